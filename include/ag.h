@@ -1,0 +1,183 @@
+/*
+ * ag.h — the public interface of the ag autograd engine.
+ *
+ * A reverse-mode autograd engine over float64 tensors: refcounted tensors,
+ * a bump arena for the graph's Functions, dependency-counting backward, and
+ * accumulate_grad as the one place gradients are summed (docs/engine.md).
+ *
+ * It is deliberately NOT: thread-shared (one graph per thread), in-place
+ * (no tensor that requires grad is ever written), view-based (every tensor
+ * owns its data), or able to differentiate a graph twice (no retain_graph).
+ *
+ * Ownership, in every declaration below:
+ *   "new reference"  the caller owns the result and must tensor_release it;
+ *   "borrowed"       the argument stays the caller's; the call retains what
+ *                    it needs to keep.
+ * On a user error (bad shape, bad axis, freed graph, allocation too large,
+ * NULL argument) a call returns NULL or -1, changes nothing, and leaves a
+ * message readable with ag_error().
+ */
+#ifndef AG_H
+#define AG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define AG_VERSION "0.1.0"
+#define AG_MAX_DIMS 8   /* dimensions a tensor may have */
+#define AG_MAX_INPUTS 4 /* inputs a Function may record (design: fixed array) */
+
+typedef struct Tensor Tensor;
+typedef struct Function Function;
+
+/* The apply signature of the design: self is the Function, ctx its saved
+ * non-input data, grad_output the gradient of self->output (borrowed). */
+typedef void (*ApplyFn)(Function *self, void *ctx, Tensor *grad_output);
+
+/* Fields are readable by clients; write them only through the calls below. */
+struct Tensor {
+    double *data;                /* numel doubles, owned, 64-byte aligned */
+    int64_t shape[AG_MAX_DIMS];
+    int ndim;                    /* 0 for a scalar */
+    int64_t numel;
+    bool requires_grad;
+    Tensor *grad;                /* leaf gradient, NULL until backward writes it */
+    Function *grad_fn;           /* creator; valid only while tensor_has_graph() */
+    const char *op_name;         /* creator's name ("MulBackward"), kept after the graph is freed */
+    uint64_t graph_generation;   /* arena generation grad_fn belongs to */
+    int ref_count;
+};
+
+/* A recorded operation. Lives in the arena until backward (or ag_graph_free)
+ * frees it; it retains its inputs until then. */
+struct Function {
+    ApplyFn apply;
+    const char *name;                 /* "MulBackward" */
+    Tensor *output;                   /* not retained; NULL if the output was freed */
+    Tensor *inputs[AG_MAX_INPUTS];    /* every operand, retained (ENGINE.md) */
+    int num_inputs;
+    int pending_count;                /* consumers not yet applied (invariant 1) */
+    void *ctx;                        /* saved non-input data, arena-allocated */
+    Function *arena_next;             /* the arena's list of Functions, newest first */
+    uint64_t visit_mark;              /* backward's reachability stamp */
+};
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* The message of the last failed call on this thread ("" if none). */
+const char *ag_error(void);
+/* Clears the message. */
+void ag_clear_error(void);
+
+/* ---- tensors: creation and ownership (src/tensor.c) ---------------------- */
+
+/* New leaf of the given shape, copying numel doubles from data (zeros if data
+ * is NULL). New reference. */
+Tensor *tensor_create(int ndim, const int64_t *shape, const double *data, bool requires_grad);
+Tensor *tensor_scalar(double value); /* 0-d constant. New reference. */
+Tensor *tensor_retain(Tensor *t);    /* returns t; NULL does nothing */
+void tensor_release(Tensor *t);      /* NULL does nothing, like free(NULL) */
+
+/* Sets t->grad to NULL (PyTorch's grad = None). */
+void tensor_zero_grad(Tensor *t);
+/* Marks a leaf as requiring grad (or not). Fails (-1) on a non-leaf. */
+int tensor_set_requires_grad(Tensor *t, bool requires_grad);
+/* In-place write of numel doubles. Fails (-1) if t requires grad. */
+int tensor_write(Tensor *t, const double *data);
+
+bool tensor_is_leaf(const Tensor *t);   /* no recorded creator */
+bool tensor_has_graph(const Tensor *t); /* its grad_fn is still in the arena */
+/* "(2, 3)", "(3,)", "()" into buf; returns buf. */
+char *tensor_shape_str(const Tensor *t, char *buf, size_t size);
+char *ag_shape_str(int ndim, const int64_t *shape, char *buf, size_t size);
+#define AG_SHAPE_STR_MAX (AG_MAX_DIMS * 21 + 4)
+
+/* Constructors: new leaves (new reference). */
+Tensor *tensor_zeros(int ndim, const int64_t *shape, bool requires_grad);
+Tensor *tensor_ones(int ndim, const int64_t *shape, bool requires_grad);
+Tensor *tensor_full(double value, int ndim, const int64_t *shape, bool requires_grad);
+Tensor *tensor_randn(int ndim, const int64_t *shape, bool requires_grad); /* N(0, 1) */
+Tensor *tensor_rand(int ndim, const int64_t *shape, bool requires_grad);  /* U[0, 1) */
+Tensor *tensor_arange(double start, double stop, double step);           /* 1-D */
+Tensor *tensor_eye(int64_t n);
+Tensor *tensor_linspace(double start, double stop, int64_t n);
+/* A constant copy of t's values: a leaf that does not require grad. */
+Tensor *tensor_detach(const Tensor *t);
+
+/* The random stream: xoshiro256** seeded by splitmix64, the same numbers on
+ * every machine. A new thread starts as if ag_seed(0) had been called. */
+void ag_seed(uint64_t seed);
+
+/* ---- operations (src/ops/) ----------------------------------------------
+ * Each takes borrowed operands and returns a new reference. Binary ops
+ * broadcast as NumPy does. An axis may be negative (counted from the end).
+ */
+Tensor *tensor_add(Tensor *a, Tensor *b);
+Tensor *tensor_sub(Tensor *a, Tensor *b);
+Tensor *tensor_mul(Tensor *a, Tensor *b);
+Tensor *tensor_div(Tensor *a, Tensor *b);
+Tensor *tensor_pow(Tensor *a, Tensor *b);
+Tensor *tensor_neg(Tensor *x);
+Tensor *tensor_exp(Tensor *x);
+Tensor *tensor_log(Tensor *x);
+Tensor *tensor_sqrt(Tensor *x);
+Tensor *tensor_tanh(Tensor *x);
+Tensor *tensor_sigmoid(Tensor *x);
+Tensor *tensor_relu(Tensor *x);
+Tensor *tensor_abs(Tensor *x);
+Tensor *tensor_sin(Tensor *x);
+Tensor *tensor_cos(Tensor *x);
+
+Tensor *tensor_sum(Tensor *x);                 /* over everything: 0-d */
+Tensor *tensor_sum_axis(Tensor *x, int axis);  /* the axis is removed */
+Tensor *tensor_mean(Tensor *x);
+Tensor *tensor_mean_axis(Tensor *x, int axis);
+Tensor *tensor_max(Tensor *x);                 /* gradient to the first maximum */
+Tensor *tensor_max_axis(Tensor *x, int axis);
+
+/* One entry of shape may be -1 (inferred). Copies: there are no views. */
+Tensor *tensor_reshape(Tensor *x, int ndim, const int64_t *shape);
+Tensor *tensor_transpose(Tensor *x, int axis_a, int axis_b);
+/* 1-D and 2-D operands by PyTorch's rules; batched (broadcast) beyond. */
+Tensor *tensor_matmul(Tensor *a, Tensor *b);
+
+Tensor *tensor_softmax(Tensor *x, int axis);
+Tensor *tensor_log_softmax(Tensor *x, int axis);
+Tensor *tensor_mse(Tensor *pred, Tensor *target); /* mean((pred - target)^2) */
+/* mean of -log_softmax(logits)[i, classes[i]]; logits (N, C), classes (N,)
+ * holding integers in [0, C). classes must not require grad. */
+Tensor *tensor_cross_entropy(Tensor *logits, Tensor *classes);
+
+/* ---- autograd (src/autograd.c) ------------------------------------------ */
+
+/* Differentiates a one-element loss: leaf gradients accumulate into ->grad,
+ * then the arena (every graph built since the last backward) is freed.
+ * Returns 0, or -1 with nothing changed (non-scalar loss, no graph, graph
+ * already freed). */
+int backward(Tensor *loss);
+
+/* Frees the arena without differentiating (for a shell's :reset). Every
+ * value built since the last backward loses its graph, as after backward. */
+void ag_graph_free(void);
+
+/* ---- accounting ---------------------------------------------------------- */
+
+typedef struct {
+    int64_t live_tensors;       /* tensors allocated and not yet freed */
+    int64_t live_bytes;         /* their data bytes */
+    int64_t peak_bytes;
+    int64_t arena_functions;    /* Functions waiting for a backward */
+    int64_t arena_bytes;        /* bytes in use in the arena */
+    int64_t arena_capacity;     /* bytes the arena holds from the system */
+    uint64_t generation;        /* backwards (and ag_graph_free calls) so far */
+} AgStats;
+
+AgStats ag_stats(void);
+/* Cap on the total bytes of live tensor data; 0 means no cap. A creation that
+ * would pass it fails with a message. Default: AG_DEFAULT_MEMORY_LIMIT. */
+void ag_set_memory_limit(int64_t bytes);
+int64_t ag_memory_limit(void);
+#define AG_DEFAULT_MEMORY_LIMIT ((int64_t)4 << 30)
+
+#endif /* AG_H */

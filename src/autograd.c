@@ -1,0 +1,305 @@
+/*
+ * autograd.c — Function, the arena, graph recording, the backward loop and
+ * accumulate_grad. Nothing else (the design's file organisation).
+ *
+ * The arena is thread-local and owned by backward: every Function (and its
+ * ctx) recorded since the last backward lives in it, and backward frees it
+ * all at once. Forward without backward therefore keeps the arena: that is
+ * the REPL-mode caveat of the design, named in docs/engine.md, not fixed here.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+/* ======================================================================
+ * The arena: a list of chunks, bumped; kept for reuse after a free
+ * ====================================================================== */
+
+typedef struct Chunk {
+    struct Chunk *next;
+    size_t size, used;
+    _Alignas(16) unsigned char bytes[];
+} Chunk;
+
+enum {
+    CHUNK_BYTES = 64 * 1024,  /* a standard chunk */
+    KEEP_CHUNKS = 16,         /* standard chunks kept for reuse after a free */
+};
+
+typedef struct {
+    Chunk *chunks;            /* in use, current chunk first */
+    Chunk *spare;             /* empty standard chunks kept for reuse */
+    Function *functions;      /* every live Function, newest first */
+    int64_t num_functions;
+    int64_t bytes_used, capacity;
+    uint64_t generation;      /* bumped by every free; tensors record it */
+    uint64_t visit_epoch;     /* backward's reachability stamps */
+} Arena;
+
+static _Thread_local Arena arena;
+
+static Chunk *chunk_new(size_t size) {
+    size_t chunk_size = size > CHUNK_BYTES ? size : CHUNK_BYTES;
+    Chunk *c = malloc(sizeof(Chunk) + chunk_size);
+    if (!c) return NULL;
+    c->size = chunk_size;
+    c->used = 0;
+    arena.capacity += (int64_t)chunk_size;
+    return c;
+}
+
+static void *arena_alloc(size_t size) {
+    size = (size + 15) & ~(size_t)15;
+    Chunk *c = arena.chunks;
+    if (!c || c->size - c->used < size) {
+        if (arena.spare && size <= CHUNK_BYTES) {
+            c = arena.spare;
+            arena.spare = c->next;
+        } else if (!(c = chunk_new(size))) {
+            return NULL;
+        }
+        c->next = arena.chunks;
+        arena.chunks = c;
+    }
+    void *p = c->bytes + c->used;
+    c->used += size;
+    arena.bytes_used += (int64_t)size;
+    return p;
+}
+
+/* Frees every Function (releasing what they retained) and keeps up to
+ * KEEP_CHUNKS standard chunks for the next graph. */
+static void arena_free(void) {
+    /* Bump first: tensors freed below must not reach back into the arena. */
+    arena.generation++;
+    Function *fn = arena.functions;
+    arena.functions = NULL;
+    arena.num_functions = 0;
+    for (; fn; fn = fn->arena_next)
+        for (int i = 0; i < fn->num_inputs; i++) tensor_release(fn->inputs[i]);
+    int kept = 0;
+    for (Chunk *c = arena.spare; c; c = c->next) kept++;
+    Chunk *c = arena.chunks;
+    while (c) {
+        Chunk *next = c->next;
+        if (c->size == CHUNK_BYTES && kept < KEEP_CHUNKS) {
+            c->used = 0;
+            c->next = arena.spare;
+            arena.spare = c;
+            kept++;
+        } else {
+            arena.capacity -= (int64_t)c->size;
+            free(c);
+        }
+        c = next;
+    }
+    arena.chunks = NULL;
+    arena.bytes_used = 0;
+}
+
+void ag_graph_free(void) { arena_free(); }
+
+bool tensor_has_graph(const Tensor *t) {
+    return t->grad_fn != NULL && t->graph_generation == arena.generation;
+}
+
+AgStats ag_stats(void) {
+    AgStats s;
+    ag_stats_tensors(&s);
+    s.arena_functions = arena.num_functions;
+    s.arena_bytes = arena.bytes_used;
+    s.arena_capacity = arena.capacity;
+    s.generation = arena.generation;
+    return s;
+}
+
+/* ======================================================================
+ * Graph construction
+ * ====================================================================== */
+
+bool any_requires_grad(Tensor *const *inputs, int n) {
+    for (int i = 0; i < n; i++)
+        if (inputs[i]->requires_grad) return true;
+    return false;
+}
+
+Tensor *graph_record(Tensor *out, ApplyFn apply, const char *name,
+                     Tensor *const *inputs, int n, void **ctx, size_t ctx_size) {
+    if (ctx) *ctx = NULL;
+    if (!out) return NULL;
+    if (n > AG_MAX_INPUTS) {
+        tensor_release(out);
+        return ag_fail("%s: %d inputs, more than the %d a Function can record", name, n,
+                       AG_MAX_INPUTS);
+    }
+    if (!any_requires_grad(inputs, n)) return out;
+    size_t fn_bytes = (sizeof(Function) + 15) & ~(size_t)15;
+    Function *fn = arena_alloc(fn_bytes + ctx_size);
+    if (!fn) {
+        tensor_release(out);
+        return ag_fail("%s: out of memory recording the graph", name);
+    }
+    memset(fn, 0, fn_bytes + ctx_size);
+    fn->apply = apply;
+    fn->name = name;
+    fn->output = out;                            /* (2) */
+    fn->num_inputs = n;
+    for (int i = 0; i < n; i++) {
+        fn->inputs[i] = tensor_retain(inputs[i]); /* (3) kept alive until freed */
+        if (tensor_has_graph(inputs[i])) inputs[i]->grad_fn->pending_count++; /* (4) */
+    }
+    fn->ctx = ctx_size ? (unsigned char *)fn + fn_bytes : NULL;
+    fn->arena_next = arena.functions;
+    arena.functions = fn;
+    arena.num_functions++;
+    out->requires_grad = true;
+    out->grad_fn = fn;                           /* (5) */
+    out->op_name = name;
+    out->graph_generation = arena.generation;
+    if (ctx) *ctx = fn->ctx;
+    return out;
+}
+
+/* ======================================================================
+ * accumulate_grad: the one place gradients are summed and reduced
+ * ====================================================================== */
+
+/* Sums grad (a broadcast of shape) over its broadcast dimensions. */
+static Tensor *reduce_to_shape(Tensor *grad, const Tensor *like) {
+    Tensor *r = tensor_filled_like(like, 0.0);
+    BroadcastIter it;
+    const double *g = grad->data;
+    for (bool more = broadcast_iter_init(&it, grad->ndim, grad->shape, r, NULL); more;
+         more = broadcast_iter_next(&it)) {
+        double *dst = r->data + it.offset[0];
+        if (it.stride[0][it.ndim - 1] == 1) {
+            for (int64_t j = 0; j < it.row_len; j++) dst[j] += g[j];
+        } else {
+            double s = 0.0;
+            for (int64_t j = 0; j < it.row_len; j++) s += g[j];
+            *dst += s;
+        }
+        g += it.row_len;
+    }
+    return r;
+}
+
+void accumulate_grad(Tensor *t, Tensor *grad) {
+    if (!t->requires_grad) {
+        tensor_release(grad);
+        return;
+    }
+    if (!shape_equal(t->ndim, t->shape, grad->ndim, grad->shape)) {
+        Tensor *reduced = reduce_to_shape(grad, t);
+        tensor_release(grad);
+        grad = reduced;
+    }
+    if (!t->grad) {
+        t->grad = grad;
+    } else if (t->grad->ref_count == 1) {
+        /* Nobody else holds the old gradient: add in place. */
+        double *dst = t->grad->data;
+        const double *src = grad->data;
+        for (int64_t i = 0; i < grad->numel; i++) dst[i] += src[i];
+        tensor_release(grad);
+    } else {
+        /* A caller holds the old gradient: leave it as it was. */
+        double *dst = grad->data;
+        const double *old = t->grad->data;
+        for (int64_t i = 0; i < grad->numel; i++) dst[i] += old[i];
+        tensor_release(t->grad);
+        t->grad = grad;
+    }
+}
+
+/* ======================================================================
+ * backward
+ * ====================================================================== */
+
+/* Counts, for every Function reachable from root, its consumers within the
+ * reachable graph (ENGINE.md: an unreachable consumer must not stall a node),
+ * and refuses a graph part of which an earlier backward freed. stack has room
+ * for every Function in the arena. Returns 0 or -1. */
+static int count_pending(Function *root, Function **stack) {
+    uint64_t mark = ++arena.visit_epoch;
+    int64_t top = 0;
+    root->visit_mark = mark;
+    root->pending_count = 0;
+    stack[top++] = root;
+    while (top > 0) {
+        Function *fn = stack[--top];
+        for (int i = 0; i < fn->num_inputs; i++) {
+            Tensor *in = fn->inputs[i];
+            if (!in->requires_grad || tensor_is_leaf(in)) continue;
+            if (!tensor_has_graph(in)) {
+                ag_fail("backward: part of this graph (%s) was freed by an earlier "
+                        "backward; recompute the value from its leaves", in->op_name);
+                return -1;
+            }
+            Function *parent = in->grad_fn;
+            if (parent->visit_mark != mark) {
+                parent->visit_mark = mark;
+                parent->pending_count = 0;
+                stack[top++] = parent;
+            }
+            parent->pending_count++;
+        }
+    }
+    return 0;
+}
+
+/* Applies every Function once, in dependency order: a Function runs when all
+ * its consumers have handed it their gradient (pending_count reaches 0). */
+static void run_backward(Function *root, Function **stack) {
+    int64_t top = 0;
+    stack[top++] = root;
+    while (top > 0) {
+        Function *fn = stack[--top];
+        Tensor *out = fn->output;
+        AG_ASSERT(out && out->grad, "(10) fn->output->grad is non-NULL when apply is called");
+        Tensor *grad_output = out->grad;
+        out->grad = NULL; /* (7) intermediate gradients do not survive */
+        fn->apply(fn, fn->ctx, grad_output);
+        tensor_release(grad_output);
+        for (int i = 0; i < fn->num_inputs; i++) {
+            Tensor *in = fn->inputs[i];
+            if (!in->requires_grad || tensor_is_leaf(in)) continue;
+            Function *parent = in->grad_fn;
+            parent->pending_count--;
+            AG_ASSERT(parent->pending_count >= 0, "(9) pending_count never goes negative");
+            if (parent->pending_count == 0) stack[top++] = parent;
+        }
+    }
+}
+
+int backward(Tensor *loss) {
+    char buf[AG_SHAPE_STR_MAX];
+    if (!loss) return ag_fail("backward: loss is NULL"), -1;
+    if (loss->numel != 1)
+        return ag_fail("backward needs a loss with exactly one element, not shape %s",
+                       tensor_shape_str(loss, buf, sizeof buf)), -1;
+    if (!loss->requires_grad)
+        return ag_fail("backward: the loss does not require grad, so there is no graph "
+                       "to differentiate"), -1;
+    if (!tensor_is_leaf(loss) && !tensor_has_graph(loss))
+        return ag_fail("backward: the graph of this value (%s) was freed by an earlier "
+                       "backward; recompute it from its leaves", loss->op_name), -1;
+    tensor_alloc_set_backward(true);
+    if (tensor_is_leaf(loss)) {
+        accumulate_grad(loss, tensor_filled_like(loss, 1.0));
+    } else {
+        Function *root = loss->grad_fn;
+        Function **stack = arena_alloc((size_t)arena.num_functions * sizeof *stack);
+        if (!stack || count_pending(root, stack) != 0) {
+            tensor_alloc_set_backward(false);
+            if (!stack) ag_fail("backward: out of memory");
+            return -1;
+        }
+        AG_ASSERT(loss->grad == NULL, "(6) grad fields are NULL at entry");
+        loss->grad = tensor_filled_like(loss, 1.0);
+        run_backward(root, stack);
+    }
+    tensor_alloc_set_backward(false);
+    arena_free();
+    return 0;
+}

@@ -1,0 +1,108 @@
+/*
+ * internal.h — what the engine's files share and clients do not see:
+ * the error funnel, raw tensor allocation, shape helpers, the broadcast
+ * iterator, graph recording and accumulate_grad.
+ */
+#ifndef AG_INTERNAL_H
+#define AG_INTERNAL_H
+
+#include "ag.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Debug-only checks of the design's invariants (Lua's lua_assert): a failure
+ * is a bug in the engine, never a user error. */
+#ifdef AG_DEBUG
+#define AG_ASSERT(cond, what)                                                  \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            fprintf(stderr, "%s:%d: invariant violated: %s\n", __FILE__,       \
+                    __LINE__, what);                                           \
+            abort();                                                           \
+        }                                                                      \
+    } while (0)
+#else
+#define AG_ASSERT(cond, what) ((void)0)
+#endif
+
+#if defined(__GNUC__)
+#define AG_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define AG_PRINTF(f, a)
+#endif
+
+/* ---- errors (tensor.c) ---- */
+/* Sets the message ag_error() returns. Always returns NULL, so an op can
+ * `return ag_fail(...)`. */
+void *ag_fail(const char *fmt, ...) AG_PRINTF(1, 2);
+
+/* ---- allocation (tensor.c): the one path for tensor memory ---- */
+/* New tensor with uninitialised data, ref_count 1, no grad; NULL with a
+ * message if the element count overflows or the memory limit would be passed. */
+Tensor *tensor_new(int ndim, const int64_t *shape);
+Tensor *tensor_new_like(const Tensor *t);
+/* Same shape as t, filled with value. */
+Tensor *tensor_filled_like(const Tensor *t, double value);
+/* Memory checks are waived while backward runs: gradients never exceed a
+ * small multiple of the graph, and a backward half done would be worse than
+ * passing the cap. */
+void tensor_alloc_set_backward(bool in_backward);
+/* Fills the tensor counters of s (ag_stats in autograd.c adds the arena's). */
+void ag_stats_tensors(AgStats *s);
+
+/* ---- shapes (shape.c) ---- */
+bool shape_equal(int na, const int64_t *a, int nb, const int64_t *b);
+/* NumPy broadcast of a and b into out (ndim *out_ndim); -1 with a message
+ * naming op and both shapes if they cannot broadcast. */
+int broadcast_shapes(const char *op, const Tensor *a, const Tensor *b,
+                     int64_t *out, int *out_ndim);
+/* axis in [-ndim, ndim) to [0, ndim); -1 with a message otherwise. */
+int normalize_axis(const char *op, int axis, int ndim);
+/* Product of dims [from, to). */
+int64_t shape_prod(const int64_t *shape, int from, int to);
+
+/* Walks a big contiguous shape row by row (rows of its last dimension) and
+ * gives, for each row, the offset into a smaller tensor broadcast to it and
+ * the stride (0 or 1) along the row. */
+typedef struct {
+    int ndim;                      /* of the big shape */
+    int64_t shape[AG_MAX_DIMS];
+    int64_t index[AG_MAX_DIMS];
+    int64_t stride[2][AG_MAX_DIMS]; /* per small operand, 0 on broadcast dims */
+    int64_t offset[2];
+    int64_t row_len, rows, row;
+} BroadcastIter;
+/* small1 may be NULL (one operand). Both smalls must broadcast to shape.
+ * Returns false when the shape has no elements (no rows to visit). */
+bool broadcast_iter_init(BroadcastIter *it, int ndim, const int64_t *shape,
+                         const Tensor *small0, const Tensor *small1);
+/* Advances to the next row; false when done. Offsets of the first row are
+ * set by init. */
+bool broadcast_iter_next(BroadcastIter *it);
+
+/* ---- graph recording and gradients (autograd.c) ---- */
+bool any_requires_grad(Tensor *const *inputs, int n);
+/* When any input requires grad: allocates out's Function from the arena with
+ * ctx_size zeroed bytes of ctx, retains the inputs, counts pending consumers
+ * and marks out as requiring grad (the design's graph construction steps).
+ * *ctx (if ctx is not NULL) gets the ctx, or NULL when nothing was recorded.
+ * Returns out, or NULL with out released and nothing recorded on failure. */
+Tensor *graph_record(Tensor *out, ApplyFn apply, const char *name,
+                     Tensor *const *inputs, int n, void **ctx, size_t ctx_size);
+/* Takes ownership of grad (in some broadcast of t's shape), reduces it to
+ * t's shape and adds it into t->grad: the one place gradients are summed.
+ * Does nothing (but release) when t does not require grad. */
+void accumulate_grad(Tensor *t, Tensor *grad);
+
+/* ---- kernels shared by ops ---- */
+/* Copies x broadcast to shape (ndim) into a new tensor (used by backward
+ * kernels that need an operand in output shape space). */
+Tensor *broadcast_to(const Tensor *x, int ndim, const int64_t *shape);
+/* out[M,N] = op(A)[M,K] @ op(B)[K,N] (+ out if accumulate); row-major with
+ * leading dimensions; op transposes when the flag is set. (ops/matmul.c) */
+void gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K,
+          const double *A, int64_t lda, const double *B, int64_t ldb,
+          double *C, int64_t ldc, bool accumulate);
+
+#endif /* AG_INTERNAL_H */

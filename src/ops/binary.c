@@ -1,0 +1,196 @@
+/*
+ * binary.c — the element-wise binary ops with NumPy broadcasting: add, sub,
+ * mul, div, pow. Each op's row kernel, forward and backward sit together.
+ *
+ * Backward kernels produce gradients in the output's shape (invariant 3);
+ * accumulate_grad reduces them to each input's shape.
+ */
+#include "../internal.h"
+
+#include <math.h>
+
+/* ======================================================================
+ * The broadcasting driver
+ * ====================================================================== */
+
+/* o[i] = f(a[i*sa], b[i*sb]) for i < n, where sa and sb are 0 or 1. */
+typedef void (*RowKernel)(const double *a, int64_t sa, const double *b, int64_t sb,
+                          double *o, int64_t n);
+
+/* Defines a row kernel from an expression in x (from a) and y (from b), with
+ * a loop per stride pattern so each one is a plain contiguous loop. */
+#define ROW_KERNEL(name, EXPR)                                                    \
+    static void name(const double *restrict a, int64_t sa, const double *restrict b, \
+                     int64_t sb, double *restrict o, int64_t n) {                \
+        if (sa && sb) {                                                          \
+            for (int64_t i = 0; i < n; i++) {                                    \
+                double x = a[i], y = b[i];                                       \
+                o[i] = (EXPR);                                                   \
+            }                                                                    \
+        } else if (sa) {                                                         \
+            const double y = b[0];                                               \
+            for (int64_t i = 0; i < n; i++) {                                    \
+                double x = a[i];                                                 \
+                o[i] = (EXPR);                                                   \
+            }                                                                    \
+        } else if (sb) {                                                         \
+            const double x = a[0];                                               \
+            for (int64_t i = 0; i < n; i++) {                                    \
+                double y = b[i];                                                 \
+                o[i] = (EXPR);                                                   \
+            }                                                                    \
+        } else {                                                                 \
+            const double x = a[0], y = b[0];                                     \
+            const double v = (EXPR);                                             \
+            for (int64_t i = 0; i < n; i++) o[i] = v;                            \
+        }                                                                        \
+    }
+
+/* A new tensor of shape (ndim) holding kernel(a, b), a and b broadcast. */
+static Tensor *broadcast_apply(RowKernel kernel, const Tensor *a, const Tensor *b, int ndim,
+                               const int64_t *shape) {
+    Tensor *out = tensor_new(ndim, shape);
+    if (!out) return NULL;
+    int64_t n = out->numel;
+    bool a_full = a->numel == n, b_full = b->numel == n;
+    /* Same shapes, or one side a single value: one flat call. */
+    if ((a_full || a->numel == 1) && (b_full || b->numel == 1)) {
+        kernel(a->data, a_full && n > 1, b->data, b_full && n > 1, out->data, n);
+        return out;
+    }
+    BroadcastIter it;
+    double *o = out->data;
+    for (bool more = broadcast_iter_init(&it, ndim, shape, a, b); more;
+         more = broadcast_iter_next(&it)) {
+        int last = it.ndim - 1;
+        kernel(a->data + it.offset[0], it.stride[0][last], b->data + it.offset[1],
+               it.stride[1][last], o, it.row_len);
+        o += it.row_len;
+    }
+    return out;
+}
+
+/* Forward of a binary op: checks, broadcasts, computes, records. */
+static Tensor *binary_forward(const char *op, const char *fn_name, RowKernel kernel,
+                              ApplyFn backward_fn, Tensor *a, Tensor *b) {
+    if (!a || !b) return ag_fail("%s: an operand is NULL", op);
+    int64_t shape[AG_MAX_DIMS];
+    int ndim;
+    if (broadcast_shapes(op, a, b, shape, &ndim) != 0) return NULL;
+    Tensor *out = broadcast_apply(kernel, a, b, ndim, shape);
+    return graph_record(out, backward_fn, fn_name, (Tensor *[]){a, b}, 2, NULL, 0);
+}
+
+/* A new tensor -g. */
+static Tensor *negated(const Tensor *g) {
+    Tensor *r = tensor_new_like(g);
+    for (int64_t i = 0; i < g->numel; i++) r->data[i] = -g->data[i];
+    return r;
+}
+
+/* Multiplies r (exclusively owned, output shape) by g in place. */
+static void scale_by(Tensor *r, const Tensor *g) {
+    for (int64_t i = 0; i < r->numel; i++) r->data[i] *= g->data[i];
+}
+
+ROW_KERNEL(add_rows, x + y)
+ROW_KERNEL(sub_rows, x - y)
+ROW_KERNEL(mul_rows, x *y)
+ROW_KERNEL(div_rows, x / y)
+
+/* ======================================================================
+ * add: out = a + b; grad_a = g, grad_b = g
+ * ====================================================================== */
+
+/* The gradient passes through unchanged: both inputs share g (accumulate_grad
+ * never writes into a gradient another holder can see). */
+static void add_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    accumulate_grad(self->inputs[0], tensor_retain(g));
+    accumulate_grad(self->inputs[1], tensor_retain(g));
+}
+
+Tensor *tensor_add(Tensor *a, Tensor *b) {
+    return binary_forward("add", "AddBackward", add_rows, add_backward, a, b);
+}
+
+/* ======================================================================
+ * sub: out = a - b; grad_a = g, grad_b = -g
+ * ====================================================================== */
+
+static void sub_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    accumulate_grad(self->inputs[0], tensor_retain(g));
+    if (self->inputs[1]->requires_grad) accumulate_grad(self->inputs[1], negated(g));
+}
+
+Tensor *tensor_sub(Tensor *a, Tensor *b) {
+    return binary_forward("sub", "SubBackward", sub_rows, sub_backward, a, b);
+}
+
+/* ======================================================================
+ * mul: out = a * b; grad_a = g * b, grad_b = g * a
+ * ====================================================================== */
+
+static void mul_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    Tensor *a = self->inputs[0], *b = self->inputs[1];
+    if (a->requires_grad) accumulate_grad(a, broadcast_apply(mul_rows, g, b, g->ndim, g->shape));
+    if (b->requires_grad) accumulate_grad(b, broadcast_apply(mul_rows, g, a, g->ndim, g->shape));
+}
+
+Tensor *tensor_mul(Tensor *a, Tensor *b) {
+    return binary_forward("mul", "MulBackward", mul_rows, mul_backward, a, b);
+}
+
+/* ======================================================================
+ * div: out = a / b; grad_a = g / b, grad_b = -g * a / b^2 = -(g * out) / b
+ * ====================================================================== */
+
+ROW_KERNEL(neg_div_rows, -x / y)
+
+static void div_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    Tensor *a = self->inputs[0], *b = self->inputs[1];
+    if (a->requires_grad) accumulate_grad(a, broadcast_apply(div_rows, g, b, g->ndim, g->shape));
+    if (b->requires_grad) {
+        Tensor *g_out = tensor_new_like(g);
+        const double *out = self->output->data;
+        for (int64_t i = 0; i < g->numel; i++) g_out->data[i] = g->data[i] * out[i];
+        accumulate_grad(b, broadcast_apply(neg_div_rows, g_out, b, g->ndim, g->shape));
+        tensor_release(g_out);
+    }
+}
+
+Tensor *tensor_div(Tensor *a, Tensor *b) {
+    return binary_forward("div", "DivBackward", div_rows, div_backward, a, b);
+}
+
+/* ======================================================================
+ * pow: out = a ** b
+ *   grad_a = g * b * a^(b-1)             (0 where b == 0, as PyTorch)
+ *   grad_b = g * a^b * log(a)            (0 where a == 0 and b >= 0)
+ * ====================================================================== */
+
+ROW_KERNEL(pow_rows, pow(x, y))
+ROW_KERNEL(pow_dbase_rows, y == 0.0 ? 0.0 : y * pow(x, y - 1.0))
+ROW_KERNEL(pow_dexp_rows, (x == 0.0 && y >= 0.0) ? 0.0 : pow(x, y) * log(x))
+
+static void pow_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    Tensor *a = self->inputs[0], *b = self->inputs[1];
+    if (a->requires_grad) {
+        Tensor *r = broadcast_apply(pow_dbase_rows, a, b, g->ndim, g->shape);
+        scale_by(r, g);
+        accumulate_grad(a, r);
+    }
+    if (b->requires_grad) {
+        Tensor *r = broadcast_apply(pow_dexp_rows, a, b, g->ndim, g->shape);
+        scale_by(r, g);
+        accumulate_grad(b, r);
+    }
+}
+
+Tensor *tensor_pow(Tensor *a, Tensor *b) {
+    return binary_forward("pow", "PowBackward", pow_rows, pow_backward, a, b);
+}

@@ -1,0 +1,230 @@
+/*
+ * nn.c — the neural-net helpers: softmax, log_softmax (along one axis),
+ * mse and cross_entropy (mean losses). Fused for numerical stability (max
+ * subtracted before exp) and so that each shows as one node in the graph.
+ */
+#include "../internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* x viewed as (outer, n, inner) around the axis; element (o, k, i). */
+typedef struct {
+    int64_t outer, n, inner;
+} Lanes;
+
+static Lanes lanes(const Tensor *x, int axis) {
+    Lanes l = {shape_prod(x->shape, 0, axis), x->shape[axis],
+               shape_prod(x->shape, axis + 1, x->ndim)};
+    return l;
+}
+
+/* max and log(sum(exp(v - max))) of n values at stride s. */
+static void lane_logsumexp(const double *v, int64_t n, int64_t s, double *max, double *lse) {
+    double m = -INFINITY;
+    for (int64_t k = 0; k < n; k++)
+        if (v[k * s] > m) m = v[k * s];
+    if (m == -INFINITY) m = 0.0; /* all -inf: keep exp finite */
+    double sum = 0.0;
+    for (int64_t k = 0; k < n; k++) sum += exp(v[k * s] - m);
+    *max = m;
+    *lse = log(sum);
+}
+
+typedef struct {
+    int axis;
+} SoftmaxCtx;
+
+/* Shared forward: y = softmax or log_softmax of x along axis. */
+static Tensor *softmax_forward(const char *op, Tensor *x, int axis, bool log_space,
+                               ApplyFn backward_fn, const char *name) {
+    if (!x) return ag_fail("%s: argument is NULL", op);
+    axis = normalize_axis(op, axis, x->ndim);
+    if (axis < 0) return NULL;
+    Tensor *y = tensor_new_like(x);
+    if (!y) return NULL;
+    Lanes l = lanes(x, axis);
+    for (int64_t o = 0; o < l.outer; o++)
+        for (int64_t i = 0; i < l.inner; i++) {
+            int64_t base = o * l.n * l.inner + i;
+            const double *xv = x->data + base;
+            double *yv = y->data + base, m, lse;
+            lane_logsumexp(xv, l.n, l.inner, &m, &lse);
+            for (int64_t k = 0; k < l.n; k++) {
+                double z = xv[k * l.inner] - m - lse;
+                yv[k * l.inner] = log_space ? z : exp(z);
+            }
+        }
+    SoftmaxCtx *c;
+    y = graph_record(y, backward_fn, name, &x, 1, (void **)&c, sizeof *c);
+    if (c) c->axis = axis;
+    return y;
+}
+
+/* ======================================================================
+ * softmax: y = exp(x - max) / sum(exp(x - max)) along the axis
+ *   dx = y * (g - sum_k(g * y))
+ * ====================================================================== */
+
+static void softmax_backward(Function *self, void *ctx, Tensor *g) {
+    SoftmaxCtx *c = ctx;
+    const Tensor *y = self->output;
+    Tensor *dx = tensor_new_like(g);
+    Lanes l = lanes(y, c->axis);
+    for (int64_t o = 0; o < l.outer; o++)
+        for (int64_t i = 0; i < l.inner; i++) {
+            int64_t base = o * l.n * l.inner + i, s = l.inner;
+            const double *yv = y->data + base, *gv = g->data + base;
+            double dot = 0.0;
+            for (int64_t k = 0; k < l.n; k++) dot += gv[k * s] * yv[k * s];
+            for (int64_t k = 0; k < l.n; k++) dx->data[base + k * s] = yv[k * s] * (gv[k * s] - dot);
+        }
+    accumulate_grad(self->inputs[0], dx);
+}
+
+Tensor *tensor_softmax(Tensor *x, int axis) {
+    return softmax_forward("softmax", x, axis, false, softmax_backward, "SoftmaxBackward");
+}
+
+/* ======================================================================
+ * log_softmax: y = x - max - log(sum(exp(x - max))) along the axis
+ *   dx = g - exp(y) * sum_k(g)
+ * ====================================================================== */
+
+static void log_softmax_backward(Function *self, void *ctx, Tensor *g) {
+    SoftmaxCtx *c = ctx;
+    const Tensor *y = self->output;
+    Tensor *dx = tensor_new_like(g);
+    Lanes l = lanes(y, c->axis);
+    for (int64_t o = 0; o < l.outer; o++)
+        for (int64_t i = 0; i < l.inner; i++) {
+            int64_t base = o * l.n * l.inner + i, s = l.inner;
+            const double *yv = y->data + base, *gv = g->data + base;
+            double gsum = 0.0;
+            for (int64_t k = 0; k < l.n; k++) gsum += gv[k * s];
+            for (int64_t k = 0; k < l.n; k++)
+                dx->data[base + k * s] = gv[k * s] - exp(yv[k * s]) * gsum;
+        }
+    accumulate_grad(self->inputs[0], dx);
+}
+
+Tensor *tensor_log_softmax(Tensor *x, int axis) {
+    return softmax_forward("log_softmax", x, axis, true, log_softmax_backward,
+                           "LogSoftmaxBackward");
+}
+
+/* ======================================================================
+ * mse: out = mean((pred - target)^2) over the broadcast shape
+ *   grad_pred = g * 2 (pred - target) / N,  grad_target = -grad_pred
+ * ====================================================================== */
+
+/* d = pred - target in the broadcast shape (ndim, shape). */
+static Tensor *difference(const Tensor *pred, const Tensor *target, int ndim,
+                          const int64_t *shape) {
+    Tensor *p = broadcast_to(pred, ndim, shape), *t = p ? broadcast_to(target, ndim, shape) : NULL;
+    if (t)
+        for (int64_t i = 0; i < p->numel; i++) p->data[i] -= t->data[i];
+    tensor_release(t);
+    if (p && !t) {
+        tensor_release(p);
+        return NULL;
+    }
+    return p;
+}
+
+static void mse_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    Tensor *pred = self->inputs[0], *target = self->inputs[1];
+    int64_t shape[AG_MAX_DIMS];
+    int ndim;
+    broadcast_shapes("mse", pred, target, shape, &ndim);
+    Tensor *d = difference(pred, target, ndim, shape);
+    double scale = 2.0 * g->data[0] / (double)d->numel;
+    for (int64_t i = 0; i < d->numel; i++) d->data[i] *= scale;
+    if (target->requires_grad) {
+        Tensor *neg = tensor_new_like(d);
+        for (int64_t i = 0; i < d->numel; i++) neg->data[i] = -d->data[i];
+        accumulate_grad(target, neg);
+    }
+    accumulate_grad(pred, d);
+}
+
+Tensor *tensor_mse(Tensor *pred, Tensor *target) {
+    if (!pred || !target) return ag_fail("mse: an argument is NULL");
+    int64_t shape[AG_MAX_DIMS];
+    int ndim;
+    if (broadcast_shapes("mse", pred, target, shape, &ndim) != 0) return NULL;
+    Tensor *d = difference(pred, target, ndim, shape);
+    Tensor *out = d ? tensor_new(0, NULL) : NULL;
+    if (!out) {
+        tensor_release(d);
+        return NULL;
+    }
+    double s = 0.0;
+    for (int64_t i = 0; i < d->numel; i++) s += d->data[i] * d->data[i];
+    out->data[0] = s / (double)d->numel;
+    tensor_release(d);
+    return graph_record(out, mse_backward, "MseLossBackward", (Tensor *[]){pred, target}, 2,
+                        NULL, 0);
+}
+
+/* ======================================================================
+ * cross_entropy: out = mean_i(logsumexp(logits[i]) - logits[i, c_i])
+ *   logits (N, C), classes (N,) of integers in [0, C)
+ *   grad_logits = g * (softmax(logits) - onehot(classes)) / N
+ * ====================================================================== */
+
+static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    Tensor *logits = self->inputs[0], *classes = self->inputs[1];
+    int64_t N = logits->shape[0], C = logits->shape[1];
+    Tensor *dl = tensor_new_like(logits);
+    double scale = g->data[0] / (double)N;
+    for (int64_t i = 0; i < N; i++) {
+        const double *row = logits->data + i * C;
+        double m, lse;
+        lane_logsumexp(row, C, 1, &m, &lse);
+        for (int64_t k = 0; k < C; k++) dl->data[i * C + k] = scale * exp(row[k] - m - lse);
+        dl->data[i * C + (int64_t)classes->data[i]] -= scale;
+    }
+    accumulate_grad(logits, dl);
+}
+
+/* Checks shapes and class indices; 0, or -1 with a message. */
+static int check_classes(const Tensor *logits, const Tensor *classes) {
+    char sl[AG_SHAPE_STR_MAX], sc[AG_SHAPE_STR_MAX];
+    if (logits->ndim != 2 || classes->ndim != 1 || classes->shape[0] != logits->shape[0])
+        return ag_fail("cross_entropy: expects logits (N, C) and classes (N,), got %s and %s",
+                       tensor_shape_str(logits, sl, sizeof sl),
+                       tensor_shape_str(classes, sc, sizeof sc)), -1;
+    if (logits->shape[0] == 0 || logits->shape[1] == 0)
+        return ag_fail("cross_entropy: logits %s have no elements",
+                       tensor_shape_str(logits, sl, sizeof sl)), -1;
+    if (classes->requires_grad)
+        return ag_fail("cross_entropy: classes are indices and cannot require grad"), -1;
+    for (int64_t i = 0; i < classes->numel; i++) {
+        double c = classes->data[i];
+        if (!(c >= 0 && c < (double)logits->shape[1]) || c != floor(c))
+            return ag_fail("cross_entropy: class %g at index %lld is not an integer in [0, %lld)",
+                           c, (long long)i, (long long)logits->shape[1]), -1;
+    }
+    return 0;
+}
+
+Tensor *tensor_cross_entropy(Tensor *logits, Tensor *classes) {
+    if (!logits || !classes) return ag_fail("cross_entropy: an argument is NULL");
+    if (check_classes(logits, classes) != 0) return NULL;
+    Tensor *out = tensor_new(0, NULL);
+    if (!out) return NULL;
+    int64_t N = logits->shape[0], C = logits->shape[1];
+    double total = 0.0;
+    for (int64_t i = 0; i < N; i++) {
+        const double *row = logits->data + i * C;
+        double m, lse;
+        lane_logsumexp(row, C, 1, &m, &lse);
+        total += m + lse - row[(int64_t)classes->data[i]];
+    }
+    out->data[0] = total / (double)N;
+    return graph_record(out, cross_entropy_backward, "NllLossBackward",
+                        (Tensor *[]){logits, classes}, 2, NULL, 0);
+}

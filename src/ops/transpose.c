@@ -1,0 +1,63 @@
+/*
+ * transpose.c — transpose(x, a, b): swaps two axes, copying (ag has no
+ * views). Backward transposes g back with the same two axes.
+ */
+#include "../internal.h"
+
+typedef struct {
+    int axis_a, axis_b; /* normalised */
+} TransposeCtx;
+
+/* A new tensor holding x with axes a and b swapped. */
+static Tensor *swap_axes(const Tensor *x, int a, int b) {
+    int64_t shape[AG_MAX_DIMS], in_stride[AG_MAX_DIMS], stride[AG_MAX_DIMS];
+    int nd = x->ndim;
+    int64_t s = 1;
+    for (int i = nd - 1; i >= 0; i--) {
+        in_stride[i] = s;
+        s *= x->shape[i];
+    }
+    for (int i = 0; i < nd; i++) {
+        shape[i] = x->shape[i];
+        stride[i] = in_stride[i];
+    }
+    shape[a] = x->shape[b];
+    shape[b] = x->shape[a];
+    stride[a] = in_stride[b];
+    stride[b] = in_stride[a];
+    Tensor *out = tensor_new(nd, shape);
+    if (!out || out->numel == 0) return out;
+    /* Walk out in order; off is the matching offset in x. */
+    int64_t index[AG_MAX_DIMS] = {0}, off = 0;
+    int64_t row = nd > 0 ? shape[nd - 1] : 1, row_stride = nd > 0 ? stride[nd - 1] : 1;
+    for (int64_t done = 0; done < out->numel; done += row) {
+        double *dst = out->data + done;
+        for (int64_t j = 0; j < row; j++) dst[j] = x->data[off + j * row_stride];
+        for (int d = nd - 2; d >= 0; d--) {
+            off += stride[d];
+            if (++index[d] < shape[d]) break;
+            off -= stride[d] * shape[d];
+            index[d] = 0;
+        }
+    }
+    return out;
+}
+
+/* x (.., A, .., B, ..) -> out (.., B, .., A, ..); dx = g with the axes swapped back */
+static void transpose_backward(Function *self, void *ctx, Tensor *g) {
+    TransposeCtx *c = ctx;
+    accumulate_grad(self->inputs[0], swap_axes(g, c->axis_a, c->axis_b));
+}
+
+Tensor *tensor_transpose(Tensor *x, int axis_a, int axis_b) {
+    if (!x) return ag_fail("transpose: argument is NULL");
+    int a = normalize_axis("transpose", axis_a, x->ndim);
+    if (a < 0) return NULL;
+    int b = normalize_axis("transpose", axis_b, x->ndim);
+    if (b < 0) return NULL;
+    TransposeCtx *c;
+    Tensor *out = graph_record(swap_axes(x, a, b), transpose_backward, "TransposeBackward", &x, 1,
+                               (void **)&c, sizeof *c);
+    if (c) *c = (TransposeCtx){a, b};
+    return out;
+}

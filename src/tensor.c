@@ -1,0 +1,318 @@
+/*
+ * tensor.c — Tensor: allocation (the one path, with its counters and memory
+ * limit), refcounting, creation, zero_grad, and the error message funnel.
+ * Not here: anything about graphs (autograd.c) or arithmetic (ops/).
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+/* ======================================================================
+ * Errors
+ * ====================================================================== */
+
+static _Thread_local char error_message[512];
+
+void *ag_fail(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(error_message, sizeof error_message, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+
+const char *ag_error(void) { return error_message; }
+void ag_clear_error(void) { error_message[0] = '\0'; }
+
+/* ======================================================================
+ * Allocation: header and data in one block, data 64-byte aligned
+ * ====================================================================== */
+
+enum { HEADER_BYTES = (sizeof(Tensor) + 63) / 64 * 64 };
+
+static _Thread_local int64_t live_tensors, live_bytes, peak_bytes;
+static _Thread_local int64_t memory_limit = AG_DEFAULT_MEMORY_LIMIT;
+static _Thread_local bool allocating_for_backward;
+
+void ag_set_memory_limit(int64_t bytes) { memory_limit = bytes < 0 ? 0 : bytes; }
+int64_t ag_memory_limit(void) { return memory_limit; }
+void tensor_alloc_set_backward(bool in_backward) { allocating_for_backward = in_backward; }
+
+void ag_stats_tensors(AgStats *s) {
+    s->live_tensors = live_tensors;
+    s->live_bytes = live_bytes;
+    s->peak_bytes = peak_bytes;
+}
+
+/* Element count of shape, or -1 with a message if a dimension is negative
+ * or the count (in bytes) overflows. */
+static int64_t checked_numel(int ndim, const int64_t *shape) {
+    char buf[AG_SHAPE_STR_MAX];
+    int64_t n = 1;
+    if (ndim < 0 || ndim > AG_MAX_DIMS) {
+        ag_fail("tensors have at most %d dimensions, not %d", AG_MAX_DIMS, ndim);
+        return -1;
+    }
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] < 0) {
+            ag_fail("negative dimension %lld in shape %s", (long long)shape[i],
+                    ag_shape_str(ndim, shape, buf, sizeof buf));
+            return -1;
+        }
+        if (shape[i] != 0 && n > INT64_MAX / 8 / shape[i]) {
+            ag_fail("shape %s has too many elements to allocate",
+                    ag_shape_str(ndim, shape, buf, sizeof buf));
+            return -1;
+        }
+        n *= shape[i];
+    }
+    return n;
+}
+
+Tensor *tensor_new(int ndim, const int64_t *shape) {
+    int64_t numel = checked_numel(ndim, shape);
+    if (numel < 0) return NULL;
+    int64_t bytes = numel * (int64_t)sizeof(double);
+    if (!allocating_for_backward && memory_limit > 0 && bytes > memory_limit - live_bytes) {
+        char buf[AG_SHAPE_STR_MAX];
+        return ag_fail("allocation too large: shape %s needs %lld bytes, %lld of the "
+                       "%lld-byte memory limit are free",
+                       ag_shape_str(ndim, shape, buf, sizeof buf), (long long)bytes,
+                       (long long)(memory_limit - live_bytes), (long long)memory_limit);
+    }
+    size_t total = (size_t)HEADER_BYTES + ((size_t)bytes + 63) / 64 * 64;
+    char *block = aligned_alloc(64, total);
+    if (!block) {
+        if (allocating_for_backward) {
+            fprintf(stderr, "ag: out of memory during backward\n");
+            abort();
+        }
+        return ag_fail("out of memory allocating %lld bytes", (long long)bytes);
+    }
+    Tensor *t = (Tensor *)block;
+    memset(t, 0, sizeof *t);
+    t->data = (double *)(block + HEADER_BYTES);
+    t->ndim = ndim;
+    if (ndim > 0) memcpy(t->shape, shape, (size_t)ndim * sizeof *shape);
+    t->numel = numel;
+    t->ref_count = 1;
+    live_tensors++;
+    live_bytes += bytes;
+    if (live_bytes > peak_bytes) peak_bytes = live_bytes;
+    return t;
+}
+
+Tensor *tensor_new_like(const Tensor *t) { return tensor_new(t->ndim, t->shape); }
+
+Tensor *tensor_filled_like(const Tensor *t, double value) {
+    Tensor *r = tensor_new_like(t);
+    if (r)
+        for (int64_t i = 0; i < r->numel; i++) r->data[i] = value;
+    return r;
+}
+
+/* ======================================================================
+ * Refcounting
+ * ====================================================================== */
+
+Tensor *tensor_retain(Tensor *t) {
+    if (t) t->ref_count++;
+    return t;
+}
+
+void tensor_release(Tensor *t) {
+    if (!t) return;
+    AG_ASSERT(t->ref_count > 0, "released a tensor with ref_count <= 0");
+    if (--t->ref_count > 0) return;
+    /* The Function may outlive its output (it lives until the arena is freed):
+     * tell it, so nothing reads the freed tensor through fn->output. */
+    if (tensor_has_graph(t)) t->grad_fn->output = NULL;
+    tensor_release(t->grad);
+    live_tensors--;
+    live_bytes -= t->numel * (int64_t)sizeof(double);
+    free(t);
+}
+
+/* ======================================================================
+ * Creation
+ * ====================================================================== */
+
+Tensor *tensor_create(int ndim, const int64_t *shape, const double *data, bool requires_grad) {
+    if (ndim > 0 && !shape) return ag_fail("tensor_create: shape is NULL");
+    Tensor *t = tensor_new(ndim, shape);
+    if (!t) return NULL;
+    if (data)
+        memcpy(t->data, data, (size_t)t->numel * sizeof(double));
+    else
+        memset(t->data, 0, (size_t)t->numel * sizeof(double));
+    t->requires_grad = requires_grad;
+    return t;
+}
+
+Tensor *tensor_scalar(double value) {
+    return tensor_create(0, NULL, &value, false);
+}
+
+Tensor *tensor_full(double value, int ndim, const int64_t *shape, bool requires_grad) {
+    if (ndim > 0 && !shape) return ag_fail("full: shape is NULL");
+    Tensor *t = tensor_new(ndim, shape);
+    if (!t) return NULL;
+    for (int64_t i = 0; i < t->numel; i++) t->data[i] = value;
+    t->requires_grad = requires_grad;
+    return t;
+}
+
+Tensor *tensor_zeros(int ndim, const int64_t *shape, bool requires_grad) {
+    return tensor_full(0.0, ndim, shape, requires_grad);
+}
+
+Tensor *tensor_ones(int ndim, const int64_t *shape, bool requires_grad) {
+    return tensor_full(1.0, ndim, shape, requires_grad);
+}
+
+Tensor *tensor_arange(double start, double stop, double step) {
+    if (!isfinite(start) || !isfinite(stop) || !isfinite(step))
+        return ag_fail("arange: start, stop and step must be finite");
+    if (step == 0) return ag_fail("arange: step must be nonzero");
+    double count = ceil((stop - start) / step);
+    if (count < 0) count = 0;
+    if (count > (double)(INT64_MAX / 8))
+        return ag_fail("arange: %g elements are too many to allocate", count);
+    int64_t n = (int64_t)count;
+    Tensor *t = tensor_new(1, &n);
+    if (!t) return NULL;
+    for (int64_t i = 0; i < n; i++) t->data[i] = start + (double)i * step;
+    return t;
+}
+
+Tensor *tensor_eye(int64_t n) {
+    if (n < 0) return ag_fail("eye: size must be non-negative, not %lld", (long long)n);
+    Tensor *t = tensor_zeros(2, (int64_t[]){n, n}, false);
+    if (!t) return NULL;
+    for (int64_t i = 0; i < n; i++) t->data[i * n + i] = 1.0;
+    return t;
+}
+
+/* Matches torch.linspace: the first half steps up from start, the second
+ * half steps down from stop, so both ends are exact. */
+Tensor *tensor_linspace(double start, double stop, int64_t n) {
+    if (n < 0) return ag_fail("linspace: number of points must be non-negative, not %lld",
+                              (long long)n);
+    Tensor *t = tensor_new(1, &n);
+    if (!t) return NULL;
+    double step = n > 1 ? (stop - start) / (double)(n - 1) : 0.0;
+    int64_t half = n / 2;
+    for (int64_t i = 0; i < n; i++)
+        t->data[i] = i < half ? start + step * (double)i : stop - step * (double)(n - 1 - i);
+    return t;
+}
+
+Tensor *tensor_detach(const Tensor *t) {
+    if (!t) return ag_fail("detach: tensor is NULL");
+    return tensor_create(t->ndim, t->shape, t->data, false);
+}
+
+/* ======================================================================
+ * Random numbers: xoshiro256** seeded through splitmix64; integer
+ * arithmetic only until the final conversion, so every machine agrees.
+ * ====================================================================== */
+
+static _Thread_local uint64_t rng_state[4];
+static _Thread_local bool rng_seeded;
+
+static uint64_t splitmix64(uint64_t *x) {
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void ag_seed(uint64_t seed) {
+    for (int i = 0; i < 4; i++) rng_state[i] = splitmix64(&seed);
+    rng_seeded = true;
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static uint64_t rng_next(void) {
+    if (!rng_seeded) ag_seed(0);
+    uint64_t *s = rng_state;
+    uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+/* Uniform in [0, 1) with 53 random bits. */
+static double rng_uniform(void) { return (double)(rng_next() >> 11) * 0x1.0p-53; }
+
+Tensor *tensor_rand(int ndim, const int64_t *shape, bool requires_grad) {
+    Tensor *t = tensor_zeros(ndim, shape, requires_grad);
+    if (t)
+        for (int64_t i = 0; i < t->numel; i++) t->data[i] = rng_uniform();
+    return t;
+}
+
+/* Box-Muller; each pair of uniforms gives two normals. */
+Tensor *tensor_randn(int ndim, const int64_t *shape, bool requires_grad) {
+    Tensor *t = tensor_zeros(ndim, shape, requires_grad);
+    if (!t) return NULL;
+    for (int64_t i = 0; i < t->numel; i += 2) {
+        double u1 = 1.0 - rng_uniform(); /* (0, 1]: log is finite */
+        double u2 = rng_uniform();
+        double r = sqrt(-2.0 * log(u1)), theta = 6.283185307179586 * u2;
+        t->data[i] = r * cos(theta);
+        if (i + 1 < t->numel) t->data[i + 1] = r * sin(theta);
+    }
+    return t;
+}
+
+/* ======================================================================
+ * Gradients and flags
+ * ====================================================================== */
+
+void tensor_zero_grad(Tensor *t) {
+    if (!t) return;
+    tensor_release(t->grad);
+    t->grad = NULL;
+}
+
+bool tensor_is_leaf(const Tensor *t) { return t->grad_fn == NULL; }
+
+int tensor_set_requires_grad(Tensor *t, bool requires_grad) {
+    if (!t) return ag_fail("requires_grad: tensor is NULL"), -1;
+    if (!tensor_is_leaf(t))
+        return ag_fail("requires_grad can only be changed on a leaf, not on the result of %s",
+                       t->op_name), -1;
+    t->requires_grad = requires_grad;
+    return 0;
+}
+
+int tensor_write(Tensor *t, const double *data) {
+    if (!t || !data) return ag_fail("write: tensor or data is NULL"), -1;
+    if (t->requires_grad)
+        return ag_fail("in-place write to a tensor that requires grad is not allowed "
+                       "(backward may need its values); make a new tensor instead"), -1;
+    memcpy(t->data, data, (size_t)t->numel * sizeof(double));
+    return 0;
+}
+
+char *ag_shape_str(int ndim, const int64_t *shape, char *buf, size_t size) {
+    size_t used = 0;
+    used += (size_t)snprintf(buf, size, "(");
+    for (int i = 0; i < ndim && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, i ? ", %lld" : "%lld",
+                                 (long long)shape[i]);
+    if (used < size) snprintf(buf + used, size - used, ndim == 1 ? ",)" : ")");
+    return buf;
+}
+
+char *tensor_shape_str(const Tensor *t, char *buf, size_t size) {
+    return ag_shape_str(t->ndim, t->shape, buf, size);
+}

@@ -1,0 +1,48 @@
+/*
+ * harness.h — the engine tests' tiny harness: checks that count, and the
+ * central finite-difference gradient checker every op's test uses.
+ */
+#ifndef AG_TEST_HARNESS_H
+#define AG_TEST_HARNESS_H
+
+#include "internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+extern int tests_passed, tests_failed;
+
+bool check_impl(bool ok, const char *file, int line, const char *fmt, ...) AG_PRINTF(4, 5);
+#define CHECK(cond, ...) check_impl((cond), __FILE__, __LINE__, __VA_ARGS__)
+#define CHECK_NEAR(a, b, tol)                                                       \
+    do {                                                                            \
+        double a_ = (a), b_ = (b);                                                  \
+        CHECK(fabs(a_ - b_) <= (tol), "%s = %.17g, expected %s = %.17g", #a, a_, #b, \
+              b_);                                                                  \
+    } while (0)
+
+/* An op under test: builds its output from inputs (borrowed). */
+typedef Tensor *(*BuildFn)(Tensor **inputs, const void *arg);
+
+/* Checks d loss / d input for every input that requires grad, where
+ * loss = sum(build(inputs) * W) for a fixed random W, against central finite
+ * differences (h = 1e-6): |analytic - numeric| <= 1e-6 + 1e-5 * |numeric|
+ * elementwise. Returns true when every element agrees. */
+bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs, int n);
+
+/* A tensor of the given shape with values from ag's seeded stream, scaled
+ * into [lo, hi). */
+Tensor *test_uniform(double lo, double hi, bool requires_grad, int ndim, const int64_t *shape);
+#define SHAPE(...) (int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)), (int64_t[]){__VA_ARGS__}
+
+/* The test groups main() runs, one per file. */
+void test_core(void);
+void test_ops(void);
+void test_errors(void);
+void test_matmul(void);
+
+/* Baseline of live tensors, to prove a test leaked nothing. */
+int64_t live_tensors(void);
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * test_core.c — the graph machinery: the diamond, reuse, shared
+ * subexpressions, dead branches, freed graphs, accumulation, zero_grad, a
+ * long chain, the arena caveat and ownership (nothing leaks).
+ */
+#include "harness.h"
+
+static Tensor *vec(int64_t n, const double *v, bool rg) { return tensor_create(1, &n, v, rg); }
+
+/* z = x + x: x's gradient arrives twice through one Function. */
+static void test_diamond(void) {
+    Tensor *x = vec(2, (double[]){1, 2}, true);
+    Tensor *z = tensor_add(x, x), *s = tensor_sum(z);
+    CHECK(backward(s) == 0, "backward: %s", ag_error());
+    CHECK(x->grad && x->grad->data[0] == 2 && x->grad->data[1] == 2, "d sum(x+x)/dx = 2");
+    tensor_release(s);
+    tensor_release(z);
+
+    /* A non-leaf used twice: a = x*x, z = a + a, d/dx = 4x. The count of
+     * a's Function must reach 0 only after both uses. */
+    tensor_zero_grad(x);
+    Tensor *a = tensor_mul(x, x);
+    CHECK(a->grad_fn->pending_count == 0, "fresh Function has no consumers");
+    z = tensor_add(a, a);
+    CHECK(a->grad_fn->pending_count == 2, "pending_count counts both edges of a + a");
+    s = tensor_sum(z);
+    CHECK(backward(s) == 0, "backward: %s", ag_error());
+    CHECK(x->grad->data[0] == 4 && x->grad->data[1] == 8, "d sum(x*x + x*x)/dx = 4x");
+    tensor_release(s);
+    tensor_release(z);
+    tensor_release(a);
+    tensor_release(x);
+}
+
+/* A value feeding several consumers and a shared subexpression:
+ * h = x*y; u = h*h + h*x; loss = sum(u). du/dx = 2h*y + (y*x + h) = 2x y^2 + 2xy */
+static void test_shared_subexpressions(void) {
+    Tensor *x = vec(3, (double[]){1, 2, 3}, true), *y = vec(3, (double[]){-1, 0.5, 2}, true);
+    Tensor *h = tensor_mul(x, y), *hh = tensor_mul(h, h), *hx = tensor_mul(h, x);
+    Tensor *u = tensor_add(hh, hx), *loss = tensor_sum(u);
+    CHECK(backward(loss) == 0, "backward: %s", ag_error());
+    for (int i = 0; i < 3; i++) {
+        double xv = x->data[i], yv = y->data[i];
+        CHECK_NEAR(x->grad->data[i], 2 * xv * yv * yv + 2 * xv * yv, 1e-12);
+        CHECK_NEAR(y->grad->data[i], 2 * xv * xv * yv + xv * xv, 1e-12);
+    }
+    Tensor *all[] = {x, y, h, hh, hx, u, loss};
+    for (int i = 0; i < 7; i++) tensor_release(all[i]);
+}
+
+/* h = x*x; z = h + 1; backward(sum(h)): z's Function consumes h but is not
+ * part of the loss, and must not stall h's Function. */
+static void test_dead_branch(void) {
+    Tensor *x = vec(2, (double[]){3, -1}, true), *one = tensor_scalar(1);
+    Tensor *h = tensor_mul(x, x), *z = tensor_add(h, one), *s = tensor_sum(h);
+    CHECK(backward(s) == 0, "backward: %s", ag_error());
+    CHECK(x->grad && x->grad->data[0] == 6 && x->grad->data[1] == -2,
+          "dead branch: d sum(x*x)/dx = 2x, got %g", x->grad ? x->grad->data[0] : 0.0);
+    CHECK(h->grad == NULL && z->grad == NULL, "intermediate gradients do not survive");
+    Tensor *all[] = {x, one, h, z, s};
+    for (int i = 0; i < 5; i++) tensor_release(all[i]);
+}
+
+/* backward frees every graph built since the last backward; a value whose
+ * graph is gone is refused with a message, its data intact. */
+static void test_freed_graph(void) {
+    Tensor *x = vec(2, (double[]){1, 2}, true);
+    Tensor *a = tensor_sum(x), *b = tensor_mul(x, x), *sb = tensor_sum(b);
+    CHECK(backward(a) == 0, "first backward: %s", ag_error());
+    CHECK(!tensor_has_graph(b) && !tensor_has_graph(sb), "backward freed the other graph too");
+    CHECK(backward(sb) == -1, "backward on a freed graph fails");
+    CHECK(strstr(ag_error(), "freed") != NULL, "message says freed: %s", ag_error());
+    CHECK(x->grad->data[0] == 1 && x->grad->data[1] == 1, "failed backward changed nothing");
+    CHECK(sb->data[0] == 5, "a value keeps its data after its graph is freed");
+    CHECK(backward(a) == -1, "second backward on the same loss fails");
+    /* A new op on a value whose graph is gone computes, but cannot be
+     * differentiated through the freed part. */
+    Tensor *c = tensor_mul(b, b), *sc = tensor_sum(c);
+    CHECK(sc && sc->data[0] == 17, "forward on a freed-graph value works");
+    CHECK(backward(sc) == -1 && strstr(ag_error(), "freed"), "backward through it is refused");
+    CHECK(x->grad->data[0] == 1, "refused backward left x.grad alone");
+    Tensor *all[] = {x, a, b, sb, c, sc};
+    for (int i = 0; i < 6; i++) tensor_release(all[i]);
+    ag_graph_free();
+}
+
+/* Leaf gradients accumulate over backwards; zero_grad resets to NULL. A
+ * caller holding the old gradient keeps its values. */
+static void test_accumulation(void) {
+    Tensor *x = vec(2, (double[]){1, 2}, true);
+    for (int k = 0; k < 2; k++) {
+        Tensor *sq = tensor_mul(x, x), *s = tensor_sum(sq);
+        backward(s);
+        tensor_release(s);
+        tensor_release(sq);
+    }
+    CHECK(x->grad->data[0] == 4 && x->grad->data[1] == 8, "two backwards: 2 * 2x");
+    Tensor *held = tensor_retain(x->grad);
+    Tensor *s = tensor_sum(x);
+    backward(s);
+    CHECK(held->data[0] == 4, "a held gradient is not written in place");
+    CHECK(x->grad->data[0] == 5, "accumulated into a new gradient: %g", x->grad->data[0]);
+    tensor_zero_grad(x);
+    CHECK(x->grad == NULL, "zero_grad sets the gradient to NULL");
+    tensor_release(held);
+    tensor_release(s);
+    tensor_release(x);
+}
+
+/* Only inputs that require grad get gradients; constants stay clean. */
+static void test_requires_grad_flow(void) {
+    Tensor *x = vec(2, (double[]){1, 2}, true), *c = vec(2, (double[]){3, 4}, false);
+    Tensor *p = tensor_mul(x, c), *s = tensor_sum(p);
+    CHECK(p->requires_grad && !tensor_is_leaf(p), "result of a recorded op requires grad");
+    Tensor *q = tensor_mul(c, c);
+    CHECK(!q->requires_grad && tensor_is_leaf(q) && q->grad_fn == NULL,
+          "constants build no graph");
+    backward(s);
+    CHECK(c->grad == NULL, "a constant receives no gradient");
+    CHECK(x->grad->data[1] == 4, "x.grad = c");
+    Tensor *all[] = {x, c, p, s, q};
+    for (int i = 0; i < 5; i++) tensor_release(all[i]);
+}
+
+/* 10,000 ops deep: backward is a loop, not a recursion. The op_overhead
+ * workload: y = y*1.0001 + 0.001, 5,000 times. */
+static void test_long_chain(void) {
+    Tensor *x = vec(1, (double[]){1}, true), *k = tensor_scalar(1.0001),
+           *c = tensor_scalar(0.001);
+    Tensor *y = tensor_retain(x);
+    for (int i = 0; i < 5000; i++) {
+        Tensor *m = tensor_mul(y, k);
+        tensor_release(y);
+        y = tensor_add(m, c);
+        tensor_release(m);
+    }
+    CHECK(ag_stats().arena_functions == 10000, "10,000 Functions in the arena");
+    CHECK(backward(y) == 0, "backward: %s", ag_error());
+    CHECK_NEAR(x->grad->data[0], pow(1.0001, 5000), 1e-9 * pow(1.0001, 5000));
+    Tensor *all[] = {x, k, c, y};
+    for (int i = 0; i < 4; i++) tensor_release(all[i]);
+
+    /* 100,000 deep, one input each: no recursion anywhere. */
+    x = vec(1, (double[]){0.5}, true);
+    y = tensor_retain(x);
+    for (int i = 0; i < 100000; i++) {
+        Tensor *n = tensor_neg(y);
+        tensor_release(y);
+        y = n;
+    }
+    CHECK(backward(y) == 0 && x->grad->data[0] == 1, "100,000 negations: even count, grad 1");
+    tensor_release(y);
+    tensor_release(x);
+}
+
+/* The named leak: a forward pass that never reaches backward keeps its
+ * graph (and the tensors it retains) in the arena. It is the only one, and
+ * the next backward, or ag_graph_free, reclaims it. */
+static void test_arena_caveat(void) {
+    int64_t base = live_tensors();
+    Tensor *x = vec(3, (double[]){1, 2, 3}, true);
+    Tensor *y = tensor_exp(x), *z = tensor_mul(y, y);
+    tensor_release(y);
+    tensor_release(z);
+    tensor_release(x);
+    AgStats s = ag_stats();
+    CHECK(s.live_tensors == base + 2, "the arena holds x and y alive: %lld live",
+          (long long)(s.live_tensors - base));
+    CHECK(s.arena_functions == 2 && s.arena_bytes > 0, "two Functions wait in the arena");
+    Tensor *w = vec(1, (double[]){2}, true), *sw = tensor_sum(w);
+    backward(sw); /* an unrelated backward frees the whole arena */
+    tensor_release(sw);
+    tensor_release(w);
+    s = ag_stats();
+    CHECK(s.live_tensors == base && s.arena_functions == 0 && s.arena_bytes == 0,
+          "backward reclaimed the arena: %lld live tensors over base",
+          (long long)(s.live_tensors - base));
+    CHECK(s.arena_capacity > 0, "the arena keeps its capacity for reuse");
+
+    x = vec(1, (double[]){1}, true);
+    y = tensor_sin(x);
+    tensor_release(x);
+    tensor_release(y);
+    ag_graph_free();
+    CHECK(live_tensors() == base, "ag_graph_free reclaims it too");
+}
+
+/* A caller may release an intermediate right after using it: the Function
+ * that consumed it keeps it alive until backward. */
+static void test_early_release(void) {
+    Tensor *x = vec(2, (double[]){0.5, -1}, true);
+    Tensor *a = tensor_tanh(x), *b = tensor_exp(a);
+    tensor_release(a);
+    Tensor *s = tensor_sum(b);
+    tensor_release(b);
+    CHECK(backward(s) == 0, "backward after releasing intermediates: %s", ag_error());
+    for (int i = 0; i < 2; i++) {
+        double t = tanh(x->data[i]);
+        CHECK_NEAR(x->grad->data[i], exp(t) * (1 - t * t), 1e-12);
+    }
+    tensor_release(s);
+    tensor_release(x);
+}
+
+/* backward on a leaf: d x / d x = 1, as PyTorch. */
+static void test_backward_leaf(void) {
+    Tensor *x = tensor_create(0, NULL, (double[]){3}, true);
+    CHECK(backward(x) == 0 && x->grad->data[0] == 1, "backward(x) on a leaf gives 1");
+    tensor_release(x);
+}
+
+/* Broadcast gradients are reduced to each input's shape. */
+static void test_broadcast_reduction(void) {
+    Tensor *a = tensor_ones(SHAPE(2, 3), true), *b = tensor_ones(SHAPE(3), true);
+    Tensor *c = tensor_ones(SHAPE(2, 1), true), *k = tensor_scalar(2);
+    Tensor *ab = tensor_add(a, b), *abc = tensor_mul(ab, c), *abck = tensor_mul(abc, k);
+    Tensor *s = tensor_sum(abck);
+    backward(s);
+    CHECK(b->grad->ndim == 1 && b->grad->shape[0] == 3 && b->grad->data[0] == 4,
+          "b (3,) gets the sum over 2 rows of 2");
+    CHECK(c->grad->ndim == 2 && c->grad->shape[1] == 1 && c->grad->data[0] == 12,
+          "c (2,1) gets the sum over 3 columns of 2*(1+1)");
+    CHECK(k->grad == NULL, "a scalar constant gets nothing");
+    Tensor *all[] = {a, b, c, k, ab, abc, abck, s};
+    for (int i = 0; i < 8; i++) tensor_release(all[i]);
+}
+
+void test_core(void) {
+    int64_t base = live_tensors();
+    test_diamond();
+    test_shared_subexpressions();
+    test_dead_branch();
+    test_freed_graph();
+    test_accumulation();
+    test_requires_grad_flow();
+    test_long_chain();
+    test_arena_caveat();
+    test_early_release();
+    test_backward_leaf();
+    test_broadcast_reduction();
+    CHECK(live_tensors() == base, "core tests leaked %lld tensors",
+          (long long)(live_tensors() - base));
+}

@@ -1,0 +1,140 @@
+/*
+ * test_errors.c — every user error returns NULL (or -1) with a message,
+ * records nothing in the arena and leaks nothing.
+ */
+#include "harness.h"
+
+/* Checks that a failed call left a message containing want and no Function
+ * or tensor behind. */
+static void expect_error(const char *what, bool failed, const char *want, AgStats before) {
+    AgStats after = ag_stats();
+    CHECK(failed, "%s: expected an error", what);
+    CHECK(strstr(ag_error(), want) != NULL, "%s: message '%s' lacks '%s'", what, ag_error(), want);
+    CHECK(after.arena_functions == before.arena_functions, "%s: left a half-built graph", what);
+    CHECK(after.live_tensors == before.live_tensors, "%s: leaked a tensor", what);
+    ag_clear_error();
+}
+
+#define EXPECT_NULL(call, want)                                     \
+    do {                                                            \
+        AgStats before_ = ag_stats();                               \
+        Tensor *r_ = (call);                                        \
+        expect_error(#call, r_ == NULL, want, before_);             \
+        tensor_release(r_);                                         \
+    } while (0)
+
+#define EXPECT_FAIL(call, want)                                     \
+    do {                                                            \
+        AgStats before_ = ag_stats();                               \
+        expect_error(#call, (call) == -1, want, before_);           \
+    } while (0)
+
+static void test_shape_errors(Tensor *a23, Tensor *b4) {
+    EXPECT_NULL(tensor_add(a23, b4), "(2, 3) and (4,) cannot broadcast");
+    EXPECT_NULL(tensor_mul(b4, a23), "(4,) and (2, 3)");
+    EXPECT_NULL(tensor_pow(a23, b4), "pow");
+    EXPECT_NULL(tensor_mse(a23, b4), "mse");
+    EXPECT_NULL(tensor_reshape(a23, SHAPE(4, 2)), "cannot reshape (2, 3) (6 elements) to (4, 2)");
+    EXPECT_NULL(tensor_reshape(a23, SHAPE(-1, -1)), "only one -1");
+    EXPECT_NULL(tensor_reshape(a23, SHAPE(-1, 4)), "cannot reshape");
+    EXPECT_NULL(tensor_reshape(a23, SHAPE(INT64_MAX, 4)), "cannot reshape");
+    EXPECT_NULL(tensor_reshape(a23, SHAPE(0, -1)), "cannot reshape");
+}
+
+static void test_axis_errors(Tensor *a23) {
+    EXPECT_NULL(tensor_sum_axis(a23, 2), "axis 2 is out of range for 2 dimensions");
+    EXPECT_NULL(tensor_mean_axis(a23, -3), "expected -2 to 1");
+    EXPECT_NULL(tensor_max_axis(a23, 7), "max");
+    EXPECT_NULL(tensor_softmax(a23, 2), "softmax");
+    EXPECT_NULL(tensor_log_softmax(a23, -5), "log_softmax");
+    EXPECT_NULL(tensor_transpose(a23, 0, 2), "transpose");
+    Tensor *s = tensor_scalar(1);
+    EXPECT_NULL(tensor_sum_axis(s, 0), "0-d tensor");
+    tensor_release(s);
+    Tensor *empty = tensor_zeros(SHAPE(0), false);
+    EXPECT_NULL(tensor_max(empty), "empty");
+    tensor_release(empty);
+}
+
+static void test_backward_errors(Tensor *a23) {
+    Tensor *sq = tensor_mul(a23, a23);
+    EXPECT_FAIL(backward(sq), "exactly one element, not shape (2, 3)");
+    Tensor *c = tensor_scalar(3);
+    EXPECT_FAIL(backward(c), "does not require grad");
+    EXPECT_FAIL(backward(NULL), "NULL");
+    tensor_release(c);
+    tensor_release(sq);
+    ag_graph_free();
+}
+
+static void test_allocation_errors(void) {
+    EXPECT_NULL(tensor_zeros(SHAPE(INT64_MAX / 2, 4), false), "too many elements");
+    EXPECT_NULL(tensor_zeros(SHAPE(1 << 20, 1 << 20, 1 << 20), false), "too many elements");
+    EXPECT_NULL(tensor_ones(SHAPE(1 << 20, 1 << 20), false), "allocation too large");
+    EXPECT_NULL(tensor_zeros(SHAPE(3, -2), false), "negative dimension");
+    int64_t limit = ag_memory_limit();
+    ag_set_memory_limit(1024);
+    EXPECT_NULL(tensor_randn(SHAPE(200), false), "memory limit");
+    Tensor *small = tensor_zeros(SHAPE(100), true); /* 800 bytes: fits */
+    CHECK(small != NULL, "a tensor under the limit is made: %s", ag_error());
+    EXPECT_NULL(tensor_mul(small, small), "allocation too large");
+    tensor_release(small);
+    ag_set_memory_limit(limit);
+    EXPECT_NULL(tensor_arange(0, 1e300, 1e-300), "too many");
+    EXPECT_NULL(tensor_arange(0, 5, 0), "step must be nonzero");
+    EXPECT_NULL(tensor_arange(0, INFINITY, 1), "finite");
+    EXPECT_NULL(tensor_eye(-1), "non-negative");
+    EXPECT_NULL(tensor_linspace(0, 1, -3), "non-negative");
+}
+
+static void test_misuse(Tensor *a23) {
+    double v[6] = {0};
+    EXPECT_FAIL(tensor_write(a23, v), "in-place write to a tensor that requires grad");
+    Tensor *sq = tensor_mul(a23, a23);
+    EXPECT_FAIL(tensor_set_requires_grad(sq, false), "only be changed on a leaf");
+    tensor_release(sq);
+    ag_graph_free();
+    Tensor *c = tensor_zeros(SHAPE(6), false);
+    CHECK(tensor_write(c, (double[]){1, 2, 3, 4, 5, 6}) == 0 && c->data[5] == 6,
+          "a constant can be written");
+    Tensor *in[5] = {a23, a23, a23, a23, a23};
+    EXPECT_NULL(graph_record(tensor_detach(c), NULL, "TooManyBackward", in, 5, NULL, 0),
+                "more than the 4 a Function can record");
+    tensor_release(c);
+    EXPECT_NULL(tensor_add(NULL, a23), "NULL");
+    EXPECT_NULL(tensor_exp(NULL), "NULL");
+    EXPECT_NULL(tensor_sum(NULL), "NULL");
+    EXPECT_NULL(tensor_detach(NULL), "NULL");
+}
+
+static void test_class_errors(void) {
+    Tensor *logits = tensor_zeros(SHAPE(2, 3), true);
+    int64_t n = 2;
+    Tensor *bad = tensor_create(1, &n, (double[]){0, 3}, false);
+    Tensor *frac = tensor_create(1, &n, (double[]){0, 1.5}, false);
+    Tensor *neg = tensor_create(1, &n, (double[]){-1, 0}, false);
+    Tensor *rg = tensor_create(1, &n, (double[]){0, 1}, true);
+    Tensor *short_ = tensor_zeros(SHAPE(3), false);
+    EXPECT_NULL(tensor_cross_entropy(logits, bad), "class 3 at index 1 is not an integer in [0, 3)");
+    EXPECT_NULL(tensor_cross_entropy(logits, frac), "class 1.5");
+    EXPECT_NULL(tensor_cross_entropy(logits, neg), "class -1");
+    EXPECT_NULL(tensor_cross_entropy(logits, rg), "cannot require grad");
+    EXPECT_NULL(tensor_cross_entropy(logits, short_), "expects logits (N, C) and classes (N,)");
+    EXPECT_NULL(tensor_cross_entropy(short_, short_), "got (3,) and (3,)");
+    Tensor *all[] = {logits, bad, frac, neg, rg, short_};
+    for (int i = 0; i < 6; i++) tensor_release(all[i]);
+}
+
+void test_errors(void) {
+    int64_t base = live_tensors();
+    Tensor *a23 = tensor_ones(SHAPE(2, 3), true), *b4 = tensor_ones(SHAPE(4), false);
+    test_shape_errors(a23, b4);
+    test_axis_errors(a23);
+    test_backward_errors(a23);
+    test_allocation_errors();
+    test_misuse(a23);
+    test_class_errors();
+    tensor_release(a23);
+    tensor_release(b4);
+    CHECK(live_tensors() == base, "error tests leaked %lld tensors", (long long)(live_tensors() - base));
+}

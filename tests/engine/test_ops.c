@@ -1,0 +1,295 @@
+/*
+ * test_ops.c — every op's backward against central finite differences, on
+ * random inputs, with broadcast shapes and every axis (negative ones too),
+ * plus forward values against closed forms.
+ */
+#include "harness.h"
+
+typedef Tensor *(*Binary)(Tensor *, Tensor *);
+typedef Tensor *(*Unary)(Tensor *);
+typedef Tensor *(*AxisOp)(Tensor *, int);
+
+static Tensor *build_binary(Tensor **in, const void *op) { return (*(const Binary *)op)(in[0], in[1]); }
+static Tensor *build_unary(Tensor **in, const void *op) { return (*(const Unary *)op)(in[0]); }
+
+typedef struct {
+    AxisOp op;
+    int axis;
+} AxisArg;
+static Tensor *build_axis(Tensor **in, const void *arg) {
+    const AxisArg *a = arg;
+    return a->op(in[0], a->axis);
+}
+
+typedef struct {
+    int ndim;
+    int64_t shape[AG_MAX_DIMS];
+} ShapeArg;
+
+/* Shape pairs that broadcast in every way NumPy allows. */
+static const ShapeArg pairs[][2] = {
+    {{1, {4}}, {1, {4}}},
+    {{2, {2, 3}}, {2, {2, 3}}},
+    {{2, {2, 3}}, {1, {3}}},
+    {{1, {3}}, {2, {2, 3}}},
+    {{2, {2, 1}}, {2, {1, 3}}},
+    {{3, {2, 1, 4}}, {2, {3, 1}}},
+    {{2, {2, 3}}, {0, {0}}},
+    {{0, {0}}, {3, {2, 2, 2}}},
+    {{4, {2, 1, 3, 1}}, {3, {4, 1, 1}}},
+};
+
+static void check_binary(const char *name, Binary op, double lo, double hi, double blo,
+                         double bhi) {
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
+        for (int mask = 1; mask <= 3; mask++) { /* which inputs require grad */
+            Tensor *in[2] = {test_uniform(lo, hi, mask & 1, pairs[p][0].ndim, pairs[p][0].shape),
+                             test_uniform(blo, bhi, mask & 2, pairs[p][1].ndim, pairs[p][1].shape)};
+            char label[96];
+            snprintf(label, sizeof label, "%s pair %zu mask %d", name, p, mask);
+            fd_check(label, build_binary, &op, in, 2);
+            tensor_release(in[0]);
+            tensor_release(in[1]);
+        }
+    }
+}
+
+static void test_binary_ops(void) {
+    check_binary("add", tensor_add, -2, 2, -2, 2);
+    check_binary("sub", tensor_sub, -2, 2, -2, 2);
+    check_binary("mul", tensor_mul, -2, 2, -2, 2);
+    check_binary("div", tensor_div, -2, 2, 0.5, 2);
+    check_binary("div negative divisor", tensor_div, -2, 2, -2, -0.5);
+    check_binary("pow", tensor_pow, 0.5, 2, -2, 2);
+}
+
+static void check_unary(const char *name, Unary op, double lo, double hi) {
+    static const ShapeArg shapes[] = {{0, {0}}, {1, {5}}, {2, {3, 4}}, {3, {2, 3, 2}}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        Tensor *x = test_uniform(lo, hi, true, shapes[s].ndim, shapes[s].shape);
+        char label[64];
+        snprintf(label, sizeof label, "%s shape %zu", name, s);
+        fd_check(label, build_unary, &op, &x, 1);
+        tensor_release(x);
+    }
+}
+
+/* Values away from each op's kinks and poles (relu and abs at 0). */
+static void test_unary_ops(void) {
+    check_unary("neg", tensor_neg, -3, 3);
+    check_unary("exp", tensor_exp, -2, 2);
+    check_unary("log", tensor_log, 0.2, 3);
+    check_unary("sqrt", tensor_sqrt, 0.2, 3);
+    check_unary("tanh", tensor_tanh, -2, 2);
+    check_unary("sigmoid", tensor_sigmoid, -4, 4);
+    check_unary("relu positive", tensor_relu, 0.1, 2);
+    check_unary("relu negative", tensor_relu, -2, -0.1);
+    check_unary("abs positive", tensor_abs, 0.1, 2);
+    check_unary("abs negative", tensor_abs, -2, -0.1);
+    check_unary("sin", tensor_sin, -3, 3);
+    check_unary("cos", tensor_cos, -3, 3);
+    check_unary("sum", tensor_sum, -2, 2);
+    check_unary("mean", tensor_mean, -2, 2);
+    check_unary("max", tensor_max, -2, 2);
+}
+
+/* Mixed-sign relu: a random vector almost surely avoids 0 exactly. */
+static void test_relu_mixed(void) {
+    Tensor *x = test_uniform(-1, 1, true, SHAPE(50));
+    Unary op = tensor_relu;
+    fd_check("relu mixed signs", build_unary, &op, &x, 1);
+    tensor_release(x);
+}
+
+static void check_axes(const char *name, AxisOp op) {
+    static const ShapeArg shapes[] = {{1, {5}}, {2, {3, 4}}, {3, {2, 3, 4}}, {4, {2, 1, 3, 2}}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        int nd = shapes[s].ndim;
+        for (int axis = -nd; axis < nd; axis++) {
+            Tensor *x = test_uniform(-2, 2, true, nd, shapes[s].shape);
+            AxisArg arg = {op, axis};
+            char label[64];
+            snprintf(label, sizeof label, "%s shape %zu axis %d", name, s, axis);
+            fd_check(label, build_axis, &arg, &x, 1);
+            tensor_release(x);
+        }
+    }
+}
+
+static void test_axis_ops(void) {
+    check_axes("sum_axis", tensor_sum_axis);
+    check_axes("mean_axis", tensor_mean_axis);
+    check_axes("max_axis", tensor_max_axis);
+    check_axes("softmax", tensor_softmax);
+    check_axes("log_softmax", tensor_log_softmax);
+}
+
+/* Forward values of the reductions against closed forms; shapes removed. */
+static void test_reduction_values(void) {
+    Tensor *x = tensor_arange(0, 6, 1), *m = tensor_reshape(x, SHAPE(2, 3));
+    Tensor *s0 = tensor_sum_axis(m, 0), *s1 = tensor_sum_axis(m, -1), *mx = tensor_max_axis(m, 0);
+    Tensor *mean = tensor_mean(m), *all = tensor_sum(m);
+    CHECK(s0->ndim == 1 && s0->shape[0] == 3 && s0->data[0] == 3 && s0->data[2] == 7, "sum axis 0");
+    CHECK(s1->ndim == 1 && s1->shape[0] == 2 && s1->data[0] == 3 && s1->data[1] == 12, "sum axis -1");
+    CHECK(mx->data[0] == 3 && mx->data[2] == 5, "max axis 0");
+    CHECK(mean->ndim == 0 && mean->data[0] == 2.5 && all->data[0] == 15, "mean and sum");
+    Tensor *t[] = {x, m, s0, s1, mx, mean, all};
+    for (int i = 0; i < 7; i++) tensor_release(t[i]);
+
+    /* max's gradient goes to the first maximal element only. */
+    int64_t n = 4;
+    x = tensor_create(1, &n, (double[]){1, 3, 3, 2}, true);
+    mx = tensor_max(x);
+    backward(mx);
+    CHECK(x->grad->data[1] == 1 && x->grad->data[2] == 0, "max ties: first maximum gets g");
+    tensor_release(mx);
+    tensor_release(x);
+}
+
+static Tensor *build_reshape(Tensor **in, const void *arg) {
+    const ShapeArg *s = arg;
+    return tensor_reshape(in[0], s->ndim, s->shape);
+}
+
+typedef struct {
+    int a, b;
+} Axes;
+static Tensor *build_transpose(Tensor **in, const void *arg) {
+    const Axes *ax = arg;
+    return tensor_transpose(in[0], ax->a, ax->b);
+}
+
+static void test_shape_ops(void) {
+    Tensor *x = test_uniform(-1, 1, true, SHAPE(2, 3, 4));
+    ShapeArg r1 = {2, {6, -1}}, r2 = {1, {24}}, r3 = {4, {2, 1, 12, 1}};
+    fd_check("reshape (6,-1)", build_reshape, &r1, &x, 1);
+    fd_check("reshape (24)", build_reshape, &r2, &x, 1);
+    fd_check("reshape (2,1,12,1)", build_reshape, &r3, &x, 1);
+    Tensor *y = tensor_reshape(x, 2, (int64_t[]){-1, 4});
+    CHECK(y->ndim == 2 && y->shape[0] == 6 && y->data[5] == x->data[5], "reshape infers -1");
+    tensor_release(y);
+    for (int a = -3; a < 3; a++)
+        for (int b = -3; b < 3; b++) {
+            Axes ax = {a, b};
+            char label[48];
+            snprintf(label, sizeof label, "transpose %d %d", a, b);
+            fd_check(label, build_transpose, &ax, &x, 1);
+        }
+    y = tensor_transpose(x, 0, 2);
+    CHECK(y->shape[0] == 4 && y->shape[2] == 2, "transpose swaps dims");
+    /* y[k, j, i] = x[i, j, k] */
+    CHECK(y->data[(3 * 3 + 1) * 2 + 1] == x->data[(1 * 3 + 1) * 4 + 3], "transpose moves elements");
+    tensor_release(y);
+    tensor_release(x);
+}
+
+static Tensor *build_mse(Tensor **in, const void *arg) {
+    (void)arg;
+    return tensor_mse(in[0], in[1]);
+}
+static Tensor *build_cross_entropy(Tensor **in, const void *arg) {
+    (void)arg;
+    return tensor_cross_entropy(in[0], in[1]);
+}
+
+static void test_losses(void) {
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
+        Tensor *in[2] = {test_uniform(-2, 2, true, pairs[p][0].ndim, pairs[p][0].shape),
+                         test_uniform(-2, 2, true, pairs[p][1].ndim, pairs[p][1].shape)};
+        char label[32];
+        snprintf(label, sizeof label, "mse pair %zu", p);
+        fd_check(label, build_mse, NULL, in, 2);
+        tensor_release(in[0]);
+        tensor_release(in[1]);
+    }
+    Tensor *logits = test_uniform(-3, 3, true, SHAPE(4, 5));
+    int64_t n = 4;
+    Tensor *classes = tensor_create(1, &n, (double[]){0, 4, 2, 2}, false);
+    Tensor *in[2] = {logits, classes};
+    fd_check("cross_entropy", build_cross_entropy, NULL, in, 2);
+
+    /* Value: mean of logsumexp(row) - row[class]. */
+    Tensor *ce = tensor_cross_entropy(logits, classes);
+    double expect = 0;
+    for (int i = 0; i < 4; i++) {
+        double s = 0;
+        for (int k = 0; k < 5; k++) s += exp(logits->data[i * 5 + k]);
+        expect += log(s) - logits->data[i * 5 + (int)classes->data[i]];
+    }
+    CHECK_NEAR(ce->data[0], expect / 4, 1e-12);
+    tensor_release(ce);
+    tensor_release(logits);
+    tensor_release(classes);
+
+    /* Stable for large logits: no overflow to inf or nan. */
+    Tensor *big = tensor_create(2, (int64_t[]){1, 2}, (double[]){1000, 0}, false);
+    Tensor *c0 = tensor_create(1, &(int64_t){1}, (double[]){1}, false);
+    ce = tensor_cross_entropy(big, c0);
+    CHECK_NEAR(ce->data[0], 1000, 1e-9);
+    Tensor *sm = tensor_softmax(big, -1);
+    CHECK(sm->data[0] == 1.0 && sm->data[1] == 0.0, "softmax of (1000, 0) is (1, 0)");
+    tensor_release(sm);
+    tensor_release(ce);
+    tensor_release(big);
+    tensor_release(c0);
+}
+
+/* Compositions: gradients of expressions with reuse, against closed forms. */
+static void test_compositions(void) {
+    Tensor *x = test_uniform(0.5, 1.5, true, SHAPE(3, 2));
+    Tensor *t = tensor_tanh(x), *s = tensor_sigmoid(t), *l = tensor_log(s), *m = tensor_mul(l, x);
+    Tensor *loss = tensor_mean(m);
+    backward(loss);
+    for (int i = 0; i < 6; i++) {
+        double xv = x->data[i], tv = tanh(xv), sv = 1 / (1 + exp(-tv));
+        double d = (log(sv) + xv * (1 - sv) * (1 - tv * tv)) / 6;
+        CHECK_NEAR(x->grad->data[i], d, 1e-12);
+    }
+    Tensor *all[] = {x, t, s, l, m, loss};
+    for (int i = 0; i < 6; i++) tensor_release(all[i]);
+}
+
+/* The creation functions' values and shapes; the random stream is the same
+ * for the same seed. */
+static void test_creation(void) {
+    Tensor *a = tensor_arange(1, 2, 0.25), *l = tensor_linspace(0, 1, 5), *e = tensor_eye(3);
+    CHECK(a->numel == 4 && a->data[3] == 1.75, "arange(1, 2, 0.25)");
+    CHECK(l->numel == 5 && l->data[1] == 0.25 && l->data[4] == 1.0, "linspace(0, 1, 5)");
+    CHECK(e->data[0] == 1 && e->data[1] == 0 && e->data[4] == 1 && e->data[8] == 1, "eye(3)");
+    Tensor *f = tensor_full(2.5, SHAPE(2, 2), true), *z = tensor_zeros(SHAPE(3), false);
+    CHECK(f->data[3] == 2.5 && f->requires_grad && z->data[2] == 0 && !z->requires_grad, "full, zeros");
+    Tensor *down = tensor_arange(5, 0, -2);
+    CHECK(down->numel == 3 && down->data[2] == 1, "arange(5, 0, -2) = 5 3 1");
+    ag_seed(7);
+    Tensor *r1 = tensor_randn(SHAPE(1000), false);
+    ag_seed(7);
+    Tensor *r2 = tensor_randn(SHAPE(1000), false), *u = tensor_rand(SHAPE(1000), false);
+    double mean = 0, var = 0, umin = 1, umax = 0;
+    for (int i = 0; i < 1000; i++) {
+        CHECK(r1->data[i] == r2->data[i], "same seed, same stream");
+        mean += r1->data[i] / 1000;
+        var += r1->data[i] * r1->data[i] / 1000;
+        umin = fmin(umin, u->data[i]);
+        umax = fmax(umax, u->data[i]);
+    }
+    CHECK(fabs(mean) < 0.1 && fabs(var - 1) < 0.15, "randn: mean %g, var %g", mean, var);
+    CHECK(umin >= 0 && umax < 1 && umax - umin > 0.9, "rand in [0, 1)");
+    Tensor *d = tensor_detach(f);
+    CHECK(!d->requires_grad && d->data[0] == 2.5 && d->data != f->data, "detach copies");
+    Tensor *all[] = {a, l, e, f, z, down, r1, r2, u, d};
+    for (int i = 0; i < 10; i++) tensor_release(all[i]);
+}
+
+void test_ops(void) {
+    int64_t base = live_tensors();
+    test_binary_ops();
+    test_unary_ops();
+    test_relu_mixed();
+    test_axis_ops();
+    test_reduction_values();
+    test_shape_ops();
+    test_losses();
+    test_compositions();
+    test_creation();
+    CHECK(live_tensors() == base, "op tests leaked %lld tensors", (long long)(live_tensors() - base));
+}

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Runs every test program of a build and prints the totals as the last line:
+# "N passed, N failed". Exits non-zero on any failure.
+# Usage: tests/run.sh BUILD_DIR   (VALGRIND="valgrind ..." to run under it)
+build=${1:?usage: tests/run.sh BUILD_DIR}
+passed=0 failed=0
+
+# Each runner prints "N passed, N failed" as its last line.
+tally() {
+    name=$1; shift
+    out=$("$@" 2>&1); status=$?
+    last=$(printf '%s\n' "$out" | tail -n 1)
+    p=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1/p')
+    f=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\2/p')
+    if [ -z "$p" ]; then p=0; f=1; fi
+    if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+    if [ "$f" -ne 0 ] || [ "$status" -ne 0 ]; then
+        printf '%s\n' "$out" | tail -n 40
+        echo "FAIL: $name (exit $status)"
+    else
+        echo "ok: $name ($p passed)"
+    fi
+    passed=$((passed + p)); failed=$((failed + f))
+}
+
+# A program with no tally of its own: one test, passed if it exits 0.
+single() {
+    name=$1; shift
+    if out=$("$@" 2>&1); then
+        passed=$((passed + 1)); echo "ok: $name"
+    else
+        failed=$((failed + 1)); printf '%s\n' "$out" | tail -n 20; echo "FAIL: $name"
+    fi
+}
+
+tally "engine" $VALGRIND "$build/test_engine"
+single "README example" $VALGRIND "$build/readme_example"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
