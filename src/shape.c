@@ -43,7 +43,7 @@ int broadcast_shapes(const char *op, const Tensor *a, const Tensor *b,
 int normalize_axis(const char *op, int axis, int ndim) {
     if (axis < -ndim || axis >= ndim) {
         if (ndim == 0)
-            ag_fail("%s: axis %d is out of range for a 0-d tensor (it has no axes)", op, axis);
+            ag_fail("%s: axis %d is out of range for a 0-d tensor (expected -1 or 0)", op, axis);
         else
             ag_fail("%s: axis %d is out of range for %d dimension%s (expected %d to %d)", op,
                     axis, ndim, ndim == 1 ? "" : "s", -ndim, ndim - 1);

@@ -203,7 +203,7 @@ Tensor *tensor_linspace(double start, double stop, int64_t n) {
     Tensor *t = tensor_new(1, &n);
     if (!t) return NULL;
     double step = n > 1 ? (stop - start) / (double)(n - 1) : 0.0;
-    int64_t half = n / 2;
+    int64_t half = n == 1 ? 1 : n / 2; /* one point is start, as NumPy */
     for (int64_t i = 0; i < n; i++)
         t->data[i] = i < half ? start + step * (double)i : stop - step * (double)(n - 1 - i);
     return t;

@@ -50,7 +50,7 @@ typedef void (*RowKernel)(const double *a, int64_t sa, const double *b, int64_t 
 static Tensor *broadcast_apply(RowKernel kernel, const Tensor *a, const Tensor *b, int ndim,
                                const int64_t *shape) {
     Tensor *out = tensor_new(ndim, shape);
-    if (!out) return NULL;
+    if (!out || out->numel == 0) return out; /* the kernels read a[0], b[0] */
     int64_t n = out->numel;
     bool a_full = a->numel == n, b_full = b->numel == n;
     /* Same shapes, or one side a single value: one flat call. */

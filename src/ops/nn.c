@@ -14,6 +14,7 @@ typedef struct {
 } Lanes;
 
 static Lanes lanes(const Tensor *x, int axis) {
+    if (x->ndim == 0) return (Lanes){1, 1, 1};
     Lanes l = {shape_prod(x->shape, 0, axis), x->shape[axis],
                shape_prod(x->shape, axis + 1, x->ndim)};
     return l;
@@ -39,8 +40,9 @@ typedef struct {
 static Tensor *softmax_forward(const char *op, Tensor *x, int axis, bool log_space,
                                ApplyFn backward_fn, const char *name) {
     if (!x) return ag_fail("%s: argument is NULL", op);
-    axis = normalize_axis(op, axis, x->ndim);
-    if (axis < 0) return NULL;
+    /* A 0-d tensor takes axis 0 or -1, as in PyTorch: one lane of one. */
+    if (x->ndim == 0 && (axis == 0 || axis == -1)) axis = 0;
+    else if ((axis = normalize_axis(op, axis, x->ndim)) < 0) return NULL;
     Tensor *y = tensor_new_like(x);
     if (!y) return NULL;
     Lanes l = lanes(x, axis);

@@ -34,9 +34,16 @@ static Tensor *reduced_out(const Tensor *x, int axis) {
     return tensor_new(ndim, shape);
 }
 
-/* Checks x and the axis; returns the normalised axis or -1 with a message. */
-static int reduce_axis(const char *op, const Tensor *x, int axis) {
+/* Checks x and the axis; returns the normalised axis or -1 with a message.
+ * A 0-d tensor takes axis 0 or -1 (as PyTorch): *whole is then set and the
+ * reduction is over everything. */
+static int reduce_axis(const char *op, const Tensor *x, int axis, bool *whole) {
+    *whole = false;
     if (!x) return ag_fail("%s: argument is NULL", op), -1;
+    if (x->ndim == 0 && (axis == 0 || axis == -1)) {
+        *whole = true;
+        return 0;
+    }
     return normalize_axis(op, axis, x->ndim);
 }
 
@@ -94,8 +101,9 @@ Tensor *tensor_sum(Tensor *x) {
 }
 
 Tensor *tensor_sum_axis(Tensor *x, int axis) {
-    axis = reduce_axis("sum", x, axis);
-    return axis < 0 ? NULL : sum_forward(x, axis, false, sum_backward, "SumBackward");
+    bool whole;
+    axis = reduce_axis("sum", x, axis, &whole);
+    return axis < 0 ? NULL : sum_forward(x, whole ? -1 : axis, false, sum_backward, "SumBackward");
 }
 
 /* ======================================================================
@@ -116,8 +124,9 @@ Tensor *tensor_mean(Tensor *x) {
 }
 
 Tensor *tensor_mean_axis(Tensor *x, int axis) {
-    axis = reduce_axis("mean", x, axis);
-    return axis < 0 ? NULL : sum_forward(x, axis, true, mean_backward, "MeanBackward");
+    bool whole;
+    axis = reduce_axis("mean", x, axis, &whole);
+    return axis < 0 ? NULL : sum_forward(x, whole ? -1 : axis, true, mean_backward, "MeanBackward");
 }
 
 /* ======================================================================
@@ -181,6 +190,7 @@ Tensor *tensor_max(Tensor *x) {
 }
 
 Tensor *tensor_max_axis(Tensor *x, int axis) {
-    axis = reduce_axis("max", x, axis);
-    return axis < 0 ? NULL : max_forward(x, axis);
+    bool whole;
+    axis = reduce_axis("max", x, axis, &whole);
+    return axis < 0 ? NULL : max_forward(x, whole ? -1 : axis);
 }

@@ -51,10 +51,15 @@ static void transpose_backward(Function *self, void *ctx, Tensor *g) {
 
 Tensor *tensor_transpose(Tensor *x, int axis_a, int axis_b) {
     if (!x) return ag_fail("transpose: argument is NULL");
-    int a = normalize_axis("transpose", axis_a, x->ndim);
-    if (a < 0) return NULL;
-    int b = normalize_axis("transpose", axis_b, x->ndim);
-    if (b < 0) return NULL;
+    int a, b;
+    if (x->ndim == 0) { /* axis 0 or -1, as PyTorch: a copy */
+        bool ok_a = axis_a == 0 || axis_a == -1, ok_b = axis_b == 0 || axis_b == -1;
+        if (!ok_a || !ok_b) return normalize_axis("transpose", ok_a ? axis_b : axis_a, 0), NULL;
+        a = b = 0;
+    } else if ((a = normalize_axis("transpose", axis_a, x->ndim)) < 0 ||
+               (b = normalize_axis("transpose", axis_b, x->ndim)) < 0) {
+        return NULL;
+    }
     TransposeCtx *c;
     Tensor *out = graph_record(swap_axes(x, a, b), transpose_backward, "TransposeBackward", &x, 1,
                                (void **)&c, sizeof *c);

@@ -49,7 +49,9 @@ static void test_axis_errors(Tensor *a23) {
     EXPECT_NULL(tensor_log_softmax(a23, -5), "log_softmax");
     EXPECT_NULL(tensor_transpose(a23, 0, 2), "transpose");
     Tensor *s = tensor_scalar(1);
-    EXPECT_NULL(tensor_sum_axis(s, 0), "0-d tensor");
+    EXPECT_NULL(tensor_sum_axis(s, 1), "axis 1 is out of range for a 0-d tensor (expected -1 or 0)");
+    EXPECT_NULL(tensor_softmax(s, -2), "0-d tensor");
+    EXPECT_NULL(tensor_transpose(s, 0, 1), "0-d tensor");
     tensor_release(s);
     Tensor *empty = tensor_zeros(SHAPE(0), false);
     EXPECT_NULL(tensor_max(empty), "empty");

@@ -280,7 +280,39 @@ static void test_creation(void) {
     for (int i = 0; i < 10; i++) tensor_release(all[i]);
 }
 
+/* Tensors with no elements flow through every kind of op. */
+static void test_empty(void) {
+    Tensor *e = tensor_zeros(SHAPE(0, 3), true), *k = tensor_scalar(2), *row = tensor_ones(SHAPE(3), false);
+    Tensor *m = tensor_mul(e, k), *a = tensor_add(row, e), *s = tensor_sum(a), *mean = tensor_mean(e);
+    Tensor *t = tensor_exp(e), *r = tensor_reshape(e, SHAPE(3, 0)), *sa = tensor_sum_axis(e, 0);
+    CHECK(m && m->ndim == 2 && m->shape[0] == 0 && m->numel == 0, "(0,3) * scalar is (0,3)");
+    CHECK(a && a->shape[0] == 0 && s && s->data[0] == 0, "sum of nothing is 0");
+    CHECK(mean && isnan(mean->data[0]), "mean of nothing is nan");
+    CHECK(t && r && r->shape[0] == 3 && sa && sa->numel == 3 && sa->data[0] == 0, "exp, reshape, sum axis");
+    CHECK(backward(s) == 0 && e->grad && e->grad->numel == 0, "backward through empty tensors");
+    Tensor *all[] = {e, k, row, m, a, s, mean, t, r, sa};
+    for (int i = 0; i < 10; i++) tensor_release(all[i]);
+    ag_graph_free();
+}
+
+/* A 0-d tensor takes axis 0 or -1, as in PyTorch: the whole tensor. */
+static void test_scalar_axes(void) {
+    Tensor *x = tensor_create(0, NULL, (double[]){3}, true);
+    Tensor *s = tensor_sum_axis(x, 0), *m = tensor_max_axis(x, -1), *sm = tensor_softmax(x, -1);
+    Tensor *ls = tensor_log_softmax(x, 0), *t = tensor_transpose(x, 0, -1);
+    CHECK(s && s->ndim == 0 && s->data[0] == 3 && m && m->data[0] == 3, "sum, max of 0-d");
+    CHECK(sm && sm->data[0] == 1 && ls && ls->data[0] == 0, "softmax of 0-d is 1");
+    CHECK(t && t->ndim == 0 && t->data[0] == 3, "transpose of 0-d is a copy");
+    Tensor *p = tensor_mul(s, t), *loss = tensor_add(p, m);
+    CHECK(backward(loss) == 0 && x->grad->data[0] == 7, "d(x*x + x)/dx = 2x + 1 = 7");
+    Tensor *all[] = {x, s, m, sm, ls, t, p, loss};
+    for (int i = 0; i < 8; i++) tensor_release(all[i]);
+    ag_graph_free();
+}
+
 void test_ops(void) {
+    test_scalar_axes();
+    test_empty();
     int64_t base = live_tensors();
     test_binary_ops();
     test_unary_ops();

@@ -1,0 +1,557 @@
+/*
+ * matmul.c — matrix products: gemm, the dense kernel every matrix product
+ * in the engine goes through, and tensor_matmul with torch.matmul's rules
+ * (dot, matrix-vector, matrix-matrix, batched with broadcast batch dims),
+ * its forward and backward side by side.
+ *
+ * It is not: a BLAS (no alpha/beta, no complex, no threads), nor a view
+ * engine (a transpose is a flag given to gemm, never a materialised copy).
+ *
+ * gemm is a cache-blocked GEMM in the style of GotoBLAS/BLIS: panels of
+ * op(B) (KC x NC) and blocks of op(A) (MC x KC) are packed into contiguous
+ * slivers — the transposes are absorbed by the packing — and a register-
+ * blocked micro-kernel computes MR x NR tiles of C from them. Small products
+ * take a direct loop instead, with no packing.
+ */
+#include "../internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ======================================================================
+ * gemm: parameters
+ *
+ * The micro-kernel is written with GNU C vector types (gcc, clang) so that
+ * it uses the machine's full vector width: -march=native on AVX-512 parts
+ * makes gcc prefer 256-bit vectors in auto-vectorised loops, which would cap
+ * the kernel at about 60% of peak. Other compilers get a plain C kernel.
+ *
+ *   AVX-512 (32 zmm): MR x NR = 8 x 24, 24 accumulators of 8 doubles
+ *   AVX     (16 ymm): 6 x 8, 12 accumulators of 4 doubles
+ *   otherwise       : 4 x 4 of 2-double vectors (SSE2, NEON) or scalars
+ *
+ * Blocking (in doubles): the KC x NR sliver of B is reused from L1 by every
+ * MR-row sliver of A in the MC x KC block (L2), and the KC x NC panel of B
+ * lives in L3. Each KC step reads and writes all of C once, so KC is as
+ * large as L1 allows. Measured on a 2.8 GHz Ice Lake Xeon (AVX-512, one
+ * core, peak 89.6 GFLOP/s): 8 x 24 with KC 256, MC 192 beat 6 x 32, 12 x 16,
+ * 14 x 16 and KC 128..224 at 512^3..2000^3.
+ * ====================================================================== */
+
+#if defined(__GNUC__) && defined(__AVX512F__)
+#define GEMM_VL 8
+enum { MR = 8, NR = 24, KC = 256, MC = 192, NC = 4080 };
+#elif defined(__GNUC__) && defined(__AVX__)
+#define GEMM_VL 4
+enum { MR = 6, NR = 8, KC = 256, MC = 96, NC = 4080 };
+#elif defined(__GNUC__)
+#define GEMM_VL 2
+enum { MR = 4, NR = 4, KC = 256, MC = 96, NC = 4080 };
+#else
+enum { MR = 4, NR = 4, KC = 256, MC = 96, NC = 4080 };
+#endif
+
+/* Below this many multiply-adds the direct loop wins (measured: 10^3 and
+ * below); packing and a full MR x NR tile cost more than they save. */
+#define GEMM_SMALL 1024.0
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+#ifdef GEMM_VL
+typedef double vd __attribute__((vector_size(GEMM_VL * sizeof(double))));
+
+static inline vd vload(const double *p) {
+    vd v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline void vstore(double *p, vd v) { memcpy(p, &v, sizeof v); }
+#endif
+
+/* ======================================================================
+ * gemm: the direct path for small products
+ * ====================================================================== */
+
+/* y[i*incy] += a * x[i*incx] for i < n. */
+static void axpy(int64_t n, double a, const double *restrict x, int64_t incx,
+                 double *restrict y, int64_t incy) {
+    int64_t i = 0;
+    if (incx != 1 || incy != 1) {
+        for (; i < n; i++) y[i * incy] += a * x[i * incx];
+        return;
+    }
+#ifdef GEMM_VL
+    vd av = a - (vd){0};
+    for (; i + GEMM_VL <= n; i += GEMM_VL) vstore(y + i, vload(y + i) + av * vload(x + i));
+#endif
+    for (; i < n; i++) y[i] += a * x[i];
+}
+
+/* Sum of x[i*incx] * y[i*incy] for i < n. */
+static double dot(int64_t n, const double *x, int64_t incx, const double *y, int64_t incy) {
+    int64_t i = 0;
+    double s = 0.0;
+    if (incx != 1 || incy != 1) {
+        for (; i < n; i++) s += x[i * incx] * y[i * incy];
+        return s;
+    }
+#ifdef GEMM_VL
+    vd s0 = {0}, s1 = {0};
+    for (; i + 2 * GEMM_VL <= n; i += 2 * GEMM_VL) {
+        s0 += vload(x + i) * vload(y + i);
+        s1 += vload(x + i + GEMM_VL) * vload(y + i + GEMM_VL);
+    }
+    s0 += s1;
+    for (int l = 0; l < GEMM_VL; l++) s += s0[l];
+#endif
+    for (; i < n; i++) s += x[i] * y[i];
+    return s;
+}
+
+/* op(X)[r][p] of an operand stored with leading dimension ld lives at
+ * X[r*rs + p*cs]. */
+static void op_strides(bool trans, int64_t ld, int64_t *rs, int64_t *cs) {
+    *rs = trans ? 1 : ld;
+    *cs = trans ? ld : 1;
+}
+
+/* C[M,N] (+)= op(A) @ op(B) as axpys or dots along whichever dimension is
+ * contiguous: the path for tiny products and matrix-vector ones. */
+static void gemm_direct(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K,
+                        const double *A, int64_t lda, const double *B, int64_t ldb,
+                        double *C, int64_t ldc, bool accumulate) {
+    int64_t a_is, a_ps, b_js, b_ps; /* op(A)[i][p] = A[i*a_is + p*a_ps], and */
+    op_strides(trans_a, lda, &a_is, &a_ps);
+    op_strides(!trans_b, ldb, &b_js, &b_ps); /* op(B)[p][j] = B[j*b_js + p*b_ps] */
+    if (!accumulate)
+        for (int64_t i = 0; i < M; i++) memset(C + i * ldc, 0, (size_t)N * sizeof *C);
+    if (b_js == 1 && N > 1) { /* rows of op(B) contiguous: C[i,:] += A[i,p] * B[p,:] */
+        for (int64_t i = 0; i < M; i++)
+            for (int64_t p = 0; p < K; p++)
+                axpy(N, A[i * a_is + p * a_ps], B + p * b_ps, 1, C + i * ldc, 1);
+    } else if (a_ps == 1) { /* rows of op(A) contiguous: C[i,j] += A[i,:] . B[:,j] */
+        for (int64_t i = 0; i < M; i++)
+            for (int64_t j = 0; j < N; j++)
+                C[i * ldc + j] += dot(K, A + i * a_is, 1, B + j * b_js, b_ps);
+    } else { /* A stored (K,M): C[:,j] += A[p,:] * B[p,j] */
+        for (int64_t p = 0; p < K; p++)
+            for (int64_t j = 0; j < N; j++)
+                axpy(M, B[p * b_ps + j * b_js], A + p * a_ps, a_is, C + j, ldc);
+    }
+}
+
+/* ======================================================================
+ * gemm: packing
+ * ====================================================================== */
+
+/* One sliver: dst[p*R + r] = src[r*rs + p*cs] for r < rows, 0 for
+ * rows <= r < R (the zero padding of an edge tile), p < kc. R is a constant
+ * at every call, so the full-sliver loops unroll. */
+static inline void pack_sliver(double *restrict dst, int R, int64_t rows, int64_t kc,
+                               const double *restrict src, int64_t rs, int64_t cs) {
+    if (rows == R && rs == 1) {
+        for (int64_t p = 0; p < kc; p++, dst += R, src += cs)
+            memcpy(dst, src, (size_t)R * sizeof *dst);
+    } else if (rows == R) {
+        for (int64_t p = 0; p < kc; p++, dst += R, src += cs)
+#pragma GCC unroll 32
+            for (int r = 0; r < R; r++) dst[r] = src[r * rs];
+    } else {
+        for (int64_t p = 0; p < kc; p++, dst += R, src += cs)
+            for (int r = 0; r < R; r++) dst[r] = r < rows ? src[r * rs] : 0.0;
+    }
+}
+
+/* mc rows of op(A) (kc deep) as MR-row slivers; op(A)[i][p] = src[i*rs + p*cs]. */
+static void pack_a(double *dst, int64_t mc, int64_t kc, const double *src, int64_t rs,
+                   int64_t cs) {
+    for (int64_t i = 0; i < mc; i += MR)
+        pack_sliver(dst + i * kc, MR, min64(MR, mc - i), kc, src + i * rs, rs, cs);
+}
+
+/* nc columns of op(B) (kc deep) as NR-column slivers; op(B)[p][j] = src[j*rs + p*cs]. */
+static void pack_b(double *dst, int64_t nc, int64_t kc, const double *src, int64_t rs,
+                   int64_t cs) {
+    for (int64_t j = 0; j < nc; j += NR)
+        pack_sliver(dst + j * kc, NR, min64(NR, nc - j), kc, src + j * rs, rs, cs);
+}
+
+/* The pack buffers: one pair per thread, grown as needed and kept (they
+ * hold at most (MC + NC) * KC doubles plus slack). */
+static _Thread_local double *pack_buf[2];
+static _Thread_local size_t pack_cap[2];
+
+static double *pack_buffer(int which, size_t doubles) {
+    if (pack_cap[which] < doubles) {
+        size_t bytes = (doubles * sizeof(double) + 63) / 64 * 64;
+        double *p = aligned_alloc(64, bytes);
+        if (!p) return NULL;
+        free(pack_buf[which]);
+        pack_buf[which] = p;
+        pack_cap[which] = doubles;
+    }
+    return pack_buf[which];
+}
+
+/* ======================================================================
+ * gemm: the micro-kernel
+ *
+ * c (m x n corner of an MR x NR tile, ldc) (+)= a (MR x kc sliver) @
+ * b (kc x NR sliver), both packed; add says whether C's values are kept.
+ * ====================================================================== */
+
+/* Stores acc (MR x NR) into the m x n corner of C: the edge-tile mask. */
+static void store_tile(double *c, int64_t ldc, const double *acc, int m, int n, bool add) {
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++)
+            c[i * ldc + j] = add ? c[i * ldc + j] + acc[i * NR + j] : acc[i * NR + j];
+}
+
+#ifdef GEMM_VL
+
+enum {
+    NV = NR / GEMM_VL,          /* vectors across a tile row */
+    C_LINES = NR / 8 + 1,       /* cache lines a tile row can touch */
+    A_AHEAD = 16 * MR,          /* prefetch distance in the A sliver (doubles) */
+};
+
+/* The multiply-adds must fuse (-ffp-contract=off holds for the rest of the
+ * engine, not here); clang also needs telling that 512-bit vectors are
+ * wanted. */
+#if defined(__clang__)
+#define KERNEL_ATTR __attribute__((min_vector_width(GEMM_VL * 64)))
+#else
+#define KERNEL_ATTR __attribute__((optimize("fp-contract=fast")))
+#endif
+
+KERNEL_ATTR
+static void micro_kernel(int64_t kc, const double *restrict a, const double *restrict b,
+                         double *restrict c, int64_t ldc, int m, int n, bool add) {
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT ON
+#endif
+    vd acc[MR][NV];
+#pragma GCC unroll 32
+    for (int i = 0; i < MR; i++)
+#pragma GCC unroll 8
+        for (int j = 0; j < NV; j++) acc[i][j] = (vd){0};
+    for (int64_t p = 0; p < kc; p++, a += MR, b += NR) {
+        /* Prefetch C's tile a line per step (lines of the m x n corner only):
+         * it comes from beyond L2 and waiting for it at the end costs ~15%.
+         * A's sliver streams from L2. Written out here because gcc will not
+         * inline a helper into a function with an optimize attribute, and
+         * then deletes the call to it as having no effect. */
+        if (p < MR * C_LINES) {
+            int64_t i = p / C_LINES, j = p % C_LINES * 8;
+            if (i < m) __builtin_prefetch(c + i * ldc + (j < n ? j : n - 1), 1, 3);
+        }
+        __builtin_prefetch(a + A_AHEAD, 0, 3);
+        vd bv[NV];
+#pragma GCC unroll 8
+        for (int j = 0; j < NV; j++) bv[j] = vload(b + j * GEMM_VL);
+#pragma GCC unroll 32
+        for (int i = 0; i < MR; i++) {
+            vd ai = a[i] - (vd){0}; /* broadcast (x - 0 is exactly x) */
+#pragma GCC unroll 8
+            for (int j = 0; j < NV; j++) acc[i][j] += ai * bv[j];
+        }
+    }
+    if (m == MR && n == NR) {
+#pragma GCC unroll 32
+        for (int i = 0; i < MR; i++)
+#pragma GCC unroll 8
+            for (int j = 0; j < NV; j++) {
+                double *cij = c + i * ldc + j * GEMM_VL;
+                vstore(cij, add ? vload(cij) + acc[i][j] : acc[i][j]);
+            }
+    } else {
+        double tile[MR * NR];
+        memcpy(tile, acc, sizeof tile);
+        store_tile(c, ldc, tile, m, n, add);
+    }
+}
+
+#else /* no vector extensions: the same kernel on scalars */
+
+enum { A_AHEAD = 0 };
+
+#ifdef FP_FAST_FMA
+#define MADD(a, b, c) fma((a), (b), (c))
+#else
+#define MADD(a, b, c) ((a) * (b) + (c))
+#endif
+
+static void micro_kernel(int64_t kc, const double *restrict a, const double *restrict b,
+                         double *restrict c, int64_t ldc, int m, int n, bool add) {
+    double acc[MR * NR] = {0};
+    for (int64_t p = 0; p < kc; p++, a += MR, b += NR)
+        for (int i = 0; i < MR; i++)
+            for (int j = 0; j < NR; j++) acc[i * NR + j] = MADD(a[i], b[j], acc[i * NR + j]);
+    store_tile(c, ldc, acc, m, n, add);
+}
+
+#endif
+
+/* ======================================================================
+ * gemm: the blocked driver
+ * ====================================================================== */
+
+/* The C tiles of one packed MC x KC block of A against a packed KC x NC
+ * panel of B. */
+static void macro_kernel(int64_t mc, int64_t nc, int64_t kc, const double *ap,
+                         const double *bp, double *C, int64_t ldc, bool add) {
+    for (int64_t jr = 0; jr < nc; jr += NR)
+        for (int64_t ir = 0; ir < mc; ir += MR)
+            micro_kernel(kc, ap + ir * kc, bp + jr * kc, C + ir * ldc + jr, ldc,
+                         (int)min64(MR, mc - ir), (int)min64(NR, nc - jr), add);
+}
+
+/* Returns false (nothing done) if the pack buffers cannot be allocated. */
+static bool gemm_packed(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K,
+                        const double *A, int64_t lda, const double *B, int64_t ldb,
+                        double *C, int64_t ldc, bool accumulate) {
+    int64_t a_is, a_ps, b_js, b_ps; /* strides along i, p and j, as in gemm_direct */
+    op_strides(trans_a, lda, &a_is, &a_ps);
+    op_strides(!trans_b, ldb, &b_js, &b_ps);
+    /* K in equal steps of at most KC: no thin last step paying a C pass. */
+    int64_t steps = (K + KC - 1) / KC, kstep = (K + steps - 1) / steps;
+    /* Slack past the last sliver: the A prefetch reads ahead. */
+    double *ap = pack_buffer(0, (size_t)((min64(M, MC) + MR) * kstep + A_AHEAD));
+    double *bp = pack_buffer(1, (size_t)((min64(N, NC) + NR) * kstep));
+    if (!ap || !bp) return false;
+    for (int64_t jc = 0; jc < N; jc += NC) {
+        int64_t nc = min64(NC, N - jc);
+        for (int64_t pc = 0; pc < K; pc += kstep) {
+            int64_t kc = min64(kstep, K - pc);
+            pack_b(bp, nc, kc, B + jc * b_js + pc * b_ps, b_js, b_ps);
+            for (int64_t ic = 0; ic < M; ic += MC) {
+                int64_t mc = min64(MC, M - ic);
+                pack_a(ap, mc, kc, A + ic * a_is + pc * a_ps, a_is, a_ps);
+                macro_kernel(mc, nc, kc, ap, bp, C + ic * ldc + jc, ldc,
+                             accumulate || pc > 0);
+            }
+        }
+    }
+    return true;
+}
+
+/* The direct loop takes vector operands, tiny products, and thin ones where
+ * padding to whole MR x NR tiles would waste over 7/8 of the kernel. */
+static bool gemm_is_small(int64_t M, int64_t N, int64_t K) {
+    if (M == 1 || N == 1 || K == 0) return true;
+    double tiles = (double)((M + MR - 1) / MR * MR) * (double)((N + NR - 1) / NR * NR);
+    return (double)M * (double)N * (double)K < GEMM_SMALL || (double)M * (double)N * 8 < tiles;
+}
+
+void gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, const double *A,
+          int64_t lda, const double *B, int64_t ldb, double *C, int64_t ldc,
+          bool accumulate) {
+    if (M <= 0 || N <= 0) return;
+    if (gemm_is_small(M, N, K) ||
+        !gemm_packed(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate))
+        gemm_direct(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+}
+
+/* ======================================================================
+ * matmul: shapes, by torch.matmul's rules
+ *
+ * Every case is a batch of (M,K) @ (K,N) -> (M,N) products:
+ *   1-D a (K,)  is promoted to (1,K) and M is dropped from the output;
+ *   1-D b (K,)  is promoted to (K,1) and N is dropped from the output;
+ *   dims before the last two are batch dims, broadcast NumPy-style, e.g.
+ *   (2,1,3,4) @ (5,4,6): batch (2,1) with (5,) -> (2,5), out (2,5,3,6).
+ * Operands are contiguous, so a batch entry is one matrix at a fixed step.
+ * ====================================================================== */
+
+typedef struct {
+    int64_t M, K, N;
+    bool a_vec, b_vec;             /* 1-D operands (promoted) */
+    int nb;                        /* batch dims of the output */
+    int64_t batch[AG_MAX_DIMS];    /* the broadcast batch shape */
+    int64_t a_step[AG_MAX_DIMS];   /* matrices a advances per batch index; 0 if broadcast */
+    int64_t b_step[AG_MAX_DIMS];
+    int64_t count;                 /* batch entries (product of batch) */
+    bool fold;                     /* a's batch is the output's and b has none: one
+                                      (count*M, K) @ (K, N) product does it all */
+} MatmulPlan;
+
+enum { FAIL_RANK, FAIL_INNER, FAIL_BATCH };
+
+/* Sets the message (naming both shapes) for a failure of kind why; x and y
+ * are the dimensions that disagree. Returns -1. */
+static int shape_fail(int why, const Tensor *a, const Tensor *b, int64_t x, int64_t y) {
+    char sa[AG_SHAPE_STR_MAX], sb[AG_SHAPE_STR_MAX];
+    tensor_shape_str(a, sa, sizeof sa);
+    tensor_shape_str(b, sb, sizeof sb);
+    if (why == FAIL_RANK)
+        ag_fail("matmul: both arguments need at least 1 dimension, got shapes %s and %s", sa,
+                sb);
+    else if (why == FAIL_INNER)
+        ag_fail("matmul: shapes %s and %s cannot be multiplied (%lld != %lld)", sa, sb,
+                (long long)x, (long long)y);
+    else
+        ag_fail("matmul: shapes %s and %s have batch dimensions that cannot broadcast "
+                "(%lld vs %lld)", sa, sb, (long long)x, (long long)y);
+    return -1;
+}
+
+/* Batch dims of a (its first na) and b (its first nbb) broadcast into p;
+ * 0, or -1 with a message. */
+static int plan_batch(MatmulPlan *p, const Tensor *a, int na, const Tensor *b, int nbb) {
+    p->nb = na > nbb ? na : nbb;
+    p->count = 1;
+    int64_t sa = 1, sb = 1;
+    for (int d = p->nb - 1; d >= 0; d--) {
+        int ia = na - p->nb + d, ib = nbb - p->nb + d;
+        int64_t da = ia >= 0 ? a->shape[ia] : 1, db = ib >= 0 ? b->shape[ib] : 1;
+        if (da != db && da != 1 && db != 1)
+            return shape_fail(FAIL_BATCH, a, b, da, db);
+        p->batch[d] = da == 1 ? db : da;
+        p->a_step[d] = da == 1 ? 0 : sa;
+        p->b_step[d] = db == 1 ? 0 : sb;
+        sa *= da;
+        sb *= db;
+        p->count *= p->batch[d];
+    }
+    p->fold = !p->a_vec;
+    for (int d = 0; d < p->nb; d++)
+        if (p->batch[d] > 1 && (p->a_step[d] == 0 || p->b_step[d] != 0)) p->fold = false;
+    return 0;
+}
+
+/* Fills p from the operands' shapes; 0, or -1 with a message naming both
+ * shapes if they cannot be multiplied. */
+static int plan_matmul(MatmulPlan *p, const Tensor *a, const Tensor *b) {
+    if (a->ndim == 0 || b->ndim == 0) return shape_fail(FAIL_RANK, a, b, 0, 0);
+    p->a_vec = a->ndim == 1;
+    p->b_vec = b->ndim == 1;
+    p->M = p->a_vec ? 1 : a->shape[a->ndim - 2];
+    p->K = a->shape[a->ndim - 1];
+    int64_t kb = p->b_vec ? b->shape[0] : b->shape[b->ndim - 2];
+    p->N = p->b_vec ? 1 : b->shape[b->ndim - 1];
+    if (p->K != kb) return shape_fail(FAIL_INNER, a, b, p->K, kb);
+    return plan_batch(p, a, p->a_vec ? 0 : a->ndim - 2, b, p->b_vec ? 0 : b->ndim - 2);
+}
+
+/* The batch shape followed by d0 and d1 (each skipped if -1); returns ndim. */
+static int batch_shape(const MatmulPlan *p, int64_t *shape, int64_t d0, int64_t d1) {
+    int n = p->nb;
+    memcpy(shape, p->batch, (size_t)n * sizeof *shape);
+    if (d0 >= 0) shape[n++] = d0;
+    if (d1 >= 0) shape[n++] = d1;
+    return n;
+}
+
+/* Matrix indices into a and b of batch entry t (row-major over batch). */
+static void batch_entry(const MatmulPlan *p, int64_t t, int64_t *ia, int64_t *ib) {
+    *ia = *ib = 0;
+    for (int d = p->nb - 1; d >= 0; d--) {
+        int64_t idx = t % p->batch[d];
+        t /= p->batch[d];
+        *ia += idx * p->a_step[d];
+        *ib += idx * p->b_step[d];
+    }
+}
+
+/* ======================================================================
+ * matmul: forward
+ *   a (batch..., M, K) @ b (batch..., K, N) -> out (batch..., M, N)
+ * ====================================================================== */
+
+static void matmul_kernel(const MatmulPlan *p, const double *a, const double *b, double *out) {
+    int64_t M = p->M, K = p->K, N = p->N;
+    if (p->fold) { /* a (count*M, K) @ b (K, N) -> (count*M, N) */
+        gemm(false, false, p->count * M, N, K, a, K, b, N, out, N, false);
+        return;
+    }
+    for (int64_t t = 0; t < p->count; t++) {
+        int64_t ia, ib;
+        batch_entry(p, t, &ia, &ib);
+        gemm(false, false, M, N, K, a + ia * M * K, K, b + ib * K * N, N, out + t * M * N, N,
+             false);
+    }
+}
+
+/* ======================================================================
+ * matmul: backward (g has out's shape: (batch..., M, N) in memory)
+ *   grad_a = g @ b^T    (batch..., M, K)  [(batch..., K) if a is 1-D]
+ *   grad_b = a^T @ g    (batch..., K, N)  [(batch..., K) if b is 1-D]
+ * Both are in the broadcast batch shape; accumulate_grad sums them down to
+ * the operand's shape (e.g. (2,5,3,4) -> (2,1,3,4), or (B,K) -> (K,)).
+ * ====================================================================== */
+
+static Tensor *matmul_grad_a(const MatmulPlan *p, const Tensor *g, const Tensor *b) {
+    int64_t M = p->M, K = p->K, N = p->N, shape[AG_MAX_DIMS];
+    Tensor *r = tensor_new(batch_shape(p, shape, p->a_vec ? -1 : M, K), shape);
+    if (!r) return NULL;
+    if (p->fold) { /* g (count*M, N) @ b^T (N, K) -> (count*M, K) */
+        gemm(false, true, p->count * M, K, N, g->data, N, b->data, N, r->data, K, false);
+        return r;
+    }
+    for (int64_t t = 0; t < p->count; t++) {
+        int64_t ia, ib; /* g[t] (M,N) @ b[ib]^T (N,K) -> (M,K) */
+        batch_entry(p, t, &ia, &ib);
+        gemm(false, true, M, K, N, g->data + t * M * N, N, b->data + ib * K * N, N,
+             r->data + t * M * K, K, false);
+    }
+    return r;
+}
+
+static Tensor *matmul_grad_b(const MatmulPlan *p, const Tensor *g, const Tensor *a) {
+    int64_t M = p->M, K = p->K, N = p->N, shape[AG_MAX_DIMS];
+    Tensor *r = tensor_new(batch_shape(p, shape, K, p->b_vec ? -1 : N), shape);
+    if (!r) return NULL;
+    for (int64_t t = 0; t < p->count; t++) {
+        int64_t ia, ib; /* a[ia]^T (K,M) @ g[t] (M,N) -> (K,N) */
+        batch_entry(p, t, &ia, &ib);
+        gemm(true, false, K, N, M, a->data + ia * M * K, K, g->data + t * M * N, N,
+             r->data + t * K * N, N, false);
+    }
+    return r;
+}
+
+static void matmul_backward(Function *self, void *ctx, Tensor *g) {
+    const MatmulPlan *p = ctx;
+    Tensor *a = self->inputs[0], *b = self->inputs[1];
+    if (a->requires_grad) {
+        Tensor *r = matmul_grad_a(p, g, b);
+        if (r) accumulate_grad(a, r);
+    }
+    if (b->requires_grad) {
+        Tensor *r = matmul_grad_b(p, g, a);
+        if (r) accumulate_grad(b, r);
+    }
+}
+
+/* ======================================================================
+ * tensor_matmul
+ *
+ * The recorded name follows the case (PyTorch's names):
+ *   (K,) @ (K,)                   DotBackward
+ *   (M,K) @ (K,)                  MvBackward
+ *   (M,K) @ (K,N), (K,) @ (K,N)   MmBackward
+ *   anything with batch dims      BmmBackward
+ * ====================================================================== */
+
+static const char *matmul_name(const MatmulPlan *p) {
+    if (p->nb > 0) return "BmmBackward";
+    if (p->a_vec && p->b_vec) return "DotBackward";
+    return p->b_vec ? "MvBackward" : "MmBackward";
+}
+
+Tensor *tensor_matmul(Tensor *a, Tensor *b) {
+    if (!a || !b) return ag_fail("matmul: an operand is NULL");
+    MatmulPlan p;
+    if (plan_matmul(&p, a, b) != 0) return NULL;
+    int64_t shape[AG_MAX_DIMS];
+    Tensor *out = tensor_new(batch_shape(&p, shape, p.a_vec ? -1 : p.M, p.b_vec ? -1 : p.N),
+                             shape);
+    if (!out) return NULL;
+    matmul_kernel(&p, a->data, b->data, out->data);
+    void *ctx;
+    out = graph_record(out, matmul_backward, matmul_name(&p), (Tensor *[]){a, b}, 2, &ctx,
+                       sizeof p);
+    if (ctx) memcpy(ctx, &p, sizeof p);
+    return out;
+}

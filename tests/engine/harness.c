@@ -1,0 +1,102 @@
+/*
+ * harness.c — check counting, the finite-difference checker and main():
+ * runs every test group and prints "N passed, N failed" last.
+ */
+#include "harness.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+int tests_passed, tests_failed;
+
+bool check_impl(bool ok, const char *file, int line, const char *fmt, ...) {
+    if (ok) {
+        tests_passed++;
+        return true;
+    }
+    tests_failed++;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s:%d: FAILED: ", file, line);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return false;
+}
+
+int64_t live_tensors(void) { return ag_stats().live_tensors; }
+
+Tensor *test_uniform(double lo, double hi, bool requires_grad, int ndim, const int64_t *shape) {
+    Tensor *t = tensor_rand(ndim, shape, requires_grad);
+    for (int64_t i = 0; i < t->numel; i++) t->data[i] = lo + (hi - lo) * t->data[i];
+    return t;
+}
+
+/* loss = sum(out * w) as a plain double, with no graph. */
+static double weighted_sum(const Tensor *out, const Tensor *w) {
+    double s = 0.0;
+    for (int64_t i = 0; i < out->numel; i++) s += out->data[i] * w->data[i];
+    return s;
+}
+
+static double eval_loss(BuildFn build, const void *arg, Tensor **consts, const Tensor *w) {
+    Tensor *out = build(consts, arg);
+    double v = out ? weighted_sum(out, w) : NAN;
+    tensor_release(out);
+    return v;
+}
+
+bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs, int n) {
+    Tensor *out = build(inputs, arg);
+    if (!CHECK(out != NULL, "%s: forward failed: %s", name, ag_error())) return false;
+    Tensor *w = test_uniform(0.5, 1.5, false, out->ndim, out->shape);
+    Tensor *weighted = tensor_mul(out, w);
+    Tensor *loss = tensor_sum(weighted);
+    tensor_release(weighted);
+    for (int i = 0; i < n; i++) tensor_zero_grad(inputs[i]);
+    bool ok = CHECK(backward(loss) == 0, "%s: backward failed: %s", name, ag_error());
+    tensor_release(loss);
+    tensor_release(out);
+
+    /* Numeric side: constant copies, perturbed one element at a time. */
+    Tensor *consts[AG_MAX_INPUTS];
+    for (int i = 0; i < n; i++) consts[i] = tensor_detach(inputs[i]);
+    const double h = 1e-6;
+    for (int i = 0; ok && i < n; i++) {
+        if (!inputs[i]->requires_grad) continue;
+        const Tensor *g = inputs[i]->grad;
+        if (!CHECK(g != NULL, "%s: input %d received no gradient", name, i)) {
+            ok = false;
+            break;
+        }
+        for (int64_t k = 0; k < consts[i]->numel; k++) {
+            double saved = consts[i]->data[k];
+            consts[i]->data[k] = saved + h;
+            double up = eval_loss(build, arg, consts, w);
+            consts[i]->data[k] = saved - h;
+            double down = eval_loss(build, arg, consts, w);
+            consts[i]->data[k] = saved;
+            double numeric = (up - down) / (2 * h), analytic = g->data[k];
+            if (!(fabs(analytic - numeric) <= 1e-6 + 1e-5 * fabs(numeric))) {
+                CHECK(false, "%s: d/d input %d [%lld]: analytic %.10g, numeric %.10g", name, i,
+                      (long long)k, analytic, numeric);
+                ok = false;
+                break;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) tensor_release(consts[i]);
+    tensor_release(w);
+    if (ok) CHECK(true, "%s", name);
+    return ok;
+}
+
+int main(void) {
+    ag_seed(1234);
+    test_core();
+    test_ops();
+    test_errors();
+    test_matmul();
+    printf("%d passed, %d failed\n", tests_passed, tests_failed);
+    return tests_failed != 0;
+}

@@ -1,0 +1,322 @@
+/*
+ * test_matmul.c — gemm against a naive triple loop (every transpose,
+ * accumulate, awkward sizes and leading dimensions), and tensor_matmul's
+ * values, shapes, gradients and errors for every rank combination.
+ */
+#include "harness.h"
+
+#include <string.h>
+
+/* ======================================================================
+ * gemm against the naive triple loop
+ * ====================================================================== */
+
+/* A rows x cols matrix with leading dimension ld > cols; the padding holds a
+ * sentinel that gemm must neither read into C nor overwrite. */
+static double *padded_matrix(int64_t rows, int64_t cols, int64_t ld) {
+    int64_t n = rows * ld;
+    Tensor *t = test_uniform(-1.0, 1.0, false, 1, &n);
+    double *m = malloc((size_t)(n + 1) * sizeof *m);
+    for (int64_t i = 0; i < n; i++) m[i] = t->data[i];
+    tensor_release(t);
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t j = cols; j < ld; j++) m[i * ld + j] = 1e300;
+    return m;
+}
+
+typedef struct {
+    int64_t M, N, K;
+} GemmSize;
+
+/* One gemm call checked element by element: |C - ref| <= 1e-12 * sum |a b|
+ * (relative to the scale of the products), and C's padding untouched. */
+static void check_gemm(GemmSize s, bool ta, bool tb, bool accumulate) {
+    int64_t M = s.M, N = s.N, K = s.K;
+    int64_t a_rows = ta ? K : M, a_cols = ta ? M : K, lda = a_cols + 3;
+    int64_t b_rows = tb ? N : K, b_cols = tb ? K : N, ldb = b_cols + 5;
+    int64_t ldc = N + 2;
+    double *A = padded_matrix(a_rows, a_cols, lda), *B = padded_matrix(b_rows, b_cols, ldb);
+    double *C = padded_matrix(M, N, ldc), *C0 = malloc((size_t)(M * ldc) * sizeof *C0);
+    memcpy(C0, C, (size_t)(M * ldc) * sizeof *C0);
+    gemm(ta, tb, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+    int bad = 0;
+    for (int64_t i = 0; i < M && !bad; i++) {
+        for (int64_t j = 0; j < N && !bad; j++) {
+            double ref = accumulate ? C0[i * ldc + j] : 0.0, scale = fabs(ref);
+            for (int64_t p = 0; p < K; p++) {
+                double a = ta ? A[p * lda + i] : A[i * lda + p];
+                double b = tb ? B[j * ldb + p] : B[p * ldb + j];
+                ref += a * b;
+                scale += fabs(a * b);
+            }
+            if (!(fabs(C[i * ldc + j] - ref) <= 1e-12 * scale + 1e-300)) {
+                CHECK(false, "gemm %lldx%lldx%lld ta=%d tb=%d acc=%d: C[%lld,%lld] = %.17g, "
+                      "expected %.17g", (long long)M, (long long)N, (long long)K, ta, tb,
+                      accumulate, (long long)i, (long long)j, C[i * ldc + j], ref);
+                bad = 1;
+            }
+        }
+        for (int64_t j = N; j < ldc && !bad; j++)
+            if (C[i * ldc + j] != 1e300) {
+                CHECK(false, "gemm %lldx%lldx%lld: padding of C row %lld was written",
+                      (long long)M, (long long)N, (long long)K, (long long)i);
+                bad = 1;
+            }
+    }
+    if (!bad)
+        CHECK(true, "gemm %lldx%lldx%lld ta=%d tb=%d acc=%d", (long long)M, (long long)N,
+              (long long)K, ta, tb, accumulate);
+    free(A);
+    free(B);
+    free(C);
+    free(C0);
+}
+
+static void test_gemm(void) {
+    /* Direct path, packed path with edge tiles, several KC and MC blocks,
+     * and an N past one NC panel. */
+    const GemmSize sizes[] = {{1, 1, 1},     {2, 2, 2},     {7, 5, 3},     {33, 17, 65},
+                              {1, 300, 200}, {300, 1, 200}, {40, 40, 0},   {3, 2, 500},
+                              {8, 24, 8},    {9, 25, 7},    {200, 130, 300}, {20, 4200, 9}};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (int t = 0; t < 4; t++)
+            for (int acc = 0; acc < 2; acc++) check_gemm(sizes[s], t & 1, t & 2, acc);
+}
+
+/* ======================================================================
+ * tensor_matmul forward against a naive reference
+ * ====================================================================== */
+
+typedef struct {
+    int a_ndim;
+    int64_t a_shape[4];
+    int b_ndim;
+    int64_t b_shape[4];
+    int out_ndim;
+    int64_t out_shape[4];
+} MatmulCase;
+
+static const MatmulCase cases[] = {
+    {1, {4}, 1, {4}, 0, {0}},
+    {1, {4}, 2, {4, 3}, 1, {3}},
+    {2, {3, 4}, 1, {4}, 1, {3}},
+    {2, {3, 4}, 2, {4, 5}, 2, {3, 5}},
+    {3, {2, 3, 4}, 3, {2, 4, 5}, 3, {2, 3, 5}},
+    {3, {2, 3, 4}, 2, {4, 5}, 3, {2, 3, 5}},
+    {2, {3, 4}, 3, {2, 4, 5}, 3, {2, 3, 5}},
+    {4, {2, 1, 3, 4}, 3, {5, 4, 6}, 4, {2, 5, 3, 6}},
+    {1, {4}, 3, {2, 4, 5}, 2, {2, 5}},
+    {3, {2, 3, 4}, 1, {4}, 2, {2, 3}},
+    {2, {1, 1}, 2, {1, 1}, 2, {1, 1}},
+    {2, {2, 2}, 2, {2, 2}, 2, {2, 2}},
+    {3, {1, 3, 4}, 3, {2, 4, 2}, 3, {2, 3, 2}},
+    {4, {2, 1, 3, 4}, 4, {2, 5, 4, 2}, 4, {2, 5, 3, 2}},
+    {4, {2, 5, 3, 4}, 4, {2, 1, 4, 2}, 4, {2, 5, 3, 2}},
+};
+enum { NUM_CASES = sizeof cases / sizeof cases[0] };
+
+/* Element (batch index bi over the output batch, i, j) of a @ b by the
+ * definition: promote 1-D operands, broadcast batch dims by hand. */
+static double ref_entry(const Tensor *a, const Tensor *b, int nb, const int64_t *bi,
+                        int64_t i, int64_t j) {
+    bool av = a->ndim == 1, bv = b->ndim == 1;
+    int64_t K = a->shape[a->ndim - 1], M = av ? 1 : a->shape[a->ndim - 2];
+    int64_t N = bv ? 1 : b->shape[b->ndim - 1];
+    int na = av ? 0 : a->ndim - 2, nbb = bv ? 0 : b->ndim - 2;
+    int64_t oa = 0, ob = 0; /* matrix index in a's and b's batch */
+    for (int d = 0; d < nb; d++) {
+        int ia = na - nb + d, ib = nbb - nb + d;
+        if (ia >= 0) oa = oa * a->shape[ia] + (a->shape[ia] == 1 ? 0 : bi[d]);
+        if (ib >= 0) ob = ob * b->shape[ib] + (b->shape[ib] == 1 ? 0 : bi[d]);
+    }
+    const double *ar = a->data + (oa * M + i) * K, *bc = b->data + ob * K * N + j;
+    double s = 0.0;
+    for (int64_t p = 0; p < K; p++) s += ar[p] * bc[p * N];
+    return s;
+}
+
+/* Checks every element of out (already of the expected shape). */
+static bool check_values(const Tensor *a, const Tensor *b, const Tensor *out) {
+    bool av = a->ndim == 1, bv = b->ndim == 1;
+    int64_t M = av ? 1 : a->shape[a->ndim - 2], N = bv ? 1 : b->shape[b->ndim - 1];
+    int nb = out->ndim - !av - !bv;
+    int64_t count = shape_prod(out->shape, 0, nb), bi[AG_MAX_DIMS];
+    for (int64_t t = 0; t < count; t++) {
+        int64_t r = t;
+        for (int d = nb - 1; d >= 0; d--) {
+            bi[d] = r % out->shape[d];
+            r /= out->shape[d];
+        }
+        for (int64_t i = 0; i < M; i++)
+            for (int64_t j = 0; j < N; j++) {
+                double ref = ref_entry(a, b, nb, bi, i, j);
+                double got = out->data[(t * M + i) * N + j];
+                if (!(fabs(got - ref) <= 1e-12 * (1.0 + fabs(ref)))) return false;
+            }
+    }
+    return true;
+}
+
+static char *case_name(const MatmulCase *c, char *buf, size_t size) {
+    char sa[AG_SHAPE_STR_MAX], sb[AG_SHAPE_STR_MAX];
+    snprintf(buf, size, "matmul %s @ %s", ag_shape_str(c->a_ndim, c->a_shape, sa, sizeof sa),
+             ag_shape_str(c->b_ndim, c->b_shape, sb, sizeof sb));
+    return buf;
+}
+
+static void test_forward(void) {
+    for (int k = 0; k < NUM_CASES; k++) {
+        const MatmulCase *c = &cases[k];
+        char name[128], so[AG_SHAPE_STR_MAX];
+        case_name(c, name, sizeof name);
+        Tensor *a = test_uniform(-1, 1, false, c->a_ndim, c->a_shape);
+        Tensor *b = test_uniform(-1, 1, false, c->b_ndim, c->b_shape);
+        Tensor *out = tensor_matmul(a, b);
+        if (CHECK(out != NULL, "%s failed: %s", name, ag_error())) {
+            CHECK(shape_equal(out->ndim, out->shape, c->out_ndim, c->out_shape),
+                  "%s: shape %s", name, tensor_shape_str(out, so, sizeof so));
+            if (shape_equal(out->ndim, out->shape, c->out_ndim, c->out_shape))
+                CHECK(check_values(a, b, out), "%s: values differ from the reference", name);
+            CHECK(!out->requires_grad && tensor_is_leaf(out), "%s: recorded a graph", name);
+        }
+        tensor_release(out);
+        tensor_release(a);
+        tensor_release(b);
+    }
+}
+
+/* Bigger products, through the packed gemm path: folded batch, and
+ * broadcast batch with both operands batched. */
+static void test_forward_large(void) {
+    Tensor *a = test_uniform(-1, 1, false, SHAPE(2, 40, 50));
+    Tensor *b = test_uniform(-1, 1, false, SHAPE(50, 60));
+    Tensor *out = tensor_matmul(a, b);
+    CHECK(out && check_values(a, b, out), "matmul (2, 40, 50) @ (50, 60)");
+    tensor_release(out);
+    Tensor *c = test_uniform(-1, 1, false, SHAPE(3, 1, 40, 33));
+    Tensor *d = test_uniform(-1, 1, false, SHAPE(2, 33, 45));
+    out = tensor_matmul(c, d);
+    CHECK(out && out->ndim == 4 && out->shape[1] == 2 && check_values(c, d, out),
+          "matmul (3, 1, 40, 33) @ (2, 33, 45)");
+    tensor_release(out);
+    tensor_release(a);
+    tensor_release(b);
+    tensor_release(c);
+    tensor_release(d);
+}
+
+/* ======================================================================
+ * Gradients
+ * ====================================================================== */
+
+static Tensor *build_matmul(Tensor **in, const void *arg) {
+    (void)arg;
+    return tensor_matmul(in[0], in[1]);
+}
+
+/* fd_check with the given inputs requiring grad; the other gets none. */
+static void grad_case(const MatmulCase *c, bool ga, bool gb) {
+    char name[160], base[128];
+    snprintf(name, sizeof name, "%s grad (a %s, b %s)", case_name(c, base, sizeof base),
+             ga ? "yes" : "no", gb ? "yes" : "no");
+    Tensor *in[2] = {test_uniform(-1, 1, ga, c->a_ndim, c->a_shape),
+                     test_uniform(-1, 1, gb, c->b_ndim, c->b_shape)};
+    fd_check(name, build_matmul, NULL, in, 2);
+    CHECK((in[0]->grad != NULL) == ga && (in[1]->grad != NULL) == gb,
+          "%s: gradient given to an input that does not require grad", name);
+    tensor_release(in[0]);
+    tensor_release(in[1]);
+}
+
+static void test_grad(void) {
+    for (int k = 0; k < NUM_CASES; k++) {
+        grad_case(&cases[k], true, true);
+        grad_case(&cases[k], true, false);
+        grad_case(&cases[k], false, true);
+    }
+    /* Through the packed path, folded and not. */
+    const MatmulCase big[] = {
+        {3, {2, 20, 36}, 2, {36, 40}, 3, {2, 20, 40}},
+        {3, {2, 36, 20}, 3, {1, 20, 40}, 3, {2, 36, 40}},
+    };
+    for (int k = 0; k < 2; k++) grad_case(&big[k], true, true);
+}
+
+/* The recorded Function's name per case. */
+static void test_names(void) {
+    const struct {
+        int k;
+        const char *name;
+    } expect[] = {{0, "DotBackward"}, {1, "MmBackward"}, {2, "MvBackward"},
+                  {3, "MmBackward"},  {4, "BmmBackward"}, {9, "BmmBackward"}};
+    for (size_t e = 0; e < sizeof expect / sizeof expect[0]; e++) {
+        const MatmulCase *c = &cases[expect[e].k];
+        Tensor *a = test_uniform(-1, 1, true, c->a_ndim, c->a_shape);
+        Tensor *b = test_uniform(-1, 1, false, c->b_ndim, c->b_shape);
+        Tensor *out = tensor_matmul(a, b);
+        CHECK(out && out->requires_grad && out->op_name &&
+                  strcmp(out->op_name, expect[e].name) == 0,
+              "matmul case %d records %s, not %s", expect[e].k,
+              out && out->op_name ? out->op_name : "(none)", expect[e].name);
+        tensor_release(out);
+        tensor_release(a);
+        tensor_release(b);
+        ag_graph_free();
+    }
+}
+
+/* ======================================================================
+ * Errors: NULL, with a message naming both shapes, and nothing leaked
+ * ====================================================================== */
+
+static void expect_error(const char *what, Tensor *a, Tensor *b, const char *want1,
+                         const char *want2) {
+    ag_clear_error();
+    Tensor *out = tensor_matmul(a, b);
+    const char *msg = ag_error();
+    CHECK(out == NULL, "%s: expected an error", what);
+    CHECK(strstr(msg, "matmul") && strstr(msg, want1) && (!want2 || strstr(msg, want2)),
+          "%s: message \"%s\" should name %s%s%s", what, msg, want1, want2 ? " and " : "",
+          want2 ? want2 : "");
+    tensor_release(out);
+}
+
+static void test_errors_matmul(void) {
+    int64_t before = live_tensors(), functions = ag_stats().arena_functions;
+    Tensor *m23 = test_uniform(-1, 1, true, SHAPE(2, 3));
+    Tensor *m234 = test_uniform(-1, 1, false, SHAPE(2, 3, 4));
+    Tensor *m546 = test_uniform(-1, 1, false, SHAPE(5, 4, 6));
+    Tensor *v3 = test_uniform(-1, 1, false, SHAPE(3));
+    Tensor *v2 = test_uniform(-1, 1, false, SHAPE(2));
+    Tensor *s = tensor_scalar(2.0);
+    expect_error("inner mismatch", m23, m23, "shapes (2, 3) and (2, 3)", "(3 != 2)");
+    expect_error("vector mismatch", v3, v2, "shapes (3,) and (2,)", "(3 != 2)");
+    expect_error("matrix-vector mismatch", m23, v2, "(2, 3) and (2,)", "3 != 2");
+    expect_error("batch mismatch", m234, m546, "(2, 3, 4) and (5, 4, 6)", "(2 vs 5)");
+    expect_error("0-d operand", s, v3,
+                 "both arguments need at least 1 dimension, got shapes () and (3,)", NULL);
+    expect_error("0-d second operand", v3, s, "(3,) and ()", NULL);
+    expect_error("NULL first", NULL, v3, "NULL", NULL);
+    expect_error("NULL second", v3, NULL, "NULL", NULL);
+    CHECK(ag_stats().arena_functions == functions, "a failed matmul recorded a Function");
+    tensor_release(m23);
+    tensor_release(m234);
+    tensor_release(m546);
+    tensor_release(v3);
+    tensor_release(v2);
+    tensor_release(s);
+    CHECK(live_tensors() == before, "matmul errors leaked %lld tensors",
+          (long long)(live_tensors() - before));
+}
+
+void test_matmul(void) {
+    int64_t before = live_tensors();
+    test_gemm();
+    test_forward();
+    test_forward_large();
+    test_grad();
+    test_names();
+    test_errors_matmul();
+    CHECK(live_tensors() == before, "matmul tests leaked %lld tensors",
+          (long long)(live_tensors() - before));
+}
