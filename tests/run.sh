@@ -1,21 +1,21 @@
 #!/bin/sh
-# Runs every test program of a build and prints the totals as the last line:
-# "N passed, N failed". Exits non-zero on any failure.
+# Runs every test program of one build and prints the totals as the last
+# line: "N passed, N failed". Exits non-zero on any failure.
 # Usage: tests/run.sh BUILD_DIR   (VALGRIND="valgrind ..." to run under it)
 build=${1:?usage: tests/run.sh BUILD_DIR}
 passed=0 failed=0
 
-# Each runner prints "N passed, N failed" as its last line.
+# A runner that prints its own "N passed, N failed" as its last line.
 tally() {
     name=$1; shift
     out=$("$@" 2>&1); status=$?
     last=$(printf '%s\n' "$out" | tail -n 1)
-    p=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1/p')
-    f=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\2/p')
+    p=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*$/\1/p')
+    f=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*$/\2/p')
     if [ -z "$p" ]; then p=0; f=1; fi
     if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-    if [ "$f" -ne 0 ] || [ "$status" -ne 0 ]; then
-        printf '%s\n' "$out" | tail -n 40
+    if [ "$f" -ne 0 ]; then
+        printf '%s\n' "$out" | grep -v '^ok ' | tail -n 60
         echo "FAIL: $name (exit $status)"
     else
         echo "ok: $name ($p passed)"
@@ -35,6 +35,15 @@ single() {
 
 tally "engine" $VALGRIND "$build/test_engine"
 single "README example" $VALGRIND "$build/readme_example"
+tally "printer" $VALGRIND "$build/test_print"
+for kind in rl plain; do
+    [ -x "$build/$kind/ag" ] || continue
+    tally "shell ($kind)" sh tests/shell/run.sh "$build/$kind/ag"
+    # Through a pseudo-terminal, as a person types (never under valgrind:
+    # its timing is a person's, not valgrind's).
+    tally "terminal ($kind)" "$build/pty_test" "$build/$kind/ag"
+    tally "documented sessions ($kind)" "$build/transcript" "$build/$kind/ag" README.md
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

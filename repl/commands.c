@@ -1,0 +1,218 @@
+/*
+ * commands.c — the shell commands: :help [NAME], :vars, :mem, :load FILE,
+ * :reset, :quit. Each is a whole line; its argument is the rest of it.
+ */
+#include <string.h>
+
+#include "builtins.h"
+#include "print.h"
+#include "run.h"
+
+typedef struct {
+    const char *name, *usage, *help;
+    bool (*fn)(Session *s, Source *src, const char *arg);
+} Command;
+
+static const Command *command_find(const char *name, size_t len);
+static const Command *command_table(size_t *count);
+
+/* ======================================================================
+ * :help
+ * ====================================================================== */
+
+static const char *const arena_help =
+    "The arena: where the graph lives between forward and backward.\n"
+    "\n"
+    "Every operation on a tensor that requires grad records a Function (the\n"
+    "node that knows how to send gradients back) in an arena: one block of\n"
+    "memory per thread, freed all at once by the next backward(). That makes\n"
+    "recording nearly free, and it has a caveat:\n"
+    "\n"
+    "  * A forward pass that never reaches backward keeps its graph in the\n"
+    "    arena, with every tensor the graph needs, until the next backward\n"
+    "    or :reset. Exploring at the prompt builds such graphs all the time;\n"
+    "    :mem shows how much is waiting, and the shell prints a note when it\n"
+    "    passes 1,000 nodes (then 10,000, ...).\n"
+    "  * backward() frees every graph built since the last backward, not just\n"
+    "    the one it differentiated. Values keep their data, but backward on\n"
+    "    one of them (or on anything computed from it) is an error: recompute\n"
+    "    it from the leaves. There is no retain_graph.\n";
+
+static void help_overview(Session *s) {
+    fprintf(s->out, "ag %s: a calculator for gradients. Every value is a float64 tensor.\n\n"
+                    "  x = tensor([[1, 2]], grad)   a leaf that requires grad\n"
+                    "  y = sum(x * x)               operators + - * / @ ** broadcast\n"
+                    "  backward(y)                  prints x.grad = tensor([[2., 4.]])\n\n"
+                    "Builtins (:help NAME for one):\n", AG_VERSION);
+    int n;
+    const Builtin *b = builtin_list(&n);
+    for (int i = 0; i < n; i++) fprintf(s->out, "  %-30s %s\n", b[i].signature, b[i].help);
+    fprintf(s->out, "\nAttributes: x.grad (a leaf's gradient, or None), x.shape, x.T\n"
+                    "\nCommands:\n");
+    size_t nc;
+    const Command *c = command_table(&nc);
+    for (size_t i = 0; i < nc; i++) fprintf(s->out, "  %-30s %s\n", c[i].usage, c[i].help);
+    fprintf(s->out, "\nTopics: :help arena (forward without backward, freed graphs)\n");
+}
+
+static bool cmd_help(Session *s, Source *src, const char *arg) {
+    (void)src;
+    size_t len = strlen(arg);
+    if (len == 0) {
+        help_overview(s);
+        return true;
+    }
+    if (arg[0] == ':') arg++, len--;
+    const Builtin *b = builtin_find(arg, len);
+    const Command *c = command_find(arg, len);
+    if (b) {
+        fprintf(s->out, "%s\n  %s\n", b->signature, b->help);
+        if (b->rule) fprintf(s->out, "  %s\n", b->rule);
+        if (b->creation) fprintf(s->out, "  A trailing `grad` argument makes the new leaf require gradients.\n");
+    } else if (c) {
+        fprintf(s->out, "%s\n  %s\n", c->usage, c->help);
+    } else if (strcmp(arg, "arena") == 0) {
+        fputs(arena_help, s->out);
+    } else {
+        return session_fail(s, src->line, 1, "no help for '%s' (:help lists builtins, commands "
+                            "and topics)", arg);
+    }
+    return true;
+}
+
+/* ======================================================================
+ * :vars, :mem
+ * ====================================================================== */
+
+static void describe_tensor(Session *s, const Tensor *t) {
+    char shape[AG_SHAPE_STR_MAX];
+    fprintf(s->out, "%-16s", tensor_shape_str(t, shape, sizeof shape));
+    if (tensor_is_leaf(t))
+        fprintf(s->out, " leaf%s%s", t->requires_grad ? ", requires grad" : "",
+                t->grad ? ", has .grad" : "");
+    else
+        fprintf(s->out, " %s%s", t->op_name,
+                tensor_has_graph(t) ? "" : " (graph freed by a backward)");
+}
+
+static bool cmd_vars(Session *s, Source *src, const char *arg) {
+    (void)src, (void)arg;
+    if (s->num_vars == 0) fprintf(s->out, "no variables\n");
+    for (int i = 0; i < s->num_vars; i++) {
+        const Var *v = &s->vars[i];
+        fprintf(s->out, "%-12s ", v->name);
+        if (v->func)
+            fprintf(s->out, "function %s", v->func->source);
+        else if (v->value.kind == VAL_TENSOR)
+            describe_tensor(s, v->value.tensor);
+        else if (v->value.kind == VAL_SHAPE)
+            fprintf(s->out, "a shape");
+        else
+            fprintf(s->out, "None");
+        fputc('\n', s->out);
+    }
+    return true;
+}
+
+static bool cmd_mem(Session *s, Source *src, const char *arg) {
+    (void)src, (void)arg;
+    AgStats st = ag_stats();
+    fprintf(s->out, "tensors: %lld live, %lld bytes (peak %lld; limit %lld)\n",
+            (long long)st.live_tensors, (long long)st.live_bytes, (long long)st.peak_bytes,
+            (long long)ag_memory_limit());
+    fprintf(s->out, "arena:   %lld functions, %lld bytes waiting for a backward "
+                    "(%lld bytes reserved)\n",
+            (long long)st.arena_functions, (long long)st.arena_bytes,
+            (long long)st.arena_capacity);
+    if (st.arena_functions > 0)
+        fprintf(s->out, "         graphs built without a backward stay until the next "
+                        "backward or :reset (:help arena)\n");
+    return true;
+}
+
+/* ======================================================================
+ * :load, :reset, :quit
+ * ====================================================================== */
+
+static bool cmd_load(Session *s, Source *src, const char *arg) {
+    static int depth;
+    if (!*arg) return session_fail(s, src->line, 1, ":load needs a file name");
+    if (depth >= MAX_LOAD_DEPTH)
+        return session_fail(s, src->line, 1, ":load nested more than %d deep (does a file "
+                            "load itself?)", MAX_LOAD_DEPTH);
+    depth++;
+    RunStatus status = run_file(s, arg);
+    depth--;
+    if (status == RUN_CANNOT_OPEN) { /* reported as this line's error */
+        s->error_line = src->line;
+        s->error_col = 1;
+        return false;
+    }
+    /* The file reported its own error; stop here without a second one. */
+    if (status == RUN_FAILED) s->error[0] = '\0';
+    return status == RUN_OK;
+}
+
+static bool cmd_reset(Session *s, Source *src, const char *arg) {
+    (void)src, (void)arg;
+    session_reset(s);
+    ag_graph_free();
+    return true;
+}
+
+static bool cmd_quit(Session *s, Source *src, const char *arg) {
+    (void)src, (void)arg;
+    s->quit = true;
+    return true;
+}
+
+static const Command commands[] = {
+    {"help", ":help [NAME]", "this overview, or one builtin or command", cmd_help},
+    {"vars", ":vars", "each variable: shape, leaf or op, grad", cmd_vars},
+    {"mem", ":mem", "memory: live tensors, the waiting graph", cmd_mem},
+    {"load", ":load FILE", "runs the statements in FILE", cmd_load},
+    {"reset", ":reset", "forgets everything and frees the graph", cmd_reset},
+    {"quit", ":quit", "leaves the shell (so does Ctrl-D)", cmd_quit},
+};
+static const size_t num_commands = sizeof commands / sizeof commands[0];
+
+static const Command *command_table(size_t *count) {
+    *count = num_commands;
+    return commands;
+}
+
+static const Command *command_find(const char *name, size_t len) {
+    for (size_t i = 0; i < num_commands; i++)
+        if (strlen(commands[i].name) == len && memcmp(commands[i].name, name, len) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* Trims trailing spaces (and a '\r') in place. */
+static void trim_end(char *text) {
+    size_t n = strlen(text);
+    while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\r')) text[--n] = '\0';
+}
+
+bool command_run(Session *s, Source *src, const char *line) {
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", line + 1);
+    trim_end(buf);
+    size_t name_len = strcspn(buf, " ");
+    const char *arg = buf + name_len;
+    while (*arg == ' ') arg++;
+    const Command *c = command_find(buf, name_len);
+    bool takes_arg = c && (c->fn == cmd_help || c->fn == cmd_load);
+    if (c && !takes_arg && *arg)
+        c = NULL, session_fail(s, src->line, 1, "':%.*s' takes no argument", (int)name_len, buf);
+    else if (!c)
+        session_fail(s, src->line, 1, "unknown command ':%.*s' (:help lists them)",
+                     (int)(name_len > 40 ? 40 : name_len), buf);
+    bool ok = c ? c->fn(s, src, arg) : false;
+    if (!ok && s->error[0]) {
+        fflush(s->out);
+        if (src->interactive) fprintf(s->err, "error: %s\n", s->error);
+        else fprintf(s->err, "%s:%d:%d: error: %s\n", src->name, src->line, 1, s->error);
+    }
+    return ok;
+}

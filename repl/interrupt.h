@@ -1,0 +1,13 @@
+/*
+ * interrupt.h — the Ctrl-C flag: set by the SIGINT handler (lineedit.c),
+ * polled by the evaluator. Kept apart from ag.h because readline's headers
+ * define a type named Function too.
+ */
+#ifndef AG_INTERRUPT_H
+#define AG_INTERRUPT_H
+
+#include <signal.h>
+
+extern volatile sig_atomic_t session_interrupted;
+
+#endif

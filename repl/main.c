@@ -1,0 +1,105 @@
+/*
+ * main.c — the ag command: arguments, then the terminal loop or the
+ * scripts. Everything else lives in run.c (reading and running), eval.c
+ * and session.c (meaning), builtins.c and commands.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtins.h"
+#include "lineedit.h"
+#include "run.h"
+
+static const char usage[] =
+    "usage: ag [FILE... | - | -e TEXT]...\n"
+    "       ag --check FILE...\n"
+    "\n"
+    "A reverse-mode autograd calculator. With no arguments and a terminal,\n"
+    "starts the interactive shell; otherwise runs each FILE (- for stdin) and\n"
+    "each -e TEXT in order, stopping at the first error with\n"
+    "FILE:LINE:COL: error: MESSAGE on stderr and exit status 1.\n"
+    "\n"
+    "  -e TEXT     run TEXT as a script\n"
+    "  --help      show this help\n"
+    "  --version   show the version\n"
+    "\n"
+    "Type :help in the shell for the language.\n";
+
+/* Names for tab completion: builtins, then variables, then commands. */
+static const char *completion_name(void *ctx, int i) {
+    static const char *const commands[] = {":help", ":vars", ":mem", ":load", ":reset", ":quit"};
+    Session *s = ctx;
+    int nb;
+    const Builtin *b = builtin_list(&nb);
+    if (i < nb) return b[i].name;
+    i -= nb;
+    if (i < s->num_vars) return s->vars[i].name;
+    i -= s->num_vars;
+    return i < (int)(sizeof commands / sizeof commands[0]) ? commands[i] : NULL;
+}
+
+static int interactive(Session *s) {
+    printf("ag %s, an autograd calculator (%s). Type :help for help, :quit to leave.\n", AG_VERSION,
+           lineedit_kind());
+    lineedit_init(completion_name, s);
+    Source src = {"<stdin>", NULL, NULL, 0, 0, true, 0};
+    run_source(s, &src);
+    lineedit_close();
+    return 0;
+}
+
+/* A script named on the command line; "ag: cannot open ..." if it cannot be. */
+static bool run_file_reporting(Session *s, const char *path) {
+    RunStatus status = run_file(s, path);
+    if (status == RUN_CANNOT_OPEN) {
+        fflush(s->out);
+        fprintf(s->err, "ag: %s\n", s->error);
+    }
+    return status == RUN_OK;
+}
+
+static int run_args(Session *s, int argc, char **argv) {
+    for (int i = 1; i < argc && !s->quit; i++) {
+        bool ok;
+        if (strcmp(argv[i], "-e") == 0) {
+            if (++i == argc) {
+                fprintf(stderr, "ag: -e needs TEXT\n%s", usage);
+                return 2;
+            }
+            Source src = {"<-e>", NULL, argv[i], strlen(argv[i]), 0, false, 0};
+            ok = run_source(s, &src);
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(stderr, "ag: unknown option '%s'\n%s", argv[i], usage);
+            return 2;
+        } else {
+            ok = run_file_reporting(s, argv[i]);
+        }
+        if (!ok) return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--help") == 0) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "--version") == 0) {
+        printf("ag %s\n", AG_VERSION);
+        return 0;
+    }
+    Session s;
+    int status;
+    if (argc == 1 && isatty(STDIN_FILENO)) {
+        session_init(&s, stdout, stderr, true);
+        status = interactive(&s);
+    } else {
+        session_init(&s, stdout, stderr, false);
+        status = argc == 1 ? (run_file_reporting(&s, "-") ? 0 : 1) : run_args(&s, argc, argv);
+    }
+    session_free(&s);
+    ag_graph_free();
+    fflush(stdout);
+    return status;
+}

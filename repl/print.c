@@ -1,0 +1,283 @@
+/*
+ * print.c — PyTorch's tensor repr for ag tensors (see print.h).
+ *
+ * This follows torch/_tensor_str.py step by step, so each function here
+ * names the Python function it mirrors:
+ *   Formatter        _Formatter: picks int / fixed / scientific mode and one
+ *                    column width from the values that will be shown;
+ *   print_vector     _vector_str: one innermost row, wrapped at linewidth;
+ *   print_block      _tensor_str_with_formatter: nested rows and blocks;
+ *   add_suffix       _add_suffixes: ", requires_grad=True" and friends.
+ * It is not a general number formatter: the only modes are PyTorch's, with
+ * its default options fixed below. There is no dtype suffix (all float64).
+ */
+#include "print.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* PyTorch's default print options (torch/_tensor_str.py, PRINT_OPTS). */
+enum { THRESHOLD = 1000, EDGEITEMS = 3, LINEWIDTH = 80 };
+/* The indent of continuation lines: strlen("tensor("), whatever the caller
+ * printed before it on the line, exactly as PyTorch does. */
+enum { PREFIX_INDENT = 7 };
+/* Longest formatted element: "-1.0000e+308" is 12 characters, and fixed
+ * or int mode only run when every finite value is at most 1e8. */
+enum { NUMBER_MAX = 64 };
+
+typedef struct {
+    bool int_mode; /* every finite nonzero value is an integer: print "2." */
+    bool sci_mode; /* "%.4e": magnitudes too far apart, too large or too small */
+    int width;     /* column width: every element is right-aligned to it */
+} Formatter;
+
+/* What one call of format_tensor needs while it walks the tensor. */
+typedef struct {
+    const Tensor *t;
+    StrBuf *out;
+    int64_t stride[AG_MAX_DIMS]; /* row-major strides, in elements */
+    bool summarize;              /* numel > threshold: show edge items only */
+    Formatter fmt;
+} Printer;
+
+/* ---- walking the shown elements ------------------------------------------ */
+
+/* True if dimension size n is cut to its edge items with a "..." between. */
+static bool elided(const Printer *p, int64_t n) {
+    return p->summarize && n > 2 * EDGEITEMS;
+}
+
+/* The index after i along a dimension of size n, skipping the elided middle. */
+static int64_t next_shown(const Printer *p, int64_t i, int64_t n) {
+    return (elided(p, n) && i + 1 == EDGEITEMS) ? n - EDGEITEMS : i + 1;
+}
+
+typedef void (*Visit)(double value, void *ctx);
+
+/* Calls visit on every element that will be printed (PyTorch builds its
+ * formatter from get_summarized_data, i.e. from these elements only). */
+static void visit_shown(const Printer *p, int dim, int64_t offset, Visit visit, void *ctx) {
+    const Tensor *t = p->t;
+    if (t->ndim == 0) {
+        visit(t->data[0], ctx);
+        return;
+    }
+    int64_t n = t->shape[dim];
+    for (int64_t i = 0; i < n; i = next_shown(p, i, n)) {
+        int64_t at = offset + i * p->stride[dim];
+        if (dim == t->ndim - 1)
+            visit(t->data[at], ctx);
+        else
+            visit_shown(p, dim + 1, at, visit, ctx);
+    }
+}
+
+/* ---- the formatter (_Formatter) ------------------------------------------ */
+
+/* Statistics of the nonzero finite values, the only ones PyTorch looks at. */
+typedef struct {
+    int64_t count;
+    double min_abs, max_abs;
+    bool all_integers;
+} ValueStats;
+
+static void gather_stats(double v, void *ctx) {
+    ValueStats *s = ctx;
+    if (!isfinite(v) || v == 0.0) return;
+    double a = fabs(v);
+    if (s->count == 0 || a < s->min_abs) s->min_abs = a;
+    if (s->count == 0 || a > s->max_abs) s->max_abs = a;
+    if (v != ceil(v)) s->all_integers = false;
+    s->count++;
+}
+
+/* Writes v without padding in the formatter's mode; returns its length.
+ * Non-finite values print as Python prints them ("nan" never has a sign,
+ * where C's printf may write "-nan"), and int mode adds no "." to them. */
+static int number_text(const Formatter *f, double v, char *buf) {
+    if (isnan(v)) return snprintf(buf, NUMBER_MAX, "nan");
+    if (isinf(v)) return snprintf(buf, NUMBER_MAX, v < 0 ? "-inf" : "inf");
+    if (f->sci_mode) return snprintf(buf, NUMBER_MAX, "%.4e", v);
+    if (f->int_mode) return snprintf(buf, NUMBER_MAX, "%.0f.", v);
+    return snprintf(buf, NUMBER_MAX, "%.4f", v);
+}
+
+static void widen(double v, void *ctx) {
+    Formatter *f = ctx;
+    char buf[NUMBER_MAX];
+    if (!isfinite(v) || v == 0.0) return; /* PyTorch sizes columns by these only */
+    int len = number_text(f, v, buf);
+    if (len > f->width) f->width = len;
+}
+
+/* The mode rules of _Formatter.__init__ for floating tensors. */
+static Formatter make_formatter(const Printer *p) {
+    Formatter f = {.int_mode = true, .sci_mode = false, .width = 1};
+    ValueStats s = {.count = 0, .all_integers = true};
+    visit_shown(p, 0, 0, gather_stats, &s);
+    if (s.count == 0) return f; /* only zeros and non-finite values */
+    double ratio = s.max_abs / s.min_abs;
+    f.int_mode = s.all_integers;
+    /* PyTorch tests min < 1e-4 only outside int mode; inside it every value
+     * is an integer, so min >= 1 and one condition serves both modes. */
+    f.sci_mode = ratio > 1000.0 || s.max_abs > 1.0e8 || s.min_abs < 1.0e-4;
+    visit_shown(p, 0, 0, widen, &f);
+    return f;
+}
+
+/* ---- layout -------------------------------------------------------------- */
+
+static void spaces(StrBuf *out, int n) {
+    if (n > 0) strbuf_appendf(out, "%*s", n, "");
+}
+
+/* One element, right-aligned to the column width. */
+static void print_number(const Printer *p, double v) {
+    char buf[NUMBER_MAX];
+    int len = number_text(&p->fmt, v, buf);
+    spaces(p->out, p->fmt.width - len);
+    strbuf_append(p->out, buf);
+}
+
+/* The separator before the item-th element of a row: a new line every
+ * per_line elements, continuation lines indented one past the bracket. */
+static void vector_separator(const Printer *p, int64_t item, int per_line, int indent) {
+    if (item == 0) return;
+    if (item % per_line == 0) {
+        strbuf_append(p->out, ",\n");
+        spaces(p->out, indent + 1);
+    } else {
+        strbuf_append(p->out, ", ");
+    }
+}
+
+/* _vector_str: "[a, b, c]", wrapped so that a line holds as many elements
+ * (each counted as width + 2 for ", ") as fit in linewidth - indent. The
+ * " ..." of a summarised row counts as one element, as in PyTorch. */
+static void print_vector(const Printer *p, int64_t offset, int indent) {
+    int64_t n = p->t->shape[p->t->ndim - 1];
+    int per_line = (LINEWIDTH - indent) / (p->fmt.width + 2);
+    if (per_line < 1) per_line = 1;
+    int64_t item = 0;
+    strbuf_append(p->out, "[");
+    for (int64_t i = 0; i < n; i = next_shown(p, i, n)) {
+        if (elided(p, n) && i == n - EDGEITEMS) {
+            vector_separator(p, item++, per_line, indent);
+            strbuf_append(p->out, " ...");
+        }
+        vector_separator(p, item++, per_line, indent);
+        print_number(p, p->t->data[offset + i]);
+    }
+    strbuf_append(p->out, "]");
+}
+
+/* The separator between sub-blocks of dimension dim: a comma, one newline
+ * per dimension below it (so 3-D blocks have a blank line between them),
+ * then the indent of the next opening bracket. */
+static void block_separator(const Printer *p, int dim, int indent) {
+    strbuf_append(p->out, ",");
+    for (int d = dim + 1; d < p->t->ndim; d++) strbuf_append(p->out, "\n");
+    spaces(p->out, indent + 1);
+}
+
+/* _tensor_str_with_formatter for dimension dim of the block at offset. */
+static void print_block(const Printer *p, int dim, int64_t offset, int indent) {
+    if (dim == p->t->ndim - 1) {
+        print_vector(p, offset, indent);
+        return;
+    }
+    int64_t n = p->t->shape[dim];
+    strbuf_append(p->out, "[");
+    for (int64_t i = 0; i < n; i = next_shown(p, i, n)) {
+        if (i > 0) block_separator(p, dim, indent);
+        if (elided(p, n) && i == n - EDGEITEMS) {
+            strbuf_append(p->out, "...");
+            block_separator(p, dim, indent);
+        }
+        print_block(p, dim + 1, offset + i * p->stride[dim], indent + 1);
+    }
+    strbuf_append(p->out, "]");
+}
+
+/* ---- suffixes (_add_suffixes) -------------------------------------------- */
+
+/* PyTorch's len(s) - s.rfind("\n") + 1, measured on the text this call
+ * wrote (from start). It counts two more than the last line's characters;
+ * reproduced as is, because it decides where suffixes go. */
+static int last_line_len(const StrBuf *out, size_t start) {
+    size_t i = out->len;
+    while (i > start && out->data[i - 1] != '\n') i--;
+    return (int)(out->len - i) + 2;
+}
+
+/* Appends ", suffix", or ",\n" and the indent then suffix when the line
+ * would pass linewidth; *line tracks the line length as PyTorch does. */
+static void add_suffix(StrBuf *out, int *line, const char *suffix) {
+    int len = (int)strlen(suffix);
+    if (*line + len + 2 > LINEWIDTH) {
+        strbuf_append(out, ",\n");
+        spaces(out, PREFIX_INDENT);
+        *line = PREFIX_INDENT + len;
+    } else {
+        strbuf_append(out, ", ");
+        *line += len + 2;
+    }
+    strbuf_append(out, suffix);
+}
+
+/* ---- entry points -------------------------------------------------------- */
+
+void format_shape(StrBuf *out, const Tensor *t) {
+    strbuf_append(out, "(");
+    for (int i = 0; i < t->ndim; i++)
+        strbuf_appendf(out, i ? ", %lld" : "%lld", (long long)t->shape[i]);
+    strbuf_append(out, t->ndim == 1 ? ",)" : ")");
+}
+
+/* The bracketed values of a non-empty tensor (_tensor_str). */
+static void print_values(StrBuf *out, const Tensor *t) {
+    Printer p = {.t = t, .out = out, .summarize = t->numel > THRESHOLD};
+    int64_t stride = 1;
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        p.stride[d] = stride;
+        stride *= t->shape[d];
+    }
+    p.fmt = make_formatter(&p);
+    if (t->ndim == 0)
+        print_number(&p, t->data[0]);
+    else
+        print_block(&p, 0, 0, PREFIX_INDENT);
+}
+
+void format_tensor(StrBuf *out, const Tensor *t) {
+    if (!t) {
+        strbuf_append(out, "None");
+        return;
+    }
+    size_t start = out->len;
+    strbuf_append(out, "tensor(");
+    /* An empty tensor shows its shape unless it is 1-D, to match NumPy. */
+    StrBuf size;
+    strbuf_init(&size);
+    if (t->numel == 0) {
+        strbuf_append(out, "[]");
+        if (t->ndim != 1) {
+            strbuf_append(&size, "size=");
+            format_shape(&size, t);
+        }
+    } else {
+        print_values(out, t);
+    }
+    int line = last_line_len(out, start);
+    if (size.len > 0) add_suffix(out, &line, size.data);
+    strbuf_free(&size);
+    if (t->grad_fn) {
+        char grad_fn[128];
+        snprintf(grad_fn, sizeof grad_fn, "grad_fn=<%s>", t->op_name ? t->op_name : "?");
+        add_suffix(out, &line, grad_fn);
+    } else if (t->requires_grad) {
+        add_suffix(out, &line, "requires_grad=True");
+    }
+    strbuf_append(out, ")");
+}

@@ -1,0 +1,212 @@
+/*
+ * run.c — the read-run loop shared by scripts, -e, :load and the terminal:
+ * read a line, join lines while a bracket is open (the parser says when),
+ * run the statements one at a time, report the first error.
+ */
+#include "run.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lineedit.h"
+#include "strbuf.h"
+
+/* ======================================================================
+ * Reading lines
+ * ====================================================================== */
+
+typedef enum { LINE_OK, LINE_EOF, LINE_INTERRUPTED, LINE_TOO_LONG } LineStatus;
+
+/* Reads one line (without '\n') from a file; NUL bytes are kept (and
+ * rejected later by the scanner). Past MAX_LINE the rest is skipped. */
+static LineStatus file_line(FILE *f, StrBuf *line) {
+    int c;
+    bool any = false, too_long = false;
+    while ((c = getc(f)) != EOF) {
+        any = true;
+        if (c == '\n') break;
+        if (line->len >= MAX_LINE) too_long = true;
+        if (!too_long) {
+            char ch = (char)c;
+            strbuf_appendn(line, &ch, 1);
+        }
+    }
+    if (too_long) return LINE_TOO_LONG;
+    return any ? LINE_OK : LINE_EOF;
+}
+
+static LineStatus text_line(Source *src, StrBuf *line) {
+    if (src->text_pos >= src->text_len) return LINE_EOF;
+    const char *start = src->text + src->text_pos;
+    const char *nl = memchr(start, '\n', src->text_len - src->text_pos);
+    size_t n = nl ? (size_t)(nl - start) : src->text_len - src->text_pos;
+    src->text_pos += n + (nl ? 1 : 0);
+    if (n > MAX_LINE) return LINE_TOO_LONG;
+    strbuf_appendn(line, start, n);
+    return LINE_OK;
+}
+
+static LineStatus terminal_line(const char *prompt, StrBuf *line) {
+    bool interrupted = false;
+    char *text = lineedit_read(prompt, &interrupted);
+    if (!text) return LINE_EOF;
+    strbuf_append(line, text);
+    free(text);
+    return interrupted ? LINE_INTERRUPTED : LINE_OK;
+}
+
+static LineStatus read_line(Source *src, const char *prompt, StrBuf *line) {
+    line->len = 0;
+    line->data[0] = '\0';
+    LineStatus st = src->interactive ? terminal_line(prompt, line)
+                    : src->file      ? file_line(src->file, line)
+                                     : text_line(src, line);
+    if (st != LINE_EOF) src->line++;
+    if (line->oom) return LINE_TOO_LONG;
+    return st;
+}
+
+/* ======================================================================
+ * Reporting
+ * ====================================================================== */
+
+/* The text of line `line` of chunk (which starts at first_line). */
+static const char *chunk_line(const char *chunk, int first_line, int line, size_t *len) {
+    const char *p = chunk;
+    for (int l = first_line; l < line && p; l++) {
+        p = strchr(p, '\n');
+        if (p) p++;
+    }
+    if (!p) p = "";
+    const char *end = strchr(p, '\n');
+    *len = end ? (size_t)(end - p) : strlen(p);
+    return p;
+}
+
+/* Prints the session's error: FILE:LINE:COL for a script; the line and a
+ * caret under the column at the terminal. */
+static void report(Session *s, const Source *src, const char *chunk, int first_line) {
+    fflush(s->out);
+    if (!src->interactive) {
+        fprintf(s->err, "%s:%d:%d: error: %s\n", src->name, s->error_line, s->error_col, s->error);
+        return;
+    }
+    size_t len;
+    const char *text = chunk ? chunk_line(chunk, first_line, s->error_line, &len) : "";
+    if (chunk && s->error_col > 0 && (size_t)s->error_col <= len + 1 && len < 200) {
+        fprintf(s->err, "  %.*s\n  %*s^\n", (int)len, text, s->error_col - 1, "");
+    }
+    fprintf(s->err, "error: %s\n", s->error);
+}
+
+/* ======================================================================
+ * Running
+ * ====================================================================== */
+
+/* Runs the statements of a complete chunk, one at a time. */
+static bool run_chunk(Session *s, const Source *src, const char *chunk, size_t len,
+                      int first_line) {
+    AstArena arena = {0};
+    Parser p;
+    parser_init(&p, chunk, len, first_line, &arena);
+    session_interrupted = 0;
+    bool ok = true;
+    for (;;) {
+        Stmt *stmt;
+        ParseStatus st = parse_statement(&p, &stmt);
+        if (st == PARSE_END) break;
+        if (st != PARSE_OK) {
+            snprintf(s->error, sizeof s->error, "%s", p.error);
+            s->error_line = p.error_line;
+            s->error_col = p.error_col;
+            s->error_is_syntax = true;
+            ok = false;
+        } else {
+            ok = session_exec(s, stmt);
+        }
+        if (!ok || s->quit) break;
+    }
+    if (!ok) report(s, src, chunk, first_line);
+    parser_free(&p);
+    ast_arena_free(&arena);
+    return ok;
+}
+
+/* A line that is a :command (first non-blank byte ':'). */
+static const char *command_text(const char *line) {
+    while (*line == ' ') line++;
+    return *line == ':' ? line : NULL;
+}
+
+/* Reports a source-level error (not tied to a statement) at the current line. */
+static bool source_error(Session *s, const Source *src, const char *message) {
+    session_fail(s, src->line, 1, "%s", message);
+    report(s, src, NULL, 0);
+    return false;
+}
+
+bool run_source(Session *s, Source *src) {
+    StrBuf line, chunk;
+    strbuf_init(&line);
+    strbuf_init(&chunk);
+    int first_line = 0;
+    bool ok = true;
+    while (ok && !s->quit) {
+        LineStatus st = read_line(src, chunk.len ? "...> " : "ag> ", &line);
+        if (st == LINE_EOF) {
+            /* A bracket never closed: run what is there, so the statements
+             * before it run and the parser names the open bracket. */
+            if (chunk.len && !src->interactive)
+                ok = run_chunk(s, src, chunk.data, chunk.len, first_line);
+            break;
+        }
+        if (st == LINE_INTERRUPTED) { /* Ctrl-C: abandon what was typed */
+            chunk.len = 0;
+            continue;
+        }
+        if (st == LINE_TOO_LONG) {
+            ok = source_error(s, src, "line too long (more than 16 MiB)") || src->interactive;
+            chunk.len = 0;
+            continue;
+        }
+        const char *command = chunk.len ? NULL : command_text(line.data);
+        if (command) {
+            if (src->interactive) lineedit_save(line.data);
+            ok = command_run(s, src, command) || src->interactive;
+            continue;
+        }
+        if (!chunk.len) first_line = src->line;
+        strbuf_appendn(&chunk, line.data, line.len);
+        strbuf_append(&chunk, "\n");
+        if (chunk.len > MAX_STATEMENT || chunk.oom) {
+            ok = source_error(s, src, "statement too long (more than 16 MiB; is a bracket "
+                              "never closed?)") || src->interactive;
+            chunk.len = 0;
+            continue;
+        }
+        if (parse_check_complete(chunk.data, chunk.len) == PARSE_INCOMPLETE) continue;
+        if (src->interactive) {
+            chunk.data[chunk.len - 1] = '\0'; /* history without the last newline */
+            lineedit_save(chunk.data);
+            chunk.data[chunk.len - 1] = '\n';
+        }
+        ok = run_chunk(s, src, chunk.data, chunk.len, first_line) || src->interactive;
+        chunk.len = 0;
+    }
+    strbuf_free(&line);
+    strbuf_free(&chunk);
+    return ok;
+}
+
+RunStatus run_file(Session *s, const char *path) {
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) {
+        session_fail(s, 0, 0, "cannot open '%s': %s", path, strerror(errno));
+        return RUN_CANNOT_OPEN;
+    }
+    Source src = {strcmp(path, "-") == 0 ? "<stdin>" : path, f, NULL, 0, 0, false, 0};
+    bool ok = run_source(s, &src);
+    if (f != stdin) fclose(f);
+    return ok ? RUN_OK : RUN_FAILED;
+}

@@ -1,0 +1,290 @@
+/*
+ * session.c — the shell's state: the variable table (insertion order kept,
+ * a hash index for lookup), errors, printing values and gradients, the
+ * arena note, and name suggestions. Evaluation itself is in eval.c.
+ */
+#include "session.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins.h"
+#include "print.h"
+
+volatile sig_atomic_t session_interrupted;
+
+void value_release(Value *v) {
+    if (v->kind == VAL_TENSOR) tensor_release(v->tensor);
+    v->kind = VAL_VOID;
+    v->tensor = NULL;
+}
+
+void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
+    memset(s, 0, sizeof *s);
+    s->out = out;
+    s->err = err;
+    s->interactive = interactive;
+    s->arena_note_at = ARENA_NOTE_FIRST;
+}
+
+static void func_free(UserFunc *f) {
+    if (!f) return;
+    ast_arena_free(&f->arena);
+    free(f->source);
+    free(f);
+}
+
+void session_reset(Session *s) {
+    for (int i = 0; i < s->num_vars; i++) {
+        value_release(&s->vars[i].value);
+        func_free(s->vars[i].func);
+        free(s->vars[i].name);
+    }
+    free(s->vars);
+    free(s->index);
+    s->vars = NULL;
+    s->index = NULL;
+    s->num_vars = s->cap_vars = s->index_cap = 0;
+    s->accumulation_noted = false;
+    s->arena_note_at = ARENA_NOTE_FIRST;
+}
+
+void session_free(Session *s) { session_reset(s); }
+
+bool session_fail(Session *s, int line, int col, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->error, sizeof s->error, fmt, ap);
+    va_end(ap);
+    s->error_line = line;
+    s->error_col = col;
+    s->error_is_syntax = false;
+    return false;
+}
+
+/* ======================================================================
+ * The variable table
+ * ====================================================================== */
+
+static uint64_t hash_name(const char *name, size_t length) {
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (size_t i = 0; i < length; i++) h = (h ^ (unsigned char)name[i]) * 1099511628211ULL;
+    return h;
+}
+
+static bool name_is(const Var *v, const char *name, size_t length) {
+    return strlen(v->name) == length && memcmp(v->name, name, length) == 0;
+}
+
+/* The index slot for name: where it is, or the empty slot where it would go. */
+static int *index_slot(Session *s, const char *name, size_t length) {
+    size_t mask = (size_t)s->index_cap - 1;
+    for (size_t i = hash_name(name, length) & mask;; i = (i + 1) & mask) {
+        int *slot = &s->index[i];
+        if (*slot == 0 || name_is(&s->vars[*slot - 1], name, length)) return slot;
+    }
+}
+
+static bool index_grow(Session *s) {
+    int cap = s->index_cap ? s->index_cap * 2 : 64;
+    int *old = s->index, old_cap = s->index_cap;
+    s->index = calloc((size_t)cap, sizeof *s->index);
+    if (!s->index) {
+        s->index = old;
+        return false;
+    }
+    s->index_cap = cap;
+    for (int i = 0; i < old_cap; i++)
+        if (old[i]) {
+            Var *v = &s->vars[old[i] - 1];
+            *index_slot(s, v->name, strlen(v->name)) = old[i];
+        }
+    free(old);
+    return true;
+}
+
+Var *session_lookup(Session *s, const char *name, size_t length) {
+    if (!s->index_cap) return NULL;
+    int at = *index_slot(s, name, length);
+    return at ? &s->vars[at - 1] : NULL;
+}
+
+/* The entry for name, appended (empty) if new; NULL when memory runs out
+ * or the table is full. */
+static Var *var_entry(Session *s, const char *name, size_t length, int line, int col) {
+    Var *v = session_lookup(s, name, length);
+    if (v) return v;
+    if (s->num_vars >= MAX_VARIABLES) {
+        session_fail(s, line, col, "too many variables (at most %d); :reset forgets them",
+                     MAX_VARIABLES);
+        return NULL;
+    }
+    if ((s->num_vars + 1) * 2 > s->index_cap && !index_grow(s)) goto oom;
+    if (s->num_vars == s->cap_vars) {
+        int cap = s->cap_vars ? s->cap_vars * 2 : 32;
+        Var *vars = realloc(s->vars, (size_t)cap * sizeof *vars);
+        if (!vars) goto oom;
+        s->vars = vars;
+        s->cap_vars = cap;
+    }
+    char *copy = malloc(length + 1);
+    if (!copy) goto oom;
+    memcpy(copy, name, length);
+    copy[length] = '\0';
+    v = &s->vars[s->num_vars++];
+    *v = (Var){.name = copy, .value = {.kind = VAL_VOID}};
+    *index_slot(s, name, length) = s->num_vars;
+    return v;
+oom:
+    session_fail(s, line, col, "out of memory binding a name");
+    return NULL;
+}
+
+static bool check_bindable(Session *s, const char *name, size_t length, int line, int col) {
+    if (builtin_find(name, length))
+        return session_fail(s, line, col, "cannot bind '%.*s': it is a builtin function",
+                            (int)length, name);
+    return true;
+}
+
+bool session_bind(Session *s, const char *name, size_t length, Value v, int line, int col) {
+    Var *e = check_bindable(s, name, length, line, col) ? var_entry(s, name, length, line, col)
+                                                        : NULL;
+    if (!e) {
+        value_release(&v);
+        return false;
+    }
+    value_release(&e->value);
+    func_free(e->func);
+    e->func = NULL;
+    e->value = v;
+    return true;
+}
+
+bool session_define(Session *s, const Stmt *def) {
+    if (!check_bindable(s, def->name, def->name_length, def->line, def->col)) return false;
+    UserFunc *f = calloc(1, sizeof *f);
+    char *source = f ? malloc(def->text_length + 1) : NULL;
+    if (!source) {
+        free(f);
+        return session_fail(s, def->line, def->col, "out of memory defining a function");
+    }
+    memcpy(source, def->text, def->text_length);
+    source[def->text_length] = '\0';
+    f->source = source;
+    /* The body must outlive this statement: parse the text again into the
+     * function's own arena. */
+    Parser p;
+    parser_init(&p, source, def->text_length, def->line, &f->arena);
+    ParseStatus status = parse_statement(&p, &f->def);
+    parser_free(&p);
+    Var *e = status == PARSE_OK ? var_entry(s, def->name, def->name_length, def->line, def->col)
+                                : NULL;
+    if (!e) {
+        func_free(f);
+        return status == PARSE_OK ? false
+                                  : session_fail(s, def->line, def->col, "could not define it");
+    }
+    value_release(&e->value);
+    func_free(e->func);
+    e->func = f;
+    return true;
+}
+
+/* ======================================================================
+ * Printing
+ * ====================================================================== */
+
+/* Writes text, indenting every line after the first by indent spaces, so a
+ * multi-line tensor stays aligned after a "NAME.grad = " prefix. */
+static void write_indented(FILE *f, const char *text, size_t indent) {
+    for (const char *p = text; *p; p++) {
+        fputc(*p, f);
+        if (*p == '\n')
+            for (size_t i = 0; i < indent; i++) fputc(' ', f);
+    }
+}
+
+void session_print_value(Session *s, const Value *v) {
+    StrBuf sb;
+    strbuf_init(&sb);
+    switch (v->kind) {
+    case VAL_VOID: strbuf_free(&sb); return;
+    case VAL_NONE: strbuf_append(&sb, "None"); break;
+    case VAL_TENSOR: format_tensor(&sb, v->tensor); break;
+    case VAL_SHAPE: {
+        char buf[AG_SHAPE_STR_MAX];
+        strbuf_append(&sb, ag_shape_str(v->ndim, v->shape, buf, sizeof buf));
+        break;
+    }
+    }
+    fprintf(s->out, "%s\n", sb.data);
+    strbuf_free(&sb);
+}
+
+void session_print_grads(Session *s, Tensor **before) {
+    for (int i = 0; i < s->num_vars; i++) {
+        Var *v = &s->vars[i];
+        if (v->value.kind != VAL_TENSOR) continue;
+        Tensor *t = v->value.tensor;
+        if (!tensor_is_leaf(t) || !t->grad || t->grad == before[i]) continue;
+        if (before[i] && s->interactive && !s->accumulation_noted) {
+            s->accumulation_noted = true;
+            fprintf(s->out, "note: gradients accumulate over backward calls, as in PyTorch; "
+                            "zero_grad() resets them\n");
+        }
+        StrBuf sb;
+        strbuf_init(&sb);
+        format_tensor(&sb, t->grad);
+        fprintf(s->out, "%s.grad = ", v->name);
+        write_indented(s->out, sb.data, strlen(v->name) + strlen(".grad = "));
+        fputc('\n', s->out);
+        strbuf_free(&sb);
+    }
+}
+
+void session_note_arena(Session *s) {
+    AgStats st = ag_stats();
+    if (st.arena_functions < s->arena_note_at) return;
+    while (s->arena_note_at <= st.arena_functions) s->arena_note_at *= 10;
+    fprintf(s->err,
+            "note: %lld graph nodes (%lld KiB) are waiting for a backward: graphs built "
+            "without one stay in memory until the next backward or :reset (:help arena)\n",
+            (long long)st.arena_functions, (long long)(st.arena_bytes / 1024));
+}
+
+/* ======================================================================
+ * Suggestions for unknown names
+ * ====================================================================== */
+
+/* Edit distance, capped: anything over 3 is "far". */
+static int distance(const char *a, size_t la, const char *b, size_t lb) {
+    if (la > 32 || lb > 32) return 99;
+    int d[33][33];
+    for (size_t i = 0; i <= la; i++) d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    return d[la][lb];
+}
+
+const char *session_suggest(Session *s, const char *name, size_t length) {
+    const char *best = NULL;
+    int best_d = length <= 4 ? 1 : 2; /* only close names: "foo" is not "log" */
+    for (int i = 0; i < s->num_vars; i++) {
+        int d = distance(name, length, s->vars[i].name, strlen(s->vars[i].name));
+        if (d <= best_d && (!best || d < best_d)) best = s->vars[i].name, best_d = d;
+    }
+    int n;
+    const Builtin *b = builtin_list(&n);
+    for (int i = 0; i < n; i++) {
+        int d = distance(name, length, b[i].name, strlen(b[i].name));
+        if (d < best_d || (d == best_d && !best)) best = b[i].name, best_d = d;
+    }
+    return best;
+}

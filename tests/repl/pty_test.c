@@ -1,0 +1,106 @@
+/*
+ * pty_test.c — drives ./ag through a pseudo-terminal, as a person would:
+ * the banner and prompt, a continuation line, an error and the session
+ * going on, tab completion (readline builds), Ctrl-C on a line being typed
+ * and on a running statement, and Ctrl-D.
+ *
+ * Usage: pty_test PATH_TO_AG   Prints "N passed, N failed" last.
+ */
+#define _XOPEN_SOURCE 700
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pty.h"
+
+static int passed, failed;
+static Pty pty;
+
+static void check(bool ok, const char *what) {
+    if (ok) {
+        passed++;
+        printf("ok %s\n", what);
+    } else {
+        failed++;
+        printf("FAIL %s\n", what);
+    }
+}
+
+static bool expect(const char *text) { return pty_expect(&pty, text); }
+static void type(const char *keys) { pty_type(&pty, keys); }
+static void pump(double seconds) { pty_pump(&pty, seconds); }
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: pty_test PATH_TO_AG\n");
+        return 2;
+    }
+    char home[] = "/tmp/ag-pty-XXXXXX";
+    if (!mkdtemp(home) || !pty_start(&pty, argv[1], home)) {
+        perror("pty_test: start");
+        return 2;
+    }
+    bool readline = false;
+    check(expect("ag ") && expect("Type :help") && expect("ag> "), "banner and prompt");
+    readline = strstr(pty.seen, "(readline)") != NULL;
+
+    type("x = tensor([[1,2]], grad)\n");
+    check(expect("ag> "), "a statement, then the prompt again");
+    type("backward(sum(x*x))\n");
+    check(expect("x.grad = tensor([[2., 4.]])") && expect("ag> "), "the design card's example");
+
+    type("y = (1 +\n");
+    check(expect("...> "), "an open bracket gives the continuation prompt");
+    type("2)\n");
+    check(expect("ag> "), "closing it runs the statement");
+    type("y\n");
+    check(expect("tensor(3.)") && expect("ag> "), "the continued statement ran");
+
+    type("1 + * 2\n");
+    check(expect("^") && expect("error: expected an expression") && expect("ag> "),
+          "a syntax error: caret, message, prompt");
+    type("y * 2\n");
+    check(expect("tensor(6.)") && expect("ag> "), "the session goes on after an error");
+
+    type("abc def");
+    pump(0.2);
+    type("\x03");
+    check(expect("ag> "), "Ctrl-C on a typed line gives a fresh prompt");
+    type("y\n");
+    check(expect("tensor(3.)") && expect("ag> "), "the abandoned line did not run");
+
+    /* A statement that runs for seconds: 900 additions of a 1000x1000 tensor,
+     * after one that prints, so we know when it has started. */
+    type("big = zeros(1000, 1000)\n");
+    expect("ag> ");
+    char line[8192] = "7777; s = big";
+    for (int i = 0; i < 900; i++) strcat(line, "+big");
+    strcat(line, "\n");
+    type(line);
+    expect("tensor(7777.)");
+    pump(0.1);
+    type("\x03");
+    check(expect("interrupted") && expect("ag> "), "Ctrl-C stops a running statement");
+    type("y + 1\n");
+    check(expect("tensor(4.)") && expect("ag> "), "and the shell goes on");
+
+    if (readline) {
+        type("lins\t");
+        check(expect("linspace"), "tab completes a builtin");
+        type("(0, 1, 3)\n");
+        check(expect("tensor([0.0000, 0.5000, 1.0000])") && expect("ag> "),
+              "the completed call runs");
+        type("yy = 5\n");
+        expect("ag> ");
+        type("y\t\t");
+        check(expect("yy") && expect("ag> y"), "tab lists matching variables");
+        type("\x03");
+        expect("ag> ");
+    }
+    check(pty_finish(&pty) == 0, "Ctrl-D ends the shell with status 0");
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", home);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", home);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}

@@ -1,0 +1,21 @@
+# Tabs and bytes outside printable ASCII are errors outside comments and
+# allowed inside them. The input is written with printf escapes.
+p() { printf "$1" | $AG 2>&1; echo "[exit $?]"; }
+# allowed in comments: a tab, UTF-8 (e acute, an arrow), a NUL-free high byte
+p '1  # tab\there, caf\303\251 \342\206\222 \377\n2\n'
+p '# \t\t\n3\n'
+# a tab between tokens
+p 'x = 1\t+ 2\n'
+# a tab indenting a line
+p 'x = 1\n\ty = 2\n'
+# UTF-8 in a name or value
+p 'x = 1\ny = \303\251\n'
+p 'caf\303\251 = 1\n'
+# a high byte after a statement, before a comment
+p '1 \377 # comment\n'
+# a NUL byte
+p '1\000 2\n'
+# a carriage return alone
+p '1 +\r 2\n'
+# a form feed
+p '1\f\n'

@@ -1,0 +1,25 @@
+# Syntax errors: one line each, FILE:LINE:COL pointing at the offending token.
+e() { $AG -e "$1" 2>&1; echo "[exit $?]"; }
+e 'x = = 1'
+e '1 2'
+e '1; 2 3'
+e '1)'
+e ')'
+e '1 +'
+e 'x = 1; x.'
+e 'x = 1; x..grad'
+e '1e'
+e '1.5E+'
+e '2a'
+e '3 = x'
+e '(1)(2)'
+e 'x = 1 $ 2'
+e '[1, x]'
+e '[[1, 2], [3]]'
+e '[1, [2]]'
+e '[[1], 2]'
+e '[[[1, 2]], [[3, 4], [5, 6]]]'
+e 'tensor([1, 2)'
+e 'sum(1 = 2)'
+e "$(printf 'x = 1\ny = (2 +\n  3 *)')"
+e "$(printf '1\n2\n(1 +\n')"
