@@ -149,6 +149,12 @@ Tensor *tensor_mse(Tensor *pred, Tensor *target); /* mean((pred - target)^2) */
  * holding integers in [0, C). classes must not require grad. */
 Tensor *tensor_cross_entropy(Tensor *logits, Tensor *classes);
 
+/* The local derivative rule of an op, e.g. "mul: grad_a = g * b, grad_b = g * a",
+ * by the op's name (add sub mul div pow neg exp log sqrt tanh sigmoid relu
+ * abs sin cos sum mean max reshape transpose matmul softmax log_softmax mse
+ * cross_entropy); NULL for any other name. g is the output's gradient. */
+const char *ag_op_rule(const char *op);
+
 /* ---- autograd (src/autograd.c) ------------------------------------------ */
 
 /* Differentiates a one-element loss: leaf gradients accumulate into ->grad,
@@ -161,6 +167,36 @@ int backward(Tensor *loss);
  * value built since the last backward loses its graph, as after backward. */
 void ag_graph_free(void);
 
+/* Sets the current graph aside and starts an empty one, so that a forward
+ * and backward can run (as gradcheck does) without freeing the graphs the
+ * caller is still building. While pushed, tensors of the outer graph count
+ * as having no graph (backward through them fails); ag_graph_pop frees the
+ * inner graph and brings the outer one back. Nests 8 deep; -1 past that. */
+int ag_graph_push(void);
+void ag_graph_pop(void);
+
+/* ---- tracing backward (the shell's :trace) ------------------------------- */
+
+typedef enum {
+    AG_TRACE_APPLY,      /* fn was taken from the queue; grad is its output's gradient */
+    AG_TRACE_ACCUMULATE, /* grad, as a backward kernel produced it, goes into tensor */
+    AG_TRACE_PENDING,    /* fn's pending_count was decremented to `pending` */
+} AgTraceKind;
+
+typedef struct {
+    AgTraceKind kind;
+    const Function *fn;    /* APPLY, PENDING */
+    const Tensor *tensor;  /* ACCUMULATE: the tensor receiving the gradient */
+    const Tensor *grad;    /* APPLY: grad_output; ACCUMULATE: before any reduction */
+    int pending;           /* PENDING: the count after the decrement */
+    bool summed;           /* ACCUMULATE: added to a gradient already there */
+} AgTraceEvent;
+
+/* Calls fn(event, ctx) at each step of every backward on this thread; NULL
+ * turns it off. The event's pointers are valid only during the call. */
+typedef void (*AgTraceFn)(const AgTraceEvent *event, void *ctx);
+void ag_set_trace(AgTraceFn fn, void *ctx);
+
 /* ---- accounting ---------------------------------------------------------- */
 
 typedef struct {
@@ -170,7 +206,7 @@ typedef struct {
     int64_t arena_functions;    /* Functions waiting for a backward */
     int64_t arena_bytes;        /* bytes in use in the arena */
     int64_t arena_capacity;     /* bytes the arena holds from the system */
-    uint64_t generation;        /* backwards (and ag_graph_free calls) so far */
+    uint64_t generation;        /* the current graph's id: changes whenever it is freed */
 } AgStats;
 
 AgStats ag_stats(void);

@@ -23,11 +23,17 @@ typedef struct {
     bool no_value;          /* returns nothing (backward, seed, zero_grad) */
     const char *signature;  /* "sum(x[, axis])" */
     const char *help;       /* what it does, in one short line */
-    const char *rule;       /* its local derivative, or NULL */
+    const char *details;    /* more for :help NAME, or NULL (an op's derivative
+                               rule comes from the engine: ag_op_rule) */
     BuiltinFn fn;
+    bool function_first;    /* the first argument names a function: not evaluated */
 } Builtin;
 
 const Builtin *builtin_find(const char *name, size_t length);
+
+/* grad(f, ...) and gradcheck(f, ...) (gradcheck.c). */
+bool builtin_grad(Session *s, const CallArgs *a, Value *out);
+bool builtin_gradcheck(Session *s, const CallArgs *a, Value *out);
 const Builtin *builtin_list(int *count);
 
 #endif

@@ -2,9 +2,11 @@
  * commands.c — the shell commands: :help [NAME], :vars, :mem, :load FILE,
  * :reset, :quit. Each is a whole line; its argument is the rest of it.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "builtins.h"
+#include "inspect.h"
 #include "print.h"
 #include "run.h"
 
@@ -55,8 +57,39 @@ static void help_overview(Session *s) {
     fprintf(s->out, "\nTopics: :help arena (forward without backward, freed graphs)\n");
 }
 
+/* The operators, by symbol and by the engine's name for them. */
+static const struct {
+    const char *symbol, *op, *usage, *help;
+} operators[] = {
+    {"+", "add", "a + b", "element-wise sum, broadcasting"},
+    {"-", "sub", "a - b", "element-wise difference, broadcasting"},
+    {"*", "mul", "a * b", "element-wise product, broadcasting"},
+    {"/", "div", "a / b", "element-wise quotient, broadcasting"},
+    {"**", "pow", "a ** b", "element-wise power, broadcasting (as pow)"},
+    {"@", "matmul", "a @ b", "matrix product (as matmul)"},
+    {"neg", "neg", "-a", "negation"},
+};
+
+static bool help_operator(Session *s, const char *name) {
+    for (size_t i = 0; i < sizeof operators / sizeof operators[0]; i++)
+        if (strcmp(name, operators[i].symbol) == 0 || strcmp(name, operators[i].op) == 0) {
+            fprintf(s->out, "%s\n  %s\n  %s\n", operators[i].usage, operators[i].help,
+                    ag_op_rule(operators[i].op));
+            return true;
+        }
+    return false;
+}
+
+static void help_builtin(Session *s, const Builtin *b) {
+    fprintf(s->out, "%s\n  %s\n", b->signature, b->help);
+    const char *rule = ag_op_rule(b->name);
+    if (rule) fprintf(s->out, "  %s\n", rule);
+    if (b->details) fprintf(s->out, "  %s\n", b->details);
+    if (b->creation)
+        fprintf(s->out, "  A trailing `grad` argument makes the new leaf require gradients.\n");
+}
+
 static bool cmd_help(Session *s, Source *src, const char *arg) {
-    (void)src;
     size_t len = strlen(arg);
     if (len == 0) {
         help_overview(s);
@@ -66,9 +99,8 @@ static bool cmd_help(Session *s, Source *src, const char *arg) {
     const Builtin *b = builtin_find(arg, len);
     const Command *c = command_find(arg, len);
     if (b) {
-        fprintf(s->out, "%s\n  %s\n", b->signature, b->help);
-        if (b->rule) fprintf(s->out, "  %s\n", b->rule);
-        if (b->creation) fprintf(s->out, "  A trailing `grad` argument makes the new leaf require gradients.\n");
+        help_builtin(s, b);
+    } else if (help_operator(s, arg)) {
     } else if (c) {
         fprintf(s->out, "%s\n  %s\n", c->usage, c->help);
     } else if (strcmp(arg, "arena") == 0) {
@@ -131,6 +163,62 @@ static bool cmd_mem(Session *s, Source *src, const char *arg) {
 }
 
 /* ======================================================================
+ * :graph, :dot, :trace
+ * ====================================================================== */
+
+/* The tensor variable named by the first word of arg; *rest gets the rest. */
+static bool arg_variable(Session *s, Source *src, const char *arg, const char *cmd, Tensor **t,
+                         char *name, size_t size, const char **rest) {
+    size_t len = strcspn(arg, " ");
+    if (len == 0) return session_fail(s, src->line, 1, ":%s needs a variable name", cmd);
+    snprintf(name, size, "%.*s", (int)len, arg);
+    *rest = arg + len + strspn(arg + len, " ");
+    Var *v = session_lookup(s, arg, len);
+    if (!v || v->value.kind != VAL_TENSOR) {
+        const char *near = v ? NULL : session_suggest(s, arg, len);
+        return session_fail(s, src->line, 1, "%s: '%s' is not a tensor variable%s%s%s", cmd, name,
+                            near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+    }
+    *t = v->value.tensor;
+    return true;
+}
+
+static bool cmd_graph(Session *s, Source *src, const char *arg) {
+    Tensor *t;
+    char name[64];
+    const char *rest;
+    if (!arg_variable(s, src, arg, "graph", &t, name, sizeof name, &rest)) return false;
+    if (*rest) return session_fail(s, src->line, 1, ":graph takes one variable name");
+    inspect_graph(s, t, name);
+    return true;
+}
+
+static bool cmd_dot(Session *s, Source *src, const char *arg) {
+    Tensor *t;
+    char name[64];
+    const char *file;
+    if (!arg_variable(s, src, arg, "dot", &t, name, sizeof name, &file)) return false;
+    if (!*file) {
+        inspect_dot(s, t, name, s->out);
+        return true;
+    }
+    FILE *f = fopen(file, "w");
+    if (!f) return session_fail(s, src->line, 1, ":dot: cannot write '%s': %s", file, strerror(errno));
+    inspect_dot(s, t, name, f);
+    bool ok = fclose(f) == 0;
+    if (!ok) return session_fail(s, src->line, 1, ":dot: cannot write '%s'", file);
+    fprintf(s->out, "wrote %s (render it with: dot -Tpng %s -o graph.png)\n", file, file);
+    return true;
+}
+
+static bool cmd_trace(Session *s, Source *src, const char *arg) {
+    if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0)
+        return session_fail(s, src->line, 1, ":trace takes on or off");
+    inspect_trace(s, strcmp(arg, "on") == 0);
+    return true;
+}
+
+/* ======================================================================
  * :load, :reset, :quit
  * ====================================================================== */
 
@@ -170,6 +258,9 @@ static const Command commands[] = {
     {"help", ":help [NAME]", "this overview, or one builtin or command", cmd_help},
     {"vars", ":vars", "each variable: shape, leaf or op, grad", cmd_vars},
     {"mem", ":mem", "memory: live tensors, the waiting graph", cmd_mem},
+    {"graph", ":graph NAME", "the graph behind a value, as a tree", cmd_graph},
+    {"dot", ":dot NAME [FILE]", "the same graph as Graphviz DOT", cmd_dot},
+    {"trace", ":trace on|off", "print each step of backward", cmd_trace},
     {"load", ":load FILE", "runs the statements in FILE", cmd_load},
     {"reset", ":reset", "forgets everything and frees the graph", cmd_reset},
     {"quit", ":quit", "leaves the shell (so does Ctrl-D)", cmd_quit},
@@ -202,7 +293,8 @@ bool command_run(Session *s, Source *src, const char *line) {
     const char *arg = buf + name_len;
     while (*arg == ' ') arg++;
     const Command *c = command_find(buf, name_len);
-    bool takes_arg = c && (c->fn == cmd_help || c->fn == cmd_load);
+    bool takes_arg = c && c->fn != cmd_vars && c->fn != cmd_mem && c->fn != cmd_reset &&
+                     c->fn != cmd_quit;
     if (c && !takes_arg && *arg)
         c = NULL, session_fail(s, src->line, 1, "':%.*s' takes no argument", (int)name_len, buf);
     else if (!c)

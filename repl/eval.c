@@ -113,6 +113,9 @@ static bool eval_name(Session *s, const Node *n, Value *out) {
     if (v && v->func)
         return session_fail(s, n->line, n->col, "'%.*s' is a function: call it, as in %.*s(...)",
                             (int)len, name, (int)len, name);
+    if (v && s->isolated && v->value.kind == VAL_TENSOR && v->value.tensor->requires_grad)
+        /* inside grad/gradcheck only the arguments are differentiated */
+        return engine_result(s, n, tensor_detach(v->value.tensor), out);
     if (v) {
         *out = v->value;
         if (out->kind == VAL_TENSOR) tensor_retain(out->tensor);
@@ -271,27 +274,28 @@ static void release_args(Value *args, int n) {
     for (int i = 0; i < n; i++) value_release(&args[i]);
 }
 
-static bool eval_args(Session *s, const Node *call, int n, Value *args) {
+/* Evaluates n of call's arguments, from the first-th, into args. */
+static bool eval_args(Session *s, const Node *call, int n, Value *args, int first) {
     for (int i = 0; i < n; i++)
-        if (!session_eval(s, call->args[i], &args[i])) {
+        if (!session_eval(s, call->args[first + i], &args[i])) {
             release_args(args, i);
             return false;
         }
     return true;
 }
 
-static bool call_user(Session *s, const Node *n, const UserFunc *f, Value *out) {
+/* Evaluates f's body with its parameters bound to args (n of them). */
+static bool apply_user(Session *s, const Node *n, const UserFunc *f, int num_args, Value *args,
+                       Value *out) {
     const Stmt *def = f->def;
-    if (n->num_args != def->num_params)
+    if (num_args != def->num_params)
         return session_fail(s, n->line, n->col, "%.*s takes %d argument%s, got %d",
                             (int)def->name_length, def->name, def->num_params,
-                            def->num_params == 1 ? "" : "s", n->num_args);
+                            def->num_params == 1 ? "" : "s", num_args);
     if (s->call_depth >= MAX_CALL_DEPTH)
         return session_fail(s, n->line, n->col, "runaway recursion: more than %d nested calls "
                             "(does %.*s call itself?)", MAX_CALL_DEPTH, (int)def->name_length,
                             def->name);
-    Value args[64];
-    if (!eval_args(s, n, n->num_args, args)) return false;
     const Stmt *saved_def = s->frame_def;
     Value *saved_args = s->frame_args;
     s->frame_def = def;
@@ -301,6 +305,14 @@ static bool call_user(Session *s, const Node *n, const UserFunc *f, Value *out) 
     s->call_depth--;
     s->frame_def = saved_def;
     s->frame_args = saved_args;
+    return ok;
+}
+
+static bool call_user(Session *s, const Node *n, const UserFunc *f, Value *out) {
+    if (n->num_args != f->def->num_params) return apply_user(s, n, f, n->num_args, NULL, out);
+    Value args[64];
+    if (!eval_args(s, n, n->num_args, args, 0)) return false;
+    bool ok = apply_user(s, n, f, n->num_args, args, out);
     release_args(args, n->num_args);
     return ok;
 }
@@ -311,12 +323,53 @@ static bool is_grad_flag(const Node *arg) {
            memcmp(arg->as.name.text, "grad", 4) == 0;
 }
 
+/* grad(f, a, ...) and gradcheck(f, ...): f is a name, the rest values. */
+static bool call_with_function(Session *s, const Node *n, const Builtin *b, Value *out) {
+    if (n->num_args < b->min_args)
+        return session_fail(s, n->line, n->col, "%s takes a function and at least one argument: "
+                            "%s", b->name, b->signature);
+    const Node *f = n->args[0];
+    Var *v = f->kind == NODE_NAME ? session_lookup(s, f->as.name.text, f->as.name.length) : NULL;
+    const Builtin *fb = f->kind == NODE_NAME ? builtin_find(f->as.name.text, f->as.name.length) : NULL;
+    if (!(v && v->func) && !(fb && !fb->no_value && !fb->function_first))
+        return session_fail(s, f->line, f->col, "the first argument of %s must name a function "
+                            "(define one with f(x) = ...)", b->name);
+    Value args[64];
+    if (!eval_args(s, n, n->num_args - 1, args, 1)) return false;
+    CallArgs a = {n, args, n->num_args - 1, false};
+    *out = (Value){VAL_VOID, NULL, 0, {0}};
+    bool ok = b->fn(s, &a, out);
+    release_args(args, a.n);
+    return ok;
+}
+
+bool session_call(Session *s, const Node *call, const Node *fnode, Tensor **targs, int n,
+                  Value *out) {
+    Value args[64];
+    for (int i = 0; i < n; i++) args[i] = tensor_value(targs[i]); /* borrowed */
+    Var *v = session_lookup(s, fnode->as.name.text, fnode->as.name.length);
+    if (v && v->func) return apply_user(s, call, v->func, n, args, out);
+    const Builtin *b = builtin_find(fnode->as.name.text, fnode->as.name.length);
+    if (n < b->min_args || (b->max_args >= 0 && n > b->max_args))
+        return session_fail(s, call->line, call->col, "%s takes %d to %d arguments, got %d",
+                            b->name, b->min_args, b->max_args, n);
+    /* A call of the builtin as if written f(a, ...) at the same place. */
+    Node as_call = *fnode;
+    as_call.kind = NODE_CALL;
+    as_call.args = call->args + 1;
+    as_call.num_args = n;
+    CallArgs a = {&as_call, args, n, false};
+    *out = (Value){VAL_VOID, NULL, 0, {0}};
+    return b->fn(s, &a, out);
+}
+
 static bool call_builtin(Session *s, const Node *n, const Builtin *b, Value *out) {
     CallArgs a = {n, NULL, n->num_args, false};
     if (b->creation && a.n > 0 && is_grad_flag(n->args[a.n - 1])) {
         a.grad = true;
         a.n--;
     }
+    if (b->function_first) return call_with_function(s, n, b, out);
     if (a.n < b->min_args || (b->max_args >= 0 && a.n > b->max_args)) {
         char range[48];
         if (b->min_args == b->max_args) snprintf(range, sizeof range, "%d", b->min_args);
@@ -327,7 +380,7 @@ static bool call_builtin(Session *s, const Node *n, const Builtin *b, Value *out
                             b->signature);
     }
     Value args[64];
-    if (!eval_args(s, n, a.n, args)) return false;
+    if (!eval_args(s, n, a.n, args, 0)) return false;
     a.args = args;
     *out = (Value){VAL_VOID, NULL, 0, {0}};
     bool ok = b->fn(s, &a, out);

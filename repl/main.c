@@ -21,6 +21,8 @@ static const char usage[] =
     "FILE:LINE:COL: error: MESSAGE on stderr and exit status 1.\n"
     "\n"
     "  -e TEXT     run TEXT as a script\n"
+    "  --check     run each FILE, comparing what it prints with its\n"
+    "              '# expect: TEXT' and '# expect error: TEXT' lines\n"
     "  --help      show this help\n"
     "  --version   show the version\n"
     "\n"
@@ -28,7 +30,8 @@ static const char usage[] =
 
 /* Names for tab completion: builtins, then variables, then commands. */
 static const char *completion_name(void *ctx, int i) {
-    static const char *const commands[] = {":help", ":vars", ":mem", ":load", ":reset", ":quit"};
+    static const char *const commands[] = {":help", ":vars", ":mem", ":graph", ":dot",
+                                           ":trace", ":load", ":reset", ":quit"};
     Session *s = ctx;
     int nb;
     const Builtin *b = builtin_list(&nb);
@@ -43,7 +46,7 @@ static int interactive(Session *s) {
     printf("ag %s, an autograd calculator (%s). Type :help for help, :quit to leave.\n", AG_VERSION,
            lineedit_kind());
     lineedit_init(completion_name, s);
-    Source src = {"<stdin>", NULL, NULL, 0, 0, true, 0};
+    Source src = {.name = "<stdin>", .interactive = true};
     run_source(s, &src);
     lineedit_close();
     return 0;
@@ -67,7 +70,7 @@ static int run_args(Session *s, int argc, char **argv) {
                 fprintf(stderr, "ag: -e needs TEXT\n%s", usage);
                 return 2;
             }
-            Source src = {"<-e>", NULL, argv[i], strlen(argv[i]), 0, false, 0};
+            Source src = {.name = "<-e>", .text = argv[i], .text_len = strlen(argv[i])};
             ok = run_source(s, &src);
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             fprintf(stderr, "ag: unknown option '%s'\n%s", argv[i], usage);
@@ -89,6 +92,7 @@ int main(int argc, char **argv) {
         printf("ag %s\n", AG_VERSION);
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "--check") == 0) return check_files(argc - 2, argv + 2);
     Session s;
     int status;
     if (argc == 1 && isatty(STDIN_FILENO)) {

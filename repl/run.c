@@ -173,7 +173,7 @@ bool run_source(Session *s, Source *src) {
         const char *command = chunk.len ? NULL : command_text(line.data);
         if (command) {
             if (src->interactive) lineedit_save(line.data);
-            ok = command_run(s, src, command) || src->interactive;
+            ok = command_run(s, src, command) || src->interactive || src->keep_going;
             continue;
         }
         if (!chunk.len) first_line = src->line;
@@ -191,7 +191,8 @@ bool run_source(Session *s, Source *src) {
             lineedit_save(chunk.data);
             chunk.data[chunk.len - 1] = '\n';
         }
-        ok = run_chunk(s, src, chunk.data, chunk.len, first_line) || src->interactive;
+        ok = run_chunk(s, src, chunk.data, chunk.len, first_line) || src->interactive ||
+             src->keep_going;
         chunk.len = 0;
     }
     strbuf_free(&line);
@@ -205,7 +206,7 @@ RunStatus run_file(Session *s, const char *path) {
         session_fail(s, 0, 0, "cannot open '%s': %s", path, strerror(errno));
         return RUN_CANNOT_OPEN;
     }
-    Source src = {strcmp(path, "-") == 0 ? "<stdin>" : path, f, NULL, 0, 0, false, 0};
+    Source src = {.name = strcmp(path, "-") == 0 ? "<stdin>" : path, .file = f};
     bool ok = run_source(s, &src);
     if (f != stdin) fclose(f);
     return ok ? RUN_OK : RUN_FAILED;

@@ -25,6 +25,7 @@ typedef struct {
     size_t text_len, text_pos;
     bool interactive;     /* prompts, line editing, errors do not stop it */
     int line;             /* lines read so far */
+    bool keep_going;      /* errors are reported as in a script, but do not stop it */
 } Source;
 
 /* Runs src to its end. Returns false at the first error of a
@@ -38,5 +39,10 @@ RunStatus run_file(Session *s, const char *path);
 
 /* The :command of one line (":help sum"); false on an error (reported). */
 bool command_run(Session *s, Source *src, const char *line);
+
+/* ag --check FILE...: runs each file, matching what it prints against its
+ * "# expect: TEXT" and "# expect error: TEXT" lines; reports each mismatch.
+ * Returns the exit status: 0 when every expectation holds, else 1. */
+int check_files(int count, char **paths);
 
 #endif

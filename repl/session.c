@@ -246,7 +246,7 @@ void session_print_grads(Session *s, Tensor **before) {
 
 void session_note_arena(Session *s) {
     AgStats st = ag_stats();
-    if (st.arena_functions < s->arena_note_at) return;
+    if (st.arena_functions < s->arena_note_at || s->quiet_notes) return;
     while (s->arena_note_at <= st.arena_functions) s->arena_note_at *= 10;
     fprintf(s->err,
             "note: %lld graph nodes (%lld KiB) are waiting for a backward: graphs built "

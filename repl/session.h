@@ -68,6 +68,9 @@ typedef struct {
     int error_line, error_col;
     bool error_is_syntax;
     bool quit;                 /* :quit was given */
+    bool tracing;              /* :trace on */
+    int isolated;              /* inside grad/gradcheck: variables read as constants */
+    bool quiet_notes;          /* no arena notes (ag --check compares output) */
     /* parameters bound by the function call being evaluated (innermost) */
     const Stmt *frame_def;
     Value *frame_args;
@@ -91,6 +94,10 @@ bool session_define(Session *s, const Stmt *def);
 bool session_exec(Session *s, const Stmt *stmt);
 /* Evaluates an expression into *out (a new reference). */
 bool session_eval(Session *s, const Node *n, Value *out);
+/* Calls the function (user or builtin) named by fnode with tensor arguments
+ * (borrowed); call is where messages point. */
+bool session_call(Session *s, const Node *call, const Node *fnode, Tensor **args, int n,
+                  Value *out);
 
 /* Prints a value as a statement's result. */
 void session_print_value(Session *s, const Value *v);

@@ -38,6 +38,14 @@ typedef struct {
 
 static _Thread_local Arena arena;
 
+/* Generations are unique across the nested arenas of ag_graph_push, so a
+ * tensor from an outer graph never passes for one of the inner graph. */
+static _Thread_local uint64_t last_generation;
+
+enum { MAX_GRAPH_DEPTH = 8 };
+static _Thread_local Arena outer[MAX_GRAPH_DEPTH];
+static _Thread_local int graph_depth;
+
 static Chunk *chunk_new(size_t size) {
     size_t chunk_size = size > CHUNK_BYTES ? size : CHUNK_BYTES;
     Chunk *c = malloc(sizeof(Chunk) + chunk_size);
@@ -71,7 +79,7 @@ static void *arena_alloc(size_t size) {
  * KEEP_CHUNKS standard chunks for the next graph. */
 static void arena_free(void) {
     /* Bump first: tensors freed below must not reach back into the arena. */
-    arena.generation++;
+    arena.generation = ++last_generation;
     Function *fn = arena.functions;
     arena.functions = NULL;
     arena.num_functions = 0;
@@ -98,6 +106,24 @@ static void arena_free(void) {
 }
 
 void ag_graph_free(void) { arena_free(); }
+
+int ag_graph_push(void) {
+    if (graph_depth == MAX_GRAPH_DEPTH)
+        return ag_fail("graphs nested more than %d deep", MAX_GRAPH_DEPTH), -1;
+    outer[graph_depth++] = arena;
+    arena = (Arena){.generation = ++last_generation};
+    return 0;
+}
+
+void ag_graph_pop(void) {
+    if (graph_depth == 0) return;
+    arena_free();
+    for (Chunk *c = arena.spare, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
+    arena = outer[--graph_depth];
+}
 
 bool tensor_has_graph(const Tensor *t) {
     return t->grad_fn != NULL && t->graph_generation == arena.generation;
@@ -161,6 +187,22 @@ Tensor *graph_record(Tensor *out, ApplyFn apply, const char *name,
 }
 
 /* ======================================================================
+ * Tracing: a hook that teaching tools set; one branch per event when off
+ * ====================================================================== */
+
+static _Thread_local AgTraceFn trace_fn;
+static _Thread_local void *trace_ctx;
+
+void ag_set_trace(AgTraceFn fn, void *ctx) {
+    trace_fn = fn;
+    trace_ctx = ctx;
+}
+
+static void trace(AgTraceEvent e) {
+    if (trace_fn) trace_fn(&e, trace_ctx);
+}
+
+/* ======================================================================
  * accumulate_grad: the one place gradients are summed and reduced
  * ====================================================================== */
 
@@ -189,6 +231,9 @@ void accumulate_grad(Tensor *t, Tensor *grad) {
         tensor_release(grad);
         return;
     }
+    if (trace_fn)
+        trace((AgTraceEvent){.kind = AG_TRACE_ACCUMULATE, .tensor = t, .grad = grad,
+                             .summed = t->grad != NULL});
     if (!shape_equal(t->ndim, t->shape, grad->ndim, grad->shape)) {
         Tensor *reduced = reduce_to_shape(grad, t);
         tensor_release(grad);
@@ -259,6 +304,7 @@ static void run_backward(Function *root, Function **stack) {
         AG_ASSERT(out && out->grad, "(10) fn->output->grad is non-NULL when apply is called");
         Tensor *grad_output = out->grad;
         out->grad = NULL; /* (7) intermediate gradients do not survive */
+        if (trace_fn) trace((AgTraceEvent){.kind = AG_TRACE_APPLY, .fn = fn, .grad = grad_output});
         fn->apply(fn, fn->ctx, grad_output);
         tensor_release(grad_output);
         for (int i = 0; i < fn->num_inputs; i++) {
@@ -267,6 +313,9 @@ static void run_backward(Function *root, Function **stack) {
             Function *parent = in->grad_fn;
             parent->pending_count--;
             AG_ASSERT(parent->pending_count >= 0, "(9) pending_count never goes negative");
+            if (trace_fn)
+                trace((AgTraceEvent){.kind = AG_TRACE_PENDING, .fn = parent,
+                                     .pending = parent->pending_count});
             if (parent->pending_count == 0) stack[top++] = parent;
         }
     }

@@ -95,6 +95,16 @@ Tensor *graph_record(Tensor *out, ApplyFn apply, const char *name,
  * Does nothing (but release) when t does not require grad. */
 void accumulate_grad(Tensor *t, Tensor *grad);
 
+/* ---- op documentation ---- */
+/* Each op states its local derivative rule beside its backward, so the two
+ * cannot drift apart; ops/docs.c lists them for ag_op_rule. */
+typedef struct {
+    const char *name, *rule;
+} OpDoc;
+#define OP_DOC(op, rule_text)                                                   \
+    extern const OpDoc op_doc_##op;                                             \
+    const OpDoc op_doc_##op = {#op, #op ": " rule_text}
+
 /* ---- kernels shared by ops ---- */
 /* Copies x broadcast to shape (ndim) into a new tensor (used by backward
  * kernels that need an operand in output shape space). */

@@ -102,6 +102,8 @@ ROW_KERNEL(div_rows, x / y)
  * add: out = a + b; grad_a = g, grad_b = g
  * ====================================================================== */
 
+OP_DOC(add, "grad_a = g, grad_b = g (each summed back to its input's shape)");
+
 /* The gradient passes through unchanged: both inputs share g (accumulate_grad
  * never writes into a gradient another holder can see). */
 static void add_backward(Function *self, void *ctx, Tensor *g) {
@@ -118,6 +120,8 @@ Tensor *tensor_add(Tensor *a, Tensor *b) {
  * sub: out = a - b; grad_a = g, grad_b = -g
  * ====================================================================== */
 
+OP_DOC(sub, "grad_a = g, grad_b = -g");
+
 static void sub_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     accumulate_grad(self->inputs[0], tensor_retain(g));
@@ -131,6 +135,8 @@ Tensor *tensor_sub(Tensor *a, Tensor *b) {
 /* ======================================================================
  * mul: out = a * b; grad_a = g * b, grad_b = g * a
  * ====================================================================== */
+
+OP_DOC(mul, "grad_a = g * b, grad_b = g * a");
 
 static void mul_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
@@ -148,6 +154,8 @@ Tensor *tensor_mul(Tensor *a, Tensor *b) {
  * ====================================================================== */
 
 ROW_KERNEL(neg_div_rows, -x / y)
+
+OP_DOC(div, "grad_a = g / b, grad_b = -g * a / b^2");
 
 static void div_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
@@ -175,6 +183,8 @@ Tensor *tensor_div(Tensor *a, Tensor *b) {
 ROW_KERNEL(pow_rows, pow(x, y))
 ROW_KERNEL(pow_dbase_rows, y == 0.0 ? 0.0 : y * pow(x, y - 1.0))
 ROW_KERNEL(pow_dexp_rows, (x == 0.0 && y >= 0.0) ? 0.0 : pow(x, y) * log(x))
+
+OP_DOC(pow, "grad_a = g * b * a^(b-1), grad_b = g * a^b * log(a)");
 
 static void pow_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;

@@ -511,6 +511,8 @@ static Tensor *matmul_grad_b(const MatmulPlan *p, const Tensor *g, const Tensor 
     return r;
 }
 
+OP_DOC(matmul, "grad_a = g @ b^T, grad_b = a^T @ g (batch dimensions summed back)");
+
 static void matmul_backward(Function *self, void *ctx, Tensor *g) {
     const MatmulPlan *p = ctx;
     Tensor *a = self->inputs[0], *b = self->inputs[1];

@@ -68,6 +68,8 @@ static Tensor *softmax_forward(const char *op, Tensor *x, int axis, bool log_spa
  *   dx = y * (g - sum_k(g * y))
  * ====================================================================== */
 
+OP_DOC(softmax, "grad_x = y * (g - sum(g * y)) along the axis, y = softmax(x)");
+
 static void softmax_backward(Function *self, void *ctx, Tensor *g) {
     SoftmaxCtx *c = ctx;
     const Tensor *y = self->output;
@@ -92,6 +94,8 @@ Tensor *tensor_softmax(Tensor *x, int axis) {
  * log_softmax: y = x - max - log(sum(exp(x - max))) along the axis
  *   dx = g - exp(y) * sum_k(g)
  * ====================================================================== */
+
+OP_DOC(log_softmax, "grad_x = g - softmax(x) * sum(g) along the axis");
 
 static void log_softmax_backward(Function *self, void *ctx, Tensor *g) {
     SoftmaxCtx *c = ctx;
@@ -134,6 +138,8 @@ static Tensor *difference(const Tensor *pred, const Tensor *target, int ndim,
     return p;
 }
 
+OP_DOC(mse, "grad_pred = g * 2 (pred - target) / n, grad_target = -grad_pred");
+
 static void mse_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *pred = self->inputs[0], *target = self->inputs[1];
@@ -175,6 +181,8 @@ Tensor *tensor_mse(Tensor *pred, Tensor *target) {
  *   logits (N, C), classes (N,) of integers in [0, C)
  *   grad_logits = g * (softmax(logits) - onehot(classes)) / N
  * ====================================================================== */
+
+OP_DOC(cross_entropy, "grad_logits = g * (softmax(logits) - onehot(classes)) / N");
 
 static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;

@@ -75,6 +75,8 @@ static void sum_rows(const Tensor *x, AxisView v, double *out) {
  * sum: out = sum of x (over the axis); dx = g spread over it
  * ====================================================================== */
 
+OP_DOC(sum, "grad_x = g, copied to every summed element");
+
 static void sum_backward(Function *self, void *ctx, Tensor *g) {
     AxisCtx *c = ctx;
     accumulate_grad(self->inputs[0], spread_back(self->inputs[0], c->axis, g, 1.0));
@@ -111,6 +113,8 @@ Tensor *tensor_sum_axis(Tensor *x, int axis) {
  * (the mean of no elements is nan, as in PyTorch)
  * ====================================================================== */
 
+OP_DOC(mean, "grad_x = g / n to each of the n averaged elements");
+
 static void mean_backward(Function *self, void *ctx, Tensor *g) {
     AxisCtx *c = ctx;
     Tensor *x = self->inputs[0];
@@ -139,6 +143,8 @@ typedef struct {
     int axis;
     int64_t argmax[]; /* one per output element */
 } MaxCtx;
+
+OP_DOC(max, "grad_x = g at the first maximal element, 0 elsewhere");
 
 static void max_backward(Function *self, void *ctx, Tensor *g) {
     MaxCtx *c = ctx;

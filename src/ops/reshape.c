@@ -14,6 +14,8 @@ static Tensor *copy_as(const Tensor *src, int ndim, const int64_t *shape) {
     return r;
 }
 
+OP_DOC(reshape, "grad_x = g reshaped back to x's shape");
+
 /* x (..) -> out (shape); dx = g in x's shape */
 static void reshape_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;

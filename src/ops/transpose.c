@@ -43,6 +43,8 @@ static Tensor *swap_axes(const Tensor *x, int a, int b) {
     return out;
 }
 
+OP_DOC(transpose, "grad_x = g with the two axes swapped back");
+
 /* x (.., A, .., B, ..) -> out (.., B, .., A, ..); dx = g with the axes swapped back */
 static void transpose_backward(Function *self, void *ctx, Tensor *g) {
     TransposeCtx *c = ctx;

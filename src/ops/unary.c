@@ -29,9 +29,10 @@ static Tensor *unary_record(Tensor *out, Tensor *x, ApplyFn backward_fn, const c
     int64_t n = (grad)->numel;                                                  \
     (void)x, (void)y
 
-/* Defines tensor_NAME: out[i] = FORWARD (in terms of x[i]) and NAME_backward:
- * dx[i] = BACKWARD (in terms of x[i], y[i], g[i]). */
-#define UNARY_OP(NAME, FN_NAME, FORWARD, BACKWARD)                              \
+/* Defines tensor_NAME: out[i] = FORWARD (in terms of x[i]), NAME_backward:
+ * dx[i] = BACKWARD (in terms of x[i], y[i], g[i]), and its rule as text. */
+#define UNARY_OP(NAME, FN_NAME, RULE, FORWARD, BACKWARD)                        \
+    OP_DOC(NAME, RULE);                                                         \
     static void NAME##_backward(Function *self, void *ctx, Tensor *grad) {      \
         (void)ctx;                                                              \
         BACKWARD_VARS(self, grad);                                              \
@@ -48,19 +49,24 @@ static Tensor *unary_record(Tensor *out, Tensor *x, ApplyFn backward_fn, const c
     }
 
 /* neg: y = -x;            dx = -g */
-UNARY_OP(neg, "NegBackward", -x[i], -g[i])
+UNARY_OP(neg, "NegBackward", "grad_x = -g",
+         -x[i], -g[i])
 
 /* exp: y = e^x;           dx = g * y */
-UNARY_OP(exp, "ExpBackward", exp(x[i]), g[i] * y[i])
+UNARY_OP(exp, "ExpBackward", "grad_x = g * exp(x)",
+         exp(x[i]), g[i] * y[i])
 
 /* log: y = ln x;          dx = g / x */
-UNARY_OP(log, "LogBackward", log(x[i]), g[i] / x[i])
+UNARY_OP(log, "LogBackward", "grad_x = g / x",
+         log(x[i]), g[i] / x[i])
 
 /* sqrt: y = x^(1/2);      dx = g / (2 y) */
-UNARY_OP(sqrt, "SqrtBackward", sqrt(x[i]), g[i] / (2.0 * y[i]))
+UNARY_OP(sqrt, "SqrtBackward", "grad_x = g / (2 sqrt(x))",
+         sqrt(x[i]), g[i] / (2.0 * y[i]))
 
 /* tanh: y = tanh x;       dx = g * (1 - y^2) */
-UNARY_OP(tanh, "TanhBackward", tanh(x[i]), g[i] * (1.0 - y[i] * y[i]))
+UNARY_OP(tanh, "TanhBackward", "grad_x = g * (1 - tanh(x)^2)",
+         tanh(x[i]), g[i] * (1.0 - y[i] * y[i]))
 
 /* sigmoid: y = 1/(1+e^-x); dx = g * y * (1 - y). Written so that exp never
  * overflows: for x < 0 it is e^x / (1 + e^x). */
@@ -69,19 +75,24 @@ static double sigmoid(double v) {
     double e = exp(v);
     return e / (1.0 + e);
 }
-UNARY_OP(sigmoid, "SigmoidBackward", sigmoid(x[i]), g[i] * y[i] * (1.0 - y[i]))
+UNARY_OP(sigmoid, "SigmoidBackward", "grad_x = g * s * (1 - s), s = sigmoid(x)",
+         sigmoid(x[i]), g[i] * y[i] * (1.0 - y[i]))
 
 /* relu: y = max(x, 0);    dx = g where x > 0, else 0 (0 at x = 0, as PyTorch).
  * NaN passes through (x != x), as in PyTorch. */
-UNARY_OP(relu, "ReluBackward", (x[i] > 0.0 || x[i] != x[i]) ? x[i] : 0.0,
+UNARY_OP(relu, "ReluBackward", "grad_x = g where x > 0, else 0",
+         (x[i] > 0.0 || x[i] != x[i]) ? x[i] : 0.0,
          x[i] > 0.0 ? g[i] : 0.0)
 
 /* abs: y = |x|;           dx = g * sign(x), sign(0) = 0 */
-UNARY_OP(abs, "AbsBackward", fabs(x[i]),
+UNARY_OP(abs, "AbsBackward", "grad_x = g * sign(x) (0 at x = 0)",
+         fabs(x[i]),
          x[i] > 0.0 ? g[i] : (x[i] < 0.0 ? -g[i] : 0.0))
 
 /* sin: y = sin x;         dx = g * cos x */
-UNARY_OP(sin, "SinBackward", sin(x[i]), g[i] * cos(x[i]))
+UNARY_OP(sin, "SinBackward", "grad_x = g * cos(x)",
+         sin(x[i]), g[i] * cos(x[i]))
 
 /* cos: y = cos x;         dx = -g * sin x */
-UNARY_OP(cos, "CosBackward", cos(x[i]), -g[i] * sin(x[i]))
+UNARY_OP(cos, "CosBackward", "grad_x = -g * sin(x)",
+         cos(x[i]), -g[i] * sin(x[i]))

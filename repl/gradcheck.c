@@ -1,0 +1,322 @@
+/*
+ * gradcheck.c — grad(f, a, ...) and gradcheck(f, a, ...): run a function
+ * forward and backward afresh, on copies of its arguments, in a graph of
+ * their own (ag_graph_push), so that neither the arguments' .grad nor the
+ * graphs the user is building are touched. Inside, every variable the body
+ * reads is a constant: only the arguments are differentiated (JAX's rule).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins.h"
+#include "print.h"
+
+enum { GRADCHECK_MAX_ELEMENTS = 100000, WORST_SHOWN = 5 };
+
+/* Checks of gradcheck, as PyTorch's defaults: |a - n| <= atol + rtol |n|. */
+static const double FD_STEP = 1e-6, ATOL = 1e-5, RTOL = 1e-3;
+
+/* ======================================================================
+ * Calling f
+ * ====================================================================== */
+
+/* The name of f's i-th argument: the user function's parameter; for a
+ * builtin, the argument itself when it is a name, else x1, x2, ... */
+static void param_name(Session *s, const Node *call, int i, char *buf, size_t size) {
+    const Node *fnode = call->args[0], *arg = call->args[i + 1];
+    Var *v = session_lookup(s, fnode->as.name.text, fnode->as.name.length);
+    const Node *p = v && v->func ? v->func->def->params[i] : arg->kind == NODE_NAME ? arg : NULL;
+    if (p)
+        snprintf(buf, size, "%.*s", (int)(p->as.name.length > 40 ? 40 : p->as.name.length),
+                 p->as.name.text);
+    else
+        snprintf(buf, size, "x%d", i + 1);
+}
+
+/* f(args) as a tensor; false with the error set. call is the grad or
+ * gradcheck call (its arguments after the first are f's). */
+static bool call_f(Session *s, const Node *call, Tensor **args, int n, Tensor **out) {
+    Value v;
+    s->isolated++;
+    bool ok = session_call(s, call, call->args[0], args, n, &v);
+    s->isolated--;
+    if (!ok) return false;
+    if (v.kind != VAL_TENSOR) {
+        value_release(&v);
+        return session_fail(s, call->line, call->col, "the function returned no tensor");
+    }
+    *out = v.tensor;
+    return true;
+}
+
+/* f(args) summed to one number when it has several elements (gradcheck
+ * checks the gradient of the sum); summed_shape (if not NULL) gets the shape
+ * that was summed, or "". */
+static bool loss_of(Session *s, const Node *call, Tensor **args, int n, Tensor **loss,
+                    char *summed_shape) {
+    Tensor *out;
+    if (!call_f(s, call, args, n, &out)) return false;
+    if (summed_shape) summed_shape[0] = '\0';
+    if (out->numel == 1) {
+        *loss = out;
+        return true;
+    }
+    if (summed_shape) tensor_shape_str(out, summed_shape, AG_SHAPE_STR_MAX);
+    *loss = tensor_sum(out);
+    tensor_release(out);
+    return *loss ? true : session_fail(s, call->line, call->col, "%s", ag_error());
+}
+
+/* Copies of the arguments: fresh leaves that require grad as the originals
+ * do, so backward fills the copies' .grad, never the originals'. */
+static bool copy_args(Session *s, const CallArgs *a, Tensor **copies) {
+    for (int i = 0; i < a->n; i++) {
+        Tensor *t = a->args[i].kind == VAL_TENSOR ? a->args[i].tensor : NULL;
+        if (!t) {
+            for (int j = 0; j < i; j++) tensor_release(copies[j]);
+            const Node *n = a->call->args[i + 1];
+            return session_fail(s, n->line, n->col, "argument %d is not a tensor", i + 2);
+        }
+        copies[i] = tensor_detach(t);
+        if (copies[i]) tensor_set_requires_grad(copies[i], t->requires_grad);
+    }
+    return true;
+}
+
+static void release_all(Tensor **ts, int n) {
+    for (int i = 0; i < n; i++) tensor_release(ts[i]);
+}
+
+/* Runs f forward and backward on copies in a graph of its own: loss and
+ * copies (with their .grad) for the caller to read and release. */
+static bool forward_backward(Session *s, const CallArgs *a, Tensor **copies, Tensor **loss,
+                             char *summed_shape) {
+    if (!copy_args(s, a, copies)) return false;
+    bool ok = loss_of(s, a->call, copies, a->n, loss, summed_shape);
+    if (ok && (*loss)->requires_grad && backward(*loss) != 0)
+        ok = session_fail(s, a->call->line, a->call->col, "%s", ag_error());
+    if (!ok) release_all(copies, a->n);
+    return ok;
+}
+
+static bool any_requires_grad_arg(Session *s, const CallArgs *a, const char *what) {
+    for (int i = 0; i < a->n; i++)
+        if (a->args[i].kind == VAL_TENSOR && a->args[i].tensor->requires_grad) return true;
+    return session_fail(s, a->call->line, a->call->col,
+                        "%s: no argument requires grad, so there is nothing to differentiate "
+                        "(make one with tensor(x, grad))", what);
+}
+
+/* ======================================================================
+ * grad(f, a, ...): the value and each gradient, printed
+ * ====================================================================== */
+
+static void print_named(Session *s, const char *prefix, const Tensor *t) {
+    StrBuf sb;
+    strbuf_init(&sb);
+    format_tensor(&sb, t);
+    fputs(prefix, s->out);
+    size_t indent = strlen(prefix);
+    for (const char *p = sb.data; *p; p++) {
+        fputc(*p, s->out);
+        if (*p == '\n') fprintf(s->out, "%*s", (int)indent, "");
+    }
+    fputc('\n', s->out);
+    strbuf_free(&sb);
+}
+
+/* Prints f's value and df/dparam for each argument that requires grad. */
+static void print_grads(Session *s, const Node *call, Tensor *value, Tensor **copies, int n) {
+    const Node *f = call->args[0];
+    char prefix[128], param[64];
+    snprintf(prefix, sizeof prefix, "%.*s = ", (int)f->as.name.length, f->as.name.text);
+    Tensor *shown = tensor_detach(value); /* the value, without its graph's suffix */
+    print_named(s, prefix, shown);
+    tensor_release(shown);
+    for (int i = 0; i < n; i++) {
+        if (!copies[i]->requires_grad) continue;
+        param_name(s, call, i, param, sizeof param);
+        snprintf(prefix, sizeof prefix, "d%.*s/d%s = ", (int)f->as.name.length, f->as.name.text,
+                 param);
+        /* An argument the value does not depend on has gradient zero. */
+        Tensor *zero = copies[i]->grad ? NULL : tensor_zeros(copies[i]->ndim, copies[i]->shape, false);
+        print_named(s, prefix, copies[i]->grad ? copies[i]->grad : zero);
+        tensor_release(zero);
+    }
+}
+
+bool builtin_grad(Session *s, const CallArgs *a, Value *out) {
+    (void)out;
+    const Node *f = a->call->args[0];
+    if (!any_requires_grad_arg(s, a, "grad")) return false;
+    if (ag_graph_push() != 0) return session_fail(s, a->call->line, a->call->col, "%s", ag_error());
+    Tensor *copies[64], *value = NULL;
+    bool copied = copy_args(s, a, copies), ok = copied && call_f(s, a->call, copies, a->n, &value);
+    if (ok && value->numel != 1) {
+        char shape[AG_SHAPE_STR_MAX];
+        ok = session_fail(s, a->call->line, a->call->col, "grad: %.*s returns shape %s; it must "
+                          "return one element (use gradcheck, or wrap it in sum)",
+                          (int)f->as.name.length, f->as.name.text,
+                          tensor_shape_str(value, shape, sizeof shape));
+    }
+    if (ok && value->requires_grad && backward(value) != 0)
+        ok = session_fail(s, a->call->line, a->call->col, "%s", ag_error());
+    if (ok) print_grads(s, a->call, value, copies, a->n);
+    if (copied) release_all(copies, a->n);
+    tensor_release(value);
+    ag_graph_pop();
+    return ok;
+}
+
+/* ======================================================================
+ * gradcheck(f, a, ...): analytic against central differences
+ * ====================================================================== */
+
+typedef struct {
+    double max_abs, max_rel;
+    int64_t bad[WORST_SHOWN];      /* worst failing elements */
+    double analytic[WORST_SHOWN], numeric[WORST_SHOWN];
+    int num_bad;                   /* failing elements (all, not just shown) */
+    int64_t kinks;                 /* non-differentiable elements */
+    int64_t kink_at;
+    double kink_left, kink_right;
+} ArgReport;
+
+/* The loss as a number with argument i's element k moved by delta; the
+ * arguments are constants here, so nothing is recorded. */
+static bool loss_at(Session *s, const CallArgs *a, Tensor **consts, int i, int64_t k,
+                    double delta, double *value) {
+    double saved = consts[i]->data[k];
+    consts[i]->data[k] = saved + delta;
+    Tensor *loss;
+    bool ok = loss_of(s, a->call, consts, a->n, &loss, NULL);
+    consts[i]->data[k] = saved;
+    if (ok) *value = loss->data[0];
+    if (ok) tensor_release(loss);
+    return ok;
+}
+
+/* Keeps the WORST_SHOWN largest errors, largest first. */
+static void note_failure(ArgReport *r, int64_t k, double analytic, double numeric) {
+    double err = fabs(analytic - numeric);
+    int at = r->num_bad < WORST_SHOWN ? r->num_bad : WORST_SHOWN;
+    while (at > 0 && fabs(r->analytic[at - 1] - r->numeric[at - 1]) < err) at--;
+    if (at < WORST_SHOWN) {
+        int last = r->num_bad < WORST_SHOWN ? r->num_bad : WORST_SHOWN - 1;
+        for (int j = last; j > at; j--) {
+            r->bad[j] = r->bad[j - 1];
+            r->analytic[j] = r->analytic[j - 1];
+            r->numeric[j] = r->numeric[j - 1];
+        }
+        r->bad[at] = k;
+        r->analytic[at] = analytic;
+        r->numeric[at] = numeric;
+    }
+    r->num_bad++;
+}
+
+/* Compares argument i's analytic gradient with central differences. A kink
+ * (one-sided slopes that disagree: relu at 0, a max tie) is not a failure. */
+static bool check_arg(Session *s, const CallArgs *a, Tensor **consts, int i, double f0,
+                      const Tensor *grad, ArgReport *r) {
+    memset(r, 0, sizeof *r);
+    for (int64_t k = 0; k < consts[i]->numel; k++) {
+        double up, down;
+        if (!loss_at(s, a, consts, i, k, FD_STEP, &up) || !loss_at(s, a, consts, i, k, -FD_STEP, &down))
+            return false;
+        double numeric = (up - down) / (2 * FD_STEP), analytic = grad ? grad->data[k] : 0.0;
+        double left = (f0 - down) / FD_STEP, right = (up - f0) / FD_STEP;
+        if (fabs(left - right) > 1e-3 * (1 + fabs(left) + fabs(right))) {
+            if (r->kinks++ == 0) r->kink_at = k, r->kink_left = left, r->kink_right = right;
+            continue;
+        }
+        /* Relative to the larger magnitude, but never to less than ATOL: a
+         * true zero measured as 1e-10 is not an infinite relative error. */
+        double err = fabs(analytic - numeric);
+        double rel = err / fmax(fmax(fabs(analytic), fabs(numeric)), ATOL);
+        if (err > r->max_abs) r->max_abs = err;
+        if (rel > r->max_rel) r->max_rel = rel;
+        if (!(err <= ATOL + RTOL * fabs(numeric))) note_failure(r, k, analytic, numeric);
+    }
+    return true;
+}
+
+/* "(1, 2)": the index of element k of t. */
+static void index_str(const Tensor *t, int64_t k, char *buf, size_t size) {
+    int64_t idx[AG_MAX_DIMS];
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        idx[d] = t->shape[d] ? k % t->shape[d] : 0;
+        k = t->shape[d] ? k / t->shape[d] : 0;
+    }
+    ag_shape_str(t->ndim, idx, buf, size);
+}
+
+static void print_report(Session *s, const char *param, const Tensor *t, const ArgReport *r) {
+    char shape[AG_SHAPE_STR_MAX], idx[AG_SHAPE_STR_MAX];
+    fprintf(s->out, "  %s %s: max abs error %.1e, max rel error %.1e  %s\n", param,
+            tensor_shape_str(t, shape, sizeof shape), r->max_abs, r->max_rel,
+            r->num_bad ? "FAIL" : "ok");
+    if (r->kinks) {
+        index_str(t, r->kink_at, idx, sizeof idx);
+        fprintf(s->out, "    not differentiable at %lld element%s (first %s: slope %.4g from the "
+                "left, %.4g from the right); not counted\n", (long long)r->kinks,
+                r->kinks == 1 ? "" : "s", idx, r->kink_left, r->kink_right);
+    }
+    if (!r->num_bad) return;
+    fprintf(s->out, "    %-16s %14s %14s\n", "index", "analytic", "numeric");
+    for (int j = 0; j < r->num_bad && j < WORST_SHOWN; j++) {
+        index_str(t, r->bad[j], idx, sizeof idx);
+        fprintf(s->out, "    %-16s %14.6g %14.6g\n", idx, r->analytic[j], r->numeric[j]);
+    }
+    if (r->num_bad > WORST_SHOWN)
+        fprintf(s->out, "    ... and %d more\n", r->num_bad - WORST_SHOWN);
+}
+
+/* Checks every argument that requires grad; prints; *all_ok. */
+static bool check_all(Session *s, const CallArgs *a, Tensor **copies, double f0, bool *all_ok) {
+    Tensor *consts[64];
+    for (int i = 0; i < a->n; i++) consts[i] = tensor_detach(copies[i]);
+    bool ok = true;
+    *all_ok = true;
+    for (int i = 0; ok && i < a->n; i++) {
+        if (!copies[i]->requires_grad) continue;
+        ArgReport r;
+        char param[64];
+        ok = check_arg(s, a, consts, i, f0, copies[i]->grad, &r);
+        if (!ok) break;
+        param_name(s, a->call, i, param, sizeof param);
+        print_report(s, param, copies[i], &r);
+        if (r.num_bad) *all_ok = false;
+    }
+    release_all(consts, a->n);
+    return ok;
+}
+
+bool builtin_gradcheck(Session *s, const CallArgs *a, Value *out) {
+    (void)out;
+    const Node *f = a->call->args[0];
+    if (!any_requires_grad_arg(s, a, "gradcheck")) return false;
+    int64_t total = 0;
+    for (int i = 0; i < a->n; i++)
+        if (a->args[i].kind == VAL_TENSOR) total += a->args[i].tensor->numel;
+    if (total > GRADCHECK_MAX_ELEMENTS)
+        return session_fail(s, a->call->line, a->call->col, "gradcheck: %lld elements are too many "
+                            "to check one by one (at most %d)", (long long)total,
+                            GRADCHECK_MAX_ELEMENTS);
+    if (ag_graph_push() != 0) return session_fail(s, a->call->line, a->call->col, "%s", ag_error());
+    Tensor *copies[64], *loss = NULL;
+    char summed[AG_SHAPE_STR_MAX];
+    bool ok = forward_backward(s, a, copies, &loss, summed), all_ok = true;
+    if (ok) {
+        fprintf(s->out, "gradcheck %.*s", (int)f->as.name.length, f->as.name.text);
+        if (summed[0]) fprintf(s->out, " (it returns shape %s: checking its sum)", summed);
+        fprintf(s->out, ":\n");
+        ok = check_all(s, a, copies, loss->data[0], &all_ok);
+        if (ok) fprintf(s->out, "%s\n", all_ok ? "ok" : "FAIL");
+        release_all(copies, a->n);
+    }
+    tensor_release(loss);
+    ag_graph_pop();
+    return ok;
+}
