@@ -158,11 +158,12 @@ static int check_file(const char *path) {
 }
 
 int check_files(int count, char **paths) {
-    int failed = 0;
-    for (int i = 0; i < count; i++) failed += check_file(paths[i]);
     if (count == 0) {
         fprintf(stderr, "ag: --check needs at least one FILE\n");
         return 2;
     }
+    int failed = 0;
+    for (int i = 0; i < count; i++) failed += check_file(paths[i]);
+    printf("%d passed, %d failed\n", count - failed, failed);
     return failed ? 1 : 0;
 }

@@ -42,7 +42,11 @@ for kind in rl plain; do
     # Through a pseudo-terminal, as a person types (never under valgrind:
     # its timing is a person's, not valgrind's).
     tally "terminal ($kind)" "$build/pty_test" "$build/$kind/ag"
-    tally "documented sessions ($kind)" "$build/transcript" "$build/$kind/ag" README.md
+    tally "documented sessions ($kind)" "$build/transcript" "$build/$kind/ag" README.md \
+        $(ls docs/tutorial.md 2>/dev/null)
+    if ls examples/*.ag >/dev/null 2>&1; then
+        tally "examples ($kind)" $VALGRIND "$build/$kind/ag" --check examples/*.ag
+    fi
 done
 
 echo "$passed passed, $failed failed"

@@ -225,7 +225,79 @@ static void test_broadcast_reduction(void) {
     for (int i = 0; i < 8; i++) tensor_release(all[i]);
 }
 
+/* A pushed graph runs forward and backward without freeing the outer one;
+ * outer tensors are refused inside, never read. */
+static void test_nested_graphs(void) {
+    Tensor *x = vec(2, (double[]){1, 2}, true);
+    Tensor *y = tensor_mul(x, x), *sy = tensor_sum(y);
+    CHECK(ag_graph_push() == 0, "push");
+    CHECK(!tensor_has_graph(sy), "inside, the outer graph is not visible");
+    CHECK(backward(sy) == -1 && strstr(ag_error(), "freed"), "and backward through it is refused");
+    Tensor *c = tensor_detach(x);
+    tensor_set_requires_grad(c, true);
+    Tensor *e = tensor_exp(c), *se = tensor_sum(e);
+    CHECK(backward(se) == 0 && fabs(c->grad->data[1] - exp(2)) < 1e-12, "inner backward works");
+    Tensor *inner = tensor_mul(c, c); /* left pending: pop frees it */
+    tensor_release(inner);
+    ag_graph_pop();
+    CHECK(tensor_has_graph(sy) && x->grad == NULL, "after pop the outer graph is back, x.grad untouched");
+    CHECK(backward(sy) == 0 && x->grad->data[1] == 4, "and differentiates: 2x");
+    int depth = 0;
+    while (ag_graph_push() == 0) depth++;
+    CHECK(depth == 8 && strstr(ag_error(), "nested"), "push nests 8 deep, then fails: %d", depth);
+    while (depth-- > 0) ag_graph_pop();
+    ag_graph_pop(); /* popping the outermost does nothing */
+    Tensor *all[] = {x, y, sy, c, e, se};
+    for (int i = 0; i < 6; i++) tensor_release(all[i]);
+}
+
+typedef struct {
+    int apply, accumulate, summed, pending[8], num_pending;
+} TraceLog;
+
+static void record_event(const AgTraceEvent *e, void *ctx) {
+    TraceLog *log = ctx;
+    if (e->kind == AG_TRACE_APPLY) log->apply++;
+    if (e->kind == AG_TRACE_ACCUMULATE) log->accumulate++, log->summed += e->summed;
+    if (e->kind == AG_TRACE_PENDING && log->num_pending < 8) log->pending[log->num_pending++] = e->pending;
+}
+
+/* The diamond a = x*2, z = a + a, traced: two applies, the count of a's
+ * Function going 2 -> 1 -> 0, three accumulations of which one sums. */
+static void test_trace(void) {
+    TraceLog log = {0};
+    Tensor *x = tensor_create(0, NULL, (double[]){3}, true), *two = tensor_scalar(2);
+    Tensor *a = tensor_mul(x, two), *z = tensor_add(a, a);
+    ag_set_trace(record_event, &log);
+    CHECK(backward(z) == 0 && x->grad->data[0] == 4, "d(2x + 2x)/dx = 4");
+    ag_set_trace(NULL, NULL);
+    CHECK(log.apply == 2, "two Functions applied: %d", log.apply);
+    CHECK(log.num_pending == 2 && log.pending[0] == 1 && log.pending[1] == 0, "pending 2 -> 1 -> 0");
+    CHECK(log.accumulate == 3 && log.summed == 1, "a gets two gradients (one summed), x one");
+    Tensor *all[] = {x, two, a, z};
+    for (int i = 0; i < 4; i++) tensor_release(all[i]);
+}
+
+/* Every op has its rule, named as the shell names it. */
+static void test_op_rules(void) {
+    const char *ops[] = {"add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt",
+                         "tanh", "sigmoid", "relu", "abs", "sin", "cos", "sum", "mean", "max",
+                         "reshape", "transpose", "matmul", "softmax", "log_softmax", "mse",
+                         "cross_entropy"};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        const char *rule = ag_op_rule(ops[i]);
+        size_t n = strlen(ops[i]);
+        CHECK(rule && strncmp(rule, ops[i], n) == 0 && rule[n] == ':' && strstr(rule, "grad_"),
+              "rule of %s: %s", ops[i], rule ? rule : "(none)");
+    }
+    CHECK(strcmp(ag_op_rule("mul"), "mul: grad_a = g * b, grad_b = g * a") == 0, "mul's rule");
+    CHECK(ag_op_rule("zeros") == NULL && ag_op_rule(NULL) == NULL, "no rule for non-ops");
+}
+
 void test_core(void) {
+    test_nested_graphs();
+    test_trace();
+    test_op_rules();
     int64_t base = live_tensors();
     test_diamond();
     test_shared_subexpressions();
