@@ -5,8 +5,6 @@
  */
 #include "builtins.h"
 
-#include "inspect.h"
-
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -266,9 +264,10 @@ static bool bi_backward(Session *s, const CallArgs *a, Value *out) {
     for (int i = 0; i < s->num_vars; i++)
         if (s->vars[i].value.kind == VAL_TENSOR)
             before[i] = tensor_retain(s->vars[i].value.tensor->grad);
-    if (s->tracing) inspect_trace_begin(s);
     bool ok = backward(y) == 0;
-    if (ok) session_print_grads(s, before);
+    if (ok && session_print_grads(s, before) == 0 && s->interactive)
+        fprintf(s->out, "note: no variable received a gradient: the leaves this backward "
+                        "reached are not bound to names\n");
     else session_fail(s, a->call->line, a->call->col, "%s", ag_error());
     for (int i = 0; i < s->num_vars; i++) tensor_release(before[i]);
     free(before);

@@ -40,11 +40,22 @@ static const char *const arena_help =
     "    one of them (or on anything computed from it) is an error: recompute\n"
     "    it from the leaves. There is no retain_graph.\n";
 
+static const char *const functions_help =
+    "Functions: f(x, w) = EXPR defines f; f(a, b) evaluates EXPR afresh with x = a\n"
+    "and w = b. Parameters hide variables of the same name; other names are looked\n"
+    "up when f is called. Defining f again replaces it. A body computes a value:\n"
+    "backward, zero_grad and seed cannot be used in it.\n"
+    "\n"
+    "  f(x, w) = sum(relu(x @ w))\n"
+    "  grad(f, x, w)        f's value and df/dx, df/dw (for arguments that require grad)\n"
+    "  gradcheck(f, x, w)   those gradients against finite differences\n";
+
 static void help_overview(Session *s) {
     fprintf(s->out, "ag %s: a calculator for gradients. Every value is a float64 tensor.\n\n"
                     "  x = tensor([[1, 2]], grad)   a leaf that requires grad\n"
                     "  y = sum(x * x)               operators + - * / @ ** broadcast\n"
-                    "  backward(y)                  prints x.grad = tensor([[2., 4.]])\n\n"
+                    "  backward(y)                  prints x.grad = tensor([[2., 4.]])\n"
+                    "  f(x) = sum(x ** 3)           defines a function (:help functions)\n\n"
                     "Builtins (:help NAME for one):\n", AG_VERSION);
     int n;
     const Builtin *b = builtin_list(&n);
@@ -54,7 +65,8 @@ static void help_overview(Session *s) {
     size_t nc;
     const Command *c = command_table(&nc);
     for (size_t i = 0; i < nc; i++) fprintf(s->out, "  %-30s %s\n", c[i].usage, c[i].help);
-    fprintf(s->out, "\nTopics: :help arena (forward without backward, freed graphs)\n");
+    fprintf(s->out, "\nTopics: :help arena (forward without backward, freed graphs), "
+                    ":help functions\n");
 }
 
 /* The operators, by symbol and by the engine's name for them. */
@@ -105,6 +117,8 @@ static bool cmd_help(Session *s, Source *src, const char *arg) {
         fprintf(s->out, "%s\n  %s\n", c->usage, c->help);
     } else if (strcmp(arg, "arena") == 0) {
         fputs(arena_help, s->out);
+    } else if (strcmp(arg, "functions") == 0) {
+        fputs(functions_help, s->out);
     } else {
         return session_fail(s, src->line, 1, "no help for '%s' (:help lists builtins, commands "
                             "and topics)", arg);
@@ -175,9 +189,11 @@ static bool arg_variable(Session *s, Source *src, const char *arg, const char *c
     *rest = arg + len + strspn(arg + len, " ");
     Var *v = session_lookup(s, arg, len);
     if (!v || v->value.kind != VAL_TENSOR) {
-        const char *near = v ? NULL : session_suggest(s, arg, len);
-        return session_fail(s, src->line, 1, "%s: '%s' is not a tensor variable%s%s%s", cmd, name,
-                            near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+        bool plain = strcspn(name, ".([") == strlen(name); /* suggest only for names */
+        const char *near = v || !plain ? NULL : session_suggest(s, arg, len);
+        return session_fail(s, src->line, 1, ":%s: '%s' is not a tensor variable%s%s%s", cmd,
+                            name, near ? " (did you mean '" : "", near ? near : "",
+                            near ? "'?)" : "");
     }
     *t = v->value.tensor;
     return true;

@@ -284,6 +284,20 @@ static bool eval_args(Session *s, const Node *call, int n, Value *args, int firs
     return true;
 }
 
+/* An error inside a body is reported where the function was called (the
+ * body may be lines away), naming the innermost function it happened in. */
+static void blame_call(Session *s, const Node *call, const Stmt *def) {
+    s->error_line = call->line;
+    s->error_col = call->col;
+    if (s->error_in_function) return;
+    s->error_in_function = true;
+    char inner[sizeof s->error];
+    memcpy(inner, s->error, sizeof inner);
+    int name_len = def->name_length > 40 ? 40 : (int)def->name_length;
+    snprintf(s->error, sizeof s->error, "in %.*s: %.*s", name_len, def->name,
+             (int)sizeof s->error - 50, inner);
+}
+
 /* Evaluates f's body with its parameters bound to args (n of them). */
 static bool apply_user(Session *s, const Node *n, const UserFunc *f, int num_args, Value *args,
                        Value *out) {
@@ -293,9 +307,8 @@ static bool apply_user(Session *s, const Node *n, const UserFunc *f, int num_arg
                             (int)def->name_length, def->name, def->num_params,
                             def->num_params == 1 ? "" : "s", num_args);
     if (s->call_depth >= MAX_CALL_DEPTH)
-        return session_fail(s, n->line, n->col, "runaway recursion: more than %d nested calls "
-                            "(does %.*s call itself?)", MAX_CALL_DEPTH, (int)def->name_length,
-                            def->name);
+        return session_fail(s, n->line, n->col, "function calls nested more than %d deep "
+                            "(runaway recursion?)", MAX_CALL_DEPTH);
     const Stmt *saved_def = s->frame_def;
     Value *saved_args = s->frame_args;
     s->frame_def = def;
@@ -305,6 +318,7 @@ static bool apply_user(Session *s, const Node *n, const UserFunc *f, int num_arg
     s->call_depth--;
     s->frame_def = saved_def;
     s->frame_args = saved_args;
+    if (!ok) blame_call(s, n, def);
     return ok;
 }
 
@@ -331,9 +345,11 @@ static bool call_with_function(Session *s, const Node *n, const Builtin *b, Valu
     const Node *f = n->args[0];
     Var *v = f->kind == NODE_NAME ? session_lookup(s, f->as.name.text, f->as.name.length) : NULL;
     const Builtin *fb = f->kind == NODE_NAME ? builtin_find(f->as.name.text, f->as.name.length) : NULL;
-    if (!(v && v->func) && !(fb && !fb->no_value && !fb->function_first))
+    /* A builtin qualifies when it is one of the engine's differentiable ops. */
+    if (!(v && v->func) && !(fb && ag_op_rule(fb->name)))
         return session_fail(s, f->line, f->col, "the first argument of %s must name a function "
-                            "(define one with f(x) = ...)", b->name);
+                            "to differentiate: one you defined (f(x) = ...) or an op such as "
+                            "exp", b->name);
     Value args[64];
     if (!eval_args(s, n, n->num_args - 1, args, 1)) return false;
     CallArgs a = {n, args, n->num_args - 1, false};

@@ -112,27 +112,13 @@ static bool any_requires_grad_arg(Session *s, const CallArgs *a, const char *wha
  * grad(f, a, ...): the value and each gradient, printed
  * ====================================================================== */
 
-static void print_named(Session *s, const char *prefix, const Tensor *t) {
-    StrBuf sb;
-    strbuf_init(&sb);
-    format_tensor(&sb, t);
-    fputs(prefix, s->out);
-    size_t indent = strlen(prefix);
-    for (const char *p = sb.data; *p; p++) {
-        fputc(*p, s->out);
-        if (*p == '\n') fprintf(s->out, "%*s", (int)indent, "");
-    }
-    fputc('\n', s->out);
-    strbuf_free(&sb);
-}
-
 /* Prints f's value and df/dparam for each argument that requires grad. */
 static void print_grads(Session *s, const Node *call, Tensor *value, Tensor **copies, int n) {
     const Node *f = call->args[0];
     char prefix[128], param[64];
     snprintf(prefix, sizeof prefix, "%.*s = ", (int)f->as.name.length, f->as.name.text);
     Tensor *shown = tensor_detach(value); /* the value, without its graph's suffix */
-    print_named(s, prefix, shown);
+    session_print_named(s, prefix, shown);
     tensor_release(shown);
     for (int i = 0; i < n; i++) {
         if (!copies[i]->requires_grad) continue;
@@ -141,7 +127,7 @@ static void print_grads(Session *s, const Node *call, Tensor *value, Tensor **co
                  param);
         /* An argument the value does not depend on has gradient zero. */
         Tensor *zero = copies[i]->grad ? NULL : tensor_zeros(copies[i]->ndim, copies[i]->shape, false);
-        print_named(s, prefix, copies[i]->grad ? copies[i]->grad : zero);
+        session_print_named(s, prefix, copies[i]->grad ? copies[i]->grad : zero);
         tensor_release(zero);
     }
 }

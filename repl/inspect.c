@@ -43,6 +43,20 @@ int label_number(Labels *l, const Function *fn) {
     return l->count;
 }
 
+/* The numbering every display shares, so that MulBackward#2 in :graph is
+ * MulBackward#2 in :trace; it starts afresh when the graph is freed. */
+static Labels shared_labels;
+static uint64_t shared_generation = UINT64_MAX;
+
+static Labels *labels_now(void) {
+    uint64_t generation = ag_stats().generation;
+    if (generation != shared_generation) {
+        labels_reset(&shared_labels);
+        shared_generation = generation;
+    }
+    return &shared_labels;
+}
+
 /* The first variable bound to t, or NULL. */
 const char *session_name_of(Session *s, const Tensor *t) {
     for (int i = 0; i < s->num_vars; i++)
@@ -141,7 +155,8 @@ void inspect_graph(Session *s, const Tensor *root, const char *name) {
                     root->requires_grad ? " that requires grad" : " (a constant)");
         return;
     }
-    Labels l = {0};
+    Labels *l = labels_now();
+    for (int i = 0; i < l->count; i++) l->shown[i] = false;
     int cap = 64, top = 0, lines = 0;
     GraphItem *stack = malloc((size_t)cap * sizeof *stack);
     if (!stack) return;
@@ -151,12 +166,11 @@ void inspect_graph(Session *s, const Tensor *root, const char *name) {
         bool is_root = it.t == root && lines == 0;
         if (!is_root) fprintf(s->out, "%s%s", it.prefix, it.last ? "`- " : "|- ");
         lines++;
-        if (graph_line(s, &l, it.t) && !push_inputs(&stack, &top, &cap, &it, is_root, it.t->grad_fn))
+        if (graph_line(s, l, it.t) && !push_inputs(&stack, &top, &cap, &it, is_root, it.t->grad_fn))
             break;
     }
     if (top > 0) fprintf(s->out, "... (the graph goes on; the first %d lines are shown)\n", lines);
     free(stack);
-    labels_reset(&l);
 }
 
 /* ======================================================================
@@ -175,7 +189,10 @@ static int dot_leaf(Session *s, FILE *f, const Tensor **seen, int *count, const 
     if (name) snprintf(label, sizeof label, "%s", name);
     else if (!t->requires_grad && t->numel == 1) snprintf(label, sizeof label, "%.6g", t->data[0]);
     else snprintf(label, sizeof label, t->requires_grad ? "leaf" : "constant");
-    if (t->requires_grad)
+    if (!tensor_is_leaf(t)) /* made by an op whose graph a backward freed */
+        fprintf(f, "  t%d [label=\"%s = %s\\n%s\\n(graph freed)\", shape=box, style=dashed];\n",
+                *count, label, t->op_name, shape_of(t, shape, sizeof shape));
+    else if (t->requires_grad)
         fprintf(f, "  t%d [label=\"%s\\n%s\", shape=ellipse, style=filled, fillcolor=\"#cfe2f3\"];\n",
                 *count, label, shape_of(t, shape, sizeof shape));
     else
@@ -184,26 +201,42 @@ static int dot_leaf(Session *s, FILE *f, const Tensor **seen, int *count, const 
     return *count;
 }
 
+/* Pushes fn unless it is already queued (its shown flag); false when out
+ * of memory. */
+static bool dot_queue(Labels *l, const Function ***stack, int *top, int *cap, const Function *fn) {
+    int id = label_number(l, fn);
+    if (id == 0 || l->shown[id - 1]) return id != 0;
+    l->shown[id - 1] = true;
+    if (*top == *cap) {
+        const Function **bigger = realloc(*stack, (size_t)(*cap * 2) * sizeof **stack);
+        if (!bigger) return false;
+        *stack = bigger;
+        *cap *= 2;
+    }
+    (*stack)[(*top)++] = fn;
+    return true;
+}
+
 void inspect_dot(Session *s, const Tensor *root, const char *name, FILE *f) {
     fprintf(f, "digraph \"%s\" {\n  rankdir=BT;\n  node [fontname=\"Helvetica\", fontsize=11];\n",
             name);
-    Labels l = {0};
+    Labels *l = labels_now();
+    for (int i = 0; i < l->count; i++) l->shown[i] = false;
     const Tensor **leaves = malloc(4096 * sizeof *leaves);
-    const Function **stack = malloc(sizeof *stack);
-    int top = 0, cap = 1, num_leaves = 0;
+    int top = 0, cap = 64, num_leaves = 0;
+    const Function **stack = malloc((size_t)cap * sizeof *stack);
     if (!leaves || !stack) goto done;
     if (!tensor_has_graph(root)) {
         dot_leaf(s, f, leaves, &num_leaves, root);
         goto done;
     }
-    stack[top++] = root->grad_fn;
-    label_number(&l, root->grad_fn);
+    if (!dot_queue(l, &stack, &top, &cap, root->grad_fn)) goto done;
     while (top > 0) {
         const Function *fn = stack[--top];
-        int id = label_number(&l, fn);
+        int id = label_number(l, fn);
         char shape[AG_SHAPE_STR_MAX];
         const char *out_name = fn->output ? session_name_of(s, fn->output) : NULL;
-        fprintf(f, "  f%d [label=\"%s%s%s #%d\\n%s\", shape=box%s];\n", id, out_name ? out_name : "",
+        fprintf(f, "  f%d [label=\"%s%s%s#%d\\n%s\", shape=box%s];\n", id, out_name ? out_name : "",
                 out_name ? " = " : "", fn->name, id,
                 fn->output ? shape_of(fn->output, shape, sizeof shape) : "",
                 fn == root->grad_fn ? ", style=\"filled,bold\", fillcolor=\"#f4cccc\"" : "");
@@ -213,29 +246,20 @@ void inspect_dot(Session *s, const Tensor *root, const char *name, FILE *f) {
                 fprintf(f, "  t%d -> f%d;\n", dot_leaf(s, f, leaves, &num_leaves, in), id);
                 continue;
             }
-            int before = l.count, child = label_number(&l, in->grad_fn);
-            fprintf(f, "  f%d -> f%d;\n", child, id);
-            if (child <= before) continue; /* already declared or queued */
-            if (top == cap) {
-                const Function **bigger = realloc(stack, (size_t)(cap *= 2) * sizeof *stack);
-                if (!bigger) goto done;
-                stack = bigger;
-            }
-            stack[top++] = in->grad_fn;
+            fprintf(f, "  f%d -> f%d;\n", label_number(l, in->grad_fn), id);
+            if (!dot_queue(l, &stack, &top, &cap, in->grad_fn)) goto done;
         }
     }
 done:
     fprintf(f, "}\n");
     free(leaves);
     free(stack);
-    labels_reset(&l);
 }
 
 /* ======================================================================
  * :trace — one line per step of backward
  * ====================================================================== */
 
-static Labels trace_labels;
 
 /* "tensor([1., 2.])" as "[1., 2.]" on one line, for gradients of up to 8
  * elements; "" for bigger ones (the shape says enough). */
@@ -284,11 +308,11 @@ static void trace_event(const AgTraceEvent *e, void *ctx) {
     switch (e->kind) {
     case AG_TRACE_APPLY:
         small_values(e->grad, values, sizeof values);
-        fprintf(s->out, "apply %s#%d: grad %s%s\n", e->fn->name, label_number(&trace_labels, e->fn),
+        fprintf(s->out, "apply %s#%d: grad %s%s\n", e->fn->name, label_number(labels_now(), e->fn),
                 tensor_shape_str(e->grad, shape, sizeof shape), values);
         break;
     case AG_TRACE_ACCUMULATE:
-        tensor_label(s, &trace_labels, e->tensor, label, sizeof label);
+        tensor_label(s, labels_now(), e->tensor, label, sizeof label);
         small_values(e->grad, values, sizeof values);
         reduction(e->grad, e->tensor, reduced, sizeof reduced);
         fprintf(s->out, "  accumulate into %s: grad %s%s%s%s\n", label,
@@ -297,19 +321,13 @@ static void trace_event(const AgTraceEvent *e, void *ctx) {
         break;
     case AG_TRACE_PENDING:
         fprintf(s->out, "  pending %s#%d: %d -> %d%s\n", e->fn->name,
-                label_number(&trace_labels, e->fn), e->pending + 1, e->pending,
+                label_number(labels_now(), e->fn), e->pending + 1, e->pending,
                 e->pending == 0 ? ", ready" : "");
         break;
     }
 }
 
-void inspect_trace_begin(Session *s) {
-    (void)s;
-    labels_reset(&trace_labels);
-}
-
 void inspect_trace(Session *s, bool on) {
     s->tracing = on;
     ag_set_trace(on ? trace_event : NULL, s);
-    if (!on) labels_reset(&trace_labels);
 }

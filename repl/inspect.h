@@ -25,7 +25,5 @@ void inspect_graph(Session *s, const Tensor *root, const char *name);
 void inspect_dot(Session *s, const Tensor *root, const char *name, FILE *f);
 /* :trace on|off */
 void inspect_trace(Session *s, bool on);
-/* Starts the numbering afresh for the next backward's trace. */
-void inspect_trace_begin(Session *s);
 
 #endif

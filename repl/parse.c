@@ -445,8 +445,8 @@ ParseStatus parse_statement(Parser *p, Stmt **out) {
                 token_describe(&p->current, found, sizeof found));
     }
     if (p->failed) return p->incomplete ? PARSE_INCOMPLETE : PARSE_ERROR;
-    s->text = first.start;
-    s->text_length = (size_t)(p->current.start - first.start);
+    s->text = first.start; /* up to the last token: no trailing comment */
+    s->text_length = (size_t)(p->previous.start + p->previous.length - first.start);
     *out = s;
     return PARSE_OK;
 }

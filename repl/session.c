@@ -60,6 +60,7 @@ bool session_fail(Session *s, int line, int col, const char *fmt, ...) {
     s->error_line = line;
     s->error_col = col;
     s->error_is_syntax = false;
+    s->error_in_function = false;
     return false;
 }
 
@@ -164,6 +165,14 @@ bool session_bind(Session *s, const char *name, size_t length, Value v, int line
 
 bool session_define(Session *s, const Stmt *def) {
     if (!check_bindable(s, def->name, def->name_length, def->line, def->col)) return false;
+    for (int i = 0; i < def->num_params; i++)
+        for (int j = 0; j < i; j++) {
+            const Node *a = def->params[j], *b = def->params[i];
+            if (a->as.name.length == b->as.name.length &&
+                memcmp(a->as.name.text, b->as.name.text, a->as.name.length) == 0)
+                return session_fail(s, b->line, b->col, "parameter '%.*s' appears twice",
+                                    (int)b->as.name.length, b->as.name.text);
+        }
     UserFunc *f = calloc(1, sizeof *f);
     char *source = f ? malloc(def->text_length + 1) : NULL;
     if (!source) {
@@ -201,7 +210,7 @@ bool session_define(Session *s, const Stmt *def) {
 static void write_indented(FILE *f, const char *text, size_t indent) {
     for (const char *p = text; *p; p++) {
         fputc(*p, f);
-        if (*p == '\n')
+        if (*p == '\n' && p[1] != '\n') /* a blank line stays empty */
             for (size_t i = 0; i < indent; i++) fputc(' ', f);
     }
 }
@@ -223,7 +232,18 @@ void session_print_value(Session *s, const Value *v) {
     strbuf_free(&sb);
 }
 
-void session_print_grads(Session *s, Tensor **before) {
+void session_print_named(Session *s, const char *prefix, const Tensor *t) {
+    StrBuf sb;
+    strbuf_init(&sb);
+    format_tensor(&sb, t);
+    fputs(prefix, s->out);
+    write_indented(s->out, sb.data, strlen(prefix));
+    fputc('\n', s->out);
+    strbuf_free(&sb);
+}
+
+int session_print_grads(Session *s, Tensor **before) {
+    int printed = 0;
     for (int i = 0; i < s->num_vars; i++) {
         Var *v = &s->vars[i];
         if (v->value.kind != VAL_TENSOR) continue;
@@ -234,14 +254,12 @@ void session_print_grads(Session *s, Tensor **before) {
             fprintf(s->out, "note: gradients accumulate over backward calls, as in PyTorch; "
                             "zero_grad() resets them\n");
         }
-        StrBuf sb;
-        strbuf_init(&sb);
-        format_tensor(&sb, t->grad);
-        fprintf(s->out, "%s.grad = ", v->name);
-        write_indented(s->out, sb.data, strlen(v->name) + strlen(".grad = "));
-        fputc('\n', s->out);
-        strbuf_free(&sb);
+        char prefix[128];
+        snprintf(prefix, sizeof prefix, "%.100s.grad = ", v->name);
+        session_print_named(s, prefix, t->grad);
+        printed++;
     }
+    return printed;
 }
 
 void session_note_arena(Session *s) {

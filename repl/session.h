@@ -67,6 +67,7 @@ typedef struct {
     char error[600];
     int error_line, error_col;
     bool error_is_syntax;
+    bool error_in_function;    /* the message already names the function */
     bool quit;                 /* :quit was given */
     bool tracing;              /* :trace on */
     int isolated;              /* inside grad/gradcheck: variables read as constants */
@@ -101,9 +102,12 @@ bool session_call(Session *s, const Node *call, const Node *fnode, Tensor **args
 
 /* Prints a value as a statement's result. */
 void session_print_value(Session *s, const Value *v);
+/* "PREFIXtensor(...)", continuation lines indented under the first. */
+void session_print_named(Session *s, const char *prefix, const Tensor *t);
 /* After a backward: NAME.grad = tensor(...) for each leaf variable whose
- * gradient is not `before[i]` (the gradients retained before it ran). */
-void session_print_grads(Session *s, Tensor **before);
+ * gradient is not `before[i]` (the gradients retained before it ran).
+ * Returns how many it printed. */
+int session_print_grads(Session *s, Tensor **before);
 /* Prints the arena note when forward graphs have piled up past a threshold. */
 void session_note_arena(Session *s);
 

@@ -62,8 +62,10 @@ int main(int argc, char **argv) {
     type("y * 2\n");
     check(expect("tensor(6.)") && expect("ag> "), "the session goes on after an error");
 
+    pump(0.2); /* a person pauses; the prompt's terminal settings are in place */
     type("abc def");
-    pump(0.2);
+    expect("abc def");
+    pump(0.1);
     type("\x03");
     check(expect("ag> "), "Ctrl-C on a typed line gives a fresh prompt");
     type("y\n");
