@@ -9,7 +9,8 @@
 #   make clean      remove build/ and ./ag
 #
 # MODE selects flags and the build directory: release, debug, asan, valgrind.
-# READLINE=0 builds the shell without GNU readline (found automatically).
+# READLINE=0 builds the shell without GNU readline, OPENBLAS=0 without
+# OpenBLAS (both are used when found).
 
 MODE ?= release
 CC ?= cc
@@ -34,6 +35,19 @@ else
   $(error MODE must be release, debug, asan or valgrind, not '$(MODE)')
 endif
 
+# OpenBLAS's dgemm for large matrix products, when installed (else ag's own
+# kernel): OPENBLAS=0 forces ag's own. Its build goes to a directory apart.
+ifeq ($(origin OPENBLAS),undefined)
+  OPENBLAS := $(shell echo 'int main(void) { return openblas_get_num_threads() < 0; }' | \
+                $(CC) -x c -include cblas.h - -o /dev/null -lopenblas >/dev/null 2>&1 \
+                && echo 1 || echo 0)
+endif
+ifeq ($(OPENBLAS),1)
+  BUILD := $(BUILD)-openblas
+  BLAS_CFLAGS := -DAG_OPENBLAS
+  BLAS_LIBS := -lopenblas
+endif
+
 # GNU readline, when its headers and library are here (else a plain reader).
 ifeq ($(origin READLINE),undefined)
   READLINE := $(shell echo 'int main(void) { return rl_initialize(); }' | \
@@ -48,8 +62,8 @@ else
   SHELL_BUILD := $(BUILD)/plain
 endif
 
-CFLAGS_ALL := $(BASE) $(OPT) $(CFLAGS)
-LDLIBS_ALL := $(LDOPT) $(LDFLAGS) -lm
+CFLAGS_ALL := $(BASE) $(OPT) $(BLAS_CFLAGS) $(CFLAGS)
+LDLIBS_ALL := $(LDOPT) $(LDFLAGS) $(BLAS_LIBS) -lm
 
 LIB_SRC := $(wildcard src/*.c src/ops/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -69,7 +83,7 @@ PRINT_TEST := $(BUILD)/test_print
 PTY_TEST := $(BUILD)/pty_test
 TRANSCRIPT := $(BUILD)/transcript
 
-.PHONY: all lib shell run test check check-shell asan valgrind clean
+.PHONY: all lib shell ag run test test-binaries check asan valgrind bench bench-compare clean
 
 all: ag
 
@@ -122,26 +136,48 @@ $(BUILD)/readme_example.c: README.md
 $(README_BIN): $(BUILD)/readme_example.c $(LIB)
 	$(CC) $(CFLAGS_ALL) $< $(LIB) -o $@ $(LDLIBS_ALL)
 
-# Every test of one MODE: the shell's with readline (when found) and without.
-check: $(TEST_BIN) $(README_BIN) $(PRINT_TEST) $(PTY_TEST) $(TRANSCRIPT) $(AG)
+# Every test binary of one MODE and OPENBLAS setting; the shell with readline
+# (when found) and without.
+test-binaries: $(TEST_BIN) $(README_BIN) $(PRINT_TEST) $(PTY_TEST) $(TRANSCRIPT) $(AG)
 	@$(MAKE) --no-print-directory READLINE=0 shell
-	@sh tests/run.sh $(BUILD)
 
+# The whole suite in MODE, on the OpenBLAS build (when found) and on ag's own
+# kernel: the same tests, so results agree up to rounding.
+VARIANTS := $(if $(filter 1,$(OPENBLAS)),1 0,0)
+check:
+	@for blas in $(VARIANTS); do \
+	  $(MAKE) --no-print-directory OPENBLAS=$$blas test-binaries || exit 1; done
+	@VALGRIND="$(VALGRIND)" sh tests/run.sh \
+	  $(foreach b,$(VARIANTS),build/$(MODE)$(if $(filter 1,$(b)),-openblas))
+
+# Debug build: the design's invariants (9) and (10) are asserted.
 test:
 	@$(MAKE) --no-print-directory MODE=debug check
 
 asan:
 	@$(MAKE) --no-print-directory MODE=asan check
 
+# OpenBLAS picks AVX-512 kernels at run time, which valgrind cannot run.
 valgrind:
 	@command -v valgrind >/dev/null || \
 	  { echo "make valgrind needs valgrind: apt-get install valgrind"; exit 1; }
-	@$(MAKE) --no-print-directory MODE=valgrind build/valgrind/test_engine \
-	  build/valgrind/readme_example build/valgrind/test_print build/valgrind/pty_test \
-	  build/valgrind/transcript shell
-	@$(MAKE) --no-print-directory MODE=valgrind READLINE=0 shell
-	@VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
-	  sh tests/run.sh build/valgrind
+	@OPENBLAS_CORETYPE=Haswell $(MAKE) --no-print-directory MODE=valgrind \
+	  VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
+	  check
+
+# ---- benchmarks (release mode): the workloads of shared/bench/torch_ref.py ----
+BENCH := $(BUILD)/bench
+TORCH_REF := ../shared/bench/torch_ref.py
+
+$(BENCH): bench/bench.c $(LIB)
+	$(CC) $(CFLAGS_ALL) $< $(LIB) -o $@ $(LDLIBS_ALL)
+
+bench: $(BENCH) $(AG)
+	@OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BENCH) --ag $(AG)
+
+# Ours and PyTorch's in one run, with ratios (needs apt-get install python3-torch).
+bench-compare: $(BENCH) $(AG)
+	@OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 sh bench/compare.sh $(BENCH) $(AG) $(TORCH_REF)
 
 clean:
 	rm -rf build ag

@@ -141,6 +141,9 @@ Tensor *tensor_reshape(Tensor *x, int ndim, const int64_t *shape);
 Tensor *tensor_transpose(Tensor *x, int axis_a, int axis_b);
 /* 1-D and 2-D operands by PyTorch's rules; batched (broadcast) beyond. */
 Tensor *tensor_matmul(Tensor *a, Tensor *b);
+/* What computes large matrix products: "OpenBLAS" when built with it, else
+ * "ag's own kernel (...)". */
+const char *ag_blas_name(void);
 
 Tensor *tensor_softmax(Tensor *x, int axis);
 Tensor *tensor_log_softmax(Tensor *x, int axis);

@@ -1,8 +1,8 @@
 #!/bin/sh
-# Runs every test program of one build and prints the totals as the last
-# line: "N passed, N failed". Exits non-zero on any failure.
-# Usage: tests/run.sh BUILD_DIR   (VALGRIND="valgrind ..." to run under it)
-build=${1:?usage: tests/run.sh BUILD_DIR}
+# Runs every test program of one or more builds and prints the totals as
+# the last line: "N passed, N failed". Exits non-zero on any failure.
+# Usage: tests/run.sh BUILD_DIR...   (VALGRIND="valgrind ..." to run under it)
+[ $# -gt 0 ] || { echo "usage: tests/run.sh BUILD_DIR..." >&2; exit 2; }
 passed=0 failed=0
 
 # A runner that prints its own "N passed, N failed" as its last line.
@@ -33,6 +33,8 @@ single() {
     fi
 }
 
+for build in "$@"; do
+echo "== $build"
 tally "engine" $VALGRIND "$build/test_engine"
 single "README example" $VALGRIND "$build/readme_example"
 tally "printer" $VALGRIND "$build/test_print"
@@ -47,6 +49,7 @@ for kind in rl plain; do
     if ls examples/*.ag >/dev/null 2>&1; then
         tally "examples ($kind)" $VALGRIND "$build/$kind/ag" --check examples/*.ag
     fi
+done
 done
 
 echo "$passed passed, $failed failed"

@@ -40,14 +40,18 @@
 
 #if defined(__GNUC__) && defined(__AVX512F__)
 #define GEMM_VL 8
+#define GEMM_KERNEL_NAME "AVX-512, 8x24"
 enum { MR = 8, NR = 24, KC = 256, MC = 192, NC = 4080 };
 #elif defined(__GNUC__) && defined(__AVX__)
 #define GEMM_VL 4
+#define GEMM_KERNEL_NAME "AVX2, 6x8"
 enum { MR = 6, NR = 8, KC = 256, MC = 96, NC = 4080 };
 #elif defined(__GNUC__)
 #define GEMM_VL 2
+#define GEMM_KERNEL_NAME "SSE2, 4x4"
 enum { MR = 4, NR = 4, KC = 256, MC = 96, NC = 4080 };
 #else
+#define GEMM_KERNEL_NAME "scalar, 4x4"
 enum { MR = 4, NR = 4, KC = 256, MC = 96, NC = 4080 };
 #endif
 
@@ -55,7 +59,6 @@ enum { MR = 4, NR = 4, KC = 256, MC = 96, NC = 4080 };
  * below); packing and a full MR x NR tile cost more than they save. */
 #define GEMM_SMALL 1024.0
 
-static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 #ifdef GEMM_VL
 typedef double vd __attribute__((vector_size(GEMM_VL * sizeof(double))));
@@ -140,6 +143,10 @@ static void gemm_direct(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_
                 axpy(M, B[p * b_ps + j * b_js], A + p * a_ps, a_is, C + j, ldc);
     }
 }
+
+#ifndef AG_OPENBLAS /* with OpenBLAS, its dgemm replaces the packed kernel */
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 /* ======================================================================
  * gemm: packing
@@ -336,6 +343,8 @@ static bool gemm_packed(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_
     return true;
 }
 
+#endif /* AG_OPENBLAS */
+
 /* The direct loop takes vector operands, tiny products, and thin ones where
  * padding to whole MR x NR tiles would waste over 7/8 of the kernel. */
 static bool gemm_is_small(int64_t M, int64_t N, int64_t K) {
@@ -344,12 +353,36 @@ static bool gemm_is_small(int64_t M, int64_t N, int64_t K) {
     return (double)M * (double)N * (double)K < GEMM_SMALL || (double)M * (double)N * 8 < tiles;
 }
 
+#ifdef AG_OPENBLAS
+/* Built with OpenBLAS (make finds it): its dgemm for the big products, the
+ * direct loops for the small ones, where a library call costs more than
+ * the arithmetic. */
+#include <cblas.h>
+
+static bool gemm_library(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K,
+                         const double *A, int64_t lda, const double *B, int64_t ldb, double *C,
+                         int64_t ldc, bool accumulate) {
+    cblas_dgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,
+                trans_b ? CblasTrans : CblasNoTrans, (blasint)M, (blasint)N, (blasint)K, 1.0, A,
+                (blasint)lda, B, (blasint)ldb, accumulate ? 1.0 : 0.0, C, (blasint)ldc);
+    return true;
+}
+
+const char *ag_blas_name(void) { return "OpenBLAS"; }
+#else
+#define gemm_library gemm_packed
+
+const char *ag_blas_name(void) {
+    return "ag's own kernel (" GEMM_KERNEL_NAME ")";
+}
+#endif
+
 void gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, const double *A,
           int64_t lda, const double *B, int64_t ldb, double *C, int64_t ldc,
           bool accumulate) {
     if (M <= 0 || N <= 0) return;
     if (gemm_is_small(M, N, K) ||
-        !gemm_packed(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate))
+        !gemm_library(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate))
         gemm_direct(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 

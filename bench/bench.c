@@ -1,0 +1,313 @@
+/*
+ * bench.c — times the engine on the workloads of shared/bench/torch_ref.py,
+ * with the same names, units and definitions, so the two compare line by
+ * line (bench/compare.sh). One thread; each workload warmed up, then run
+ * for about a second; the median is printed as "name: value unit".
+ *
+ * Usage: bench [--only a,b] [--min-time SECONDS] [--ag PATH_TO_AG]
+ * startup and shell_script time whole ./ag processes (PATH_TO_AG).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ag.h"
+
+static double min_time = 1.0;
+static const char *ag_path = "./ag";
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Calls step() warmup times, then until min_time has passed (at least
+ * min_iters times); returns the median seconds per call. */
+static double bench(void (*step)(void *), void *ctx, double seconds, int warmup, int min_iters) {
+    for (int i = 0; i < warmup; i++) step(ctx);
+    static double times[1 << 20];
+    int n = 0;
+    double start = now();
+    while (n < (int)(sizeof times / sizeof times[0]) && (n < min_iters || now() - start < seconds)) {
+        double t0 = now();
+        step(ctx);
+        times[n++] = now() - t0;
+    }
+    qsort(times, (size_t)n, sizeof times[0], by_value);
+    return n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+}
+
+static void emit(const char *name, double value, const char *unit) {
+    printf("%s: %.4g %s\n", name, value, unit);
+    fflush(stdout);
+}
+
+static void die(const char *what) {
+    fprintf(stderr, "bench: %s: %s\n", what, ag_error());
+    exit(1);
+}
+
+static Tensor *randn_scaled(int ndim, const int64_t *shape, double scale, bool requires_grad) {
+    Tensor *t = tensor_randn(ndim, shape, false);
+    if (!t) die("randn");
+    for (int64_t i = 0; i < t->numel; i++) t->data[i] *= scale;
+    tensor_set_requires_grad(t, requires_grad);
+    return t;
+}
+
+/* ======================================================================
+ * op_overhead: y = y*1.0001 + 0.001, 5,000 times, then backward (ns/op)
+ * ====================================================================== */
+
+typedef struct {
+    Tensor *x, *k, *c;
+} Chain;
+
+static void chain_step(void *ctx) {
+    Chain *ch = ctx;
+    tensor_zero_grad(ch->x);
+    Tensor *y = tensor_retain(ch->x);
+    for (int i = 0; i < 5000; i++) {
+        Tensor *m = tensor_mul(y, ch->k);
+        tensor_release(y);
+        y = tensor_add(m, ch->c);
+        tensor_release(m);
+    }
+    if (backward(y) != 0) die("backward");
+    tensor_release(y);
+}
+
+static void op_overhead(void) {
+    Chain ch = {tensor_create(1, (int64_t[]){1}, (double[]){1}, true), tensor_scalar(1.0001),
+                tensor_scalar(0.001)};
+    chain_step(&ch);
+    double expect = pow(1.0001, 5000);
+    if (fabs(ch.x->grad->data[0] - expect) > 1e-9 * expect) die("op_overhead: wrong gradient");
+    double t = bench(chain_step, &ch, min_time, 3, 5);
+    emit("op_overhead", t * 1e9 / 10000, "ns/op");
+    tensor_release(ch.x);
+    tensor_release(ch.k);
+    tensor_release(ch.c);
+}
+
+/* ======================================================================
+ * mlp_step: batch 64, 784 -> 128 relu -> 10, mean squared error (ms)
+ * ====================================================================== */
+
+typedef struct {
+    Tensor *x, *target, *w1, *b1, *w2, *b2;
+} Mlp;
+
+static void mlp_step_once(void *ctx) {
+    Mlp *m = ctx;
+    Tensor *params[] = {m->w1, m->b1, m->w2, m->b2};
+    for (int i = 0; i < 4; i++) tensor_zero_grad(params[i]);
+    Tensor *xw = tensor_matmul(m->x, m->w1), *pre = tensor_add(xw, m->b1), *h = tensor_relu(pre);
+    Tensor *hw = tensor_matmul(h, m->w2), *out = tensor_add(hw, m->b2);
+    Tensor *d = tensor_sub(out, m->target), *sq = tensor_mul(d, d), *loss = tensor_mean(sq);
+    Tensor *all[] = {xw, pre, h, hw, out, d, sq};
+    for (int i = 0; i < 7; i++) tensor_release(all[i]);
+    if (!loss || backward(loss) != 0) die("mlp_step");
+    tensor_release(loss);
+}
+
+static void mlp_step(void) {
+    Mlp m = {randn_scaled(2, (int64_t[]){64, 784}, 1, false),
+             randn_scaled(2, (int64_t[]){64, 10}, 1, false),
+             randn_scaled(2, (int64_t[]){784, 128}, 1 / sqrt(784), true),
+             tensor_zeros(1, (int64_t[]){128}, true),
+             randn_scaled(2, (int64_t[]){128, 10}, 1 / sqrt(128), true),
+             tensor_zeros(1, (int64_t[]){10}, true)};
+    mlp_step_once(&m);
+    if (!m.w1->grad || !m.b1->grad || !m.w2->grad || !m.b2->grad) die("mlp_step: no gradient");
+    double t = bench(mlp_step_once, &m, min_time, 3, 5);
+    emit("mlp_step", t * 1e3, "ms");
+    Tensor *all[] = {m.x, m.target, m.w1, m.b1, m.w2, m.b2};
+    for (int i = 0; i < 6; i++) tensor_release(all[i]);
+}
+
+/* ======================================================================
+ * matmul_fwd_bwd: sum(A @ B) at 512, forward and backward (ms, GFLOP/s)
+ * matmul_fwd: A @ B at 1024, no autograd (ms, GFLOP/s)
+ * ====================================================================== */
+
+typedef struct {
+    Tensor *a, *b;
+} Pair;
+
+static void matmul_fwd_bwd_once(void *ctx) {
+    Pair *p = ctx;
+    tensor_zero_grad(p->a);
+    tensor_zero_grad(p->b);
+    Tensor *c = tensor_matmul(p->a, p->b), *s = tensor_sum(c);
+    tensor_release(c);
+    if (!s || backward(s) != 0) die("matmul_fwd_bwd");
+    tensor_release(s);
+}
+
+static void matmul_fwd_once(void *ctx) {
+    Pair *p = ctx;
+    Tensor *c = tensor_matmul(p->a, p->b);
+    if (!c) die("matmul_fwd");
+    tensor_release(c);
+}
+
+static void matmul_fwd_bwd(void) {
+    const int64_t n = 512;
+    Pair p = {randn_scaled(2, (int64_t[]){n, n}, 1, true), randn_scaled(2, (int64_t[]){n, n}, 1, true)};
+    matmul_fwd_bwd_once(&p);
+    /* d sum(A@B)/dA = ones @ B^T: row 0 of A.grad is B's row sums. */
+    for (int64_t i = 0; i < n; i++) {
+        double row = 0;
+        for (int64_t j = 0; j < n; j++) row += p.b->data[i * n + j];
+        if (fabs(p.a->grad->data[i] - row) > 1e-9 * (1 + fabs(row))) die("matmul_fwd_bwd: wrong gradient");
+    }
+    double t = bench(matmul_fwd_bwd_once, &p, min_time, 3, 5);
+    emit("matmul_fwd_bwd", t * 1e3, "ms");
+    emit("matmul_fwd_bwd_gflops", 3 * 2 * pow((double)n, 3) / 1e9 / t, "GFLOP/s");
+    tensor_release(p.a);
+    tensor_release(p.b);
+}
+
+static void matmul_fwd(void) {
+    const int64_t n = 1024;
+    Pair p = {randn_scaled(2, (int64_t[]){n, n}, 1, false), randn_scaled(2, (int64_t[]){n, n}, 1, false)};
+    double t = bench(matmul_fwd_once, &p, min_time, 3, 5);
+    emit("matmul_fwd", t * 1e3, "ms");
+    emit("matmul_fwd_gflops", 2 * pow((double)n, 3) / 1e9 / t, "GFLOP/s");
+    tensor_release(p.a);
+    tensor_release(p.b);
+}
+
+/* ======================================================================
+ * elementwise: sum(tanh(x)*x + x) over 1e6 elements (ms, GB/s of 16 B/elem)
+ * ====================================================================== */
+
+static void elementwise_once(void *ctx) {
+    Tensor *x = ctx;
+    tensor_zero_grad(x);
+    Tensor *t = tensor_tanh(x), *tx = tensor_mul(t, x), *u = tensor_add(tx, x), *s = tensor_sum(u);
+    tensor_release(t);
+    tensor_release(tx);
+    tensor_release(u);
+    if (!s || backward(s) != 0) die("elementwise");
+    tensor_release(s);
+}
+
+static void elementwise(void) {
+    const int64_t n = 1000000;
+    Tensor *x = randn_scaled(1, &n, 1, true);
+    elementwise_once(x);
+    for (int64_t i = 0; i < n; i++) {
+        double th = tanh(x->data[i]), want = (1 - th * th) * x->data[i] + th + 1;
+        if (fabs(x->grad->data[i] - want) > 1e-12 * (1 + fabs(want))) die("elementwise: wrong gradient");
+    }
+    double t = bench(elementwise_once, x, min_time, 3, 5);
+    emit("elementwise", t * 1e3, "ms");
+    emit("elementwise_gbs", 16.0 * (double)n / 1e9 / t, "GB/s");
+    tensor_release(x);
+}
+
+/* ======================================================================
+ * startup and shell_script: whole ./ag processes
+ * ====================================================================== */
+
+static const char *script_path;
+
+/* Runs ag with args (NULL-terminated), stdin from stdin_path or /dev/null,
+ * output discarded; dies unless it exits 0. */
+static void run_ag(void *ctx) {
+    char *const *argv = ctx;
+    pid_t pid = fork();
+    if (pid == 0) {
+        FILE *in = freopen(script_path ? script_path : "/dev/null", "r", stdin);
+        FILE *out = freopen("/dev/null", "w", stdout);
+        FILE *err = freopen("/dev/null", "w", stderr); /* the arena note of a long script */
+        (void)in, (void)out, (void)err;
+        execv(ag_path, argv);
+        _exit(127);
+    }
+    int status;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+        die("running ./ag (build it with make)");
+}
+
+static void startup(void) {
+    char *argv[] = {(char *)ag_path, "-e", "x = tensor([[1, 2]], grad); backward(sum(x*x))", NULL};
+    script_path = NULL;
+    double t = bench(run_ag, argv, 0.0, 1, 5);
+    emit("startup", t * 1e3, "ms");
+}
+
+/* The 10,002-line script: x, y = x, 10,000 steps, backward. */
+static void write_script(const char *path) {
+    FILE *f = fopen(path, "w");
+    if (!f) die("writing the shell_script workload");
+    fprintf(f, "x = tensor([1.0], grad)\ny = x\n");
+    for (int i = 0; i < 10000; i++) fprintf(f, "y = y*1.0001 + 0.001\n");
+    fprintf(f, "backward(y)\n");
+    fclose(f);
+}
+
+static void shell_script(void) {
+    char path[] = "/tmp/ag-bench-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) die("mkstemp");
+    close(fd);
+    write_script(path);
+    char *argv[] = {(char *)ag_path, NULL};
+    script_path = path;
+    double t = bench(run_ag, argv, 0.0, 1, 5);
+    emit("shell_script", t * 1e3, "ms");
+    unlink(path);
+}
+
+/* ====================================================================== */
+
+static const struct {
+    const char *name;
+    void (*run)(void);
+} workloads[] = {
+    {"op_overhead", op_overhead},   {"mlp_step", mlp_step},
+    {"matmul_fwd_bwd", matmul_fwd_bwd}, {"matmul_fwd", matmul_fwd},
+    {"elementwise", elementwise},   {"startup", startup},
+    {"shell_script", shell_script},
+};
+
+static bool wanted(const char *only, const char *name) {
+    if (!only) return true;
+    size_t n = strlen(name);
+    for (const char *p = only; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return true;
+    return false;
+}
+
+int main(int argc, char **argv) {
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
+        else if (strcmp(argv[i], "--min-time") == 0 && i + 1 < argc) min_time = atof(argv[++i]);
+        else if (strcmp(argv[i], "--ag") == 0 && i + 1 < argc) ag_path = argv[++i];
+        else {
+            fprintf(stderr, "usage: bench [--only a,b] [--min-time SECONDS] [--ag PATH]\n");
+            return 2;
+        }
+    }
+    ag_seed(0);
+    fprintf(stderr, "# ag %s, float64, 1 thread, matmul: %s; figures are medians\n", AG_VERSION,
+            ag_blas_name());
+    for (size_t i = 0; i < sizeof workloads / sizeof workloads[0]; i++)
+        if (wanted(only, workloads[i].name)) workloads[i].run();
+    return 0;
+}

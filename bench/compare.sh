@@ -1,0 +1,44 @@
+#!/bin/sh
+# Runs ag's benchmark and PyTorch's reference (shared/bench/torch_ref.py) in
+# one go, single-threaded, and prints each figure with the ratio.
+# Usage: bench/compare.sh BENCH_BINARY AG TORCH_REF [RUNS]
+# Each side runs RUNS times (default 3); the median of the runs is shown.
+bench=${1:?usage: compare.sh BENCH AG TORCH_REF [RUNS]} ag=$2 ref=$3 runs=${4:-3}
+python=/usr/bin/python3
+if ! [ -f "$ref" ] || ! "$python" -c 'import torch' 2>/dev/null; then
+    echo "bench-compare needs PyTorch: apt-get install python3-torch (and $ref)" >&2
+    exit 1
+fi
+tmp=${TMPDIR:-/tmp}/ag-compare.$$
+mkdir -p "$tmp" && trap 'rm -rf "$tmp"' EXIT
+i=0
+while [ $i -lt "$runs" ]; do
+    "$bench" --ag "$ag" >>"$tmp/ag" 2>"$tmp/ag.err" || { cat "$tmp/ag.err"; exit 1; }
+    "$python" "$ref" --threads 1 >>"$tmp/torch" 2>"$tmp/torch.err" || { cat "$tmp/torch.err"; exit 1; }
+    i=$((i + 1))
+done
+head -n 1 "$tmp/ag.err"; grep '^#' "$tmp/torch.err" | head -n 2
+# name: value unit -> the median per name; then join and divide. For times,
+# the ratio is PyTorch / ag (how many times faster ag is); for rates
+# (GFLOP/s, GB/s), ag / PyTorch.
+awk -v runs="$runs" '
+    FNR == 1 { side = (FILENAME ~ /torch$/) ? "torch" : "ag" }
+    { name = $1; sub(":", "", name); v[side, name, ++n[side, name]] = $2; unit[name] = $3
+      if (!(name in seen)) { seen[name] = 1; order[++count] = name } }
+    function median(side, name,   k, m, i, j, t, a) {
+        m = n[side, name]; if (!m) return ""
+        for (i = 1; i <= m; i++) a[i] = v[side, name, i] + 0
+        for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+        return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+    }
+    END {
+        printf "%-24s %14s %14s %10s  %s\n", "workload", "ag", "pytorch", "ratio", "unit"
+        for (i = 1; i <= count; i++) {
+            name = order[i]; a = median("ag", name); t = median("torch", name)
+            rate = unit[name] ~ /\/s$/
+            ratio = (a == "" || t == "" || a == 0 || t == 0) ? "-" : \
+                    sprintf("%.2fx", rate ? a / t : t / a)
+            printf "%-24s %14s %14s %10s  %s%s\n", name, a, t, ratio, unit[name],
+                   rate ? " (ag/pytorch)" : " (pytorch/ag: ag is this many times faster)"
+        }
+    }' "$tmp/ag" "$tmp/torch"
