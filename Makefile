@@ -18,10 +18,10 @@ BUILD := build/$(MODE)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wpointer-arith -Wformat=2 -Wvla
-BASE := -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -ffp-contract=off $(WARN)
+BASE := -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -ffp-contract=off -fopenmp-simd $(WARN)
 
 ifeq ($(MODE),release)
-  OPT := -O2 -march=native -DNDEBUG
+  OPT := -O3 -march=native -DNDEBUG
 else ifeq ($(MODE),debug)
   OPT := -O2 -g -march=native -DAG_DEBUG
 else ifeq ($(MODE),valgrind)
@@ -44,8 +44,21 @@ ifeq ($(origin OPENBLAS),undefined)
 endif
 ifeq ($(OPENBLAS),1)
   BUILD := $(BUILD)-openblas
-  BLAS_CFLAGS := -DAG_OPENBLAS
-  BLAS_LIBS := -lopenblas
+  FEATURE_CFLAGS := -DAG_OPENBLAS
+  FEATURE_LIBS := -lopenblas
+endif
+
+# glibc's vector math library (exp, log, tanh, sin, cos on whole vectors),
+# when the compiler can call it: LIBMVEC=0 turns it off.
+ifeq ($(origin LIBMVEC),undefined)
+  LIBMVEC := $(shell printf '%s\n' '__attribute__((simd("notinbranch"))) double tanh(double);' \
+                'double x[64]; int main(void) { for (int i = 0; i < 64; i++) x[i] = tanh(x[i]); return 0; }' | \
+                $(CC) -x c - -O2 -fopenmp-simd -o /dev/null -lmvec -lm >/dev/null 2>&1 \
+                && echo 1 || echo 0)
+endif
+ifeq ($(LIBMVEC),1)
+  FEATURE_CFLAGS += -DAG_LIBMVEC
+  FEATURE_LIBS += -lmvec
 endif
 
 # GNU readline, when its headers and library are here (else a plain reader).
@@ -62,17 +75,17 @@ else
   SHELL_BUILD := $(BUILD)/plain
 endif
 
-CFLAGS_ALL := $(BASE) $(OPT) $(BLAS_CFLAGS) $(CFLAGS)
-LDLIBS_ALL := $(LDOPT) $(LDFLAGS) $(BLAS_LIBS) -lm
+CFLAGS_ALL := $(BASE) $(OPT) $(FEATURE_CFLAGS) $(CFLAGS)
+LDLIBS_ALL := $(LDOPT) $(LDFLAGS) $(FEATURE_LIBS) -lm
 
 LIB_SRC := $(wildcard src/*.c src/ops/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libag.a
-LIB_HEADERS := $(wildcard include/*.h src/*.h)
+LIB_HEADERS := $(wildcard include/*.h src/*.h) Makefile
 
 REPL_SRC := $(wildcard repl/*.c)
 REPL_OBJ := $(REPL_SRC:repl/%.c=$(SHELL_BUILD)/%.o)
-REPL_HEADERS := include/ag.h $(wildcard repl/*.h)
+REPL_HEADERS := include/ag.h $(wildcard repl/*.h) Makefile
 AG := $(SHELL_BUILD)/ag
 
 TEST_SRC := $(wildcard tests/engine/*.c)

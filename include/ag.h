@@ -209,10 +209,14 @@ typedef struct {
     int64_t arena_functions;    /* Functions waiting for a backward */
     int64_t arena_bytes;        /* bytes in use in the arena */
     int64_t arena_capacity;     /* bytes the arena holds from the system */
+    int64_t cached_bytes;       /* freed tensor memory kept for reuse (ag_trim returns it) */
     uint64_t generation;        /* the current graph's id: changes whenever it is freed */
 } AgStats;
 
 AgStats ag_stats(void);
+/* Returns cached memory to the system: freed tensor blocks kept for reuse
+ * and the arena's spare chunks. */
+void ag_trim(void);
 /* Cap on the total bytes of live tensor data; 0 means no cap. A creation that
  * would pass it fails with a message. Default: AG_DEFAULT_MEMORY_LIMIT. */
 void ag_set_memory_limit(int64_t bytes);

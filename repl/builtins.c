@@ -21,19 +21,21 @@ static const char *callee(const CallArgs *a, char *buf, size_t size) {
     return buf;
 }
 
-static bool bad_arg(Session *s, const CallArgs *a, int i, const char *fmt, ...)
+static void bad_arg_set(Session *s, const CallArgs *a, int i, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* false, like session_fail */
+#define bad_arg(...) (bad_arg_set(__VA_ARGS__), false)
 
 /* "bad argument #2 to 'reshape': ..." at the argument's position. */
-static bool bad_arg(Session *s, const CallArgs *a, int i, const char *fmt, ...) {
+static void bad_arg_set(Session *s, const CallArgs *a, int i, const char *fmt, ...) {
     char name[32], msg[400];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     const Node *n = arg_node(a, i);
-    return session_fail(s, n->line, n->col, "bad argument #%d to '%s': %s", i + 1,
-                        callee(a, name, sizeof name), msg);
+    session_set_error(s, n->line, n->col, "bad argument #%d to '%s': %s", i + 1,
+                      callee(a, name, sizeof name), msg);
 }
 
 static bool arg_tensor(Session *s, const CallArgs *a, int i, Tensor **t) {
@@ -268,7 +270,7 @@ static bool bi_backward(Session *s, const CallArgs *a, Value *out) {
     if (ok && session_print_grads(s, before) == 0 && s->interactive)
         fprintf(s->out, "note: no variable received a gradient: the leaves this backward "
                         "reached are not bound to names\n");
-    else session_fail(s, a->call->line, a->call->col, "%s", ag_error());
+    else session_set_error(s, a->call->line, a->call->col, "%s", ag_error());
     for (int i = 0; i < s->num_vars; i++) tensor_release(before[i]);
     free(before);
     return ok;

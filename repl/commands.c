@@ -261,6 +261,7 @@ static bool cmd_reset(Session *s, Source *src, const char *arg) {
     (void)src, (void)arg;
     session_reset(s);
     ag_graph_free();
+    ag_trim();
     return true;
 }
 
@@ -312,9 +313,9 @@ bool command_run(Session *s, Source *src, const char *line) {
     bool takes_arg = c && c->fn != cmd_vars && c->fn != cmd_mem && c->fn != cmd_reset &&
                      c->fn != cmd_quit;
     if (c && !takes_arg && *arg)
-        c = NULL, session_fail(s, src->line, 1, "':%.*s' takes no argument", (int)name_len, buf);
+        c = NULL, session_set_error(s, src->line, 1, "':%.*s' takes no argument", (int)name_len, buf);
     else if (!c)
-        session_fail(s, src->line, 1, "unknown command ':%.*s' (:help lists them)",
+        session_set_error(s, src->line, 1, "unknown command ':%.*s' (:help lists them)",
                      (int)(name_len > 40 ? 40 : name_len), buf);
     bool ok = c ? c->fn(s, src, arg) : false;
     if (!ok && s->error[0]) {

@@ -238,11 +238,19 @@ static void index_str(const Tensor *t, int64_t k, char *buf, size_t size) {
     ag_shape_str(t->ndim, idx, buf, size);
 }
 
+/* An error for the report: below 1e-6 only its bound, since those digits
+ * are rounding noise that differs between builds (vector math, BLAS). */
+static const char *error_str(double e, char *buf, size_t size) {
+    if (e < 1e-6) snprintf(buf, size, "< 1e-6");
+    else snprintf(buf, size, "%.1e", e);
+    return buf;
+}
+
 static void print_report(Session *s, const char *param, const Tensor *t, const ArgReport *r) {
-    char shape[AG_SHAPE_STR_MAX], idx[AG_SHAPE_STR_MAX];
-    fprintf(s->out, "  %s %s: max abs error %.1e, max rel error %.1e  %s\n", param,
-            tensor_shape_str(t, shape, sizeof shape), r->max_abs, r->max_rel,
-            r->num_bad ? "FAIL" : "ok");
+    char shape[AG_SHAPE_STR_MAX], idx[AG_SHAPE_STR_MAX], abs_err[32], rel_err[32];
+    fprintf(s->out, "  %s %s: max abs error %s, max rel error %s  %s\n", param,
+            tensor_shape_str(t, shape, sizeof shape), error_str(r->max_abs, abs_err, sizeof abs_err),
+            error_str(r->max_rel, rel_err, sizeof rel_err), r->num_bad ? "FAIL" : "ok");
     if (r->kinks) {
         index_str(t, r->kink_at, idx, sizeof idx);
         fprintf(s->out, "    not differentiable at %lld element%s (first %s: slope %.4g from the "

@@ -39,6 +39,9 @@ static Node *expression(Parser *p, Precedence min);
  * Tokens and errors
  * ====================================================================== */
 
+static void fail_at(Parser *p, const Token *t, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 static void fail_at(Parser *p, const Token *t, const char *fmt, ...) {
     if (p->failed) return;
     p->failed = true;

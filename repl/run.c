@@ -141,7 +141,7 @@ static const char *command_text(const char *line) {
 
 /* Reports a source-level error (not tied to a statement) at the current line. */
 static bool source_error(Session *s, const Source *src, const char *message) {
-    session_fail(s, src->line, 1, "%s", message);
+    session_set_error(s, src->line, 1, "%s", message);
     report(s, src, NULL, 0);
     return false;
 }
@@ -203,7 +203,7 @@ bool run_source(Session *s, Source *src) {
 RunStatus run_file(Session *s, const char *path) {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
-        session_fail(s, 0, 0, "cannot open '%s': %s", path, strerror(errno));
+        session_set_error(s, 0, 0, "cannot open '%s': %s", path, strerror(errno));
         return RUN_CANNOT_OPEN;
     }
     Source src = {.name = strcmp(path, "-") == 0 ? "<stdin>" : path, .file = f};

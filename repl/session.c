@@ -52,7 +52,7 @@ void session_reset(Session *s) {
 
 void session_free(Session *s) { session_reset(s); }
 
-bool session_fail(Session *s, int line, int col, const char *fmt, ...) {
+void session_set_error(Session *s, int line, int col, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(s->error, sizeof s->error, fmt, ap);
@@ -61,7 +61,6 @@ bool session_fail(Session *s, int line, int col, const char *fmt, ...) {
     s->error_col = col;
     s->error_is_syntax = false;
     s->error_in_function = false;
-    return false;
 }
 
 /* ======================================================================
@@ -117,7 +116,7 @@ static Var *var_entry(Session *s, const char *name, size_t length, int line, int
     Var *v = session_lookup(s, name, length);
     if (v) return v;
     if (s->num_vars >= MAX_VARIABLES) {
-        session_fail(s, line, col, "too many variables (at most %d); :reset forgets them",
+        session_set_error(s, line, col, "too many variables (at most %d); :reset forgets them",
                      MAX_VARIABLES);
         return NULL;
     }
@@ -138,7 +137,7 @@ static Var *var_entry(Session *s, const char *name, size_t length, int line, int
     *index_slot(s, name, length) = s->num_vars;
     return v;
 oom:
-    session_fail(s, line, col, "out of memory binding a name");
+    session_set_error(s, line, col, "out of memory binding a name");
     return NULL;
 }
 

@@ -81,9 +81,11 @@ void session_init(Session *s, FILE *out, FILE *err, bool interactive);
 void session_reset(Session *s); /* forget every variable and function */
 void session_free(Session *s);
 
-/* Sets the error at a node's position; returns false for `return fail(...)`. */
-bool session_fail(Session *s, int line, int col, const char *fmt, ...)
+/* Sets the error at a node's position; is false, for `return session_fail(...)`.
+ * (A macro, so the compiler sees the false on every failure path.) */
+void session_set_error(Session *s, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+#define session_fail(...) (session_set_error(__VA_ARGS__), false)
 
 Var *session_lookup(Session *s, const char *name, size_t length);
 /* Binds name to v (taking its reference); false (error set) if the name is

@@ -107,6 +107,15 @@ static void arena_free(void) {
 
 void ag_graph_free(void) { arena_free(); }
 
+void ag_arena_trim(void) {
+    for (Chunk *c = arena.spare, *next; c; c = next) {
+        next = c->next;
+        arena.capacity -= (int64_t)c->size;
+        free(c);
+    }
+    arena.spare = NULL;
+}
+
 int ag_graph_push(void) {
     if (graph_depth == MAX_GRAPH_DEPTH)
         return ag_fail("graphs nested more than %d deep", MAX_GRAPH_DEPTH), -1;
@@ -118,10 +127,7 @@ int ag_graph_push(void) {
 void ag_graph_pop(void) {
     if (graph_depth == 0) return;
     arena_free();
-    for (Chunk *c = arena.spare, *next; c; c = next) {
-        next = c->next;
-        free(c);
-    }
+    ag_arena_trim();
     arena = outer[--graph_depth];
 }
 
@@ -226,6 +232,11 @@ static Tensor *reduce_to_shape(Tensor *grad, const Tensor *like) {
     return r;
 }
 
+/* dst[i] += src[i]; the two never overlap. */
+static void add_into(double *restrict dst, const double *restrict src, int64_t n) {
+    for (int64_t i = 0; i < n; i++) dst[i] += src[i];
+}
+
 void accumulate_grad(Tensor *t, Tensor *grad) {
     if (!t->requires_grad) {
         tensor_release(grad);
@@ -243,17 +254,21 @@ void accumulate_grad(Tensor *t, Tensor *grad) {
         t->grad = grad;
     } else if (t->grad->ref_count == 1) {
         /* Nobody else holds the old gradient: add in place. */
-        double *dst = t->grad->data;
-        const double *src = grad->data;
-        for (int64_t i = 0; i < grad->numel; i++) dst[i] += src[i];
+        add_into(t->grad->data, grad->data, grad->numel);
         tensor_release(grad);
-    } else {
+    } else if (grad->ref_count == 1) {
         /* A caller holds the old gradient: leave it as it was. */
-        double *dst = grad->data;
-        const double *old = t->grad->data;
-        for (int64_t i = 0; i < grad->numel; i++) dst[i] += old[i];
+        add_into(grad->data, t->grad->data, grad->numel);
         tensor_release(t->grad);
         t->grad = grad;
+    } else {
+        /* Both are shared (the same gradient handed to two inputs): a new sum. */
+        Tensor *sum = tensor_new_like(grad);
+        const double *a = grad->data, *b = t->grad->data;
+        for (int64_t i = 0; i < sum->numel; i++) sum->data[i] = a[i] + b[i];
+        tensor_release(grad);
+        tensor_release(t->grad);
+        t->grad = sum;
     }
 }
 

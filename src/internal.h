@@ -48,6 +48,8 @@ Tensor *tensor_filled_like(const Tensor *t, double value);
  * small multiple of the graph, and a backward half done would be worse than
  * passing the cap. */
 void tensor_alloc_set_backward(bool in_backward);
+/* Frees the arena's spare chunks (ag_trim). */
+void ag_arena_trim(void);
 /* Fills the tensor counters of s (ag_stats in autograd.c adds the arena's). */
 void ag_stats_tensors(AgStats *s);
 

@@ -40,11 +40,6 @@ void ag_set_memory_limit(int64_t bytes) { memory_limit = bytes < 0 ? 0 : bytes; 
 int64_t ag_memory_limit(void) { return memory_limit; }
 void tensor_alloc_set_backward(bool in_backward) { allocating_for_backward = in_backward; }
 
-void ag_stats_tensors(AgStats *s) {
-    s->live_tensors = live_tensors;
-    s->live_bytes = live_bytes;
-    s->peak_bytes = peak_bytes;
-}
 
 /* Element count of shape, or -1 with a message if a dimension is negative
  * or the count (in bytes) overflows. */
@@ -71,6 +66,119 @@ static int64_t checked_numel(int ndim, const int64_t *shape) {
     return n;
 }
 
+/* ======================================================================
+ * The block cache: freed tensor blocks kept for the next tensor of the same
+ * size. A training step frees and allocates the same sizes every time;
+ * reusing them skips malloc, the kernel's page faults on fresh memory and
+ * cold caches (PyTorch's caching allocator does the same). Bounded: up to
+ * SMALL_KEEP blocks per small size, LARGE_KEEP large ones, and
+ * LARGE_CACHE_BYTES (a quarter of the memory limit at most) in all.
+ * ====================================================================== */
+
+enum {
+    SMALL_MAX = 1024,      /* block bytes (header and data) kept in small lists */
+    SMALL_KEEP = 256,      /* blocks per small size */
+    LARGE_KEEP = 16,       /* large blocks */
+};
+#define LARGE_CACHE_BYTES ((size_t)64 << 20)
+
+typedef struct SmallBlock {
+    struct SmallBlock *next;
+} SmallBlock;
+
+static _Thread_local SmallBlock *small_free[SMALL_MAX / 64];
+static _Thread_local int small_count[SMALL_MAX / 64];
+static _Thread_local struct {
+    void *block;
+    size_t size;
+} large_free[LARGE_KEEP];
+static _Thread_local int large_count;
+static _Thread_local size_t cached_bytes;
+
+static size_t large_cache_cap(void) {
+    size_t cap = LARGE_CACHE_BYTES;
+    if (memory_limit > 0 && (size_t)memory_limit / 4 < cap) cap = (size_t)memory_limit / 4;
+    return cap;
+}
+
+/* A block of exactly `size` bytes (a multiple of 64): a cached one if any. */
+static void *block_alloc(size_t size) {
+    if (size <= SMALL_MAX) {
+        SmallBlock **list = &small_free[size / 64 - 1];
+        if (*list) {
+            SmallBlock *b = *list;
+            *list = b->next;
+            small_count[size / 64 - 1]--;
+            cached_bytes -= size;
+            return b;
+        }
+    } else {
+        for (int i = large_count - 1; i >= 0; i--)
+            if (large_free[i].size == size) {
+                void *b = large_free[i].block;
+                memmove(&large_free[i], &large_free[i + 1],
+                        (size_t)(large_count - 1 - i) * sizeof large_free[0]);
+                large_count--;
+                cached_bytes -= size;
+                return b;
+            }
+    }
+    return aligned_alloc(64, size);
+}
+
+static void large_evict_oldest(void) {
+    free(large_free[0].block);
+    cached_bytes -= large_free[0].size;
+    memmove(&large_free[0], &large_free[1], (size_t)(large_count - 1) * sizeof large_free[0]);
+    large_count--;
+}
+
+/* Keeps a freed block for reuse, or frees it. */
+static void block_free(void *block, size_t size) {
+    if (size <= SMALL_MAX) {
+        int c = (int)(size / 64 - 1);
+        if (small_count[c] < SMALL_KEEP) {
+            SmallBlock *b = block;
+            b->next = small_free[c];
+            small_free[c] = b;
+            small_count[c]++;
+            cached_bytes += size;
+            return;
+        }
+    } else if (size <= large_cache_cap()) {
+        while (large_count > 0 && (large_count == LARGE_KEEP || cached_bytes + size > large_cache_cap()))
+            large_evict_oldest();
+        large_free[large_count].block = block;
+        large_free[large_count++].size = size;
+        cached_bytes += size;
+        return;
+    }
+    free(block);
+}
+
+void ag_trim(void) {
+    for (int c = 0; c < SMALL_MAX / 64; c++) {
+        while (small_free[c]) {
+            SmallBlock *b = small_free[c];
+            small_free[c] = b->next;
+            free(b);
+        }
+        small_count[c] = 0;
+    }
+    while (large_count > 0) large_evict_oldest();
+    cached_bytes = 0;
+    ag_arena_trim();
+}
+
+void ag_stats_tensors(AgStats *s) {
+    s->live_tensors = live_tensors;
+    s->live_bytes = live_bytes;
+    s->peak_bytes = peak_bytes;
+    s->cached_bytes = (int64_t)cached_bytes;
+}
+
+static size_t block_size(int64_t bytes) { return (size_t)HEADER_BYTES + ((size_t)bytes + 63) / 64 * 64; }
+
 Tensor *tensor_new(int ndim, const int64_t *shape) {
     int64_t numel = checked_numel(ndim, shape);
     if (numel < 0) return NULL;
@@ -82,8 +190,7 @@ Tensor *tensor_new(int ndim, const int64_t *shape) {
                        ag_shape_str(ndim, shape, buf, sizeof buf), (long long)bytes,
                        (long long)(memory_limit - live_bytes), (long long)memory_limit);
     }
-    size_t total = (size_t)HEADER_BYTES + ((size_t)bytes + 63) / 64 * 64;
-    char *block = aligned_alloc(64, total);
+    char *block = block_alloc(block_size(bytes));
     if (!block) {
         if (allocating_for_backward) {
             fprintf(stderr, "ag: out of memory during backward\n");
@@ -132,7 +239,7 @@ void tensor_release(Tensor *t) {
     tensor_release(t->grad);
     live_tensors--;
     live_bytes -= t->numel * (int64_t)sizeof(double);
-    free(t);
+    block_free(t, block_size(t->numel * (int64_t)sizeof(double)));
 }
 
 /* ======================================================================

@@ -8,6 +8,27 @@
 
 #include <math.h>
 
+/* With glibc's vector math library (make finds it; gcc only), the loops
+ * below call the vector versions of exp, log, tanh, sin and cos, 4 or 8
+ * values a call: several times faster, within 4 ulp (glibc's bound; the
+ * scalar functions are within 1). Without it, the same loops call libm. */
+#if defined(AG_LIBMVEC) && defined(__GNUC__) && !defined(__clang__)
+#define VECTOR_MATH __attribute__((simd("notinbranch")))
+VECTOR_MATH double exp(double);
+VECTOR_MATH double log(double);
+VECTOR_MATH double tanh(double);
+VECTOR_MATH double sin(double);
+VECTOR_MATH double cos(double);
+#endif
+
+/* Asks gcc to vectorise a loop that calls those (-fopenmp-simd; no threads).
+ * clang cannot vectorise libm calls and would warn, so it is not asked. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define SIMD_LOOP _Pragma("omp simd")
+#else
+#define SIMD_LOOP
+#endif
+
 /* The output tensor for op on x (NULL with a message when x is NULL). */
 static Tensor *unary_out(const char *op, const Tensor *x) {
     if (!x) return ag_fail("%s: argument is NULL", op);
@@ -36,7 +57,7 @@ static Tensor *unary_record(Tensor *out, Tensor *x, ApplyFn backward_fn, const c
     static void NAME##_backward(Function *self, void *ctx, Tensor *grad) {      \
         (void)ctx;                                                              \
         BACKWARD_VARS(self, grad);                                              \
-        for (int64_t i = 0; i < n; i++) dx[i] = (BACKWARD);                     \
+        SIMD_LOOP for (int64_t i = 0; i < n; i++) dx[i] = (BACKWARD);           \
         accumulate_grad(self->inputs[0], dx_t);                                 \
     }                                                                           \
     Tensor *tensor_##NAME(Tensor *in) {                                         \
@@ -44,7 +65,8 @@ static Tensor *unary_record(Tensor *out, Tensor *x, ApplyFn backward_fn, const c
         if (!out) return NULL;                                                  \
         const double *x = in->data;                                             \
         double *y = out->data;                                                  \
-        for (int64_t i = 0; i < out->numel; i++) y[i] = (FORWARD);              \
+        int64_t n = out->numel;                                                 \
+        SIMD_LOOP for (int64_t i = 0; i < n; i++) y[i] = (FORWARD);             \
         return unary_record(out, in, NAME##_backward, FN_NAME);                 \
     }
 
@@ -69,11 +91,11 @@ UNARY_OP(tanh, "TanhBackward", "grad_x = g * (1 - tanh(x)^2)",
          tanh(x[i]), g[i] * (1.0 - y[i] * y[i]))
 
 /* sigmoid: y = 1/(1+e^-x); dx = g * y * (1 - y). Written so that exp never
- * overflows: for x < 0 it is e^x / (1 + e^x). */
-static double sigmoid(double v) {
-    if (v >= 0) return 1.0 / (1.0 + exp(-v));
-    double e = exp(v);
-    return e / (1.0 + e);
+ * overflows and small results keep their precision: with e = e^-|x|,
+ * y = 1/(1+e) for x >= 0 and e/(1+e) below; a select, so it vectorises. */
+static inline double sigmoid(double v) {
+    double e = exp(-fabs(v)), s = 1.0 / (1.0 + e);
+    return v >= 0 ? s : e * s;
 }
 UNARY_OP(sigmoid, "SigmoidBackward", "grad_x = g * s * (1 - s), s = sigmoid(x)",
          sigmoid(x[i]), g[i] * y[i] * (1.0 - y[i]))

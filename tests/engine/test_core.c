@@ -32,6 +32,20 @@ static void test_diamond(void) {
     tensor_release(x);
 }
 
+/* add hands one gradient tensor to both its inputs; summing into a
+ * gradient shared that way must not change the other holder's value.
+ * (x + x) + y: y.grad and (x+x)'s gradient are the same tensor, and x
+ * receives it twice. */
+static void test_shared_gradient_tensor(void) {
+    Tensor *x = tensor_create(0, NULL, (double[]){1}, true), *y = tensor_create(0, NULL, (double[]){1}, true);
+    Tensor *xx = tensor_add(x, x), *z = tensor_add(xx, y);
+    CHECK(backward(z) == 0, "backward: %s", ag_error());
+    CHECK(x->grad->data[0] == 2 && y->grad->data[0] == 1, "x.grad = 2, y.grad = 1; got %g, %g",
+          x->grad->data[0], y->grad->data[0]);
+    Tensor *all[] = {x, y, xx, z};
+    for (int i = 0; i < 4; i++) tensor_release(all[i]);
+}
+
 /* A value feeding several consumers and a shared subexpression:
  * h = x*y; u = h*h + h*x; loss = sum(u). du/dx = 2h*y + (y*x + h) = 2x y^2 + 2xy */
 static void test_shared_subexpressions(void) {
@@ -300,6 +314,7 @@ void test_core(void) {
     test_op_rules();
     int64_t base = live_tensors();
     test_diamond();
+    test_shared_gradient_tensor();
     test_shared_subexpressions();
     test_dead_branch();
     test_freed_graph();
