@@ -54,7 +54,9 @@ bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs,
     Tensor *loss = tensor_sum(weighted);
     tensor_release(weighted);
     for (int i = 0; i < n; i++) tensor_zero_grad(inputs[i]);
-    bool ok = CHECK(backward(loss) == 0, "%s: backward failed: %s", name, ag_error());
+    /* A loss that reaches no input needs no backward: every gradient is 0. */
+    bool ok = !loss->requires_grad ||
+              CHECK(backward(loss) == 0, "%s: backward failed: %s", name, ag_error());
     tensor_release(loss);
     tensor_release(out);
 
@@ -64,11 +66,7 @@ bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs,
     const double h = 1e-6;
     for (int i = 0; ok && i < n; i++) {
         if (!inputs[i]->requires_grad) continue;
-        const Tensor *g = inputs[i]->grad;
-        if (!CHECK(g != NULL, "%s: input %d received no gradient", name, i)) {
-            ok = false;
-            break;
-        }
+        const Tensor *g = inputs[i]->grad; /* NULL: not reached, a zero gradient */
         for (int64_t k = 0; k < consts[i]->numel; k++) {
             double saved = consts[i]->data[k];
             consts[i]->data[k] = saved + h;
@@ -76,7 +74,7 @@ bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs,
             consts[i]->data[k] = saved - h;
             double down = eval_loss(build, arg, consts, w);
             consts[i]->data[k] = saved;
-            double numeric = (up - down) / (2 * h), analytic = g->data[k];
+            double numeric = (up - down) / (2 * h), analytic = g ? g->data[k] : 0.0;
             if (!(fabs(analytic - numeric) <= 1e-6 + 1e-5 * fabs(numeric))) {
                 CHECK(false, "%s: d/d input %d [%lld]: analytic %.10g, numeric %.10g", name, i,
                       (long long)k, analytic, numeric);

@@ -28,7 +28,8 @@ typedef Tensor *(*BuildFn)(Tensor **inputs, const void *arg);
 /* Checks d loss / d input for every input that requires grad, where
  * loss = sum(build(inputs) * W) for a fixed random W, against central finite
  * differences (h = 1e-6): |analytic - numeric| <= 1e-6 + 1e-5 * |numeric|
- * elementwise. Returns true when every element agrees. */
+ * elementwise; an input backward did not reach has gradient 0. Returns true
+ * when every element agrees. */
 bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs, int n);
 
 /* A tensor of the given shape with values from ag's seeded stream, scaled

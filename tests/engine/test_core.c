@@ -308,7 +308,55 @@ static void test_op_rules(void) {
     CHECK(ag_op_rule("zeros") == NULL && ag_op_rule(NULL) == NULL, "no rule for non-ops");
 }
 
+/* Random graphs: values reused by several consumers, broadcasting, dead
+ * branches, shared gradient tensors; every one checked against finite
+ * differences. The graph is a deterministic function of its seed, so the
+ * checker can rebuild it for each perturbed input. */
+static uint64_t lcg(uint64_t *state) {
+    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *state >> 33;
+}
+
+static Tensor *build_random_graph(Tensor **in, const void *arg) {
+    uint64_t state = *(const uint64_t *)arg;
+    Tensor *nodes[16];
+    int n = 3;
+    for (int i = 0; i < 3; i++) nodes[i] = tensor_retain(in[i]);
+    while (n < 16) {
+        Tensor *a = nodes[lcg(&state) % (uint64_t)n], *b = nodes[lcg(&state) % (uint64_t)n], *r;
+        switch (lcg(&state) % 7) {
+        case 0: r = tensor_add(a, b); break;
+        case 1: r = tensor_sub(a, b); break;
+        case 2: r = tensor_mul(a, b); break;
+        case 3: r = tensor_tanh(a); break;
+        case 4: r = tensor_sin(a); break;
+        case 5: r = tensor_neg(a); break;
+        default: r = tensor_mul(a, a); break;
+        }
+        nodes[n++] = r;
+    }
+    /* The output uses the last node and one earlier one; the rest may be
+     * dead branches. */
+    Tensor *out = tensor_add(nodes[15], nodes[3 + lcg(&state) % 12]);
+    for (int i = 0; i < n; i++) tensor_release(nodes[i]);
+    return out;
+}
+
+static void test_random_graphs(void) {
+    for (uint64_t seed = 1; seed <= 200; seed++) {
+        /* (2,3), (3,) and (2,1) broadcast to (2,3). */
+        Tensor *in[3] = {test_uniform(-1, 1, true, SHAPE(2, 3)), test_uniform(-1, 1, true, SHAPE(3)),
+                         test_uniform(-1, 1, seed % 3 != 0, SHAPE(2, 1))};
+        char label[48];
+        snprintf(label, sizeof label, "random graph %llu", (unsigned long long)seed);
+        fd_check(label, build_random_graph, &seed, in, 3);
+        for (int i = 0; i < 3; i++) tensor_release(in[i]);
+        ag_graph_free();
+    }
+}
+
 void test_core(void) {
+    test_random_graphs();
     test_nested_graphs();
     test_trace();
     test_op_rules();
