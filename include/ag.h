@@ -58,6 +58,7 @@ struct Function {
     Tensor *inputs[AG_MAX_INPUTS];    /* every operand, retained (ENGINE.md) */
     int num_inputs;
     int pending_count;                /* consumers not yet applied (invariant 1) */
+    int release_output;               /* output references handed over by applied consumers */
     void *ctx;                        /* saved non-input data, arena-allocated */
     Function *arena_next;             /* the arena's list of Functions, newest first */
     uint64_t visit_mark;              /* backward's reachability stamp */

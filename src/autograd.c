@@ -34,6 +34,8 @@ typedef struct {
     int64_t bytes_used, capacity;
     uint64_t generation;      /* bumped by every free; tensors record it */
     uint64_t visit_epoch;     /* backward's reachability stamps */
+    int64_t sinks;            /* Functions with no consumer (pending_count 0) */
+    bool recount;             /* construction counts cannot be trusted (below) */
 } Arena;
 
 static _Thread_local Arena arena;
@@ -83,6 +85,8 @@ static void arena_free(void) {
     Function *fn = arena.functions;
     arena.functions = NULL;
     arena.num_functions = 0;
+    arena.sinks = 0;
+    arena.recount = false;
     for (; fn; fn = fn->arena_next)
         for (int i = 0; i < fn->num_inputs; i++) tensor_release(fn->inputs[i]);
     int kept = 0;
@@ -176,9 +180,15 @@ Tensor *graph_record(Tensor *out, ApplyFn apply, const char *name,
     fn->name = name;
     fn->output = out;                            /* (2) */
     fn->num_inputs = n;
+    arena.sinks++; /* nothing consumes the new Function yet */
     for (int i = 0; i < n; i++) {
-        fn->inputs[i] = tensor_retain(inputs[i]); /* (3) kept alive until freed */
-        if (tensor_has_graph(inputs[i])) inputs[i]->grad_fn->pending_count++; /* (4) */
+        Tensor *in = inputs[i];
+        fn->inputs[i] = tensor_retain(in);                   /* (3) kept alive until freed */
+        if (tensor_has_graph(in)) {
+            if (in->grad_fn->pending_count++ == 0) arena.sinks--; /* (4) */
+        } else if (in->requires_grad && !tensor_is_leaf(in)) {
+            arena.recount = true; /* its graph is gone: let count_pending report it */
+        }
     }
     fn->ctx = ctx_size ? (unsigned char *)fn + fn_bytes : NULL;
     fn->arena_next = arena.functions;
@@ -308,6 +318,24 @@ static int count_pending(Function *root, Function **stack) {
     return 0;
 }
 
+/* An applied Function never runs again (no retain_graph), so what it kept
+ * for backward can go now rather than when the arena is freed: memory
+ * returns while backward runs, as in PyTorch. A leaf or constant input is
+ * released at once. An intermediate input may still be needed by the
+ * Function that made it (exp reads its own output), so the reference is
+ * handed to that producer, which drops it after its own apply. */
+static void release_after_apply(Function *fn) {
+    for (int i = 0; i < fn->num_inputs; i++) {
+        Tensor *in = fn->inputs[i];
+        fn->inputs[i] = NULL;
+        if (tensor_has_graph(in)) in->grad_fn->release_output++;
+        else tensor_release(in);
+    }
+    fn->num_inputs = 0;
+    Tensor *out = fn->output;
+    for (; fn->release_output > 0; fn->release_output--) tensor_release(out);
+}
+
 /* Applies every Function once, in dependency order: a Function runs when all
  * its consumers have handed it their gradient (pending_count reaches 0). */
 static void run_backward(Function *root, Function **stack) {
@@ -324,7 +352,7 @@ static void run_backward(Function *root, Function **stack) {
         tensor_release(grad_output);
         for (int i = 0; i < fn->num_inputs; i++) {
             Tensor *in = fn->inputs[i];
-            if (!in->requires_grad || tensor_is_leaf(in)) continue;
+            if (!tensor_has_graph(in)) continue;
             Function *parent = in->grad_fn;
             parent->pending_count--;
             AG_ASSERT(parent->pending_count >= 0, "(9) pending_count never goes negative");
@@ -333,6 +361,7 @@ static void run_backward(Function *root, Function **stack) {
                                      .pending = parent->pending_count});
             if (parent->pending_count == 0) stack[top++] = parent;
         }
+        release_after_apply(fn);
     }
 }
 
@@ -354,7 +383,14 @@ int backward(Tensor *loss) {
     } else {
         Function *root = loss->grad_fn;
         Function **stack = arena_alloc((size_t)arena.num_functions * sizeof *stack);
-        if (!stack || count_pending(root, stack) != 0) {
+        /* The counts made during construction are exact when the loss is the
+         * arena's only sink: every Function then leads to the loss, so no
+         * consumer lies outside its graph. Otherwise, count over what the
+         * loss reaches (ENGINE.md); after that the construction counts are
+         * no longer whole. */
+        bool counted = !arena.recount && arena.sinks == 1 && root->pending_count == 0;
+        if (!counted) arena.recount = true;
+        if (!stack || (!counted && count_pending(root, stack) != 0)) {
             tensor_alloc_set_backward(false);
             if (!stack) ag_fail("backward: out of memory");
             return -1;

@@ -70,16 +70,17 @@ static int64_t checked_numel(int ndim, const int64_t *shape) {
  * The block cache: freed tensor blocks kept for the next tensor of the same
  * size. A training step frees and allocates the same sizes every time;
  * reusing them skips malloc, the kernel's page faults on fresh memory and
- * cold caches (PyTorch's caching allocator does the same). Bounded: up to
- * SMALL_KEEP blocks per small size, LARGE_KEEP large ones, and
- * LARGE_CACHE_BYTES (a quarter of the memory limit at most) in all.
+ * cold caches (PyTorch's caching allocator does the same). Bounded: small
+ * blocks (a graph of scalars frees thousands at once) up to
+ * SMALL_CACHE_BYTES, LARGE_KEEP large ones up to LARGE_CACHE_BYTES, each at
+ * most a quarter of the memory limit.
  * ====================================================================== */
 
 enum {
     SMALL_MAX = 1024,      /* block bytes (header and data) kept in small lists */
-    SMALL_KEEP = 256,      /* blocks per small size */
     LARGE_KEEP = 16,       /* large blocks */
 };
+#define SMALL_CACHE_BYTES ((size_t)8 << 20)
 #define LARGE_CACHE_BYTES ((size_t)64 << 20)
 
 typedef struct SmallBlock {
@@ -87,7 +88,7 @@ typedef struct SmallBlock {
 } SmallBlock;
 
 static _Thread_local SmallBlock *small_free[SMALL_MAX / 64];
-static _Thread_local int small_count[SMALL_MAX / 64];
+static _Thread_local size_t small_cached;
 static _Thread_local struct {
     void *block;
     size_t size;
@@ -95,8 +96,7 @@ static _Thread_local struct {
 static _Thread_local int large_count;
 static _Thread_local size_t cached_bytes;
 
-static size_t large_cache_cap(void) {
-    size_t cap = LARGE_CACHE_BYTES;
+static size_t cache_cap(size_t cap) {
     if (memory_limit > 0 && (size_t)memory_limit / 4 < cap) cap = (size_t)memory_limit / 4;
     return cap;
 }
@@ -108,7 +108,7 @@ static void *block_alloc(size_t size) {
         if (*list) {
             SmallBlock *b = *list;
             *list = b->next;
-            small_count[size / 64 - 1]--;
+            small_cached -= size;
             cached_bytes -= size;
             return b;
         }
@@ -136,17 +136,17 @@ static void large_evict_oldest(void) {
 /* Keeps a freed block for reuse, or frees it. */
 static void block_free(void *block, size_t size) {
     if (size <= SMALL_MAX) {
-        int c = (int)(size / 64 - 1);
-        if (small_count[c] < SMALL_KEEP) {
+        if (small_cached + size <= cache_cap(SMALL_CACHE_BYTES)) {
             SmallBlock *b = block;
-            b->next = small_free[c];
-            small_free[c] = b;
-            small_count[c]++;
+            b->next = small_free[size / 64 - 1];
+            small_free[size / 64 - 1] = b;
+            small_cached += size;
             cached_bytes += size;
             return;
         }
-    } else if (size <= large_cache_cap()) {
-        while (large_count > 0 && (large_count == LARGE_KEEP || cached_bytes + size > large_cache_cap()))
+    } else if (size <= cache_cap(LARGE_CACHE_BYTES)) {
+        while (large_count > 0 && (large_count == LARGE_KEEP ||
+                                   cached_bytes - small_cached + size > cache_cap(LARGE_CACHE_BYTES)))
             large_evict_oldest();
         large_free[large_count].block = block;
         large_free[large_count++].size = size;
@@ -163,8 +163,8 @@ void ag_trim(void) {
             small_free[c] = b->next;
             free(b);
         }
-        small_count[c] = 0;
     }
+    small_cached = 0;
     while (large_count > 0) large_evict_oldest();
     cached_bytes = 0;
     ag_arena_trim();

@@ -138,9 +138,27 @@ Tensor *tensor_sub(Tensor *a, Tensor *b) {
 
 OP_DOC(mul, "grad_a = g * b, grad_b = g * a");
 
+/* Both gradients in one pass over g, a and b (same shapes, no broadcast). */
+static void mul_backward_both(const Tensor *g, const Tensor *a, const Tensor *b, Tensor *ga,
+                              Tensor *gb) {
+    const double *restrict gv = g->data, *restrict av = a->data, *restrict bv = b->data;
+    double *restrict gav = ga->data, *restrict gbv = gb->data;
+    for (int64_t i = 0; i < g->numel; i++) {
+        gav[i] = gv[i] * bv[i];
+        gbv[i] = gv[i] * av[i];
+    }
+}
+
 static void mul_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *a = self->inputs[0], *b = self->inputs[1];
+    if (a->requires_grad && b->requires_grad && a->numel == g->numel && b->numel == g->numel) {
+        Tensor *ga = tensor_new_like(g), *gb = tensor_new_like(g);
+        mul_backward_both(g, a, b, ga, gb);
+        accumulate_grad(a, ga);
+        accumulate_grad(b, gb);
+        return;
+    }
     if (a->requires_grad) accumulate_grad(a, broadcast_apply(mul_rows, g, b, g->ndim, g->shape));
     if (b->requires_grad) accumulate_grad(b, broadcast_apply(mul_rows, g, a, g->ndim, g->shape));
 }

@@ -39,13 +39,20 @@ static Tensor *unary_record(Tensor *out, Tensor *x, ApplyFn backward_fn, const c
     return graph_record(out, backward_fn, name, &x, 1, NULL, 0);
 }
 
+/* The tensor a backward writes dx into: g itself when nobody else holds it
+ * (each dx[i] needs only g[i], so in place is safe, and the memory is warm),
+ * else a new one. */
+static Tensor *dx_buffer(Tensor *grad) {
+    return grad->ref_count == 1 ? tensor_retain(grad) : tensor_new_like(grad);
+}
+
 /* Declares the loop variables every backward uses: x and y (input and output
- * data, y NULL-safe only when read), g, and dx, a new tensor to fill. */
+ * data, y NULL-safe only when read), g, and dx, the tensor to fill. */
 #define BACKWARD_VARS(self, grad)                                               \
     const double *x = (self)->inputs[0]->data;                                  \
     const double *y = (self)->output->data;                                     \
     const double *g = (grad)->data;                                             \
-    Tensor *dx_t = tensor_new_like(grad);                                       \
+    Tensor *dx_t = dx_buffer(grad);                                             \
     double *dx = dx_t->data;                                                    \
     int64_t n = (grad)->numel;                                                  \
     (void)x, (void)y
