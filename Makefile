@@ -191,6 +191,7 @@ $(BENCH): bench/bench.c $(LIB)
 
 bench: $(BENCH) $(AG)
 	@OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BENCH) --ag $(AG)
+	@OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BENCH) --only mlp_memory 2>/dev/null
 
 # Ours and PyTorch's in one run, with ratios (needs apt-get install python3-torch).
 bench-compare: $(BENCH) $(AG)

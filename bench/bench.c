@@ -5,13 +5,17 @@
  * for about a second; the median is printed as "name: value unit".
  *
  * Usage: bench [--only a,b] [--min-time SECONDS] [--ag PATH_TO_AG]
- * startup and shell_script time whole ./ag processes (PATH_TO_AG).
+ * startup and shell_script time whole ./ag processes (PATH_TO_AG);
+ * mlp_memory runs only when asked for, in a process of its own.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -138,6 +142,45 @@ static void mlp_step(void) {
 }
 
 /* ======================================================================
+ * mlp_memory: the mlp_step workload for 10,000 steps in a process of its
+ * own (--only mlp_memory): the peak bytes of live tensors, the process's
+ * peak RSS, and how much RSS grew between step 100 and step 10,000
+ * (0 when the arena and the block cache are reused, not regrown).
+ * ====================================================================== */
+
+/* Resident set size now, in bytes (Linux /proc). */
+static double rss_now(void) {
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f && fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    if (f) fclose(f);
+    return (double)resident * (double)sysconf(_SC_PAGESIZE);
+}
+
+static void mlp_memory(void) {
+    double rss_start = rss_now();
+    Mlp m = {randn_scaled(2, (int64_t[]){64, 784}, 1, false),
+             randn_scaled(2, (int64_t[]){64, 10}, 1, false),
+             randn_scaled(2, (int64_t[]){784, 128}, 1 / sqrt(784), true),
+             tensor_zeros(1, (int64_t[]){128}, true),
+             randn_scaled(2, (int64_t[]){128, 10}, 1 / sqrt(128), true),
+             tensor_zeros(1, (int64_t[]){10}, true)};
+    for (int i = 0; i < 100; i++) mlp_step_once(&m);
+    double rss_100 = rss_now();
+    for (int i = 100; i < 10000; i++) mlp_step_once(&m);
+    double rss_10000 = rss_now();
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    AgStats st = ag_stats();
+    emit("mlp_peak_live", (double)st.peak_bytes / 1e6, "MB");
+    emit("mlp_peak_rss", (double)ru.ru_maxrss * 1024 / 1e6, "MB");
+    emit("mlp_rss_before", rss_start / 1e6, "MB");
+    emit("mlp_rss_growth_100_to_10000", (rss_10000 - rss_100) / 1e6, "MB");
+    Tensor *all[] = {m.x, m.target, m.w1, m.b1, m.w2, m.b2};
+    for (int i = 0; i < 6; i++) tensor_release(all[i]);
+}
+
+/* ======================================================================
  * matmul_fwd_bwd: sum(A @ B) at 512, forward and backward (ms, GFLOP/s)
  * matmul_fwd: A @ B at 1024, no autograd (ms, GFLOP/s)
  * ====================================================================== */
@@ -224,22 +267,22 @@ static void elementwise(void) {
  * ====================================================================== */
 
 static const char *script_path;
+extern char **environ;
 
-/* Runs ag with args (NULL-terminated), stdin from stdin_path or /dev/null,
- * output discarded; dies unless it exits 0. */
+/* Runs ag with args (NULL-terminated), stdin from script_path or /dev/null,
+ * output discarded (stderr too: a long script's arena note); dies unless it
+ * exits 0. posix_spawn, as Python's subprocess does on Linux. */
 static void run_ag(void *ctx) {
     char *const *argv = ctx;
-    pid_t pid = fork();
-    if (pid == 0) {
-        FILE *in = freopen(script_path ? script_path : "/dev/null", "r", stdin);
-        FILE *out = freopen("/dev/null", "w", stdout);
-        FILE *err = freopen("/dev/null", "w", stderr); /* the arena note of a long script */
-        (void)in, (void)out, (void)err;
-        execv(ag_path, argv);
-        _exit(127);
-    }
-    int status;
-    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+    posix_spawn_file_actions_t io;
+    posix_spawn_file_actions_init(&io);
+    posix_spawn_file_actions_addopen(&io, 0, script_path ? script_path : "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&io, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&io, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int status, err = posix_spawn(&pid, ag_path, &io, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&io);
+    if (err || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
         die("running ./ag (build it with make)");
 }
 
@@ -278,15 +321,16 @@ static void shell_script(void) {
 static const struct {
     const char *name;
     void (*run)(void);
+    bool by_default; /* mlp_memory wants a process of its own */
 } workloads[] = {
-    {"op_overhead", op_overhead},   {"mlp_step", mlp_step},
-    {"matmul_fwd_bwd", matmul_fwd_bwd}, {"matmul_fwd", matmul_fwd},
-    {"elementwise", elementwise},   {"startup", startup},
-    {"shell_script", shell_script},
+    {"op_overhead", op_overhead, true},       {"mlp_step", mlp_step, true},
+    {"matmul_fwd_bwd", matmul_fwd_bwd, true}, {"matmul_fwd", matmul_fwd, true},
+    {"elementwise", elementwise, true},       {"startup", startup, true},
+    {"shell_script", shell_script, true},     {"mlp_memory", mlp_memory, false},
 };
 
-static bool wanted(const char *only, const char *name) {
-    if (!only) return true;
+static bool wanted(const char *only, const char *name, bool by_default) {
+    if (!only) return by_default;
     size_t n = strlen(name);
     for (const char *p = only; (p = strstr(p, name)) != NULL; p += n)
         if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return true;
@@ -308,6 +352,6 @@ int main(int argc, char **argv) {
     fprintf(stderr, "# ag %s, float64, 1 thread, matmul: %s; figures are medians\n", AG_VERSION,
             ag_blas_name());
     for (size_t i = 0; i < sizeof workloads / sizeof workloads[0]; i++)
-        if (wanted(only, workloads[i].name)) workloads[i].run();
+        if (wanted(only, workloads[i].name, workloads[i].by_default)) workloads[i].run();
     return 0;
 }
