@@ -96,7 +96,7 @@ PRINT_TEST := $(BUILD)/test_print
 PTY_TEST := $(BUILD)/pty_test
 TRANSCRIPT := $(BUILD)/transcript
 
-.PHONY: all lib shell ag run test test-binaries check asan valgrind bench bench-compare clean
+.PHONY: all lib shell ag run test test-binaries check asan valgrind bench bench-compare fuzz clean
 
 all: ag
 
@@ -196,6 +196,27 @@ bench: $(BENCH) $(AG)
 # Ours and PyTorch's in one run, with ratios (needs apt-get install python3-torch).
 bench-compare: $(BENCH) $(AG)
 	@OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 sh bench/compare.sh $(BENCH) $(AG) $(TORCH_REF)
+
+# ---- fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=60 ----
+FUZZ_SECONDS ?= 60
+FUZZ_DIR := build/fuzz
+FUZZ_BIN := $(FUZZ_DIR)/fuzz_shell
+FUZZ_SRC := $(LIB_SRC) $(filter-out repl/main.c,$(REPL_SRC)) tests/fuzz/fuzz_shell.c
+
+$(FUZZ_BIN): $(FUZZ_SRC) $(LIB_HEADERS) $(REPL_HEADERS)
+	@command -v clang >/dev/null || \
+	  { echo "make fuzz needs clang and libFuzzer: apt-get install clang libclang-rt-14-dev"; exit 1; }
+	@mkdir -p $(FUZZ_DIR)
+	clang $(BASE) -Irepl -O1 -g -DAG_DEBUG -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=all $(FUZZ_SRC) -o $@ -lm
+
+# Seeds: every script the tests and examples use. A finding (crash, sanitizer
+# report, leak, hang) is written to build/fuzz/ and make fuzz fails.
+fuzz: $(FUZZ_BIN)
+	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+	@cp tests/shell/*.ag tests/shell/*.inc examples/*.ag tests/fuzz/regressions/* $(FUZZ_DIR)/seeds/ 2>/dev/null; true
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+	  -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
 
 clean:
 	rm -rf build ag

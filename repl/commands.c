@@ -218,6 +218,7 @@ static bool cmd_dot(Session *s, Source *src, const char *arg) {
         inspect_dot(s, t, name, s->out);
         return true;
     }
+    if (!s->allow_files) return session_fail(s, src->line, 1, ":dot: files are off here");
     FILE *f = fopen(file, "w");
     if (!f) return session_fail(s, src->line, 1, ":dot: cannot write '%s': %s", file, strerror(errno));
     inspect_dot(s, t, name, f);
@@ -241,6 +242,7 @@ static bool cmd_trace(Session *s, Source *src, const char *arg) {
 static bool cmd_load(Session *s, Source *src, const char *arg) {
     static int depth;
     if (!*arg) return session_fail(s, src->line, 1, ":load needs a file name");
+    if (!s->allow_files) return session_fail(s, src->line, 1, ":load: files are off here");
     if (depth >= MAX_LOAD_DEPTH)
         return session_fail(s, src->line, 1, ":load nested more than %d deep (does a file "
                             "load itself?)", MAX_LOAD_DEPTH);

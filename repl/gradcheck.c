@@ -12,7 +12,7 @@
 #include "builtins.h"
 #include "print.h"
 
-enum { GRADCHECK_MAX_ELEMENTS = 100000, WORST_SHOWN = 5 };
+enum { WORST_SHOWN = 5 };
 
 /* Checks of gradcheck, as PyTorch's defaults: |a - n| <= atol + rtol |n|. */
 static const double FD_STEP = 1e-6, ATOL = 1e-5, RTOL = 1e-3;
@@ -294,10 +294,10 @@ bool builtin_gradcheck(Session *s, const CallArgs *a, Value *out) {
     int64_t total = 0;
     for (int i = 0; i < a->n; i++)
         if (a->args[i].kind == VAL_TENSOR) total += a->args[i].tensor->numel;
-    if (total > GRADCHECK_MAX_ELEMENTS)
+    if (total > s->gradcheck_max_elements)
         return session_fail(s, a->call->line, a->call->col, "gradcheck: %lld elements are too many "
-                            "to check one by one (at most %d)", (long long)total,
-                            GRADCHECK_MAX_ELEMENTS);
+                            "to check one by one (at most %lld)", (long long)total,
+                            (long long)s->gradcheck_max_elements);
     if (ag_graph_push() != 0) return session_fail(s, a->call->line, a->call->col, "%s", ag_error());
     Tensor *copies[64], *loss = NULL;
     char summed[AG_SHAPE_STR_MAX];

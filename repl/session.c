@@ -25,6 +25,8 @@ void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     s->out = out;
     s->err = err;
     s->interactive = interactive;
+    s->allow_files = true;
+    s->gradcheck_max_elements = GRADCHECK_MAX_ELEMENTS;
     s->arena_note_at = ARENA_NOTE_FIRST;
 }
 
@@ -50,7 +52,11 @@ void session_reset(Session *s) {
     s->arena_note_at = ARENA_NOTE_FIRST;
 }
 
-void session_free(Session *s) { session_reset(s); }
+void session_free(Session *s) {
+    session_reset(s);
+    if (s->tracing) ag_set_trace(NULL, NULL); /* the hook points at this session */
+    s->tracing = false;
+}
 
 void session_set_error(Session *s, int line, int col, const char *fmt, ...) {
     va_list ap;

@@ -51,6 +51,7 @@ enum {
     MAX_EVAL_DEPTH = 3000,    /* evaluator recursion, calls included */
     MAX_VARIABLES = 100000,
     ARENA_NOTE_FIRST = 1000,  /* Functions waiting for backward before the first note; x10 after */
+    GRADCHECK_MAX_ELEMENTS = 100000, /* gradcheck perturbs elements one at a time */
 };
 
 typedef struct {
@@ -72,6 +73,8 @@ typedef struct {
     bool tracing;              /* :trace on */
     int isolated;              /* inside grad/gradcheck: variables read as constants */
     bool quiet_notes;          /* no arena notes (ag --check compares output) */
+    bool allow_files;          /* :load and :dot FILE (off when fuzzing) */
+    int64_t gradcheck_max_elements;
     /* parameters bound by the function call being evaluated (innermost) */
     const Stmt *frame_def;
     Value *frame_args;

@@ -26,6 +26,20 @@
 #define AG_ASSERT(cond, what) ((void)0)
 #endif
 
+/* Vectorisation requests (-fopenmp-simd; no threads): SIMD_LOOP for a loop
+ * whose iterations are independent (it may call libmvec's functions),
+ * SIMD_SUM(v) for a loop summing into v, lanes summed in any order. gcc
+ * only: clang cannot vectorise libm calls, and warns where it cannot honour
+ * the request. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define AG_PRAGMA(text) _Pragma(#text)
+#define SIMD_LOOP _Pragma("omp simd")
+#define SIMD_SUM(v) AG_PRAGMA(omp simd reduction(+ : v))
+#else
+#define SIMD_LOOP
+#define SIMD_SUM(v)
+#endif
+
 #if defined(__GNUC__)
 #define AG_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else

@@ -76,7 +76,7 @@ static double sum_contiguous(const double *x, int64_t n) {
     for (int64_t start = 0; start < n; start += 128) {
         int64_t end = start + 128 < n ? start + 128 : n;
         double block = 0.0;
-        _Pragma("omp simd reduction(+ : block) simdlen(8)")
+        SIMD_SUM(block)
         for (int64_t i = start; i < end; i++) block += x[i];
         total += block;
     }

@@ -21,13 +21,7 @@ VECTOR_MATH double sin(double);
 VECTOR_MATH double cos(double);
 #endif
 
-/* Asks gcc to vectorise a loop that calls those (-fopenmp-simd; no threads).
- * clang cannot vectorise libm calls and would warn, so it is not asked. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define SIMD_LOOP _Pragma("omp simd")
-#else
-#define SIMD_LOOP
-#endif
+
 
 /* The output tensor for op on x (NULL with a message when x is NULL). */
 static Tensor *unary_out(const char *op, const Tensor *x) {
