@@ -2,8 +2,8 @@
 #
 #   make            the library and the shell ./ag (release mode)
 #   make run        builds and starts the shell
-#   make test       debug build (invariants asserted), every test, with and
-#                   without readline
+#   make test       every test on the debug build (invariants asserted) and
+#                   under ASan + UBSan, with and without readline and OpenBLAS
 #   make asan       the tests under AddressSanitizer + UBSan
 #   make valgrind   the tests under valgrind (apt-get install valgrind)
 #   make clean      remove build/ and ./ag
@@ -14,7 +14,11 @@
 
 MODE ?= release
 CC ?= cc
-BUILD := build/$(MODE)
+# The debug build's optimisation (make matrix tries -O0 too), and a suffix
+# for the build directory (make matrix builds each compiler apart).
+OPTLEVEL ?= -O2
+TAG ?=
+BUILD := build/$(MODE)$(TAG)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wpointer-arith -Wformat=2 -Wvla
@@ -23,7 +27,7 @@ BASE := -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -ffp-contract=off -fopenmp-
 ifeq ($(MODE),release)
   OPT := -O3 -march=native -DNDEBUG
 else ifeq ($(MODE),debug)
-  OPT := -O2 -g -march=native -DAG_DEBUG
+  OPT := $(OPTLEVEL) -g -march=native -DAG_DEBUG
 else ifeq ($(MODE),valgrind)
   # valgrind cannot run AVX-512 code: build for the baseline x86-64 instead.
   OPT := -O1 -g -DAG_DEBUG
@@ -96,7 +100,7 @@ PRINT_TEST := $(BUILD)/test_print
 PTY_TEST := $(BUILD)/pty_test
 TRANSCRIPT := $(BUILD)/transcript
 
-.PHONY: all lib shell ag run test test-binaries check asan valgrind bench bench-compare fuzz clean
+.PHONY: all lib shell ag run test test-builds test-binaries check asan valgrind bench bench-compare fuzz matrix clean
 
 all: ag
 
@@ -158,18 +162,25 @@ $(README_BIN): $(BUILD)/readme_example.c $(LIB)
 test-binaries: $(TEST_BIN) $(README_BIN) $(PRINT_TEST) $(PTY_TEST) $(TRANSCRIPT) $(AG)
 	@$(MAKE) --no-print-directory READLINE=0 shell
 
-# The whole suite in MODE, on the OpenBLAS build (when found) and on ag's own
-# kernel: the same tests, so results agree up to rounding.
+# The whole suite on the OpenBLAS build (when found) and on ag's own kernel:
+# the same tests, so their results agree up to rounding.
 VARIANTS := $(if $(filter 1,$(OPENBLAS)),1 0,0)
-check:
+build-dirs = $(foreach b,$(VARIANTS),build/$(1)$(TAG)$(if $(filter 1,$(b)),-openblas))
+
+test-builds:
 	@for blas in $(VARIANTS); do \
 	  $(MAKE) --no-print-directory OPENBLAS=$$blas test-binaries || exit 1; done
-	@VALGRIND="$(VALGRIND)" sh tests/run.sh \
-	  $(foreach b,$(VARIANTS),build/$(MODE)$(if $(filter 1,$(b)),-openblas))
 
-# Debug build: the design's invariants (9) and (10) are asserted.
+check: test-builds
+	@VALGRIND="$(VALGRIND)" sh tests/run.sh $(call build-dirs,$(MODE))
+
+# The debug build (the design's invariants (9) and (10) asserted) and the
+# same tests under AddressSanitizer and UndefinedBehaviorSanitizer, so that
+# no memory error lands.
 test:
-	@$(MAKE) --no-print-directory MODE=debug check
+	@$(MAKE) --no-print-directory MODE=debug test-builds
+	@$(MAKE) --no-print-directory MODE=asan test-builds
+	@sh tests/run.sh $(call build-dirs,debug) $(call build-dirs,asan)
 
 asan:
 	@$(MAKE) --no-print-directory MODE=asan check
@@ -181,6 +192,16 @@ valgrind:
 	@OPENBLAS_CORETYPE=Haswell $(MAKE) --no-print-directory MODE=valgrind \
 	  VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
 	  check
+
+# Every supported way to build, each warning-free (-Werror) and passing the
+# whole suite: gcc and clang, -O0 and -O2; within each, with and without
+# readline and OpenBLAS (those that are installed).
+matrix:
+	@for cc in gcc clang; do for opt in -O0 -O2; do \
+	  echo "=== $$cc $$opt"; \
+	  $(MAKE) --no-print-directory MODE=debug CC=$$cc OPTLEVEL=$$opt TAG=-$$cc$$opt check \
+	    | tail -n 1 | grep ' 0 failed$$' || exit 1; \
+	done; done
 
 # ---- benchmarks (release mode): the workloads of shared/bench/torch_ref.py ----
 BENCH := $(BUILD)/bench

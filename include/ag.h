@@ -205,8 +205,8 @@ void ag_set_trace(AgTraceFn fn, void *ctx);
 
 typedef struct {
     int64_t live_tensors;       /* tensors allocated and not yet freed */
-    int64_t live_bytes;         /* their data bytes */
-    int64_t peak_bytes;
+    int64_t live_bytes;         /* the memory they take: data and header */
+    int64_t peak_bytes;         /* the most live_bytes has been */
     int64_t arena_functions;    /* Functions waiting for a backward */
     int64_t arena_bytes;        /* bytes in use in the arena */
     int64_t arena_capacity;     /* bytes the arena holds from the system */
@@ -218,8 +218,9 @@ AgStats ag_stats(void);
 /* Returns cached memory to the system: freed tensor blocks kept for reuse
  * and the arena's spare chunks. */
 void ag_trim(void);
-/* Cap on the total bytes of live tensor data; 0 means no cap. A creation that
- * would pass it fails with a message. Default: AG_DEFAULT_MEMORY_LIMIT. */
+/* Cap on the bytes of live tensor data plus the graph waiting for a backward;
+ * 0 means no cap. A creation that would pass it fails with a message (while
+ * backward runs it is not checked). Default: AG_DEFAULT_MEMORY_LIMIT. */
 void ag_set_memory_limit(int64_t bytes);
 int64_t ag_memory_limit(void);
 #define AG_DEFAULT_MEMORY_LIMIT ((int64_t)4 << 30)

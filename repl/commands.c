@@ -4,6 +4,8 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "builtins.h"
 #include "inspect.h"
@@ -160,6 +162,20 @@ static bool cmd_vars(Session *s, Source *src, const char *arg) {
     return true;
 }
 
+/* The process's resident memory now and at its peak, in bytes (Linux's
+ * /proc for now; getrusage for the peak). */
+static bool process_memory(double *now, double *peak) {
+    struct rusage ru;
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    bool ok = f && fscanf(f, "%ld %ld", &pages, &resident) == 2 && getrusage(RUSAGE_SELF, &ru) == 0;
+    if (f) fclose(f);
+    if (!ok) return false;
+    *now = (double)resident * (double)sysconf(_SC_PAGESIZE);
+    *peak = (double)ru.ru_maxrss * 1024;
+    return true;
+}
+
 static bool cmd_mem(Session *s, Source *src, const char *arg) {
     (void)src, (void)arg;
     AgStats st = ag_stats();
@@ -173,6 +189,11 @@ static bool cmd_mem(Session *s, Source *src, const char *arg) {
     if (st.arena_functions > 0)
         fprintf(s->out, "         graphs built without a backward stay until the next "
                         "backward or :reset (:help arena)\n");
+    fprintf(s->out, "cache:   %lld bytes of freed tensors kept for reuse (:reset returns them)\n",
+            (long long)st.cached_bytes);
+    double now = 0, peak = 0;
+    if (process_memory(&now, &peak) && (peak = peak > now ? peak : now) > 0)
+        fprintf(s->out, "process: %.1f MB resident now, %.1f MB at most\n", now / 1e6, peak / 1e6);
     return true;
 }
 

@@ -3,6 +3,8 @@
  * scripts. Everything else lives in run.c (reading and running), eval.c
  * and session.c (meaning), builtins.c and commands.c.
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,8 +14,8 @@
 #include "run.h"
 
 static const char usage[] =
-    "usage: ag [FILE... | - | -e TEXT]...\n"
-    "       ag --check FILE...\n"
+    "usage: ag [--memory-limit SIZE] [FILE... | - | -e TEXT]...\n"
+    "       ag [--memory-limit SIZE] --check FILE...\n"
     "\n"
     "A reverse-mode autograd calculator. With no arguments and a terminal,\n"
     "starts the interactive shell; otherwise runs each FILE (- for stdin) and\n"
@@ -23,6 +25,9 @@ static const char usage[] =
     "  -e TEXT     run TEXT as a script\n"
     "  --check     run each FILE, comparing what it prints with its\n"
     "              '# expect: TEXT' and '# expect error: TEXT' lines\n"
+    "  --memory-limit SIZE\n"
+    "              cap tensors and waiting graphs at SIZE bytes (K, M, G\n"
+    "              suffixes; 0: no cap); default 4G, or $AG_MEMORY_LIMIT\n"
     "  --help      show this help\n"
     "  --version   show the version\n"
     "\n"
@@ -83,7 +88,52 @@ static int run_args(Session *s, int argc, char **argv) {
     return 0;
 }
 
+/* "512M", "2G", "1048576": bytes, with binary K, M, G, T suffixes. */
+static bool parse_size(const char *text, int64_t *bytes) {
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(text, &end, 10);
+    if (end == text || errno || *text == '-') return false;
+    int shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    }
+    if (shift && (*end == 'B' || *end == 'b')) end++;
+    if (*end != '\0' || n > (unsigned long long)(INT64_MAX >> shift)) return false;
+    *bytes = (int64_t)(n << shift);
+    return true;
+}
+
+/* The memory limit from $AG_MEMORY_LIMIT, then --memory-limit (which wins);
+ * returns how many arguments the option took, or -1 after a message. */
+static int memory_limit_options(int argc, char **argv) {
+    int64_t bytes;
+    const char *env = getenv("AG_MEMORY_LIMIT");
+    if (env && *env) {
+        if (!parse_size(env, &bytes)) {
+            fprintf(stderr, "ag: AG_MEMORY_LIMIT=%s is not a size (like 512M or 2G)\n", env);
+            return -1;
+        }
+        ag_set_memory_limit(bytes);
+    }
+    if (argc < 2 || strcmp(argv[1], "--memory-limit") != 0) return 0;
+    if (argc < 3 || !parse_size(argv[2], &bytes)) {
+        fprintf(stderr, "ag: --memory-limit needs a size (like 512M or 2G)\n%s", usage);
+        return -1;
+    }
+    ag_set_memory_limit(bytes);
+    return 2;
+}
+
 int main(int argc, char **argv) {
+    int taken = memory_limit_options(argc, argv);
+    if (taken < 0) return 2;
+    argv[taken] = argv[0]; /* drop the option: argv[0] stays the program */
+    argc -= taken;
+    argv += taken;
     if (argc > 1 && strcmp(argv[1], "--help") == 0) {
         fputs(usage, stdout);
         return 0;

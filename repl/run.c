@@ -21,17 +21,22 @@ typedef enum { LINE_OK, LINE_EOF, LINE_INTERRUPTED, LINE_TOO_LONG } LineStatus;
 /* Reads one line (without '\n') from a file; NUL bytes are kept (and
  * rejected later by the scanner). Past MAX_LINE the rest is skipped. */
 static LineStatus file_line(FILE *f, StrBuf *line) {
+    char chunk[4096];
+    size_t n = 0;
     int c;
     bool any = false, too_long = false;
     while ((c = getc(f)) != EOF) {
         any = true;
         if (c == '\n') break;
-        if (line->len >= MAX_LINE) too_long = true;
-        if (!too_long) {
-            char ch = (char)c;
-            strbuf_appendn(line, &ch, 1);
+        if (line->len + n >= MAX_LINE) too_long = true;
+        if (too_long) continue;
+        chunk[n++] = (char)c;
+        if (n == sizeof chunk) {
+            strbuf_appendn(line, chunk, n);
+            n = 0;
         }
     }
+    strbuf_appendn(line, chunk, n);
     if (too_long) return LINE_TOO_LONG;
     return any ? LINE_OK : LINE_EOF;
 }
@@ -150,7 +155,7 @@ bool run_source(Session *s, Source *src) {
     StrBuf line, chunk;
     strbuf_init(&line);
     strbuf_init(&chunk);
-    int first_line = 0;
+    int first_line = 0, depth = 0;
     bool ok = true;
     while (ok && !s->quit) {
         LineStatus st = read_line(src, chunk.len ? "...> " : "ag> ", &line);
@@ -176,16 +181,23 @@ bool run_source(Session *s, Source *src) {
             ok = command_run(s, src, command) || src->interactive || src->keep_going;
             continue;
         }
-        if (!chunk.len) first_line = src->line;
+        if (!chunk.len) first_line = src->line, depth = 0;
         strbuf_appendn(&chunk, line.data, line.len);
         strbuf_append(&chunk, "\n");
+        depth = scan_depth(line.data, line.len, depth);
         if (chunk.len > MAX_STATEMENT || chunk.oom) {
             ok = source_error(s, src, "statement too long (more than 16 MiB; is a bracket "
                               "never closed?)") || src->interactive;
             chunk.len = 0;
             continue;
         }
-        if (parse_check_complete(chunk.data, chunk.len) == PARSE_INCOMPLETE) continue;
+        /* The parser says whether a bracket is open (and so a syntax error
+         * inside one shows at once); past 64 KiB, re-parsing the whole
+         * statement for every line would be quadratic, and the bracket
+         * depth kept line by line decides. */
+        if (chunk.len > (64 << 10) ? depth > 0
+                                   : parse_check_complete(chunk.data, chunk.len) == PARSE_INCOMPLETE)
+            continue;
         if (src->interactive) {
             chunk.data[chunk.len - 1] = '\0'; /* history without the last newline */
             lineedit_save(chunk.data);

@@ -132,6 +132,14 @@ Token scan_token(Scanner *s) {
     return bad_byte(s, c);
 }
 
+int scan_depth(const char *text, size_t len, int depth) {
+    Scanner s;
+    scanner_init(&s, text, len, 1);
+    s.depth = depth;
+    for (Token t = scan_token(&s); t.type != TOK_EOF && t.type != TOK_ERROR; t = scan_token(&s)) {}
+    return s.depth;
+}
+
 const char *token_describe(const Token *t, char *buf, size_t size) {
     switch (t->type) {
     case TOK_EOF: snprintf(buf, size, "end of input"); break;

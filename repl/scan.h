@@ -37,6 +37,9 @@ typedef struct {
 
 void scanner_init(Scanner *s, const char *src, size_t len, int first_line);
 Token scan_token(Scanner *s);
+/* The bracket depth after scanning text, starting from depth (a cheap
+ * incompleteness test for long statements, a line at a time). */
+int scan_depth(const char *text, size_t len, int depth);
 /* "'+'", "end of input", "name 'x'": how a token is named in messages.
  * Writes into buf and returns it. */
 const char *token_describe(const Token *t, char *buf, size_t size);

@@ -24,6 +24,7 @@ typedef struct Chunk {
 enum {
     CHUNK_BYTES = 64 * 1024,  /* a standard chunk */
     KEEP_CHUNKS = 16,         /* standard chunks kept for reuse after a free */
+    TRIM_AFTER_BYTES = 8 << 20, /* a graph this big returns memory to the system */
 };
 
 typedef struct {
@@ -110,6 +111,8 @@ static void arena_free(void) {
 }
 
 void ag_graph_free(void) { arena_free(); }
+
+int64_t arena_bytes_in_use(void) { return arena.bytes_used; }
 
 void ag_arena_trim(void) {
     for (Chunk *c = arena.spare, *next; c; c = next) {
@@ -400,6 +403,10 @@ int backward(Tensor *loss) {
         run_backward(root, stack);
     }
     tensor_alloc_set_backward(false);
+    /* After a big graph (a long forward-only session, say), give the memory
+     * back to the system, not only to malloc; small graphs skip the cost. */
+    bool big = arena.bytes_used > TRIM_AFTER_BYTES;
     arena_free();
+    if (big) heap_trim();
     return 0;
 }

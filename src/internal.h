@@ -62,8 +62,12 @@ Tensor *tensor_filled_like(const Tensor *t, double value);
  * small multiple of the graph, and a backward half done would be worse than
  * passing the cap. */
 void tensor_alloc_set_backward(bool in_backward);
+/* Hands memory the C library keeps after free back to the system. */
+void heap_trim(void);
 /* Frees the arena's spare chunks (ag_trim). */
 void ag_arena_trim(void);
+/* Bytes the arena's Functions use now (counted against the memory limit). */
+int64_t arena_bytes_in_use(void);
 /* Fills the tensor counters of s (ag_stats in autograd.c adds the arena's). */
 void ag_stats_tensors(AgStats *s);
 

@@ -8,6 +8,9 @@
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* ======================================================================
  * Errors
@@ -168,6 +171,13 @@ void ag_trim(void) {
     while (large_count > 0) large_evict_oldest();
     cached_bytes = 0;
     ag_arena_trim();
+    heap_trim();
+}
+
+void heap_trim(void) {
+#ifdef __GLIBC__
+    malloc_trim(0); /* glibc keeps freed heap pages unless asked */
+#endif
 }
 
 void ag_stats_tensors(AgStats *s) {
@@ -183,14 +193,22 @@ Tensor *tensor_new(int ndim, const int64_t *shape) {
     int64_t numel = checked_numel(ndim, shape);
     if (numel < 0) return NULL;
     int64_t bytes = numel * (int64_t)sizeof(double);
-    if (!allocating_for_backward && memory_limit > 0 && bytes > memory_limit - live_bytes) {
-        char buf[AG_SHAPE_STR_MAX];
+    /* The limit covers the tensors and the graph waiting for a backward, so
+     * that forward passes without backward end in this message, not in
+     * swapping. */
+    int64_t graph = arena_bytes_in_use(), size = (int64_t)block_size(bytes);
+    if (!allocating_for_backward && memory_limit > 0 && size > memory_limit - live_bytes - graph) {
+        char buf[AG_SHAPE_STR_MAX], held[160] = "";
+        if (graph > 0)
+            snprintf(held, sizeof held, " (%lld bytes hold graphs waiting for a backward, "
+                     "which backward or :reset frees)", (long long)graph);
         return ag_fail("allocation too large: shape %s needs %lld bytes, %lld of the "
-                       "%lld-byte memory limit are free",
+                       "%lld-byte memory limit are free%s",
                        ag_shape_str(ndim, shape, buf, sizeof buf), (long long)bytes,
-                       (long long)(memory_limit - live_bytes), (long long)memory_limit);
+                       (long long)(memory_limit - live_bytes - graph), (long long)memory_limit,
+                       held);
     }
-    char *block = block_alloc(block_size(bytes));
+    char *block = block_alloc((size_t)size);
     if (!block) {
         if (allocating_for_backward) {
             fprintf(stderr, "ag: out of memory during backward\n");
@@ -206,7 +224,7 @@ Tensor *tensor_new(int ndim, const int64_t *shape) {
     t->numel = numel;
     t->ref_count = 1;
     live_tensors++;
-    live_bytes += bytes;
+    live_bytes += size; /* header included: a million scalars are not free */
     if (live_bytes > peak_bytes) peak_bytes = live_bytes;
     return t;
 }
@@ -238,8 +256,9 @@ void tensor_release(Tensor *t) {
     if (tensor_has_graph(t)) t->grad_fn->output = NULL;
     tensor_release(t->grad);
     live_tensors--;
-    live_bytes -= t->numel * (int64_t)sizeof(double);
-    block_free(t, block_size(t->numel * (int64_t)sizeof(double)));
+    size_t size = block_size(t->numel * (int64_t)sizeof(double));
+    live_bytes -= (int64_t)size;
+    block_free(t, size);
 }
 
 /* ======================================================================

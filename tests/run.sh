@@ -35,6 +35,10 @@ single() {
 
 for build in "$@"; do
 echo "== $build"
+# Memory measurements mean nothing under a sanitizer or valgrind.
+case $build in *asan*|*valgrind*) AG_SANITIZED=1 ;; *) AG_SANITIZED= ;; esac
+[ -n "$VALGRIND" ] && AG_SANITIZED=1
+export AG_SANITIZED
 tally "engine" $VALGRIND "$build/test_engine"
 single "README example" $VALGRIND "$build/readme_example"
 tally "printer" $VALGRIND "$build/test_print"

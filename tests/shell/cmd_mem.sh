@@ -3,7 +3,7 @@
 # replaced by N; the number of waiting functions is kept when it is 0.
 mem() {
     sed -E 's/[0-9]+ live/N live/; s/[0-9]+ bytes/N bytes/g; s/peak [0-9]+/peak N/; s/limit [0-9]+/limit N/;
-            s/arena: +[1-9][0-9]* functions/arena:   N functions/'
+            s/arena: +[1-9][0-9]* functions/arena:   N functions/; s/[0-9]+\.[0-9] MB/X MB/g'
 }
 echo '--- a fresh shell'
 $AG -e ':mem' | mem
