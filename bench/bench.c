@@ -126,19 +126,28 @@ static void mlp_step_once(void *ctx) {
     tensor_release(loss);
 }
 
+/* The data and parameters, initialised as torch_ref.py does. */
+static Mlp mlp_new(void) {
+    return (Mlp){randn_scaled(2, (int64_t[]){64, 784}, 1, false),
+                 randn_scaled(2, (int64_t[]){64, 10}, 1, false),
+                 randn_scaled(2, (int64_t[]){784, 128}, 1 / sqrt(784), true),
+                 tensor_zeros(1, (int64_t[]){128}, true),
+                 randn_scaled(2, (int64_t[]){128, 10}, 1 / sqrt(128), true),
+                 tensor_zeros(1, (int64_t[]){10}, true)};
+}
+
+static void mlp_free(Mlp *m) {
+    Tensor *all[] = {m->x, m->target, m->w1, m->b1, m->w2, m->b2};
+    for (int i = 0; i < 6; i++) tensor_release(all[i]);
+}
+
 static void mlp_step(void) {
-    Mlp m = {randn_scaled(2, (int64_t[]){64, 784}, 1, false),
-             randn_scaled(2, (int64_t[]){64, 10}, 1, false),
-             randn_scaled(2, (int64_t[]){784, 128}, 1 / sqrt(784), true),
-             tensor_zeros(1, (int64_t[]){128}, true),
-             randn_scaled(2, (int64_t[]){128, 10}, 1 / sqrt(128), true),
-             tensor_zeros(1, (int64_t[]){10}, true)};
+    Mlp m = mlp_new();
     mlp_step_once(&m);
     if (!m.w1->grad || !m.b1->grad || !m.w2->grad || !m.b2->grad) die("mlp_step: no gradient");
     double t = bench(mlp_step_once, &m, min_time, 3, 5);
     emit("mlp_step", t * 1e3, "ms");
-    Tensor *all[] = {m.x, m.target, m.w1, m.b1, m.w2, m.b2};
-    for (int i = 0; i < 6; i++) tensor_release(all[i]);
+    mlp_free(&m);
 }
 
 /* ======================================================================
@@ -159,12 +168,7 @@ static double rss_now(void) {
 
 static void mlp_memory(void) {
     double rss_start = rss_now();
-    Mlp m = {randn_scaled(2, (int64_t[]){64, 784}, 1, false),
-             randn_scaled(2, (int64_t[]){64, 10}, 1, false),
-             randn_scaled(2, (int64_t[]){784, 128}, 1 / sqrt(784), true),
-             tensor_zeros(1, (int64_t[]){128}, true),
-             randn_scaled(2, (int64_t[]){128, 10}, 1 / sqrt(128), true),
-             tensor_zeros(1, (int64_t[]){10}, true)};
+    Mlp m = mlp_new();
     for (int i = 0; i < 100; i++) mlp_step_once(&m);
     double rss_100 = rss_now();
     for (int i = 100; i < 10000; i++) mlp_step_once(&m);
@@ -176,8 +180,7 @@ static void mlp_memory(void) {
     emit("mlp_peak_rss", (double)ru.ru_maxrss * 1024 / 1e6, "MB");
     emit("mlp_rss_before", rss_start / 1e6, "MB");
     emit("mlp_rss_growth_100_to_10000", (rss_10000 - rss_100) / 1e6, "MB");
-    Tensor *all[] = {m.x, m.target, m.w1, m.b1, m.w2, m.b2};
-    for (int i = 0; i < 6; i++) tensor_release(all[i]);
+    mlp_free(&m);
 }
 
 /* ======================================================================

@@ -50,6 +50,7 @@ for kind in rl plain; do
     tally "terminal ($kind)" "$build/pty_test" "$build/$kind/ag"
     tally "documented sessions ($kind)" "$build/transcript" "$build/$kind/ag" README.md \
         $(ls docs/tutorial.md 2>/dev/null)
+    tally "fuzz regressions ($kind)" sh tests/fuzz/run_regressions.sh "$build/$kind/ag"
     if ls examples/*.ag >/dev/null 2>&1; then
         tally "examples ($kind)" $VALGRIND "$build/$kind/ag" --check examples/*.ag
     fi
