@@ -2,15 +2,7 @@
 # after an error are still checked; an error where output was expected,
 # and output where an error was, are mismatches. (The wording of the
 # report is not fixed; only what it must contain.)
-c() { out=$($AG --check "$@" 2>&1); status=$?; echo "[exit $status]"; }
-has() {
-    if printf '%s\n' "$out" | grep -q -F -e "$1"; then echo "the report has: $1"
-    else echo "the report lacks: $1"; fi
-}
-lacks() {
-    if printf '%s\n' "$out" | grep -q -F -e "$1"; then echo "the report has (but should not): $1"
-    else echo "the report does not have: $1"; fi
-}
+. ./check_helpers.inc
 echo '--- errors in the middle, every expectation holds'
 c check_continue.inc
 echo '--- a wrong expectation after an expected error'
