@@ -27,7 +27,6 @@ typedef struct {
     bool failed, incomplete;
     char error[256];
     int error_line, error_col;
-    const char *stmt_start;
     /* a list literal's values while it is parsed */
     double *values;
     int64_t num_values, cap_values;

@@ -229,10 +229,8 @@ static void add_suffix(StrBuf *out, int *line, const char *suffix) {
 /* ---- entry points -------------------------------------------------------- */
 
 void format_shape(StrBuf *out, const Tensor *t) {
-    strbuf_append(out, "(");
-    for (int i = 0; i < t->ndim; i++)
-        strbuf_appendf(out, i ? ", %lld" : "%lld", (long long)t->shape[i]);
-    strbuf_append(out, t->ndim == 1 ? ",)" : ")");
+    char buf[AG_SHAPE_STR_MAX];
+    strbuf_append(out, tensor_shape_str(t, buf, sizeof buf)); /* the engine's form */
 }
 
 /* The bracketed values of a non-empty tensor (_tensor_str). */

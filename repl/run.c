@@ -125,7 +125,6 @@ static bool run_chunk(Session *s, const Source *src, const char *chunk, size_t l
             snprintf(s->error, sizeof s->error, "%s", p.error);
             s->error_line = p.error_line;
             s->error_col = p.error_col;
-            s->error_is_syntax = true;
             ok = false;
         } else {
             ok = session_exec(s, stmt);

@@ -65,7 +65,6 @@ void session_set_error(Session *s, int line, int col, const char *fmt, ...) {
     va_end(ap);
     s->error_line = line;
     s->error_col = col;
-    s->error_is_syntax = false;
     s->error_in_function = false;
 }
 

@@ -67,7 +67,6 @@ typedef struct {
     /* the error being reported */
     char error[600];
     int error_line, error_col;
-    bool error_is_syntax;
     bool error_in_function;    /* the message already names the function */
     bool quit;                 /* :quit was given */
     bool tracing;              /* :trace on */
