@@ -1,6 +1,6 @@
 /*
  * autograd.c — Function, the arena, graph recording, the backward loop and
- * accumulate_grad. Nothing else (the design's file organisation).
+ * ag_accumulate_grad. Nothing else (the design's file organisation).
  *
  * The arena is thread-local and owned by backward: every Function (and its
  * ctx) recorded since the last backward lives in it, and backward frees it
@@ -112,7 +112,7 @@ static void arena_free(void) {
 
 void ag_graph_free(void) { arena_free(); }
 
-int64_t arena_bytes_in_use(void) { return arena.bytes_used; }
+int64_t ag_arena_bytes_in_use(void) { return arena.bytes_used; }
 
 void ag_arena_trim(void) {
     for (Chunk *c = arena.spare, *next; c; c = next) {
@@ -156,13 +156,13 @@ AgStats ag_stats(void) {
  * Graph construction
  * ====================================================================== */
 
-bool any_requires_grad(Tensor *const *inputs, int n) {
+bool ag_any_requires_grad(Tensor *const *inputs, int n) {
     for (int i = 0; i < n; i++)
         if (inputs[i]->requires_grad) return true;
     return false;
 }
 
-Tensor *graph_record(Tensor *out, ApplyFn apply, const char *name,
+Tensor *ag_graph_record(Tensor *out, ApplyFn apply, const char *name,
                      Tensor *const *inputs, int n, void **ctx, size_t ctx_size) {
     if (ctx) *ctx = NULL;
     if (!out) return NULL;
@@ -171,7 +171,7 @@ Tensor *graph_record(Tensor *out, ApplyFn apply, const char *name,
         return ag_fail("%s: %d inputs, more than the %d a Function can record", name, n,
                        AG_MAX_INPUTS);
     }
-    if (!any_requires_grad(inputs, n)) return out;
+    if (!ag_any_requires_grad(inputs, n)) return out;
     size_t fn_bytes = (sizeof(Function) + 15) & ~(size_t)15;
     Function *fn = arena_alloc(fn_bytes + ctx_size);
     if (!fn) {
@@ -222,16 +222,16 @@ static void trace(AgTraceEvent e) {
 }
 
 /* ======================================================================
- * accumulate_grad: the one place gradients are summed and reduced
+ * ag_accumulate_grad: the one place gradients are summed and reduced
  * ====================================================================== */
 
 /* Sums grad (a broadcast of shape) over its broadcast dimensions. */
 static Tensor *reduce_to_shape(Tensor *grad, const Tensor *like) {
-    Tensor *r = tensor_filled_like(like, 0.0);
+    Tensor *r = ag_tensor_filled_like(like, 0.0);
     BroadcastIter it;
     const double *g = grad->data;
-    for (bool more = broadcast_iter_init(&it, grad->ndim, grad->shape, r, NULL); more;
-         more = broadcast_iter_next(&it)) {
+    for (bool more = ag_broadcast_iter_init(&it, grad->ndim, grad->shape, r, NULL); more;
+         more = ag_broadcast_iter_next(&it)) {
         double *dst = r->data + it.offset[0];
         if (it.stride[0][it.ndim - 1] == 1) {
             for (int64_t j = 0; j < it.row_len; j++) dst[j] += g[j];
@@ -250,7 +250,7 @@ static void add_into(double *restrict dst, const double *restrict src, int64_t n
     for (int64_t i = 0; i < n; i++) dst[i] += src[i];
 }
 
-void accumulate_grad(Tensor *t, Tensor *grad) {
+void ag_accumulate_grad(Tensor *t, Tensor *grad) {
     if (!t->requires_grad) {
         tensor_release(grad);
         return;
@@ -258,7 +258,7 @@ void accumulate_grad(Tensor *t, Tensor *grad) {
     if (trace_fn)
         trace((AgTraceEvent){.kind = AG_TRACE_ACCUMULATE, .tensor = t, .grad = grad,
                              .summed = t->grad != NULL});
-    if (!shape_equal(t->ndim, t->shape, grad->ndim, grad->shape)) {
+    if (!ag_shape_equal(t->ndim, t->shape, grad->ndim, grad->shape)) {
         Tensor *reduced = reduce_to_shape(grad, t);
         tensor_release(grad);
         grad = reduced;
@@ -276,7 +276,7 @@ void accumulate_grad(Tensor *t, Tensor *grad) {
         t->grad = grad;
     } else {
         /* Both are shared (the same gradient handed to two inputs): a new sum. */
-        Tensor *sum = tensor_new_like(grad);
+        Tensor *sum = ag_tensor_new_like(grad);
         const double *a = grad->data, *b = t->grad->data;
         for (int64_t i = 0; i < sum->numel; i++) sum->data[i] = a[i] + b[i];
         tensor_release(grad);
@@ -380,9 +380,9 @@ int backward(Tensor *loss) {
     if (!tensor_is_leaf(loss) && !tensor_has_graph(loss))
         return ag_fail("backward: the graph of this value (%s) was freed by an earlier "
                        "backward; recompute it from its leaves", loss->op_name), -1;
-    tensor_alloc_set_backward(true);
+    ag_alloc_set_backward(true);
     if (tensor_is_leaf(loss)) {
-        accumulate_grad(loss, tensor_filled_like(loss, 1.0));
+        ag_accumulate_grad(loss, ag_tensor_filled_like(loss, 1.0));
     } else {
         Function *root = loss->grad_fn;
         Function **stack = arena_alloc((size_t)arena.num_functions * sizeof *stack);
@@ -394,19 +394,19 @@ int backward(Tensor *loss) {
         bool counted = !arena.recount && arena.sinks == 1 && root->pending_count == 0;
         if (!counted) arena.recount = true;
         if (!stack || (!counted && count_pending(root, stack) != 0)) {
-            tensor_alloc_set_backward(false);
+            ag_alloc_set_backward(false);
             if (!stack) ag_fail("backward: out of memory");
             return -1;
         }
         AG_ASSERT(loss->grad == NULL, "(6) grad fields are NULL at entry");
-        loss->grad = tensor_filled_like(loss, 1.0);
+        loss->grad = ag_tensor_filled_like(loss, 1.0);
         run_backward(root, stack);
     }
-    tensor_alloc_set_backward(false);
+    ag_alloc_set_backward(false);
     /* After a big graph (a long forward-only session, say), give the memory
      * back to the system, not only to malloc; small graphs skip the cost. */
     bool big = arena.bytes_used > TRIM_AFTER_BYTES;
     arena_free();
-    if (big) heap_trim();
+    if (big) ag_heap_trim();
     return 0;
 }

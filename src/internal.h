@@ -1,7 +1,7 @@
 /*
  * internal.h — what the engine's files share and clients do not see:
  * the error funnel, raw tensor allocation, shape helpers, the broadcast
- * iterator, graph recording and accumulate_grad.
+ * iterator, graph recording and ag_accumulate_grad.
  */
 #ifndef AG_INTERNAL_H
 #define AG_INTERNAL_H
@@ -54,33 +54,33 @@ void *ag_fail(const char *fmt, ...) AG_PRINTF(1, 2);
 /* ---- allocation (tensor.c): the one path for tensor memory ---- */
 /* New tensor with uninitialised data, ref_count 1, no grad; NULL with a
  * message if the element count overflows or the memory limit would be passed. */
-Tensor *tensor_new(int ndim, const int64_t *shape);
-Tensor *tensor_new_like(const Tensor *t);
+Tensor *ag_tensor_new(int ndim, const int64_t *shape);
+Tensor *ag_tensor_new_like(const Tensor *t);
 /* Same shape as t, filled with value. */
-Tensor *tensor_filled_like(const Tensor *t, double value);
+Tensor *ag_tensor_filled_like(const Tensor *t, double value);
 /* Memory checks are waived while backward runs: gradients never exceed a
  * small multiple of the graph, and a backward half done would be worse than
  * passing the cap. */
-void tensor_alloc_set_backward(bool in_backward);
+void ag_alloc_set_backward(bool in_backward);
 /* Hands memory the C library keeps after free back to the system. */
-void heap_trim(void);
+void ag_heap_trim(void);
 /* Frees the arena's spare chunks (ag_trim). */
 void ag_arena_trim(void);
 /* Bytes the arena's Functions use now (counted against the memory limit). */
-int64_t arena_bytes_in_use(void);
+int64_t ag_arena_bytes_in_use(void);
 /* Fills the tensor counters of s (ag_stats in autograd.c adds the arena's). */
 void ag_stats_tensors(AgStats *s);
 
 /* ---- shapes (shape.c) ---- */
-bool shape_equal(int na, const int64_t *a, int nb, const int64_t *b);
+bool ag_shape_equal(int na, const int64_t *a, int nb, const int64_t *b);
 /* NumPy broadcast of a and b into out (ndim *out_ndim); -1 with a message
  * naming op and both shapes if they cannot broadcast. */
-int broadcast_shapes(const char *op, const Tensor *a, const Tensor *b,
+int ag_broadcast_shapes(const char *op, const Tensor *a, const Tensor *b,
                      int64_t *out, int *out_ndim);
 /* axis in [-ndim, ndim) to [0, ndim); -1 with a message otherwise. */
-int normalize_axis(const char *op, int axis, int ndim);
+int ag_normalize_axis(const char *op, int axis, int ndim);
 /* Product of dims [from, to). */
-int64_t shape_prod(const int64_t *shape, int from, int to);
+int64_t ag_shape_prod(const int64_t *shape, int from, int to);
 
 /* Walks a big contiguous shape row by row (rows of its last dimension) and
  * gives, for each row, the offset into a smaller tensor broadcast to it and
@@ -95,25 +95,25 @@ typedef struct {
 } BroadcastIter;
 /* small1 may be NULL (one operand). Both smalls must broadcast to shape.
  * Returns false when the shape has no elements (no rows to visit). */
-bool broadcast_iter_init(BroadcastIter *it, int ndim, const int64_t *shape,
+bool ag_broadcast_iter_init(BroadcastIter *it, int ndim, const int64_t *shape,
                          const Tensor *small0, const Tensor *small1);
 /* Advances to the next row; false when done. Offsets of the first row are
  * set by init. */
-bool broadcast_iter_next(BroadcastIter *it);
+bool ag_broadcast_iter_next(BroadcastIter *it);
 
 /* ---- graph recording and gradients (autograd.c) ---- */
-bool any_requires_grad(Tensor *const *inputs, int n);
+bool ag_any_requires_grad(Tensor *const *inputs, int n);
 /* When any input requires grad: allocates out's Function from the arena with
  * ctx_size zeroed bytes of ctx, retains the inputs, counts pending consumers
  * and marks out as requiring grad (the design's graph construction steps).
  * *ctx (if ctx is not NULL) gets the ctx, or NULL when nothing was recorded.
  * Returns out, or NULL with out released and nothing recorded on failure. */
-Tensor *graph_record(Tensor *out, ApplyFn apply, const char *name,
+Tensor *ag_graph_record(Tensor *out, ApplyFn apply, const char *name,
                      Tensor *const *inputs, int n, void **ctx, size_t ctx_size);
 /* Takes ownership of grad (in some broadcast of t's shape), reduces it to
  * t's shape and adds it into t->grad: the one place gradients are summed.
  * Does nothing (but release) when t does not require grad. */
-void accumulate_grad(Tensor *t, Tensor *grad);
+void ag_accumulate_grad(Tensor *t, Tensor *grad);
 
 /* ---- op documentation ---- */
 /* Each op states its local derivative rule beside its backward, so the two
@@ -122,16 +122,16 @@ typedef struct {
     const char *name, *rule;
 } OpDoc;
 #define OP_DOC(op, rule_text)                                                   \
-    extern const OpDoc op_doc_##op;                                             \
-    const OpDoc op_doc_##op = {#op, #op ": " rule_text}
+    extern const OpDoc ag_op_doc_##op;                                             \
+    const OpDoc ag_op_doc_##op = {#op, #op ": " rule_text}
 
 /* ---- kernels shared by ops ---- */
 /* Copies x broadcast to shape (ndim) into a new tensor (used by backward
  * kernels that need an operand in output shape space). */
-Tensor *broadcast_to(const Tensor *x, int ndim, const int64_t *shape);
+Tensor *ag_broadcast_to(const Tensor *x, int ndim, const int64_t *shape);
 /* out[M,N] = op(A)[M,K] @ op(B)[K,N] (+ out if accumulate); row-major with
  * leading dimensions; op transposes when the flag is set. (ops/matmul.c) */
-void gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K,
+void ag_gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K,
           const double *A, int64_t lda, const double *B, int64_t ldb,
           double *C, int64_t ldc, bool accumulate);
 

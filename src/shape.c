@@ -1,26 +1,26 @@
 /*
  * shape.c — shape arithmetic shared by the ops: equality, NumPy
  * broadcasting, axis normalisation, and the row iterator every broadcasting
- * loop (forward kernels, accumulate_grad's reduction, broadcast_to) uses.
+ * loop (forward kernels, ag_accumulate_grad's reduction, ag_broadcast_to) uses.
  */
 #include "internal.h"
 
 #include <string.h>
 
-bool shape_equal(int na, const int64_t *a, int nb, const int64_t *b) {
+bool ag_shape_equal(int na, const int64_t *a, int nb, const int64_t *b) {
     if (na != nb) return false;
     for (int i = 0; i < na; i++)
         if (a[i] != b[i]) return false;
     return true;
 }
 
-int64_t shape_prod(const int64_t *shape, int from, int to) {
+int64_t ag_shape_prod(const int64_t *shape, int from, int to) {
     int64_t n = 1;
     for (int i = from; i < to; i++) n *= shape[i];
     return n;
 }
 
-int broadcast_shapes(const char *op, const Tensor *a, const Tensor *b,
+int ag_broadcast_shapes(const char *op, const Tensor *a, const Tensor *b,
                      int64_t *out, int *out_ndim) {
     int n = a->ndim > b->ndim ? a->ndim : b->ndim;
     for (int i = 0; i < n; i++) {
@@ -40,7 +40,7 @@ int broadcast_shapes(const char *op, const Tensor *a, const Tensor *b,
     return 0;
 }
 
-int normalize_axis(const char *op, int axis, int ndim) {
+int ag_normalize_axis(const char *op, int axis, int ndim) {
     if (axis < -ndim || axis >= ndim) {
         if (ndim == 0)
             ag_fail("%s: axis %d is out of range for a 0-d tensor (expected -1 or 0)", op, axis);
@@ -65,7 +65,7 @@ static void broadcast_strides(int64_t *stride, int ndim, const int64_t *shape,
     }
 }
 
-bool broadcast_iter_init(BroadcastIter *it, int ndim, const int64_t *shape,
+bool ag_broadcast_iter_init(BroadcastIter *it, int ndim, const int64_t *shape,
                          const Tensor *small0, const Tensor *small1) {
     it->ndim = ndim;
     memcpy(it->shape, shape, (size_t)ndim * sizeof *shape);
@@ -77,7 +77,7 @@ bool broadcast_iter_init(BroadcastIter *it, int ndim, const int64_t *shape,
         memset(it->stride[1], 0, sizeof it->stride[1]);
     it->offset[0] = it->offset[1] = 0;
     it->row_len = ndim > 0 ? shape[ndim - 1] : 1;
-    it->rows = ndim > 0 ? shape_prod(shape, 0, ndim - 1) : 1;
+    it->rows = ndim > 0 ? ag_shape_prod(shape, 0, ndim - 1) : 1;
     it->row = 0;
     /* 0-d: a row of one element, with unit "row stride" for both. */
     if (ndim == 0) {
@@ -88,7 +88,7 @@ bool broadcast_iter_init(BroadcastIter *it, int ndim, const int64_t *shape,
     return it->rows > 0 && it->row_len > 0;
 }
 
-bool broadcast_iter_next(BroadcastIter *it) {
+bool ag_broadcast_iter_next(BroadcastIter *it) {
     if (++it->row >= it->rows) return false;
     for (int d = it->ndim - 2; d >= 0; d--) {
         it->offset[0] += it->stride[0][d];
@@ -101,13 +101,13 @@ bool broadcast_iter_next(BroadcastIter *it) {
     return true;
 }
 
-Tensor *broadcast_to(const Tensor *x, int ndim, const int64_t *shape) {
-    Tensor *r = tensor_new(ndim, shape);
+Tensor *ag_broadcast_to(const Tensor *x, int ndim, const int64_t *shape) {
+    Tensor *r = ag_tensor_new(ndim, shape);
     if (!r) return NULL;
     BroadcastIter it;
     double *dst = r->data;
-    for (bool more = broadcast_iter_init(&it, ndim, shape, x, NULL); more;
-         more = broadcast_iter_next(&it)) {
+    for (bool more = ag_broadcast_iter_init(&it, ndim, shape, x, NULL); more;
+         more = ag_broadcast_iter_next(&it)) {
         const double *src = x->data + it.offset[0];
         if (it.stride[0][it.ndim - 1] == 1)
             memcpy(dst, src, (size_t)it.row_len * sizeof *dst);

@@ -41,7 +41,7 @@ static _Thread_local bool allocating_for_backward;
 
 void ag_set_memory_limit(int64_t bytes) { memory_limit = bytes < 0 ? 0 : bytes; }
 int64_t ag_memory_limit(void) { return memory_limit; }
-void tensor_alloc_set_backward(bool in_backward) { allocating_for_backward = in_backward; }
+void ag_alloc_set_backward(bool in_backward) { allocating_for_backward = in_backward; }
 
 
 /* Element count of shape, or -1 with a message if a dimension is negative
@@ -171,10 +171,10 @@ void ag_trim(void) {
     while (large_count > 0) large_evict_oldest();
     cached_bytes = 0;
     ag_arena_trim();
-    heap_trim();
+    ag_heap_trim();
 }
 
-void heap_trim(void) {
+void ag_heap_trim(void) {
 #ifdef __GLIBC__
     malloc_trim(0); /* glibc keeps freed heap pages unless asked */
 #endif
@@ -189,14 +189,14 @@ void ag_stats_tensors(AgStats *s) {
 
 static size_t block_size(int64_t bytes) { return (size_t)HEADER_BYTES + ((size_t)bytes + 63) / 64 * 64; }
 
-Tensor *tensor_new(int ndim, const int64_t *shape) {
+Tensor *ag_tensor_new(int ndim, const int64_t *shape) {
     int64_t numel = checked_numel(ndim, shape);
     if (numel < 0) return NULL;
     int64_t bytes = numel * (int64_t)sizeof(double);
     /* The limit covers the tensors and the graph waiting for a backward, so
      * that forward passes without backward end in this message, not in
      * swapping. */
-    int64_t graph = arena_bytes_in_use(), size = (int64_t)block_size(bytes);
+    int64_t graph = ag_arena_bytes_in_use(), size = (int64_t)block_size(bytes);
     if (!allocating_for_backward && memory_limit > 0 && size > memory_limit - live_bytes - graph) {
         char buf[AG_SHAPE_STR_MAX], held[160] = "";
         if (graph > 0)
@@ -229,10 +229,10 @@ Tensor *tensor_new(int ndim, const int64_t *shape) {
     return t;
 }
 
-Tensor *tensor_new_like(const Tensor *t) { return tensor_new(t->ndim, t->shape); }
+Tensor *ag_tensor_new_like(const Tensor *t) { return ag_tensor_new(t->ndim, t->shape); }
 
-Tensor *tensor_filled_like(const Tensor *t, double value) {
-    Tensor *r = tensor_new_like(t);
+Tensor *ag_tensor_filled_like(const Tensor *t, double value) {
+    Tensor *r = ag_tensor_new_like(t);
     if (r)
         for (int64_t i = 0; i < r->numel; i++) r->data[i] = value;
     return r;
@@ -267,7 +267,7 @@ void tensor_release(Tensor *t) {
 
 Tensor *tensor_create(int ndim, const int64_t *shape, const double *data, bool requires_grad) {
     if (ndim > 0 && !shape) return ag_fail("tensor_create: shape is NULL");
-    Tensor *t = tensor_new(ndim, shape);
+    Tensor *t = ag_tensor_new(ndim, shape);
     if (!t) return NULL;
     if (data)
         memcpy(t->data, data, (size_t)t->numel * sizeof(double));
@@ -283,7 +283,7 @@ Tensor *tensor_scalar(double value) {
 
 Tensor *tensor_full(double value, int ndim, const int64_t *shape, bool requires_grad) {
     if (ndim > 0 && !shape) return ag_fail("full: shape is NULL");
-    Tensor *t = tensor_new(ndim, shape);
+    Tensor *t = ag_tensor_new(ndim, shape);
     if (!t) return NULL;
     for (int64_t i = 0; i < t->numel; i++) t->data[i] = value;
     t->requires_grad = requires_grad;
@@ -307,7 +307,7 @@ Tensor *tensor_arange(double start, double stop, double step) {
     if (count > (double)(INT64_MAX / 8))
         return ag_fail("arange: %g elements are too many to allocate", count);
     int64_t n = (int64_t)count;
-    Tensor *t = tensor_new(1, &n);
+    Tensor *t = ag_tensor_new(1, &n);
     if (!t) return NULL;
     for (int64_t i = 0; i < n; i++) t->data[i] = start + (double)i * step;
     return t;
@@ -326,7 +326,7 @@ Tensor *tensor_eye(int64_t n) {
 Tensor *tensor_linspace(double start, double stop, int64_t n) {
     if (n < 0) return ag_fail("linspace: number of points must be non-negative, not %lld",
                               (long long)n);
-    Tensor *t = tensor_new(1, &n);
+    Tensor *t = ag_tensor_new(1, &n);
     if (!t) return NULL;
     double step = n > 1 ? (stop - start) / (double)(n - 1) : 0.0;
     int64_t half = n == 1 ? 1 : n / 2; /* one point is start, as NumPy */

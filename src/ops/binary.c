@@ -3,7 +3,7 @@
  * mul, div, pow. Each op's row kernel, forward and backward sit together.
  *
  * Backward kernels produce gradients in the output's shape (invariant 3);
- * accumulate_grad reduces them to each input's shape.
+ * ag_accumulate_grad reduces them to each input's shape.
  */
 #include "../internal.h"
 
@@ -49,7 +49,7 @@ typedef void (*RowKernel)(const double *a, int64_t sa, const double *b, int64_t 
 /* A new tensor of shape (ndim) holding kernel(a, b), a and b broadcast. */
 static Tensor *broadcast_apply(RowKernel kernel, const Tensor *a, const Tensor *b, int ndim,
                                const int64_t *shape) {
-    Tensor *out = tensor_new(ndim, shape);
+    Tensor *out = ag_tensor_new(ndim, shape);
     if (!out || out->numel == 0) return out; /* the kernels read a[0], b[0] */
     int64_t n = out->numel;
     bool a_full = a->numel == n, b_full = b->numel == n;
@@ -60,8 +60,8 @@ static Tensor *broadcast_apply(RowKernel kernel, const Tensor *a, const Tensor *
     }
     BroadcastIter it;
     double *o = out->data;
-    for (bool more = broadcast_iter_init(&it, ndim, shape, a, b); more;
-         more = broadcast_iter_next(&it)) {
+    for (bool more = ag_broadcast_iter_init(&it, ndim, shape, a, b); more;
+         more = ag_broadcast_iter_next(&it)) {
         int last = it.ndim - 1;
         kernel(a->data + it.offset[0], it.stride[0][last], b->data + it.offset[1],
                it.stride[1][last], o, it.row_len);
@@ -76,14 +76,14 @@ static Tensor *binary_forward(const char *op, const char *fn_name, RowKernel ker
     if (!a || !b) return ag_fail("%s: an operand is NULL", op);
     int64_t shape[AG_MAX_DIMS];
     int ndim;
-    if (broadcast_shapes(op, a, b, shape, &ndim) != 0) return NULL;
+    if (ag_broadcast_shapes(op, a, b, shape, &ndim) != 0) return NULL;
     Tensor *out = broadcast_apply(kernel, a, b, ndim, shape);
-    return graph_record(out, backward_fn, fn_name, (Tensor *[]){a, b}, 2, NULL, 0);
+    return ag_graph_record(out, backward_fn, fn_name, (Tensor *[]){a, b}, 2, NULL, 0);
 }
 
 /* A new tensor -g. */
 static Tensor *negated(const Tensor *g) {
-    Tensor *r = tensor_new_like(g);
+    Tensor *r = ag_tensor_new_like(g);
     for (int64_t i = 0; i < g->numel; i++) r->data[i] = -g->data[i];
     return r;
 }
@@ -104,12 +104,12 @@ ROW_KERNEL(div_rows, x / y)
 
 OP_DOC(add, "grad_a = g, grad_b = g (each summed back to its input's shape)");
 
-/* The gradient passes through unchanged: both inputs share g (accumulate_grad
+/* The gradient passes through unchanged: both inputs share g (ag_accumulate_grad
  * never writes into a gradient another holder can see). */
 static void add_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
-    accumulate_grad(self->inputs[0], tensor_retain(g));
-    accumulate_grad(self->inputs[1], tensor_retain(g));
+    ag_accumulate_grad(self->inputs[0], tensor_retain(g));
+    ag_accumulate_grad(self->inputs[1], tensor_retain(g));
 }
 
 Tensor *tensor_add(Tensor *a, Tensor *b) {
@@ -124,8 +124,8 @@ OP_DOC(sub, "grad_a = g, grad_b = -g");
 
 static void sub_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
-    accumulate_grad(self->inputs[0], tensor_retain(g));
-    if (self->inputs[1]->requires_grad) accumulate_grad(self->inputs[1], negated(g));
+    ag_accumulate_grad(self->inputs[0], tensor_retain(g));
+    if (self->inputs[1]->requires_grad) ag_accumulate_grad(self->inputs[1], negated(g));
 }
 
 Tensor *tensor_sub(Tensor *a, Tensor *b) {
@@ -153,14 +153,14 @@ static void mul_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *a = self->inputs[0], *b = self->inputs[1];
     if (a->requires_grad && b->requires_grad && a->numel == g->numel && b->numel == g->numel) {
-        Tensor *ga = tensor_new_like(g), *gb = tensor_new_like(g);
+        Tensor *ga = ag_tensor_new_like(g), *gb = ag_tensor_new_like(g);
         mul_backward_both(g, a, b, ga, gb);
-        accumulate_grad(a, ga);
-        accumulate_grad(b, gb);
+        ag_accumulate_grad(a, ga);
+        ag_accumulate_grad(b, gb);
         return;
     }
-    if (a->requires_grad) accumulate_grad(a, broadcast_apply(mul_rows, g, b, g->ndim, g->shape));
-    if (b->requires_grad) accumulate_grad(b, broadcast_apply(mul_rows, g, a, g->ndim, g->shape));
+    if (a->requires_grad) ag_accumulate_grad(a, broadcast_apply(mul_rows, g, b, g->ndim, g->shape));
+    if (b->requires_grad) ag_accumulate_grad(b, broadcast_apply(mul_rows, g, a, g->ndim, g->shape));
 }
 
 Tensor *tensor_mul(Tensor *a, Tensor *b) {
@@ -178,12 +178,12 @@ OP_DOC(div, "grad_a = g / b, grad_b = -g * a / b^2");
 static void div_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *a = self->inputs[0], *b = self->inputs[1];
-    if (a->requires_grad) accumulate_grad(a, broadcast_apply(div_rows, g, b, g->ndim, g->shape));
+    if (a->requires_grad) ag_accumulate_grad(a, broadcast_apply(div_rows, g, b, g->ndim, g->shape));
     if (b->requires_grad) {
-        Tensor *g_out = tensor_new_like(g);
+        Tensor *g_out = ag_tensor_new_like(g);
         const double *out = self->output->data;
         for (int64_t i = 0; i < g->numel; i++) g_out->data[i] = g->data[i] * out[i];
-        accumulate_grad(b, broadcast_apply(neg_div_rows, g_out, b, g->ndim, g->shape));
+        ag_accumulate_grad(b, broadcast_apply(neg_div_rows, g_out, b, g->ndim, g->shape));
         tensor_release(g_out);
     }
 }
@@ -210,12 +210,12 @@ static void pow_backward(Function *self, void *ctx, Tensor *g) {
     if (a->requires_grad) {
         Tensor *r = broadcast_apply(pow_dbase_rows, a, b, g->ndim, g->shape);
         scale_by(r, g);
-        accumulate_grad(a, r);
+        ag_accumulate_grad(a, r);
     }
     if (b->requires_grad) {
         Tensor *r = broadcast_apply(pow_dexp_rows, a, b, g->ndim, g->shape);
         scale_by(r, g);
-        accumulate_grad(b, r);
+        ag_accumulate_grad(b, r);
     }
 }
 

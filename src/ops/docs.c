@@ -11,10 +11,10 @@
     X(sigmoid) X(relu) X(abs) X(sin) X(cos) X(sum) X(mean) X(max) X(reshape)      \
     X(transpose) X(matmul) X(softmax) X(log_softmax) X(mse) X(cross_entropy)
 
-#define DECLARE(op) extern const OpDoc op_doc_##op;
+#define DECLARE(op) extern const OpDoc ag_op_doc_##op;
 OPS(DECLARE)
 
-#define ENTRY(op) &op_doc_##op,
+#define ENTRY(op) &ag_op_doc_##op,
 static const OpDoc *const docs[] = {OPS(ENTRY)};
 
 const char *ag_op_rule(const char *op) {

@@ -1,13 +1,13 @@
 /*
- * matmul.c — matrix products: gemm, the dense kernel every matrix product
+ * matmul.c — matrix products: ag_gemm, the dense kernel every matrix product
  * in the engine goes through, and tensor_matmul with torch.matmul's rules
  * (dot, matrix-vector, matrix-matrix, batched with broadcast batch dims),
  * its forward and backward side by side.
  *
  * It is not: a BLAS (no alpha/beta, no complex, no threads), nor a view
- * engine (a transpose is a flag given to gemm, never a materialised copy).
+ * engine (a transpose is a flag given to ag_gemm, never a materialised copy).
  *
- * gemm is a cache-blocked GEMM in the style of GotoBLAS/BLIS: panels of
+ * ag_gemm is a cache-blocked GEMM in the style of GotoBLAS/BLIS: panels of
  * op(B) (KC x NC) and blocks of op(A) (MC x KC) are packed into contiguous
  * slivers — the transposes are absorbed by the packing — and a register-
  * blocked micro-kernel computes MR x NR tiles of C from them. Small products
@@ -19,7 +19,7 @@
 #include <string.h>
 
 /* ======================================================================
- * gemm: parameters
+ * ag_gemm: parameters
  *
  * The micro-kernel is written with GNU C vector types (gcc, clang) so that
  * it uses the machine's full vector width: -march=native on AVX-512 parts
@@ -73,7 +73,7 @@ static inline void vstore(double *p, vd v) { memcpy(p, &v, sizeof v); }
 #endif
 
 /* ======================================================================
- * gemm: the direct path for small products
+ * ag_gemm: the direct path for small products
  * ====================================================================== */
 
 /* y[i*incy] += a * x[i*incx] for i < n. */
@@ -149,7 +149,7 @@ static void gemm_direct(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 /* ======================================================================
- * gemm: packing
+ * ag_gemm: packing
  * ====================================================================== */
 
 /* One sliver: dst[p*R + r] = src[r*rs + p*cs] for r < rows, 0 for
@@ -202,7 +202,7 @@ static double *pack_buffer(int which, size_t doubles) {
 }
 
 /* ======================================================================
- * gemm: the micro-kernel
+ * ag_gemm: the micro-kernel
  *
  * c (m x n corner of an MR x NR tile, ldc) (+)= a (MR x kc sliver) @
  * b (kc x NR sliver), both packed; add says whether C's values are kept.
@@ -301,7 +301,7 @@ static void micro_kernel(int64_t kc, const double *restrict a, const double *res
 #endif
 
 /* ======================================================================
- * gemm: the blocked driver
+ * ag_gemm: the blocked driver
  * ====================================================================== */
 
 /* The C tiles of one packed MC x KC block of A against a packed KC x NC
@@ -377,7 +377,7 @@ const char *ag_blas_name(void) {
 }
 #endif
 
-void gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, const double *A,
+void ag_gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, const double *A,
           int64_t lda, const double *B, int64_t ldb, double *C, int64_t ldc,
           bool accumulate) {
     if (M <= 0 || N <= 0) return;
@@ -495,13 +495,13 @@ static void batch_entry(const MatmulPlan *p, int64_t t, int64_t *ia, int64_t *ib
 static void matmul_kernel(const MatmulPlan *p, const double *a, const double *b, double *out) {
     int64_t M = p->M, K = p->K, N = p->N;
     if (p->fold) { /* a (count*M, K) @ b (K, N) -> (count*M, N) */
-        gemm(false, false, p->count * M, N, K, a, K, b, N, out, N, false);
+        ag_gemm(false, false, p->count * M, N, K, a, K, b, N, out, N, false);
         return;
     }
     for (int64_t t = 0; t < p->count; t++) {
         int64_t ia, ib;
         batch_entry(p, t, &ia, &ib);
-        gemm(false, false, M, N, K, a + ia * M * K, K, b + ib * K * N, N, out + t * M * N, N,
+        ag_gemm(false, false, M, N, K, a + ia * M * K, K, b + ib * K * N, N, out + t * M * N, N,
              false);
     }
 }
@@ -510,22 +510,22 @@ static void matmul_kernel(const MatmulPlan *p, const double *a, const double *b,
  * matmul: backward (g has out's shape: (batch..., M, N) in memory)
  *   grad_a = g @ b^T    (batch..., M, K)  [(batch..., K) if a is 1-D]
  *   grad_b = a^T @ g    (batch..., K, N)  [(batch..., K) if b is 1-D]
- * Both are in the broadcast batch shape; accumulate_grad sums them down to
+ * Both are in the broadcast batch shape; ag_accumulate_grad sums them down to
  * the operand's shape (e.g. (2,5,3,4) -> (2,1,3,4), or (B,K) -> (K,)).
  * ====================================================================== */
 
 static Tensor *matmul_grad_a(const MatmulPlan *p, const Tensor *g, const Tensor *b) {
     int64_t M = p->M, K = p->K, N = p->N, shape[AG_MAX_DIMS];
-    Tensor *r = tensor_new(batch_shape(p, shape, p->a_vec ? -1 : M, K), shape);
+    Tensor *r = ag_tensor_new(batch_shape(p, shape, p->a_vec ? -1 : M, K), shape);
     if (!r) return NULL;
     if (p->fold) { /* g (count*M, N) @ b^T (N, K) -> (count*M, K) */
-        gemm(false, true, p->count * M, K, N, g->data, N, b->data, N, r->data, K, false);
+        ag_gemm(false, true, p->count * M, K, N, g->data, N, b->data, N, r->data, K, false);
         return r;
     }
     for (int64_t t = 0; t < p->count; t++) {
         int64_t ia, ib; /* g[t] (M,N) @ b[ib]^T (N,K) -> (M,K) */
         batch_entry(p, t, &ia, &ib);
-        gemm(false, true, M, K, N, g->data + t * M * N, N, b->data + ib * K * N, N,
+        ag_gemm(false, true, M, K, N, g->data + t * M * N, N, b->data + ib * K * N, N,
              r->data + t * M * K, K, false);
     }
     return r;
@@ -533,12 +533,12 @@ static Tensor *matmul_grad_a(const MatmulPlan *p, const Tensor *g, const Tensor 
 
 static Tensor *matmul_grad_b(const MatmulPlan *p, const Tensor *g, const Tensor *a) {
     int64_t M = p->M, K = p->K, N = p->N, shape[AG_MAX_DIMS];
-    Tensor *r = tensor_new(batch_shape(p, shape, K, p->b_vec ? -1 : N), shape);
+    Tensor *r = ag_tensor_new(batch_shape(p, shape, K, p->b_vec ? -1 : N), shape);
     if (!r) return NULL;
     for (int64_t t = 0; t < p->count; t++) {
         int64_t ia, ib; /* a[ia]^T (K,M) @ g[t] (M,N) -> (K,N) */
         batch_entry(p, t, &ia, &ib);
-        gemm(true, false, K, N, M, a->data + ia * M * K, K, g->data + t * M * N, N,
+        ag_gemm(true, false, K, N, M, a->data + ia * M * K, K, g->data + t * M * N, N,
              r->data + t * K * N, N, false);
     }
     return r;
@@ -551,11 +551,11 @@ static void matmul_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *a = self->inputs[0], *b = self->inputs[1];
     if (a->requires_grad) {
         Tensor *r = matmul_grad_a(p, g, b);
-        if (r) accumulate_grad(a, r);
+        if (r) ag_accumulate_grad(a, r);
     }
     if (b->requires_grad) {
         Tensor *r = matmul_grad_b(p, g, a);
-        if (r) accumulate_grad(b, r);
+        if (r) ag_accumulate_grad(b, r);
     }
 }
 
@@ -580,12 +580,12 @@ Tensor *tensor_matmul(Tensor *a, Tensor *b) {
     MatmulPlan p;
     if (plan_matmul(&p, a, b) != 0) return NULL;
     int64_t shape[AG_MAX_DIMS];
-    Tensor *out = tensor_new(batch_shape(&p, shape, p.a_vec ? -1 : p.M, p.b_vec ? -1 : p.N),
+    Tensor *out = ag_tensor_new(batch_shape(&p, shape, p.a_vec ? -1 : p.M, p.b_vec ? -1 : p.N),
                              shape);
     if (!out) return NULL;
     matmul_kernel(&p, a->data, b->data, out->data);
     void *ctx;
-    out = graph_record(out, matmul_backward, matmul_name(&p), (Tensor *[]){a, b}, 2, &ctx,
+    out = ag_graph_record(out, matmul_backward, matmul_name(&p), (Tensor *[]){a, b}, 2, &ctx,
                        sizeof p);
     if (ctx) memcpy(ctx, &p, sizeof p);
     return out;

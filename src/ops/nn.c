@@ -15,8 +15,8 @@ typedef struct {
 
 static Lanes lanes(const Tensor *x, int axis) {
     if (x->ndim == 0) return (Lanes){1, 1, 1};
-    Lanes l = {shape_prod(x->shape, 0, axis), x->shape[axis],
-               shape_prod(x->shape, axis + 1, x->ndim)};
+    Lanes l = {ag_shape_prod(x->shape, 0, axis), x->shape[axis],
+               ag_shape_prod(x->shape, axis + 1, x->ndim)};
     return l;
 }
 
@@ -42,8 +42,8 @@ static Tensor *softmax_forward(const char *op, Tensor *x, int axis, bool log_spa
     if (!x) return ag_fail("%s: argument is NULL", op);
     /* A 0-d tensor takes axis 0 or -1, as in PyTorch: one lane of one. */
     if (x->ndim == 0 && (axis == 0 || axis == -1)) axis = 0;
-    else if ((axis = normalize_axis(op, axis, x->ndim)) < 0) return NULL;
-    Tensor *y = tensor_new_like(x);
+    else if ((axis = ag_normalize_axis(op, axis, x->ndim)) < 0) return NULL;
+    Tensor *y = ag_tensor_new_like(x);
     if (!y) return NULL;
     Lanes l = lanes(x, axis);
     for (int64_t o = 0; o < l.outer; o++)
@@ -58,7 +58,7 @@ static Tensor *softmax_forward(const char *op, Tensor *x, int axis, bool log_spa
             }
         }
     SoftmaxCtx *c;
-    y = graph_record(y, backward_fn, name, &x, 1, (void **)&c, sizeof *c);
+    y = ag_graph_record(y, backward_fn, name, &x, 1, (void **)&c, sizeof *c);
     if (c) c->axis = axis;
     return y;
 }
@@ -73,7 +73,7 @@ OP_DOC(softmax, "grad_x = y * (g - sum(g * y)) along the axis, y = softmax(x)");
 static void softmax_backward(Function *self, void *ctx, Tensor *g) {
     SoftmaxCtx *c = ctx;
     const Tensor *y = self->output;
-    Tensor *dx = tensor_new_like(g);
+    Tensor *dx = ag_tensor_new_like(g);
     Lanes l = lanes(y, c->axis);
     for (int64_t o = 0; o < l.outer; o++)
         for (int64_t i = 0; i < l.inner; i++) {
@@ -83,7 +83,7 @@ static void softmax_backward(Function *self, void *ctx, Tensor *g) {
             for (int64_t k = 0; k < l.n; k++) dot += gv[k * s] * yv[k * s];
             for (int64_t k = 0; k < l.n; k++) dx->data[base + k * s] = yv[k * s] * (gv[k * s] - dot);
         }
-    accumulate_grad(self->inputs[0], dx);
+    ag_accumulate_grad(self->inputs[0], dx);
 }
 
 Tensor *tensor_softmax(Tensor *x, int axis) {
@@ -100,7 +100,7 @@ OP_DOC(log_softmax, "grad_x = g - softmax(x) * sum(g) along the axis");
 static void log_softmax_backward(Function *self, void *ctx, Tensor *g) {
     SoftmaxCtx *c = ctx;
     const Tensor *y = self->output;
-    Tensor *dx = tensor_new_like(g);
+    Tensor *dx = ag_tensor_new_like(g);
     Lanes l = lanes(y, c->axis);
     for (int64_t o = 0; o < l.outer; o++)
         for (int64_t i = 0; i < l.inner; i++) {
@@ -111,7 +111,7 @@ static void log_softmax_backward(Function *self, void *ctx, Tensor *g) {
             for (int64_t k = 0; k < l.n; k++)
                 dx->data[base + k * s] = gv[k * s] - exp(yv[k * s]) * gsum;
         }
-    accumulate_grad(self->inputs[0], dx);
+    ag_accumulate_grad(self->inputs[0], dx);
 }
 
 Tensor *tensor_log_softmax(Tensor *x, int axis) {
@@ -127,7 +127,7 @@ Tensor *tensor_log_softmax(Tensor *x, int axis) {
 /* d = pred - target in the broadcast shape (ndim, shape). */
 static Tensor *difference(const Tensor *pred, const Tensor *target, int ndim,
                           const int64_t *shape) {
-    Tensor *p = broadcast_to(pred, ndim, shape), *t = p ? broadcast_to(target, ndim, shape) : NULL;
+    Tensor *p = ag_broadcast_to(pred, ndim, shape), *t = p ? ag_broadcast_to(target, ndim, shape) : NULL;
     if (t)
         for (int64_t i = 0; i < p->numel; i++) p->data[i] -= t->data[i];
     tensor_release(t);
@@ -145,25 +145,25 @@ static void mse_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *pred = self->inputs[0], *target = self->inputs[1];
     int64_t shape[AG_MAX_DIMS];
     int ndim;
-    broadcast_shapes("mse", pred, target, shape, &ndim);
+    ag_broadcast_shapes("mse", pred, target, shape, &ndim);
     Tensor *d = difference(pred, target, ndim, shape);
     double scale = 2.0 * g->data[0] / (double)d->numel;
     for (int64_t i = 0; i < d->numel; i++) d->data[i] *= scale;
     if (target->requires_grad) {
-        Tensor *neg = tensor_new_like(d);
+        Tensor *neg = ag_tensor_new_like(d);
         for (int64_t i = 0; i < d->numel; i++) neg->data[i] = -d->data[i];
-        accumulate_grad(target, neg);
+        ag_accumulate_grad(target, neg);
     }
-    accumulate_grad(pred, d);
+    ag_accumulate_grad(pred, d);
 }
 
 Tensor *tensor_mse(Tensor *pred, Tensor *target) {
     if (!pred || !target) return ag_fail("mse: an argument is NULL");
     int64_t shape[AG_MAX_DIMS];
     int ndim;
-    if (broadcast_shapes("mse", pred, target, shape, &ndim) != 0) return NULL;
+    if (ag_broadcast_shapes("mse", pred, target, shape, &ndim) != 0) return NULL;
     Tensor *d = difference(pred, target, ndim, shape);
-    Tensor *out = d ? tensor_new(0, NULL) : NULL;
+    Tensor *out = d ? ag_tensor_new(0, NULL) : NULL;
     if (!out) {
         tensor_release(d);
         return NULL;
@@ -172,7 +172,7 @@ Tensor *tensor_mse(Tensor *pred, Tensor *target) {
     for (int64_t i = 0; i < d->numel; i++) s += d->data[i] * d->data[i];
     out->data[0] = s / (double)d->numel;
     tensor_release(d);
-    return graph_record(out, mse_backward, "MseLossBackward", (Tensor *[]){pred, target}, 2,
+    return ag_graph_record(out, mse_backward, "MseLossBackward", (Tensor *[]){pred, target}, 2,
                         NULL, 0);
 }
 
@@ -188,7 +188,7 @@ static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *logits = self->inputs[0], *classes = self->inputs[1];
     int64_t N = logits->shape[0], C = logits->shape[1];
-    Tensor *dl = tensor_new_like(logits);
+    Tensor *dl = ag_tensor_new_like(logits);
     double scale = g->data[0] / (double)N;
     for (int64_t i = 0; i < N; i++) {
         const double *row = logits->data + i * C;
@@ -197,7 +197,7 @@ static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
         for (int64_t k = 0; k < C; k++) dl->data[i * C + k] = scale * exp(row[k] - m - lse);
         dl->data[i * C + (int64_t)classes->data[i]] -= scale;
     }
-    accumulate_grad(logits, dl);
+    ag_accumulate_grad(logits, dl);
 }
 
 /* Checks shapes and class indices; 0, or -1 with a message. */
@@ -224,7 +224,7 @@ static int check_classes(const Tensor *logits, const Tensor *classes) {
 Tensor *tensor_cross_entropy(Tensor *logits, Tensor *classes) {
     if (!logits || !classes) return ag_fail("cross_entropy: an argument is NULL");
     if (check_classes(logits, classes) != 0) return NULL;
-    Tensor *out = tensor_new(0, NULL);
+    Tensor *out = ag_tensor_new(0, NULL);
     if (!out) return NULL;
     int64_t N = logits->shape[0], C = logits->shape[1];
     double total = 0.0;
@@ -235,6 +235,6 @@ Tensor *tensor_cross_entropy(Tensor *logits, Tensor *classes) {
         total += m + lse - row[(int64_t)classes->data[i]];
     }
     out->data[0] = total / (double)N;
-    return graph_record(out, cross_entropy_backward, "NllLossBackward",
+    return ag_graph_record(out, cross_entropy_backward, "NllLossBackward",
                         (Tensor *[]){logits, classes}, 2, NULL, 0);
 }

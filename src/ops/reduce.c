@@ -4,7 +4,7 @@
  *
  * An axis reduction views x as (outer, n, inner): out is (outer, inner).
  * Backward spreads g back over n in x's own shape, so it is already in the
- * input's shape: nothing for accumulate_grad to reduce.
+ * input's shape: nothing for ag_accumulate_grad to reduce.
  */
 #include "../internal.h"
 
@@ -20,8 +20,8 @@ typedef struct {
 } AxisView;
 
 static AxisView axis_view(const Tensor *x, int axis) {
-    AxisView v = {shape_prod(x->shape, 0, axis), x->shape[axis],
-                  shape_prod(x->shape, axis + 1, x->ndim)};
+    AxisView v = {ag_shape_prod(x->shape, 0, axis), x->shape[axis],
+                  ag_shape_prod(x->shape, axis + 1, x->ndim)};
     return v;
 }
 
@@ -31,7 +31,7 @@ static Tensor *reduced_out(const Tensor *x, int axis) {
     int ndim = 0;
     for (int i = 0; i < x->ndim; i++)
         if (i != axis) shape[ndim++] = x->shape[i];
-    return tensor_new(ndim, shape);
+    return ag_tensor_new(ndim, shape);
 }
 
 /* Checks x and the axis; returns the normalised axis or -1 with a message.
@@ -44,12 +44,12 @@ static int reduce_axis(const char *op, const Tensor *x, int axis, bool *whole) {
         *whole = true;
         return 0;
     }
-    return normalize_axis(op, axis, x->ndim);
+    return ag_normalize_axis(op, axis, x->ndim);
 }
 
 /* dx[o, k, i] = scale * g[o, i]: g spread back over the reduced axis. */
 static Tensor *spread_back(const Tensor *x, int axis, const Tensor *g, double scale) {
-    Tensor *dx = tensor_new_like(x);
+    Tensor *dx = ag_tensor_new_like(x);
     AxisView v = axis < 0 ? (AxisView){1, x->numel, 1} : axis_view(x, axis);
     if (v.inner == 1) { /* each g value fills a contiguous run */
         for (int64_t o = 0; o < v.outer; o++) {
@@ -105,20 +105,20 @@ OP_DOC(sum, "grad_x = g, copied to every summed element");
 
 static void sum_backward(Function *self, void *ctx, Tensor *g) {
     AxisCtx *c = ctx;
-    accumulate_grad(self->inputs[0], spread_back(self->inputs[0], c->axis, g, 1.0));
+    ag_accumulate_grad(self->inputs[0], spread_back(self->inputs[0], c->axis, g, 1.0));
 }
 
 /* Sum (scaled by 1/n when mean) over axis, or everything when axis < 0. */
 static Tensor *sum_forward(Tensor *x, int axis, bool mean, ApplyFn backward_fn,
                            const char *name) {
-    Tensor *out = axis < 0 ? tensor_new(0, NULL) : reduced_out(x, axis);
+    Tensor *out = axis < 0 ? ag_tensor_new(0, NULL) : reduced_out(x, axis);
     if (!out) return NULL;
     AxisView v = axis < 0 ? (AxisView){1, x->numel, 1} : axis_view(x, axis);
     sum_rows(x, v, out->data);
     if (mean)
         for (int64_t i = 0; i < out->numel; i++) out->data[i] /= (double)v.n;
     AxisCtx *c;
-    out = graph_record(out, backward_fn, name, &x, 1, (void **)&c, sizeof *c);
+    out = ag_graph_record(out, backward_fn, name, &x, 1, (void **)&c, sizeof *c);
     if (c) c->axis = axis;
     return out;
 }
@@ -145,7 +145,7 @@ static void mean_backward(Function *self, void *ctx, Tensor *g) {
     AxisCtx *c = ctx;
     Tensor *x = self->inputs[0];
     double n = c->axis < 0 ? (double)x->numel : (double)x->shape[c->axis];
-    accumulate_grad(x, spread_back(x, c->axis, g, 1.0 / n));
+    ag_accumulate_grad(x, spread_back(x, c->axis, g, 1.0 / n));
 }
 
 Tensor *tensor_mean(Tensor *x) {
@@ -176,13 +176,13 @@ static void max_backward(Function *self, void *ctx, Tensor *g) {
     MaxCtx *c = ctx;
     Tensor *x = self->inputs[0];
     AxisView v = c->axis < 0 ? (AxisView){1, x->numel, 1} : axis_view(x, c->axis);
-    Tensor *dx = tensor_filled_like(x, 0.0);
+    Tensor *dx = ag_tensor_filled_like(x, 0.0);
     for (int64_t o = 0; o < v.outer; o++)
         for (int64_t i = 0; i < v.inner; i++) {
             int64_t j = o * v.inner + i;
             dx->data[(o * v.n + c->argmax[j]) * v.inner + i] = g->data[j];
         }
-    accumulate_grad(x, dx);
+    ag_accumulate_grad(x, dx);
 }
 
 /* Index k of the maximum of x[o, :, i]: the first one, or the first NaN. */
@@ -200,10 +200,10 @@ static int64_t argmax_along(const Tensor *x, AxisView v, int64_t o, int64_t i) {
 static Tensor *max_forward(Tensor *x, int axis) {
     AxisView v = axis < 0 ? (AxisView){1, x->numel, 1} : axis_view(x, axis);
     if (v.n == 0) return ag_fail("max: cannot take the maximum of an empty dimension");
-    Tensor *out = axis < 0 ? tensor_new(0, NULL) : reduced_out(x, axis);
+    Tensor *out = axis < 0 ? ag_tensor_new(0, NULL) : reduced_out(x, axis);
     if (!out) return NULL;
     MaxCtx *c;
-    out = graph_record(out, max_backward, "MaxBackward", &x, 1, (void **)&c,
+    out = ag_graph_record(out, max_backward, "MaxBackward", &x, 1, (void **)&c,
                        sizeof *c + (size_t)out->numel * sizeof(int64_t));
     if (!out) return NULL;
     for (int64_t o = 0; o < v.outer; o++)

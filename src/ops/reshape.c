@@ -9,7 +9,7 @@
 
 /* Copies a same-numel tensor's data into a new tensor of shape (ndim). */
 static Tensor *copy_as(const Tensor *src, int ndim, const int64_t *shape) {
-    Tensor *r = tensor_new(ndim, shape);
+    Tensor *r = ag_tensor_new(ndim, shape);
     if (r) memcpy(r->data, src->data, (size_t)src->numel * sizeof(double));
     return r;
 }
@@ -20,7 +20,7 @@ OP_DOC(reshape, "grad_x = g reshaped back to x's shape");
 static void reshape_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *x = self->inputs[0];
-    accumulate_grad(x, copy_as(g, x->ndim, x->shape));
+    ag_accumulate_grad(x, copy_as(g, x->ndim, x->shape));
 }
 
 /* Resolves one -1 in shape against numel; -1 with a message when the shape
@@ -61,5 +61,5 @@ Tensor *tensor_reshape(Tensor *x, int ndim, const int64_t *req) {
     int64_t shape[AG_MAX_DIMS];
     if (resolve_shape(x, ndim, req, shape) != 0) return NULL;
     Tensor *out = copy_as(x, ndim, shape);
-    return graph_record(out, reshape_backward, "ReshapeBackward", &x, 1, NULL, 0);
+    return ag_graph_record(out, reshape_backward, "ReshapeBackward", &x, 1, NULL, 0);
 }

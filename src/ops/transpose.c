@@ -25,7 +25,7 @@ static Tensor *swap_axes(const Tensor *x, int a, int b) {
     shape[b] = x->shape[a];
     stride[a] = in_stride[b];
     stride[b] = in_stride[a];
-    Tensor *out = tensor_new(nd, shape);
+    Tensor *out = ag_tensor_new(nd, shape);
     if (!out || out->numel == 0) return out;
     /* Walk out in order; off is the matching offset in x. */
     int64_t index[AG_MAX_DIMS] = {0}, off = 0;
@@ -48,7 +48,7 @@ OP_DOC(transpose, "grad_x = g with the two axes swapped back");
 /* x (.., A, .., B, ..) -> out (.., B, .., A, ..); dx = g with the axes swapped back */
 static void transpose_backward(Function *self, void *ctx, Tensor *g) {
     TransposeCtx *c = ctx;
-    accumulate_grad(self->inputs[0], swap_axes(g, c->axis_a, c->axis_b));
+    ag_accumulate_grad(self->inputs[0], swap_axes(g, c->axis_a, c->axis_b));
 }
 
 Tensor *tensor_transpose(Tensor *x, int axis_a, int axis_b) {
@@ -56,14 +56,14 @@ Tensor *tensor_transpose(Tensor *x, int axis_a, int axis_b) {
     int a, b;
     if (x->ndim == 0) { /* axis 0 or -1, as PyTorch: a copy */
         bool ok_a = axis_a == 0 || axis_a == -1, ok_b = axis_b == 0 || axis_b == -1;
-        if (!ok_a || !ok_b) return normalize_axis("transpose", ok_a ? axis_b : axis_a, 0), NULL;
+        if (!ok_a || !ok_b) return ag_normalize_axis("transpose", ok_a ? axis_b : axis_a, 0), NULL;
         a = b = 0;
-    } else if ((a = normalize_axis("transpose", axis_a, x->ndim)) < 0 ||
-               (b = normalize_axis("transpose", axis_b, x->ndim)) < 0) {
+    } else if ((a = ag_normalize_axis("transpose", axis_a, x->ndim)) < 0 ||
+               (b = ag_normalize_axis("transpose", axis_b, x->ndim)) < 0) {
         return NULL;
     }
     TransposeCtx *c;
-    Tensor *out = graph_record(swap_axes(x, a, b), transpose_backward, "TransposeBackward", &x, 1,
+    Tensor *out = ag_graph_record(swap_axes(x, a, b), transpose_backward, "TransposeBackward", &x, 1,
                                (void **)&c, sizeof *c);
     if (c) *c = (TransposeCtx){a, b};
     return out;

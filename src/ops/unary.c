@@ -2,7 +2,7 @@
  * unary.c — the element-wise unary ops: neg, exp, log, sqrt, tanh, sigmoid,
  * relu, abs, sin, cos. Each op's forward loop and its backward loop sit
  * together; backward gets g in the output's shape and hands
- * dx = g * f'(x) to accumulate_grad.
+ * dx = g * f'(x) to ag_accumulate_grad.
  */
 #include "../internal.h"
 
@@ -26,18 +26,18 @@ VECTOR_MATH double cos(double);
 /* The output tensor for op on x (NULL with a message when x is NULL). */
 static Tensor *unary_out(const char *op, const Tensor *x) {
     if (!x) return ag_fail("%s: argument is NULL", op);
-    return tensor_new_like(x);
+    return ag_tensor_new_like(x);
 }
 
 static Tensor *unary_record(Tensor *out, Tensor *x, ApplyFn backward_fn, const char *name) {
-    return graph_record(out, backward_fn, name, &x, 1, NULL, 0);
+    return ag_graph_record(out, backward_fn, name, &x, 1, NULL, 0);
 }
 
 /* The tensor a backward writes dx into: g itself when nobody else holds it
  * (each dx[i] needs only g[i], so in place is safe, and the memory is warm),
  * else a new one. */
 static Tensor *dx_buffer(Tensor *grad) {
-    return grad->ref_count == 1 ? tensor_retain(grad) : tensor_new_like(grad);
+    return grad->ref_count == 1 ? tensor_retain(grad) : ag_tensor_new_like(grad);
 }
 
 /* Declares the loop variables every backward uses: x and y (input and output
@@ -59,7 +59,7 @@ static Tensor *dx_buffer(Tensor *grad) {
         (void)ctx;                                                              \
         BACKWARD_VARS(self, grad);                                              \
         SIMD_LOOP for (int64_t i = 0; i < n; i++) dx[i] = (BACKWARD);           \
-        accumulate_grad(self->inputs[0], dx_t);                                 \
+        ag_accumulate_grad(self->inputs[0], dx_t);                                 \
     }                                                                           \
     Tensor *tensor_##NAME(Tensor *in) {                                         \
         Tensor *out = unary_out(#NAME, in);                                     \

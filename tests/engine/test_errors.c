@@ -101,7 +101,7 @@ static void test_misuse(Tensor *a23) {
     CHECK(tensor_write(c, (double[]){1, 2, 3, 4, 5, 6}) == 0 && c->data[5] == 6,
           "a constant can be written");
     Tensor *in[5] = {a23, a23, a23, a23, a23};
-    EXPECT_NULL(graph_record(tensor_detach(c), NULL, "TooManyBackward", in, 5, NULL, 0),
+    EXPECT_NULL(ag_graph_record(tensor_detach(c), NULL, "TooManyBackward", in, 5, NULL, 0),
                 "more than the 4 a Function can record");
     tensor_release(c);
     EXPECT_NULL(tensor_add(NULL, a23), "NULL");

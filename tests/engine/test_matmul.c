@@ -1,5 +1,5 @@
 /*
- * test_matmul.c — gemm against a naive triple loop (every transpose,
+ * test_matmul.c — ag_gemm against a naive triple loop (every transpose,
  * accumulate, awkward sizes and leading dimensions), and tensor_matmul's
  * values, shapes, gradients and errors for every rank combination.
  */
@@ -8,11 +8,11 @@
 #include <string.h>
 
 /* ======================================================================
- * gemm against the naive triple loop
+ * ag_gemm against the naive triple loop
  * ====================================================================== */
 
 /* A rows x cols matrix with leading dimension ld > cols; the padding holds a
- * sentinel that gemm must neither read into C nor overwrite. */
+ * sentinel that ag_gemm must neither read into C nor overwrite. */
 static double *padded_matrix(int64_t rows, int64_t cols, int64_t ld) {
     int64_t n = rows * ld;
     Tensor *t = test_uniform(-1.0, 1.0, false, 1, &n);
@@ -28,7 +28,7 @@ typedef struct {
     int64_t M, N, K;
 } GemmSize;
 
-/* One gemm call checked element by element: |C - ref| <= 1e-12 * sum |a b|
+/* One ag_gemm call checked element by element: |C - ref| <= 1e-12 * sum |a b|
  * (relative to the scale of the products), and C's padding untouched. */
 static void check_gemm(GemmSize s, bool ta, bool tb, bool accumulate) {
     int64_t M = s.M, N = s.N, K = s.K;
@@ -38,7 +38,7 @@ static void check_gemm(GemmSize s, bool ta, bool tb, bool accumulate) {
     double *A = padded_matrix(a_rows, a_cols, lda), *B = padded_matrix(b_rows, b_cols, ldb);
     double *C = padded_matrix(M, N, ldc), *C0 = malloc((size_t)(M * ldc) * sizeof *C0);
     memcpy(C0, C, (size_t)(M * ldc) * sizeof *C0);
-    gemm(ta, tb, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+    ag_gemm(ta, tb, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
     int bad = 0;
     for (int64_t i = 0; i < M && !bad; i++) {
         for (int64_t j = 0; j < N && !bad; j++) {
@@ -50,7 +50,7 @@ static void check_gemm(GemmSize s, bool ta, bool tb, bool accumulate) {
                 scale += fabs(a * b);
             }
             if (!(fabs(C[i * ldc + j] - ref) <= 1e-12 * scale + 1e-300)) {
-                CHECK(false, "gemm %lldx%lldx%lld ta=%d tb=%d acc=%d: C[%lld,%lld] = %.17g, "
+                CHECK(false, "ag_gemm %lldx%lldx%lld ta=%d tb=%d acc=%d: C[%lld,%lld] = %.17g, "
                       "expected %.17g", (long long)M, (long long)N, (long long)K, ta, tb,
                       accumulate, (long long)i, (long long)j, C[i * ldc + j], ref);
                 bad = 1;
@@ -58,13 +58,13 @@ static void check_gemm(GemmSize s, bool ta, bool tb, bool accumulate) {
         }
         for (int64_t j = N; j < ldc && !bad; j++)
             if (C[i * ldc + j] != 1e300) {
-                CHECK(false, "gemm %lldx%lldx%lld: padding of C row %lld was written",
+                CHECK(false, "ag_gemm %lldx%lldx%lld: padding of C row %lld was written",
                       (long long)M, (long long)N, (long long)K, (long long)i);
                 bad = 1;
             }
     }
     if (!bad)
-        CHECK(true, "gemm %lldx%lldx%lld ta=%d tb=%d acc=%d", (long long)M, (long long)N,
+        CHECK(true, "ag_gemm %lldx%lldx%lld ta=%d tb=%d acc=%d", (long long)M, (long long)N,
               (long long)K, ta, tb, accumulate);
     free(A);
     free(B);
@@ -140,7 +140,7 @@ static bool check_values(const Tensor *a, const Tensor *b, const Tensor *out) {
     bool av = a->ndim == 1, bv = b->ndim == 1;
     int64_t M = av ? 1 : a->shape[a->ndim - 2], N = bv ? 1 : b->shape[b->ndim - 1];
     int nb = out->ndim - !av - !bv;
-    int64_t count = shape_prod(out->shape, 0, nb), bi[AG_MAX_DIMS];
+    int64_t count = ag_shape_prod(out->shape, 0, nb), bi[AG_MAX_DIMS];
     for (int64_t t = 0; t < count; t++) {
         int64_t r = t;
         for (int d = nb - 1; d >= 0; d--) {
@@ -173,9 +173,9 @@ static void test_forward(void) {
         Tensor *b = test_uniform(-1, 1, false, c->b_ndim, c->b_shape);
         Tensor *out = tensor_matmul(a, b);
         if (CHECK(out != NULL, "%s failed: %s", name, ag_error())) {
-            CHECK(shape_equal(out->ndim, out->shape, c->out_ndim, c->out_shape),
+            CHECK(ag_shape_equal(out->ndim, out->shape, c->out_ndim, c->out_shape),
                   "%s: shape %s", name, tensor_shape_str(out, so, sizeof so));
-            if (shape_equal(out->ndim, out->shape, c->out_ndim, c->out_shape))
+            if (ag_shape_equal(out->ndim, out->shape, c->out_ndim, c->out_shape))
                 CHECK(check_values(a, b, out), "%s: values differ from the reference", name);
             CHECK(!out->requires_grad && tensor_is_leaf(out), "%s: recorded a graph", name);
         }
@@ -185,7 +185,7 @@ static void test_forward(void) {
     }
 }
 
-/* Bigger products, through the packed gemm path: folded batch, and
+/* Bigger products, through the packed ag_gemm path: folded batch, and
  * broadcast batch with both operands batched. */
 static void test_forward_large(void) {
     Tensor *a = test_uniform(-1, 1, false, SHAPE(2, 40, 50));
