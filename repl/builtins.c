@@ -276,7 +276,8 @@ bool arg_tensor(Session *s, CallArgs *a, int i, Tensor **t) {
     }
     char why[200] = "a shape";
     Tensor *converted = v->kind == VAL_SHAPE ? NULL : value_to_tensor(v, why, sizeof why);
-    if (!converted && v->kind == VAL_LIST && why[0]) return arg_error(s, a, i, "%s", why);
+    if (!converted && v->kind == VAL_LIST && !v->as.list->tuple && why[0])
+        return arg_error(s, a, i, "%s", why);
     if (!converted)
         return why[0] ? arg_error(s, a, i, "expected a tensor, got %s", why)
                       : arg_error(s, a, i, "%s", ag_error());

@@ -30,6 +30,7 @@ BUILTIN(bi_tensor) {
         return leaf_result(s, a, 1, tensor_create(1, (int64_t[]){v->as.shape.ndim}, dims, false),
                            out);
     }
+    if (v->kind == VAL_LIST && v->as.list->tuple) a->arg[P_DATA].as.list->tuple = false; /* tensor((1, 2)) */
     return arg_tensor(s, a, P_DATA, &t) && leaf_result(s, a, 1, tensor_detach(t), out);
 }
 

@@ -94,12 +94,11 @@ BUILTIN(bi_print) {
     strbuf_init(&sb);
     for (int i = 0; i < a->num_rest; i++) {
         Value *v = &a->rest[i];
-        if (v->kind == VAL_VOID) {
-            strbuf_free(&sb);
-            return arg_error(s, a, REST(i), "this call returns nothing to print");
-        }
         if (i) strbuf_append(&sb, " ");
-        value_format(&sb, v, &s->print, false);
+        /* a function that returned nothing prints as None, as in Python */
+        Value shown = v->kind == VAL_VOID ? value_none() : *v;
+        shown.literal = false; /* print(5) writes 5, as Python */
+        value_format(&sb, &shown, &s->print, false);
     }
     fprintf(s->out, "%s\n", sb.data);
     strbuf_free(&sb);

@@ -52,7 +52,7 @@ static bool to_tensor(Session *s, const Node *at, const Value *v, const char *wh
     *out = value_to_tensor(v, why, sizeof why);
     if (*out) return true;
     if (!why[0]) return session_fail(s, at->line, at->col, "%s", ag_error());
-    if (v->kind == VAL_LIST) return session_fail(s, at->line, at->col, "%s", why);
+    if (v->kind == VAL_LIST && !v->as.list->tuple) return session_fail(s, at->line, at->col, "%s", why);
     return session_fail(s, at->line, at->col, "%s is %s, not a tensor%s", what, why,
                         v->kind == VAL_NONE ? " (no gradient yet?)" : "");
 }
@@ -117,13 +117,14 @@ static bool bind_name(Session *s, const Node *n, Value v) {
     bool new_name = global_var(s, n) == NULL;
     if (!session_bind(s, n->as.text.text, n->as.text.length, v, n->line, n->col)) return false;
     if (new_name && s->interactive && builtin_find(n->as.text.text, n->as.text.length))
-        fprintf(s->err, "note: '%.*s' now hides the builtin %.*s() until :reset; torch.%.*s(...) "
+        fflush(s->out), fprintf(s->err, "note: '%.*s' now hides the builtin %.*s() until :reset; torch.%.*s(...) "
                 "still calls it\n", name_len(n), n->as.text.text, name_len(n), n->as.text.text,
                 name_len(n), n->as.text.text);
     return true;
 }
 
-/* Names people type from Python and other shells. */
+/* Names people type from Python and other shells: true (and the error
+ * set, saying what to write) when n is one of them. */
 static bool habit_name(Session *s, const Node *n) {
     static const struct {
         const char *name, *advice;
@@ -138,8 +139,10 @@ static bool habit_name(Session *s, const Node *n) {
     };
     for (size_t i = 0; i < sizeof habits / sizeof habits[0]; i++)
         if (strlen(habits[i].name) == n->as.text.length &&
-            memcmp(habits[i].name, n->as.text.text, n->as.text.length) == 0)
-            return session_fail(s, n->line, n->col, "%s", habits[i].advice);
+            memcmp(habits[i].name, n->as.text.text, n->as.text.length) == 0) {
+            session_set_error(s, n->line, n->col, "%s", habits[i].advice);
+            return true;
+        }
     return false;
 }
 
@@ -154,6 +157,23 @@ static bool unknown_name(Session *s, const Node *n, const char *what) {
     return session_fail(s, n->line, n->col, "unknown %s '%.*s'%s", what, name_len(n),
                         n->as.text.text, strcmp(what, "function") == 0
                                              ? " (:help lists the builtins)" : "");
+}
+
+/* pi, inf and nan: names (a script may bind them) that are numbers,
+ * written as literals are. */
+static bool named_constant(const Node *n, Value *out) {
+    static const struct {
+        const char *name;
+        double value;
+    } constants[] = {{"pi", 3.141592653589793}, {"inf", INFINITY}, {"nan", NAN}};
+    for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
+        if (n->as.text.length == strlen(constants[i].name) &&
+            memcmp(n->as.text.text, constants[i].name, n->as.text.length) == 0) {
+            *out = value_number(constants[i].value);
+            out->literal = true;
+            return true;
+        }
+    return false;
 }
 
 static bool eval_name(Session *s, const Node *n, Value *out) {
@@ -175,6 +195,7 @@ static bool eval_name(Session *s, const Node *n, Value *out) {
         /* inside grad/gradcheck only the arguments are differentiated */
         return engine_result(s, n, tensor_detach(v->value.as.tensor), out);
     if (v) return value_copy(&v->value, out) || session_fail(s, n->line, n->col, "out of memory");
+    if (named_constant(n, out)) return true;
     if (builtin_find(name, len))
         return session_fail(s, n->line, n->col, "'%.*s' is a builtin function: call it, as in "
                             "%.*s(...)", name_len(n), name, name_len(n), name);
@@ -647,27 +668,59 @@ static bool call_user(Session *s, const Node *call, const UserFunc *f, Value *ou
     return apply_user(s, call, f, args, call->num_kids, out);
 }
 
-/* x.zero_(), x.add_(y): in-place methods, which ag does not have. */
+/* x.zero_(), x.add_(y): in-place methods, which ag does not have. True
+ * (and the error set) when attr names one. */
 static bool in_place_habit(Session *s, const Node *attr) {
     size_t len = attr->as.text.length;
     if (len < 2 || attr->as.text.text[len - 1] != '_' || attr->as.text.text[len - 2] == '_')
         return false;
     if (len == 5 && memcmp(attr->as.text.text, "zero_", 5) == 0)
-        return session_fail(s, attr->line, attr->col, "ag has no in-place operations: to reset "
-                            "a gradient write zero_grad(x) or x.grad = None");
-    return session_fail(s, attr->line, attr->col, "ag has no in-place operations (%.*s): write "
-                        "x = x.%.*s(...) instead; values are never changed in place",
-                        name_len(attr), attr->as.text.text, (int)len - 1, attr->as.text.text);
+        session_set_error(s, attr->line, attr->col + 1, "ag has no in-place operations: to "
+                          "reset a gradient write zero_grad(x) or x.grad = None");
+    else
+        session_set_error(s, attr->line, attr->col + 1, "ag has no in-place operations (%.*s): "
+                          "write x = x.%.*s(...) instead; values are never changed in place",
+                          name_len(attr), attr->as.text.text, (int)len - 1, attr->as.text.text);
+    return true;
+}
+
+static bool name_is(const Node *n, const char *name) {
+    return n->as.text.length == strlen(name) && memcmp(n->as.text.text, name, n->as.text.length) == 0;
+}
+
+/* F.relu(x), nn.Linear(...), torch.nn.functional.relu(x), optim.SGD(...):
+ * PyTorch's modules, which ag does without. True (and the error set, with
+ * what to write) when the method call's object is one of them. */
+static bool module_habit(Session *s, const Node *attr) {
+    const Node *root = attr->left;
+    while (root->kind == NODE_ATTR) root = root->left;
+    if (root->kind != NODE_NAME) return false;
+    bool module = root->torch ? name_is(root, "nn") || name_is(root, "optim")
+                              : (name_is(root, "F") || name_is(root, "nn") || name_is(root, "optim")) &&
+                                    !(s->frame && frame_lookup(s->frame, root->as.text.text,
+                                                               root->as.text.length)) &&
+                                    !global_var(s, root);
+    if (!module) return false;
+    const Builtin *b = builtin_find(attr->as.text.text, attr->as.text.length);
+    /* the dotted name as written, e.g. torch.nn.functional.relu */
+    const char *from = root->as.text.text, *to = attr->as.text.text + attr->as.text.length;
+    int len = to - from > 80 ? 80 : (int)(to - from);
+    const char *torch = root->torch ? "torch." : "";
+    if (b)
+        session_set_error(s, root->line, root->col, "ag has no modules: write %s(...), not "
+                          "%s%.*s(...)", b->name, torch, len, from);
+    else
+        session_set_error(s, root->line, root->col, "ag has no modules (%s%.*s): write the "
+                          "function itself (relu, mse_loss, SGD, ...); :help lists them", torch,
+                          len, from);
+    return true;
 }
 
 /* x.f(args): the builtin f with x as its first argument. */
 static bool call_method(Session *s, const Node *call, Value *out) {
     const Node *attr = call->left;
     const Node *obj = attr->left;
-    if (obj->kind == NODE_NAME && !obj->torch && !s->frame && !global_var(s, obj) &&
-        habit_name(s, obj))
-        return false; /* F.relu(x), optim.SGD(...) */
-    if (in_place_habit(s, attr)) return false;
+    if (module_habit(s, attr) || in_place_habit(s, attr)) return false;
     const Builtin *b = builtin_find(attr->as.text.text, attr->as.text.length);
     Value self;
     if (!eval_expression(s, obj, &self)) return false;
@@ -914,10 +967,20 @@ static bool range_bounds(Session *s, const Node *call, double *start, double *st
         if (!eval_expression(s, call->kids[i], &x)) return false;
         bool ok = value_is_scalar(&x) || (x.kind == VAL_TENSOR && x.as.tensor->numel == 1);
         v[i] = !ok ? NAN : value_is_scalar(&x) ? value_scalar(&x) : x.as.tensor->data[0];
+        const char *kind = value_kind_name(&x);
         value_release(&x);
-        if (v[i] != floor(v[i]) || fabs(v[i]) > 0x1p53)
+        if (!ok)
             return session_fail(s, call->kids[i]->line, call->kids[i]->col, "range takes "
-                                "integers; this is %s", ok ? "not an integer" : "not a number");
+                                "integers, not %s", kind);
+        if (v[i] != floor(v[i]) || fabs(v[i]) > 0x1p53) {
+            StrBuf text;
+            strbuf_init(&text);
+            format_number(&text, v[i]);
+            session_set_error(s, call->kids[i]->line, call->kids[i]->col, "range takes "
+                              "integers, not %s", text.data);
+            strbuf_free(&text);
+            return false;
+        }
     }
     *start = n == 1 ? 0 : v[0];
     *stop = n == 1 ? v[0] : v[1];
@@ -1031,6 +1094,7 @@ static Status exec_return(Session *s, const Stmt *st) {
 
 static Status exec_import(Session *s, const Stmt *st) {
     (void)st;
+    fflush(s->out);
     if (!s->import_noted)
         fprintf(s->err, "note: import lines are ignored: ag's builtins are always there "
                 "(torch.NAME works too)\n");

@@ -639,14 +639,14 @@ static void end_of_statement(Parser *p, bool in_block) {
 }
 
 /* { statements }: the '{' is the current token. Newlines before it are
- * allowed (if c\n{). */
-static void block(Parser *p, Block *out, const char *owner) {
+ * allowed (if c\n{). example shows the construct written right. */
+static void block(Parser *p, Block *out, const char *owner, const char *example) {
     skip_newlines(p);
     if (!check(p, TOK_LBRACE)) {
         char what[64];
         snprintf(what, sizeof what, "'{' to open the body of %s", owner);
         if (check(p, TOK_COLON))
-            fail_at(p, &p->current, "blocks use braces, not ':': write %s ... { ... }", owner);
+            fail_at(p, &p->current, "blocks use braces, not ':': write %s", example);
         else
             fail_found(p, what);
         return;
@@ -700,7 +700,7 @@ static Stmt *for_statement(Parser *p) {
     expect(p, TOK_IN, "'in' after the loop variable (for i in range(10) { ... })");
     if (p->failed || !(s->expr = expr(p))) return NULL;
     p->loops++;
-    block(p, &s->body, "a for loop");
+    block(p, &s->body, "a for loop", "for i in range(n) { ... }");
     p->loops--;
     return p->failed ? NULL : s;
 }
@@ -709,7 +709,7 @@ static Stmt *while_statement(Parser *p) {
     Stmt *s = new_stmt(p, STMT_WHILE, &p->previous);
     if (!s || !(s->expr = expr(p))) return NULL;
     p->loops++;
-    block(p, &s->body, "a while loop");
+    block(p, &s->body, "a while loop", "while COND { ... }");
     p->loops--;
     return p->failed ? NULL : s;
 }
@@ -717,7 +717,7 @@ static Stmt *while_statement(Parser *p) {
 static Stmt *if_statement(Parser *p) {
     Stmt *s = new_stmt(p, STMT_IF, &p->previous);
     if (!s || !(s->expr = expr(p))) return NULL;
-    block(p, &s->body, "an if");
+    block(p, &s->body, "an if", "if COND { ... } else { ... }");
     if (p->failed || !match(p, TOK_ELSE)) return p->failed ? NULL : s;
     if (match(p, TOK_IF)) { /* else if: one IF statement as the else block */
         Stmt *inner = if_statement(p);
@@ -727,13 +727,13 @@ static Stmt *if_statement(Parser *p) {
         s->orelse = (Block){one, 1};
         return s;
     }
-    block(p, &s->orelse, "an else");
+    block(p, &s->orelse, "an else", "} else { ... }");
     return p->failed ? NULL : s;
 }
 
 static Stmt *no_grad_statement(Parser *p) {
     Stmt *s = new_stmt(p, STMT_NO_GRAD, &p->previous);
-    if (s) block(p, &s->body, "no_grad");
+    if (s) block(p, &s->body, "no_grad", "no_grad { ... }");
     return p->failed ? NULL : s;
 }
 
@@ -803,6 +803,11 @@ static bool is_signature(const Node *call) {
 
 /* NAME(P...) = EXPR or NAME(P...) { body }, the signature already parsed. */
 static Stmt *definition(Parser *p, Stmt *s, Node *sig, bool has_block) {
+    if (p->functions > 0) {
+        Token at = {TOK_ERROR, NULL, 0, sig->left->line, sig->left->col};
+        fail_at(p, &at, "functions are defined at the top level, not inside another function");
+        return NULL;
+    }
     s->kind = STMT_DEF;
     s->target = sig->left;
     s->params = sig->kids;
@@ -812,7 +817,7 @@ static Stmt *definition(Parser *p, Stmt *s, Node *sig, bool has_block) {
     p->loops = 0; /* a loop around a definition is not a loop in its body */
     p->functions++;
     if (has_block) {
-        block(p, &s->body, "a function");
+        block(p, &s->body, "a function", "f(x) { ...; return e }");
     } else {
         skip_newlines(p); /* f(x) =\n    body */
         s->expr = expr(p);

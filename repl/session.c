@@ -309,6 +309,7 @@ void session_note_arena(Session *s) {
     AgStats st = ag_stats();
     if (st.arena_functions < s->arena_note_at || s->quiet_notes) return;
     while (s->arena_note_at <= st.arena_functions) s->arena_note_at *= 10;
+    fflush(s->out);
     fprintf(s->err,
             "note: %lld graph nodes (%lld KiB) are waiting for a backward: graphs built "
             "without one stay in memory until the next backward or :reset (:help arena)\n",

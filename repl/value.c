@@ -109,7 +109,10 @@ Tensor *value_to_tensor(const Value *v, char *why, size_t size) {
     case VAL_TENSOR: return tensor_retain(v->as.tensor);
     case VAL_NUMBER:
     case VAL_BOOL: return tensor_scalar(value_scalar(v));
-    case VAL_LIST: return stack_list(v->as.list, why, size);
+    case VAL_LIST:
+        if (!v->as.list->tuple) return stack_list(v->as.list, why, size);
+        snprintf(why, size, "a tuple");
+        return NULL;
     default: snprintf(why, size, "%s", value_kind_name(v)); return NULL;
     }
 }

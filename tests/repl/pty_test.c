@@ -86,7 +86,41 @@ int main(int argc, char **argv) {
     type("y + 1\n");
     check(expect("tensor(4.)") && expect("ag> "), "and the shell goes on");
 
+    /* A block typed over several lines: continuation prompts, then it runs. */
+    type("for i in range(3) {\n");
+    check(expect("...> "), "an open block gives the continuation prompt");
+    type("  if i == 1 { continue }\n");
+    check(expect("...> "), "and so does each line inside it");
+    type("  print(\"i is\", i)\n");
+    expect("...> ");
+    type("}\n");
+    check(expect("i is 0") && expect("i is 2") && expect("ag> "), "closing the block runs it");
+    type("bad = 1 +\n");
+    check(expect("error:") && expect("ag> "), "a syntax error at the end of a line is no continuation");
+
+    /* A loop that runs until Ctrl-C: stopped at once, keeping what it bound. */
+    type("n = 0\n");
+    expect("ag> ");
+    type("while True { n += 1; if n == 1 { print(\"started\") } }\n");
+    expect("started"); /* it runs: the Ctrl-C below stops the loop, not the typing */
+    pump(0.2);
+    type("\x03");
+    check(expect("interrupted") && expect("ag> "), "Ctrl-C stops a running loop");
+    type("n > 0\n");
+    check(expect("True") && expect("ag> "), "the loop's variables keep their values");
+    type("for k in range(2) {\n  7 * 6\n  print(k)\n}\n");
+    check(expect("0\r\n1\r\nag> "), "a block is quiet: only print prints");
+
     if (readline) {
+        /* The multi-line entry comes back whole from history. */
+        type("for j in range(2) {\n");
+        expect("...> ");
+        type("  print(\"j =\", j)\n}\n");
+        expect("j = 1");
+        expect("ag> ");
+        type("\x1b[A\n"); /* Up, Enter */
+        check(expect("j = 0") && expect("j = 1") && expect("ag> "),
+              "a multi-line entry is recalled whole and runs again");
         type("lins\t");
         check(expect("linspace"), "tab completes a builtin");
         type("(0, 1, 3)\n");
