@@ -319,6 +319,37 @@ static void shell_script(void) {
     unlink(path);
 }
 
+/* ======================================================================
+ * Scripts timed as whole processes minus an empty one (torch_ref.py times
+ * the same programs in process)
+ * ====================================================================== */
+
+/* The median time of running text as a script, less that of an empty one. */
+static double script_time(const char *text) {
+    char path[] = "/tmp/ag-bench-XXXXXX", empty[] = "/tmp/ag-bench-XXXXXX";
+    int fd = mkstemp(path), fe = mkstemp(empty);
+    if (fd < 0 || fe < 0) die("mkstemp");
+    FILE *f = fdopen(fd, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) die("writing a script workload");
+    close(fe);
+    char *argv[] = {(char *)ag_path, NULL};
+    script_path = empty;
+    double base = bench(run_ag, argv, 0.0, 1, 5);
+    script_path = path;
+    double t = bench(run_ag, argv, 0.0, 1, 5);
+    script_path = NULL;
+    unlink(path);
+    unlink(empty);
+    return t - base;
+}
+
+/* A script-level loop: for i in range(1000000) { s = s + i }, s a 0-d
+ * constant tensor. ns per iteration. */
+static void loop_overhead(void) {
+    double t = script_time("s = tensor(0.)\nfor i in range(1000000) { s = s + i }\n");
+    emit("loop_overhead", t * 1e9 / 1e6, "ns/iter");
+}
+
 /* ====================================================================== */
 
 static const struct {
@@ -329,7 +360,8 @@ static const struct {
     {"op_overhead", op_overhead, true},       {"mlp_step", mlp_step, true},
     {"matmul_fwd_bwd", matmul_fwd_bwd, true}, {"matmul_fwd", matmul_fwd, true},
     {"elementwise", elementwise, true},       {"startup", startup, true},
-    {"shell_script", shell_script, true},     {"mlp_memory", mlp_memory, false},
+    {"shell_script", shell_script, true},     {"loop_overhead", loop_overhead, true},
+    {"mlp_memory", mlp_memory, false},
 };
 
 static bool wanted(const char *only, const char *name, bool by_default) {

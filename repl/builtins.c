@@ -315,7 +315,7 @@ static const char *number_text(double v, char *buf, size_t size) {
 
 bool arg_int(Session *s, CallArgs *a, int i, const char *what, int64_t lo, int64_t hi,
              int64_t *out) {
-    double v;
+    double v = 0;
     char text[40];
     if (!arg_number(s, a, i, &v)) return false;
     if (v != floor(v))
@@ -336,7 +336,7 @@ bool arg_int(Session *s, CallArgs *a, int i, const char *what, int64_t lo, int64
 }
 
 bool arg_axis(Session *s, CallArgs *a, int i, int *axis) {
-    int64_t v;
+    int64_t v = 0;
     if (!arg_int(s, a, i, "a dimension", INT32_MIN, INT32_MAX, &v)) return false;
     *axis = (int)v;
     return true;

@@ -107,7 +107,7 @@ BUILTIN(bi_print) {
 
 /* One whole-number option in [lo, hi] when given (not None). */
 static bool option(Session *s, CallArgs *a, int i, int lo, int64_t hi, int *field) {
-    int64_t v;
+    int64_t v = 0;
     if (!arg_present(a, i)) return true;
     if (a->arg[i].kind == VAL_NUMBER && a->arg[i].as.number == 1.0 / 0.0) { /* threshold=inf */
         *field = INT_MAX;

@@ -45,16 +45,23 @@ static int name_len(const Node *n) {
     return (int)(n->as.text.length > 60 ? 60 : n->as.text.length);
 }
 
-/* The value as a tensor (a new reference); what names the operand in the
- * message when it has no tensor form. */
-static bool to_tensor(Session *s, const Node *at, const Value *v, const char *what, Tensor **out) {
-    char why[200];
+/* The value as a tensor (a new reference). On failure the message names
+ * the operand: what, or when what is NULL "the SIDE operand of 'OP'" (built
+ * only then: this is the path of every operator). */
+static bool operand_tensor(Session *s, const Node *at, const Value *v, const char *what,
+                           const char *side, TokenType op, Tensor **out) {
+    char why[200], name[48];
     *out = value_to_tensor(v, why, sizeof why);
     if (*out) return true;
     if (!why[0]) return session_fail(s, at->line, at->col, "%s", ag_error());
     if (v->kind == VAL_LIST && !v->as.list->tuple) return session_fail(s, at->line, at->col, "%s", why);
-    return session_fail(s, at->line, at->col, "%s is %s, not a tensor%s", what, why,
+    if (!what) snprintf(name, sizeof name, "the %s operand of '%s'", side, token_text(op));
+    return session_fail(s, at->line, at->col, "%s is %s, not a tensor%s", what ? what : name, why,
                         v->kind == VAL_NONE ? " (no gradient yet?)" : "");
+}
+
+static bool to_tensor(Session *s, const Node *at, const Value *v, const char *what, Tensor **out) {
+    return operand_tensor(s, at, v, what, NULL, TOK_ERROR, out);
 }
 
 /* A condition's truth: one element, non-zero (nan included), as PyTorch's
@@ -114,7 +121,13 @@ static bool bind_name(Session *s, const Node *n, Value v) {
         v = value_tensor(t);
     }
     if (s->frame) return frame_bind(s, s->frame, n->as.text.text, n->as.text.length, v, n->line, n->col);
-    bool new_name = global_var(s, n) == NULL;
+    Var *existing = global_var(s, n);
+    if (existing && !existing->func) { /* rebinding a variable: the common case, in loops */
+        value_release(&existing->value);
+        existing->value = v;
+        return true;
+    }
+    bool new_name = existing == NULL;
     if (!session_bind(s, n->as.text.text, n->as.text.length, v, n->line, n->col)) return false;
     if (new_name && s->interactive && builtin_find(n->as.text.text, n->as.text.length))
         fflush(s->out), fprintf(s->err, "note: '%.*s' now hides the builtin %.*s() until :reset; torch.%.*s(...) "
@@ -282,12 +295,9 @@ static bool apply_binary(Session *s, const Node *n, TokenType op, const Value *a
         *out = value_bool(op == TOK_EQ ? same : !same);
         return true;
     }
-    char what[48];
     Tensor *ta, *tb;
-    snprintf(what, sizeof what, "the left operand of '%s'", token_text(op));
-    if (!to_tensor(s, n->left ? n->left : n, a, what, &ta)) return false;
-    snprintf(what, sizeof what, "the right operand of '%s'", token_text(op));
-    if (!to_tensor(s, n->right ? n->right : n, b, what, &tb)) {
+    if (!operand_tensor(s, n->left ? n->left : n, a, NULL, "left", op, &ta)) return false;
+    if (!operand_tensor(s, n->right ? n->right : n, b, NULL, "right", op, &tb)) {
         tensor_release(ta);
         return false;
     }
@@ -950,6 +960,7 @@ static Status loop_body(Session *s, const Stmt *st, bool *stop) {
     if (session_interrupted)
         return exec_fail(s, st->line, st->col, "interrupted");
     Status r = exec_block(s, &st->body);
+    session_note_arena(s); /* a loop that builds graphs says so as it goes */
     if (r == EXEC_BREAK) return EXEC_OK;
     if (r == EXEC_ERROR || r == EXEC_RETURN) return r;
     *stop = false; /* EXEC_OK or EXEC_CONTINUE: the next iteration */
@@ -1125,10 +1136,7 @@ static Status exec_statement(Session *s, const Stmt *st) {
 static Status exec_block(Session *s, const Block *b) {
     s->quiet++;
     Status r = EXEC_OK;
-    for (int i = 0; i < b->count && r == EXEC_OK; i++) {
-        r = exec_statement(s, b->items[i]);
-        if (r == EXEC_OK) session_note_arena(s);
-    }
+    for (int i = 0; i < b->count && r == EXEC_OK; i++) r = exec_statement(s, b->items[i]);
     s->quiet--;
     return r;
 }

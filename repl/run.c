@@ -131,7 +131,9 @@ static bool run_chunk(Session *s, const Source *src, const char *chunk, size_t l
     AstArena arena = {0};
     Parser p;
     parser_init(&p, chunk, len, first_line, &arena);
-    session_interrupted = 0;
+    /* The Ctrl-C flag is not cleared here: one typed after the line was
+     * entered, before the statement starts, must stop it (lineedit_read
+     * clears it before each prompt). */
     bool ok = true;
     for (;;) {
         Stmt *stmt;
