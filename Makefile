@@ -237,6 +237,7 @@ fuzz: $(FUZZ_BIN)
 	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
 	@cp tests/shell/*.ag tests/shell/*.inc examples/*.ag tests/fuzz/regressions/* $(FUZZ_DIR)/seeds/ 2>/dev/null; true
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+	  -dict=tests/fuzz/ag.dict \
 	  -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
 
 clean:

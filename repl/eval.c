@@ -959,6 +959,9 @@ static Status loop_body(Session *s, const Stmt *st, bool *stop) {
     *stop = true;
     if (session_interrupted)
         return exec_fail(s, st->line, st->col, "interrupted");
+    if (s->loop_budget && --s->loop_budget == 0)
+        return exec_fail(s, st->line, st->col, "the loop ran past the session's iteration "
+                         "budget");
     Status r = exec_block(s, &st->body);
     session_note_arena(s); /* a loop that builds graphs says so as it goes */
     if (r == EXEC_BREAK) return EXEC_OK;

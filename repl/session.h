@@ -97,6 +97,8 @@ typedef struct Session {
     bool quiet_notes;          /* no arena notes (ag --check compares output) */
     bool allow_files;          /* :load, :dot FILE, load_csv... (off when fuzzing) */
     int64_t gradcheck_max_elements;
+    int64_t loop_budget;       /* loop iterations left before an error; 0: no bound
+                                  (the fuzzer sets one: while True { } must end) */
 } Session;
 
 void session_init(Session *s, FILE *out, FILE *err, bool interactive);

@@ -27,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     s.allow_files = false;
     s.quiet_notes = true;
     s.gradcheck_max_elements = 2000;
+    s.loop_budget = 20000; /* while True { } ends, as Ctrl-C would end it */
     Source src = {.name = "<fuzz>", .text = (const char *)data, .text_len = size, .keep_going = true};
     run_source(&s, &src);
     session_free(&s);
