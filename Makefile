@@ -224,7 +224,7 @@ bench-compare: $(BENCH) $(AG)
 # Random programs in ag and in PyTorch, every value and gradient compared
 # exactly; each disagreement shrunk into build/difftest/failures/.
 DIFF_SEED ?= 1
-DIFF_COUNT ?= 500
+DIFF_COUNT ?= 1000
 
 difftest: ag
 	@sh tests/diff/run.sh --ag ./ag --seed $(DIFF_SEED) --count $(DIFF_COUNT) --out build/difftest

@@ -34,8 +34,13 @@ BATCH = 100
 # ---- probing -------------------------------------------------------------------
 
 def accepts(ag, text):
-    r = subprocess.run([ag, '-'], input=text + '\n', capture_output=True, text=True, timeout=20)
-    return r.returncode == 0, r.stderr.strip()
+    """Whether ag runs text, and its message. A crash counts as accepted: the
+    row is then generated, and its crash reported, not hidden."""
+    try:
+        r = subprocess.run([ag, '-'], input=text + '\n', capture_output=True, text=True, timeout=20)
+    except subprocess.TimeoutExpired:
+        return True, 'hang'
+    return r.returncode != 1, r.stderr.strip()
 
 
 def probe(ag):
@@ -249,7 +254,7 @@ def main():
         if known:
             known[0][6] += 1
             continue
-        if budget_left <= 0:
+        if budget_left <= 0 or any('hang' in m.detail for m in mm):  # a hang: too slow to shrink
             found.append([cat, ops_used(p), p, t, r, mm, 1, s])
             continue
         budget_left -= 1

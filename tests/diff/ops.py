@@ -46,8 +46,9 @@ def matmul_ok(a, b):
 
 
 def random_shape(rng, ndim=None, lo=0, hi=3):
+    """Dimensions of 1 to 4, and now and then 0 (an empty tensor)."""
     n = rng.randint(lo, hi) if ndim is None else ndim
-    return tuple(rng.choice((1, 2, 2, 3, 3, 4)) for _ in range(n))
+    return tuple(0 if rng.random() < 0.02 else rng.choice((1, 2, 2, 3, 3, 4)) for _ in range(n))
 
 
 def bcast_variant(rng, s):

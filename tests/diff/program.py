@@ -159,6 +159,8 @@ def features(prog):
                     f.add(n.style)
                 if isinstance(n, Call) and any(isinstance(a, Param) and a.keyword for a in n.args):
                     f.add('keyword')
+        if isinstance(st, Leaf) and not vals:
+            f.add('empty input')
         for v in vals:
             if math.isnan(v):
                 f.add('nan input')
@@ -491,6 +493,8 @@ class Gen:
             args = []
             for i, kind in enumerate(op.args):
                 args.append(first if i == 0 and first is not None else kind.gen(self, args))
+        except (ValueError, IndexError, ZeroDivisionError) as err:  # e.g. no class of 0
+            raise Retry(err)
         finally:
             self.depth -= 1
             self.want, self.extra, self.op = saved
