@@ -184,6 +184,8 @@ def parse_item(lines):
         return None
     if len(chunks) not in (2, 3):
         raise ValueError('incomplete')
+    if '...' in ' '.join(chunks):
+        raise ValueError('printed summarised (more than 1000 numbers)')
     plain, shape = chunks[0], tuple(int(d) for d in re.findall(r'\d+', chunks[1]))
     if plain.startswith('tensor('):
         plain = re.split(r', (?:grad_fn|requires_grad|size)=', plain[7:])[0]

@@ -373,9 +373,14 @@ class Gen:
         return v
 
     def shape(self, e):
+        """PyTorch's shape of e; more than 64 elements is refused (ag would
+        summarise their printed _enc: every reported value stays small)."""
         if id(e) not in self.shapes:
             self.shapes[id(e)] = (e, tuple(self.eval(e).shape))
-        return self.shapes[id(e)][1]
+        shape = self.shapes[id(e)][1]
+        if math.prod(shape) > 64:
+            raise Retry('too large')
+        return shape
 
     def execute(self, st):
         exec(render_stmt(st, 'py', self.caps), self.ns)
