@@ -168,9 +168,13 @@ def write_failure(ag, d, prog, caps, tres, ares, mm, count, seed):
         f.write(ag_text(prog, caps, show))
     with open(f'{d}/program.py', 'w') as f:
         f.write(py_text(prog, caps, show))
-    r = subprocess.run([ag, f'{d}/program.ag'], capture_output=True, text=True, timeout=30)
+    try:
+        r = subprocess.run([ag, f'{d}/program.ag'], capture_output=True, text=True, timeout=30)
+        text = r.stdout + r.stderr + ('' if r.returncode in (0, 1) else f'(exit status {r.returncode})\n')
+    except subprocess.TimeoutExpired:
+        text = '(no answer in 30s)\n'
     with open(f'{d}/ag.out', 'w') as f:
-        f.write(r.stdout + r.stderr)
+        f.write(text)
     buf = io.StringIO()  # run here: a new python would import torch again
     with contextlib.redirect_stdout(buf):
         try:
@@ -198,7 +202,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--ag', default='./ag')
     ap.add_argument('--seed', type=int, default=1)
-    ap.add_argument('--count', type=int, default=500)
+    ap.add_argument('--count', type=int, default=1000)
     ap.add_argument('--out', default='build/difftest')
     ap.add_argument('--shrink', type=int, default=40, help='most disagreements to shrink')
     ap.add_argument('--budget', type=int, default=3000, help='candidate programs per shrink')
@@ -249,7 +253,7 @@ def main():
         cat = category(mm)
         if cat is None or (cat in TOLERATED and not a.tolerated):
             continue
-        used = set(ops_used(p))
+        used = set(ops_used(p))  # one with every op of a found one: counted with it
         known = [f for f in found if f[0] == cat and set(f[1]) <= used]
         if known:
             known[0][6] += 1

@@ -1,10 +1,10 @@
 """engines.py -- running a program in PyTorch (in this process) and in ag
 (many programs per ag process), and reading back exact values.
 
-Both give a Result: the reported values by key (('value', name) or
-('grad', leaf)), each (shape, [floats]) or None for a gradient that is
-None; the statement that raised an error and its message; for ag, a crash
-or a hang.
+Both give a Result: the reported values by key (program.reports:
+('value', name, i) or ('grad', leaf, i)), each (shape, [floats]) or None
+for a gradient that is None; the statement that raised an error and its
+message; for ag, a crash or a hang.
 
 Exact values out of ag. ag prints 4 decimals, as PyTorch. So the script
 also prints, for every reported tensor, _enc(t): an (n, 4) tensor of
@@ -255,8 +255,9 @@ def run_ag(ag, progs, caps, torch_results, timeout=60):
             try:
                 results[start + p].items[key] = parse_item(lines)
             except ValueError as e:
-                if not m:
-                    results[start + p].crash = f'harness: cannot read {key[1]}{".grad" * (key[0] == "grad")}: {e}'
+                if not m or idx != max(buf):  # only what the error cut short may be incomplete
+                    what = key[1] + '.grad' * (key[0] == 'grad')
+                    results[start + p].crash = f'harness: cannot read {what}: {e}'
         if not m:
             return results
         p, i, report = where[int(m.group(1)) - 1]

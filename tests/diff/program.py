@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import torch
 
 import ops
-from ops import ADD, ATOM, MUL, POSTFIX, POW, UNARY, Op, Param
+from ops import ATOM, POSTFIX, POW, UNARY, Op, Param
 
 # ---- the model ---------------------------------------------------------------
 
