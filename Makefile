@@ -6,6 +6,8 @@
 #                   under ASan + UBSan, with and without readline and OpenBLAS
 #   make asan       the tests under AddressSanitizer + UBSan
 #   make valgrind   the tests under valgrind (apt-get install valgrind)
+#   make difftest   ag against PyTorch on random programs (DIFF_SEED=, DIFF_COUNT=;
+#                   apt-get install python3-torch)
 #   make clean      remove build/ and ./ag
 #
 # MODE selects flags and the build directory: release, debug, asan, valgrind.
@@ -100,7 +102,7 @@ PRINT_TEST := $(BUILD)/test_print
 PTY_TEST := $(BUILD)/pty_test
 TRANSCRIPT := $(BUILD)/transcript
 
-.PHONY: all lib shell ag run test test-builds test-binaries check asan valgrind bench bench-compare fuzz matrix clean
+.PHONY: all lib shell ag run test test-builds test-binaries check asan valgrind bench bench-compare difftest fuzz matrix clean
 
 all: ag
 
@@ -217,6 +219,15 @@ bench: $(BENCH) $(AG)
 # Ours and PyTorch's in one run, with ratios (needs apt-get install python3-torch).
 bench-compare: $(BENCH) $(AG)
 	@OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 sh bench/compare.sh $(BENCH) $(AG) $(TORCH_REF)
+
+# ---- differential test against PyTorch (optional: apt-get install python3-torch) ----
+# Random programs in ag and in PyTorch, every value and gradient compared
+# exactly; each disagreement shrunk into build/difftest/failures/.
+DIFF_SEED ?= 1
+DIFF_COUNT ?= 1000
+
+difftest: ag
+	@sh tests/diff/run.sh --ag ./ag --seed $(DIFF_SEED) --count $(DIFF_COUNT) --out build/difftest
 
 # ---- fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=60 ----
 FUZZ_SECONDS ?= 60
