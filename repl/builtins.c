@@ -506,6 +506,10 @@ static const Builtin builtins[] = {
     {"gradcheck", "gradcheck(f, *args)", "compares f's gradients with central finite differences",
      "prints the largest errors per argument, ok or FAIL; no .grad changes", bi_gradcheck,
      BI_VOID | BI_FUNCTION_FIRST, {0}, NULL},
+    {"requires_grad_", "requires_grad_(input, requires_grad=True)", "makes a leaf require "
+     "gradients (or not), and returns it: PyTorch's one in-place method", "only a leaf, one no "
+     "op has recorded, can change: the same tensor, not a copy", bi_requires_grad_, BI_METHOD,
+     {0}, NULL},
     {"detach", "detach(input)", "a constant copy of x (no graph, no grad)", NULL, bi_detach,
      BI_METHOD, {0}, NULL},
     {"numel", "numel(input)", "the number of elements of x", NULL, bi_numel, BI_METHOD, {0}, NULL},

@@ -133,7 +133,7 @@ BUILTIN(bi_seed);
 BUILTIN(bi_unary); BUILTIN(bi_binary); BUILTIN(bi_reduce); BUILTIN(bi_softmax);
 BUILTIN(bi_reshape); BUILTIN(bi_transpose); BUILTIN(bi_loss);
 /* autograd and values */
-BUILTIN(bi_backward); BUILTIN(bi_zero_grad); BUILTIN(bi_detach); BUILTIN(bi_numel);
+BUILTIN(bi_backward); BUILTIN(bi_zero_grad); BUILTIN(bi_requires_grad_); BUILTIN(bi_detach); BUILTIN(bi_numel);
 BUILTIN(bi_item); BUILTIN(bi_len); BUILTIN(bi_print); BUILTIN(bi_set_printoptions);
 BUILTIN(bi_grad); BUILTIN(bi_gradcheck);
 

@@ -46,6 +46,17 @@ BUILTIN(bi_zero_grad) {
     return true;
 }
 
+/* x.requires_grad_(): the flag of a leaf, changed in place (PyTorch's
+ * idiom x = torch.arange(4.); x.requires_grad_(True)). */
+BUILTIN(bi_requires_grad_) {
+    Tensor *x = NULL;
+    bool flag;
+    if (!arg_tensor(s, a, 0, &x) || !arg_bool(s, a, 1, &flag)) return false;
+    if (tensor_set_requires_grad(x, flag) != 0) return arg_error(s, a, 0, "%s", ag_error());
+    *out = value_tensor(tensor_retain(x));
+    return true;
+}
+
 BUILTIN(bi_detach) {
     Tensor *x = NULL;
     return arg_tensor(s, a, 0, &x) && result_tensor(s, a, tensor_detach(x), out);

@@ -682,7 +682,8 @@ static bool call_user(Session *s, const Node *call, const UserFunc *f, Value *ou
  * (and the error set) when attr names one. */
 static bool in_place_habit(Session *s, const Node *attr) {
     size_t len = attr->as.text.length;
-    if (len < 2 || attr->as.text.text[len - 1] != '_' || attr->as.text.text[len - 2] == '_')
+    if (len < 2 || attr->as.text.text[len - 1] != '_' || attr->as.text.text[len - 2] == '_' ||
+        builtin_find(attr->as.text.text, len)) /* requires_grad_ is a builtin */
         return false;
     if (len == 5 && memcmp(attr->as.text.text, "zero_", 5) == 0)
         session_set_error(s, attr->line, attr->col + 1, "ag has no in-place operations: to "
