@@ -204,8 +204,8 @@ bool builtin_call(Session *s, const Builtin *b, int line, int col, Value *pos,
     if (func) a.func = *func;
     bool ok = true;
     /* A function named first (grad(f, ...)) fills the first parameter. */
-    int skip = func ? 1 : 0;
-    if (func) a.arg[0] = value_none(), a.given[0] = true;
+    int skip = func && sig->varargs != 0 ? 1 : 0; /* plot(*args): the function apart */
+    if (skip) a.arg[0] = value_none(), a.given[0] = true;
     int fixed = (sig->varargs >= 0 ? sig->varargs : sig->positional) - skip;
     if (n > fixed && sig->varargs < 0) ok = arity_error(s, b, sig, line, col, n + skip);
     for (int i = 0; ok && i < n && i < fixed; i++) { /* positional parameters */
@@ -517,6 +517,15 @@ static const Builtin builtins[] = {
      BI_METHOD, {0}, NULL},
     {"len", "len(input)", "the size of the first dimension, as a number", NULL, bi_len, 0, {0},
      NULL},
+    {"load_csv", "load_csv(file)", "a 2-D tensor of the numbers in a CSV file (a first line "
+     "of names is skipped)", "numbers separated by commas, or by blanks on a line without a "
+     "comma; a bad field is an error naming its line and column", bi_load_csv, 0, {0}, NULL},
+    {"save_csv", "save_csv(input, file)", "writes a 1-D (as a column) or 2-D tensor so that "
+     "load_csv reads it back exactly", NULL, bi_save_csv, BI_VOID | BI_METHOD, {0}, NULL},
+    {"plot", "plot(*args, ascii=None, width=None, height=None)", "a line chart: plot(y), "
+     "plot(x, y), or plot(f, a, b) for f and its derivative (by backward) over [a, b]",
+     "braille dots at a terminal, ASCII (* and +) elsewhere or with ascii=True",
+     bi_plot, BI_VOID | BI_MAYBE_FUNCTION, {0}, NULL},
     {"print", "print(*values)", "prints its arguments separated by spaces", NULL, bi_print,
      BI_VOID, {0}, NULL},
     {"set_printoptions", "set_printoptions(precision=None, threshold=None, edgeitems=None, "

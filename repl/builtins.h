@@ -58,6 +58,7 @@ enum {
     BI_VOID = 1 << 2,           /* returns nothing: only a statement of its own */
     BI_FUNCTION_FIRST = 1 << 3, /* the first argument names a function, unevaluated */
     BI_OP = 1 << 4,             /* one of the engine's differentiable ops (grad can take it) */
+    BI_MAYBE_FUNCTION = 1 << 5, /* the first argument may name a function (plot(f, a, b)) */
 };
 
 /* The engine calls behind an op builtin (those its fn uses). */
@@ -136,5 +137,7 @@ BUILTIN(bi_reshape); BUILTIN(bi_transpose); BUILTIN(bi_loss);
 BUILTIN(bi_backward); BUILTIN(bi_zero_grad); BUILTIN(bi_requires_grad_); BUILTIN(bi_detach); BUILTIN(bi_numel);
 BUILTIN(bi_item); BUILTIN(bi_len); BUILTIN(bi_print); BUILTIN(bi_set_printoptions);
 BUILTIN(bi_grad); BUILTIN(bi_gradcheck);
+/* data */
+BUILTIN(bi_load_csv); BUILTIN(bi_save_csv); BUILTIN(bi_plot);
 
 #endif

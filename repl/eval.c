@@ -617,6 +617,17 @@ static bool function_ref(Session *s, const Builtin *b, const Node *call, const N
                         b->name);
 }
 
+/* Whether arg is a name that means a function here: one the user defined,
+ * or an engine op that no variable hides (plot(sin, 0, 3)). */
+static bool names_function(Session *s, const Node *arg) {
+    if (arg->kind != NODE_NAME) return false;
+    const Builtin *b = builtin_find(arg->as.text.text, arg->as.text.length);
+    if (arg->torch) return b && (b->flags & BI_OP);
+    if (s->frame && frame_lookup(s->frame, arg->as.text.text, arg->as.text.length)) return false;
+    Var *v = global_var(s, arg);
+    return v ? v->func != NULL : b && (b->flags & BI_OP);
+}
+
 /* Evaluates a call's arguments into pos (positional; self first for a
  * method call) and kw (keyword), then calls b through builtin_call. */
 static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *self,
@@ -637,7 +648,10 @@ static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *
             memcmp(last->as.text.text, "grad", 4) == 0)
             grad_flag = true, positional--;
     }
-    if ((b->flags & BI_FUNCTION_FIRST) && !self) {
+    bool function_first = (b->flags & BI_FUNCTION_FIRST) ||
+                          ((b->flags & BI_MAYBE_FUNCTION) && positional > 0 &&
+                           names_function(s, call->kids[0]));
+    if (function_first && !self) {
         if (positional < 2)
             return session_fail(s, call->line, call->col, "%s takes a function and at least "
                                 "one argument: %s", b->name, b->signature);

@@ -1,0 +1,203 @@
+/*
+ * builtins_data.c — data files: load_csv(FILE) and save_csv(x, FILE).
+ *
+ * A CSV file here is numbers separated by commas (or, on a line without a
+ * comma, by blanks), one row a line; blank lines are skipped, and a first
+ * line that is not all numbers is a header. save_csv writes what load_csv
+ * reads back exactly: each number in Python's shortest round-trip form.
+ * It is not a general CSV reader: no quotes, no strings, no missing fields.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins.h"
+
+/* The growing array of values read so far, and the table's shape. */
+typedef struct {
+    double *values;
+    int64_t count, cap;
+    int64_t rows, cols;
+} Table;
+
+static bool table_push(Table *t, double v) {
+    if (t->count == t->cap) {
+        int64_t cap = t->cap ? t->cap * 2 : 1024;
+        /* bounded by the memory limit, as a tensor of that size would be */
+        if (ag_memory_limit() > 0 && cap * (int64_t)sizeof(double) > ag_memory_limit()) {
+            if (t->count * (int64_t)sizeof(double) >= ag_memory_limit()) return false;
+            cap = ag_memory_limit() / (int64_t)sizeof(double);
+        }
+        double *bigger = realloc(t->values, (size_t)cap * sizeof *bigger);
+        if (!bigger) return false;
+        t->values = bigger;
+        t->cap = cap;
+    }
+    t->values[t->count++] = v;
+    return true;
+}
+
+/* One field as a number: all of it, after blanks are trimmed. */
+static bool field_number(const char *start, const char *end, double *out) {
+    while (start < end && (*start == ' ' || *start == '\t')) start++;
+    while (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r')) end--;
+    if (start == end) return false;
+    char buf[64];
+    size_t n = (size_t)(end - start);
+    if (n >= sizeof buf) return false;
+    memcpy(buf, start, n);
+    buf[n] = '\0';
+    if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) return false; /* no hex floats */
+    char *stop;
+    errno = 0;
+    *out = strtod(buf, &stop);
+    return *stop == '\0';
+}
+
+typedef struct {
+    const char *path;
+    int line;
+    char error[300];
+} Reader;
+
+/* The fields of one line, parsed into t (a header line is reported with
+ * *header and leaves t as it was). False with r->error set. */
+static bool read_row(Reader *r, const char *line, const char *end, Table *t, bool first,
+                     bool *header) {
+    bool commas = memchr(line, ',', (size_t)(end - line)) != NULL;
+    int64_t before = t->count, fields = 0;
+    *header = false;
+    for (const char *p = line; p <= end;) {
+        if (!commas) { /* blanks separate: skip them, take the next run */
+            while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
+            if (p == end) break;
+        }
+        const char *stop = p;
+        while (stop < end && (commas ? *stop != ',' : (*stop != ' ' && *stop != '\t'))) stop++;
+        double v;
+        if (!field_number(p, stop, &v)) {
+            if (first) { /* a first line that is not numbers is a header */
+                t->count = before;
+                *header = true;
+                return true;
+            }
+            int len = (int)(stop - p) > 40 ? 40 : (int)(stop - p);
+            snprintf(r->error, sizeof r->error, "%s: line %d, column %d: '%.*s' is not a number",
+                     r->path, r->line, (int)(p - line) + 1, len, p);
+            return false;
+        }
+        if (!table_push(t, v)) {
+            snprintf(r->error, sizeof r->error, "%s: line %d: the file does not fit in the memory "
+                     "limit", r->path, r->line);
+            return false;
+        }
+        fields++;
+        p = stop + 1;
+    }
+    if (fields == 0) return true; /* a blank line */
+    if (t->cols == 0) t->cols = fields;
+    if (fields != t->cols) {
+        snprintf(r->error, sizeof r->error, "%s: line %d has %lld field%s, the rows before it "
+                 "have %lld", r->path, r->line, (long long)fields, fields == 1 ? "" : "s",
+                 (long long)t->cols);
+        return false;
+    }
+    t->rows++;
+    return true;
+}
+
+/* Reads the whole file into t. False with r->error set. */
+static bool read_table(Reader *r, FILE *f, Table *t) {
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    bool ok = true, first = true; /* first: no line of fields read yet */
+    while (ok && (n = getline(&line, &cap, f)) >= 0) {
+        r->line++;
+        const char *end = line + n;
+        if (n > 0 && end[-1] == '\n') end--;
+        bool header;
+        int64_t rows_before = t->rows;
+        ok = read_row(r, line, end, t, first, &header);
+        if (header || t->rows > rows_before) first = false;
+    }
+    if (ok && ferror(f)) {
+        snprintf(r->error, sizeof r->error, "%s: cannot read it: %s", r->path, strerror(errno));
+        ok = false;
+    }
+    free(line);
+    if (ok && t->rows == 0) {
+        snprintf(r->error, sizeof r->error, "%s: no rows of numbers in it", r->path);
+        ok = false;
+    }
+    return ok;
+}
+
+/* A file name argument as a C string (into buf). */
+static bool path_arg(Session *s, CallArgs *a, int i, char *buf, size_t size) {
+    const char *text;
+    size_t len;
+    if (!arg_string(s, a, i, &text, &len)) return false;
+    if (len == 0 || len >= size || memchr(text, '\0', len))
+        return arg_error(s, a, i, "not a usable file name");
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    if (!s->allow_files) return arg_error(s, a, i, "files are off here");
+    return true;
+}
+
+/* load_csv(file) */
+BUILTIN(bi_load_csv) {
+    char path[4096];
+    if (!path_arg(s, a, 0, path, sizeof path)) return false;
+    FILE *f = fopen(path, "r");
+    if (!f) return arg_error(s, a, 0, "cannot open '%s': %s", path, strerror(errno));
+    Reader r = {.path = path};
+    Table t = {0};
+    bool ok = read_table(&r, f, &t);
+    fclose(f);
+    if (!ok) {
+        free(t.values);
+        return session_fail(s, a->line, a->col, "load_csv: %s", r.error);
+    }
+    Tensor *x = tensor_create(2, (int64_t[]){t.rows, t.cols}, t.values, false);
+    free(t.values);
+    return result_tensor(s, a, x, out);
+}
+
+/* One value as load_csv reads it back: Python's shortest round-trip form. */
+static void write_number(FILE *f, double v) {
+    StrBuf sb;
+    strbuf_init(&sb);
+    format_number(&sb, v);
+    fputs(sb.data, f);
+    strbuf_free(&sb);
+}
+
+/* save_csv(x, file): a 2-D tensor row by row; a 1-D one as a column. */
+BUILTIN(bi_save_csv) {
+    (void)out;
+    Tensor *x;
+    char path[4096];
+    if (!arg_tensor(s, a, 0, &x) || !path_arg(s, a, 1, path, sizeof path)) return false;
+    if (x->ndim < 1 || x->ndim > 2) {
+        char shape[AG_SHAPE_STR_MAX];
+        return arg_error(s, a, 0, "save_csv writes a 1-D or 2-D tensor, not shape %s",
+                         tensor_shape_str(x, shape, sizeof shape));
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) return arg_error(s, a, 1, "cannot write '%s': %s", path, strerror(errno));
+    int64_t rows = x->shape[0], cols = x->ndim == 2 ? x->shape[1] : 1;
+    for (int64_t i = 0; i < rows; i++) {
+        for (int64_t j = 0; j < cols; j++) {
+            if (j) fputc(',', f);
+            write_number(f, x->data[i * cols + j]);
+        }
+        fputc('\n', f);
+    }
+    bool written = !ferror(f);
+    if (fclose(f) != 0 || !written)
+        return arg_error(s, a, 1, "cannot write '%s': %s", path, strerror(errno));
+    return true;
+}
