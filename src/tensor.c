@@ -195,26 +195,29 @@ Tensor *ag_tensor_new(int ndim, const int64_t *shape) {
     int64_t bytes = numel * (int64_t)sizeof(double);
     /* The limit covers the tensors and the graph waiting for a backward, so
      * that forward passes without backward end in this message, not in
-     * swapping. */
-    int64_t graph = ag_arena_bytes_in_use(), size = (int64_t)block_size(bytes);
-    if (!allocating_for_backward && memory_limit > 0 && size > memory_limit - live_bytes - graph) {
+     * swapping. The check and the message use the same figures: the whole
+     * block (header and padded data) against what the limit leaves free. */
+    int64_t graph = ag_arena_bytes_in_use();
+    size_t size = block_size(bytes); /* < 2^64: bytes < 2^63 (checked_numel) */
+    int64_t free_bytes = memory_limit - live_bytes - graph;
+    if (free_bytes < 0) free_bytes = 0; /* the limit was lowered under live tensors */
+    if (!allocating_for_backward && memory_limit > 0 && size > (size_t)free_bytes) {
         char buf[AG_SHAPE_STR_MAX], held[160] = "";
         if (graph > 0)
             snprintf(held, sizeof held, " (%lld bytes hold graphs waiting for a backward, "
                      "which backward or :reset frees)", (long long)graph);
-        return ag_fail("allocation too large: shape %s needs %lld bytes, %lld of the "
+        return ag_fail("allocation too large: shape %s needs %llu bytes, %lld of the "
                        "%lld-byte memory limit are free%s",
-                       ag_shape_str(ndim, shape, buf, sizeof buf), (long long)bytes,
-                       (long long)(memory_limit - live_bytes - graph), (long long)memory_limit,
-                       held);
+                       ag_shape_str(ndim, shape, buf, sizeof buf), (unsigned long long)size,
+                       (long long)free_bytes, (long long)memory_limit, held);
     }
-    char *block = block_alloc((size_t)size);
+    char *block = block_alloc(size);
     if (!block) {
         if (allocating_for_backward) {
             fprintf(stderr, "ag: out of memory during backward\n");
             abort();
         }
-        return ag_fail("out of memory allocating %lld bytes", (long long)bytes);
+        return ag_fail("out of memory allocating %llu bytes", (unsigned long long)size);
     }
     Tensor *t = (Tensor *)block;
     memset(t, 0, sizeof *t);
@@ -224,7 +227,7 @@ Tensor *ag_tensor_new(int ndim, const int64_t *shape) {
     t->numel = numel;
     t->ref_count = 1;
     live_tensors++;
-    live_bytes += size; /* header included: a million scalars are not free */
+    live_bytes += (int64_t)size; /* header included: a million scalars are not free */
     if (live_bytes > peak_bytes) peak_bytes = live_bytes;
     return t;
 }
