@@ -46,6 +46,7 @@ static Tensor *softmax_forward(const char *op, Tensor *x, int axis, bool log_spa
     Tensor *y = ag_tensor_new_like(x);
     if (!y) return NULL;
     Lanes l = lanes(x, axis);
+    if (y->numel > 0) /* else no lanes to visit, however many are empty */
     for (int64_t o = 0; o < l.outer; o++)
         for (int64_t i = 0; i < l.inner; i++) {
             int64_t base = o * l.n * l.inner + i;
@@ -74,7 +75,9 @@ static void softmax_backward(Function *self, void *ctx, Tensor *g) {
     SoftmaxCtx *c = ctx;
     const Tensor *y = self->output;
     Tensor *dx = ag_tensor_new_like(g);
+    if (!dx) return;
     Lanes l = lanes(y, c->axis);
+    if (dx->numel > 0) /* else no lanes to visit, however many are empty */
     for (int64_t o = 0; o < l.outer; o++)
         for (int64_t i = 0; i < l.inner; i++) {
             int64_t base = o * l.n * l.inner + i, s = l.inner;
@@ -101,7 +104,9 @@ static void log_softmax_backward(Function *self, void *ctx, Tensor *g) {
     SoftmaxCtx *c = ctx;
     const Tensor *y = self->output;
     Tensor *dx = ag_tensor_new_like(g);
+    if (!dx) return;
     Lanes l = lanes(y, c->axis);
+    if (dx->numel > 0) /* else no lanes to visit, however many are empty */
     for (int64_t o = 0; o < l.outer; o++)
         for (int64_t i = 0; i < l.inner; i++) {
             int64_t base = o * l.n * l.inner + i, s = l.inner;

@@ -50,6 +50,7 @@ static int reduce_axis(const char *op, const Tensor *x, int axis, bool *whole) {
 /* dx[o, k, i] = scale * g[o, i]: g spread back over the reduced axis. */
 static Tensor *spread_back(const Tensor *x, int axis, const Tensor *g, double scale) {
     Tensor *dx = ag_tensor_new_like(x);
+    if (!dx || dx->numel == 0) return dx; /* no work, however many empty lanes */
     AxisView v = axis < 0 ? (AxisView){1, x->numel, 1} : axis_view(x, axis);
     if (v.inner == 1) { /* each g value fills a contiguous run */
         for (int64_t o = 0; o < v.outer; o++) {
@@ -84,6 +85,11 @@ static double sum_contiguous(const double *x, int64_t n) {
 }
 
 static void sum_rows(const Tensor *x, AxisView v, double *out) {
+    if (v.outer == 0 || v.inner == 0) return; /* no output */
+    if (v.n == 0) {                           /* sums of nothing */
+        memset(out, 0, (size_t)(v.outer * v.inner) * sizeof *out);
+        return;
+    }
     if (v.inner == 1) {
         for (int64_t o = 0; o < v.outer; o++) out[o] = sum_contiguous(x->data + o * v.n, v.n);
         return;
@@ -177,6 +183,8 @@ static void max_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *x = self->inputs[0];
     AxisView v = c->axis < 0 ? (AxisView){1, x->numel, 1} : axis_view(x, c->axis);
     Tensor *dx = ag_tensor_filled_like(x, 0.0);
+    if (!dx) return;
+    if (g->numel > 0) /* else no lanes to visit, however many are empty */
     for (int64_t o = 0; o < v.outer; o++)
         for (int64_t i = 0; i < v.inner; i++) {
             int64_t j = o * v.inner + i;
@@ -206,6 +214,7 @@ static Tensor *max_forward(Tensor *x, int axis) {
     out = ag_graph_record(out, max_backward, "MaxBackward", &x, 1, (void **)&c,
                        sizeof *c + (size_t)out->numel * sizeof(int64_t));
     if (!out) return NULL;
+    if (out->numel > 0) /* else no lanes to visit, however many are empty */
     for (int64_t o = 0; o < v.outer; o++)
         for (int64_t i = 0; i < v.inner; i++) {
             int64_t k = argmax_along(x, v, o, i);

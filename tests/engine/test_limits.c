@@ -54,9 +54,119 @@ static void test_alloc_message(void) {
     ag_clear_error();
 }
 
+/* ======================================================================
+ * Tensors with no elements: every op of src/ops/ but matmul, on every axis,
+ * then backward through it. Nothing may loop over the empty lanes (a
+ * (10^18, 0) tensor has 10^18 of them) or multiply dimensions past int64
+ * (UBSan, in make test's asan build).
+ * ====================================================================== */
+
+/* r is op's result on an empty x: NULL only with one of the expected
+ * messages; otherwise its loss goes through backward, which gives x an
+ * empty gradient. */
+static void expect_empty_result(const char *what, Tensor *x, Tensor *r) {
+    char sx[AG_SHAPE_STR_MAX];
+    tensor_shape_str(x, sx, sizeof sx);
+    if (!r) {
+        const char *e = ag_error();
+        CHECK(strstr(e, "allocation too large") || strstr(e, "empty dimension") ||
+              strstr(e, "no elements"),
+              "%s on %s: %s", what, sx, e);
+        ag_clear_error();
+        return;
+    }
+    Tensor *loss = tensor_sum(r);
+    tensor_zero_grad(x);
+    CHECK(loss && backward(loss) == 0 && x->grad && x->grad->numel == 0 &&
+          ag_shape_equal(x->grad->ndim, x->grad->shape, x->ndim, x->shape),
+          "%s on %s: backward: %s", what, sx, ag_error());
+    tensor_release(loss);
+    tensor_release(r);
+}
+
+typedef Tensor *(*Unary)(Tensor *);
+typedef Tensor *(*Binary)(Tensor *, Tensor *);
+typedef Tensor *(*AxisOp)(Tensor *, int);
+
+static void every_op_on(Tensor *x) {
+    static const struct { const char *name; Unary op; } unary[] = {
+        {"neg", tensor_neg},   {"exp", tensor_exp},         {"log", tensor_log},
+        {"sqrt", tensor_sqrt}, {"tanh", tensor_tanh},       {"sigmoid", tensor_sigmoid},
+        {"relu", tensor_relu}, {"abs", tensor_abs},         {"sin", tensor_sin},
+        {"cos", tensor_cos},   {"sum", tensor_sum},         {"mean", tensor_mean},
+        {"max", tensor_max},
+    };
+    static const struct { const char *name; Binary op; } binary[] = {
+        {"add", tensor_add}, {"sub", tensor_sub}, {"mul", tensor_mul},
+        {"div", tensor_div}, {"pow", tensor_pow}, {"mse", tensor_mse},
+    };
+    static const struct { const char *name; AxisOp op; } axis_ops[] = {
+        {"sum", tensor_sum_axis},         {"mean", tensor_mean_axis},
+        {"max", tensor_max_axis},         {"softmax", tensor_softmax},
+        {"log_softmax", tensor_log_softmax},
+    };
+    for (size_t i = 0; i < sizeof unary / sizeof unary[0]; i++)
+        expect_empty_result(unary[i].name, x, unary[i].op(x));
+
+    /* Partners: x itself, a scalar, and a row along x's last dimension
+     * (of one element when that dimension is too long to allocate). */
+    int64_t last = x->shape[x->ndim - 1] <= 1000 ? x->shape[x->ndim - 1] : 1;
+    Tensor *partners[] = {x, tensor_scalar(2), tensor_full(3, SHAPE(1, last), true)};
+    for (size_t i = 0; i < sizeof binary / sizeof binary[0]; i++)
+        for (int p = 0; p < 3; p++) {
+            expect_empty_result(binary[i].name, x, binary[i].op(x, partners[p]));
+            expect_empty_result(binary[i].name, x, binary[i].op(partners[p], x));
+        }
+    tensor_release(partners[1]);
+    tensor_release(partners[2]);
+
+    for (size_t i = 0; i < sizeof axis_ops / sizeof axis_ops[0]; i++)
+        for (int axis = -x->ndim; axis < x->ndim; axis++)
+            expect_empty_result(axis_ops[i].name, x, axis_ops[i].op(x, axis));
+    for (int a = 0; a < x->ndim; a++)
+        for (int b = 0; b < x->ndim; b++)
+            expect_empty_result("transpose", x, tensor_transpose(x, a, b));
+    int64_t reversed[AG_MAX_DIMS];
+    for (int i = 0; i < x->ndim; i++) reversed[i] = x->shape[x->ndim - 1 - i];
+    expect_empty_result("reshape", x, tensor_reshape(x, x->ndim, reversed));
+    expect_empty_result("reshape", x, tensor_reshape(x, 1, (int64_t[]){-1}));
+    if (x->ndim == 2 && x->shape[0] <= 1000) { /* classes (N,) must exist */
+        Tensor *classes = tensor_zeros(1, x->shape, false);
+        expect_empty_result("cross_entropy", x, tensor_cross_entropy(x, classes));
+        tensor_release(classes);
+    }
+    tensor_zero_grad(x);
+}
+
+/* Hardening 2, item 1: (10^18, 0) has 10^18 empty rows, (0, 10^18) 10^18
+ * empty columns; softmax, the axis reductions and their backward looped
+ * over all of them. */
+static void test_empty_lanes(void) {
+    const int64_t e18 = 1000000000000000000;
+    static const int64_t shapes[][3] = {
+        {1000000000000000000, 0, -1}, {0, 1000000000000000000, -1},
+        {1000000000, 0, 1000000000},  {0, 1000000000, 1000000000},
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        int ndim = shapes[s][2] < 0 ? 2 : 3;
+        Tensor *x = tensor_zeros(ndim, shapes[s], true);
+        if (!CHECK(x != NULL, "zeros %zu: %s", s, ag_error())) continue;
+        every_op_on(x);
+        tensor_release(x);
+    }
+    /* What the issue named: softmax and mean over the empty axis's partner. */
+    Tensor *x = tensor_zeros(SHAPE(e18, 0), false);
+    Tensor *sm = tensor_softmax(x, -1), *ls = tensor_log_softmax(x, 1), *m = tensor_mean_axis(x, 0);
+    CHECK(sm && sm->numel == 0 && ls && ls->numel == 0 && m && m->ndim == 1 && m->shape[0] == 0,
+          "softmax, log_softmax and mean of (1e18, 0)");
+    Tensor *all[] = {x, sm, ls, m};
+    for (int i = 0; i < 4; i++) tensor_release(all[i]);
+}
+
 void test_limits(void) {
     int64_t base = live_tensors();
     test_alloc_message();
+    test_empty_lanes();
     CHECK(live_tensors() == base, "limit tests leaked %lld tensors",
           (long long)(live_tensors() - base));
 }
