@@ -45,10 +45,15 @@ void ag_alloc_set_backward(bool in_backward) { allocating_for_backward = in_back
 
 
 /* Element count of shape, or -1 with a message if a dimension is negative
- * or the count (in bytes) overflows. */
+ * or the dimensions are too large. The bound (INT64_MAX / 8 elements, so
+ * that the byte count fits) applies to the product of the non-zero
+ * dimensions, not only to the element count: (2^62, 0) and (0, 2^62) are
+ * then refused alike, and no product of any of a tensor's dimensions, which
+ * the ops form freely (strides, outer and inner counts), can overflow. */
 static int64_t checked_numel(int ndim, const int64_t *shape) {
     char buf[AG_SHAPE_STR_MAX];
-    int64_t n = 1;
+    int64_t nonzero = 1;
+    bool empty = false;
     if (ndim < 0 || ndim > AG_MAX_DIMS) {
         ag_fail("tensors have at most %d dimensions, not %d", AG_MAX_DIMS, ndim);
         return -1;
@@ -59,14 +64,22 @@ static int64_t checked_numel(int ndim, const int64_t *shape) {
                     ag_shape_str(ndim, shape, buf, sizeof buf));
             return -1;
         }
-        if (shape[i] != 0 && n > INT64_MAX / 8 / shape[i]) {
-            ag_fail("shape %s has too many elements to allocate",
-                    ag_shape_str(ndim, shape, buf, sizeof buf));
+        empty = empty || shape[i] == 0;
+    }
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] == 0) continue;
+        if (nonzero > INT64_MAX / 8 / shape[i]) {
+            ag_shape_str(ndim, shape, buf, sizeof buf);
+            if (empty)
+                ag_fail("shape %s is too large: even with no elements, its non-zero "
+                        "dimensions may multiply to at most %lld", buf, (long long)(INT64_MAX / 8));
+            else
+                ag_fail("shape %s has too many elements to allocate", buf);
             return -1;
         }
-        n *= shape[i];
+        nonzero *= shape[i];
     }
-    return n;
+    return empty ? 0 : nonzero;
 }
 
 /* ======================================================================

@@ -163,9 +163,48 @@ static void test_empty_lanes(void) {
     for (int i = 0; i < 4; i++) tensor_release(all[i]);
 }
 
+/* Hardening 2, item 4: the product of the non-zero dimensions is bounded
+ * like the element count, so (2^62, 0) and (0, 2^62) are refused alike, and
+ * a tensor that exists has no two dimensions whose product overflows. */
+static void test_shape_overflow(void) {
+    const int64_t big = (int64_t)1 << 62;
+    Tensor *r[] = {tensor_zeros(SHAPE(big, 0), false), tensor_zeros(SHAPE(0, big), false),
+                   tensor_zeros(SHAPE(0, big, 4), false), tensor_zeros(SHAPE(0, 4, big), false),
+                   tensor_zeros(SHAPE(3, 0, (int64_t)1 << 59), false),
+                   tensor_zeros(SHAPE(0, (int64_t)1 << 60), false)};
+    for (int i = 0; i < 6; i++) {
+        CHECK(r[i] == NULL && strstr(ag_error(), "too large: even with no elements"),
+              "shape %d refused: %s", i, ag_error());
+        tensor_release(r[i]);
+    }
+    ag_clear_error();
+    /* At the bound: non-zero dimensions multiplying to at most 2^60 - 1. */
+    static const int64_t shapes[][4] = {
+        {0, (int64_t)1 << 57, 7, 1},
+        {(int64_t)1 << 30, 0, ((int64_t)1 << 30) - 1, 1},
+        {384307168202282325, 0, 3, 1}, /* (2^60 - 1) / 3: the bound itself */
+        {3, 5, 0, ((int64_t)1 << 56) + 1},
+        {(int64_t)1 << 59, 0, 1, 1},
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        Tensor *x = tensor_zeros(4, shapes[s], true);
+        if (!CHECK(x != NULL, "zeros %zu at the bound: %s", s, ag_error())) continue;
+        every_op_on(x);
+        /* A broadcast whose result passes the bound is refused, not wrapped. */
+        Tensor *wide = tensor_zeros(SHAPE(4, 1, 1, 1, 1), false), *sum = tensor_add(x, wide);
+        CHECK(sum == NULL && strstr(ag_error(), "too large"), "(4,1,1,1,1) + x: %s", ag_error());
+        tensor_release(sum);
+        tensor_release(wide);
+        tensor_release(x);
+    }
+    ag_clear_error();
+    ag_graph_free();
+}
+
 void test_limits(void) {
     int64_t base = live_tensors();
     test_alloc_message();
+    test_shape_overflow();
     test_empty_lanes();
     CHECK(live_tensors() == base, "limit tests leaked %lld tensors",
           (long long)(live_tensors() - base));
