@@ -20,16 +20,18 @@ static Lanes lanes(const Tensor *x, int axis) {
     return l;
 }
 
-/* max and log(sum(exp(v - max))) of n values at stride s. */
-static void lane_logsumexp(const double *v, int64_t n, int64_t s, double *max, double *lse) {
+/* max and log(sum(exp(v - max))) of n values at stride s; tmp (n values at
+ * the same stride: the output lane will do) receives exp(v - max), which is
+ * summed pairwise (ag_sum). */
+static void lane_logsumexp(const double *v, int64_t n, int64_t s, double *tmp, double *max,
+                           double *lse) {
     double m = -INFINITY;
     for (int64_t k = 0; k < n; k++)
         if (v[k * s] > m) m = v[k * s];
     if (m == -INFINITY) m = 0.0; /* all -inf: keep exp finite */
-    double sum = 0.0;
-    for (int64_t k = 0; k < n; k++) sum += exp(v[k * s] - m);
+    for (int64_t k = 0; k < n; k++) tmp[k * s] = exp(v[k * s] - m);
     *max = m;
-    *lse = log(sum);
+    *lse = log(ag_sum(tmp, n, s));
 }
 
 typedef struct {
@@ -52,7 +54,7 @@ static Tensor *softmax_forward(const char *op, Tensor *x, int axis, bool log_spa
             int64_t base = o * l.n * l.inner + i;
             const double *xv = x->data + base;
             double *yv = y->data + base, m, lse;
-            lane_logsumexp(xv, l.n, l.inner, &m, &lse);
+            lane_logsumexp(xv, l.n, l.inner, yv, &m, &lse);
             for (int64_t k = 0; k < l.n; k++) {
                 double z = xv[k * l.inner] - m - lse;
                 yv[k * l.inner] = log_space ? z : exp(z);
@@ -82,9 +84,10 @@ static void softmax_backward(Function *self, void *ctx, Tensor *g) {
         for (int64_t i = 0; i < l.inner; i++) {
             int64_t base = o * l.n * l.inner + i, s = l.inner;
             const double *yv = y->data + base, *gv = g->data + base;
-            double dot = 0.0;
-            for (int64_t k = 0; k < l.n; k++) dot += gv[k * s] * yv[k * s];
-            for (int64_t k = 0; k < l.n; k++) dx->data[base + k * s] = yv[k * s] * (gv[k * s] - dot);
+            double *dv = dx->data + base;
+            for (int64_t k = 0; k < l.n; k++) dv[k * s] = gv[k * s] * yv[k * s];
+            double dot = ag_sum(dv, l.n, s);
+            for (int64_t k = 0; k < l.n; k++) dv[k * s] = (gv[k * s] - dot) * yv[k * s];
         }
     ag_accumulate_grad(self->inputs[0], dx);
 }
@@ -111,8 +114,7 @@ static void log_softmax_backward(Function *self, void *ctx, Tensor *g) {
         for (int64_t i = 0; i < l.inner; i++) {
             int64_t base = o * l.n * l.inner + i, s = l.inner;
             const double *yv = y->data + base, *gv = g->data + base;
-            double gsum = 0.0;
-            for (int64_t k = 0; k < l.n; k++) gsum += gv[k * s];
+            double gsum = ag_sum(gv, l.n, s);
             for (int64_t k = 0; k < l.n; k++)
                 dx->data[base + k * s] = gv[k * s] - exp(yv[k * s]) * gsum;
         }
@@ -173,9 +175,8 @@ Tensor *tensor_mse(Tensor *pred, Tensor *target) {
         tensor_release(d);
         return NULL;
     }
-    double s = 0.0;
-    for (int64_t i = 0; i < d->numel; i++) s += d->data[i] * d->data[i];
-    out->data[0] = s / (double)d->numel;
+    for (int64_t i = 0; i < d->numel; i++) d->data[i] *= d->data[i];
+    out->data[0] = ag_sum(d->data, d->numel, 1) / (double)d->numel;
     tensor_release(d);
     return ag_graph_record(out, mse_backward, "MseLossBackward", (Tensor *[]){pred, target}, 2,
                         NULL, 0);
@@ -198,7 +199,7 @@ static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
     for (int64_t i = 0; i < N; i++) {
         const double *row = logits->data + i * C;
         double m, lse;
-        lane_logsumexp(row, C, 1, &m, &lse);
+        lane_logsumexp(row, C, 1, dl->data + i * C, &m, &lse);
         for (int64_t k = 0; k < C; k++) dl->data[i * C + k] = scale * exp(row[k] - m - lse);
         dl->data[i * C + (int64_t)classes->data[i]] -= scale;
     }
@@ -229,17 +230,24 @@ static int check_classes(const Tensor *logits, const Tensor *classes) {
 Tensor *tensor_cross_entropy(Tensor *logits, Tensor *classes) {
     if (!logits || !classes) return ag_fail("cross_entropy: an argument is NULL");
     if (check_classes(logits, classes) != 0) return NULL;
-    Tensor *out = ag_tensor_new(0, NULL);
-    if (!out) return NULL;
-    int64_t N = logits->shape[0], C = logits->shape[1];
-    double total = 0.0;
+    int64_t N = logits->shape[0], C = logits->shape[1], scratch_len = N + C;
+    /* scratch: the N row losses, summed pairwise, then C values for
+     * lane_logsumexp */
+    Tensor *out = ag_tensor_new(0, NULL), *scratch = ag_tensor_new(1, &scratch_len);
+    if (!out || !scratch) {
+        tensor_release(out);
+        tensor_release(scratch);
+        return NULL;
+    }
+    double *losses = scratch->data, *tmp = scratch->data + N;
     for (int64_t i = 0; i < N; i++) {
         const double *row = logits->data + i * C;
         double m, lse;
-        lane_logsumexp(row, C, 1, &m, &lse);
-        total += m + lse - row[(int64_t)classes->data[i]];
+        lane_logsumexp(row, C, 1, tmp, &m, &lse);
+        losses[i] = m + lse - row[(int64_t)classes->data[i]];
     }
-    out->data[0] = total / (double)N;
+    out->data[0] = ag_sum(losses, N, 1) / (double)N;
+    tensor_release(scratch);
     return ag_graph_record(out, cross_entropy_backward, "NllLossBackward",
                         (Tensor *[]){logits, classes}, 2, NULL, 0);
 }

