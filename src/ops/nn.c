@@ -183,9 +183,13 @@ Tensor *tensor_mse(Tensor *pred, Tensor *target) {
 }
 
 /* ======================================================================
- * cross_entropy: out = mean_i(logsumexp(logits[i]) - logits[i, c_i])
+ * cross_entropy: out = mean_i(-log_softmax(logits[i])[c_i])
  *   logits (N, C), classes (N,) of integers in [0, C)
  *   grad_logits = g * (softmax(logits) - onehot(classes)) / N
+ * PyTorch's nll_loss(log_softmax(x)), in its order of operations:
+ * log_softmax is (x - max) - logsumexp (adding max and logsumexp first
+ * rounds logsumexp away next to a logit of 1e16), and the gradient is
+ * log_softmax's backward of nll's -g/N at the class.
  * ====================================================================== */
 
 OP_DOC(cross_entropy, "grad_logits = g * (softmax(logits) - onehot(classes)) / N");
@@ -195,13 +199,15 @@ static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *logits = self->inputs[0], *classes = self->inputs[1];
     int64_t N = logits->shape[0], C = logits->shape[1];
     Tensor *dl = ag_tensor_new_like(logits);
-    double scale = g->data[0] / (double)N;
+    if (!dl) return;
+    /* nll's gradient is gc at the class, 0 elsewhere: its row sum is gc. */
+    double gc = -(g->data[0] / (double)N);
     for (int64_t i = 0; i < N; i++) {
         const double *row = logits->data + i * C;
-        double m, lse;
-        lane_logsumexp(row, C, 1, dl->data + i * C, &m, &lse);
-        for (int64_t k = 0; k < C; k++) dl->data[i * C + k] = scale * exp(row[k] - m - lse);
-        dl->data[i * C + (int64_t)classes->data[i]] -= scale;
+        double *d = dl->data + i * C, m, lse;
+        int64_t cls = (int64_t)classes->data[i];
+        lane_logsumexp(row, C, 1, d, &m, &lse);
+        for (int64_t k = 0; k < C; k++) d[k] = (k == cls ? gc : 0.0) - exp(row[k] - m - lse) * gc;
     }
     ag_accumulate_grad(logits, dl);
 }
@@ -244,7 +250,7 @@ Tensor *tensor_cross_entropy(Tensor *logits, Tensor *classes) {
         const double *row = logits->data + i * C;
         double m, lse;
         lane_logsumexp(row, C, 1, tmp, &m, &lse);
-        losses[i] = m + lse - row[(int64_t)classes->data[i]];
+        losses[i] = -(row[(int64_t)classes->data[i]] - m - lse);
     }
     out->data[0] = ag_sum(losses, N, 1) / (double)N;
     tensor_release(scratch);

@@ -165,10 +165,85 @@ static void test_softmax_sum_accuracy(void) {
     for (int i = 0; i < 7; i++) tensor_release(more[i]);
 }
 
+/* ======================================================================
+ * Hardening 2, item 2: cross_entropy is -log_softmax picked at the class,
+ * computed as PyTorch does: (x - max) - logsumexp, never max + logsumexp
+ * first (which rounds away logsumexp next to a logit of 1e16).
+ * ====================================================================== */
+
+/* -mean over rows of log_softmax(logits)[i, classes[i]], from ag's own ops
+ * (onehot picks the class). */
+static Tensor *nll_of_log_softmax(Tensor *logits, Tensor *onehot) {
+    Tensor *ls = tensor_log_softmax(logits, 1), *picked = tensor_mul(ls, onehot);
+    Tensor *rows = tensor_sum_axis(picked, 1), *mean = tensor_mean(rows), *out = tensor_neg(mean);
+    Tensor *t[] = {ls, picked, rows, mean};
+    for (int i = 0; i < 4; i++) tensor_release(t[i]);
+    return out;
+}
+
+/* cross_entropy's value and gradient: PyTorch's (within tol, relative for
+ * the value, absolute for the gradient) and exactly those of
+ * nll_of_log_softmax. */
+static void check_cross_entropy(const char *what, int64_t N, int64_t C, const double *logits,
+                                const double *classes, double want, const double *want_grad,
+                                double tol) {
+    Tensor *x = tensor_create(2, (int64_t[]){N, C}, logits, true);
+    Tensor *xc = tensor_create(2, (int64_t[]){N, C}, logits, true);
+    Tensor *c = tensor_create(1, &N, classes, false), *onehot = tensor_zeros(2, x->shape, false);
+    for (int64_t i = 0; i < N; i++) onehot->data[i * C + (int64_t)classes[i]] = 1.0;
+    /* One graph at a time: backward frees them all. */
+    Tensor *ce = tensor_cross_entropy(x, c);
+    backward(ce);
+    Tensor *ref = nll_of_log_softmax(xc, onehot);
+    backward(ref);
+    CHECK(fabs(ce->data[0] - want) <= tol * fabs(want), "%s: %.17g, PyTorch %.17g", what,
+          ce->data[0], want);
+    CHECK(ce->data[0] == ref->data[0], "%s: %.17g, -log_softmax picked %.17g", what, ce->data[0],
+          ref->data[0]);
+    for (int64_t k = 0; k < N * C; k++) {
+        /* Terms of size g/N cancel in the gradient: an ulp of them, absolute. */
+        CHECK(fabs(x->grad->data[k] - want_grad[k]) <= tol / (double)N,
+              "%s: grad[%lld] %.17g, PyTorch %.17g", what, (long long)k, x->grad->data[k],
+              want_grad[k]);
+        CHECK(x->grad->data[k] == xc->grad->data[k], "%s: grad[%lld] %.17g, composed %.17g", what,
+              (long long)k, x->grad->data[k], xc->grad->data[k]);
+    }
+    Tensor *t[] = {x, xc, c, onehot, ce, ref};
+    for (int i = 0; i < 6; i++) tensor_release(t[i]);
+}
+
+static void test_cross_entropy_large_logits(void) {
+    /* /usr/bin/python3 -c 'import torch; d = torch.float64;
+     *   for rows, cls in [([[1e16, 1e16, 1e16]], [0]),
+     *                     ([[1e16, 1e16 + 2, 1e16], [3e15, -1e15, 3e15]], [1, 2]),
+     *                     ([[1e300, -1e300, 1e300]], [1])]:
+     *     x = torch.tensor(rows, dtype=d, requires_grad=True);
+     *     l = torch.nn.functional.cross_entropy(x, torch.tensor(cls)); l.backward();
+     *     print(repr(l.item()), x.grad.tolist())'
+     * -> 1.0986122886681098 [[-0.6666666666666667, 0.3333333333333333, 0.3333333333333333]]
+     *    0.466345973390915 [[0.05325348945960037, -0.1065069789192008, 0.05325348945960037],
+     *                       [0.25, 0.0, -0.25]]
+     *    2e+300 [[0.5, -1.0, 0.5]]
+     * (exp and log may differ from PyTorch's by an ulp: tolerance 4e-16) */
+    check_cross_entropy("[[1e16, 1e16, 1e16]], [0]", 1, 3, (double[]){1e16, 1e16, 1e16},
+                        (double[]){0}, 1.0986122886681098,
+                        (double[]){-0.6666666666666667, 0.3333333333333333, 0.3333333333333333},
+                        4e-16);
+    check_cross_entropy("two rows near 1e16", 2, 3,
+                        (double[]){1e16, 1e16 + 2, 1e16, 3e15, -1e15, 3e15}, (double[]){1, 2},
+                        0.466345973390915,
+                        (double[]){0.05325348945960037, -0.1065069789192008, 0.05325348945960037,
+                                   0.25, 0.0, -0.25},
+                        4e-16);
+    check_cross_entropy("[[1e300, -1e300, 1e300]], [1]", 1, 3, (double[]){1e300, -1e300, 1e300},
+                        (double[]){1}, 2e300, (double[]){0.5, -1.0, 0.5}, 4e-16);
+}
+
 void test_numerics(void) {
     int64_t base = live_tensors();
     test_sum_accuracy();
     test_softmax_sum_accuracy();
+    test_cross_entropy_large_logits();
     CHECK(live_tensors() == base, "numerics tests leaked %lld tensors",
           (long long)(live_tensors() - base));
 }
