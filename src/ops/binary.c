@@ -88,11 +88,6 @@ static Tensor *negated(const Tensor *g) {
     return r;
 }
 
-/* Multiplies r (exclusively owned, output shape) by g in place. */
-static void scale_by(Tensor *r, const Tensor *g) {
-    for (int64_t i = 0; i < r->numel; i++) r->data[i] *= g->data[i];
-}
-
 ROW_KERNEL(add_rows, x + y)
 ROW_KERNEL(sub_rows, x - y)
 ROW_KERNEL(mul_rows, x *y)
@@ -168,23 +163,26 @@ Tensor *tensor_mul(Tensor *a, Tensor *b) {
 }
 
 /* ======================================================================
- * div: out = a / b; grad_a = g / b, grad_b = -g * a / b^2 = -(g * out) / b
+ * div: out = a / b; grad_a = g / b, grad_b = -g * ((a / b) / b)
+ * (PyTorch's order: -(g * out) / b would overflow or underflow elsewhere)
  * ====================================================================== */
-
-ROW_KERNEL(neg_div_rows, -x / y)
 
 OP_DOC(div, "grad_a = g / b, grad_b = -g * a / b^2");
 
 static void div_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *a = self->inputs[0], *b = self->inputs[1];
-    if (a->requires_grad) ag_accumulate_grad(a, broadcast_apply(div_rows, g, b, g->ndim, g->shape));
+    if (a->requires_grad) {
+        Tensor *ga = broadcast_apply(div_rows, g, b, g->ndim, g->shape);
+        if (!ga) return;
+        ag_accumulate_grad(a, ga);
+    }
     if (b->requires_grad) {
-        Tensor *g_out = ag_tensor_new_like(g);
-        const double *out = self->output->data;
-        for (int64_t i = 0; i < g->numel; i++) g_out->data[i] = g->data[i] * out[i];
-        ag_accumulate_grad(b, broadcast_apply(neg_div_rows, g_out, b, g->ndim, g->shape));
-        tensor_release(g_out);
+        /* out / b = (a / b) / b, then times -g */
+        Tensor *gb = broadcast_apply(div_rows, self->output, b, g->ndim, g->shape);
+        if (!gb) return;
+        for (int64_t i = 0; i < g->numel; i++) gb->data[i] = -g->data[i] * gb->data[i];
+        ag_accumulate_grad(b, gb);
     }
 }
 
@@ -193,30 +191,43 @@ Tensor *tensor_div(Tensor *a, Tensor *b) {
 }
 
 /* ======================================================================
- * pow: out = a ** b
- *   grad_a = g * b * a^(b-1)             (0 where b == 0, as PyTorch)
- *   grad_b = g * a^b * log(a)            (0 where a == 0 and b >= 0)
+ * pow: out = a ** b, PyTorch's tensor-tensor pow (std::pow per element)
+ *   grad_a = where(b == 0, 0, g * (b * a^(b-1)))
+ *   grad_b = g * where(a == 0 and b >= 0, 0, out * log(a))
+ * grad_a masks after multiplying by g (an inf or nan g gives 0 at b = 0);
+ * grad_b before (PyTorch's pow_backward_self and pow_backward_exponent).
  * ====================================================================== */
 
 ROW_KERNEL(pow_rows, pow(x, y))
-ROW_KERNEL(pow_dbase_rows, y == 0.0 ? 0.0 : y * pow(x, y - 1.0))
-ROW_KERNEL(pow_dexp_rows, (x == 0.0 && y >= 0.0) ? 0.0 : pow(x, y) * log(x))
 
 OP_DOC(pow, "grad_a = g * b * a^(b-1), grad_b = g * a^b * log(a)");
+
+/* t's values in the output's shape: t itself (retained) when it has it. */
+static Tensor *in_shape(Tensor *t, const Tensor *g) {
+    if (ag_shape_equal(t->ndim, t->shape, g->ndim, g->shape)) return tensor_retain(t);
+    return ag_broadcast_to(t, g->ndim, g->shape);
+}
 
 static void pow_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *a = self->inputs[0], *b = self->inputs[1];
-    if (a->requires_grad) {
-        Tensor *r = broadcast_apply(pow_dbase_rows, a, b, g->ndim, g->shape);
-        scale_by(r, g);
-        ag_accumulate_grad(a, r);
+    Tensor *av = in_shape(a, g), *bv = av ? in_shape(b, g) : NULL;
+    Tensor *ga = bv && a->requires_grad ? ag_tensor_new_like(g) : NULL;
+    Tensor *gb = bv && b->requires_grad ? ag_tensor_new_like(g) : NULL;
+    if (!bv || (a->requires_grad && !ga) || (b->requires_grad && !gb)) {
+        Tensor *t[] = {av, bv, ga, gb};
+        for (int i = 0; i < 4; i++) tensor_release(t[i]);
+        return;
     }
-    if (b->requires_grad) {
-        Tensor *r = broadcast_apply(pow_dexp_rows, a, b, g->ndim, g->shape);
-        scale_by(r, g);
-        ag_accumulate_grad(b, r);
+    const double *x = av->data, *e = bv->data, *out = self->output->data, *gv = g->data;
+    for (int64_t i = 0; i < g->numel; i++) {
+        if (ga) ga->data[i] = e[i] == 0.0 ? 0.0 : gv[i] * (e[i] * pow(x[i], e[i] - 1.0));
+        if (gb) gb->data[i] = gv[i] * ((x[i] == 0.0 && e[i] >= 0.0) ? 0.0 : out[i] * log(x[i]));
     }
+    tensor_release(av);
+    tensor_release(bv);
+    if (ga) ag_accumulate_grad(a, ga);
+    if (gb) ag_accumulate_grad(b, gb);
 }
 
 Tensor *tensor_pow(Tensor *a, Tensor *b) {

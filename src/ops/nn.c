@@ -147,21 +147,30 @@ static Tensor *difference(const Tensor *pred, const Tensor *target, int ndim,
 
 OP_DOC(mse, "grad_pred = g * 2 (pred - target) / n, grad_target = -grad_pred");
 
+/* PyTorch's mse_loss_backward: (2 / n) * (pred - target) * g, and for the
+ * target (2 / n) * (target - pred) * g, in that order. */
 static void mse_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *pred = self->inputs[0], *target = self->inputs[1];
     int64_t shape[AG_MAX_DIMS];
     int ndim;
     ag_broadcast_shapes("mse", pred, target, shape, &ndim);
-    Tensor *d = difference(pred, target, ndim, shape);
-    double scale = 2.0 * g->data[0] / (double)d->numel;
-    for (int64_t i = 0; i < d->numel; i++) d->data[i] *= scale;
-    if (target->requires_grad) {
-        Tensor *neg = ag_tensor_new_like(d);
-        for (int64_t i = 0; i < d->numel; i++) neg->data[i] = -d->data[i];
-        ag_accumulate_grad(target, neg);
+    /* target - pred, not -(pred - target): x - x is +0 either way. */
+    Tensor *dp = pred->requires_grad ? difference(pred, target, ndim, shape) : NULL;
+    Tensor *dt = target->requires_grad ? difference(target, pred, ndim, shape) : NULL;
+    if ((pred->requires_grad && !dp) || (target->requires_grad && !dt)) {
+        tensor_release(dp);
+        tensor_release(dt);
+        return;
     }
-    ag_accumulate_grad(pred, d);
+    double norm = 2.0 / (double)(dp ? dp->numel : dt->numel), gv = g->data[0];
+    Tensor *grads[2] = {dp, dt}, *inputs[2] = {pred, target};
+    for (int t = 0; t < 2; t++) {
+        if (!grads[t]) continue;
+        double *v = grads[t]->data;
+        for (int64_t i = 0; i < grads[t]->numel; i++) v[i] = norm * v[i] * gv;
+        ag_accumulate_grad(inputs[t], grads[t]);
+    }
 }
 
 Tensor *tensor_mse(Tensor *pred, Tensor *target) {

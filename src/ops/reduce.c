@@ -47,24 +47,25 @@ static int reduce_axis(const char *op, const Tensor *x, int axis, bool *whole) {
     return ag_normalize_axis(op, axis, x->ndim);
 }
 
-/* dx[o, k, i] = scale * g[o, i]: g spread back over the reduced axis. */
-static Tensor *spread_back(const Tensor *x, int axis, const Tensor *g, double scale) {
+/* dx[o, k, i] = g[o, i] / n: g spread back over the reduced axis (n = 1
+ * for sum; mean divides as PyTorch does: g * (1/n) differs in the last
+ * bit). One division per g element, then copies. */
+static Tensor *spread_back(const Tensor *x, int axis, const Tensor *g, double n) {
     Tensor *dx = ag_tensor_new_like(x);
     if (!dx || dx->numel == 0) return dx; /* no work, however many empty lanes */
     AxisView v = axis < 0 ? (AxisView){1, x->numel, 1} : axis_view(x, axis);
-    if (v.inner == 1) { /* each g value fills a contiguous run */
-        for (int64_t o = 0; o < v.outer; o++) {
-            double value = scale * g->data[o], *dst = dx->data + o * v.n;
-            for (int64_t k = 0; k < v.n; k++) dst[k] = value;
+    for (int64_t o = 0; o < v.outer; o++) {
+        double *first = dx->data + o * v.n * v.inner; /* k = 0 */
+        const double *src = g->data + o * v.inner;
+        if (v.inner == 1) { /* one value fills a contiguous run */
+            double value = src[0] / n;
+            for (int64_t k = 0; k < v.n; k++) first[k] = value;
+            continue;
         }
-        return dx;
+        for (int64_t i = 0; i < v.inner; i++) first[i] = src[i] / n;
+        for (int64_t k = 1; k < v.n; k++)
+            memcpy(first + k * v.inner, first, (size_t)v.inner * sizeof *first);
     }
-    for (int64_t o = 0; o < v.outer; o++)
-        for (int64_t k = 0; k < v.n; k++) {
-            double *dst = dx->data + (o * v.n + k) * v.inner;
-            const double *src = g->data + o * v.inner;
-            for (int64_t i = 0; i < v.inner; i++) dst[i] = scale * src[i];
-        }
     return dx;
 }
 
@@ -200,7 +201,8 @@ OP_DOC(sum, "grad_x = g, copied to every summed element");
 
 static void sum_backward(Function *self, void *ctx, Tensor *g) {
     AxisCtx *c = ctx;
-    ag_accumulate_grad(self->inputs[0], spread_back(self->inputs[0], c->axis, g, 1.0));
+    Tensor *dx = spread_back(self->inputs[0], c->axis, g, 1.0);
+    if (dx) ag_accumulate_grad(self->inputs[0], dx);
 }
 
 /* Sum (scaled by 1/n when mean) over axis, or everything when axis < 0. */
@@ -243,7 +245,8 @@ static void mean_backward(Function *self, void *ctx, Tensor *g) {
     AxisCtx *c = ctx;
     Tensor *x = self->inputs[0];
     double n = c->axis < 0 ? (double)x->numel : (double)x->shape[c->axis];
-    ag_accumulate_grad(x, spread_back(x, c->axis, g, 1.0 / n));
+    Tensor *dx = spread_back(x, c->axis, g, n);
+    if (dx) ag_accumulate_grad(x, dx);
 }
 
 Tensor *tensor_mean(Tensor *x) {
@@ -258,9 +261,11 @@ Tensor *tensor_mean_axis(Tensor *x, int axis) {
 }
 
 /* ======================================================================
- * max: out = the largest value (a NaN wins, as in PyTorch);
- * dx = g at the first maximal element, 0 elsewhere. ctx keeps, for each
- * output element, the index k of its maximum along the axis.
+ * max: out = the largest value (a NaN wins, as in PyTorch).
+ * Over everything, dx shares g equally among the elements equal to the
+ * maximum (the nans, when it is nan), 0 elsewhere: PyTorch's
+ * evenly_distribute_backward. Along an axis, dx = g at the first maximum
+ * (the first nan) of each lane, whose index k ctx keeps, 0 elsewhere.
  * ====================================================================== */
 
 typedef struct {
@@ -268,20 +273,34 @@ typedef struct {
     int64_t argmax[]; /* one per output element */
 } MaxCtx;
 
-OP_DOC(max, "grad_x = g at the first maximal element, 0 elsewhere");
+OP_DOC(max, "grad_x = g shared equally by the tied maxima (along an axis: g to the first), "
+            "0 elsewhere");
+
+/* dx = g / count where x is the maximum top (or nan, if top is), else 0. */
+static void spread_evenly(const Tensor *x, double top, double g, double *dx) {
+    bool nan_top = isnan(top);
+    int64_t count = 0;
+    for (int64_t k = 0; k < x->numel; k++) count += nan_top ? isnan(x->data[k]) : x->data[k] == top;
+    double share = g / (double)count;
+    for (int64_t k = 0; k < x->numel; k++)
+        dx[k] = (nan_top ? isnan(x->data[k]) : x->data[k] == top) ? share : 0.0;
+}
 
 static void max_backward(Function *self, void *ctx, Tensor *g) {
     MaxCtx *c = ctx;
     Tensor *x = self->inputs[0];
-    AxisView v = c->axis < 0 ? (AxisView){1, x->numel, 1} : axis_view(x, c->axis);
     Tensor *dx = ag_tensor_filled_like(x, 0.0);
     if (!dx) return;
-    if (g->numel > 0) /* else no lanes to visit, however many are empty */
-    for (int64_t o = 0; o < v.outer; o++)
-        for (int64_t i = 0; i < v.inner; i++) {
-            int64_t j = o * v.inner + i;
-            dx->data[(o * v.n + c->argmax[j]) * v.inner + i] = g->data[j];
-        }
+    if (c->axis < 0) {
+        spread_evenly(x, self->output->data[0], g->data[0], dx->data);
+    } else if (g->numel > 0) { /* else no lanes to visit, however many are empty */
+        AxisView v = axis_view(x, c->axis);
+        for (int64_t o = 0; o < v.outer; o++)
+            for (int64_t i = 0; i < v.inner; i++) {
+                int64_t j = o * v.inner + i;
+                dx->data[(o * v.n + c->argmax[j]) * v.inner + i] = g->data[j];
+            }
+    }
     ag_accumulate_grad(x, dx);
 }
 

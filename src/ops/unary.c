@@ -99,18 +99,21 @@ static inline double sigmoid(double v) {
     return v >= 0 ? s : e * s;
 }
 UNARY_OP(sigmoid, "SigmoidBackward", "grad_x = g * s * (1 - s), s = sigmoid(x)",
-         sigmoid(x[i]), g[i] * y[i] * (1.0 - y[i]))
+         sigmoid(x[i]), g[i] * (1.0 - y[i]) * y[i]) /* PyTorch's order */
 
-/* relu: y = max(x, 0);    dx = g where x > 0, else 0 (0 at x = 0, as PyTorch).
- * NaN passes through (x != x), as in PyTorch. */
-UNARY_OP(relu, "ReluBackward", "grad_x = g where x > 0, else 0",
-         (x[i] > 0.0 || x[i] != x[i]) ? x[i] : 0.0,
-         x[i] > 0.0 ? g[i] : 0.0)
+/* relu: y = max(x, 0), PyTorch's clamp_min: x itself unless x < 0, so a
+ * NaN passes and relu(-0) is -0. dx = 0 where y <= 0, else g (PyTorch's
+ * threshold_backward on the result): a selection, not a product, so an
+ * inf or nan g at x < 0 still gives 0, and the gradient passes at x = nan. */
+UNARY_OP(relu, "ReluBackward", "grad_x = g where x > 0 (or x is nan), else 0",
+         x[i] < 0.0 ? 0.0 : x[i],
+         y[i] <= 0.0 ? 0.0 : g[i])
 
-/* abs: y = |x|;           dx = g * sign(x), sign(0) = 0 */
+/* abs: y = |x|;           dx = g * sign(x), sign(0) = sign(nan) = 0: a
+ * product (PyTorch's g * sgn(x)), so an inf or nan g at 0 gives nan. */
 UNARY_OP(abs, "AbsBackward", "grad_x = g * sign(x) (0 at x = 0)",
          fabs(x[i]),
-         x[i] > 0.0 ? g[i] : (x[i] < 0.0 ? -g[i] : 0.0))
+         g[i] * (double)((x[i] > 0.0) - (x[i] < 0.0)))
 
 /* sin: y = sin x;         dx = g * cos x */
 UNARY_OP(sin, "SinBackward", "grad_x = g * cos(x)",

@@ -8,6 +8,26 @@
  */
 #include "harness.h"
 
+#include "torch_cases.h"
+
+/* a and b are the same double: equal, or both nan (any payload). Zeros
+ * must agree in sign. */
+static bool same(double a, double b) {
+    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+    return a == b && signbit(a) == signbit(b);
+}
+
+/* got is PyTorch's want: nan for nan, the same infinity, the same signed
+ * zero; a finite value within 1e-14, relative: libm, libmvec and PyTorch's
+ * Sleef differ in the last bits, which a formula like 1 - tanh(x)^2 at
+ * x = 3 magnifies a hundredfold. The rules under test are not about those
+ * bits. */
+static bool matches(double got, double want) {
+    if (isnan(want) || isinf(want) || want == 0.0 || isnan(got) || isinf(got) || got == 0.0)
+        return same(got, want);
+    return fabs(got - want) <= 1e-14 * fabs(want);
+}
+
 /* A 1-D tensor of n copies of v. */
 static Tensor *filled(double v, int64_t n, bool requires_grad) {
     return tensor_full(v, 1, &n, requires_grad);
@@ -239,11 +259,265 @@ static void test_cross_entropy_large_logits(void) {
                         (double[]){1}, 2e300, (double[]){0.5, -1.0, 0.5}, 4e-16);
 }
 
+/* ======================================================================
+ * Hardening 2, item 5: values and gradients at inf, nan and +-0, and with
+ * inf, nan and 0 incoming gradients, as PyTorch 1.13 computes them (its
+ * derivative formulas and CPU kernels): torch_cases.h, made by
+ * torch_cases.py. A nan hidden as 0 (abs's backward did g * sign(x) with
+ * sign(0) = 0 by a select, so an incoming nan became 0) is a silent wrong
+ * answer.
+ * ====================================================================== */
+
+/* loss = sum(y * gt) with gt constant: y's backward receives gt exactly. */
+static int backward_with(Tensor *y, const double *g) {
+    Tensor *gt = tensor_create(y->ndim, y->shape, g, false), *yg = tensor_mul(y, gt);
+    Tensor *loss = tensor_sum(yg);
+    int status = backward(loss);
+    tensor_release(gt);
+    tensor_release(yg);
+    tensor_release(loss);
+    return status;
+}
+
+typedef Tensor *(*UnaryFn)(Tensor *);
+typedef Tensor *(*BinaryFn)(Tensor *, Tensor *);
+
+static UnaryFn unary_by_name(const char *name) {
+    static const struct { const char *name; UnaryFn fn; } ops[] = {
+        {"neg", tensor_neg},         {"exp", tensor_exp},   {"log", tensor_log},
+        {"sqrt", tensor_sqrt},       {"tanh", tensor_tanh}, {"sigmoid", tensor_sigmoid},
+        {"relu", tensor_relu},       {"abs", tensor_abs},   {"sin", tensor_sin},
+        {"cos", tensor_cos},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(ops[i].name, name) == 0) return ops[i].fn;
+    return NULL;
+}
+
+static BinaryFn binary_by_name(const char *name) {
+    static const struct { const char *name; BinaryFn fn; } ops[] = {
+        {"add", tensor_add}, {"sub", tensor_sub}, {"mul", tensor_mul},
+        {"div", tensor_div}, {"pow", tensor_pow},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(ops[i].name, name) == 0) return ops[i].fn;
+    return NULL;
+}
+
+enum { MAX_RUN = 256 };
+
+/* The cases come in runs of one op and one g: each run is one tensor. */
+static void test_unary_special_values(void) {
+    const size_t total = sizeof unary_cases / sizeof unary_cases[0];
+    for (size_t start = 0, end; start < total; start = end) {
+        const UnaryCase *c = unary_cases + start;
+        for (end = start; end < total && end - start < MAX_RUN &&
+                          strcmp(unary_cases[end].op, c->op) == 0 && same(unary_cases[end].g, c->g);
+             end++) {}
+        int64_t n = (int64_t)(end - start);
+        double xv[MAX_RUN], gv[MAX_RUN];
+        for (int64_t i = 0; i < n; i++) xv[i] = c[i].x, gv[i] = c[i].g;
+        Tensor *x = tensor_create(1, &n, xv, true), *y = unary_by_name(c->op)(x);
+        CHECK(backward_with(y, gv) == 0, "%s: backward: %s", c->op, ag_error());
+        for (int64_t i = 0; i < n; i++) {
+            CHECK(matches(y->data[i], c[i].y), "%s(%g) = %.17g, PyTorch %.17g", c->op, c[i].x,
+                  y->data[i], c[i].y);
+            CHECK(matches(x->grad->data[i], c[i].dx), "%s at %g with g = %g: dx %.17g, PyTorch %.17g",
+                  c->op, c[i].x, c[i].g, x->grad->data[i], c[i].dx);
+        }
+        tensor_release(x);
+        tensor_release(y);
+    }
+}
+
+static void test_binary_special_values(void) {
+    const size_t total = sizeof binary_cases / sizeof binary_cases[0];
+    for (size_t start = 0, end; start < total; start = end) {
+        const BinaryCase *c = binary_cases + start;
+        for (end = start; end < total && end - start < MAX_RUN &&
+                          strcmp(binary_cases[end].op, c->op) == 0 && same(binary_cases[end].g, c->g);
+             end++) {}
+        int64_t n = (int64_t)(end - start);
+        double av[MAX_RUN], bv[MAX_RUN], gv[MAX_RUN];
+        for (int64_t i = 0; i < n; i++) av[i] = c[i].a, bv[i] = c[i].b, gv[i] = c[i].g;
+        Tensor *a = tensor_create(1, &n, av, true), *b = tensor_create(1, &n, bv, true);
+        Tensor *y = binary_by_name(c->op)(a, b);
+        CHECK(backward_with(y, gv) == 0, "%s: backward: %s", c->op, ag_error());
+        for (int64_t i = 0; i < n; i++) {
+            CHECK(matches(y->data[i], c[i].y), "%s(%g, %g) = %.17g, PyTorch %.17g", c->op, c[i].a,
+                  c[i].b, y->data[i], c[i].y);
+            CHECK(matches(a->grad->data[i], c[i].da) && matches(b->grad->data[i], c[i].db),
+                  "%s(%g, %g) with g = %g: da %.17g db %.17g, PyTorch %.17g %.17g", c->op, c[i].a,
+                  c[i].b, c[i].g, a->grad->data[i], b->grad->data[i], c[i].da, c[i].db);
+        }
+        tensor_release(a);
+        tensor_release(b);
+        tensor_release(y);
+    }
+}
+
+/* x's gradient after backward_with(y, g), y made from x: each element as
+ * PyTorch's (matches), or exactly when the rule under test is a rounding. */
+static void check_grad_as(bool exact, const char *what, Tensor *x, Tensor *y, const double *g,
+                          const double *want) {
+    CHECK(backward_with(y, g) == 0, "%s: backward: %s", what, ag_error());
+    for (int64_t i = 0; i < x->numel; i++)
+        CHECK(exact ? same(x->grad->data[i], want[i]) : matches(x->grad->data[i], want[i]),
+              "%s: grad[%lld] %.17g, PyTorch %.17g", what, (long long)i, x->grad->data[i], want[i]);
+    tensor_release(y);
+    tensor_zero_grad(x);
+}
+
+static void check_grad(const char *what, Tensor *x, Tensor *y, const double *g, const double *want) {
+    check_grad_as(false, what, x, y, g, want);
+}
+
+static void test_reduction_special_values(void) {
+    /* mean's backward divides by n (PyTorch's grad / n), not times 1/n.
+     * /usr/bin/python3 -c 'import torch; d = torch.float64;
+     *   x = torch.zeros(10, dtype=d, requires_grad=True); (x.mean() * 3).backward();
+     *   y = torch.zeros(10, 2, dtype=d, requires_grad=True); (y.mean(0) * 3).sum().backward();
+     *   print(x.grad[0].item(), y.grad[0, 0].item())'  -> 0.3 0.3  (3 * 0.1 is 0.30000000000000004) */
+    Tensor *x = tensor_zeros(SHAPE(10), true), *x2 = tensor_zeros(SHAPE(10, 2), true);
+    double three[2] = {3, 3};
+    check_grad_as(true, "mean", x, tensor_mean(x), three,
+                  (double[]){0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3});
+    double want[20];
+    for (int i = 0; i < 20; i++) want[i] = 0.3;
+    check_grad_as(true, "mean axis 0", x2, tensor_mean_axis(x2, 0), three, want);
+    tensor_release(x);
+    tensor_release(x2);
+
+    /* The full max shares g equally among the tied maxima, or among the
+     * nans when the max is nan (PyTorch's evenly_distribute_backward).
+     * /usr/bin/python3 -c 'import torch; d = torch.float64; inf = float("inf"); nan = float("nan");
+     *   for v, g in [([1, 3, 3, 2], 1.), ([nan, 1, nan], 1.), ([3, nan, 3], 1.), ([1, 3, 3, 2], inf),
+     *                ([1, 3, 3, 2], nan), ([1, 3, 3, 3], 1.), ([-inf, -inf], 2.), ([inf, 1, inf], 1.)]:
+     *     x = torch.tensor(v, dtype=d, requires_grad=True); x.max().backward(torch.tensor(g, dtype=d));
+     *     print(x.grad.tolist())' */
+    static const struct { int n; double x[4], g, want[4]; } maxes[] = {
+        {4, {1, 3, 3, 2}, 1, {0, 0.5, 0.5, 0}},
+        {3, {NAN, 1, NAN}, 1, {0.5, 0, 0.5}},
+        {3, {3, NAN, 3}, 1, {0, 1, 0}},
+        {4, {1, 3, 3, 2}, INFINITY, {0, INFINITY, INFINITY, 0}},
+        {4, {1, 3, 3, 2}, NAN, {0, NAN, NAN, 0}},
+        {4, {1, 3, 3, 3}, 1, {0, 0.3333333333333333, 0.3333333333333333, 0.3333333333333333}},
+        {2, {-INFINITY, -INFINITY}, 2, {1, 1}},
+        {3, {INFINITY, 1, INFINITY}, 1, {0.5, 0, 0.5}},
+    };
+    for (size_t i = 0; i < sizeof maxes / sizeof maxes[0]; i++) {
+        int64_t n = maxes[i].n;
+        x = tensor_create(1, &n, maxes[i].x, true);
+        check_grad("max", x, tensor_max(x), &maxes[i].g, maxes[i].want);
+        tensor_release(x);
+    }
+    /* Along an axis the first maximum (or first nan) takes g, however bad.
+     * /usr/bin/python3 -c 'import torch; d = torch.float64; nan = float("nan");
+     *   x = torch.tensor([[1, 3, 3], [nan, 2, nan]], dtype=d, requires_grad=True);
+     *   x.max(1)[0].backward(torch.tensor([nan, 1.], dtype=d)); print(x.grad.tolist())'
+     * -> [[0.0, nan, 0.0], [1.0, 0.0, 0.0]] */
+    x = tensor_create(2, (int64_t[]){2, 3}, (double[]){1, 3, 3, NAN, 2, NAN}, true);
+    check_grad("max axis 1", x, tensor_max_axis(x, 1), (double[]){NAN, 1},
+               (double[]){0, NAN, 0, 1, 0, 0});
+    tensor_release(x);
+}
+
+static void test_loss_special_values(void) {
+    /* mse's gradient is (2 / n) * (pred - target) * g, in that order.
+     * /usr/bin/python3 -c 'import torch; d = torch.float64; inf = float("inf"); nan = float("nan");
+     *   for p, t, g in [([1e308], [0.], 0.5), ([1e308, -1e308, 3], [0., 0., 3], 0.75),
+     *                   ([2., 2.], [2., 2.], inf), ([1., inf], [0., 0.], 1.), ([nan, 1.], [0., 0.], 1.)]:
+     *     P = torch.tensor(p, dtype=d, requires_grad=True); T = torch.tensor(t, dtype=d, requires_grad=True);
+     *     l = torch.nn.functional.mse_loss(P, T); l.backward(torch.tensor(g, dtype=d));
+     *     print(l.item(), P.grad.tolist(), T.grad.tolist())' */
+    static const struct { int n; double p[3], t[3], g, loss, dp[3], dt[3]; } mses[] = {
+        {1, {1e308}, {0}, 0.5, INFINITY, {INFINITY}, {-INFINITY}},
+        {3, {1e308, -1e308, 3}, {0, 0, 3}, 0.75, INFINITY, {5e307, -5e307, 0}, {-5e307, 5e307, 0}},
+        {2, {2, 2}, {2, 2}, INFINITY, 0, {NAN, NAN}, {NAN, NAN}},
+        {2, {1, INFINITY}, {0, 0}, 1, INFINITY, {1, INFINITY}, {-1, -INFINITY}},
+        {2, {NAN, 1}, {0, 0}, 1, NAN, {NAN, 1}, {NAN, -1}},
+    };
+    for (size_t i = 0; i < sizeof mses / sizeof mses[0]; i++) {
+        int64_t n = mses[i].n;
+        Tensor *p = tensor_create(1, &n, mses[i].p, true), *t = tensor_create(1, &n, mses[i].t, true);
+        Tensor *l = tensor_mse(p, t);
+        CHECK(matches(l->data[0], mses[i].loss), "mse %zu: %.17g, PyTorch %.17g", i, l->data[0],
+              mses[i].loss);
+        CHECK(backward_with(l, &mses[i].g) == 0, "mse %zu: backward", i);
+        for (int64_t k = 0; k < n; k++)
+            CHECK(matches(p->grad->data[k], mses[i].dp[k]) && matches(t->grad->data[k], mses[i].dt[k]),
+                  "mse %zu [%lld]: %.17g %.17g, PyTorch %.17g %.17g", i, (long long)k,
+                  p->grad->data[k], t->grad->data[k], mses[i].dp[k], mses[i].dt[k]);
+        tensor_release(p);
+        tensor_release(t);
+        tensor_release(l);
+    }
+
+    /* softmax and log_softmax of rows with -inf, nan and inf; g has an inf.
+     * /usr/bin/python3 -c 'import torch; d = torch.float64; inf = float("inf"); nan = float("nan");
+     *   for fn in ["softmax", "log_softmax"]:
+     *     x = torch.tensor([[-inf, 0., 1.], [nan, 0., 1.], [inf, 0., 1.], [-inf, -inf, -inf],
+     *                       [0., 1., 2.]], dtype=d, requires_grad=True); y = getattr(torch, fn)(x, 1);
+     *     y.backward(torch.tensor([[1., 2., 3.]] * 4 + [[inf, 0., 1.]], dtype=d));
+     *     print(y.tolist(), x.grad.tolist())' */
+    const double xs[15] = {-INFINITY, 0, 1, NAN, 0, 1, INFINITY, 0, 1, -INFINITY, -INFINITY, -INFINITY, 0, 1, 2};
+    const double gs[15] = {1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, INFINITY, 0, 1};
+    const double sm_y[15] = {0.0, 0.26894142136999516, 0.7310585786300049, NAN, NAN, NAN, NAN, NAN, NAN,
+                             NAN, NAN, NAN, 0.09003057317038045, 0.2447284710547976, 0.6652409557748218};
+    const double sm_dx[15] = {-0.0, -0.19661193324148196, 0.1966119332414816, NAN, NAN, NAN, NAN, NAN,
+                              NAN, NAN, NAN, NAN, NAN, -INFINITY, -INFINITY};
+    const double ls_y[15] = {-INFINITY, -1.3132616875182228, -0.31326168751822286, NAN, NAN, NAN, NAN,
+                             NAN, NAN, NAN, NAN, NAN, -2.4076059644443806, -1.4076059644443804,
+                             -0.4076059644443804};
+    const double ls_dx[15] = {1.0, 0.3863514717800294, -1.3863514717800294, NAN, NAN, NAN, NAN, NAN,
+                              NAN, NAN, NAN, NAN, NAN, -INFINITY, -INFINITY};
+    for (int log_space = 0; log_space < 2; log_space++) {
+        Tensor *x = tensor_create(2, (int64_t[]){5, 3}, xs, true);
+        Tensor *y = log_space ? tensor_log_softmax(x, 1) : tensor_softmax(x, 1);
+        const double *want = log_space ? ls_y : sm_y;
+        for (int k = 0; k < 15; k++)
+            CHECK(matches(y->data[k], want[k]), "%s [%d]: %.17g, PyTorch %.17g",
+                  log_space ? "log_softmax" : "softmax", k, y->data[k], want[k]);
+        check_grad(log_space ? "log_softmax" : "softmax", x, y, gs, log_space ? ls_dx : sm_dx);
+        tensor_release(x);
+    }
+
+    /* cross_entropy with inf and nan logits, and inf and nan g.
+     * /usr/bin/python3 -c 'import torch; d = torch.float64; inf = float("inf"); nan = float("nan");
+     *   for rows, cls, g in [([[inf, 0.]], [0], 1.), ([[-inf, 0.]], [0], 1.), ([[-inf, 0.]], [1], 1.),
+     *                        ([[nan, 0.]], [1], 1.), ([[1., 2.]], [0], inf), ([[1., 2.]], [0], nan)]:
+     *     x = torch.tensor(rows, dtype=d, requires_grad=True);
+     *     l = torch.nn.functional.cross_entropy(x, torch.tensor(cls)); l.backward(torch.tensor(g, dtype=d));
+     *     print(l.item(), x.grad.tolist())' */
+    static const struct { double x[2], cls, g, loss, dx[2]; } ces[] = {
+        {{INFINITY, 0}, 0, 1, NAN, {NAN, NAN}},
+        {{-INFINITY, 0}, 0, 1, INFINITY, {-1, 1}},
+        {{-INFINITY, 0}, 1, 1, 0, {0, 0}},
+        {{NAN, 0}, 1, 1, NAN, {NAN, NAN}},
+        {{1, 2}, 0, INFINITY, 1.3132616875182228, {NAN, INFINITY}},
+        {{1, 2}, 0, NAN, 1.3132616875182228, {NAN, NAN}},
+    };
+    for (size_t i = 0; i < sizeof ces / sizeof ces[0]; i++) {
+        Tensor *x = tensor_create(2, (int64_t[]){1, 2}, ces[i].x, true);
+        Tensor *c = tensor_create(1, (int64_t[]){1}, &ces[i].cls, false);
+        Tensor *l = tensor_cross_entropy(x, c);
+        CHECK(matches(l->data[0], ces[i].loss), "cross_entropy %zu: %.17g, PyTorch %.17g", i,
+              l->data[0], ces[i].loss);
+        check_grad("cross_entropy", x, l, &ces[i].g, ces[i].dx);
+        tensor_release(x);
+        tensor_release(c);
+    }
+}
+
 void test_numerics(void) {
     int64_t base = live_tensors();
     test_sum_accuracy();
     test_softmax_sum_accuracy();
     test_cross_entropy_large_logits();
+    test_unary_special_values();
+    test_binary_special_values();
+    test_reduction_special_values();
+    test_loss_special_values();
     CHECK(live_tensors() == base, "numerics tests leaked %lld tensors",
           (long long)(live_tensors() - base));
 }
