@@ -8,6 +8,7 @@
 #include "../internal.h"
 
 #include <math.h>
+#include <string.h>
 
 /* ======================================================================
  * The broadcasting driver
@@ -230,6 +231,72 @@ static void pow_backward(Function *self, void *ctx, Tensor *g) {
     if (gb) ag_accumulate_grad(b, gb);
 }
 
+/* ---- a one-element exponent: PyTorch's x ** scalar ----
+ * ag has no scalar operands: a literal exponent is a 0-d tensor. With one
+ * element, pow follows PyTorch's pow_tensor_scalar, whose kernels for
+ * common exponents are exact products and roots, not std::pow (they differ
+ * in the last bit, and at -inf and -0: sqrt(-inf) is nan where
+ * pow(-inf, 0.5) is inf). Its gradient is g * (e * x ** (e - 1)) through the
+ * same kernels, and 0 for e = 0 (pow_backward). The exponent's gradient,
+ * when it requires grad, is the tensor-tensor rule. */
+
+/* o[i] = x[i] ** e by PyTorch's kernel for e. */
+static void pow_by_scalar(const double *restrict x, double e, double *restrict o, int64_t n) {
+    if (e == 0.0)
+        for (int64_t i = 0; i < n; i++) o[i] = 1.0;
+    else if (e == 1.0)
+        for (int64_t i = 0; i < n; i++) o[i] = x[i];
+    else if (e == 0.5)
+        for (int64_t i = 0; i < n; i++) o[i] = sqrt(x[i]);
+    else if (e == -0.5)
+        for (int64_t i = 0; i < n; i++) o[i] = 1.0 / sqrt(x[i]);
+    else if (e == -1.0)
+        for (int64_t i = 0; i < n; i++) o[i] = 1.0 / x[i];
+    else if (e == 2.0)
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] * x[i];
+    else if (e == 3.0)
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] * x[i] * x[i];
+    else if (e == -2.0)
+        for (int64_t i = 0; i < n; i++) o[i] = 1.0 / (x[i] * x[i]);
+    else
+        for (int64_t i = 0; i < n; i++) o[i] = pow(x[i], e);
+}
+
+/* a (..) ** e (one element) -> out (broadcast shape, a's elements in order);
+ * grad_a = g * (e * a ** (e - 1)) (0 for e = 0), grad_e as pow_backward's. */
+static void pow_scalar_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    Tensor *a = self->inputs[0], *b = self->inputs[1];
+    double e = b->data[0];
+    const double *x = a->data, *gv = g->data, *out = self->output->data;
+    if (a->requires_grad) {
+        Tensor *ga = ag_tensor_new_like(g);
+        if (!ga) return;
+        if (e == 0.0) {
+            memset(ga->data, 0, (size_t)ga->numel * sizeof(double));
+        } else {
+            pow_by_scalar(x, e - 1.0, ga->data, ga->numel);
+            for (int64_t i = 0; i < ga->numel; i++) ga->data[i] = gv[i] * (e * ga->data[i]);
+        }
+        ag_accumulate_grad(a, ga);
+    }
+    if (b->requires_grad) {
+        Tensor *gb = ag_tensor_new_like(g);
+        if (!gb) return;
+        for (int64_t i = 0; i < gb->numel; i++)
+            gb->data[i] = gv[i] * ((x[i] == 0.0 && e >= 0.0) ? 0.0 : out[i] * log(x[i]));
+        ag_accumulate_grad(b, gb);
+    }
+}
+
 Tensor *tensor_pow(Tensor *a, Tensor *b) {
-    return binary_forward("pow", "PowBackward", pow_rows, pow_backward, a, b);
+    if (!a || !b || b->numel != 1)
+        return binary_forward("pow", "PowBackward", pow_rows, pow_backward, a, b);
+    int64_t shape[AG_MAX_DIMS];
+    int ndim;
+    if (ag_broadcast_shapes("pow", a, b, shape, &ndim) != 0) return NULL;
+    Tensor *out = ag_tensor_new(ndim, shape); /* a's elements, in a's order */
+    if (!out) return NULL;
+    pow_by_scalar(a->data, b->data[0], out->data, out->numel);
+    return ag_graph_record(out, pow_scalar_backward, "PowBackward", (Tensor *[]){a, b}, 2, NULL, 0);
 }

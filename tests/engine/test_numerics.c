@@ -344,9 +344,11 @@ static void test_binary_special_values(void) {
         Tensor *y = binary_by_name(c->op)(a, b);
         CHECK(backward_with(y, gv) == 0, "%s: backward: %s", c->op, ag_error());
         for (int64_t i = 0; i < n; i++) {
-            CHECK(matches(y->data[i], c[i].y), "%s(%g, %g) = %.17g, PyTorch %.17g", c->op, c[i].a,
+            /* Exactly: +, -, *, / are correctly rounded, and PyTorch's
+             * scalar path calls the same pow and log as ag. */
+            CHECK(same(y->data[i], c[i].y), "%s(%g, %g) = %.17g, PyTorch %.17g", c->op, c[i].a,
                   c[i].b, y->data[i], c[i].y);
-            CHECK(matches(a->grad->data[i], c[i].da) && matches(b->grad->data[i], c[i].db),
+            CHECK(same(a->grad->data[i], c[i].da) && same(b->grad->data[i], c[i].db),
                   "%s(%g, %g) with g = %g: da %.17g db %.17g, PyTorch %.17g %.17g", c->op, c[i].a,
                   c[i].b, c[i].g, a->grad->data[i], b->grad->data[i], c[i].da, c[i].db);
         }
@@ -509,6 +511,57 @@ static void test_loss_special_values(void) {
     }
 }
 
+/* ======================================================================
+ * Hardening 2, item 7: a one-element exponent (a literal in the shell is a
+ * 0-d tensor) gives PyTorch's x ** scalar: its kernels for 2 (x*x),
+ * 3 (x*x*x), -2 (1/(x*x)), 0.5 (sqrt), -0.5 (1/sqrt), -1 (1/x), 0 (1) and
+ * 1 (x), std::pow otherwise, and its gradient g * (e * x ** (e - 1)) with
+ * the same kernels (0 for e = 0). So (-inf) ** 0.5 is nan and (-0) ** 0.5
+ * is -0 (sqrt), where pow gives inf and +0. Exactly, bit for bit.
+ * ====================================================================== */
+
+static void test_pow_scalar_exponent(void) {
+    const size_t total = sizeof pow_scalar_cases / sizeof pow_scalar_cases[0];
+    for (size_t start = 0, end; start < total; start = end) {
+        const PowScalarCase *c = pow_scalar_cases + start;
+        for (end = start; end < total && end - start < MAX_RUN && same(pow_scalar_cases[end].e, c->e) &&
+                          same(pow_scalar_cases[end].g, c->g);
+             end++) {}
+        int64_t n = (int64_t)(end - start);
+        double xv[MAX_RUN], gv[MAX_RUN];
+        for (int64_t i = 0; i < n; i++) xv[i] = c[i].x, gv[i] = c[i].g;
+        /* The exponent as a literal (0-d) and as a one-element (1, 1). */
+        for (int form = 0; form < 2; form++) {
+            Tensor *x = tensor_create(1, &n, xv, true);
+            Tensor *e = form == 0 ? tensor_scalar(c->e) : tensor_full(c->e, SHAPE(1, 1), false);
+            Tensor *y = tensor_pow(x, e);
+            CHECK(backward_with(y, gv) == 0, "pow: backward: %s", ag_error());
+            for (int64_t i = 0; i < n; i++) {
+                CHECK(same(y->data[i], c[i].y), "%g ** %g = %.17g, PyTorch %.17g", c[i].x, c[i].e,
+                      y->data[i], c[i].y);
+                /* With (1, 1), the (1, n) gradient is summed into (n,) from
+                 * +0, which turns -0 into +0 (PyTorch's sum_to_size too). */
+                double got = x->grad->data[i];
+                CHECK(same(got, c[i].dx) || (form == 1 && got == 0 && c[i].dx == 0),
+                      "%g ** %g with g = %g: dx %.17g, PyTorch %.17g", c[i].x, c[i].e, c[i].g,
+                      got, c[i].dx);
+            }
+            Tensor *t[] = {x, e, y};
+            for (int k = 0; k < 3; k++) tensor_release(t[k]);
+        }
+    }
+    /* The issue's cases, by name.
+     * /usr/bin/python3 -c 'import torch; x = torch.tensor([-float("inf"), -0.0], dtype=torch.float64);
+     *   print((x ** 0.5).tolist(), torch.relu(torch.tensor(-0.0)).item())'  -> [nan, -0.0] -0.0 */
+    Tensor *x = tensor_create(1, (int64_t[]){2}, (double[]){-INFINITY, -0.0}, false);
+    Tensor *half = tensor_scalar(0.5), *y = tensor_pow(x, half), *r = tensor_relu(x);
+    CHECK(isnan(y->data[0]) && same(y->data[1], -0.0), "(-inf, -0) ** 0.5 = (%g, %g)", y->data[0],
+          y->data[1]);
+    CHECK(same(r->data[1], -0.0), "relu(-0) = %g", r->data[1]);
+    Tensor *t[] = {x, half, y, r};
+    for (int k = 0; k < 4; k++) tensor_release(t[k]);
+}
+
 void test_numerics(void) {
     int64_t base = live_tensors();
     test_sum_accuracy();
@@ -518,6 +571,7 @@ void test_numerics(void) {
     test_binary_special_values();
     test_reduction_special_values();
     test_loss_special_values();
+    test_pow_scalar_exponent();
     CHECK(live_tensors() == base, "numerics tests leaked %lld tensors",
           (long long)(live_tensors() - base));
 }
