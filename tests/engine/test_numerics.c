@@ -562,6 +562,56 @@ static void test_pow_scalar_exponent(void) {
     for (int k = 0; k < 4; k++) tensor_release(t[k]);
 }
 
+/* ======================================================================
+ * Hardening 2, item 6: the same input gives the same result in every
+ * position. glibc's vector functions (libmvec, which the loops of unary.c
+ * call) differ from the scalar ones by an ulp at some inputs, and a loop's
+ * tail used to run scalar: exp(1.58) at index 8 of 9 was larger than at
+ * 0..7, so max took all of the gradient there.
+ * ====================================================================== */
+
+static void test_same_input_same_result(void) {
+    Tensor *x = filled(1.58, 9, true), *e = tensor_exp(x), *m = tensor_max(e);
+    CHECK(backward(m) == 0, "max(exp(x)): %s", ag_error());
+    for (int i = 1; i < 9; i++)
+        CHECK(e->data[i] == e->data[0] && x->grad->data[i] == x->grad->data[0],
+              "exp(1.58) [%d] = %a, [0] = %a; gradient %g vs %g", i, e->data[i], e->data[0],
+              x->grad->data[i], x->grad->data[0]);
+    Tensor *t[] = {x, e, m};
+    for (int i = 0; i < 3; i++) tensor_release(t[i]);
+
+    /* Every op that calls libmvec, at inputs where vector and scalar
+     * results differ (found by search) and a few others, in tensors of 1
+     * to 40 equal elements, forward and (sin, cos) backward: every element
+     * as in the one-element tensor. */
+    static const struct { const char *name; UnaryFn op; double v[4]; } ops[] = {
+        {"exp", tensor_exp, {1.58, 4.93, -4.2, 0.3}},
+        {"log", tensor_log, {4.99, 4.17, 2.57, 0.3}},
+        {"tanh", tensor_tanh, {-1.18, -0.23, 2.79, 0.3}},
+        {"sin", tensor_sin, {-1.3, -1.52, 5.64, 5.37}},
+        {"cos", tensor_cos, {-0.27, 1.78, -5.81, -5.91}},
+        {"sigmoid", tensor_sigmoid, {4.2, -4.2, 4.93, -4.93}},
+    };
+    for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
+        for (int v = 0; v < 4; v++) {
+            double y1 = 0, dx1 = 0;
+            int64_t differ = 0, first_n = 0, first_i = 0;
+            for (int64_t n = 1; n <= 40; n++) {
+                Tensor *xs = filled(ops[o].v[v], n, true), *y = ops[o].op(xs), *s = tensor_sum(y);
+                backward(s);
+                if (n == 1) y1 = y->data[0], dx1 = xs->grad->data[0];
+                for (int64_t i = 0; i < n; i++)
+                    if ((y->data[i] != y1 || xs->grad->data[i] != dx1) && differ++ == 0)
+                        first_n = n, first_i = i;
+                Tensor *u[] = {xs, y, s};
+                for (int k = 0; k < 3; k++) tensor_release(u[k]);
+            }
+            CHECK(differ == 0, "%s(%g): %lld elements differ from the one-element result, the "
+                  "first at [%lld] of %lld", ops[o].name, ops[o].v[v], (long long)differ,
+                  (long long)first_i, (long long)first_n);
+        }
+}
+
 void test_numerics(void) {
     int64_t base = live_tensors();
     test_sum_accuracy();
@@ -572,6 +622,7 @@ void test_numerics(void) {
     test_reduction_special_values();
     test_loss_special_values();
     test_pow_scalar_exponent();
+    test_same_input_same_result();
     CHECK(live_tensors() == base, "numerics tests leaked %lld tensors",
           (long long)(live_tensors() - base));
 }
