@@ -82,10 +82,11 @@ static Tensor *binary_forward(const char *op, const char *fn_name, RowKernel ker
     return ag_graph_record(out, backward_fn, fn_name, (Tensor *[]){a, b}, 2, NULL, 0);
 }
 
-/* A new tensor -g. */
+/* A new tensor -g (NULL if it cannot be allocated). */
 static Tensor *negated(const Tensor *g) {
     Tensor *r = ag_tensor_new_like(g);
-    for (int64_t i = 0; i < g->numel; i++) r->data[i] = -g->data[i];
+    if (r)
+        for (int64_t i = 0; i < g->numel; i++) r->data[i] = -g->data[i];
     return r;
 }
 
@@ -121,7 +122,9 @@ OP_DOC(sub, "grad_a = g, grad_b = -g");
 static void sub_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     ag_accumulate_grad(self->inputs[0], tensor_retain(g));
-    if (self->inputs[1]->requires_grad) ag_accumulate_grad(self->inputs[1], negated(g));
+    if (!self->inputs[1]->requires_grad) return;
+    Tensor *gb = negated(g);
+    if (gb) ag_accumulate_grad(self->inputs[1], gb);
 }
 
 Tensor *tensor_sub(Tensor *a, Tensor *b) {
@@ -149,14 +152,25 @@ static void mul_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *a = self->inputs[0], *b = self->inputs[1];
     if (a->requires_grad && b->requires_grad && a->numel == g->numel && b->numel == g->numel) {
-        Tensor *ga = ag_tensor_new_like(g), *gb = ag_tensor_new_like(g);
+        Tensor *ga = ag_tensor_new_like(g), *gb = ga ? ag_tensor_new_like(g) : NULL;
+        if (!gb) {
+            tensor_release(ga);
+            return;
+        }
         mul_backward_both(g, a, b, ga, gb);
         ag_accumulate_grad(a, ga);
         ag_accumulate_grad(b, gb);
         return;
     }
-    if (a->requires_grad) ag_accumulate_grad(a, broadcast_apply(mul_rows, g, b, g->ndim, g->shape));
-    if (b->requires_grad) ag_accumulate_grad(b, broadcast_apply(mul_rows, g, a, g->ndim, g->shape));
+    if (a->requires_grad) {
+        Tensor *ga = broadcast_apply(mul_rows, g, b, g->ndim, g->shape);
+        if (!ga) return;
+        ag_accumulate_grad(a, ga);
+    }
+    if (b->requires_grad) {
+        Tensor *gb = broadcast_apply(mul_rows, g, a, g->ndim, g->shape);
+        if (gb) ag_accumulate_grad(b, gb);
+    }
 }
 
 Tensor *tensor_mul(Tensor *a, Tensor *b) {

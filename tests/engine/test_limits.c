@@ -201,11 +201,84 @@ static void test_shape_overflow(void) {
     ag_graph_free();
 }
 
+/* ======================================================================
+ * Backward under the memory limit. The contract with the control branch:
+ * an allocation in a backward kernel may return NULL (once the limit holds
+ * during backward); the kernel then writes nothing and returns, and
+ * backward stops cleanly. Every op's backward is run with the limit at
+ * each step from what the forward left free upwards: it must succeed or
+ * fail with a message, never crash (ASan) or leak. (While backward waives
+ * the limit, every run succeeds.)
+ * ====================================================================== */
+
+typedef struct {
+    const char *name;
+    Tensor *(*build)(Tensor *a, Tensor *b);
+} BuildCase;
+
+static Tensor *b_neg(Tensor *a, Tensor *b) { (void)b; return tensor_neg(a); }
+static Tensor *b_exp(Tensor *a, Tensor *b) { (void)b; return tensor_exp(a); }
+static Tensor *b_sin(Tensor *a, Tensor *b) { (void)b; return tensor_sin(a); }
+static Tensor *b_relu(Tensor *a, Tensor *b) { (void)b; return tensor_relu(a); }
+static Tensor *b_sum0(Tensor *a, Tensor *b) { (void)b; return tensor_sum_axis(a, 0); }
+static Tensor *b_mean(Tensor *a, Tensor *b) { (void)b; return tensor_mean(a); }
+static Tensor *b_max(Tensor *a, Tensor *b) { (void)b; return tensor_max(a); }
+static Tensor *b_max1(Tensor *a, Tensor *b) { (void)b; return tensor_max_axis(a, 1); }
+static Tensor *b_softmax0(Tensor *a, Tensor *b) { (void)b; return tensor_softmax(a, 0); }
+static Tensor *b_log_softmax(Tensor *a, Tensor *b) { (void)b; return tensor_log_softmax(a, 1); }
+static Tensor *b_transpose(Tensor *a, Tensor *b) { (void)b; return tensor_transpose(a, 0, 1); }
+static Tensor *b_reshape(Tensor *a, Tensor *b) { (void)b; return tensor_reshape(a, 1, (int64_t[]){-1}); }
+static Tensor *b_pow_scalar(Tensor *a, Tensor *b) {
+    (void)b;
+    Tensor *e = tensor_scalar(3), *r = tensor_pow(a, e);
+    tensor_release(e);
+    return r;
+}
+static Tensor *b_cross_entropy(Tensor *a, Tensor *b) {
+    (void)b;
+    Tensor *c = tensor_zeros(SHAPE(3), false), *r = tensor_cross_entropy(a, c);
+    tensor_release(c);
+    return r;
+}
+
+static void test_backward_under_limit(void) {
+    static const BuildCase cases[] = {
+        {"add", tensor_add},     {"sub", tensor_sub},          {"mul", tensor_mul},
+        {"div", tensor_div},     {"pow", tensor_pow},          {"mse", tensor_mse},
+        {"neg", b_neg},          {"exp", b_exp},               {"sin", b_sin},
+        {"relu", b_relu},        {"sum axis 0", b_sum0},       {"mean", b_mean},
+        {"max", b_max},          {"max axis 1", b_max1},       {"softmax", b_softmax0},
+        {"log_softmax", b_log_softmax}, {"transpose", b_transpose}, {"reshape", b_reshape},
+        {"pow scalar", b_pow_scalar}, {"cross_entropy", b_cross_entropy},
+    };
+    int64_t limit = ag_memory_limit(), base = live_tensors();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int64_t extra = 0; extra <= 8192; extra += 64) {
+            Tensor *a = test_uniform(0.5, 2, true, SHAPE(3, 4)), *b = test_uniform(0.5, 2, true, SHAPE(4));
+            Tensor *y = cases[i].build(a, b), *loss = y ? tensor_sum(y) : NULL;
+            if (!CHECK(loss != NULL, "%s: forward: %s", cases[i].name, ag_error())) break;
+            AgStats s = ag_stats();
+            ag_set_memory_limit(s.live_bytes + s.arena_bytes + extra);
+            int status = backward(loss);
+            ag_set_memory_limit(limit);
+            CHECK(status == 0 || (status == -1 && ag_error()[0] != '\0'),
+                  "%s with %lld bytes free: backward %d: %s", cases[i].name, (long long)extra,
+                  status, ag_error());
+            ag_clear_error();
+            Tensor *t[] = {a, b, y, loss};
+            for (int k = 0; k < 4; k++) tensor_release(t[k]);
+            ag_graph_free();
+        }
+    CHECK(live_tensors() == base, "backward under the limit leaked %lld tensors",
+          (long long)(live_tensors() - base));
+}
+
 void test_limits(void) {
     int64_t base = live_tensors();
     test_alloc_message();
     test_shape_overflow();
     test_empty_lanes();
+    test_backward_under_limit();
     CHECK(live_tensors() == base, "limit tests leaked %lld tensors",
           (long long)(live_tensors() - base));
 }
