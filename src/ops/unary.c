@@ -22,8 +22,6 @@ VECTOR_MATH double sin(double);
 VECTOR_MATH double cos(double);
 #endif
 
-
-
 /* The output tensor for op on x (NULL with a message when x is NULL). */
 static Tensor *unary_out(const char *op, const Tensor *x) {
     if (!x) return ag_fail("%s: argument is NULL", op);
@@ -75,7 +73,7 @@ static ALWAYS_INLINE void forward_blocks(ForwardBlock f, const double *x, double
 
 /* dx[i] = f(x[i], y[i], g[i]) for i < n, BLOCK at a time (dx may be g). */
 static ALWAYS_INLINE void backward_blocks(BackwardBlock f, const double *x, const double *y,
-                                   const double *g, double *dx, int64_t n) {
+                                          const double *g, double *dx, int64_t n) {
     int64_t full = n - n % BLOCK, rest = n - full;
     for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, g + i, dx + i);
     if (rest == 0) return;
@@ -136,7 +134,9 @@ UNARY_OP(tanh, "TanhBackward", "grad_x = g * (1 - tanh(x)^2)",
 
 /* sigmoid: y = 1/(1+e^-x); dx = g * y * (1 - y). Written so that exp never
  * overflows and small results keep their precision: with e = e^-|x|,
- * y = 1/(1+e) for x >= 0 and e/(1+e) below; a select, so it vectorises. */
+ * y = 1/(1+e) for x >= 0 and e/(1+e) below. (gcc 12 does not vectorise
+ * a select beside a vector call: this loop calls the scalar exp, the same
+ * one for every element.) */
 static inline double sigmoid(double v) {
     double e = exp(-fabs(v)), s = 1.0 / (1.0 + e);
     return v >= 0 ? s : e * s;
