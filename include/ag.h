@@ -84,6 +84,11 @@ void tensor_release(Tensor *t);      /* NULL does nothing, like free(NULL) */
 void tensor_zero_grad(Tensor *t);
 /* Marks a leaf as requiring grad (or not). Fails (-1) on a non-leaf. */
 int tensor_set_requires_grad(Tensor *t, bool requires_grad);
+/* Makes t, a new leaf, take old's place as a variable: t requires grad as
+ * old does and holds old's .grad (retained). Fails (-1) if t is not a leaf
+ * or the shapes differ. Gradient descent (w -= lr * w.grad) and optimizer
+ * steps use it: old is left as it was, so a graph that holds it is intact. */
+int tensor_inherit(Tensor *t, const Tensor *old);
 /* In-place write of numel doubles. Fails (-1) if t requires grad. */
 int tensor_write(Tensor *t, const double *data);
 
@@ -153,6 +158,27 @@ Tensor *tensor_mse(Tensor *pred, Tensor *target); /* mean((pred - target)^2) */
  * holding integers in [0, C). classes must not require grad. */
 Tensor *tensor_cross_entropy(Tensor *logits, Tensor *classes);
 
+/* Comparisons: 1. where true, 0. where false; constants (no gradient flows
+ * through a comparison). Broadcasting. */
+Tensor *tensor_eq(Tensor *a, Tensor *b);
+Tensor *tensor_ne(Tensor *a, Tensor *b);
+Tensor *tensor_lt(Tensor *a, Tensor *b);
+Tensor *tensor_le(Tensor *a, Tensor *b);
+Tensor *tensor_gt(Tensor *a, Tensor *b);
+Tensor *tensor_ge(Tensor *a, Tensor *b);
+/* Python's floor division (a constant: PyTorch cannot differentiate it) and
+ * remainder (the divisor's sign; grad_b = -g * floor(a / b)). Broadcasting. */
+Tensor *tensor_floor_divide(Tensor *a, Tensor *b);
+Tensor *tensor_remainder(Tensor *a, Tensor *b);
+/* The same on two numbers, for the shell's arithmetic on numbers. */
+double ag_floor_divide(double a, double b);
+double ag_remainder(double a, double b);
+/* x[index] along dim (the dimension removed; a negative index counts from
+ * the end). A copy; the gradient goes back to the selected elements. */
+Tensor *tensor_select(Tensor *x, int dim, int64_t index);
+/* n tensors of one shape joined along a new dimension dim. A copy. */
+Tensor *tensor_stack(Tensor **xs, int n, int dim);
+
 /* The local derivative rule of an op, e.g. "mul: grad_a = g * b, grad_b = g * a",
  * by the op's name (add sub mul div pow neg exp log sqrt tanh sigmoid relu
  * abs sin cos sum mean max reshape transpose matmul softmax log_softmax mse
@@ -166,6 +192,12 @@ const char *ag_op_rule(const char *op);
  * Returns 0, or -1 with nothing changed (non-scalar loss, no graph, graph
  * already freed). */
 int backward(Tensor *loss);
+
+/* Grad mode, thread-local: while disabled, ops record nothing and their
+ * results are constants (the shell's no_grad { }). Returns the previous
+ * setting. */
+bool ag_set_grad_enabled(bool enabled);
+bool ag_is_grad_enabled(void);
 
 /* Frees the arena without differentiating (for a shell's :reset). Every
  * value built since the last backward loses its graph, as after backward. */

@@ -1,59 +1,96 @@
 /*
- * ast.h — the syntax tree the parser builds and the evaluator walks, and
- * the bump arena its nodes live in (freed with the statement, or kept with
- * a user function's body).
+ * ast.h — the syntax tree the parser builds and the evaluator walks:
+ * expressions (Node) and statements (Stmt), whose block statements hold
+ * child statements; and the bump arena they live in (freed with the
+ * statement, or kept with a user function's body).
  */
 #ifndef AG_AST_H
 #define AG_AST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "scan.h"
 
+enum { MAX_ARGS = 64 };  /* arguments of one call, items of one list or index */
+
 typedef enum {
-    NODE_NUMBER,  /* number */
-    NODE_LIST,    /* list literal: shape and values */
-    NODE_NAME,    /* name */
-    NODE_UNARY,   /* op operand: '-' or '+' */
-    NODE_BINARY,  /* left op right: + - * / @ ** */
-    NODE_CALL,    /* name(args) */
-    NODE_ATTR,    /* object.name */
+    NODE_NUMBER,    /* as.number */
+    NODE_STRING,    /* as.text: the decoded characters */
+    NODE_CONST,     /* True, False, None: op is TOK_TRUE, TOK_FALSE or TOK_NONE */
+    NODE_NAME,      /* as.text; torch: written torch.NAME (always the builtin) */
+    NODE_LIST,      /* a list literal of numbers: a constant tensor (as.list) */
+    NODE_LIST_EXPR, /* [a, b, ...] holding expressions: kids */
+    NODE_TUPLE,     /* (a, b), (a,), (): kids */
+    NODE_UNARY,     /* op left: '-', '+' or not */
+    NODE_BINARY,    /* left op right: arithmetic, comparison, and, or */
+    NODE_CALL,      /* left(kids): left is the callee, a NAME or, for a method
+                       call x.f(...), an ATTR; positional arguments first, then
+                       NODE_KEYWORD ones */
+    NODE_KEYWORD,   /* as.text = left, inside a call */
+    NODE_ATTR,      /* left.as.text */
+    NODE_INDEX,     /* left[kids] */
+    NODE_SLICE,     /* a:b:c inside an index: kids[0..2], each may be NULL */
 } NodeKind;
 
 typedef struct Node Node;
 struct Node {
     NodeKind kind;
+    TokenType op;         /* UNARY, BINARY, CONST */
     int line, col;        /* where a message about this node points */
     int height;           /* of the subtree: bounds the evaluator's recursion */
+    bool parenthesized;   /* written inside ( ): (a < b) < c is no chain */
+    bool torch;           /* NAME: written torch.NAME */
+    int num_kids;
+    int num_positional;   /* CALL: kids before the first keyword argument */
+    Node *left, *right;
+    Node **kids;
     union {
         double number;
+        struct { const char *text; size_t length; } text;  /* NAME, STRING, ATTR, KEYWORD */
         struct { int ndim; int64_t shape[8]; int64_t count; double *values; } list;
-        struct { const char *text; size_t length; } name;  /* NAME, CALL callee, ATTR name */
     } as;
-    TokenType op;         /* UNARY, BINARY */
-    Node *left, *right;   /* UNARY: left; BINARY: both; ATTR: left is the object */
-    Node **args;          /* CALL */
-    int num_args;
+    /* NAME: where the variable was last found (eval.c's lookup cache) */
+    int cache_slot;
+    uint32_t cache_generation;
 };
 
 typedef enum {
-    STMT_EXPR,    /* EXPR: evaluate and print */
-    STMT_ASSIGN,  /* NAME = EXPR */
-    STMT_DEF,     /* NAME(P1, P2) = EXPR */
+    STMT_EXPR,      /* expr: evaluate and print (at the top level) */
+    STMT_ASSIGN,    /* target = expr; target a NAME, x.grad or x[...] */
+    STMT_AUGASSIGN, /* target op= expr */
+    STMT_DEF,       /* name(params) = expr, or name(params) { body } */
+    STMT_FOR,       /* for target in expr { body } */
+    STMT_WHILE,     /* while expr { body } */
+    STMT_IF,        /* if expr { body } else { orelse } (else if: one IF inside) */
+    STMT_NO_GRAD,   /* no_grad { body } */
+    STMT_BREAK,
+    STMT_CONTINUE,
+    STMT_RETURN,    /* return [expr] */
+    STMT_IMPORT,    /* import ... / from ... import ...: ignored */
 } StmtKind;
 
+typedef struct Stmt Stmt;
+
 typedef struct {
+    Stmt **items;
+    int count;
+} Block;
+
+struct Stmt {
     StmtKind kind;
     int line, col;
-    const char *name;     /* ASSIGN, DEF (not NUL-terminated: name_length) */
-    size_t name_length;
-    Node *expr;           /* the value or the function body */
-    Node **params;        /* DEF: NAME nodes */
+    TokenType op;          /* AUGASSIGN: TOK_PLUS, TOK_MINUS, TOK_STAR, TOK_SLASH */
+    Node *target;          /* ASSIGN, AUGASSIGN, FOR; DEF: the NAME */
+    Node *expr;            /* value, condition, iterable, returned value (may be NULL) */
+    Block body, orelse;
+    Node **params;         /* DEF: NAME nodes */
     int num_params;
-    const char *text;     /* DEF: the statement's source, for :help and listing */
+    bool has_block;        /* DEF: f(x) { ... } */
+    const char *text;      /* DEF: the statement's source, for :vars and re-parsing */
     size_t text_length;
-} Stmt;
+};
 
 /* A bump allocator of 16-byte aligned blocks. */
 typedef struct AstChunk AstChunk;

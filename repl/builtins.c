@@ -1,7 +1,8 @@
 /*
- * builtins.c — the shell's builtin functions: argument checking at the
- * boundary (Lua's "bad argument #2 to 'reshape'"), then one engine call.
- * The table at the end is what :help shows.
+ * builtins.c — the table of builtins and the one call path: a signature
+ * read once per row, arguments bound to it (positional, keyword, defaults,
+ * *args), arity and keywords checked here for every builtin, and the arg_*
+ * helpers the implementations read their arguments with.
  */
 #include "builtins.h"
 
@@ -11,455 +12,555 @@
 #include <string.h>
 
 /* ======================================================================
- * Arguments
+ * Signatures
  * ====================================================================== */
 
-static const Node *arg_node(const CallArgs *a, int i) { return a->call->args[i]; }
+typedef struct {
+    char name[24];
+    bool required, varargs, keyword_only;
+    Value def;              /* the default (number, bool, None, string, tuple) */
+} Param;
 
-static const char *callee(const CallArgs *a, char *buf, size_t size) {
-    snprintf(buf, size, "%.*s", (int)a->call->as.name.length, a->call->as.name.text);
-    return buf;
+typedef struct {
+    Param params[MAX_PARAMS];
+    int count;
+    int positional;         /* parameters a positional argument can fill */
+    int varargs;            /* index of *args, or -1 */
+} Signature;
+
+static const Builtin builtins[];
+static const int num_builtins;
+static Signature *signatures;    /* parallel to builtins[], read at first use */
+
+/* One default value from the signature text at *p ("None", "0.01",
+ * "'mean'", "(0.9, 0.999)"); advances *p. Strings point into the row's
+ * signature, which is static. */
+static Value parse_default(const char **p) {
+    const char *c = *p;
+    Value v = value_none();
+    if (strncmp(c, "None", 4) == 0) {
+        c += 4;
+    } else if (strncmp(c, "True", 4) == 0 || strncmp(c, "False", 5) == 0) {
+        v = value_bool(c[0] == 'T');
+        c += c[0] == 'T' ? 4 : 5;
+    } else if (*c == '\'') {
+        const char *end = strchr(c + 1, '\'');
+        v = (Value){.kind = VAL_STRING, .as.string = {c + 1, (size_t)(end - c - 1)}};
+        c = end + 1;
+    } else if (*c == '(') {
+        double items[4];
+        int n = 0;
+        for (c++; *c != ')' && n < 4; n++) {
+            char *end;
+            items[n] = strtod(c, &end);
+            c = end + strspn(end, ", ");
+        }
+        c++;
+        ValueList *l = value_list_new(n, true);
+        for (int i = 0; l && i < n; i++) l->items[i] = value_number(items[i]);
+        if (l) v = (Value){.kind = VAL_LIST, .as.list = l};
+    } else {
+        char *end;
+        v = value_number(strtod(c, &end));
+        c = end;
+    }
+    *p = c;
+    return v;
 }
 
-static void bad_arg_set(Session *s, const CallArgs *a, int i, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-/* false, like session_fail */
-#define bad_arg(...) (bad_arg_set(__VA_ARGS__), false)
+/* Reads "name(a, b=1, *rest, c=None)". The table is ours: a malformed
+ * signature is a bug, caught by the tests that call every builtin. */
+static void parse_signature(const char *text, Signature *sig) {
+    memset(sig, 0, sizeof *sig);
+    sig->varargs = -1;
+    const char *c = strchr(text, '(') + 1;
+    bool keyword_only = false;
+    while (*c && *c != ')' && sig->count < MAX_PARAMS) {
+        c += strspn(c, ", ");
+        if (*c == ')') break;
+        Param *p = &sig->params[sig->count];
+        if (*c == '*') {
+            c++;
+            if (*c == ',' || *c == ')') { /* a bare '*': keyword-only from here */
+                keyword_only = true;
+                continue;
+            }
+            p->varargs = true;
+            sig->varargs = sig->count;
+            keyword_only = true;
+        }
+        size_t n = strcspn(c, "=,)");
+        if (n >= sizeof p->name) n = sizeof p->name - 1;
+        memcpy(p->name, c, n);
+        c += n;
+        p->keyword_only = keyword_only && !p->varargs;
+        if (*c == '=') {
+            c++;
+            p->def = parse_default(&c);
+        } else {
+            p->required = !p->varargs;
+            p->def = value_void();
+        }
+        if (!p->varargs && !p->keyword_only) sig->positional++;
+        sig->count++;
+    }
+}
 
-/* "bad argument #2 to 'reshape': ..." at the argument's position. */
-static void bad_arg_set(Session *s, const CallArgs *a, int i, const char *fmt, ...) {
-    char name[32], msg[400];
+static void read_signatures(void) {
+    if (signatures) return;
+    signatures = calloc((size_t)num_builtins, sizeof *signatures);
+    if (!signatures) abort(); /* at start-up, a few KiB: nothing sensible to do */
+    for (int i = 0; i < num_builtins; i++) parse_signature(builtins[i].signature, &signatures[i]);
+}
+
+static const Signature *signature_of(const Builtin *b) {
+    read_signatures();
+    return &signatures[b - builtins];
+}
+
+/* ======================================================================
+ * Binding arguments: the one call path
+ * ====================================================================== */
+
+static void release_call(CallArgs *a) {
+    for (int i = 0; i < MAX_PARAMS; i++) value_release(&a->arg[i]);
+    for (int i = 0; i < a->num_rest; i++) value_release(&a->rest[i]);
+}
+
+/* "1", "at most 3", "1 to 3": how many positional arguments b takes. */
+static void arity_text(const Signature *sig, char *buf, size_t size) {
+    int required = 0;
+    for (int i = 0; i < sig->count; i++) required += sig->params[i].required;
+    if (sig->varargs >= 0) snprintf(buf, size, "at least %d", required);
+    else if (required == sig->positional) snprintf(buf, size, "%d", required);
+    else if (required == 0) snprintf(buf, size, "at most %d", sig->positional);
+    else snprintf(buf, size, "%d to %d", required, sig->positional);
+}
+
+static bool arity_error(Session *s, const Builtin *b, const Signature *sig, int line, int col,
+                        int given) {
+    char range[48];
+    arity_text(sig, range, sizeof range);
+    return session_fail(s, line, col, "%s takes %s argument%s, got %d: %s", b->name, range,
+                        strcmp(range, "1") == 0 ? "" : "s", given, b->signature);
+}
+
+/* The parameter a keyword names (dim and axis are one), or -1. */
+static int keyword_param(const Signature *sig, const char *name, size_t len) {
+    for (int i = 0; i < sig->count; i++) {
+        const char *p = sig->params[i].name;
+        bool same = strlen(p) == len && memcmp(p, name, len) == 0;
+        bool alias = strcmp(p, "dim") == 0 && len == 4 && memcmp(name, "axis", 4) == 0;
+        if ((same || alias) && !sig->params[i].varargs) return i;
+    }
+    return -1;
+}
+
+static bool unknown_keyword(Session *s, const Builtin *b, const Signature *sig,
+                            const Node *kw) {
+    char accepted[256] = "";
+    size_t used = 0;
+    for (int i = 0; i < sig->count; i++) {
+        if (sig->params[i].varargs) continue;
+        used += (size_t)snprintf(accepted + used, used < sizeof accepted ? sizeof accepted - used : 0,
+                                 "%s%s", used ? ", " : "", sig->params[i].name);
+    }
+    if (used == 0)
+        return session_fail(s, kw->line, kw->col, "%s takes no keyword arguments (got %.*s=)",
+                            b->name, (int)kw->as.text.length, kw->as.text.text);
+    return session_fail(s, kw->line, kw->col, "%s has no keyword '%.*s' (it takes %s)", b->name,
+                        (int)(kw->as.text.length > 40 ? 40 : kw->as.text.length),
+                        kw->as.text.text, accepted);
+}
+
+/* Binds the keyword arguments into a; false (values released by the
+ * caller) on an unknown or repeated keyword. */
+static bool bind_keywords(Session *s, const Builtin *b, const Signature *sig, CallArgs *a,
+                          Value *kw, const Node **kw_nodes, int nkw) {
+    for (int k = 0; k < nkw; k++) {
+        const Node *node = kw_nodes[k];
+        int i = keyword_param(sig, node->as.text.text, node->as.text.length);
+        if (i < 0) return unknown_keyword(s, b, sig, node);
+        if (a->given[i])
+            return session_fail(s, node->line, node->col, "%s got two values for '%s'", b->name,
+                                sig->params[i].name);
+        a->arg[i] = kw[k];
+        kw[k] = value_void();
+        a->node[i] = node->left;
+        a->given[i] = true;
+    }
+    return true;
+}
+
+bool builtin_call(Session *s, const Builtin *b, int line, int col, Value *pos,
+                  const Node **pos_nodes, int n, Value *kw, const Node **kw_nodes, int nkw,
+                  bool grad_flag, const FuncRef *func, Value *out) {
+    const Signature *sig = signature_of(b);
+    CallArgs a;
+    memset(&a, 0, sizeof a);
+    a.b = b;
+    a.line = line;
+    a.col = col;
+    if (func) a.func = *func;
+    bool ok = true;
+    /* A function named first (grad(f, ...)) fills the first parameter. */
+    int skip = func ? 1 : 0;
+    if (func) a.arg[0] = value_none(), a.given[0] = true;
+    int fixed = (sig->varargs >= 0 ? sig->varargs : sig->positional) - skip;
+    if (n > fixed && sig->varargs < 0) ok = arity_error(s, b, sig, line, col, n + skip);
+    for (int i = 0; ok && i < n && i < fixed; i++) { /* positional parameters */
+        a.arg[i + skip] = pos[i];
+        pos[i] = value_void();
+        a.node[i + skip] = pos_nodes[i];
+        a.given[i + skip] = true;
+        a.position[i + skip] = i + skip + 1;
+    }
+    a.rest_first = fixed + skip + 1;
+    if (ok && n > fixed) { /* the rest go to *args */
+        a.rest = pos + fixed;
+        a.rest_node = pos_nodes + fixed;
+        a.num_rest = n - fixed;
+    }
+    ok = ok && bind_keywords(s, b, sig, &a, kw, kw_nodes, nkw);
+    for (int i = 0; ok && i < sig->count; i++) {
+        const Param *p = &sig->params[i];
+        if (a.given[i] || p->varargs) continue;
+        if (p->required) ok = arity_error(s, b, sig, line, col, n);
+        else ok = value_copy(&p->def, &a.arg[i]) || session_fail(s, line, col, "out of memory");
+    }
+    if (ok && grad_flag) { /* tensor(x, grad): requires_grad=True */
+        int i = keyword_param(sig, "requires_grad", 13);
+        value_release(&a.arg[i]);
+        a.arg[i] = value_bool(true);
+    }
+    *out = value_void();
+    if (ok) ok = b->fn(s, &a, out);
+    if (!ok) value_release(out);
+    release_call(&a);
+    for (int i = 0; i < n; i++) value_release(&pos[i]);
+    for (int i = 0; i < nkw; i++) value_release(&kw[i]);
+    return ok;
+}
+
+/* ======================================================================
+ * Reading arguments
+ * ====================================================================== */
+
+/* The value of argument i (a parameter, or REST(k)). */
+static Value *slot(CallArgs *a, int i) { return i >= 0 ? &a->arg[i] : &a->rest[REST(i)]; }
+
+bool arg_error(Session *s, const CallArgs *a, int i, const char *fmt, ...) {
+    char msg[400];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    const Node *n = arg_node(a, i);
-    session_set_error(s, n->line, n->col, "bad argument #%d to '%s': %s", i + 1,
-                      callee(a, name, sizeof name), msg);
+    const Node *n = i >= 0 ? a->node[i] : a->rest_node[REST(i)];
+    int line = n ? n->line : a->line, col = n ? n->col : a->col;
+    int number = i >= 0 ? a->position[i] : a->rest_first + REST(i);
+    if (number == 0) /* given by keyword, or a default */
+        return session_fail(s, line, col, "bad argument '%s' to '%s': %s",
+                            signature_of(a->b)->params[i].name, a->b->name, msg);
+    return session_fail(s, line, col, "bad argument #%d to '%s': %s", number, a->b->name, msg);
 }
 
-static bool arg_tensor(Session *s, const CallArgs *a, int i, Tensor **t) {
-    const Value *v = &a->args[i];
+bool arg_present(const CallArgs *a, int i) {
+    return a->arg[i].kind != VAL_NONE && a->arg[i].kind != VAL_VOID;
+}
+
+bool arg_tensor(Session *s, CallArgs *a, int i, Tensor **t) {
+    Value *v = slot(a, i);
     if (v->kind == VAL_TENSOR) {
-        *t = v->tensor;
+        *t = v->as.tensor;
         return true;
     }
-    return bad_arg(s, a, i, "expected a tensor, got %s",
-                   v->kind == VAL_NONE ? "None" : v->kind == VAL_SHAPE ? "a shape" : "nothing");
-}
-
-/* A one-element tensor's value. */
-static bool arg_number(Session *s, const CallArgs *a, int i, double *out) {
-    Tensor *t = NULL;
-    if (!arg_tensor(s, a, i, &t)) return false;
-    if (t->numel != 1) {
-        char shape[AG_SHAPE_STR_MAX];
-        return bad_arg(s, a, i, "expected a number, got a tensor of shape %s",
-                       tensor_shape_str(t, shape, sizeof shape));
-    }
-    *out = t->data[0];
+    char why[200] = "a shape";
+    Tensor *converted = v->kind == VAL_SHAPE ? NULL : value_to_tensor(v, why, sizeof why);
+    if (!converted && v->kind == VAL_LIST && why[0]) return arg_error(s, a, i, "%s", why);
+    if (!converted)
+        return why[0] ? arg_error(s, a, i, "expected a tensor, got %s", why)
+                      : arg_error(s, a, i, "%s", ag_error());
+    value_release(v);
+    *v = value_tensor(converted);
+    *t = converted;
     return true;
 }
 
-/* A number that is an integer in [lo, hi]; what names it ("a dimension"). */
-static bool arg_int(Session *s, const CallArgs *a, int i, const char *what, int64_t lo,
-                    int64_t hi, int64_t *out) {
+bool arg_number(Session *s, CallArgs *a, int i, double *out) {
+    const Value *v = slot(a, i);
+    if (value_is_scalar(v)) {
+        *out = value_scalar(v);
+        return true;
+    }
+    if (v->kind != VAL_TENSOR) return arg_error(s, a, i, "expected a number, got %s", value_kind_name(v));
+    if (v->as.tensor->numel != 1) {
+        char shape[AG_SHAPE_STR_MAX];
+        return arg_error(s, a, i, "expected a number, got a tensor of shape %s",
+                         tensor_shape_str(v->as.tensor, shape, sizeof shape));
+    }
+    *out = v->as.tensor->data[0];
+    return true;
+}
+
+/* v as Python's repr writes it, for messages: 2.0000000000000004, not 2. */
+static const char *number_text(double v, char *buf, size_t size) {
+    StrBuf sb;
+    strbuf_init(&sb);
+    format_number(&sb, v);
+    snprintf(buf, size, "%s", sb.data);
+    strbuf_free(&sb);
+    return buf;
+}
+
+bool arg_int(Session *s, CallArgs *a, int i, const char *what, int64_t lo, int64_t hi,
+             int64_t *out) {
     double v;
+    char text[40];
     if (!arg_number(s, a, i, &v)) return false;
     if (v != floor(v))
-        return bad_arg(s, a, i, "%s must be an integer, not %.10g", what, v);
+        return arg_error(s, a, i, "%s must be an integer, not %s", what,
+                         number_text(v, text, sizeof text));
     /* (double)INT64_MAX rounds up to 2^63, which does not fit: compare below it. */
     bool below_hi = hi == INT64_MAX ? v < 0x1p63 : v <= (double)hi;
     if (!(v >= (double)lo && below_hi)) {
-        if (v > 0 && hi == INT64_MAX)
-            return bad_arg(s, a, i, "%s %.10g is too large", what, v);
+        number_text(v, text, sizeof text);
+        if (v > 0 && hi == INT64_MAX) return arg_error(s, a, i, "%s %s is too large", what, text);
         if (lo == 0 && hi > ((int64_t)1 << 40))
-            return bad_arg(s, a, i, "%s must be a non-negative integer, not %.10g", what, v);
-        return bad_arg(s, a, i, "%s must be from %lld to %lld, not %.10g", what, (long long)lo,
-                       (long long)hi, v);
+            return arg_error(s, a, i, "%s must be a non-negative integer, not %s", what, text);
+        return arg_error(s, a, i, "%s must be from %lld to %lld, not %s", what, (long long)lo,
+                         (long long)hi, text);
     }
     *out = (int64_t)v;
     return true;
 }
 
-static bool arg_axis(Session *s, const CallArgs *a, int i, int *axis) {
+bool arg_axis(Session *s, CallArgs *a, int i, int *axis) {
     int64_t v;
-    /* The engine checks the range against the tensor's dimensions. */
-    if (!arg_int(s, a, i, "axis", INT32_MIN, INT32_MAX, &v)) return false;
+    if (!arg_int(s, a, i, "a dimension", INT32_MIN, INT32_MAX, &v)) return false;
     *axis = (int)v;
     return true;
 }
 
-/* Dimensions from arguments from..n-1: integers, or shape values spliced
- * in (zeros(x.shape)). allow_infer lets one be -1 (reshape). */
-static bool arg_dims(Session *s, const CallArgs *a, int from, bool allow_infer, int *ndim,
-                     int64_t *shape) {
+bool arg_bool(Session *s, CallArgs *a, int i, bool *out) {
+    const Value *v = slot(a, i);
+    if (v->kind == VAL_BOOL) *out = v->as.truth;
+    else if (v->kind == VAL_NUMBER && (v->as.number == 0 || v->as.number == 1)) *out = v->as.number != 0;
+    else return arg_error(s, a, i, "expected True or False, got %s", value_kind_name(v));
+    return true;
+}
+
+bool arg_string(Session *s, CallArgs *a, int i, const char **text, size_t *length) {
+    const Value *v = slot(a, i);
+    if (v->kind != VAL_STRING)
+        return arg_error(s, a, i, "expected a string in quotes, got %s", value_kind_name(v));
+    *text = v->as.string.text;
+    *length = v->as.string.length;
+    return true;
+}
+
+/* One dimension: an integer (>= -1 when allow_infer, else >= 0). */
+static bool check_dim(Session *s, CallArgs *a, int i, bool allow_infer, int64_t *dim) {
+    if (!arg_int(s, a, i, "a dimension", INT64_MIN, INT64_MAX, dim)) return false;
+    if (*dim < (allow_infer ? -1 : 0))
+        return arg_error(s, a, i, "a dimension must be a non-negative integer%s, not %lld",
+                         allow_infer ? " or -1" : "", (long long)*dim);
+    return true;
+}
+
+/* The dimensions of one shape, tuple or list argument (zeros((2, 3))). */
+static bool dims_of_list(Session *s, CallArgs *a, int i, bool allow_infer, int *ndim,
+                         int64_t *shape) {
+    const Value *v = slot(a, i);
+    if (v->kind == VAL_SHAPE) {
+        *ndim = v->as.shape.ndim;
+        memcpy(shape, v->as.shape.dims, (size_t)*ndim * sizeof *shape);
+        return true;
+    }
+    const ValueList *l = v->as.list;
+    if (l->count > AG_MAX_DIMS)
+        return arg_error(s, a, i, "too many dimensions (at most %d)", AG_MAX_DIMS);
+    /* Each item through the argument's slot, so the usual checks apply. */
+    Value saved = *slot(a, i);
+    bool ok = true;
+    for (*ndim = 0; ok && *ndim < l->count; (*ndim)++) {
+        *slot(a, i) = l->items[*ndim];
+        ok = check_dim(s, a, i, allow_infer, &shape[*ndim]);
+    }
+    *slot(a, i) = saved;
+    return ok;
+}
+
+bool arg_dims(Session *s, CallArgs *a, bool allow_infer, int *ndim, int64_t *shape) {
     *ndim = 0;
-    for (int i = from; i < a->n; i++) {
-        const Value *v = &a->args[i];
-        int count = v->kind == VAL_SHAPE ? v->ndim : 1;
-        if (*ndim + count > AG_MAX_DIMS)
-            return bad_arg(s, a, i, "%s", "too many dimensions (at most 8)");
-        if (v->kind == VAL_SHAPE) {
-            memcpy(shape + *ndim, v->shape, (size_t)v->ndim * sizeof *shape);
-        } else if (!arg_int(s, a, i, "a dimension", INT64_MIN, INT64_MAX, &shape[*ndim])) {
-            return false;
-        } else if (shape[*ndim] < (allow_infer ? -1 : 0)) {
-            return bad_arg(s, a, i, "a dimension must be a non-negative integer%s, not %lld",
-                           allow_infer ? " or -1" : "", (long long)shape[*ndim]);
-        }
-        *ndim += count;
+    if (a->num_rest == 1 && (a->rest[0].kind == VAL_SHAPE || a->rest[0].kind == VAL_LIST))
+        return dims_of_list(s, a, REST(0), allow_infer, ndim, shape);
+    if (a->num_rest > AG_MAX_DIMS)
+        return arg_error(s, a, REST(AG_MAX_DIMS), "too many dimensions (at most %d)", AG_MAX_DIMS);
+    for (int k = 0; k < a->num_rest; k++) {
+        if (a->rest[k].kind == VAL_SHAPE || a->rest[k].kind == VAL_LIST)
+            return arg_error(s, a, REST(k), "give the dimensions as integers or as one shape, "
+                             "not both");
+        if (!check_dim(s, a, REST(k), allow_infer, &shape[k])) return false;
+        *ndim = k + 1;
     }
     return true;
 }
 
-static bool result(Session *s, const CallArgs *a, Tensor *t, Value *out) {
-    if (!t) return session_fail(s, a->call->line, a->call->col, "%s", ag_error());
-    *out = (Value){VAL_TENSOR, t, 0, {0}};
+bool result_tensor(Session *s, const CallArgs *a, Tensor *t, Value *out) {
+    if (!t) return session_fail(s, a->line, a->col, "%s", ag_error());
+    *out = value_tensor(t);
     return true;
-}
-
-/* A new leaf: requires grad when the flag was given. */
-static bool leaf_result(Session *s, const CallArgs *a, Tensor *t, Value *out) {
-    if (t && a->grad) tensor_set_requires_grad(t, true);
-    return result(s, a, t, out);
-}
-
-/* ======================================================================
- * Creation
- * ====================================================================== */
-
-static bool bi_tensor(Session *s, const CallArgs *a, Value *out) {
-    Tensor *t = NULL;
-    return arg_tensor(s, a, 0, &t) && leaf_result(s, a, tensor_detach(t), out);
-}
-
-typedef Tensor *(*Maker)(int ndim, const int64_t *shape, bool requires_grad);
-
-static bool make_shaped(Session *s, const CallArgs *a, Maker make, Value *out) {
-    int ndim;
-    int64_t shape[AG_MAX_DIMS];
-    return arg_dims(s, a, 0, false, &ndim, shape) && result(s, a, make(ndim, shape, a->grad), out);
-}
-
-static bool bi_zeros(Session *s, const CallArgs *a, Value *out) { return make_shaped(s, a, tensor_zeros, out); }
-static bool bi_ones(Session *s, const CallArgs *a, Value *out) { return make_shaped(s, a, tensor_ones, out); }
-static bool bi_randn(Session *s, const CallArgs *a, Value *out) { return make_shaped(s, a, tensor_randn, out); }
-static bool bi_rand(Session *s, const CallArgs *a, Value *out) { return make_shaped(s, a, tensor_rand, out); }
-
-static bool bi_full(Session *s, const CallArgs *a, Value *out) {
-    double v;
-    int ndim;
-    int64_t shape[AG_MAX_DIMS];
-    return arg_number(s, a, 0, &v) && arg_dims(s, a, 1, false, &ndim, shape) &&
-           result(s, a, tensor_full(v, ndim, shape, a->grad), out);
-}
-
-static bool bi_arange(Session *s, const CallArgs *a, Value *out) {
-    double start = 0, stop, step = 1;
-    bool ok = a->n == 1 ? arg_number(s, a, 0, &stop)
-                        : arg_number(s, a, 0, &start) && arg_number(s, a, 1, &stop) &&
-                              (a->n < 3 || arg_number(s, a, 2, &step));
-    if (ok && step == 0) return bad_arg(s, a, 2, "%s", "step must not be zero");
-    return ok && leaf_result(s, a, tensor_arange(start, stop, step), out);
-}
-
-static bool bi_eye(Session *s, const CallArgs *a, Value *out) {
-    int64_t n;
-    return arg_int(s, a, 0, "size", 0, INT64_MAX, &n) && leaf_result(s, a, tensor_eye(n), out);
-}
-
-static bool bi_linspace(Session *s, const CallArgs *a, Value *out) {
-    double start, stop;
-    int64_t n;
-    return arg_number(s, a, 0, &start) && arg_number(s, a, 1, &stop) &&
-           arg_int(s, a, 2, "the number of points", 0, INT64_MAX, &n) &&
-           leaf_result(s, a, tensor_linspace(start, stop, n), out);
-}
-
-static bool bi_seed(Session *s, const CallArgs *a, Value *out) {
-    (void)out;
-    int64_t n;
-    if (!arg_int(s, a, 0, "the seed", 0, (int64_t)1 << 53, &n)) return false;
-    ag_seed((uint64_t)n);
-    return true;
-}
-
-/* ======================================================================
- * Element-wise, reductions, shapes, losses
- * ====================================================================== */
-
-typedef struct {
-    const char *name;
-    Tensor *(*unary)(Tensor *);
-    Tensor *(*binary)(Tensor *, Tensor *);
-    Tensor *(*axis)(Tensor *, int);
-} EngineOp;
-
-static const EngineOp engine_ops[] = {
-    {"exp", tensor_exp, NULL, NULL},       {"log", tensor_log, NULL, NULL},
-    {"sqrt", tensor_sqrt, NULL, NULL},     {"tanh", tensor_tanh, NULL, NULL},
-    {"sigmoid", tensor_sigmoid, NULL, NULL}, {"relu", tensor_relu, NULL, NULL},
-    {"abs", tensor_abs, NULL, NULL},       {"sin", tensor_sin, NULL, NULL},
-    {"cos", tensor_cos, NULL, NULL},       {"pow", NULL, tensor_pow, NULL},
-    {"matmul", NULL, tensor_matmul, NULL}, {"mse", NULL, tensor_mse, NULL},
-    {"cross_entropy", NULL, tensor_cross_entropy, NULL},
-    {"sum", tensor_sum, NULL, tensor_sum_axis},
-    {"mean", tensor_mean, NULL, tensor_mean_axis},
-    {"max", tensor_max, NULL, tensor_max_axis},
-    {"softmax", NULL, NULL, tensor_softmax},
-    {"log_softmax", NULL, NULL, tensor_log_softmax},
-};
-
-static const EngineOp *engine_op(const CallArgs *a) {
-    for (size_t i = 0; i < sizeof engine_ops / sizeof engine_ops[0]; i++)
-        if (strlen(engine_ops[i].name) == a->call->as.name.length &&
-            memcmp(engine_ops[i].name, a->call->as.name.text, a->call->as.name.length) == 0)
-            return &engine_ops[i];
-    return NULL;
-}
-
-/* f(x), f(a, b) or f(x[, axis]) through the engine_ops table. */
-static bool bi_engine(Session *s, const CallArgs *a, Value *out) {
-    const EngineOp *op = engine_op(a);
-    Tensor *x = NULL, *y = NULL;
-    int axis = -1;
-    if (!arg_tensor(s, a, 0, &x)) return false;
-    if (op->binary)
-        return arg_tensor(s, a, 1, &y) && result(s, a, op->binary(x, y), out);
-    if (a->n > 1 || !op->unary) /* an axis given, or softmax's default last axis */
-        return (a->n < 2 || arg_axis(s, a, 1, &axis)) && result(s, a, op->axis(x, axis), out);
-    return result(s, a, op->unary(x), out);
-}
-
-static bool bi_reshape(Session *s, const CallArgs *a, Value *out) {
-    Tensor *x = NULL;
-    int ndim;
-    int64_t shape[AG_MAX_DIMS];
-    return arg_tensor(s, a, 0, &x) && arg_dims(s, a, 1, true, &ndim, shape) &&
-           result(s, a, tensor_reshape(x, ndim, shape), out);
-}
-
-static bool bi_transpose(Session *s, const CallArgs *a, Value *out) {
-    Tensor *x = NULL;
-    int ax = -2, bx = -1;
-    if (!arg_tensor(s, a, 0, &x)) return false;
-    if (a->n == 2) return bad_arg(s, a, 1, "%s", "give both axes, or neither");
-    if (a->n == 3 && !(arg_axis(s, a, 1, &ax) && arg_axis(s, a, 2, &bx))) return false;
-    if (a->n == 1 && x->ndim < 2) /* as x.T: the same values */
-        return result(s, a, tensor_reshape(x, x->ndim, x->shape), out);
-    return result(s, a, tensor_transpose(x, ax, bx), out);
-}
-
-/* ======================================================================
- * Autograd
- * ====================================================================== */
-
-static bool bi_backward(Session *s, const CallArgs *a, Value *out) {
-    (void)out;
-    Tensor *y = NULL;
-    if (!arg_tensor(s, a, 0, &y)) return false;
-    /* Hold each leaf's current gradient: accumulate_grad then leaves it as
-     * it was, so a changed pointer means "received a gradient". */
-    Tensor **before = calloc((size_t)s->num_vars + 1, sizeof *before);
-    if (!before) return session_fail(s, a->call->line, a->call->col, "out of memory");
-    for (int i = 0; i < s->num_vars; i++)
-        if (s->vars[i].value.kind == VAL_TENSOR)
-            before[i] = tensor_retain(s->vars[i].value.tensor->grad);
-    bool ok = backward(y) == 0;
-    if (ok && session_print_grads(s, before) == 0 && s->interactive)
-        fprintf(s->out, "note: no variable received a gradient: the leaves this backward "
-                        "reached are not bound to names\n");
-    else session_set_error(s, a->call->line, a->call->col, "%s", ag_error());
-    for (int i = 0; i < s->num_vars; i++) tensor_release(before[i]);
-    free(before);
-    return ok;
-}
-
-static bool bi_zero_grad(Session *s, const CallArgs *a, Value *out) {
-    (void)out;
-    Tensor *t = NULL;
-    for (int i = 0; i < a->n; i++)
-        if (!arg_tensor(s, a, i, &t)) return false;
-    for (int i = 0; i < a->n; i++) tensor_zero_grad(a->args[i].tensor);
-    if (a->n == 0)
-        for (int i = 0; i < s->num_vars; i++)
-            if (s->vars[i].value.kind == VAL_TENSOR) tensor_zero_grad(s->vars[i].value.tensor);
-    return true;
-}
-
-static bool bi_detach(Session *s, const CallArgs *a, Value *out) {
-    Tensor *x = NULL;
-    return arg_tensor(s, a, 0, &x) && result(s, a, tensor_detach(x), out);
-}
-
-static bool bi_numel(Session *s, const CallArgs *a, Value *out) {
-    Tensor *x = NULL;
-    return arg_tensor(s, a, 0, &x) && result(s, a, tensor_scalar((double)x->numel), out);
 }
 
 /* ======================================================================
  * The table
  * ====================================================================== */
 
+#define OP1(f) {.unary = f}
+#define OP2(f) {.binary = f}
+
 static const Builtin builtins[] = {
-    {.name = "tensor", .min_args = 1, .max_args = 1, .creation = true,
-     .signature = "tensor(LIST_OR_EXPR[, grad])",
-     .help = "a new leaf holding a copy of the value",
-     .fn = bi_tensor},
-    {.name = "zeros", .min_args = 0, .max_args = -1, .creation = true,
-     .signature = "zeros(d...[, grad])",
-     .help = "a new leaf of zeros of shape (d...)",
-     .fn = bi_zeros},
-    {.name = "ones", .min_args = 0, .max_args = -1, .creation = true,
-     .signature = "ones(d...[, grad])",
-     .help = "a new leaf of ones of shape (d...)",
-     .fn = bi_ones},
-    {.name = "full", .min_args = 1, .max_args = -1, .creation = true,
-     .signature = "full(VALUE, d...[, grad])",
-     .help = "a new leaf of shape (d...) filled with VALUE",
-     .fn = bi_full},
-    {.name = "randn", .min_args = 0, .max_args = -1, .creation = true,
-     .signature = "randn(d...[, grad])",
-     .help = "normal random numbers (mean 0, variance 1)",
-     .fn = bi_randn},
-    {.name = "rand", .min_args = 0, .max_args = -1, .creation = true,
-     .signature = "rand(d...[, grad])",
-     .help = "uniform random numbers in [0, 1)",
-     .fn = bi_rand},
-    {.name = "arange", .min_args = 1, .max_args = 3, .creation = true,
-     .signature = "arange([a, ]b[, step])",
-     .help = "a, a+step, ... before b (defaults: a = 0, step = 1)",
-     .fn = bi_arange},
-    {.name = "eye", .min_args = 1, .max_args = 1, .creation = true,
-     .signature = "eye(n[, grad])",
-     .help = "the n x n identity matrix",
-     .fn = bi_eye},
-    {.name = "linspace", .min_args = 3, .max_args = 3, .creation = true,
-     .signature = "linspace(a, b, n[, grad])",
-     .help = "n evenly spaced points from a to b",
-     .fn = bi_linspace},
-    {.name = "seed", .min_args = 1, .max_args = 1, .no_value = true,
-     .signature = "seed(N)",
-     .help = "restarts the random stream (a new shell: seed 0)",
-     .fn = bi_seed},
-    {.name = "exp", .min_args = 1, .max_args = 1,
-     .signature = "exp(x)",
-     .help = "e^x element-wise",
-     .fn = bi_engine},
-    {.name = "log", .min_args = 1, .max_args = 1,
-     .signature = "log(x)",
-     .help = "natural logarithm",
-     .fn = bi_engine},
-    {.name = "sqrt", .min_args = 1, .max_args = 1,
-     .signature = "sqrt(x)",
-     .help = "square root",
-     .fn = bi_engine},
-    {.name = "tanh", .min_args = 1, .max_args = 1,
-     .signature = "tanh(x)",
-     .help = "hyperbolic tangent",
-     .fn = bi_engine},
-    {.name = "sigmoid", .min_args = 1, .max_args = 1,
-     .signature = "sigmoid(x)",
-     .help = "1 / (1 + e^-x)",
-     .fn = bi_engine},
-    {.name = "relu", .min_args = 1, .max_args = 1,
-     .signature = "relu(x)",
-     .help = "max(x, 0)",
-     .fn = bi_engine},
-    {.name = "abs", .min_args = 1, .max_args = 1,
-     .signature = "abs(x)",
-     .help = "|x|",
-     .fn = bi_engine},
-    {.name = "sin", .min_args = 1, .max_args = 1,
-     .signature = "sin(x)",
-     .help = "sine",
-     .fn = bi_engine},
-    {.name = "cos", .min_args = 1, .max_args = 1,
-     .signature = "cos(x)",
-     .help = "cosine",
-     .fn = bi_engine},
-    {.name = "pow", .min_args = 2, .max_args = 2,
-     .signature = "pow(x, p)",
-     .help = "x ** p element-wise, broadcasting",
-     .fn = bi_engine},
-    {.name = "sum", .min_args = 1, .max_args = 2,
-     .signature = "sum(x[, axis])",
-     .help = "sum of all elements, or along axis (removed)",
-     .fn = bi_engine},
-    {.name = "mean", .min_args = 1, .max_args = 2,
-     .signature = "mean(x[, axis])",
-     .help = "mean of all elements, or along axis (removed)",
-     .fn = bi_engine},
-    {.name = "max", .min_args = 1, .max_args = 2,
-     .signature = "max(x[, axis])",
-     .help = "largest element, or along axis (removed)",
-     .fn = bi_engine},
-    {.name = "reshape", .min_args = 2, .max_args = -1,
-     .signature = "reshape(x, d...)",
-     .help = "the same elements in shape (d...); one d can be -1",
-     .fn = bi_reshape},
-    {.name = "transpose", .min_args = 1, .max_args = 3,
-     .signature = "transpose(x[, a, b])",
-     .help = "swaps axes a and b (default: the last two)",
-     .fn = bi_transpose},
-    {.name = "matmul", .min_args = 2, .max_args = 2,
-     .signature = "matmul(a, b)",
-     .help = "matrix product, as a @ b (1-D, 2-D and batched)",
-     .fn = bi_engine},
-    {.name = "softmax", .min_args = 1, .max_args = 2,
-     .signature = "softmax(x[, axis])",
-     .help = "exp(x) / sum(exp(x)) along axis (default last)",
-     .fn = bi_engine},
-    {.name = "log_softmax", .min_args = 1, .max_args = 2,
-     .signature = "log_softmax(x[, axis])",
-     .help = "x - log(sum(exp(x))) along axis (default last)",
-     .fn = bi_engine},
-    {.name = "mse", .min_args = 2, .max_args = 2,
-     .signature = "mse(pred, target)",
-     .help = "mean((pred - target)^2)",
-     .fn = bi_engine},
-    {.name = "cross_entropy", .min_args = 2, .max_args = 2,
-     .signature = "cross_entropy(logits, classes)",
-     .help = "mean NLL of logits (N, C) at integer classes (N,)",
-     .fn = bi_engine},
-    {.name = "backward", .min_args = 1, .max_args = 1, .no_value = true,
-     .signature = "backward(y)",
-     .help = "differentiates y; prints and accumulates leaf .grads",
-     .details = "y must hold one element; afterwards the graph is freed (:help arena)",
-     .fn = bi_backward},
-    {.name = "zero_grad", .min_args = 0, .max_args = -1, .no_value = true,
-     .signature = "zero_grad(x, ...)",
-     .help = "resets .grad to None (no argument: every variable)",
-     .fn = bi_zero_grad},
-    {.name = "grad", .min_args = 2, .max_args = -1, .no_value = true,
-     .signature = "grad(f, a, ...)",
-     .help = "prints f(a, ...) and its gradient for each argument that requires grad",
-     .details = "runs f afresh on copies: no .grad changes, no graph is freed",
-     .fn = builtin_grad, .function_first = true},
-    {.name = "gradcheck", .min_args = 2, .max_args = -1, .no_value = true,
-     .signature = "gradcheck(f, a, ...)",
-     .help = "compares f's gradients with central finite differences",
-     .details = "prints the largest errors per argument, ok or FAIL; no .grad changes",
-     .fn = builtin_gradcheck, .function_first = true},
-    {.name = "detach", .min_args = 1, .max_args = 1,
-     .signature = "detach(x)",
-     .help = "a constant copy of x (no graph, no grad)",
-     .fn = bi_detach},
-    {.name = "numel", .min_args = 1, .max_args = 1,
-     .signature = "numel(x)",
-     .help = "the number of elements of x",
-     .fn = bi_numel},
+    /* ---- creation ---- */
+    {"tensor", "tensor(data, requires_grad=False)", "a new leaf holding a copy of the value", NULL,
+     bi_tensor, BI_CREATION, {0}, NULL},
+    {"zeros", "zeros(*size, requires_grad=False)", "a new leaf of zeros of shape (d...)", NULL,
+     bi_zeros, BI_CREATION, {0}, NULL},
+    {"ones", "ones(*size, requires_grad=False)", "a new leaf of ones of shape (d...)", NULL,
+     bi_ones, BI_CREATION, {0}, NULL},
+    {"full", "full(*args, requires_grad=False)", "a new leaf filled with VALUE: full(VALUE, d...) or "
+     "full(SHAPE, VALUE)", NULL, bi_full, BI_CREATION, {0}, NULL},
+    {"randn", "randn(*size, requires_grad=False)", "normal random numbers (mean 0, variance 1)",
+     NULL, bi_randn, BI_CREATION, {0}, NULL},
+    {"rand", "rand(*size, requires_grad=False)", "uniform random numbers in [0, 1)", NULL,
+     bi_rand, BI_CREATION, {0}, NULL},
+    {"arange", "arange(*args, requires_grad=False)", "a, a+step, ... before b: arange(b), "
+     "arange(a, b[, step])", NULL, bi_arange, BI_CREATION, {0}, NULL},
+    {"range", "range(*args, requires_grad=False)", "as arange, with Python's integer arguments "
+     "(for i in range(n) loops over numbers)", NULL, bi_range, BI_CREATION, {0}, NULL},
+    {"eye", "eye(n, requires_grad=False)", "the n x n identity matrix", NULL, bi_eye,
+     BI_CREATION, {0}, NULL},
+    {"linspace", "linspace(start, end, steps, requires_grad=False)",
+     "steps evenly spaced points from start to end", NULL, bi_linspace, BI_CREATION, {0}, NULL},
+    {"seed", "seed(n)", "restarts the random stream (a new shell: seed 0)", NULL, bi_seed,
+     BI_VOID, {0}, NULL},
+    {"manual_seed", "manual_seed(n)", "as seed (PyTorch's name)", NULL, bi_seed, BI_VOID, {0},
+     NULL},
+    /* ---- element-wise ---- */
+    {"exp", "exp(input)", "e^x element-wise", NULL, bi_unary, BI_METHOD | BI_OP,
+     OP1(tensor_exp), "exp"},
+    {"log", "log(input)", "natural logarithm", NULL, bi_unary, BI_METHOD | BI_OP,
+     OP1(tensor_log), "log"},
+    {"sqrt", "sqrt(input)", "square root", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_sqrt),
+     "sqrt"},
+    {"tanh", "tanh(input)", "hyperbolic tangent", NULL, bi_unary, BI_METHOD | BI_OP,
+     OP1(tensor_tanh), "tanh"},
+    {"sigmoid", "sigmoid(input)", "1 / (1 + e^-x)", NULL, bi_unary, BI_METHOD | BI_OP,
+     OP1(tensor_sigmoid), "sigmoid"},
+    {"relu", "relu(input)", "max(x, 0)", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_relu),
+     "relu"},
+    {"abs", "abs(input)", "|x|", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_abs), "abs"},
+    {"sin", "sin(input)", "sine", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_sin), "sin"},
+    {"cos", "cos(input)", "cosine", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_cos), "cos"},
+    {"neg", "neg(input)", "-x", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_neg), "neg"},
+    {"pow", "pow(input, exponent)", "x ** p element-wise, broadcasting", NULL, bi_binary,
+     BI_METHOD | BI_OP, OP2(tensor_pow), "pow"},
+    /* ---- reductions ---- */
+    {"sum", "sum(input, dim=None)", "sum of all elements, or along dim (removed)", NULL,
+     bi_reduce, BI_METHOD | BI_OP, {tensor_sum, NULL, tensor_sum_axis}, "sum"},
+    {"mean", "mean(input, dim=None)", "mean of all elements, or along dim (removed)", NULL,
+     bi_reduce, BI_METHOD | BI_OP, {tensor_mean, NULL, tensor_mean_axis}, "mean"},
+    {"max", "max(input, dim=None)", "largest element, or along dim (removed)", NULL, bi_reduce,
+     BI_METHOD | BI_OP, {tensor_max, NULL, tensor_max_axis}, "max"},
+    /* ---- shapes ---- */
+    {"reshape", "reshape(input, *shape)", "the same elements in shape (d...); one d can be -1",
+     NULL, bi_reshape, BI_METHOD | BI_OP, {0}, "reshape"},
+    {"view", "view(input, *shape)", "as reshape (ag has no views: a copy)", NULL, bi_reshape,
+     BI_METHOD | BI_OP, {0}, "reshape"},
+    {"transpose", "transpose(input, dim0=None, dim1=None)",
+     "swaps dims dim0 and dim1 (default: the last two)", NULL, bi_transpose, BI_METHOD | BI_OP,
+     {0}, "transpose"},
+    {"matmul", "matmul(input, other)", "matrix product, as a @ b (1-D, 2-D and batched)", NULL,
+     bi_binary, BI_METHOD | BI_OP, OP2(tensor_matmul), "matmul"},
+    {"softmax", "softmax(input, dim=-1)", "exp(x) / sum(exp(x)) along dim (default last)", NULL,
+     bi_softmax, BI_METHOD | BI_OP, {.axis = tensor_softmax}, "softmax"},
+    {"log_softmax", "log_softmax(input, dim=-1)", "x - log(sum(exp(x))) along dim (default last)",
+     NULL, bi_softmax, BI_METHOD | BI_OP, {.axis = tensor_log_softmax}, "log_softmax"},
+    /* ---- losses ---- */
+    {"mse", "mse(input, target)", "mean((pred - target)^2)", NULL, bi_loss, BI_METHOD | BI_OP,
+     OP2(tensor_mse), "mse"},
+    {"mse_loss", "mse_loss(input, target)", "mean((pred - target)^2)", NULL, bi_loss,
+     BI_METHOD | BI_OP, OP2(tensor_mse), "mse"},
+    {"cross_entropy", "cross_entropy(input, target)",
+     "mean NLL of logits (N, C) at integer classes (N,)", NULL, bi_loss, BI_METHOD | BI_OP,
+     OP2(tensor_cross_entropy), "cross_entropy"},
+    /* ---- autograd and values ---- */
+    {"backward", "backward(tensor)", "differentiates y; prints and accumulates leaf .grads",
+     "y must hold one element; afterwards the graph is freed (:help arena)", bi_backward,
+     BI_VOID | BI_METHOD, {0}, NULL},
+    {"zero_grad", "zero_grad(*tensors)", "resets .grad to None (no argument: every variable)",
+     NULL, bi_zero_grad, BI_VOID, {0}, NULL},
+    {"grad", "grad(f, *args)", "prints f(a, ...) and its gradient for each argument that "
+     "requires grad", "runs f afresh on copies: no .grad changes, no graph is freed", bi_grad,
+     BI_VOID | BI_FUNCTION_FIRST, {0}, NULL},
+    {"gradcheck", "gradcheck(f, *args)", "compares f's gradients with central finite differences",
+     "prints the largest errors per argument, ok or FAIL; no .grad changes", bi_gradcheck,
+     BI_VOID | BI_FUNCTION_FIRST, {0}, NULL},
+    {"detach", "detach(input)", "a constant copy of x (no graph, no grad)", NULL, bi_detach,
+     BI_METHOD, {0}, NULL},
+    {"numel", "numel(input)", "the number of elements of x", NULL, bi_numel, BI_METHOD, {0}, NULL},
+    {"item", "item(input)", "the value of a one-element tensor, as a number", NULL, bi_item,
+     BI_METHOD, {0}, NULL},
+    {"len", "len(input)", "the size of the first dimension, as a number", NULL, bi_len, 0, {0},
+     NULL},
+    {"print", "print(*values)", "prints its arguments separated by spaces", NULL, bi_print,
+     BI_VOID, {0}, NULL},
+    {"set_printoptions", "set_printoptions(precision=None, threshold=None, edgeitems=None, "
+     "linewidth=None, sci_mode=None)", "how tensors print, as PyTorch's", NULL,
+     bi_set_printoptions, BI_VOID, {0}, NULL},
 };
+static const int num_builtins = (int)(sizeof builtins / sizeof builtins[0]);
 
 const Builtin *builtin_list(int *count) {
-    *count = (int)(sizeof builtins / sizeof builtins[0]);
+    *count = num_builtins;
     return builtins;
 }
 
+const char *const *builtin_names(int *count) {
+    static const char *names[sizeof builtins / sizeof builtins[0] + 1];
+    if (!names[0])
+        for (int i = 0; i < num_builtins; i++) names[i] = builtins[i].name;
+    *count = num_builtins;
+    return names;
+}
+
+/* ---- lookup: an open-addressing hash over the names, built once ---- */
+
+enum { HASH_SLOTS = 512 };
+static short name_slots[HASH_SLOTS]; /* builtin index + 1; 0 empty */
+
+static unsigned name_hash(const char *name, size_t length) {
+    unsigned h = 2166136261u;
+    for (size_t i = 0; i < length; i++) h = (h ^ (unsigned char)name[i]) * 16777619u;
+    return h;
+}
+
+static void build_index(void) {
+    for (int i = 0; i < num_builtins; i++) {
+        unsigned at = name_hash(builtins[i].name, strlen(builtins[i].name)) % HASH_SLOTS;
+        while (name_slots[at]) at = (at + 1) % HASH_SLOTS;
+        name_slots[at] = (short)(i + 1);
+    }
+}
+
 const Builtin *builtin_find(const char *name, size_t length) {
-    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
-        if (strlen(builtins[i].name) == length && memcmp(builtins[i].name, name, length) == 0)
-            return &builtins[i];
+    static bool built;
+    if (!built) {
+        build_index();
+        built = true;
+    }
+    for (unsigned at = name_hash(name, length) % HASH_SLOTS; name_slots[at]; at = (at + 1) % HASH_SLOTS) {
+        const Builtin *b = &builtins[name_slots[at] - 1];
+        if (strlen(b->name) == length && memcmp(b->name, name, length) == 0) return b;
+    }
     return NULL;
 }

@@ -1,39 +1,140 @@
 /*
- * builtins.h — the table of builtin functions: each one's name, argument
- * counts, signature and help (shown by :help), and implementation.
+ * builtins.h — the builtin functions: one table (a row per builtin: name,
+ * signature, help, implementation, flags) and one call path. The
+ * signature, written as Python writes one ("sum(input, dim=None,
+ * keepdim=False)"), is both what :help shows and what the binder reads:
+ * positional and keyword arguments are bound to its parameters, defaults
+ * filled in, unknown keywords refused with the accepted ones listed, all in
+ * builtin_call, before the builtin runs (Lua's luaL_argerror shape: a
+ * builtin never needs to know its call site).
+ *
+ * The implementations live in builtins_*.c and gradcheck.c; each reads its
+ * bound arguments with the arg_* helpers below, which report "bad argument
+ * #2 to 'reshape': ..." at the argument's position.
  */
 #ifndef AG_BUILTINS_H
 #define AG_BUILTINS_H
 
 #include "session.h"
 
+enum { MAX_PARAMS = 12 };
+
+typedef struct Builtin Builtin;
+
+/* A function named by the first argument of grad, gradcheck or plot: a
+ * user function or a builtin, and how to call it (the evaluator's call
+ * path, handed down so that builtins need not include eval.h). */
+typedef struct FuncRef FuncRef;
+typedef bool (*InvokeFn)(Session *s, const FuncRef *f, Value *args, int n, Value *out);
+struct FuncRef {
+    const char *name;
+    size_t length;
+    const UserFunc *user;     /* or */
+    const Builtin *builtin;
+    const Node *at;           /* where messages point */
+    InvokeFn invoke;
+};
+
+/* A builtin's arguments, bound to its signature's parameters. */
 typedef struct {
-    const Node *call;  /* the call, for positions and argument nodes */
-    Value *args;       /* evaluated arguments, the `grad` flag removed */
-    int n;
-    bool grad;         /* a creation builtin was given a trailing bare `grad` */
+    const Builtin *b;
+    int line, col;            /* the call: where messages about it point */
+    Value arg[MAX_PARAMS];    /* one per parameter; defaults filled in */
+    const Node *node[MAX_PARAMS]; /* where each came from; NULL for a default */
+    bool given[MAX_PARAMS];   /* written by the caller (not a default) */
+    int position[MAX_PARAMS]; /* 1-based place among the positional arguments; 0 if not */
+    Value *rest;              /* the *args of a variadic signature */
+    const Node **rest_node;
+    int num_rest;
+    int rest_first;           /* the place of rest[0] among the positional arguments */
+    FuncRef func;             /* FUNCTION_FIRST builtins: the function named first */
 } CallArgs;
 
-typedef bool (*BuiltinFn)(Session *s, const CallArgs *a, Value *out);
+typedef bool (*BuiltinFn)(Session *s, CallArgs *a, Value *out);
 
+enum {
+    BI_METHOD = 1 << 0,         /* x.f(...) means f(x, ...): the first parameter is a tensor */
+    BI_CREATION = 1 << 1,       /* has requires_grad; a trailing bare `grad` sets it */
+    BI_VOID = 1 << 2,           /* returns nothing: only a statement of its own */
+    BI_FUNCTION_FIRST = 1 << 3, /* the first argument names a function, unevaluated */
+    BI_OP = 1 << 4,             /* one of the engine's differentiable ops (grad can take it) */
+};
+
+/* The engine calls behind an op builtin (those its fn uses). */
 typedef struct {
+    Tensor *(*unary)(Tensor *);
+    Tensor *(*binary)(Tensor *, Tensor *);
+    Tensor *(*axis)(Tensor *, int);
+} EngineCalls;
+
+struct Builtin {
     const char *name;
-    int min_args, max_args; /* max -1: any number */
-    bool creation;          /* accepts a trailing bare `grad` */
-    bool no_value;          /* returns nothing (backward, seed, zero_grad) */
-    const char *signature;  /* "sum(x[, axis])" */
+    const char *signature;  /* "sum(input, dim=None, keepdim=False)" */
     const char *help;       /* what it does, in one short line */
-    const char *details;    /* more for :help NAME, or NULL (an op's derivative
-                               rule comes from the engine: ag_op_rule) */
+    const char *details;    /* more for :help NAME, or NULL */
     BuiltinFn fn;
-    bool function_first;    /* the first argument names a function: not evaluated */
-} Builtin;
+    unsigned flags;
+    EngineCalls engine;     /* op builtins: what fn calls */
+    const char *rule;       /* the engine op whose derivative rule :help shows, or NULL */
+};
 
+/* The builtin named so, or NULL (a hash over the table). */
 const Builtin *builtin_find(const char *name, size_t length);
-
-/* grad(f, ...) and gradcheck(f, ...) (gradcheck.c). */
-bool builtin_grad(Session *s, const CallArgs *a, Value *out);
-bool builtin_gradcheck(Session *s, const CallArgs *a, Value *out);
+/* Every builtin, in the table's order (:help, completion). */
 const Builtin *builtin_list(int *count);
+/* Every builtin's name, NULL-terminated (suggestions). */
+const char *const *builtin_names(int *count);
+
+/* The one call path: binds positional arguments (pos, n of them, taking
+ * their references) and keyword arguments (kw_nodes: NODE_KEYWORD, their
+ * values in kw; taken too) to b's signature, checks arity and keywords,
+ * runs the builtin, and releases the arguments. line:col is the call.
+ * grad_flag: a creation builtin was given a trailing bare `grad`. */
+bool builtin_call(Session *s, const Builtin *b, int line, int col, Value *pos,
+                  const Node **pos_nodes, int n, Value *kw, const Node **kw_nodes, int nkw,
+                  bool grad_flag, const FuncRef *func, Value *out);
+
+/* ---- reading bound arguments (each reports "bad argument #i to 'f'") ----
+ * An argument is named by its parameter's index i, or by REST(k) for the
+ * k-th of the *args. */
+#define REST(k) (-1 - (k))
+
+/* Sets the error "bad argument #N to 'NAME': MESSAGE" (or "bad argument
+ * 'dim' to ..." for a keyword or a default) at the argument. */
+bool arg_error(Session *s, const CallArgs *a, int i, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Whether parameter i was given or defaults to something other than None. */
+bool arg_present(const CallArgs *a, int i);
+/* A tensor (borrowed; numbers, booleans and lists are converted in place). */
+bool arg_tensor(Session *s, CallArgs *a, int i, Tensor **t);
+/* A number: a number, a boolean, or a one-element tensor. */
+bool arg_number(Session *s, CallArgs *a, int i, double *out);
+/* An integer in [lo, hi]; what names it ("a dimension"). */
+bool arg_int(Session *s, CallArgs *a, int i, const char *what, int64_t lo, int64_t hi,
+             int64_t *out);
+/* An axis (the engine checks its range against the tensor). */
+bool arg_axis(Session *s, CallArgs *a, int i, int *axis);
+bool arg_bool(Session *s, CallArgs *a, int i, bool *out);
+/* A string argument (borrowed). */
+bool arg_string(Session *s, CallArgs *a, int i, const char **text, size_t *length);
+/* Dimensions: the *rest integers, or one shape / tuple / list of them
+ * (zeros(2, 3), zeros((2, 3)), zeros(x.shape)). allow_infer lets one be -1. */
+bool arg_dims(Session *s, CallArgs *a, bool allow_infer, int *ndim, int64_t *shape);
+/* The engine's result as the call's value, or its error at the call. */
+bool result_tensor(Session *s, const CallArgs *a, Tensor *t, Value *out);
+
+/* ---- the implementations (builtins_*.c, gradcheck.c) ---- */
+#define BUILTIN(name) bool name(Session *s, CallArgs *a, Value *out)
+/* creation */
+BUILTIN(bi_tensor); BUILTIN(bi_zeros); BUILTIN(bi_ones); BUILTIN(bi_full); BUILTIN(bi_randn);
+BUILTIN(bi_rand); BUILTIN(bi_arange); BUILTIN(bi_range); BUILTIN(bi_eye); BUILTIN(bi_linspace);
+BUILTIN(bi_seed);
+/* ops */
+BUILTIN(bi_unary); BUILTIN(bi_binary); BUILTIN(bi_reduce); BUILTIN(bi_softmax);
+BUILTIN(bi_reshape); BUILTIN(bi_transpose); BUILTIN(bi_loss);
+/* autograd and values */
+BUILTIN(bi_backward); BUILTIN(bi_zero_grad); BUILTIN(bi_detach); BUILTIN(bi_numel);
+BUILTIN(bi_item); BUILTIN(bi_len); BUILTIN(bi_print); BUILTIN(bi_set_printoptions);
+BUILTIN(bi_grad); BUILTIN(bi_gradcheck);
 
 #endif

@@ -4,10 +4,13 @@
  * "# expect error: TEXT" is an error whose message contains TEXT. Errors do
  * not stop a checked script, so one file can show several.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "run.h"
+#include "strbuf.h"
 
 enum { MAX_REPORTED = 20 };
 
@@ -45,36 +48,41 @@ static void free_list(ExpectList *l) {
     memset(l, 0, sizeof *l);
 }
 
-/* Every "# expect: " and "# expect error: " in the text, in order. */
-static bool collect(const char *text, size_t len, bool error_lines, ExpectList *out) {
-    const char *marker = error_lines ? "# expect error: " : "# expect: ";
-    int line = 1;
-    for (const char *p = text, *end = text + len; p < end; line++) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *eol = nl ? nl : end;
-        const char *hit = NULL;
-        for (const char *q = p; q + strlen(marker) <= eol && !hit; q++)
-            if (memcmp(q, marker, strlen(marker)) == 0) hit = q;
-        if (hit && !push(out, error_lines, hit + strlen(marker),
-                         (size_t)(eol - hit) - strlen(marker), line))
-            return false;
-        p = eol + 1;
+/* The expectation a line holds ("# expect: " or "# expect error: "
+ * anywhere in it), added to out. */
+static bool collect_line(const char *text, size_t len, int line, ExpectList *out) {
+    static const char *const markers[] = {"# expect error: ", "# expect: "};
+    for (int m = 0; m < 2; m++) {
+        size_t n = strlen(markers[m]);
+        for (size_t i = 0; i + n <= len; i++)
+            if (memcmp(text + i, markers[m], n) == 0)
+                return push(out, m == 0, text + i + n, len - i - n, line);
     }
     return true;
 }
 
-/* The expectations of both kinds, merged in line order. */
-static bool expectations(const char *text, size_t len, ExpectList *out) {
-    ExpectList lines = {0}, errors = {0};
-    bool ok = collect(text, len, false, &lines) && collect(text, len, true, &errors);
-    for (int i = 0, j = 0; ok && (i < lines.count || j < errors.count);) {
-        bool take_error = i == lines.count || (j < errors.count && errors.items[j].line < lines.items[i].line);
-        Expect *e = take_error ? &errors.items[j++] : &lines.items[i++];
-        ok = push(out, e->error, e->text, strlen(e->text), e->line);
+/* Reads f's expectations, a line at a time (a line is bounded as when a
+ * script runs: /dev/zero ends here, not in memory). NULL, or why not. */
+static const char *expectations(FILE *f, ExpectList *out) {
+    StrBuf line;
+    strbuf_init(&line);
+    const char *why = NULL;
+    int c = 0;
+    for (int n = 1; !why && c != EOF; n++) {
+        line.len = 0;
+        while ((c = getc(f)) != EOF && c != '\n') {
+            if (line.len >= MAX_LINE) {
+                why = "a line is too long (more than 16 MiB)";
+                break;
+            }
+            char ch = (char)c;
+            strbuf_appendn(&line, &ch, 1);
+        }
+        if (!why && ferror(f)) why = strerror(errno);
+        if (!why && (line.oom || !collect_line(line.data, line.len, n, out))) why = "out of memory";
     }
-    free_list(&lines);
-    free_list(&errors);
-    return ok;
+    strbuf_free(&line);
+    return why;
 }
 
 /* What a checked script printed, one line at a time; an error line is
@@ -130,28 +138,30 @@ static bool run_captured(const char *path, FILE *file, char **output) {
 }
 
 static int check_file(const char *path) {
-    FILE *f = fopen(path, "rb");
+    Session probe;
+    session_init(&probe, stdout, stderr, false);
+    FILE *f = run_open(&probe, path);
     if (!f) {
-        printf("%s: cannot open\n", path);
+        printf("%s: %s\n", path, probe.error);
+        session_free(&probe);
         return 1;
     }
-    char *text = NULL, *output = NULL;
-    size_t size = 0;
-    FILE *mem = open_memstream(&text, &size);
-    for (int c; mem && (c = getc(f)) != EOF;) putc(c, mem);
-    if (mem) fclose(mem);
+    session_free(&probe);
+    char *output = NULL;
     ExpectList want = {0};
     int failures = 1;
-    if (text && expectations(text, size, &want)) {
+    const char *why = expectations(f, &want);
+    if (why) {
+        printf("%s: cannot read it: %s\n", path, why);
+    } else {
         rewind(f);
         failures = run_captured(path, f, &output) ? compare(path, output, &want) : 1;
+        if (failures == 0)
+            printf("%s: ok (%d expectation%s)\n", path, want.count, want.count == 1 ? "" : "s");
+        else
+            printf("%s: %d mismatch%s\n", path, failures, failures == 1 ? "" : "es");
     }
-    if (failures == 0)
-        printf("%s: ok (%d expectation%s)\n", path, want.count, want.count == 1 ? "" : "s");
-    else
-        printf("%s: %d mismatch%s\n", path, failures, failures == 1 ? "" : "es");
     fclose(f);
-    free(text);
     free(output);
     free_list(&want);
     return failures != 0;

@@ -1,30 +1,44 @@
 /*
- * commands.c — the shell commands: :help [NAME], :vars, :mem, :load FILE,
- * :reset, :quit. Each is a whole line; its argument is the rest of it.
+ * commands.c — the shell commands: :help [NAME], :vars, :mem, :graph, :dot,
+ * :trace, :load FILE, :reset, :quit. Each is a whole line; its argument is
+ * the rest of it. One table at the end; :help and completion read it.
  */
+#include "commands.h"
+
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include "builtins.h"
 #include "inspect.h"
-#include "print.h"
-#include "run.h"
+
+/* What a command is run with. */
+typedef struct {
+    Session *s;
+    int line;           /* of the source, for messages */
+    LoadFn load;
+} Cmd;
 
 typedef struct {
-    const char *name, *usage, *help;
-    bool (*fn)(Session *s, Source *src, const char *arg);
+    CommandInfo info;
+    bool takes_arg;
+    bool (*fn)(Cmd *c, const char *arg);
 } Command;
 
 static const Command *command_find(const char *name, size_t len);
-static const Command *command_table(size_t *count);
+static const Command commands[];
+static const int num_commands;
+
+#define cmd_error(c, ...) session_set_error((c)->s, (c)->line, 1, __VA_ARGS__)
+#define cmd_fail(c, ...) (cmd_error(c, __VA_ARGS__), false)
 
 /* ======================================================================
  * :help
  * ====================================================================== */
 
-static const char *const arena_help =
+static const char arena_help[] =
     "The arena: where the graph lives between forward and backward.\n"
     "\n"
     "Every operation on a tensor that requires grad records a Function (the\n"
@@ -36,39 +50,89 @@ static const char *const arena_help =
     "    arena, with every tensor the graph needs, until the next backward\n"
     "    or :reset. Exploring at the prompt builds such graphs all the time;\n"
     "    :mem shows how much is waiting, and the shell prints a note when it\n"
-    "    passes 1,000 nodes (then 10,000, ...).\n"
+    "    passes 1,000 nodes (then 10,000, ...). no_grad { } records nothing.\n"
     "  * backward() frees every graph built since the last backward, not just\n"
     "    the one it differentiated. Values keep their data, but backward on\n"
     "    one of them (or on anything computed from it) is an error: recompute\n"
     "    it from the leaves. There is no retain_graph.\n";
 
-static const char *const functions_help =
+static const char functions_help[] =
     "Functions: f(x, w) = EXPR defines f; f(a, b) evaluates EXPR afresh with x = a\n"
-    "and w = b. Parameters hide variables of the same name; other names are looked\n"
-    "up when f is called. Defining f again replaces it. A body computes a value:\n"
-    "backward, zero_grad and seed cannot be used in it.\n"
+    "and w = b. A body can also be a block ending in return:\n"
     "\n"
-    "  f(x, w) = sum(relu(x @ w))\n"
+    "  f(x, w) { h = relu(x @ w); return sum(h) }\n"
+    "\n"
+    "Parameters and the names a body binds are local to the call; other names\n"
+    "are looked up when f is called. Defining f again replaces it.\n"
+    "\n"
     "  grad(f, x, w)        f's value and df/dx, df/dw (for arguments that require grad)\n"
     "  gradcheck(f, x, w)   those gradients against finite differences\n";
 
+static const char blocks_help[] =
+    "Blocks and loops (a block is { statements }; } else goes on the line of the }):\n"
+    "\n"
+    "  for i in range(100) { ... }      range(n), range(a, b[, step]): numbers\n"
+    "  for row in X { ... }             each slice of X along its first dimension\n"
+    "  while loss > 0.01 and i < 1000 { ... }\n"
+    "  if x > 0 { ... } else if x < 0 { ... } else { ... }\n"
+    "  break   continue   return e\n"
+    "  no_grad { ... }                  nothing inside records a graph\n"
+    "\n"
+    "Blocks are quiet: inside one, values and gradients are not printed (print()\n"
+    "prints). They open no scope: names bound inside stay bound. Ctrl-C stops a\n"
+    "running loop; variables keep what the loop had given them.\n";
+
+static const char pytorch_help[] =
+    "Coming from PyTorch: delete torch., write blocks with { }.\n"
+    "\n"
+    "  PyTorch                               ag\n"
+    "  torch.tensor([1., 2.], requires_grad=True)   the same (or tensor([1, 2], grad))\n"
+    "  y.backward()                          the same, or backward(y); prints the .grads\n"
+    "  x.grad.zero_()  /  x.grad = None      zero_grad(x)  /  x.grad = None\n"
+    "  with torch.no_grad():                 no_grad { ... }\n"
+    "  w -= lr * w.grad  (under no_grad)     w -= lr * w.grad   (a leaf stays a leaf)\n"
+    "  def f(x): return x * 2                f(x) = x * 2   or   f(x) { return x * 2 }\n"
+    "  for t in range(2000):                 for t in range(2000) { ... }\n"
+    "  elif                                  } else if ... {\n"
+    "  F.relu(x), nn.functional.mse_loss     relu(x), mse_loss(...)\n"
+    "  x ** 2, x.pow(2), torch.exp(x)        the same\n"
+    "  loss.item()                           the same: a number\n"
+    "  import torch                          ignored (a note says so once)\n"
+    "  exit() / quit()                       :quit or Ctrl-D\n"
+    "\n"
+    "Values are float64 tensors; there are no views, no in-place operations and\n"
+    "no retain_graph (see :help arena). docs/pytorch.md has the whole table.\n";
+
+static const struct {
+    const char *name, *text;
+} topics[] = {
+    {"arena", arena_help}, {"functions", functions_help}, {"blocks", blocks_help},
+    {"pytorch", pytorch_help},
+};
+
+static const char *topic_text(const char *name) {
+    for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++)
+        if (strcmp(name, topics[i].name) == 0) return topics[i].text;
+    return NULL;
+}
+
 static void help_overview(Session *s) {
     fprintf(s->out, "ag %s: a calculator for gradients. Every value is a float64 tensor.\n\n"
-                    "  x = tensor([[1, 2]], grad)   a leaf that requires grad\n"
-                    "  y = sum(x * x)               operators + - * / @ ** broadcast\n"
+                    "  x = tensor([[1, 2]], requires_grad=True)   a leaf that requires grad\n"
+                    "  y = sum(x * x)               operators + - * / // %% @ ** broadcast\n"
                     "  backward(y)                  prints x.grad = tensor([[2., 4.]])\n"
-                    "  f(x) = sum(x ** 3)           defines a function (:help functions)\n\n"
-                    "Builtins (:help NAME for one):\n", AG_VERSION);
+                    "  f(x) = sum(x ** 3)           defines a function (:help functions)\n"
+                    "  for i in range(3) { ... }    blocks and loops (:help blocks)\n\n"
+                    "Builtins (:help NAME for one; x.f(...) is f(x, ...); torch.f works too):\n",
+            AG_VERSION);
     int n;
     const Builtin *b = builtin_list(&n);
-    for (int i = 0; i < n; i++) fprintf(s->out, "  %-30s %s\n", b[i].signature, b[i].help);
-    fprintf(s->out, "\nAttributes: x.grad (a leaf's gradient, or None), x.shape, x.T\n"
-                    "\nCommands:\n");
-    size_t nc;
-    const Command *c = command_table(&nc);
-    for (size_t i = 0; i < nc; i++) fprintf(s->out, "  %-30s %s\n", c[i].usage, c[i].help);
-    fprintf(s->out, "\nTopics: :help arena (forward without backward, freed graphs), "
-                    ":help functions\n");
+    for (int i = 0; i < n; i++) fprintf(s->out, "  %-40s %s\n", b[i].signature, b[i].help);
+    fprintf(s->out, "\nAttributes: x.grad x.shape x.T x.ndim x.requires_grad x.is_leaf "
+                    "x.grad_fn x.data\n\nCommands:\n");
+    for (int i = 0; i < num_commands; i++)
+        fprintf(s->out, "  %-40s %s\n", commands[i].info.usage, commands[i].info.help);
+    fprintf(s->out, "\nTopics: :help arena, :help functions, :help blocks, :help pytorch\n");
 }
 
 /* The operators, by symbol and by the engine's name for them. */
@@ -81,6 +145,7 @@ static const struct {
     {"/", "div", "a / b", "element-wise quotient, broadcasting"},
     {"**", "pow", "a ** b", "element-wise power, broadcasting (as pow)"},
     {"@", "matmul", "a @ b", "matrix product (as matmul)"},
+    {"%", "remainder", "a % b", "Python's remainder (the divisor's sign), broadcasting"},
     {"neg", "neg", "-a", "negation"},
 };
 
@@ -91,19 +156,38 @@ static bool help_operator(Session *s, const char *name) {
                     ag_op_rule(operators[i].op));
             return true;
         }
+    if (strcmp(name, "//") == 0) {
+        fprintf(s->out, "a // b\n  Python's floor division, broadcasting\n  a constant: no "
+                        "gradient flows through it (as in PyTorch)\n");
+        return true;
+    }
     return false;
 }
 
+/* A builtin's signature and what it does; its derivative rule, when it is
+ * an op, comes last. */
 static void help_builtin(Session *s, const Builtin *b) {
     fprintf(s->out, "%s\n  %s\n", b->signature, b->help);
-    const char *rule = ag_op_rule(b->name);
-    if (rule) fprintf(s->out, "  %s\n", rule);
     if (b->details) fprintf(s->out, "  %s\n", b->details);
-    if (b->creation)
-        fprintf(s->out, "  A trailing `grad` argument makes the new leaf require gradients.\n");
+    if (b->flags & BI_CREATION)
+        fprintf(s->out, "  requires_grad=True (or a trailing bare `grad`) makes the new leaf "
+                        "require gradients.\n");
+    if (b->flags & BI_METHOD) fprintf(s->out, "  Also a method: x.%s(...).\n", b->name);
+    const char *rule = b->rule ? ag_op_rule(b->rule) : NULL;
+    if (rule) fprintf(s->out, "  %s\n", rule);
 }
 
-static bool cmd_help(Session *s, Source *src, const char *arg) {
+static bool help_keyword(Session *s, const char *name) {
+    for (int i = 0; scan_keywords[i]; i++)
+        if (strcmp(name, scan_keywords[i]) == 0) {
+            fprintf(s->out, "'%s' is a keyword (it cannot be bound).\n%s", name, blocks_help);
+            return true;
+        }
+    return false;
+}
+
+static bool cmd_help(Cmd *c, const char *arg) {
+    Session *s = c->s;
     size_t len = strlen(arg);
     if (len == 0) {
         help_overview(s);
@@ -111,20 +195,14 @@ static bool cmd_help(Session *s, Source *src, const char *arg) {
     }
     if (arg[0] == ':') arg++, len--;
     const Builtin *b = builtin_find(arg, len);
-    const Command *c = command_find(arg, len);
-    if (b) {
-        help_builtin(s, b);
-    } else if (help_operator(s, arg)) {
-    } else if (c) {
-        fprintf(s->out, "%s\n  %s\n", c->usage, c->help);
-    } else if (strcmp(arg, "arena") == 0) {
-        fputs(arena_help, s->out);
-    } else if (strcmp(arg, "functions") == 0) {
-        fputs(functions_help, s->out);
-    } else {
-        return session_fail(s, src->line, 1, "no help for '%s' (:help lists builtins, commands "
-                            "and topics)", arg);
-    }
+    const Command *cmd = command_find(arg, len);
+    const char *topic = topic_text(arg);
+    if (b) help_builtin(s, b);
+    else if (help_operator(s, arg)) {}
+    else if (cmd) fprintf(s->out, "%s\n  %s\n", cmd->info.usage, cmd->info.help);
+    else if (topic) fputs(topic, s->out);
+    else if (!help_keyword(s, arg))
+        return cmd_fail(c, "no help for '%.60s' (:help lists builtins, commands and topics)", arg);
     return true;
 }
 
@@ -143,20 +221,31 @@ static void describe_tensor(Session *s, const Tensor *t) {
                 tensor_has_graph(t) ? "" : " (graph freed by a backward)");
 }
 
-static bool cmd_vars(Session *s, Source *src, const char *arg) {
-    (void)src, (void)arg;
+static bool cmd_vars(Cmd *c, const char *arg) {
+    (void)arg;
+    Session *s = c->s;
     if (s->num_vars == 0) fprintf(s->out, "no variables\n");
     for (int i = 0; i < s->num_vars; i++) {
         const Var *v = &s->vars[i];
         fprintf(s->out, "%-12s ", v->name);
-        if (v->func)
+        if (v->func) {
             fprintf(s->out, "function %s", v->func->source);
-        else if (v->value.kind == VAL_TENSOR)
-            describe_tensor(s, v->value.tensor);
-        else if (v->value.kind == VAL_SHAPE)
-            fprintf(s->out, "a shape");
-        else
-            fprintf(s->out, "None");
+        } else if (v->value.kind == VAL_TENSOR) {
+            describe_tensor(s, v->value.as.tensor);
+        } else if (v->value.kind == VAL_NUMBER && v->value.literal) {
+            fprintf(s->out, "%-16s leaf", "()"); /* x = 5: the constant tensor it prints as */
+        } else {
+            static const char *const kinds[] = {[VAL_SHAPE] = "shape ", [VAL_NUMBER] = "number ",
+                                                [VAL_BOOL] = "boolean ", [VAL_LIST] = "tuple "};
+            const char *kind = (size_t)v->value.kind < sizeof kinds / sizeof kinds[0]
+                                   ? kinds[v->value.kind] : NULL;
+            fprintf(s->out, "%s", kind ? kind : "");
+            StrBuf sb;
+            strbuf_init(&sb);
+            value_format(&sb, &v->value, &s->print, true);
+            fprintf(s->out, "%s", sb.data);
+            strbuf_free(&sb);
+        }
         fputc('\n', s->out);
     }
     return true;
@@ -176,8 +265,9 @@ static bool process_memory(double *now, double *peak) {
     return true;
 }
 
-static bool cmd_mem(Session *s, Source *src, const char *arg) {
-    (void)src, (void)arg;
+static bool cmd_mem(Cmd *c, const char *arg) {
+    (void)arg;
+    Session *s = c->s;
     AgStats st = ag_stats();
     fprintf(s->out, "tensors: %lld live, %lld bytes (peak %lld; limit %lld)\n",
             (long long)st.live_tensors, (long long)st.live_bytes, (long long)st.peak_bytes,
@@ -202,57 +292,56 @@ static bool cmd_mem(Session *s, Source *src, const char *arg) {
  * ====================================================================== */
 
 /* The tensor variable named by the first word of arg; *rest gets the rest. */
-static bool arg_variable(Session *s, Source *src, const char *arg, const char *cmd, Tensor **t,
-                         char *name, size_t size, const char **rest) {
+static bool arg_variable(Cmd *c, const char *arg, const char *cmd, Tensor **t, char *name,
+                         size_t size, const char **rest) {
     size_t len = strcspn(arg, " ");
-    if (len == 0) return session_fail(s, src->line, 1, ":%s needs a variable name", cmd);
+    if (len == 0) return cmd_fail(c, ":%s needs a variable name", cmd);
     snprintf(name, size, "%.*s", (int)len, arg);
     *rest = arg + len + strspn(arg + len, " ");
-    Var *v = session_lookup(s, arg, len);
+    Var *v = session_lookup(c->s, arg, len);
     if (!v || v->value.kind != VAL_TENSOR) {
         bool plain = strcspn(name, ".([") == strlen(name); /* suggest only for names */
-        const char *near = v || !plain ? NULL : session_suggest(s, arg, len);
-        return session_fail(s, src->line, 1, ":%s: '%s' is not a tensor variable%s%s%s", cmd,
-                            name, near ? " (did you mean '" : "", near ? near : "",
-                            near ? "'?)" : "");
+        const char *near = v || !plain ? NULL : session_suggest(c->s, arg, len, NULL, 0);
+        return cmd_fail(c, ":%s: '%s' is not a tensor variable%s%s%s", cmd, name,
+                        near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
     }
-    *t = v->value.tensor;
+    *t = v->value.as.tensor;
     return true;
 }
 
-static bool cmd_graph(Session *s, Source *src, const char *arg) {
+static bool cmd_graph(Cmd *c, const char *arg) {
     Tensor *t;
     char name[64];
     const char *rest;
-    if (!arg_variable(s, src, arg, "graph", &t, name, sizeof name, &rest)) return false;
-    if (*rest) return session_fail(s, src->line, 1, ":graph takes one variable name");
-    inspect_graph(s, t, name);
+    if (!arg_variable(c, arg, "graph", &t, name, sizeof name, &rest)) return false;
+    if (*rest) return cmd_fail(c, ":graph takes one variable name");
+    inspect_graph(c->s, t, name);
     return true;
 }
 
-static bool cmd_dot(Session *s, Source *src, const char *arg) {
+static bool cmd_dot(Cmd *c, const char *arg) {
+    Session *s = c->s;
     Tensor *t;
     char name[64];
     const char *file;
-    if (!arg_variable(s, src, arg, "dot", &t, name, sizeof name, &file)) return false;
-    if (!*file) {
-        inspect_dot(s, t, name, s->out);
-        return true;
-    }
-    if (!s->allow_files) return session_fail(s, src->line, 1, ":dot: files are off here");
+    if (!arg_variable(c, arg, "dot", &t, name, sizeof name, &file)) return false;
+    if (!*file) return inspect_dot(s, t, name, s->out) || cmd_fail(c, "%s", s->error);
+    if (!s->allow_files) return cmd_fail(c, ":dot: files are off here");
     FILE *f = fopen(file, "w");
-    if (!f) return session_fail(s, src->line, 1, ":dot: cannot write '%s': %s", file, strerror(errno));
-    inspect_dot(s, t, name, f);
-    bool ok = fclose(f) == 0;
-    if (!ok) return session_fail(s, src->line, 1, ":dot: cannot write '%s'", file);
+    if (!f) return cmd_fail(c, ":dot: cannot write '%s': %s", file, strerror(errno));
+    bool drawn = inspect_dot(s, t, name, f);
+    bool written = !ferror(f);
+    written = fclose(f) == 0 && written;
+    if (!drawn) return cmd_fail(c, "%s", s->error);
+    if (!written) return cmd_fail(c, ":dot: cannot write '%s'", file);
     fprintf(s->out, "wrote %s (render it with: dot -Tpng %s -o graph.png)\n", file, file);
     return true;
 }
 
-static bool cmd_trace(Session *s, Source *src, const char *arg) {
+static bool cmd_trace(Cmd *c, const char *arg) {
     if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0)
-        return session_fail(s, src->line, 1, ":trace takes on or off");
-    inspect_trace(s, strcmp(arg, "on") == 0);
+        return cmd_fail(c, ":trace takes on or off");
+    inspect_trace(c->s, strcmp(arg, "on") == 0);
     return true;
 }
 
@@ -260,91 +349,109 @@ static bool cmd_trace(Session *s, Source *src, const char *arg) {
  * :load, :reset, :quit
  * ====================================================================== */
 
-static bool cmd_load(Session *s, Source *src, const char *arg) {
-    static int depth;
-    if (!*arg) return session_fail(s, src->line, 1, ":load needs a file name");
-    if (!s->allow_files) return session_fail(s, src->line, 1, ":load: files are off here");
-    if (depth >= MAX_LOAD_DEPTH)
-        return session_fail(s, src->line, 1, ":load nested more than %d deep (does a file "
-                            "load itself?)", MAX_LOAD_DEPTH);
-    depth++;
-    RunStatus status = run_file(s, arg);
-    depth--;
-    if (status == RUN_CANNOT_OPEN) { /* reported as this line's error */
-        s->error_line = src->line;
+static bool cmd_load(Cmd *c, const char *arg) {
+    Session *s = c->s;
+    if (!*arg) return cmd_fail(c, ":load needs a file name");
+    if (!s->allow_files) return cmd_fail(c, ":load: files are off here");
+    if (s->load_depth >= MAX_LOAD_DEPTH)
+        return cmd_fail(c, ":load nested more than %d deep (does a file load itself?)",
+                        MAX_LOAD_DEPTH);
+    bool quit_before = s->quit;
+    s->load_depth++;
+    int status = c->load(s, arg);
+    s->load_depth--;
+    s->quit = quit_before; /* :quit in a loaded file ends that file, not the session */
+    if (status == 2) { /* could not open it: this line's error */
+        s->error_line = c->line;
         s->error_col = 1;
         return false;
     }
     /* The file reported its own error; stop here without a second one. */
-    if (status == RUN_FAILED) s->error[0] = '\0';
-    return status == RUN_OK;
+    if (status == 1) s->error[0] = '\0';
+    return status == 0;
 }
 
-static bool cmd_reset(Session *s, Source *src, const char *arg) {
-    (void)src, (void)arg;
-    session_reset(s);
+static bool cmd_reset(Cmd *c, const char *arg) {
+    (void)arg;
+    session_reset(c->s);
     ag_graph_free();
     ag_trim();
     return true;
 }
 
-static bool cmd_quit(Session *s, Source *src, const char *arg) {
-    (void)src, (void)arg;
-    s->quit = true;
+static bool cmd_quit(Cmd *c, const char *arg) {
+    (void)arg;
+    c->s->quit = true;
     return true;
 }
 
 static const Command commands[] = {
-    {"help", ":help [NAME]", "this overview, or one builtin or command", cmd_help},
-    {"vars", ":vars", "each variable: shape, leaf or op, grad", cmd_vars},
-    {"mem", ":mem", "memory: live tensors, the waiting graph", cmd_mem},
-    {"graph", ":graph NAME", "the graph behind a value, as a tree", cmd_graph},
-    {"dot", ":dot NAME [FILE]", "the same graph as Graphviz DOT", cmd_dot},
-    {"trace", ":trace on|off", "print each step of backward", cmd_trace},
-    {"load", ":load FILE", "runs the statements in FILE", cmd_load},
-    {"reset", ":reset", "forgets everything and frees the graph", cmd_reset},
-    {"quit", ":quit", "leaves the shell (so does Ctrl-D)", cmd_quit},
+    {{"help", ":help [NAME]", "this overview, or one builtin, command or topic"}, true, cmd_help},
+    {{"vars", ":vars", "each variable: shape, leaf or op, grad"}, false, cmd_vars},
+    {{"mem", ":mem", "memory: live tensors, the waiting graph"}, false, cmd_mem},
+    {{"graph", ":graph NAME", "the graph behind a value, as a tree"}, true, cmd_graph},
+    {{"dot", ":dot NAME [FILE]", "the same graph as Graphviz DOT"}, true, cmd_dot},
+    {{"trace", ":trace on|off", "print each step of backward"}, true, cmd_trace},
+    {{"load", ":load FILE", "runs the statements in FILE"}, true, cmd_load},
+    {{"reset", ":reset", "forgets everything and frees the graph"}, false, cmd_reset},
+    {{"quit", ":quit", "leaves the shell (so does Ctrl-D)"}, false, cmd_quit},
 };
-static const size_t num_commands = sizeof commands / sizeof commands[0];
+static const int num_commands = (int)(sizeof commands / sizeof commands[0]);
 
-static const Command *command_table(size_t *count) {
+const CommandInfo *command_list(int *count) {
+    static CommandInfo infos[sizeof commands / sizeof commands[0]];
+    for (int i = 0; i < num_commands; i++) infos[i] = commands[i].info;
     *count = num_commands;
-    return commands;
+    return infos;
 }
 
 static const Command *command_find(const char *name, size_t len) {
-    for (size_t i = 0; i < num_commands; i++)
-        if (strlen(commands[i].name) == len && memcmp(commands[i].name, name, len) == 0)
+    for (int i = 0; i < num_commands; i++)
+        if (strlen(commands[i].info.name) == len && memcmp(commands[i].info.name, name, len) == 0)
             return &commands[i];
     return NULL;
 }
 
-/* Trims trailing spaces (and a '\r') in place. */
-static void trim_end(char *text) {
-    size_t n = strlen(text);
-    while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\r')) text[--n] = '\0';
+/* A control byte in a command line (NUL, escape, ...): refused, and never
+ * written back raw to the terminal. Returns its offset, or -1. */
+static long control_byte(const char *line, size_t len) {
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)line[i] < 32 && line[i] != '\r') return (long)i;
+    return -1;
 }
 
-bool command_run(Session *s, Source *src, const char *line) {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", line + 1);
-    trim_end(buf);
-    size_t name_len = strcspn(buf, " ");
-    const char *arg = buf + name_len;
-    while (*arg == ' ') arg++;
-    const Command *c = command_find(buf, name_len);
-    bool takes_arg = c && c->fn != cmd_vars && c->fn != cmd_mem && c->fn != cmd_reset &&
-                     c->fn != cmd_quit;
-    if (c && !takes_arg && *arg)
-        c = NULL, session_set_error(s, src->line, 1, "':%.*s' takes no argument", (int)name_len, buf);
-    else if (!c)
-        session_set_error(s, src->line, 1, "unknown command ':%.*s' (:help lists them)",
-                     (int)(name_len > 40 ? 40 : name_len), buf);
-    bool ok = c ? c->fn(s, src, arg) : false;
+bool command_run(Session *s, const char *line, size_t len, const char *source_name,
+                 int source_line, bool interactive, LoadFn load) {
+    Cmd c = {s, source_line, load};
+    bool ok = false;
+    long bad = control_byte(line, len);
+    char *text = bad < 0 ? malloc(len + 1) : NULL;
+    if (bad >= 0) {
+        cmd_error(&c, "a command line cannot hold control bytes (byte 0x%02X at column %ld)",
+                 (unsigned char)line[bad], bad + 1);
+    } else if (!text) {
+        cmd_error(&c, "out of memory");
+    } else {
+        memcpy(text, line, len);
+        text[len] = '\0';
+        while (len > 1 && (text[len - 1] == ' ' || text[len - 1] == '\r')) text[--len] = '\0';
+        const char *name = text + 1;
+        size_t name_len = strcspn(name, " ");
+        const char *arg = name + name_len + strspn(name + name_len, " ");
+        const Command *cmd = command_find(name, name_len);
+        if (!cmd)
+            cmd_error(&c, "unknown command ':%.*s' (:help lists them)",
+                     (int)(name_len > 40 ? 40 : name_len), name);
+        else if (!cmd->takes_arg && *arg)
+            cmd_error(&c, "':%.*s' takes no argument", (int)name_len, name);
+        else
+            ok = cmd->fn(&c, arg);
+    }
+    free(text);
     if (!ok && s->error[0]) {
         fflush(s->out);
-        if (src->interactive) fprintf(s->err, "error: %s\n", s->error);
-        else fprintf(s->err, "%s:%d:%d: error: %s\n", src->name, src->line, 1, s->error);
+        if (interactive) fprintf(s->err, "error: %s\n", s->error);
+        else fprintf(s->err, "%s:%d:%d: error: %s\n", source_name, s->error_line, 1, s->error);
     }
     return ok;
 }

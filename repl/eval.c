@@ -1,95 +1,80 @@
 /*
- * eval.c — runs statements and evaluates expressions: names (parameters
- * first, then variables), operators (the engine's ops), attributes (.grad,
- * .shape, .T), and calls to builtins and user functions.
- * Recursion follows the tree, whose height the parser bounds; calls are
- * bounded here.
+ * eval.c — runs statements and evaluates expressions.
+ *
+ *   Statements   one function per kind (exec_for, exec_if, ...) behind one
+ *                switch; blocks are quiet (s->quiet) and report break,
+ *                continue and return up to the loop or call that takes them.
+ *   Names        a call's locals first, then the globals (through a cache
+ *                in the NAME node: the only thing the evaluator writes into
+ *                the tree), then builtins.
+ *   Operators    numbers with numbers give numbers (Python's float
+ *                arithmetic); anything with a tensor gives a tensor through
+ *                the engine; comparisons give booleans or boolean tensors.
+ *   Calls        user functions (a Frame of locals) and builtins, through
+ *                builtin_call, the one call path; x.f(...) is f(x, ...).
  */
-#include "session.h"
+#include "eval.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtins.h"
+#include "interrupt.h"
+
+typedef enum { EXEC_OK, EXEC_ERROR, EXEC_BREAK, EXEC_CONTINUE, EXEC_RETURN } Status;
+
+/* Sets the error and gives EXEC_ERROR, for `return exec_fail(...)`. */
+#define exec_fail(...) (session_set_error(__VA_ARGS__), EXEC_ERROR)
+
+static Status exec_block(Session *s, const Block *b);
+static Status exec_statement(Session *s, const Stmt *st);
 
 /* ======================================================================
- * Statements
+ * Values and messages
  * ====================================================================== */
-
-/* The first call in the tree (below its root when skip_root) to a builtin
- * that returns nothing, or NULL. */
-static const Node *void_call(const Node *n, bool skip_root) {
-    if (!n) return NULL;
-    if (!skip_root && n->kind == NODE_CALL) {
-        const Builtin *b = builtin_find(n->as.name.text, n->as.name.length);
-        if (b && b->no_value) return n;
-    }
-    const Node *hit = void_call(n->left, false);
-    if (!hit) hit = void_call(n->right, false);
-    for (int i = 0; !hit && i < n->num_args; i++) hit = void_call(n->args[i], false);
-    return hit;
-}
-
-/* A call that returns nothing can only be a statement of its own: refused
- * before anything runs, so that a failed statement changes nothing. */
-static bool check_void_calls(Session *s, const Stmt *stmt) {
-    const Node *hit = void_call(stmt->expr, stmt->kind == STMT_EXPR);
-    if (!hit) return true;
-    int len = (int)hit->as.name.length;
-    const char *name = hit->as.name.text;
-    if (stmt->kind == STMT_ASSIGN && hit == stmt->expr)
-        return session_fail(s, hit->line, hit->col, "this call returns nothing to assign");
-    if (stmt->kind == STMT_DEF)
-        return session_fail(s, hit->line, hit->col, "a function's body must compute a value: "
-                            "%.*s(...) cannot be used inside it", len, name);
-    return session_fail(s, hit->line, hit->col, "%.*s(...) returns nothing, so it cannot be "
-                        "used inside an expression", len, name);
-}
-
-bool session_exec(Session *s, const Stmt *stmt) {
-    bool ok;
-    Value v = {VAL_VOID, NULL, 0, {0}};
-    if (!check_void_calls(s, stmt)) return false;
-    switch (stmt->kind) {
-    case STMT_EXPR:
-        ok = session_eval(s, stmt->expr, &v);
-        if (ok) session_print_value(s, &v);
-        value_release(&v);
-        break;
-    case STMT_ASSIGN:
-        ok = session_eval(s, stmt->expr, &v);
-        if (ok) ok = session_bind(s, stmt->name, stmt->name_length, v, stmt->line, stmt->col);
-        else value_release(&v);
-        break;
-    case STMT_DEF:
-        ok = session_define(s, stmt);
-        break;
-    default:
-        ok = false;
-    }
-    session_note_arena(s);
-    return ok;
-}
-
-/* ======================================================================
- * Values
- * ====================================================================== */
-
-static Value tensor_value(Tensor *t) { return (Value){VAL_TENSOR, t, 0, {0}}; }
 
 /* The engine's result as a value, or its error at the node. */
 static bool engine_result(Session *s, const Node *n, Tensor *t, Value *out) {
     if (!t) return session_fail(s, n->line, n->col, "%s", ag_error());
-    *out = tensor_value(t);
+    *out = value_tensor(t);
     return true;
 }
 
-/* Describes what a non-tensor value is, for messages. */
-static const char *kind_name(ValueKind k) {
-    switch (k) {
-    case VAL_NONE: return "None";
-    case VAL_SHAPE: return "a shape tuple";
-    case VAL_VOID: return "nothing (a call that returns no value)";
-    default: return "a tensor";
+static int name_len(const Node *n) {
+    return (int)(n->as.text.length > 60 ? 60 : n->as.text.length);
+}
+
+/* The value as a tensor (a new reference); what names the operand in the
+ * message when it has no tensor form. */
+static bool to_tensor(Session *s, const Node *at, const Value *v, const char *what, Tensor **out) {
+    char why[200];
+    *out = value_to_tensor(v, why, sizeof why);
+    if (*out) return true;
+    if (!why[0]) return session_fail(s, at->line, at->col, "%s", ag_error());
+    if (v->kind == VAL_LIST) return session_fail(s, at->line, at->col, "%s", why);
+    return session_fail(s, at->line, at->col, "%s is %s, not a tensor%s", what, why,
+                        v->kind == VAL_NONE ? " (no gradient yet?)" : "");
+}
+
+/* A condition's truth: one element, non-zero (nan included), as PyTorch's
+ * bool(t). */
+static bool truth(Session *s, const Node *at, const Value *v, bool *out) {
+    char shape[AG_SHAPE_STR_MAX];
+    switch (v->kind) {
+    case VAL_BOOL: *out = v->as.truth; return true;
+    case VAL_NUMBER: *out = v->as.number != 0; return true;
+    case VAL_NONE: *out = false; return true;
+    case VAL_TENSOR:
+        if (v->as.tensor->numel == 1) {
+            *out = v->as.tensor->data[0] != 0;
+            return true;
+        }
+        return session_fail(s, at->line, at->col, "the truth of a tensor of shape %s is "
+                            "ambiguous: a condition needs exactly one element (use any, all, "
+                            "or one element)", tensor_shape_str(v->as.tensor, shape, sizeof shape));
+    default:
+        return session_fail(s, at->line, at->col, "%s cannot be a condition", value_kind_name(v));
     }
 }
 
@@ -97,127 +82,275 @@ static const char *kind_name(ValueKind k) {
  * Names
  * ====================================================================== */
 
+/* The global named by n, through n's cache (slots never move while the
+ * table's generation stands). */
+static Var *global_var(Session *s, const Node *n) {
+    Node *cache = (Node *)n;
+    if (cache->cache_generation == s->generation && cache->cache_slot >= 0 &&
+        cache->cache_slot < s->num_vars)
+        return &s->vars[cache->cache_slot];
+    Var *v = session_lookup(s, n->as.text.text, n->as.text.length);
+    if (v) {
+        cache->cache_slot = session_var_index(s, v);
+        cache->cache_generation = s->generation;
+    }
+    return v;
+}
+
+/* Binds the name n to v (taking it): a local inside a function call, else
+ * a global. A list is bound as the tensor it stacks to; strings cannot be. */
+static bool bind_name(Session *s, const Node *n, Value v) {
+    if (v.kind == VAL_STRING || v.kind == VAL_VOID || v.kind == VAL_GRAD_FN) {
+        const char *kind = value_kind_name(&v);
+        value_release(&v);
+        return session_fail(s, n->line, n->col, "%s cannot be bound to a name%s", kind,
+                            v.kind == VAL_STRING ? " (strings are only arguments)" : "");
+    }
+    if (v.kind == VAL_LIST && !v.as.list->tuple) {
+        Tensor *t;
+        bool ok = to_tensor(s, n, &v, "the list", &t);
+        value_release(&v);
+        if (!ok) return false;
+        v = value_tensor(t);
+    }
+    if (s->frame) return frame_bind(s, s->frame, n->as.text.text, n->as.text.length, v, n->line, n->col);
+    bool new_name = global_var(s, n) == NULL;
+    if (!session_bind(s, n->as.text.text, n->as.text.length, v, n->line, n->col)) return false;
+    if (new_name && s->interactive && builtin_find(n->as.text.text, n->as.text.length))
+        fprintf(s->err, "note: '%.*s' now hides the builtin %.*s() until :reset; torch.%.*s(...) "
+                "still calls it\n", name_len(n), n->as.text.text, name_len(n), n->as.text.text,
+                name_len(n), n->as.text.text);
+    return true;
+}
+
+/* Names people type from Python and other shells. */
+static bool habit_name(Session *s, const Node *n) {
+    static const struct {
+        const char *name, *advice;
+    } habits[] = {
+        {"exit", "to leave, type :quit or press Ctrl-D"},
+        {"quit", "to leave, type :quit or press Ctrl-D"},
+        {"help", "type :help (or :help NAME)"},
+        {"F", "ag has no modules: write relu(x), not F.relu(x)"},
+        {"nn", "ag has no modules: write the function itself (relu, mse_loss, ...)"},
+        {"optim", "ag has no modules: write SGD(...), Adam(...)"},
+        {"np", "ag has no NumPy: tensors do what you need (zeros, arange, ...)"},
+    };
+    for (size_t i = 0; i < sizeof habits / sizeof habits[0]; i++)
+        if (strlen(habits[i].name) == n->as.text.length &&
+            memcmp(habits[i].name, n->as.text.text, n->as.text.length) == 0)
+            return session_fail(s, n->line, n->col, "%s", habits[i].advice);
+    return false;
+}
+
+static bool unknown_name(Session *s, const Node *n, const char *what) {
+    if (habit_name(s, n)) return false;
+    int count;
+    const char *const *names = builtin_names(&count);
+    const char *near = session_suggest(s, n->as.text.text, n->as.text.length, names, count);
+    if (near)
+        return session_fail(s, n->line, n->col, "unknown %s '%.*s' (did you mean '%s'?)", what,
+                            name_len(n), n->as.text.text, near);
+    return session_fail(s, n->line, n->col, "unknown %s '%.*s'%s", what, name_len(n),
+                        n->as.text.text, strcmp(what, "function") == 0
+                                             ? " (:help lists the builtins)" : "");
+}
+
 static bool eval_name(Session *s, const Node *n, Value *out) {
-    const char *name = n->as.name.text;
-    size_t len = n->as.name.length;
-    if (s->frame_def)
-        for (int i = 0; i < s->frame_def->num_params; i++) {
-            const Node *p = s->frame_def->params[i];
-            if (p->as.name.length == len && memcmp(p->as.name.text, name, len) == 0) {
-                *out = s->frame_args[i];
-                if (out->kind == VAL_TENSOR) tensor_retain(out->tensor);
-                return true;
-            }
-        }
-    Var *v = session_lookup(s, name, len);
+    const char *name = n->as.text.text;
+    size_t len = n->as.text.length;
+    if (n->torch) {
+        if (builtin_find(name, len))
+            return session_fail(s, n->line, n->col, "torch.%.*s is a function: call it, as in "
+                                "torch.%.*s(...)", name_len(n), name, name_len(n), name);
+        return session_fail(s, n->line, n->col, "ag has no torch.%.*s", name_len(n), name);
+    }
+    Local *l = s->frame ? frame_lookup(s->frame, name, len) : NULL;
+    if (l) return value_copy(&l->value, out) || session_fail(s, n->line, n->col, "out of memory");
+    Var *v = global_var(s, n);
     if (v && v->func)
         return session_fail(s, n->line, n->col, "'%.*s' is a function: call it, as in %.*s(...)",
-                            (int)len, name, (int)len, name);
-    if (v && s->isolated && v->value.kind == VAL_TENSOR && v->value.tensor->requires_grad)
+                            name_len(n), name, name_len(n), name);
+    if (v && s->isolated && v->value.kind == VAL_TENSOR && v->value.as.tensor->requires_grad)
         /* inside grad/gradcheck only the arguments are differentiated */
-        return engine_result(s, n, tensor_detach(v->value.tensor), out);
-    if (v) {
-        *out = v->value;
-        if (out->kind == VAL_TENSOR) tensor_retain(out->tensor);
-        return true;
-    }
+        return engine_result(s, n, tensor_detach(v->value.as.tensor), out);
+    if (v) return value_copy(&v->value, out) || session_fail(s, n->line, n->col, "out of memory");
     if (builtin_find(name, len))
-        return session_fail(s, n->line, n->col,
-                            "'%.*s' is a builtin function: call it, as in %.*s(...)", (int)len,
-                            name, (int)len, name);
-    const char *near = session_suggest(s, name, len);
-    if (near)
-        return session_fail(s, n->line, n->col, "unknown name '%.*s' (did you mean '%s'?)",
-                            (int)len, name, near);
-    return session_fail(s, n->line, n->col, "unknown name '%.*s'", (int)len, name);
+        return session_fail(s, n->line, n->col, "'%.*s' is a builtin function: call it, as in "
+                            "%.*s(...)", name_len(n), name, name_len(n), name);
+    return unknown_name(s, n, "name");
+}
+
+/* ======================================================================
+ * Literals
+ * ====================================================================== */
+
+static bool eval_items(Session *s, Node *const *kids, int n, bool tuple, Value *out) {
+    ValueList *l = value_list_new(n, tuple);
+    if (!l) return session_fail(s, 0, 0, "out of memory");
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    for (int i = 0; i < n; i++)
+        if (!eval_expression(s, kids[i], &l->items[i])) {
+            value_release(out);
+            return false;
+        }
+    return true;
+}
+
+static bool eval_const(const Node *n, Value *out) {
+    *out = n->op == TOK_NONE ? value_none() : value_bool(n->op == TOK_TRUE);
+    return true;
 }
 
 /* ======================================================================
  * Operators
  * ====================================================================== */
 
-/* Evaluates n, which must give a tensor (what: how to name it). */
-static bool eval_tensor(Session *s, const Node *n, const char *what, Tensor **out) {
-    Value v;
-    if (!session_eval(s, n, &v)) return false;
-    if (v.kind != VAL_TENSOR) {
-        ValueKind kind = v.kind;
-        value_release(&v);
-        return session_fail(s, n->line, n->col, "%s is %s, not a tensor%s", what,
-                            kind_name(kind), kind == VAL_NONE ? " (no gradient yet?)" : "");
+static bool is_comparison(TokenType op) { return op >= TOK_EQ && op <= TOK_GE; }
+
+/* Python's float arithmetic on two numbers (x / 0 is inf or nan: IEEE, not
+ * an exception). */
+static double number_op(TokenType op, double x, double y) {
+    switch (op) {
+    case TOK_PLUS: return x + y;
+    case TOK_MINUS: return x - y;
+    case TOK_STAR: return x * y;
+    case TOK_SLASH: return x / y;
+    case TOK_SLASHSLASH: return ag_floor_divide(x, y);
+    case TOK_PERCENT: return ag_remainder(x, y);
+    case TOK_STARSTAR: return pow(x, y);
+    case TOK_EQ: return x == y;
+    case TOK_NE: return x != y;
+    case TOK_LT: return x < y;
+    case TOK_LE: return x <= y;
+    case TOK_GT: return x > y;
+    default: return x >= y;
     }
-    *out = v.tensor;
+}
+
+static Tensor *tensor_op(TokenType op, Tensor *a, Tensor *b) {
+    switch (op) {
+    case TOK_PLUS: return tensor_add(a, b);
+    case TOK_MINUS: return tensor_sub(a, b);
+    case TOK_STAR: return tensor_mul(a, b);
+    case TOK_SLASH: return tensor_div(a, b);
+    case TOK_SLASHSLASH: return tensor_floor_divide(a, b);
+    case TOK_PERCENT: return tensor_remainder(a, b);
+    case TOK_AT: return tensor_matmul(a, b);
+    case TOK_STARSTAR: return tensor_pow(a, b);
+    case TOK_EQ: return tensor_eq(a, b);
+    case TOK_NE: return tensor_ne(a, b);
+    case TOK_LT: return tensor_lt(a, b);
+    case TOK_LE: return tensor_le(a, b);
+    case TOK_GT: return tensor_gt(a, b);
+    default: return tensor_ge(a, b);
+    }
+}
+
+/* a op b on two values (borrowed) at node n. */
+static bool apply_binary(Session *s, const Node *n, TokenType op, const Value *a, const Value *b,
+                         Value *out) {
+    if (value_is_scalar(a) && value_is_scalar(b) && op != TOK_AT) {
+        double r = number_op(op, value_scalar(a), value_scalar(b));
+        if (is_comparison(op)) *out = value_bool(r != 0);
+        else *out = value_number(r), out->literal = a->literal && b->literal;
+        return true;
+    }
+    if ((op == TOK_EQ || op == TOK_NE) && (a->kind == VAL_NONE || b->kind == VAL_NONE)) {
+        bool same = a->kind == b->kind; /* x.grad == None */
+        *out = value_bool(op == TOK_EQ ? same : !same);
+        return true;
+    }
+    char what[48];
+    Tensor *ta, *tb;
+    snprintf(what, sizeof what, "the left operand of '%s'", token_text(op));
+    if (!to_tensor(s, n->left ? n->left : n, a, what, &ta)) return false;
+    snprintf(what, sizeof what, "the right operand of '%s'", token_text(op));
+    if (!to_tensor(s, n->right ? n->right : n, b, what, &tb)) {
+        tensor_release(ta);
+        return false;
+    }
+    Tensor *r = tensor_op(op, ta, tb);
+    tensor_release(ta);
+    tensor_release(tb);
+    if (!engine_result(s, n, r, out)) return false;
+    out->boolean = is_comparison(op);
     return true;
 }
 
-static const char *op_text(TokenType op) {
-    switch (op) {
-    case TOK_PLUS: return "+";
-    case TOK_MINUS: return "-";
-    case TOK_STAR: return "*";
-    case TOK_SLASH: return "/";
-    case TOK_AT: return "@";
-    default: return "**";
+/* a and b, a or b: short-circuit, a boolean. */
+static bool eval_logical(Session *s, const Node *n, Value *out) {
+    Value v;
+    bool t;
+    if (!eval_expression(s, n->left, &v)) return false;
+    bool ok = truth(s, n->left, &v, &t);
+    value_release(&v);
+    if (!ok) return false;
+    if (t == (n->op == TOK_OR)) {
+        *out = value_bool(t);
+        return true;
     }
+    if (!eval_expression(s, n->right, &v)) return false;
+    ok = truth(s, n->right, &v, &t);
+    value_release(&v);
+    *out = value_bool(t);
+    return ok;
 }
 
 static bool eval_binary(Session *s, const Node *n, Value *out) {
-    char what[48];
-    snprintf(what, sizeof what, "the left operand of '%s'", op_text(n->op));
-    Tensor *a, *b;
-    if (!eval_tensor(s, n->left, what, &a)) return false;
-    snprintf(what, sizeof what, "the right operand of '%s'", op_text(n->op));
-    if (!eval_tensor(s, n->right, what, &b)) {
-        tensor_release(a);
+    if (n->op == TOK_AND || n->op == TOK_OR) return eval_logical(s, n, out);
+    Value a, b;
+    if (!eval_expression(s, n->left, &a)) return false;
+    if (!eval_expression(s, n->right, &b)) {
+        value_release(&a);
         return false;
     }
-    Tensor *r;
-    switch (n->op) {
-    case TOK_PLUS: r = tensor_add(a, b); break;
-    case TOK_MINUS: r = tensor_sub(a, b); break;
-    case TOK_STAR: r = tensor_mul(a, b); break;
-    case TOK_SLASH: r = tensor_div(a, b); break;
-    case TOK_AT: r = tensor_matmul(a, b); break;
-    default: r = tensor_pow(a, b); break;
-    }
-    tensor_release(a);
-    tensor_release(b);
-    return engine_result(s, n, r, out);
+    bool ok = apply_binary(s, n, n->op, &a, &b, out);
+    value_release(&a);
+    value_release(&b);
+    return ok;
 }
 
 static bool eval_unary(Session *s, const Node *n, Value *out) {
-    Tensor *x;
-    if (!eval_tensor(s, n->left, n->op == TOK_MINUS ? "the operand of '-'" : "the operand of '+'",
-                     &x))
-        return false;
-    if (n->op == TOK_PLUS) { /* +x is x itself */
-        *out = tensor_value(x);
-        return true;
+    Value v;
+    if (!eval_expression(s, n->left, &v)) return false;
+    bool ok = true;
+    if (n->op == TOK_NOT) {
+        bool t;
+        ok = truth(s, n->left, &v, &t);
+        *out = value_bool(!t);
+    } else if (value_is_scalar(&v)) {
+        double x = value_scalar(&v);
+        *out = value_number(n->op == TOK_MINUS ? -x : x);
+        out->literal = v.literal;
+    } else {
+        Tensor *t;
+        ok = to_tensor(s, n->left, &v, n->op == TOK_MINUS ? "the operand of '-'"
+                                                           : "the operand of '+'", &t);
+        if (ok && n->op == TOK_PLUS) *out = value_tensor(t); /* +x is x itself */
+        else if (ok) ok = engine_result(s, n, tensor_neg(t), out), tensor_release(t);
     }
-    Tensor *r = tensor_neg(x);
-    tensor_release(x);
-    return engine_result(s, n, r, out);
+    value_release(&v);
+    return ok;
 }
 
 /* ======================================================================
- * Attributes: x.grad, x.shape, x.T
+ * Attributes: x.grad, x.shape, x.T, x.ndim, x.requires_grad, x.is_leaf,
+ * x.grad_fn, x.data
  * ====================================================================== */
 
 static bool attr_is(const Node *n, const char *name) {
-    return n->as.name.length == strlen(name) && memcmp(n->as.name.text, name, n->as.name.length) == 0;
+    return n->as.text.length == strlen(name) && memcmp(n->as.text.text, name, n->as.text.length) == 0;
 }
 
 /* How to name the object of an attribute in a message: its name if it is one. */
 static void object_name(const Node *obj, char *buf, size_t size) {
-    if (obj->kind == NODE_NAME)
-        snprintf(buf, size, "%.*s", (int)(obj->as.name.length > 40 ? 40 : obj->as.name.length),
-                 obj->as.name.text);
-    else
-        snprintf(buf, size, "this value");
+    if (obj->kind == NODE_NAME) snprintf(buf, size, "%.*s", name_len(obj), obj->as.text.text);
+    else snprintf(buf, size, "this value");
 }
 
 static bool attr_grad(Session *s, const Node *n, Tensor *t, Value *out) {
-    char who[48];
+    char who[64];
     object_name(n->left, who, sizeof who);
     if (!tensor_is_leaf(t) && n->left->kind == NODE_NAME)
         return session_fail(s, n->line, n->col,
@@ -225,44 +358,136 @@ static bool attr_grad(Session *s, const Node *n, Tensor *t, Value *out) {
                             "intermediate result (%s); its gradient is freed during backward",
                             who, who, t->op_name);
     if (!tensor_is_leaf(t))
-        return session_fail(s, n->line, n->col,
-                            ".grad of an intermediate result (%s): only leaf tensors keep "
-                            "their gradient", t->op_name);
-    if (!t->grad) {
-        *out = (Value){VAL_NONE, NULL, 0, {0}};
-        return true;
+        return session_fail(s, n->line, n->col, ".grad of an intermediate result (%s): only "
+                            "leaf tensors keep their gradient", t->op_name);
+    *out = t->grad ? value_tensor(tensor_retain(t->grad)) : value_none();
+    return true;
+}
+
+static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
+    if (attr_is(n, "grad")) return attr_grad(s, n, t, out);
+    if (attr_is(n, "shape")) {
+        *out = (Value){.kind = VAL_SHAPE, .as.shape.ndim = t->ndim};
+        memcpy(out->as.shape.dims, t->shape, sizeof t->shape);
+    } else if (attr_is(n, "T")) {
+        /* 0-d and 1-D: the tensor itself, as PyTorch returns it */
+        if (t->ndim < 2) *out = value_tensor(tensor_retain(t));
+        else return engine_result(s, n, tensor_transpose(t, -2, -1), out);
+    } else if (attr_is(n, "ndim")) {
+        *out = value_number(t->ndim);
+    } else if (attr_is(n, "requires_grad")) {
+        *out = value_bool(t->requires_grad);
+    } else if (attr_is(n, "is_leaf")) {
+        *out = value_bool(tensor_is_leaf(t));
+    } else if (attr_is(n, "grad_fn")) {
+        *out = t->grad_fn ? (Value){.kind = VAL_GRAD_FN, .as.grad_fn = t->op_name} : value_none();
+    } else if (attr_is(n, "data")) {
+        return engine_result(s, n, tensor_detach(t), out);
+    } else if (attr_is(n, "dtype") || attr_is(n, "device")) {
+        return session_fail(s, n->line, n->col, "ag tensors are all float64 on the CPU: there "
+                            "is no .%.*s", name_len(n), n->as.text.text);
+    } else {
+        const Builtin *b = builtin_find(n->as.text.text, n->as.text.length);
+        if (b && (b->flags & BI_METHOD))
+            return session_fail(s, n->line, n->col, ".%.*s is a method: call it, as in "
+                                "x.%.*s()", name_len(n), n->as.text.text, name_len(n),
+                                n->as.text.text);
+        return session_fail(s, n->line, n->col, "tensors have no attribute '.%.*s' (they have "
+                            ".grad .shape .T .ndim .requires_grad .is_leaf .grad_fn .data)",
+                            name_len(n), n->as.text.text);
     }
-    *out = tensor_value(tensor_retain(t->grad));
     return true;
 }
 
 static bool eval_attr(Session *s, const Node *n, Value *out) {
     Value obj;
-    if (!session_eval(s, n->left, &obj)) return false;
-    if (obj.kind != VAL_TENSOR) {
-        ValueKind kind = obj.kind;
+    if (n->left->kind == NODE_NAME && !n->left->torch && !s->frame &&
+        !global_var(s, n->left) && habit_name(s, n->left))
+        return false; /* F.relu, nn.Linear: say what to write */
+    if (!eval_expression(s, n->left, &obj)) return false;
+    bool tensor_like = obj.kind == VAL_TENSOR || (obj.kind == VAL_NUMBER && obj.literal);
+    if (!tensor_like) {
+        bool ok = session_fail(s, n->line, n->col, "attribute '.%.*s' of %s: only tensors have "
+                               "attributes", name_len(n), n->as.text.text, value_kind_name(&obj));
         value_release(&obj);
-        return session_fail(s, n->line, n->col, "attribute '.%.*s' of %s: only tensors have "
-                            "attributes", (int)n->as.name.length, n->as.name.text,
-                            kind_name(kind));
+        return ok;
     }
-    Tensor *t = obj.tensor;
-    bool ok = true;
-    if (attr_is(n, "grad")) {
-        ok = attr_grad(s, n, t, out);
-    } else if (attr_is(n, "shape")) {
-        *out = (Value){VAL_SHAPE, NULL, t->ndim, {0}};
-        memcpy(out->shape, t->shape, sizeof t->shape);
-    } else if (attr_is(n, "T")) {
-        /* .T of a 0-d or 1-D tensor is the same values (PyTorch returns a
-         * view; ag, which has none, a copy that still carries the graph). */
-        ok = engine_result(s, n, t->ndim < 2 ? tensor_reshape(t, t->ndim, t->shape)
-                                             : tensor_transpose(t, -2, -1), out);
-    } else {
-        ok = session_fail(s, n->line, n->col, "unknown attribute '.%.*s' (tensors have .grad, "
-                          ".shape and .T)", (int)n->as.name.length, n->as.name.text);
-    }
+    Tensor *t;
+    bool ok = to_tensor(s, n->left, &obj, "the object", &t);
+    value_release(&obj);
+    if (!ok) return false;
+    ok = tensor_attr(s, n, t, out);
     tensor_release(t);
+    return ok;
+}
+
+/* ======================================================================
+ * Indexing
+ * ====================================================================== */
+
+/* An integer index in [-size, size) of an object with size items. */
+static bool index_number(Session *s, const Node *at, const Value *v, int64_t size, int64_t *out) {
+    double x = value_is_scalar(v) ? value_scalar(v)
+               : v->kind == VAL_TENSOR && v->as.tensor->numel == 1 ? v->as.tensor->data[0] : NAN;
+    if (x != floor(x) || fabs(x) > 0x1p62)
+        return session_fail(s, at->line, at->col, "an index must be an integer, not %s",
+                            isnan(x) ? value_kind_name(v) : "a fraction");
+    int64_t i = (int64_t)x;
+    if (i < -size || i >= size)
+        return session_fail(s, at->line, at->col, "index %lld is out of range for size %lld",
+                            (long long)i, (long long)size);
+    *out = i < 0 ? i + size : i;
+    return true;
+}
+
+/* x[i, j, ...] with integer indices: one select per index. */
+static bool index_tensor(Session *s, const Node *n, Tensor *t, Value *out) {
+    Tensor *cur = tensor_retain(t);
+    for (int k = 0; k < n->num_kids; k++) {
+        const Node *ix = n->kids[k];
+        Value v;
+        if (ix->kind == NODE_SLICE) {
+            tensor_release(cur);
+            return session_fail(s, ix->line, ix->col, "slices are not supported yet");
+        }
+        if (!eval_expression(s, ix, &v)) return tensor_release(cur), false;
+        int64_t i = 0;
+        bool ok = cur->ndim > 0 ||
+                  session_fail(s, ix->line, ix->col, "a 0-d tensor cannot be indexed");
+        ok = ok && index_number(s, ix, &v, cur->shape[0], &i);
+        value_release(&v);
+        Tensor *next = ok ? tensor_select(cur, 0, i) : NULL;
+        tensor_release(cur);
+        if (!ok) return false;
+        if (!next) return session_fail(s, ix->line, ix->col, "%s", ag_error());
+        cur = next;
+    }
+    *out = value_tensor(cur);
+    return true;
+}
+
+static bool eval_index(Session *s, const Node *n, Value *out) {
+    Value obj;
+    if (!eval_expression(s, n->left, &obj)) return false;
+    bool ok;
+    if (obj.kind == VAL_TENSOR || (obj.kind == VAL_NUMBER && obj.literal)) {
+        Tensor *t;
+        ok = to_tensor(s, n->left, &obj, "the object", &t) && (index_tensor(s, n, t, out), true);
+        if (ok) tensor_release(t);
+        ok = ok && out->kind != VAL_VOID;
+    } else if ((obj.kind == VAL_SHAPE || obj.kind == VAL_LIST) && n->num_kids == 1 &&
+               n->kids[0]->kind != NODE_SLICE) {
+        int64_t size = obj.kind == VAL_SHAPE ? obj.as.shape.ndim : obj.as.list->count, i = 0;
+        Value v;
+        ok = eval_expression(s, n->kids[0], &v) && index_number(s, n->kids[0], &v, size, &i);
+        value_release(&v);
+        if (ok && obj.kind == VAL_SHAPE) *out = value_number((double)obj.as.shape.dims[i]);
+        else if (ok) ok = value_copy(&obj.as.list->items[i], out);
+    } else {
+        ok = session_fail(s, n->line, n->col, "%s cannot be indexed that way",
+                          value_kind_name(&obj));
+    }
+    value_release(&obj);
     return ok;
 }
 
@@ -270,163 +495,224 @@ static bool eval_attr(Session *s, const Node *n, Value *out) {
  * Calls
  * ====================================================================== */
 
-static void release_args(Value *args, int n) {
-    for (int i = 0; i < n; i++) value_release(&args[i]);
-}
-
-/* Evaluates n of call's arguments, from the first-th, into args. */
-static bool eval_args(Session *s, const Node *call, int n, Value *args, int first) {
-    for (int i = 0; i < n; i++)
-        if (!session_eval(s, call->args[first + i], &args[i])) {
-            release_args(args, i);
-            return false;
-        }
-    return true;
-}
-
 /* An error inside a body is reported where the function was called (the
  * body may be lines away), naming the innermost function it happened in. */
-static void blame_call(Session *s, const Node *call, const Stmt *def) {
+static void blame_call(Session *s, const Node *call, const UserFunc *f) {
     s->error_line = call->line;
     s->error_col = call->col;
     if (s->error_in_function) return;
     s->error_in_function = true;
     char inner[sizeof s->error];
     memcpy(inner, s->error, sizeof inner);
-    int name_len = def->name_length > 40 ? 40 : (int)def->name_length;
-    snprintf(s->error, sizeof s->error, "in %.*s: %.*s", name_len, def->name,
-             (int)sizeof s->error - 50, inner);
+    const Node *name = f->def->target;
+    snprintf(s->error, sizeof s->error, "in %.*s: %.*s", name_len(name), name->as.text.text,
+             (int)sizeof s->error - 80, inner);
 }
 
-/* Evaluates f's body with its parameters bound to args (n of them). */
-static bool apply_user(Session *s, const Node *n, const UserFunc *f, int num_args, Value *args,
+/* Runs f's body with its parameters bound to args (n of them, taken). */
+static bool apply_user(Session *s, const Node *at, const UserFunc *f, Value *args, int n,
                        Value *out) {
     const Stmt *def = f->def;
-    if (num_args != def->num_params)
-        return session_fail(s, n->line, n->col, "%.*s takes %d argument%s, got %d",
-                            (int)def->name_length, def->name, def->num_params,
-                            def->num_params == 1 ? "" : "s", num_args);
-    if (s->call_depth >= MAX_CALL_DEPTH)
-        return session_fail(s, n->line, n->col, "function calls nested more than %d deep "
-                            "(runaway recursion?)", MAX_CALL_DEPTH);
-    const Stmt *saved_def = s->frame_def;
-    Value *saved_args = s->frame_args;
-    s->frame_def = def;
-    s->frame_args = args;
+    const Node *fname = def->target;
+    if (n != def->num_params) {
+        for (int i = 0; i < n; i++) value_release(&args[i]);
+        return session_fail(s, at->line, at->col, "%.*s takes %d argument%s, got %d",
+                            name_len(fname), fname->as.text.text, def->num_params,
+                            def->num_params == 1 ? "" : "s", n);
+    }
+    if (s->call_depth >= MAX_CALL_DEPTH) {
+        for (int i = 0; i < n; i++) value_release(&args[i]);
+        return session_fail(s, at->line, at->col, "runaway recursion: more than %d nested calls "
+                            "(does %.*s call itself?)", MAX_CALL_DEPTH, name_len(fname),
+                            fname->as.text.text);
+    }
+    Frame frame = {.func = f, .caller = s->frame, .result = value_void()};
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        const Node *p = def->params[i];
+        if (ok) ok = frame_bind(s, &frame, p->as.text.text, p->as.text.length, args[i], at->line, at->col);
+        else value_release(&args[i]);
+    }
+    s->frame = &frame;
     s->call_depth++;
-    bool ok = session_eval(s, def->expr, out);
+    if (ok && !def->has_block) {
+        ok = eval_expression(s, def->expr, out);
+    } else if (ok) {
+        s->quiet++;
+        Status st = exec_block(s, &def->body);
+        s->quiet--;
+        ok = st != EXEC_ERROR;
+        *out = frame.result;
+        frame.result = value_void();
+    }
     s->call_depth--;
-    s->frame_def = saved_def;
-    s->frame_args = saved_args;
-    if (!ok) blame_call(s, n, def);
+    s->frame = frame.caller;
+    frame_free(&frame);
+    if (!ok) blame_call(s, at, f);
     return ok;
 }
 
-static bool call_user(Session *s, const Node *n, const UserFunc *f, Value *out) {
-    if (n->num_args != f->def->num_params) return apply_user(s, n, f, n->num_args, NULL, out);
-    Value args[64];
-    if (!eval_args(s, n, n->num_args, args, 0)) return false;
-    bool ok = apply_user(s, n, f, n->num_args, args, out);
-    release_args(args, n->num_args);
-    return ok;
-}
-
-/* A trailing bare `grad` argument of a creation builtin is the flag. */
-static bool is_grad_flag(const Node *arg) {
-    return arg->kind == NODE_NAME && arg->as.name.length == 4 &&
-           memcmp(arg->as.name.text, "grad", 4) == 0;
-}
-
-/* grad(f, a, ...) and gradcheck(f, ...): f is a name, the rest values. */
-static bool call_with_function(Session *s, const Node *n, const Builtin *b, Value *out) {
-    if (n->num_args < b->min_args)
-        return session_fail(s, n->line, n->col, "%s takes a function and at least one argument: "
-                            "%s", b->name, b->signature);
-    const Node *f = n->args[0];
-    Var *v = f->kind == NODE_NAME ? session_lookup(s, f->as.name.text, f->as.name.length) : NULL;
-    const Builtin *fb = f->kind == NODE_NAME ? builtin_find(f->as.name.text, f->as.name.length) : NULL;
-    /* A builtin qualifies when it is one of the engine's differentiable ops. */
-    if (!(v && v->func) && !(fb && ag_op_rule(fb->name)))
-        return session_fail(s, f->line, f->col, "the first argument of %s must name a function "
-                            "to differentiate: one you defined (f(x) = ...) or an op such as "
-                            "exp", b->name);
-    Value args[64];
-    if (!eval_args(s, n, n->num_args - 1, args, 1)) return false;
-    CallArgs a = {n, args, n->num_args - 1, false};
-    *out = (Value){VAL_VOID, NULL, 0, {0}};
-    bool ok = b->fn(s, &a, out);
-    release_args(args, a.n);
-    return ok;
-}
-
-bool session_call(Session *s, const Node *call, const Node *fnode, Tensor **targs, int n,
-                  Value *out) {
-    Value args[64];
-    for (int i = 0; i < n; i++) args[i] = tensor_value(targs[i]); /* borrowed */
-    Var *v = session_lookup(s, fnode->as.name.text, fnode->as.name.length);
-    if (v && v->func) return apply_user(s, call, v->func, n, args, out);
-    const Builtin *b = builtin_find(fnode->as.name.text, fnode->as.name.length);
-    if (n < b->min_args || (b->max_args >= 0 && n > b->max_args))
-        return session_fail(s, call->line, call->col, "%s takes %d to %d arguments, got %d",
-                            b->name, b->min_args, b->max_args, n);
-    /* A call of the builtin as if written f(a, ...) at the same place. */
-    Node as_call = *fnode;
-    as_call.kind = NODE_CALL;
-    as_call.args = call->args + 1;
-    as_call.num_args = n;
-    CallArgs a = {&as_call, args, n, false};
-    *out = (Value){VAL_VOID, NULL, 0, {0}};
-    return b->fn(s, &a, out);
-}
-
-static bool call_builtin(Session *s, const Node *n, const Builtin *b, Value *out) {
-    CallArgs a = {n, NULL, n->num_args, false};
-    if (b->creation && a.n > 0 && is_grad_flag(n->args[a.n - 1])) {
-        a.grad = true;
-        a.n--;
+/* The evaluator's call path for grad, gradcheck and plot: args are
+ * borrowed (copies are passed on). */
+static bool invoke(Session *s, const FuncRef *f, Value *args, int n, Value *out) {
+    Value copies[MAX_ARGS];
+    const Node *nodes[MAX_ARGS];
+    for (int i = 0; i < n; i++) {
+        value_copy(&args[i], &copies[i]);
+        nodes[i] = f->at;
     }
-    if (b->function_first) return call_with_function(s, n, b, out);
-    if (a.n < b->min_args || (b->max_args >= 0 && a.n > b->max_args)) {
-        char range[48];
-        if (b->min_args == b->max_args) snprintf(range, sizeof range, "%d", b->min_args);
-        else if (b->max_args < 0) snprintf(range, sizeof range, "at least %d", b->min_args);
-        else snprintf(range, sizeof range, "%d to %d", b->min_args, b->max_args);
-        return session_fail(s, n->line, n->col, "%s takes %s argument%s, got %d: %s", b->name,
-                            range, b->max_args == 1 && b->min_args == 1 ? "" : "s", a.n,
-                            b->signature);
-    }
-    Value args[64];
-    if (!eval_args(s, n, a.n, args, 0)) return false;
-    a.args = args;
-    *out = (Value){VAL_VOID, NULL, 0, {0}};
-    bool ok = b->fn(s, &a, out);
-    release_args(args, a.n);
-    return ok;
+    if (f->user) return apply_user(s, f->at, f->user, copies, n, out);
+    return builtin_call(s, f->builtin, f->at->line, f->at->col, copies, nodes, n, NULL, NULL, 0,
+                        false, NULL, out);
 }
 
-static bool eval_call(Session *s, const Node *n, Value *out) {
-    const char *name = n->as.name.text;
-    size_t len = n->as.name.length;
-    Var *v = session_lookup(s, name, len);
-    if (v && v->func) return call_user(s, n, v->func, out);
+/* The function the first argument of grad or gradcheck names; messages
+ * about calling it point at the call. */
+static bool function_ref(Session *s, const Builtin *b, const Node *call, const Node *arg,
+                         FuncRef *f) {
+    memset(f, 0, sizeof *f);
+    f->invoke = invoke;
+    f->at = call;
+    if (arg->kind == NODE_NAME) {
+        f->name = arg->as.text.text;
+        f->length = arg->as.text.length;
+        Var *v = arg->torch ? NULL : global_var(s, arg);
+        if (v && v->func) f->user = v->func;
+        else if (!v) f->builtin = builtin_find(f->name, f->length);
+        if (f->user || (f->builtin && (f->builtin->flags & BI_OP))) return true;
+    }
+    return session_fail(s, arg->line, arg->col, "the first argument of %s must name a function "
+                        "to differentiate: one you defined (f(x) = ...) or an op such as exp",
+                        b->name);
+}
+
+/* Evaluates a call's arguments into pos (positional; self first for a
+ * method call) and kw (keyword), then calls b through builtin_call. */
+static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *self,
+                         Value *out) {
+    Value pos[MAX_ARGS + 1], kw[MAX_ARGS];
+    const Node *pos_nodes[MAX_ARGS + 1], *kw_nodes[MAX_ARGS];
+    int np = 0, nk = 0, first = 0;
+    bool grad_flag = false, ok = true;
+    FuncRef func, *fref = NULL;
+    int positional = call->num_positional;
+    if (self) {
+        pos[np] = *self;
+        pos_nodes[np++] = call->left->left;
+    }
+    if ((b->flags & BI_CREATION) && positional > 0) { /* tensor(x, grad) */
+        const Node *last = call->kids[positional - 1];
+        if (last->kind == NODE_NAME && !last->torch && last->as.text.length == 4 &&
+            memcmp(last->as.text.text, "grad", 4) == 0)
+            grad_flag = true, positional--;
+    }
+    if ((b->flags & BI_FUNCTION_FIRST) && !self) {
+        if (positional < 2)
+            return session_fail(s, call->line, call->col, "%s takes a function and at least "
+                                "one argument: %s", b->name, b->signature);
+        if (!function_ref(s, b, call, call->kids[0], &func)) return false;
+        fref = &func;
+        first = 1;
+    }
+    for (int i = first; ok && i < call->num_kids; i++) {
+        const Node *k = call->kids[i];
+        if (i >= positional && i < call->num_positional) continue; /* the grad flag */
+        bool keyword = k->kind == NODE_KEYWORD;
+        Value *slot = keyword ? &kw[nk] : &pos[np];
+        ok = eval_expression(s, keyword ? k->left : k, slot);
+        if (!ok) break;
+        if (keyword) kw_nodes[nk++] = k;
+        else pos_nodes[np++] = k;
+    }
+    if (!ok) {
+        for (int i = 0; i < np; i++) value_release(&pos[i]);
+        for (int i = 0; i < nk; i++) value_release(&kw[i]);
+        return false;
+    }
+    return builtin_call(s, b, call->line, call->col, pos, pos_nodes, np, kw, kw_nodes, nk,
+                        grad_flag, fref, out);
+}
+
+static bool call_user(Session *s, const Node *call, const UserFunc *f, Value *out) {
+    Value args[MAX_ARGS];
+    if (call->num_positional != call->num_kids)
+        return session_fail(s, call->kids[call->num_positional]->line,
+                            call->kids[call->num_positional]->col,
+                            "functions you define take positional arguments only");
+    for (int i = 0; i < call->num_kids; i++)
+        if (!eval_expression(s, call->kids[i], &args[i])) {
+            for (int j = 0; j < i; j++) value_release(&args[j]);
+            return false;
+        }
+    return apply_user(s, call, f, args, call->num_kids, out);
+}
+
+/* x.zero_(), x.add_(y): in-place methods, which ag does not have. */
+static bool in_place_habit(Session *s, const Node *attr) {
+    size_t len = attr->as.text.length;
+    if (len < 2 || attr->as.text.text[len - 1] != '_' || attr->as.text.text[len - 2] == '_')
+        return false;
+    if (len == 5 && memcmp(attr->as.text.text, "zero_", 5) == 0)
+        return session_fail(s, attr->line, attr->col, "ag has no in-place operations: to reset "
+                            "a gradient write zero_grad(x) or x.grad = None");
+    return session_fail(s, attr->line, attr->col, "ag has no in-place operations (%.*s): write "
+                        "x = x.%.*s(...) instead; values are never changed in place",
+                        name_len(attr), attr->as.text.text, (int)len - 1, attr->as.text.text);
+}
+
+/* x.f(args): the builtin f with x as its first argument. */
+static bool call_method(Session *s, const Node *call, Value *out) {
+    const Node *attr = call->left;
+    const Node *obj = attr->left;
+    if (obj->kind == NODE_NAME && !obj->torch && !s->frame && !global_var(s, obj) &&
+        habit_name(s, obj))
+        return false; /* F.relu(x), optim.SGD(...) */
+    if (in_place_habit(s, attr)) return false;
+    const Builtin *b = builtin_find(attr->as.text.text, attr->as.text.length);
+    Value self;
+    if (!eval_expression(s, obj, &self)) return false;
+    bool tensor_like = self.kind == VAL_TENSOR || (self.kind == VAL_NUMBER && self.literal);
+    if (!tensor_like || !b || !(b->flags & BI_METHOD)) {
+        bool ok = session_fail(s, attr->line, attr->col + 1, "%s has no method '%.*s'%s",
+                               value_kind_name(&self), name_len(attr), attr->as.text.text,
+                               tensor_like && b ? " (call it as a function)" : "");
+        value_release(&self);
+        return ok;
+    }
+    return call_builtin(s, call, b, &self, out);
+}
+
+static bool eval_call(Session *s, const Node *call, Value *out) {
+    const Node *callee = call->left;
+    if (callee->kind == NODE_ATTR) return call_method(s, call, out);
+    const char *name = callee->as.text.text;
+    size_t len = callee->as.text.length;
+    if (!callee->torch) {
+        Local *l = s->frame ? frame_lookup(s->frame, name, len) : NULL;
+        Var *v = l ? NULL : global_var(s, callee);
+        if (v && v->func) return call_user(s, call, v->func, out);
+        if (l || v) {
+            bool hides = builtin_find(name, len) != NULL;
+            return session_fail(s, callee->line, callee->col, "'%.*s' is a variable, not a "
+                                "function%s%.*s%s", name_len(callee), name,
+                                hides ? " (it hides the builtin: torch." : "",
+                                hides ? name_len(callee) : 0, name, hides ? "(...) calls it)" : "");
+        }
+    }
     const Builtin *b = builtin_find(name, len);
-    if (b) return call_builtin(s, n, b, out);
-    if (v) return session_fail(s, n->line, n->col, "'%.*s' is a variable, not a function",
-                               (int)len, name);
-    const char *near = session_suggest(s, name, len);
-    if (near)
-        return session_fail(s, n->line, n->col, "unknown function '%.*s' (did you mean '%s'?)",
-                            (int)len, name, near);
-    return session_fail(s, n->line, n->col, "unknown function '%.*s' (:help lists the builtins)",
-                        (int)len, name);
+    if (b) return call_builtin(s, call, b, NULL, out);
+    if (callee->torch)
+        return session_fail(s, callee->line, callee->col, "ag has no torch.%.*s (:help lists "
+                            "the builtins)", name_len(callee), name);
+    return unknown_name(s, callee, "function");
 }
 
 /* ======================================================================
- * The evaluator
+ * Expressions
  * ====================================================================== */
 
-bool session_eval(Session *s, const Node *n, Value *out) {
-    *out = (Value){VAL_VOID, NULL, 0, {0}};
+bool eval_expression(Session *s, const Node *n, Value *out) {
+    *out = value_void();
     if (session_interrupted) return session_fail(s, n->line, n->col, "interrupted");
     if (s->eval_depth >= MAX_EVAL_DEPTH)
         return session_fail(s, n->line, n->col, "expression too deep to evaluate (calls nest "
@@ -434,18 +720,357 @@ bool session_eval(Session *s, const Node *n, Value *out) {
     s->eval_depth++;
     bool ok;
     switch (n->kind) {
-    case NODE_NUMBER: ok = engine_result(s, n, tensor_scalar(n->as.number), out); break;
+    case NODE_NUMBER:
+        *out = value_number(n->as.number);
+        out->literal = true;
+        ok = true;
+        break;
+    case NODE_STRING:
+        *out = (Value){.kind = VAL_STRING, .as.string = {n->as.text.text, n->as.text.length}};
+        ok = true;
+        break;
+    case NODE_CONST: ok = eval_const(n, out); break;
     case NODE_LIST:
         ok = engine_result(s, n, tensor_create(n->as.list.ndim, n->as.list.shape,
                                                n->as.list.values, false), out);
         break;
+    case NODE_LIST_EXPR: ok = eval_items(s, n->kids, n->num_kids, false, out); break;
+    case NODE_TUPLE: ok = eval_items(s, n->kids, n->num_kids, true, out); break;
     case NODE_NAME: ok = eval_name(s, n, out); break;
     case NODE_UNARY: ok = eval_unary(s, n, out); break;
     case NODE_BINARY: ok = eval_binary(s, n, out); break;
     case NODE_CALL: ok = eval_call(s, n, out); break;
     case NODE_ATTR: ok = eval_attr(s, n, out); break;
-    default: ok = session_fail(s, n->line, n->col, "internal error: unknown node");
+    case NODE_INDEX: ok = eval_index(s, n, out); break;
+    default: ok = session_fail(s, n->line, n->col, "this cannot stand on its own here");
     }
     s->eval_depth--;
     return ok;
+}
+
+/* ======================================================================
+ * Calls that return nothing, refused before a statement runs
+ * ====================================================================== */
+
+/* The builtin a call node reaches when nothing hides it, or NULL. */
+static const Builtin *static_builtin(Session *s, const Node *call) {
+    const Node *c = call->left;
+    if (c->kind == NODE_ATTR) return builtin_find(c->as.text.text, c->as.text.length);
+    if (!c->torch && ((s->frame && frame_lookup(s->frame, c->as.text.text, c->as.text.length)) ||
+                      global_var(s, c)))
+        return NULL;
+    return builtin_find(c->as.text.text, c->as.text.length);
+}
+
+/* The first call in the tree (below its root when skip_root) to a builtin
+ * that returns nothing, or NULL. */
+static const Node *void_call(Session *s, const Node *n, bool skip_root) {
+    if (!n) return NULL;
+    if (!skip_root && n->kind == NODE_CALL) {
+        const Builtin *b = static_builtin(s, n);
+        if (b && (b->flags & BI_VOID)) return n;
+    }
+    const Node *hit = void_call(s, n->left, false);
+    if (!hit) hit = void_call(s, n->right, false);
+    for (int i = 0; !hit && i < n->num_kids; i++) hit = void_call(s, n->kids[i], false);
+    return hit;
+}
+
+/* A call that returns nothing can only be a statement of its own: refused
+ * before anything runs, so that a failed statement changes nothing. */
+static bool check_void_calls(Session *s, const Node *expr, bool statement_root, bool assigned) {
+    const Node *hit = void_call(s, expr, statement_root);
+    if (!hit) return true;
+    const Node *c = hit->left;
+    if (assigned && hit == expr)
+        return session_fail(s, hit->line, hit->col, "this call returns nothing to assign");
+    return session_fail(s, hit->line, hit->col, "%.*s(...) returns nothing, so it cannot be used "
+                        "inside an expression", name_len(c), c->as.text.text);
+}
+
+/* ======================================================================
+ * Statements
+ * ====================================================================== */
+
+static Status exec_expr(Session *s, const Stmt *st) {
+    Value v;
+    if (!check_void_calls(s, st->expr, true, false) || !eval_expression(s, st->expr, &v))
+        return EXEC_ERROR;
+    if (!s->quiet) {
+        if (v.kind == VAL_LIST && !v.as.list->tuple) { /* [x, 2*x] prints as its stack */
+            Tensor *t;
+            bool ok = to_tensor(s, st->expr, &v, "the list", &t);
+            value_release(&v);
+            if (!ok) return EXEC_ERROR;
+            v = value_tensor(t);
+        }
+        session_print_value(s, &v);
+    }
+    value_release(&v);
+    return EXEC_OK;
+}
+
+/* NAME.grad = None: a gradient reset, as zero_grad(NAME). */
+static Status assign_attr(Session *s, const Stmt *st) {
+    const Node *t = st->target;
+    if (!attr_is(t, "grad"))
+        return exec_fail(s, t->line, t->col, "only x.grad can be assigned (x.grad = None); "
+                            ".%.*s cannot", name_len(t), t->as.text.text);
+    Value obj, v;
+    if (!eval_expression(s, t->left, &obj)) return EXEC_ERROR;
+    bool ok = eval_expression(s, st->expr, &v);
+    if (ok && v.kind != VAL_NONE)
+        ok = session_fail(s, st->expr->line, st->expr->col, "x.grad can only be set to None "
+                          "(it resets the gradient)");
+    if (ok && obj.kind != VAL_TENSOR)
+        ok = session_fail(s, t->line, t->col, "%s has no gradient", value_kind_name(&obj));
+    if (ok) tensor_zero_grad(obj.as.tensor);
+    value_release(&obj);
+    value_release(&v);
+    return ok ? EXEC_OK : EXEC_ERROR;
+}
+
+static Status exec_assign(Session *s, const Stmt *st) {
+    if (st->target->kind == NODE_ATTR) return assign_attr(s, st);
+    if (st->target->kind == NODE_INDEX)
+        return exec_fail(s, st->target->line, st->target->col, "assigning to x[...] is not "
+                            "supported yet");
+    Value v;
+    if (!check_void_calls(s, st->expr, false, true) || !eval_expression(s, st->expr, &v))
+        return EXEC_ERROR;
+    return bind_name(s, st->target, v) ? EXEC_OK : EXEC_ERROR;
+}
+
+/* The value a name holds now (a copy), for NAME op= EXPR. */
+static bool current_value(Session *s, const Node *n, Value *out) { return eval_name(s, n, out); }
+
+/* NAME op= EXPR. When NAME holds a leaf that requires grad, the update is
+ * not recorded and NAME becomes a fresh leaf that still requires grad and
+ * keeps its .grad (gradient descent: w -= lr * w.grad); the old tensor is
+ * not changed, so a graph that used it is intact. Otherwise NAME = NAME op
+ * EXPR. */
+static Status exec_augassign(Session *s, const Stmt *st) {
+    if (st->target->kind == NODE_INDEX)
+        return exec_fail(s, st->target->line, st->target->col, "updating x[...] is not "
+                            "supported yet");
+    Value old, rhs, r;
+    if (!check_void_calls(s, st->expr, false, false) || !current_value(s, st->target, &old))
+        return EXEC_ERROR;
+    if (!eval_expression(s, st->expr, &rhs)) return value_release(&old), EXEC_ERROR;
+    bool leaf = old.kind == VAL_TENSOR && old.as.tensor->requires_grad &&
+                tensor_is_leaf(old.as.tensor);
+    bool was_enabled = leaf ? ag_set_grad_enabled(false) : true;
+    Node op_node = *st->target;
+    op_node.left = st->target;
+    op_node.right = st->expr;
+    bool ok = apply_binary(s, &op_node, st->op, &old, &rhs, &r);
+    if (leaf) ag_set_grad_enabled(was_enabled);
+    if (ok && leaf) {
+        Tensor *fresh = r.kind == VAL_TENSOR ? r.as.tensor : NULL;
+        ok = fresh && tensor_inherit(fresh, old.as.tensor) == 0;
+        if (!ok) {
+            session_set_error(s, st->line, st->col, "%s", ag_error());
+            value_release(&r);
+        }
+    }
+    value_release(&old);
+    value_release(&rhs);
+    return ok && bind_name(s, st->target, r) ? EXEC_OK : EXEC_ERROR;
+}
+
+static Status exec_def(Session *s, const Stmt *st) {
+    if (s->frame)
+        return exec_fail(s, st->line, st->col, "functions are defined at the top level, not "
+                            "inside another function");
+    if (!st->has_block && !check_void_calls(s, st->expr, false, false)) {
+        const Node *hit = void_call(s, st->expr, false);
+        return exec_fail(s, hit->line, hit->col, "a function's body must compute a value: "
+                            "%.*s(...) cannot be used in f(x) = EXPR (a block body can: "
+                            "f(x) { ... })", name_len(hit->left), hit->left->as.text.text);
+    }
+    return session_define(s, st) ? EXEC_OK : EXEC_ERROR;
+}
+
+/* Runs a loop body once; *stop says whether the loop ends here. */
+static Status loop_body(Session *s, const Stmt *st, bool *stop) {
+    *stop = true;
+    if (session_interrupted)
+        return exec_fail(s, st->line, st->col, "interrupted");
+    Status r = exec_block(s, &st->body);
+    if (r == EXEC_BREAK) return EXEC_OK;
+    if (r == EXEC_ERROR || r == EXEC_RETURN) return r;
+    *stop = false; /* EXEC_OK or EXEC_CONTINUE: the next iteration */
+    return EXEC_OK;
+}
+
+/* for i in range(...): numbers, no tensor made. */
+static bool range_bounds(Session *s, const Node *call, double *start, double *stop, double *step) {
+    double v[3];
+    int n = call->num_kids;
+    if (n < 1 || n > 3 || call->num_positional != n)
+        return session_fail(s, call->line, call->col, "range takes 1 to 3 integers, got %d", n);
+    for (int i = 0; i < n; i++) {
+        Value x;
+        if (!eval_expression(s, call->kids[i], &x)) return false;
+        bool ok = value_is_scalar(&x) || (x.kind == VAL_TENSOR && x.as.tensor->numel == 1);
+        v[i] = !ok ? NAN : value_is_scalar(&x) ? value_scalar(&x) : x.as.tensor->data[0];
+        value_release(&x);
+        if (v[i] != floor(v[i]) || fabs(v[i]) > 0x1p53)
+            return session_fail(s, call->kids[i]->line, call->kids[i]->col, "range takes "
+                                "integers; this is %s", ok ? "not an integer" : "not a number");
+    }
+    *start = n == 1 ? 0 : v[0];
+    *stop = n == 1 ? v[0] : v[1];
+    *step = n == 3 ? v[2] : 1;
+    if (*step == 0) return session_fail(s, call->kids[2]->line, call->kids[2]->col,
+                                        "range's step must not be zero");
+    return true;
+}
+
+static Status for_range(Session *s, const Stmt *st) {
+    double start, stop, step;
+    if (!range_bounds(s, st->expr, &start, &stop, &step)) return EXEC_ERROR;
+    for (double i = start; step > 0 ? i < stop : i > stop; i += step) {
+        bool done;
+        if (!bind_name(s, st->target, value_number(i))) return EXEC_ERROR;
+        Status r = loop_body(s, st, &done);
+        if (done) return r;
+    }
+    return EXEC_OK;
+}
+
+/* The k-th item of what a for loop walks over (a new value). */
+static bool loop_item(Session *s, const Stmt *st, const Value *over, int64_t k, Value *out) {
+    if (over->kind == VAL_SHAPE) *out = value_number((double)over->as.shape.dims[k]);
+    else if (over->kind == VAL_LIST) return value_copy(&over->as.list->items[k], out);
+    else return engine_result(s, st->expr, tensor_select(over->as.tensor, 0, k), out);
+    return true;
+}
+
+static Status for_values(Session *s, const Stmt *st) {
+    Value over;
+    if (!eval_expression(s, st->expr, &over)) return EXEC_ERROR;
+    int64_t count = over.kind == VAL_SHAPE ? over.as.shape.ndim
+                    : over.kind == VAL_LIST ? over.as.list->count
+                    : over.kind == VAL_TENSOR && over.as.tensor->ndim > 0 ? over.as.tensor->shape[0]
+                    : -1;
+    Status r = EXEC_OK;
+    if (count < 0)
+        r = exec_fail(s, st->expr->line, st->expr->col, "a for loop walks over range(...), "
+                         "a tensor's first dimension, a list or a shape, not %s%s",
+                         over.kind == VAL_TENSOR ? "a 0-d tensor" : value_kind_name(&over),
+                         value_is_scalar(&over) ? " (write range(n))" : "");
+    for (int64_t k = 0; r == EXEC_OK && k < count; k++) {
+        Value item;
+        bool done;
+        if (!loop_item(s, st, &over, k, &item) || !bind_name(s, st->target, item)) {
+            r = EXEC_ERROR;
+            break;
+        }
+        r = loop_body(s, st, &done);
+        if (done) break;
+    }
+    value_release(&over);
+    return r;
+}
+
+/* Whether a for loop's iterable is a call of the builtin range. */
+static bool is_range_call(Session *s, const Node *e) {
+    if (e->kind != NODE_CALL || e->left->kind != NODE_NAME) return false;
+    const Node *c = e->left;
+    if (c->as.text.length != 5 || memcmp(c->as.text.text, "range", 5) != 0) return false;
+    return c->torch || !((s->frame && frame_lookup(s->frame, "range", 5)) || global_var(s, c));
+}
+
+static Status exec_for(Session *s, const Stmt *st) {
+    if (!check_void_calls(s, st->expr, false, false)) return EXEC_ERROR;
+    return is_range_call(s, st->expr) ? for_range(s, st) : for_values(s, st);
+}
+
+/* The truth of a statement's condition. */
+static bool condition(Session *s, const Node *e, bool *out) {
+    Value v;
+    if (!check_void_calls(s, e, false, false) || !eval_expression(s, e, &v)) return false;
+    bool ok = truth(s, e, &v, out);
+    value_release(&v);
+    return ok;
+}
+
+static Status exec_while(Session *s, const Stmt *st) {
+    for (;;) {
+        bool go, done;
+        if (!condition(s, st->expr, &go)) return EXEC_ERROR;
+        if (!go) return EXEC_OK;
+        Status r = loop_body(s, st, &done);
+        if (done) return r;
+    }
+}
+
+static Status exec_if(Session *s, const Stmt *st) {
+    bool go;
+    if (!condition(s, st->expr, &go)) return EXEC_ERROR;
+    return exec_block(s, go ? &st->body : &st->orelse);
+}
+
+static Status exec_no_grad(Session *s, const Stmt *st) {
+    bool was = ag_set_grad_enabled(false);
+    Status r = exec_block(s, &st->body);
+    ag_set_grad_enabled(was);
+    return r;
+}
+
+static Status exec_return(Session *s, const Stmt *st) {
+    if (!st->expr) return EXEC_RETURN;
+    Value v;
+    if (!check_void_calls(s, st->expr, false, false) || !eval_expression(s, st->expr, &v))
+        return EXEC_ERROR;
+    value_release(&s->frame->result);
+    s->frame->result = v;
+    return EXEC_RETURN;
+}
+
+static Status exec_import(Session *s, const Stmt *st) {
+    (void)st;
+    if (!s->import_noted)
+        fprintf(s->err, "note: import lines are ignored: ag's builtins are always there "
+                "(torch.NAME works too)\n");
+    s->import_noted = true;
+    return EXEC_OK;
+}
+
+static Status exec_statement(Session *s, const Stmt *st) {
+    switch (st->kind) {
+    case STMT_EXPR: return exec_expr(s, st);
+    case STMT_ASSIGN: return exec_assign(s, st);
+    case STMT_AUGASSIGN: return exec_augassign(s, st);
+    case STMT_DEF: return exec_def(s, st);
+    case STMT_FOR: return exec_for(s, st);
+    case STMT_WHILE: return exec_while(s, st);
+    case STMT_IF: return exec_if(s, st);
+    case STMT_NO_GRAD: return exec_no_grad(s, st);
+    case STMT_BREAK: return EXEC_BREAK;
+    case STMT_CONTINUE: return EXEC_CONTINUE;
+    case STMT_RETURN: return exec_return(s, st);
+    case STMT_IMPORT: return exec_import(s, st);
+    }
+    return exec_fail(s, st->line, st->col, "internal error: unknown statement");
+}
+
+/* A block's statements, quiet, in order; break, continue and return end it
+ * and go up to whoever takes them. */
+static Status exec_block(Session *s, const Block *b) {
+    s->quiet++;
+    Status r = EXEC_OK;
+    for (int i = 0; i < b->count && r == EXEC_OK; i++) {
+        r = exec_statement(s, b->items[i]);
+        if (r == EXEC_OK) session_note_arena(s);
+    }
+    s->quiet--;
+    return r;
+}
+
+bool eval_statement(Session *s, const Stmt *stmt) {
+    Status r = exec_statement(s, stmt);
+    session_note_arena(s);
+    return r != EXEC_ERROR;
 }

@@ -10,64 +10,63 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
 #include "print.h"
 
 /* ======================================================================
  * Labels: a number per Function, a name per tensor
  * ====================================================================== */
 
-void labels_reset(Labels *l) {
-    free(l->fns);
-    free(l->shown);
-    memset(l, 0, sizeof *l);
+/* The numbering every display shares, so that MulBackward#2 in :graph is
+ * MulBackward#2 in :trace; it starts afresh when the graph is freed. */
+static Labels *labels_now(Session *s) {
+    Labels *l = &s->labels;
+    uint64_t generation = ag_stats().generation;
+    if (generation != l->generation) {
+        ptrmap_clear(&l->numbers);
+        l->count = 0;
+        l->generation = generation;
+    }
+    return l;
 }
 
 /* The Function's number, given in order of first asking; 0 when memory
- * runs out. Linear: graphs shown to a person are small, and :graph stops
- * after a few hundred lines. */
-int label_number(Labels *l, const Function *fn) {
-    for (int i = 0; i < l->count; i++)
-        if (l->fns[i] == fn) return i + 1;
+ * runs out. */
+static int label_number(Labels *l, const Function *fn) {
+    int id = ptrmap_get(&l->numbers, fn);
+    if (id) return id;
     if (l->count == l->cap) {
         int cap = l->cap ? l->cap * 2 : 64;
-        const Function **fns = realloc(l->fns, (size_t)cap * sizeof *fns);
-        if (!fns) return 0;
-        l->fns = fns;
         bool *shown = realloc(l->shown, (size_t)cap * sizeof *shown);
         if (!shown) return 0;
         l->shown = shown;
         l->cap = cap;
     }
+    if (!ptrmap_put(&l->numbers, fn, l->count + 1)) return 0;
     l->shown[l->count] = false;
-    l->fns[l->count++] = fn;
-    return l->count;
+    return ++l->count;
 }
 
-/* The numbering every display shares, so that MulBackward#2 in :graph is
- * MulBackward#2 in :trace; it starts afresh when the graph is freed. */
-static Labels shared_labels;
-static uint64_t shared_generation = UINT64_MAX;
+static void labels_unshow(Labels *l) {
+    for (int i = 0; i < l->count; i++) l->shown[i] = false;
+}
 
-static Labels *labels_now(void) {
-    uint64_t generation = ag_stats().generation;
-    if (generation != shared_generation) {
-        labels_reset(&shared_labels);
-        shared_generation = generation;
-    }
-    return &shared_labels;
+/* Which variable holds each tensor, for one display: variable index + 1. */
+static void name_map(Session *s, PtrMap *names) {
+    for (int i = s->num_vars - 1; i >= 0; i--) /* the first bound wins */
+        if (s->vars[i].value.kind == VAL_TENSOR) ptrmap_put(names, s->vars[i].value.as.tensor, i + 1);
 }
 
 /* The first variable bound to t, or NULL. */
-const char *session_name_of(Session *s, const Tensor *t) {
-    for (int i = 0; i < s->num_vars; i++)
-        if (s->vars[i].value.kind == VAL_TENSOR && s->vars[i].value.tensor == t)
-            return s->vars[i].name;
-    return NULL;
+static const char *name_of(Session *s, const PtrMap *names, const Tensor *t) {
+    int i = ptrmap_get(names, t);
+    return i ? s->vars[i - 1].name : NULL;
 }
 
 /* "x", "a = MulBackward#3", "MulBackward#3", "a leaf", "2." (a constant). */
-static void tensor_label(Session *s, Labels *l, const Tensor *t, char *buf, size_t size) {
-    const char *name = session_name_of(s, t);
+static void tensor_label(Session *s, const PtrMap *names, Labels *l, const Tensor *t, char *buf,
+                         size_t size) {
+    const char *name = name_of(s, names, t);
     if (tensor_has_graph(t)) {
         snprintf(buf, size, "%s%s%s#%d", name ? name : "", name ? " = " : "", t->grad_fn->name,
                  label_number(l, t->grad_fn));
@@ -99,9 +98,9 @@ typedef struct {
 } GraphItem;
 
 /* Prints t's line; true when its inputs should be shown below it. */
-static bool graph_line(Session *s, Labels *l, const Tensor *t) {
+static bool graph_line(Session *s, const PtrMap *names, Labels *l, const Tensor *t) {
     char label[160], shape[AG_SHAPE_STR_MAX];
-    tensor_label(s, l, t, label, sizeof label);
+    tensor_label(s, names, l, t, label, sizeof label);
     shape_of(t, shape, sizeof shape);
     if (tensor_has_graph(t)) {
         int id = label_number(l, t->grad_fn);
@@ -155,105 +154,134 @@ void inspect_graph(Session *s, const Tensor *root, const char *name) {
                     root->requires_grad ? " that requires grad" : " (a constant)");
         return;
     }
-    Labels *l = labels_now();
-    for (int i = 0; i < l->count; i++) l->shown[i] = false;
+    Labels *l = labels_now(s);
+    labels_unshow(l);
+    PtrMap names = {0};
+    name_map(s, &names);
     int cap = 64, top = 0, lines = 0;
     GraphItem *stack = malloc((size_t)cap * sizeof *stack);
-    if (!stack) return;
+    if (!stack) {
+        ptrmap_clear(&names);
+        return;
+    }
     stack[top++] = (GraphItem){root, true, ""};
     while (top > 0 && lines < GRAPH_MAX_LINES) {
         GraphItem it = stack[--top];
         bool is_root = it.t == root && lines == 0;
         if (!is_root) fprintf(s->out, "%s%s", it.prefix, it.last ? "`- " : "|- ");
         lines++;
-        if (graph_line(s, l, it.t) && !push_inputs(&stack, &top, &cap, &it, is_root, it.t->grad_fn))
+        if (graph_line(s, &names, l, it.t) &&
+            !push_inputs(&stack, &top, &cap, &it, is_root, it.t->grad_fn))
             break;
     }
     if (top > 0) fprintf(s->out, "... (the graph goes on; the first %d lines are shown)\n", lines);
     free(stack);
+    ptrmap_clear(&names);
 }
 
 /* ======================================================================
  * :dot — Graphviz: leaves, ops and the loss styled apart
  * ====================================================================== */
 
+/* What one :dot display keeps: names of variables, numbers of the
+ * tensors without a graph already declared, the Functions to visit. */
+typedef struct {
+    Session *s;
+    FILE *f;
+    PtrMap names, leaves;
+    int num_leaves;
+    Labels *labels;
+    const Function **stack;
+    int top, cap;
+} Dot;
+
 /* The DOT node for a tensor with no graph (leaf or constant), declared the
- * first time it is met. Returns its number. */
-static int dot_leaf(Session *s, FILE *f, const Tensor **seen, int *count, const Tensor *t) {
-    for (int i = 0; i < *count; i++)
-        if (seen[i] == t) return i + 1;
-    if (*count >= 4096) return 0;
-    seen[(*count)++] = t;
+ * first time it is met. Returns its number (0 when out of memory). */
+static int dot_leaf(Dot *d, const Tensor *t) {
+    int id = ptrmap_get(&d->leaves, t);
+    if (id) return id;
+    if (!ptrmap_put(&d->leaves, t, d->num_leaves + 1)) return 0;
+    id = ++d->num_leaves;
     char label[160], shape[AG_SHAPE_STR_MAX];
-    const char *name = session_name_of(s, t);
+    const char *name = name_of(d->s, &d->names, t);
     if (name) snprintf(label, sizeof label, "%s", name);
     else if (!t->requires_grad && t->numel == 1) snprintf(label, sizeof label, "%.6g", t->data[0]);
     else snprintf(label, sizeof label, t->requires_grad ? "leaf" : "constant");
+    shape_of(t, shape, sizeof shape);
     if (!tensor_is_leaf(t)) /* made by an op whose graph a backward freed */
-        fprintf(f, "  t%d [label=\"%s = %s\\n%s\\n(graph freed)\", shape=box, style=dashed];\n",
-                *count, label, t->op_name, shape_of(t, shape, sizeof shape));
+        fprintf(d->f, "  t%d [label=\"%s = %s\\n%s\\n(graph freed)\", shape=box, style=dashed];\n",
+                id, label, t->op_name, shape);
     else if (t->requires_grad)
-        fprintf(f, "  t%d [label=\"%s\\n%s\", shape=ellipse, style=filled, fillcolor=\"#cfe2f3\"];\n",
-                *count, label, shape_of(t, shape, sizeof shape));
+        fprintf(d->f, "  t%d [label=\"%s\\n%s\", shape=ellipse, style=filled, fillcolor=\"#cfe2f3\"];\n",
+                id, label, shape);
     else
-        fprintf(f, "  t%d [label=\"%s\\n%s\", shape=plaintext, fontcolor=\"#666666\"];\n", *count,
-                label, shape_of(t, shape, sizeof shape));
-    return *count;
+        fprintf(d->f, "  t%d [label=\"%s\\n%s\", shape=plaintext, fontcolor=\"#666666\"];\n", id,
+                label, shape);
+    return id;
 }
 
 /* Pushes fn unless it is already queued (its shown flag); false when out
  * of memory. */
-static bool dot_queue(Labels *l, const Function ***stack, int *top, int *cap, const Function *fn) {
-    int id = label_number(l, fn);
-    if (id == 0 || l->shown[id - 1]) return id != 0;
-    l->shown[id - 1] = true;
-    if (*top == *cap) {
-        const Function **bigger = realloc(*stack, (size_t)(*cap * 2) * sizeof **stack);
+static bool dot_queue(Dot *d, const Function *fn) {
+    int id = label_number(d->labels, fn);
+    if (id == 0 || d->labels->shown[id - 1]) return id != 0;
+    d->labels->shown[id - 1] = true;
+    if (d->top == d->cap) {
+        int cap = d->cap ? d->cap * 2 : 64;
+        const Function **bigger = realloc(d->stack, (size_t)cap * sizeof *bigger);
         if (!bigger) return false;
-        *stack = bigger;
-        *cap *= 2;
+        d->stack = bigger;
+        d->cap = cap;
     }
-    (*stack)[(*top)++] = fn;
+    d->stack[d->top++] = fn;
     return true;
 }
 
-void inspect_dot(Session *s, const Tensor *root, const char *name, FILE *f) {
+/* One Function's node and the edges into it; false when out of memory. */
+static bool dot_function(Dot *d, const Function *fn, const Function *root) {
+    int id = label_number(d->labels, fn);
+    char shape[AG_SHAPE_STR_MAX];
+    const char *out_name = fn->output ? name_of(d->s, &d->names, fn->output) : NULL;
+    fprintf(d->f, "  f%d [label=\"%s%s%s#%d\\n%s\", shape=box%s];\n", id,
+            out_name ? out_name : "", out_name ? " = " : "", fn->name, id,
+            fn->output ? shape_of(fn->output, shape, sizeof shape) : "",
+            fn == root ? ", style=\"filled,bold\", fillcolor=\"#f4cccc\"" : "");
+    for (int i = 0; i < fn->num_inputs; i++) {
+        const Tensor *in = fn->inputs[i];
+        if (!tensor_has_graph(in)) {
+            int leaf = dot_leaf(d, in);
+            if (!leaf) return false;
+            fprintf(d->f, "  t%d -> f%d;\n", leaf, id);
+            continue;
+        }
+        fprintf(d->f, "  f%d -> f%d;\n", label_number(d->labels, in->grad_fn), id);
+        if (!dot_queue(d, in->grad_fn)) return false;
+    }
+    return true;
+}
+
+bool inspect_dot(Session *s, const Tensor *root, const char *name, FILE *f) {
     fprintf(f, "digraph \"%s\" {\n  rankdir=BT;\n  node [fontname=\"Helvetica\", fontsize=11];\n",
             name);
-    Labels *l = labels_now();
-    for (int i = 0; i < l->count; i++) l->shown[i] = false;
-    const Tensor **leaves = malloc(4096 * sizeof *leaves);
-    int top = 0, cap = 64, num_leaves = 0;
-    const Function **stack = malloc((size_t)cap * sizeof *stack);
-    if (!leaves || !stack) goto done;
-    if (!tensor_has_graph(root)) {
-        dot_leaf(s, f, leaves, &num_leaves, root);
-        goto done;
-    }
-    if (!dot_queue(l, &stack, &top, &cap, root->grad_fn)) goto done;
-    while (top > 0) {
-        const Function *fn = stack[--top];
-        int id = label_number(l, fn);
-        char shape[AG_SHAPE_STR_MAX];
-        const char *out_name = fn->output ? session_name_of(s, fn->output) : NULL;
-        fprintf(f, "  f%d [label=\"%s%s%s#%d\\n%s\", shape=box%s];\n", id, out_name ? out_name : "",
-                out_name ? " = " : "", fn->name, id,
-                fn->output ? shape_of(fn->output, shape, sizeof shape) : "",
-                fn == root->grad_fn ? ", style=\"filled,bold\", fillcolor=\"#f4cccc\"" : "");
-        for (int i = 0; i < fn->num_inputs; i++) {
-            const Tensor *in = fn->inputs[i];
-            if (!tensor_has_graph(in)) {
-                fprintf(f, "  t%d -> f%d;\n", dot_leaf(s, f, leaves, &num_leaves, in), id);
-                continue;
-            }
-            fprintf(f, "  f%d -> f%d;\n", label_number(l, in->grad_fn), id);
-            if (!dot_queue(l, &stack, &top, &cap, in->grad_fn)) goto done;
+    Dot d = {.s = s, .f = f, .labels = labels_now(s)};
+    labels_unshow(d.labels);
+    name_map(s, &d.names);
+    bool ok = true;
+    if (!tensor_has_graph(root)) ok = dot_leaf(&d, root) != 0;
+    else ok = dot_queue(&d, root->grad_fn);
+    while (ok && d.top > 0) {
+        if (session_interrupted) {
+            ok = session_fail(s, 0, 0, "interrupted");
+            break;
         }
+        ok = dot_function(&d, d.stack[--d.top], root->grad_fn);
     }
-done:
+    if (!ok && !session_interrupted) session_set_error(s, 0, 0, "out of memory drawing the graph");
     fprintf(f, "}\n");
-    free(leaves);
-    free(stack);
+    ptrmap_clear(&d.names);
+    ptrmap_clear(&d.leaves);
+    free(d.stack);
+    return ok;
 }
 
 /* ======================================================================
@@ -268,7 +296,7 @@ static void small_values(const Tensor *t, char *buf, size_t size) {
     if (t->numel > 8) return;
     StrBuf sb;
     strbuf_init(&sb);
-    format_tensor(&sb, t);
+    format_tensor(&sb, t, &print_defaults, false);
     const char *p = sb.data + strlen("tensor(");
     size_t n = 0, len = sb.len > strlen("tensor()") ? sb.len - strlen("tensor()") : 0;
     n += (size_t)snprintf(buf, size, " = ");
@@ -305,23 +333,28 @@ static void reduction(const Tensor *grad, const Tensor *t, char *buf, size_t siz
 static void trace_event(const AgTraceEvent *e, void *ctx) {
     Session *s = ctx;
     char shape[AG_SHAPE_STR_MAX], values[256], label[160], reduced[160];
+    Labels *l = labels_now(s);
     switch (e->kind) {
     case AG_TRACE_APPLY:
         small_values(e->grad, values, sizeof values);
-        fprintf(s->out, "apply %s#%d: grad %s%s\n", e->fn->name, label_number(labels_now(), e->fn),
+        fprintf(s->out, "apply %s#%d: grad %s%s\n", e->fn->name, label_number(l, e->fn),
                 tensor_shape_str(e->grad, shape, sizeof shape), values);
         break;
-    case AG_TRACE_ACCUMULATE:
-        tensor_label(s, labels_now(), e->tensor, label, sizeof label);
+    case AG_TRACE_ACCUMULATE: {
+        PtrMap names = {0};
+        name_map(s, &names);
+        tensor_label(s, &names, l, e->tensor, label, sizeof label);
+        ptrmap_clear(&names);
         small_values(e->grad, values, sizeof values);
         reduction(e->grad, e->tensor, reduced, sizeof reduced);
         fprintf(s->out, "  accumulate into %s: grad %s%s%s%s\n", label,
                 tensor_shape_str(e->grad, shape, sizeof shape), values, reduced,
                 e->summed ? ", added to the gradient already there" : "");
         break;
+    }
     case AG_TRACE_PENDING:
         fprintf(s->out, "  pending %s#%d: %d -> %d%s\n", e->fn->name,
-                label_number(labels_now(), e->fn), e->pending + 1, e->pending,
+                label_number(l, e->fn), e->pending + 1, e->pending,
                 e->pending == 0 ? ", ready" : "");
         break;
     }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "interrupt.h"
@@ -91,6 +92,14 @@ static char **complete(const char *text, int start, int end) {
     return rl_completion_matches(text, complete_one);
 }
 
+/* The history file must be a regular file (or not exist yet): reading a
+ * FIFO or a device would block start-up or read forever. */
+static bool history_file_usable(const char *path) {
+    struct stat st;
+    if (lstat(path, &st) != 0) return errno == ENOENT;
+    return S_ISREG(st.st_mode);
+}
+
 static void on_line(char *line) {
     line_read = line;
     line_done = true;
@@ -104,10 +113,15 @@ void lineedit_init(CompletionSource names, void *ctx) {
     rl_attempted_completion_function = complete;
     rl_basic_word_break_characters = " \t\n()[],=+-*/@";
     rl_catch_signals = 0;
+    /* Entries of several lines come back whole: readline keeps them so
+     * when the file has timestamps. */
+    history_write_timestamps = 1;
+    history_multiline_entries = 1;
     const char *home = getenv("HOME");
     if (home && (history_path = malloc(strlen(home) + 16)) != NULL) {
         sprintf(history_path, "%s/.ag_history", home);
-        read_history(history_path);
+        if (history_file_usable(history_path)) read_history(history_path);
+        else free(history_path), history_path = NULL;
     }
     install_sigint();
 }

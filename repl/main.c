@@ -10,8 +10,11 @@
 #include <unistd.h>
 
 #include "builtins.h"
+#include "check.h"
+#include "commands.h"
 #include "lineedit.h"
 #include "run.h"
+#include "scan.h"
 
 static const char usage[] =
     "usage: ag [--memory-limit SIZE] [FILE... | - | -e TEXT]...\n"
@@ -33,18 +36,24 @@ static const char usage[] =
     "\n"
     "Type :help in the shell for the language.\n";
 
-/* Names for tab completion: builtins, then variables, then commands. */
+/* Names for tab completion: keywords, builtins, variables, then commands
+ * (written ":name" into a buffer that lives until the next call). */
 static const char *completion_name(void *ctx, int i) {
-    static const char *const commands[] = {":help", ":vars", ":mem", ":graph", ":dot",
-                                           ":trace", ":load", ":reset", ":quit"};
+    static char command[32];
     Session *s = ctx;
-    int nb;
+    int nk = 0, nb, nc;
+    while (scan_keywords[nk]) nk++;
+    if (i < nk) return scan_keywords[i];
+    i -= nk;
     const Builtin *b = builtin_list(&nb);
     if (i < nb) return b[i].name;
     i -= nb;
     if (i < s->num_vars) return s->vars[i].name;
     i -= s->num_vars;
-    return i < (int)(sizeof commands / sizeof commands[0]) ? commands[i] : NULL;
+    const CommandInfo *c = command_list(&nc);
+    if (i >= nc) return NULL;
+    snprintf(command, sizeof command, ":%s", c[i].name);
+    return command;
 }
 
 static int interactive(Session *s) {
@@ -128,21 +137,34 @@ static int memory_limit_options(int argc, char **argv) {
     return 2;
 }
 
+/* Output that could not be written (a full disk, a closed pipe) is an
+ * error, as in Python: reported on stderr, exit status 1. */
+static int finish_output(int status) {
+    bool failed = fflush(stdout) != 0 || ferror(stdout);
+    if (failed) {
+        fprintf(stderr, "ag: error writing the output: %s\n", strerror(errno ? errno : EIO));
+        return 1;
+    }
+    return status;
+}
+
 int main(int argc, char **argv) {
+    /* --help and --version work whatever the environment says */
+    if (argc > 1 && strcmp(argv[1], "--help") == 0) {
+        fputs(usage, stdout);
+        return finish_output(0);
+    }
+    if (argc > 1 && strcmp(argv[1], "--version") == 0) {
+        printf("ag %s\n", AG_VERSION);
+        return finish_output(0);
+    }
     int taken = memory_limit_options(argc, argv);
     if (taken < 0) return 2;
     argv[taken] = argv[0]; /* drop the option: argv[0] stays the program */
     argc -= taken;
     argv += taken;
-    if (argc > 1 && strcmp(argv[1], "--help") == 0) {
-        fputs(usage, stdout);
-        return 0;
-    }
-    if (argc > 1 && strcmp(argv[1], "--version") == 0) {
-        printf("ag %s\n", AG_VERSION);
-        return 0;
-    }
-    if (argc > 1 && strcmp(argv[1], "--check") == 0) return check_files(argc - 2, argv + 2);
+    if (argc > 1 && strcmp(argv[1], "--check") == 0)
+        return finish_output(check_files(argc - 2, argv + 2));
     Session s;
     int status;
     if (argc == 1 && isatty(STDIN_FILENO)) {
@@ -154,6 +176,5 @@ int main(int argc, char **argv) {
     }
     session_free(&s);
     ag_graph_free();
-    fflush(stdout);
-    return status;
+    return finish_output(status);
 }

@@ -1,11 +1,20 @@
 /*
- * parse.c — a Pratt parser driven by a table (clox's compiler.c shape),
- * building the tree in ast.h. Precedence, lowest first:
- *   + -        (left)
- *   * / @      (left)
+ * parse.c — the statement layer and a Pratt parser driven by a table
+ * (clox's compiler.c shape), building the tree in ast.h.
+ *
+ * Statements: statement() dispatches on the first token to one function
+ * per kind (for_statement, while_statement, ...); anything else is an
+ * expression, an assignment or a definition (simple_statement).
+ *
+ * Expressions, lowest precedence first:
+ *   or, and          (left; short-circuit)
+ *   not              (prefix)
+ *   == != < <= > >=  (no chains: a < b < c is an error)
+ *   + -              (left)
+ *   * / // % @       (left)
  *   unary - +
- *   **         (right; its right operand may be unary: 2**-1)
- *   postfix    call f(...), attribute x.grad
+ *   **               (right; its right operand may be unary: 2**-1)
+ *   postfix          call f(...), method x.f(...), attribute x.grad, index x[...]
  * Not here: what names mean (eval.c).
  */
 #include "parse.h"
@@ -17,11 +26,15 @@
 
 typedef enum {
     PREC_NONE,
+    PREC_OR,      /* or */
+    PREC_AND,     /* and */
+    PREC_NOT,     /* not */
+    PREC_COMPARE, /* == != < <= > >= */
     PREC_TERM,    /* + - */
-    PREC_FACTOR,  /* * / @ */
+    PREC_FACTOR,  /* * / // % @ */
     PREC_UNARY,   /* - + */
     PREC_POWER,   /* ** */
-    PREC_POSTFIX, /* () . */
+    PREC_POSTFIX, /* () . [] */
 } Precedence;
 
 typedef Node *(*PrefixFn)(Parser *p);
@@ -34,6 +47,9 @@ typedef struct {
 } ParseRule;
 
 static Node *expression(Parser *p, Precedence min);
+static Node *expr(Parser *p) { return expression(p, PREC_OR); }
+static Stmt *statement(Parser *p);
+static Stmt *simple_statement(Parser *p);
 
 /* ======================================================================
  * Tokens and errors
@@ -45,18 +61,19 @@ static void fail_at(Parser *p, const Token *t, const char *fmt, ...)
 static void fail_at(Parser *p, const Token *t, const char *fmt, ...) {
     if (p->failed) return;
     p->failed = true;
-    /* Input that ends inside a bracket is not wrong, only unfinished. */
-    p->incomplete = t->type == TOK_EOF && p->scanner.depth > 0;
+    /* Input that ends where more is needed is not wrong, only unfinished. */
+    p->incomplete = t->type == TOK_EOF;
     p->error_line = t->line;
     p->error_col = t->col;
-    if (p->incomplete) {
-        /* Point at the bracket left open: that is what to fix. */
-        int d = p->scanner.depth - 1;
-        if (d < SCAN_TRACKED_BRACKETS) {
-            p->error_line = p->scanner.open_line[d];
-            p->error_col = p->scanner.open_col[d];
+    int open = p->scanner.depth + p->scanner.braces;
+    if (p->incomplete && open > 0) {
+        /* Point at the bracket or block left open: that is what to fix. */
+        if (open - 1 < SCAN_TRACKED_BRACKETS) {
+            p->error_line = p->scanner.open_line[open - 1];
+            p->error_col = p->scanner.open_col[open - 1];
         }
-        snprintf(p->error, sizeof p->error, "the bracket opened here is never closed (the input ends inside it)");
+        snprintf(p->error, sizeof p->error, "the %s opened here is never closed (the input "
+                 "ends inside it)", p->scanner.depth > 0 ? "bracket" : "block");
         return;
     }
     va_list ap;
@@ -80,14 +97,27 @@ static bool match(Parser *p, TokenType type) {
     return true;
 }
 
-static void expect(Parser *p, TokenType type, const char *what) {
-    if (check(p, type)) {
-        advance(p);
-        return;
-    }
+static void fail_found(Parser *p, const char *what) {
     char found[64];
     fail_at(p, &p->current, "expected %s, found %s", what,
             token_describe(&p->current, found, sizeof found));
+}
+
+static void expect(Parser *p, TokenType type, const char *what) {
+    if (check(p, type)) advance(p);
+    else fail_found(p, what);
+}
+
+/* Expects the token that closes the bracket `open`, naming where it opened. */
+static void expect_close(Parser *p, TokenType type, const Token *open) {
+    char what[64];
+    snprintf(what, sizeof what, "'%s' to close '%s' at %d:%d", token_text(type),
+             token_text(open->type), open->line, open->col);
+    expect(p, type, what);
+}
+
+static void skip_newlines(Parser *p) {
+    while (!p->failed && check(p, TOK_END_STMT)) advance(p);
 }
 
 static Node *new_node(Parser *p, NodeKind kind, const Token *at) {
@@ -101,6 +131,7 @@ static Node *new_node(Parser *p, NodeKind kind, const Token *at) {
     n->line = at->line;
     n->col = at->col;
     n->height = 1;
+    n->cache_slot = -1;
     return n;
 }
 
@@ -109,7 +140,7 @@ static Node *grown(Parser *p, Node *n, const Node *a, const Node *b) {
     if (!n) return NULL;
     int h = a ? a->height : 0;
     if (b && b->height > h) h = b->height;
-    n->height = h + 1;
+    if (n->height < h + 1) n->height = h + 1;
     if (n->height > MAX_HEIGHT) {
         Token at = {TOK_ERROR, NULL, 0, n->line, n->col};
         fail_at(p, &at, "expression too long: more than %d operators deep (split it with "
@@ -117,6 +148,21 @@ static Node *grown(Parser *p, Node *n, const Node *a, const Node *b) {
         return NULL;
     }
     return n;
+}
+
+/* Copies items (count of them) into the arena as n's kids. */
+static bool set_kids(Parser *p, Node *n, Node **items, int count) {
+    n->kids = ast_alloc(p->arena, (size_t)count * sizeof *items + 1);
+    if (!n->kids) {
+        Token at = {TOK_ERROR, NULL, 0, n->line, n->col};
+        fail_at(p, &at, "out of memory");
+        return false;
+    }
+    if (count) memcpy(n->kids, items, (size_t)count * sizeof *items);
+    n->num_kids = count;
+    for (int i = 0; i < count; i++)
+        if (items[i] && !grown(p, n, items[i], NULL)) return false;
+    return true;
 }
 
 /* ======================================================================
@@ -142,28 +188,88 @@ static Node *number(Parser *p) {
     return n;
 }
 
+/* Decodes a string token's escapes (\n \t \\ \" \') into the arena. */
+static Node *string(Parser *p) {
+    Token t = p->previous;
+    Node *n = new_node(p, NODE_STRING, &t);
+    char *text = n ? ast_alloc(p->arena, t.length) : NULL;
+    if (!text) return NULL;
+    size_t len = 0;
+    for (size_t i = 1; i + 1 < t.length; i++) {
+        char c = t.start[i];
+        if (c == '\\') {
+            char e = t.start[++i];
+            const char *from = "nt\\\"'", *to = "\n\t\\\"'";
+            const char *hit = strchr(from, e);
+            if (!hit || !e) {
+                Token at = {TOK_ERROR, NULL, 0, t.line, t.col + (int)i - 1};
+                fail_at(p, &at, "unknown escape '\\%c' in a string (known: \\n \\t \\\\ \\\" \\')",
+                        e >= 32 && e < 127 ? e : '?');
+                return NULL;
+            }
+            c = to[hit - from];
+        }
+        text[len++] = c;
+    }
+    text[len] = '\0';
+    n->as.text.text = text;
+    n->as.text.length = len;
+    return n;
+}
+
+static Node *constant(Parser *p) {
+    Node *n = new_node(p, NODE_CONST, &p->previous);
+    if (n) n->op = p->previous.type;
+    return n;
+}
+
 static Node *name(Parser *p) {
     Node *n = new_node(p, NODE_NAME, &p->previous);
     if (n) {
-        n->as.name.text = p->previous.start;
-        n->as.name.length = p->previous.length;
+        n->as.text.text = p->previous.start;
+        n->as.text.length = p->previous.length;
     }
     return n;
 }
 
+/* Comma-separated expressions up to the closing token (a trailing comma
+ * allowed); *trailing_comma tells whether one was written. */
+static int expression_list(Parser *p, TokenType close, Node **items, bool *trailing_comma) {
+    int n = 0;
+    *trailing_comma = false;
+    while (!p->failed && !check(p, close)) {
+        if (n == MAX_ARGS) {
+            fail_at(p, &p->current, "too many items (at most %d)", MAX_ARGS);
+            return n;
+        }
+        if (!(items[n++] = expr(p))) return n;
+        if (!match(p, TOK_COMMA)) break;
+        *trailing_comma = true;
+        if (!check(p, close)) *trailing_comma = false;
+    }
+    return n;
+}
+
+/* ( EXPR ), or a tuple: (), (a,), (a, b). */
 static Node *grouping(Parser *p) {
     Token open = p->previous;
-    Node *inner = expression(p, PREC_TERM);
+    Node *items[MAX_ARGS];
+    bool trailing;
+    int n = expression_list(p, TOK_RPAREN, items, &trailing);
     if (p->failed) return NULL;
-    char what[64];
-    snprintf(what, sizeof what, "')' to close '(' at %d:%d", open.line, open.col);
-    expect(p, TOK_RPAREN, what);
-    return p->failed ? NULL : inner;
+    expect_close(p, TOK_RPAREN, &open);
+    if (p->failed) return NULL;
+    if (n == 1 && !trailing) {
+        items[0]->parenthesized = true;
+        return items[0];
+    }
+    Node *t = new_node(p, NODE_TUPLE, &open);
+    return t && set_kids(p, t, items, n) ? t : NULL;
 }
 
 static Node *unary(Parser *p) {
     Token op = p->previous;
-    Node *operand = expression(p, PREC_UNARY);
+    Node *operand = expression(p, op.type == TOK_NOT ? PREC_NOT : PREC_UNARY);
     if (!operand) return NULL;
     Node *n = new_node(p, NODE_UNARY, &op);
     if (!n) return NULL;
@@ -172,103 +278,118 @@ static Node *unary(Parser *p) {
     return grown(p, n, operand, NULL);
 }
 
-/* ---- list literals: rectangular, numbers with an optional sign ---- */
+/* ---- list literals ----
+ * A list of numbers (signs allowed) is read straight into one array: a
+ * constant tensor however large, without a node per number. A list holding
+ * anything else is parsed again as a list of expressions. */
 
 static bool push_value(Parser *p, double v) {
     if (p->num_values == p->cap_values) {
         int64_t cap = p->cap_values ? p->cap_values * 2 : 64;
-        double *grown_values = realloc(p->values, (size_t)cap * sizeof *grown_values);
-        if (!grown_values) {
+        double *bigger = realloc(p->values, (size_t)cap * sizeof *bigger);
+        if (!bigger) {
             fail_at(p, &p->previous, "out of memory reading a list literal");
             return false;
         }
-        p->values = grown_values;
+        p->values = bigger;
         p->cap_values = cap;
     }
     p->values[p->num_values++] = v;
     return true;
 }
 
-static bool list_number(Parser *p) {
+typedef enum { NUMS_OK, NUMS_NOT_NUMBERS, NUMS_FAILED } NumsStatus;
+
+/* One number with an optional sign, if that is what comes (then a ',' or
+ * the closing ']'). */
+static NumsStatus list_number(Parser *p) {
     bool negative = false;
     if (match(p, TOK_MINUS)) negative = true;
     else match(p, TOK_PLUS);
-    if (!check(p, TOK_NUMBER)) {
-        char found[64];
-        fail_at(p, &p->current, "list elements must be numbers or lists, found %s "
-                "(use tensor(EXPR) to build from a value)",
-                token_describe(&p->current, found, sizeof found));
-        return false;
-    }
+    if (!check(p, TOK_NUMBER)) return NUMS_NOT_NUMBERS;
     advance(p);
+    if (!check(p, TOK_COMMA) && !check(p, TOK_RBRACKET)) return NUMS_NOT_NUMBERS;
     double v;
-    return token_number(p, &p->previous, &v) && push_value(p, negative ? -v : v);
+    return token_number(p, &p->previous, &v) && push_value(p, negative ? -v : v) ? NUMS_OK
+                                                                                 : NUMS_FAILED;
 }
 
-/* Parses the list whose '[' was just consumed, at nesting level `level`;
+/* Reads the list whose '[' was just consumed, at nesting level `level`;
  * the first list at each level fixes that level's length (shape), later
- * ones must agree. shape_known[level] says whether it is fixed yet. */
-static void list_level(Parser *p, int level, int64_t *shape, bool *shape_known, int *ndim) {
+ * ones must agree. */
+static NumsStatus list_level(Parser *p, int level, int64_t *shape, bool *known, int *ndim) {
     Token open = p->previous;
     if (level >= 8) {
         fail_at(p, &open, "list literal nested deeper than 8 levels");
-        return;
+        return NUMS_FAILED;
     }
     int64_t count = 0;
     bool sublists = check(p, TOK_LBRACKET);
-    if (!check(p, TOK_RBRACKET)) {
-        do {
-            if (sublists != check(p, TOK_LBRACKET)) {
-                fail_at(p, &p->current, "ragged list literal: numbers and lists mixed at one level");
-                return;
-            }
-            if (sublists) {
-                advance(p);
-                list_level(p, level + 1, shape, shape_known, ndim);
-            } else {
-                list_number(p);
-            }
-            count++;
-        } while (!p->failed && match(p, TOK_COMMA) && !check(p, TOK_RBRACKET));
+    while (!p->failed && !check(p, TOK_RBRACKET)) {
+        if (sublists != check(p, TOK_LBRACKET)) return NUMS_NOT_NUMBERS;
+        NumsStatus st = sublists ? (advance(p), list_level(p, level + 1, shape, known, ndim))
+                                 : list_number(p);
+        if (st != NUMS_OK) return st;
+        count++;
+        if (!match(p, TOK_COMMA)) break;
     }
-    if (p->failed) return;
-    char what[64];
-    snprintf(what, sizeof what, "']' to close '[' at %d:%d", open.line, open.col);
-    expect(p, TOK_RBRACKET, what);
-    if (p->failed) return;
+    if (p->failed) return NUMS_FAILED;
+    if (!check(p, TOK_RBRACKET)) return NUMS_NOT_NUMBERS;
+    advance(p);
     int depth = sublists ? 0 : level + 1; /* a list of numbers ends the shape */
-    if (!shape_known[level]) {
-        shape_known[level] = true;
+    if (!known[level]) {
+        known[level] = true;
         shape[level] = count;
         if (!sublists) *ndim = depth;
     } else if (shape[level] != count || (!sublists && *ndim != depth)) {
         fail_at(p, &open, "ragged list literal: a list at depth %d has %lld element%s, "
                 "the first had %lld", level + 1, (long long)count, count == 1 ? "" : "s",
                 (long long)shape[level]);
+        return NUMS_FAILED;
     }
+    return NUMS_OK;
+}
+
+static Node *number_list(Parser *p, const Token *open, int ndim, const int64_t *shape) {
+    Node *n = new_node(p, NODE_LIST, open);
+    if (!n) return NULL;
+    n->as.list.ndim = ndim;
+    memcpy(n->as.list.shape, shape, sizeof n->as.list.shape);
+    n->as.list.count = p->num_values;
+    n->as.list.values = ast_alloc(p->arena, (size_t)p->num_values * sizeof(double) + 1);
+    if (!n->as.list.values) {
+        fail_at(p, open, "out of memory reading a list literal");
+        return NULL;
+    }
+    if (p->num_values)
+        memcpy(n->as.list.values, p->values, (size_t)p->num_values * sizeof(double));
+    return n;
 }
 
 static Node *list(Parser *p) {
     Token open = p->previous;
-    Node *n = new_node(p, NODE_LIST, &open);
-    if (!n) return NULL;
+    Scanner saved_scanner = p->scanner;
+    Token saved_current = p->current;
     int64_t shape[8] = {0};
     bool known[8] = {false};
     int ndim = 1;
     p->num_values = 0;
-    list_level(p, 0, shape, known, &ndim);
-    if (p->failed) return NULL;
-    if (!known[ndim - 1]) ndim = 1; /* [] */
-    n->as.list.ndim = ndim;
-    memcpy(n->as.list.shape, shape, sizeof shape);
-    n->as.list.count = p->num_values;
-    n->as.list.values = ast_alloc(p->arena, (size_t)p->num_values * sizeof(double) + 1);
-    if (!n->as.list.values) {
-        fail_at(p, &open, "out of memory reading a list literal");
-        return NULL;
+    NumsStatus st = list_level(p, 0, shape, known, &ndim);
+    if (st == NUMS_FAILED) return NULL;
+    if (st == NUMS_OK) {
+        if (!known[ndim - 1]) ndim = 1; /* [] */
+        return number_list(p, &open, ndim, shape);
     }
-    if (p->num_values) memcpy(n->as.list.values, p->values, (size_t)p->num_values * sizeof(double));
-    return n;
+    /* Not all numbers: back to just after '[' and read expressions. */
+    p->scanner = saved_scanner;
+    p->current = saved_current;
+    Node *items[MAX_ARGS];
+    bool trailing;
+    int n = expression_list(p, TOK_RBRACKET, items, &trailing);
+    if (p->failed) return NULL;
+    expect_close(p, TOK_RBRACKET, &open);
+    Node *l = p->failed ? NULL : new_node(p, NODE_LIST_EXPR, &open);
+    return l && set_kids(p, l, items, n) ? l : NULL;
 }
 
 /* ======================================================================
@@ -277,8 +398,16 @@ static Node *list(Parser *p) {
 
 static ParseRule rule_for(TokenType type);
 
+static bool is_comparison(TokenType t) { return t >= TOK_EQ && t <= TOK_GE; }
+
 static Node *binary(Parser *p, Node *left) {
     Token op = p->previous;
+    if (is_comparison(op.type) && left->kind == NODE_BINARY && is_comparison(left->op) &&
+        !left->parenthesized) {
+        fail_at(p, &op, "comparisons cannot be chained: write a %s b and b %s c",
+                token_text(left->op), token_text(op.type));
+        return NULL;
+    }
     /* ** is right-associative and takes a unary right operand (2**-1). */
     Precedence next = op.type == TOK_STARSTAR ? PREC_UNARY : rule_for(op.type).precedence + 1;
     Node *right = expression(p, next);
@@ -291,71 +420,155 @@ static Node *binary(Parser *p, Node *left) {
     return grown(p, n, left, right);
 }
 
+/* One argument: EXPR, or NAME=EXPR (a keyword argument). */
+static Node *argument(Parser *p, bool *keyword) {
+    *keyword = false;
+    if (check(p, TOK_NAME)) {
+        Scanner saved_scanner = p->scanner;
+        Token saved = p->current;
+        advance(p);
+        if (check(p, TOK_EQUAL)) {
+            Token name_tok = p->previous;
+            advance(p);
+            Node *value = expr(p);
+            Node *k = value ? new_node(p, NODE_KEYWORD, &name_tok) : NULL;
+            if (!k) return NULL;
+            k->as.text.text = name_tok.start;
+            k->as.text.length = name_tok.length;
+            k->left = value;
+            *keyword = true;
+            return grown(p, k, value, NULL);
+        }
+        p->scanner = saved_scanner;
+        p->current = saved;
+    }
+    return expr(p);
+}
+
 static Node *call(Parser *p, Node *callee) {
     Token open = p->previous;
-    if (callee->kind != NODE_NAME) {
-        fail_at(p, &open, "only a named function can be called");
+    if (callee->kind != NODE_NAME && callee->kind != NODE_ATTR) {
+        fail_at(p, &open, "only a named function or a method can be called");
         return NULL;
     }
-    Node *args[64];
-    int n = 0;
-    if (!check(p, TOK_RPAREN)) {
-        do {
-            if (n == 64) {
-                fail_at(p, &p->current, "too many arguments (at most 64)");
-                return NULL;
-            }
-            args[n] = expression(p, PREC_TERM);
-            if (!args[n++]) return NULL;
-        } while (match(p, TOK_COMMA));
+    Node *args[MAX_ARGS];
+    int n = 0, positional = 0;
+    while (!p->failed && !check(p, TOK_RPAREN)) {
+        if (n == MAX_ARGS) {
+            fail_at(p, &p->current, "too many arguments (at most %d)", MAX_ARGS);
+            return NULL;
+        }
+        Token at = p->current;
+        bool keyword;
+        if (!(args[n] = argument(p, &keyword))) return NULL;
+        if (!keyword && positional < n) {
+            fail_at(p, &at, "a positional argument cannot follow a keyword argument");
+            return NULL;
+        }
+        if (!keyword) positional++;
+        n++;
+        if (!match(p, TOK_COMMA)) break;
     }
-    char what[64];
-    snprintf(what, sizeof what, "')' to close '(' at %d:%d", open.line, open.col);
-    expect(p, TOK_RPAREN, what);
     if (p->failed) return NULL;
-    callee->kind = NODE_CALL;
-    callee->num_args = n;
-    callee->args = ast_alloc(p->arena, (size_t)n * sizeof *args + 1);
-    if (!callee->args) {
-        fail_at(p, &open, "out of memory");
-        return NULL;
-    }
-    int height = 0;
-    for (int i = 0; i < n; i++) {
-        callee->args[i] = args[i];
-        if (args[i]->height > height) height = args[i]->height;
-    }
-    callee->height = height + 1;
-    return callee->height > MAX_HEIGHT ? grown(p, callee, callee, NULL) : callee;
+    expect_close(p, TOK_RPAREN, &open);
+    if (p->failed) return NULL;
+    Node *c = new_node(p, NODE_CALL, &open);
+    if (!c) return NULL;
+    /* Messages about the call point at the function's name (x.f: at f). */
+    c->line = callee->line;
+    c->col = callee->col + (callee->kind == NODE_ATTR ? 1 : 0);
+    c->left = callee;
+    c->num_positional = positional;
+    return set_kids(p, c, args, n) ? grown(p, c, callee, NULL) : NULL;
 }
 
 static Node *attribute(Parser *p, Node *object) {
     Token dot = p->previous;
-    expect(p, TOK_NAME, "an attribute name after '.' (grad, shape or T)");
-    if (p->failed) return NULL;
+    if (!check(p, TOK_NAME)) {
+        fail_found(p, "an attribute or method name after '.'");
+        return NULL;
+    }
+    advance(p);
+    Token attr = p->previous;
+    /* torch.NAME is the builtin NAME, whatever NAME is bound to. */
+    if (object->kind == NODE_NAME && !object->torch && !object->parenthesized &&
+        object->as.text.length == 5 && memcmp(object->as.text.text, "torch", 5) == 0) {
+        object->as.text.text = attr.start;
+        object->as.text.length = attr.length;
+        object->torch = true;
+        return object;
+    }
     Node *n = new_node(p, NODE_ATTR, &dot);
     if (!n) return NULL;
-    n->as.name.text = p->previous.start;
-    n->as.name.length = p->previous.length;
+    n->as.text.text = attr.start;
+    n->as.text.length = attr.length;
     n->left = object;
     return grown(p, n, object, NULL);
 }
 
+/* One item of an index: EXPR, or a slice [a]:[b][:[c]]. */
+static Node *subscript(Parser *p) {
+    Token at = p->current;
+    Node *parts[3] = {NULL, NULL, NULL};
+    if (!check(p, TOK_COLON) && !(parts[0] = expr(p))) return NULL;
+    if (!check(p, TOK_COLON)) return parts[0];
+    for (int i = 1; i < 3 && match(p, TOK_COLON); i++)
+        if (!check(p, TOK_COLON) && !check(p, TOK_COMMA) && !check(p, TOK_RBRACKET) &&
+            !(parts[i] = expr(p)))
+            return NULL;
+    Node *s = new_node(p, NODE_SLICE, &at);
+    return s && set_kids(p, s, parts, 3) ? s : NULL;
+}
+
+static Node *index_expr(Parser *p, Node *object) {
+    Token open = p->previous;
+    Node *items[MAX_ARGS];
+    int n = 0;
+    do {
+        if (check(p, TOK_RBRACKET) && n > 0) break; /* x[1,] */
+        if (n == MAX_ARGS) {
+            fail_at(p, &p->current, "too many indices (at most %d)", MAX_ARGS);
+            return NULL;
+        }
+        if (!(items[n++] = subscript(p))) return NULL;
+    } while (match(p, TOK_COMMA));
+    expect_close(p, TOK_RBRACKET, &open);
+    Node *ix = p->failed ? NULL : new_node(p, NODE_INDEX, &open);
+    if (!ix) return NULL;
+    ix->left = object;
+    return set_kids(p, ix, items, n) ? grown(p, ix, object, NULL) : NULL;
+}
+
 static ParseRule rule_for(TokenType type) {
-    static const ParseRule rules[] = {
+    static const ParseRule rules[TOK_COUNT] = {
         [TOK_NUMBER] = {number, NULL, PREC_NONE},
+        [TOK_STRING] = {string, NULL, PREC_NONE},
         [TOK_NAME] = {name, NULL, PREC_NONE},
+        [TOK_TRUE] = {constant, NULL, PREC_NONE},
+        [TOK_FALSE] = {constant, NULL, PREC_NONE},
+        [TOK_NONE] = {constant, NULL, PREC_NONE},
         [TOK_LPAREN] = {grouping, call, PREC_POSTFIX},
-        [TOK_LBRACKET] = {list, NULL, PREC_NONE},
+        [TOK_LBRACKET] = {list, index_expr, PREC_POSTFIX},
         [TOK_DOT] = {NULL, attribute, PREC_POSTFIX},
+        [TOK_OR] = {NULL, binary, PREC_OR},
+        [TOK_AND] = {NULL, binary, PREC_AND},
+        [TOK_NOT] = {unary, NULL, PREC_NONE},
+        [TOK_EQ] = {NULL, binary, PREC_COMPARE},
+        [TOK_NE] = {NULL, binary, PREC_COMPARE},
+        [TOK_LT] = {NULL, binary, PREC_COMPARE},
+        [TOK_LE] = {NULL, binary, PREC_COMPARE},
+        [TOK_GT] = {NULL, binary, PREC_COMPARE},
+        [TOK_GE] = {NULL, binary, PREC_COMPARE},
         [TOK_PLUS] = {unary, binary, PREC_TERM},
         [TOK_MINUS] = {unary, binary, PREC_TERM},
         [TOK_STAR] = {NULL, binary, PREC_FACTOR},
         [TOK_SLASH] = {NULL, binary, PREC_FACTOR},
+        [TOK_SLASHSLASH] = {NULL, binary, PREC_FACTOR},
+        [TOK_PERCENT] = {NULL, binary, PREC_FACTOR},
         [TOK_AT] = {NULL, binary, PREC_FACTOR},
         [TOK_STARSTAR] = {NULL, binary, PREC_POWER},
     };
-    if ((size_t)type < sizeof rules / sizeof rules[0]) return rules[type];
+    if ((unsigned)type < TOK_COUNT) return rules[type];
     return (ParseRule){NULL, NULL, PREC_NONE};
 }
 
@@ -368,14 +581,8 @@ static Node *expression(Parser *p, Precedence min) {
     }
     Node *left = NULL;
     PrefixFn prefix = rule_for(p->current.type).prefix;
-    if (!prefix) {
-        char found[64];
-        fail_at(p, &p->current, "expected an expression, found %s",
-                token_describe(&p->current, found, sizeof found));
-    } else {
-        advance(p);
-        left = prefix(p);
-    }
+    if (!prefix) fail_found(p, "an expression");
+    else advance(p), left = prefix(p);
     while (left && !p->failed && rule_for(p->current.type).infix &&
            rule_for(p->current.type).precedence >= min) {
         advance(p);
@@ -401,55 +608,303 @@ void parser_free(Parser *p) {
     p->values = NULL;
 }
 
-/* NAME = EXPR, or NAME(P...) = EXPR, given the left side already parsed. */
-static Stmt *assignment(Parser *p, Stmt *s, Node *target, const Token *eq) {
-    bool params_ok = target->kind == NODE_CALL;
-    for (int i = 0; params_ok && i < target->num_args; i++)
-        params_ok = target->args[i]->kind == NODE_NAME;
-    if (target->kind != NODE_NAME && !params_ok) {
-        fail_at(p, eq, target->kind == NODE_CALL
-                           ? "a function's parameters must be plain names"
-                           : "only a name (x = ...) or a function (f(x) = ...) can be assigned");
+static Stmt *new_stmt(Parser *p, StmtKind kind, const Token *at) {
+    Stmt *s = ast_alloc(p->arena, sizeof *s);
+    if (!s) {
+        fail_at(p, at, "out of memory");
         return NULL;
     }
-    s->kind = target->kind == NODE_NAME ? STMT_ASSIGN : STMT_DEF;
-    s->name = target->as.name.text;
-    s->name_length = target->as.name.length;
-    s->params = target->args;
-    s->num_params = target->num_args;
-    s->expr = expression(p, PREC_TERM);
-    return s->expr ? s : NULL;
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->line = at->line;
+    s->col = at->col;
+    return s;
+}
+
+static bool token_is(const Token *t, const char *text) {
+    return t->type == TOK_NAME && t->length == strlen(text) && memcmp(t->start, text, t->length) == 0;
+}
+
+/* The end of a statement: a newline, ';', the end of input, or the '}'
+ * that closes the block it is in (left for the block to consume). */
+static void end_of_statement(Parser *p, bool in_block) {
+    if (p->failed || check(p, TOK_END_STMT) || check(p, TOK_EOF) ||
+        (in_block && check(p, TOK_RBRACE)))
+        return;
+    if (check(p, TOK_COLON))
+        fail_at(p, &p->current, "blocks use braces, not ':': write for i in range(3) { ... }, "
+                "if x > 0 { ... }, f(x) { ... }");
+    else
+        fail_found(p, "the end of the statement");
+}
+
+/* { statements }: the '{' is the current token. Newlines before it are
+ * allowed (if c\n{). */
+static void block(Parser *p, Block *out, const char *owner) {
+    skip_newlines(p);
+    if (!check(p, TOK_LBRACE)) {
+        char what[64];
+        snprintf(what, sizeof what, "'{' to open the body of %s", owner);
+        if (check(p, TOK_COLON))
+            fail_at(p, &p->current, "blocks use braces, not ':': write %s ... { ... }", owner);
+        else
+            fail_found(p, what);
+        return;
+    }
+    Token open = p->current;
+    if (++p->nesting > MAX_NESTING) {
+        fail_at(p, &open, "blocks nested too deeply (more than %d levels)", MAX_NESTING);
+        return;
+    }
+    advance(p);
+    Stmt **items = NULL;
+    int count = 0, cap = 0;
+    for (;;) {
+        skip_newlines(p);
+        if (p->failed || check(p, TOK_RBRACE)) break;
+        if (check(p, TOK_EOF)) {
+            fail_at(p, &p->current, "'}' to close the block");
+            break;
+        }
+        Stmt *s = statement(p);
+        if (!s) break;
+        if (count == cap) {
+            int grown_cap = cap ? cap * 2 : 8;
+            Stmt **bigger = ast_alloc(p->arena, (size_t)grown_cap * sizeof *bigger);
+            if (!bigger) {
+                fail_at(p, &open, "out of memory");
+                break;
+            }
+            if (count) memcpy(bigger, items, (size_t)count * sizeof *items);
+            items = bigger;
+            cap = grown_cap;
+        }
+        items[count++] = s;
+        end_of_statement(p, true);
+    }
+    p->nesting--;
+    if (!p->failed) expect_close(p, TOK_RBRACE, &open);
+    out->items = items;
+    out->count = count;
+}
+
+static Stmt *for_statement(Parser *p) {
+    Stmt *s = new_stmt(p, STMT_FOR, &p->previous);
+    if (!s) return NULL;
+    if (!check(p, TOK_NAME)) {
+        fail_found(p, "a loop variable name after 'for'");
+        return NULL;
+    }
+    advance(p);
+    s->target = name(p);
+    expect(p, TOK_IN, "'in' after the loop variable (for i in range(10) { ... })");
+    if (p->failed || !(s->expr = expr(p))) return NULL;
+    p->loops++;
+    block(p, &s->body, "a for loop");
+    p->loops--;
+    return p->failed ? NULL : s;
+}
+
+static Stmt *while_statement(Parser *p) {
+    Stmt *s = new_stmt(p, STMT_WHILE, &p->previous);
+    if (!s || !(s->expr = expr(p))) return NULL;
+    p->loops++;
+    block(p, &s->body, "a while loop");
+    p->loops--;
+    return p->failed ? NULL : s;
+}
+
+static Stmt *if_statement(Parser *p) {
+    Stmt *s = new_stmt(p, STMT_IF, &p->previous);
+    if (!s || !(s->expr = expr(p))) return NULL;
+    block(p, &s->body, "an if");
+    if (p->failed || !match(p, TOK_ELSE)) return p->failed ? NULL : s;
+    if (match(p, TOK_IF)) { /* else if: one IF statement as the else block */
+        Stmt *inner = if_statement(p);
+        Stmt **one = inner ? ast_alloc(p->arena, sizeof *one) : NULL;
+        if (!one) return NULL;
+        one[0] = inner;
+        s->orelse = (Block){one, 1};
+        return s;
+    }
+    block(p, &s->orelse, "an else");
+    return p->failed ? NULL : s;
+}
+
+static Stmt *no_grad_statement(Parser *p) {
+    Stmt *s = new_stmt(p, STMT_NO_GRAD, &p->previous);
+    if (s) block(p, &s->body, "no_grad");
+    return p->failed ? NULL : s;
+}
+
+/* break and continue belong in a loop, return in a function body: checked
+ * here, so that a block is refused before any of it runs. */
+static Stmt *jump_statement(Parser *p, StmtKind kind) {
+    Token at = p->previous;
+    if (kind == STMT_RETURN ? p->functions == 0 : p->loops == 0) {
+        fail_at(p, &at, kind == STMT_RETURN ? "'return' outside a function body (f(x) { ...; "
+                "return e })" : "'%.*s' outside a loop", (int)at.length, at.start);
+        return NULL;
+    }
+    Stmt *s = new_stmt(p, kind, &at);
+    if (s && kind == STMT_RETURN && !check(p, TOK_END_STMT) && !check(p, TOK_EOF) &&
+        !check(p, TOK_RBRACE))
+        s->expr = expr(p);
+    return p->failed ? NULL : s;
+}
+
+/* import torch / from torch import nn: pasted from Python, ignored. */
+static Stmt *import_statement(Parser *p) {
+    Stmt *s = new_stmt(p, STMT_IMPORT, &p->current);
+    while (!p->failed && !check(p, TOK_END_STMT) && !check(p, TOK_EOF) && !check(p, TOK_RBRACE))
+        advance(p);
+    return p->failed ? NULL : s;
+}
+
+/* import NAME... or from NAME...: an import line; otherwise ('from' or
+ * 'import' used as a variable) an ordinary statement. */
+static Stmt *maybe_import(Parser *p) {
+    Scanner saved_scanner = p->scanner;
+    Token saved = p->current;
+    advance(p);
+    if (check(p, TOK_NAME)) return import_statement(p);
+    if (token_is(&saved, "import") && !check(p, TOK_EQUAL))
+        return fail_found(p, "a module name after 'import'"), NULL;
+    p->scanner = saved_scanner;
+    p->current = saved;
+    p->failed = p->incomplete = false;
+    return simple_statement(p);
+}
+
+/* Python and PyTorch statements that ag writes differently. */
+static bool habit_statement(Parser *p) {
+    const Token *t = &p->current;
+    if (token_is(t, "def"))
+        fail_at(p, t, "ag has no 'def': write f(x) { ...; return e } or f(x) = EXPR");
+    else if (token_is(t, "with"))
+        fail_at(p, t, "ag has no 'with': write no_grad { ... } for torch.no_grad()");
+    else if (token_is(t, "elif"))
+        fail_at(p, t, "ag has no 'elif': write } else if COND {");
+    else if (token_is(t, "lambda"))
+        fail_at(p, t, "ag has no lambda: define a function, f(x) = EXPR");
+    else
+        return false;
+    return true;
+}
+
+/* Whether call is f(NAME, ...) with plain names: a definition's left side. */
+static bool is_signature(const Node *call) {
+    if (call->kind != NODE_CALL || call->left->kind != NODE_NAME || call->left->torch)
+        return false;
+    for (int i = 0; i < call->num_kids; i++)
+        if (call->kids[i]->kind != NODE_NAME || call->kids[i]->torch) return false;
+    return true;
+}
+
+/* NAME(P...) = EXPR or NAME(P...) { body }, the signature already parsed. */
+static Stmt *definition(Parser *p, Stmt *s, Node *sig, bool has_block) {
+    s->kind = STMT_DEF;
+    s->target = sig->left;
+    s->params = sig->kids;
+    s->num_params = sig->num_kids;
+    s->has_block = has_block;
+    int saved_loops = p->loops;
+    p->loops = 0; /* a loop around a definition is not a loop in its body */
+    p->functions++;
+    if (has_block) {
+        block(p, &s->body, "a function");
+    } else {
+        skip_newlines(p); /* f(x) =\n    body */
+        s->expr = expr(p);
+    }
+    p->functions--;
+    p->loops = saved_loops;
+    return p->failed ? NULL : s;
+}
+
+static bool is_assignable(const Node *n) {
+    return (n->kind == NODE_NAME && !n->torch) || n->kind == NODE_INDEX ||
+           (n->kind == NODE_ATTR && n->left->kind == NODE_NAME);
+}
+
+/* An expression statement, an assignment, or a definition. */
+static Stmt *simple_statement(Parser *p) {
+    Token first = p->current;
+    Stmt *s = new_stmt(p, STMT_EXPR, &first);
+    Node *e = s ? expr(p) : NULL;
+    if (!e) return NULL;
+    TokenType op = p->current.type;
+    if (op == TOK_LBRACE && is_signature(e)) {
+        return definition(p, s, e, true);
+    } else if (op == TOK_EQUAL) {
+        Token eq = p->current;
+        advance(p);
+        if (is_signature(e)) return definition(p, s, e, false);
+        if (!is_assignable(e)) {
+            fail_at(p, &eq, e->kind == NODE_CALL
+                                ? "a function's parameters must be plain names"
+                                : "only a name (x = ...), x.grad, x[...] or a function "
+                                  "(f(x) = ...) can be assigned");
+            return NULL;
+        }
+        s->kind = STMT_ASSIGN;
+        s->target = e;
+        s->expr = expr(p);
+    } else if (op >= TOK_PLUS_EQUAL && op <= TOK_SLASH_EQUAL) {
+        Token at = p->current;
+        advance(p);
+        if (!(e->kind == NODE_NAME && !e->torch) && e->kind != NODE_INDEX) {
+            fail_at(p, &at, "only a name or x[...] can be updated with %s", token_text(op));
+            return NULL;
+        }
+        s->kind = STMT_AUGASSIGN;
+        s->op = op == TOK_PLUS_EQUAL ? TOK_PLUS : op == TOK_MINUS_EQUAL ? TOK_MINUS
+                : op == TOK_STAR_EQUAL ? TOK_STAR : TOK_SLASH;
+        s->target = e;
+        s->expr = expr(p);
+    } else {
+        s->expr = e;
+    }
+    return p->failed ? NULL : s;
+}
+
+/* One statement, dispatched on its first token. */
+static Stmt *statement(Parser *p) {
+    Token first = p->current;
+    Stmt *s;
+    if (match(p, TOK_FOR)) s = for_statement(p);
+    else if (match(p, TOK_WHILE)) s = while_statement(p);
+    else if (match(p, TOK_IF)) s = if_statement(p);
+    else if (match(p, TOK_NO_GRAD)) s = no_grad_statement(p);
+    else if (match(p, TOK_BREAK)) s = jump_statement(p, STMT_BREAK);
+    else if (match(p, TOK_CONTINUE)) s = jump_statement(p, STMT_CONTINUE);
+    else if (match(p, TOK_RETURN)) s = jump_statement(p, STMT_RETURN);
+    else if (check(p, TOK_ELSE))
+        return fail_at(p, &first, "'else' without an if: it goes on the line of the '}' "
+                       "that closes the if"), NULL;
+    else if (check(p, TOK_LBRACE))
+        return fail_at(p, &first, "a block needs for, while, if, no_grad or a function "
+                       "before its '{'"), NULL;
+    else if (token_is(&first, "import") || token_is(&first, "from")) s = maybe_import(p);
+    else if (habit_statement(p)) return NULL;
+    else s = simple_statement(p);
+    if (s) s->text = first.start;
+    if (s) s->text_length = (size_t)(p->previous.start + p->previous.length - first.start);
+    return p->failed ? NULL : s;
 }
 
 ParseStatus parse_statement(Parser *p, Stmt **out) {
     *out = NULL;
-    while (!p->failed && match(p, TOK_END_STMT)) {}
+    skip_newlines(p);
     if (p->failed) return p->incomplete ? PARSE_INCOMPLETE : PARSE_ERROR;
     if (check(p, TOK_EOF)) return PARSE_END;
-    Token first = p->current;
-    Stmt *s = ast_alloc(p->arena, sizeof *s);
-    if (!s) {
-        fail_at(p, &first, "out of memory");
+    if (check(p, TOK_RBRACE)) {
+        fail_at(p, &p->current, "'}' without a block to close");
         return PARSE_ERROR;
     }
-    memset(s, 0, sizeof *s);
-    s->kind = STMT_EXPR;
-    s->line = first.line;
-    s->col = first.col;
-    s->expr = expression(p, PREC_TERM);
-    if (s->expr && check(p, TOK_EQUAL)) {
-        Token eq = p->current;
-        advance(p);
-        s = assignment(p, s, s->expr, &eq);
-    }
-    if (s && !p->failed && !check(p, TOK_EOF) && !check(p, TOK_END_STMT)) {
-        char found[64];
-        fail_at(p, &p->current, "expected the end of the statement, found %s",
-                token_describe(&p->current, found, sizeof found));
-    }
+    Stmt *s = statement(p);
+    end_of_statement(p, false);
     if (p->failed) return p->incomplete ? PARSE_INCOMPLETE : PARSE_ERROR;
-    s->text = first.start; /* up to the last token: no trailing comment */
-    s->text_length = (size_t)(p->previous.start + p->previous.length - first.start);
     *out = s;
     return PARSE_OK;
 }

@@ -1,7 +1,13 @@
 /*
- * parse.h — the Pratt parser: statements from source text, one at a time.
- * Running out of input inside a bracket is its own result (PARSE_INCOMPLETE)
- * so that the shell can read a continuation line.
+ * parse.h — the parser: statements from source text, one at a time. A
+ * statement layer (one function per kind of statement, dispatched on the
+ * first token, as clox's statement() and Lua's statement()) over a Pratt
+ * parser for expressions driven by a table.
+ *
+ * Input that ends where more is needed (an open bracket or block, a
+ * definition whose body is on the next line) is its own result,
+ * PARSE_INCOMPLETE, so the shell reads another line: the parser is the one
+ * place that decides (lua.c's incomplete()).
  */
 #ifndef AG_PARSE_H
 #define AG_PARSE_H
@@ -13,7 +19,7 @@
 
 /* Limits that keep a hostile script from exhausting the stack. */
 enum {
-    MAX_NESTING = 200,  /* brackets and unary operators inside each other */
+    MAX_NESTING = 200,  /* brackets, unary operators and blocks inside each other */
     MAX_HEIGHT = 1000,  /* of an expression tree (a + b + ... is a chain) */
 };
 
@@ -24,6 +30,7 @@ typedef struct {
     Token current, previous;
     AstArena *arena;
     int nesting;
+    int loops, functions;  /* enclosing loops and function bodies (break, return) */
     bool failed, incomplete;
     char error[256];
     int error_line, error_col;
@@ -34,11 +41,11 @@ typedef struct {
 
 void parser_init(Parser *p, const char *src, size_t len, int first_line, AstArena *arena);
 void parser_free(Parser *p);
-/* Parses the next statement into *out (allocated in the arena). PARSE_END
- * when only blanks remain. */
+/* Parses the next top-level statement (with any block it opens) into *out,
+ * allocated in the arena. PARSE_END when only blanks remain. */
 ParseStatus parse_statement(Parser *p, Stmt **out);
-/* PARSE_INCOMPLETE if the text ends inside a bracket, else PARSE_OK (even
- * when it has errors: those are reported when it runs). */
+/* PARSE_INCOMPLETE if the text ends where more is needed, else PARSE_OK
+ * (even when it has errors: those are reported when it runs). */
 ParseStatus parse_check_complete(const char *src, size_t len);
 
 #endif

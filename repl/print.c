@@ -15,26 +15,32 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* PyTorch's default print options (torch/_tensor_str.py, PRINT_OPTS). */
-enum { THRESHOLD = 1000, EDGEITEMS = 3, LINEWIDTH = 80 };
+const PrintOptions print_defaults = {
+    .precision = 4, .threshold = 1000, .edgeitems = 3, .linewidth = 80, .sci_mode = -1};
 /* The indent of continuation lines: strlen("tensor("), whatever the caller
  * printed before it on the line, exactly as PyTorch does. */
 enum { PREFIX_INDENT = 7 };
-/* Longest formatted element: "-1.0000e+308" is 12 characters, and fixed
- * or int mode only run when every finite value is at most 1e8. */
-enum { NUMBER_MAX = 64 };
+/* Longest formatted element: "-1.0000e+308" is 12 characters at precision
+ * 4, and fixed or int mode only run when every finite value is at most 1e8
+ * (or when sci_mode is off: up to 309 digits and the decimals). */
+enum { NUMBER_MAX = 400, PRECISION_MAX = 60 };
 
 typedef struct {
+    bool boolean;  /* True / False, not numbers */
     bool int_mode; /* every finite nonzero value is an integer: print "2." */
     bool sci_mode; /* "%.4e": magnitudes too far apart, too large or too small */
+    int precision; /* decimals in fixed and scientific mode */
     int width;     /* column width: every element is right-aligned to it */
 } Formatter;
 
 /* What one call of format_tensor needs while it walks the tensor. */
 typedef struct {
     const Tensor *t;
+    const PrintOptions *opts;
     StrBuf *out;
     int64_t stride[AG_MAX_DIMS]; /* row-major strides, in elements */
     bool summarize;              /* numel > threshold: show edge items only */
@@ -45,12 +51,12 @@ typedef struct {
 
 /* True if dimension size n is cut to its edge items with a "..." between. */
 static bool elided(const Printer *p, int64_t n) {
-    return p->summarize && n > 2 * EDGEITEMS;
+    return p->summarize && n > 2 * (int64_t)p->opts->edgeitems;
 }
 
 /* The index after i along a dimension of size n, skipping the elided middle. */
 static int64_t next_shown(const Printer *p, int64_t i, int64_t n) {
-    return (elided(p, n) && i + 1 == EDGEITEMS) ? n - EDGEITEMS : i + 1;
+    return (elided(p, n) && i + 1 == p->opts->edgeitems) ? n - p->opts->edgeitems : i + 1;
 }
 
 typedef void (*Visit)(double value, void *ctx);
@@ -96,33 +102,44 @@ static void gather_stats(double v, void *ctx) {
  * Non-finite values print as Python prints them ("nan" never has a sign,
  * where C's printf may write "-nan"), and int mode adds no "." to them. */
 static int number_text(const Formatter *f, double v, char *buf) {
+    if (f->boolean) return snprintf(buf, NUMBER_MAX, v != 0 ? "True" : "False");
     if (isnan(v)) return snprintf(buf, NUMBER_MAX, "nan");
     if (isinf(v)) return snprintf(buf, NUMBER_MAX, v < 0 ? "-inf" : "inf");
-    if (f->sci_mode) return snprintf(buf, NUMBER_MAX, "%.4e", v);
+    if (f->sci_mode) return snprintf(buf, NUMBER_MAX, "%.*e", f->precision, v);
     if (f->int_mode) return snprintf(buf, NUMBER_MAX, "%.0f.", v);
-    return snprintf(buf, NUMBER_MAX, "%.4f", v);
+    return snprintf(buf, NUMBER_MAX, "%.*f", f->precision, v);
 }
 
 static void widen(double v, void *ctx) {
     Formatter *f = ctx;
     char buf[NUMBER_MAX];
-    if (!isfinite(v) || v == 0.0) return; /* PyTorch sizes columns by these only */
+    /* PyTorch sizes float columns by nonzero finite values only */
+    if (!f->boolean && (!isfinite(v) || v == 0.0)) return;
     int len = number_text(f, v, buf);
     if (len > f->width) f->width = len;
 }
 
-/* The mode rules of _Formatter.__init__ for floating tensors. */
-static Formatter make_formatter(const Printer *p) {
-    Formatter f = {.int_mode = true, .sci_mode = false, .width = 1};
+/* The mode rules of _Formatter.__init__: for a boolean tensor the width of
+ * its longest word; for floating ones int, fixed or scientific mode. As in
+ * PyTorch, a sci_mode option overrides the mode after the widths are set. */
+static Formatter make_formatter(const Printer *p, bool boolean) {
+    Formatter f = {.boolean = boolean, .int_mode = true, .sci_mode = false,
+                   .precision = p->opts->precision, .width = 1};
+    if (boolean) {
+        visit_shown(p, 0, 0, widen, &f);
+        return f;
+    }
     ValueStats s = {.count = 0, .all_integers = true};
     visit_shown(p, 0, 0, gather_stats, &s);
-    if (s.count == 0) return f; /* only zeros and non-finite values */
-    double ratio = s.max_abs / s.min_abs;
-    f.int_mode = s.all_integers;
-    /* PyTorch tests min < 1e-4 only outside int mode; inside it every value
-     * is an integer, so min >= 1 and one condition serves both modes. */
-    f.sci_mode = ratio > 1000.0 || s.max_abs > 1.0e8 || s.min_abs < 1.0e-4;
-    visit_shown(p, 0, 0, widen, &f);
+    if (s.count > 0) { /* else only zeros and non-finite values */
+        double ratio = s.max_abs / s.min_abs;
+        f.int_mode = s.all_integers;
+        /* PyTorch tests min < 1e-4 only outside int mode; inside it every
+         * value is an integer, so min >= 1 and one condition serves both. */
+        f.sci_mode = ratio > 1000.0 || s.max_abs > 1.0e8 || s.min_abs < 1.0e-4;
+        visit_shown(p, 0, 0, widen, &f);
+    }
+    if (p->opts->sci_mode >= 0) f.sci_mode = p->opts->sci_mode;
     return f;
 }
 
@@ -157,12 +174,12 @@ static void vector_separator(const Printer *p, int64_t item, int per_line, int i
  * " ..." of a summarised row counts as one element, as in PyTorch. */
 static void print_vector(const Printer *p, int64_t offset, int indent) {
     int64_t n = p->t->shape[p->t->ndim - 1];
-    int per_line = (LINEWIDTH - indent) / (p->fmt.width + 2);
+    int per_line = (p->opts->linewidth - indent) / (p->fmt.width + 2);
     if (per_line < 1) per_line = 1;
     int64_t item = 0;
     strbuf_append(p->out, "[");
     for (int64_t i = 0; i < n; i = next_shown(p, i, n)) {
-        if (elided(p, n) && i == n - EDGEITEMS) {
+        if (elided(p, n) && i == n - p->opts->edgeitems) {
             vector_separator(p, item++, per_line, indent);
             strbuf_append(p->out, " ...");
         }
@@ -191,7 +208,7 @@ static void print_block(const Printer *p, int dim, int64_t offset, int indent) {
     strbuf_append(p->out, "[");
     for (int64_t i = 0; i < n; i = next_shown(p, i, n)) {
         if (i > 0) block_separator(p, dim, indent);
-        if (elided(p, n) && i == n - EDGEITEMS) {
+        if (elided(p, n) && i == n - p->opts->edgeitems) {
             strbuf_append(p->out, "...");
             block_separator(p, dim, indent);
         }
@@ -213,9 +230,9 @@ static int last_line_len(const StrBuf *out, size_t start) {
 
 /* Appends ", suffix", or ",\n" and the indent then suffix when the line
  * would pass linewidth; *line tracks the line length as PyTorch does. */
-static void add_suffix(StrBuf *out, int *line, const char *suffix) {
+static void add_suffix(StrBuf *out, int *line, const char *suffix, int linewidth) {
     int len = (int)strlen(suffix);
-    if (*line + len + 2 > LINEWIDTH) {
+    if (*line + len + 2 > linewidth) {
         strbuf_append(out, ",\n");
         spaces(out, PREFIX_INDENT);
         *line = PREFIX_INDENT + len;
@@ -228,27 +245,22 @@ static void add_suffix(StrBuf *out, int *line, const char *suffix) {
 
 /* ---- entry points -------------------------------------------------------- */
 
-void format_shape(StrBuf *out, const Tensor *t) {
-    char buf[AG_SHAPE_STR_MAX];
-    strbuf_append(out, tensor_shape_str(t, buf, sizeof buf)); /* the engine's form */
-}
-
 /* The bracketed values of a non-empty tensor (_tensor_str). */
-static void print_values(StrBuf *out, const Tensor *t) {
-    Printer p = {.t = t, .out = out, .summarize = t->numel > THRESHOLD};
+static void print_values(StrBuf *out, const Tensor *t, const PrintOptions *opts, bool boolean) {
+    Printer p = {.t = t, .opts = opts, .out = out, .summarize = t->numel > opts->threshold};
     int64_t stride = 1;
     for (int d = t->ndim - 1; d >= 0; d--) {
         p.stride[d] = stride;
         stride *= t->shape[d];
     }
-    p.fmt = make_formatter(&p);
+    p.fmt = make_formatter(&p, boolean);
     if (t->ndim == 0)
         print_number(&p, t->data[0]);
     else
         print_block(&p, 0, 0, PREFIX_INDENT);
 }
 
-void format_tensor(StrBuf *out, const Tensor *t) {
+void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts, bool boolean) {
     if (!t) {
         strbuf_append(out, "None");
         return;
@@ -261,21 +273,75 @@ void format_tensor(StrBuf *out, const Tensor *t) {
     if (t->numel == 0) {
         strbuf_append(out, "[]");
         if (t->ndim != 1) {
+            char shape[AG_SHAPE_STR_MAX];
             strbuf_append(&size, "size=");
-            format_shape(&size, t);
+            strbuf_append(&size, tensor_shape_str(t, shape, sizeof shape));
         }
     } else {
-        print_values(out, t);
+        print_values(out, t, opts, boolean);
     }
     int line = last_line_len(out, start);
-    if (size.len > 0) add_suffix(out, &line, size.data);
+    if (size.len > 0) add_suffix(out, &line, size.data, opts->linewidth);
     strbuf_free(&size);
+    /* In an empty tensor there is nothing to show its dtype: PyTorch names it. */
+    if (boolean && t->numel == 0) add_suffix(out, &line, "dtype=torch.bool", opts->linewidth);
     if (t->grad_fn) {
         char grad_fn[128];
         snprintf(grad_fn, sizeof grad_fn, "grad_fn=<%s>", t->op_name ? t->op_name : "?");
-        add_suffix(out, &line, grad_fn);
+        add_suffix(out, &line, grad_fn, opts->linewidth);
     } else if (t->requires_grad) {
-        add_suffix(out, &line, "requires_grad=True");
+        add_suffix(out, &line, "requires_grad=True", opts->linewidth);
     }
     strbuf_append(out, ")");
+}
+
+/* ---- numbers: Python's repr of a float ------------------------------------ */
+
+/* The shortest digits that read back as v (repr's rule), in scientific
+ * form "d.ddde+XX"; *exp gets the decimal exponent. */
+static void shortest_digits(double v, char *digits, int *exp) {
+    char buf[40];
+    for (int p = 1; p <= 17; p++) {
+        snprintf(buf, sizeof buf, "%.*e", p - 1, v);
+        if (strtod(buf, NULL) == v) break;
+    }
+    const char *e = strchr(buf, 'e');
+    *exp = atoi(e + 1);
+    size_t n = 0;
+    for (const char *c = buf; c < e; c++)
+        if (*c >= '0' && *c <= '9') digits[n++] = *c;
+    digits[n] = '\0';
+}
+
+static void zeros(StrBuf *out, int n) {
+    for (int i = 0; i < n; i++) strbuf_append(out, "0");
+}
+
+void format_number(StrBuf *out, double v) {
+    if (isnan(v) || isinf(v)) {
+        strbuf_append(out, isnan(v) ? "nan" : v < 0 ? "-inf" : "inf");
+        return;
+    }
+    if (v == floor(v) && fabs(v) < 1e16) {
+        strbuf_appendf(out, "%.0f", v);
+        return;
+    }
+    char digits[24];
+    int exp;
+    shortest_digits(fabs(v), digits, &exp);
+    int n = (int)strlen(digits);
+    if (v < 0) strbuf_append(out, "-");
+    if (exp < -4 || exp >= 16) { /* 1e-05, 1.5e+17: as Python */
+        strbuf_appendf(out, "%c%s%.*s", digits[0], n > 1 ? "." : "", n - 1, digits + 1);
+        strbuf_appendf(out, "e%c%02d", exp < 0 ? '-' : '+', abs(exp));
+    } else if (exp < 0) { /* 0.00012 */
+        strbuf_append(out, "0.");
+        zeros(out, -exp - 1);
+        strbuf_append(out, digits);
+    } else if (n <= exp + 1) { /* integral (only past 1e16, handled above) */
+        strbuf_append(out, digits);
+        zeros(out, exp + 1 - n);
+    } else { /* 24.70408163265306 */
+        strbuf_appendf(out, "%.*s.%s", exp + 1, digits, digits + exp + 1);
+    }
 }

@@ -2,13 +2,14 @@
  * print.h — formats a Tensor as PyTorch's repr does, for the shell's output.
  *
  * It is: a reproduction of torch/_tensor_str.py (PyTorch 1.13 / 2.x) for
- * float64 tensors under the default print options (precision 4, threshold
- * 1000, edgeitems 3, linewidth 80, sci_mode None), including summarisation
- * with "...", line wrapping and the placement of the ", requires_grad=True"
- * and ", grad_fn=<...>" suffixes.
+ * float64 tensors, and for boolean ones (a comparison's result), under
+ * PyTorch's print options (precision, threshold, edgeitems, linewidth,
+ * sci_mode: set_printoptions), including summarisation with "...", line
+ * wrapping and the placement of the ", requires_grad=True" and
+ * ", grad_fn=<...>" suffixes; and Python's repr of a float for numbers.
  *
- * It is NOT: configurable (no set_printoptions), and it never prints a dtype
- * suffix: every ag tensor is float64, which the shell treats as the default.
+ * It never prints a float dtype suffix: every ag tensor is float64, which
+ * the shell treats as the default.
  * It knows nothing of variable names: a caller printing "x.grad = " first
  * just appends to the same buffer; continuation lines stay indented by the
  * width of "tensor(" as PyTorch's would.
@@ -19,14 +20,24 @@
 #include "ag.h"
 #include "strbuf.h"
 
+/* PyTorch's print options (torch.set_printoptions); print_defaults holds
+ * its defaults. sci_mode: -1 decides per tensor (PyTorch's None), 0 never,
+ * 1 always. */
+typedef struct {
+    int precision, threshold, edgeitems, linewidth, sci_mode;
+} PrintOptions;
+extern const PrintOptions print_defaults;
+
 /* Appends the PyTorch repr of t to out, e.g. "tensor([1., 2.], requires_grad=True)".
+ * boolean: t holds a comparison's result (1. and 0.), printed as True/False.
  * Suffix: a leaf that requires grad gets ", requires_grad=True"; a non-leaf
  * (grad_fn != NULL, even if its graph was freed) gets ", grad_fn=<OPNAME>"
  * with t->op_name; a tensor that does not require grad gets none.
  * A NULL t appends "None", as Python prints a missing gradient. */
-void format_tensor(StrBuf *out, const Tensor *t);
+void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts, bool boolean);
 
-/* Appends the shape as a Python tuple: "(2, 3)", "(3,)", "()". */
-void format_shape(StrBuf *out, const Tensor *t);
+/* Appends v as Python's repr prints a float, except that an integral value
+ * below 1e16 has no ".0": 3, 24.70408163265306, 1e-05, 1e+16, inf, nan. */
+void format_number(StrBuf *out, double v);
 
 #endif /* AG_PRINT_H */

@@ -1,35 +1,47 @@
 /*
  * run.c — the read-run loop shared by scripts, -e, :load and the terminal:
- * read a line, join lines while a bracket is open (the parser says when),
- * run the statements one at a time, report the first error.
+ * read a line, join lines until the statement is complete (the parser
+ * says; past a few lines the bracket and brace depth decides, so that a
+ * long block is read in linear time), run the statements one at a time,
+ * report the first error.
  */
 #include "run.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "commands.h"
+#include "eval.h"
+#include "interrupt.h"
 #include "lineedit.h"
+#include "parse.h"
 #include "strbuf.h"
+
+/* A statement is re-parsed at each new line (so that a syntax error inside
+ * an open bracket or block shows at once) while it is this short; beyond,
+ * the depth of its brackets decides when to parse it. */
+enum { REPARSE_LINES = 100, REPARSE_BYTES = 64 << 10 };
 
 /* ======================================================================
  * Reading lines
  * ====================================================================== */
 
-typedef enum { LINE_OK, LINE_EOF, LINE_INTERRUPTED, LINE_TOO_LONG } LineStatus;
+typedef enum { LINE_OK, LINE_EOF, LINE_INTERRUPTED, LINE_TOO_LONG, LINE_READ_ERROR } LineStatus;
 
 /* Reads one line (without '\n') from a file; NUL bytes are kept (and
- * rejected later by the scanner). Past MAX_LINE the rest is skipped. */
+ * rejected later by the scanner). A line past MAX_LINE stops the reading
+ * there (a file with no newline, like /dev/zero, must not run forever). */
 static LineStatus file_line(FILE *f, StrBuf *line) {
     char chunk[4096];
     size_t n = 0;
     int c;
-    bool any = false, too_long = false;
+    bool any = false;
     while ((c = getc(f)) != EOF) {
         any = true;
         if (c == '\n') break;
-        if (line->len + n >= MAX_LINE) too_long = true;
-        if (too_long) continue;
+        if (line->len + n >= MAX_LINE) return LINE_TOO_LONG;
         chunk[n++] = (char)c;
         if (n == sizeof chunk) {
             strbuf_appendn(line, chunk, n);
@@ -37,7 +49,7 @@ static LineStatus file_line(FILE *f, StrBuf *line) {
         }
     }
     strbuf_appendn(line, chunk, n);
-    if (too_long) return LINE_TOO_LONG;
+    if (c == EOF && ferror(f)) return LINE_READ_ERROR;
     return any ? LINE_OK : LINE_EOF;
 }
 
@@ -99,9 +111,11 @@ static void report(Session *s, const Source *src, const char *chunk, int first_l
     }
     size_t len;
     const char *text = chunk ? chunk_line(chunk, first_line, s->error_line, &len) : "";
-    if (chunk && s->error_col > 0 && (size_t)s->error_col <= len + 1 && len < 200) {
+    bool printable = true;
+    for (size_t i = 0; chunk && i < len; i++)
+        if ((unsigned char)text[i] < 32 || (unsigned char)text[i] >= 127) printable = false;
+    if (chunk && printable && s->error_col > 0 && (size_t)s->error_col <= len + 1 && len < 200)
         fprintf(s->err, "  %.*s\n  %*s^\n", (int)len, text, s->error_col - 1, "");
-    }
     fprintf(s->err, "error: %s\n", s->error);
 }
 
@@ -109,7 +123,9 @@ static void report(Session *s, const Source *src, const char *chunk, int first_l
  * Running
  * ====================================================================== */
 
-/* Runs the statements of a complete chunk, one at a time. */
+/* Runs the statements of a complete chunk, one at a time; each statement's
+ * tree is freed once it has run, so a long line of statements runs in the
+ * memory of one. */
 static bool run_chunk(Session *s, const Source *src, const char *chunk, size_t len,
                       int first_line) {
     AstArena arena = {0};
@@ -127,8 +143,10 @@ static bool run_chunk(Session *s, const Source *src, const char *chunk, size_t l
             s->error_col = p.error_col;
             ok = false;
         } else {
-            ok = session_exec(s, stmt);
+            ok = eval_statement(s, stmt);
         }
+        ast_arena_free(&arena);
+        p.arena = &arena;
         if (!ok || s->quit) break;
     }
     if (!ok) report(s, src, chunk, first_line);
@@ -150,17 +168,66 @@ static bool source_error(Session *s, const Source *src, const char *message) {
     return false;
 }
 
+static int load_file(Session *s, const char *path) {
+    RunStatus st = run_file(s, path);
+    return st == RUN_OK ? 0 : st == RUN_FAILED ? 1 : 2;
+}
+
+/* Adds a line to the statement being gathered in chunk, and runs it when
+ * it is complete (or runs the line as a command); *ok false on an error
+ * that stops the source. */
+static void run_line(Session *s, Source *src, StrBuf *line, StrBuf *chunk, int *first_line,
+                     int *lines, int *depth, bool *ok) {
+    if (!chunk->len) {
+        const char *command = command_text(line->data);
+        if (command) {
+            if (src->interactive) lineedit_save(line->data);
+            size_t len = line->len - (size_t)(command - line->data);
+            *ok = command_run(s, command, len, src->name, src->line, src->interactive, load_file) ||
+                  src->interactive || src->keep_going;
+            return;
+        }
+        *first_line = src->interactive ? 1 : src->line;
+        *lines = *depth = 0;
+    }
+    strbuf_appendn(chunk, line->data, line->len);
+    strbuf_append(chunk, "\n");
+    (*lines)++;
+    *depth = scan_depth(line->data, line->len, *depth);
+    if (chunk->len > MAX_STATEMENT || chunk->oom) {
+        *ok = source_error(s, src, "statement too long (more than 16 MiB; is a bracket "
+                           "never closed?)") || src->interactive;
+        chunk->len = 0;
+        return;
+    }
+    /* While short, the parser decides at every line (a syntax error inside
+     * an open bracket shows at once); past that, only when every bracket
+     * and block has closed. */
+    bool short_chunk = *lines <= REPARSE_LINES && chunk->len <= REPARSE_BYTES;
+    if ((!short_chunk && *depth > 0) ||
+        parse_check_complete(chunk->data, chunk->len) == PARSE_INCOMPLETE)
+        return;
+    if (src->interactive) {
+        chunk->data[chunk->len - 1] = '\0'; /* history without the last newline */
+        lineedit_save(chunk->data);
+        chunk->data[chunk->len - 1] = '\n';
+    }
+    *ok = run_chunk(s, src, chunk->data, chunk->len, *first_line) || src->interactive ||
+          src->keep_going;
+    chunk->len = 0;
+}
+
 bool run_source(Session *s, Source *src) {
     StrBuf line, chunk;
     strbuf_init(&line);
     strbuf_init(&chunk);
-    int first_line = 0, depth = 0;
+    int first_line = 0, lines = 0, depth = 0;
     bool ok = true;
     while (ok && !s->quit) {
         LineStatus st = read_line(src, chunk.len ? "...> " : "ag> ", &line);
         if (st == LINE_EOF) {
-            /* A bracket never closed: run what is there, so the statements
-             * before it run and the parser names the open bracket. */
+            /* An unfinished statement: run what is there, so the statements
+             * before it run and the parser names what is open. */
             if (chunk.len && !src->interactive)
                 ok = run_chunk(s, src, chunk.data, chunk.len, first_line);
             break;
@@ -169,55 +236,40 @@ bool run_source(Session *s, Source *src) {
             chunk.len = 0;
             continue;
         }
-        if (st == LINE_TOO_LONG) {
-            ok = source_error(s, src, "line too long (more than 16 MiB)") || src->interactive;
-            chunk.len = 0;
-            continue;
+        if (st == LINE_TOO_LONG || st == LINE_READ_ERROR) {
+            char message[200];
+            if (st == LINE_TOO_LONG) snprintf(message, sizeof message, "line too long (more than 16 MiB)");
+            else snprintf(message, sizeof message, "cannot read %s: %s", src->name, strerror(errno));
+            ok = source_error(s, src, message);
+            break; /* the rest of this source cannot be trusted */
         }
-        const char *command = chunk.len ? NULL : command_text(line.data);
-        if (command) {
-            if (src->interactive) lineedit_save(line.data);
-            ok = command_run(s, src, command) || src->interactive || src->keep_going;
-            continue;
-        }
-        if (!chunk.len) first_line = src->line, depth = 0;
-        strbuf_appendn(&chunk, line.data, line.len);
-        strbuf_append(&chunk, "\n");
-        depth = scan_depth(line.data, line.len, depth);
-        if (chunk.len > MAX_STATEMENT || chunk.oom) {
-            ok = source_error(s, src, "statement too long (more than 16 MiB; is a bracket "
-                              "never closed?)") || src->interactive;
-            chunk.len = 0;
-            continue;
-        }
-        /* The parser says whether a bracket is open (and so a syntax error
-         * inside one shows at once); past 64 KiB, re-parsing the whole
-         * statement for every line would be quadratic, and the bracket
-         * depth kept line by line decides. */
-        if (chunk.len > (64 << 10) ? depth > 0
-                                   : parse_check_complete(chunk.data, chunk.len) == PARSE_INCOMPLETE)
-            continue;
-        if (src->interactive) {
-            chunk.data[chunk.len - 1] = '\0'; /* history without the last newline */
-            lineedit_save(chunk.data);
-            chunk.data[chunk.len - 1] = '\n';
-        }
-        ok = run_chunk(s, src, chunk.data, chunk.len, first_line) || src->interactive ||
-             src->keep_going;
-        chunk.len = 0;
+        run_line(s, src, &line, &chunk, &first_line, &lines, &depth, &ok);
     }
     strbuf_free(&line);
     strbuf_free(&chunk);
     return ok;
 }
 
-RunStatus run_file(Session *s, const char *path) {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+FILE *run_open(Session *s, const char *path) {
+    FILE *f = fopen(path, "rb");
+    struct stat st;
     if (!f) {
         session_set_error(s, 0, 0, "cannot open '%s': %s", path, strerror(errno));
-        return RUN_CANNOT_OPEN;
+        return NULL;
     }
-    Source src = {.name = strcmp(path, "-") == 0 ? "<stdin>" : path, .file = f};
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        session_set_error(s, 0, 0, "cannot run '%s': it is a directory", path);
+        return NULL;
+    }
+    return f;
+}
+
+RunStatus run_file(Session *s, const char *path) {
+    bool from_stdin = strcmp(path, "-") == 0;
+    FILE *f = from_stdin ? stdin : run_open(s, path);
+    if (!f) return RUN_CANNOT_OPEN;
+    Source src = {.name = from_stdin ? "<stdin>" : path, .file = f};
     bool ok = run_source(s, &src);
     if (f != stdin) fclose(f);
     return ok ? RUN_OK : RUN_FAILED;

@@ -1,7 +1,7 @@
 /*
  * run.h — running a source of statements: reading lines (from a file, a
- * string or the terminal), joining continuation lines while a bracket is
- * open, dispatching :commands, executing statements one at a time and
+ * string or the terminal), joining them until the parser says a statement
+ * is complete, dispatching :commands, running statements one at a time and
  * reporting the first error.
  */
 #ifndef AG_RUN_H
@@ -15,7 +15,6 @@
 enum {
     MAX_LINE = 16 << 20,       /* bytes in one line */
     MAX_STATEMENT = 16 << 20,  /* bytes in one statement (continuation lines joined) */
-    MAX_LOAD_DEPTH = 16,       /* :load inside :load */
 };
 
 typedef struct {
@@ -31,18 +30,14 @@ typedef struct {
 /* Runs src to its end. Returns false at the first error of a
  * non-interactive source (reported as FILE:LINE:COL: error: MESSAGE). */
 bool run_source(Session *s, Source *src);
+
 typedef enum { RUN_OK, RUN_FAILED, RUN_CANNOT_OPEN } RunStatus;
 /* Runs a file by name ("-": stdin), for :load and ./ag FILE. RUN_FAILED:
  * its error was reported; RUN_CANNOT_OPEN: nothing ran and the reason is
  * the session's error, for the caller to report. */
 RunStatus run_file(Session *s, const char *path);
-
-/* The :command of one line (":help sum"); false on an error (reported). */
-bool command_run(Session *s, Source *src, const char *line);
-
-/* ag --check FILE...: runs each file, matching what it prints against its
- * "# expect: TEXT" and "# expect error: TEXT" lines; reports each mismatch.
- * Returns the exit status: 0 when every expectation holds, else 1. */
-int check_files(int count, char **paths);
+/* Opens path for reading as a script: a FILE, or NULL with the reason in
+ * the session's error (a directory is refused here, not read as empty). */
+FILE *run_open(Session *s, const char *path);
 
 #endif

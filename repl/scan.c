@@ -1,10 +1,13 @@
 /*
  * scan.c — the scanner (clox's scanner.c shape): no allocation, a token per
  * call, lexical errors as tokens. Bytes outside printable ASCII (tabs
- * included) are allowed only in comments; "\r\n" counts as a newline.
+ * included) are allowed only in comments and strings; "\r\n" counts as a
+ * newline. Operators people bring from other languages (^, &&, ||, !) are
+ * errors that say what to write instead.
  */
 #include "scan.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +17,8 @@ void scanner_init(Scanner *s, const char *src, size_t len, int first_line) {
     s->end = src + len;
     s->line = first_line;
     s->depth = 0;
+    s->braces = 0;
+    s->message[0] = '\0';
 }
 
 static Token make(const Scanner *s, TokenType type) {
@@ -21,8 +26,16 @@ static Token make(const Scanner *s, TokenType type) {
                    (int)(s->start - s->line_start) + 1};
 }
 
-static Token error_at(const Scanner *s, const char *at, const char *message) {
-    return (Token){TOK_ERROR, message, strlen(message), s->line, (int)(at - s->line_start) + 1};
+static Token error_at(Scanner *s, const char *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static Token error_at(Scanner *s, const char *at, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->message, sizeof s->message, fmt, ap);
+    va_end(ap);
+    return (Token){TOK_ERROR, s->message, strlen(s->message), s->line,
+                   (int)(at - s->line_start) + 1};
 }
 
 static int peek(const Scanner *s, size_t ahead) {
@@ -38,7 +51,7 @@ static void newline(Scanner *s) {
     s->line_start = s->current;
 }
 
-/* Skips spaces, comments and (inside brackets) newlines. */
+/* Skips spaces, comments and (inside ( ) and [ ]) newlines. */
 static void skip_blank(Scanner *s) {
     for (;;) {
         int c = peek(s, 0);
@@ -74,26 +87,88 @@ static Token number(Scanner *s) {
     return make(s, TOK_NUMBER);
 }
 
-static Token bracket(Scanner *s, TokenType type, int delta) {
+/* A string in ' or ": it ends on its own line. The token keeps the quotes;
+ * the parser decodes the escapes. */
+static Token string(Scanner *s, int quote) {
+    const char *open = s->current;
+    s->current++;
+    for (;;) {
+        int c = peek(s, 0);
+        if (c == -1 || c == '\n' || (c == '\r' && peek(s, 1) == '\n'))
+            return error_at(s, open, "string not closed: its %c quote has no partner on this line",
+                            quote);
+        s->current++;
+        if (c == quote) return make(s, TOK_STRING);
+        if (c == '\\' && peek(s, 0) != -1 && peek(s, 0) != '\n') s->current++;
+    }
+}
+
+static Token bracket(Scanner *s, TokenType type, int delta, int *counter) {
     s->current++;
     Token t = make(s, type);
-    if (delta > 0 && s->depth < SCAN_TRACKED_BRACKETS) {
-        s->open_line[s->depth] = t.line;
-        s->open_col[s->depth] = t.col;
+    int open = s->depth + s->braces;
+    if (delta > 0 && open < SCAN_TRACKED_BRACKETS) {
+        s->open_line[open] = t.line;
+        s->open_col[open] = t.col;
     }
-    if (s->depth + delta >= 0) s->depth += delta;
+    if (*counter + delta >= 0) *counter += delta;
     return t;
 }
 
 static Token bad_byte(Scanner *s, int c) {
-    static _Thread_local char message[96];
     if (c == '\t')
-        snprintf(message, sizeof message, "tab character: use spaces (tabs only belong in comments)");
-    else if (c >= 32 && c < 127)
-        snprintf(message, sizeof message, "unexpected character '%c'", c);
-    else
-        snprintf(message, sizeof message, "unexpected byte 0x%02X (only printable ASCII outside comments)", c);
-    return error_at(s, s->current, message);
+        return error_at(s, s->current, "tab character: use spaces (tabs only belong in "
+                        "comments and strings)");
+    if (c >= 32 && c < 127)
+        return error_at(s, s->current, "unexpected character '%c'", c);
+    return error_at(s, s->current, "unexpected byte 0x%02X (only printable ASCII outside "
+                    "comments and strings)", c);
+}
+
+/* Operators from Python, C or maths that ag spells differently. */
+static Token habit(Scanner *s, int c) {
+    if (c == '^') return error_at(s, s->current, "'%c' is not an operator: write ** for a power", c);
+    if (c == '&') return error_at(s, s->current, "'%c' is not an operator: write 'and'", c);
+    if (c == '|') return error_at(s, s->current, "'%c' is not an operator: write 'or'", c);
+    return error_at(s, s->current, "'%c' is not an operator: write 'not' (or != for not equal)", c);
+}
+
+/* The token of a one- or two-character operator at the current position:
+ * "op" then "op=" (or "**", "//"). */
+static Token operator(Scanner *s, int c) {
+    static const struct {
+        char c;
+        TokenType one, with_equal;
+        char doubled;
+        TokenType doubled_type;
+    } ops[] = {
+        {'+', TOK_PLUS, TOK_PLUS_EQUAL, 0, TOK_ERROR}, {'-', TOK_MINUS, TOK_MINUS_EQUAL, 0, TOK_ERROR},
+        {'*', TOK_STAR, TOK_STAR_EQUAL, '*', TOK_STARSTAR},
+        {'/', TOK_SLASH, TOK_SLASH_EQUAL, '/', TOK_SLASHSLASH},
+        {'=', TOK_EQUAL, TOK_EQ, 0, TOK_ERROR},     {'<', TOK_LT, TOK_LE, 0, TOK_ERROR},
+        {'>', TOK_GT, TOK_GE, 0, TOK_ERROR},       {'%', TOK_PERCENT, TOK_ERROR, 0, TOK_ERROR},
+        {'@', TOK_AT, TOK_ERROR, 0, TOK_ERROR},    {',', TOK_COMMA, TOK_ERROR, 0, TOK_ERROR},
+        {'.', TOK_DOT, TOK_ERROR, 0, TOK_ERROR},   {':', TOK_COLON, TOK_ERROR, 0, TOK_ERROR},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        if (ops[i].c != c) continue;
+        s->current++;
+        if (ops[i].doubled && peek(s, 0) == ops[i].doubled) {
+            s->current++;
+            return make(s, ops[i].doubled_type);
+        }
+        if (ops[i].with_equal != TOK_ERROR && peek(s, 0) == '=') {
+            s->current++;
+            return make(s, ops[i].with_equal);
+        }
+        return make(s, ops[i].one);
+    }
+    if (c == '!' && peek(s, 1) == '=') {
+        s->current += 2;
+        return make(s, TOK_NE);
+    }
+    if (c == '^' || c == '&' || c == '|' || c == '!') return habit(s, c);
+    return bad_byte(s, c);
 }
 
 Token scan_token(Scanner *s) {
@@ -110,45 +185,85 @@ Token scan_token(Scanner *s) {
     if (is_digit(c) || (c == '.' && is_digit(peek(s, 1)))) return number(s);
     if (is_name_start(c)) {
         while (is_name_char(peek(s, 0))) s->current++;
-        return make(s, TOK_NAME);
+        return make(s, keyword_type(s->start, (size_t)(s->current - s->start)));
     }
     switch (c) {
-    case '(': return bracket(s, TOK_LPAREN, 1);
-    case '[': return bracket(s, TOK_LBRACKET, 1);
-    case ')': return bracket(s, TOK_RPAREN, -1);
-    case ']': return bracket(s, TOK_RBRACKET, -1);
-    case '*':
-        s->current += peek(s, 1) == '*' ? 2 : 1;
-        return make(s, s->current - s->start == 2 ? TOK_STARSTAR : TOK_STAR);
+    case '(': return bracket(s, TOK_LPAREN, 1, &s->depth);
+    case '[': return bracket(s, TOK_LBRACKET, 1, &s->depth);
+    case ')': return bracket(s, TOK_RPAREN, -1, &s->depth);
+    case ']': return bracket(s, TOK_RBRACKET, -1, &s->depth);
+    case '{': return bracket(s, TOK_LBRACE, 1, &s->braces);
+    case '}': return bracket(s, TOK_RBRACE, -1, &s->braces);
+    case '"': case '\'': return string(s, c);
     }
-    static const char singles[] = "+-/@=,.";
-    static const TokenType types[] = {TOK_PLUS, TOK_MINUS, TOK_SLASH, TOK_AT,
-                                      TOK_EQUAL, TOK_COMMA, TOK_DOT};
-    const char *hit = c > 0 ? strchr(singles, c) : NULL;
-    if (hit) {
-        s->current++;
-        return make(s, types[hit - singles]);
-    }
-    return bad_byte(s, c);
+    return operator(s, c);
 }
 
 int scan_depth(const char *text, size_t len, int depth) {
     Scanner s;
     scanner_init(&s, text, len, 1);
-    s.depth = depth;
+    s.depth = depth; /* carried as ( [ depth: newlines inside are skipped */
     for (Token t = scan_token(&s); t.type != TOK_EOF && t.type != TOK_ERROR; t = scan_token(&s)) {}
-    return s.depth;
+    return s.depth + s.braces;
+}
+
+/* ======================================================================
+ * Keywords
+ * ====================================================================== */
+
+static const struct {
+    const char *text;
+    TokenType type;
+} keywords[] = {
+    {"for", TOK_FOR},         {"in", TOK_IN},       {"while", TOK_WHILE},
+    {"if", TOK_IF},           {"else", TOK_ELSE},   {"break", TOK_BREAK},
+    {"continue", TOK_CONTINUE}, {"return", TOK_RETURN}, {"no_grad", TOK_NO_GRAD},
+    {"and", TOK_AND},         {"or", TOK_OR},       {"not", TOK_NOT},
+    {"True", TOK_TRUE},       {"False", TOK_FALSE}, {"None", TOK_NONE},
+};
+
+const char *const scan_keywords[] = {"for", "in", "while", "if", "else", "break", "continue",
+                                     "return", "no_grad", "and", "or", "not", "True",
+                                     "False", "None", NULL};
+
+TokenType keyword_type(const char *text, size_t length) {
+    if (length < 2 || length > 8) return TOK_NAME;
+    for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
+        if (strlen(keywords[i].text) == length && memcmp(keywords[i].text, text, length) == 0)
+            return keywords[i].type;
+    return TOK_NAME;
+}
+
+const char *token_text(TokenType type) {
+    static const char *const text[TOK_COUNT] = {
+        [TOK_PLUS] = "+", [TOK_MINUS] = "-", [TOK_STAR] = "*", [TOK_SLASH] = "/",
+        [TOK_SLASHSLASH] = "//", [TOK_PERCENT] = "%", [TOK_AT] = "@", [TOK_STARSTAR] = "**",
+        [TOK_EQUAL] = "=", [TOK_PLUS_EQUAL] = "+=", [TOK_MINUS_EQUAL] = "-=",
+        [TOK_STAR_EQUAL] = "*=", [TOK_SLASH_EQUAL] = "/=", [TOK_EQ] = "==", [TOK_NE] = "!=",
+        [TOK_LT] = "<", [TOK_LE] = "<=", [TOK_GT] = ">", [TOK_GE] = ">=", [TOK_LPAREN] = "(",
+        [TOK_RPAREN] = ")", [TOK_LBRACKET] = "[", [TOK_RBRACKET] = "]", [TOK_LBRACE] = "{",
+        [TOK_RBRACE] = "}", [TOK_COMMA] = ",", [TOK_DOT] = ".", [TOK_COLON] = ":",
+        [TOK_AND] = "and", [TOK_OR] = "or", [TOK_NOT] = "not",
+    };
+    return (unsigned)type < TOK_COUNT && text[type] ? text[type] : "?";
 }
 
 const char *token_describe(const Token *t, char *buf, size_t size) {
+    int n = (int)(t->length > 40 ? 40 : t->length);
     switch (t->type) {
     case TOK_EOF: snprintf(buf, size, "end of input"); break;
     case TOK_END_STMT:
         snprintf(buf, size, "%s", t->length && t->start[0] == ';' ? "';'" : "end of line");
         break;
-    case TOK_NUMBER: snprintf(buf, size, "number %.*s", (int)(t->length > 40 ? 40 : t->length), t->start); break;
-    case TOK_NAME: snprintf(buf, size, "name '%.*s'", (int)(t->length > 40 ? 40 : t->length), t->start); break;
-    default: snprintf(buf, size, "'%.*s'", (int)t->length, t->start); break;
+    case TOK_NUMBER: snprintf(buf, size, "number %.*s", n, t->start); break;
+    case TOK_NAME: snprintf(buf, size, "name '%.*s'", n, t->start); break;
+    case TOK_STRING: snprintf(buf, size, "string %.*s", n, t->start); break;
+    default:
+        if (t->type >= TOK_FOR && t->type <= TOK_NONE)
+            snprintf(buf, size, "keyword '%.*s'", n, t->start);
+        else
+            snprintf(buf, size, "'%.*s'", n, t->start);
+        break;
     }
     return buf;
 }

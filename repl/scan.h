@@ -1,7 +1,8 @@
 /*
  * scan.h — the scanner: turns source text into tokens, allocating nothing.
  * A token is a slice of the source plus its line and column; a lexical
- * error is a token too (TOK_ERROR, its message in the token).
+ * error is a token too (TOK_ERROR, its message in the token). Keywords are
+ * reserved here, once, in the scanner's table (clox's identifierType).
  */
 #ifndef AG_SCAN_H
 #define AG_SCAN_H
@@ -11,12 +12,21 @@
 enum { SCAN_TRACKED_BRACKETS = 256 };
 
 typedef enum {
-    TOK_NUMBER, TOK_NAME,
-    TOK_PLUS, TOK_MINUS, TOK_STAR, TOK_SLASH, TOK_AT, TOK_STARSTAR,
-    TOK_EQUAL, TOK_LPAREN, TOK_RPAREN, TOK_LBRACKET, TOK_RBRACKET,
-    TOK_COMMA, TOK_DOT,
-    TOK_END_STMT, /* newline or ';' outside brackets */
+    TOK_NUMBER, TOK_NAME, TOK_STRING,
+    /* operators */
+    TOK_PLUS, TOK_MINUS, TOK_STAR, TOK_SLASH, TOK_SLASHSLASH, TOK_PERCENT, TOK_AT,
+    TOK_STARSTAR,
+    TOK_EQUAL, TOK_PLUS_EQUAL, TOK_MINUS_EQUAL, TOK_STAR_EQUAL, TOK_SLASH_EQUAL,
+    TOK_EQ, TOK_NE, TOK_LT, TOK_LE, TOK_GT, TOK_GE,
+    /* punctuation */
+    TOK_LPAREN, TOK_RPAREN, TOK_LBRACKET, TOK_RBRACKET, TOK_LBRACE, TOK_RBRACE,
+    TOK_COMMA, TOK_DOT, TOK_COLON,
+    /* keywords (scan.c's table) */
+    TOK_FOR, TOK_IN, TOK_WHILE, TOK_IF, TOK_ELSE, TOK_BREAK, TOK_CONTINUE, TOK_RETURN,
+    TOK_NO_GRAD, TOK_AND, TOK_OR, TOK_NOT, TOK_TRUE, TOK_FALSE, TOK_NONE,
+    TOK_END_STMT, /* newline or ';' outside ( ) and [ ] */
     TOK_EOF, TOK_ERROR,
+    TOK_COUNT
 } TokenType;
 
 typedef struct {
@@ -30,18 +40,27 @@ typedef struct {
     const char *start, *current, *end;
     const char *line_start;
     int line;
-    int depth;        /* open brackets: newlines inside them do not end a statement */
+    int depth;        /* open ( and [: newlines inside them do not end a statement */
+    int braces;       /* open { (newlines inside end statements of the block) */
     /* where the innermost open brackets are, for "'(' at 1:5 is never closed" */
     int open_line[SCAN_TRACKED_BRACKETS], open_col[SCAN_TRACKED_BRACKETS];
+    char message[112]; /* the text of the last error token */
 } Scanner;
 
 void scanner_init(Scanner *s, const char *src, size_t len, int first_line);
 Token scan_token(Scanner *s);
-/* The bracket depth after scanning text, starting from depth (a cheap
- * incompleteness test for long statements, a line at a time). */
+/* Open brackets of every kind ( [ { after scanning text, starting from
+ * depth: the cheap incompleteness test for long statements, a line at a
+ * time. */
 int scan_depth(const char *text, size_t len, int depth);
-/* "'+'", "end of input", "name 'x'": how a token is named in messages.
- * Writes into buf and returns it. */
+/* The keyword spelled by text, or TOK_NAME. */
+TokenType keyword_type(const char *text, size_t length);
+/* The keywords' spellings, for completion and :help; NULL-terminated. */
+extern const char *const scan_keywords[];
+/* "'+'", "end of input", "name 'x'", "keyword 'for'": how a token is named
+ * in messages. Writes into buf and returns it. */
 const char *token_describe(const Token *t, char *buf, size_t size);
+/* The spelling of an operator or punctuation token ("+=", "//"). */
+const char *token_text(TokenType type);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * session.c — the shell's state: the variable table (insertion order kept,
- * a hash index for lookup), errors, printing values and gradients, the
- * arena note, and name suggestions. Evaluation itself is in eval.c.
+ * a hash index for lookup), function-call frames, errors, printing values
+ * and gradients, the arena note, and name suggestions. Evaluation itself is
+ * in eval.c.
  */
 #include "session.h"
 
@@ -9,25 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtins.h"
-#include "print.h"
+#include "interrupt.h"
+#include "parse.h"
 
 volatile sig_atomic_t session_interrupted;
-
-void value_release(Value *v) {
-    if (v->kind == VAL_TENSOR) tensor_release(v->tensor);
-    v->kind = VAL_VOID;
-    v->tensor = NULL;
-}
 
 void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     memset(s, 0, sizeof *s);
     s->out = out;
     s->err = err;
     s->interactive = interactive;
+    s->print = print_defaults;
     s->allow_files = true;
     s->gradcheck_max_elements = GRADCHECK_MAX_ELEMENTS;
     s->arena_note_at = ARENA_NOTE_FIRST;
+    s->generation = 1;
 }
 
 static void func_free(UserFunc *f) {
@@ -48,14 +45,19 @@ void session_reset(Session *s) {
     s->vars = NULL;
     s->index = NULL;
     s->num_vars = s->cap_vars = s->index_cap = 0;
+    s->generation++;
     s->accumulation_noted = false;
     s->arena_note_at = ARENA_NOTE_FIRST;
+    s->print = print_defaults;
 }
 
 void session_free(Session *s) {
     session_reset(s);
     if (s->tracing) ag_set_trace(NULL, NULL); /* the hook points at this session */
     s->tracing = false;
+    ptrmap_clear(&s->labels.numbers);
+    free(s->labels.shown);
+    memset(&s->labels, 0, sizeof s->labels);
 }
 
 void session_set_error(Session *s, int line, int col, const char *fmt, ...) {
@@ -78,8 +80,8 @@ static uint64_t hash_name(const char *name, size_t length) {
     return h;
 }
 
-static bool name_is(const Var *v, const char *name, size_t length) {
-    return strlen(v->name) == length && memcmp(v->name, name, length) == 0;
+static bool name_is(const char *a, const char *name, size_t length) {
+    return strncmp(a, name, length) == 0 && a[length] == '\0';
 }
 
 /* The index slot for name: where it is, or the empty slot where it would go. */
@@ -87,7 +89,7 @@ static int *index_slot(Session *s, const char *name, size_t length) {
     size_t mask = (size_t)s->index_cap - 1;
     for (size_t i = hash_name(name, length) & mask;; i = (i + 1) & mask) {
         int *slot = &s->index[i];
-        if (*slot == 0 || name_is(&s->vars[*slot - 1], name, length)) return slot;
+        if (*slot == 0 || name_is(s->vars[*slot - 1].name, name, length)) return slot;
     }
 }
 
@@ -115,6 +117,10 @@ Var *session_lookup(Session *s, const char *name, size_t length) {
     return at ? &s->vars[at - 1] : NULL;
 }
 
+int session_var_index(Session *s, const Var *v) {
+    return v ? (int)(v - s->vars) : -1;
+}
+
 /* The entry for name, appended (empty) if new; NULL when memory runs out
  * or the table is full. */
 static Var *var_entry(Session *s, const char *name, size_t length, int line, int col) {
@@ -122,7 +128,7 @@ static Var *var_entry(Session *s, const char *name, size_t length, int line, int
     if (v) return v;
     if (s->num_vars >= MAX_VARIABLES) {
         session_set_error(s, line, col, "too many variables (at most %d); :reset forgets them",
-                     MAX_VARIABLES);
+                          MAX_VARIABLES);
         return NULL;
     }
     if ((s->num_vars + 1) * 2 > s->index_cap && !index_grow(s)) goto oom;
@@ -138,7 +144,7 @@ static Var *var_entry(Session *s, const char *name, size_t length, int line, int
     memcpy(copy, name, length);
     copy[length] = '\0';
     v = &s->vars[s->num_vars++];
-    *v = (Var){.name = copy, .value = {.kind = VAL_VOID}};
+    *v = (Var){.name = copy, .value = value_void()};
     *index_slot(s, name, length) = s->num_vars;
     return v;
 oom:
@@ -146,16 +152,8 @@ oom:
     return NULL;
 }
 
-static bool check_bindable(Session *s, const char *name, size_t length, int line, int col) {
-    if (builtin_find(name, length))
-        return session_fail(s, line, col, "cannot bind '%.*s': it is a builtin function",
-                            (int)length, name);
-    return true;
-}
-
 bool session_bind(Session *s, const char *name, size_t length, Value v, int line, int col) {
-    Var *e = check_bindable(s, name, length, line, col) ? var_entry(s, name, length, line, col)
-                                                        : NULL;
+    Var *e = var_entry(s, name, length, line, col);
     if (!e) {
         value_release(&v);
         return false;
@@ -168,15 +166,21 @@ bool session_bind(Session *s, const char *name, size_t length, Value v, int line
 }
 
 bool session_define(Session *s, const Stmt *def) {
-    if (!check_bindable(s, def->name, def->name_length, def->line, def->col)) return false;
+    const Node *fname = def->target;
     for (int i = 0; i < def->num_params; i++)
         for (int j = 0; j < i; j++) {
             const Node *a = def->params[j], *b = def->params[i];
-            if (a->as.name.length == b->as.name.length &&
-                memcmp(a->as.name.text, b->as.name.text, a->as.name.length) == 0)
+            if (a->as.text.length == b->as.text.length &&
+                memcmp(a->as.text.text, b->as.text.text, a->as.text.length) == 0)
                 return session_fail(s, b->line, b->col, "parameter '%.*s' appears twice",
-                                    (int)b->as.name.length, b->as.name.text);
+                                    (int)b->as.text.length, b->as.text.text);
         }
+    int64_t bytes = (int64_t)def->text_length * 2 + 4096;
+    AgStats st = ag_stats();
+    if (ag_memory_limit() > 0 && bytes > ag_memory_limit() - st.live_bytes - st.arena_bytes)
+        return session_fail(s, def->line, def->col, "a function of %zu bytes does not fit in the "
+                            "memory limit (%lld bytes)", def->text_length,
+                            (long long)ag_memory_limit());
     UserFunc *f = calloc(1, sizeof *f);
     char *source = f ? malloc(def->text_length + 1) : NULL;
     if (!source) {
@@ -192,7 +196,9 @@ bool session_define(Session *s, const Stmt *def) {
     parser_init(&p, source, def->text_length, def->line, &f->arena);
     ParseStatus status = parse_statement(&p, &f->def);
     parser_free(&p);
-    Var *e = status == PARSE_OK ? var_entry(s, def->name, def->name_length, def->line, def->col)
+    f->bytes = (int64_t)(def->text_length + f->arena.bytes);
+    Var *e = status == PARSE_OK ? var_entry(s, fname->as.text.text, fname->as.text.length,
+                                            def->line, def->col)
                                 : NULL;
     if (!e) {
         func_free(f);
@@ -203,6 +209,47 @@ bool session_define(Session *s, const Stmt *def) {
     func_free(e->func);
     e->func = f;
     return true;
+}
+
+/* ======================================================================
+ * Frames
+ * ====================================================================== */
+
+Local *frame_lookup(Frame *f, const char *name, size_t length) {
+    for (int i = 0; i < f->num_locals; i++)
+        if (f->locals[i].length == length && memcmp(f->locals[i].name, name, length) == 0)
+            return &f->locals[i];
+    return NULL;
+}
+
+bool frame_bind(Session *s, Frame *f, const char *name, size_t length, Value v, int line,
+                int col) {
+    Local *l = frame_lookup(f, name, length);
+    if (!l) {
+        if (f->num_locals == f->cap_locals) {
+            int cap = f->cap_locals ? f->cap_locals * 2 : 8;
+            Local *bigger = realloc(f->locals, (size_t)cap * sizeof *bigger);
+            if (!bigger) {
+                value_release(&v);
+                return session_fail(s, line, col, "out of memory binding a name");
+            }
+            f->locals = bigger;
+            f->cap_locals = cap;
+        }
+        l = &f->locals[f->num_locals++];
+        *l = (Local){name, length, value_void()};
+    }
+    value_release(&l->value);
+    l->value = v;
+    return true;
+}
+
+void frame_free(Frame *f) {
+    for (int i = 0; i < f->num_locals; i++) value_release(&f->locals[i].value);
+    free(f->locals);
+    value_release(&f->result);
+    f->locals = NULL;
+    f->num_locals = f->cap_locals = 0;
 }
 
 /* ======================================================================
@@ -220,18 +267,10 @@ static void write_indented(FILE *f, const char *text, size_t indent) {
 }
 
 void session_print_value(Session *s, const Value *v) {
+    if (v->kind == VAL_VOID) return;
     StrBuf sb;
     strbuf_init(&sb);
-    switch (v->kind) {
-    case VAL_VOID: strbuf_free(&sb); return;
-    case VAL_NONE: strbuf_append(&sb, "None"); break;
-    case VAL_TENSOR: format_tensor(&sb, v->tensor); break;
-    case VAL_SHAPE: {
-        char buf[AG_SHAPE_STR_MAX];
-        strbuf_append(&sb, ag_shape_str(v->ndim, v->shape, buf, sizeof buf));
-        break;
-    }
-    }
+    value_format(&sb, v, &s->print, true);
     fprintf(s->out, "%s\n", sb.data);
     strbuf_free(&sb);
 }
@@ -239,7 +278,7 @@ void session_print_value(Session *s, const Value *v) {
 void session_print_named(Session *s, const char *prefix, const Tensor *t) {
     StrBuf sb;
     strbuf_init(&sb);
-    format_tensor(&sb, t);
+    format_tensor(&sb, t, &s->print, false);
     fputs(prefix, s->out);
     write_indented(s->out, sb.data, strlen(prefix));
     fputc('\n', s->out);
@@ -251,7 +290,7 @@ int session_print_grads(Session *s, Tensor **before) {
     for (int i = 0; i < s->num_vars; i++) {
         Var *v = &s->vars[i];
         if (v->value.kind != VAL_TENSOR) continue;
-        Tensor *t = v->value.tensor;
+        Tensor *t = v->value.as.tensor;
         if (!tensor_is_leaf(t) || !t->grad || t->grad == before[i]) continue;
         if (before[i] && s->interactive && !s->accumulation_noted) {
             s->accumulation_noted = true;
@@ -295,18 +334,17 @@ static int distance(const char *a, size_t la, const char *b, size_t lb) {
     return d[la][lb];
 }
 
-const char *session_suggest(Session *s, const char *name, size_t length) {
+const char *session_suggest(Session *s, const char *name, size_t length,
+                            const char *const *names, int num_names) {
     const char *best = NULL;
     int best_d = length <= 4 ? 1 : 2; /* only close names: "foo" is not "log" */
     for (int i = 0; i < s->num_vars; i++) {
         int d = distance(name, length, s->vars[i].name, strlen(s->vars[i].name));
         if (d <= best_d && (!best || d < best_d)) best = s->vars[i].name, best_d = d;
     }
-    int n;
-    const Builtin *b = builtin_list(&n);
-    for (int i = 0; i < n; i++) {
-        int d = distance(name, length, b[i].name, strlen(b[i].name));
-        if (d < best_d || (d == best_d && !best)) best = b[i].name, best_d = d;
+    for (int i = 0; i < num_names; i++) {
+        int d = distance(name, length, names[i], strlen(names[i]));
+        if (d < best_d || (d == best_d && !best)) best = names[i], best_d = d;
     }
     return best;
 }

@@ -458,3 +458,25 @@ char *ag_shape_str(int ndim, const int64_t *shape, char *buf, size_t size) {
 char *tensor_shape_str(const Tensor *t, char *buf, size_t size) {
     return ag_shape_str(t->ndim, t->shape, buf, size);
 }
+
+/* ======================================================================
+ * Taking a variable's place (w -= lr * w.grad, optimizer steps)
+ * ====================================================================== */
+
+int tensor_inherit(Tensor *t, const Tensor *old) {
+    char st[AG_SHAPE_STR_MAX], so[AG_SHAPE_STR_MAX];
+    if (!t || !old) return ag_fail("inherit: tensor is NULL"), -1;
+    if (!tensor_is_leaf(t))
+        return ag_fail("inherit: the new value must be a leaf, not the result of %s",
+                       t->op_name), -1;
+    if (!ag_shape_equal(t->ndim, t->shape, old->ndim, old->shape))
+        return ag_fail("the new value has shape %s, the variable has shape %s",
+                       tensor_shape_str(t, st, sizeof st), tensor_shape_str(old, so, sizeof so)),
+               -1;
+    t->requires_grad = old->requires_grad;
+    if (t->grad != old->grad) {
+        tensor_release(t->grad);
+        t->grad = tensor_retain(old->grad);
+    }
+    return 0;
+}

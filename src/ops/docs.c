@@ -9,7 +9,8 @@
 #define OPS(X)                                                                     \
     X(add) X(sub) X(mul) X(div) X(pow) X(neg) X(exp) X(log) X(sqrt) X(tanh)       \
     X(sigmoid) X(relu) X(abs) X(sin) X(cos) X(sum) X(mean) X(max) X(reshape)      \
-    X(transpose) X(matmul) X(softmax) X(log_softmax) X(mse) X(cross_entropy)
+    X(transpose) X(matmul) X(softmax) X(log_softmax) X(mse) X(cross_entropy)    \
+    X(remainder) X(select) X(stack)
 
 #define DECLARE(op) extern const OpDoc ag_op_doc_##op;
 OPS(DECLARE)

@@ -97,6 +97,7 @@ int main(void) {
     test_matmul();
     test_limits();
     test_numerics();
+    test_syntax_ops();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }

@@ -659,7 +659,7 @@ static void run_case(int index, const Case *c) {
     } else {
         StrBuf out;
         strbuf_init(&out);
-        format_tensor(&out, t);
+        format_tensor(&out, t, &print_defaults, false);
         check(what, out.data, c->expected);
         strbuf_free(&out);
     }
@@ -676,7 +676,7 @@ static void test_prefix(void) {
     StrBuf out;
     strbuf_init(&out);
     strbuf_append(&out, "x.grad = ");
-    format_tensor(&out, t);
+    format_tensor(&out, t, &print_defaults, false);
     check("prefix", out.data,
           "x.grad = tensor([[1.5000, 2.0000],\n"
           "        [3.0000, 4.0000]])");
@@ -688,7 +688,7 @@ static void test_prefix(void) {
 static void test_none(void) {
     StrBuf out;
     strbuf_init(&out);
-    format_tensor(&out, NULL);
+    format_tensor(&out, NULL, &print_defaults, false);
     check("None", out.data, "None");
     strbuf_free(&out);
 }
@@ -700,7 +700,7 @@ static void test_grad_after_backward(void) {
     Tensor *y = tensor_mul(x, one);
     StrBuf out;
     strbuf_init(&out);
-    if (y && backward(y) == 0) format_tensor(&out, x->grad);
+    if (y && backward(y) == 0) format_tensor(&out, x->grad, &print_defaults, false);
     check("x.grad", out.data, "tensor(1.)");
     strbuf_free(&out);
     tensor_release(y);
@@ -721,11 +721,115 @@ static void test_shapes(void) {
         Tensor *t = tensor_zeros(shapes[i].ndim, shapes[i].shape, false);
         StrBuf out;
         strbuf_init(&out);
-        if (t) format_shape(&out, t);
-        check("format_shape", out.data, shapes[i].expected);
+        char shape[AG_SHAPE_STR_MAX];
+        if (t) strbuf_append(&out, tensor_shape_str(t, shape, sizeof shape));
+        check("tensor_shape_str", out.data, shapes[i].expected);
         strbuf_free(&out);
         tensor_release(t);
     }
+}
+
+/* format_number against Python's repr of a float, integral values below
+ * 1e16 without ".0" (the contract). Expected strings from:
+ *   /usr/bin/python3 -c 'import math; v = ...; print(repr(v))'
+ * (integral: repr(int(v))), run over the values below. */
+static void test_numbers(void) {
+    static const struct { double v; const char *expected; } numbers[] = {
+        {0.0, "0"},
+        {-0.0, "-0"},
+        {1.0, "1"},
+        {3.0, "3"},
+        {-7.0, "-7"},
+        {0.1, "0.1"},
+        {0.5, "0.5"},
+        {24.70408163265306, "24.70408163265306"},
+        {1e-05, "1e-05"},
+        {1.5e-05, "1.5e-05"},
+        {0.0001, "0.0001"},
+        {0.00012345, "0.00012345"},
+        {123456789.0, "123456789"},
+        {1000000000000000.0, "1000000000000000"},
+        {1e+16, "1e+16"},
+        {1.5e+17, "1.5e+17"},
+        {-2.5, "-2.5"},
+        {0.3333333333333333, "0.3333333333333333"},
+        {6.666666666666665e-08, "6.666666666666665e-08"},
+        {6.02214076e+23, "6.02214076e+23"},
+        {1e+300, "1e+300"},
+        {-1e-300, "-1e-300"},
+        {5e-324, "5e-324"},
+        {3.141592653589793, "3.141592653589793"},
+        {1e+22, "1e+22"},
+        {2.0000000000000004, "2.0000000000000004"},
+        {0.30000000000000004, "0.30000000000000004"},
+        {100.0, "100"},
+        {12345678.9, "12345678.9"},
+        {1234567890123456.8, "1234567890123456.8"},
+    };
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
+        StrBuf out;
+        strbuf_init(&out);
+        format_number(&out, numbers[i].v);
+        check("format_number", out.data, numbers[i].expected);
+        strbuf_free(&out);
+    }
+}
+
+/* Boolean tensors (a comparison's result) and print options, against
+ * PyTorch 1.13: /usr/bin/python3 -c 'import torch; print(repr(torch.tensor(
+ * [True, False])))', and torch.set_printoptions(precision=0 / 2 / 8,
+ * sci_mode=True / False, threshold=5 with edgeitems=2, linewidth=30) on the
+ * tensors below (float64 the default dtype). */
+static Tensor *vector_of(int n, const double *v) { return tensor_create(1, (int64_t[]){n}, v, false); }
+
+static void check_format(const char *what, const Tensor *t, const PrintOptions *o, bool boolean,
+                         const char *expected) {
+    StrBuf out;
+    strbuf_init(&out);
+    format_tensor(&out, t, o, boolean);
+    check(what, out.data, expected);
+    strbuf_free(&out);
+}
+
+static void test_booleans(void) {
+    Tensor *tf = vector_of(2, (double[]){1, 0}), *tt = vector_of(2, (double[]){1, 1});
+    Tensor *f = vector_of(1, (double[]){0}), *none = tensor_zeros(1, (int64_t[]){0}, false);
+    Tensor *one = tensor_scalar(1), *m = tensor_create(2, (int64_t[]){2, 2}, (double[]){1, 0, 0, 0}, false);
+    const PrintOptions *d = &print_defaults;
+    check_format("bool [True, False]", tf, d, true, "tensor([ True, False])");
+    check_format("bool [True, True]", tt, d, true, "tensor([True, True])");
+    check_format("bool [False]", f, d, true, "tensor([False])");
+    check_format("bool []", none, d, true, "tensor([], dtype=torch.bool)");
+    check_format("bool 0-d", one, d, true, "tensor(True)");
+    check_format("bool 2-D", m, d, true, "tensor([[ True, False],\n        [False, False]])");
+    tensor_release(tf), tensor_release(tt), tensor_release(f), tensor_release(none);
+    tensor_release(one), tensor_release(m);
+}
+
+static void test_options(void) {
+    Tensor *x = vector_of(3, (double[]){1.23456789, -2.5, 1000.0});
+    Tensor *wide = vector_of(3, (double[]){1e-8, 1.0, 1e9});
+    double r[12];
+    for (int i = 0; i < 12; i++) r[i] = i;
+    Tensor *ten = vector_of(10, r);
+    for (int i = 0; i < 12; i++) r[i] = i + 0.5;
+    Tensor *halves = vector_of(12, r);
+    PrintOptions o = print_defaults;
+    o = print_defaults, o.precision = 0;
+    check_format("precision=0", x, &o, false, "tensor([   1,   -2, 1000])");
+    o = print_defaults, o.precision = 2;
+    check_format("precision=2", x, &o, false, "tensor([   1.23,   -2.50, 1000.00])");
+    o = print_defaults, o.precision = 8;
+    check_format("precision=8", x, &o, false, "tensor([   1.23456789,   -2.50000000, 1000.00000000])");
+    o = print_defaults, o.sci_mode = 1;
+    check_format("sci_mode=True", x, &o, false, "tensor([1.2346e+00, -2.5000e+00, 1.0000e+03])");
+    o = print_defaults, o.sci_mode = 0;
+    check_format("sci_mode=False", wide, &o, false, "tensor([    0.0000,     1.0000, 1000000000.0000])");
+    o = print_defaults, o.threshold = 5, o.edgeitems = 2;
+    check_format("threshold=5, edgeitems=2", ten, &o, false, "tensor([0., 1.,  ..., 8., 9.])");
+    o = print_defaults, o.linewidth = 30;
+    check_format("linewidth=30", halves, &o, false, "tensor([ 0.5000,  1.5000,\n         2.5000,  3.5000,\n         4.5000,  5.5000,\n         6.5000,  7.5000,\n         8.5000,  9.5000,\n        10.5000, 11.5000])");
+    tensor_release(x), tensor_release(wide), tensor_release(ten), tensor_release(halves);
 }
 
 /* The buffer itself: empty but valid after init, growing past its first
@@ -778,6 +882,9 @@ int main(void) {
     test_none();
     test_grad_after_backward();
     test_shapes();
+    test_numbers();
+    test_booleans();
+    test_options();
     test_strbuf();
     test_strbuf_oom();
     AgStats stats = ag_stats();

@@ -29,5 +29,5 @@ i=1
 while [ $i -lt 100 ]; do echo "c$i(x) = c$((i + 1))(x) + 1"; i=$((i + 1)); done >"$tmp/chain.ag"
 echo 'c100(x) = x' >>"$tmp/chain.ag"
 $AG "$tmp/chain.ag" -e 'c1(0)'; echo "[exit $?]"
-$AG "$tmp/chain.ag" -e 'c0(x) = c1(x) + 1; c0(0)' 2>&1 | grep -c 'nested more than 100 deep (runaway recursion?)'
+$AG "$tmp/chain.ag" -e 'c0(x) = c1(x) + 1; c0(0)' 2>&1 | grep -c 'runaway recursion: more than 100 nested calls'
 rm -rf "$tmp"

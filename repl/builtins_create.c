@@ -1,0 +1,122 @@
+/*
+ * builtins_create.c — the builtins that make new leaves: tensor, zeros,
+ * ones, full, randn, rand, arange, range, eye, linspace; and seed.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "builtins.h"
+
+/* Parameter indices, as in the signatures (builtins.c's table). */
+enum { P_DATA = 0 };
+
+/* A new leaf: requires grad when asked (requires_grad=True or `grad`). */
+static bool leaf_result(Session *s, CallArgs *a, int flag, Tensor *t, Value *out) {
+    bool requires_grad = false;
+    if (t && !arg_bool(s, a, flag, &requires_grad)) {
+        tensor_release(t);
+        return false;
+    }
+    if (t && requires_grad) tensor_set_requires_grad(t, true);
+    return result_tensor(s, a, t, out);
+}
+
+BUILTIN(bi_tensor) {
+    Tensor *t = NULL;
+    const Value *v = &a->arg[P_DATA];
+    if (v->kind == VAL_SHAPE) { /* tensor(x.shape): its dimensions */
+        double dims[AG_MAX_DIMS];
+        for (int i = 0; i < v->as.shape.ndim; i++) dims[i] = (double)v->as.shape.dims[i];
+        return leaf_result(s, a, 1, tensor_create(1, (int64_t[]){v->as.shape.ndim}, dims, false),
+                           out);
+    }
+    return arg_tensor(s, a, P_DATA, &t) && leaf_result(s, a, 1, tensor_detach(t), out);
+}
+
+typedef Tensor *(*Maker)(int ndim, const int64_t *shape, bool requires_grad);
+
+static bool make_shaped(Session *s, CallArgs *a, Maker make, Value *out) {
+    int ndim;
+    int64_t shape[AG_MAX_DIMS];
+    return arg_dims(s, a, false, &ndim, shape) && leaf_result(s, a, 1, make(ndim, shape, false), out);
+}
+
+BUILTIN(bi_zeros) { return make_shaped(s, a, tensor_zeros, out); }
+BUILTIN(bi_ones) { return make_shaped(s, a, tensor_ones, out); }
+BUILTIN(bi_randn) { return make_shaped(s, a, tensor_randn, out); }
+BUILTIN(bi_rand) { return make_shaped(s, a, tensor_rand, out); }
+
+/* full(VALUE, d...) (ag's order) or full(SHAPE, VALUE) (PyTorch's). */
+BUILTIN(bi_full) {
+    if (a->num_rest == 0)
+        return session_fail(s, a->line, a->col, "full needs a value and a shape: full(VALUE, "
+                            "d...) or full(SHAPE, VALUE)");
+    bool torch_order = a->rest[0].kind == VAL_SHAPE || a->rest[0].kind == VAL_LIST;
+    double v;
+    if (torch_order && a->num_rest != 2)
+        return session_fail(s, a->line, a->col, "full(SHAPE, VALUE) takes two arguments");
+    if (!arg_number(s, a, REST(torch_order ? 1 : 0), &v)) return false;
+    /* The dimensions are the rest without the value. */
+    CallArgs dims = *a;
+    dims.num_rest = torch_order ? 1 : a->num_rest - 1;
+    if (!torch_order) dims.rest++, dims.rest_node++, dims.rest_first++;
+    int ndim;
+    int64_t shape[AG_MAX_DIMS];
+    return arg_dims(s, &dims, false, &ndim, shape) &&
+           leaf_result(s, a, 1, tensor_full(v, ndim, shape, false), out);
+}
+
+/* The 1 to 3 numbers of arange or range into start, stop, step. */
+static bool range_args(Session *s, CallArgs *a, bool integers, double *start, double *stop,
+                       double *step) {
+    if (a->num_rest < 1 || a->num_rest > 3)
+        return session_fail(s, a->line, a->col, "%s takes 1 to 3 numbers, got %d: %s", a->b->name,
+                            a->num_rest, a->b->signature);
+    double v[3];
+    for (int k = 0; k < a->num_rest; k++) {
+        int64_t n;
+        if (integers ? !arg_int(s, a, REST(k), "an argument of range", -(INT64_C(1) << 53),
+                                INT64_C(1) << 53, &n)
+                     : !arg_number(s, a, REST(k), &v[k]))
+            return false;
+        if (integers) v[k] = (double)n;
+    }
+    *start = a->num_rest == 1 ? 0 : v[0];
+    *stop = a->num_rest == 1 ? v[0] : v[1];
+    *step = a->num_rest == 3 ? v[2] : 1;
+    if (*step == 0) return arg_error(s, a, REST(2), "step must not be zero");
+    return true;
+}
+
+BUILTIN(bi_arange) {
+    double start, stop, step;
+    return range_args(s, a, false, &start, &stop, &step) &&
+           leaf_result(s, a, 1, tensor_arange(start, stop, step), out);
+}
+
+BUILTIN(bi_range) {
+    double start, stop, step;
+    return range_args(s, a, true, &start, &stop, &step) &&
+           leaf_result(s, a, 1, tensor_arange(start, stop, step), out);
+}
+
+BUILTIN(bi_eye) {
+    int64_t n;
+    return arg_int(s, a, 0, "size", 0, INT64_MAX, &n) && leaf_result(s, a, 1, tensor_eye(n), out);
+}
+
+BUILTIN(bi_linspace) {
+    double start, stop;
+    int64_t n;
+    return arg_number(s, a, 0, &start) && arg_number(s, a, 1, &stop) &&
+           arg_int(s, a, 2, "the number of points", 0, INT64_MAX, &n) &&
+           leaf_result(s, a, 3, tensor_linspace(start, stop, n), out);
+}
+
+BUILTIN(bi_seed) {
+    (void)out;
+    int64_t n;
+    if (!arg_int(s, a, 0, "the seed", 0, (int64_t)1 << 53, &n)) return false;
+    ag_seed((uint64_t)n);
+    return true;
+}

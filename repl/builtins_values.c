@@ -1,0 +1,136 @@
+/*
+ * builtins_values.c — backward and gradients, values as numbers (item,
+ * len, numel), constant copies, and printing (print, set_printoptions).
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins.h"
+
+/* ======================================================================
+ * Autograd
+ * ====================================================================== */
+
+BUILTIN(bi_backward) {
+    (void)out;
+    Tensor *y = NULL;
+    if (!arg_tensor(s, a, 0, &y)) return false;
+    /* Hold each leaf's current gradient: accumulate_grad then leaves it as
+     * it was, so a changed pointer means "received a gradient". */
+    Tensor **before = calloc((size_t)s->num_vars + 1, sizeof *before);
+    if (!before) return session_fail(s, a->line, a->col, "out of memory");
+    for (int i = 0; i < s->num_vars; i++)
+        if (s->vars[i].value.kind == VAL_TENSOR)
+            before[i] = tensor_retain(s->vars[i].value.as.tensor->grad);
+    bool ok = backward(y) == 0;
+    if (!ok) session_set_error(s, a->line, a->col, "%s", ag_error());
+    else if (!s->quiet && session_print_grads(s, before) == 0 && s->interactive)
+        fprintf(s->out, "note: no variable received a gradient: the leaves this backward "
+                        "reached are not bound to names\n");
+    for (int i = 0; i < s->num_vars; i++) tensor_release(before[i]);
+    free(before);
+    return ok;
+}
+
+BUILTIN(bi_zero_grad) {
+    (void)out;
+    for (int k = 0; k < a->num_rest; k++)
+        if (a->rest[k].kind != VAL_TENSOR)
+            return arg_error(s, a, REST(k), "expected a tensor, got %s",
+                             value_kind_name(&a->rest[k]));
+    for (int i = 0; i < a->num_rest; i++) tensor_zero_grad(a->rest[i].as.tensor);
+    if (a->num_rest == 0)
+        for (int i = 0; i < s->num_vars; i++)
+            if (s->vars[i].value.kind == VAL_TENSOR) tensor_zero_grad(s->vars[i].value.as.tensor);
+    return true;
+}
+
+BUILTIN(bi_detach) {
+    Tensor *x = NULL;
+    return arg_tensor(s, a, 0, &x) && result_tensor(s, a, tensor_detach(x), out);
+}
+
+/* ======================================================================
+ * Numbers
+ * ====================================================================== */
+
+BUILTIN(bi_numel) {
+    Tensor *x = NULL;
+    if (!arg_tensor(s, a, 0, &x)) return false;
+    *out = value_number((double)x->numel);
+    return true;
+}
+
+BUILTIN(bi_item) {
+    Tensor *x = NULL;
+    if (!arg_tensor(s, a, 0, &x)) return false;
+    if (x->numel != 1) {
+        char shape[AG_SHAPE_STR_MAX];
+        return arg_error(s, a, 0, "item() needs a tensor with one element, not shape %s",
+                         tensor_shape_str(x, shape, sizeof shape));
+    }
+    *out = value_number(x->data[0]);
+    return true;
+}
+
+BUILTIN(bi_len) {
+    const Value *v = &a->arg[0];
+    if (v->kind == VAL_SHAPE) *out = value_number(v->as.shape.ndim);
+    else if (v->kind == VAL_LIST) *out = value_number(v->as.list->count);
+    else if (v->kind != VAL_TENSOR) return arg_error(s, a, 0, "len() of %s", value_kind_name(v));
+    else if (v->as.tensor->ndim == 0) return arg_error(s, a, 0, "len() of a 0-d tensor");
+    else *out = value_number((double)v->as.tensor->shape[0]);
+    return true;
+}
+
+/* ======================================================================
+ * Printing
+ * ====================================================================== */
+
+BUILTIN(bi_print) {
+    (void)out;
+    StrBuf sb;
+    strbuf_init(&sb);
+    for (int i = 0; i < a->num_rest; i++) {
+        Value *v = &a->rest[i];
+        if (v->kind == VAL_VOID) {
+            strbuf_free(&sb);
+            return arg_error(s, a, REST(i), "this call returns nothing to print");
+        }
+        if (i) strbuf_append(&sb, " ");
+        value_format(&sb, v, &s->print, false);
+    }
+    fprintf(s->out, "%s\n", sb.data);
+    strbuf_free(&sb);
+    return true;
+}
+
+/* One whole-number option in [lo, hi] when given (not None). */
+static bool option(Session *s, CallArgs *a, int i, int lo, int64_t hi, int *field) {
+    int64_t v;
+    if (!arg_present(a, i)) return true;
+    if (a->arg[i].kind == VAL_NUMBER && a->arg[i].as.number == 1.0 / 0.0) { /* threshold=inf */
+        *field = INT_MAX;
+        return true;
+    }
+    if (!arg_int(s, a, i, "the option", lo, hi, &v)) return false;
+    *field = (int)v;
+    return true;
+}
+
+/* set_printoptions(precision=None, threshold=None, edgeitems=None,
+ * linewidth=None, sci_mode=None): as PyTorch, options left None keep their
+ * value, except sci_mode, which None sets back to "decide per tensor". */
+BUILTIN(bi_set_printoptions) {
+    (void)out;
+    PrintOptions o = s->print;
+    if (!option(s, a, 0, 0, 40, &o.precision) || !option(s, a, 1, 0, INT_MAX, &o.threshold) ||
+        !option(s, a, 2, 1, 1000, &o.edgeitems) || !option(s, a, 3, 1, 100000, &o.linewidth))
+        return false;
+    bool sci = false;
+    if (arg_present(a, 4) && !arg_bool(s, a, 4, &sci)) return false;
+    o.sci_mode = arg_present(a, 4) ? sci : -1;
+    s->print = o;
+    return true;
+}

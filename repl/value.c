@@ -1,0 +1,158 @@
+/*
+ * value.c — the shell's values: ownership, conversions to tensors, and the
+ * way each kind prints (value.h).
+ */
+#include "value.h"
+
+#include "ast.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void value_release(Value *v) {
+    switch (v->kind) {
+    case VAL_TENSOR: tensor_release(v->as.tensor); break;
+    case VAL_LIST:
+        if (v->as.list) {
+            for (int i = 0; i < v->as.list->count; i++) value_release(&v->as.list->items[i]);
+            free(v->as.list);
+        }
+        break;
+    default: break;
+    }
+    *v = value_void();
+}
+
+ValueList *value_list_new(int count, bool tuple) {
+    ValueList *l = calloc(1, sizeof *l + (size_t)count * sizeof(Value));
+    if (!l) return NULL;
+    l->tuple = tuple;
+    l->count = count;
+    for (int i = 0; i < count; i++) l->items[i] = value_void();
+    return l;
+}
+
+bool value_copy(const Value *v, Value *out) {
+    *out = *v;
+    switch (v->kind) {
+    case VAL_TENSOR: tensor_retain(v->as.tensor); break;
+    case VAL_LIST: {
+        ValueList *l = value_list_new(v->as.list->count, v->as.list->tuple);
+        if (!l) return *out = value_void(), false;
+        for (int i = 0; i < l->count; i++)
+            if (!value_copy(&v->as.list->items[i], &l->items[i])) {
+                Value partial = {.kind = VAL_LIST, .as.list = l};
+                value_release(&partial);
+                return *out = value_void(), false;
+            }
+        out->as.list = l;
+        break;
+    }
+    default: break;
+    }
+    return true;
+}
+
+const char *value_kind_name(const Value *v) {
+    switch (v->kind) {
+    case VAL_VOID: return "nothing";
+    case VAL_NONE: return "None";
+    case VAL_TENSOR: return "a tensor";
+    case VAL_NUMBER: return "a number";
+    case VAL_BOOL: return "a boolean";
+    case VAL_STRING: return "a string";
+    case VAL_SHAPE: return "a shape";
+    case VAL_LIST: return v->as.list->tuple ? "a tuple" : "a list";
+    case VAL_GRAD_FN: return "a grad_fn";
+    }
+    return "a value";
+}
+
+bool value_is_scalar(const Value *v) { return v->kind == VAL_NUMBER || v->kind == VAL_BOOL; }
+
+double value_scalar(const Value *v) {
+    return v->kind == VAL_BOOL ? (v->as.truth ? 1.0 : 0.0) : v->as.number;
+}
+
+/* Items of a list stacked along a new first axis (a list literal has at
+ * most MAX_ARGS items: the parser's limit). */
+static Tensor *stack_list(const ValueList *l, char *why, size_t size) {
+    Tensor *items[MAX_ARGS];
+    int n = l->count < MAX_ARGS ? l->count : MAX_ARGS;
+    for (int i = 0; i < n; i++) {
+        items[i] = value_to_tensor(&l->items[i], why, size);
+        bool ragged = items[i] && i > 0 &&
+                      !(items[i]->ndim == items[0]->ndim &&
+                        memcmp(items[i]->shape, items[0]->shape,
+                               (size_t)items[0]->ndim * sizeof(int64_t)) == 0);
+        if (ragged) {
+            char s0[AG_SHAPE_STR_MAX], si[AG_SHAPE_STR_MAX];
+            snprintf(why, size, "a ragged list: item %d has shape %s, item 1 has %s", i + 1,
+                     tensor_shape_str(items[i], si, sizeof si),
+                     tensor_shape_str(items[0], s0, sizeof s0));
+        }
+        if (!items[i] || ragged) {
+            for (int j = 0; j <= i; j++) tensor_release(items[j]);
+            return NULL;
+        }
+    }
+    Tensor *r = n == 0 ? tensor_create(1, (int64_t[]){0}, NULL, false) : tensor_stack(items, n, 0);
+    for (int i = 0; i < n; i++) tensor_release(items[i]);
+    return r;
+}
+
+Tensor *value_to_tensor(const Value *v, char *why, size_t size) {
+    why[0] = '\0';
+    switch (v->kind) {
+    case VAL_TENSOR: return tensor_retain(v->as.tensor);
+    case VAL_NUMBER:
+    case VAL_BOOL: return tensor_scalar(value_scalar(v));
+    case VAL_LIST: return stack_list(v->as.list, why, size);
+    default: snprintf(why, size, "%s", value_kind_name(v)); return NULL;
+    }
+}
+
+/* ======================================================================
+ * Printing
+ * ====================================================================== */
+
+static void format_tuple(StrBuf *out, const ValueList *l, const PrintOptions *opts) {
+    strbuf_append(out, l->tuple ? "(" : "[");
+    for (int i = 0; i < l->count; i++) {
+        if (i) strbuf_append(out, ", ");
+        Value item = l->items[i];
+        item.literal = false; /* (2, 3) holds numbers, as Python's tuple */
+        value_format(out, &item, opts, true);
+    }
+    if (l->tuple && l->count == 1) strbuf_append(out, ",");
+    strbuf_append(out, l->tuple ? ")" : "]");
+}
+
+void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool quote_strings) {
+    char buf[AG_SHAPE_STR_MAX];
+    switch (v->kind) {
+    case VAL_VOID: break;
+    case VAL_NONE: strbuf_append(out, "None"); break;
+    case VAL_TENSOR: format_tensor(out, v->as.tensor, opts, v->boolean); break;
+    case VAL_NUMBER:
+        if (v->literal) { /* on its own, a literal is the constant tensor it writes */
+            Tensor *t = tensor_scalar(v->as.number);
+            format_tensor(out, t, opts, false);
+            tensor_release(t);
+        } else {
+            format_number(out, v->as.number);
+        }
+        break;
+    case VAL_BOOL: strbuf_append(out, v->as.truth ? "True" : "False"); break;
+    case VAL_STRING:
+        if (quote_strings) strbuf_append(out, "'");
+        strbuf_appendn(out, v->as.string.text, v->as.string.length);
+        if (quote_strings) strbuf_append(out, "'");
+        break;
+    case VAL_SHAPE: strbuf_append(out, ag_shape_str(v->as.shape.ndim, v->as.shape.dims, buf, sizeof buf)); break;
+    case VAL_LIST: format_tuple(out, v->as.list, opts); break;
+    case VAL_GRAD_FN: strbuf_appendf(out, "<%s>", v->as.grad_fn); break;
+    }
+}

@@ -1,0 +1,90 @@
+/*
+ * value.h — what an expression evaluates to in the shell: a tensor, a
+ * number, a boolean, a string, a shape, a list or tuple, None, an
+ * optimizer, or nothing (a call that returns nothing). Values own what they
+ * hold: value_release frees it, value_copy makes a second owner.
+ *
+ * A number is a Python float (x.item(), len(x), a loop over range). A
+ * numeric literal is a number marked `literal`: on its own it is the 0-d
+ * constant tensor it always was (5 prints tensor(5.)), beside a number it
+ * acts as one (i + 1 prints 1).
+ */
+#ifndef AG_VALUE_H
+#define AG_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ag.h"
+#include "print.h"
+#include "strbuf.h"
+
+typedef enum {
+    VAL_VOID,    /* a call that returns nothing (backward, print) */
+    VAL_NONE,
+    VAL_TENSOR,
+    VAL_NUMBER,
+    VAL_BOOL,
+    VAL_STRING,  /* only an argument; cannot be bound */
+    VAL_SHAPE,   /* x.shape: a tuple of integers */
+    VAL_LIST,    /* [a, b] of expressions, or a tuple (a, b) */
+    VAL_GRAD_FN, /* x.grad_fn: prints as <MulBackward> */
+} ValueKind;
+
+typedef struct Value Value;
+typedef struct ValueList ValueList;
+
+struct Value {
+    ValueKind kind;
+    bool literal;   /* NUMBER: written as a number literal */
+    bool boolean;   /* TENSOR: a comparison's result, printed as True/False */
+    union {
+        Tensor *tensor;                                      /* owned reference */
+        double number;
+        bool truth;
+        struct { const char *text; size_t length; } string;  /* borrowed from the AST */
+        struct { int ndim; int64_t dims[AG_MAX_DIMS]; } shape;
+        ValueList *list;                                     /* owned */
+        const char *grad_fn;                                 /* static text */
+    } as;
+};
+
+struct ValueList {
+    bool tuple;     /* written (a, b) rather than [a, b] */
+    int count;
+    Value items[];
+};
+
+static inline Value value_void(void) { return (Value){.kind = VAL_VOID}; }
+static inline Value value_none(void) { return (Value){.kind = VAL_NONE}; }
+static inline Value value_tensor(Tensor *t) { return (Value){.kind = VAL_TENSOR, .as.tensor = t}; }
+static inline Value value_number(double v) { return (Value){.kind = VAL_NUMBER, .as.number = v}; }
+static inline Value value_bool(bool b) { return (Value){.kind = VAL_BOOL, .as.truth = b}; }
+
+void value_release(Value *v);
+/* A second owner of v's contents (a reference for tensors, a deep copy of
+ * lists); false only when a list cannot be copied for lack of memory. */
+bool value_copy(const Value *v, Value *out);
+/* A new list of count items, all VAL_VOID; NULL when out of memory. */
+ValueList *value_list_new(int count, bool tuple);
+
+/* "a tensor", "a number", "None", ...: how messages name a kind. */
+const char *value_kind_name(const Value *v);
+/* Whether v is a number, a boolean or a numeric literal (a scalar that is
+ * not a tensor), and its value as a double. */
+bool value_is_scalar(const Value *v);
+double value_scalar(const Value *v);
+
+/* The value as a tensor: a new reference. Numbers and booleans become 0-d
+ * constants, a list is stacked along a new first axis (recorded when an
+ * item requires grad). NULL with why saying what is wrong ("None", "a
+ * string", a ragged list), or why empty and ag_error() set. */
+Tensor *value_to_tensor(const Value *v, char *why, size_t size);
+
+/* Appends the value as the shell prints a result (tensors with opts;
+ * numbers as Python prints a float, integral values without ".0"; True,
+ * False, None; shapes and tuples as Python tuples). Strings as they are
+ * (print) or quoted (a result at the prompt). */
+void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool quote_strings);
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * compare.c — element-wise comparisons (== != < <= > >=), floor division
+ * and remainder, with NumPy broadcasting. Comparisons and floor division
+ * record nothing: their results are constants (no gradient flows through a
+ * comparison, and PyTorch cannot differentiate floor division). remainder
+ * is differentiable, with PyTorch's gradients.
+ */
+#include "../internal.h"
+
+#include <math.h>
+
+/* out = f(a, b) element-wise over the broadcast shape of a and b. */
+typedef double (*ElementFn)(double x, double y);
+
+static Tensor *broadcast_map(const char *op, ElementFn f, const Tensor *a, const Tensor *b) {
+    if (!a || !b) return ag_fail("%s: an operand is NULL", op);
+    int64_t shape[AG_MAX_DIMS];
+    int ndim;
+    if (ag_broadcast_shapes(op, a, b, shape, &ndim) != 0) return NULL;
+    Tensor *out = ag_tensor_new(ndim, shape);
+    if (!out) return NULL;
+    BroadcastIter it;
+    double *o = out->data;
+    for (bool more = ag_broadcast_iter_init(&it, ndim, shape, a, b); more;
+         more = ag_broadcast_iter_next(&it)) {
+        int last = it.ndim - 1;
+        const double *x = a->data + it.offset[0], *y = b->data + it.offset[1];
+        int64_t sx = it.stride[0][last], sy = it.stride[1][last];
+        for (int64_t j = 0; j < it.row_len; j++) o[j] = f(x[j * sx], y[j * sy]);
+        o += it.row_len;
+    }
+    return out;
+}
+
+/* ======================================================================
+ * Comparisons: 1. where true, 0. where false (nan compares unequal)
+ * ====================================================================== */
+
+static double eq(double x, double y) { return x == y; }
+static double ne(double x, double y) { return x != y; }
+static double lt(double x, double y) { return x < y; }
+static double le(double x, double y) { return x <= y; }
+static double gt(double x, double y) { return x > y; }
+static double ge(double x, double y) { return x >= y; }
+
+Tensor *tensor_eq(Tensor *a, Tensor *b) { return broadcast_map("eq", eq, a, b); }
+Tensor *tensor_ne(Tensor *a, Tensor *b) { return broadcast_map("ne", ne, a, b); }
+Tensor *tensor_lt(Tensor *a, Tensor *b) { return broadcast_map("lt", lt, a, b); }
+Tensor *tensor_le(Tensor *a, Tensor *b) { return broadcast_map("le", le, a, b); }
+Tensor *tensor_gt(Tensor *a, Tensor *b) { return broadcast_map("gt", gt, a, b); }
+Tensor *tensor_ge(Tensor *a, Tensor *b) { return broadcast_map("ge", ge, a, b); }
+
+/* ======================================================================
+ * Floor division and remainder: Python's, whose remainder takes the
+ * divisor's sign (PyTorch 1.13's div_floor and remainder kernels)
+ * ====================================================================== */
+
+double ag_floor_divide(double a, double b) {
+    if (b == 0) return a / b;
+    double mod = fmod(a, b), div = (a - mod) / b;
+    if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+    if (div == 0) return copysign(0.0, a / b);
+    double floordiv = floor(div);
+    if (div - floordiv > 0.5) floordiv += 1;
+    return floordiv;
+}
+
+double ag_remainder(double a, double b) {
+    double mod = fmod(a, b);
+    if (mod != 0 && (b < 0) != (mod < 0)) mod += b;
+    return mod;
+}
+
+Tensor *tensor_floor_divide(Tensor *a, Tensor *b) {
+    return broadcast_map("floor_divide", ag_floor_divide, a, b);
+}
+
+/* remainder: out = a - b * floor(a / b)
+ *   grad_a = g, grad_b = -g * floor_divide(a, b)   (PyTorch's rule) */
+
+OP_DOC(remainder, "grad_a = g, grad_b = -g * floor(a / b)");
+
+static double neg_floor_divide(double a, double b) { return -ag_floor_divide(a, b); }
+
+static void remainder_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    Tensor *a = self->inputs[0], *b = self->inputs[1];
+    ag_accumulate_grad(a, tensor_retain(g));
+    if (!b->requires_grad) return;
+    Tensor *q = broadcast_map("remainder", neg_floor_divide, a, b);
+    if (!q) return;
+    for (int64_t i = 0; i < q->numel; i++) q->data[i] *= g->data[i];
+    ag_accumulate_grad(b, q);
+}
+
+Tensor *tensor_remainder(Tensor *a, Tensor *b) {
+    Tensor *out = broadcast_map("remainder", ag_remainder, a, b);
+    return ag_graph_record(out, remainder_backward, "RemainderBackward", (Tensor *[]){a, b}, 2,
+                           NULL, 0);
+}

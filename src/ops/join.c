@@ -1,0 +1,65 @@
+/*
+ * join.c — stack: equal-shape tensors joined along a new dimension. A copy;
+ * backward hands each input its slice of g.
+ */
+#include "../internal.h"
+
+#include <string.h>
+
+typedef struct {
+    int dim;
+} JoinCtx;
+
+/* The slice k of g along dim (of size n): what input k receives. */
+static Tensor *slice_of(const Tensor *g, const Tensor *like, int dim, int k, int n) {
+    Tensor *r = ag_tensor_new_like(like);
+    if (!r) return NULL;
+    int64_t outer = ag_shape_prod(g->shape, 0, dim), inner = ag_shape_prod(g->shape, dim + 1, g->ndim);
+    for (int64_t o = 0; o < outer; o++)
+        memcpy(r->data + o * inner, g->data + (o * n + k) * inner, (size_t)inner * sizeof(double));
+    return r;
+}
+
+OP_DOC(stack, "grad of each input = its slice of g");
+
+static void stack_backward(Function *self, void *ctx, Tensor *g) {
+    JoinCtx *c = ctx;
+    for (int k = 0; k < self->num_inputs; k++) {
+        Tensor *x = self->inputs[k];
+        if (!x->requires_grad) continue;
+        Tensor *r = slice_of(g, x, c->dim, k, self->num_inputs);
+        if (!r) return;
+        ag_accumulate_grad(x, r);
+    }
+}
+
+Tensor *tensor_stack(Tensor **xs, int n, int dim) {
+    char s0[AG_SHAPE_STR_MAX], sk[AG_SHAPE_STR_MAX];
+    if (!xs || n <= 0) return ag_fail("stack: needs at least one tensor");
+    for (int k = 0; k < n; k++)
+        if (!xs[k]) return ag_fail("stack: tensor %d is NULL", k);
+    if (xs[0]->ndim >= AG_MAX_DIMS)
+        return ag_fail("stack: tensors have at most %d dimensions", AG_MAX_DIMS);
+    if ((dim = ag_normalize_axis("stack", dim, xs[0]->ndim + 1)) < 0) return NULL;
+    for (int k = 1; k < n; k++)
+        if (!ag_shape_equal(xs[0]->ndim, xs[0]->shape, xs[k]->ndim, xs[k]->shape))
+            return ag_fail("stack: tensors must have the same shape, got %s and %s (item %d)",
+                           tensor_shape_str(xs[0], s0, sizeof s0),
+                           tensor_shape_str(xs[k], sk, sizeof sk), k);
+    int64_t shape[AG_MAX_DIMS];
+    int ndim = 0;
+    for (int i = 0; i <= xs[0]->ndim; i++)
+        shape[ndim++] = i == dim ? n : xs[0]->shape[i < dim ? i : i - 1];
+    Tensor *out = ag_tensor_new(ndim, shape);
+    if (!out) return NULL;
+    int64_t outer = ag_shape_prod(shape, 0, dim), inner = ag_shape_prod(shape, dim + 1, ndim);
+    for (int64_t o = 0; o < outer; o++)
+        for (int k = 0; k < n; k++)
+            memcpy(out->data + (o * n + k) * inner, xs[k]->data + o * inner,
+                   (size_t)inner * sizeof(double));
+    if (!ag_any_requires_grad(xs, n)) return out; /* constants: nothing to record */
+    JoinCtx *c;
+    out = ag_graph_record(out, stack_backward, "StackBackward", xs, n, (void **)&c, sizeof *c);
+    if (c) c->dim = dim;
+    return out;
+}
