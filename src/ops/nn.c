@@ -38,6 +38,22 @@ typedef struct {
     int axis;
 } SoftmaxCtx;
 
+/* y = softmax (or log_softmax) of each lane of x. Only for a tensor with
+ * elements: an empty one may have 10^18 empty lanes. */
+static void softmax_lanes(const Tensor *x, Lanes l, bool log_space, double *y) {
+    for (int64_t o = 0; o < l.outer; o++)
+        for (int64_t i = 0; i < l.inner; i++) {
+            int64_t base = o * l.n * l.inner + i, s = l.inner;
+            const double *xv = x->data + base;
+            double *yv = y + base, m, lse;
+            lane_logsumexp(xv, l.n, s, yv, &m, &lse);
+            for (int64_t k = 0; k < l.n; k++) {
+                double z = xv[k * s] - m - lse;
+                yv[k * s] = log_space ? z : exp(z);
+            }
+        }
+}
+
 /* Shared forward: y = softmax or log_softmax of x along axis. */
 static Tensor *softmax_forward(const char *op, Tensor *x, int axis, bool log_space,
                                ApplyFn backward_fn, const char *name) {
@@ -47,19 +63,7 @@ static Tensor *softmax_forward(const char *op, Tensor *x, int axis, bool log_spa
     else if ((axis = ag_normalize_axis(op, axis, x->ndim)) < 0) return NULL;
     Tensor *y = ag_tensor_new_like(x);
     if (!y) return NULL;
-    Lanes l = lanes(x, axis);
-    if (y->numel > 0) /* else no lanes to visit, however many are empty */
-    for (int64_t o = 0; o < l.outer; o++)
-        for (int64_t i = 0; i < l.inner; i++) {
-            int64_t base = o * l.n * l.inner + i;
-            const double *xv = x->data + base;
-            double *yv = y->data + base, m, lse;
-            lane_logsumexp(xv, l.n, l.inner, yv, &m, &lse);
-            for (int64_t k = 0; k < l.n; k++) {
-                double z = xv[k * l.inner] - m - lse;
-                yv[k * l.inner] = log_space ? z : exp(z);
-            }
-        }
+    if (y->numel > 0) softmax_lanes(x, lanes(x, axis), log_space, y->data);
     SoftmaxCtx *c;
     y = ag_graph_record(y, backward_fn, name, &x, 1, (void **)&c, sizeof *c);
     if (c) c->axis = axis;
@@ -73,22 +77,26 @@ static Tensor *softmax_forward(const char *op, Tensor *x, int axis, bool log_spa
 
 OP_DOC(softmax, "grad_x = y * (g - sum(g * y)) along the axis, y = softmax(x)");
 
+/* Each lane: dx = (g - sum(g * y)) * y (PyTorch's order), dx holding g * y
+ * while it is summed. Only for a tensor with elements. */
+static void softmax_backward_lanes(const double *y, const double *g, Lanes l, double *dx) {
+    for (int64_t o = 0; o < l.outer; o++)
+        for (int64_t i = 0; i < l.inner; i++) {
+            int64_t base = o * l.n * l.inner + i, s = l.inner;
+            const double *yv = y + base, *gv = g + base;
+            double *dv = dx + base;
+            for (int64_t k = 0; k < l.n; k++) dv[k * s] = gv[k * s] * yv[k * s];
+            double dot = ag_sum(dv, l.n, s);
+            for (int64_t k = 0; k < l.n; k++) dv[k * s] = (gv[k * s] - dot) * yv[k * s];
+        }
+}
+
 static void softmax_backward(Function *self, void *ctx, Tensor *g) {
     SoftmaxCtx *c = ctx;
     const Tensor *y = self->output;
     Tensor *dx = ag_tensor_new_like(g);
     if (!dx) return;
-    Lanes l = lanes(y, c->axis);
-    if (dx->numel > 0) /* else no lanes to visit, however many are empty */
-    for (int64_t o = 0; o < l.outer; o++)
-        for (int64_t i = 0; i < l.inner; i++) {
-            int64_t base = o * l.n * l.inner + i, s = l.inner;
-            const double *yv = y->data + base, *gv = g->data + base;
-            double *dv = dx->data + base;
-            for (int64_t k = 0; k < l.n; k++) dv[k * s] = gv[k * s] * yv[k * s];
-            double dot = ag_sum(dv, l.n, s);
-            for (int64_t k = 0; k < l.n; k++) dv[k * s] = (gv[k * s] - dot) * yv[k * s];
-        }
+    if (dx->numel > 0) softmax_backward_lanes(y->data, g->data, lanes(y, c->axis), dx->data);
     ag_accumulate_grad(self->inputs[0], dx);
 }
 
@@ -103,21 +111,23 @@ Tensor *tensor_softmax(Tensor *x, int axis) {
 
 OP_DOC(log_softmax, "grad_x = g - softmax(x) * sum(g) along the axis");
 
+/* Each lane: dx = g - exp(y) * sum(g). Only for a tensor with elements. */
+static void log_softmax_backward_lanes(const double *y, const double *g, Lanes l, double *dx) {
+    for (int64_t o = 0; o < l.outer; o++)
+        for (int64_t i = 0; i < l.inner; i++) {
+            int64_t base = o * l.n * l.inner + i, s = l.inner;
+            const double *yv = y + base, *gv = g + base;
+            double gsum = ag_sum(gv, l.n, s);
+            for (int64_t k = 0; k < l.n; k++) dx[base + k * s] = gv[k * s] - exp(yv[k * s]) * gsum;
+        }
+}
+
 static void log_softmax_backward(Function *self, void *ctx, Tensor *g) {
     SoftmaxCtx *c = ctx;
     const Tensor *y = self->output;
     Tensor *dx = ag_tensor_new_like(g);
     if (!dx) return;
-    Lanes l = lanes(y, c->axis);
-    if (dx->numel > 0) /* else no lanes to visit, however many are empty */
-    for (int64_t o = 0; o < l.outer; o++)
-        for (int64_t i = 0; i < l.inner; i++) {
-            int64_t base = o * l.n * l.inner + i, s = l.inner;
-            const double *yv = y->data + base, *gv = g->data + base;
-            double gsum = ag_sum(gv, l.n, s);
-            for (int64_t k = 0; k < l.n; k++)
-                dx->data[base + k * s] = gv[k * s] - exp(yv[k * s]) * gsum;
-        }
+    if (dx->numel > 0) log_softmax_backward_lanes(y->data, g->data, lanes(y, c->axis), dx->data);
     ag_accumulate_grad(self->inputs[0], dx);
 }
 

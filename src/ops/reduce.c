@@ -4,7 +4,9 @@
  *
  * An axis reduction views x as (outer, n, inner): out is (outer, inner).
  * Backward spreads g back over n in x's own shape, so it is already in the
- * input's shape: nothing for ag_accumulate_grad to reduce.
+ * input's shape: nothing for ag_accumulate_grad to reduce. The sums are
+ * pairwise (ag_sum, shared with nn.c), and no loop visits the lanes of a
+ * tensor without elements (a (10^18, 0) tensor has 10^18 of them).
  */
 #include "../internal.h"
 
@@ -276,14 +278,25 @@ typedef struct {
 OP_DOC(max, "grad_x = g shared equally by the tied maxima (along an axis: g to the first), "
             "0 elsewhere");
 
-/* dx = g / count where x is the maximum top (or nan, if top is), else 0. */
+/* v is the maximum top: equal to it, or nan when it is nan. */
+static bool is_top(double v, double top) { return isnan(top) ? isnan(v) != 0 : v == top; }
+
+/* dx = g / count where x is the maximum top, else 0. */
 static void spread_evenly(const Tensor *x, double top, double g, double *dx) {
-    bool nan_top = isnan(top);
     int64_t count = 0;
-    for (int64_t k = 0; k < x->numel; k++) count += nan_top ? isnan(x->data[k]) : x->data[k] == top;
+    for (int64_t k = 0; k < x->numel; k++) count += is_top(x->data[k], top);
     double share = g / (double)count;
-    for (int64_t k = 0; k < x->numel; k++)
-        dx[k] = (nan_top ? isnan(x->data[k]) : x->data[k] == top) ? share : 0.0;
+    for (int64_t k = 0; k < x->numel; k++) dx[k] = is_top(x->data[k], top) ? share : 0.0;
+}
+
+/* dx[o, argmax, i] = g[o, i] (dx zeroed). Only for a g with elements: an
+ * empty one may have 10^18 empty lanes. */
+static void scatter_to_argmax(const int64_t *argmax, const double *g, AxisView v, double *dx) {
+    for (int64_t o = 0; o < v.outer; o++)
+        for (int64_t i = 0; i < v.inner; i++) {
+            int64_t j = o * v.inner + i;
+            dx[(o * v.n + argmax[j]) * v.inner + i] = g[j];
+        }
 }
 
 static void max_backward(Function *self, void *ctx, Tensor *g) {
@@ -291,16 +304,10 @@ static void max_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *x = self->inputs[0];
     Tensor *dx = ag_tensor_filled_like(x, 0.0);
     if (!dx) return;
-    if (c->axis < 0) {
+    if (c->axis < 0)
         spread_evenly(x, self->output->data[0], g->data[0], dx->data);
-    } else if (g->numel > 0) { /* else no lanes to visit, however many are empty */
-        AxisView v = axis_view(x, c->axis);
-        for (int64_t o = 0; o < v.outer; o++)
-            for (int64_t i = 0; i < v.inner; i++) {
-                int64_t j = o * v.inner + i;
-                dx->data[(o * v.n + c->argmax[j]) * v.inner + i] = g->data[j];
-            }
-    }
+    else if (g->numel > 0)
+        scatter_to_argmax(c->argmax, g->data, axis_view(x, c->axis), dx->data);
     ag_accumulate_grad(x, dx);
 }
 
@@ -316,6 +323,17 @@ static int64_t argmax_along(const Tensor *x, AxisView v, int64_t o, int64_t i) {
     return best;
 }
 
+/* out[o, i] = the maximum of x[o, :, i], its index into argmax (if not
+ * NULL). Only for an out with elements. */
+static void max_lanes(const Tensor *x, AxisView v, double *out, int64_t *argmax) {
+    for (int64_t o = 0; o < v.outer; o++)
+        for (int64_t i = 0; i < v.inner; i++) {
+            int64_t k = argmax_along(x, v, o, i);
+            out[o * v.inner + i] = x->data[(o * v.n + k) * v.inner + i];
+            if (argmax) argmax[o * v.inner + i] = k;
+        }
+}
+
 static Tensor *max_forward(Tensor *x, int axis) {
     AxisView v = axis < 0 ? (AxisView){1, x->numel, 1} : axis_view(x, axis);
     if (v.n == 0) return ag_fail("max: cannot take the maximum of an empty dimension");
@@ -325,13 +343,7 @@ static Tensor *max_forward(Tensor *x, int axis) {
     out = ag_graph_record(out, max_backward, "MaxBackward", &x, 1, (void **)&c,
                        sizeof *c + (size_t)out->numel * sizeof(int64_t));
     if (!out) return NULL;
-    if (out->numel > 0) /* else no lanes to visit, however many are empty */
-    for (int64_t o = 0; o < v.outer; o++)
-        for (int64_t i = 0; i < v.inner; i++) {
-            int64_t k = argmax_along(x, v, o, i);
-            out->data[o * v.inner + i] = x->data[(o * v.n + k) * v.inner + i];
-            if (c) c->argmax[o * v.inner + i] = k;
-        }
+    if (out->numel > 0) max_lanes(x, v, out->data, c ? c->argmax : NULL);
     if (c) c->axis = axis;
     return out;
 }
