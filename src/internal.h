@@ -126,6 +126,9 @@ typedef struct {
     const OpDoc ag_op_doc_##op = {#op, #op ": " rule_text}
 
 /* ---- kernels shared by ops ---- */
+/* The sum of n values at stride, pairwise: the error grows with log(n), not
+ * n, as in PyTorch's sums. (ops/reduce.c) */
+double ag_sum(const double *x, int64_t n, int64_t stride);
 /* Copies x broadcast to shape (ndim) into a new tensor (used by backward
  * kernels that need an operand in output shape space). */
 Tensor *ag_broadcast_to(const Tensor *x, int ndim, const int64_t *shape);

@@ -14,6 +14,9 @@ bool ag_shape_equal(int na, const int64_t *a, int nb, const int64_t *b) {
     return true;
 }
 
+/* Cannot overflow on a tensor's shape: checked_numel (tensor.c) bounds the
+ * product of its non-zero dimensions, so every partial product is bounded
+ * too (or 0). */
 int64_t ag_shape_prod(const int64_t *shape, int from, int to) {
     int64_t n = 1;
     for (int i = from; i < to; i++) n *= shape[i];

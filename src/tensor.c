@@ -45,10 +45,15 @@ void ag_alloc_set_backward(bool in_backward) { allocating_for_backward = in_back
 
 
 /* Element count of shape, or -1 with a message if a dimension is negative
- * or the count (in bytes) overflows. */
+ * or the dimensions are too large. The bound (INT64_MAX / 8 elements, so
+ * that the byte count fits) applies to the product of the non-zero
+ * dimensions, not only to the element count: (2^62, 0) and (0, 2^62) are
+ * then refused alike, and no product of any of a tensor's dimensions, which
+ * the ops form freely (strides, outer and inner counts), can overflow. */
 static int64_t checked_numel(int ndim, const int64_t *shape) {
     char buf[AG_SHAPE_STR_MAX];
-    int64_t n = 1;
+    int64_t nonzero = 1;
+    bool empty = false;
     if (ndim < 0 || ndim > AG_MAX_DIMS) {
         ag_fail("tensors have at most %d dimensions, not %d", AG_MAX_DIMS, ndim);
         return -1;
@@ -59,14 +64,22 @@ static int64_t checked_numel(int ndim, const int64_t *shape) {
                     ag_shape_str(ndim, shape, buf, sizeof buf));
             return -1;
         }
-        if (shape[i] != 0 && n > INT64_MAX / 8 / shape[i]) {
-            ag_fail("shape %s has too many elements to allocate",
-                    ag_shape_str(ndim, shape, buf, sizeof buf));
+        empty = empty || shape[i] == 0;
+    }
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] == 0) continue;
+        if (nonzero > INT64_MAX / 8 / shape[i]) {
+            ag_shape_str(ndim, shape, buf, sizeof buf);
+            if (empty)
+                ag_fail("shape %s is too large: even with no elements, its non-zero "
+                        "dimensions may multiply to at most %lld", buf, (long long)(INT64_MAX / 8));
+            else
+                ag_fail("shape %s has too many elements to allocate", buf);
             return -1;
         }
-        n *= shape[i];
+        nonzero *= shape[i];
     }
-    return n;
+    return empty ? 0 : nonzero;
 }
 
 /* ======================================================================
@@ -195,26 +208,29 @@ Tensor *ag_tensor_new(int ndim, const int64_t *shape) {
     int64_t bytes = numel * (int64_t)sizeof(double);
     /* The limit covers the tensors and the graph waiting for a backward, so
      * that forward passes without backward end in this message, not in
-     * swapping. */
-    int64_t graph = ag_arena_bytes_in_use(), size = (int64_t)block_size(bytes);
-    if (!allocating_for_backward && memory_limit > 0 && size > memory_limit - live_bytes - graph) {
+     * swapping. The check and the message use the same figures: the whole
+     * block (header and padded data) against what the limit leaves free. */
+    int64_t graph = ag_arena_bytes_in_use();
+    size_t size = block_size(bytes); /* < 2^64: bytes < 2^63 (checked_numel) */
+    int64_t free_bytes = memory_limit - live_bytes - graph;
+    if (free_bytes < 0) free_bytes = 0; /* the limit was lowered under live tensors */
+    if (!allocating_for_backward && memory_limit > 0 && size > (size_t)free_bytes) {
         char buf[AG_SHAPE_STR_MAX], held[160] = "";
         if (graph > 0)
             snprintf(held, sizeof held, " (%lld bytes hold graphs waiting for a backward, "
                      "which backward or :reset frees)", (long long)graph);
-        return ag_fail("allocation too large: shape %s needs %lld bytes, %lld of the "
+        return ag_fail("allocation too large: shape %s needs %llu bytes, %lld of the "
                        "%lld-byte memory limit are free%s",
-                       ag_shape_str(ndim, shape, buf, sizeof buf), (long long)bytes,
-                       (long long)(memory_limit - live_bytes - graph), (long long)memory_limit,
-                       held);
+                       ag_shape_str(ndim, shape, buf, sizeof buf), (unsigned long long)size,
+                       (long long)free_bytes, (long long)memory_limit, held);
     }
-    char *block = block_alloc((size_t)size);
+    char *block = block_alloc(size);
     if (!block) {
         if (allocating_for_backward) {
             fprintf(stderr, "ag: out of memory during backward\n");
             abort();
         }
-        return ag_fail("out of memory allocating %lld bytes", (long long)bytes);
+        return ag_fail("out of memory allocating %llu bytes", (unsigned long long)size);
     }
     Tensor *t = (Tensor *)block;
     memset(t, 0, sizeof *t);
@@ -224,7 +240,7 @@ Tensor *ag_tensor_new(int ndim, const int64_t *shape) {
     t->numel = numel;
     t->ref_count = 1;
     live_tensors++;
-    live_bytes += size; /* header included: a million scalars are not free */
+    live_bytes += (int64_t)size; /* header included: a million scalars are not free */
     if (live_bytes > peak_bytes) peak_bytes = live_bytes;
     return t;
 }

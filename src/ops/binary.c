@@ -8,6 +8,7 @@
 #include "../internal.h"
 
 #include <math.h>
+#include <string.h>
 
 /* ======================================================================
  * The broadcasting driver
@@ -81,16 +82,12 @@ static Tensor *binary_forward(const char *op, const char *fn_name, RowKernel ker
     return ag_graph_record(out, backward_fn, fn_name, (Tensor *[]){a, b}, 2, NULL, 0);
 }
 
-/* A new tensor -g. */
+/* A new tensor -g (NULL if it cannot be allocated). */
 static Tensor *negated(const Tensor *g) {
     Tensor *r = ag_tensor_new_like(g);
-    for (int64_t i = 0; i < g->numel; i++) r->data[i] = -g->data[i];
+    if (r)
+        for (int64_t i = 0; i < g->numel; i++) r->data[i] = -g->data[i];
     return r;
-}
-
-/* Multiplies r (exclusively owned, output shape) by g in place. */
-static void scale_by(Tensor *r, const Tensor *g) {
-    for (int64_t i = 0; i < r->numel; i++) r->data[i] *= g->data[i];
 }
 
 ROW_KERNEL(add_rows, x + y)
@@ -125,7 +122,9 @@ OP_DOC(sub, "grad_a = g, grad_b = -g");
 static void sub_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     ag_accumulate_grad(self->inputs[0], tensor_retain(g));
-    if (self->inputs[1]->requires_grad) ag_accumulate_grad(self->inputs[1], negated(g));
+    if (!self->inputs[1]->requires_grad) return;
+    Tensor *gb = negated(g);
+    if (gb) ag_accumulate_grad(self->inputs[1], gb);
 }
 
 Tensor *tensor_sub(Tensor *a, Tensor *b) {
@@ -153,14 +152,25 @@ static void mul_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *a = self->inputs[0], *b = self->inputs[1];
     if (a->requires_grad && b->requires_grad && a->numel == g->numel && b->numel == g->numel) {
-        Tensor *ga = ag_tensor_new_like(g), *gb = ag_tensor_new_like(g);
+        Tensor *ga = ag_tensor_new_like(g), *gb = ga ? ag_tensor_new_like(g) : NULL;
+        if (!gb) {
+            tensor_release(ga);
+            return;
+        }
         mul_backward_both(g, a, b, ga, gb);
         ag_accumulate_grad(a, ga);
         ag_accumulate_grad(b, gb);
         return;
     }
-    if (a->requires_grad) ag_accumulate_grad(a, broadcast_apply(mul_rows, g, b, g->ndim, g->shape));
-    if (b->requires_grad) ag_accumulate_grad(b, broadcast_apply(mul_rows, g, a, g->ndim, g->shape));
+    if (a->requires_grad) {
+        Tensor *ga = broadcast_apply(mul_rows, g, b, g->ndim, g->shape);
+        if (!ga) return;
+        ag_accumulate_grad(a, ga);
+    }
+    if (b->requires_grad) {
+        Tensor *gb = broadcast_apply(mul_rows, g, a, g->ndim, g->shape);
+        if (gb) ag_accumulate_grad(b, gb);
+    }
 }
 
 Tensor *tensor_mul(Tensor *a, Tensor *b) {
@@ -168,23 +178,26 @@ Tensor *tensor_mul(Tensor *a, Tensor *b) {
 }
 
 /* ======================================================================
- * div: out = a / b; grad_a = g / b, grad_b = -g * a / b^2 = -(g * out) / b
+ * div: out = a / b; grad_a = g / b, grad_b = -g * ((a / b) / b)
+ * (PyTorch's order: -(g * out) / b would overflow or underflow elsewhere)
  * ====================================================================== */
-
-ROW_KERNEL(neg_div_rows, -x / y)
 
 OP_DOC(div, "grad_a = g / b, grad_b = -g * a / b^2");
 
 static void div_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *a = self->inputs[0], *b = self->inputs[1];
-    if (a->requires_grad) ag_accumulate_grad(a, broadcast_apply(div_rows, g, b, g->ndim, g->shape));
+    if (a->requires_grad) {
+        Tensor *ga = broadcast_apply(div_rows, g, b, g->ndim, g->shape);
+        if (!ga) return;
+        ag_accumulate_grad(a, ga);
+    }
     if (b->requires_grad) {
-        Tensor *g_out = ag_tensor_new_like(g);
-        const double *out = self->output->data;
-        for (int64_t i = 0; i < g->numel; i++) g_out->data[i] = g->data[i] * out[i];
-        ag_accumulate_grad(b, broadcast_apply(neg_div_rows, g_out, b, g->ndim, g->shape));
-        tensor_release(g_out);
+        /* out / b = (a / b) / b, then times -g */
+        Tensor *gb = broadcast_apply(div_rows, self->output, b, g->ndim, g->shape);
+        if (!gb) return;
+        for (int64_t i = 0; i < g->numel; i++) gb->data[i] = -g->data[i] * gb->data[i];
+        ag_accumulate_grad(b, gb);
     }
 }
 
@@ -193,32 +206,111 @@ Tensor *tensor_div(Tensor *a, Tensor *b) {
 }
 
 /* ======================================================================
- * pow: out = a ** b
- *   grad_a = g * b * a^(b-1)             (0 where b == 0, as PyTorch)
- *   grad_b = g * a^b * log(a)            (0 where a == 0 and b >= 0)
+ * pow: out = a ** b, PyTorch's tensor-tensor pow (std::pow per element)
+ *   grad_a = where(b == 0, 0, g * (b * a^(b-1)))
+ *   grad_b = g * where(a == 0 and b >= 0, 0, out * log(a))
+ * grad_a masks after multiplying by g (an inf or nan g gives 0 at b = 0);
+ * grad_b before (PyTorch's pow_backward_self and pow_backward_exponent).
  * ====================================================================== */
 
 ROW_KERNEL(pow_rows, pow(x, y))
-ROW_KERNEL(pow_dbase_rows, y == 0.0 ? 0.0 : y * pow(x, y - 1.0))
-ROW_KERNEL(pow_dexp_rows, (x == 0.0 && y >= 0.0) ? 0.0 : pow(x, y) * log(x))
 
 OP_DOC(pow, "grad_a = g * b * a^(b-1), grad_b = g * a^b * log(a)");
+
+/* t's values in the output's shape: t itself (retained) when it has it. */
+static Tensor *in_shape(Tensor *t, const Tensor *g) {
+    if (ag_shape_equal(t->ndim, t->shape, g->ndim, g->shape)) return tensor_retain(t);
+    return ag_broadcast_to(t, g->ndim, g->shape);
+}
 
 static void pow_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *a = self->inputs[0], *b = self->inputs[1];
+    Tensor *av = in_shape(a, g), *bv = av ? in_shape(b, g) : NULL;
+    Tensor *ga = bv && a->requires_grad ? ag_tensor_new_like(g) : NULL;
+    Tensor *gb = bv && b->requires_grad ? ag_tensor_new_like(g) : NULL;
+    if (!bv || (a->requires_grad && !ga) || (b->requires_grad && !gb)) {
+        Tensor *t[] = {av, bv, ga, gb};
+        for (int i = 0; i < 4; i++) tensor_release(t[i]);
+        return;
+    }
+    const double *x = av->data, *e = bv->data, *out = self->output->data, *gv = g->data;
+    for (int64_t i = 0; i < g->numel; i++) {
+        if (ga) ga->data[i] = e[i] == 0.0 ? 0.0 : gv[i] * (e[i] * pow(x[i], e[i] - 1.0));
+        if (gb) gb->data[i] = gv[i] * ((x[i] == 0.0 && e[i] >= 0.0) ? 0.0 : out[i] * log(x[i]));
+    }
+    tensor_release(av);
+    tensor_release(bv);
+    if (ga) ag_accumulate_grad(a, ga);
+    if (gb) ag_accumulate_grad(b, gb);
+}
+
+/* ---- a one-element exponent: PyTorch's x ** scalar ----
+ * ag has no scalar operands: a literal exponent is a 0-d tensor. With one
+ * element, pow follows PyTorch's pow_tensor_scalar, whose kernels for
+ * common exponents are exact products and roots, not std::pow (they differ
+ * in the last bit, and at -inf and -0: sqrt(-inf) is nan where
+ * pow(-inf, 0.5) is inf). Its gradient is g * (e * x ** (e - 1)) through the
+ * same kernels, and 0 for e = 0 (pow_backward). The exponent's gradient,
+ * when it requires grad, is the tensor-tensor rule. */
+
+/* o[i] = x[i] ** e by PyTorch's kernel for e. */
+static void pow_by_scalar(const double *restrict x, double e, double *restrict o, int64_t n) {
+    if (e == 0.0)
+        for (int64_t i = 0; i < n; i++) o[i] = 1.0;
+    else if (e == 1.0)
+        for (int64_t i = 0; i < n; i++) o[i] = x[i];
+    else if (e == 0.5)
+        for (int64_t i = 0; i < n; i++) o[i] = sqrt(x[i]);
+    else if (e == -0.5)
+        for (int64_t i = 0; i < n; i++) o[i] = 1.0 / sqrt(x[i]);
+    else if (e == -1.0)
+        for (int64_t i = 0; i < n; i++) o[i] = 1.0 / x[i];
+    else if (e == 2.0)
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] * x[i];
+    else if (e == 3.0)
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] * x[i] * x[i];
+    else if (e == -2.0)
+        for (int64_t i = 0; i < n; i++) o[i] = 1.0 / (x[i] * x[i]);
+    else
+        for (int64_t i = 0; i < n; i++) o[i] = pow(x[i], e);
+}
+
+/* a (..) ** e (one element) -> out (broadcast shape, a's elements in order);
+ * grad_a = g * (e * a ** (e - 1)) (0 for e = 0), grad_e as pow_backward's. */
+static void pow_scalar_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    Tensor *a = self->inputs[0], *b = self->inputs[1];
+    double e = b->data[0];
+    const double *x = a->data, *gv = g->data, *out = self->output->data;
     if (a->requires_grad) {
-        Tensor *r = broadcast_apply(pow_dbase_rows, a, b, g->ndim, g->shape);
-        scale_by(r, g);
-        ag_accumulate_grad(a, r);
+        Tensor *ga = ag_tensor_new_like(g);
+        if (!ga) return;
+        if (e == 0.0) {
+            memset(ga->data, 0, (size_t)ga->numel * sizeof(double));
+        } else {
+            pow_by_scalar(x, e - 1.0, ga->data, ga->numel);
+            for (int64_t i = 0; i < ga->numel; i++) ga->data[i] = gv[i] * (e * ga->data[i]);
+        }
+        ag_accumulate_grad(a, ga);
     }
     if (b->requires_grad) {
-        Tensor *r = broadcast_apply(pow_dexp_rows, a, b, g->ndim, g->shape);
-        scale_by(r, g);
-        ag_accumulate_grad(b, r);
+        Tensor *gb = ag_tensor_new_like(g);
+        if (!gb) return;
+        for (int64_t i = 0; i < gb->numel; i++)
+            gb->data[i] = gv[i] * ((x[i] == 0.0 && e >= 0.0) ? 0.0 : out[i] * log(x[i]));
+        ag_accumulate_grad(b, gb);
     }
 }
 
 Tensor *tensor_pow(Tensor *a, Tensor *b) {
-    return binary_forward("pow", "PowBackward", pow_rows, pow_backward, a, b);
+    if (!a || !b || b->numel != 1)
+        return binary_forward("pow", "PowBackward", pow_rows, pow_backward, a, b);
+    int64_t shape[AG_MAX_DIMS];
+    int ndim;
+    if (ag_broadcast_shapes("pow", a, b, shape, &ndim) != 0) return NULL;
+    Tensor *out = ag_tensor_new(ndim, shape); /* a's elements, in a's order */
+    if (!out) return NULL;
+    pow_by_scalar(a->data, b->data[0], out->data, out->numel);
+    return ag_graph_record(out, pow_scalar_backward, "PowBackward", (Tensor *[]){a, b}, 2, NULL, 0);
 }

@@ -20,21 +20,39 @@ static Lanes lanes(const Tensor *x, int axis) {
     return l;
 }
 
-/* max and log(sum(exp(v - max))) of n values at stride s. */
-static void lane_logsumexp(const double *v, int64_t n, int64_t s, double *max, double *lse) {
+/* max and log(sum(exp(v - max))) of n values at stride s; tmp (n values at
+ * the same stride: the output lane will do) receives exp(v - max), which is
+ * summed pairwise (ag_sum). */
+static void lane_logsumexp(const double *v, int64_t n, int64_t s, double *tmp, double *max,
+                           double *lse) {
     double m = -INFINITY;
     for (int64_t k = 0; k < n; k++)
         if (v[k * s] > m) m = v[k * s];
     if (m == -INFINITY) m = 0.0; /* all -inf: keep exp finite */
-    double sum = 0.0;
-    for (int64_t k = 0; k < n; k++) sum += exp(v[k * s] - m);
+    for (int64_t k = 0; k < n; k++) tmp[k * s] = exp(v[k * s] - m);
     *max = m;
-    *lse = log(sum);
+    *lse = log(ag_sum(tmp, n, s));
 }
 
 typedef struct {
     int axis;
 } SoftmaxCtx;
+
+/* y = softmax (or log_softmax) of each lane of x. Only for a tensor with
+ * elements: an empty one may have 10^18 empty lanes. */
+static void softmax_lanes(const Tensor *x, Lanes l, bool log_space, double *y) {
+    for (int64_t o = 0; o < l.outer; o++)
+        for (int64_t i = 0; i < l.inner; i++) {
+            int64_t base = o * l.n * l.inner + i, s = l.inner;
+            const double *xv = x->data + base;
+            double *yv = y + base, m, lse;
+            lane_logsumexp(xv, l.n, s, yv, &m, &lse);
+            for (int64_t k = 0; k < l.n; k++) {
+                double z = xv[k * s] - m - lse;
+                yv[k * s] = log_space ? z : exp(z);
+            }
+        }
+}
 
 /* Shared forward: y = softmax or log_softmax of x along axis. */
 static Tensor *softmax_forward(const char *op, Tensor *x, int axis, bool log_space,
@@ -45,18 +63,7 @@ static Tensor *softmax_forward(const char *op, Tensor *x, int axis, bool log_spa
     else if ((axis = ag_normalize_axis(op, axis, x->ndim)) < 0) return NULL;
     Tensor *y = ag_tensor_new_like(x);
     if (!y) return NULL;
-    Lanes l = lanes(x, axis);
-    for (int64_t o = 0; o < l.outer; o++)
-        for (int64_t i = 0; i < l.inner; i++) {
-            int64_t base = o * l.n * l.inner + i;
-            const double *xv = x->data + base;
-            double *yv = y->data + base, m, lse;
-            lane_logsumexp(xv, l.n, l.inner, &m, &lse);
-            for (int64_t k = 0; k < l.n; k++) {
-                double z = xv[k * l.inner] - m - lse;
-                yv[k * l.inner] = log_space ? z : exp(z);
-            }
-        }
+    if (y->numel > 0) softmax_lanes(x, lanes(x, axis), log_space, y->data);
     SoftmaxCtx *c;
     y = ag_graph_record(y, backward_fn, name, &x, 1, (void **)&c, sizeof *c);
     if (c) c->axis = axis;
@@ -70,19 +77,26 @@ static Tensor *softmax_forward(const char *op, Tensor *x, int axis, bool log_spa
 
 OP_DOC(softmax, "grad_x = y * (g - sum(g * y)) along the axis, y = softmax(x)");
 
+/* Each lane: dx = (g - sum(g * y)) * y (PyTorch's order), dx holding g * y
+ * while it is summed. Only for a tensor with elements. */
+static void softmax_backward_lanes(const double *y, const double *g, Lanes l, double *dx) {
+    for (int64_t o = 0; o < l.outer; o++)
+        for (int64_t i = 0; i < l.inner; i++) {
+            int64_t base = o * l.n * l.inner + i, s = l.inner;
+            const double *yv = y + base, *gv = g + base;
+            double *dv = dx + base;
+            for (int64_t k = 0; k < l.n; k++) dv[k * s] = gv[k * s] * yv[k * s];
+            double dot = ag_sum(dv, l.n, s);
+            for (int64_t k = 0; k < l.n; k++) dv[k * s] = (gv[k * s] - dot) * yv[k * s];
+        }
+}
+
 static void softmax_backward(Function *self, void *ctx, Tensor *g) {
     SoftmaxCtx *c = ctx;
     const Tensor *y = self->output;
     Tensor *dx = ag_tensor_new_like(g);
-    Lanes l = lanes(y, c->axis);
-    for (int64_t o = 0; o < l.outer; o++)
-        for (int64_t i = 0; i < l.inner; i++) {
-            int64_t base = o * l.n * l.inner + i, s = l.inner;
-            const double *yv = y->data + base, *gv = g->data + base;
-            double dot = 0.0;
-            for (int64_t k = 0; k < l.n; k++) dot += gv[k * s] * yv[k * s];
-            for (int64_t k = 0; k < l.n; k++) dx->data[base + k * s] = yv[k * s] * (gv[k * s] - dot);
-        }
+    if (!dx) return;
+    if (dx->numel > 0) softmax_backward_lanes(y->data, g->data, lanes(y, c->axis), dx->data);
     ag_accumulate_grad(self->inputs[0], dx);
 }
 
@@ -97,20 +111,23 @@ Tensor *tensor_softmax(Tensor *x, int axis) {
 
 OP_DOC(log_softmax, "grad_x = g - softmax(x) * sum(g) along the axis");
 
+/* Each lane: dx = g - exp(y) * sum(g). Only for a tensor with elements. */
+static void log_softmax_backward_lanes(const double *y, const double *g, Lanes l, double *dx) {
+    for (int64_t o = 0; o < l.outer; o++)
+        for (int64_t i = 0; i < l.inner; i++) {
+            int64_t base = o * l.n * l.inner + i, s = l.inner;
+            const double *yv = y + base, *gv = g + base;
+            double gsum = ag_sum(gv, l.n, s);
+            for (int64_t k = 0; k < l.n; k++) dx[base + k * s] = gv[k * s] - exp(yv[k * s]) * gsum;
+        }
+}
+
 static void log_softmax_backward(Function *self, void *ctx, Tensor *g) {
     SoftmaxCtx *c = ctx;
     const Tensor *y = self->output;
     Tensor *dx = ag_tensor_new_like(g);
-    Lanes l = lanes(y, c->axis);
-    for (int64_t o = 0; o < l.outer; o++)
-        for (int64_t i = 0; i < l.inner; i++) {
-            int64_t base = o * l.n * l.inner + i, s = l.inner;
-            const double *yv = y->data + base, *gv = g->data + base;
-            double gsum = 0.0;
-            for (int64_t k = 0; k < l.n; k++) gsum += gv[k * s];
-            for (int64_t k = 0; k < l.n; k++)
-                dx->data[base + k * s] = gv[k * s] - exp(yv[k * s]) * gsum;
-        }
+    if (!dx) return;
+    if (dx->numel > 0) log_softmax_backward_lanes(y->data, g->data, lanes(y, c->axis), dx->data);
     ag_accumulate_grad(self->inputs[0], dx);
 }
 
@@ -140,21 +157,30 @@ static Tensor *difference(const Tensor *pred, const Tensor *target, int ndim,
 
 OP_DOC(mse, "grad_pred = g * 2 (pred - target) / n, grad_target = -grad_pred");
 
+/* PyTorch's mse_loss_backward: (2 / n) * (pred - target) * g, and for the
+ * target (2 / n) * (target - pred) * g, in that order. */
 static void mse_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *pred = self->inputs[0], *target = self->inputs[1];
     int64_t shape[AG_MAX_DIMS];
     int ndim;
     ag_broadcast_shapes("mse", pred, target, shape, &ndim);
-    Tensor *d = difference(pred, target, ndim, shape);
-    double scale = 2.0 * g->data[0] / (double)d->numel;
-    for (int64_t i = 0; i < d->numel; i++) d->data[i] *= scale;
-    if (target->requires_grad) {
-        Tensor *neg = ag_tensor_new_like(d);
-        for (int64_t i = 0; i < d->numel; i++) neg->data[i] = -d->data[i];
-        ag_accumulate_grad(target, neg);
+    /* target - pred, not -(pred - target): x - x is +0 either way. */
+    Tensor *dp = pred->requires_grad ? difference(pred, target, ndim, shape) : NULL;
+    Tensor *dt = target->requires_grad ? difference(target, pred, ndim, shape) : NULL;
+    if ((pred->requires_grad && !dp) || (target->requires_grad && !dt)) {
+        tensor_release(dp);
+        tensor_release(dt);
+        return;
     }
-    ag_accumulate_grad(pred, d);
+    double norm = 2.0 / (double)(dp ? dp->numel : dt->numel), gv = g->data[0];
+    Tensor *grads[2] = {dp, dt}, *inputs[2] = {pred, target};
+    for (int t = 0; t < 2; t++) {
+        if (!grads[t]) continue;
+        double *v = grads[t]->data;
+        for (int64_t i = 0; i < grads[t]->numel; i++) v[i] = norm * v[i] * gv;
+        ag_accumulate_grad(inputs[t], grads[t]);
+    }
 }
 
 Tensor *tensor_mse(Tensor *pred, Tensor *target) {
@@ -168,18 +194,21 @@ Tensor *tensor_mse(Tensor *pred, Tensor *target) {
         tensor_release(d);
         return NULL;
     }
-    double s = 0.0;
-    for (int64_t i = 0; i < d->numel; i++) s += d->data[i] * d->data[i];
-    out->data[0] = s / (double)d->numel;
+    for (int64_t i = 0; i < d->numel; i++) d->data[i] *= d->data[i];
+    out->data[0] = ag_sum(d->data, d->numel, 1) / (double)d->numel;
     tensor_release(d);
     return ag_graph_record(out, mse_backward, "MseLossBackward", (Tensor *[]){pred, target}, 2,
                         NULL, 0);
 }
 
 /* ======================================================================
- * cross_entropy: out = mean_i(logsumexp(logits[i]) - logits[i, c_i])
+ * cross_entropy: out = mean_i(-log_softmax(logits[i])[c_i])
  *   logits (N, C), classes (N,) of integers in [0, C)
  *   grad_logits = g * (softmax(logits) - onehot(classes)) / N
+ * PyTorch's nll_loss(log_softmax(x)), in its order of operations:
+ * log_softmax is (x - max) - logsumexp (adding max and logsumexp first
+ * rounds logsumexp away next to a logit of 1e16), and the gradient is
+ * log_softmax's backward of nll's -g/N at the class.
  * ====================================================================== */
 
 OP_DOC(cross_entropy, "grad_logits = g * (softmax(logits) - onehot(classes)) / N");
@@ -189,13 +218,15 @@ static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *logits = self->inputs[0], *classes = self->inputs[1];
     int64_t N = logits->shape[0], C = logits->shape[1];
     Tensor *dl = ag_tensor_new_like(logits);
-    double scale = g->data[0] / (double)N;
+    if (!dl) return;
+    /* nll's gradient is gc at the class, 0 elsewhere: its row sum is gc. */
+    double gc = -(g->data[0] / (double)N);
     for (int64_t i = 0; i < N; i++) {
         const double *row = logits->data + i * C;
-        double m, lse;
-        lane_logsumexp(row, C, 1, &m, &lse);
-        for (int64_t k = 0; k < C; k++) dl->data[i * C + k] = scale * exp(row[k] - m - lse);
-        dl->data[i * C + (int64_t)classes->data[i]] -= scale;
+        double *d = dl->data + i * C, m, lse;
+        int64_t cls = (int64_t)classes->data[i];
+        lane_logsumexp(row, C, 1, d, &m, &lse);
+        for (int64_t k = 0; k < C; k++) d[k] = (k == cls ? gc : 0.0) - exp(row[k] - m - lse) * gc;
     }
     ag_accumulate_grad(logits, dl);
 }
@@ -224,17 +255,24 @@ static int check_classes(const Tensor *logits, const Tensor *classes) {
 Tensor *tensor_cross_entropy(Tensor *logits, Tensor *classes) {
     if (!logits || !classes) return ag_fail("cross_entropy: an argument is NULL");
     if (check_classes(logits, classes) != 0) return NULL;
-    Tensor *out = ag_tensor_new(0, NULL);
-    if (!out) return NULL;
-    int64_t N = logits->shape[0], C = logits->shape[1];
-    double total = 0.0;
+    int64_t N = logits->shape[0], C = logits->shape[1], scratch_len = N + C;
+    /* scratch: the N row losses, summed pairwise, then C values for
+     * lane_logsumexp */
+    Tensor *out = ag_tensor_new(0, NULL), *scratch = ag_tensor_new(1, &scratch_len);
+    if (!out || !scratch) {
+        tensor_release(out);
+        tensor_release(scratch);
+        return NULL;
+    }
+    double *losses = scratch->data, *tmp = scratch->data + N;
     for (int64_t i = 0; i < N; i++) {
         const double *row = logits->data + i * C;
         double m, lse;
-        lane_logsumexp(row, C, 1, &m, &lse);
-        total += m + lse - row[(int64_t)classes->data[i]];
+        lane_logsumexp(row, C, 1, tmp, &m, &lse);
+        losses[i] = -(row[(int64_t)classes->data[i]] - m - lse);
     }
-    out->data[0] = total / (double)N;
+    out->data[0] = ag_sum(losses, N, 1) / (double)N;
+    tensor_release(scratch);
     return ag_graph_record(out, cross_entropy_backward, "NllLossBackward",
                         (Tensor *[]){logits, classes}, 2, NULL, 0);
 }

@@ -20,7 +20,8 @@ OP_DOC(reshape, "grad_x = g reshaped back to x's shape");
 static void reshape_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *x = self->inputs[0];
-    ag_accumulate_grad(x, copy_as(g, x->ndim, x->shape));
+    Tensor *dx = copy_as(g, x->ndim, x->shape);
+    if (dx) ag_accumulate_grad(x, dx);
 }
 
 /* Resolves one -1 in shape against numel; -1 with a message when the shape

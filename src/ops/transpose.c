@@ -48,7 +48,8 @@ OP_DOC(transpose, "grad_x = g with the two axes swapped back");
 /* x (.., A, .., B, ..) -> out (.., B, .., A, ..); dx = g with the axes swapped back */
 static void transpose_backward(Function *self, void *ctx, Tensor *g) {
     TransposeCtx *c = ctx;
-    ag_accumulate_grad(self->inputs[0], swap_axes(g, c->axis_a, c->axis_b));
+    Tensor *dx = swap_axes(g, c->axis_a, c->axis_b);
+    if (dx) ag_accumulate_grad(self->inputs[0], dx);
 }
 
 Tensor *tensor_transpose(Tensor *x, int axis_a, int axis_b) {

@@ -95,6 +95,8 @@ int main(void) {
     test_ops();
     test_errors();
     test_matmul();
+    test_limits();
+    test_numerics();
     test_syntax_ops();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;

@@ -42,6 +42,8 @@ void test_core(void);
 void test_ops(void);
 void test_errors(void);
 void test_matmul(void);
+void test_limits(void);
+void test_numerics(void);
 void test_syntax_ops(void);
 
 /* Baseline of live tensors, to prove a test leaked nothing. */
