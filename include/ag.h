@@ -139,7 +139,7 @@ Tensor *tensor_sum(Tensor *x);                 /* over everything: 0-d */
 Tensor *tensor_sum_axis(Tensor *x, int axis);  /* the axis is removed */
 Tensor *tensor_mean(Tensor *x);
 Tensor *tensor_mean_axis(Tensor *x, int axis);
-Tensor *tensor_max(Tensor *x);                 /* gradient to the first maximum */
+Tensor *tensor_max(Tensor *x);                 /* gradient shared equally by tied maxima */
 Tensor *tensor_max_axis(Tensor *x, int axis);
 
 /* One entry of shape may be -1 (inferred). Copies: there are no views. */

@@ -14,6 +14,7 @@ typedef struct {
 
 /* x viewed as (outer, n, inner) around dim: out[o, i] = x[o, index, i]. */
 static void select_copy(const Tensor *x, int dim, int64_t index, double *out) {
+    if (x->numel == 0) return; /* no lanes: (10^18, 2, 0) must not loop 10^18 times */
     int64_t outer = ag_shape_prod(x->shape, 0, dim), n = x->shape[dim];
     int64_t inner = ag_shape_prod(x->shape, dim + 1, x->ndim);
     for (int64_t o = 0; o < outer; o++)
@@ -27,6 +28,10 @@ static void select_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *x = self->inputs[0];
     Tensor *dx = ag_tensor_filled_like(x, 0.0);
     if (!dx) return;
+    if (x->numel == 0) {
+        ag_accumulate_grad(x, dx);
+        return;
+    }
     int64_t outer = ag_shape_prod(x->shape, 0, c->dim), n = x->shape[c->dim];
     int64_t inner = ag_shape_prod(x->shape, c->dim + 1, x->ndim);
     for (int64_t o = 0; o < outer; o++)

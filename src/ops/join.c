@@ -13,7 +13,7 @@ typedef struct {
 /* The slice k of g along dim (of size n): what input k receives. */
 static Tensor *slice_of(const Tensor *g, const Tensor *like, int dim, int k, int n) {
     Tensor *r = ag_tensor_new_like(like);
-    if (!r) return NULL;
+    if (!r || r->numel == 0) return r;
     int64_t outer = ag_shape_prod(g->shape, 0, dim), inner = ag_shape_prod(g->shape, dim + 1, g->ndim);
     for (int64_t o = 0; o < outer; o++)
         memcpy(r->data + o * inner, g->data + (o * n + k) * inner, (size_t)inner * sizeof(double));
@@ -53,7 +53,7 @@ Tensor *tensor_stack(Tensor **xs, int n, int dim) {
     Tensor *out = ag_tensor_new(ndim, shape);
     if (!out) return NULL;
     int64_t outer = ag_shape_prod(shape, 0, dim), inner = ag_shape_prod(shape, dim + 1, ndim);
-    for (int64_t o = 0; o < outer; o++)
+    for (int64_t o = 0; out->numel > 0 && o < outer; o++)
         for (int k = 0; k < n; k++)
             memcpy(out->data + (o * n + k) * inner, xs[k]->data + o * inner,
                    (size_t)inner * sizeof(double));

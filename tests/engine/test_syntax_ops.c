@@ -181,6 +181,23 @@ static void test_inherit(void) {
     tensor_release(w);
 }
 
+/* Zero-element tensors with huge dimensions: no loop over their empty
+ * lanes (this hung before), gradients of the right (empty) shape. */
+static void test_empty_lanes(void) {
+    int64_t big = (int64_t)1e17;
+    Tensor *x = tensor_zeros(3, (int64_t[]){big, 2, 0}, true);
+    Tensor *r = tensor_select(x, 1, 1);
+    CHECK(r && r->ndim == 2 && r->shape[0] == big && r->shape[1] == 0, "select of an empty tensor");
+    Tensor *st = tensor_stack((Tensor *[]){x, x}, 2, 1);
+    CHECK(st && st->ndim == 4 && st->shape[1] == 2 && st->numel == 0, "stack of empty tensors");
+    Tensor *loss = r ? tensor_sum(r) : NULL;
+    CHECK(loss && backward(loss) == 0 && x->grad && x->grad->numel == 0, "backward through them");
+    tensor_release(loss);
+    tensor_release(st);
+    tensor_release(r);
+    tensor_release(x);
+}
+
 void test_syntax_ops(void) {
     int64_t before = live_tensors();
     test_values();
@@ -190,5 +207,6 @@ void test_syntax_ops(void) {
     test_stack();
     test_grad_mode();
     test_inherit();
+    test_empty_lanes();
     CHECK(live_tensors() == before, "syntax ops leaked %lld tensors", (long long)(live_tensors() - before));
 }
