@@ -96,6 +96,7 @@ int main(void) {
     test_errors();
     test_matmul();
     test_syntax_ops();
+    test_optim();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }

@@ -43,6 +43,7 @@ void test_ops(void);
 void test_errors(void);
 void test_matmul(void);
 void test_syntax_ops(void);
+void test_optim(void);
 
 /* Baseline of live tensors, to prove a test leaked nothing. */
 int64_t live_tensors(void);
