@@ -159,6 +159,13 @@ $(BUILD)/readme_example.c: README.md
 $(README_BIN): $(BUILD)/readme_example.c $(LIB)
 	$(CC) $(CFLAGS_ALL) $< $(LIB) -o $@ $(LDLIBS_ALL)
 
+# The C example of training with an optimizer (examples/c/train.c): it checks
+# its own figures against PyTorch's and exits non-zero on a mismatch.
+TRAIN_EXAMPLE := $(BUILD)/train_example
+$(TRAIN_EXAMPLE): examples/c/train.c $(LIB)
+	$(CC) $(CFLAGS_ALL) $< $(LIB) -o $@ $(LDLIBS_ALL)
+test-binaries: $(TRAIN_EXAMPLE)
+
 # Every test binary of one MODE and OPENBLAS setting; the shell with readline
 # (when found) and without.
 test-binaries: $(TEST_BIN) $(README_BIN) $(PRINT_TEST) $(PTY_TEST) $(TRANSCRIPT) $(AG)

@@ -257,4 +257,54 @@ void ag_set_memory_limit(int64_t bytes);
 int64_t ag_memory_limit(void);
 #define AG_DEFAULT_MEMORY_LIMIT ((int64_t)4 << 30)
 
+/* ---- optimizers (src/optim.c) -------------------------------------------
+ * PyTorch 1.13's SGD, Adam, AdamW, RMSprop and Adagrad, bit for bit (their
+ * _single_tensor_* update rules; docs/engine.md, "Optimizers"). A step never
+ * writes a parameter, which a live graph may still hold: it returns new
+ * leaves that take the parameters' places.
+ */
+typedef enum { AG_OPTIM_SGD, AG_OPTIM_ADAM, AG_OPTIM_ADAMW, AG_OPTIM_RMSPROP, AG_OPTIM_ADAGRAD } AgOptimKind;
+
+/* PyTorch's keyword arguments. Each kind reads its own (SGD: lr, momentum,
+ * dampening, weight_decay, nesterov; Adam, AdamW: lr, beta1, beta2, eps,
+ * weight_decay, amsgrad; RMSprop: lr, alpha, eps, weight_decay, momentum,
+ * centered; Adagrad: lr, lr_decay, weight_decay, initial_accumulator_value,
+ * eps; all: maximize); the others must stay 0 / false. */
+typedef struct {
+    double lr;                      /* SGD has no default: NAN there, and ag_optim_new refuses it */
+    double momentum, dampening, weight_decay;
+    bool nesterov;
+    double beta1, beta2, eps;
+    double alpha;
+    bool centered;
+    double lr_decay, initial_accumulator_value;
+    bool maximize, amsgrad;
+} AgOptimConfig;
+typedef struct AgOptimizer AgOptimizer;
+
+/* PyTorch 1.13's defaults for kind (each class's __init__). */
+AgOptimConfig ag_optim_defaults(AgOptimKind kind);
+/* An optimizer for num_params parameters (slots 0 .. num_params-1, each with
+ * its own state). config is copied; NULL means the defaults. NULL with a
+ * message on a bad config (PyTorch's checks and words: "Invalid learning
+ * rate: -0.1"), an option the kind does not take, or num_params < 0.
+ * Free it with ag_optim_free. */
+AgOptimizer *ag_optim_new(AgOptimKind kind, const AgOptimConfig *config, int num_params);
+/* Releases the optimizer and its state tensors. NULL does nothing. */
+void ag_optim_free(AgOptimizer *o);
+/* One step over params[0 .. num_params-1] (borrowed). For each slot i:
+ * without a .grad, updated[i] is a new reference to params[i] and the slot's
+ * state does not advance (PyTorch skips it); otherwise updated[i] is a new
+ * reference to a new leaf holding the updated values, requiring grad as
+ * params[i] does and holding the same .grad (tensor_inherit). params[i] is
+ * never changed. A slot's state (momentum buffer, exp_avg, step count, ...)
+ * is made at its first step, with that parameter's shape. updated may be
+ * params itself if the caller keeps other references to the old values.
+ * Returns 0, or -1 with nothing changed (no state advanced, no tensor made,
+ * updated untouched) when a parameter is NULL, not a leaf, or of another
+ * shape than its slot's state, or memory runs out. */
+int ag_optim_step(AgOptimizer *o, Tensor *const *params, Tensor **updated);
+/* "SGD", "Adam", "AdamW", "RMSprop", "Adagrad"; NULL for any other value. */
+const char *ag_optim_name(AgOptimKind kind);
+
 #endif /* AG_H */

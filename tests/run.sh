@@ -41,6 +41,7 @@ case $build in *asan*|*valgrind*) AG_SANITIZED=1 ;; *) AG_SANITIZED= ;; esac
 export AG_SANITIZED
 tally "engine" $VALGRIND "$build/test_engine"
 single "README example" $VALGRIND "$build/readme_example"
+single "C example: training with Adam" $VALGRIND "$build/train_example"
 tally "exported names" sh tests/symbols.sh "$build/libag.a"
 tally "printer" $VALGRIND "$build/test_print"
 for kind in rl plain; do

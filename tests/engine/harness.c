@@ -98,6 +98,7 @@ int main(void) {
     test_limits();
     test_numerics();
     test_syntax_ops();
+    test_optim();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }

@@ -1,0 +1,436 @@
+/*
+ * optim.c — the optimizers: SGD, Adam, AdamW, RMSprop and Adagrad, with
+ * PyTorch 1.13's update rules to the last bit. Each update follows the
+ * `_single_tensor_*` function of torch/optim/<name>.py line by line (the one
+ * PyTorch runs on the CPU by default), including where its kernels round:
+ *
+ *   a.add(b, alpha=c)          fma(c, b, a)        one rounding
+ *   s.addcmul(t1, t2, value=v) fma(v * t1, t2, s)  v * t1 rounded first
+ *   s.addcdiv(t1, t2, value=v) s + (v * t1) / t2   three roundings
+ *   mul_, sqrt, div, maximum   plain
+ *
+ * (measured on this machine: tests/engine/optim_reference.py --kernels).
+ * The Python-float arithmetic of the optimizers (beta1 ** step, lr /
+ * bias_correction1, 1 - lr * weight_decay) is done in doubles in the same
+ * order; the build's -ffp-contract=off keeps the compiler from fusing it.
+ *
+ * A step never writes a parameter: a live graph may still hold it (ENGINE.md,
+ * version 2). It returns a new leaf per parameter instead, and writes only
+ * the optimizer's own state tensors, which nothing else can see.
+ *
+ * Not here: parameter groups, learning-rate schedules, sparse gradients,
+ * closures, state_dict, PyTorch's foreach/fused/capturable variants.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ======================================================================
+ * The optimizer and its per-parameter state
+ * ====================================================================== */
+
+/* PyTorch's state[p] keys, one tensor each (those an optimizer keeps). */
+enum { MOMENTUM_BUFFER, EXP_AVG, EXP_AVG_SQ, MAX_EXP_AVG_SQ, SQUARE_AVG, GRAD_AVG, SUM, NUM_STATES };
+
+typedef struct {
+    bool started;                /* the first step with a gradient was taken */
+    /* PyTorch's state['step'] is a float32 tensor (Adam, AdamW, Adagrad): a
+     * float counts the same way, to its stall at 2^24 steps. */
+    float step;
+    int ndim;                    /* the parameter's shape at the first step */
+    int64_t shape[AG_MAX_DIMS];
+    Tensor *state[NUM_STATES];   /* NULL where this optimizer keeps none */
+} Slot;
+
+struct AgOptimizer {
+    AgOptimKind kind;
+    AgOptimConfig config;
+    int num_params;
+    Slot *slots;                 /* num_params */
+    Tensor **fresh;              /* num_params: a step's new values, before they are handed out */
+};
+
+const char *ag_optim_name(AgOptimKind kind) {
+    switch (kind) {
+    case AG_OPTIM_SGD: return "SGD";
+    case AG_OPTIM_ADAM: return "Adam";
+    case AG_OPTIM_ADAMW: return "AdamW";
+    case AG_OPTIM_RMSPROP: return "RMSprop";
+    case AG_OPTIM_ADAGRAD: return "Adagrad";
+    }
+    return NULL;
+}
+
+/* The defaults of each class's __init__ in PyTorch 1.13. Options the kind
+ * does not take stay 0 (ag_optim_new refuses them otherwise). */
+AgOptimConfig ag_optim_defaults(AgOptimKind kind) {
+    AgOptimConfig c = {0};
+    switch (kind) {
+    case AG_OPTIM_SGD:
+        c.lr = NAN; /* torch.optim.SGD's lr is `required` */
+        break;
+    case AG_OPTIM_ADAM:
+    case AG_OPTIM_ADAMW:
+        c.lr = 1e-3;
+        c.beta1 = 0.9;
+        c.beta2 = 0.999;
+        c.eps = 1e-8;
+        c.weight_decay = kind == AG_OPTIM_ADAMW ? 1e-2 : 0;
+        break;
+    case AG_OPTIM_RMSPROP:
+        c.lr = 1e-2;
+        c.alpha = 0.99;
+        c.eps = 1e-8;
+        break;
+    case AG_OPTIM_ADAGRAD:
+        c.lr = 1e-2;
+        c.eps = 1e-10;
+        break;
+    }
+    return c;
+}
+
+/* Whether a slot of o keeps state tensor `which` (PyTorch's lazy state
+ * initialization, and Adagrad's in __init__). */
+static bool keeps_state(const AgOptimizer *o, int which) {
+    const AgOptimConfig *c = &o->config;
+    bool adam = o->kind == AG_OPTIM_ADAM || o->kind == AG_OPTIM_ADAMW;
+    switch (which) {
+    case MOMENTUM_BUFFER:
+        return (o->kind == AG_OPTIM_SGD && c->momentum != 0) ||
+               (o->kind == AG_OPTIM_RMSPROP && c->momentum > 0);
+    case EXP_AVG:
+    case EXP_AVG_SQ: return adam;
+    case MAX_EXP_AVG_SQ: return adam && c->amsgrad;
+    case SQUARE_AVG: return o->kind == AG_OPTIM_RMSPROP;
+    case GRAD_AVG: return o->kind == AG_OPTIM_RMSPROP && c->centered;
+    case SUM: return o->kind == AG_OPTIM_ADAGRAD;
+    }
+    return false;
+}
+
+/* ======================================================================
+ * Creation: PyTorch's checks, in its order and words
+ * ====================================================================== */
+
+/* x as Python's str(float) writes it ("0.1", "1.0", "1e-08", "nan"), so that
+ * a message reads as PyTorch's does. */
+static const char *py_float(double x, char *buf, size_t size) {
+    if (isnan(x)) return "nan";
+    if (isinf(x)) return x > 0 ? "inf" : "-inf";
+    int digits = 1; /* the fewest significant digits that read back as x */
+    for (; digits < 17; digits++) {
+        snprintf(buf, size, "%.*e", digits - 1, x);
+        if (strtod(buf, NULL) == x) break;
+    }
+    snprintf(buf, size, "%.*e", digits - 1, x);
+    int exp10 = atoi(strchr(buf, 'e') + 1);
+    if (exp10 < -4 || exp10 >= 16) return buf; /* "1e-08", "1.5e+16": as C writes them */
+    int decimals = digits - 1 - exp10;
+    snprintf(buf, size, "%.*f%s", decimals > 0 ? decimals : 0, x, decimals > 0 ? "" : ".0");
+    return buf;
+}
+
+/* Fails with PyTorch's "Invalid <what>: <x>" unless 0 <= x (so NaN fails). */
+static bool nonnegative(double x, const char *what) {
+    char buf[40];
+    if (x >= 0.0) return true;
+    ag_fail("Invalid %s: %s", what, py_float(x, buf, sizeof buf));
+    return false;
+}
+
+static bool below_one(double beta, int index) {
+    char buf[40];
+    if (beta >= 0.0 && beta < 1.0) return true;
+    ag_fail("Invalid beta parameter at index %d: %s", index, py_float(beta, buf, sizeof buf));
+    return false;
+}
+
+/* The checks of each class's __init__, in its order. */
+static bool check_config(AgOptimKind kind, const AgOptimConfig *c) {
+    switch (kind) {
+    case AG_OPTIM_SGD:
+        if (isnan(c->lr)) {
+            ag_fail("parameter group didn't specify a value of required optimization "
+                    "parameter lr"); /* PyTorch's words: SGD has no default lr */
+            return false;
+        }
+        if (!nonnegative(c->lr, "learning rate") || !nonnegative(c->momentum, "momentum value") ||
+            !nonnegative(c->weight_decay, "weight_decay value"))
+            return false;
+        if (c->nesterov && (c->momentum <= 0 || c->dampening != 0)) {
+            ag_fail("Nesterov momentum requires a momentum and zero dampening");
+            return false;
+        }
+        return true;
+    case AG_OPTIM_ADAM:
+    case AG_OPTIM_ADAMW:
+        return nonnegative(c->lr, "learning rate") && nonnegative(c->eps, "epsilon value") &&
+               below_one(c->beta1, 0) && below_one(c->beta2, 1) &&
+               nonnegative(c->weight_decay, "weight_decay value");
+    case AG_OPTIM_RMSPROP:
+        return nonnegative(c->lr, "learning rate") && nonnegative(c->eps, "epsilon value") &&
+               nonnegative(c->momentum, "momentum value") &&
+               nonnegative(c->weight_decay, "weight_decay value") &&
+               nonnegative(c->alpha, "alpha value");
+    case AG_OPTIM_ADAGRAD:
+        return nonnegative(c->lr, "learning rate") && nonnegative(c->lr_decay, "lr_decay value") &&
+               nonnegative(c->weight_decay, "weight_decay value") &&
+               nonnegative(c->initial_accumulator_value, "initial_accumulator_value value") &&
+               nonnegative(c->eps, "epsilon value");
+    }
+    return false;
+}
+
+/* An option the kind does not take, left non-zero (PyTorch would refuse the
+ * keyword; ignoring it without a word would be worse). NULL if none. */
+static const char *stray_option(AgOptimKind kind, const AgOptimConfig *c) {
+    bool sgd = kind == AG_OPTIM_SGD, rmsprop = kind == AG_OPTIM_RMSPROP,
+         adam = kind == AG_OPTIM_ADAM || kind == AG_OPTIM_ADAMW, adagrad = kind == AG_OPTIM_ADAGRAD;
+    if (!sgd && !rmsprop && c->momentum != 0) return "momentum";
+    if (!sgd && c->dampening != 0) return "dampening";
+    if (!sgd && c->nesterov) return "nesterov";
+    if (!adam && (c->beta1 != 0 || c->beta2 != 0)) return "betas";
+    if (sgd && c->eps != 0) return "eps";
+    if (!rmsprop && c->alpha != 0) return "alpha";
+    if (!rmsprop && c->centered) return "centered";
+    if (!adagrad && c->lr_decay != 0) return "lr_decay";
+    if (!adagrad && c->initial_accumulator_value != 0) return "initial_accumulator_value";
+    if (!adam && c->amsgrad) return "amsgrad";
+    return NULL;
+}
+
+AgOptimizer *ag_optim_new(AgOptimKind kind, const AgOptimConfig *config, int num_params) {
+    const char *name = ag_optim_name(kind);
+    if (!name) return ag_fail("unknown optimizer kind %d", (int)kind);
+    AgOptimConfig c = config ? *config : ag_optim_defaults(kind);
+    if (!check_config(kind, &c)) return NULL;
+    const char *stray = stray_option(kind, &c);
+    if (stray) return ag_fail("%s has no option %s", name, stray);
+    if (num_params < 0) return ag_fail("%s: number of parameters must be >= 0, not %d", name, num_params);
+
+    AgOptimizer *o = malloc(sizeof *o);
+    size_t n = num_params > 0 ? (size_t)num_params : 1;
+    Slot *slots = calloc(n, sizeof *slots);
+    Tensor **fresh = calloc(n, sizeof *fresh);
+    if (!o || !slots || !fresh) {
+        free(o), free(slots), free(fresh);
+        return ag_fail("out of memory creating an optimizer");
+    }
+    *o = (AgOptimizer){kind, c, num_params, slots, fresh};
+    return o;
+}
+
+void ag_optim_free(AgOptimizer *o) {
+    if (!o) return;
+    for (int i = 0; i < o->num_params; i++)
+        for (int k = 0; k < NUM_STATES; k++) tensor_release(o->slots[i].state[k]);
+    free(o->slots);
+    free(o->fresh);
+    free(o);
+}
+
+/* ======================================================================
+ * The updates: one function per optimizer, one element at a time. Each
+ * reads param p and gradient g and writes the new value to out; the state
+ * tensors are the slot's. Comments quote the PyTorch line they follow.
+ * ====================================================================== */
+
+/* torch.maximum: NaN if either is (fmax would drop it). */
+static double maximum(double a, double b) { return isnan(a) || isnan(b) ? a + b : a > b ? a : b; }
+
+/* _single_tensor_sgd. first: the momentum buffer is new (PyTorch clones d_p into it). */
+static void sgd_update(const AgOptimConfig *c, Slot *s, bool first, const double *p,
+                       const double *g, double *out, int64_t n) {
+    double *buf = s->state[MOMENTUM_BUFFER] ? s->state[MOMENTUM_BUFFER]->data : NULL;
+    double dampen = 1 - c->dampening;
+    for (int64_t i = 0; i < n; i++) {
+        double d_p = c->maximize ? -g[i] : g[i];
+        if (c->weight_decay != 0) d_p = fma(c->weight_decay, p[i], d_p); /* d_p.add(param, alpha=wd) */
+        if (c->momentum != 0) {
+            /* buf = clone(d_p), or buf.mul_(momentum).add_(d_p, alpha=1 - dampening) */
+            buf[i] = first ? d_p : fma(dampen, d_p, buf[i] * c->momentum);
+            d_p = c->nesterov ? fma(c->momentum, buf[i], d_p) : buf[i]; /* d_p.add(buf, alpha=momentum) */
+        }
+        out[i] = fma(-c->lr, d_p, p[i]); /* param.add_(d_p, alpha=-lr) */
+    }
+}
+
+/* _single_tensor_adam and _single_tensor_adamw (decoupled: AdamW's weight
+ * decay shrinks the parameter instead of adding to the gradient). step is
+ * the count after this step's increment. */
+static void adam_update(const AgOptimConfig *c, bool decoupled, Slot *s, const double *p,
+                        const double *g, double *out, int64_t n) {
+    double step = s->step; /* step_t.item() */
+    double bias_correction1 = 1 - pow(c->beta1, step);
+    double bias_correction2 = 1 - pow(c->beta2, step);
+    double step_size = c->lr / bias_correction1;
+    double bias_correction2_sqrt = sqrt(bias_correction2);
+    double shrink = 1 - c->lr * c->weight_decay; /* AdamW: param.mul_(1 - lr * weight_decay) */
+    double one_minus_beta1 = 1 - c->beta1, one_minus_beta2 = 1 - c->beta2;
+    double *exp_avg = s->state[EXP_AVG]->data, *exp_avg_sq = s->state[EXP_AVG_SQ]->data;
+    double *max_sq = c->amsgrad ? s->state[MAX_EXP_AVG_SQ]->data : NULL;
+    for (int64_t i = 0; i < n; i++) {
+        double grad = c->maximize ? -g[i] : g[i], param = p[i];
+        if (decoupled)
+            param *= shrink;
+        else if (c->weight_decay != 0)
+            grad = fma(c->weight_decay, param, grad); /* grad.add(param, alpha=weight_decay) */
+        /* exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1) */
+        exp_avg[i] = fma(one_minus_beta1, grad, exp_avg[i] * c->beta1);
+        /* exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2) */
+        exp_avg_sq[i] = fma(one_minus_beta2 * grad, grad, exp_avg_sq[i] * c->beta2);
+        double second = exp_avg_sq[i];
+        if (max_sq) second = max_sq[i] = maximum(max_sq[i], exp_avg_sq[i]);
+        double denom = sqrt(second) / bias_correction2_sqrt + c->eps; /* (....sqrt() / bc2_sqrt).add_(eps) */
+        out[i] = param + (-step_size * exp_avg[i]) / denom; /* param.addcdiv_(exp_avg, denom, value=-step_size) */
+    }
+}
+
+/* _single_tensor_rmsprop (its step count is never used in the update). */
+static void rmsprop_update(const AgOptimConfig *c, Slot *s, const double *p, const double *g,
+                           double *out, int64_t n) {
+    double *square_avg = s->state[SQUARE_AVG]->data;
+    double *grad_avg = c->centered ? s->state[GRAD_AVG]->data : NULL;
+    double *buf = c->momentum > 0 ? s->state[MOMENTUM_BUFFER]->data : NULL;
+    double one_minus_alpha = 1 - c->alpha;
+    for (int64_t i = 0; i < n; i++) {
+        double grad = c->maximize ? -g[i] : g[i];
+        if (c->weight_decay != 0) grad = fma(c->weight_decay, p[i], grad); /* grad.add(param, alpha=wd) */
+        /* square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha) */
+        square_avg[i] = fma(one_minus_alpha * grad, grad, square_avg[i] * c->alpha);
+        double avg;
+        if (grad_avg) {
+            grad_avg[i] = fma(one_minus_alpha, grad, grad_avg[i] * c->alpha); /* mul_(alpha).add_(grad, alpha=1 - alpha) */
+            avg = sqrt(fma(-grad_avg[i], grad_avg[i], square_avg[i])); /* square_avg.addcmul(ga, ga, value=-1).sqrt_() */
+        } else {
+            avg = sqrt(square_avg[i]);
+        }
+        avg += c->eps; /* avg.add_(eps) */
+        if (buf) {
+            buf[i] = buf[i] * c->momentum + grad / avg; /* buf.mul_(momentum).addcdiv_(grad, avg) */
+            out[i] = fma(-c->lr, buf[i], p[i]);         /* param.add_(buf, alpha=-lr) */
+        } else {
+            out[i] = p[i] + (-c->lr * grad) / avg;      /* param.addcdiv_(grad, avg, value=-lr) */
+        }
+    }
+}
+
+/* _single_tensor_adagrad (dense gradients). step is the count after this
+ * step's increment. */
+static void adagrad_update(const AgOptimConfig *c, Slot *s, const double *p, const double *g,
+                           double *out, int64_t n) {
+    double step = s->step; /* step_t.item() */
+    double clr = c->lr / (1 + (step - 1) * c->lr_decay);
+    double *sum = s->state[SUM]->data;
+    for (int64_t i = 0; i < n; i++) {
+        double grad = c->maximize ? -g[i] : g[i];
+        if (c->weight_decay != 0) grad = fma(c->weight_decay, p[i], grad); /* grad.add(param, alpha=wd) */
+        sum[i] = fma(grad, grad, sum[i]);               /* state_sum.addcmul_(grad, grad, value=1) */
+        double std = sqrt(sum[i]) + c->eps;             /* state_sum.sqrt().add_(eps) */
+        out[i] = p[i] + (-clr * grad) / std;            /* param.addcdiv_(grad, std, value=-clr) */
+    }
+}
+
+/* ======================================================================
+ * A step: check everything, allocate everything, then update
+ * ====================================================================== */
+
+static int check_step(const AgOptimizer *o, Tensor *const *params, Tensor **updated) {
+    char want[AG_SHAPE_STR_MAX], got[AG_SHAPE_STR_MAX];
+    if (!o) return ag_fail("optimizer step: the optimizer is NULL"), -1;
+    const char *name = ag_optim_name(o->kind);
+    if (o->num_params > 0 && (!params || !updated))
+        return ag_fail("%s step: the %s array is NULL", name, params ? "updated" : "params"), -1;
+    for (int i = 0; i < o->num_params; i++) {
+        const Tensor *p = params[i];
+        const Slot *s = &o->slots[i];
+        if (!p) return ag_fail("%s step: parameter %d is NULL", name, i), -1;
+        if (!tensor_is_leaf(p))
+            return ag_fail("%s step: parameter %d is not a leaf (it is the result of %s)", name,
+                           i, p->op_name ? p->op_name : "an op"), -1;
+        if (s->started && !ag_shape_equal(p->ndim, p->shape, s->ndim, s->shape))
+            return ag_fail("%s step: parameter %d has shape %s, its state has shape %s", name, i,
+                           tensor_shape_str(p, got, sizeof got),
+                           ag_shape_str(s->ndim, s->shape, want, sizeof want)), -1;
+        AG_ASSERT(!p->grad || ag_shape_equal(p->grad->ndim, p->grad->shape, p->ndim, p->shape),
+                  "a leaf's gradient has its shape (accumulate_grad)");
+    }
+    return 0;
+}
+
+/* A slot's state tensors, made at its first step: zeros, or Adagrad's
+ * initial_accumulator_value. */
+static int start_slot(const AgOptimizer *o, Slot *s, const Tensor *p) {
+    for (int k = 0; k < NUM_STATES; k++) {
+        if (!keeps_state(o, k)) continue;
+        double init = k == SUM ? o->config.initial_accumulator_value : 0.0;
+        s->state[k] = ag_tensor_filled_like(p, init);
+        if (!s->state[k]) return -1;
+    }
+    return 0;
+}
+
+static void unstart_slot(Slot *s) {
+    for (int k = 0; k < NUM_STATES; k++) {
+        tensor_release(s->state[k]);
+        s->state[k] = NULL;
+    }
+}
+
+/* Every tensor the step makes: o->fresh[i] for each parameter with a
+ * gradient, and the state of slots starting now. On failure (the memory
+ * limit) all of them are released again: -1 with nothing changed. */
+static int allocate_step(AgOptimizer *o, Tensor *const *params) {
+    for (int i = 0; i < o->num_params; i++) {
+        const Tensor *p = params[i];
+        Slot *s = &o->slots[i];
+        if (!p->grad) continue;
+        if ((!s->started && start_slot(o, s, p) != 0) || !(o->fresh[i] = ag_tensor_new_like(p))) {
+            for (int j = 0; j <= i; j++) {
+                tensor_release(o->fresh[j]);
+                o->fresh[j] = NULL;
+                if (!o->slots[j].started) unstart_slot(&o->slots[j]);
+            }
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* One parameter's update into fresh, which then takes p's place as a
+ * variable (requires_grad and .grad: tensor_inherit). */
+static void update_slot(AgOptimizer *o, Slot *s, const Tensor *p, Tensor *fresh) {
+    bool first = !s->started;
+    if (first) {
+        s->started = true;
+        s->ndim = p->ndim;
+        memcpy(s->shape, p->shape, sizeof s->shape);
+    }
+    s->step += 1.0f; /* step_t += 1: float32 arithmetic, as PyTorch's */
+    const AgOptimConfig *c = &o->config;
+    const double *pd = p->data, *gd = p->grad->data;
+    switch (o->kind) {
+    case AG_OPTIM_SGD: sgd_update(c, s, first, pd, gd, fresh->data, p->numel); break;
+    case AG_OPTIM_ADAM: adam_update(c, false, s, pd, gd, fresh->data, p->numel); break;
+    case AG_OPTIM_ADAMW: adam_update(c, true, s, pd, gd, fresh->data, p->numel); break;
+    case AG_OPTIM_RMSPROP: rmsprop_update(c, s, pd, gd, fresh->data, p->numel); break;
+    case AG_OPTIM_ADAGRAD: adagrad_update(c, s, pd, gd, fresh->data, p->numel); break;
+    }
+    int inherited = tensor_inherit(fresh, p);
+    AG_ASSERT(inherited == 0, "a fresh leaf of p's shape inherits from p");
+    (void)inherited;
+}
+
+int ag_optim_step(AgOptimizer *o, Tensor *const *params, Tensor **updated) {
+    if (check_step(o, params, updated) != 0 || allocate_step(o, params) != 0) return -1;
+    for (int i = 0; i < o->num_params; i++)
+        if (params[i]->grad) update_slot(o, &o->slots[i], params[i], o->fresh[i]);
+    /* Only now, with params no longer read, so updated may be params itself. */
+    for (int i = 0; i < o->num_params; i++) {
+        updated[i] = params[i]->grad ? o->fresh[i] : tensor_retain(params[i]);
+        o->fresh[i] = NULL;
+    }
+    return 0;
+}
