@@ -47,6 +47,10 @@ struct Tensor {
     const char *op_name;         /* creator's name ("MulBackward"), kept after the graph is freed */
     uint64_t graph_generation;   /* arena generation grad_fn belongs to */
     int ref_count;
+    /* Backward's own: a leaf's incoming gradients summed while backward
+     * runs, added to grad only when it finishes (NULL otherwise). */
+    Tensor *staged_grad;
+    Tensor *staged_next;
 };
 
 /* A recorded operation. Lives in the arena until backward (or ag_graph_free)
@@ -161,10 +165,15 @@ const char *ag_op_rule(const char *op);
 
 /* ---- autograd (src/autograd.c) ------------------------------------------ */
 
-/* Differentiates a one-element loss: leaf gradients accumulate into ->grad,
- * then the arena (every graph built since the last backward) is freed.
- * Returns 0, or -1 with nothing changed (non-scalar loss, no graph, graph
- * already freed). */
+/* Differentiates a one-element loss: leaf gradients accumulate into ->grad
+ * (grad = old + new, once the whole graph has been differentiated), then
+ * the arena (every graph built since the last backward) is freed.
+ * Returns 0, or -1 with a message:
+ *   - a user error (non-scalar loss, no graph, graph already freed) changes
+ *     nothing;
+ *   - out of memory (the limit, or malloc failing) while differentiating
+ *     frees the arena as a finished backward does, but every leaf's ->grad
+ *     is as before the call (the same tensor, the same values). */
 int backward(Tensor *loss);
 
 /* Frees the arena without differentiating (for a shell's :reset). Every
@@ -219,8 +228,8 @@ AgStats ag_stats(void);
  * and the arena's spare chunks. */
 void ag_trim(void);
 /* Cap on the bytes of live tensor data plus the graph waiting for a backward;
- * 0 means no cap. A creation that would pass it fails with a message (while
- * backward runs it is not checked). Default: AG_DEFAULT_MEMORY_LIMIT. */
+ * 0 means no cap. A creation that would pass it fails with a message, and so
+ * does a backward (see backward). Default: AG_DEFAULT_MEMORY_LIMIT. */
 void ag_set_memory_limit(int64_t bytes);
 int64_t ag_memory_limit(void);
 #define AG_DEFAULT_MEMORY_LIMIT ((int64_t)4 << 30)

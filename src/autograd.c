@@ -88,8 +88,12 @@ static void arena_free(void) {
     arena.num_functions = 0;
     arena.sinks = 0;
     arena.recount = false;
-    for (; fn; fn = fn->arena_next)
+    for (; fn; fn = fn->arena_next) {
         for (int i = 0; i < fn->num_inputs; i++) tensor_release(fn->inputs[i]);
+        /* References handed over by applied consumers of a Function that
+         * never ran (a backward that stopped). */
+        for (; fn->release_output > 0; fn->release_output--) tensor_release(fn->output);
+    }
     int kept = 0;
     for (Chunk *c = arena.spare; c; c = c->next) kept++;
     Chunk *c = arena.chunks;
@@ -223,11 +227,21 @@ static void trace(AgTraceEvent e) {
 
 /* ======================================================================
  * ag_accumulate_grad: the one place gradients are summed and reduced
+ *
+ * An intermediate's gradients are summed in its ->grad, which its Function
+ * takes when it is applied. A leaf's are summed apart, in ->staged_grad
+ * (the staged leaves form a list, each retained), and added to ->grad only
+ * when backward has finished: .grad = old + (sum of the new), PyTorch's
+ * order, and a backward that fails leaves every .grad as it was.
  * ====================================================================== */
 
-/* Sums grad (a broadcast of shape) over its broadcast dimensions. */
-static Tensor *reduce_to_shape(Tensor *grad, const Tensor *like) {
+static _Thread_local Tensor *staged_leaves;
+
+/* Sums grad (a broadcast of like's shape) over its broadcast dimensions;
+ * NULL if the result cannot be allocated. */
+static Tensor *reduce_to_shape(const Tensor *grad, const Tensor *like) {
     Tensor *r = ag_tensor_filled_like(like, 0.0);
+    if (!r) return NULL;
     BroadcastIter it;
     const double *g = grad->data;
     for (bool more = ag_broadcast_iter_init(&it, grad->ndim, grad->shape, r, NULL); more;
@@ -250,38 +264,89 @@ static void add_into(double *restrict dst, const double *restrict src, int64_t n
     for (int64_t i = 0; i < n; i++) dst[i] += src[i];
 }
 
+/* Adds grad (taken) into *sum. A gradient is written in place only while
+ * exactly one holder has it: add hands one tensor to both its inputs, and a
+ * caller may hold a leaf's .grad. On a failed allocation *sum is unchanged. */
+static void add_to_sum(Tensor **sum, Tensor *grad) {
+    Tensor *have = *sum;
+    if (!have) {
+        *sum = grad;
+    } else if (have->ref_count == 1) {
+        add_into(have->data, grad->data, grad->numel);
+        tensor_release(grad);
+    } else if (grad->ref_count == 1) {
+        add_into(grad->data, have->data, grad->numel);
+        tensor_release(have);
+        *sum = grad;
+    } else { /* both shared: a new sum */
+        Tensor *r = ag_tensor_new_like(grad);
+        if (r)
+            for (int64_t i = 0; i < r->numel; i++) r->data[i] = grad->data[i] + have->data[i];
+        tensor_release(grad);
+        if (!r) return;
+        tensor_release(have);
+        *sum = r;
+    }
+}
+
 void ag_accumulate_grad(Tensor *t, Tensor *grad) {
+    if (!grad) return; /* its allocation failed; backward has seen the flag */
     if (!t->requires_grad) {
         tensor_release(grad);
         return;
     }
+    bool leaf = tensor_is_leaf(t);
     if (trace_fn)
         trace((AgTraceEvent){.kind = AG_TRACE_ACCUMULATE, .tensor = t, .grad = grad,
-                             .summed = t->grad != NULL});
+                             .summed = t->grad != NULL || (leaf && t->staged_grad != NULL)});
     if (!ag_shape_equal(t->ndim, t->shape, grad->ndim, grad->shape)) {
         Tensor *reduced = reduce_to_shape(grad, t);
         tensor_release(grad);
+        if (!reduced) return;
         grad = reduced;
     }
-    if (!t->grad) {
-        t->grad = grad;
-    } else if (t->grad->ref_count == 1) {
-        /* Nobody else holds the old gradient: add in place. */
-        add_into(t->grad->data, grad->data, grad->numel);
-        tensor_release(grad);
-    } else if (grad->ref_count == 1) {
-        /* A caller holds the old gradient: leave it as it was. */
-        add_into(grad->data, t->grad->data, grad->numel);
-        tensor_release(t->grad);
-        t->grad = grad;
-    } else {
-        /* Both are shared (the same gradient handed to two inputs): a new sum. */
-        Tensor *sum = ag_tensor_new_like(grad);
-        const double *a = grad->data, *b = t->grad->data;
-        for (int64_t i = 0; i < sum->numel; i++) sum->data[i] = a[i] + b[i];
-        tensor_release(grad);
-        tensor_release(t->grad);
-        t->grad = sum;
+    if (!leaf) {
+        add_to_sum(&t->grad, grad);
+        return;
+    }
+    if (!t->staged_grad) {
+        t->staged_next = staged_leaves;
+        staged_leaves = tensor_retain(t);
+    }
+    add_to_sum(&t->staged_grad, grad);
+    AG_ASSERT(t->staged_grad != NULL, "a staged leaf has a staged gradient");
+}
+
+/* Adds every staged gradient to its leaf's .grad. The sums that need memory
+ * (the old and the new gradient both held elsewhere: the new one is copied
+ * first) are made before any .grad changes, so that a failure changes
+ * nothing. Returns 0, or -1 with nothing committed. */
+static int commit_staged(void) {
+    for (Tensor *t = staged_leaves; t; t = t->staged_next) {
+        Tensor *g = t->staged_grad;
+        if (t->grad && t->grad->ref_count > 1 && g->ref_count > 1) {
+            Tensor *copy = tensor_detach(g);
+            if (!copy) return -1;
+            tensor_release(g);
+            t->staged_grad = copy;
+        }
+    }
+    for (Tensor *t = staged_leaves; t; t = t->staged_next) {
+        add_to_sum(&t->grad, t->staged_grad); /* allocates nothing now */
+        t->staged_grad = NULL;
+    }
+    return 0;
+}
+
+/* Empties the list of staged leaves, dropping any gradient still staged. */
+static void unstage(void) {
+    while (staged_leaves) {
+        Tensor *t = staged_leaves;
+        staged_leaves = t->staged_next;
+        t->staged_next = NULL;
+        tensor_release(t->staged_grad);
+        t->staged_grad = NULL;
+        tensor_release(t);
     }
 }
 
@@ -326,7 +391,8 @@ static int count_pending(Function *root, Function **stack) {
  * returns while backward runs, as in PyTorch. A leaf or constant input is
  * released at once. An intermediate input may still be needed by the
  * Function that made it (exp reads its own output), so the reference is
- * handed to that producer, which drops it after its own apply. */
+ * handed to that producer, which drops it after its own apply (or when the
+ * arena is freed, if it never runs). */
 static void release_after_apply(Function *fn) {
     for (int i = 0; i < fn->num_inputs; i++) {
         Tensor *in = fn->inputs[i];
@@ -340,8 +406,9 @@ static void release_after_apply(Function *fn) {
 }
 
 /* Applies every Function once, in dependency order: a Function runs when all
- * its consumers have handed it their gradient (pending_count reaches 0). */
-static void run_backward(Function *root, Function **stack) {
+ * its consumers have handed it their gradient (pending_count reaches 0).
+ * Stops with -1 when an allocation fails (the allocation left its message). */
+static int run_backward(Function *root, Function **stack) {
     int64_t top = 0;
     stack[top++] = root;
     while (top > 0) {
@@ -353,6 +420,7 @@ static void run_backward(Function *root, Function **stack) {
         if (trace_fn) trace((AgTraceEvent){.kind = AG_TRACE_APPLY, .fn = fn, .grad = grad_output});
         fn->apply(fn, fn->ctx, grad_output);
         tensor_release(grad_output);
+        if (ag_alloc_failed()) return -1;
         for (int i = 0; i < fn->num_inputs; i++) {
             Tensor *in = fn->inputs[i];
             if (!tensor_has_graph(in)) continue;
@@ -366,6 +434,37 @@ static void run_backward(Function *root, Function **stack) {
         }
         release_after_apply(fn);
     }
+    return 0;
+}
+
+/* Differentiates from root, whose output holds its gradient. Returns 0, -1
+ * after a failure while running (the graph must then be freed), or -2 when
+ * the graph is refused before anything changed. */
+static int differentiate(Function *root) {
+    Function **stack = arena_alloc((size_t)arena.num_functions * sizeof *stack);
+    if (!stack) return ag_fail("backward: out of memory"), -1;
+    /* The counts made during construction are exact when the loss is the
+     * arena's only sink: every Function then leads to the loss, so no
+     * consumer lies outside its graph. Otherwise, count over what the loss
+     * reaches (ENGINE.md); after that the construction counts are no longer
+     * whole. */
+    bool counted = !arena.recount && arena.sinks == 1 && root->pending_count == 0;
+    if (!counted) {
+        arena.recount = true;
+        if (count_pending(root, stack) != 0) return -2;
+    }
+    return run_backward(root, stack);
+}
+
+/* After a failed backward: the gradients of intermediates that were never
+ * applied go, and so do the staged ones; every .grad is as before. */
+static void discard_gradients(void) {
+    for (Function *fn = arena.functions; fn; fn = fn->arena_next) {
+        if (!fn->output) continue;
+        tensor_release(fn->output->grad);
+        fn->output->grad = NULL;
+    }
+    unstage();
 }
 
 int backward(Tensor *loss) {
@@ -380,33 +479,31 @@ int backward(Tensor *loss) {
     if (!tensor_is_leaf(loss) && !tensor_has_graph(loss))
         return ag_fail("backward: the graph of this value (%s) was freed by an earlier "
                        "backward; recompute it from its leaves", loss->op_name), -1;
-    ag_alloc_set_backward(true);
-    if (tensor_is_leaf(loss)) {
-        ag_accumulate_grad(loss, ag_tensor_filled_like(loss, 1.0));
+    ag_alloc_clear_failure();
+    int rc;
+    Tensor *seed = ag_tensor_filled_like(loss, 1.0);
+    if (!seed) {
+        rc = -1;
+    } else if (tensor_is_leaf(loss)) {
+        ag_accumulate_grad(loss, seed);
+        rc = ag_alloc_failed() ? -1 : 0;
     } else {
-        Function *root = loss->grad_fn;
-        Function **stack = arena_alloc((size_t)arena.num_functions * sizeof *stack);
-        /* The counts made during construction are exact when the loss is the
-         * arena's only sink: every Function then leads to the loss, so no
-         * consumer lies outside its graph. Otherwise, count over what the
-         * loss reaches (ENGINE.md); after that the construction counts are
-         * no longer whole. */
-        bool counted = !arena.recount && arena.sinks == 1 && root->pending_count == 0;
-        if (!counted) arena.recount = true;
-        if (!stack || (!counted && count_pending(root, stack) != 0)) {
-            ag_alloc_set_backward(false);
-            if (!stack) ag_fail("backward: out of memory");
+        AG_ASSERT(loss->grad == NULL, "(6) grad fields are NULL at entry");
+        loss->grad = seed;
+        rc = differentiate(loss->grad_fn);
+        if (rc == -2) { /* refused: nothing has changed */
+            tensor_release(loss->grad);
+            loss->grad = NULL;
             return -1;
         }
-        AG_ASSERT(loss->grad == NULL, "(6) grad fields are NULL at entry");
-        loss->grad = ag_tensor_filled_like(loss, 1.0);
-        run_backward(root, stack);
     }
-    ag_alloc_set_backward(false);
+    if (rc == 0) rc = commit_staged();
+    if (rc != 0) discard_gradients();
+    unstage();
     /* After a big graph (a long forward-only session, say), give the memory
      * back to the system, not only to malloc; small graphs skip the cost. */
     bool big = arena.bytes_used > TRIM_AFTER_BYTES;
     arena_free();
     if (big) ag_heap_trim();
-    return 0;
+    return rc;
 }

@@ -53,15 +53,21 @@ void *ag_fail(const char *fmt, ...) AG_PRINTF(1, 2);
 
 /* ---- allocation (tensor.c): the one path for tensor memory ---- */
 /* New tensor with uninitialised data, ref_count 1, no grad; NULL with a
- * message if the element count overflows or the memory limit would be passed. */
+ * message if the element count overflows, the memory limit would be passed
+ * or malloc fails. Every allocation counts against the limit, backward's
+ * too. */
 Tensor *ag_tensor_new(int ndim, const int64_t *shape);
 Tensor *ag_tensor_new_like(const Tensor *t);
 /* Same shape as t, filled with value. */
 Tensor *ag_tensor_filled_like(const Tensor *t, double value);
-/* Memory checks are waived while backward runs: gradients never exceed a
- * small multiple of the graph, and a backward half done would be worse than
- * passing the cap. */
-void ag_alloc_set_backward(bool in_backward);
+/* A failed ag_tensor_new also raises a flag, so that backward can stop
+ * after the apply in which it happened (a backward kernel that gets NULL
+ * writes nothing and returns: the contract of every kernel). */
+void ag_alloc_clear_failure(void);
+bool ag_alloc_failed(void);
+/* Test hook: the allocation `after` allocations from now fails as if malloc
+ * had returned NULL (0: the next one); negative turns it off. */
+void ag_alloc_fail_after(int64_t after);
 /* Hands memory the C library keeps after free back to the system. */
 void ag_heap_trim(void);
 /* Frees the arena's spare chunks (ag_trim). */

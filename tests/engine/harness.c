@@ -95,6 +95,7 @@ int main(void) {
     test_ops();
     test_errors();
     test_matmul();
+    test_backward();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }

@@ -42,6 +42,7 @@ void test_core(void);
 void test_ops(void);
 void test_errors(void);
 void test_matmul(void);
+void test_backward(void);
 
 /* Baseline of live tensors, to prove a test leaked nothing. */
 int64_t live_tensors(void);

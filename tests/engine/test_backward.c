@@ -1,0 +1,153 @@
+/*
+ * test_backward.c — backward when it cannot finish: out of memory (the
+ * memory limit, or malloc returning NULL at every allocation backward
+ * makes, by the ag_alloc_fail_after hook). Each failure must return -1 with
+ * the allocation's message, leave every leaf's .grad as it was (the same
+ * tensor, the same values), free the graph and leak nothing.
+ */
+#include "harness.h"
+
+
+/* A copy of t's gradient values (NULL if it has none), to compare after. */
+static Tensor *grad_snapshot(const Tensor *t) { return t->grad ? tensor_detach(t->grad) : NULL; }
+
+static bool same_values(const Tensor *a, const Tensor *b) {
+    if (!a || !b) return a == b;
+    return a->numel == b->numel &&
+           memcmp(a->data, b->data, (size_t)a->numel * sizeof(double)) == 0;
+}
+
+/* ======================================================================
+ * The memory limit holds while backward runs
+ * ====================================================================== */
+
+/* loss = v @ (A @ w): the forward fits under the limit, A's gradient (as
+ * big as A) does not. backward fails with the limit's message; w.grad (held
+ * by the caller) and A.grad (none) are as before; the graph is freed. */
+static void test_memory_limit_in_backward(void) {
+    int64_t base = live_tensors(), limit = ag_memory_limit();
+    Tensor *A = tensor_ones(SHAPE(300, 300), true), *w = tensor_ones(SHAPE(300), true);
+    Tensor *v = tensor_ones(SHAPE(300), false), *sw = tensor_sum(w);
+    CHECK(backward(sw) == 0, "backward: %s", ag_error());
+    Tensor *held = tensor_retain(w->grad), *before = grad_snapshot(w);
+    Tensor *Aw = tensor_mul(A, A); /* a graph that stays, to show it is freed */
+    Tensor *h = tensor_matmul(A, w), *loss = tensor_matmul(v, h);
+    AgStats s = ag_stats();
+    ag_set_memory_limit(s.live_bytes + s.arena_bytes + 100000);
+    int rc = backward(loss);
+    ag_set_memory_limit(limit);
+    CHECK(rc == -1, "backward over the memory limit fails");
+    CHECK(strstr(ag_error(), "allocation too large: shape (300, 300)") != NULL,
+          "with the limit's message: %s", ag_error());
+    CHECK(w->grad == held && same_values(w->grad, before), "w.grad is the same tensor, unchanged");
+    CHECK(A->grad == NULL, "A has no gradient, as before");
+    CHECK(ag_stats().arena_functions == 0 && !tensor_has_graph(loss) && !tensor_has_graph(Aw),
+          "the graph is freed as after any backward");
+    Tensor *all[] = {A, w, v, sw, held, before, Aw, h, loss};
+    for (int i = 0; i < 9; i++) tensor_release(all[i]);
+    CHECK(live_tensors() == base, "nothing leaked: %lld", (long long)(live_tensors() - base));
+}
+
+/* ======================================================================
+ * Every allocation of a backward failing in turn
+ * ====================================================================== */
+
+enum { N = 5, NUM_LEAVES = 5 };
+
+typedef struct {
+    Tensor *leaf[NUM_LEAVES]; /* A (N,N), w (N,), bias (1,), c (N,), d (N,) */
+    Tensor *u;                /* a constant (N,) */
+    Tensor *held[NUM_LEAVES]; /* gradients the caller holds (or NULL) */
+} Leaves;
+
+/* loss = u @ (A @ w + w + bias + c + d). Only matmul and add run backward:
+ * it exercises matmul's kernel, the broadcast reduction (bias), a leaf
+ * reached twice (w) and a gradient tensor shared by several leaves (add). */
+static Tensor *build_loss(Leaves *l) {
+    Tensor *h = tensor_matmul(l->leaf[0], l->leaf[1]);
+    Tensor *k = tensor_add(h, l->leaf[1]), *k2 = tensor_add(k, l->leaf[2]);
+    Tensor *k3 = tensor_add(k2, l->leaf[3]), *k4 = tensor_add(k3, l->leaf[4]);
+    Tensor *loss = tensor_matmul(l->u, k4);
+    Tensor *all[] = {h, k, k2, k3, k4};
+    for (int i = 0; i < 5; i++) tensor_release(all[i]);
+    return loss;
+}
+
+/* The gradients of loss by the definition: dA = u w^T, dw = A^T u + u,
+ * dbias = sum(u), dc = dd = u. */
+static double expected_grad(const Leaves *l, int leaf, int64_t i) {
+    const double *A = l->leaf[0]->data, *w = l->leaf[1]->data, *u = l->u->data;
+    double s = 0.0;
+    switch (leaf) {
+    case 0: return u[i / N] * w[i % N];
+    case 1:
+        for (int64_t r = 0; r < N; r++) s += A[r * N + i] * u[r];
+        return s + u[i];
+    case 2:
+        for (int64_t r = 0; r < N; r++) s += u[r];
+        return s;
+    default: return u[i];
+    }
+}
+
+static void test_alloc_failures(void) {
+    int64_t base = live_tensors();
+    Leaves l = {{test_uniform(-1, 1, true, SHAPE(N, N)), test_uniform(-1, 1, true, SHAPE(N)),
+                 test_uniform(-1, 1, true, SHAPE(1)), test_uniform(-1, 1, true, SHAPE(N)),
+                 test_uniform(-1, 1, true, SHAPE(N))},
+                test_uniform(-1, 1, false, SHAPE(N)), {NULL}};
+    /* Gradients before: A's held by nobody else, w's, bias's and c's held by
+     * the caller, d none. */
+    for (int i = 0; i < 4; i++) l.leaf[i]->grad = test_uniform(-1, 1, false, l.leaf[i]->ndim,
+                                                               l.leaf[i]->shape);
+    for (int i = 1; i < 4; i++) l.held[i] = tensor_retain(l.leaf[i]->grad);
+    Tensor *before[NUM_LEAVES], *ptr[NUM_LEAVES];
+    for (int i = 0; i < NUM_LEAVES; i++) {
+        before[i] = grad_snapshot(l.leaf[i]);
+        ptr[i] = l.leaf[i]->grad;
+    }
+    int64_t live = live_tensors();
+    int failures = 0, rc = -1;
+    for (int64_t n = 0; rc != 0 && n < 100; n++) {
+        Tensor *loss = build_loss(&l);
+        ag_alloc_fail_after(n);
+        rc = backward(loss);
+        ag_alloc_fail_after(-1);
+        tensor_release(loss);
+        if (rc == 0) break;
+        failures++;
+        bool ok = strstr(ag_error(), "out of memory") != NULL;
+        for (int i = 0; i < NUM_LEAVES; i++)
+            ok = ok && l.leaf[i]->grad == ptr[i] && same_values(l.leaf[i]->grad, before[i]);
+        ok = ok && ag_stats().arena_functions == 0 && live_tensors() == live;
+        CHECK(ok, "allocation %lld of backward failing: message '%s', grads as before, "
+              "graph freed, %lld tensors leaked", (long long)n, ag_error(),
+              (long long)(live_tensors() - live));
+    }
+    /* Six allocations: the seed, the dot's gradient, bias's reduction, A's
+     * and w's gradients, and a copy when committing c's (shared both ways). */
+    CHECK(rc == 0 && failures == 6, "backward succeeds once no allocation fails (after %d)",
+          failures);
+    for (int i = 0; i < NUM_LEAVES; i++) {
+        const Tensor *g = l.leaf[i]->grad;
+        bool ok = g != NULL;
+        for (int64_t k = 0; ok && k < l.leaf[i]->numel; k++)
+            ok = fabs(g->data[k] - (before[i] ? before[i]->data[k] : 0.0) -
+                      expected_grad(&l, i, k)) < 1e-12;
+        CHECK(ok, "leaf %d: grad = old + new", i);
+        if (l.held[i]) CHECK(same_values(l.held[i], before[i]), "a held gradient keeps its values");
+    }
+    for (int i = 0; i < NUM_LEAVES; i++) {
+        tensor_release(l.leaf[i]);
+        tensor_release(l.held[i]);
+        tensor_release(before[i]);
+    }
+    tensor_release(l.u);
+    CHECK(live_tensors() == base, "alloc failure tests leaked %lld tensors",
+          (long long)(live_tensors() - base));
+}
+
+void test_backward(void) {
+    test_memory_limit_in_backward();
+    test_alloc_failures();
+}
