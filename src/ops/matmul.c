@@ -405,8 +405,8 @@ typedef struct {
     int64_t a_step[AG_MAX_DIMS];   /* matrices a advances per batch index; 0 if broadcast */
     int64_t b_step[AG_MAX_DIMS];
     int64_t count;                 /* batch entries (product of batch) */
-    bool fold;                     /* a's batch is the output's and b has none: one
-                                      (count*M, K) @ (K, N) product does it all */
+    bool fold;                     /* entries, a's batch is the output's and b has one
+                                      matrix: one (count*M, K) @ (K, N) does it all */
 } MatmulPlan;
 
 enum { FAIL_RANK, FAIL_INNER, FAIL_BATCH };
@@ -447,7 +447,7 @@ static int plan_batch(MatmulPlan *p, const Tensor *a, int na, const Tensor *b, i
         sb *= db;
         p->count *= p->batch[d];
     }
-    p->fold = !p->a_vec;
+    p->fold = !p->a_vec && p->count > 0;
     for (int d = 0; d < p->nb; d++)
         if (p->batch[d] > 1 && (p->a_step[d] == 0 || p->b_step[d] != 0)) p->fold = false;
     return 0;
@@ -487,6 +487,18 @@ static void batch_entry(const MatmulPlan *p, int64_t t, int64_t *ia, int64_t *ib
     }
 }
 
+/* Whether batch entry t is the first (in row-major order) to read its
+ * matrix of an operand with the given steps: its index is 0 along every
+ * dimension the operand is broadcast over (step 0). */
+static bool first_reader(const MatmulPlan *p, const int64_t *step, int64_t t) {
+    for (int d = p->nb - 1; d >= 0; d--) {
+        int64_t idx = t % p->batch[d];
+        t /= p->batch[d];
+        if (step[d] == 0 && idx != 0) return false;
+    }
+    return true;
+}
+
 /* ======================================================================
  * matmul: forward
  *   a (batch..., M, K) @ b (batch..., K, N) -> out (batch..., M, N)
@@ -508,55 +520,67 @@ static void matmul_kernel(const MatmulPlan *p, const double *a, const double *b,
 
 /* ======================================================================
  * matmul: backward (g has out's shape: (batch..., M, N) in memory)
- *   grad_a = g @ b^T    (batch..., M, K)  [(batch..., K) if a is 1-D]
- *   grad_b = a^T @ g    (batch..., K, N)  [(batch..., K) if b is 1-D]
- * Both are in the broadcast batch shape; ag_accumulate_grad sums them down to
- * the operand's shape (e.g. (2,5,3,4) -> (2,1,3,4), or (B,K) -> (K,)).
+ *   grad_a = g @ b^T    in a's shape: (a's batch..., M, K), or (K,)
+ *   grad_b = a^T @ g    in b's shape: (b's batch..., K, N), or (K,)
+ * Each gradient is made in its operand's own shape, not in the broadcast
+ * batch shape: where an operand's matrix is read by several batch entries
+ * (a broadcast batch dimension, or a 1-D operand), their products are summed
+ * into it by ag_gemm's accumulate flag (ENGINE.md, version 2: a kernel may
+ * sum where one input element feeds several outputs). Built in the batch
+ * shape and reduced afterwards, b's gradient in (1000, 1, K) @ (K, N) would
+ * take 1000 times b's memory. With no batch entries at all (a batch
+ * dimension of 0), the gradients are zeros.
  * ====================================================================== */
 
-static Tensor *matmul_grad_a(const MatmulPlan *p, const Tensor *g, const Tensor *b) {
-    int64_t M = p->M, K = p->K, N = p->N, shape[AG_MAX_DIMS];
-    Tensor *r = ag_tensor_new(batch_shape(p, shape, p->a_vec ? -1 : M, K), shape);
+static Tensor *matmul_grad_a(const MatmulPlan *p, const Tensor *g, const Tensor *a,
+                             const Tensor *b) {
+    int64_t M = p->M, K = p->K, N = p->N;
+    Tensor *r = p->count == 0 ? ag_tensor_filled_like(a, 0.0) : ag_tensor_new_like(a);
     if (!r) return NULL;
     if (p->fold) { /* g (count*M, N) @ b^T (N, K) -> (count*M, K) */
         ag_gemm(false, true, p->count * M, K, N, g->data, N, b->data, N, r->data, K, false);
         return r;
     }
     for (int64_t t = 0; t < p->count; t++) {
-        int64_t ia, ib; /* g[t] (M,N) @ b[ib]^T (N,K) -> (M,K) */
+        int64_t ia, ib; /* g[t] (M,N) @ b[ib]^T (N,K) (+)-> r[ia] (M,K) */
         batch_entry(p, t, &ia, &ib);
         ag_gemm(false, true, M, K, N, g->data + t * M * N, N, b->data + ib * K * N, N,
-             r->data + t * M * K, K, false);
+                r->data + ia * M * K, K, !first_reader(p, p->a_step, t));
     }
     return r;
 }
 
-static Tensor *matmul_grad_b(const MatmulPlan *p, const Tensor *g, const Tensor *a) {
-    int64_t M = p->M, K = p->K, N = p->N, shape[AG_MAX_DIMS];
-    Tensor *r = ag_tensor_new(batch_shape(p, shape, K, p->b_vec ? -1 : N), shape);
+static Tensor *matmul_grad_b(const MatmulPlan *p, const Tensor *g, const Tensor *a,
+                             const Tensor *b) {
+    int64_t M = p->M, K = p->K, N = p->N;
+    Tensor *r = p->count == 0 ? ag_tensor_filled_like(b, 0.0) : ag_tensor_new_like(b);
     if (!r) return NULL;
+    if (p->fold) { /* b is every entry's: a^T (K, count*M) @ g (count*M, N) -> (K, N) */
+        ag_gemm(true, false, K, N, p->count * M, a->data, K, g->data, N, r->data, N, false);
+        return r;
+    }
     for (int64_t t = 0; t < p->count; t++) {
-        int64_t ia, ib; /* a[ia]^T (K,M) @ g[t] (M,N) -> (K,N) */
+        int64_t ia, ib; /* a[ia]^T (K,M) @ g[t] (M,N) (+)-> r[ib] (K,N) */
         batch_entry(p, t, &ia, &ib);
         ag_gemm(true, false, K, N, M, a->data + ia * M * K, K, g->data + t * M * N, N,
-             r->data + t * K * N, N, false);
+                r->data + ib * K * N, N, !first_reader(p, p->b_step, t));
     }
     return r;
 }
 
 OP_DOC(matmul, "grad_a = g @ b^T, grad_b = a^T @ g (batch dimensions summed back)");
 
+/* On a failed allocation it writes nothing more and returns (backward then
+ * stops: the contract of every backward kernel). */
 static void matmul_backward(Function *self, void *ctx, Tensor *g) {
     const MatmulPlan *p = ctx;
     Tensor *a = self->inputs[0], *b = self->inputs[1];
     if (a->requires_grad) {
-        Tensor *r = matmul_grad_a(p, g, b);
-        if (r) ag_accumulate_grad(a, r);
+        Tensor *r = matmul_grad_a(p, g, a, b);
+        if (!r) return;
+        ag_accumulate_grad(a, r);
     }
-    if (b->requires_grad) {
-        Tensor *r = matmul_grad_b(p, g, a);
-        if (r) ag_accumulate_grad(b, r);
-    }
+    if (b->requires_grad) ag_accumulate_grad(b, matmul_grad_b(p, g, a, b));
 }
 
 /* ======================================================================
