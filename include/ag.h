@@ -20,6 +20,7 @@
 #ifndef AG_H
 #define AG_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -171,10 +172,18 @@ const char *ag_op_rule(const char *op);
  * Returns 0, or -1 with a message:
  *   - a user error (non-scalar loss, no graph, graph already freed) changes
  *     nothing;
- *   - out of memory (the limit, or malloc failing) while differentiating
- *     frees the arena as a finished backward does, but every leaf's ->grad
- *     is as before the call (the same tensor, the same values). */
+ *   - out of memory (the limit, or malloc failing) or an interrupt (see
+ *     ag_set_interrupt_flag) while differentiating frees the arena as a
+ *     finished backward does, but every leaf's ->grad is as before the
+ *     call (the same tensor, the same values). */
 int backward(Tensor *loss);
+
+/* Makes backward poll *flag (borrowed; NULL: no polling) between Functions,
+ * on this thread. When it is non-zero, backward stops and returns -1 with
+ * the message "interrupted", as an allocation failure does: the graph is
+ * freed and every leaf's ->grad is as before the call. backward never
+ * clears the flag: it is the caller's (a SIGINT handler's, say). */
+void ag_set_interrupt_flag(volatile sig_atomic_t *flag);
 
 /* Frees the arena without differentiating (for a shell's :reset). Every
  * value built since the last backward loses its graph, as after backward. */

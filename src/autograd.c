@@ -405,13 +405,19 @@ static void release_after_apply(Function *fn) {
     for (; fn->release_output > 0; fn->release_output--) tensor_release(out);
 }
 
+static _Thread_local volatile sig_atomic_t *interrupt_flag;
+
+void ag_set_interrupt_flag(volatile sig_atomic_t *flag) { interrupt_flag = flag; }
+
 /* Applies every Function once, in dependency order: a Function runs when all
  * its consumers have handed it their gradient (pending_count reaches 0).
- * Stops with -1 when an allocation fails (the allocation left its message). */
+ * Stops with -1 when an allocation fails (the allocation left its message)
+ * or the interrupt flag is up. */
 static int run_backward(Function *root, Function **stack) {
     int64_t top = 0;
     stack[top++] = root;
     while (top > 0) {
+        if (interrupt_flag && *interrupt_flag) return ag_fail("interrupted"), -1;
         Function *fn = stack[--top];
         Tensor *out = fn->output;
         AG_ASSERT(out && out->grad, "(10) fn->output->grad is non-NULL when apply is called");

@@ -1,11 +1,13 @@
 /*
  * test_backward.c — backward when it cannot finish: out of memory (the
  * memory limit, or malloc returning NULL at every allocation backward
- * makes, by the ag_alloc_fail_after hook). Each failure must return -1 with
- * the allocation's message, leave every leaf's .grad as it was (the same
- * tensor, the same values), free the graph and leak nothing.
+ * makes, by the ag_alloc_fail_after hook) and interrupts. Each must return
+ * -1 with its message, leave every leaf's .grad as it was (the same tensor,
+ * the same values), free the graph and leak nothing.
  */
 #include "harness.h"
+
+#include <signal.h>
 
 
 /* A copy of t's gradient values (NULL if it has none), to compare after. */
@@ -147,7 +149,85 @@ static void test_alloc_failures(void) {
           (long long)(live_tensors() - base));
 }
 
+/* ======================================================================
+ * Interrupts
+ * ====================================================================== */
+
+static volatile sig_atomic_t interrupted;
+
+/* A trace hook that raises the flag when the third Function is applied, as
+ * a signal handler would while backward runs. */
+static void interrupt_at_third_apply(const AgTraceEvent *e, void *ctx) {
+    int *applies = ctx;
+    if (e->kind == AG_TRACE_APPLY && ++*applies == 3) interrupted = 1;
+}
+
+/* Runs backward over build_loss's graph with the flag as set by the caller
+ * (and the hook, if any); checks that it was interrupted with every .grad
+ * as before. */
+static void expect_interrupted(Leaves *l, const char *what, AgTraceFn hook) {
+    Tensor *before[NUM_LEAVES], *ptr[NUM_LEAVES];
+    for (int i = 0; i < NUM_LEAVES; i++) {
+        before[i] = grad_snapshot(l->leaf[i]);
+        ptr[i] = l->leaf[i]->grad;
+    }
+    int64_t live = live_tensors();
+    int applies = 0;
+    Tensor *loss = build_loss(l), *other = tensor_add(l->leaf[3], l->leaf[4]);
+    ag_set_trace(hook, &applies);
+    int rc = backward(loss);
+    ag_set_trace(NULL, NULL);
+    CHECK(rc == -1 && strcmp(ag_error(), "interrupted") == 0, "%s: interrupted (%s)", what,
+          ag_error());
+    bool same = true;
+    for (int i = 0; i < NUM_LEAVES; i++)
+        same = same && l->leaf[i]->grad == ptr[i] && same_values(l->leaf[i]->grad, before[i]);
+    CHECK(same, "%s: every .grad as before", what);
+    CHECK(!tensor_has_graph(loss) && !tensor_has_graph(other) &&
+              ag_stats().arena_functions == 0, "%s: the graph is freed", what);
+    CHECK(interrupted == 1, "%s: the flag is the caller's to clear", what);
+    tensor_release(loss);
+    tensor_release(other);
+    CHECK(live_tensors() == live, "%s: leaked %lld tensors", what,
+          (long long)(live_tensors() - live));
+    for (int i = 0; i < NUM_LEAVES; i++) tensor_release(before[i]);
+}
+
+static void test_interrupt(void) {
+    int64_t base = live_tensors();
+    Leaves l = {{test_uniform(-1, 1, true, SHAPE(N, N)), test_uniform(-1, 1, true, SHAPE(N)),
+                 test_uniform(-1, 1, true, SHAPE(1)), test_uniform(-1, 1, true, SHAPE(N)),
+                 test_uniform(-1, 1, true, SHAPE(N))},
+                test_uniform(-1, 1, false, SHAPE(N)), {NULL}};
+    l.leaf[1]->grad = test_uniform(-1, 1, false, SHAPE(N));
+    l.held[1] = tensor_retain(l.leaf[1]->grad);
+    ag_set_interrupt_flag(&interrupted);
+    interrupted = 1;
+    expect_interrupted(&l, "flag raised before backward", NULL);
+    interrupted = 0;
+    /* By the third apply, c and d (the last adds) have staged gradients. */
+    expect_interrupted(&l, "flag raised while backward runs", interrupt_at_third_apply);
+    interrupted = 0;
+    Tensor *loss = build_loss(&l);
+    CHECK(backward(loss) == 0 && l.leaf[4]->grad != NULL, "flag down: backward runs");
+    tensor_release(loss);
+    ag_set_interrupt_flag(NULL);
+    interrupted = 1;
+    loss = build_loss(&l);
+    CHECK(backward(loss) == 0, "no flag set: backward runs whatever the old one says");
+    tensor_release(loss);
+    interrupted = 0;
+    for (int i = 0; i < NUM_LEAVES; i++) {
+        tensor_release(l.leaf[i]);
+        tensor_release(l.held[i]);
+    }
+    tensor_release(l.u);
+    CHECK(live_tensors() == base, "interrupt tests leaked %lld tensors",
+          (long long)(live_tensors() - base));
+}
+
 void test_backward(void) {
+    test_interrupt();
     test_memory_limit_in_backward();
     test_alloc_failures();
 }
