@@ -185,6 +185,14 @@ int backward(Tensor *loss);
  * clears the flag: it is the caller's (a SIGINT handler's, say). */
 void ag_set_interrupt_flag(volatile sig_atomic_t *flag);
 
+/* Grad mode, on by default (a shell's no_grad { } turns it off for a
+ * scope): while it is off on this thread, ops record nothing and their
+ * results are constants (requires_grad false, no graph), whatever their
+ * operands. Creating a leaf that requires grad, and backward, work as
+ * usual. Returns the previous setting, for the caller to restore. */
+bool ag_set_grad_enabled(bool enabled);
+bool ag_is_grad_enabled(void);
+
 /* Frees the arena without differentiating (for a shell's :reset). Every
  * value built since the last backward loses its graph, as after backward. */
 void ag_graph_free(void);

@@ -160,6 +160,16 @@ AgStats ag_stats(void) {
  * Graph construction
  * ====================================================================== */
 
+static _Thread_local bool grad_disabled; /* grad mode is on unless set off */
+
+bool ag_set_grad_enabled(bool enabled) {
+    bool was = !grad_disabled;
+    grad_disabled = !enabled;
+    return was;
+}
+
+bool ag_is_grad_enabled(void) { return !grad_disabled; }
+
 bool ag_any_requires_grad(Tensor *const *inputs, int n) {
     for (int i = 0; i < n; i++)
         if (inputs[i]->requires_grad) return true;
@@ -175,7 +185,7 @@ Tensor *ag_graph_record(Tensor *out, ApplyFn apply, const char *name,
         return ag_fail("%s: %d inputs, more than the %d a Function can record", name, n,
                        AG_MAX_INPUTS);
     }
-    if (!ag_any_requires_grad(inputs, n)) return out;
+    if (grad_disabled || !ag_any_requires_grad(inputs, n)) return out; /* a constant */
     size_t fn_bytes = (sizeof(Function) + 15) & ~(size_t)15;
     Function *fn = arena_alloc(fn_bytes + ctx_size);
     if (!fn) {

@@ -265,6 +265,43 @@ static void test_nested_graphs(void) {
     for (int i = 0; i < 6; i++) tensor_release(all[i]);
 }
 
+/* Grad mode off: ops record nothing and return constants; a value made so
+ * is a constant afterwards too; backward still runs; the setting is
+ * restored by the caller. PyTorch:
+ *   x = torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True)
+ *   with torch.no_grad(): y = x * 2        # requires_grad False, a leaf
+ *   (y * x).sum().backward(); x.grad       # tensor([2., 4.])
+ *   w = (x * x).sum(); x.grad = None
+ *   with torch.no_grad(): w.backward()
+ *   x.grad                                 # tensor([2., 4.]) */
+static void test_grad_mode(void) {
+    int64_t base = live_tensors(), functions = ag_stats().arena_functions;
+    CHECK(ag_is_grad_enabled(), "grad mode is on by default");
+    Tensor *x = vec(2, (double[]){1, 2}, true), *two = tensor_scalar(2);
+    CHECK(ag_set_grad_enabled(false) == true && !ag_is_grad_enabled(), "off; was on");
+    Tensor *y = tensor_mul(x, two);
+    CHECK(y && !y->requires_grad && tensor_is_leaf(y) && y->data[1] == 4,
+          "with grad off, an op on a leaf that requires grad is a constant");
+    CHECK(ag_stats().arena_functions == functions, "and records nothing");
+    Tensor *made = tensor_ones(SHAPE(2), true);
+    CHECK(made->requires_grad, "creating a leaf that requires grad still does (as PyTorch)");
+    CHECK(ag_set_grad_enabled(false) == false, "off again; was off");
+    CHECK(ag_set_grad_enabled(true) == false && ag_is_grad_enabled(), "on; was off");
+    Tensor *z = tensor_mul(y, x), *s = tensor_sum(z);
+    CHECK(backward(s) == 0 && x->grad->data[0] == 2 && x->grad->data[1] == 4,
+          "y made with grad off is a constant: d sum(y * x)/dx = y");
+    tensor_zero_grad(x);
+    Tensor *xx = tensor_mul(x, x), *w = tensor_sum(xx);
+    ag_set_grad_enabled(false);
+    CHECK(backward(w) == 0 && x->grad->data[0] == 2 && x->grad->data[1] == 4,
+          "backward runs with grad off");
+    ag_set_grad_enabled(true);
+    Tensor *all[] = {x, two, y, made, z, s, xx, w};
+    for (int i = 0; i < 8; i++) tensor_release(all[i]);
+    CHECK(live_tensors() == base, "grad mode leaked %lld tensors",
+          (long long)(live_tensors() - base));
+}
+
 typedef struct {
     int apply, accumulate, summed, pending[8], num_pending;
 } TraceLog;
@@ -360,6 +397,7 @@ void test_core(void) {
     test_nested_graphs();
     test_trace();
     test_op_rules();
+    test_grad_mode();
     int64_t base = live_tensors();
     test_diamond();
     test_shared_gradient_tensor();
