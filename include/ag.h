@@ -177,6 +177,15 @@ const char *ag_op_rule(const char *op);
  *     finished backward does, but every leaf's ->grad is as before the
  *     call (the same tensor, the same values). */
 int backward(Tensor *loss);
+/* The vector-Jacobian product: differentiates y (any shape) as if the loss
+ * were sum(y * grad), so each leaf's ->grad accumulates grad's product with
+ * y's Jacobian (PyTorch's y.backward(grad)). grad is borrowed, of y's
+ * shape; only its values are used (it may require grad: it is taken as a
+ * constant, and no leaf's gradient is ever grad itself). grad NULL means
+ * ones, for a one-element y: backward(loss) is tensor_backward(loss, NULL).
+ * Returns 0 or -1 as backward does; a grad of another shape, or none for a
+ * y of several elements, is a user error naming the shapes. */
+int tensor_backward(Tensor *y, Tensor *grad);
 
 /* Makes backward poll *flag (borrowed; NULL: no polling) between Functions,
  * on this thread. When it is non-zero, backward stops and returns -1 with

@@ -483,33 +483,46 @@ static void discard_gradients(void) {
     unstage();
 }
 
-int backward(Tensor *loss) {
-    char buf[AG_SHAPE_STR_MAX];
-    if (!loss) return ag_fail("backward: loss is NULL"), -1;
-    if (loss->numel != 1)
-        return ag_fail("backward needs a loss with exactly one element, not shape %s",
-                       tensor_shape_str(loss, buf, sizeof buf)), -1;
-    if (!loss->requires_grad)
+/* The checks of tensor_backward: a user error changes nothing. */
+static int refuse_backward(const Tensor *y, const Tensor *grad) {
+    char sy[AG_SHAPE_STR_MAX], sg[AG_SHAPE_STR_MAX];
+    if (!y) return ag_fail("backward: loss is NULL"), -1;
+    tensor_shape_str(y, sy, sizeof sy);
+    if (grad && !ag_shape_equal(grad->ndim, grad->shape, y->ndim, y->shape))
+        return ag_fail("backward: the gradient has shape %s, but the tensor it is for has "
+                       "shape %s; they must be the same",
+                       tensor_shape_str(grad, sg, sizeof sg), sy), -1;
+    if (!grad && y->numel != 1)
+        return ag_fail("backward needs a loss with exactly one element, not shape %s; for "
+                       "the vector-Jacobian product, pass a gradient of shape %s", sy, sy), -1;
+    if (!y->requires_grad)
         return ag_fail("backward: the loss does not require grad, so there is no graph "
                        "to differentiate"), -1;
-    if (!tensor_is_leaf(loss) && !tensor_has_graph(loss))
+    if (!tensor_is_leaf(y) && !tensor_has_graph(y))
         return ag_fail("backward: the graph of this value (%s) was freed by an earlier "
-                       "backward; recompute it from its leaves", loss->op_name), -1;
+                       "backward; recompute it from its leaves", y->op_name), -1;
+    return 0;
+}
+
+int tensor_backward(Tensor *y, Tensor *grad) {
+    if (refuse_backward(y, grad) != 0) return -1;
     ag_alloc_clear_failure();
     int rc;
-    Tensor *seed = ag_tensor_filled_like(loss, 1.0);
+    /* The seed is backward's own: a copy of grad (which may require grad;
+     * its values are all that is used), or ones. */
+    Tensor *seed = grad ? tensor_detach(grad) : ag_tensor_filled_like(y, 1.0);
     if (!seed) {
         rc = -1;
-    } else if (tensor_is_leaf(loss)) {
-        ag_accumulate_grad(loss, seed);
+    } else if (tensor_is_leaf(y)) {
+        ag_accumulate_grad(y, seed);
         rc = ag_alloc_failed() ? -1 : 0;
     } else {
-        AG_ASSERT(loss->grad == NULL, "(6) grad fields are NULL at entry");
-        loss->grad = seed;
-        rc = differentiate(loss->grad_fn);
+        AG_ASSERT(y->grad == NULL, "(6) grad fields are NULL at entry");
+        y->grad = seed;
+        rc = differentiate(y->grad_fn);
         if (rc == -2) { /* refused: nothing has changed */
-            tensor_release(loss->grad);
-            loss->grad = NULL;
+            tensor_release(y->grad);
+            y->grad = NULL;
             return -1;
         }
     }
@@ -523,3 +536,5 @@ int backward(Tensor *loss) {
     if (big) ag_heap_trim();
     return rc;
 }
+
+int backward(Tensor *loss) { return tensor_backward(loss, NULL); }

@@ -226,7 +226,102 @@ static void test_interrupt(void) {
           (long long)(live_tensors() - base));
 }
 
+/* ======================================================================
+ * tensor_backward: an explicit output gradient (the vector-Jacobian product)
+ * ====================================================================== */
+
+static bool values_are(const Tensor *t, int n, const double *want) {
+    if (!t || t->numel != n) return false;
+    for (int i = 0; i < n; i++)
+        if (fabs(t->data[i] - want[i]) > 1e-12) return false;
+    return true;
+}
+
+/* Expected values from PyTorch 1.13 (float64):
+ *   x = torch.tensor([[1., -2., 3.], [0.5, 4., -1.]], requires_grad=True)
+ *   b = torch.tensor([2., -1., 0.5], requires_grad=True)
+ *   c = torch.tensor([[3.], [-2.]], requires_grad=True)
+ *   y = x * b + c; g = torch.tensor([[1., 0.5, -1.], [2., -3., 0.25]])
+ *   y.backward(g)   # x.grad, b.grad, c.grad below
+ *   x.backward(g)   # a leaf: x.grad += g
+ *   A = torch.tensor([[1., 2.], [3., 4.], [5., 6.]], requires_grad=True)
+ *   B = torch.tensor([[0.5, -1.], [2., 1.5]], requires_grad=True)
+ *   (A @ B).backward(torch.tensor([[1., -1.], [0.5, 2.], [-3., 1.]]))
+ *   x3 = torch.tensor([1., 2.], requires_grad=True)
+ *   (x3 * x3).sum().backward(torch.tensor(3.))           # x3.grad = [6, 12]
+ *   gr = torch.tensor([1., 1.], requires_grad=True); x4 = torch.tensor([1., 2.], ...)
+ *   (x4 * x4).backward(gr)   # x4.grad = [2, 4], not requiring grad; gr.grad None */
+static void test_explicit_gradient(void) {
+    int64_t base = live_tensors();
+    Tensor *x = tensor_create(SHAPE(2, 3), (double[]){1, -2, 3, 0.5, 4, -1}, true);
+    Tensor *b = tensor_create(SHAPE(3), (double[]){2, -1, 0.5}, true);
+    Tensor *c = tensor_create(SHAPE(2, 1), (double[]){3, -2}, true);
+    Tensor *g = tensor_create(SHAPE(2, 3), (double[]){1, 0.5, -1, 2, -3, 0.25}, false);
+    Tensor *xb = tensor_mul(x, b), *y = tensor_add(xb, c);
+    CHECK(tensor_backward(y, g) == 0, "y.backward(g): %s", ag_error());
+    CHECK(values_are(x->grad, 6, (double[]){2, -0.5, -0.5, 4, 3, 0.125}), "x.grad = g * b");
+    CHECK(values_are(b->grad, 3, (double[]){2, -13, -3.25}), "b.grad = sum over rows of g * x");
+    CHECK(values_are(c->grad, 2, (double[]){0.5, -0.75}), "c.grad = sum over columns of g");
+    CHECK(g->data[4] == -3 && g->ref_count == 1 && !g->requires_grad, "g is borrowed, unchanged");
+    CHECK(tensor_backward(x, g) == 0 &&
+              values_are(x->grad, 6, (double[]){3, 0, -1.5, 6, 0, 0.375}),
+          "a leaf y: x.grad += g");
+    Tensor *A = tensor_create(SHAPE(3, 2), (double[]){1, 2, 3, 4, 5, 6}, true);
+    Tensor *B = tensor_create(SHAPE(2, 2), (double[]){0.5, -1, 2, 1.5}, true);
+    Tensor *G = tensor_create(SHAPE(3, 2), (double[]){1, -1, 0.5, 2, -3, 1}, false);
+    Tensor *AB = tensor_matmul(A, B);
+    CHECK(tensor_backward(AB, G) == 0, "(A @ B).backward(G): %s", ag_error());
+    CHECK(values_are(A->grad, 6, (double[]){1.5, 0.5, -1.75, 4, -2.5, -4.5}), "A.grad = G @ B^T");
+    CHECK(values_are(B->grad, 4, (double[]){-12.5, 10, -14, 12}), "B.grad = A^T @ G");
+    Tensor *x3 = tensor_create(SHAPE(2), (double[]){1, 2}, true), *three = tensor_scalar(3);
+    Tensor *sq = tensor_mul(x3, x3), *s = tensor_sum(sq);
+    CHECK(tensor_backward(s, three) == 0 && values_are(x3->grad, 2, (double[]){6, 12}),
+          "a one-element y with gradient 3");
+    Tensor *gr = tensor_create(SHAPE(2), (double[]){1, 1}, true);
+    Tensor *x4 = tensor_create(SHAPE(2), (double[]){1, 2}, true), *sq4 = tensor_mul(x4, x4);
+    CHECK(tensor_backward(sq4, gr) == 0 && values_are(x4->grad, 2, (double[]){2, 4}),
+          "a gradient that requires grad is used as a constant");
+    CHECK(!x4->grad->requires_grad && x4->grad != gr && gr->grad == NULL,
+          "x4.grad is a constant of its own; gr gets no gradient");
+    Tensor *x5 = tensor_create(SHAPE(2), (double[]){1, 2}, true), *x5_2 = tensor_add(x5, x5);
+    Tensor *g5 = tensor_create(SHAPE(2), (double[]){1, 1}, false);
+    CHECK(tensor_backward(x5_2, g5) == 0 && x5->grad != g5, "x5.grad is never the caller's g");
+    Tensor *all[] = {x, b, c, g, xb, y, A, B, G, AB, x3, three, sq, s, gr, x4, sq4, x5, x5_2, g5};
+    for (int i = 0; i < 20; i++) tensor_release(all[i]);
+    CHECK(live_tensors() == base, "explicit gradient tests leaked %lld tensors",
+          (long long)(live_tensors() - base));
+}
+
+/* The errors of tensor_backward name the shapes and change nothing. */
+static void test_explicit_gradient_errors(void) {
+    int64_t base = live_tensors();
+    Tensor *x = tensor_ones(SHAPE(2, 3), true), *y = tensor_mul(x, x);
+    Tensor *g3 = tensor_ones(SHAPE(3), false), *g23 = tensor_ones(SHAPE(2, 3), false);
+    AgStats before = ag_stats();
+    CHECK(tensor_backward(y, g3) == -1 && strstr(ag_error(), "(3,)") &&
+              strstr(ag_error(), "(2, 3)"),
+          "a gradient of another shape: both shapes in the message: %s", ag_error());
+    CHECK(tensor_backward(y, NULL) == -1 &&
+              strstr(ag_error(), "pass a gradient of shape (2, 3)"),
+          "no gradient for a y of 6 elements: %s", ag_error());
+    CHECK(backward(y) == -1 && strstr(ag_error(), "not shape (2, 3)"),
+          "backward(y) is tensor_backward(y, NULL): %s", ag_error());
+    CHECK(tensor_backward(NULL, g23) == -1 && strstr(ag_error(), "NULL"), "NULL y");
+    CHECK(tensor_backward(g23, g23) == -1 && strstr(ag_error(), "does not require grad"),
+          "a y with no graph: %s", ag_error());
+    AgStats after = ag_stats();
+    CHECK(tensor_has_graph(y) && after.arena_functions == before.arena_functions &&
+              x->grad == NULL && after.live_tensors == before.live_tensors,
+          "a refused backward changes nothing");
+    CHECK(tensor_backward(y, g23) == 0 && x->grad->data[5] == 2, "and y still differentiates");
+    Tensor *all[] = {x, y, g3, g23};
+    for (int i = 0; i < 4; i++) tensor_release(all[i]);
+    CHECK(live_tensors() == base, "leaked %lld tensors", (long long)(live_tensors() - base));
+}
+
 void test_backward(void) {
+    test_explicit_gradient();
+    test_explicit_gradient_errors();
     test_interrupt();
     test_memory_limit_in_backward();
     test_alloc_failures();
