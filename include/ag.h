@@ -64,6 +64,7 @@ struct Function {
     int num_inputs;
     int pending_count;                /* consumers not yet applied (invariant 1) */
     int release_output;               /* output references handed over by applied consumers */
+    uint32_t seq;                     /* order of recording in its graph (ag_graph_mark) */
     void *ctx;                        /* saved non-input data, arena-allocated */
     Function *arena_next;             /* the arena's list of Functions, newest first */
     uint64_t visit_mark;              /* backward's reachability stamp */
@@ -205,6 +206,21 @@ bool ag_is_grad_enabled(void);
 /* Frees the arena without differentiating (for a shell's :reset). Every
  * value built since the last backward loses its graph, as after backward. */
 void ag_graph_free(void);
+
+/* What a statement that fails halfway leaves behind: Functions whose
+ * outputs were all released, still retaining their inputs until the next
+ * backward. ag_graph_mark() names the present point of this thread's
+ * recording; ag_graph_release_dead(mark) then releases, newest first, every
+ * Function of the current graph recorded since the mark whose output has
+ * been freed (nothing can consume it), with what it retained -- which may
+ * free the outputs of older ones, released in turn. Functions whose output
+ * is alive stay, and the counts backward relies on stay exact. A mark made
+ * in another graph (before a backward, or across ag_graph_push/pop), and
+ * mark 0, cover the whole current graph: releasing a dead Function is
+ * always safe, the mark only bounds the walk. Not to be called while
+ * backward runs. */
+uint64_t ag_graph_mark(void);
+void ag_graph_release_dead(uint64_t mark);
 
 /* Sets the current graph aside and starts an empty one, so that a forward
  * and backward can run (as gradcheck does) without freeing the graphs the

@@ -36,6 +36,7 @@ typedef struct {
     uint64_t generation;      /* bumped by every free; tensors record it */
     uint64_t visit_epoch;     /* backward's reachability stamps */
     int64_t sinks;            /* Functions with no consumer (pending_count 0) */
+    uint32_t next_seq;        /* the seq of the next Function recorded */
     bool recount;             /* construction counts cannot be trusted (below) */
 } Arena;
 
@@ -78,6 +79,29 @@ static void *arena_alloc(size_t size) {
     return p;
 }
 
+/* Gives back the arena's memory from p (where a Function starts) to the top:
+ * everything allocated after it is dead. Chunks emptied go to the spares. */
+static void arena_release_top(const void *p) {
+    const unsigned char *b = p;
+    Chunk *c;
+    while ((c = arena.chunks)) {
+        bool holds = b >= c->bytes && b < c->bytes + c->used;
+        size_t keep = holds ? (size_t)(b - c->bytes) : 0;
+        arena.bytes_used -= (int64_t)(c->used - keep);
+        c->used = keep;
+        if (keep > 0) return;
+        arena.chunks = c->next;
+        if (c->size == CHUNK_BYTES) {
+            c->next = arena.spare;
+            arena.spare = c;
+        } else {
+            arena.capacity -= (int64_t)c->size;
+            free(c);
+        }
+        if (holds) return;
+    }
+}
+
 /* Frees every Function (releasing what they retained) and keeps up to
  * KEEP_CHUNKS standard chunks for the next graph. */
 static void arena_free(void) {
@@ -88,6 +112,7 @@ static void arena_free(void) {
     arena.num_functions = 0;
     arena.sinks = 0;
     arena.recount = false;
+    arena.next_seq = 0;
     for (; fn; fn = fn->arena_next) {
         for (int i = 0; i < fn->num_inputs; i++) tensor_release(fn->inputs[i]);
         /* References handed over by applied consumers of a Function that
@@ -146,6 +171,14 @@ bool tensor_has_graph(const Tensor *t) {
     return t->grad_fn != NULL && t->graph_generation == arena.generation;
 }
 
+void ag_graph_output_freed(const Tensor *t) {
+    bool live = t->graph_generation == arena.generation;
+    for (int d = 0; d < graph_depth && !live; d++) live = t->graph_generation == outer[d].generation;
+    if (live) t->grad_fn->output = NULL;
+}
+
+int64_t ag_arena_sinks(void) { return arena.sinks; }
+
 AgStats ag_stats(void) {
     AgStats s;
     ag_stats_tensors(&s);
@@ -195,6 +228,7 @@ Tensor *ag_graph_record(Tensor *out, ApplyFn apply, const char *name,
     memset(fn, 0, fn_bytes + ctx_size);
     fn->apply = apply;
     fn->name = name;
+    fn->seq = arena.next_seq++;
     fn->output = out;                            /* (2) */
     fn->num_inputs = n;
     arena.sinks++; /* nothing consumes the new Function yet */
@@ -217,6 +251,49 @@ Tensor *ag_graph_record(Tensor *out, ApplyFn apply, const char *name,
     out->graph_generation = arena.generation;
     if (ctx) *ctx = fn->ctx;
     return out;
+}
+
+/* ======================================================================
+ * Releasing what failed statements left: Functions whose output is gone
+ * ====================================================================== */
+
+/* A mark is the graph's generation (its low 32 bits) and the seq of the
+ * next Function: a graph holds far fewer than 2^32 Functions. */
+uint64_t ag_graph_mark(void) { return (uint64_t)(uint32_t)arena.generation << 32 | arena.next_seq; }
+
+/* Releases fn (unlinked already), whose output has been freed: nothing
+ * consumes it, so it is a sink. Its inputs' Functions lose a consumer. */
+static void release_dead_function(Function *fn) {
+    bool counts = !arena.recount; /* after a recount they are not kept whole */
+    AG_ASSERT(!counts || fn->pending_count == 0, "(1) a Function with no output has no consumer");
+    if (counts) arena.sinks--;
+    for (int i = 0; i < fn->num_inputs; i++) {
+        Tensor *in = fn->inputs[i];
+        if (counts && tensor_has_graph(in) && --in->grad_fn->pending_count == 0) arena.sinks++;
+        tensor_release(in); /* may free in, and so kill its Function */
+    }
+    fn->num_inputs = 0;
+    arena.num_functions--;
+}
+
+/* Newest first, so that the Functions a released one kept alive are met
+ * after it, already dead. While every Function met was released, the
+ * arena's top is dead too and its memory goes back. */
+void ag_graph_release_dead(uint64_t mark) {
+    uint32_t from = (uint32_t)(mark >> 32) == (uint32_t)arena.generation ? (uint32_t)mark : 0;
+    Function **link = &arena.functions;
+    bool top = true;
+    while (*link && (*link)->seq >= from) {
+        Function *fn = *link;
+        if (fn->output) {
+            top = false;
+            link = &fn->arena_next;
+            continue;
+        }
+        *link = fn->arena_next;
+        release_dead_function(fn);
+        if (top) arena_release_top(fn);
+    }
 }
 
 /* ======================================================================

@@ -116,6 +116,12 @@ bool ag_any_requires_grad(Tensor *const *inputs, int n);
  * Returns out, or NULL with out released and nothing recorded on failure. */
 Tensor *ag_graph_record(Tensor *out, ApplyFn apply, const char *name,
                      Tensor *const *inputs, int n, void **ctx, size_t ctx_size);
+/* t (made by a recorded op) is being freed: its Function, if still in the
+ * current graph or one set aside by ag_graph_push, must not read it again. */
+void ag_graph_output_freed(const Tensor *t);
+/* Functions of the current graph that nothing consumes (for tests: backward
+ * reuses the construction counts when the loss is the only one). */
+int64_t ag_arena_sinks(void);
 /* Takes ownership of grad (in some broadcast of t's shape), reduces it to
  * t's shape and adds it into t->grad: the one place gradients are summed.
  * Does nothing (but release) when t does not require grad. */

@@ -265,7 +265,7 @@ void tensor_release(Tensor *t) {
     if (--t->ref_count > 0) return;
     /* The Function may outlive its output (it lives until the arena is freed):
      * tell it, so nothing reads the freed tensor through fn->output. */
-    if (tensor_has_graph(t)) t->grad_fn->output = NULL;
+    if (t->grad_fn) ag_graph_output_freed(t);
     tensor_release(t->grad);
     live_tensors--;
     size_t size = block_size(t->numel * (int64_t)sizeof(double));
