@@ -148,8 +148,11 @@ Tensor *tensor_reshape(Tensor *x, int ndim, const int64_t *shape);
 Tensor *tensor_transpose(Tensor *x, int axis_a, int axis_b);
 /* 1-D and 2-D operands by PyTorch's rules; batched (broadcast) beyond. */
 Tensor *tensor_matmul(Tensor *a, Tensor *b);
-/* What computes large matrix products: "OpenBLAS" when built with it, else
- * "ag's own kernel (...)". */
+/* What computes this thread's large matrix products: "ag's own kernel
+ * (AVX-512, 8x24)", or "OpenBLAS (Haswell)" (OpenBLAS's name for the CPU)
+ * where OpenBLAS is faster and can be loaded; AG_BLAS=own or
+ * AG_BLAS=openblas in the environment overrides the choice (see
+ * docs/performance.md). The string stays valid for the thread's life. */
 const char *ag_blas_name(void);
 
 Tensor *tensor_softmax(Tensor *x, int axis);

@@ -11,11 +11,16 @@
  * op(B) (KC x NC) and blocks of op(A) (MC x KC) are packed into contiguous
  * slivers — the transposes are absorbed by the packing — and a register-
  * blocked micro-kernel computes MR x NR tiles of C from them. Small products
- * take a direct loop instead, with no packing.
+ * take a direct loop instead, with no packing. OpenBLAS's dgemm takes the
+ * large ones only on machines where it is faster (see "OpenBLAS, only where
+ * it is faster" below).
  */
 #include "../internal.h"
 
+#include <dlfcn.h>
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* ======================================================================
@@ -143,8 +148,6 @@ static void gemm_direct(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_
                 axpy(M, B[p * b_ps + j * b_js], A + p * a_ps, a_is, C + j, ldc);
     }
 }
-
-#ifndef AG_OPENBLAS /* with OpenBLAS, its dgemm replaces the packed kernel */
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -343,8 +346,6 @@ static bool gemm_packed(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_
     return true;
 }
 
-#endif /* AG_OPENBLAS */
-
 /* The direct loop takes vector operands, tiny products, and thin ones where
  * padding to whole MR x NR tiles would waste over 7/8 of the kernel. */
 static bool gemm_is_small(int64_t M, int64_t N, int64_t K) {
@@ -353,37 +354,103 @@ static bool gemm_is_small(int64_t M, int64_t N, int64_t K) {
     return (double)M * (double)N * (double)K < GEMM_SMALL || (double)M * (double)N * 8 < tiles;
 }
 
-#ifdef AG_OPENBLAS
-/* Built with OpenBLAS (make finds it): its dgemm for the big products, the
- * direct loops for the small ones, where a library call costs more than
- * the arithmetic. */
-#include <cblas.h>
+/* ======================================================================
+ * ag_gemm: OpenBLAS, only where it is faster
+ *
+ * Measured on one core (docs/performance.md): where ag's kernel is built
+ * for AVX2 with FMA or for AVX-512, it matches OpenBLAS 0.3.21's dgemm at
+ * its best (50-52 GFLOP/s against 46-51 at 1024^3 here), and OpenBLAS is
+ * 2.7x slower than it when it takes the CPU for an older one, as 0.3.21
+ * does with recent Xeons (Prescott: 19 GFLOP/s). So such a build never uses
+ * OpenBLAS. A build with the narrow kernel (SSE2, NEON, scalar: a baseline
+ * -march, or another architecture) uses it when libopenblas.so.0 can be
+ * loaded and, on x86, when it chose an AVX2 or AVX-512 kernel (else it is no
+ * faster than ag's). The choice is made once per thread, at the first large
+ * product, from facts of the build and the machine, never from timing: the
+ * same kernel on every run. AG_BLAS=own or AG_BLAS=openblas (if it loads)
+ * overrides it (the tests run both).
+ *
+ * OpenBLAS is loaded with dlopen, so that libag.a needs no -lopenblas (one
+ * library, linked the same everywhere) and a program that never makes a
+ * large product never pays for loading it (about 1.5 ms at startup).
+ * ====================================================================== */
 
-static bool gemm_library(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K,
-                         const double *A, int64_t lda, const double *B, int64_t ldb, double *C,
-                         int64_t ldc, bool accumulate) {
-    cblas_dgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,
-                trans_b ? CblasTrans : CblasNoTrans, (blasint)M, (blasint)N, (blasint)K, 1.0, A,
-                (blasint)lda, B, (blasint)ldb, accumulate ? 1.0 : 0.0, C, (blasint)ldc);
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+#define GEMM_WIDE 1
+#else
+#define GEMM_WIDE 0
+#endif
+
+/* cblas_dgemm of OpenBLAS's usual (32-bit integer) interface; the enum
+ * values are cblas.h's. */
+typedef void (*CblasDgemm)(int order, int trans_a, int trans_b, int m, int n, int k,
+                           double alpha, const double *a, int lda, const double *b, int ldb,
+                           double beta, double *c, int ldc);
+enum { CBLAS_ROW_MAJOR = 101, CBLAS_NO_TRANS = 111, CBLAS_TRANS = 112 };
+
+static _Thread_local bool blas_chosen;
+static _Thread_local CblasDgemm blas_dgemm; /* NULL: ag's own kernel */
+static _Thread_local char blas_name[64];
+
+/* Whether OpenBLAS's kernel for core beats ag's narrow one (see above). */
+static bool openblas_core_is_faster(const char *core) {
+#if defined(__x86_64__) || defined(__i386__)
+    static const char *const wide[] = {"Haswell", "Zen", "SkylakeX", "Cooperlake",
+                                       "SapphireRapids"};
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+        if (strcmp(core, wide[i]) == 0) return true;
+    return false;
+#else
+    (void)core;
     return true;
+#endif
 }
 
-const char *ag_blas_name(void) { return "OpenBLAS"; }
-#else
-#define gemm_library gemm_packed
+static void choose_blas(void) {
+    blas_chosen = true;
+    snprintf(blas_name, sizeof blas_name, "ag's own kernel (%s)", GEMM_KERNEL_NAME);
+    const char *want = getenv("AG_BLAS");
+    bool forced = want && strcmp(want, "openblas") == 0;
+    if ((want && strcmp(want, "own") == 0) || (GEMM_WIDE && !forced)) return;
+    void *lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    void *dgemm = lib ? dlsym(lib, "cblas_dgemm") : NULL;
+    void *corename = lib ? dlsym(lib, "openblas_get_corename") : NULL;
+    const char *core = "";
+    if (corename) {
+        char *(*get)(void);
+        memcpy(&get, &corename, sizeof get); /* POSIX: a symbol is a function's address */
+        core = get();
+    }
+    if (!dgemm || (!forced && !openblas_core_is_faster(core))) return; /* stays loaded */
+    memcpy(&blas_dgemm, &dgemm, sizeof blas_dgemm);
+    snprintf(blas_name, sizeof blas_name, "OpenBLAS (%s)", core);
+}
 
 const char *ag_blas_name(void) {
-    return "ag's own kernel (" GEMM_KERNEL_NAME ")";
+    if (!blas_chosen) choose_blas();
+    return blas_name;
 }
-#endif
+
+/* OpenBLAS's interface takes int dimensions. */
+static bool fits_int(int64_t a, int64_t b, int64_t c) {
+    return a <= INT_MAX && b <= INT_MAX && c <= INT_MAX;
+}
 
 void ag_gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, const double *A,
           int64_t lda, const double *B, int64_t ldb, double *C, int64_t ldc,
           bool accumulate) {
     if (M <= 0 || N <= 0) return;
-    if (gemm_is_small(M, N, K) ||
-        !gemm_library(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate))
-        gemm_direct(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+    if (!gemm_is_small(M, N, K)) {
+        if (!blas_chosen) choose_blas();
+        if (blas_dgemm && fits_int(M, N, K) && fits_int(lda, ldb, ldc)) {
+            blas_dgemm(CBLAS_ROW_MAJOR, trans_a ? CBLAS_TRANS : CBLAS_NO_TRANS,
+                       trans_b ? CBLAS_TRANS : CBLAS_NO_TRANS, (int)M, (int)N, (int)K, 1.0, A,
+                       (int)lda, B, (int)ldb, accumulate ? 1.0 : 0.0, C, (int)ldc);
+            return;
+        }
+        if (gemm_packed(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate)) return;
+    }
+    gemm_direct(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
 /* ======================================================================

@@ -386,8 +386,29 @@ static void test_errors_matmul(void) {
           (long long)(live_tensors() - before));
 }
 
+/* The kernel for large products is chosen from facts of the build and the
+ * machine, never from timing (docs/performance.md): AG_BLAS=own and
+ * AG_BLAS=openblas are obeyed (make test asks for OpenBLAS only when it
+ * loads), and a build whose own kernel is AVX2 with FMA or AVX-512 -- as
+ * fast as OpenBLAS at its best -- never takes OpenBLAS by itself. */
+static void test_blas_choice(void) {
+    const char *name = ag_blas_name(), *want = getenv("AG_BLAS");
+    bool own = strncmp(name, "ag's own kernel", 15) == 0;
+    if (want && strcmp(want, "own") == 0) {
+        CHECK(own, "AG_BLAS=own: %s", name);
+    } else if (want && strcmp(want, "openblas") == 0) {
+        CHECK(strncmp(name, "OpenBLAS (", 10) == 0, "AG_BLAS=openblas: %s", name);
+    } else {
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+        CHECK(own, "a build with the wide kernel never takes OpenBLAS by itself: %s", name);
+#endif
+    }
+    CHECK(strcmp(ag_blas_name(), name) == 0, "the same kernel every time");
+}
+
 void test_matmul(void) {
     int64_t before = live_tensors();
+    test_blas_choice();
     test_gemm();
     test_forward();
     test_forward_large();
