@@ -1,6 +1,8 @@
 /*
- * autograd.c — Function, the arena, graph recording, the backward loop and
- * ag_accumulate_grad. Nothing else (the design's file organisation).
+ * autograd.c — Function, the arena, graph recording (and grad mode, and the
+ * release of what failed statements left), the backward loop (with its
+ * staged leaf gradients and its ways to stop: out of memory, an interrupt)
+ * and ag_accumulate_grad. Nothing else (the design's file organisation).
  *
  * The arena is thread-local and owned by backward: every Function (and its
  * ctx) recorded since the last backward lives in it, and backward frees it
@@ -560,6 +562,21 @@ static void discard_gradients(void) {
     unstage();
 }
 
+/* The end of every backward that ran, rc its outcome so far: the staged
+ * gradients are committed (0) or dropped with the intermediate ones (-1),
+ * and the arena is freed either way. Returns 0 or -1. */
+static int finish_backward(int rc) {
+    if (rc == 0) rc = commit_staged();
+    if (rc != 0) discard_gradients();
+    unstage();
+    /* After a big graph (a long forward-only session, say), give the memory
+     * back to the system, not only to malloc; small graphs skip the cost. */
+    bool big = arena.bytes_used > TRIM_AFTER_BYTES;
+    arena_free();
+    if (big) ag_heap_trim();
+    return rc;
+}
+
 /* The checks of tensor_backward: a user error changes nothing. */
 static int refuse_backward(const Tensor *y, const Tensor *grad) {
     char sy[AG_SHAPE_STR_MAX], sg[AG_SHAPE_STR_MAX];
@@ -603,15 +620,7 @@ int tensor_backward(Tensor *y, Tensor *grad) {
             return -1;
         }
     }
-    if (rc == 0) rc = commit_staged();
-    if (rc != 0) discard_gradients();
-    unstage();
-    /* After a big graph (a long forward-only session, say), give the memory
-     * back to the system, not only to malloc; small graphs skip the cost. */
-    bool big = arena.bytes_used > TRIM_AFTER_BYTES;
-    arena_free();
-    if (big) ag_heap_trim();
-    return rc;
+    return finish_backward(rc);
 }
 
 int backward(Tensor *loss) { return tensor_backward(loss, NULL); }

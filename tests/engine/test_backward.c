@@ -32,7 +32,7 @@ static void test_memory_limit_in_backward(void) {
     Tensor *v = tensor_ones(SHAPE(300), false), *sw = tensor_sum(w);
     CHECK(backward(sw) == 0, "backward: %s", ag_error());
     Tensor *held = tensor_retain(w->grad), *before = grad_snapshot(w);
-    Tensor *Aw = tensor_mul(A, A); /* a graph that stays, to show it is freed */
+    Tensor *other = tensor_mul(A, A); /* another graph, to show it is freed too */
     Tensor *h = tensor_matmul(A, w), *loss = tensor_matmul(v, h);
     AgStats s = ag_stats();
     ag_set_memory_limit(s.live_bytes + s.arena_bytes + 100000);
@@ -43,9 +43,9 @@ static void test_memory_limit_in_backward(void) {
           "with the limit's message: %s", ag_error());
     CHECK(w->grad == held && same_values(w->grad, before), "w.grad is the same tensor, unchanged");
     CHECK(A->grad == NULL, "A has no gradient, as before");
-    CHECK(ag_stats().arena_functions == 0 && !tensor_has_graph(loss) && !tensor_has_graph(Aw),
+    CHECK(ag_stats().arena_functions == 0 && !tensor_has_graph(loss) && !tensor_has_graph(other),
           "the graph is freed as after any backward");
-    Tensor *all[] = {A, w, v, sw, held, before, Aw, h, loss};
+    Tensor *all[] = {A, w, v, sw, held, before, other, h, loss};
     for (int i = 0; i < 9; i++) tensor_release(all[i]);
     CHECK(live_tensors() == base, "nothing leaked: %lld", (long long)(live_tensors() - base));
 }
