@@ -356,7 +356,7 @@ static void add_into(double *restrict dst, const double *restrict src, int64_t n
 /* Adds grad (taken) into *sum. A gradient is written in place only while
  * exactly one holder has it: add hands one tensor to both its inputs, and a
  * caller may hold a leaf's .grad. On a failed allocation *sum is unchanged. */
-static void add_to_sum(Tensor **sum, Tensor *grad) {
+static inline void add_to_sum(Tensor **sum, Tensor *grad) {
     Tensor *have = *sum;
     if (!have) {
         *sum = grad;
@@ -384,7 +384,7 @@ void ag_accumulate_grad(Tensor *t, Tensor *grad) {
         tensor_release(grad);
         return;
     }
-    bool leaf = tensor_is_leaf(t);
+    bool leaf = t->grad_fn == NULL;
     if (trace_fn)
         trace((AgTraceEvent){.kind = AG_TRACE_ACCUMULATE, .tensor = t, .grad = grad,
                              .summed = t->grad != NULL || (leaf && t->staged_grad != NULL)});
@@ -394,16 +394,16 @@ void ag_accumulate_grad(Tensor *t, Tensor *grad) {
         if (!reduced) return;
         grad = reduced;
     }
-    if (!leaf) {
-        add_to_sum(&t->grad, grad);
-        return;
+    Tensor **sum = &t->grad;
+    if (leaf) {
+        if (!t->staged_grad) {
+            t->staged_next = staged_leaves;
+            staged_leaves = tensor_retain(t);
+        }
+        sum = &t->staged_grad;
     }
-    if (!t->staged_grad) {
-        t->staged_next = staged_leaves;
-        staged_leaves = tensor_retain(t);
-    }
-    add_to_sum(&t->staged_grad, grad);
-    AG_ASSERT(t->staged_grad != NULL, "a staged leaf has a staged gradient");
+    add_to_sum(sum, grad);
+    AG_ASSERT(!leaf || t->staged_grad != NULL, "a staged leaf has a staged gradient");
 }
 
 /* Adds every staged gradient to its leaf's .grad. The sums that need memory

@@ -63,8 +63,9 @@ Tensor *ag_tensor_filled_like(const Tensor *t, double value);
 /* A failed ag_tensor_new also raises a flag, so that backward can stop
  * after the apply in which it happened (a backward kernel that gets NULL
  * writes nothing and returns: the contract of every kernel). */
-void ag_alloc_clear_failure(void);
-bool ag_alloc_failed(void);
+extern _Thread_local bool ag_alloc_failure; /* read once per apply: no call */
+static inline void ag_alloc_clear_failure(void) { ag_alloc_failure = false; }
+static inline bool ag_alloc_failed(void) { return ag_alloc_failure; }
 /* Test hook: the allocation `after` allocations from now fails as if malloc
  * had returned NULL (0: the next one); negative turns it off. */
 void ag_alloc_fail_after(int64_t after);

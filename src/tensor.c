@@ -37,13 +37,11 @@ enum { HEADER_BYTES = (sizeof(Tensor) + 63) / 64 * 64 };
 
 static _Thread_local int64_t live_tensors, live_bytes, peak_bytes;
 static _Thread_local int64_t memory_limit = AG_DEFAULT_MEMORY_LIMIT;
-static _Thread_local bool alloc_failed;          /* since ag_alloc_clear_failure */
+_Thread_local bool ag_alloc_failure;             /* since ag_alloc_clear_failure */
 static _Thread_local int64_t fail_countdown = -1; /* the test hook below; -1: off */
 
 void ag_set_memory_limit(int64_t bytes) { memory_limit = bytes < 0 ? 0 : bytes; }
 int64_t ag_memory_limit(void) { return memory_limit; }
-void ag_alloc_clear_failure(void) { alloc_failed = false; }
-bool ag_alloc_failed(void) { return alloc_failed; }
 void ag_alloc_fail_after(int64_t after) { fail_countdown = after < 0 ? -1 : after; }
 
 /* True for the allocation ag_alloc_fail_after chose. */
@@ -200,7 +198,7 @@ static size_t block_size(int64_t bytes) { return (size_t)HEADER_BYTES + ((size_t
 /* Every failure of ag_tensor_new goes through here: backward learns of it
  * from the flag (a kernel that gets NULL just returns). */
 static Tensor *alloc_failure(void) {
-    alloc_failed = true;
+    ag_alloc_failure = true;
     return NULL;
 }
 
