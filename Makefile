@@ -1,9 +1,12 @@
 # ag — a reverse-mode autograd engine in C, with a calculator shell on top.
 #
-#   make            the library and the shell ./ag (release mode)
+#   make            the library build/release/libag.a and the shell ./ag
 #   make run        builds and starts the shell
 #   make test       every test on the debug build (invariants asserted) and
-#                   under ASan + UBSan, with and without readline and OpenBLAS
+#                   under ASan + UBSan, with and without readline, with ag's
+#                   own matrix kernel and OpenBLAS's (when it can be loaded),
+#                   and the README's build commands
+#   make install    the header, the library and the shell under PREFIX
 #   make asan       the tests under AddressSanitizer + UBSan
 #   make valgrind   the tests under valgrind (apt-get install valgrind)
 #   make difftest   ag against PyTorch on random programs (DIFF_SEED=, DIFF_COUNT=;
@@ -11,8 +14,9 @@
 #   make clean      remove build/ and ./ag
 #
 # MODE selects flags and the build directory: release, debug, asan, valgrind.
-# READLINE=0 builds the shell without GNU readline, OPENBLAS=0 without
-# OpenBLAS (both are used when found).
+# READLINE=0 builds the shell without GNU readline (used when found).
+# OpenBLAS is never linked: matmul.c loads it at run time where it is faster
+# than ag's own kernel (docs/performance.md; AG_BLAS=own|openblas overrides).
 
 MODE ?= release
 CC ?= cc
@@ -41,18 +45,12 @@ else
   $(error MODE must be release, debug, asan or valgrind, not '$(MODE)')
 endif
 
-# OpenBLAS's dgemm for large matrix products, when installed (else ag's own
-# kernel): OPENBLAS=0 forces ag's own. Its build goes to a directory apart.
-ifeq ($(origin OPENBLAS),undefined)
-  OPENBLAS := $(shell echo 'int main(void) { return openblas_get_num_threads() < 0; }' | \
-                $(CC) -x c -include cblas.h - -o /dev/null -lopenblas >/dev/null 2>&1 \
-                && echo 1 || echo 0)
-endif
-ifeq ($(OPENBLAS),1)
-  BUILD := $(BUILD)-openblas
-  FEATURE_CFLAGS := -DAG_OPENBLAS
-  FEATURE_LIBS := -lopenblas
-endif
+# dlopen (for OpenBLAS) is in the C library since glibc 2.34; older ones
+# need -ldl.
+DL_LIBS := $(shell echo 'int main(void) { return dlopen("", 0) == 0; }' | \
+             $(CC) -x c -include dlfcn.h - -o /dev/null >/dev/null 2>&1 || echo -ldl)
+FEATURE_CFLAGS :=
+FEATURE_LIBS := $(DL_LIBS)
 
 # glibc's vector math library (exp, log, tanh, sin, cos on whole vectors),
 # when the compiler can call it: LIBMVEC=0 turns it off.
@@ -102,7 +100,8 @@ PRINT_TEST := $(BUILD)/test_print
 PTY_TEST := $(BUILD)/pty_test
 TRANSCRIPT := $(BUILD)/transcript
 
-.PHONY: all lib shell ag run test test-builds test-binaries check asan valgrind bench bench-compare difftest fuzz matrix clean
+.PHONY: all lib shell ag run install test test-binaries test-readme check asan valgrind bench \
+        bench-compare difftest fuzz matrix clean
 
 all: ag
 
@@ -166,35 +165,55 @@ $(TRAIN_EXAMPLE): examples/c/train.c $(LIB)
 	$(CC) $(CFLAGS_ALL) $< $(LIB) -o $@ $(LDLIBS_ALL)
 test-binaries: $(TRAIN_EXAMPLE)
 
-# Every test binary of one MODE and OPENBLAS setting; the shell with readline
-# (when found) and without.
+# Every test binary of one MODE; the shell with readline (when found) and
+# without.
 test-binaries: $(TEST_BIN) $(README_BIN) $(PRINT_TEST) $(PTY_TEST) $(TRANSCRIPT) $(AG)
 	@$(MAKE) --no-print-directory READLINE=0 shell
 
-# The whole suite on the OpenBLAS build (when found) and on ag's own kernel:
-# the same tests, so their results agree up to rounding.
-VARIANTS := $(if $(filter 1,$(OPENBLAS)),1 0,0)
-build-dirs = $(foreach b,$(VARIANTS),build/$(1)$(TAG)$(if $(filter 1,$(b)),-openblas))
+# The suite on the given build directories, with the matrix kernel this
+# machine chooses, then again with the other one when there is one
+# (AG_BLAS=openblas if OpenBLAS can be loaded, AG_BLAS=own if it was the
+# choice): the same tests, so the two agree up to rounding.
+run-suites = engine=$(firstword $(1))/test_engine && \
+	if $$engine --blas | grep -q '^OpenBLAS'; then other=own; \
+	elif AG_BLAS=openblas $$engine --blas | grep -q '^OpenBLAS'; then other=openblas; \
+	else other=; echo "(OpenBLAS cannot be loaded here: ag's own kernel only)"; fi && \
+	sh tests/run.sh $(1) && \
+	{ [ -z "$$other" ] || { echo "=== again with AG_BLAS=$$other"; \
+	                        AG_BLAS=$$other sh tests/run.sh $(1); }; }
 
-test-builds:
-	@for blas in $(VARIANTS); do \
-	  $(MAKE) --no-print-directory OPENBLAS=$$blas test-binaries || exit 1; done
-
-check: test-builds
-	@VALGRIND="$(VALGRIND)" sh tests/run.sh $(call build-dirs,$(MODE))
+check: test-binaries
+	@VALGRIND="$(VALGRIND)" $(call run-suites,$(BUILD))
 
 # The debug build (the design's invariants (9) and (10) asserted) and the
 # same tests under AddressSanitizer and UndefinedBehaviorSanitizer, so that
-# no memory error lands.
+# no memory error lands; then the README's build commands.
 test:
-	@$(MAKE) --no-print-directory MODE=debug test-builds
-	@$(MAKE) --no-print-directory MODE=asan test-builds
-	@sh tests/run.sh $(call build-dirs,debug) $(call build-dirs,asan)
+	@$(MAKE) --no-print-directory MODE=debug test-binaries
+	@$(MAKE) --no-print-directory MODE=asan test-binaries
+	@$(call run-suites,build/debug$(TAG) build/asan$(TAG))
+	@$(MAKE) --no-print-directory test-readme
+
+# The README's commands for building a program against the library, run as
+# written (tests/readme_build.sh): against build/release after make, and
+# after make install PREFIX=$$HOME/.local with HOME a scratch directory.
+test-readme: lib
+	@sh tests/readme_build.sh
+
+# ---- installing: make install PREFIX=/usr/local (DESTDIR for staging) ----
+PREFIX ?= /usr/local
+
+install: $(LIB) $(AG)
+	mkdir -p "$(DESTDIR)$(PREFIX)/include" "$(DESTDIR)$(PREFIX)/lib" "$(DESTDIR)$(PREFIX)/bin"
+	cp include/ag.h "$(DESTDIR)$(PREFIX)/include/"
+	cp $(LIB) "$(DESTDIR)$(PREFIX)/lib/"
+	cp $(AG) "$(DESTDIR)$(PREFIX)/bin/"
 
 asan:
 	@$(MAKE) --no-print-directory MODE=asan check
 
-# OpenBLAS picks AVX-512 kernels at run time, which valgrind cannot run.
+# The valgrind build's own kernel is the baseline one, so OpenBLAS is chosen
+# where it loads; it picks AVX-512 kernels, which valgrind cannot run.
 valgrind:
 	@command -v valgrind >/dev/null || \
 	  { echo "make valgrind needs valgrind: apt-get install valgrind"; exit 1; }
@@ -204,7 +223,7 @@ valgrind:
 
 # Every supported way to build, each warning-free (-Werror) and passing the
 # whole suite: gcc and clang, -O0 and -O2; within each, with and without
-# readline and OpenBLAS (those that are installed).
+# readline (if installed), with both matrix kernels (OpenBLAS if loadable).
 matrix:
 	@for cc in gcc clang; do for opt in -O0 -O2; do \
 	  echo "=== $$cc $$opt"; \
@@ -214,7 +233,9 @@ matrix:
 
 # ---- benchmarks (release mode): the workloads of shared/bench/torch_ref.py ----
 BENCH := $(BUILD)/bench
-TORCH_REF := ../shared/bench/torch_ref.py
+# shared/ beside the repository (or beside a worktree under wt/)
+TORCH_REF ?= $(firstword $(wildcard ../shared/bench/torch_ref.py ../../shared/bench/torch_ref.py) \
+               ../shared/bench/torch_ref.py)
 
 $(BENCH): bench/bench.c $(LIB)
 	$(CC) $(CFLAGS_ALL) $< $(LIB) -o $@ $(LDLIBS_ALL)
@@ -247,7 +268,7 @@ $(FUZZ_BIN): $(FUZZ_SRC) $(LIB_HEADERS) $(REPL_HEADERS)
 	  { echo "make fuzz needs clang and libFuzzer: apt-get install clang libclang-rt-14-dev"; exit 1; }
 	@mkdir -p $(FUZZ_DIR)
 	clang $(BASE) -Irepl -O1 -g -DAG_DEBUG -fsanitize=fuzzer,address,undefined \
-	  -fno-sanitize-recover=all $(FUZZ_SRC) -o $@ -lm
+	  -fno-sanitize-recover=all $(FUZZ_SRC) -o $@ -lm $(DL_LIBS)
 
 # Seeds: every script the tests and examples use. A finding (crash, sanitizer
 # report, leak, hang) is written to build/fuzz/ and make fuzz fails.

@@ -20,6 +20,7 @@
 #ifndef AG_H
 #define AG_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,6 +48,10 @@ struct Tensor {
     const char *op_name;         /* creator's name ("MulBackward"), kept after the graph is freed */
     uint64_t graph_generation;   /* arena generation grad_fn belongs to */
     int ref_count;
+    /* Backward's own: a leaf's incoming gradients summed while backward
+     * runs, added to grad only when it finishes (NULL otherwise). */
+    Tensor *staged_grad;
+    Tensor *staged_next;
 };
 
 /* A recorded operation. Lives in the arena until backward (or ag_graph_free)
@@ -59,6 +64,7 @@ struct Function {
     int num_inputs;
     int pending_count;                /* consumers not yet applied (invariant 1) */
     int release_output;               /* output references handed over by applied consumers */
+    uint32_t seq;                     /* order of recording in its graph (ag_graph_mark) */
     void *ctx;                        /* saved non-input data, arena-allocated */
     Function *arena_next;             /* the arena's list of Functions, newest first */
     uint64_t visit_mark;              /* backward's reachability stamp */
@@ -147,8 +153,11 @@ Tensor *tensor_reshape(Tensor *x, int ndim, const int64_t *shape);
 Tensor *tensor_transpose(Tensor *x, int axis_a, int axis_b);
 /* 1-D and 2-D operands by PyTorch's rules; batched (broadcast) beyond. */
 Tensor *tensor_matmul(Tensor *a, Tensor *b);
-/* What computes large matrix products: "OpenBLAS" when built with it, else
- * "ag's own kernel (...)". */
+/* What computes this thread's large matrix products: "ag's own kernel
+ * (AVX-512, 8x24)", or "OpenBLAS (Haswell)" (OpenBLAS's name for the CPU)
+ * where OpenBLAS is faster and can be loaded; AG_BLAS=own or
+ * AG_BLAS=openblas in the environment overrides the choice (see
+ * docs/performance.md). The string stays valid for the thread's life. */
 const char *ag_blas_name(void);
 
 Tensor *tensor_softmax(Tensor *x, int axis);
@@ -187,11 +196,41 @@ const char *ag_op_rule(const char *op);
 
 /* ---- autograd (src/autograd.c) ------------------------------------------ */
 
-/* Differentiates a one-element loss: leaf gradients accumulate into ->grad,
- * then the arena (every graph built since the last backward) is freed.
- * Returns 0, or -1 with nothing changed (non-scalar loss, no graph, graph
- * already freed). */
+/* Differentiates a one-element loss: leaf gradients accumulate into ->grad
+ * (grad = old + new, once the whole graph has been differentiated), then
+ * the arena (every graph built since the last backward) is freed.
+ * Returns 0, or -1 with a message:
+ *   - a user error (non-scalar loss, no graph, graph already freed) changes
+ *     nothing;
+ *   - out of memory (the limit, or malloc failing) or an interrupt (see
+ *     ag_set_interrupt_flag) while differentiating frees the arena as a
+ *     finished backward does, but every leaf's ->grad is as before the
+ *     call (the same tensor, the same values). */
 int backward(Tensor *loss);
+/* The vector-Jacobian product: differentiates y (any shape) as if the loss
+ * were sum(y * grad), so each leaf's ->grad accumulates grad's product with
+ * y's Jacobian (PyTorch's y.backward(grad)). grad is borrowed, of y's
+ * shape; only its values are used (it may require grad: it is taken as a
+ * constant, and no leaf's gradient is ever grad itself). grad NULL means
+ * ones, for a one-element y: backward(loss) is tensor_backward(loss, NULL).
+ * Returns 0 or -1 as backward does; a grad of another shape, or none for a
+ * y of several elements, is a user error naming the shapes. */
+int tensor_backward(Tensor *y, Tensor *grad);
+
+/* Makes backward poll *flag (borrowed; NULL: no polling) between Functions,
+ * on this thread. When it is non-zero, backward stops and returns -1 with
+ * the message "interrupted", as an allocation failure does: the graph is
+ * freed and every leaf's ->grad is as before the call. backward never
+ * clears the flag: it is the caller's (a SIGINT handler's, say). */
+void ag_set_interrupt_flag(volatile sig_atomic_t *flag);
+
+/* Grad mode, on by default (a shell's no_grad { } turns it off for a
+ * scope): while it is off on this thread, ops record nothing and their
+ * results are constants (requires_grad false, no graph), whatever their
+ * operands. Creating a leaf that requires grad, and backward, work as
+ * usual. Returns the previous setting, for the caller to restore. */
+bool ag_set_grad_enabled(bool enabled);
+bool ag_is_grad_enabled(void);
 
 /* Grad mode, thread-local: while disabled, ops record nothing and their
  * results are constants (the shell's no_grad { }). Returns the previous
@@ -202,6 +241,21 @@ bool ag_is_grad_enabled(void);
 /* Frees the arena without differentiating (for a shell's :reset). Every
  * value built since the last backward loses its graph, as after backward. */
 void ag_graph_free(void);
+
+/* What a statement that fails halfway leaves behind: Functions whose
+ * outputs were all released, still retaining their inputs until the next
+ * backward. ag_graph_mark() names the present point of this thread's
+ * recording; ag_graph_release_dead(mark) then releases, newest first, every
+ * Function of the current graph recorded since the mark whose output has
+ * been freed (nothing can consume it), with what it retained -- which may
+ * free the outputs of older ones, released in turn. Functions whose output
+ * is alive stay, and the counts backward relies on stay exact. A mark made
+ * in another graph (before a backward, or across ag_graph_push/pop), and
+ * mark 0, cover the whole current graph: releasing a dead Function is
+ * always safe, the mark only bounds the walk. Not to be called while
+ * backward runs. */
+uint64_t ag_graph_mark(void);
+void ag_graph_release_dead(uint64_t mark);
 
 /* Sets the current graph aside and starts an empty one, so that a forward
  * and backward can run (as gradcheck does) without freeing the graphs the
@@ -251,8 +305,8 @@ AgStats ag_stats(void);
  * and the arena's spare chunks. */
 void ag_trim(void);
 /* Cap on the bytes of live tensor data plus the graph waiting for a backward;
- * 0 means no cap. A creation that would pass it fails with a message (while
- * backward runs it is not checked). Default: AG_DEFAULT_MEMORY_LIMIT. */
+ * 0 means no cap. A creation that would pass it fails with a message, and so
+ * does a backward (see backward). Default: AG_DEFAULT_MEMORY_LIMIT. */
 void ag_set_memory_limit(int64_t bytes);
 int64_t ag_memory_limit(void);
 #define AG_DEFAULT_MEMORY_LIMIT ((int64_t)4 << 30)

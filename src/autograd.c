@@ -1,6 +1,8 @@
 /*
- * autograd.c — Function, the arena, graph recording, the backward loop and
- * ag_accumulate_grad. Nothing else (the design's file organisation).
+ * autograd.c — Function, the arena, graph recording (and grad mode, and the
+ * release of what failed statements left), the backward loop (with its
+ * staged leaf gradients and its ways to stop: out of memory, an interrupt)
+ * and ag_accumulate_grad. Nothing else (the design's file organisation).
  *
  * The arena is thread-local and owned by backward: every Function (and its
  * ctx) recorded since the last backward lives in it, and backward frees it
@@ -36,6 +38,7 @@ typedef struct {
     uint64_t generation;      /* bumped by every free; tensors record it */
     uint64_t visit_epoch;     /* backward's reachability stamps */
     int64_t sinks;            /* Functions with no consumer (pending_count 0) */
+    uint32_t next_seq;        /* the seq of the next Function recorded */
     bool recount;             /* construction counts cannot be trusted (below) */
 } Arena;
 
@@ -78,6 +81,29 @@ static void *arena_alloc(size_t size) {
     return p;
 }
 
+/* Gives back the arena's memory from p (where a Function starts) to the top:
+ * everything allocated after it is dead. Chunks emptied go to the spares. */
+static void arena_release_top(const void *p) {
+    const unsigned char *b = p;
+    Chunk *c;
+    while ((c = arena.chunks)) {
+        bool holds = b >= c->bytes && b < c->bytes + c->used;
+        size_t keep = holds ? (size_t)(b - c->bytes) : 0;
+        arena.bytes_used -= (int64_t)(c->used - keep);
+        c->used = keep;
+        if (keep > 0) return;
+        arena.chunks = c->next;
+        if (c->size == CHUNK_BYTES) {
+            c->next = arena.spare;
+            arena.spare = c;
+        } else {
+            arena.capacity -= (int64_t)c->size;
+            free(c);
+        }
+        if (holds) return;
+    }
+}
+
 /* Frees every Function (releasing what they retained) and keeps up to
  * KEEP_CHUNKS standard chunks for the next graph. */
 static void arena_free(void) {
@@ -88,8 +114,13 @@ static void arena_free(void) {
     arena.num_functions = 0;
     arena.sinks = 0;
     arena.recount = false;
-    for (; fn; fn = fn->arena_next)
+    arena.next_seq = 0;
+    for (; fn; fn = fn->arena_next) {
         for (int i = 0; i < fn->num_inputs; i++) tensor_release(fn->inputs[i]);
+        /* References handed over by applied consumers of a Function that
+         * never ran (a backward that stopped). */
+        for (; fn->release_output > 0; fn->release_output--) tensor_release(fn->output);
+    }
     int kept = 0;
     for (Chunk *c = arena.spare; c; c = c->next) kept++;
     Chunk *c = arena.chunks;
@@ -142,6 +173,14 @@ bool tensor_has_graph(const Tensor *t) {
     return t->grad_fn != NULL && t->graph_generation == arena.generation;
 }
 
+void ag_graph_output_freed(const Tensor *t) {
+    bool live = t->graph_generation == arena.generation;
+    for (int d = 0; d < graph_depth && !live; d++) live = t->graph_generation == outer[d].generation;
+    if (live) t->grad_fn->output = NULL;
+}
+
+int64_t ag_arena_sinks(void) { return arena.sinks; }
+
 AgStats ag_stats(void) {
     AgStats s;
     ag_stats_tensors(&s);
@@ -156,8 +195,7 @@ AgStats ag_stats(void) {
  * Graph construction
  * ====================================================================== */
 
-/* Grad mode: while off, ops record nothing (no_grad). */
-static _Thread_local bool grad_disabled;
+static _Thread_local bool grad_disabled; /* grad mode is on unless set off */
 
 bool ag_set_grad_enabled(bool enabled) {
     bool was = !grad_disabled;
@@ -182,7 +220,7 @@ Tensor *ag_graph_record(Tensor *out, ApplyFn apply, const char *name,
         return ag_fail("%s: %d inputs, more than the %d a Function can record", name, n,
                        AG_MAX_INPUTS);
     }
-    if (grad_disabled || !ag_any_requires_grad(inputs, n)) return out;
+    if (grad_disabled || !ag_any_requires_grad(inputs, n)) return out; /* a constant */
     size_t fn_bytes = (sizeof(Function) + 15) & ~(size_t)15;
     Function *fn = arena_alloc(fn_bytes + ctx_size);
     if (!fn) {
@@ -192,6 +230,7 @@ Tensor *ag_graph_record(Tensor *out, ApplyFn apply, const char *name,
     memset(fn, 0, fn_bytes + ctx_size);
     fn->apply = apply;
     fn->name = name;
+    fn->seq = arena.next_seq++;
     fn->output = out;                            /* (2) */
     fn->num_inputs = n;
     arena.sinks++; /* nothing consumes the new Function yet */
@@ -217,6 +256,49 @@ Tensor *ag_graph_record(Tensor *out, ApplyFn apply, const char *name,
 }
 
 /* ======================================================================
+ * Releasing what failed statements left: Functions whose output is gone
+ * ====================================================================== */
+
+/* A mark is the graph's generation (its low 32 bits) and the seq of the
+ * next Function: a graph holds far fewer than 2^32 Functions. */
+uint64_t ag_graph_mark(void) { return (uint64_t)(uint32_t)arena.generation << 32 | arena.next_seq; }
+
+/* Releases fn (unlinked already), whose output has been freed: nothing
+ * consumes it, so it is a sink. Its inputs' Functions lose a consumer. */
+static void release_dead_function(Function *fn) {
+    bool counts = !arena.recount; /* after a recount they are not kept whole */
+    AG_ASSERT(!counts || fn->pending_count == 0, "(1) a Function with no output has no consumer");
+    if (counts) arena.sinks--;
+    for (int i = 0; i < fn->num_inputs; i++) {
+        Tensor *in = fn->inputs[i];
+        if (counts && tensor_has_graph(in) && --in->grad_fn->pending_count == 0) arena.sinks++;
+        tensor_release(in); /* may free in, and so kill its Function */
+    }
+    fn->num_inputs = 0;
+    arena.num_functions--;
+}
+
+/* Newest first, so that the Functions a released one kept alive are met
+ * after it, already dead. While every Function met was released, the
+ * arena's top is dead too and its memory goes back. */
+void ag_graph_release_dead(uint64_t mark) {
+    uint32_t from = (uint32_t)(mark >> 32) == (uint32_t)arena.generation ? (uint32_t)mark : 0;
+    Function **link = &arena.functions;
+    bool top = true;
+    while (*link && (*link)->seq >= from) {
+        Function *fn = *link;
+        if (fn->output) {
+            top = false;
+            link = &fn->arena_next;
+            continue;
+        }
+        *link = fn->arena_next;
+        release_dead_function(fn);
+        if (top) arena_release_top(fn);
+    }
+}
+
+/* ======================================================================
  * Tracing: a hook that teaching tools set; one branch per event when off
  * ====================================================================== */
 
@@ -234,11 +316,21 @@ static void trace(AgTraceEvent e) {
 
 /* ======================================================================
  * ag_accumulate_grad: the one place gradients are summed and reduced
+ *
+ * An intermediate's gradients are summed in its ->grad, which its Function
+ * takes when it is applied. A leaf's are summed apart, in ->staged_grad
+ * (the staged leaves form a list, each retained), and added to ->grad only
+ * when backward has finished: .grad = old + (sum of the new), PyTorch's
+ * order, and a backward that fails leaves every .grad as it was.
  * ====================================================================== */
 
-/* Sums grad (a broadcast of shape) over its broadcast dimensions. */
-static Tensor *reduce_to_shape(Tensor *grad, const Tensor *like) {
+static _Thread_local Tensor *staged_leaves;
+
+/* Sums grad (a broadcast of like's shape) over its broadcast dimensions;
+ * NULL if the result cannot be allocated. */
+static Tensor *reduce_to_shape(const Tensor *grad, const Tensor *like) {
     Tensor *r = ag_tensor_filled_like(like, 0.0);
+    if (!r) return NULL;
     BroadcastIter it;
     const double *g = grad->data;
     for (bool more = ag_broadcast_iter_init(&it, grad->ndim, grad->shape, r, NULL); more;
@@ -261,38 +353,89 @@ static void add_into(double *restrict dst, const double *restrict src, int64_t n
     for (int64_t i = 0; i < n; i++) dst[i] += src[i];
 }
 
+/* Adds grad (taken) into *sum. A gradient is written in place only while
+ * exactly one holder has it: add hands one tensor to both its inputs, and a
+ * caller may hold a leaf's .grad. On a failed allocation *sum is unchanged. */
+static inline void add_to_sum(Tensor **sum, Tensor *grad) {
+    Tensor *have = *sum;
+    if (!have) {
+        *sum = grad;
+    } else if (have->ref_count == 1) {
+        add_into(have->data, grad->data, grad->numel);
+        tensor_release(grad);
+    } else if (grad->ref_count == 1) {
+        add_into(grad->data, have->data, grad->numel);
+        tensor_release(have);
+        *sum = grad;
+    } else { /* both shared: a new sum */
+        Tensor *r = ag_tensor_new_like(grad);
+        if (r)
+            for (int64_t i = 0; i < r->numel; i++) r->data[i] = grad->data[i] + have->data[i];
+        tensor_release(grad);
+        if (!r) return;
+        tensor_release(have);
+        *sum = r;
+    }
+}
+
 void ag_accumulate_grad(Tensor *t, Tensor *grad) {
+    if (!grad) return; /* its allocation failed; backward has seen the flag */
     if (!t->requires_grad) {
         tensor_release(grad);
         return;
     }
+    bool leaf = t->grad_fn == NULL;
     if (trace_fn)
         trace((AgTraceEvent){.kind = AG_TRACE_ACCUMULATE, .tensor = t, .grad = grad,
-                             .summed = t->grad != NULL});
+                             .summed = t->grad != NULL || (leaf && t->staged_grad != NULL)});
     if (!ag_shape_equal(t->ndim, t->shape, grad->ndim, grad->shape)) {
         Tensor *reduced = reduce_to_shape(grad, t);
         tensor_release(grad);
+        if (!reduced) return;
         grad = reduced;
     }
-    if (!t->grad) {
-        t->grad = grad;
-    } else if (t->grad->ref_count == 1) {
-        /* Nobody else holds the old gradient: add in place. */
-        add_into(t->grad->data, grad->data, grad->numel);
-        tensor_release(grad);
-    } else if (grad->ref_count == 1) {
-        /* A caller holds the old gradient: leave it as it was. */
-        add_into(grad->data, t->grad->data, grad->numel);
-        tensor_release(t->grad);
-        t->grad = grad;
-    } else {
-        /* Both are shared (the same gradient handed to two inputs): a new sum. */
-        Tensor *sum = ag_tensor_new_like(grad);
-        const double *a = grad->data, *b = t->grad->data;
-        for (int64_t i = 0; i < sum->numel; i++) sum->data[i] = a[i] + b[i];
-        tensor_release(grad);
-        tensor_release(t->grad);
-        t->grad = sum;
+    Tensor **sum = &t->grad;
+    if (leaf) {
+        if (!t->staged_grad) {
+            t->staged_next = staged_leaves;
+            staged_leaves = tensor_retain(t);
+        }
+        sum = &t->staged_grad;
+    }
+    add_to_sum(sum, grad);
+    AG_ASSERT(!leaf || t->staged_grad != NULL, "a staged leaf has a staged gradient");
+}
+
+/* Adds every staged gradient to its leaf's .grad. The sums that need memory
+ * (the old and the new gradient both held elsewhere: the new one is copied
+ * first) are made before any .grad changes, so that a failure changes
+ * nothing. Returns 0, or -1 with nothing committed. */
+static int commit_staged(void) {
+    for (Tensor *t = staged_leaves; t; t = t->staged_next) {
+        Tensor *g = t->staged_grad;
+        if (t->grad && t->grad->ref_count > 1 && g->ref_count > 1) {
+            Tensor *copy = tensor_detach(g);
+            if (!copy) return -1;
+            tensor_release(g);
+            t->staged_grad = copy;
+        }
+    }
+    for (Tensor *t = staged_leaves; t; t = t->staged_next) {
+        add_to_sum(&t->grad, t->staged_grad); /* allocates nothing now */
+        t->staged_grad = NULL;
+    }
+    return 0;
+}
+
+/* Empties the list of staged leaves, dropping any gradient still staged. */
+static void unstage(void) {
+    while (staged_leaves) {
+        Tensor *t = staged_leaves;
+        staged_leaves = t->staged_next;
+        t->staged_next = NULL;
+        tensor_release(t->staged_grad);
+        t->staged_grad = NULL;
+        tensor_release(t);
     }
 }
 
@@ -337,7 +480,8 @@ static int count_pending(Function *root, Function **stack) {
  * returns while backward runs, as in PyTorch. A leaf or constant input is
  * released at once. An intermediate input may still be needed by the
  * Function that made it (exp reads its own output), so the reference is
- * handed to that producer, which drops it after its own apply. */
+ * handed to that producer, which drops it after its own apply (or when the
+ * arena is freed, if it never runs). */
 static void release_after_apply(Function *fn) {
     for (int i = 0; i < fn->num_inputs; i++) {
         Tensor *in = fn->inputs[i];
@@ -350,12 +494,19 @@ static void release_after_apply(Function *fn) {
     for (; fn->release_output > 0; fn->release_output--) tensor_release(out);
 }
 
+static _Thread_local volatile sig_atomic_t *interrupt_flag;
+
+void ag_set_interrupt_flag(volatile sig_atomic_t *flag) { interrupt_flag = flag; }
+
 /* Applies every Function once, in dependency order: a Function runs when all
- * its consumers have handed it their gradient (pending_count reaches 0). */
-static void run_backward(Function *root, Function **stack) {
+ * its consumers have handed it their gradient (pending_count reaches 0).
+ * Stops with -1 when an allocation fails (the allocation left its message)
+ * or the interrupt flag is up. */
+static int run_backward(Function *root, Function **stack) {
     int64_t top = 0;
     stack[top++] = root;
     while (top > 0) {
+        if (interrupt_flag && *interrupt_flag) return ag_fail("interrupted"), -1;
         Function *fn = stack[--top];
         Tensor *out = fn->output;
         AG_ASSERT(out && out->grad, "(10) fn->output->grad is non-NULL when apply is called");
@@ -364,6 +515,7 @@ static void run_backward(Function *root, Function **stack) {
         if (trace_fn) trace((AgTraceEvent){.kind = AG_TRACE_APPLY, .fn = fn, .grad = grad_output});
         fn->apply(fn, fn->ctx, grad_output);
         tensor_release(grad_output);
+        if (ag_alloc_failed()) return -1;
         for (int i = 0; i < fn->num_inputs; i++) {
             Tensor *in = fn->inputs[i];
             if (!tensor_has_graph(in)) continue;
@@ -377,47 +529,98 @@ static void run_backward(Function *root, Function **stack) {
         }
         release_after_apply(fn);
     }
+    return 0;
 }
 
-int backward(Tensor *loss) {
-    char buf[AG_SHAPE_STR_MAX];
-    if (!loss) return ag_fail("backward: loss is NULL"), -1;
-    if (loss->numel != 1)
-        return ag_fail("backward needs a loss with exactly one element, not shape %s",
-                       tensor_shape_str(loss, buf, sizeof buf)), -1;
-    if (!loss->requires_grad)
-        return ag_fail("backward: the loss does not require grad, so there is no graph "
-                       "to differentiate"), -1;
-    if (!tensor_is_leaf(loss) && !tensor_has_graph(loss))
-        return ag_fail("backward: the graph of this value (%s) was freed by an earlier "
-                       "backward; recompute it from its leaves", loss->op_name), -1;
-    ag_alloc_set_backward(true);
-    if (tensor_is_leaf(loss)) {
-        ag_accumulate_grad(loss, ag_tensor_filled_like(loss, 1.0));
-    } else {
-        Function *root = loss->grad_fn;
-        Function **stack = arena_alloc((size_t)arena.num_functions * sizeof *stack);
-        /* The counts made during construction are exact when the loss is the
-         * arena's only sink: every Function then leads to the loss, so no
-         * consumer lies outside its graph. Otherwise, count over what the
-         * loss reaches (ENGINE.md); after that the construction counts are
-         * no longer whole. */
-        bool counted = !arena.recount && arena.sinks == 1 && root->pending_count == 0;
-        if (!counted) arena.recount = true;
-        if (!stack || (!counted && count_pending(root, stack) != 0)) {
-            ag_alloc_set_backward(false);
-            if (!stack) ag_fail("backward: out of memory");
-            return -1;
-        }
-        AG_ASSERT(loss->grad == NULL, "(6) grad fields are NULL at entry");
-        loss->grad = ag_tensor_filled_like(loss, 1.0);
-        run_backward(root, stack);
+/* Differentiates from root, whose output holds its gradient. Returns 0, -1
+ * after a failure while running (the graph must then be freed), or -2 when
+ * the graph is refused before anything changed. */
+static int differentiate(Function *root) {
+    Function **stack = arena_alloc((size_t)arena.num_functions * sizeof *stack);
+    if (!stack) return ag_fail("backward: out of memory"), -1;
+    /* The counts made during construction are exact when the loss is the
+     * arena's only sink: every Function then leads to the loss, so no
+     * consumer lies outside its graph. Otherwise, count over what the loss
+     * reaches (ENGINE.md); after that the construction counts are no longer
+     * whole. */
+    bool counted = !arena.recount && arena.sinks == 1 && root->pending_count == 0;
+    if (!counted) {
+        arena.recount = true;
+        if (count_pending(root, stack) != 0) return -2;
     }
-    ag_alloc_set_backward(false);
+    return run_backward(root, stack);
+}
+
+/* After a failed backward: the gradients of intermediates that were never
+ * applied go, and so do the staged ones; every .grad is as before. */
+static void discard_gradients(void) {
+    for (Function *fn = arena.functions; fn; fn = fn->arena_next) {
+        if (!fn->output) continue;
+        tensor_release(fn->output->grad);
+        fn->output->grad = NULL;
+    }
+    unstage();
+}
+
+/* The end of every backward that ran, rc its outcome so far: the staged
+ * gradients are committed (0) or dropped with the intermediate ones (-1),
+ * and the arena is freed either way. Returns 0 or -1. */
+static int finish_backward(int rc) {
+    if (rc == 0) rc = commit_staged();
+    if (rc != 0) discard_gradients();
+    unstage();
     /* After a big graph (a long forward-only session, say), give the memory
      * back to the system, not only to malloc; small graphs skip the cost. */
     bool big = arena.bytes_used > TRIM_AFTER_BYTES;
     arena_free();
     if (big) ag_heap_trim();
+    return rc;
+}
+
+/* The checks of tensor_backward: a user error changes nothing. */
+static int refuse_backward(const Tensor *y, const Tensor *grad) {
+    char sy[AG_SHAPE_STR_MAX], sg[AG_SHAPE_STR_MAX];
+    if (!y) return ag_fail("backward: loss is NULL"), -1;
+    tensor_shape_str(y, sy, sizeof sy);
+    if (grad && !ag_shape_equal(grad->ndim, grad->shape, y->ndim, y->shape))
+        return ag_fail("backward: the gradient has shape %s, but the tensor it is for has "
+                       "shape %s; they must be the same",
+                       tensor_shape_str(grad, sg, sizeof sg), sy), -1;
+    if (!grad && y->numel != 1)
+        return ag_fail("backward needs a loss with exactly one element, not shape %s; for "
+                       "the vector-Jacobian product, pass a gradient of shape %s", sy, sy), -1;
+    if (!y->requires_grad)
+        return ag_fail("backward: the loss does not require grad, so there is no graph "
+                       "to differentiate"), -1;
+    if (!tensor_is_leaf(y) && !tensor_has_graph(y))
+        return ag_fail("backward: the graph of this value (%s) was freed by an earlier "
+                       "backward; recompute it from its leaves", y->op_name), -1;
     return 0;
 }
+
+int tensor_backward(Tensor *y, Tensor *grad) {
+    if (refuse_backward(y, grad) != 0) return -1;
+    ag_alloc_clear_failure();
+    int rc;
+    /* The seed is backward's own: a copy of grad (which may require grad;
+     * its values are all that is used), or ones. */
+    Tensor *seed = grad ? tensor_detach(grad) : ag_tensor_filled_like(y, 1.0);
+    if (!seed) {
+        rc = -1;
+    } else if (tensor_is_leaf(y)) {
+        ag_accumulate_grad(y, seed);
+        rc = ag_alloc_failed() ? -1 : 0;
+    } else {
+        AG_ASSERT(y->grad == NULL, "(6) grad fields are NULL at entry");
+        y->grad = seed;
+        rc = differentiate(y->grad_fn);
+        if (rc == -2) { /* refused: nothing has changed */
+            tensor_release(y->grad);
+            y->grad = NULL;
+            return -1;
+        }
+    }
+    return finish_backward(rc);
+}
+
+int backward(Tensor *loss) { return tensor_backward(loss, NULL); }

@@ -53,15 +53,22 @@ void *ag_fail(const char *fmt, ...) AG_PRINTF(1, 2);
 
 /* ---- allocation (tensor.c): the one path for tensor memory ---- */
 /* New tensor with uninitialised data, ref_count 1, no grad; NULL with a
- * message if the element count overflows or the memory limit would be passed. */
+ * message if the element count overflows, the memory limit would be passed
+ * or malloc fails. Every allocation counts against the limit, backward's
+ * too. */
 Tensor *ag_tensor_new(int ndim, const int64_t *shape);
 Tensor *ag_tensor_new_like(const Tensor *t);
 /* Same shape as t, filled with value. */
 Tensor *ag_tensor_filled_like(const Tensor *t, double value);
-/* Memory checks are waived while backward runs: gradients never exceed a
- * small multiple of the graph, and a backward half done would be worse than
- * passing the cap. */
-void ag_alloc_set_backward(bool in_backward);
+/* A failed ag_tensor_new also raises a flag, so that backward can stop
+ * after the apply in which it happened (a backward kernel that gets NULL
+ * writes nothing and returns: the contract of every kernel). */
+extern _Thread_local bool ag_alloc_failure; /* read once per apply: no call */
+static inline void ag_alloc_clear_failure(void) { ag_alloc_failure = false; }
+static inline bool ag_alloc_failed(void) { return ag_alloc_failure; }
+/* Test hook: the allocation `after` allocations from now fails as if malloc
+ * had returned NULL (0: the next one); negative turns it off. */
+void ag_alloc_fail_after(int64_t after);
 /* Hands memory the C library keeps after free back to the system. */
 void ag_heap_trim(void);
 /* Frees the arena's spare chunks (ag_trim). */
@@ -110,6 +117,12 @@ bool ag_any_requires_grad(Tensor *const *inputs, int n);
  * Returns out, or NULL with out released and nothing recorded on failure. */
 Tensor *ag_graph_record(Tensor *out, ApplyFn apply, const char *name,
                      Tensor *const *inputs, int n, void **ctx, size_t ctx_size);
+/* t (made by a recorded op) is being freed: its Function, if still in the
+ * current graph or one set aside by ag_graph_push, must not read it again. */
+void ag_graph_output_freed(const Tensor *t);
+/* Functions of the current graph that nothing consumes (for tests: backward
+ * reuses the construction counts when the loss is the only one). */
+int64_t ag_arena_sinks(void);
 /* Takes ownership of grad (in some broadcast of t's shape), reduces it to
  * t's shape and adds it into t->grad: the one place gradients are summed.
  * Does nothing (but release) when t does not require grad. */

@@ -37,11 +37,17 @@ enum { HEADER_BYTES = (sizeof(Tensor) + 63) / 64 * 64 };
 
 static _Thread_local int64_t live_tensors, live_bytes, peak_bytes;
 static _Thread_local int64_t memory_limit = AG_DEFAULT_MEMORY_LIMIT;
-static _Thread_local bool allocating_for_backward;
+_Thread_local bool ag_alloc_failure;             /* since ag_alloc_clear_failure */
+static _Thread_local int64_t fail_countdown = -1; /* the test hook below; -1: off */
 
 void ag_set_memory_limit(int64_t bytes) { memory_limit = bytes < 0 ? 0 : bytes; }
 int64_t ag_memory_limit(void) { return memory_limit; }
-void ag_alloc_set_backward(bool in_backward) { allocating_for_backward = in_backward; }
+void ag_alloc_fail_after(int64_t after) { fail_countdown = after < 0 ? -1 : after; }
+
+/* True for the allocation ag_alloc_fail_after chose. */
+static bool injected_failure(void) {
+    return fail_countdown >= 0 && fail_countdown-- == 0;
+}
 
 
 /* Element count of shape, or -1 with a message if a dimension is negative
@@ -202,9 +208,16 @@ void ag_stats_tensors(AgStats *s) {
 
 static size_t block_size(int64_t bytes) { return (size_t)HEADER_BYTES + ((size_t)bytes + 63) / 64 * 64; }
 
+/* Every failure of ag_tensor_new goes through here: backward learns of it
+ * from the flag (a kernel that gets NULL just returns). */
+static Tensor *alloc_failure(void) {
+    ag_alloc_failure = true;
+    return NULL;
+}
+
 Tensor *ag_tensor_new(int ndim, const int64_t *shape) {
     int64_t numel = checked_numel(ndim, shape);
-    if (numel < 0) return NULL;
+    if (numel < 0) return alloc_failure();
     int64_t bytes = numel * (int64_t)sizeof(double);
     /* The limit covers the tensors and the graph waiting for a backward, so
      * that forward passes without backward end in this message, not in
@@ -214,23 +227,21 @@ Tensor *ag_tensor_new(int ndim, const int64_t *shape) {
     size_t size = block_size(bytes); /* < 2^64: bytes < 2^63 (checked_numel) */
     int64_t free_bytes = memory_limit - live_bytes - graph;
     if (free_bytes < 0) free_bytes = 0; /* the limit was lowered under live tensors */
-    if (!allocating_for_backward && memory_limit > 0 && size > (size_t)free_bytes) {
+    if (memory_limit > 0 && size > (size_t)free_bytes) {
         char buf[AG_SHAPE_STR_MAX], held[160] = "";
         if (graph > 0)
             snprintf(held, sizeof held, " (%lld bytes hold graphs waiting for a backward, "
                      "which backward or :reset frees)", (long long)graph);
-        return ag_fail("allocation too large: shape %s needs %llu bytes, %lld of the "
-                       "%lld-byte memory limit are free%s",
-                       ag_shape_str(ndim, shape, buf, sizeof buf), (unsigned long long)size,
-                       (long long)free_bytes, (long long)memory_limit, held);
+        ag_fail("allocation too large: shape %s needs %llu bytes, %lld of the "
+                "%lld-byte memory limit are free%s",
+                ag_shape_str(ndim, shape, buf, sizeof buf), (unsigned long long)size,
+                (long long)free_bytes, (long long)memory_limit, held);
+        return alloc_failure();
     }
-    char *block = block_alloc(size);
+    char *block = injected_failure() ? NULL : block_alloc(size);
     if (!block) {
-        if (allocating_for_backward) {
-            fprintf(stderr, "ag: out of memory during backward\n");
-            abort();
-        }
-        return ag_fail("out of memory allocating %llu bytes", (unsigned long long)size);
+        ag_fail("out of memory allocating %llu bytes", (unsigned long long)size);
+        return alloc_failure();
     }
     Tensor *t = (Tensor *)block;
     memset(t, 0, sizeof *t);
@@ -269,7 +280,7 @@ void tensor_release(Tensor *t) {
     if (--t->ref_count > 0) return;
     /* The Function may outlive its output (it lives until the arena is freed):
      * tell it, so nothing reads the freed tensor through fn->output. */
-    if (tensor_has_graph(t)) t->grad_fn->output = NULL;
+    if (t->grad_fn) ag_graph_output_freed(t);
     tensor_release(t->grad);
     live_tensors--;
     size_t size = block_size(t->numel * (int64_t)sizeof(double));

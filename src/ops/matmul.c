@@ -11,11 +11,16 @@
  * op(B) (KC x NC) and blocks of op(A) (MC x KC) are packed into contiguous
  * slivers — the transposes are absorbed by the packing — and a register-
  * blocked micro-kernel computes MR x NR tiles of C from them. Small products
- * take a direct loop instead, with no packing.
+ * take a direct loop instead, with no packing. OpenBLAS's dgemm takes the
+ * large ones only on machines where it is faster (see "OpenBLAS, only where
+ * it is faster" below).
  */
 #include "../internal.h"
 
+#include <dlfcn.h>
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* ======================================================================
@@ -143,8 +148,6 @@ static void gemm_direct(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_
                 axpy(M, B[p * b_ps + j * b_js], A + p * a_ps, a_is, C + j, ldc);
     }
 }
-
-#ifndef AG_OPENBLAS /* with OpenBLAS, its dgemm replaces the packed kernel */
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -343,8 +346,6 @@ static bool gemm_packed(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_
     return true;
 }
 
-#endif /* AG_OPENBLAS */
-
 /* The direct loop takes vector operands, tiny products, and thin ones where
  * padding to whole MR x NR tiles would waste over 7/8 of the kernel. */
 static bool gemm_is_small(int64_t M, int64_t N, int64_t K) {
@@ -353,37 +354,103 @@ static bool gemm_is_small(int64_t M, int64_t N, int64_t K) {
     return (double)M * (double)N * (double)K < GEMM_SMALL || (double)M * (double)N * 8 < tiles;
 }
 
-#ifdef AG_OPENBLAS
-/* Built with OpenBLAS (make finds it): its dgemm for the big products, the
- * direct loops for the small ones, where a library call costs more than
- * the arithmetic. */
-#include <cblas.h>
+/* ======================================================================
+ * ag_gemm: OpenBLAS, only where it is faster
+ *
+ * Measured on one core (docs/performance.md): where ag's kernel is built
+ * for AVX2 with FMA or for AVX-512, it matches OpenBLAS 0.3.21's dgemm at
+ * its best (50-52 GFLOP/s against 46-51 at 1024^3 here), and OpenBLAS is
+ * 2.7x slower than it when it takes the CPU for an older one, as 0.3.21
+ * does with recent Xeons (Prescott: 19 GFLOP/s). So such a build never uses
+ * OpenBLAS. A build with the narrow kernel (SSE2, NEON, scalar: a baseline
+ * -march, or another architecture) uses it when libopenblas.so.0 can be
+ * loaded and, on x86, when it chose an AVX2 or AVX-512 kernel (else it is no
+ * faster than ag's). The choice is made once per thread, at the first large
+ * product, from facts of the build and the machine, never from timing: the
+ * same kernel on every run. AG_BLAS=own or AG_BLAS=openblas (if it loads)
+ * overrides it (the tests run both).
+ *
+ * OpenBLAS is loaded with dlopen, so that libag.a needs no -lopenblas (one
+ * library, linked the same everywhere) and a program that never makes a
+ * large product never pays for loading it (about 1.5 ms at startup).
+ * ====================================================================== */
 
-static bool gemm_library(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K,
-                         const double *A, int64_t lda, const double *B, int64_t ldb, double *C,
-                         int64_t ldc, bool accumulate) {
-    cblas_dgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,
-                trans_b ? CblasTrans : CblasNoTrans, (blasint)M, (blasint)N, (blasint)K, 1.0, A,
-                (blasint)lda, B, (blasint)ldb, accumulate ? 1.0 : 0.0, C, (blasint)ldc);
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+#define GEMM_WIDE 1
+#else
+#define GEMM_WIDE 0
+#endif
+
+/* cblas_dgemm of OpenBLAS's usual (32-bit integer) interface; the enum
+ * values are cblas.h's. */
+typedef void (*CblasDgemm)(int order, int trans_a, int trans_b, int m, int n, int k,
+                           double alpha, const double *a, int lda, const double *b, int ldb,
+                           double beta, double *c, int ldc);
+enum { CBLAS_ROW_MAJOR = 101, CBLAS_NO_TRANS = 111, CBLAS_TRANS = 112 };
+
+static _Thread_local bool blas_chosen;
+static _Thread_local CblasDgemm blas_dgemm; /* NULL: ag's own kernel */
+static _Thread_local char blas_name[64];
+
+/* Whether OpenBLAS's kernel for core beats ag's narrow one (see above). */
+static bool openblas_core_is_faster(const char *core) {
+#if defined(__x86_64__) || defined(__i386__)
+    static const char *const wide[] = {"Haswell", "Zen", "SkylakeX", "Cooperlake",
+                                       "SapphireRapids"};
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+        if (strcmp(core, wide[i]) == 0) return true;
+    return false;
+#else
+    (void)core;
     return true;
+#endif
 }
 
-const char *ag_blas_name(void) { return "OpenBLAS"; }
-#else
-#define gemm_library gemm_packed
+static void choose_blas(void) {
+    blas_chosen = true;
+    snprintf(blas_name, sizeof blas_name, "ag's own kernel (%s)", GEMM_KERNEL_NAME);
+    const char *want = getenv("AG_BLAS");
+    bool forced = want && strcmp(want, "openblas") == 0;
+    if ((want && strcmp(want, "own") == 0) || (GEMM_WIDE && !forced)) return;
+    void *lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    void *dgemm = lib ? dlsym(lib, "cblas_dgemm") : NULL;
+    void *corename = lib ? dlsym(lib, "openblas_get_corename") : NULL;
+    const char *core = "";
+    if (corename) {
+        char *(*get)(void);
+        memcpy(&get, &corename, sizeof get); /* POSIX: a symbol is a function's address */
+        core = get();
+    }
+    if (!dgemm || (!forced && !openblas_core_is_faster(core))) return; /* stays loaded */
+    memcpy(&blas_dgemm, &dgemm, sizeof blas_dgemm);
+    snprintf(blas_name, sizeof blas_name, "OpenBLAS (%s)", core);
+}
 
 const char *ag_blas_name(void) {
-    return "ag's own kernel (" GEMM_KERNEL_NAME ")";
+    if (!blas_chosen) choose_blas();
+    return blas_name;
 }
-#endif
+
+/* OpenBLAS's interface takes int dimensions. */
+static bool fits_int(int64_t a, int64_t b, int64_t c) {
+    return a <= INT_MAX && b <= INT_MAX && c <= INT_MAX;
+}
 
 void ag_gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, const double *A,
           int64_t lda, const double *B, int64_t ldb, double *C, int64_t ldc,
           bool accumulate) {
     if (M <= 0 || N <= 0) return;
-    if (gemm_is_small(M, N, K) ||
-        !gemm_library(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate))
-        gemm_direct(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+    if (!gemm_is_small(M, N, K)) {
+        if (!blas_chosen) choose_blas();
+        if (blas_dgemm && fits_int(M, N, K) && fits_int(lda, ldb, ldc)) {
+            blas_dgemm(CBLAS_ROW_MAJOR, trans_a ? CBLAS_TRANS : CBLAS_NO_TRANS,
+                       trans_b ? CBLAS_TRANS : CBLAS_NO_TRANS, (int)M, (int)N, (int)K, 1.0, A,
+                       (int)lda, B, (int)ldb, accumulate ? 1.0 : 0.0, C, (int)ldc);
+            return;
+        }
+        if (gemm_packed(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate)) return;
+    }
+    gemm_direct(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
 /* ======================================================================
@@ -405,8 +472,8 @@ typedef struct {
     int64_t a_step[AG_MAX_DIMS];   /* matrices a advances per batch index; 0 if broadcast */
     int64_t b_step[AG_MAX_DIMS];
     int64_t count;                 /* batch entries (product of batch) */
-    bool fold;                     /* a's batch is the output's and b has none: one
-                                      (count*M, K) @ (K, N) product does it all */
+    bool fold;                     /* entries, a's batch is the output's and b has one
+                                      matrix: one (count*M, K) @ (K, N) does it all */
 } MatmulPlan;
 
 enum { FAIL_RANK, FAIL_INNER, FAIL_BATCH };
@@ -447,7 +514,7 @@ static int plan_batch(MatmulPlan *p, const Tensor *a, int na, const Tensor *b, i
         sb *= db;
         p->count *= p->batch[d];
     }
-    p->fold = !p->a_vec;
+    p->fold = !p->a_vec && p->count > 0;
     for (int d = 0; d < p->nb; d++)
         if (p->batch[d] > 1 && (p->a_step[d] == 0 || p->b_step[d] != 0)) p->fold = false;
     return 0;
@@ -487,6 +554,18 @@ static void batch_entry(const MatmulPlan *p, int64_t t, int64_t *ia, int64_t *ib
     }
 }
 
+/* Whether batch entry t is the first (in row-major order) to read its
+ * matrix of an operand with the given steps: its index is 0 along every
+ * dimension the operand is broadcast over (step 0). */
+static bool first_reader(const MatmulPlan *p, const int64_t *step, int64_t t) {
+    for (int d = p->nb - 1; d >= 0; d--) {
+        int64_t idx = t % p->batch[d];
+        t /= p->batch[d];
+        if (step[d] == 0 && idx != 0) return false;
+    }
+    return true;
+}
+
 /* ======================================================================
  * matmul: forward
  *   a (batch..., M, K) @ b (batch..., K, N) -> out (batch..., M, N)
@@ -508,55 +587,67 @@ static void matmul_kernel(const MatmulPlan *p, const double *a, const double *b,
 
 /* ======================================================================
  * matmul: backward (g has out's shape: (batch..., M, N) in memory)
- *   grad_a = g @ b^T    (batch..., M, K)  [(batch..., K) if a is 1-D]
- *   grad_b = a^T @ g    (batch..., K, N)  [(batch..., K) if b is 1-D]
- * Both are in the broadcast batch shape; ag_accumulate_grad sums them down to
- * the operand's shape (e.g. (2,5,3,4) -> (2,1,3,4), or (B,K) -> (K,)).
+ *   grad_a = g @ b^T    in a's shape: (a's batch..., M, K), or (K,)
+ *   grad_b = a^T @ g    in b's shape: (b's batch..., K, N), or (K,)
+ * Each gradient is made in its operand's own shape, not in the broadcast
+ * batch shape: where an operand's matrix is read by several batch entries
+ * (a broadcast batch dimension, or a 1-D operand), their products are summed
+ * into it by ag_gemm's accumulate flag (ENGINE.md, version 2: a kernel may
+ * sum where one input element feeds several outputs). Built in the batch
+ * shape and reduced afterwards, b's gradient in (1000, 1, K) @ (K, N) would
+ * take 1000 times b's memory. With no batch entries at all (a batch
+ * dimension of 0), the gradients are zeros.
  * ====================================================================== */
 
-static Tensor *matmul_grad_a(const MatmulPlan *p, const Tensor *g, const Tensor *b) {
-    int64_t M = p->M, K = p->K, N = p->N, shape[AG_MAX_DIMS];
-    Tensor *r = ag_tensor_new(batch_shape(p, shape, p->a_vec ? -1 : M, K), shape);
+static Tensor *matmul_grad_a(const MatmulPlan *p, const Tensor *g, const Tensor *a,
+                             const Tensor *b) {
+    int64_t M = p->M, K = p->K, N = p->N;
+    Tensor *r = p->count == 0 ? ag_tensor_filled_like(a, 0.0) : ag_tensor_new_like(a);
     if (!r) return NULL;
     if (p->fold) { /* g (count*M, N) @ b^T (N, K) -> (count*M, K) */
         ag_gemm(false, true, p->count * M, K, N, g->data, N, b->data, N, r->data, K, false);
         return r;
     }
     for (int64_t t = 0; t < p->count; t++) {
-        int64_t ia, ib; /* g[t] (M,N) @ b[ib]^T (N,K) -> (M,K) */
+        int64_t ia, ib; /* g[t] (M,N) @ b[ib]^T (N,K) (+)-> r[ia] (M,K) */
         batch_entry(p, t, &ia, &ib);
         ag_gemm(false, true, M, K, N, g->data + t * M * N, N, b->data + ib * K * N, N,
-             r->data + t * M * K, K, false);
+                r->data + ia * M * K, K, !first_reader(p, p->a_step, t));
     }
     return r;
 }
 
-static Tensor *matmul_grad_b(const MatmulPlan *p, const Tensor *g, const Tensor *a) {
-    int64_t M = p->M, K = p->K, N = p->N, shape[AG_MAX_DIMS];
-    Tensor *r = ag_tensor_new(batch_shape(p, shape, K, p->b_vec ? -1 : N), shape);
+static Tensor *matmul_grad_b(const MatmulPlan *p, const Tensor *g, const Tensor *a,
+                             const Tensor *b) {
+    int64_t M = p->M, K = p->K, N = p->N;
+    Tensor *r = p->count == 0 ? ag_tensor_filled_like(b, 0.0) : ag_tensor_new_like(b);
     if (!r) return NULL;
+    if (p->fold) { /* b is every entry's: a^T (K, count*M) @ g (count*M, N) -> (K, N) */
+        ag_gemm(true, false, K, N, p->count * M, a->data, K, g->data, N, r->data, N, false);
+        return r;
+    }
     for (int64_t t = 0; t < p->count; t++) {
-        int64_t ia, ib; /* a[ia]^T (K,M) @ g[t] (M,N) -> (K,N) */
+        int64_t ia, ib; /* a[ia]^T (K,M) @ g[t] (M,N) (+)-> r[ib] (K,N) */
         batch_entry(p, t, &ia, &ib);
         ag_gemm(true, false, K, N, M, a->data + ia * M * K, K, g->data + t * M * N, N,
-             r->data + t * K * N, N, false);
+                r->data + ib * K * N, N, !first_reader(p, p->b_step, t));
     }
     return r;
 }
 
 OP_DOC(matmul, "grad_a = g @ b^T, grad_b = a^T @ g (batch dimensions summed back)");
 
+/* On a failed allocation it writes nothing more and returns (backward then
+ * stops: the contract of every backward kernel). */
 static void matmul_backward(Function *self, void *ctx, Tensor *g) {
     const MatmulPlan *p = ctx;
     Tensor *a = self->inputs[0], *b = self->inputs[1];
     if (a->requires_grad) {
-        Tensor *r = matmul_grad_a(p, g, b);
-        if (r) ag_accumulate_grad(a, r);
+        Tensor *r = matmul_grad_a(p, g, a, b);
+        if (!r) return;
+        ag_accumulate_grad(a, r);
     }
-    if (b->requires_grad) {
-        Tensor *r = matmul_grad_b(p, g, a);
-        if (r) ag_accumulate_grad(b, r);
-    }
+    if (b->requires_grad) ag_accumulate_grad(b, matmul_grad_b(p, g, a, b));
 }
 
 /* ======================================================================

@@ -89,7 +89,11 @@ bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs,
     return ok;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--blas") == 0) { /* for make test: which kernel */
+        printf("%s\n", ag_blas_name());
+        return 0;
+    }
     ag_seed(1234);
     test_core();
     test_ops();
@@ -99,6 +103,7 @@ int main(void) {
     test_numerics();
     test_syntax_ops();
     test_optim();
+    test_backward();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }

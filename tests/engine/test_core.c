@@ -265,6 +265,156 @@ static void test_nested_graphs(void) {
     for (int i = 0; i < 6; i++) tensor_release(all[i]);
 }
 
+/* Grad mode off: ops record nothing and return constants; a value made so
+ * is a constant afterwards too; backward still runs; the setting is
+ * restored by the caller. PyTorch:
+ *   x = torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True)
+ *   with torch.no_grad(): y = x * 2        # requires_grad False, a leaf
+ *   (y * x).sum().backward(); x.grad       # tensor([2., 4.])
+ *   w = (x * x).sum(); x.grad = None
+ *   with torch.no_grad(): w.backward()
+ *   x.grad                                 # tensor([2., 4.]) */
+static void test_grad_mode(void) {
+    int64_t base = live_tensors(), functions = ag_stats().arena_functions;
+    CHECK(ag_is_grad_enabled(), "grad mode is on by default");
+    Tensor *x = vec(2, (double[]){1, 2}, true), *two = tensor_scalar(2);
+    CHECK(ag_set_grad_enabled(false) == true && !ag_is_grad_enabled(), "off; was on");
+    Tensor *y = tensor_mul(x, two);
+    CHECK(y && !y->requires_grad && tensor_is_leaf(y) && y->data[1] == 4,
+          "with grad off, an op on a leaf that requires grad is a constant");
+    CHECK(ag_stats().arena_functions == functions, "and records nothing");
+    Tensor *made = tensor_ones(SHAPE(2), true);
+    CHECK(made->requires_grad, "creating a leaf that requires grad still does (as PyTorch)");
+    CHECK(ag_set_grad_enabled(false) == false, "off again; was off");
+    CHECK(ag_set_grad_enabled(true) == false && ag_is_grad_enabled(), "on; was off");
+    Tensor *z = tensor_mul(y, x), *s = tensor_sum(z);
+    CHECK(backward(s) == 0 && x->grad->data[0] == 2 && x->grad->data[1] == 4,
+          "y made with grad off is a constant: d sum(y * x)/dx = y");
+    tensor_zero_grad(x);
+    Tensor *xx = tensor_mul(x, x), *w = tensor_sum(xx);
+    ag_set_grad_enabled(false);
+    CHECK(backward(w) == 0 && x->grad->data[0] == 2 && x->grad->data[1] == 4,
+          "backward runs with grad off");
+    ag_set_grad_enabled(true);
+    Tensor *all[] = {x, two, y, made, z, s, xx, w};
+    for (int i = 0; i < 8; i++) tensor_release(all[i]);
+    CHECK(live_tensors() == base, "grad mode leaked %lld tensors",
+          (long long)(live_tensors() - base));
+}
+
+/* A statement that fails halfway, as the shell runs one:
+ * s = sum(h); t1 = w * big; t2 = exp(t1); t3 = t2 * s, then an error; the
+ * shell releases its temporaries. Every Function it recorded has lost its
+ * output (or will, once its consumer goes): all dead, a cascade. */
+static void failed_statement(Tensor *h, Tensor *w) {
+    Tensor *big = tensor_ones(SHAPE(100000), false);
+    Tensor *s = tensor_sum(h), *t1 = tensor_mul(w, big), *t2 = tensor_exp(t1);
+    Tensor *t3 = tensor_mul(t2, s);
+    Tensor *all[] = {big, s, t1, t2, t3};
+    for (int i = 0; i < 5; i++) tensor_release(all[i]);
+}
+
+/* ag_graph_release_dead frees what failed statements left in the arena,
+ * and nothing a live value needs: repeated failures do not grow memory,
+ * the counts stay exact (a surviving dead branch still gets recounted, and
+ * once it goes the loss is again the only sink), and a later backward over
+ * the surviving graph is right. */
+static void test_release_dead(void) {
+    int64_t base = live_tensors();
+    Tensor *x = vec(3, (double[]){1, 2, 3}, true), *w = vec(1, (double[]){0.5}, true);
+    Tensor *two = tensor_scalar(2), *one = tensor_scalar(1);
+    Tensor *h = tensor_mul(x, x), *y = tensor_sum(h), *z = tensor_add(h, one);
+    AgStats before = ag_stats();
+    int64_t sinks = ag_arena_sinks();
+    CHECK(sinks == 2 && h->grad_fn->pending_count == 2, "y and z are sinks; h has 2 consumers");
+    Tensor *kept[5];
+    for (int i = 0; i < 5; i++) {
+        uint64_t mark = ag_graph_mark();
+        kept[i] = tensor_mul(x, two); /* a statement's value that survives */
+        failed_statement(h, w);
+        ag_graph_release_dead(mark);
+    }
+    AgStats after = ag_stats();
+    CHECK(after.live_tensors == before.live_tensors + 5 &&
+              after.live_bytes - before.live_bytes < 5 * 1024,
+          "five failures grew live memory by %lld bytes (the five kept values only)",
+          (long long)(after.live_bytes - before.live_bytes));
+    CHECK(after.arena_functions == before.arena_functions + 5 && ag_arena_sinks() == sinks + 5,
+          "only the kept values' Functions stay: %lld functions, %lld sinks",
+          (long long)(after.arena_functions - before.arena_functions),
+          (long long)ag_arena_sinks());
+    CHECK(h->grad_fn->pending_count == 2, "h's consumers: y and z again");
+    for (int i = 0; i < 5; i++) tensor_release(kept[i]);
+    ag_graph_release_dead(0); /* the kept values' Functions are dead now */
+    CHECK(ag_stats().arena_bytes == before.arena_bytes && ag_arena_sinks() == sinks,
+          "their arena memory is given back: %lld bytes more",
+          (long long)(ag_stats().arena_bytes - before.arena_bytes));
+    failed_statement(h, w);
+    /* z is alive: a dead branch the caller holds; backward must recount. */
+    CHECK(backward(y) == 0 && x->grad->data[2] == 6, "backward with a dead branch: 2x");
+    tensor_release(y);
+    tensor_release(z);
+
+    /* Once the failures are released, the loss is the only sink again:
+     * the construction counts are exact and backward skips its recount. */
+    {
+        Tensor *h2 = tensor_mul(x, x), *y2 = tensor_sum(h2);
+        uint64_t mark = ag_graph_mark();
+        failed_statement(h2, w);
+        CHECK(ag_arena_sinks() == 2, "a failure leaves a second sink");
+        ag_graph_release_dead(mark);
+        CHECK(ag_arena_sinks() == 1 && y2->grad_fn->pending_count == 0 &&
+                  h2->grad_fn->pending_count == 1, "released: y2 is the only sink");
+        tensor_zero_grad(x);
+        CHECK(backward(y2) == 0 && x->grad->data[1] == 4, "backward: 2x");
+        tensor_release(h2);
+        tensor_release(y2);
+    }
+    Tensor *all[] = {x, w, two, one, h};
+    for (int i = 0; i < 5; i++) tensor_release(all[i]);
+    CHECK(live_tensors() == base, "release_dead tests leaked %lld tensors",
+          (long long)(live_tensors() - base));
+}
+
+/* Marks and nested graphs: a value of the outer graph freed while an inner
+ * one is pushed still lets go of its Function; release_dead works on the
+ * graph active when it is called, for the Functions recorded since the
+ * mark. */
+static void test_release_dead_nested(void) {
+    int64_t base = live_tensors();
+    Tensor *x = vec(2, (double[]){1, 2}, true), *w = vec(1, (double[]){0.5}, true);
+    Tensor *h = tensor_mul(x, x), *y = tensor_sum(h);
+    AgStats before = ag_stats();
+    uint64_t mark = ag_graph_mark();
+    Tensor *big = tensor_ones(SHAPE(100000), false), *t1 = tensor_mul(w, big);
+    tensor_release(big);
+    CHECK(ag_graph_push() == 0, "push");
+    tensor_release(t1); /* the outer statement fails while pushed (grad inside it) */
+    Tensor *c = tensor_detach(x);
+    tensor_set_requires_grad(c, true);
+    Tensor *e = tensor_exp(c);
+    uint64_t inner_mark = ag_graph_mark();
+    failed_statement(e, w);
+    ag_graph_release_dead(mark); /* the inner graph's failures, since an older mark */
+    CHECK(ag_stats().arena_functions == 1, "inside, only exp's Function is left: %lld",
+          (long long)ag_stats().arena_functions);
+    ag_graph_release_dead(inner_mark); /* nothing more */
+    tensor_release(e);
+    tensor_release(c);
+    ag_graph_pop();
+    ag_graph_release_dead(mark);
+    AgStats after = ag_stats();
+    CHECK(after.live_tensors == before.live_tensors && after.arena_functions == before.arena_functions,
+          "after pop, the outer failure is released: %lld tensors, %lld functions more",
+          (long long)(after.live_tensors - before.live_tensors),
+          (long long)(after.arena_functions - before.arena_functions));
+    CHECK(backward(y) == 0 && x->grad->data[1] == 4, "the outer graph differentiates: 2x");
+    Tensor *all[] = {x, w, h, y};
+    for (int i = 0; i < 4; i++) tensor_release(all[i]);
+    CHECK(live_tensors() == base, "nested release_dead leaked %lld tensors",
+          (long long)(live_tensors() - base));
+}
+
 typedef struct {
     int apply, accumulate, summed, pending[8], num_pending;
 } TraceLog;
@@ -360,6 +510,9 @@ void test_core(void) {
     test_nested_graphs();
     test_trace();
     test_op_rules();
+    test_grad_mode();
+    test_release_dead();
+    test_release_dead_nested();
     int64_t base = live_tensors();
     test_diamond();
     test_shared_gradient_tensor();

@@ -112,6 +112,8 @@ static const MatmulCase cases[] = {
     {3, {1, 3, 4}, 3, {2, 4, 2}, 3, {2, 3, 2}},
     {4, {2, 1, 3, 4}, 4, {2, 5, 4, 2}, 4, {2, 5, 3, 2}},
     {4, {2, 5, 3, 4}, 4, {2, 1, 4, 2}, 4, {2, 5, 3, 2}},
+    {2, {3, 4}, 3, {0, 4, 5}, 3, {0, 3, 5}}, /* no batch entries: zero gradients */
+    {3, {0, 3, 4}, 2, {4, 5}, 3, {0, 3, 5}},
 };
 enum { NUM_CASES = sizeof cases / sizeof cases[0] };
 
@@ -242,6 +244,81 @@ static void test_grad(void) {
     for (int k = 0; k < 2; k++) grad_case(&big[k], true, true);
 }
 
+/* The gradients of sum(a @ b) by the definition, for 3-D and 4-D operands
+ * (no 1-D ones): each batch entry t adds, into the matrices oa and ob it
+ * reads, d/da[oa, i, k] = sum_j b[ob, k, j] and d/db[ob, k, j] = sum_i a[oa, i, k]. */
+static void ref_sum_grads(const Tensor *a, const Tensor *b, const Tensor *out, double *ga,
+                          double *gb) {
+    int64_t M = a->shape[a->ndim - 2], K = a->shape[a->ndim - 1], N = b->shape[b->ndim - 1];
+    int nb = out->ndim - 2, na = a->ndim - 2, nbb = b->ndim - 2;
+    int64_t count = ag_shape_prod(out->shape, 0, nb);
+    memset(ga, 0, (size_t)a->numel * sizeof *ga);
+    memset(gb, 0, (size_t)b->numel * sizeof *gb);
+    for (int64_t t = 0; t < count; t++) {
+        int64_t oa = 0, ob = 0, rest = t, bi[AG_MAX_DIMS];
+        for (int d = nb - 1; d >= 0; d--) {
+            bi[d] = rest % out->shape[d];
+            rest /= out->shape[d];
+        }
+        for (int d = 0; d < nb; d++) {
+            int ia = na - nb + d, ib = nbb - nb + d;
+            if (ia >= 0) oa = oa * a->shape[ia] + (a->shape[ia] == 1 ? 0 : bi[d]);
+            if (ib >= 0) ob = ob * b->shape[ib] + (b->shape[ib] == 1 ? 0 : bi[d]);
+        }
+        for (int64_t k = 0; k < K; k++) {
+            double row_b = 0.0, col_a = 0.0;
+            for (int64_t j = 0; j < N; j++) row_b += b->data[(ob * K + k) * N + j];
+            for (int64_t i = 0; i < M; i++) col_a += a->data[(oa * M + i) * K + k];
+            for (int64_t i = 0; i < M; i++) ga[(oa * M + i) * K + k] += row_b;
+            for (int64_t j = 0; j < N; j++) gb[(ob * K + k) * N + j] += col_a;
+        }
+    }
+}
+
+static bool close_to(const Tensor *g, const double *want) {
+    for (int64_t i = 0; i < g->numel; i++)
+        if (!(fabs(g->data[i] - want[i]) <= 1e-10 * (1.0 + fabs(want[i])))) return false;
+    return true;
+}
+
+/* Broadcast batch dimensions: an operand used by several batch entries gets
+ * their gradients summed inside matmul's backward, never materialised in
+ * the broadcast shape (up to 64 times the operand here) and then reduced.
+ * Under a limit with room for the operands' gradients only, backward
+ * succeeds, and the gradients are those of the definition. */
+static void broadcast_grad_case(int a_ndim, const int64_t *a_shape, int b_ndim,
+                                const int64_t *b_shape) {
+    char sa[AG_SHAPE_STR_MAX], sb[AG_SHAPE_STR_MAX];
+    int64_t before = live_tensors(), limit = ag_memory_limit();
+    Tensor *a = test_uniform(-1, 1, true, a_ndim, a_shape);
+    Tensor *b = test_uniform(-1, 1, true, b_ndim, b_shape);
+    Tensor *out = tensor_matmul(a, b), *loss = tensor_sum(out);
+    /* Room for out's gradient and the operands', and a half to spare. */
+    AgStats s = ag_stats();
+    ag_set_memory_limit(s.live_bytes + s.arena_bytes + (out->numel + a->numel + b->numel) * 12 +
+                        4096);
+    int rc = backward(loss);
+    ag_set_memory_limit(limit);
+    ag_shape_str(a_ndim, a_shape, sa, sizeof sa);
+    ag_shape_str(b_ndim, b_shape, sb, sizeof sb);
+    if (CHECK(rc == 0, "sum(%s @ %s): backward within the limit: %s", sa, sb, ag_error())) {
+        double *ga = malloc((size_t)a->numel * sizeof *ga), *gb = malloc((size_t)b->numel * sizeof *gb);
+        ref_sum_grads(a, b, out, ga, gb);
+        CHECK(close_to(a->grad, ga) && close_to(b->grad, gb), "sum(%s @ %s): the gradients", sa, sb);
+        free(ga);
+        free(gb);
+    }
+    Tensor *all[] = {a, b, out, loss};
+    for (int i = 0; i < 4; i++) tensor_release(all[i]);
+    CHECK(live_tensors() == before, "leaked %lld tensors", (long long)(live_tensors() - before));
+}
+
+static void test_broadcast_grad_memory(void) {
+    broadcast_grad_case(SHAPE(64, 1, 64), SHAPE(64, 64));     /* b broadcast, a batched: folded */
+    broadcast_grad_case(SHAPE(64, 64), SHAPE(64, 64, 1));     /* a broadcast over b's batch */
+    broadcast_grad_case(SHAPE(8, 1, 8, 64), SHAPE(8, 64, 64)); /* both, one dim each */
+}
+
 /* The recorded Function's name per case. */
 static void test_names(void) {
     const struct {
@@ -309,12 +386,34 @@ static void test_errors_matmul(void) {
           (long long)(live_tensors() - before));
 }
 
+/* The kernel for large products is chosen from facts of the build and the
+ * machine, never from timing (docs/performance.md): AG_BLAS=own and
+ * AG_BLAS=openblas are obeyed (make test asks for OpenBLAS only when it
+ * loads), and a build whose own kernel is AVX2 with FMA or AVX-512 -- as
+ * fast as OpenBLAS at its best -- never takes OpenBLAS by itself. */
+static void test_blas_choice(void) {
+    const char *name = ag_blas_name(), *want = getenv("AG_BLAS");
+    bool own = strncmp(name, "ag's own kernel", 15) == 0;
+    if (want && strcmp(want, "own") == 0) {
+        CHECK(own, "AG_BLAS=own: %s", name);
+    } else if (want && strcmp(want, "openblas") == 0) {
+        CHECK(strncmp(name, "OpenBLAS (", 10) == 0, "AG_BLAS=openblas: %s", name);
+    } else {
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+        CHECK(own, "a build with the wide kernel never takes OpenBLAS by itself: %s", name);
+#endif
+    }
+    CHECK(strcmp(ag_blas_name(), name) == 0, "the same kernel every time");
+}
+
 void test_matmul(void) {
     int64_t before = live_tensors();
+    test_blas_choice();
     test_gemm();
     test_forward();
     test_forward_large();
     test_grad();
+    test_broadcast_grad_memory();
     test_names();
     test_errors_matmul();
     CHECK(live_tensors() == before, "matmul tests leaked %lld tensors",
