@@ -495,8 +495,9 @@ static const Builtin builtins[] = {
      "mean NLL of logits (N, C) at integer classes (N,)", NULL, bi_loss, BI_METHOD | BI_OP,
      OP2(tensor_cross_entropy), "cross_entropy"},
     /* ---- autograd and values ---- */
-    {"backward", "backward(tensor)", "differentiates y; prints and accumulates leaf .grads",
-     "y must hold one element; afterwards the graph is freed (:help arena)", bi_backward,
+    {"backward", "backward(tensor, gradient=None)", "differentiates y; prints and accumulates "
+     "leaf .grads", "y must hold one element, or gradient (of y's shape) is given: the "
+     "vector-Jacobian product; afterwards the graph is freed (:help arena)", bi_backward,
      BI_VOID | BI_METHOD, {0}, NULL},
     {"zero_grad", "zero_grad(*tensors)", "resets .grad to None (no argument: every variable)",
      NULL, bi_zero_grad, BI_VOID, {0}, NULL},

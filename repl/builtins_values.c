@@ -14,8 +14,8 @@
 
 BUILTIN(bi_backward) {
     (void)out;
-    Tensor *y = NULL;
-    if (!arg_tensor(s, a, 0, &y)) return false;
+    Tensor *y = NULL, *g = NULL;
+    if (!arg_tensor(s, a, 0, &y) || (arg_present(a, 1) && !arg_tensor(s, a, 1, &g))) return false;
     /* Hold each leaf's current gradient: accumulate_grad then leaves it as
      * it was, so a changed pointer means "received a gradient". */
     Tensor **before = calloc((size_t)s->num_vars + 1, sizeof *before);
@@ -23,7 +23,7 @@ BUILTIN(bi_backward) {
     for (int i = 0; i < s->num_vars; i++)
         if (s->vars[i].value.kind == VAL_TENSOR)
             before[i] = tensor_retain(s->vars[i].value.as.tensor->grad);
-    bool ok = backward(y) == 0;
+    bool ok = tensor_backward(y, g) == 0;
     if (!ok) session_set_error(s, a->line, a->col, "%s", ag_error());
     else if (!s->quiet && session_print_grads(s, before) == 0 && s->interactive)
         fprintf(s->out, "note: no variable received a gradient: the leaves this backward "

@@ -18,8 +18,10 @@
 
 #include "interrupt.h"
 
-/* SIGINT: sets the flag the evaluator polls; installed without SA_RESTART
- * so that a blocked read returns EINTR. */
+/* SIGINT: sets the flag the evaluator (and backward) polls. SA_RESTART: a
+ * Ctrl-C during a write to the terminal must not fail the write (stdio would
+ * drop the output and keep an error); waiting for input is pselect's, which
+ * a signal always interrupts. */
 static void on_sigint(int sig) {
     (void)sig;
     session_interrupted = 1;
@@ -29,6 +31,7 @@ static void install_sigint(void) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
 }

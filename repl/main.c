@@ -12,6 +12,7 @@
 #include "builtins.h"
 #include "check.h"
 #include "commands.h"
+#include "interrupt.h"
 #include "lineedit.h"
 #include "run.h"
 #include "scan.h"
@@ -60,6 +61,7 @@ static int interactive(Session *s) {
     printf("ag %s, an autograd calculator (%s). Type :help for help, :quit to leave.\n", AG_VERSION,
            lineedit_kind());
     lineedit_init(completion_name, s);
+    ag_set_interrupt_flag(&session_interrupted); /* Ctrl-C stops backward between Functions */
     Source src = {.name = "<stdin>", .interactive = true};
     run_source(s, &src);
     lineedit_close();

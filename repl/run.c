@@ -137,6 +137,7 @@ static bool run_chunk(Session *s, const Source *src, const char *chunk, size_t l
     bool ok = true;
     for (;;) {
         Stmt *stmt;
+        uint64_t mark = ag_graph_mark();
         ParseStatus st = parse_statement(&p, &stmt);
         if (st == PARSE_END) break;
         if (st != PARSE_OK) {
@@ -147,6 +148,9 @@ static bool run_chunk(Session *s, const Source *src, const char *chunk, size_t l
         } else {
             ok = eval_statement(s, stmt);
         }
+        /* What a failed statement recorded and dropped goes now, not at the
+         * next backward (a loop's earlier iterations keep what they bound). */
+        if (!ok) ag_graph_release_dead(mark);
         ast_arena_free(&arena);
         p.arena = &arena;
         if (!ok || s->quit) break;

@@ -30,6 +30,11 @@ static bool expect(const char *text) { return pty_expect(&pty, text); }
 static void type(const char *keys) { pty_type(&pty, keys); }
 static void pump(double seconds) { pty_pump(&pty, seconds); }
 
+/* Reads what comes for a whole `seconds` (pump returns at the first byte). */
+static void wait_for(double seconds) {
+    for (int i = 0; i < (int)(seconds / 0.05); i++) pty_pump(&pty, 0.05);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: pty_test PATH_TO_AG\n");
@@ -110,6 +115,35 @@ int main(int argc, char **argv) {
     check(expect("True") && expect("ag> "), "the loop's variables keep their values");
     type("for k in range(2) {\n  7 * 6\n  print(k)\n}\n");
     check(expect("0\r\n1\r\nag> "), "a block is quiet: only print prints");
+
+    /* Ctrl-C stops a running backward between Functions: the graph is freed
+     * and every gradient is as it was before the call. */
+    type("z = tensor(1., requires_grad=True)\n");
+    expect("ag> ");
+    type("c = z\n");
+    expect("ag> ");
+    type("for i in range(20000) { c = c * 1.00001 }\n");
+    expect("ag> ");
+    type(":trace on\n");
+    expect("ag> ");
+    type("backward(c)\n");
+    expect("apply MulBackward");
+    type("\x03");
+    check(expect("error: interrupted") && expect("ag> "), "Ctrl-C stops a running backward");
+    type(":trace off\n");
+    expect("ag> ");
+    type("z.grad\n");
+    check(expect("None") && expect("ag> "), "and leaves the gradients as they were");
+    type("backward(c)\n");
+    check(expect("freed") && expect("ag> "), "the interrupted backward freed the graph");
+
+    /* ... and a running gradcheck. */
+    type("sq(v) = sum(v * v)\n");
+    expect("ag> ");
+    type("gradcheck(sq, randn(300, 300, requires_grad=True))\n");
+    wait_for(0.5); /* it has started: it runs for seconds */
+    type("\x03");
+    check(expect("interrupted") && expect("ag> "), "Ctrl-C stops a running gradcheck");
 
     if (readline) {
         /* The multi-line entry comes back whole from history. */
