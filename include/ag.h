@@ -88,6 +88,9 @@ void tensor_release(Tensor *t);      /* NULL does nothing, like free(NULL) */
 
 /* Sets t->grad to NULL (PyTorch's grad = None). */
 void tensor_zero_grad(Tensor *t);
+/* Sets a leaf's .grad to a copy of grad's values (NULL: None), as PyTorch's
+ * x.grad = g. Fails (-1) on a non-leaf or a gradient of another shape. */
+int tensor_set_grad(Tensor *t, const Tensor *grad);
 /* Marks a leaf as requiring grad (or not). Fails (-1) on a non-leaf. */
 int tensor_set_requires_grad(Tensor *t, bool requires_grad);
 /* Makes t, a new leaf, take old's place as a variable: t requires grad as

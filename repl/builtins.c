@@ -16,7 +16,7 @@
  * ====================================================================== */
 
 typedef struct {
-    char name[24];
+    char name[32];
     bool required, varargs, keyword_only;
     Value def;              /* the default (number, bool, None, string, tuple) */
 } Param;
@@ -90,8 +90,7 @@ static void parse_signature(const char *text, Signature *sig) {
             keyword_only = true;
         }
         size_t n = strcspn(c, "=,)");
-        if (n >= sizeof p->name) n = sizeof p->name - 1;
-        memcpy(p->name, c, n);
+        memcpy(p->name, c, n < sizeof p->name ? n : sizeof p->name - 1);
         c += n;
         p->keyword_only = keyword_only && !p->varargs;
         if (*c == '=') {
@@ -423,115 +422,138 @@ bool result_tensor(Session *s, const CallArgs *a, Tensor *t, Value *out) {
 static const Builtin builtins[] = {
     /* ---- creation ---- */
     {"tensor", "tensor(data, requires_grad=False)", "a new leaf holding a copy of the value", NULL,
-     bi_tensor, BI_CREATION, {0}, NULL},
+     bi_tensor, BI_CREATION, {0}, NULL, VAL_VOID},
     {"zeros", "zeros(*size, requires_grad=False)", "a new leaf of zeros of shape (d...)", NULL,
-     bi_zeros, BI_CREATION, {0}, NULL},
+     bi_zeros, BI_CREATION, {0}, NULL, VAL_VOID},
     {"ones", "ones(*size, requires_grad=False)", "a new leaf of ones of shape (d...)", NULL,
-     bi_ones, BI_CREATION, {0}, NULL},
+     bi_ones, BI_CREATION, {0}, NULL, VAL_VOID},
     {"full", "full(*args, requires_grad=False)", "a new leaf filled with VALUE: full(VALUE, d...) or "
-     "full(SHAPE, VALUE)", NULL, bi_full, BI_CREATION, {0}, NULL},
+     "full(SHAPE, VALUE)", NULL, bi_full, BI_CREATION, {0}, NULL, VAL_VOID},
     {"randn", "randn(*size, requires_grad=False)", "normal random numbers (mean 0, variance 1)",
-     NULL, bi_randn, BI_CREATION, {0}, NULL},
+     NULL, bi_randn, BI_CREATION, {0}, NULL, VAL_VOID},
     {"rand", "rand(*size, requires_grad=False)", "uniform random numbers in [0, 1)", NULL,
-     bi_rand, BI_CREATION, {0}, NULL},
+     bi_rand, BI_CREATION, {0}, NULL, VAL_VOID},
     {"arange", "arange(*args, requires_grad=False)", "a, a+step, ... before b: arange(b), "
-     "arange(a, b[, step])", NULL, bi_arange, BI_CREATION, {0}, NULL},
+     "arange(a, b[, step])", NULL, bi_arange, BI_CREATION, {0}, NULL, VAL_VOID},
     {"range", "range(*args, requires_grad=False)", "as arange, with Python's integer arguments "
-     "(for i in range(n) loops over numbers)", NULL, bi_range, BI_CREATION, {0}, NULL},
+     "(for i in range(n) loops over numbers)", NULL, bi_range, BI_CREATION, {0}, NULL, VAL_VOID},
     {"eye", "eye(n, requires_grad=False)", "the n x n identity matrix", NULL, bi_eye,
-     BI_CREATION, {0}, NULL},
+     BI_CREATION, {0}, NULL, VAL_VOID},
     {"linspace", "linspace(start, end, steps, requires_grad=False)",
-     "steps evenly spaced points from start to end", NULL, bi_linspace, BI_CREATION, {0}, NULL},
+     "steps evenly spaced points from start to end", NULL, bi_linspace, BI_CREATION, {0}, NULL, VAL_VOID},
     {"seed", "seed(n)", "restarts the random stream (a new shell: seed 0)", NULL, bi_seed,
-     BI_VOID, {0}, NULL},
+     BI_VOID, {0}, NULL, VAL_VOID},
     {"manual_seed", "manual_seed(n)", "as seed (PyTorch's name)", NULL, bi_seed, BI_VOID, {0},
-     NULL},
+     NULL, VAL_VOID},
     /* ---- element-wise ---- */
     {"exp", "exp(input)", "e^x element-wise", NULL, bi_unary, BI_METHOD | BI_OP,
-     OP1(tensor_exp), "exp"},
+     OP1(tensor_exp), "exp", VAL_VOID},
     {"log", "log(input)", "natural logarithm", NULL, bi_unary, BI_METHOD | BI_OP,
-     OP1(tensor_log), "log"},
+     OP1(tensor_log), "log", VAL_VOID},
     {"sqrt", "sqrt(input)", "square root", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_sqrt),
-     "sqrt"},
+     "sqrt", VAL_VOID},
     {"tanh", "tanh(input)", "hyperbolic tangent", NULL, bi_unary, BI_METHOD | BI_OP,
-     OP1(tensor_tanh), "tanh"},
+     OP1(tensor_tanh), "tanh", VAL_VOID},
     {"sigmoid", "sigmoid(input)", "1 / (1 + e^-x)", NULL, bi_unary, BI_METHOD | BI_OP,
-     OP1(tensor_sigmoid), "sigmoid"},
+     OP1(tensor_sigmoid), "sigmoid", VAL_VOID},
     {"relu", "relu(input)", "max(x, 0)", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_relu),
-     "relu"},
-    {"abs", "abs(input)", "|x|", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_abs), "abs"},
-    {"sin", "sin(input)", "sine", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_sin), "sin"},
-    {"cos", "cos(input)", "cosine", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_cos), "cos"},
-    {"neg", "neg(input)", "-x", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_neg), "neg"},
+     "relu", VAL_VOID},
+    {"abs", "abs(input)", "|x|", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_abs), "abs", VAL_VOID},
+    {"sin", "sin(input)", "sine", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_sin), "sin", VAL_VOID},
+    {"cos", "cos(input)", "cosine", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_cos), "cos", VAL_VOID},
+    {"neg", "neg(input)", "-x", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_neg), "neg", VAL_VOID},
     {"pow", "pow(input, exponent)", "x ** p element-wise, broadcasting", NULL, bi_binary,
-     BI_METHOD | BI_OP, OP2(tensor_pow), "pow"},
+     BI_METHOD | BI_OP, OP2(tensor_pow), "pow", VAL_VOID},
     /* ---- reductions ---- */
     {"sum", "sum(input, dim=None)", "sum of all elements, or along dim (removed)", NULL,
-     bi_reduce, BI_METHOD | BI_OP, {tensor_sum, NULL, tensor_sum_axis}, "sum"},
+     bi_reduce, BI_METHOD | BI_OP, {tensor_sum, NULL, tensor_sum_axis}, "sum", VAL_VOID},
     {"mean", "mean(input, dim=None)", "mean of all elements, or along dim (removed)", NULL,
-     bi_reduce, BI_METHOD | BI_OP, {tensor_mean, NULL, tensor_mean_axis}, "mean"},
+     bi_reduce, BI_METHOD | BI_OP, {tensor_mean, NULL, tensor_mean_axis}, "mean", VAL_VOID},
     {"max", "max(input, dim=None)", "largest element, or along dim (removed)", NULL, bi_reduce,
-     BI_METHOD | BI_OP, {tensor_max, NULL, tensor_max_axis}, "max"},
+     BI_METHOD | BI_OP, {tensor_max, NULL, tensor_max_axis}, "max", VAL_VOID},
     /* ---- shapes ---- */
     {"reshape", "reshape(input, *shape)", "the same elements in shape (d...); one d can be -1",
-     NULL, bi_reshape, BI_METHOD | BI_OP, {0}, "reshape"},
+     NULL, bi_reshape, BI_METHOD | BI_OP, {0}, "reshape", VAL_VOID},
     {"view", "view(input, *shape)", "as reshape (ag has no views: a copy)", NULL, bi_reshape,
-     BI_METHOD | BI_OP, {0}, "reshape"},
+     BI_METHOD | BI_OP, {0}, "reshape", VAL_VOID},
     {"transpose", "transpose(input, dim0=None, dim1=None)",
      "swaps dims dim0 and dim1 (default: the last two)", NULL, bi_transpose, BI_METHOD | BI_OP,
-     {0}, "transpose"},
+     {0}, "transpose", VAL_VOID},
     {"matmul", "matmul(input, other)", "matrix product, as a @ b (1-D, 2-D and batched)", NULL,
-     bi_binary, BI_METHOD | BI_OP, OP2(tensor_matmul), "matmul"},
+     bi_binary, BI_METHOD | BI_OP, OP2(tensor_matmul), "matmul", VAL_VOID},
     {"softmax", "softmax(input, dim=-1)", "exp(x) / sum(exp(x)) along dim (default last)", NULL,
-     bi_softmax, BI_METHOD | BI_OP, {.axis = tensor_softmax}, "softmax"},
+     bi_softmax, BI_METHOD | BI_OP, {.axis = tensor_softmax}, "softmax", VAL_VOID},
     {"log_softmax", "log_softmax(input, dim=-1)", "x - log(sum(exp(x))) along dim (default last)",
-     NULL, bi_softmax, BI_METHOD | BI_OP, {.axis = tensor_log_softmax}, "log_softmax"},
+     NULL, bi_softmax, BI_METHOD | BI_OP, {.axis = tensor_log_softmax}, "log_softmax", VAL_VOID},
     /* ---- losses ---- */
     {"mse", "mse(input, target)", "mean((pred - target)^2)", NULL, bi_loss, BI_METHOD | BI_OP,
-     OP2(tensor_mse), "mse"},
+     OP2(tensor_mse), "mse", VAL_VOID},
     {"mse_loss", "mse_loss(input, target)", "mean((pred - target)^2)", NULL, bi_loss,
-     BI_METHOD | BI_OP, OP2(tensor_mse), "mse"},
+     BI_METHOD | BI_OP, OP2(tensor_mse), "mse", VAL_VOID},
     {"cross_entropy", "cross_entropy(input, target)",
      "mean NLL of logits (N, C) at integer classes (N,)", NULL, bi_loss, BI_METHOD | BI_OP,
-     OP2(tensor_cross_entropy), "cross_entropy"},
+     OP2(tensor_cross_entropy), "cross_entropy", VAL_VOID},
     /* ---- autograd and values ---- */
     {"backward", "backward(tensor, gradient=None)", "differentiates y; prints and accumulates "
      "leaf .grads", "y must hold one element, or gradient (of y's shape) is given: the "
      "vector-Jacobian product; afterwards the graph is freed (:help arena)", bi_backward,
-     BI_VOID | BI_METHOD, {0}, NULL},
+     BI_VOID | BI_METHOD, {0}, NULL, VAL_VOID},
     {"zero_grad", "zero_grad(*tensors)", "resets .grad to None (no argument: every variable)",
-     NULL, bi_zero_grad, BI_VOID, {0}, NULL},
+     NULL, bi_zero_grad, BI_VOID, {0}, NULL, VAL_VOID},
     {"grad", "grad(f, *args)", "prints f(a, ...) and its gradient for each argument that "
      "requires grad", "runs f afresh on copies: no .grad changes, no graph is freed", bi_grad,
-     BI_VOID | BI_FUNCTION_FIRST, {0}, NULL},
+     BI_VOID | BI_FUNCTION_FIRST, {0}, NULL, VAL_VOID},
     {"gradcheck", "gradcheck(f, *args)", "compares f's gradients with central finite differences",
      "prints the largest errors per argument, ok or FAIL; no .grad changes", bi_gradcheck,
-     BI_VOID | BI_FUNCTION_FIRST, {0}, NULL},
+     BI_VOID | BI_FUNCTION_FIRST, {0}, NULL, VAL_VOID},
     {"requires_grad_", "requires_grad_(input, requires_grad=True)", "makes a leaf require "
      "gradients (or not), and returns it: PyTorch's one in-place method", "only a leaf, one no "
      "op has recorded, can change: the same tensor, not a copy", bi_requires_grad_, BI_METHOD,
-     {0}, NULL},
+     {0}, NULL, VAL_VOID},
     {"detach", "detach(input)", "a constant copy of x (no graph, no grad)", NULL, bi_detach,
-     BI_METHOD, {0}, NULL},
-    {"numel", "numel(input)", "the number of elements of x", NULL, bi_numel, BI_METHOD, {0}, NULL},
+     BI_METHOD, {0}, NULL, VAL_VOID},
+    {"numel", "numel(input)", "the number of elements of x", NULL, bi_numel, BI_METHOD, {0}, NULL, VAL_VOID},
     {"item", "item(input)", "the value of a one-element tensor, as a number", NULL, bi_item,
-     BI_METHOD, {0}, NULL},
+     BI_METHOD, {0}, NULL, VAL_VOID},
     {"len", "len(input)", "the size of the first dimension, as a number", NULL, bi_len, 0, {0},
-     NULL},
+     NULL, VAL_VOID},
     {"load_csv", "load_csv(file)", "a 2-D tensor of the numbers in a CSV file (a first line "
      "of names is skipped)", "numbers separated by commas, or by blanks on a line without a "
-     "comma; a bad field is an error naming its line and column", bi_load_csv, 0, {0}, NULL},
+     "comma; a bad field is an error naming its line and column", bi_load_csv, 0, {0}, NULL, VAL_VOID},
     {"save_csv", "save_csv(input, file)", "writes a 1-D (as a column) or 2-D tensor so that "
-     "load_csv reads it back exactly", NULL, bi_save_csv, BI_VOID | BI_METHOD, {0}, NULL},
+     "load_csv reads it back exactly", NULL, bi_save_csv, BI_VOID | BI_METHOD, {0}, NULL, VAL_VOID},
     {"plot", "plot(*args, ascii=None, width=None, height=None)", "a line chart: plot(y), "
      "plot(x, y), or plot(f, a, b) for f and its derivative (by backward) over [a, b]",
      "braille dots at a terminal, ASCII (* and +) elsewhere or with ascii=True",
-     bi_plot, BI_VOID | BI_MAYBE_FUNCTION, {0}, NULL},
+     bi_plot, BI_VOID | BI_MAYBE_FUNCTION, {0}, NULL, VAL_VOID},
+    /* ---- optimizers (PyTorch 1.13's rules and defaults; builtins_optim.c) ---- */
+    {"SGD", "SGD(params, lr=None, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, "
+     "maximize=False)", "stochastic gradient descent over a list of variables: opt.step() "
+     "updates them", "lr has no default; momentum, nesterov and dampening as PyTorch's",
+     bi_sgd, 0, {0}, NULL, VAL_VOID},
+    {"Adam", "Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, "
+     "amsgrad=False, *, maximize=False)", "Adam over a list of variables", NULL, bi_adam, 0, {0},
+     NULL, VAL_VOID},
+    {"AdamW", "AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, "
+     "amsgrad=False, *, maximize=False)", "Adam with decoupled weight decay", NULL, bi_adamw, 0,
+     {0}, NULL, VAL_VOID},
+    {"RMSprop", "RMSprop(params, lr=0.01, alpha=0.99, eps=1e-08, weight_decay=0, momentum=0, "
+     "centered=False, *, maximize=False)", "RMSprop over a list of variables", NULL, bi_rmsprop,
+     0, {0}, NULL, VAL_VOID},
+    {"Adagrad", "Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, "
+     "initial_accumulator_value=0, eps=1e-10, *, maximize=False)", "Adagrad over a list of "
+     "variables", NULL, bi_adagrad, 0, {0}, NULL, VAL_VOID},
+    {"step", "step(self)", "one update of every variable the optimizer holds (each rebound to a "
+     "fresh leaf that keeps its .grad)", "a variable without a gradient is skipped, as in "
+     "PyTorch", bi_optim_step, BI_VOID, {0}, NULL, VAL_OPTIM},
+    {"zero_grad", "zero_grad(self, set_to_none=True)", "resets the gradients of the variables "
+     "the optimizer holds (to None; set_to_none=False: to zeros)", NULL, bi_optim_zero_grad,
+     BI_VOID, {0}, NULL, VAL_OPTIM},
     {"print", "print(*values)", "prints its arguments separated by spaces", NULL, bi_print,
-     BI_VOID, {0}, NULL},
+     BI_VOID, {0}, NULL, VAL_VOID},
     {"set_printoptions", "set_printoptions(precision=None, threshold=None, edgeitems=None, "
      "linewidth=None, sci_mode=None)", "how tensors print, as PyTorch's", NULL,
-     bi_set_printoptions, BI_VOID, {0}, NULL},
+     bi_set_printoptions, BI_VOID, {0}, NULL, VAL_VOID},
 };
 static const int num_builtins = (int)(sizeof builtins / sizeof builtins[0]);
 
@@ -542,10 +564,20 @@ const Builtin *builtin_list(int *count) {
 
 const char *const *builtin_names(int *count) {
     static const char *names[sizeof builtins / sizeof builtins[0] + 1];
+    static int n;
     if (!names[0])
-        for (int i = 0; i < num_builtins; i++) names[i] = builtins[i].name;
-    *count = num_builtins;
+        for (int i = 0; i < num_builtins; i++)
+            if (builtins[i].self_kind == VAL_VOID) names[n++] = builtins[i].name;
+    *count = n;
     return names;
+}
+
+const Builtin *builtin_method(ValueKind kind, const char *name, size_t length) {
+    for (int i = 0; i < num_builtins; i++)
+        if (builtins[i].self_kind == kind && kind != VAL_VOID &&
+            strlen(builtins[i].name) == length && memcmp(builtins[i].name, name, length) == 0)
+            return &builtins[i];
+    return NULL;
 }
 
 /* ---- lookup: an open-addressing hash over the names, built once ---- */
@@ -561,6 +593,7 @@ static unsigned name_hash(const char *name, size_t length) {
 
 static void build_index(void) {
     for (int i = 0; i < num_builtins; i++) {
+        if (builtins[i].self_kind != VAL_VOID) continue; /* methods: builtin_method */
         unsigned at = name_hash(builtins[i].name, strlen(builtins[i].name)) % HASH_SLOTS;
         while (name_slots[at]) at = (at + 1) % HASH_SLOTS;
         name_slots[at] = (short)(i + 1);

@@ -77,11 +77,16 @@ struct Builtin {
     unsigned flags;
     EngineCalls engine;     /* op builtins: what fn calls */
     const char *rule;       /* the engine op whose derivative rule :help shows, or NULL */
+    ValueKind self_kind;    /* a method of values of this kind (opt.step()), found by
+                               builtin_method, not by name; VAL_VOID for the others */
 };
 
 /* The builtin named so, or NULL (a hash over the table). */
 const Builtin *builtin_find(const char *name, size_t length);
-/* Every builtin, in the table's order (:help, completion). */
+/* The method name of values of kind (opt.step), or NULL. */
+const Builtin *builtin_method(ValueKind kind, const char *name, size_t length);
+/* Every builtin, in the table's order (:help, completion); methods of
+ * values (self_kind) included. */
 const Builtin *builtin_list(int *count);
 /* Every builtin's name, NULL-terminated (suggestions). */
 const char *const *builtin_names(int *count);
@@ -139,5 +144,8 @@ BUILTIN(bi_item); BUILTIN(bi_len); BUILTIN(bi_print); BUILTIN(bi_set_printoption
 BUILTIN(bi_grad); BUILTIN(bi_gradcheck);
 /* data */
 BUILTIN(bi_load_csv); BUILTIN(bi_save_csv); BUILTIN(bi_plot);
+/* optimizers */
+BUILTIN(bi_sgd); BUILTIN(bi_adam); BUILTIN(bi_adamw); BUILTIN(bi_rmsprop); BUILTIN(bi_adagrad);
+BUILTIN(bi_optim_step); BUILTIN(bi_optim_zero_grad);
 
 #endif

@@ -749,6 +749,8 @@ static bool call_method(Session *s, const Node *call, Value *out) {
     const Builtin *b = builtin_find(attr->as.text.text, attr->as.text.length);
     Value self;
     if (!eval_expression(s, obj, &self)) return false;
+    const Builtin *method = builtin_method(self.kind, attr->as.text.text, attr->as.text.length);
+    if (method) return call_builtin(s, call, method, &self, out); /* opt.step() */
     bool tensor_like = self.kind == VAL_TENSOR || (self.kind == VAL_NUMBER && self.literal);
     if (!tensor_like || !b || !(b->flags & BI_METHOD)) {
         bool ok = session_fail(s, attr->line, attr->col + 1, "%s has no method '%.*s'%s",
@@ -888,21 +890,24 @@ static Status exec_expr(Session *s, const Stmt *st) {
     return EXEC_OK;
 }
 
-/* NAME.grad = None: a gradient reset, as zero_grad(NAME). */
+/* NAME.grad = None resets a gradient, as zero_grad(NAME); NAME.grad = g
+ * sets it to a copy of g, as in PyTorch. */
 static Status assign_attr(Session *s, const Stmt *st) {
     const Node *t = st->target;
     if (!attr_is(t, "grad"))
-        return exec_fail(s, t->line, t->col, "only x.grad can be assigned (x.grad = None); "
-                            ".%.*s cannot", name_len(t), t->as.text.text);
+        return exec_fail(s, t->line, t->col, "only x.grad can be assigned (x.grad = None, or "
+                         "a gradient); .%.*s cannot", name_len(t), t->as.text.text);
     Value obj, v;
     if (!eval_expression(s, t->left, &obj)) return EXEC_ERROR;
     bool ok = eval_expression(s, st->expr, &v);
-    if (ok && v.kind != VAL_NONE)
-        ok = session_fail(s, st->expr->line, st->expr->col, "x.grad can only be set to None "
-                          "(it resets the gradient)");
+    Tensor *g = NULL;
     if (ok && obj.kind != VAL_TENSOR)
         ok = session_fail(s, t->line, t->col, "%s has no gradient", value_kind_name(&obj));
-    if (ok) tensor_zero_grad(obj.as.tensor);
+    if (ok && v.kind != VAL_NONE)
+        ok = to_tensor(s, st->expr, &v, "a gradient", &g);
+    if (ok && tensor_set_grad(obj.as.tensor, g) != 0) /* None resets it, as zero_grad */
+        ok = session_fail(s, t->line, t->col, "%s", ag_error());
+    tensor_release(g);
     value_release(&obj);
     value_release(&v);
     return ok ? EXEC_OK : EXEC_ERROR;

@@ -20,6 +20,7 @@ void value_release(Value *v) {
             free(v->as.list);
         }
         break;
+    case VAL_OPTIM: optimizer_release(v->as.optim); break;
     default: break;
     }
     *v = value_void();
@@ -38,6 +39,7 @@ bool value_copy(const Value *v, Value *out) {
     *out = *v;
     switch (v->kind) {
     case VAL_TENSOR: tensor_retain(v->as.tensor); break;
+    case VAL_OPTIM: v->as.optim->refs++; break;
     case VAL_LIST: {
         ValueList *l = value_list_new(v->as.list->count, v->as.list->tuple);
         if (!l) return *out = value_void(), false;
@@ -66,6 +68,7 @@ const char *value_kind_name(const Value *v) {
     case VAL_SHAPE: return "a shape";
     case VAL_LIST: return v->as.list->tuple ? "a tuple" : "a list";
     case VAL_GRAD_FN: return "a grad_fn";
+    case VAL_OPTIM: return "an optimizer";
     }
     return "a value";
 }
@@ -121,6 +124,43 @@ Tensor *value_to_tensor(const Value *v, char *why, size_t size) {
  * Printing
  * ====================================================================== */
 
+/* "Adam(lr=0.001, betas=(0.9, 0.999), ...) over [w, b]": the options this
+ * kind takes, as PyTorch names them. */
+static void format_optimizer(StrBuf *out, const Optimizer *o) {
+    const AgOptimConfig *c = &o->config;
+    strbuf_appendf(out, "%s(lr=", ag_optim_name(o->kind));
+    format_number(out, c->lr);
+    struct { const char *name; double value; bool on; } opts[] = {
+        {"momentum", c->momentum, o->kind == AG_OPTIM_SGD || o->kind == AG_OPTIM_RMSPROP},
+        {"dampening", c->dampening, o->kind == AG_OPTIM_SGD},
+        {"alpha", c->alpha, o->kind == AG_OPTIM_RMSPROP},
+        {"lr_decay", c->lr_decay, o->kind == AG_OPTIM_ADAGRAD},
+        {"eps", c->eps, o->kind != AG_OPTIM_SGD},
+        {"weight_decay", c->weight_decay, true},
+        {"initial_accumulator_value", c->initial_accumulator_value, o->kind == AG_OPTIM_ADAGRAD},
+    };
+    bool adam = o->kind == AG_OPTIM_ADAM || o->kind == AG_OPTIM_ADAMW;
+    if (adam) {
+        strbuf_append(out, ", betas=(");
+        format_number(out, c->beta1);
+        strbuf_append(out, ", ");
+        format_number(out, c->beta2);
+        strbuf_append(out, ")");
+    }
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        if (!opts[i].on) continue;
+        strbuf_appendf(out, ", %s=", opts[i].name);
+        format_number(out, opts[i].value);
+    }
+    if (o->kind == AG_OPTIM_SGD) strbuf_appendf(out, ", nesterov=%s", c->nesterov ? "True" : "False");
+    if (o->kind == AG_OPTIM_RMSPROP) strbuf_appendf(out, ", centered=%s", c->centered ? "True" : "False");
+    if (adam) strbuf_appendf(out, ", amsgrad=%s", c->amsgrad ? "True" : "False");
+    if (c->maximize) strbuf_append(out, ", maximize=True");
+    strbuf_append(out, ") over [");
+    for (int i = 0; i < o->count; i++) strbuf_appendf(out, "%s%s", i ? ", " : "", o->names[i]);
+    strbuf_append(out, "]");
+}
+
 static void format_tuple(StrBuf *out, const ValueList *l, const PrintOptions *opts) {
     strbuf_append(out, l->tuple ? "(" : "[");
     for (int i = 0; i < l->count; i++) {
@@ -157,5 +197,6 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
     case VAL_SHAPE: strbuf_append(out, ag_shape_str(v->as.shape.ndim, v->as.shape.dims, buf, sizeof buf)); break;
     case VAL_LIST: format_tuple(out, v->as.list, opts); break;
     case VAL_GRAD_FN: strbuf_appendf(out, "<%s>", v->as.grad_fn); break;
+    case VAL_OPTIM: format_optimizer(out, v->as.optim); break;
     }
 }

@@ -29,10 +29,24 @@ typedef enum {
     VAL_SHAPE,   /* x.shape: a tuple of integers */
     VAL_LIST,    /* [a, b] of expressions, or a tuple (a, b) */
     VAL_GRAD_FN, /* x.grad_fn: prints as <MulBackward> */
+    VAL_OPTIM,   /* an optimizer: opt = SGD([w, b], lr=0.1) */
 } ValueKind;
 
 typedef struct Value Value;
 typedef struct ValueList ValueList;
+
+/* An optimizer as the shell holds it: the engine's, and the names of the
+ * variables it updates (a step rebinds each to its new value). Shared by
+ * the values that hold it (refs). builtins_optim.c makes and frees it. */
+typedef struct Optimizer {
+    int refs;
+    AgOptimizer *engine;
+    AgOptimKind kind;
+    AgOptimConfig config;
+    int count;
+    char **names;
+} Optimizer;
+void optimizer_release(Optimizer *o);
 
 struct Value {
     ValueKind kind;
@@ -46,6 +60,7 @@ struct Value {
         struct { int ndim; int64_t dims[AG_MAX_DIMS]; } shape;
         ValueList *list;                                     /* owned */
         const char *grad_fn;                                 /* static text */
+        Optimizer *optim;                                    /* one of its refs */
     } as;
 };
 

@@ -491,3 +491,19 @@ int tensor_inherit(Tensor *t, const Tensor *old) {
     }
     return 0;
 }
+
+int tensor_set_grad(Tensor *t, const Tensor *grad) {
+    char st[AG_SHAPE_STR_MAX], sg[AG_SHAPE_STR_MAX];
+    if (!t) return ag_fail("set_grad: tensor is NULL"), -1;
+    if (!tensor_is_leaf(t))
+        return ag_fail("only a leaf keeps a gradient; this is the result of %s", t->op_name), -1;
+    if (grad && !ag_shape_equal(t->ndim, t->shape, grad->ndim, grad->shape))
+        return ag_fail("a gradient of shape %s for a tensor of shape %s",
+                       tensor_shape_str(grad, sg, sizeof sg), tensor_shape_str(t, st, sizeof st)),
+               -1;
+    Tensor *copy = grad ? tensor_detach(grad) : NULL; /* never shares its values */
+    if (grad && !copy) return -1;
+    tensor_release(t->grad);
+    t->grad = copy;
+    return 0;
+}
