@@ -47,6 +47,7 @@ tally "printer" $VALGRIND "$build/test_print"
 for kind in rl plain; do
     [ -x "$build/$kind/ag" ] || continue
     tally "shell ($kind)" sh tests/shell/run.sh "$build/$kind/ag"
+    tally "documented errors ($kind)" sh tests/docs_errors.sh "$build/$kind/ag"
     # Through a pseudo-terminal, as a person types (never under valgrind:
     # its timing is a person's, not valgrind's).
     tally "terminal ($kind)" "$build/pty_test" "$build/$kind/ag"
