@@ -233,7 +233,10 @@ bool builtin_call(Session *s, const Builtin *b, int line, int col, Value *pos,
         a.arg[i] = value_bool(true);
     }
     *out = value_void();
+    bool boolean_input = a.arg[0].kind == VAL_TENSOR && a.arg[0].boolean;
     if (ok) ok = b->fn(s, &a, out);
+    if (ok && (b->flags & BI_KEEPS_BOOL) && out->kind == VAL_TENSOR)
+        out->boolean = boolean_input; /* reshape of a mask is a mask */
     if (!ok) value_release(out);
     release_call(&a);
     for (int i = 0; i < n; i++) value_release(&pos[i]);
@@ -390,10 +393,29 @@ static bool dims_of_list(Session *s, CallArgs *a, int i, bool allow_infer, int *
     return ok;
 }
 
+/* The dimensions in a 1-D tensor of integers: zeros([2, 3]) (a list of
+ * numbers is a tensor in ag; PyTorch takes a list there). */
+static bool dims_of_tensor(Session *s, CallArgs *a, int i, bool allow_infer, int *ndim,
+                           int64_t *shape) {
+    Tensor *t = slot(a, i)->as.tensor;
+    if (t->numel > AG_MAX_DIMS)
+        return arg_error(s, a, i, "too many dimensions (at most %d)", AG_MAX_DIMS);
+    Value saved = *slot(a, i);
+    bool ok = true;
+    for (*ndim = 0; ok && *ndim < t->numel; (*ndim)++) {
+        *slot(a, i) = value_number(t->data[*ndim]);
+        ok = check_dim(s, a, i, allow_infer, &shape[*ndim]);
+    }
+    *slot(a, i) = saved;
+    return ok;
+}
+
 bool arg_dims(Session *s, CallArgs *a, bool allow_infer, int *ndim, int64_t *shape) {
     *ndim = 0;
     if (a->num_rest == 1 && (a->rest[0].kind == VAL_SHAPE || a->rest[0].kind == VAL_LIST))
         return dims_of_list(s, a, REST(0), allow_infer, ndim, shape);
+    if (a->num_rest == 1 && a->rest[0].kind == VAL_TENSOR && a->rest[0].as.tensor->ndim == 1)
+        return dims_of_tensor(s, a, REST(0), allow_infer, ndim, shape);
     if (a->num_rest > AG_MAX_DIMS)
         return arg_error(s, a, REST(AG_MAX_DIMS), "too many dimensions (at most %d)", AG_MAX_DIMS);
     for (int k = 0; k < a->num_rest; k++) {
@@ -473,11 +495,11 @@ static const Builtin builtins[] = {
      BI_METHOD | BI_OP, {tensor_max, NULL, tensor_max_axis}, "max", VAL_VOID},
     /* ---- shapes ---- */
     {"reshape", "reshape(input, *shape)", "the same elements in shape (d...); one d can be -1",
-     NULL, bi_reshape, BI_METHOD | BI_OP, {0}, "reshape", VAL_VOID},
+     NULL, bi_reshape, BI_KEEPS_BOOL | BI_METHOD | BI_OP, {0}, "reshape", VAL_VOID},
     {"view", "view(input, *shape)", "as reshape (ag has no views: a copy)", NULL, bi_reshape,
-     BI_METHOD | BI_OP, {0}, "reshape", VAL_VOID},
+     BI_KEEPS_BOOL | BI_METHOD | BI_OP, {0}, "reshape", VAL_VOID},
     {"transpose", "transpose(input, dim0=None, dim1=None)",
-     "swaps dims dim0 and dim1 (default: the last two)", NULL, bi_transpose, BI_METHOD | BI_OP,
+     "swaps dims dim0 and dim1 (default: the last two)", NULL, bi_transpose, BI_KEEPS_BOOL | BI_METHOD | BI_OP,
      {0}, "transpose", VAL_VOID},
     {"matmul", "matmul(input, other)", "matrix product, as a @ b (1-D, 2-D and batched)", NULL,
      bi_binary, BI_METHOD | BI_OP, OP2(tensor_matmul), "matmul", VAL_VOID},
@@ -494,7 +516,7 @@ static const Builtin builtins[] = {
      "mean NLL of logits (N, C) at integer classes (N,)", NULL, bi_loss, BI_METHOD | BI_OP,
      OP2(tensor_cross_entropy), "cross_entropy", VAL_VOID},
     /* ---- autograd and values ---- */
-    {"backward", "backward(tensor, gradient=None)", "differentiates y; prints and accumulates "
+    {"backward", "backward(tensor, gradient=None, retain_graph=None, create_graph=False)", "differentiates y; prints and accumulates "
      "leaf .grads", "y must hold one element, or gradient (of y's shape) is given: the "
      "vector-Jacobian product; afterwards the graph is freed (:help arena)", bi_backward,
      BI_VOID | BI_METHOD, {0}, NULL, VAL_VOID},
@@ -511,7 +533,7 @@ static const Builtin builtins[] = {
      "op has recorded, can change: the same tensor, not a copy", bi_requires_grad_, BI_METHOD,
      {0}, NULL, VAL_VOID},
     {"detach", "detach(input)", "a constant copy of x (no graph, no grad)", NULL, bi_detach,
-     BI_METHOD, {0}, NULL, VAL_VOID},
+     BI_KEEPS_BOOL | BI_METHOD, {0}, NULL, VAL_VOID},
     {"numel", "numel(input)", "the number of elements of x", NULL, bi_numel, BI_METHOD, {0}, NULL, VAL_VOID},
     {"item", "item(input)", "the value of a one-element tensor, as a number", NULL, bi_item,
      BI_METHOD, {0}, NULL, VAL_VOID},

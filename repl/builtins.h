@@ -59,6 +59,7 @@ enum {
     BI_FUNCTION_FIRST = 1 << 3, /* the first argument names a function, unevaluated */
     BI_OP = 1 << 4,             /* one of the engine's differentiable ops (grad can take it) */
     BI_MAYBE_FUNCTION = 1 << 5, /* the first argument may name a function (plot(f, a, b)) */
+    BI_KEEPS_BOOL = 1 << 6,     /* moves elements only: a boolean input, a boolean result */
 };
 
 /* The engine calls behind an op builtin (those its fn uses). */

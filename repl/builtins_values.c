@@ -15,7 +15,16 @@
 BUILTIN(bi_backward) {
     (void)out;
     Tensor *y = NULL, *g = NULL;
-    if (!arg_tensor(s, a, 0, &y) || (arg_present(a, 1) && !arg_tensor(s, a, 1, &g))) return false;
+    bool retain = false, create = false;
+    if (!arg_tensor(s, a, 0, &y) || (arg_present(a, 1) && !arg_tensor(s, a, 1, &g)) ||
+        (arg_present(a, 2) && !arg_bool(s, a, 2, &retain)) || !arg_bool(s, a, 3, &create))
+        return false;
+    if (retain)
+        return arg_error(s, a, 2, "ag has no retain_graph: backward frees the graph; run the "
+                         "forward again to differentiate again (:help arena)");
+    if (create)
+        return arg_error(s, a, 3, "ag does not differentiate a backward (no create_graph): "
+                         "gradients are constants");
     /* Hold each leaf's current gradient: accumulate_grad then leaves it as
      * it was, so a changed pointer means "received a gradient". */
     Tensor **before = calloc((size_t)s->num_vars + 1, sizeof *before);

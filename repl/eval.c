@@ -78,8 +78,8 @@ static bool truth(Session *s, const Node *at, const Value *v, bool *out) {
             return true;
         }
         return session_fail(s, at->line, at->col, "the truth of a tensor of shape %s is "
-                            "ambiguous: a condition needs exactly one element (use any, all, "
-                            "or one element)", tensor_shape_str(v->as.tensor, shape, sizeof shape));
+                            "ambiguous: a condition needs exactly one element (reduce it first, "
+                            "e.g. with sum or max, or take one element)", tensor_shape_str(v->as.tensor, shape, sizeof shape));
     default:
         return session_fail(s, at->line, at->col, "%s cannot be a condition", value_kind_name(v));
     }
@@ -107,11 +107,13 @@ static Var *global_var(Session *s, const Node *n) {
 /* Binds the name n to v (taking it): a local inside a function call, else
  * a global. A list is bound as the tensor it stacks to; strings cannot be. */
 static bool bind_name(Session *s, const Node *n, Value v) {
-    if (v.kind == VAL_STRING || v.kind == VAL_VOID || v.kind == VAL_GRAD_FN) {
+    if (v.kind == VAL_VOID) v = value_none(); /* y = f(1) where f returns nothing */
+    if (v.kind == VAL_STRING || v.kind == VAL_GRAD_FN) {
+        bool string = v.kind == VAL_STRING;
         const char *kind = value_kind_name(&v);
         value_release(&v);
         return session_fail(s, n->line, n->col, "%s cannot be bound to a name%s", kind,
-                            v.kind == VAL_STRING ? " (strings are only arguments)" : "");
+                            string ? " (strings are only arguments)" : "");
     }
     if (v.kind == VAL_LIST && !v.as.list->tuple) {
         Tensor *t;
@@ -354,6 +356,9 @@ static bool eval_unary(Session *s, const Node *n, Value *out) {
         double x = value_scalar(&v);
         *out = value_number(n->op == TOK_MINUS ? -x : x);
         out->literal = v.literal;
+    } else if (v.kind == VAL_TENSOR && v.boolean && n->op == TOK_MINUS) {
+        ok = session_fail(s, n->line, n->col, "'-' of a boolean tensor: to invert a mask write "
+                          "1 - m, or compare again (x <= 0 for x > 0)");
     } else {
         Tensor *t;
         ok = to_tensor(s, n->left, &v, n->op == TOK_MINUS ? "the operand of '-'"
@@ -430,12 +435,22 @@ static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
     return true;
 }
 
+/* A list of expressions stands for the tensor it stacks to ([x, 2*x].sum()). */
+static bool stacked(Session *s, const Node *at, Value *v) {
+    if (v->kind != VAL_LIST || v->as.list->tuple) return true;
+    Tensor *t;
+    bool ok = to_tensor(s, at, v, "the list", &t);
+    value_release(v);
+    if (ok) *v = value_tensor(t);
+    return ok;
+}
+
 static bool eval_attr(Session *s, const Node *n, Value *out) {
     Value obj;
     if (n->left->kind == NODE_NAME && !n->left->torch && !s->frame &&
         !global_var(s, n->left) && habit_name(s, n->left))
         return false; /* F.relu, nn.Linear: say what to write */
-    if (!eval_expression(s, n->left, &obj)) return false;
+    if (!eval_expression(s, n->left, &obj) || !stacked(s, n->left, &obj)) return false;
     bool tensor_like = obj.kind == VAL_TENSOR || (obj.kind == VAL_NUMBER && obj.literal);
     if (!tensor_like) {
         bool ok = session_fail(s, n->line, n->col, "attribute '.%.*s' of %s: only tensors have "
@@ -444,11 +459,13 @@ static bool eval_attr(Session *s, const Node *n, Value *out) {
         return ok;
     }
     Tensor *t;
-    bool ok = to_tensor(s, n->left, &obj, "the object", &t);
+    bool ok = to_tensor(s, n->left, &obj, "the object", &t), obj_boolean = obj.boolean;
     value_release(&obj);
     if (!ok) return false;
     ok = tensor_attr(s, n, t, out);
     tensor_release(t);
+    if (ok && out->kind == VAL_TENSOR && (attr_is(n, "T") || attr_is(n, "data")))
+        out->boolean = obj_boolean; /* the same elements */
     return ok;
 }
 
@@ -456,14 +473,19 @@ static bool eval_attr(Session *s, const Node *n, Value *out) {
  * Indexing
  * ====================================================================== */
 
-/* An integer index in [-size, size) of an object with size items. */
-static bool index_number(Session *s, const Node *at, const Value *v, int64_t size, int64_t *out) {
+/* An integer index in [-size, size) of an object with size items (along
+ * dimension dim of a tensor, or -1). */
+static bool index_number(Session *s, const Node *at, const Value *v, int dim, int64_t size,
+                         int64_t *out) {
     double x = value_is_scalar(v) ? value_scalar(v)
                : v->kind == VAL_TENSOR && v->as.tensor->numel == 1 ? v->as.tensor->data[0] : NAN;
     if (x != floor(x) || fabs(x) > 0x1p62)
         return session_fail(s, at->line, at->col, "an index must be an integer, not %s",
                             isnan(x) ? value_kind_name(v) : "a fraction");
     int64_t i = (int64_t)x;
+    if ((i < -size || i >= size) && dim >= 0)
+        return session_fail(s, at->line, at->col, "index %lld is out of range for dimension %d "
+                            "of size %lld", (long long)i, dim, (long long)size);
     if (i < -size || i >= size)
         return session_fail(s, at->line, at->col, "index %lld is out of range for size %lld",
                             (long long)i, (long long)size);
@@ -485,7 +507,7 @@ static bool index_tensor(Session *s, const Node *n, Tensor *t, Value *out) {
         int64_t i = 0;
         bool ok = cur->ndim > 0 ||
                   session_fail(s, ix->line, ix->col, "a 0-d tensor cannot be indexed");
-        ok = ok && index_number(s, ix, &v, cur->shape[0], &i);
+        ok = ok && index_number(s, ix, &v, k, cur->shape[0], &i);
         value_release(&v);
         Tensor *next = ok ? tensor_select(cur, 0, i) : NULL;
         tensor_release(cur);
@@ -499,18 +521,19 @@ static bool index_tensor(Session *s, const Node *n, Tensor *t, Value *out) {
 
 static bool eval_index(Session *s, const Node *n, Value *out) {
     Value obj;
-    if (!eval_expression(s, n->left, &obj)) return false;
+    if (!eval_expression(s, n->left, &obj) || !stacked(s, n->left, &obj)) return false;
     bool ok;
     if (obj.kind == VAL_TENSOR || (obj.kind == VAL_NUMBER && obj.literal)) {
         Tensor *t;
         ok = to_tensor(s, n->left, &obj, "the object", &t) && (index_tensor(s, n, t, out), true);
         if (ok) tensor_release(t);
         ok = ok && out->kind != VAL_VOID;
+        if (ok) out->boolean = obj.boolean; /* a mask's elements are booleans */
     } else if ((obj.kind == VAL_SHAPE || obj.kind == VAL_LIST) && n->num_kids == 1 &&
                n->kids[0]->kind != NODE_SLICE) {
         int64_t size = obj.kind == VAL_SHAPE ? obj.as.shape.ndim : obj.as.list->count, i = 0;
         Value v;
-        ok = eval_expression(s, n->kids[0], &v) && index_number(s, n->kids[0], &v, size, &i);
+        ok = eval_expression(s, n->kids[0], &v) && index_number(s, n->kids[0], &v, -1, size, &i);
         value_release(&v);
         if (ok && obj.kind == VAL_SHAPE) *out = value_number((double)obj.as.shape.dims[i]);
         else if (ok) ok = value_copy(&obj.as.list->items[i], out);
@@ -748,7 +771,7 @@ static bool call_method(Session *s, const Node *call, Value *out) {
     if (module_habit(s, attr) || in_place_habit(s, attr)) return false;
     const Builtin *b = builtin_find(attr->as.text.text, attr->as.text.length);
     Value self;
-    if (!eval_expression(s, obj, &self)) return false;
+    if (!eval_expression(s, obj, &self) || !stacked(s, obj, &self)) return false;
     const Builtin *method = builtin_method(self.kind, attr->as.text.text, attr->as.text.length);
     if (method) return call_builtin(s, call, method, &self, out); /* opt.step() */
     bool tensor_like = self.kind == VAL_TENSOR || (self.kind == VAL_NUMBER && self.literal);
@@ -1040,7 +1063,8 @@ static Status for_range(Session *s, const Stmt *st) {
 static bool loop_item(Session *s, const Stmt *st, const Value *over, int64_t k, Value *out) {
     if (over->kind == VAL_SHAPE) *out = value_number((double)over->as.shape.dims[k]);
     else if (over->kind == VAL_LIST) return value_copy(&over->as.list->items[k], out);
-    else return engine_result(s, st->expr, tensor_select(over->as.tensor, 0, k), out);
+    else if (!engine_result(s, st->expr, tensor_select(over->as.tensor, 0, k), out)) return false;
+    else out->boolean = over->boolean;
     return true;
 }
 
@@ -1076,6 +1100,7 @@ static bool is_range_call(Session *s, const Node *e) {
     if (e->kind != NODE_CALL || e->left->kind != NODE_NAME) return false;
     const Node *c = e->left;
     if (c->as.text.length != 5 || memcmp(c->as.text.text, "range", 5) != 0) return false;
+    if (e->num_positional != e->num_kids) return false; /* keywords: the builtin's call */
     return c->torch || !((s->frame && frame_lookup(s->frame, "range", 5)) || global_var(s, c));
 }
 

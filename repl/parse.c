@@ -47,6 +47,7 @@ typedef struct {
 } ParseRule;
 
 static Node *expression(Parser *p, Precedence min);
+static bool token_is(const Token *t, const char *text);
 static Node *expr(Parser *p) { return expression(p, PREC_OR); }
 static Stmt *statement(Parser *p);
 static Stmt *simple_statement(Parser *p);
@@ -588,6 +589,8 @@ static Node *expression(Parser *p, Precedence min) {
         advance(p);
         left = rule_for(p->previous.type).infix(p, left);
     }
+    if (left && !p->failed && token_is(&p->current, "is"))
+        fail_at(p, &p->current, "ag has no 'is': write x.grad == None (or != None)");
     p->nesting--;
     return p->failed ? NULL : left;
 }
@@ -631,6 +634,9 @@ static void end_of_statement(Parser *p, bool in_block) {
     if (p->failed || check(p, TOK_END_STMT) || check(p, TOK_EOF) ||
         (in_block && check(p, TOK_RBRACE)))
         return;
+    /* after a block's '}' the next statement may follow on the same line:
+     * if n == 0 { return 0 } return 1 */
+    if (p->previous.type == TOK_RBRACE && !check(p, TOK_ELSE)) return;
     if (check(p, TOK_COLON))
         fail_at(p, &p->current, "blocks use braces, not ':': write for i in range(3) { ... }, "
                 "if x > 0 { ... }, f(x) { ... }");

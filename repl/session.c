@@ -338,6 +338,7 @@ static int distance(const char *a, size_t la, const char *b, size_t lb) {
 const char *session_suggest(Session *s, const char *name, size_t length,
                             const char *const *names, int num_names) {
     const char *best = NULL;
+    if (length < 3) return NULL; /* every one-letter name is one edit from every other */
     int best_d = length <= 4 ? 1 : 2; /* only close names: "foo" is not "log" */
     for (int i = 0; i < s->num_vars; i++) {
         int d = distance(name, length, s->vars[i].name, strlen(s->vars[i].name));
