@@ -27,7 +27,7 @@
 
 #define AG_VERSION "0.1.0"
 #define AG_MAX_DIMS 8   /* dimensions a tensor may have */
-#define AG_MAX_INPUTS 4 /* inputs a Function may record (design: fixed array) */
+#define AG_INLINE_INPUTS 3 /* inputs a Function holds in place (where has 3); more (cat) go in the arena */
 
 typedef struct Tensor Tensor;
 typedef struct Function Function;
@@ -60,7 +60,8 @@ struct Function {
     ApplyFn apply;
     const char *name;                 /* "MulBackward" */
     Tensor *output;                   /* not retained; NULL if the output was freed */
-    Tensor *inputs[AG_MAX_INPUTS];    /* every operand, retained (ENGINE.md) */
+    Tensor **inputs;                  /* every operand, retained (ENGINE.md): */
+    Tensor *inline_inputs[AG_INLINE_INPUTS]; /* here, or in the arena for more */
     int num_inputs;
     int pending_count;                /* consumers not yet applied (invariant 1) */
     int release_output;               /* output references handed over by applied consumers */
@@ -189,13 +190,70 @@ double ag_remainder(double a, double b);
  * the end). A copy; the gradient goes back to the selected elements. */
 Tensor *tensor_select(Tensor *x, int dim, int64_t index);
 /* n tensors of one shape joined along a new dimension dim. A copy. */
-Tensor *tensor_stack(Tensor **xs, int n, int dim);
+Tensor *tensor_stack(Tensor *const *xs, int n, int dim);
 
-/* The local derivative rule of an op, e.g. "mul: grad_a = g * b, grad_b = g * a",
- * by the op's name (add sub mul div pow neg exp log sqrt tanh sigmoid relu
- * abs sin cos sum mean max reshape transpose matmul softmax log_softmax mse
- * cross_entropy); NULL for any other name. g is the output's gradient. */
-const char *ag_op_rule(const char *op);
+/* ---- the op table (src/ops/optable.c) -----------------------------------
+ * Every op is registered once, in one table: its name, signature (the
+ * shell's, with keywords and defaults as Python writes them), the kinds of
+ * its parameters, its derivative rule (NULL: not differentiable), the name
+ * of its Function, its forward and its backward. A shell builds its
+ * builtins, help and completion from the table.
+ */
+
+/* An op's arguments, as a caller with named, defaulted values (the shell)
+ * hands them over: by kind, each kind in the signature's order. */
+typedef struct {
+    Tensor *t[4];                /* tensor parameters ('T', 't'; NULL for None) */
+    Tensor *const *list;         /* a list of tensors ('L': cat, stack) */
+    int list_len;
+    double num[4];               /* number parameters ('n') */
+    bool has_num[4];             /* false: None */
+    int64_t ints[4];             /* integer parameters ('i'; a dim within int) */
+    bool has_int[4];             /* false: None */
+    int64_t dims[AG_MAX_DIMS];   /* 'd' (None, a dim or a tuple of dims) or 'D' (*shape) */
+    int num_dims;
+    bool has_dims;               /* 'd' given (not None) */
+    bool flags[4];               /* boolean parameters ('b') */
+    const char *str;             /* a string parameter ('s': reduction) */
+    size_t str_len;
+} AgOpArgs;
+
+enum {
+    AG_OP_METHOD = 1 << 0,      /* x.f(...) means f(x, ...) */
+    AG_OP_KEEPS_BOOL = 1 << 1,  /* moves elements only: a boolean input, a boolean result */
+    AG_OP_BOOL_RESULT = 1 << 2, /* the result is a comparison's: booleans */
+    AG_OP_HIDDEN = 1 << 3,      /* no builtin of its own (indexing is syntax) */
+};
+
+typedef struct AgOpInfo {
+    int id;                      /* its place in the table */
+    const char *name;            /* "exp": the builtin a shell makes of it */
+    const char *alias;           /* a second name ("mse" for mse_loss), or NULL */
+    const char *signature;       /* "sum(input, dim=None, keepdim=False)" */
+    /* One letter per parameter of the signature: T tensor, t tensor or
+     * None, n number or None, i integer or None, d dims (None, an integer
+     * or a tuple of them), D integers (*shape), b boolean, s string, L a
+     * list of tensors. */
+    const char *params;
+    const char *help;            /* what it does, in one line */
+    const char *rule;            /* "grad_x = g * exp(x)"; NULL: no gradient flows */
+    const char *backward_name;   /* "ExpBackward" */
+    /* forward: unary or binary when its parameters are T or TT, else call */
+    Tensor *(*unary)(Tensor *x);
+    Tensor *(*binary)(Tensor *a, Tensor *b);
+    Tensor *(*call)(const AgOpArgs *args);
+    ApplyFn backward;
+    unsigned flags;              /* AG_OP_METHOD, ... */
+} AgOpInfo;
+
+/* The table: ag_op_count() rows, in a fixed order. */
+int ag_op_count(void);
+const AgOpInfo *ag_op_at(int i);
+/* The op named (or aliased) so, or NULL. */
+const AgOpInfo *ag_op_find(const char *name);
+/* "mul: grad_a = g * b, grad_b = g * a": an op's derivative rule with its
+ * name, by name; NULL for an op without one or any other name. */
+const char *ag_op_rule(const char *name);
 
 /* ---- autograd (src/autograd.c) ------------------------------------------ */
 

@@ -28,9 +28,8 @@ typedef struct {
     int varargs;            /* index of *args, or -1 */
 } Signature;
 
-static const Builtin builtins[];
-static const int num_builtins;
-static Signature *signatures;    /* parallel to builtins[], read at first use */
+static const Builtin *all_builtins(int *count);
+static Signature *signatures;    /* parallel to the builtins, read at first use */
 
 /* One default value from the signature text at *p ("None", "0.01",
  * "'mean'", "(0.9, 0.999)"); advances *p. Strings point into the row's
@@ -69,8 +68,10 @@ static Value parse_default(const char **p) {
 }
 
 /* Reads "name(a, b=1, *rest, c=None)". The table is ours: a malformed
- * signature is a bug, caught by the tests that call every builtin. */
-static void parse_signature(const char *text, Signature *sig) {
+ * signature is a bug, caught by the tests that call every builtin. An op
+ * whose first parameter is a list of tensors (stack(tensors, dim=0)) binds
+ * it as *tensors: the list, or the tensors as arguments (see bi_op). */
+static void parse_signature(const char *text, bool list_first, Signature *sig) {
     memset(sig, 0, sizeof *sig);
     sig->varargs = -1;
     const char *c = strchr(text, '(') + 1;
@@ -79,8 +80,9 @@ static void parse_signature(const char *text, Signature *sig) {
         c += strspn(c, ", ");
         if (*c == ')') break;
         Param *p = &sig->params[sig->count];
-        if (*c == '*') {
-            c++;
+        bool list = list_first && sig->count == 0;
+        if (*c == '*' || list) {
+            c += !list;
             if (*c == ',' || *c == ')') { /* a bare '*': keyword-only from here */
                 keyword_only = true;
                 continue;
@@ -107,14 +109,19 @@ static void parse_signature(const char *text, Signature *sig) {
 
 static void read_signatures(void) {
     if (signatures) return;
-    signatures = calloc((size_t)num_builtins, sizeof *signatures);
+    int n;
+    const Builtin *b = all_builtins(&n);
+    signatures = calloc((size_t)n, sizeof *signatures);
     if (!signatures) abort(); /* at start-up, a few KiB: nothing sensible to do */
-    for (int i = 0; i < num_builtins; i++) parse_signature(builtins[i].signature, &signatures[i]);
+    for (int i = 0; i < n; i++)
+        parse_signature(b[i].signature, b[i].op && b[i].op->params[0] == 'L', &signatures[i]);
 }
 
 static const Signature *signature_of(const Builtin *b) {
+    int n;
+    const Builtin *first = all_builtins(&n);
     read_signatures();
-    return &signatures[b - builtins];
+    return &signatures[b - first];
 }
 
 /* ======================================================================
@@ -344,6 +351,35 @@ bool arg_axis(Session *s, CallArgs *a, int i, int *axis) {
     return true;
 }
 
+const char *arg_name(const CallArgs *a, int i) {
+    return i >= 0 ? signature_of(a->b)->params[i].name : "";
+}
+
+bool arg_axes(Session *s, CallArgs *a, int i, int *count, int64_t *axes) {
+    Value *v = slot(a, i), saved = *v;
+    bool many = v->kind == VAL_LIST || v->kind == VAL_SHAPE ||
+                (v->kind == VAL_TENSOR && v->as.tensor->ndim == 1);
+    int n = !many ? 1
+            : v->kind == VAL_LIST  ? v->as.list->count
+            : v->kind == VAL_SHAPE ? v->as.shape.ndim
+                                   : (int)v->as.tensor->numel;
+    if (n > AG_MAX_DIMS) return arg_error(s, a, i, "too many dimensions (at most %d)", AG_MAX_DIMS);
+    bool ok = true;
+    /* Each item through the argument's slot, so the usual checks apply. */
+    for (int k = 0; ok && k < n; k++) {
+        if (many)
+            *v = saved.kind == VAL_LIST    ? saved.as.list->items[k]
+                 : saved.kind == VAL_SHAPE ? value_number((double)saved.as.shape.dims[k])
+                                           : value_number(saved.as.tensor->data[k]);
+        int axis = 0;
+        ok = arg_axis(s, a, i, &axis);
+        axes[k] = axis;
+    }
+    *v = saved;
+    *count = n;
+    return ok;
+}
+
 bool arg_bool(Session *s, CallArgs *a, int i, bool *out) {
     const Value *v = slot(a, i);
     if (v->kind == VAL_BOOL) *out = v->as.truth;
@@ -438,167 +474,179 @@ bool result_tensor(Session *s, const CallArgs *a, Tensor *t, Value *out) {
  * The table
  * ====================================================================== */
 
-#define OP1(f) {.unary = f}
-#define OP2(f) {.binary = f}
+/* Where the sentinel row stands, the engine's ops are listed (:help shows
+ * them there). */
+#define OPS_HERE "(ops)"
 
-static const Builtin builtins[] = {
+static const Builtin shell_builtins[] = {
     /* ---- creation ---- */
     {"tensor", "tensor(data, requires_grad=False)", "a new leaf holding a copy of the value", NULL,
-     bi_tensor, BI_CREATION, {0}, NULL, VAL_VOID},
+     bi_tensor, BI_CREATION, VAL_VOID, NULL},
     {"zeros", "zeros(*size, requires_grad=False)", "a new leaf of zeros of shape (d...)", NULL,
-     bi_zeros, BI_CREATION, {0}, NULL, VAL_VOID},
+     bi_zeros, BI_CREATION, VAL_VOID, NULL},
     {"ones", "ones(*size, requires_grad=False)", "a new leaf of ones of shape (d...)", NULL,
-     bi_ones, BI_CREATION, {0}, NULL, VAL_VOID},
+     bi_ones, BI_CREATION, VAL_VOID, NULL},
     {"full", "full(*args, requires_grad=False)", "a new leaf filled with VALUE: full(VALUE, d...) or "
-     "full(SHAPE, VALUE)", NULL, bi_full, BI_CREATION, {0}, NULL, VAL_VOID},
+     "full(SHAPE, VALUE)", NULL, bi_full, BI_CREATION, VAL_VOID, NULL},
     {"randn", "randn(*size, requires_grad=False)", "normal random numbers (mean 0, variance 1)",
-     NULL, bi_randn, BI_CREATION, {0}, NULL, VAL_VOID},
+     NULL, bi_randn, BI_CREATION, VAL_VOID, NULL},
     {"rand", "rand(*size, requires_grad=False)", "uniform random numbers in [0, 1)", NULL,
-     bi_rand, BI_CREATION, {0}, NULL, VAL_VOID},
+     bi_rand, BI_CREATION, VAL_VOID, NULL},
     {"arange", "arange(*args, requires_grad=False)", "a, a+step, ... before b: arange(b), "
-     "arange(a, b[, step])", NULL, bi_arange, BI_CREATION, {0}, NULL, VAL_VOID},
+     "arange(a, b[, step])", NULL, bi_arange, BI_CREATION, VAL_VOID, NULL},
     {"range", "range(*args, requires_grad=False)", "as arange, with Python's integer arguments "
-     "(for i in range(n) loops over numbers)", NULL, bi_range, BI_CREATION, {0}, NULL, VAL_VOID},
+     "(for i in range(n) loops over numbers)", NULL, bi_range, BI_CREATION, VAL_VOID, NULL},
     {"eye", "eye(n, requires_grad=False)", "the n x n identity matrix", NULL, bi_eye,
-     BI_CREATION, {0}, NULL, VAL_VOID},
+     BI_CREATION, VAL_VOID, NULL},
     {"linspace", "linspace(start, end, steps, requires_grad=False)",
-     "steps evenly spaced points from start to end", NULL, bi_linspace, BI_CREATION, {0}, NULL, VAL_VOID},
+     "steps evenly spaced points from start to end", NULL, bi_linspace, BI_CREATION, VAL_VOID, NULL},
     {"seed", "seed(n)", "restarts the random stream (a new shell: seed 0)", NULL, bi_seed,
-     BI_VOID, {0}, NULL, VAL_VOID},
-    {"manual_seed", "manual_seed(n)", "as seed (PyTorch's name)", NULL, bi_seed, BI_VOID, {0},
-     NULL, VAL_VOID},
-    /* ---- element-wise ---- */
-    {"exp", "exp(input)", "e^x element-wise", NULL, bi_unary, BI_METHOD | BI_OP,
-     OP1(tensor_exp), "exp", VAL_VOID},
-    {"log", "log(input)", "natural logarithm", NULL, bi_unary, BI_METHOD | BI_OP,
-     OP1(tensor_log), "log", VAL_VOID},
-    {"sqrt", "sqrt(input)", "square root", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_sqrt),
-     "sqrt", VAL_VOID},
-    {"tanh", "tanh(input)", "hyperbolic tangent", NULL, bi_unary, BI_METHOD | BI_OP,
-     OP1(tensor_tanh), "tanh", VAL_VOID},
-    {"sigmoid", "sigmoid(input)", "1 / (1 + e^-x)", NULL, bi_unary, BI_METHOD | BI_OP,
-     OP1(tensor_sigmoid), "sigmoid", VAL_VOID},
-    {"relu", "relu(input)", "max(x, 0)", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_relu),
-     "relu", VAL_VOID},
-    {"abs", "abs(input)", "|x|", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_abs), "abs", VAL_VOID},
-    {"sin", "sin(input)", "sine", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_sin), "sin", VAL_VOID},
-    {"cos", "cos(input)", "cosine", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_cos), "cos", VAL_VOID},
-    {"neg", "neg(input)", "-x", NULL, bi_unary, BI_METHOD | BI_OP, OP1(tensor_neg), "neg", VAL_VOID},
-    {"pow", "pow(input, exponent)", "x ** p element-wise, broadcasting", NULL, bi_binary,
-     BI_METHOD | BI_OP, OP2(tensor_pow), "pow", VAL_VOID},
-    /* ---- reductions ---- */
-    {"sum", "sum(input, dim=None)", "sum of all elements, or along dim (removed)", NULL,
-     bi_reduce, BI_METHOD | BI_OP, {tensor_sum, NULL, tensor_sum_axis}, "sum", VAL_VOID},
-    {"mean", "mean(input, dim=None)", "mean of all elements, or along dim (removed)", NULL,
-     bi_reduce, BI_METHOD | BI_OP, {tensor_mean, NULL, tensor_mean_axis}, "mean", VAL_VOID},
-    {"max", "max(input, dim=None)", "largest element, or along dim (removed)", NULL, bi_reduce,
-     BI_METHOD | BI_OP, {tensor_max, NULL, tensor_max_axis}, "max", VAL_VOID},
-    /* ---- shapes ---- */
-    {"reshape", "reshape(input, *shape)", "the same elements in shape (d...); one d can be -1",
-     NULL, bi_reshape, BI_KEEPS_BOOL | BI_METHOD | BI_OP, {0}, "reshape", VAL_VOID},
-    {"view", "view(input, *shape)", "as reshape (ag has no views: a copy)", NULL, bi_reshape,
-     BI_KEEPS_BOOL | BI_METHOD | BI_OP, {0}, "reshape", VAL_VOID},
-    {"transpose", "transpose(input, dim0=None, dim1=None)",
-     "swaps dims dim0 and dim1 (default: the last two)", NULL, bi_transpose, BI_KEEPS_BOOL | BI_METHOD | BI_OP,
-     {0}, "transpose", VAL_VOID},
-    {"matmul", "matmul(input, other)", "matrix product, as a @ b (1-D, 2-D and batched)", NULL,
-     bi_binary, BI_METHOD | BI_OP, OP2(tensor_matmul), "matmul", VAL_VOID},
-    {"softmax", "softmax(input, dim=-1)", "exp(x) / sum(exp(x)) along dim (default last)", NULL,
-     bi_softmax, BI_METHOD | BI_OP, {.axis = tensor_softmax}, "softmax", VAL_VOID},
-    {"log_softmax", "log_softmax(input, dim=-1)", "x - log(sum(exp(x))) along dim (default last)",
-     NULL, bi_softmax, BI_METHOD | BI_OP, {.axis = tensor_log_softmax}, "log_softmax", VAL_VOID},
-    /* ---- losses ---- */
-    {"mse", "mse(input, target)", "mean((pred - target)^2)", NULL, bi_loss, BI_METHOD | BI_OP,
-     OP2(tensor_mse), "mse", VAL_VOID},
-    {"mse_loss", "mse_loss(input, target)", "mean((pred - target)^2)", NULL, bi_loss,
-     BI_METHOD | BI_OP, OP2(tensor_mse), "mse", VAL_VOID},
-    {"cross_entropy", "cross_entropy(input, target)",
-     "mean NLL of logits (N, C) at integer classes (N,)", NULL, bi_loss, BI_METHOD | BI_OP,
-     OP2(tensor_cross_entropy), "cross_entropy", VAL_VOID},
+     BI_VOID, VAL_VOID, NULL},
+    {"manual_seed", "manual_seed(n)", "as seed (PyTorch's name)", NULL, bi_seed, BI_VOID, VAL_VOID, NULL},
+    /* ---- the engine's ops, from its op table ---- */
+    {OPS_HERE, NULL, NULL, NULL, NULL, 0, VAL_VOID, NULL},
     /* ---- autograd and values ---- */
     {"backward", "backward(tensor, gradient=None, retain_graph=None, create_graph=False)", "differentiates y; prints and accumulates "
      "leaf .grads", "y must hold one element, or gradient (of y's shape) is given: the "
      "vector-Jacobian product; afterwards the graph is freed (:help arena)", bi_backward,
-     BI_VOID | BI_METHOD, {0}, NULL, VAL_VOID},
+     BI_VOID | BI_METHOD, VAL_VOID, NULL},
     {"zero_grad", "zero_grad(*tensors)", "resets .grad to None (no argument: every variable)",
-     NULL, bi_zero_grad, BI_VOID, {0}, NULL, VAL_VOID},
+     NULL, bi_zero_grad, BI_VOID, VAL_VOID, NULL},
     {"grad", "grad(f, *args)", "prints f(a, ...) and its gradient for each argument that "
      "requires grad", "runs f afresh on copies: no .grad changes, no graph is freed", bi_grad,
-     BI_VOID | BI_FUNCTION_FIRST, {0}, NULL, VAL_VOID},
+     BI_VOID | BI_FUNCTION_FIRST, VAL_VOID, NULL},
     {"gradcheck", "gradcheck(f, *args)", "compares f's gradients with central finite differences",
      "prints the largest errors per argument, ok or FAIL; no .grad changes", bi_gradcheck,
-     BI_VOID | BI_FUNCTION_FIRST, {0}, NULL, VAL_VOID},
+     BI_VOID | BI_FUNCTION_FIRST, VAL_VOID, NULL},
     {"requires_grad_", "requires_grad_(input, requires_grad=True)", "makes a leaf require "
      "gradients (or not), and returns it: PyTorch's one in-place method", "only a leaf, one no "
-     "op has recorded, can change: the same tensor, not a copy", bi_requires_grad_, BI_METHOD,
-     {0}, NULL, VAL_VOID},
+     "op has recorded, can change: the same tensor, not a copy", bi_requires_grad_, BI_METHOD, VAL_VOID, NULL},
     {"detach", "detach(input)", "a constant copy of x (no graph, no grad)", NULL, bi_detach,
-     BI_KEEPS_BOOL | BI_METHOD, {0}, NULL, VAL_VOID},
-    {"numel", "numel(input)", "the number of elements of x", NULL, bi_numel, BI_METHOD, {0}, NULL, VAL_VOID},
+     BI_KEEPS_BOOL | BI_METHOD, VAL_VOID, NULL},
+    {"numel", "numel(input)", "the number of elements of x", NULL, bi_numel, BI_METHOD, VAL_VOID, NULL},
     {"item", "item(input)", "the value of a one-element tensor, as a number", NULL, bi_item,
-     BI_METHOD, {0}, NULL, VAL_VOID},
-    {"len", "len(input)", "the size of the first dimension, as a number", NULL, bi_len, 0, {0},
-     NULL, VAL_VOID},
+     BI_METHOD, VAL_VOID, NULL},
+    {"len", "len(input)", "the size of the first dimension, as a number", NULL, bi_len, 0, VAL_VOID, NULL},
     {"load_csv", "load_csv(file)", "a 2-D tensor of the numbers in a CSV file (a first line "
      "of names is skipped)", "numbers separated by commas, or by blanks on a line without a "
-     "comma; a bad field is an error naming its line and column", bi_load_csv, 0, {0}, NULL, VAL_VOID},
+     "comma; a bad field is an error naming its line and column", bi_load_csv, 0, VAL_VOID, NULL},
     {"save_csv", "save_csv(input, file)", "writes a 1-D (as a column) or 2-D tensor so that "
-     "load_csv reads it back exactly", NULL, bi_save_csv, BI_VOID | BI_METHOD, {0}, NULL, VAL_VOID},
+     "load_csv reads it back exactly", NULL, bi_save_csv, BI_VOID | BI_METHOD, VAL_VOID, NULL},
     {"plot", "plot(*args, ascii=None, width=None, height=None)", "a line chart: plot(y), "
      "plot(x, y), or plot(f, a, b) for f and its derivative (by backward) over [a, b]",
      "braille dots at a terminal, ASCII (* and +) elsewhere or with ascii=True",
-     bi_plot, BI_VOID | BI_MAYBE_FUNCTION, {0}, NULL, VAL_VOID},
+     bi_plot, BI_VOID | BI_MAYBE_FUNCTION, VAL_VOID, NULL},
     /* ---- optimizers (PyTorch 1.13's rules and defaults; builtins_optim.c) ---- */
     {"SGD", "SGD(params, lr=None, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, "
      "maximize=False)", "stochastic gradient descent over a list of variables: opt.step() "
      "updates them", "lr has no default; momentum, nesterov and dampening as PyTorch's",
-     bi_sgd, 0, {0}, NULL, VAL_VOID},
+     bi_sgd, 0, VAL_VOID, NULL},
     {"Adam", "Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, "
-     "amsgrad=False, *, maximize=False)", "Adam over a list of variables", NULL, bi_adam, 0, {0},
-     NULL, VAL_VOID},
+     "amsgrad=False, *, maximize=False)", "Adam over a list of variables", NULL, bi_adam, 0, VAL_VOID, NULL},
     {"AdamW", "AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, "
-     "amsgrad=False, *, maximize=False)", "Adam with decoupled weight decay", NULL, bi_adamw, 0,
-     {0}, NULL, VAL_VOID},
+     "amsgrad=False, *, maximize=False)", "Adam with decoupled weight decay", NULL, bi_adamw, 0, VAL_VOID, NULL},
     {"RMSprop", "RMSprop(params, lr=0.01, alpha=0.99, eps=1e-08, weight_decay=0, momentum=0, "
      "centered=False, *, maximize=False)", "RMSprop over a list of variables", NULL, bi_rmsprop,
-     0, {0}, NULL, VAL_VOID},
+     0, VAL_VOID, NULL},
     {"Adagrad", "Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, "
      "initial_accumulator_value=0, eps=1e-10, *, maximize=False)", "Adagrad over a list of "
-     "variables", NULL, bi_adagrad, 0, {0}, NULL, VAL_VOID},
+     "variables", NULL, bi_adagrad, 0, VAL_VOID, NULL},
     {"step", "step(self)", "one update of every variable the optimizer holds (each rebound to a "
      "fresh leaf that keeps its .grad)", "a variable without a gradient is skipped, as in "
-     "PyTorch", bi_optim_step, BI_VOID, {0}, NULL, VAL_OPTIM},
+     "PyTorch", bi_optim_step, BI_VOID, VAL_OPTIM, NULL},
     {"zero_grad", "zero_grad(self, set_to_none=True)", "resets the gradients of the variables "
      "the optimizer holds (to None; set_to_none=False: to zeros)", NULL, bi_optim_zero_grad,
-     BI_VOID, {0}, NULL, VAL_OPTIM},
+     BI_VOID, VAL_OPTIM, NULL},
     {"print", "print(*values)", "prints its arguments separated by spaces", NULL, bi_print,
-     BI_VOID, {0}, NULL, VAL_VOID},
+     BI_VOID, VAL_VOID, NULL},
     {"set_printoptions", "set_printoptions(precision=None, threshold=None, edgeitems=None, "
      "linewidth=None, sci_mode=None)", "how tensors print, as PyTorch's", NULL,
-     bi_set_printoptions, BI_VOID, {0}, NULL, VAL_VOID},
+     bi_set_printoptions, BI_VOID, VAL_VOID, NULL},
 };
-static const int num_builtins = (int)(sizeof builtins / sizeof builtins[0]);
+enum { NUM_SHELL_BUILTINS = sizeof shell_builtins / sizeof shell_builtins[0] };
 
-const Builtin *builtin_list(int *count) {
+/* ---- the whole list: the shell's rows with the op table's in place of
+ * OPS_HERE, built once ---- */
+
+static Builtin *builtins;
+static int num_builtins;
+
+/* a followed by b, in memory that lives as long as the shell. */
+static char *joined(const char *a, const char *b) {
+    size_t n = strlen(a), m = strlen(b);
+    char *text = malloc(n + m + 1);
+    if (!text) abort(); /* at start-up: nothing sensible to do */
+    memcpy(text, a, n);
+    memcpy(text + n, b, m + 1);
+    return text;
+}
+
+/* The builtin an op becomes, under its name or its alias (whose help says
+ * which op it is). */
+static Builtin op_builtin(const AgOpInfo *op, const char *alias) {
+    Builtin b = {.name = op->name, .signature = op->signature, .help = op->help, .fn = bi_op,
+                 .self_kind = VAL_VOID, .op = op};
+    if (op->flags & AG_OP_METHOD) b.flags |= BI_METHOD;
+    if (op->flags & AG_OP_KEEPS_BOOL) b.flags |= BI_KEEPS_BOOL;
+    if (op->rule) b.flags |= BI_OP;
+    if (alias) { /* view(input, *shape): as reshape */
+        b.name = alias;
+        b.signature = joined(alias, strchr(op->signature, '('));
+        b.help = joined("as ", op->name);
+    }
+    return b;
+}
+
+static void build_builtins(void) {
+    int ops = 0;
+    for (int k = 0; k < ag_op_count(); k++)
+        if (!(ag_op_at(k)->flags & AG_OP_HIDDEN)) ops += 1 + (ag_op_at(k)->alias != NULL);
+    builtins = calloc((size_t)(NUM_SHELL_BUILTINS + ops), sizeof *builtins);
+    if (!builtins) abort(); /* at start-up, a few KiB */
+    for (int i = 0; i < NUM_SHELL_BUILTINS; i++) {
+        if (strcmp(shell_builtins[i].name, OPS_HERE) != 0) {
+            builtins[num_builtins++] = shell_builtins[i];
+            continue;
+        }
+        for (int k = 0; k < ag_op_count(); k++) {
+            const AgOpInfo *op = ag_op_at(k);
+            if (op->flags & AG_OP_HIDDEN) continue;
+            builtins[num_builtins++] = op_builtin(op, NULL);
+            if (op->alias) builtins[num_builtins++] = op_builtin(op, op->alias);
+        }
+    }
+}
+
+static const Builtin *all_builtins(int *count) {
+    if (!builtins) build_builtins();
     *count = num_builtins;
     return builtins;
 }
 
+const Builtin *builtin_list(int *count) { return all_builtins(count); }
+
 const char *const *builtin_names(int *count) {
-    static const char *names[sizeof builtins / sizeof builtins[0] + 1];
+    static const char **names;
     static int n;
-    if (!names[0])
-        for (int i = 0; i < num_builtins; i++)
-            if (builtins[i].self_kind == VAL_VOID) names[n++] = builtins[i].name;
+    if (!names) {
+        int total;
+        const Builtin *b = all_builtins(&total);
+        names = calloc((size_t)total + 1, sizeof *names);
+        if (!names) abort();
+        for (int i = 0; i < total; i++)
+            if (b[i].self_kind == VAL_VOID) names[n++] = b[i].name;
+    }
     *count = n;
     return names;
 }
 
 const Builtin *builtin_method(ValueKind kind, const char *name, size_t length) {
-    for (int i = 0; i < num_builtins; i++)
-        if (builtins[i].self_kind == kind && kind != VAL_VOID &&
-            strlen(builtins[i].name) == length && memcmp(builtins[i].name, name, length) == 0)
-            return &builtins[i];
+    int n;
+    const Builtin *b = all_builtins(&n);
+    for (int i = 0; i < n; i++)
+        if (b[i].self_kind == kind && kind != VAL_VOID && strlen(b[i].name) == length &&
+            memcmp(b[i].name, name, length) == 0)
+            return &b[i];
     return NULL;
 }
 
@@ -614,6 +662,9 @@ static unsigned name_hash(const char *name, size_t length) {
 }
 
 static void build_index(void) {
+    int n;
+    all_builtins(&n);
+    if (n >= HASH_SLOTS / 2) abort(); /* the table outgrew the hash: raise HASH_SLOTS */
     for (int i = 0; i < num_builtins; i++) {
         if (builtins[i].self_kind != VAL_VOID) continue; /* methods: builtin_method */
         unsigned at = name_hash(builtins[i].name, strlen(builtins[i].name)) % HASH_SLOTS;

@@ -57,17 +57,10 @@ enum {
     BI_CREATION = 1 << 1,       /* has requires_grad; a trailing bare `grad` sets it */
     BI_VOID = 1 << 2,           /* returns nothing: only a statement of its own */
     BI_FUNCTION_FIRST = 1 << 3, /* the first argument names a function, unevaluated */
-    BI_OP = 1 << 4,             /* one of the engine's differentiable ops (grad can take it) */
+    BI_OP = 1 << 4,             /* an engine op with a gradient rule (grad can take it) */
     BI_MAYBE_FUNCTION = 1 << 5, /* the first argument may name a function (plot(f, a, b)) */
     BI_KEEPS_BOOL = 1 << 6,     /* moves elements only: a boolean input, a boolean result */
 };
-
-/* The engine calls behind an op builtin (those its fn uses). */
-typedef struct {
-    Tensor *(*unary)(Tensor *);
-    Tensor *(*binary)(Tensor *, Tensor *);
-    Tensor *(*axis)(Tensor *, int);
-} EngineCalls;
 
 struct Builtin {
     const char *name;
@@ -76,11 +69,14 @@ struct Builtin {
     const char *details;    /* more for :help NAME, or NULL */
     BuiltinFn fn;
     unsigned flags;
-    EngineCalls engine;     /* op builtins: what fn calls */
-    const char *rule;       /* the engine op whose derivative rule :help shows, or NULL */
     ValueKind self_kind;    /* a method of values of this kind (opt.step()), found by
                                builtin_method, not by name; VAL_VOID for the others */
+    const AgOpInfo *op;     /* an engine op's builtin (made from its row of the op
+                               table, run by bi_op), or NULL */
 };
+
+/* The builtins: the shell's own rows and, made from the engine's op table
+ * (ag_op_at), one per op (and alias) that is not AG_OP_HIDDEN. */
 
 /* The builtin named so, or NULL (a hash over the table). */
 const Builtin *builtin_find(const char *name, size_t length);
@@ -121,7 +117,11 @@ bool arg_int(Session *s, CallArgs *a, int i, const char *what, int64_t lo, int64
              int64_t *out);
 /* An axis (the engine checks its range against the tensor). */
 bool arg_axis(Session *s, CallArgs *a, int i, int *axis);
+/* Dimensions of a reduction: one axis, or a tuple or list of them. */
+bool arg_axes(Session *s, CallArgs *a, int i, int *count, int64_t *axes);
 bool arg_bool(Session *s, CallArgs *a, int i, bool *out);
+/* The name of parameter i ("dim"). */
+const char *arg_name(const CallArgs *a, int i);
 /* A string argument (borrowed). */
 bool arg_string(Session *s, CallArgs *a, int i, const char **text, size_t *length);
 /* Dimensions: the *rest integers, or one shape / tuple / list of them
@@ -136,9 +136,8 @@ bool result_tensor(Session *s, const CallArgs *a, Tensor *t, Value *out);
 BUILTIN(bi_tensor); BUILTIN(bi_zeros); BUILTIN(bi_ones); BUILTIN(bi_full); BUILTIN(bi_randn);
 BUILTIN(bi_rand); BUILTIN(bi_arange); BUILTIN(bi_range); BUILTIN(bi_eye); BUILTIN(bi_linspace);
 BUILTIN(bi_seed);
-/* ops */
-BUILTIN(bi_unary); BUILTIN(bi_binary); BUILTIN(bi_reduce); BUILTIN(bi_softmax);
-BUILTIN(bi_reshape); BUILTIN(bi_transpose); BUILTIN(bi_loss);
+/* the engine's ops: every row of its op table */
+BUILTIN(bi_op);
 /* autograd and values */
 BUILTIN(bi_backward); BUILTIN(bi_zero_grad); BUILTIN(bi_requires_grad_); BUILTIN(bi_detach); BUILTIN(bi_numel);
 BUILTIN(bi_item); BUILTIN(bi_len); BUILTIN(bi_print); BUILTIN(bi_set_printoptions);

@@ -1,58 +1,154 @@
 /*
- * builtins_ops.c — the builtins that are engine ops: each reads its bound
- * arguments and makes one engine call, named in its table row.
+ * builtins_ops.c — bi_op, the one builtin behind every engine op: it reads
+ * the bound arguments by the op's parameter letters (AgOpInfo.params) into
+ * an AgOpArgs and makes the op's one engine call. An op added to the
+ * engine's table is a builtin with nothing written here.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtins.h"
 
-/* f(x) */
-BUILTIN(bi_unary) {
-    Tensor *x = NULL;
-    return arg_tensor(s, a, 0, &x) && result_tensor(s, a, a->b->engine.unary(x), out);
+/* Tensors an op's list parameter made from numbers or lists, released
+ * after the call. */
+typedef struct {
+    Tensor **items;
+    int count;
+    bool *owned; /* items[k] was converted here */
+} TensorList;
+
+static void tensor_list_free(TensorList *l) {
+    for (int k = 0; l->items && k < l->count; k++)
+        if (l->owned[k]) tensor_release(l->items[k]);
+    free(l->items);
+    free(l->owned);
 }
 
-/* f(a, b) */
-BUILTIN(bi_binary) {
-    Tensor *x = NULL, *y = NULL;
-    return arg_tensor(s, a, 0, &x) && arg_tensor(s, a, 1, &y) &&
-           result_tensor(s, a, a->b->engine.binary(x, y), out);
+/* Item k of a list argument as a tensor (a number or a nested list
+ * converted), into l. */
+static bool list_item(Session *s, CallArgs *a, int i, const Value *item, TensorList *l, int k) {
+    if (item->kind == VAL_TENSOR) {
+        l->items[k] = item->as.tensor;
+        return true;
+    }
+    char why[200];
+    l->items[k] = value_to_tensor(item, why, sizeof why);
+    l->owned[k] = l->items[k] != NULL;
+    if (l->items[k]) return true;
+    return arg_error(s, a, i, "item %d of the list: %s", k + 1,
+                     why[0] ? why : ag_error());
 }
 
-BUILTIN(bi_loss) { return bi_binary(s, a, out); }
-
-/* f(x) over everything, or f(x, dim) along one dimension. */
-BUILTIN(bi_reduce) {
-    Tensor *x = NULL;
-    int dim;
-    if (!arg_tensor(s, a, 0, &x)) return false;
-    if (!arg_present(a, 1)) return result_tensor(s, a, a->b->engine.unary(x), out);
-    return arg_axis(s, a, 1, &dim) && result_tensor(s, a, a->b->engine.axis(x, dim), out);
+/* The 'L' parameter i (bound as *tensors): one list or tuple of tensors,
+ * optionally followed by the dim (stack([a, b], 1), as PyTorch), or the
+ * tensors themselves as arguments (stack(a, b)). *dim_given: the dim came
+ * positionally, into *dim. */
+static bool arg_tensor_list(Session *s, CallArgs *a, int i, TensorList *l, int64_t *dim,
+                            bool *dim_given) {
+    const char *name = a->b->name;
+    bool one_list = a->num_rest >= 1 && a->rest[0].kind == VAL_LIST;
+    int count = one_list ? a->rest[0].as.list->count : a->num_rest;
+    *dim_given = false;
+    if (one_list && a->num_rest > 2)
+        return arg_error(s, a, REST(2), "%s takes a list of tensors and a dim", name);
+    if (one_list && a->num_rest == 2) {
+        if (a->given[i + 1])
+            return session_fail(s, a->line, a->col, "%s got two values for 'dim'", name);
+        int axis;
+        if (!arg_axis(s, a, REST(1), &axis)) return false;
+        *dim = axis;
+        *dim_given = true;
+    }
+    /* [] is an empty tensor (a list of numbers is one); one tensor alone is
+     * not a list of them (PyTorch refuses it too). */
+    bool empty = a->num_rest == 1 && a->rest[0].kind == VAL_TENSOR &&
+                 a->rest[0].as.tensor->ndim == 1 && a->rest[0].as.tensor->numel == 0;
+    if (count == 0 || empty)
+        return session_fail(s, a->line, a->col, "%s needs at least one tensor", name);
+    if (!one_list && count == 1)
+        return arg_error(s, a, REST(0), "%s takes a list of tensors, %s([a, b]), or the "
+                         "tensors as arguments, %s(a, b)", name, name, name);
+    l->items = calloc((size_t)count, sizeof *l->items);
+    l->owned = calloc((size_t)count, sizeof *l->owned);
+    if (!l->items || !l->owned) return session_fail(s, a->line, a->col, "out of memory");
+    l->count = count;
+    for (int k = 0; k < count; k++) {
+        bool ok = one_list ? list_item(s, a, REST(0), &a->rest[0].as.list->items[k], l, k)
+                           : arg_tensor(s, a, REST(k), &l->items[k]);
+        if (!ok) return false;
+    }
+    return true;
 }
 
-/* softmax(x, dim=-1), log_softmax(x, dim=-1) */
-BUILTIN(bi_softmax) {
-    Tensor *x = NULL;
-    int dim;
-    return arg_tensor(s, a, 0, &x) && arg_axis(s, a, 1, &dim) &&
-           result_tensor(s, a, a->b->engine.axis(x, dim), out);
+/* An integer parameter: a dimension when its name says so ("dim", "dim0"). */
+static bool arg_op_int(Session *s, CallArgs *a, int i, int64_t *out) {
+    if (strncmp(arg_name(a, i), "dim", 3) == 0) {
+        int axis;
+        if (!arg_axis(s, a, i, &axis)) return false;
+        *out = axis;
+        return true;
+    }
+    return arg_int(s, a, i, arg_name(a, i), INT64_MIN, INT64_MAX, out);
 }
 
-BUILTIN(bi_reshape) {
-    Tensor *x = NULL;
-    int ndim;
-    int64_t shape[AG_MAX_DIMS];
-    return arg_tensor(s, a, 0, &x) && arg_dims(s, a, true, &ndim, shape) &&
-           result_tensor(s, a, tensor_reshape(x, ndim, shape), out);
+/* Reads the arguments by the op's letters into args (tensor lists into l). */
+static bool read_op_args(Session *s, CallArgs *a, AgOpArgs *args, TensorList *l) {
+    const AgOpInfo *op = a->b->op;
+    int nt = 0, nn = 0, ni = 0, nb = 0;
+    bool ok = true;
+    for (int i = 0; ok && op->params[i]; i++) {
+        bool present = arg_present(a, i);
+        switch (op->params[i]) {
+        case 'T': ok = arg_tensor(s, a, i, &args->t[nt++]); break;
+        case 't': ok = !present || arg_tensor(s, a, i, &args->t[nt]); nt++; break;
+        case 'n':
+            args->has_num[nn] = present;
+            ok = !present || arg_number(s, a, i, &args->num[nn]);
+            nn++;
+            break;
+        case 'i':
+            args->has_int[ni] = present;
+            ok = !present || arg_op_int(s, a, i, &args->ints[ni]);
+            ni++;
+            break;
+        case 'd':
+            args->has_dims = present;
+            ok = !present || arg_axes(s, a, i, &args->num_dims, args->dims);
+            break;
+        case 'D': ok = arg_dims(s, a, true, &args->num_dims, args->dims); break;
+        case 'b': ok = arg_bool(s, a, i, &args->flags[nb++]); break;
+        case 's': ok = arg_string(s, a, i, &args->str, &args->str_len); break;
+        case 'L': {
+            bool dim_given;
+            ok = arg_tensor_list(s, a, i, l, &args->ints[ni], &dim_given);
+            args->list = l->items;
+            args->list_len = l->count;
+            if (ok && dim_given) { /* the dim parameter, next, is read already */
+                args->has_int[ni++] = true;
+                i++;
+            }
+            break;
+        }
+        default: ok = session_fail(s, a->line, a->col, "%s: no reader for parameter kind '%c'",
+                                   op->name, op->params[i]);
+        }
+    }
+    return ok;
 }
 
-/* transpose(x, dim0, dim1); with neither dim, the last two (x.T). */
-BUILTIN(bi_transpose) {
-    Tensor *x = NULL;
-    int d0 = -2, d1 = -1;
-    if (!arg_tensor(s, a, 0, &x)) return false;
-    if (arg_present(a, 1) != arg_present(a, 2))
-        return arg_error(s, a, arg_present(a, 1) ? 1 : 2, "give both dims, or neither");
-    if (arg_present(a, 1) && !(arg_axis(s, a, 1, &d0) && arg_axis(s, a, 2, &d1))) return false;
-    return result_tensor(s, a, tensor_transpose(x, d0, d1), out);
+BUILTIN(bi_op) {
+    const AgOpInfo *op = a->b->op;
+    AgOpArgs args;
+    TensorList list = {0};
+    memset(&args, 0, sizeof args);
+    bool ok = read_op_args(s, a, &args, &list);
+    if (ok) {
+        Tensor *r = op->unary ? op->unary(args.t[0])
+                    : op->binary ? op->binary(args.t[0], args.t[1])
+                                 : op->call(&args);
+        ok = result_tensor(s, a, r, out);
+        if (ok && (op->flags & AG_OP_BOOL_RESULT)) out->boolean = true;
+    }
+    tensor_list_free(&list);
+    return ok;
 }

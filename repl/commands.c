@@ -180,7 +180,7 @@ static void help_builtin(Session *s, const Builtin *b) {
         fprintf(s->out, "  requires_grad=True (or a trailing bare `grad`) makes the new leaf "
                         "require gradients.\n");
     if (b->flags & BI_METHOD) fprintf(s->out, "  Also a method: x.%s(...).\n", b->name);
-    const char *rule = b->rule ? ag_op_rule(b->rule) : NULL;
+    const char *rule = b->op ? ag_op_rule(b->op->name) : NULL;
     if (rule) fprintf(s->out, "  %s\n", rule);
 }
 

@@ -634,6 +634,9 @@ static bool function_ref(Session *s, const Builtin *b, const Node *call, const N
         if (v && v->func) f->user = v->func;
         else if (!v) f->builtin = builtin_find(f->name, f->length);
         if (f->user || (f->builtin && (f->builtin->flags & BI_OP))) return true;
+        if (f->builtin && f->builtin->op)
+            return session_fail(s, arg->line, arg->col, "%s has no gradient: its result is a "
+                                "constant (as in PyTorch)", f->builtin->name);
     }
     return session_fail(s, arg->line, arg->col, "the first argument of %s must name a function "
                         "to differentiate: one you defined (f(x) = ...) or an op such as exp",

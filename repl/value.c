@@ -79,11 +79,11 @@ double value_scalar(const Value *v) {
     return v->kind == VAL_BOOL ? (v->as.truth ? 1.0 : 0.0) : v->as.number;
 }
 
-/* Items of a list stacked along a new first axis (a list literal has at
- * most MAX_ARGS items: the parser's limit). */
+/* Items of a list stacked along a new first axis. */
 static Tensor *stack_list(const ValueList *l, char *why, size_t size) {
-    Tensor *items[MAX_ARGS];
-    int n = l->count < MAX_ARGS ? l->count : MAX_ARGS;
+    int n = l->count;
+    Tensor **items = calloc((size_t)(n > 0 ? n : 1), sizeof *items);
+    if (!items) return snprintf(why, size, "out of memory"), NULL;
     for (int i = 0; i < n; i++) {
         items[i] = value_to_tensor(&l->items[i], why, size);
         bool ragged = items[i] && i > 0 &&
@@ -98,11 +98,13 @@ static Tensor *stack_list(const ValueList *l, char *why, size_t size) {
         }
         if (!items[i] || ragged) {
             for (int j = 0; j <= i; j++) tensor_release(items[j]);
+            free(items);
             return NULL;
         }
     }
     Tensor *r = n == 0 ? tensor_create(1, (int64_t[]){0}, NULL, false) : tensor_stack(items, n, 0);
     for (int i = 0; i < n; i++) tensor_release(items[i]);
+    free(items);
     return r;
 }
 

@@ -211,28 +211,30 @@ bool ag_any_requires_grad(Tensor *const *inputs, int n) {
     return false;
 }
 
-Tensor *ag_graph_record(Tensor *out, ApplyFn apply, const char *name,
-                     Tensor *const *inputs, int n, void **ctx, size_t ctx_size) {
+Tensor *ag_graph_record_named(Tensor *out, int op, const char *name, Tensor *const *inputs,
+                              int n, void **ctx, size_t ctx_size) {
     if (ctx) *ctx = NULL;
     if (!out) return NULL;
-    if (n > AG_MAX_INPUTS) {
-        tensor_release(out);
-        return ag_fail("%s: %d inputs, more than the %d a Function can record", name, n,
-                       AG_MAX_INPUTS);
-    }
     if (grad_disabled || !ag_any_requires_grad(inputs, n)) return out; /* a constant */
+    const AgOpInfo *info = ag_op_at(op);
+    AG_ASSERT(info && info->backward, "a recorded op has a backward in the op table");
+    /* The Function, its ctx, and (past AG_INLINE_INPUTS) its inputs array. */
     size_t fn_bytes = (sizeof(Function) + 15) & ~(size_t)15;
-    Function *fn = arena_alloc(fn_bytes + ctx_size);
+    size_t ctx_bytes = (ctx_size + 15) & ~(size_t)15;
+    size_t inputs_bytes = n > AG_INLINE_INPUTS ? (size_t)n * sizeof(Tensor *) : 0;
+    Function *fn = arena_alloc(fn_bytes + ctx_bytes + inputs_bytes);
     if (!fn) {
         tensor_release(out);
         return ag_fail("%s: out of memory recording the graph", name);
     }
-    memset(fn, 0, fn_bytes + ctx_size);
-    fn->apply = apply;
+    memset(fn, 0, fn_bytes + ctx_bytes + inputs_bytes);
+    fn->apply = info->backward;
     fn->name = name;
     fn->seq = arena.next_seq++;
     fn->output = out;                            /* (2) */
     fn->num_inputs = n;
+    fn->inputs = inputs_bytes ? (Tensor **)((unsigned char *)fn + fn_bytes + ctx_bytes)
+                              : fn->inline_inputs;
     arena.sinks++; /* nothing consumes the new Function yet */
     for (int i = 0; i < n; i++) {
         Tensor *in = inputs[i];
@@ -253,6 +255,13 @@ Tensor *ag_graph_record(Tensor *out, ApplyFn apply, const char *name,
     out->graph_generation = arena.generation;
     if (ctx) *ctx = fn->ctx;
     return out;
+}
+
+Tensor *ag_graph_record(Tensor *out, int op, Tensor *const *inputs, int n, void **ctx,
+                        size_t ctx_size) {
+    const AgOpInfo *info = ag_op_at(op);
+    return ag_graph_record_named(out, op, info ? info->backward_name : "?", inputs, n, ctx,
+                                 ctx_size);
 }
 
 /* ======================================================================

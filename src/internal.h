@@ -7,6 +7,7 @@
 #define AG_INTERNAL_H
 
 #include "ag.h"
+#include "ops/ops.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,13 +111,18 @@ bool ag_broadcast_iter_next(BroadcastIter *it);
 
 /* ---- graph recording and gradients (autograd.c) ---- */
 bool ag_any_requires_grad(Tensor *const *inputs, int n);
-/* When any input requires grad: allocates out's Function from the arena with
- * ctx_size zeroed bytes of ctx, retains the inputs, counts pending consumers
- * and marks out as requiring grad (the design's graph construction steps).
- * *ctx (if ctx is not NULL) gets the ctx, or NULL when nothing was recorded.
- * Returns out, or NULL with out released and nothing recorded on failure. */
-Tensor *ag_graph_record(Tensor *out, ApplyFn apply, const char *name,
-                     Tensor *const *inputs, int n, void **ctx, size_t ctx_size);
+/* When any input requires grad (and grad mode is on): allocates out's
+ * Function for op (an id of ops.h: its backward and name come from the op
+ * table) from the arena, with ctx_size zeroed bytes of ctx, retains the
+ * inputs, counts pending consumers and marks out as requiring grad (the
+ * design's graph construction steps). *ctx (if ctx is not NULL) gets the
+ * ctx, or NULL when nothing was recorded. Returns out, or NULL with out
+ * released and nothing recorded on failure. */
+Tensor *ag_graph_record(Tensor *out, int op, Tensor *const *inputs, int n, void **ctx,
+                        size_t ctx_size);
+/* The same with a Function name of its own (matmul: DotBackward, MvBackward...). */
+Tensor *ag_graph_record_named(Tensor *out, int op, const char *name, Tensor *const *inputs,
+                              int n, void **ctx, size_t ctx_size);
 /* t (made by a recorded op) is being freed: its Function, if still in the
  * current graph or one set aside by ag_graph_push, must not read it again. */
 void ag_graph_output_freed(const Tensor *t);
@@ -127,16 +133,6 @@ int64_t ag_arena_sinks(void);
  * t's shape and adds it into t->grad: the one place gradients are summed.
  * Does nothing (but release) when t does not require grad. */
 void ag_accumulate_grad(Tensor *t, Tensor *grad);
-
-/* ---- op documentation ---- */
-/* Each op states its local derivative rule beside its backward, so the two
- * cannot drift apart; ops/docs.c lists them for ag_op_rule. */
-typedef struct {
-    const char *name, *rule;
-} OpDoc;
-#define OP_DOC(op, rule_text)                                                   \
-    extern const OpDoc ag_op_doc_##op;                                             \
-    const OpDoc ag_op_doc_##op = {#op, #op ": " rule_text}
 
 /* ---- kernels shared by ops ---- */
 /* The sum of n values at stride, pairwise: the error grows with log(n), not

@@ -71,15 +71,16 @@ static Tensor *broadcast_apply(RowKernel kernel, const Tensor *a, const Tensor *
     return out;
 }
 
-/* Forward of a binary op: checks, broadcasts, computes, records. */
-static Tensor *binary_forward(const char *op, const char *fn_name, RowKernel kernel,
-                              ApplyFn backward_fn, Tensor *a, Tensor *b) {
-    if (!a || !b) return ag_fail("%s: an operand is NULL", op);
+/* Forward of a binary op (an id of ops.h): checks, broadcasts, computes,
+ * records. */
+static Tensor *binary_forward(int op, RowKernel kernel, Tensor *a, Tensor *b) {
+    const char *name = ag_op_at(op)->name;
+    if (!a || !b) return ag_fail("%s: an operand is NULL", name);
     int64_t shape[AG_MAX_DIMS];
     int ndim;
-    if (ag_broadcast_shapes(op, a, b, shape, &ndim) != 0) return NULL;
+    if (ag_broadcast_shapes(name, a, b, shape, &ndim) != 0) return NULL;
     Tensor *out = broadcast_apply(kernel, a, b, ndim, shape);
-    return ag_graph_record(out, backward_fn, fn_name, (Tensor *[]){a, b}, 2, NULL, 0);
+    return ag_graph_record(out, op, (Tensor *[]){a, b}, 2, NULL, 0);
 }
 
 /* A new tensor -g (NULL if it cannot be allocated). */
@@ -99,8 +100,6 @@ ROW_KERNEL(div_rows, x / y)
  * add: out = a + b; grad_a = g, grad_b = g
  * ====================================================================== */
 
-OP_DOC(add, "grad_a = g, grad_b = g (each summed back to its input's shape)");
-
 /* The gradient passes through unchanged: both inputs share g (ag_accumulate_grad
  * never writes into a gradient another holder can see). */
 static void add_backward(Function *self, void *ctx, Tensor *g) {
@@ -109,15 +108,18 @@ static void add_backward(Function *self, void *ctx, Tensor *g) {
     ag_accumulate_grad(self->inputs[1], tensor_retain(g));
 }
 
-Tensor *tensor_add(Tensor *a, Tensor *b) {
-    return binary_forward("add", "AddBackward", add_rows, add_backward, a, b);
-}
+Tensor *tensor_add(Tensor *a, Tensor *b) { return binary_forward(AG_OP_ADD, add_rows, a, b); }
+
+const AgOpInfo ag_op_add = {
+    .id = AG_OP_ADD, .name = "add", .signature = "add(input, other)", .params = "TT",
+    .help = "a + b element-wise, broadcasting",
+    .rule = "grad_a = g, grad_b = g (each summed back to its input's shape)", .backward_name = "AddBackward",
+    .binary = tensor_add, .backward = add_backward, .flags = AG_OP_METHOD,
+};
 
 /* ======================================================================
  * sub: out = a - b; grad_a = g, grad_b = -g
  * ====================================================================== */
-
-OP_DOC(sub, "grad_a = g, grad_b = -g");
 
 static void sub_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
@@ -127,15 +129,18 @@ static void sub_backward(Function *self, void *ctx, Tensor *g) {
     if (gb) ag_accumulate_grad(self->inputs[1], gb);
 }
 
-Tensor *tensor_sub(Tensor *a, Tensor *b) {
-    return binary_forward("sub", "SubBackward", sub_rows, sub_backward, a, b);
-}
+Tensor *tensor_sub(Tensor *a, Tensor *b) { return binary_forward(AG_OP_SUB, sub_rows, a, b); }
+
+const AgOpInfo ag_op_sub = {
+    .id = AG_OP_SUB, .name = "sub", .signature = "sub(input, other)", .params = "TT",
+    .help = "a - b element-wise, broadcasting",
+    .rule = "grad_a = g, grad_b = -g", .backward_name = "SubBackward",
+    .binary = tensor_sub, .backward = sub_backward, .flags = AG_OP_METHOD,
+};
 
 /* ======================================================================
  * mul: out = a * b; grad_a = g * b, grad_b = g * a
  * ====================================================================== */
-
-OP_DOC(mul, "grad_a = g * b, grad_b = g * a");
 
 /* Both gradients in one pass over g, a and b (same shapes, no broadcast). */
 static void mul_backward_both(const Tensor *g, const Tensor *a, const Tensor *b, Tensor *ga,
@@ -173,16 +178,19 @@ static void mul_backward(Function *self, void *ctx, Tensor *g) {
     }
 }
 
-Tensor *tensor_mul(Tensor *a, Tensor *b) {
-    return binary_forward("mul", "MulBackward", mul_rows, mul_backward, a, b);
-}
+Tensor *tensor_mul(Tensor *a, Tensor *b) { return binary_forward(AG_OP_MUL, mul_rows, a, b); }
+
+const AgOpInfo ag_op_mul = {
+    .id = AG_OP_MUL, .name = "mul", .signature = "mul(input, other)", .params = "TT",
+    .help = "a * b element-wise, broadcasting",
+    .rule = "grad_a = g * b, grad_b = g * a", .backward_name = "MulBackward",
+    .binary = tensor_mul, .backward = mul_backward, .flags = AG_OP_METHOD,
+};
 
 /* ======================================================================
  * div: out = a / b; grad_a = g / b, grad_b = -g * ((a / b) / b)
  * (PyTorch's order: -(g * out) / b would overflow or underflow elsewhere)
  * ====================================================================== */
-
-OP_DOC(div, "grad_a = g / b, grad_b = -g * a / b^2");
 
 static void div_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
@@ -201,9 +209,14 @@ static void div_backward(Function *self, void *ctx, Tensor *g) {
     }
 }
 
-Tensor *tensor_div(Tensor *a, Tensor *b) {
-    return binary_forward("div", "DivBackward", div_rows, div_backward, a, b);
-}
+Tensor *tensor_div(Tensor *a, Tensor *b) { return binary_forward(AG_OP_DIV, div_rows, a, b); }
+
+const AgOpInfo ag_op_div = {
+    .id = AG_OP_DIV, .name = "div", .signature = "div(input, other)", .params = "TT",
+    .help = "a / b element-wise, broadcasting",
+    .rule = "grad_a = g / b, grad_b = -g * a / b^2", .backward_name = "DivBackward",
+    .binary = tensor_div, .backward = div_backward, .flags = AG_OP_METHOD,
+};
 
 /* ======================================================================
  * pow: out = a ** b, PyTorch's tensor-tensor pow (std::pow per element)
@@ -215,17 +228,21 @@ Tensor *tensor_div(Tensor *a, Tensor *b) {
 
 ROW_KERNEL(pow_rows, pow(x, y))
 
-OP_DOC(pow, "grad_a = g * b * a^(b-1), grad_b = g * a^b * log(a)");
-
 /* t's values in the output's shape: t itself (retained) when it has it. */
 static Tensor *in_shape(Tensor *t, const Tensor *g) {
     if (ag_shape_equal(t->ndim, t->shape, g->ndim, g->shape)) return tensor_retain(t);
     return ag_broadcast_to(t, g->ndim, g->shape);
 }
 
+static void pow_scalar_backward(Function *self, Tensor *g);
+
 static void pow_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *a = self->inputs[0], *b = self->inputs[1];
+    if (b->numel == 1) { /* recorded by the one-element exponent's path */
+        pow_scalar_backward(self, g);
+        return;
+    }
     Tensor *av = in_shape(a, g), *bv = av ? in_shape(b, g) : NULL;
     Tensor *ga = bv && a->requires_grad ? ag_tensor_new_like(g) : NULL;
     Tensor *gb = bv && b->requires_grad ? ag_tensor_new_like(g) : NULL;
@@ -278,8 +295,7 @@ static void pow_by_scalar(const double *restrict x, double e, double *restrict o
 
 /* a (..) ** e (one element) -> out (broadcast shape, a's elements in order);
  * grad_a = g * (e * a ** (e - 1)) (0 for e = 0), grad_e as pow_backward's. */
-static void pow_scalar_backward(Function *self, void *ctx, Tensor *g) {
-    (void)ctx;
+static void pow_scalar_backward(Function *self, Tensor *g) {
     Tensor *a = self->inputs[0], *b = self->inputs[1];
     double e = b->data[0];
     const double *x = a->data, *gv = g->data, *out = self->output->data;
@@ -304,13 +320,19 @@ static void pow_scalar_backward(Function *self, void *ctx, Tensor *g) {
 }
 
 Tensor *tensor_pow(Tensor *a, Tensor *b) {
-    if (!a || !b || b->numel != 1)
-        return binary_forward("pow", "PowBackward", pow_rows, pow_backward, a, b);
+    if (!a || !b || b->numel != 1) return binary_forward(AG_OP_POW, pow_rows, a, b);
     int64_t shape[AG_MAX_DIMS];
     int ndim;
     if (ag_broadcast_shapes("pow", a, b, shape, &ndim) != 0) return NULL;
     Tensor *out = ag_tensor_new(ndim, shape); /* a's elements, in a's order */
     if (!out) return NULL;
     pow_by_scalar(a->data, b->data[0], out->data, out->numel);
-    return ag_graph_record(out, pow_scalar_backward, "PowBackward", (Tensor *[]){a, b}, 2, NULL, 0);
+    return ag_graph_record(out, AG_OP_POW, (Tensor *[]){a, b}, 2, NULL, 0);
 }
+
+const AgOpInfo ag_op_pow = {
+    .id = AG_OP_POW, .name = "pow", .signature = "pow(input, exponent)", .params = "TT",
+    .help = "x ** p element-wise, broadcasting",
+    .rule = "grad_a = g * b * a^(b-1), grad_b = g * a^b * log(a)", .backward_name = "PowBackward",
+    .binary = tensor_pow, .backward = pow_backward, .flags = AG_OP_METHOD,
+};

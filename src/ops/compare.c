@@ -50,6 +50,20 @@ Tensor *tensor_le(Tensor *a, Tensor *b) { return broadcast_map("le", le, a, b); 
 Tensor *tensor_gt(Tensor *a, Tensor *b) { return broadcast_map("gt", gt, a, b); }
 Tensor *tensor_ge(Tensor *a, Tensor *b) { return broadcast_map("ge", ge, a, b); }
 
+/* The comparisons' rows: constants, printed as booleans; no gradient. */
+#define COMPARISON_ROW(ID, NAME, SYMBOL)                                          \
+    const AgOpInfo ag_op_##NAME = {                                             \
+        .id = AG_OP_##ID, .name = #NAME, .signature = #NAME "(input, other)",   \
+        .params = "TT", .help = "a " SYMBOL " b element-wise (booleans), broadcasting", \
+        .binary = tensor_##NAME, .flags = AG_OP_METHOD | AG_OP_BOOL_RESULT,    \
+    };
+COMPARISON_ROW(EQ, eq, "==")
+COMPARISON_ROW(NE, ne, "!=")
+COMPARISON_ROW(LT, lt, "<")
+COMPARISON_ROW(LE, le, "<=")
+COMPARISON_ROW(GT, gt, ">")
+COMPARISON_ROW(GE, ge, ">=")
+
 /* ======================================================================
  * Floor division and remainder: Python's, whose remainder takes the
  * divisor's sign (PyTorch 1.13's div_floor and remainder kernels)
@@ -75,10 +89,14 @@ Tensor *tensor_floor_divide(Tensor *a, Tensor *b) {
     return broadcast_map("floor_divide", ag_floor_divide, a, b);
 }
 
+const AgOpInfo ag_op_floor_divide = {
+    .id = AG_OP_FLOOR_DIVIDE, .name = "floor_divide", .signature = "floor_divide(input, other)",
+    .params = "TT", .help = "a // b: Python's floor division (a constant: no gradient)",
+    .binary = tensor_floor_divide, .flags = AG_OP_METHOD,
+};
+
 /* remainder: out = a - b * floor(a / b)
  *   grad_a = g, grad_b = -g * floor_divide(a, b)   (PyTorch's rule) */
-
-OP_DOC(remainder, "grad_a = g, grad_b = -g * floor(a / b)");
 
 static double neg_floor_divide(double a, double b) { return -ag_floor_divide(a, b); }
 
@@ -95,6 +113,12 @@ static void remainder_backward(Function *self, void *ctx, Tensor *g) {
 
 Tensor *tensor_remainder(Tensor *a, Tensor *b) {
     Tensor *out = broadcast_map("remainder", ag_remainder, a, b);
-    return ag_graph_record(out, remainder_backward, "RemainderBackward", (Tensor *[]){a, b}, 2,
-                           NULL, 0);
+    return ag_graph_record(out, AG_OP_REMAINDER, (Tensor *[]){a, b}, 2, NULL, 0);
 }
+
+const AgOpInfo ag_op_remainder = {
+    .id = AG_OP_REMAINDER, .name = "remainder", .signature = "remainder(input, other)",
+    .params = "TT", .help = "a % b: Python's remainder, with the divisor's sign",
+    .rule = "grad_a = g, grad_b = -g * floor(a / b)", .backward_name = "RemainderBackward",
+    .binary = tensor_remainder, .backward = remainder_backward, .flags = AG_OP_METHOD,
+};

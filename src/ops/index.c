@@ -21,8 +21,6 @@ static void select_copy(const Tensor *x, int dim, int64_t index, double *out) {
         memcpy(out + o * inner, x->data + (o * n + index) * inner, (size_t)inner * sizeof *out);
 }
 
-OP_DOC(select, "grad_x = g at the selected index, 0 elsewhere");
-
 static void select_backward(Function *self, void *ctx, Tensor *g) {
     SelectCtx *c = ctx;
     Tensor *x = self->inputs[0];
@@ -57,7 +55,19 @@ Tensor *tensor_select(Tensor *x, int dim, int64_t index) {
     if (!out) return NULL;
     select_copy(x, dim, index, out->data);
     SelectCtx *c;
-    out = ag_graph_record(out, select_backward, "SelectBackward", &x, 1, (void **)&c, sizeof *c);
+    out = ag_graph_record(out, AG_OP_SELECT, &x, 1, (void **)&c, sizeof *c);
     if (c) *c = (SelectCtx){dim, index};
     return out;
 }
+
+static Tensor *select_call(const AgOpArgs *a) {
+    return tensor_select(a->t[0], (int)a->ints[0], a->ints[1]);
+}
+
+const AgOpInfo ag_op_select = {
+    .id = AG_OP_SELECT, .name = "select", .signature = "select(input, dim, index)",
+    .params = "Tii", .help = "the slice at index along dim (removed): x[index] for dim 0",
+    .rule = "grad_x = g at the selected index, 0 elsewhere", .backward_name = "SelectBackward",
+    .call = select_call, .backward = select_backward,
+    .flags = AG_OP_METHOD | AG_OP_KEEPS_BOOL,
+};

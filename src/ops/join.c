@@ -20,8 +20,6 @@ static Tensor *slice_of(const Tensor *g, const Tensor *like, int dim, int k, int
     return r;
 }
 
-OP_DOC(stack, "grad of each input = its slice of g");
-
 static void stack_backward(Function *self, void *ctx, Tensor *g) {
     JoinCtx *c = ctx;
     for (int k = 0; k < self->num_inputs; k++) {
@@ -33,7 +31,7 @@ static void stack_backward(Function *self, void *ctx, Tensor *g) {
     }
 }
 
-Tensor *tensor_stack(Tensor **xs, int n, int dim) {
+Tensor *tensor_stack(Tensor *const *xs, int n, int dim) {
     char s0[AG_SHAPE_STR_MAX], sk[AG_SHAPE_STR_MAX];
     if (!xs || n <= 0) return ag_fail("stack: needs at least one tensor");
     for (int k = 0; k < n; k++)
@@ -43,9 +41,9 @@ Tensor *tensor_stack(Tensor **xs, int n, int dim) {
     if ((dim = ag_normalize_axis("stack", dim, xs[0]->ndim + 1)) < 0) return NULL;
     for (int k = 1; k < n; k++)
         if (!ag_shape_equal(xs[0]->ndim, xs[0]->shape, xs[k]->ndim, xs[k]->shape))
-            return ag_fail("stack: tensors must have the same shape, got %s and %s (item %d)",
-                           tensor_shape_str(xs[0], s0, sizeof s0),
-                           tensor_shape_str(xs[k], sk, sizeof sk), k);
+            return ag_fail("stack: tensors must have the same shape, got %s (item 1) and %s "
+                           "(item %d)", tensor_shape_str(xs[0], s0, sizeof s0),
+                           tensor_shape_str(xs[k], sk, sizeof sk), k + 1);
     int64_t shape[AG_MAX_DIMS];
     int ndim = 0;
     for (int i = 0; i <= xs[0]->ndim; i++)
@@ -59,7 +57,18 @@ Tensor *tensor_stack(Tensor **xs, int n, int dim) {
                    (size_t)inner * sizeof(double));
     if (!ag_any_requires_grad(xs, n)) return out; /* constants: nothing to record */
     JoinCtx *c;
-    out = ag_graph_record(out, stack_backward, "StackBackward", xs, n, (void **)&c, sizeof *c);
+    out = ag_graph_record(out, AG_OP_STACK, xs, n, (void **)&c, sizeof *c);
     if (c) c->dim = dim;
     return out;
 }
+
+static Tensor *stack_call(const AgOpArgs *a) {
+    return tensor_stack(a->list, a->list_len, (int)a->ints[0]);
+}
+
+const AgOpInfo ag_op_stack = {
+    .id = AG_OP_STACK, .name = "stack", .signature = "stack(tensors, dim=0)", .params = "Li",
+    .help = "equal-shape tensors joined along a new dimension dim",
+    .rule = "grad of each input = its slice of g", .backward_name = "StackBackward",
+    .call = stack_call, .backward = stack_backward, .flags = AG_OP_KEEPS_BOOL,
+};

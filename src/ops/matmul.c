@@ -635,8 +635,6 @@ static Tensor *matmul_grad_b(const MatmulPlan *p, const Tensor *g, const Tensor 
     return r;
 }
 
-OP_DOC(matmul, "grad_a = g @ b^T, grad_b = a^T @ g (batch dimensions summed back)");
-
 /* On a failed allocation it writes nothing more and returns (backward then
  * stops: the contract of every backward kernel). */
 static void matmul_backward(Function *self, void *ctx, Tensor *g) {
@@ -676,8 +674,16 @@ Tensor *tensor_matmul(Tensor *a, Tensor *b) {
     if (!out) return NULL;
     matmul_kernel(&p, a->data, b->data, out->data);
     void *ctx;
-    out = ag_graph_record(out, matmul_backward, matmul_name(&p), (Tensor *[]){a, b}, 2, &ctx,
-                       sizeof p);
+    out = ag_graph_record_named(out, AG_OP_MATMUL, matmul_name(&p), (Tensor *[]){a, b}, 2, &ctx,
+                                sizeof p);
     if (ctx) memcpy(ctx, &p, sizeof p);
     return out;
 }
+
+const AgOpInfo ag_op_matmul = {
+    .id = AG_OP_MATMUL, .name = "matmul", .signature = "matmul(input, other)", .params = "TT",
+    .help = "matrix product, as a @ b (1-D, 2-D and batched)",
+    .rule = "grad_a = g @ b^T, grad_b = a^T @ g (batch dimensions summed back)",
+    .backward_name = "MmBackward", .binary = tensor_matmul, .backward = matmul_backward,
+    .flags = AG_OP_METHOD,
+};

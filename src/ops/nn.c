@@ -55,8 +55,8 @@ static void softmax_lanes(const Tensor *x, Lanes l, bool log_space, double *y) {
 }
 
 /* Shared forward: y = softmax or log_softmax of x along axis. */
-static Tensor *softmax_forward(const char *op, Tensor *x, int axis, bool log_space,
-                               ApplyFn backward_fn, const char *name) {
+static Tensor *softmax_forward(int op_id, Tensor *x, int axis, bool log_space) {
+    const char *op = ag_op_at(op_id)->name;
     if (!x) return ag_fail("%s: argument is NULL", op);
     /* A 0-d tensor takes axis 0 or -1, as in PyTorch: one lane of one. */
     if (x->ndim == 0 && (axis == 0 || axis == -1)) axis = 0;
@@ -65,7 +65,7 @@ static Tensor *softmax_forward(const char *op, Tensor *x, int axis, bool log_spa
     if (!y) return NULL;
     if (y->numel > 0) softmax_lanes(x, lanes(x, axis), log_space, y->data);
     SoftmaxCtx *c;
-    y = ag_graph_record(y, backward_fn, name, &x, 1, (void **)&c, sizeof *c);
+    y = ag_graph_record(y, op_id, &x, 1, (void **)&c, sizeof *c);
     if (c) c->axis = axis;
     return y;
 }
@@ -74,8 +74,6 @@ static Tensor *softmax_forward(const char *op, Tensor *x, int axis, bool log_spa
  * softmax: y = exp(x - max) / sum(exp(x - max)) along the axis
  *   dx = y * (g - sum_k(g * y))
  * ====================================================================== */
-
-OP_DOC(softmax, "grad_x = y * (g - sum(g * y)) along the axis, y = softmax(x)");
 
 /* Each lane: dx = (g - sum(g * y)) * y (PyTorch's order), dx holding g * y
  * while it is summed. Only for a tensor with elements. */
@@ -101,15 +99,23 @@ static void softmax_backward(Function *self, void *ctx, Tensor *g) {
 }
 
 Tensor *tensor_softmax(Tensor *x, int axis) {
-    return softmax_forward("softmax", x, axis, false, softmax_backward, "SoftmaxBackward");
+    return softmax_forward(AG_OP_SOFTMAX, x, axis, false);
 }
+
+static Tensor *softmax_call(const AgOpArgs *a) { return tensor_softmax(a->t[0], (int)a->ints[0]); }
+
+const AgOpInfo ag_op_softmax = {
+    .id = AG_OP_SOFTMAX, .name = "softmax", .signature = "softmax(input, dim=-1)", .params = "Ti",
+    .help = "exp(x) / sum(exp(x)) along dim (default last)",
+    .rule = "grad_x = y * (g - sum(g * y)) along the axis, y = softmax(x)",
+    .backward_name = "SoftmaxBackward", .call = softmax_call, .backward = softmax_backward,
+    .flags = AG_OP_METHOD,
+};
 
 /* ======================================================================
  * log_softmax: y = x - max - log(sum(exp(x - max))) along the axis
  *   dx = g - exp(y) * sum_k(g)
  * ====================================================================== */
-
-OP_DOC(log_softmax, "grad_x = g - softmax(x) * sum(g) along the axis");
 
 /* Each lane: dx = g - exp(y) * sum(g). Only for a tensor with elements. */
 static void log_softmax_backward_lanes(const double *y, const double *g, Lanes l, double *dx) {
@@ -132,9 +138,20 @@ static void log_softmax_backward(Function *self, void *ctx, Tensor *g) {
 }
 
 Tensor *tensor_log_softmax(Tensor *x, int axis) {
-    return softmax_forward("log_softmax", x, axis, true, log_softmax_backward,
-                           "LogSoftmaxBackward");
+    return softmax_forward(AG_OP_LOG_SOFTMAX, x, axis, true);
 }
+
+static Tensor *log_softmax_call(const AgOpArgs *a) {
+    return tensor_log_softmax(a->t[0], (int)a->ints[0]);
+}
+
+const AgOpInfo ag_op_log_softmax = {
+    .id = AG_OP_LOG_SOFTMAX, .name = "log_softmax", .signature = "log_softmax(input, dim=-1)",
+    .params = "Ti", .help = "x - log(sum(exp(x))) along dim (default last)",
+    .rule = "grad_x = g - softmax(x) * sum(g) along the axis",
+    .backward_name = "LogSoftmaxBackward", .call = log_softmax_call,
+    .backward = log_softmax_backward, .flags = AG_OP_METHOD,
+};
 
 /* ======================================================================
  * mse: out = mean((pred - target)^2) over the broadcast shape
@@ -154,8 +171,6 @@ static Tensor *difference(const Tensor *pred, const Tensor *target, int ndim,
     }
     return p;
 }
-
-OP_DOC(mse, "grad_pred = g * 2 (pred - target) / n, grad_target = -grad_pred");
 
 /* PyTorch's mse_loss_backward: (2 / n) * (pred - target) * g, and for the
  * target (2 / n) * (target - pred) * g, in that order. */
@@ -197,9 +212,16 @@ Tensor *tensor_mse(Tensor *pred, Tensor *target) {
     for (int64_t i = 0; i < d->numel; i++) d->data[i] *= d->data[i];
     out->data[0] = ag_sum(d->data, d->numel, 1) / (double)d->numel;
     tensor_release(d);
-    return ag_graph_record(out, mse_backward, "MseLossBackward", (Tensor *[]){pred, target}, 2,
-                        NULL, 0);
+    return ag_graph_record(out, AG_OP_MSE_LOSS, (Tensor *[]){pred, target}, 2, NULL, 0);
 }
+
+const AgOpInfo ag_op_mse_loss = {
+    .id = AG_OP_MSE_LOSS, .name = "mse_loss", .alias = "mse", .signature = "mse_loss(input, target)",
+    .params = "TT", .help = "mean((pred - target)^2)",
+    .rule = "grad_pred = g * 2 (pred - target) / n, grad_target = -grad_pred",
+    .backward_name = "MseLossBackward", .binary = tensor_mse, .backward = mse_backward,
+    .flags = AG_OP_METHOD,
+};
 
 /* ======================================================================
  * cross_entropy: out = mean_i(-log_softmax(logits[i])[c_i])
@@ -210,8 +232,6 @@ Tensor *tensor_mse(Tensor *pred, Tensor *target) {
  * rounds logsumexp away next to a logit of 1e16), and the gradient is
  * log_softmax's backward of nll's -g/N at the class.
  * ====================================================================== */
-
-OP_DOC(cross_entropy, "grad_logits = g * (softmax(logits) - onehot(classes)) / N");
 
 static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
@@ -273,6 +293,13 @@ Tensor *tensor_cross_entropy(Tensor *logits, Tensor *classes) {
     }
     out->data[0] = ag_sum(losses, N, 1) / (double)N;
     tensor_release(scratch);
-    return ag_graph_record(out, cross_entropy_backward, "NllLossBackward",
-                        (Tensor *[]){logits, classes}, 2, NULL, 0);
+    return ag_graph_record(out, AG_OP_CROSS_ENTROPY, (Tensor *[]){logits, classes}, 2, NULL, 0);
 }
+
+const AgOpInfo ag_op_cross_entropy = {
+    .id = AG_OP_CROSS_ENTROPY, .name = "cross_entropy", .signature = "cross_entropy(input, target)",
+    .params = "TT", .help = "mean NLL of logits (N, C) at integer classes (N,)",
+    .rule = "grad_logits = g * (softmax(logits) - onehot(classes)) / N",
+    .backward_name = "NllLossBackward", .binary = tensor_cross_entropy,
+    .backward = cross_entropy_backward, .flags = AG_OP_METHOD,
+};

@@ -199,8 +199,6 @@ static bool sum_rows(const Tensor *x, AxisView v, double *out) {
  * sum: out = sum of x (over the axis); dx = g spread over it
  * ====================================================================== */
 
-OP_DOC(sum, "grad_x = g, copied to every summed element");
-
 static void sum_backward(Function *self, void *ctx, Tensor *g) {
     AxisCtx *c = ctx;
     Tensor *dx = spread_back(self->inputs[0], c->axis, g, 1.0);
@@ -208,8 +206,7 @@ static void sum_backward(Function *self, void *ctx, Tensor *g) {
 }
 
 /* Sum (scaled by 1/n when mean) over axis, or everything when axis < 0. */
-static Tensor *sum_forward(Tensor *x, int axis, bool mean, ApplyFn backward_fn,
-                           const char *name) {
+static Tensor *sum_forward(Tensor *x, int axis, bool mean) {
     Tensor *out = axis < 0 ? ag_tensor_new(0, NULL) : reduced_out(x, axis);
     if (!out) return NULL;
     AxisView v = axis < 0 ? (AxisView){1, x->numel, 1} : axis_view(x, axis);
@@ -220,28 +217,37 @@ static Tensor *sum_forward(Tensor *x, int axis, bool mean, ApplyFn backward_fn,
     if (mean)
         for (int64_t i = 0; i < out->numel; i++) out->data[i] /= (double)v.n;
     AxisCtx *c;
-    out = ag_graph_record(out, backward_fn, name, &x, 1, (void **)&c, sizeof *c);
+    out = ag_graph_record(out, mean ? AG_OP_MEAN : AG_OP_SUM, &x, 1, (void **)&c, sizeof *c);
     if (c) c->axis = axis;
     return out;
 }
 
 Tensor *tensor_sum(Tensor *x) {
     if (!x) return ag_fail("sum: argument is NULL");
-    return sum_forward(x, -1, false, sum_backward, "SumBackward");
+    return sum_forward(x, -1, false);
 }
 
 Tensor *tensor_sum_axis(Tensor *x, int axis) {
     bool whole;
     axis = reduce_axis("sum", x, axis, &whole);
-    return axis < 0 ? NULL : sum_forward(x, whole ? -1 : axis, false, sum_backward, "SumBackward");
+    return axis < 0 ? NULL : sum_forward(x, whole ? -1 : axis, false);
 }
+
+static Tensor *sum_call(const AgOpArgs *a) {
+    return a->has_int[0] ? tensor_sum_axis(a->t[0], (int)a->ints[0]) : tensor_sum(a->t[0]);
+}
+
+const AgOpInfo ag_op_sum = {
+    .id = AG_OP_SUM, .name = "sum", .signature = "sum(input, dim=None)", .params = "Ti",
+    .help = "sum of all elements, or along dim (removed)",
+    .rule = "grad_x = g, copied to every summed element", .backward_name = "SumBackward",
+    .call = sum_call, .backward = sum_backward, .flags = AG_OP_METHOD,
+};
 
 /* ======================================================================
  * mean: out = sum / n; dx = g / n spread over the axis
  * (the mean of no elements is nan, as in PyTorch)
  * ====================================================================== */
-
-OP_DOC(mean, "grad_x = g / n to each of the n averaged elements");
 
 static void mean_backward(Function *self, void *ctx, Tensor *g) {
     AxisCtx *c = ctx;
@@ -253,14 +259,25 @@ static void mean_backward(Function *self, void *ctx, Tensor *g) {
 
 Tensor *tensor_mean(Tensor *x) {
     if (!x) return ag_fail("mean: argument is NULL");
-    return sum_forward(x, -1, true, mean_backward, "MeanBackward");
+    return sum_forward(x, -1, true);
 }
 
 Tensor *tensor_mean_axis(Tensor *x, int axis) {
     bool whole;
     axis = reduce_axis("mean", x, axis, &whole);
-    return axis < 0 ? NULL : sum_forward(x, whole ? -1 : axis, true, mean_backward, "MeanBackward");
+    return axis < 0 ? NULL : sum_forward(x, whole ? -1 : axis, true);
 }
+
+static Tensor *mean_call(const AgOpArgs *a) {
+    return a->has_int[0] ? tensor_mean_axis(a->t[0], (int)a->ints[0]) : tensor_mean(a->t[0]);
+}
+
+const AgOpInfo ag_op_mean = {
+    .id = AG_OP_MEAN, .name = "mean", .signature = "mean(input, dim=None)", .params = "Ti",
+    .help = "mean of all elements, or along dim (removed)",
+    .rule = "grad_x = g / n to each of the n averaged elements", .backward_name = "MeanBackward",
+    .call = mean_call, .backward = mean_backward, .flags = AG_OP_METHOD,
+};
 
 /* ======================================================================
  * max: out = the largest value (a NaN wins, as in PyTorch).
@@ -274,9 +291,6 @@ typedef struct {
     int axis;
     int64_t argmax[]; /* one per output element */
 } MaxCtx;
-
-OP_DOC(max, "grad_x = g shared equally by the tied maxima (along an axis: g to the first), "
-            "0 elsewhere");
 
 /* v is the maximum top: equal to it, or nan when it is nan. */
 static bool is_top(double v, double top) { return isnan(top) ? isnan(v) != 0 : v == top; }
@@ -340,7 +354,7 @@ static Tensor *max_forward(Tensor *x, int axis) {
     Tensor *out = axis < 0 ? ag_tensor_new(0, NULL) : reduced_out(x, axis);
     if (!out) return NULL;
     MaxCtx *c;
-    out = ag_graph_record(out, max_backward, "MaxBackward", &x, 1, (void **)&c,
+    out = ag_graph_record(out, AG_OP_MAX, &x, 1, (void **)&c,
                        sizeof *c + (size_t)out->numel * sizeof(int64_t));
     if (!out) return NULL;
     if (out->numel > 0) max_lanes(x, v, out->data, c ? c->argmax : NULL);
@@ -358,3 +372,16 @@ Tensor *tensor_max_axis(Tensor *x, int axis) {
     axis = reduce_axis("max", x, axis, &whole);
     return axis < 0 ? NULL : max_forward(x, whole ? -1 : axis);
 }
+
+static Tensor *max_call(const AgOpArgs *a) {
+    return a->has_int[0] ? tensor_max_axis(a->t[0], (int)a->ints[0]) : tensor_max(a->t[0]);
+}
+
+const AgOpInfo ag_op_max = {
+    .id = AG_OP_MAX, .name = "max", .signature = "max(input, dim=None)", .params = "Ti",
+    .help = "largest element, or along dim (removed)",
+    .rule = "grad_x = g shared equally by the tied maxima (along an axis: g to the first), "
+            "0 elsewhere",
+    .backward_name = "MaxBackward", .call = max_call, .backward = max_backward,
+    .flags = AG_OP_METHOD,
+};

@@ -14,8 +14,6 @@ static Tensor *copy_as(const Tensor *src, int ndim, const int64_t *shape) {
     return r;
 }
 
-OP_DOC(reshape, "grad_x = g reshaped back to x's shape");
-
 /* x (..) -> out (shape); dx = g in x's shape */
 static void reshape_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
@@ -62,5 +60,16 @@ Tensor *tensor_reshape(Tensor *x, int ndim, const int64_t *req) {
     int64_t shape[AG_MAX_DIMS];
     if (resolve_shape(x, ndim, req, shape) != 0) return NULL;
     Tensor *out = copy_as(x, ndim, shape);
-    return ag_graph_record(out, reshape_backward, "ReshapeBackward", &x, 1, NULL, 0);
+    return ag_graph_record(out, AG_OP_RESHAPE, &x, 1, NULL, 0);
 }
+
+static Tensor *reshape_call(const AgOpArgs *a) {
+    return tensor_reshape(a->t[0], a->num_dims, a->dims);
+}
+
+const AgOpInfo ag_op_reshape = {
+    .id = AG_OP_RESHAPE, .name = "reshape", .alias = "view", .signature = "reshape(input, *shape)",
+    .params = "TD", .help = "the same elements in shape (d...); one d can be -1",
+    .rule = "grad_x = g reshaped back to x's shape", .backward_name = "ReshapeBackward",
+    .call = reshape_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_KEEPS_BOOL,
+};

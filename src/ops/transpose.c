@@ -43,8 +43,6 @@ static Tensor *swap_axes(const Tensor *x, int a, int b) {
     return out;
 }
 
-OP_DOC(transpose, "grad_x = g with the two axes swapped back");
-
 /* x (.., A, .., B, ..) -> out (.., B, .., A, ..); dx = g with the axes swapped back */
 static void transpose_backward(Function *self, void *ctx, Tensor *g) {
     TransposeCtx *c = ctx;
@@ -64,8 +62,24 @@ Tensor *tensor_transpose(Tensor *x, int axis_a, int axis_b) {
         return NULL;
     }
     TransposeCtx *c;
-    Tensor *out = ag_graph_record(swap_axes(x, a, b), transpose_backward, "TransposeBackward", &x, 1,
-                               (void **)&c, sizeof *c);
+    Tensor *out = ag_graph_record(swap_axes(x, a, b), AG_OP_TRANSPOSE, &x, 1, (void **)&c,
+                                  sizeof *c);
     if (c) *c = (TransposeCtx){a, b};
     return out;
 }
+
+/* transpose(x, dim0, dim1); with neither dim, the last two (x.T). */
+static Tensor *transpose_call(const AgOpArgs *a) {
+    if (a->has_int[0] != a->has_int[1])
+        return ag_fail("transpose: give both dims, or neither (the last two)");
+    if (!a->has_int[0]) return tensor_transpose(a->t[0], -2, -1);
+    return tensor_transpose(a->t[0], (int)a->ints[0], (int)a->ints[1]);
+}
+
+const AgOpInfo ag_op_transpose = {
+    .id = AG_OP_TRANSPOSE, .name = "transpose", .signature = "transpose(input, dim0=None, dim1=None)",
+    .params = "Tii", .help = "swaps dims dim0 and dim1 (default: the last two)",
+    .rule = "grad_x = g with the two axes swapped back", .backward_name = "TransposeBackward",
+    .call = transpose_call, .backward = transpose_backward,
+    .flags = AG_OP_METHOD | AG_OP_KEEPS_BOOL,
+};

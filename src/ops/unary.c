@@ -1,8 +1,8 @@
 /*
  * unary.c — the element-wise unary ops: neg, exp, log, sqrt, tanh, sigmoid,
- * relu, abs, sin, cos. Each op's forward loop and its backward loop sit
- * together; backward gets g in the output's shape and hands
- * dx = g * f'(x) to ag_accumulate_grad.
+ * relu, abs, sin, cos. Each op is a block of its forward loop, its
+ * backward loop (g in the output's shape, dx = g * f'(x) handed to
+ * ag_accumulate_grad), its forward and backward, and its table row.
  */
 #include "../internal.h"
 
@@ -26,10 +26,6 @@ VECTOR_MATH double cos(double);
 static Tensor *unary_out(const char *op, const Tensor *x) {
     if (!x) return ag_fail("%s: argument is NULL", op);
     return ag_tensor_new_like(x);
-}
-
-static Tensor *unary_record(Tensor *out, Tensor *x, ApplyFn backward_fn, const char *name) {
-    return ag_graph_record(out, backward_fn, name, &x, 1, NULL, 0);
 }
 
 /* The tensor a backward writes dx into: g itself when nobody else holds it
@@ -85,83 +81,268 @@ static ALWAYS_INLINE void backward_blocks(BackwardBlock f, const double *x, cons
     memcpy(dx + full, dxt, (size_t)rest * sizeof *dxt);
 }
 
-/* Defines tensor_NAME: out[i] = FORWARD (in terms of x[i]), NAME_backward:
- * dx[i] = BACKWARD (in terms of x[i], y[i], g[i]), and its rule as text. */
-#define UNARY_OP(NAME, FN_NAME, RULE, FORWARD, BACKWARD)                        \
-    OP_DOC(NAME, RULE);                                                         \
-    static void NAME##_backward_block(const double *x, const double *y,        \
-                                      const double *g, double *dx) {          \
-        (void)x, (void)y;                                                       \
-        SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = (BACKWARD);           \
-    }                                                                           \
-    static void NAME##_backward(Function *self, void *ctx, Tensor *grad) {      \
-        (void)ctx;                                                              \
-        Tensor *dx = dx_buffer(grad);                                           \
-        if (!dx) return;                                                        \
-        backward_blocks(NAME##_backward_block, self->inputs[0]->data,           \
-                        self->output->data, grad->data, dx->data, grad->numel); \
-        ag_accumulate_grad(self->inputs[0], dx);                                \
-    }                                                                           \
-    static void NAME##_forward_block(const double *x, double *y) {             \
-        SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = (FORWARD);             \
-    }                                                                           \
-    Tensor *tensor_##NAME(Tensor *in) {                                         \
-        Tensor *out = unary_out(#NAME, in);                                     \
-        if (!out) return NULL;                                                  \
-        forward_blocks(NAME##_forward_block, in->data, out->data, out->numel);  \
-        return unary_record(out, in, NAME##_backward, FN_NAME);                 \
-    }
+/* The forward of a unary op (an id of ops.h): y = f(x) block by block. */
+static ALWAYS_INLINE Tensor *unary_forward(int op, ForwardBlock f, Tensor *x) {
+    Tensor *y = unary_out(ag_op_at(op)->name, x);
+    if (!y) return NULL;
+    forward_blocks(f, x->data, y->data, y->numel);
+    return ag_graph_record(y, op, &x, 1, NULL, 0);
+}
 
-/* neg: y = -x;            dx = -g */
-UNARY_OP(neg, "NegBackward", "grad_x = -g",
-         -x[i], -g[i])
+/* The backward of a unary op: dx = f'(x, y, g) block by block, into g's
+ * memory when nobody else holds it. */
+static ALWAYS_INLINE void unary_backward(Function *self, Tensor *grad, BackwardBlock f) {
+    Tensor *dx = dx_buffer(grad);
+    if (!dx) return;
+    backward_blocks(f, self->inputs[0]->data, self->output->data, grad->data, dx->data,
+                    grad->numel);
+    ag_accumulate_grad(self->inputs[0], dx);
+}
 
-/* exp: y = e^x;           dx = g * y */
-UNARY_OP(exp, "ExpBackward", "grad_x = g * exp(x)",
-         exp(x[i]), g[i] * y[i])
+/* The table row of a unary op: x.f() is f(x). */
+#define UNARY_ROW(ID, NAME, HELP, RULE, BACKWARD_NAME)                                 \
+    {.id = AG_OP_##ID, .name = #NAME, .signature = #NAME "(input)", .params = "T",     \
+     .help = HELP, .rule = RULE, .backward_name = BACKWARD_NAME, .unary = tensor_##NAME, \
+     .backward = NAME##_backward, .flags = AG_OP_METHOD}
 
-/* log: y = ln x;          dx = g / x */
-UNARY_OP(log, "LogBackward", "grad_x = g / x",
-         log(x[i]), g[i] / x[i])
+/* ======================================================================
+ * neg: y = -x; dx = -g
+ * ====================================================================== */
 
-/* sqrt: y = x^(1/2);      dx = g / (2 y) */
-UNARY_OP(sqrt, "SqrtBackward", "grad_x = g / (2 sqrt(x))",
-         sqrt(x[i]), g[i] / (2.0 * y[i]))
+static void neg_block(const double *x, double *y) {
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = -x[i];
+}
 
-/* tanh: y = tanh x;       dx = g * (1 - y^2) */
-UNARY_OP(tanh, "TanhBackward", "grad_x = g * (1 - tanh(x)^2)",
-         tanh(x[i]), g[i] * (1.0 - y[i] * y[i]))
+static void neg_grad_block(const double *x, const double *y, const double *g, double *dx) {
+    (void)x, (void)y;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = -g[i];
+}
 
-/* sigmoid: y = 1/(1+e^-x); dx = g * y * (1 - y). Written so that exp never
- * overflows and small results keep their precision: with e = e^-|x|,
- * y = 1/(1+e) for x >= 0 and e/(1+e) below. (gcc 12 does not vectorise
- * a select beside a vector call: this loop calls the scalar exp, the same
- * one for every element.) */
+static void neg_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    unary_backward(self, g, neg_grad_block);
+}
+
+Tensor *tensor_neg(Tensor *x) { return unary_forward(AG_OP_NEG, neg_block, x); }
+
+const AgOpInfo ag_op_neg = UNARY_ROW(NEG, neg, "-x", "grad_x = -g", "NegBackward");
+
+/* ======================================================================
+ * exp: y = e^x; dx = g * y
+ * ====================================================================== */
+
+static void exp_block(const double *x, double *y) {
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = exp(x[i]);
+}
+
+static void exp_grad_block(const double *x, const double *y, const double *g, double *dx) {
+    (void)x;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * y[i];
+}
+
+static void exp_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    unary_backward(self, g, exp_grad_block);
+}
+
+Tensor *tensor_exp(Tensor *x) { return unary_forward(AG_OP_EXP, exp_block, x); }
+
+const AgOpInfo ag_op_exp =
+    UNARY_ROW(EXP, exp, "e^x element-wise", "grad_x = g * exp(x)", "ExpBackward");
+
+/* ======================================================================
+ * log: y = ln x; dx = g / x
+ * ====================================================================== */
+
+static void log_block(const double *x, double *y) {
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = log(x[i]);
+}
+
+static void log_grad_block(const double *x, const double *y, const double *g, double *dx) {
+    (void)y;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] / x[i];
+}
+
+static void log_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    unary_backward(self, g, log_grad_block);
+}
+
+Tensor *tensor_log(Tensor *x) { return unary_forward(AG_OP_LOG, log_block, x); }
+
+const AgOpInfo ag_op_log =
+    UNARY_ROW(LOG, log, "natural logarithm", "grad_x = g / x", "LogBackward");
+
+/* ======================================================================
+ * sqrt: y = x^(1/2); dx = g / (2 y)
+ * ====================================================================== */
+
+static void sqrt_block(const double *x, double *y) {
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = sqrt(x[i]);
+}
+
+static void sqrt_grad_block(const double *x, const double *y, const double *g, double *dx) {
+    (void)x;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] / (2.0 * y[i]);
+}
+
+static void sqrt_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    unary_backward(self, g, sqrt_grad_block);
+}
+
+Tensor *tensor_sqrt(Tensor *x) { return unary_forward(AG_OP_SQRT, sqrt_block, x); }
+
+const AgOpInfo ag_op_sqrt =
+    UNARY_ROW(SQRT, sqrt, "square root", "grad_x = g / (2 sqrt(x))", "SqrtBackward");
+
+/* ======================================================================
+ * tanh: y = tanh x; dx = g * (1 - y^2)
+ * ====================================================================== */
+
+static void tanh_block(const double *x, double *y) {
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = tanh(x[i]);
+}
+
+static void tanh_grad_block(const double *x, const double *y, const double *g, double *dx) {
+    (void)x;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * (1.0 - y[i] * y[i]);
+}
+
+static void tanh_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    unary_backward(self, g, tanh_grad_block);
+}
+
+Tensor *tensor_tanh(Tensor *x) { return unary_forward(AG_OP_TANH, tanh_block, x); }
+
+const AgOpInfo ag_op_tanh = UNARY_ROW(TANH, tanh, "hyperbolic tangent",
+                                      "grad_x = g * (1 - tanh(x)^2)", "TanhBackward");
+
+/* ======================================================================
+ * sigmoid: y = 1/(1+e^-x); dx = g * (1 - y) * y (PyTorch's order).
+ * Written so that exp never overflows and small results keep their
+ * precision: with e = e^-|x|, y = 1/(1+e) for x >= 0 and e/(1+e) below.
+ * (gcc 12 does not vectorise a select beside a vector call: this loop calls
+ * the scalar exp, the same one for every element.)
+ * ====================================================================== */
+
 static inline double sigmoid(double v) {
     double e = exp(-fabs(v)), s = 1.0 / (1.0 + e);
     return v >= 0 ? s : e * s;
 }
-UNARY_OP(sigmoid, "SigmoidBackward", "grad_x = g * s * (1 - s), s = sigmoid(x)",
-         sigmoid(x[i]), g[i] * (1.0 - y[i]) * y[i]) /* PyTorch's order */
 
-/* relu: y = max(x, 0), PyTorch's clamp_min: x itself unless x < 0, so a
+static void sigmoid_block(const double *x, double *y) {
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = sigmoid(x[i]);
+}
+
+static void sigmoid_grad_block(const double *x, const double *y, const double *g, double *dx) {
+    (void)x;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * (1.0 - y[i]) * y[i];
+}
+
+static void sigmoid_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    unary_backward(self, g, sigmoid_grad_block);
+}
+
+Tensor *tensor_sigmoid(Tensor *x) { return unary_forward(AG_OP_SIGMOID, sigmoid_block, x); }
+
+const AgOpInfo ag_op_sigmoid = UNARY_ROW(SIGMOID, sigmoid, "1 / (1 + e^-x)",
+                                         "grad_x = g * s * (1 - s), s = sigmoid(x)",
+                                         "SigmoidBackward");
+
+/* ======================================================================
+ * relu: y = max(x, 0), PyTorch's clamp_min: x itself unless x < 0, so a
  * NaN passes and relu(-0) is -0. dx = 0 where y <= 0, else g (PyTorch's
- * threshold_backward on the result): a selection, not a product, so an
- * inf or nan g at x < 0 still gives 0, and the gradient passes at x = nan. */
-UNARY_OP(relu, "ReluBackward", "grad_x = g where x > 0 (or x is nan), else 0",
-         x[i] < 0.0 ? 0.0 : x[i],
-         y[i] <= 0.0 ? 0.0 : g[i])
+ * threshold_backward on the result): a selection, not a product, so an inf
+ * or nan g at x < 0 still gives 0, and the gradient passes at x = nan.
+ * ====================================================================== */
 
-/* abs: y = |x|;           dx = g * sign(x), sign(0) = sign(nan) = 0: a
- * product (PyTorch's g * sgn(x)), so an inf or nan g at 0 gives nan. */
-UNARY_OP(abs, "AbsBackward", "grad_x = g * sign(x) (0 at x = 0)",
-         fabs(x[i]),
-         g[i] * (double)((x[i] > 0.0) - (x[i] < 0.0)))
+static void relu_block(const double *x, double *y) {
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = x[i] < 0.0 ? 0.0 : x[i];
+}
 
-/* sin: y = sin x;         dx = g * cos x */
-UNARY_OP(sin, "SinBackward", "grad_x = g * cos(x)",
-         sin(x[i]), g[i] * cos(x[i]))
+static void relu_grad_block(const double *x, const double *y, const double *g, double *dx) {
+    (void)x;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = y[i] <= 0.0 ? 0.0 : g[i];
+}
 
-/* cos: y = cos x;         dx = -g * sin x */
-UNARY_OP(cos, "CosBackward", "grad_x = -g * sin(x)",
-         cos(x[i]), -g[i] * sin(x[i]))
+static void relu_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    unary_backward(self, g, relu_grad_block);
+}
+
+Tensor *tensor_relu(Tensor *x) { return unary_forward(AG_OP_RELU, relu_block, x); }
+
+const AgOpInfo ag_op_relu = UNARY_ROW(RELU, relu, "max(x, 0)",
+                                      "grad_x = g where x > 0 (or x is nan), else 0",
+                                      "ReluBackward");
+
+/* ======================================================================
+ * abs: y = |x|; dx = g * sign(x), sign(0) = sign(nan) = 0: a product
+ * (PyTorch's g * sgn(x)), so an inf or nan g at 0 gives nan.
+ * ====================================================================== */
+
+static void abs_block(const double *x, double *y) {
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = fabs(x[i]);
+}
+
+static void abs_grad_block(const double *x, const double *y, const double *g, double *dx) {
+    (void)y;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * (double)((x[i] > 0.0) - (x[i] < 0.0));
+}
+
+static void abs_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    unary_backward(self, g, abs_grad_block);
+}
+
+Tensor *tensor_abs(Tensor *x) { return unary_forward(AG_OP_ABS, abs_block, x); }
+
+const AgOpInfo ag_op_abs =
+    UNARY_ROW(ABS, abs, "|x|", "grad_x = g * sign(x) (0 at x = 0)", "AbsBackward");
+
+/* ======================================================================
+ * sin: y = sin x; dx = g * cos x
+ * ====================================================================== */
+
+static void sin_block(const double *x, double *y) {
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = sin(x[i]);
+}
+
+static void sin_grad_block(const double *x, const double *y, const double *g, double *dx) {
+    (void)y;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * cos(x[i]);
+}
+
+static void sin_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    unary_backward(self, g, sin_grad_block);
+}
+
+Tensor *tensor_sin(Tensor *x) { return unary_forward(AG_OP_SIN, sin_block, x); }
+
+const AgOpInfo ag_op_sin = UNARY_ROW(SIN, sin, "sine", "grad_x = g * cos(x)", "SinBackward");
+
+/* ======================================================================
+ * cos: y = cos x; dx = -g * sin x
+ * ====================================================================== */
+
+static void cos_block(const double *x, double *y) {
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = cos(x[i]);
+}
+
+static void cos_grad_block(const double *x, const double *y, const double *g, double *dx) {
+    (void)y;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = -g[i] * sin(x[i]);
+}
+
+static void cos_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    unary_backward(self, g, cos_grad_block);
+}
+
+Tensor *tensor_cos(Tensor *x) { return unary_forward(AG_OP_COS, cos_block, x); }
+
+const AgOpInfo ag_op_cos = UNARY_ROW(COS, cos, "cosine", "grad_x = -g * sin(x)", "CosBackward");

@@ -61,7 +61,10 @@ bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs,
     tensor_release(out);
 
     /* Numeric side: constant copies, perturbed one element at a time. */
-    Tensor *consts[AG_MAX_INPUTS];
+    enum { MAX_INPUTS = 8 };
+    if (!CHECK(n <= MAX_INPUTS, "%s: fd_check takes at most %d inputs", name, MAX_INPUTS))
+        return false;
+    Tensor *consts[MAX_INPUTS];
     for (int i = 0; i < n; i++) consts[i] = tensor_detach(inputs[i]);
     const double h = 1e-6;
     for (int i = 0; ok && i < n; i++) {

@@ -442,20 +442,49 @@ static void test_trace(void) {
     for (int i = 0; i < 4; i++) tensor_release(all[i]);
 }
 
-/* Every op has its rule, named as the shell names it. */
-static void test_op_rules(void) {
-    const char *ops[] = {"add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt",
-                         "tanh", "sigmoid", "relu", "abs", "sin", "cos", "sum", "mean", "max",
-                         "reshape", "transpose", "matmul", "softmax", "log_softmax", "mse",
-                         "cross_entropy"};
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-        const char *rule = ag_op_rule(ops[i]);
-        size_t n = strlen(ops[i]);
-        CHECK(rule && strncmp(rule, ops[i], n) == 0 && rule[n] == ':' && strstr(rule, "grad_"),
-              "rule of %s: %s", ops[i], rule ? rule : "(none)");
+/* The parameters a signature lists: "f(a, b=1, *shape)" has 3. */
+static int signature_params(const char *sig) {
+    const char *open = strchr(sig, '(');
+    if (!open || open[1] == ')') return 0;
+    int n = 1;
+    for (const char *c = open; *c && *c != ')'; c++) n += *c == ',';
+    return n;
+}
+
+/* The op table is consistent: ids in order, unique names, a signature and
+ * a parameter letter per parameter, one forward, a backward exactly when
+ * there is a rule, and ag_op_rule naming each op as the shell does. */
+static void test_op_table(void) {
+    CHECK(ag_op_count() > 30 && ag_op_at(-1) == NULL && ag_op_at(ag_op_count()) == NULL,
+          "the table's bounds");
+    for (int i = 0; i < ag_op_count(); i++) {
+        const AgOpInfo *op = ag_op_at(i);
+        size_t n = strlen(op->name);
+        CHECK(op->id == i, "%s: id %d at %d", op->name, op->id, i);
+        CHECK(strncmp(op->signature, op->name, n) == 0 && op->signature[n] == '(',
+              "%s: signature %s", op->name, op->signature);
+        CHECK((int)strlen(op->params) == signature_params(op->signature) &&
+                  strspn(op->params, "TtnidDbsL") == strlen(op->params),
+              "%s: params '%s' for %s", op->name, op->params, op->signature);
+        int forwards = (op->unary != NULL) + (op->binary != NULL) + (op->call != NULL);
+        CHECK(forwards == 1, "%s: %d forwards", op->name, forwards);
+        CHECK(!op->unary || strcmp(op->params, "T") == 0, "%s: unary takes T", op->name);
+        CHECK(!op->binary || strcmp(op->params, "TT") == 0, "%s: binary takes TT", op->name);
+        CHECK((op->rule != NULL) == (op->backward != NULL) && (!op->rule || op->backward_name),
+              "%s: a backward and a name exactly when there is a rule", op->name);
+        CHECK(op->help && op->help[0], "%s: help", op->name);
+        CHECK(ag_op_find(op->name) == op && (!op->alias || ag_op_find(op->alias) == op),
+              "%s: found by name and alias", op->name);
+        const char *rule = ag_op_rule(op->name);
+        CHECK(op->rule ? rule && strncmp(rule, op->name, n) == 0 && rule[n] == ':' &&
+                             strstr(rule, "grad")
+                       : rule == NULL,
+              "rule of %s: %s", op->name, rule ? rule : "(none)");
     }
     CHECK(strcmp(ag_op_rule("mul"), "mul: grad_a = g * b, grad_b = g * a") == 0, "mul's rule");
-    CHECK(ag_op_rule("zeros") == NULL && ag_op_rule(NULL) == NULL, "no rule for non-ops");
+    CHECK(strncmp(ag_op_rule("mse"), "mse_loss:", 9) == 0, "an alias finds its op's rule");
+    CHECK(ag_op_rule("zeros") == NULL && ag_op_rule(NULL) == NULL && ag_op_find("zeros") == NULL,
+          "no rule for non-ops");
 }
 
 /* Random graphs: values reused by several consumers, broadcasting, dead
@@ -509,7 +538,7 @@ void test_core(void) {
     test_random_graphs();
     test_nested_graphs();
     test_trace();
-    test_op_rules();
+    test_op_table();
     test_grad_mode();
     test_release_dead();
     test_release_dead_nested();

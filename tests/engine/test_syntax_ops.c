@@ -138,7 +138,7 @@ static void test_stack(void) {
     }
     Tensor *a = tensor_zeros(1, (int64_t[]){2}, false), *b = tensor_zeros(1, (int64_t[]){3}, false);
     Tensor *r = tensor_stack((Tensor *[]){a, b}, 2, 0);
-    CHECK(!r && strstr(ag_error(), "same shape, got (2,) and (3,)"), "%s", ag_error());
+    CHECK(!r && strstr(ag_error(), "same shape, got (2,) (item 1) and (3,) (item 2)"), "%s", ag_error());
     /* many constants: nothing to record, however many */
     Tensor *many[6] = {a, a, a, a, a, a};
     r = tensor_stack(many, 6, 0);

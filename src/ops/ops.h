@@ -1,0 +1,43 @@
+/*
+ * ops.h — the list of every op, once: the order of the op table
+ * (optable.c). From it come the ids ops record their Functions with
+ * (AG_OP_EXP) and the declarations of the rows each op file defines beside
+ * its forward and backward (ag_op_exp). An op missing from the list cannot
+ * record (its id does not exist); a listed op without its row does not
+ * link: a forgotten entry fails the build.
+ *
+ * To add an op: its forward, backward and row in its op file, one line
+ * here, its declaration in include/ag.h, its test.
+ */
+#ifndef AG_OPS_H
+#define AG_OPS_H
+
+/* X(ID, row): the ops, grouped by the file that defines them. */
+#define AG_OP_LIST(X)                                                          \
+    /* binary.c */                                                             \
+    X(ADD, add) X(SUB, sub) X(MUL, mul) X(DIV, div) X(POW, pow)                \
+    /* compare.c */                                                            \
+    X(REMAINDER, remainder) X(FLOOR_DIVIDE, floor_divide)                      \
+    X(EQ, eq) X(NE, ne) X(LT, lt) X(LE, le) X(GT, gt) X(GE, ge)                \
+    /* unary.c */                                                              \
+    X(NEG, neg) X(EXP, exp) X(LOG, log) X(SQRT, sqrt) X(TANH, tanh)            \
+    X(SIGMOID, sigmoid) X(RELU, relu) X(ABS, abs) X(SIN, sin) X(COS, cos)      \
+    /* reduce.c */                                                             \
+    X(SUM, sum) X(MEAN, mean) X(MAX, max)                                      \
+    /* reshape.c, transpose.c, matmul.c */                                     \
+    X(RESHAPE, reshape) X(TRANSPOSE, transpose) X(MATMUL, matmul)              \
+    /* nn.c */                                                                 \
+    X(SOFTMAX, softmax) X(LOG_SOFTMAX, log_softmax) X(MSE_LOSS, mse_loss)      \
+    X(CROSS_ENTROPY, cross_entropy)                                            \
+    /* index.c, join.c */                                                      \
+    X(SELECT, select) X(STACK, stack)
+
+#define AG_OP_ENUM(ID, row) AG_OP_##ID,
+enum { AG_OP_LIST(AG_OP_ENUM) AG_OP_COUNT };
+#undef AG_OP_ENUM
+
+#define AG_OP_DECLARE(ID, row) extern const AgOpInfo ag_op_##row;
+AG_OP_LIST(AG_OP_DECLARE)
+#undef AG_OP_DECLARE
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * optable.c — the op table: every op's row (defined in its op file, beside
+ * its forward and backward), in the order of ops.h, and the lookups.
+ */
+#include <string.h>
+
+#include "../internal.h"
+
+#define AG_OP_ROW(ID, row) &ag_op_##row,
+static const AgOpInfo *const table[] = {AG_OP_LIST(AG_OP_ROW)};
+#undef AG_OP_ROW
+
+_Static_assert(sizeof table / sizeof table[0] == AG_OP_COUNT, "a row for every op of ops.h");
+
+int ag_op_count(void) { return AG_OP_COUNT; }
+
+const AgOpInfo *ag_op_at(int i) { return i >= 0 && i < AG_OP_COUNT ? table[i] : NULL; }
+
+const AgOpInfo *ag_op_find(const char *name) {
+    if (!name) return NULL;
+    for (int i = 0; i < AG_OP_COUNT; i++)
+        if (strcmp(table[i]->name, name) == 0 ||
+            (table[i]->alias && strcmp(table[i]->alias, name) == 0))
+            return table[i];
+    return NULL;
+}
+
+const char *ag_op_rule(const char *name) {
+    static _Thread_local char text[256];
+    const AgOpInfo *op = ag_op_find(name);
+    if (!op || !op->rule) return NULL;
+    snprintf(text, sizeof text, "%s: %s", op->name, op->rule);
+    return text;
+}
