@@ -144,6 +144,7 @@ Tensor *tensor_relu(Tensor *x);
 Tensor *tensor_abs(Tensor *x);
 Tensor *tensor_sin(Tensor *x);
 Tensor *tensor_cos(Tensor *x);
+Tensor *tensor_sign(Tensor *x);                /* gradient 0 */
 
 Tensor *tensor_sum(Tensor *x);                 /* over everything: 0-d */
 Tensor *tensor_sum_axis(Tensor *x, int axis);  /* the axis is removed */

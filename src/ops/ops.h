@@ -22,6 +22,7 @@
     /* unary.c */                                                              \
     X(NEG, neg) X(EXP, exp) X(LOG, log) X(SQRT, sqrt) X(TANH, tanh)            \
     X(SIGMOID, sigmoid) X(RELU, relu) X(ABS, abs) X(SIN, sin) X(COS, cos)      \
+    X(SIGN, sign)                                                              \
     /* reduce.c */                                                             \
     X(SUM, sum) X(MEAN, mean) X(MAX, max)                                      \
     /* reshape.c, transpose.c, matmul.c */                                     \

@@ -1,6 +1,6 @@
 /*
  * unary.c — the element-wise unary ops: neg, exp, log, sqrt, tanh, sigmoid,
- * relu, abs, sin, cos. Each op is a block of its forward loop, its
+ * relu, abs, sin, cos, sign. Each op is a block of its forward loop, its
  * backward loop (g in the output's shape, dx = g * f'(x) handed to
  * ag_accumulate_grad), its forward and backward, and its table row.
  */
@@ -346,3 +346,28 @@ static void cos_backward(Function *self, void *ctx, Tensor *g) {
 Tensor *tensor_cos(Tensor *x) { return unary_forward(AG_OP_COS, cos_block, x); }
 
 const AgOpInfo ag_op_cos = UNARY_ROW(COS, cos, "cosine", "grad_x = -g * sin(x)", "CosBackward");
+
+/* ======================================================================
+ * sign: y = 1 where x > 0, -1 where x < 0, else 0 (0 at -0 and at nan, as
+ * PyTorch); dx = 0: sign is flat wherever it is differentiable (PyTorch
+ * records it and sends zeros).
+ * ====================================================================== */
+
+static void sign_block(const double *x, double *y) {
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = (double)((x[i] > 0.0) - (x[i] < 0.0));
+}
+
+static void sign_grad_block(const double *x, const double *y, const double *g, double *dx) {
+    (void)x, (void)y, (void)g;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = 0.0;
+}
+
+static void sign_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    unary_backward(self, g, sign_grad_block);
+}
+
+Tensor *tensor_sign(Tensor *x) { return unary_forward(AG_OP_SIGN, sign_block, x); }
+
+const AgOpInfo ag_op_sign = UNARY_ROW(SIGN, sign, "-1, 0 or 1: the sign of x (0 at nan)",
+                                      "grad_x = 0", "SignBackward");

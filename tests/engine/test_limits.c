@@ -94,7 +94,7 @@ static void every_op_on(Tensor *x) {
         {"sqrt", tensor_sqrt}, {"tanh", tensor_tanh},       {"sigmoid", tensor_sigmoid},
         {"relu", tensor_relu}, {"abs", tensor_abs},         {"sin", tensor_sin},
         {"cos", tensor_cos},   {"sum", tensor_sum},         {"mean", tensor_mean},
-        {"max", tensor_max},
+        {"max", tensor_max},   {"sign", tensor_sign},
     };
     static const struct { const char *name; Binary op; } binary[] = {
         {"add", tensor_add}, {"sub", tensor_sub}, {"mul", tensor_mul},

@@ -282,27 +282,10 @@ static int backward_with(Tensor *y, const double *g) {
 typedef Tensor *(*UnaryFn)(Tensor *);
 typedef Tensor *(*BinaryFn)(Tensor *, Tensor *);
 
-static UnaryFn unary_by_name(const char *name) {
-    static const struct { const char *name; UnaryFn fn; } ops[] = {
-        {"neg", tensor_neg},         {"exp", tensor_exp},   {"log", tensor_log},
-        {"sqrt", tensor_sqrt},       {"tanh", tensor_tanh}, {"sigmoid", tensor_sigmoid},
-        {"relu", tensor_relu},       {"abs", tensor_abs},   {"sin", tensor_sin},
-        {"cos", tensor_cos},
-    };
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (strcmp(ops[i].name, name) == 0) return ops[i].fn;
-    return NULL;
-}
+/* The cases name ops as the op table does. */
+static UnaryFn unary_by_name(const char *name) { return ag_op_find(name)->unary; }
 
-static BinaryFn binary_by_name(const char *name) {
-    static const struct { const char *name; BinaryFn fn; } ops[] = {
-        {"add", tensor_add}, {"sub", tensor_sub}, {"mul", tensor_mul},
-        {"div", tensor_div}, {"pow", tensor_pow},
-    };
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (strcmp(ops[i].name, name) == 0) return ops[i].fn;
-    return NULL;
-}
+static BinaryFn binary_by_name(const char *name) { return ag_op_find(name)->binary; }
 
 enum { MAX_RUN = 256 };
 

@@ -88,6 +88,8 @@ static void test_unary_ops(void) {
     check_unary("abs negative", tensor_abs, -2, -0.1);
     check_unary("sin", tensor_sin, -3, 3);
     check_unary("cos", tensor_cos, -3, 3);
+    check_unary("sign positive", tensor_sign, 0.1, 2);
+    check_unary("sign negative", tensor_sign, -2, -0.1);
     check_unary("sum", tensor_sum, -2, 2);
     check_unary("mean", tensor_mean, -2, 2);
     check_unary("max", tensor_max, -2, 2);

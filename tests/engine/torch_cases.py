@@ -30,7 +30,7 @@ def t(v, grad=True):
 
 UNARY_X = [0.0, -0.0, 1.0, -1.0, 0.5, 3.0, INF, -INF, NAN, 1e-310, 800.0, -800.0]
 UNARY_G = [1.0, -2.0, 0.0, INF, -INF, NAN]
-UNARY = ["neg", "exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos"]
+UNARY = ["neg", "exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos", "sign"]
 
 BINARY_V = [0.0, -0.0, 1.0, -2.5, 0.5, 2.0, INF, -INF, NAN, 1e-200, 1e200]
 BINARY_G = [1.0, INF, NAN]
