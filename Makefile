@@ -85,7 +85,7 @@ LDLIBS_ALL := $(LDOPT) $(LDFLAGS) $(FEATURE_LIBS) -lm
 LIB_SRC := $(wildcard src/*.c src/ops/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libag.a
-LIB_HEADERS := $(wildcard include/*.h src/*.h) Makefile
+LIB_HEADERS := $(wildcard include/*.h src/*.h src/ops/*.h) Makefile
 
 REPL_SRC := $(wildcard repl/*.c)
 REPL_OBJ := $(REPL_SRC:repl/%.c=$(SHELL_BUILD)/%.o)
