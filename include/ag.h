@@ -190,6 +190,27 @@ double ag_remainder(double a, double b);
 /* x[index] along dim (the dimension removed; a negative index counts from
  * the end). A copy; the gradient goes back to the selected elements. */
 Tensor *tensor_select(Tensor *x, int dim, int64_t index);
+/* x[items]: NumPy's and PyTorch's indexing. An item is an integer (the
+ * axis removed; negative counts from the end), a slice (Python's
+ * start:stop:step, clamped; a negative step walks backwards), None (a new
+ * axis of 1), a tensor of integer positions, or a mask (a tensor of 0 and 1
+ * over as many axes as it has). Tensors (and integers among them)
+ * broadcast together into one block of axes, where they stand when they
+ * are adjacent, else first. A copy; the gradient goes back to the indexed
+ * elements, added where one is taken twice. */
+typedef enum { AG_INDEX_INT, AG_INDEX_SLICE, AG_INDEX_NEWAXIS, AG_INDEX_TENSOR, AG_INDEX_MASK } AgIndexKind;
+typedef struct {
+    AgIndexKind kind;
+    int64_t index;                /* INT */
+    int64_t start, stop, step;    /* SLICE (step not 0) */
+    bool has_start, has_stop;     /* SLICE: false for an omitted part */
+    const Tensor *tensor;         /* TENSOR, MASK */
+} AgIndex;
+Tensor *tensor_index(Tensor *x, const AgIndex *items, int n);
+/* A copy of x with the elements x[items] replaced by values (broadcast to
+ * their shape; where one is indexed twice, the last write stays). Records
+ * nothing: the result is a constant. */
+Tensor *tensor_index_put(const Tensor *x, const AgIndex *items, int n, const Tensor *values);
 /* n tensors of one shape joined along a new dimension dim. A copy. */
 Tensor *tensor_stack(Tensor *const *xs, int n, int dim);
 

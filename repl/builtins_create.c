@@ -24,6 +24,7 @@ static bool leaf_result(Session *s, CallArgs *a, int flag, Tensor *t, Value *out
 BUILTIN(bi_tensor) {
     Tensor *t = NULL;
     const Value *v = &a->arg[P_DATA];
+    bool boolean = value_all_boolean(v);
     if (v->kind == VAL_SHAPE) { /* tensor(x.shape): its dimensions */
         double dims[AG_MAX_DIMS];
         for (int i = 0; i < v->as.shape.ndim; i++) dims[i] = (double)v->as.shape.dims[i];
@@ -31,7 +32,9 @@ BUILTIN(bi_tensor) {
                            out);
     }
     if (v->kind == VAL_LIST && v->as.list->tuple) a->arg[P_DATA].as.list->tuple = false; /* tensor((1, 2)) */
-    return arg_tensor(s, a, P_DATA, &t) && leaf_result(s, a, 1, tensor_detach(t), out);
+    if (!arg_tensor(s, a, P_DATA, &t) || !leaf_result(s, a, 1, tensor_detach(t), out)) return false;
+    out->boolean = boolean && !out->as.tensor->requires_grad; /* a mask cannot require grad */
+    return true;
 }
 
 typedef Tensor *(*Maker)(int ndim, const int64_t *shape, bool requires_grad);

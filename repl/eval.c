@@ -64,6 +64,17 @@ static bool to_tensor(Session *s, const Node *at, const Value *v, const char *wh
     return operand_tensor(s, at, v, what, NULL, TOK_ERROR, out);
 }
 
+/* A list of expressions stands for the tensor it stacks to ([x, 2*x].sum()). */
+static bool stacked(Session *s, const Node *at, Value *v) {
+    if (v->kind != VAL_LIST || v->as.list->tuple) return true;
+    Tensor *t;
+    bool ok = to_tensor(s, at, v, "the list", &t), boolean = value_all_boolean(v);
+    value_release(v);
+    if (ok) *v = value_tensor(t);
+    if (ok) v->boolean = boolean && !t->requires_grad; /* [True, False] is a mask */
+    return ok;
+}
+
 /* A condition's truth: one element, non-zero (nan included), as PyTorch's
  * bool(t). */
 static bool truth(Session *s, const Node *at, const Value *v, bool *out) {
@@ -115,13 +126,7 @@ static bool bind_name(Session *s, const Node *n, Value v) {
         return session_fail(s, n->line, n->col, "%s cannot be bound to a name%s", kind,
                             string ? " (strings are only arguments)" : "");
     }
-    if (v.kind == VAL_LIST && !v.as.list->tuple) {
-        Tensor *t;
-        bool ok = to_tensor(s, n, &v, "the list", &t);
-        value_release(&v);
-        if (!ok) return false;
-        v = value_tensor(t);
-    }
+    if (!stacked(s, n, &v)) return false; /* a list is bound as its stack */
     if (s->frame) return frame_bind(s, s->frame, n->as.text.text, n->as.text.length, v, n->line, n->col);
     Var *existing = global_var(s, n);
     if (existing && !existing->func) { /* rebinding a variable: the common case, in loops */
@@ -435,16 +440,6 @@ static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
     return true;
 }
 
-/* A list of expressions stands for the tensor it stacks to ([x, 2*x].sum()). */
-static bool stacked(Session *s, const Node *at, Value *v) {
-    if (v->kind != VAL_LIST || v->as.list->tuple) return true;
-    Tensor *t;
-    bool ok = to_tensor(s, at, v, "the list", &t);
-    value_release(v);
-    if (ok) *v = value_tensor(t);
-    return ok;
-}
-
 static bool eval_attr(Session *s, const Node *n, Value *out) {
     Value obj;
     if (n->left->kind == NODE_NAME && !n->left->torch && !s->frame &&
@@ -493,30 +488,122 @@ static bool index_number(Session *s, const Node *at, const Value *v, int dim, in
     return true;
 }
 
-/* x[i, j, ...] with integer indices: one select per index. */
-static bool index_tensor(Session *s, const Node *n, Tensor *t, Value *out) {
-    Tensor *cur = tensor_retain(t);
-    for (int k = 0; k < n->num_kids; k++) {
-        const Node *ix = n->kids[k];
-        Value v;
-        if (ix->kind == NODE_SLICE) {
-            tensor_release(cur);
-            return session_fail(s, ix->line, ix->col, "slices are not supported yet");
-        }
-        if (!eval_expression(s, ix, &v)) return tensor_release(cur), false;
-        int64_t i = 0;
-        bool ok = cur->ndim > 0 ||
-                  session_fail(s, ix->line, ix->col, "a 0-d tensor cannot be indexed");
-        ok = ok && index_number(s, ix, &v, k, cur->shape[0], &i);
-        value_release(&v);
-        Tensor *next = ok ? tensor_select(cur, 0, i) : NULL;
-        tensor_release(cur);
-        if (!ok) return false;
-        if (!next) return session_fail(s, ix->line, ix->col, "%s", ag_error());
-        cur = next;
-    }
-    *out = value_tensor(cur);
+/* The items of x[...] for the engine, and the values their tensors live in. */
+typedef struct {
+    AgIndex items[MAX_ARGS];
+    Value held[MAX_ARGS];
+    int count;
+} IndexItems;
+
+static void index_items_free(IndexItems *ix) {
+    for (int i = 0; i < ix->count; i++) value_release(&ix->held[i]);
+    ix->count = 0;
+}
+
+/* An integer from a number or a one-element tensor (an index, a slice bound). */
+static bool index_integer(Session *s, const Node *at, const Value *v, const char *what,
+                          int64_t *out) {
+    double x = v->kind == VAL_NUMBER ? v->as.number
+               : v->kind == VAL_TENSOR && v->as.tensor->numel == 1 ? v->as.tensor->data[0] : NAN;
+    if (x != floor(x) || fabs(x) > 0x1p62)
+        return session_fail(s, at->line, at->col, "%s must be an integer, not %s", what,
+                            isnan(x) ? value_kind_name(v) : "a fraction");
+    *out = (int64_t)x;
     return true;
+}
+
+/* One part of a slice: absent or None leaves it out. */
+static bool slice_bound(Session *s, const Node *part, int64_t *out, bool *has) {
+    *has = false;
+    if (!part) return true;
+    Value v;
+    if (!eval_expression(s, part, &v)) return false;
+    bool ok = v.kind == VAL_NONE || index_integer(s, part, &v, "a slice bound", out);
+    *has = ok && v.kind != VAL_NONE;
+    value_release(&v);
+    return ok;
+}
+
+static bool eval_slice(Session *s, const Node *n, AgIndex *it) {
+    bool has_step;
+    *it = (AgIndex){.kind = AG_INDEX_SLICE};
+    if (!slice_bound(s, n->kids[0], &it->start, &it->has_start) ||
+        !slice_bound(s, n->kids[1], &it->stop, &it->has_stop) ||
+        !slice_bound(s, n->kids[2], &it->step, &has_step))
+        return false;
+    if (!has_step) it->step = 1;
+    if (it->step == 0) return session_fail(s, n->line, n->col, "a slice step cannot be zero");
+    return true;
+}
+
+/* v (kept alive by the caller) as an index item. */
+static bool index_item(Session *s, const Node *at, Value *v, AgIndex *it) {
+    if (v->kind == VAL_LIST && !v->as.list->tuple && !stacked(s, at, v)) return false;
+    switch (v->kind) {
+    case VAL_NONE: *it = (AgIndex){.kind = AG_INDEX_NEWAXIS}; return true;
+    case VAL_NUMBER:
+        *it = (AgIndex){.kind = AG_INDEX_INT};
+        return index_integer(s, at, v, "an index", &it->index);
+    case VAL_TENSOR:
+        if (v->boolean) *it = (AgIndex){.kind = AG_INDEX_MASK, .tensor = v->as.tensor};
+        else if (v->as.tensor->ndim > 0) *it = (AgIndex){.kind = AG_INDEX_TENSOR, .tensor = v->as.tensor};
+        else return *it = (AgIndex){.kind = AG_INDEX_INT}, index_integer(s, at, v, "an index", &it->index);
+        return true;
+    case VAL_BOOL:
+        return session_fail(s, at->line, at->col, "True or False cannot be an index: a mask is "
+                            "a boolean tensor, x[x > 0]");
+    case VAL_LIST: /* a tuple (a list is a tensor by now) */
+        return session_fail(s, at->line, at->col, "a tuple cannot be an index: write its items "
+                            "between the brackets, x[0, 1]");
+    default:
+        return session_fail(s, at->line, at->col, "%s cannot be an index (integers, slices, "
+                            "None, integer tensors and masks can)", value_kind_name(v));
+    }
+}
+
+/* An integer out of range is reported at its own place: its axis is the
+ * count of axes the items before it used. */
+static bool check_int_items(Session *s, const Node *n, const Tensor *x, const IndexItems *ix) {
+    for (int i = 0, axis = 0; i < ix->count; i++) {
+        const AgIndex *it = &ix->items[i];
+        if (it->kind == AG_INDEX_INT && axis < x->ndim) {
+            int64_t size = x->shape[axis];
+            if (it->index < -size || it->index >= size)
+                return session_fail(s, n->kids[i]->line, n->kids[i]->col, "index %lld is out of "
+                                    "range for dimension %d of size %lld", (long long)it->index,
+                                    axis, (long long)size);
+        }
+        axis += it->kind == AG_INDEX_NEWAXIS ? 0
+                : it->kind == AG_INDEX_MASK  ? it->tensor->ndim
+                                             : 1;
+    }
+    return true;
+}
+
+/* The items of the index node n, applied to x. */
+static bool eval_index_items(Session *s, const Node *n, const Tensor *x, IndexItems *ix) {
+    ix->count = 0;
+    for (int k = 0; k < n->num_kids; k++) {
+        const Node *kid = n->kids[k];
+        ix->held[k] = value_void();
+        ix->count = k + 1;
+        bool ok = kid->kind == NODE_SLICE
+                      ? eval_slice(s, kid, &ix->items[k])
+                      : eval_expression(s, kid, &ix->held[k]) &&
+                            index_item(s, kid, &ix->held[k], &ix->items[k]);
+        if (!ok) return index_items_free(ix), false;
+    }
+    if (!check_int_items(s, n, x, ix)) return index_items_free(ix), false;
+    return true;
+}
+
+/* x[...] on a tensor: the engine's index op. */
+static bool index_tensor(Session *s, const Node *n, Tensor *t, Value *out) {
+    IndexItems ix;
+    if (!eval_index_items(s, n, t, &ix)) return false;
+    bool ok = engine_result(s, n, tensor_index(t, ix.items, ix.count), out);
+    index_items_free(&ix);
+    return ok;
 }
 
 static bool eval_index(Session *s, const Node *n, Value *out) {
@@ -525,9 +612,11 @@ static bool eval_index(Session *s, const Node *n, Value *out) {
     bool ok;
     if (obj.kind == VAL_TENSOR || (obj.kind == VAL_NUMBER && obj.literal)) {
         Tensor *t;
-        ok = to_tensor(s, n->left, &obj, "the object", &t) && (index_tensor(s, n, t, out), true);
-        if (ok) tensor_release(t);
-        ok = ok && out->kind != VAL_VOID;
+        ok = to_tensor(s, n->left, &obj, "the object", &t);
+        if (ok) {
+            ok = index_tensor(s, n, t, out);
+            tensor_release(t);
+        }
         if (ok) out->boolean = obj.boolean; /* a mask's elements are booleans */
     } else if ((obj.kind == VAL_SHAPE || obj.kind == VAL_LIST) && n->num_kids == 1 &&
                n->kids[0]->kind != NODE_SLICE) {
@@ -903,13 +992,7 @@ static Status exec_expr(Session *s, const Stmt *st) {
     if (!check_void_calls(s, st->expr, true, false) || !eval_expression(s, st->expr, &v))
         return EXEC_ERROR;
     if (!s->quiet) {
-        if (v.kind == VAL_LIST && !v.as.list->tuple) { /* [x, 2*x] prints as its stack */
-            Tensor *t;
-            bool ok = to_tensor(s, st->expr, &v, "the list", &t);
-            value_release(&v);
-            if (!ok) return EXEC_ERROR;
-            v = value_tensor(t);
-        }
+        if (!stacked(s, st->expr, &v)) return EXEC_ERROR; /* [x, 2*x] prints as its stack */
         session_print_value(s, &v);
     }
     value_release(&v);
@@ -939,11 +1022,61 @@ static Status assign_attr(Session *s, const Stmt *st) {
     return ok ? EXEC_OK : EXEC_ERROR;
 }
 
+/* NAME[INDEX] = EXPR (op TOK_ERROR), or with op (+= ...) NAME[INDEX] =
+ * NAME[INDEX] op EXPR:
+ * NAME is rebound to a copy with those elements replaced. Nothing is
+ * recorded; a leaf stays a leaf (requires_grad and .grad kept); a value a
+ * recorded op made is refused (ag records no in-place writes). */
+static Status assign_index(Session *s, const Stmt *st, TokenType op) {
+    const Node *target = st->target, *name = target->left;
+    if (name->kind != NODE_NAME || name->torch)
+        return exec_fail(s, target->line, target->col, "only a variable's elements can be "
+                         "assigned: NAME[...] = value");
+    Value old, rhs = value_void(), values = value_void();
+    if (!eval_name(s, name, &old)) return EXEC_ERROR;
+    Tensor *x = old.kind == VAL_TENSOR ? old.as.tensor : NULL, *fresh = NULL;
+    IndexItems ix = {.count = 0};
+    bool ok = x || session_fail(s, name->line, name->col, "%.*s is %s: only a tensor's elements "
+                                "can be assigned", name_len(name), name->as.text.text,
+                                value_kind_name(&old));
+    if (ok && x->requires_grad && !tensor_is_leaf(x))
+        ok = session_fail(s, target->line, target->col, "%.*s was computed by a recorded op "
+                          "(%s): ag does not record in-place writes; compute a new value "
+                          "instead (where(mask, a, b) selects elements)", name_len(name),
+                          name->as.text.text, x->op_name);
+    ok = ok && eval_index_items(s, target, x, &ix) && eval_expression(s, st->expr, &rhs);
+    bool was_enabled = ag_set_grad_enabled(false); /* nothing is recorded */
+    if (ok && op != TOK_ERROR) { /* the current elements, op the new value */
+        Value cur;
+        ok = engine_result(s, target, tensor_index(x, ix.items, ix.count), &cur);
+        Node op_node = *target;
+        op_node.left = st->target, op_node.right = st->expr;
+        ok = ok && apply_binary(s, &op_node, op, &cur, &rhs, &values);
+        value_release(&cur);
+    } else if (ok) {
+        values = rhs, rhs = value_void();
+    }
+    Tensor *v = NULL;
+    ok = ok && to_tensor(s, st->expr, &values, "the value", &v);
+    if (ok) fresh = tensor_index_put(x, ix.items, ix.count, v);
+    ok = ok && (fresh || session_fail(s, target->line, target->col, "%s", ag_error()));
+    ag_set_grad_enabled(was_enabled);
+    if (ok && x->requires_grad && tensor_inherit(fresh, x) != 0)
+        ok = session_fail(s, target->line, target->col, "%s", ag_error());
+    Value result = ok ? value_tensor(fresh) : value_void();
+    if (ok) result.boolean = old.boolean && value_all_boolean(&values);
+    if (!ok) tensor_release(fresh);
+    tensor_release(v);
+    index_items_free(&ix);
+    value_release(&values);
+    value_release(&rhs);
+    value_release(&old);
+    return ok && bind_name(s, name, result) ? EXEC_OK : EXEC_ERROR;
+}
+
 static Status exec_assign(Session *s, const Stmt *st) {
     if (st->target->kind == NODE_ATTR) return assign_attr(s, st);
-    if (st->target->kind == NODE_INDEX)
-        return exec_fail(s, st->target->line, st->target->col, "assigning to x[...] is not "
-                            "supported yet");
+    if (st->target->kind == NODE_INDEX) return assign_index(s, st, TOK_ERROR);
     Value v;
     if (!check_void_calls(s, st->expr, false, true) || !eval_expression(s, st->expr, &v))
         return EXEC_ERROR;
@@ -959,9 +1092,7 @@ static bool current_value(Session *s, const Node *n, Value *out) { return eval_n
  * not changed, so a graph that used it is intact. Otherwise NAME = NAME op
  * EXPR. */
 static Status exec_augassign(Session *s, const Stmt *st) {
-    if (st->target->kind == NODE_INDEX)
-        return exec_fail(s, st->target->line, st->target->col, "updating x[...] is not "
-                            "supported yet");
+    if (st->target->kind == NODE_INDEX) return assign_index(s, st, st->op);
     Value old, rhs, r;
     if (!check_void_calls(s, st->expr, false, false) || !current_value(s, st->target, &old))
         return EXEC_ERROR;

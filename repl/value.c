@@ -73,6 +73,14 @@ const char *value_kind_name(const Value *v) {
     return "a value";
 }
 
+bool value_all_boolean(const Value *v) {
+    if (v->kind == VAL_BOOL || (v->kind == VAL_TENSOR && v->boolean)) return true;
+    if (v->kind != VAL_LIST || v->as.list->count == 0) return false;
+    for (int i = 0; i < v->as.list->count; i++)
+        if (!value_all_boolean(&v->as.list->items[i])) return false;
+    return true;
+}
+
 bool value_is_scalar(const Value *v) { return v->kind == VAL_NUMBER || v->kind == VAL_BOOL; }
 
 double value_scalar(const Value *v) {

@@ -88,6 +88,9 @@ const char *value_kind_name(const Value *v);
 /* Whether v is a number, a boolean or a numeric literal (a scalar that is
  * not a tensor), and its value as a double. */
 bool value_is_scalar(const Value *v);
+/* Whether v holds only booleans: True, a mask, a list of them (as a tensor,
+ * a mask: PyTorch's tensor of booleans is a bool tensor). */
+bool value_all_boolean(const Value *v);
 double value_scalar(const Value *v);
 
 /* The value as a tensor: a new reference. Numbers and booleans become 0-d

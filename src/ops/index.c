@@ -5,6 +5,7 @@
  */
 #include "../internal.h"
 
+#include <math.h>
 #include <string.h>
 
 typedef struct {
@@ -71,3 +72,426 @@ const AgOpInfo ag_op_select = {
     .call = select_call, .backward = select_backward,
     .flags = AG_OP_METHOD | AG_OP_KEEPS_BOOL,
 };
+
+/* ======================================================================
+ * index: x[items], NumPy's and PyTorch's rules, as one gather
+ *
+ * Integers and slices (basic indexing) pick along one axis each (an
+ * integer removes it); None adds an axis of 1; integer tensors and masks
+ * (advanced indexing) broadcast together into one block of result axes,
+ * placed where they stand when they are adjacent, else first. Every case
+ * comes down to one offset into x per result element: the forward gathers
+ * x at the offsets, the backward scatters g back to them, adding where an
+ * element was taken twice (the one place a backward kernel sums: invariant
+ * 3's exception for a repeated index).
+ * ====================================================================== */
+
+/* One axis the result's elements walk: a step through x, or (the advanced
+ * block) a table of offsets. */
+typedef struct {
+    int64_t size, step;
+    const int64_t *table;
+} IndexDim;
+
+/* An integer tensor, a mask's coordinates along one axis, or (among
+ * tensors) an integer: positions along axis, normalised, of a shape. */
+typedef struct {
+    int axis, ndim;
+    int64_t shape[AG_MAX_DIMS];
+    const int64_t *pos;
+} Advanced;
+
+enum { MAX_SCRATCH = 2 * AG_MAX_DIMS + 2 };
+
+typedef struct {
+    int ndim;                          /* the result's shape */
+    int64_t shape[AG_MAX_DIMS];
+    int64_t base;                      /* x's offset of the result's first element */
+    int num_dims;
+    IndexDim dims[AG_MAX_DIMS];
+    int num_adv;
+    Advanced adv[AG_MAX_DIMS];
+    Tensor *scratch[MAX_SCRATCH];      /* int64 buffers, released with the plan */
+    int num_scratch;
+    const char *name;                  /* the Function's, as PyTorch names it */
+} IndexPlan;
+
+static void plan_free(IndexPlan *p) {
+    for (int i = 0; i < p->num_scratch; i++) tensor_release(p->scratch[i]);
+    p->num_scratch = 0;
+}
+
+/* A buffer of n int64 values, counted as tensor memory, freed with p. */
+static int64_t *plan_ints(IndexPlan *p, int64_t n) {
+    int64_t len = n > 0 ? n : 1;
+    Tensor *t = p->num_scratch < MAX_SCRATCH ? ag_tensor_new(1, &len) : NULL;
+    if (!t) return p->num_scratch < MAX_SCRATCH ? NULL : ag_fail("index: too many index tensors");
+    p->scratch[p->num_scratch++] = t;
+    return (int64_t *)(void *)t->data; /* only ever read as int64 */
+}
+
+static int64_t axis_stride(const Tensor *x, int axis) {
+    return ag_shape_prod(x->shape, axis + 1, x->ndim);
+}
+
+/* i along axis (negative counts from the end) into [0, size). */
+static int position(int64_t i, int axis, int64_t size, int64_t *out) {
+    if (i < -size || i >= size)
+        return ag_fail("index %lld is out of range for dimension %d of size %lld", (long long)i,
+                       axis, (long long)size), -1;
+    *out = i < 0 ? i + size : i;
+    return 0;
+}
+
+/* Python's slice.indices: the first position and the count. */
+static void slice_span(const AgIndex *s, int64_t size, int64_t *first, int64_t *count) {
+    int64_t step = s->step, start, stop;
+    if (step > 0) {
+        start = !s->has_start ? 0 : s->start < 0 ? s->start + size : s->start;
+        stop = !s->has_stop ? size : s->stop < 0 ? s->stop + size : s->stop;
+        start = start < 0 ? 0 : start > size ? size : start;
+        stop = stop < 0 ? 0 : stop > size ? size : stop;
+        *count = stop > start ? (stop - start + step - 1) / step : 0;
+    } else {
+        start = !s->has_start ? size - 1 : s->start < 0 ? s->start + size : s->start;
+        stop = !s->has_stop ? -1 : s->stop < 0 ? s->stop + size : s->stop;
+        start = start < -1 ? -1 : start > size - 1 ? size - 1 : start;
+        stop = stop < -1 ? -1 : stop > size - 1 ? size - 1 : stop;
+        *count = start > stop ? (start - stop - step - 1) / -step : 0;
+    }
+    *first = start;
+}
+
+/* An integer tensor's values as positions along axis. */
+static int add_tensor_index(IndexPlan *p, const Tensor *t, int axis, int64_t size) {
+    int64_t *pos = plan_ints(p, t->numel);
+    if (!pos) return -1;
+    for (int64_t k = 0; k < t->numel; k++) {
+        double v = t->data[k];
+        if (v != floor(v) || !(fabs(v) < 0x1p62))
+            return ag_fail("an index tensor must hold integers, not %g", v), -1;
+        if (position((int64_t)v, axis, size, &pos[k]) != 0) return -1;
+    }
+    Advanced *a = &p->adv[p->num_adv++];
+    *a = (Advanced){.axis = axis, .ndim = t->ndim, .pos = pos};
+    memcpy(a->shape, t->shape, (size_t)t->ndim * sizeof *a->shape);
+    return 0;
+}
+
+/* A mask over axes axis.. of x: one advanced index per axis, the
+ * coordinates of its true elements in order. */
+static int add_mask(IndexPlan *p, const Tensor *x, const Tensor *m, int axis) {
+    char sm[AG_SHAPE_STR_MAX], sx[AG_SHAPE_STR_MAX];
+    if (m->ndim == 0) return ag_fail("a 0-d mask cannot index (write the condition as if)"), -1;
+    if (axis + m->ndim > x->ndim ||
+        !ag_shape_equal(m->ndim, m->shape, m->ndim, x->shape + axis))
+        return ag_fail("the mask's shape %s does not match the indexed dimensions %s "
+                       "(from dimension %d)", tensor_shape_str(m, sm, sizeof sm),
+                       ag_shape_str(x->ndim - axis < m->ndim ? x->ndim - axis : m->ndim,
+                                    x->shape + axis, sx, sizeof sx), axis), -1;
+    int64_t count = 0;
+    for (int64_t k = 0; k < m->numel; k++) count += m->data[k] != 0;
+    int64_t *coords = plan_ints(p, count * m->ndim);
+    if (!coords) return -1;
+    int64_t at = 0;
+    for (int64_t k = 0; k < m->numel; k++) {
+        if (m->data[k] == 0) continue;
+        int64_t r = k; /* k's coordinates, last dimension fastest */
+        for (int d = m->ndim - 1; d >= 0; d--) {
+            coords[d * count + at] = r % m->shape[d];
+            r /= m->shape[d];
+        }
+        at++;
+    }
+    for (int d = 0; d < m->ndim; d++)
+        p->adv[p->num_adv++] =
+            (Advanced){.axis = axis + d, .ndim = 1, .shape = {count}, .pos = coords + d * count};
+    return 0;
+}
+
+/* The advanced indices broadcast together (NumPy's rule) into shape. */
+static int broadcast_advanced(const IndexPlan *p, int *ndim, int64_t *shape) {
+    *ndim = 0;
+    for (int i = 0; i < p->num_adv; i++) {
+        const Advanced *a = &p->adv[i];
+        int nd = a->ndim > *ndim ? a->ndim : *ndim;
+        int64_t out[AG_MAX_DIMS];
+        for (int d = 0; d < nd; d++) {
+            int da = d - (nd - a->ndim), ds = d - (nd - *ndim);
+            int64_t sa = da >= 0 ? a->shape[da] : 1, ss = ds >= 0 ? shape[ds] : 1;
+            if (sa != ss && sa != 1 && ss != 1) {
+                char s1[AG_SHAPE_STR_MAX], s2[AG_SHAPE_STR_MAX];
+                return ag_fail("the index tensors cannot broadcast together: %s and %s",
+                               ag_shape_str(*ndim, shape, s1, sizeof s1),
+                               ag_shape_str(a->ndim, a->shape, s2, sizeof s2)), -1;
+            }
+            out[d] = sa == 1 ? ss : sa;
+        }
+        *ndim = nd;
+        memcpy(shape, out, (size_t)nd * sizeof *shape);
+    }
+    return 0;
+}
+
+/* The offsets into x of the advanced block's elements (shape ndim):
+ * sum over the advanced indices of position * the stride of its axis. */
+static int64_t *advanced_table(IndexPlan *p, const Tensor *x, int ndim, const int64_t *shape) {
+    int64_t n = ag_shape_prod(shape, 0, ndim);
+    int64_t *table = plan_ints(p, n);
+    if (!table || n == 0) return table;
+    memset(table, 0, (size_t)n * sizeof *table);
+    for (int i = 0; i < p->num_adv; i++) {
+        const Advanced *a = &p->adv[i];
+        int64_t stride = axis_stride(x, a->axis), step[AG_MAX_DIMS], index[AG_MAX_DIMS] = {0};
+        int64_t s = 1; /* a's step per block dimension: 0 where it broadcasts */
+        for (int d = ndim - 1, da = a->ndim - 1; d >= 0; d--, da--) {
+            step[d] = da >= 0 && a->shape[da] != 1 ? s : 0;
+            if (da >= 0) s *= a->shape[da];
+        }
+        int64_t at = 0;
+        for (int64_t k = 0; k < n; k++) {
+            table[k] += a->pos[at] * stride;
+            for (int d = ndim - 1; d >= 0; d--) { /* next block element */
+                at += step[d];
+                if (++index[d] < shape[d]) break;
+                at -= step[d] * shape[d];
+                index[d] = 0;
+            }
+        }
+    }
+    return table;
+}
+
+/* Appends a result axis walking x by step. */
+static int add_dim(IndexPlan *p, int64_t size, int64_t step) {
+    if (p->num_dims == AG_MAX_DIMS || p->ndim == AG_MAX_DIMS)
+        return ag_fail("indexing: the result would have more than %d dimensions", AG_MAX_DIMS), -1;
+    p->dims[p->num_dims++] = (IndexDim){size, step, NULL};
+    p->shape[p->ndim++] = size;
+    return 0;
+}
+
+/* Appends the advanced block: its axes to the shape, one walking dim. */
+static int add_advanced_block(IndexPlan *p, const Tensor *x) {
+    int ndim;
+    int64_t shape[AG_MAX_DIMS];
+    if (broadcast_advanced(p, &ndim, shape) != 0) return -1;
+    if (p->ndim + ndim > AG_MAX_DIMS || p->num_dims == AG_MAX_DIMS)
+        return ag_fail("indexing: the result would have more than %d dimensions", AG_MAX_DIMS), -1;
+    const int64_t *table = advanced_table(p, x, ndim, shape);
+    if (!table) return -1;
+    p->dims[p->num_dims++] = (IndexDim){ag_shape_prod(shape, 0, ndim), 0, table};
+    memcpy(p->shape + p->ndim, shape, (size_t)ndim * sizeof *shape);
+    p->ndim += ndim;
+    return 0;
+}
+
+/* The axes of x an item uses: none for None, a mask's dimensions. */
+static int items_axes(const AgIndex *it) {
+    if (it->kind == AG_INDEX_NEWAXIS) return 0;
+    if (it->kind == AG_INDEX_MASK) return it->tensor->ndim ? it->tensor->ndim : 1;
+    return 1;
+}
+
+/* The dimensions of x that the items consume; -1 with a message when they
+ * are more than x has. */
+static int consumed_dims(const Tensor *x, const AgIndex *items, int n) {
+    int used = 0;
+    for (int i = 0; i < n; i++) used += items_axes(&items[i]);
+    if (used <= x->ndim) return used;
+    if (x->ndim == 0) return ag_fail("a 0-d tensor cannot be indexed (it has no dimensions)"), -1;
+    return ag_fail("too many indices: %d for a tensor of %d dimension%s", used, x->ndim,
+                   x->ndim == 1 ? "" : "s"), -1;
+}
+
+/* Tensors and masks; integers are basic, as in PyTorch (a select applied
+ * first), where NumPy would count them with the tensors. */
+static bool is_advanced(const AgIndex *it) {
+    return it->kind == AG_INDEX_TENSOR || it->kind == AG_INDEX_MASK;
+}
+
+/* Whether the advanced items stand next to each other once the integers
+ * are gone (then their block takes their place; else it comes first). */
+static bool advanced_adjacent(const AgIndex *items, int n) {
+    int runs = 0;
+    bool inside = false;
+    for (int i = 0; i < n; i++) {
+        if (items[i].kind == AG_INDEX_INT) continue;
+        if (is_advanced(&items[i]) && !inside) runs++;
+        inside = is_advanced(&items[i]);
+    }
+    return runs <= 1;
+}
+
+/* PyTorch's name for the Function: IndexBackward with tensors, else the
+ * last basic step's (x[1:, 0] selects last: SelectBackward). */
+static const char *index_name(const AgIndex *items, int n, bool any_tensor) {
+    if (any_tensor) return "IndexBackward";
+    for (int i = n - 1; i >= 0; i--) {
+        if (items[i].kind == AG_INDEX_INT) return "SelectBackward";
+        if (items[i].kind == AG_INDEX_NEWAXIS) return "UnsqueezeBackward";
+        if (items[i].has_start || items[i].has_stop || items[i].step != 1) return "SliceBackward";
+    }
+    return "SliceBackward";
+}
+
+/* One item of basic or advanced indexing at x's axis *axis. */
+static int plan_item(IndexPlan *p, const Tensor *x, const AgIndex *it, int *axis) {
+    int64_t size = x->ndim > *axis ? x->shape[*axis] : 1, stride = axis_stride(x, *axis);
+    switch (it->kind) {
+    case AG_INDEX_NEWAXIS: return add_dim(p, 1, 0);
+    case AG_INDEX_SLICE: {
+        if (it->step == 0) return ag_fail("a slice step cannot be zero"), -1;
+        int64_t first, count;
+        slice_span(it, size, &first, &count);
+        if (count > 0) p->base += first * stride;
+        (*axis)++;
+        return add_dim(p, count, it->step * stride);
+    }
+    case AG_INDEX_INT: {
+        int64_t at;
+        if (position(it->index, *axis, size, &at) != 0) return -1;
+        p->base += at * stride;
+        (*axis)++;
+        return 0;
+    }
+    case AG_INDEX_TENSOR: (*axis)++; return add_tensor_index(p, it->tensor, *axis - 1, size);
+    case AG_INDEX_MASK: {
+        int at = *axis;
+        *axis += items_axes(it);
+        return add_mask(p, x, it->tensor, at);
+    }
+    }
+    return ag_fail("index: an unknown kind of index"), -1;
+}
+
+/* The plan of x[items]: the result's shape and how to walk x for it. */
+static int plan_index(IndexPlan *p, const Tensor *x, const AgIndex *items, int n) {
+    memset(p, 0, sizeof *p);
+    if (n < 0 || (n > 0 && !items)) return ag_fail("index: no index"), -1;
+    if (consumed_dims(x, items, n) < 0) return -1;
+    bool any_tensor = false;
+    for (int i = 0; i < n; i++) any_tensor |= is_advanced(&items[i]);
+    bool adjacent = advanced_adjacent(items, n);
+    p->name = index_name(items, n, any_tensor);
+    if (!adjacent) { /* the block first: the advanced items, then the rest */
+        for (int i = 0, axis = 0; i < n; i++) {
+            int at = axis;
+            axis += items_axes(&items[i]);
+            if (is_advanced(&items[i]) && plan_item(p, x, &items[i], &at) != 0) return -1;
+        }
+        if (add_advanced_block(p, x) != 0) return -1;
+    }
+    int axis = 0, left = 0; /* advanced items still to plan, when adjacent */
+    for (int i = 0; adjacent && i < n; i++) left += is_advanced(&items[i]);
+    for (int i = 0; i < n; i++) {
+        if (!adjacent && is_advanced(&items[i])) { /* planned above: only its axes */
+            axis += items_axes(&items[i]);
+            continue;
+        }
+        if (plan_item(p, x, &items[i], &axis) != 0) return -1;
+        if (adjacent && is_advanced(&items[i]) && --left == 0 && add_advanced_block(p, x) != 0)
+            return -1;
+    }
+    for (; axis < x->ndim; axis++) /* the rest taken whole */
+        if (add_dim(p, x->shape[axis], axis_stride(x, axis)) != 0) return -1;
+    return 0;
+}
+
+/* off[k] = x's offset of the result's element k. */
+static void fill_offsets(const IndexPlan *p, int64_t numel, int64_t *off) {
+    if (numel == 0) return;
+    if (p->num_dims == 0) {
+        off[0] = p->base;
+        return;
+    }
+    int outer = p->num_dims - 1;
+    const IndexDim *last = &p->dims[outer];
+    int64_t index[AG_MAX_DIMS] = {0};
+    for (;;) {
+        int64_t row = p->base;
+        for (int d = 0; d < outer; d++)
+            row += p->dims[d].table ? p->dims[d].table[index[d]] : index[d] * p->dims[d].step;
+        if (last->table)
+            for (int64_t j = 0; j < last->size; j++) *off++ = row + last->table[j];
+        else
+            for (int64_t j = 0; j < last->size; j++) *off++ = row + j * last->step;
+        int d = outer - 1;
+        while (d >= 0 && ++index[d] == p->dims[d].size) index[d--] = 0;
+        if (d < 0) return;
+    }
+}
+
+/* dx = 0 in x's shape, g added at the offsets (ctx: one per element of
+ * the result; twice taken, twice added). */
+static void index_backward(Function *self, void *ctx, Tensor *g) {
+    const int64_t *off = ctx;
+    Tensor *x = self->inputs[0];
+    Tensor *dx = ag_tensor_filled_like(x, 0.0);
+    if (!dx) return;
+    for (int64_t k = 0; k < g->numel; k++) dx->data[off[k]] += g->data[k];
+    ag_accumulate_grad(x, dx);
+}
+
+Tensor *tensor_index(Tensor *x, const AgIndex *items, int n) {
+    if (!x) return ag_fail("index: argument is NULL");
+    IndexPlan p;
+    if (plan_index(&p, x, items, n) != 0) return plan_free(&p), NULL;
+    Tensor *out = ag_tensor_new(p.ndim, p.shape);
+    void *ctx = NULL;
+    if (out)
+        out = ag_graph_record_named(out, AG_OP_INDEX, p.name, &x, 1, &ctx,
+                                    (size_t)(out->numel > 0 ? out->numel : 1) * sizeof(int64_t));
+    int64_t *off = !out ? NULL : ctx ? ctx : plan_ints(&p, out->numel);
+    if (out && !off) { /* a constant's scratch could not be had */
+        tensor_release(out);
+        out = NULL;
+    }
+    if (out) {
+        fill_offsets(&p, out->numel, off);
+        for (int64_t k = 0; k < out->numel; k++) out->data[k] = x->data[off[k]];
+    }
+    plan_free(&p);
+    return out;
+}
+
+const AgOpInfo ag_op_index = {
+    .id = AG_OP_INDEX, .name = "index", .signature = "index(input, indices)", .params = "TT",
+    .help = "x[...]: integers, slices, None, integer tensors and masks (syntax only)",
+    .rule = "grad_x = g scattered back to the indexed elements (added where one is taken twice)",
+    .backward_name = "IndexBackward", .backward = index_backward,
+    .flags = AG_OP_HIDDEN | AG_OP_KEEPS_BOOL,
+};
+
+/* Whether values (shape) broadcast to the shape (ndim) without growing. */
+static bool broadcasts_to(const Tensor *v, int ndim, const int64_t *shape) {
+    if (v->ndim > ndim) return false;
+    for (int d = 0; d < v->ndim; d++) {
+        int64_t sv = v->shape[v->ndim - 1 - d], s = shape[ndim - 1 - d];
+        if (sv != s && sv != 1) return false;
+    }
+    return true;
+}
+
+Tensor *tensor_index_put(const Tensor *x, const AgIndex *items, int n, const Tensor *values) {
+    if (!x || !values) return ag_fail("index: argument is NULL");
+    IndexPlan p;
+    if (plan_index(&p, x, items, n) != 0) return plan_free(&p), NULL;
+    char sv[AG_SHAPE_STR_MAX], sp[AG_SHAPE_STR_MAX];
+    Tensor *out = NULL, *v = NULL;
+    int64_t numel = ag_shape_prod(p.shape, 0, p.ndim);
+    int64_t *off = NULL;
+    if (!broadcasts_to(values, p.ndim, p.shape))
+        ag_fail("shape mismatch: a value of shape %s cannot be broadcast to the indexed "
+                "elements' shape %s", tensor_shape_str(values, sv, sizeof sv),
+                ag_shape_str(p.ndim, p.shape, sp, sizeof sp));
+    else if ((v = ag_broadcast_to(values, p.ndim, p.shape)) && (off = plan_ints(&p, numel)) &&
+             (out = ag_tensor_new_like(x))) {
+        memcpy(out->data, x->data, (size_t)x->numel * sizeof *out->data);
+        fill_offsets(&p, numel, off);
+        for (int64_t k = 0; k < numel; k++) out->data[off[k]] = v->data[k];
+    }
+    tensor_release(v);
+    plan_free(&p);
+    return out;
+}

@@ -31,7 +31,7 @@
     X(SOFTMAX, softmax) X(LOG_SOFTMAX, log_softmax) X(MSE_LOSS, mse_loss)      \
     X(CROSS_ENTROPY, cross_entropy)                                            \
     /* index.c, join.c */                                                      \
-    X(SELECT, select) X(STACK, stack)
+    X(SELECT, select) X(INDEX, index) X(STACK, stack)
 
 #define AG_OP_ENUM(ID, row) AG_OP_##ID,
 enum { AG_OP_LIST(AG_OP_ENUM) AG_OP_COUNT };

@@ -1,0 +1,26 @@
+# Bad indices and indexed assignments: one clear line each, naming the axis
+# and its size, the shapes, or what to write instead.
+e() { $AG -e "$1" 2>&1; echo "[exit $?]"; }
+e 'x = ones(2, 3); x[5]'
+e 'x = ones(2, 3); x[0, -4]'
+e 'x = ones(2, 3); x[[0, 3]]'
+e 'x = ones(2, 3); x[:, tensor([[0], [7]])]'
+e 'x = ones(2, 3); x[1.5]'
+e 'x = ones(2, 3); x[tensor([0.5])]'
+e 'x = ones(2, 3); x[0:1.5]'
+e 'x = ones(2, 3); x[::0]'
+e 'x = ones(2, 3); x[0, 0, 0]'
+e 's = tensor(5.); s[0]'
+e 'x = ones(2, 3); x[tensor([True, False, True])]'
+e 'x = ones(2, 3); x[x[0] > 0]'
+e 'x = ones(2, 3); x["a"]'
+e 'x = ones(2, 3); x[True]'
+e 'x = ones(2, 3); x[[0, 1], [0, 1, 2]]'
+e 'x = ones(2, 3); x[(0, 1)]'
+e 'x = ones(2, requires_grad=True); y = x * 2; y[0] = 1'
+e 'x = ones(2, 3); x[0] = tensor([1., 2.])'
+e 'x = ones(2, 3); x.grad[0] = 1'
+e 'q[0] = 1'
+e 'n = 3; n[0] = 1'
+e 'x = ones(2); x[0] = "a"'
+$AG --check indexing_errors.inc 2>&1; echo "[check exit $?]"
