@@ -488,10 +488,18 @@ static const Builtin shell_builtins[] = {
      bi_ones, BI_CREATION, VAL_VOID, NULL},
     {"full", "full(*args, requires_grad=False)", "a new leaf filled with VALUE: full(VALUE, d...) or "
      "full(SHAPE, VALUE)", NULL, bi_full, BI_CREATION, VAL_VOID, NULL},
+    {"zeros_like", "zeros_like(input, requires_grad=False)", "zeros in the shape of x", NULL,
+     bi_zeros_like, BI_CREATION, VAL_VOID, NULL},
+    {"ones_like", "ones_like(input, requires_grad=False)", "ones in the shape of x", NULL,
+     bi_ones_like, BI_CREATION, VAL_VOID, NULL},
     {"randn", "randn(*size, requires_grad=False)", "normal random numbers (mean 0, variance 1)",
      NULL, bi_randn, BI_CREATION, VAL_VOID, NULL},
     {"rand", "rand(*size, requires_grad=False)", "uniform random numbers in [0, 1)", NULL,
      bi_rand, BI_CREATION, VAL_VOID, NULL},
+    {"randn_like", "randn_like(input, requires_grad=False)", "normal random numbers in the shape "
+     "of x", NULL, bi_randn_like, BI_CREATION, VAL_VOID, NULL},
+    {"rand_like", "rand_like(input, requires_grad=False)", "uniform random numbers in [0, 1) in "
+     "the shape of x", NULL, bi_rand_like, BI_CREATION, VAL_VOID, NULL},
     {"arange", "arange(*args, requires_grad=False)", "a, a+step, ... before b: arange(b), "
      "arange(a, b[, step])", NULL, bi_arange, BI_CREATION, VAL_VOID, NULL},
     {"range", "range(*args, requires_grad=False)", "as arange, with Python's integer arguments "

@@ -45,6 +45,19 @@ static bool make_shaped(Session *s, CallArgs *a, Maker make, Value *out) {
     return arg_dims(s, a, false, &ndim, shape) && leaf_result(s, a, 1, make(ndim, shape, false), out);
 }
 
+/* zeros_like(x) and the others: the shape of x (a tensor, or anything
+ * that converts to one), a new leaf. */
+static bool make_like(Session *s, CallArgs *a, Maker make, Value *out) {
+    Tensor *like = NULL;
+    return arg_tensor(s, a, 0, &like) &&
+           leaf_result(s, a, 1, make(like->ndim, like->shape, false), out);
+}
+
+BUILTIN(bi_zeros_like) { return make_like(s, a, tensor_zeros, out); }
+BUILTIN(bi_ones_like) { return make_like(s, a, tensor_ones, out); }
+BUILTIN(bi_randn_like) { return make_like(s, a, tensor_randn, out); }
+BUILTIN(bi_rand_like) { return make_like(s, a, tensor_rand, out); }
+
 BUILTIN(bi_zeros) { return make_shaped(s, a, tensor_zeros, out); }
 BUILTIN(bi_ones) { return make_shaped(s, a, tensor_ones, out); }
 BUILTIN(bi_randn) { return make_shaped(s, a, tensor_randn, out); }
