@@ -158,6 +158,11 @@ Tensor *tensor_reshape(Tensor *x, int ndim, const int64_t *shape);
 Tensor *tensor_transpose(Tensor *x, int axis_a, int axis_b);
 /* 1-D and 2-D operands by PyTorch's rules; batched (broadcast) beyond. */
 Tensor *tensor_matmul(Tensor *a, Tensor *b);
+/* matmul for two vectors, a matrix and a vector, two matrices (PyTorch's
+ * dot, mv, mm: any other ranks are an error). */
+Tensor *tensor_dot(Tensor *a, Tensor *b);
+Tensor *tensor_mv(Tensor *a, Tensor *b);
+Tensor *tensor_mm(Tensor *a, Tensor *b);
 /* What computes this thread's large matrix products: "ag's own kernel
  * (AVX-512, 8x24)", or "OpenBLAS (Haswell)" (OpenBLAS's name for the CPU)
  * where OpenBLAS is faster and can be loaded; AG_BLAS=own or

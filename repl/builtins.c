@@ -166,8 +166,8 @@ static bool unknown_keyword(Session *s, const Builtin *b, const Signature *sig,
                             const Node *kw) {
     char accepted[256] = "";
     size_t used = 0;
-    for (int i = 0; i < sig->count; i++) {
-        if (sig->params[i].varargs) continue;
+    for (int i = 0; i < sig->count; i++) { /* *size is a keyword too (randn(size=...)) */
+        if (sig->params[i].varargs && strcmp(sig->params[i].name, "args") == 0) continue;
         used += (size_t)snprintf(accepted + used, used < sizeof accepted ? sizeof accepted - used : 0,
                                  "%s%s", used ? ", " : "", sig->params[i].name);
     }
@@ -186,6 +186,23 @@ static bool bind_keywords(Session *s, const Builtin *b, const Signature *sig, Ca
     for (int k = 0; k < nkw; k++) {
         const Node *node = kw_nodes[k];
         int i = keyword_param(sig, node->as.text.text, node->as.text.length);
+        bool names_rest = i < 0 && sig->varargs >= 0 && strcmp(sig->params[sig->varargs].name, "args") != 0 &&
+                          strlen(sig->params[sig->varargs].name) == node->as.text.length &&
+                          memcmp(sig->params[sig->varargs].name, node->as.text.text,
+                                 node->as.text.length) == 0;
+        if (names_rest && a->num_rest > 0)
+            return session_fail(s, node->line, node->col, "%s got two values for '%s'", b->name,
+                                sig->params[sig->varargs].name);
+        if (names_rest) {
+            /* randn(size=(2, 3)): the *args given as one keyword (PyTorch's) */
+            a->rest_keyword = kw[k];
+            kw[k] = value_void();
+            a->rest_keyword_node = node->left;
+            a->rest = &a->rest_keyword;
+            a->rest_node = &a->rest_keyword_node;
+            a->num_rest = 1;
+            continue;
+        }
         if (i < 0) return unknown_keyword(s, b, sig, node);
         if (a->given[i])
             return session_fail(s, node->line, node->col, "%s got two values for '%s'", b->name,
@@ -266,10 +283,13 @@ bool arg_error(Session *s, const CallArgs *a, int i, const char *fmt, ...) {
     va_end(ap);
     const Node *n = i >= 0 ? a->node[i] : a->rest_node[REST(i)];
     int line = n ? n->line : a->line, col = n ? n->col : a->col;
+    bool by_keyword = i >= 0 ? a->position[i] == 0 : a->rest == &a->rest_keyword;
     int number = i >= 0 ? a->position[i] : a->rest_first + REST(i);
-    if (number == 0) /* given by keyword, or a default */
+    if (by_keyword) { /* given by keyword, or a default */
+        const Signature *sig = signature_of(a->b);
         return session_fail(s, line, col, "bad argument '%s' to '%s': %s",
-                            signature_of(a->b)->params[i].name, a->b->name, msg);
+                            sig->params[i >= 0 ? i : sig->varargs].name, a->b->name, msg);
+    }
     return session_fail(s, line, col, "bad argument #%d to '%s': %s", number, a->b->name, msg);
 }
 

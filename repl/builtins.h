@@ -47,6 +47,8 @@ typedef struct {
     const Node **rest_node;
     int num_rest;
     int rest_first;           /* the place of rest[0] among the positional arguments */
+    Value rest_keyword;       /* the *args given by keyword (randn(size=(2, 3))): rest */
+    const Node *rest_keyword_node;
     FuncRef func;             /* FUNCTION_FIRST builtins: the function named first */
 } CallArgs;
 

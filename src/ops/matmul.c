@@ -687,3 +687,44 @@ const AgOpInfo ag_op_matmul = {
     .backward_name = "MmBackward", .binary = tensor_matmul, .backward = matmul_backward,
     .flags = AG_OP_METHOD,
 };
+
+/* ======================================================================
+ * dot, mv, mm: matmul restricted to PyTorch's ranks for each (torch.dot
+ * takes two vectors, mv a matrix and a vector, mm two matrices); recorded
+ * as matmul (DotBackward, MvBackward, MmBackward)
+ * ====================================================================== */
+
+/* matmul of a and b when their ranks are ra and rb; else an error naming op. */
+static Tensor *matmul_of_ranks(const char *op, Tensor *a, Tensor *b, int ra, int rb) {
+    char sa[AG_SHAPE_STR_MAX], sb[AG_SHAPE_STR_MAX];
+    if (!a || !b) return ag_fail("%s: an operand is NULL", op);
+    if (a->ndim != ra || b->ndim != rb)
+        return ag_fail("%s: expects %d-D and %d-D tensors, got %s and %s (matmul takes any)", op,
+                       ra, rb, tensor_shape_str(a, sa, sizeof sa), tensor_shape_str(b, sb, sizeof sb));
+    return tensor_matmul(a, b);
+}
+
+Tensor *tensor_dot(Tensor *a, Tensor *b) { return matmul_of_ranks("dot", a, b, 1, 1); }
+Tensor *tensor_mv(Tensor *a, Tensor *b) { return matmul_of_ranks("mv", a, b, 2, 1); }
+Tensor *tensor_mm(Tensor *a, Tensor *b) { return matmul_of_ranks("mm", a, b, 2, 2); }
+
+const AgOpInfo ag_op_dot = {
+    .id = AG_OP_DOT, .name = "dot", .signature = "dot(input, other)", .params = "TT",
+    .help = "the dot product of two vectors of one length",
+    .rule = "grad_a = g * b, grad_b = g * a", .backward_name = "DotBackward",
+    .binary = tensor_dot, .backward = matmul_backward, .flags = AG_OP_METHOD,
+};
+
+const AgOpInfo ag_op_mv = {
+    .id = AG_OP_MV, .name = "mv", .signature = "mv(input, vec)", .params = "TT",
+    .help = "matrix (M, K) times vector (K,)",
+    .rule = "grad_a = outer(g, b), grad_b = a^T @ g", .backward_name = "MvBackward",
+    .binary = tensor_mv, .backward = matmul_backward, .flags = AG_OP_METHOD,
+};
+
+const AgOpInfo ag_op_mm = {
+    .id = AG_OP_MM, .name = "mm", .signature = "mm(input, mat2)", .params = "TT",
+    .help = "matrix (M, K) times matrix (K, N)",
+    .rule = "grad_a = g @ b^T, grad_b = a^T @ g", .backward_name = "MmBackward",
+    .binary = tensor_mm, .backward = matmul_backward, .flags = AG_OP_METHOD,
+};

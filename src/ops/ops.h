@@ -27,6 +27,7 @@
     X(SUM, sum) X(MEAN, mean) X(MAX, max)                                      \
     /* reshape.c, transpose.c, matmul.c */                                     \
     X(RESHAPE, reshape) X(TRANSPOSE, transpose) X(MATMUL, matmul)              \
+    X(DOT, dot) X(MV, mv) X(MM, mm)                                            \
     /* nn.c */                                                                 \
     X(SOFTMAX, softmax) X(LOG_SOFTMAX, log_softmax) X(MSE_LOSS, mse_loss)      \
     X(CROSS_ENTROPY, cross_entropy)                                            \

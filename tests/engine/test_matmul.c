@@ -406,6 +406,33 @@ static void test_blas_choice(void) {
     CHECK(strcmp(ag_blas_name(), name) == 0, "the same kernel every time");
 }
 
+typedef Tensor *(*Product)(Tensor *, Tensor *);
+
+static Tensor *build_product(Tensor **in, const void *arg) {
+    return (*(const Product *)arg)(in[0], in[1]);
+}
+
+/* dot, mv and mm: matmul at their ranks only, named as PyTorch names them. */
+static void test_rank_products(void) {
+    static const Product dot = tensor_dot, mv = tensor_mv, mm = tensor_mm;
+    Tensor *v = test_uniform(-1, 1, true, SHAPE(3)), *w = test_uniform(-1, 1, true, SHAPE(3));
+    Tensor *m = test_uniform(-1, 1, true, SHAPE(2, 3)), *n = test_uniform(-1, 1, true, SHAPE(3, 4));
+    fd_check("dot", build_product, &dot, (Tensor *[]){v, w}, 2);
+    fd_check("mv", build_product, &mv, (Tensor *[]){m, v}, 2);
+    fd_check("mm", build_product, &mm, (Tensor *[]){m, n}, 2);
+    Tensor *d = tensor_dot(v, w);
+    double want = v->data[0] * w->data[0] + v->data[1] * w->data[1] + v->data[2] * w->data[2];
+    CHECK(d && fabs(d->data[0] - want) < 1e-15 && strcmp(d->op_name, "DotBackward") == 0,
+          "dot's value and name");
+    tensor_release(d);
+    CHECK(!tensor_dot(m, v) && strstr(ag_error(), "dot: expects 1-D and 1-D tensors, got (2, 3) "
+                                                  "and (3,)"), "%s", ag_error());
+    CHECK(!tensor_mm(m, v) && strstr(ag_error(), "mm: expects 2-D and 2-D"), "%s", ag_error());
+    CHECK(!tensor_mv(v, m) && strstr(ag_error(), "mv: expects 2-D and 1-D"), "%s", ag_error());
+    ag_graph_free();
+    tensor_release(v), tensor_release(w), tensor_release(m), tensor_release(n);
+}
+
 void test_matmul(void) {
     int64_t before = live_tensors();
     test_blas_choice();
@@ -416,6 +443,7 @@ void test_matmul(void) {
     test_broadcast_grad_memory();
     test_names();
     test_errors_matmul();
+    test_rank_products();
     CHECK(live_tensors() == before, "matmul tests leaked %lld tensors",
           (long long)(live_tensors() - before));
 }
