@@ -350,6 +350,23 @@ static void loop_overhead(void) {
     emit("loop_overhead", t * 1e9 / 1e6, "ns/iter");
 }
 
+/* A workload written as an ag script in bench/ (run from the repository
+ * root, as make bench does): the whole process less an empty one, ms. */
+static void script_file(const char *name) {
+    char path[256];
+    snprintf(path, sizeof path, "bench/%s.ag", name);
+    FILE *f = fopen(path, "r");
+    if (!f) die(path);
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    emit(name, script_time(text) * 1e3, "ms");
+}
+
+/* The training workloads of torch_ref.py: bench/train_poly.ag. */
+static void train_poly(void) { script_file("train_poly"); }
+
 /* ====================================================================== */
 
 static const struct {
@@ -361,6 +378,7 @@ static const struct {
     {"matmul_fwd_bwd", matmul_fwd_bwd, true}, {"matmul_fwd", matmul_fwd, true},
     {"elementwise", elementwise, true},       {"startup", startup, true},
     {"shell_script", shell_script, true},     {"loop_overhead", loop_overhead, true},
+    {"train_poly", train_poly, true},
     {"mlp_memory", mlp_memory, false},
 };
 

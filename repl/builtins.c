@@ -554,6 +554,9 @@ static const Builtin shell_builtins[] = {
     {"numel", "numel(input)", "the number of elements of x", NULL, bi_numel, BI_METHOD, VAL_VOID, NULL},
     {"item", "item(input)", "the value of a one-element tensor, as a number", NULL, bi_item,
      BI_METHOD, VAL_VOID, NULL},
+    {"round", "round(number, ndigits=None)", "a number rounded to ndigits decimals (Python's "
+     "round: halves to even)", "for printing: print(t, round(loss.item(), 4))", bi_round, 0,
+     VAL_VOID, NULL},
     {"len", "len(input)", "the size of the first dimension, as a number", NULL, bi_len, 0, VAL_VOID, NULL},
     {"load_csv", "load_csv(file)", "a 2-D tensor of the numbers in a CSV file (a first line "
      "of names is skipped)", "numbers separated by commas, or by blanks on a line without a "

@@ -4,6 +4,7 @@
  */
 #include <limits.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "builtins.h"
@@ -91,6 +92,29 @@ BUILTIN(bi_item) {
                          tensor_shape_str(x, shape, sizeof shape));
     }
     *out = value_number(x->data[0]);
+    return true;
+}
+
+/* Python's round: to ndigits decimals (None: to an integer), halves to
+ * even, on the exact binary value (as Python's correctly rounded repr:
+ * glibc's printf rounds the exact value too). */
+BUILTIN(bi_round) {
+    double v;
+    int64_t digits = 0;
+    if (!arg_number(s, a, 0, &v)) return false;
+    if (arg_present(a, 1) && !arg_int(s, a, 1, "ndigits", -308, 308, &digits)) return false;
+    if (!arg_present(a, 1) || !isfinite(v)) {
+        *out = value_number(isfinite(v) ? nearbyint(v) : v);
+        return true;
+    }
+    char text[700]; /* 309 digits before the point, 308 after, at most */
+    if (digits >= 0) {
+        snprintf(text, sizeof text, "%.*f", (int)digits, v);
+        *out = value_number(strtod(text, NULL));
+    } else { /* round(1234.5, -2) = 1200: to a multiple of 10^-digits */
+        double scale = pow(10.0, (double)-digits);
+        *out = value_number(nearbyint(v / scale) * scale);
+    }
     return true;
 }
 
