@@ -712,8 +712,8 @@ const AgOpInfo ag_op_hinge_embedding_loss = {
     .signature = "hinge_embedding_loss(input, target, margin=1.0, *, reduction='mean')",
     .params = "TTns",
     .help = "input where target is 1, max(0, margin - input) where it is -1",
-    .rule = "grad_input = g / n where target is 1, -g / n where it is -1 and input <= margin, "
-            "else 0 (the target: none)",
+    .rule = "grad_input = g / n where target != -1, minus g / n where target != 1 and "
+            "input <= margin (the target: none)",
     .backward_name = "HingeEmbeddingLossBackward", .call = hinge_call, .backward = hinge_backward,
 };
 
