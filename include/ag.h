@@ -172,10 +172,6 @@ const char *ag_blas_name(void);
 
 Tensor *tensor_softmax(Tensor *x, int axis);
 Tensor *tensor_log_softmax(Tensor *x, int axis);
-Tensor *tensor_mse(Tensor *pred, Tensor *target); /* mean((pred - target)^2) */
-/* mean of -log_softmax(logits)[i, classes[i]]; logits (N, C), classes (N,)
- * holding integers in [0, C). classes must not require grad. */
-Tensor *tensor_cross_entropy(Tensor *logits, Tensor *classes);
 
 /* Comparisons: 1. where true, 0. where false; constants (no gradient flows
  * through a comparison). Broadcasting. */
@@ -218,6 +214,67 @@ Tensor *tensor_index(Tensor *x, const AgIndex *items, int n);
 Tensor *tensor_index_put(const Tensor *x, const AgIndex *items, int n, const Tensor *values);
 /* n tensors of one shape joined along a new dimension dim. A copy. */
 Tensor *tensor_stack(Tensor *const *xs, int n, int dim);
+
+/* ---- losses (src/ops/loss.c) ----------------------------------------------
+ * PyTorch 1.13's torch.nn.functional losses: its definitions, defaults and
+ * gradients, and its argument order without the deprecated size_average
+ * and reduce. Each is one node of the graph. reduction: the mean (0-d; nan
+ * over no elements) or the sum (0-d; 0 over none) of the element losses,
+ * or the element losses themselves; AG_REDUCTION_BATCHMEAN (kl_div only)
+ * divides the sum by input's first size. Input and target broadcast where
+ * PyTorch broadcasts them. Weights are constants: one that requires grad
+ * is refused, as PyTorch refuses it. Operands are borrowed; results are
+ * new references.
+ */
+typedef enum {
+    AG_REDUCTION_MEAN,
+    AG_REDUCTION_SUM,
+    AG_REDUCTION_NONE,
+    AG_REDUCTION_BATCHMEAN,
+} AgReduction;
+
+/* (x - t)^2 */
+Tensor *tensor_mse_loss(Tensor *input, Tensor *target, AgReduction reduction);
+Tensor *tensor_mse(Tensor *pred, Tensor *target); /* tensor_mse_loss, mean */
+/* |x - t| */
+Tensor *tensor_l1_loss(Tensor *input, Tensor *target, AgReduction reduction);
+/* |x - t| < beta ? 0.5 (x - t)^2 / beta : |x - t| - 0.5 beta; beta >= 0 */
+Tensor *tensor_smooth_l1_loss(Tensor *input, Tensor *target, AgReduction reduction,
+                              double beta);
+/* |x - t| < delta ? 0.5 (x - t)^2 : delta (|x - t| - 0.5 delta); delta > 0 */
+Tensor *tensor_huber_loss(Tensor *input, Tensor *target, AgReduction reduction, double delta);
+/* -w (t log(x) + (1 - t) log(1 - x)), each log at least -100; input in
+ * [0, 1] and of target's shape; weight NULL or broadcasting to it */
+Tensor *tensor_binary_cross_entropy(Tensor *input, Tensor *target, Tensor *weight,
+                                    AgReduction reduction);
+/* binary_cross_entropy of sigmoid(x), computed stably from the logits x;
+ * pos_weight weighs the positive term; both NULL or broadcasting to x */
+Tensor *tensor_binary_cross_entropy_with_logits(Tensor *input, Tensor *target, Tensor *weight,
+                                                AgReduction reduction, Tensor *pos_weight);
+/* -input[classes] along dimension 1: input (N, C) with classes (N,),
+ * (N, C, d1, ...) with (N, d1, ...), or (C,) with (); classes hold
+ * integers in [0, C) and must not require grad */
+Tensor *tensor_nll_loss(Tensor *input, Tensor *classes, AgReduction reduction);
+/* nll_loss of log_softmax(input) along dimension 1 (0 for a 1-D input) */
+Tensor *tensor_cross_entropy_loss(Tensor *input, Tensor *classes, AgReduction reduction);
+Tensor *tensor_cross_entropy(Tensor *logits, Tensor *classes); /* ..._loss, mean */
+/* t (log(t) - x), or exp(t) (t - x) with log_target; 'mean' is the mean
+ * over every element (PyTorch 1.13's), 'batchmean' KL divergence's */
+Tensor *tensor_kl_div(Tensor *input, Tensor *target, AgReduction reduction, bool log_target);
+/* (t != 1 ? max(0, margin - x) : 0) + (t != -1 ? x : 0) */
+Tensor *tensor_hinge_embedding_loss(Tensor *input, Tensor *target, double margin,
+                                    AgReduction reduction);
+/* Rows a, b (N, D) with targets (N,), or vectors (D,) with (): 1 - cos(a, b)
+ * where the target is 1, max(0, cos(a, b) - margin) where it is -1, else 0 */
+Tensor *tensor_cosine_embedding_loss(Tensor *input1, Tensor *input2, Tensor *target,
+                                     double margin, AgReduction reduction);
+/* max(0, margin + d(a, p) - d(a, n)) per row (the last dimension),
+ * d(u, v) = ||u - v + eps||_p (p > 0, or INFINITY); with swap, d(a, n) is
+ * min(d(a, n), d(p, n)) */
+Tensor *tensor_triplet_margin_loss(Tensor *anchor, Tensor *positive, Tensor *negative,
+                                   double margin, double p, double eps, bool swap,
+                                   AgReduction reduction);
+
 
 /* ---- the op table (src/ops/optable.c) -----------------------------------
  * Every op is registered once, in one table: its name, signature (the

@@ -138,6 +138,11 @@ void ag_accumulate_grad(Tensor *t, Tensor *grad);
 /* The sum of n values at stride, pairwise: the error grows with log(n), not
  * n, as in PyTorch's sums. (ops/reduce.c) */
 double ag_sum(const double *x, int64_t n, int64_t stride);
+/* max and log(sum(exp(v - max))) of n values at stride s (the max taken
+ * out first, so large values do not overflow); tmp, n values at the same
+ * stride, receives exp(v - max). (ops/nn.c: softmax; loss.c) */
+void ag_lane_logsumexp(const double *v, int64_t n, int64_t s, double *tmp, double *max,
+                       double *lse);
 /* Copies x broadcast to shape (ndim) into a new tensor (used by backward
  * kernels that need an operand in output shape space). */
 Tensor *ag_broadcast_to(const Tensor *x, int ndim, const int64_t *shape);

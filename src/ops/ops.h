@@ -29,8 +29,16 @@
     X(RESHAPE, reshape) X(TRANSPOSE, transpose) X(MATMUL, matmul)              \
     X(DOT, dot) X(MV, mv) X(MM, mm)                                            \
     /* nn.c */                                                                 \
-    X(SOFTMAX, softmax) X(LOG_SOFTMAX, log_softmax) X(MSE_LOSS, mse_loss)      \
-    X(CROSS_ENTROPY, cross_entropy)                                            \
+    X(SOFTMAX, softmax) X(LOG_SOFTMAX, log_softmax)                            \
+    /* loss.c */                                                               \
+    X(MSE_LOSS, mse_loss) X(L1_LOSS, l1_loss)                                  \
+    X(SMOOTH_L1_LOSS, smooth_l1_loss) X(HUBER_LOSS, huber_loss)                \
+    X(BINARY_CROSS_ENTROPY, binary_cross_entropy)                              \
+    X(BCE_WITH_LOGITS, binary_cross_entropy_with_logits)                       \
+    X(NLL_LOSS, nll_loss) X(CROSS_ENTROPY, cross_entropy) X(KL_DIV, kl_div)    \
+    X(HINGE_EMBEDDING_LOSS, hinge_embedding_loss)                              \
+    X(COSINE_EMBEDDING_LOSS, cosine_embedding_loss)                            \
+    X(TRIPLET_MARGIN_LOSS, triplet_margin_loss)                                \
     /* index.c, join.c */                                                      \
     X(SELECT, select) X(INDEX, index) X(STACK, stack)
 

@@ -26,6 +26,17 @@ bool check_impl(bool ok, const char *file, int line, const char *fmt, ...) {
 
 int64_t live_tensors(void) { return ag_stats().live_tensors; }
 
+bool same_double(double a, double b) {
+    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+    return a == b && signbit(a) == signbit(b);
+}
+
+bool matches_torch(double got, double want) {
+    if (isnan(want) || isinf(want) || want == 0.0 || isnan(got) || isinf(got) || got == 0.0)
+        return same_double(got, want);
+    return fabs(got - want) <= 1e-14 * fabs(want);
+}
+
 Tensor *test_uniform(double lo, double hi, bool requires_grad, int ndim, const int64_t *shape) {
     Tensor *t = tensor_rand(ndim, shape, requires_grad);
     for (int64_t i = 0; i < t->numel; i++) t->data[i] = lo + (hi - lo) * t->data[i];
@@ -108,6 +119,7 @@ int main(int argc, char **argv) {
     test_optim();
     test_backward();
     test_index();
+    test_losses();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }

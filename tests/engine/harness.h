@@ -32,6 +32,16 @@ typedef Tensor *(*BuildFn)(Tensor **inputs, const void *arg);
  * when every element agrees. */
 bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs, int n);
 
+/* a and b are the same double: equal, or both nan (any payload). Zeros
+ * must agree in sign. */
+bool same_double(double a, double b);
+/* got is PyTorch's want: nan for nan, the same infinity, the same signed
+ * zero; a finite value within 1e-14, relative: libm, libmvec and PyTorch's
+ * Sleef differ in the last bits, which a formula like 1 - tanh(x)^2 at
+ * x = 3 magnifies a hundredfold, and ag's sums are pairwise where
+ * PyTorch's are its own. The rules under test are not about those bits. */
+bool matches_torch(double got, double want);
+
 /* A tensor of the given shape with values from ag's seeded stream, scaled
  * into [lo, hi). */
 Tensor *test_uniform(double lo, double hi, bool requires_grad, int ndim, const int64_t *shape);
@@ -48,6 +58,7 @@ void test_syntax_ops(void);
 void test_optim(void);
 void test_backward(void);
 void test_index(void);
+void test_losses(void);
 
 /* Baseline of live tensors, to prove a test leaked nothing. */
 int64_t live_tensors(void);

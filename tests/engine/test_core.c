@@ -442,13 +442,13 @@ static void test_trace(void) {
     for (int i = 0; i < 4; i++) tensor_release(all[i]);
 }
 
-/* The parameters a signature lists: "f(a, b=1, *shape)" has 3. */
+/* The parameters a signature lists: "f(a, b=1, *shape)" has 3, "f(a, *, b=1)" 2. */
 static int signature_params(const char *sig) {
     const char *open = strchr(sig, '(');
     if (!open || open[1] == ')') return 0;
     int n = 1;
     for (const char *c = open; *c && *c != ')'; c++) n += *c == ',';
-    return n;
+    return n - (strstr(open, ", *,") != NULL); /* a bare '*' (keyword-only after it) */
 }
 
 /* The op table is consistent: ids in order, unique names, a signature and

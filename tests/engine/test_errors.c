@@ -129,10 +129,59 @@ static void test_class_errors(void) {
     EXPECT_NULL(tensor_cross_entropy(logits, frac), "class 1.5");
     EXPECT_NULL(tensor_cross_entropy(logits, neg), "class -1");
     EXPECT_NULL(tensor_cross_entropy(logits, rg), "cannot require grad");
-    EXPECT_NULL(tensor_cross_entropy(logits, short_), "expects logits (N, C) and classes (N,)");
-    EXPECT_NULL(tensor_cross_entropy(short_, short_), "got (3,) and (3,)");
+    EXPECT_NULL(tensor_cross_entropy(logits, short_), "expected (N, C) and (N,)");
+    EXPECT_NULL(tensor_cross_entropy(short_, short_), "input (3,) and target (3,) do not match");
+    EXPECT_NULL(tensor_nll_loss(logits, bad, AG_REDUCTION_NONE), "nll_loss: class 3 at index 1");
+    EXPECT_NULL(tensor_nll_loss(logits, rg, AG_REDUCTION_SUM), "nll_loss: classes are indices");
+    EXPECT_NULL(tensor_nll_loss(logits, NULL, AG_REDUCTION_MEAN), "NULL");
     Tensor *all[] = {logits, bad, frac, neg, rg, short_};
     for (int i = 0; i < 6; i++) tensor_release(all[i]);
+}
+
+/* The losses' other errors: a reduction they do not know, a target or
+ * weight of the wrong shape, parameters out of range, bce's input outside
+ * [0, 1], a weight that requires grad. */
+static void test_loss_errors(Tensor *a23, Tensor *b4) {
+    Tensor *half = tensor_full(0.5, SHAPE(2, 3), false), *two = tensor_full(2, SHAPE(2, 3), false);
+    Tensor *w4 = tensor_ones(SHAPE(4), false), *wg = tensor_ones(SHAPE(3), true);
+    Tensor *r23 = tensor_ones(SHAPE(2, 3), false), *rows = tensor_ones(SHAPE(2), false);
+    Tensor *w24 = tensor_ones(SHAPE(2, 4), false);
+    EXPECT_NULL(tensor_mse_loss(a23, b4, AG_REDUCTION_SUM), "mse_loss: shapes (2, 3) and (4,)");
+    EXPECT_NULL(tensor_l1_loss(a23, a23, (AgReduction)7), "reduction must be 'mean', 'sum' or 'none'");
+    EXPECT_NULL(tensor_l1_loss(a23, a23, AG_REDUCTION_BATCHMEAN), "l1_loss: reduction must be");
+    EXPECT_NULL(tensor_smooth_l1_loss(a23, a23, AG_REDUCTION_MEAN, -1), "beta must not be negative");
+    EXPECT_NULL(tensor_smooth_l1_loss(a23, a23, AG_REDUCTION_MEAN, NAN), "beta must not be negative");
+    EXPECT_NULL(tensor_huber_loss(a23, a23, AG_REDUCTION_MEAN, 0), "delta must be positive, got 0");
+    EXPECT_NULL(tensor_binary_cross_entropy(half, b4, NULL, AG_REDUCTION_MEAN),
+                "target of shape (4,) and input of shape (2, 3) must have the same shape");
+    EXPECT_NULL(tensor_binary_cross_entropy(two, half, NULL, AG_REDUCTION_MEAN),
+                "input 2 at index 0 is not in [0, 1]");
+    EXPECT_NULL(tensor_binary_cross_entropy(half, half, w4, AG_REDUCTION_MEAN),
+                "weight of shape (4,) does not broadcast to the input's shape (2, 3)");
+    EXPECT_NULL(tensor_binary_cross_entropy(half, half, wg, AG_REDUCTION_MEAN),
+                "not differentiable with respect to weight");
+    EXPECT_NULL(tensor_binary_cross_entropy_with_logits(two, half, NULL, AG_REDUCTION_MEAN, wg),
+                "not differentiable with respect to pos_weight");
+    EXPECT_NULL(tensor_binary_cross_entropy_with_logits(two, b4, NULL, AG_REDUCTION_MEAN, NULL),
+                "must have the same shape");
+    EXPECT_NULL(tensor_kl_div(a23, b4, AG_REDUCTION_BATCHMEAN, false), "kl_div: shapes");
+    EXPECT_NULL(tensor_cosine_embedding_loss(a23, a23, r23, 0, AG_REDUCTION_MEAN),
+                "the target must be 0-d or 1-d");
+    EXPECT_NULL(tensor_cosine_embedding_loss(a23, a23, NULL, 0, AG_REDUCTION_MEAN), "NULL");
+    EXPECT_NULL(tensor_cosine_embedding_loss(b4, b4, rows, 0, AG_REDUCTION_MEAN),
+                "a (2,) target expects 2-d (N, D) inputs, got (4,) and (4,)");
+    EXPECT_NULL(tensor_cosine_embedding_loss(a23, a23, b4, 0, AG_REDUCTION_MEAN),
+                "target (4,) does not match the 2 rows of the inputs (2, 3) and (2, 3)");
+    EXPECT_NULL(tensor_triplet_margin_loss(a23, a23, b4, 1, 2, 1e-6, false, AG_REDUCTION_MEAN),
+                "the same number of dimensions (at least 1), got (2, 3), (2, 3) and (4,)");
+    EXPECT_NULL(tensor_triplet_margin_loss(a23, a23, w24, 1, 2, 1e-6, false, AG_REDUCTION_MEAN),
+                "do not broadcast");
+    EXPECT_NULL(tensor_triplet_margin_loss(a23, a23, a23, 1, 0, 1e-6, false, AG_REDUCTION_MEAN),
+                "p must be positive (or inf), got 0");
+    EXPECT_NULL(tensor_triplet_margin_loss(a23, a23, a23, 1, 2, 1e-6, false,
+                                           AG_REDUCTION_BATCHMEAN), "reduction must be");
+    Tensor *all[] = {half, two, w4, wg, r23, rows, w24};
+    for (int i = 0; i < 7; i++) tensor_release(all[i]);
 }
 
 void test_errors(void) {
@@ -144,6 +193,7 @@ void test_errors(void) {
     test_allocation_errors();
     test_misuse(a23);
     test_class_errors();
+    test_loss_errors(a23, b4);
     tensor_release(a23);
     tensor_release(b4);
     CHECK(live_tensors() == base, "error tests leaked %lld tensors", (long long)(live_tensors() - base));

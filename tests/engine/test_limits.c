@@ -163,6 +163,71 @@ static void test_empty_lanes(void) {
     for (int i = 0; i < 4; i++) tensor_release(all[i]);
 }
 
+/* The losses on tensors of no elements with huge dimensions: 'mean' is
+ * nan, 'sum' 0, 'none' empty (PyTorch's values), and nothing loops over
+ * the empty lanes or rows. */
+/* Loss k of the element-wise and row losses on x and t (NULL past them). */
+static Tensor *loss_number(int k, Tensor *x, Tensor *t, AgReduction r) {
+    switch (k) {
+    case 0: return tensor_mse_loss(x, t, r);
+    case 1: return tensor_l1_loss(x, t, r);
+    case 2: return tensor_smooth_l1_loss(x, t, r, 1);
+    case 3: return tensor_huber_loss(x, t, r, 1);
+    case 4: return tensor_binary_cross_entropy(x, t, NULL, r);
+    case 5: return tensor_binary_cross_entropy_with_logits(x, t, NULL, r, NULL);
+    case 6: return tensor_kl_div(x, t, r, false);
+    case 7: return tensor_hinge_embedding_loss(x, t, 1, r);
+    case 8: return tensor_triplet_margin_loss(x, t, t, 1, 2, 1e-6, false, r);
+    default: return NULL;
+    }
+}
+
+static void every_loss_on(Tensor *x) {
+    static const AgReduction reductions[] = {AG_REDUCTION_MEAN, AG_REDUCTION_SUM,
+                                             AG_REDUCTION_NONE};
+    Tensor *t = tensor_zeros(x->ndim, x->shape, false);
+    for (int r = 0; r < 3; r++)
+        for (int k = 0; k < 9; k++) {
+            Tensor *y = loss_number(k, x, t, reductions[r]);
+            if (y && reductions[r] != AG_REDUCTION_NONE)
+                CHECK(reductions[r] == AG_REDUCTION_MEAN ? isnan(y->data[0]) : y->data[0] == 0,
+                      "loss %d on no elements: %g", k, y->data[0]);
+            expect_empty_result("a loss", x, y);
+        }
+    /* class losses where the classes (x's shape without dimension 1) can be
+     * made: (0, 10^18) and (0, 10^9, 10^9) have none */
+    if (x->shape[0] == 0) {
+        int64_t cshape[AG_MAX_DIMS] = {0};
+        for (int k = 2; k < x->ndim; k++) cshape[k - 1] = x->shape[k];
+        Tensor *classes = tensor_zeros(x->ndim - 1, cshape, false);
+        for (int r = 0; r < 3; r++) {
+            expect_empty_result("nll_loss", x, tensor_nll_loss(x, classes, reductions[r]));
+            expect_empty_result("cross_entropy", x,
+                                tensor_cross_entropy_loss(x, classes, reductions[r]));
+        }
+        tensor_release(classes);
+    }
+    tensor_release(t);
+    tensor_zero_grad(x);
+}
+
+static void test_empty_losses(void) {
+    const int64_t e18 = 1000000000000000000, e9 = 1000000000;
+    Tensor *shapes[] = {tensor_zeros(SHAPE(e18, 0), true), tensor_zeros(SHAPE(0, e18), true),
+                        tensor_zeros(SHAPE(e9, 0, e9), true), tensor_zeros(SHAPE(0, e9, e9), true)};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        every_loss_on(shapes[s]);
+        tensor_release(shapes[s]);
+    }
+    /* cosine_embedding_loss: no rows of 10^18 values */
+    Tensor *a = tensor_zeros(SHAPE(0, e18), true), *y = tensor_zeros(SHAPE(0), false);
+    expect_empty_result("cosine_embedding_loss", a,
+                        tensor_cosine_embedding_loss(a, a, y, 0, AG_REDUCTION_SUM));
+    tensor_release(a);
+    tensor_release(y);
+    ag_graph_free();
+}
+
 /* Hardening 2, item 4: the product of the non-zero dimensions is bounded
  * like the element count, so (2^62, 0) and (0, 2^62) are refused alike, and
  * a tensor that exists has no two dimensions whose product overflows. */
@@ -278,6 +343,7 @@ void test_limits(void) {
     test_alloc_message();
     test_shape_overflow();
     test_empty_lanes();
+    test_empty_losses();
     test_backward_under_limit();
     CHECK(live_tensors() == base, "limit tests leaked %lld tensors",
           (long long)(live_tensors() - base));

@@ -10,23 +10,6 @@
 
 #include "torch_cases.h"
 
-/* a and b are the same double: equal, or both nan (any payload). Zeros
- * must agree in sign. */
-static bool same(double a, double b) {
-    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
-    return a == b && signbit(a) == signbit(b);
-}
-
-/* got is PyTorch's want: nan for nan, the same infinity, the same signed
- * zero; a finite value within 1e-14, relative: libm, libmvec and PyTorch's
- * Sleef differ in the last bits, which a formula like 1 - tanh(x)^2 at
- * x = 3 magnifies a hundredfold. The rules under test are not about those
- * bits. */
-static bool matches(double got, double want) {
-    if (isnan(want) || isinf(want) || want == 0.0 || isnan(got) || isinf(got) || got == 0.0)
-        return same(got, want);
-    return fabs(got - want) <= 1e-14 * fabs(want);
-}
 
 /* A 1-D tensor of n copies of v. */
 static Tensor *filled(double v, int64_t n, bool requires_grad) {
@@ -295,7 +278,7 @@ static void test_unary_special_values(void) {
     for (size_t start = 0, end; start < total; start = end) {
         const UnaryCase *c = unary_cases + start;
         for (end = start; end < total && end - start < MAX_RUN &&
-                          strcmp(unary_cases[end].op, c->op) == 0 && same(unary_cases[end].g, c->g);
+                          strcmp(unary_cases[end].op, c->op) == 0 && same_double(unary_cases[end].g, c->g);
              end++) {}
         int64_t n = (int64_t)(end - start);
         double xv[MAX_RUN], gv[MAX_RUN];
@@ -303,9 +286,9 @@ static void test_unary_special_values(void) {
         Tensor *x = tensor_create(1, &n, xv, true), *y = unary_by_name(c->op)(x);
         CHECK(backward_with(y, gv) == 0, "%s: backward: %s", c->op, ag_error());
         for (int64_t i = 0; i < n; i++) {
-            CHECK(matches(y->data[i], c[i].y), "%s(%g) = %.17g, PyTorch %.17g", c->op, c[i].x,
+            CHECK(matches_torch(y->data[i], c[i].y), "%s(%g) = %.17g, PyTorch %.17g", c->op, c[i].x,
                   y->data[i], c[i].y);
-            CHECK(matches(x->grad->data[i], c[i].dx), "%s at %g with g = %g: dx %.17g, PyTorch %.17g",
+            CHECK(matches_torch(x->grad->data[i], c[i].dx), "%s at %g with g = %g: dx %.17g, PyTorch %.17g",
                   c->op, c[i].x, c[i].g, x->grad->data[i], c[i].dx);
         }
         tensor_release(x);
@@ -318,7 +301,7 @@ static void test_binary_special_values(void) {
     for (size_t start = 0, end; start < total; start = end) {
         const BinaryCase *c = binary_cases + start;
         for (end = start; end < total && end - start < MAX_RUN &&
-                          strcmp(binary_cases[end].op, c->op) == 0 && same(binary_cases[end].g, c->g);
+                          strcmp(binary_cases[end].op, c->op) == 0 && same_double(binary_cases[end].g, c->g);
              end++) {}
         int64_t n = (int64_t)(end - start);
         double av[MAX_RUN], bv[MAX_RUN], gv[MAX_RUN];
@@ -329,9 +312,9 @@ static void test_binary_special_values(void) {
         for (int64_t i = 0; i < n; i++) {
             /* Exactly: +, -, *, / are correctly rounded, and PyTorch's
              * scalar path calls the same pow and log as ag. */
-            CHECK(same(y->data[i], c[i].y), "%s(%g, %g) = %.17g, PyTorch %.17g", c->op, c[i].a,
+            CHECK(same_double(y->data[i], c[i].y), "%s(%g, %g) = %.17g, PyTorch %.17g", c->op, c[i].a,
                   c[i].b, y->data[i], c[i].y);
-            CHECK(same(a->grad->data[i], c[i].da) && same(b->grad->data[i], c[i].db),
+            CHECK(same_double(a->grad->data[i], c[i].da) && same_double(b->grad->data[i], c[i].db),
                   "%s(%g, %g) with g = %g: da %.17g db %.17g, PyTorch %.17g %.17g", c->op, c[i].a,
                   c[i].b, c[i].g, a->grad->data[i], b->grad->data[i], c[i].da, c[i].db);
         }
@@ -347,7 +330,7 @@ static void check_grad_as(bool exact, const char *what, Tensor *x, Tensor *y, co
                           const double *want) {
     CHECK(backward_with(y, g) == 0, "%s: backward: %s", what, ag_error());
     for (int64_t i = 0; i < x->numel; i++)
-        CHECK(exact ? same(x->grad->data[i], want[i]) : matches(x->grad->data[i], want[i]),
+        CHECK(exact ? same_double(x->grad->data[i], want[i]) : matches_torch(x->grad->data[i], want[i]),
               "%s: grad[%lld] %.17g, PyTorch %.17g", what, (long long)i, x->grad->data[i], want[i]);
     tensor_release(y);
     tensor_zero_grad(x);
@@ -426,11 +409,11 @@ static void test_loss_special_values(void) {
         int64_t n = mses[i].n;
         Tensor *p = tensor_create(1, &n, mses[i].p, true), *t = tensor_create(1, &n, mses[i].t, true);
         Tensor *l = tensor_mse(p, t);
-        CHECK(matches(l->data[0], mses[i].loss), "mse %zu: %.17g, PyTorch %.17g", i, l->data[0],
+        CHECK(matches_torch(l->data[0], mses[i].loss), "mse %zu: %.17g, PyTorch %.17g", i, l->data[0],
               mses[i].loss);
         CHECK(backward_with(l, &mses[i].g) == 0, "mse %zu: backward", i);
         for (int64_t k = 0; k < n; k++)
-            CHECK(matches(p->grad->data[k], mses[i].dp[k]) && matches(t->grad->data[k], mses[i].dt[k]),
+            CHECK(matches_torch(p->grad->data[k], mses[i].dp[k]) && matches_torch(t->grad->data[k], mses[i].dt[k]),
                   "mse %zu [%lld]: %.17g %.17g, PyTorch %.17g %.17g", i, (long long)k,
                   p->grad->data[k], t->grad->data[k], mses[i].dp[k], mses[i].dt[k]);
         tensor_release(p);
@@ -461,7 +444,7 @@ static void test_loss_special_values(void) {
         Tensor *y = log_space ? tensor_log_softmax(x, 1) : tensor_softmax(x, 1);
         const double *want = log_space ? ls_y : sm_y;
         for (int k = 0; k < 15; k++)
-            CHECK(matches(y->data[k], want[k]), "%s [%d]: %.17g, PyTorch %.17g",
+            CHECK(matches_torch(y->data[k], want[k]), "%s [%d]: %.17g, PyTorch %.17g",
                   log_space ? "log_softmax" : "softmax", k, y->data[k], want[k]);
         check_grad(log_space ? "log_softmax" : "softmax", x, y, gs, log_space ? ls_dx : sm_dx);
         tensor_release(x);
@@ -486,7 +469,7 @@ static void test_loss_special_values(void) {
         Tensor *x = tensor_create(2, (int64_t[]){1, 2}, ces[i].x, true);
         Tensor *c = tensor_create(1, (int64_t[]){1}, &ces[i].cls, false);
         Tensor *l = tensor_cross_entropy(x, c);
-        CHECK(matches(l->data[0], ces[i].loss), "cross_entropy %zu: %.17g, PyTorch %.17g", i,
+        CHECK(matches_torch(l->data[0], ces[i].loss), "cross_entropy %zu: %.17g, PyTorch %.17g", i,
               l->data[0], ces[i].loss);
         check_grad("cross_entropy", x, l, &ces[i].g, ces[i].dx);
         tensor_release(x);
@@ -507,8 +490,8 @@ static void test_pow_scalar_exponent(void) {
     const size_t total = sizeof pow_scalar_cases / sizeof pow_scalar_cases[0];
     for (size_t start = 0, end; start < total; start = end) {
         const PowScalarCase *c = pow_scalar_cases + start;
-        for (end = start; end < total && end - start < MAX_RUN && same(pow_scalar_cases[end].e, c->e) &&
-                          same(pow_scalar_cases[end].g, c->g);
+        for (end = start; end < total && end - start < MAX_RUN && same_double(pow_scalar_cases[end].e, c->e) &&
+                          same_double(pow_scalar_cases[end].g, c->g);
              end++) {}
         int64_t n = (int64_t)(end - start);
         double xv[MAX_RUN], gv[MAX_RUN];
@@ -520,12 +503,12 @@ static void test_pow_scalar_exponent(void) {
             Tensor *y = tensor_pow(x, e);
             CHECK(backward_with(y, gv) == 0, "pow: backward: %s", ag_error());
             for (int64_t i = 0; i < n; i++) {
-                CHECK(same(y->data[i], c[i].y), "%g ** %g = %.17g, PyTorch %.17g", c[i].x, c[i].e,
+                CHECK(same_double(y->data[i], c[i].y), "%g ** %g = %.17g, PyTorch %.17g", c[i].x, c[i].e,
                       y->data[i], c[i].y);
                 /* With (1, 1), the (1, n) gradient is summed into (n,) from
                  * +0, which turns -0 into +0 (PyTorch's sum_to_size too). */
                 double got = x->grad->data[i];
-                CHECK(same(got, c[i].dx) || (form == 1 && got == 0 && c[i].dx == 0),
+                CHECK(same_double(got, c[i].dx) || (form == 1 && got == 0 && c[i].dx == 0),
                       "%g ** %g with g = %g: dx %.17g, PyTorch %.17g", c[i].x, c[i].e, c[i].g,
                       got, c[i].dx);
             }
@@ -538,9 +521,9 @@ static void test_pow_scalar_exponent(void) {
      *   print((x ** 0.5).tolist(), torch.relu(torch.tensor(-0.0)).item())'  -> [nan, -0.0] -0.0 */
     Tensor *x = tensor_create(1, (int64_t[]){2}, (double[]){-INFINITY, -0.0}, false);
     Tensor *half = tensor_scalar(0.5), *y = tensor_pow(x, half), *r = tensor_relu(x);
-    CHECK(isnan(y->data[0]) && same(y->data[1], -0.0), "(-inf, -0) ** 0.5 = (%g, %g)", y->data[0],
+    CHECK(isnan(y->data[0]) && same_double(y->data[1], -0.0), "(-inf, -0) ** 0.5 = (%g, %g)", y->data[0],
           y->data[1]);
-    CHECK(same(r->data[1], -0.0), "relu(-0) = %g", r->data[1]);
+    CHECK(same_double(r->data[1], -0.0), "relu(-0) = %g", r->data[1]);
     Tensor *t[] = {x, half, y, r};
     for (int k = 0; k < 4; k++) tensor_release(t[k]);
 }

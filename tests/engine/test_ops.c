@@ -196,7 +196,7 @@ static Tensor *build_cross_entropy(Tensor **in, const void *arg) {
     return tensor_cross_entropy(in[0], in[1]);
 }
 
-static void test_losses(void) {
+static void test_mse_cross_entropy(void) {
     for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
         Tensor *in[2] = {test_uniform(-2, 2, true, pairs[p][0].ndim, pairs[p][0].shape),
                          test_uniform(-2, 2, true, pairs[p][1].ndim, pairs[p][1].shape)};
@@ -324,7 +324,7 @@ void test_ops(void) {
     test_axis_ops();
     test_reduction_values();
     test_shape_ops();
-    test_losses();
+    test_mse_cross_entropy();
     test_compositions();
     test_creation();
     CHECK(live_tensors() == base, "op tests leaked %lld tensors", (long long)(live_tensors() - base));

@@ -1,0 +1,1289 @@
+/*
+ * loss.c — the losses of torch.nn.functional, as PyTorch 1.13 defines them
+ * (values, defaults, gradients, and the order of operations of each):
+ *   element-wise  mse_loss, l1_loss, smooth_l1_loss, huber_loss,
+ *                 binary_cross_entropy(_with_logits), kl_div,
+ *                 hinge_embedding_loss
+ *   class indices nll_loss, cross_entropy
+ *   rows          cosine_embedding_loss, triplet_margin_loss
+ *
+ * Every loss is one node of the graph, even where PyTorch records several
+ * ops (l1_loss, kl_div and the embedding losses are composites there): its
+ * backward follows PyTorch's chain of derivatives in PyTorch's order.
+ * Each computes its element losses; reduce_losses makes the reduction
+ * ('mean', 'sum' or 'none') of every loss, and upstream hands each element
+ * its g in backward. Not here: class weights and ignore_index for
+ * nll_loss/cross_entropy, label_smoothing, probabilities as targets of
+ * cross_entropy (docs/language.md, "Losses").
+ */
+#include "../internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ======================================================================
+ * Reductions: one helper for every loss
+ * ====================================================================== */
+
+/* What a loss's Function keeps: its reduction and its numbers. */
+typedef struct {
+    AgReduction reduction;
+    double n;          /* what 'mean' divides by (1 for 'sum' and 'none') */
+    double param[3];   /* beta, delta, margin, p, eps: each loss says which */
+    bool flag;         /* log_target, swap */
+    bool weight;       /* inputs[2] is the weight */
+    bool pos_weight;   /* inputs[2 + weight] is the pos_weight */
+} LossCtx;
+
+static const char *const reduction_names[] = {"mean", "sum", "none", "batchmean"};
+
+/* The choices, as messages list them. */
+static const char *reduction_choices(bool batchmean) {
+    return batchmean ? "'mean', 'batchmean', 'sum' or 'none'" : "'mean', 'sum' or 'none'";
+}
+
+/* r, checked for op (batchmean is kl_div's); -1 with a message. */
+static int check_reduction(const char *op, AgReduction r, bool batchmean) {
+    if (r == AG_REDUCTION_MEAN || r == AG_REDUCTION_SUM || r == AG_REDUCTION_NONE ||
+        (batchmean && r == AG_REDUCTION_BATCHMEAN))
+        return 0;
+    ag_fail("%s: reduction must be %s, not %d", op, reduction_choices(batchmean), (int)r);
+    return -1;
+}
+
+/* The reduction a call's string names (none given: 'mean'); -1 with a
+ * message listing the choices. */
+static int parse_reduction(int op, const AgOpArgs *a, AgReduction *r) {
+    bool batchmean = op == AG_OP_KL_DIV;
+    *r = AG_REDUCTION_MEAN;
+    if (!a->str) return 0;
+    for (int k = 0; k < (batchmean ? 4 : 3); k++)
+        if (strlen(reduction_names[k]) == a->str_len &&
+            memcmp(reduction_names[k], a->str, a->str_len) == 0) {
+            *r = (AgReduction)k;
+            return 0;
+        }
+    ag_fail("%s: reduction must be %s, not '%.*s'", ag_op_at(op)->name,
+            reduction_choices(batchmean), (int)(a->str_len > 40 ? 40 : a->str_len), a->str);
+    return -1;
+}
+
+/* What 'mean' divides the sum of count element losses by: count; for
+ * 'batchmean', input's first size (1 for a 0-d input, as PyTorch); 1 for
+ * 'sum' and 'none'. */
+static double divisor(AgReduction r, int64_t count, const Tensor *input) {
+    if (r == AG_REDUCTION_MEAN) return (double)count;
+    if (r == AG_REDUCTION_BATCHMEAN) return input->ndim > 0 ? (double)input->shape[0] : 1.0;
+    return 1.0;
+}
+
+/* The loss from its element losses (owned): elems itself for 'none', else
+ * a new 0-d tensor holding their pairwise sum, divided by n for 'mean' and
+ * 'batchmean' (nan for no elements, as PyTorch). NULL if that fails. */
+static Tensor *reduce_losses(Tensor *elems, const LossCtx *c) {
+    if (!elems || c->reduction == AG_REDUCTION_NONE) return elems;
+    Tensor *out = ag_tensor_new(0, NULL);
+    if (out) {
+        double s = ag_sum(elems->data, elems->numel, 1);
+        out->data[0] = c->reduction == AG_REDUCTION_SUM ? s : s / c->n;
+    }
+    tensor_release(elems);
+    return out;
+}
+
+/* What element i's loss receives in backward: g[i * step] for 'none', the
+ * one g otherwise, and n, by which 'mean' divides it (1 otherwise). Each
+ * loss applies n where PyTorch does: its composites divide g first
+ * (MeanBackward), its fused losses multiply by norm = 1 / n or divide at
+ * the end. */
+typedef struct {
+    const double *g;
+    int64_t step;
+    double n;
+} Upstream;
+
+static Upstream upstream(const Tensor *g, const LossCtx *c) {
+    return (Upstream){g->data, c->reduction == AG_REDUCTION_NONE ? 1 : 0, c->n};
+}
+
+/* Records out (the reduced loss) for op with its ctx. */
+static Tensor *record_loss(Tensor *out, int op, Tensor *const *inputs, int n, const LossCtx *c) {
+    LossCtx *saved;
+    out = ag_graph_record(out, op, inputs, n, (void **)&saved, sizeof *saved);
+    if (saved) *saved = *c;
+    return out;
+}
+
+/* t's values in shape (ndim, shape), which t broadcasts to: its own data,
+ * or a copy into *copy (NULL with a message if it cannot be made). */
+static const double *data_as(const Tensor *t, int ndim, const int64_t *shape, Tensor **copy) {
+    *copy = NULL;
+    if (ag_shape_equal(t->ndim, t->shape, ndim, shape)) return t->data;
+    *copy = ag_broadcast_to(t, ndim, shape);
+    return *copy ? (*copy)->data : NULL;
+}
+
+/* PyTorch's EPSILON of bce's gradient and cosine_embedding_loss: the float
+ * nearest 1e-12 (9.99999996e-13), not the double. */
+static const double EPSILON = 1e-12f;
+
+/* x sign: -1, 0 or 1 (0 at 0 and nan), PyTorch's sgn of a real number. */
+static double sgn(double x) { return (double)((x > 0) - (x < 0)); }
+
+/* PyTorch's clamp_min(v, 0): nan stays nan. */
+static double clamp_min0(double v) { return v < 0 ? 0.0 : v; }
+
+/* ======================================================================
+ * The element-wise losses: input x and target t (broadcast, or of one
+ * shape where PyTorch requires it), and a weight w and pos_weight pw that
+ * broadcast to them. Each loss has a loop computing its element losses
+ * and one computing grad_x and grad_t from g.
+ * ====================================================================== */
+
+/* The operands in the element losses' shape; w and pw NULL when absent. */
+typedef struct {
+    const double *x, *t, *w, *pw;
+    int64_t n;
+} Elems;
+
+typedef struct {
+    Elems e;
+    int ndim;
+    int64_t shape[AG_MAX_DIMS];
+    Tensor *copy[4];
+} ElemView;
+
+static void elems_close(ElemView *v) {
+    for (int k = 0; k < 4; k++) tensor_release(v->copy[k]);
+}
+
+/* Views in = {x, t, w, pw} in the broadcast shape of x and t, copying
+ * only what has another shape. -1 (with a message, nothing held) if x and
+ * t do not broadcast or a copy cannot be made. */
+static int elems_open(const char *op, Tensor *const in[4], ElemView *v) {
+    memset(v, 0, sizeof *v);
+    if (ag_broadcast_shapes(op, in[0], in[1], v->shape, &v->ndim) != 0) return -1;
+    const double **data[4] = {&v->e.x, &v->e.t, &v->e.w, &v->e.pw};
+    for (int k = 0; k < 4; k++)
+        if (in[k] && !(*data[k] = data_as(in[k], v->ndim, v->shape, &v->copy[k]))) {
+            elems_close(v);
+            return -1;
+        }
+    v->e.n = ag_shape_prod(v->shape, 0, v->ndim);
+    return 0;
+}
+
+typedef void (*ElemLossFn)(const LossCtx *c, const Elems *e, double *out);
+/* dx, dt: NULL when that gradient is not wanted. */
+typedef void (*ElemGradFn)(const LossCtx *c, const Elems *e, Upstream u, double *dx, double *dt);
+
+/* The forward of an element-wise loss on in = {x, t, w, pw} (checked by
+ * the caller), with c's reduction and numbers. */
+static Tensor *elementwise_loss(int op, Tensor *const in[4], LossCtx c, ElemLossFn losses) {
+    ElemView v;
+    if (elems_open(ag_op_at(op)->name, in, &v) != 0) return NULL;
+    c.n = divisor(c.reduction, v.e.n, in[0]);
+    c.weight = in[2] != NULL;
+    c.pos_weight = in[3] != NULL;
+    Tensor *elems = ag_tensor_new(v.ndim, v.shape);
+    if (elems) losses(&c, &v.e, elems->data);
+    elems_close(&v);
+    Tensor *inputs[4];
+    int n = 0;
+    for (int k = 0; k < 4; k++)
+        if (in[k]) inputs[n++] = in[k];
+    return record_loss(reduce_losses(elems, &c), op, inputs, n, &c);
+}
+
+/* The backward of an element-wise loss: grad_x, and grad_t when the loss
+ * differentiates its target, in the element losses' shape
+ * (ag_accumulate_grad sums them back over broadcast dimensions). */
+static void elementwise_backward(Function *self, const LossCtx *c, const Tensor *g,
+                                 ElemGradFn grads, bool target_differentiable) {
+    Tensor *in[4] = {self->inputs[0], self->inputs[1], NULL, NULL};
+    if (c->weight) in[2] = self->inputs[2];
+    if (c->pos_weight) in[3] = self->inputs[2 + c->weight];
+    bool want_x = in[0]->requires_grad, want_t = target_differentiable && in[1]->requires_grad;
+    ElemView v;
+    if ((!want_x && !want_t) || elems_open(self->name, in, &v) != 0) return;
+    Tensor *dx = want_x ? ag_tensor_new(v.ndim, v.shape) : NULL;
+    Tensor *dt = want_t ? ag_tensor_new(v.ndim, v.shape) : NULL;
+    if ((want_x && !dx) || (want_t && !dt)) {
+        tensor_release(dx);
+        tensor_release(dt);
+        elems_close(&v);
+        return;
+    }
+    grads(c, &v.e, upstream(g, c), dx ? dx->data : NULL, dt ? dt->data : NULL);
+    elems_close(&v);
+    if (dx) ag_accumulate_grad(in[0], dx);
+    if (dt) ag_accumulate_grad(in[1], dt);
+}
+
+/* A loss of input and target that broadcast, as PyTorch's F.mse_loss,
+ * l1_loss, smooth_l1_loss, huber_loss (with a warning) and kl_div and
+ * hinge_embedding_loss (silently) broadcast them. */
+static Tensor *broadcast_loss(int op, Tensor *x, Tensor *t, AgReduction r, LossCtx c,
+                              ElemLossFn losses) {
+    const char *name = ag_op_at(op)->name;
+    if (!x || !t) return ag_fail("%s: an argument is NULL", name);
+    if (check_reduction(name, r, op == AG_OP_KL_DIV) != 0) return NULL;
+    c.reduction = r;
+    return elementwise_loss(op, (Tensor *[4]){x, t, NULL, NULL}, c, losses);
+}
+
+/* The shell's call of a loss of (input, target, reduction). */
+static Tensor *call_pair(int op, const AgOpArgs *a,
+                         Tensor *(*fn)(Tensor *, Tensor *, AgReduction)) {
+    AgReduction r;
+    return parse_reduction(op, a, &r) != 0 ? NULL : fn(a->t[0], a->t[1], r);
+}
+
+/* ======================================================================
+ * mse_loss: (x - t)^2
+ *   grad_x = norm * (x - t) * g, grad_t = norm * (t - x) * g, norm = 2 / n
+ *   (PyTorch's mse_loss_backward, in its order)
+ * ====================================================================== */
+
+static void mse_losses(const LossCtx *c, const Elems *e, double *out) {
+    (void)c;
+    SIMD_LOOP for (int64_t i = 0; i < e->n; i++) {
+        double d = e->x[i] - e->t[i];
+        out[i] = d * d;
+    }
+}
+
+static void mse_grads(const LossCtx *c, const Elems *e, Upstream u, double *dx, double *dt) {
+    (void)c;
+    double norm = 2.0 / u.n;
+    const double *x = e->x, *t = e->t, *g = u.g;
+    int64_t s = u.step;
+    if (dx) SIMD_LOOP for (int64_t i = 0; i < e->n; i++) dx[i] = norm * (x[i] - t[i]) * g[i * s];
+    if (dt) SIMD_LOOP for (int64_t i = 0; i < e->n; i++) dt[i] = norm * (t[i] - x[i]) * g[i * s];
+}
+
+static void mse_backward(Function *self, void *ctx, Tensor *g) {
+    elementwise_backward(self, ctx, g, mse_grads, true);
+}
+
+Tensor *tensor_mse_loss(Tensor *input, Tensor *target, AgReduction reduction) {
+    return broadcast_loss(AG_OP_MSE_LOSS, input, target, reduction, (LossCtx){0}, mse_losses);
+}
+
+Tensor *tensor_mse(Tensor *pred, Tensor *target) {
+    return tensor_mse_loss(pred, target, AG_REDUCTION_MEAN);
+}
+
+static Tensor *mse_call(const AgOpArgs *a) { return call_pair(AG_OP_MSE_LOSS, a, tensor_mse_loss); }
+
+const AgOpInfo ag_op_mse_loss = {
+    .id = AG_OP_MSE_LOSS, .name = "mse_loss", .alias = "mse",
+    .signature = "mse_loss(input, target, *, reduction='mean')", .params = "TTs",
+    .help = "(input - target)^2; input and target broadcast",
+    .rule = "grad_input = g * 2 (input - target) / n, grad_target = -grad_input "
+            "(n: the element count for 'mean', else 1)",
+    .backward_name = "MseLossBackward", .call = mse_call, .backward = mse_backward,
+};
+
+/* ======================================================================
+ * l1_loss: |x - t|
+ *   grad_x = sgn(x - t) * (g / n) (0 where x = t), grad_t = -grad_x
+ *   (PyTorch: abs of x - t, then mean: MeanBackward, AbsBackward, SubBackward)
+ * ====================================================================== */
+
+static void l1_losses(const LossCtx *c, const Elems *e, double *out) {
+    (void)c;
+    SIMD_LOOP for (int64_t i = 0; i < e->n; i++) out[i] = fabs(e->x[i] - e->t[i]);
+}
+
+static void l1_grads(const LossCtx *c, const Elems *e, Upstream u, double *dx, double *dt) {
+    (void)c;
+    SIMD_LOOP for (int64_t i = 0; i < e->n; i++) {
+        double d = (u.g[i * u.step] / u.n) * sgn(e->x[i] - e->t[i]);
+        if (dx) dx[i] = d;
+        if (dt) dt[i] = -d;
+    }
+}
+
+static void l1_backward(Function *self, void *ctx, Tensor *g) {
+    elementwise_backward(self, ctx, g, l1_grads, true);
+}
+
+Tensor *tensor_l1_loss(Tensor *input, Tensor *target, AgReduction reduction) {
+    return broadcast_loss(AG_OP_L1_LOSS, input, target, reduction, (LossCtx){0}, l1_losses);
+}
+
+static Tensor *l1_call(const AgOpArgs *a) { return call_pair(AG_OP_L1_LOSS, a, tensor_l1_loss); }
+
+const AgOpInfo ag_op_l1_loss = {
+    .id = AG_OP_L1_LOSS, .name = "l1_loss",
+    .signature = "l1_loss(input, target, *, reduction='mean')", .params = "TTs",
+    .help = "|input - target|; input and target broadcast",
+    .rule = "grad_input = g / n * sign(input - target) (0 where equal), grad_target = -grad_input",
+    .backward_name = "L1LossBackward", .call = l1_call, .backward = l1_backward,
+};
+
+/* ======================================================================
+ * smooth_l1_loss: z = |x - t|; z < beta ? 0.5 z^2 / beta : z - 0.5 beta
+ *   d = x - t; grad_x = -norm g (d <= -beta), norm g (d >= beta), else
+ *   norm d g / beta, norm = 1 / n; grad_t the same with d = t - x
+ *   (beta = 0 is l1_loss, but the gradient at d = 0 is -norm g, as PyTorch)
+ * ====================================================================== */
+
+static void smooth_l1_losses(const LossCtx *c, const Elems *e, double *out) {
+    double beta = c->param[0];
+    SIMD_LOOP for (int64_t i = 0; i < e->n; i++) {
+        double z = fabs(e->x[i] - e->t[i]);
+        out[i] = z < beta ? 0.5 * z * z / beta : z - 0.5 * beta;
+    }
+}
+
+/* PyTorch's smooth_l1_backward of a - b. */
+static void smooth_l1_grad(const double *a, const double *b, Upstream u, double beta, int64_t n,
+                           double *d) {
+    double norm = 1.0 / u.n;
+    SIMD_LOOP for (int64_t i = 0; i < n; i++) {
+        double x = a[i] - b[i], g = u.g[i * u.step];
+        d[i] = x <= -beta ? -norm * g : x >= beta ? norm * g : norm * x * g / beta;
+    }
+}
+
+static void smooth_l1_grads(const LossCtx *c, const Elems *e, Upstream u, double *dx, double *dt) {
+    if (dx) smooth_l1_grad(e->x, e->t, u, c->param[0], e->n, dx);
+    if (dt) smooth_l1_grad(e->t, e->x, u, c->param[0], e->n, dt);
+}
+
+static void smooth_l1_backward(Function *self, void *ctx, Tensor *g) {
+    elementwise_backward(self, ctx, g, smooth_l1_grads, true);
+}
+
+Tensor *tensor_smooth_l1_loss(Tensor *input, Tensor *target, AgReduction reduction, double beta) {
+    if (!(beta >= 0))
+        return ag_fail("smooth_l1_loss: beta must not be negative, got %g", beta);
+    return broadcast_loss(AG_OP_SMOOTH_L1_LOSS, input, target, reduction,
+                          (LossCtx){.param = {beta}}, smooth_l1_losses);
+}
+
+static Tensor *smooth_l1_call(const AgOpArgs *a) {
+    AgReduction r;
+    if (parse_reduction(AG_OP_SMOOTH_L1_LOSS, a, &r) != 0) return NULL;
+    return tensor_smooth_l1_loss(a->t[0], a->t[1], r, a->has_num[0] ? a->num[0] : 1.0);
+}
+
+const AgOpInfo ag_op_smooth_l1_loss = {
+    .id = AG_OP_SMOOTH_L1_LOSS, .name = "smooth_l1_loss",
+    .signature = "smooth_l1_loss(input, target, *, reduction='mean', beta=1.0)", .params = "TTsn",
+    .help = "0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta; d = input - target",
+    .rule = "grad_input = g / n * clamp((input - target) / beta, -1, 1) (at |d| = beta: +-g / n), "
+            "grad_target = the same of target - input",
+    .backward_name = "SmoothL1LossBackward", .call = smooth_l1_call, .backward = smooth_l1_backward,
+};
+
+/* ======================================================================
+ * huber_loss: z = |x - t|; z < delta ? 0.5 z^2 : delta (z - 0.5 delta)
+ *   d = x - t; grad_x = -norm g delta (d <= -delta), norm g delta
+ *   (d >= delta), else norm d g, norm = 1 / n; grad_t with d = t - x
+ * ====================================================================== */
+
+static void huber_losses(const LossCtx *c, const Elems *e, double *out) {
+    double delta = c->param[0];
+    SIMD_LOOP for (int64_t i = 0; i < e->n; i++) {
+        double z = fabs(e->x[i] - e->t[i]);
+        out[i] = z < delta ? 0.5 * z * z : delta * (z - 0.5 * delta);
+    }
+}
+
+/* PyTorch's huber_backward of a - b. */
+static void huber_grad(const double *a, const double *b, Upstream u, double delta, int64_t n,
+                       double *d) {
+    double norm = 1.0 / u.n;
+    SIMD_LOOP for (int64_t i = 0; i < n; i++) {
+        double x = a[i] - b[i], g = u.g[i * u.step];
+        d[i] = x <= -delta ? -norm * g * delta : x >= delta ? norm * g * delta : norm * x * g;
+    }
+}
+
+static void huber_grads(const LossCtx *c, const Elems *e, Upstream u, double *dx, double *dt) {
+    if (dx) huber_grad(e->x, e->t, u, c->param[0], e->n, dx);
+    if (dt) huber_grad(e->t, e->x, u, c->param[0], e->n, dt);
+}
+
+static void huber_backward(Function *self, void *ctx, Tensor *g) {
+    elementwise_backward(self, ctx, g, huber_grads, true);
+}
+
+Tensor *tensor_huber_loss(Tensor *input, Tensor *target, AgReduction reduction, double delta) {
+    if (!(delta > 0)) return ag_fail("huber_loss: delta must be positive, got %g", delta);
+    return broadcast_loss(AG_OP_HUBER_LOSS, input, target, reduction,
+                          (LossCtx){.param = {delta}}, huber_losses);
+}
+
+static Tensor *huber_call(const AgOpArgs *a) {
+    AgReduction r;
+    if (parse_reduction(AG_OP_HUBER_LOSS, a, &r) != 0) return NULL;
+    return tensor_huber_loss(a->t[0], a->t[1], r, a->has_num[0] ? a->num[0] : 1.0);
+}
+
+const AgOpInfo ag_op_huber_loss = {
+    .id = AG_OP_HUBER_LOSS, .name = "huber_loss",
+    .signature = "huber_loss(input, target, reduction='mean', delta=1.0)", .params = "TTsn",
+    .help = "0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta); d = input - target",
+    .rule = "grad_input = g / n * clamp(input - target, -delta, delta), "
+            "grad_target = the same of target - input",
+    .backward_name = "HuberLossBackward", .call = huber_call, .backward = huber_backward,
+};
+
+/* ======================================================================
+ * binary_cross_entropy and binary_cross_entropy_with_logits: input and
+ * target of one shape (PyTorch requires it), weight and pos_weight
+ * broadcasting to it, constants.
+ * ====================================================================== */
+
+/* -1 with a message unless x and t have one shape. */
+static int same_shape(const char *op, const Tensor *x, const Tensor *t) {
+    if (ag_shape_equal(x->ndim, x->shape, t->ndim, t->shape)) return 0;
+    char sx[AG_SHAPE_STR_MAX], st[AG_SHAPE_STR_MAX];
+    ag_fail("%s: target of shape %s and input of shape %s must have the same shape", op,
+            tensor_shape_str(t, st, sizeof st), tensor_shape_str(x, sx, sizeof sx));
+    return -1;
+}
+
+/* -1 with a message unless w (a weight, named what; NULL: none) broadcasts
+ * to x's shape and does not require grad (PyTorch differentiates no
+ * weight, and refuses one that requires grad). */
+static int check_weight(const char *op, const char *what, const Tensor *w, const Tensor *x) {
+    if (!w) return 0;
+    int64_t shape[AG_MAX_DIMS];
+    int ndim;
+    char sw[AG_SHAPE_STR_MAX], sx[AG_SHAPE_STR_MAX];
+    if (ag_broadcast_shapes(op, w, x, shape, &ndim) != 0 ||
+        !ag_shape_equal(ndim, shape, x->ndim, x->shape)) {
+        ag_fail("%s: %s of shape %s does not broadcast to the input's shape %s", op, what,
+                tensor_shape_str(w, sw, sizeof sw), tensor_shape_str(x, sx, sizeof sx));
+        return -1;
+    }
+    if (w->requires_grad) {
+        ag_fail("%s is not differentiable with respect to %s: it cannot require grad", op, what);
+        return -1;
+    }
+    return 0;
+}
+
+/* The checks both share; -1 with a message. */
+static int check_bce(const char *op, const Tensor *x, const Tensor *t, const Tensor *w,
+                     const Tensor *pw, AgReduction r) {
+    if (!x || !t) return ag_fail("%s: an argument is NULL", op), -1;
+    if (check_reduction(op, r, false) != 0 || same_shape(op, x, t) != 0 ||
+        check_weight(op, "weight", w, x) != 0 || check_weight(op, "pos_weight", pw, x) != 0)
+        return -1;
+    return 0;
+}
+
+/* ======================================================================
+ * binary_cross_entropy: (t - 1) max(log(1 - x), -100) - t max(log(x), -100),
+ * times w; x in [0, 1]
+ *   grad_x = g (x - t) / max((1 - x) x, EPSILON) * w / n
+ *   grad_t = (log(1 - x) - log(x)) * g * w / n   (PyTorch 1.13 differentiates t)
+ * ====================================================================== */
+
+static void bce_losses(const LossCtx *c, const Elems *e, double *out) {
+    (void)c;
+    for (int64_t i = 0; i < e->n; i++) {
+        double x = e->x[i], t = e->t[i];
+        double v = (t - 1) * fmax(log(1 - x), -100.0) - t * fmax(log(x), -100.0);
+        out[i] = e->w ? v * e->w[i] : v;
+    }
+}
+
+static void bce_grads(const LossCtx *c, const Elems *e, Upstream u, double *dx, double *dt) {
+    (void)c;
+    for (int64_t i = 0; i < e->n; i++) {
+        double x = e->x[i], t = e->t[i], g = u.g[i * u.step], w = e->w ? e->w[i] : 1.0;
+        if (dx) dx[i] = g * (x - t) / fmax((1 - x) * x, EPSILON) * w / u.n;
+        if (dt) dt[i] = (log(1 - x) - log(x)) * g * w / u.n;
+    }
+}
+
+static void bce_backward(Function *self, void *ctx, Tensor *g) {
+    elementwise_backward(self, ctx, g, bce_grads, true);
+}
+
+Tensor *tensor_binary_cross_entropy(Tensor *input, Tensor *target, Tensor *weight,
+                                    AgReduction reduction) {
+    const char *op = "binary_cross_entropy";
+    if (check_bce(op, input, target, weight, NULL, reduction) != 0) return NULL;
+    for (int64_t i = 0; i < input->numel; i++)
+        if (!(input->data[i] >= 0 && input->data[i] <= 1))
+            return ag_fail("%s: input %g at index %lld is not in [0, 1] (probabilities: "
+                           "sigmoid(x), or binary_cross_entropy_with_logits(x, ...))",
+                           op, input->data[i], (long long)i);
+    return elementwise_loss(AG_OP_BINARY_CROSS_ENTROPY, (Tensor *[4]){input, target, weight, NULL},
+                            (LossCtx){.reduction = reduction}, bce_losses);
+}
+
+static Tensor *bce_call(const AgOpArgs *a) {
+    AgReduction r;
+    if (parse_reduction(AG_OP_BINARY_CROSS_ENTROPY, a, &r) != 0) return NULL;
+    return tensor_binary_cross_entropy(a->t[0], a->t[1], a->t[2], r);
+}
+
+const AgOpInfo ag_op_binary_cross_entropy = {
+    .id = AG_OP_BINARY_CROSS_ENTROPY, .name = "binary_cross_entropy",
+    .signature = "binary_cross_entropy(input, target, weight=None, *, reduction='mean')",
+    .params = "TTts",
+    .help = "-weight (target log(input) + (1 - target) log(1 - input)); input in [0, 1]",
+    .rule = "grad_input = g * (input - target) / max(input (1 - input), 1e-12) * weight / n, "
+            "grad_target = g * (log(1 - input) - log(input)) * weight / n",
+    .backward_name = "BinaryCrossEntropyBackward", .call = bce_call, .backward = bce_backward,
+};
+
+/* ======================================================================
+ * binary_cross_entropy_with_logits, stably from the logits x:
+ *   m = max(-x, 0), L = log(exp(-m) + exp(-x - m)) (log(1 + exp(-x)) - m)
+ *   without pw: (1 - t) x + m + L;  with pw: (1 - t) x + lw (L + m),
+ *   lw = (pw - 1) t + 1;  times w
+ *   grad_x = (sigmoid(x) - t) g, or ((pw t + 1 - t) sigmoid(x) - pw t) g;
+ *            times w, / n
+ *   grad_t = -x g, or (logsigmoid(-x) - pw logsigmoid(x)) g; times w, / n
+ * ====================================================================== */
+
+/* PyTorch's log_sigmoid: -(m + log(exp(-m) + exp(-x - m))), m = max(-x, 0). */
+static double log_sigmoid(double x) {
+    double m = clamp_min0(-x);
+    return -(m + log(exp(-m) + exp(-x - m)));
+}
+
+static void bce_logits_losses(const LossCtx *c, const Elems *e, double *out) {
+    (void)c;
+    for (int64_t i = 0; i < e->n; i++) {
+        double x = e->x[i], t = e->t[i], m = clamp_min0(-x), L = log(exp(-m) + exp(-x - m));
+        double v = e->pw ? (1 - t) * x + ((e->pw[i] - 1) * t + 1) * (L + m) : (1 - t) * x + m + L;
+        out[i] = e->w ? v * e->w[i] : v;
+    }
+}
+
+static void bce_logits_grads(const LossCtx *c, const Elems *e, Upstream u, double *dx,
+                             double *dt) {
+    (void)c;
+    for (int64_t i = 0; i < e->n; i++) {
+        double x = e->x[i], t = e->t[i], g = u.g[i * u.step], w = e->w ? e->w[i] : 1.0;
+        if (dx) {
+            double s = 1.0 / (1.0 + exp(-x)), pt = e->pw ? e->pw[i] * t : 0.0;
+            double d = e->pw ? ((pt + 1 - t) * s - pt) * g : (s - t) * g;
+            dx[i] = d * w / u.n;
+        }
+        if (dt) {
+            double d = e->pw ? (log_sigmoid(-x) - log_sigmoid(x) * e->pw[i]) * g : -x * g;
+            dt[i] = d * w / u.n;
+        }
+    }
+}
+
+static void bce_logits_backward(Function *self, void *ctx, Tensor *g) {
+    elementwise_backward(self, ctx, g, bce_logits_grads, true);
+}
+
+Tensor *tensor_binary_cross_entropy_with_logits(Tensor *input, Tensor *target, Tensor *weight,
+                                                AgReduction reduction, Tensor *pos_weight) {
+    if (check_bce("binary_cross_entropy_with_logits", input, target, weight, pos_weight,
+                  reduction) != 0)
+        return NULL;
+    return elementwise_loss(AG_OP_BCE_WITH_LOGITS, (Tensor *[4]){input, target, weight, pos_weight},
+                            (LossCtx){.reduction = reduction}, bce_logits_losses);
+}
+
+static Tensor *bce_logits_call(const AgOpArgs *a) {
+    AgReduction r;
+    if (parse_reduction(AG_OP_BCE_WITH_LOGITS, a, &r) != 0) return NULL;
+    return tensor_binary_cross_entropy_with_logits(a->t[0], a->t[1], a->t[2], r, a->t[3]);
+}
+
+const AgOpInfo ag_op_binary_cross_entropy_with_logits = {
+    .id = AG_OP_BCE_WITH_LOGITS, .name = "binary_cross_entropy_with_logits",
+    .signature = "binary_cross_entropy_with_logits(input, target, weight=None, *, "
+                 "reduction='mean', pos_weight=None)",
+    .params = "TTtst",
+    .help = "binary_cross_entropy(sigmoid(input), ...), computed stably from the logits",
+    .rule = "grad_input = g w / n * ((pw t + 1 - t) sigmoid(input) - pw t), grad_target = "
+            "g w / n * (logsigmoid(-input) - pw logsigmoid(input)) (-g w / n * input without pw)",
+    .backward_name = "BinaryCrossEntropyWithLogitsBackward", .call = bce_logits_call,
+    .backward = bce_logits_backward,
+};
+
+/* ======================================================================
+ * kl_div: xlogy(t, t) - t x (t log(t) - t x, 0 where t = 0), or with
+ * log_target exp(t) (t - x); x holds log-probabilities
+ *   G = g / n; grad_x = -G t, or -(G exp(t))
+ *   grad_t = (-G x + xlogy(G, t)) + G t / t (nan at t = 0, as PyTorch's
+ *            xlogy), or G exp(t) + G (t - x) exp(t)
+ * 'mean' is the mean over every element (PyTorch 1.13's, which warns that
+ * 'batchmean', the sum over input's first size, is KL divergence's).
+ * ====================================================================== */
+
+/* PyTorch's xlogy(a, b): nan if b is nan, 0 if a is 0, else a log(b). */
+static double xlogy(double a, double b) { return isnan(b) ? b : a == 0 ? 0.0 : a * log(b); }
+
+static void kl_div_losses(const LossCtx *c, const Elems *e, double *out) {
+    if (c->flag)
+        for (int64_t i = 0; i < e->n; i++) out[i] = exp(e->t[i]) * (e->t[i] - e->x[i]);
+    else
+        for (int64_t i = 0; i < e->n; i++) out[i] = xlogy(e->t[i], e->t[i]) - e->t[i] * e->x[i];
+}
+
+static void kl_div_grads(const LossCtx *c, const Elems *e, Upstream u, double *dx, double *dt) {
+    for (int64_t i = 0; i < e->n; i++) {
+        double x = e->x[i], t = e->t[i], G = u.g[i * u.step] / u.n;
+        if (c->flag) {
+            double et = exp(t);
+            if (dx) dx[i] = -(G * et);
+            if (dt) dt[i] = G * et + G * (t - x) * et;
+        } else {
+            if (dx) dx[i] = -G * t;
+            if (dt) dt[i] = (-G * x + xlogy(G, t)) + G * t / t;
+        }
+    }
+}
+
+static void kl_div_backward(Function *self, void *ctx, Tensor *g) {
+    elementwise_backward(self, ctx, g, kl_div_grads, true);
+}
+
+Tensor *tensor_kl_div(Tensor *input, Tensor *target, AgReduction reduction, bool log_target) {
+    return broadcast_loss(AG_OP_KL_DIV, input, target, reduction,
+                          (LossCtx){.flag = log_target}, kl_div_losses);
+}
+
+static Tensor *kl_div_call(const AgOpArgs *a) {
+    AgReduction r;
+    if (parse_reduction(AG_OP_KL_DIV, a, &r) != 0) return NULL;
+    return tensor_kl_div(a->t[0], a->t[1], r, a->flags[0]);
+}
+
+const AgOpInfo ag_op_kl_div = {
+    .id = AG_OP_KL_DIV, .name = "kl_div",
+    .signature = "kl_div(input, target, *, reduction='mean', log_target=False)", .params = "TTsb",
+    .help = "target (log(target) - input), input log-probabilities; 'batchmean' is KL's",
+    .rule = "grad_input = -g / n * target, grad_target = g / n * (log(target) + 1 - input) "
+            "(log_target: -g / n * exp(target), g / n * exp(target) (target - input + 1))",
+    .backward_name = "KlDivBackward", .call = kl_div_call, .backward = kl_div_backward,
+};
+
+/* ======================================================================
+ * hinge_embedding_loss: (t != 1 ? max(0, margin - x) : 0) + (t != -1 ? x : 0)
+ *   G = g / n; grad_x = (t != -1 ? G : 0) - (t != 1 and margin - x >= 0 ? G : 0)
+ *   (the target is only compared: no gradient)
+ * ====================================================================== */
+
+static void hinge_losses(const LossCtx *c, const Elems *e, double *out) {
+    double margin = c->param[0];
+    SIMD_LOOP for (int64_t i = 0; i < e->n; i++) {
+        double x = e->x[i], t = e->t[i];
+        out[i] = (t != 1 ? clamp_min0(margin - x) : 0.0) + (t != -1 ? x : 0.0);
+    }
+}
+
+static void hinge_grads(const LossCtx *c, const Elems *e, Upstream u, double *dx, double *dt) {
+    (void)dt; /* the target is only compared */
+    double margin = c->param[0];
+    SIMD_LOOP for (int64_t i = 0; i < e->n; i++) {
+        double x = e->x[i], t = e->t[i], G = u.g[i * u.step] / u.n;
+        dx[i] = (t != -1 ? G : 0.0) + -(t != 1 && margin - x >= 0 ? G : 0.0);
+    }
+}
+
+static void hinge_backward(Function *self, void *ctx, Tensor *g) {
+    elementwise_backward(self, ctx, g, hinge_grads, false);
+}
+
+Tensor *tensor_hinge_embedding_loss(Tensor *input, Tensor *target, double margin,
+                                    AgReduction reduction) {
+    return broadcast_loss(AG_OP_HINGE_EMBEDDING_LOSS, input, target, reduction,
+                          (LossCtx){.param = {margin}}, hinge_losses);
+}
+
+static Tensor *hinge_call(const AgOpArgs *a) {
+    AgReduction r;
+    if (parse_reduction(AG_OP_HINGE_EMBEDDING_LOSS, a, &r) != 0) return NULL;
+    return tensor_hinge_embedding_loss(a->t[0], a->t[1], a->has_num[0] ? a->num[0] : 1.0, r);
+}
+
+const AgOpInfo ag_op_hinge_embedding_loss = {
+    .id = AG_OP_HINGE_EMBEDDING_LOSS, .name = "hinge_embedding_loss",
+    .signature = "hinge_embedding_loss(input, target, margin=1.0, *, reduction='mean')",
+    .params = "TTns",
+    .help = "input where target is 1, max(0, margin - input) where it is -1",
+    .rule = "grad_input = g / n where target != -1, minus g / n where target != 1 and "
+            "input <= margin (the target: none)",
+    .backward_name = "HingeEmbeddingLossBackward", .call = hinge_call, .backward = hinge_backward,
+};
+
+/* ======================================================================
+ * The class-index losses: input (N, C) with classes (N,), (N, C, d1, ...)
+ * with (N, d1, ...), or (C,) with (); lane (o, i) is the C values of
+ * input along dimension 1 at target element j = o * inner + i.
+ * ====================================================================== */
+
+typedef struct {
+    int64_t outer, C, inner;
+} ClassLanes;
+
+/* Checks input's and target's shapes and the classes; -1 with a message. */
+static int class_lanes(const char *op, const Tensor *x, const Tensor *t, ClassLanes *l) {
+    char sx[AG_SHAPE_STR_MAX], st[AG_SHAPE_STR_MAX];
+    bool ok = x->ndim == 1 ? t->ndim == 0
+                           : x->ndim >= 2 && t->ndim == x->ndim - 1 && t->shape[0] == x->shape[0];
+    for (int k = 2; ok && k < x->ndim; k++) ok = t->shape[k - 1] == x->shape[k];
+    if (!ok)
+        return ag_fail("%s: input %s and target %s do not match: expected (N, C) and (N,), "
+                       "(N, C, d1, ...) and (N, d1, ...), or (C,) and ()", op,
+                       tensor_shape_str(x, sx, sizeof sx), tensor_shape_str(t, st, sizeof st)), -1;
+    if (t->requires_grad)
+        return ag_fail("%s: classes are indices and cannot require grad", op), -1;
+    l->outer = x->ndim == 1 ? 1 : x->shape[0];
+    l->C = x->ndim == 1 ? x->shape[0] : x->shape[1];
+    l->inner = x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim);
+    for (int64_t j = 0; j < t->numel; j++) {
+        double c = t->data[j];
+        if (!(c >= 0 && c < (double)l->C) || c != floor(c))
+            return ag_fail("%s: class %g at index %lld is not an integer in [0, %lld)", op, c,
+                           (long long)j, (long long)l->C), -1;
+    }
+    return 0;
+}
+
+/* The checks, then the element losses (the target's shape) by fill(x, t,
+ * lanes, out), reduced and recorded. */
+static Tensor *class_loss(int op, Tensor *x, Tensor *t, AgReduction r,
+                          bool (*fill)(const Tensor *, const Tensor *, ClassLanes, double *)) {
+    const char *name = ag_op_at(op)->name;
+    ClassLanes l;
+    if (!x || !t) return ag_fail("%s: an argument is NULL", name);
+    if (check_reduction(name, r, false) != 0 || class_lanes(name, x, t, &l) != 0) return NULL;
+    LossCtx c = {.reduction = r, .n = divisor(r, t->numel, x)};
+    Tensor *elems = ag_tensor_new(t->ndim, t->shape);
+    if (elems && !fill(x, t, l, elems->data)) {
+        tensor_release(elems);
+        return NULL;
+    }
+    return record_loss(reduce_losses(elems, &c), op, (Tensor *[]){x, t}, 2, &c);
+}
+
+/* The index of input's element at class k of target element j. */
+static int64_t class_index(ClassLanes l, int64_t j, int64_t k) {
+    int64_t o = j / l.inner, i = j % l.inner;
+    return (o * l.C + k) * l.inner + i;
+}
+
+/* ======================================================================
+ * nll_loss: -input[class] in each lane
+ *   grad_input = -(g / n) at the class, 0 elsewhere (PyTorch's order)
+ * ====================================================================== */
+
+static bool nll_fill(const Tensor *x, const Tensor *t, ClassLanes l, double *out) {
+    for (int64_t j = 0; j < t->numel; j++)
+        out[j] = -x->data[class_index(l, j, (int64_t)t->data[j])];
+    return true;
+}
+
+static void nll_backward(Function *self, void *ctx, Tensor *g) {
+    Tensor *x = self->inputs[0], *t = self->inputs[1];
+    ClassLanes l = {x->ndim == 1 ? 1 : x->shape[0], x->ndim == 1 ? x->shape[0] : x->shape[1],
+                    x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim)};
+    Upstream u = upstream(g, ctx);
+    Tensor *dx = ag_tensor_filled_like(x, 0.0);
+    if (!dx) return;
+    for (int64_t j = 0; j < t->numel; j++)
+        dx->data[class_index(l, j, (int64_t)t->data[j])] = -(u.g[j * u.step] / u.n);
+    ag_accumulate_grad(x, dx);
+}
+
+Tensor *tensor_nll_loss(Tensor *input, Tensor *classes, AgReduction reduction) {
+    return class_loss(AG_OP_NLL_LOSS, input, classes, reduction, nll_fill);
+}
+
+static Tensor *nll_call(const AgOpArgs *a) { return call_pair(AG_OP_NLL_LOSS, a, tensor_nll_loss); }
+
+const AgOpInfo ag_op_nll_loss = {
+    .id = AG_OP_NLL_LOSS, .name = "nll_loss",
+    .signature = "nll_loss(input, target, *, reduction='mean')", .params = "TTs",
+    .help = "-input[target] along dim 1: log-probabilities (N, C), classes (N,)",
+    .rule = "grad_input = -g / n at each target's class, 0 elsewhere",
+    .backward_name = "NllLossBackward", .call = nll_call, .backward = nll_backward,
+};
+
+/* ======================================================================
+ * cross_entropy: nll_loss(log_softmax(input, 1)): per lane
+ *   -(x[class] - max - logsumexp(x - max))
+ *   grad_input = gc * (onehot(class) - softmax(lane)), gc = -(g / n)
+ * PyTorch's order of operations: log_softmax is (x - max) - logsumexp
+ * (adding max and logsumexp first rounds logsumexp away next to a logit of
+ * 1e16), and the gradient is log_softmax's backward of nll's gc at the class.
+ * ====================================================================== */
+
+/* Lane j of x, contiguous (copied into buf when the lane is strided), and
+ * its max and logsumexp (buf[C ..] their scratch). */
+static const double *class_lane(const Tensor *x, ClassLanes l, int64_t j, double *buf,
+                                double *m, double *lse) {
+    const double *v = x->data + class_index(l, j, 0);
+    if (l.inner > 1) {
+        for (int64_t k = 0; k < l.C; k++) buf[k] = v[k * l.inner];
+        v = buf;
+    }
+    ag_lane_logsumexp(v, l.C, 1, buf + l.C, m, lse);
+    return v;
+}
+
+/* A scratch tensor of two lanes, for class_lane. */
+static Tensor *lane_scratch(ClassLanes l) {
+    int64_t len = 2 * l.C;
+    return ag_tensor_new(1, &len);
+}
+
+static bool cross_entropy_fill(const Tensor *x, const Tensor *t, ClassLanes l, double *out) {
+    if (t->numel == 0) return true;
+    Tensor *scratch = lane_scratch(l);
+    if (!scratch) return false;
+    for (int64_t j = 0; j < t->numel; j++) {
+        double m, lse;
+        const double *v = class_lane(x, l, j, scratch->data, &m, &lse);
+        out[j] = -(v[(int64_t)t->data[j]] - m - lse);
+    }
+    tensor_release(scratch);
+    return true;
+}
+
+static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
+    Tensor *x = self->inputs[0], *t = self->inputs[1];
+    ClassLanes l = {x->ndim == 1 ? 1 : x->shape[0], x->ndim == 1 ? x->shape[0] : x->shape[1],
+                    x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim)};
+    Upstream u = upstream(g, ctx);
+    Tensor *dx = ag_tensor_new_like(x), *scratch = t->numel > 0 ? lane_scratch(l) : NULL;
+    if (!dx || (t->numel > 0 && !scratch)) {
+        tensor_release(dx);
+        tensor_release(scratch);
+        return;
+    }
+    for (int64_t j = 0; j < t->numel; j++) {
+        double m, lse, gc = -(u.g[j * u.step] / u.n);
+        int64_t cls = (int64_t)t->data[j];
+        const double *v = class_lane(x, l, j, scratch->data, &m, &lse);
+        double *d = dx->data + class_index(l, j, 0);
+        for (int64_t k = 0; k < l.C; k++)
+            d[k * l.inner] = (k == cls ? gc : 0.0) - exp(v[k] - m - lse) * gc;
+    }
+    tensor_release(scratch);
+    ag_accumulate_grad(x, dx);
+}
+
+Tensor *tensor_cross_entropy_loss(Tensor *input, Tensor *classes, AgReduction reduction) {
+    return class_loss(AG_OP_CROSS_ENTROPY, input, classes, reduction, cross_entropy_fill);
+}
+
+Tensor *tensor_cross_entropy(Tensor *logits, Tensor *classes) {
+    return tensor_cross_entropy_loss(logits, classes, AG_REDUCTION_MEAN);
+}
+
+static Tensor *cross_entropy_call(const AgOpArgs *a) {
+    return call_pair(AG_OP_CROSS_ENTROPY, a, tensor_cross_entropy_loss);
+}
+
+const AgOpInfo ag_op_cross_entropy = {
+    .id = AG_OP_CROSS_ENTROPY, .name = "cross_entropy",
+    .signature = "cross_entropy(input, target, *, reduction='mean')", .params = "TTs",
+    .help = "nll_loss(log_softmax(input, 1), target): logits (N, C), classes (N,)",
+    .rule = "grad_input = g / n * (softmax(input) - onehot(target)) along dim 1",
+    .backward_name = "NllLossBackward", .call = cross_entropy_call,
+    .backward = cross_entropy_backward,
+};
+
+/* ======================================================================
+ * Rows: the embedding losses compare vectors along the last dimension.
+ * ====================================================================== */
+
+/* The sum of a[k] * b[k] over k < n, pairwise (tmp holds the products). */
+static double dot(const double *a, const double *b, int64_t n, double *tmp) {
+    SIMD_LOOP for (int64_t k = 0; k < n; k++) tmp[k] = a[k] * b[k];
+    return ag_sum(tmp, n, 1);
+}
+
+/* A scratch tensor of n doubles (one element when n is 0). */
+static Tensor *row_scratch(int64_t n) {
+    int64_t len = n > 0 ? n : 1;
+    return ag_tensor_new(1, &len);
+}
+
+/* ======================================================================
+ * cosine_embedding_loss: rows a, b (N, D) with targets y (N,), or
+ * vectors (D,) with y ():
+ *   p = sum(a b), m1 = sum(a^2) + EPSILON, m2 = sum(b^2) + EPSILON,
+ *   denom = sqrt(m1 m2), cos = p / denom
+ *   (y == 1 ? 1 - cos : 0) + (y == -1 ? max(0, cos - margin) : 0)
+ * Backward, PyTorch's chain in its order: G = g / n,
+ *   gcos = -(y == 1 ? G : 0) + (y == -1 and cos - margin >= 0 ? G : 0),
+ *   dp = gcos / denom, ddenom = -gcos ((p / denom) / denom),
+ *   dm = ddenom / (2 denom); grad_a = 2 (dm m2 a) + dp b, grad_b likewise
+ * input1 and input2 broadcast, and y with their rows.
+ * ====================================================================== */
+
+typedef struct {
+    double p, m1, m2, denom, cos;
+} CosineRow;
+
+static CosineRow cosine_row(const double *a, const double *b, int64_t D, double *tmp) {
+    CosineRow r;
+    r.p = dot(a, b, D, tmp);
+    r.m1 = dot(a, a, D, tmp) + EPSILON;
+    r.m2 = dot(b, b, D, tmp) + EPSILON;
+    r.denom = sqrt(r.m1 * r.m2);
+    r.cos = r.p / r.denom;
+    return r;
+}
+
+/* The rows' shapes: a and b broadcast to (N, D) (or (D,) for a 0-d target)
+ * and the target to (N,) (or ()); -1 with a message. */
+typedef struct {
+    int ndim;              /* of a and b: 1 or 2 */
+    int64_t shape[2];      /* (N, D) or (D,) */
+    int64_t N, D;
+} CosineShape;
+
+static int cosine_shape(const Tensor *a, const Tensor *b, const Tensor *y, CosineShape *s) {
+    const char *op = "cosine_embedding_loss";
+    char sa[AG_SHAPE_STR_MAX], sb[AG_SHAPE_STR_MAX], sy[AG_SHAPE_STR_MAX];
+    tensor_shape_str(a, sa, sizeof sa), tensor_shape_str(b, sb, sizeof sb);
+    tensor_shape_str(y, sy, sizeof sy);
+    if (y->ndim > 1)
+        return ag_fail("%s: the target must be 0-d or 1-d (one per row), got %s", op, sy), -1;
+    if (a->ndim != y->ndim + 1 || b->ndim != y->ndim + 1)
+        return ag_fail("%s: a %s target expects %s inputs, got %s and %s", op, sy,
+                       y->ndim ? "2-d (N, D)" : "1-d (D,)", sa, sb), -1;
+    if (ag_broadcast_shapes(op, a, b, s->shape, &s->ndim) != 0) return -1;
+    s->D = s->shape[s->ndim - 1];
+    s->N = 1;
+    if (y->ndim == 1) {
+        int64_t rows = s->shape[0], n = y->shape[0];
+        if (rows != n && rows != 1 && n != 1)
+            return ag_fail("%s: target %s does not match the %lld rows of the inputs %s and %s",
+                           op, sy, (long long)rows, sa, sb), -1;
+        s->N = s->shape[0] = rows == 1 ? n : rows;
+    }
+    return 0;
+}
+
+/* a, b and y's values in the rows' shapes (copies where needed). */
+typedef struct {
+    const double *a, *b, *y;
+    Tensor *copy[3];
+} CosineData;
+
+static void cosine_close(CosineData *d) {
+    for (int k = 0; k < 3; k++) tensor_release(d->copy[k]);
+}
+
+static int cosine_open(const Tensor *a, const Tensor *b, const Tensor *y, const CosineShape *s,
+                       CosineData *d) {
+    memset(d, 0, sizeof *d);
+    d->a = data_as(a, s->ndim, s->shape, &d->copy[0]);
+    d->b = d->a ? data_as(b, s->ndim, s->shape, &d->copy[1]) : NULL;
+    d->y = d->b ? data_as(y, s->ndim - 1, s->shape, &d->copy[2]) : NULL;
+    if (d->y) return 0;
+    cosine_close(d);
+    return -1;
+}
+
+static void cosine_backward(Function *self, void *ctx, Tensor *g) {
+    LossCtx *c = ctx;
+    Tensor *a = self->inputs[0], *b = self->inputs[1], *y = self->inputs[2];
+    CosineShape s;
+    CosineData d;
+    if (cosine_shape(a, b, y, &s) != 0 || cosine_open(a, b, y, &s, &d) != 0) return;
+    Tensor *da = ag_tensor_new(s.ndim, s.shape), *db = ag_tensor_new(s.ndim, s.shape);
+    Tensor *tmp = s.N > 0 ? row_scratch(s.D) : NULL;
+    if (!da || !db || (s.N > 0 && !tmp)) {
+        tensor_release(da), tensor_release(db), tensor_release(tmp);
+        cosine_close(&d);
+        return;
+    }
+    Upstream u = upstream(g, c);
+    double margin = c->param[0];
+    for (int64_t r = 0; r < s.N; r++) {
+        const double *ar = d.a + r * s.D, *br = d.b + r * s.D;
+        CosineRow w = cosine_row(ar, br, s.D, tmp->data);
+        double G = u.g[r * u.step] / u.n, yr = d.y[r];
+        double gcos = -(yr == 1 ? G : 0.0) + (w.cos - margin >= 0 ? (yr == -1 ? G : 0.0) : 0.0);
+        double dp = gcos / w.denom, dden = -gcos * ((w.p / w.denom) / w.denom);
+        double dprod = dden / (2 * w.denom), dm1 = dprod * w.m2, dm2 = dprod * w.m1;
+        double *dar = da->data + r * s.D, *dbr = db->data + r * s.D;
+        SIMD_LOOP for (int64_t k = 0; k < s.D; k++) {
+            dar[k] = 2 * (dm1 * ar[k]) + dp * br[k];
+            dbr[k] = 2 * (dm2 * br[k]) + dp * ar[k];
+        }
+    }
+    tensor_release(tmp);
+    cosine_close(&d);
+    ag_accumulate_grad(a, da);
+    ag_accumulate_grad(b, db);
+}
+
+Tensor *tensor_cosine_embedding_loss(Tensor *input1, Tensor *input2, Tensor *target,
+                                     double margin, AgReduction reduction) {
+    const char *op = "cosine_embedding_loss";
+    if (!input1 || !input2 || !target) return ag_fail("%s: an argument is NULL", op);
+    CosineShape s;
+    CosineData d;
+    if (check_reduction(op, reduction, false) != 0 || cosine_shape(input1, input2, target, &s) != 0)
+        return NULL;
+    if (cosine_open(input1, input2, target, &s, &d) != 0) return NULL;
+    Tensor *elems = ag_tensor_new(s.ndim - 1, s.shape);
+    Tensor *tmp = elems && s.N > 0 ? row_scratch(s.D) : NULL;
+    if (tmp)
+        for (int64_t r = 0; r < s.N; r++) {
+            double cos = cosine_row(d.a + r * s.D, d.b + r * s.D, s.D, tmp->data).cos, y = d.y[r];
+            elems->data[r] = (y == 1 ? 1 - cos : 0.0) + (y == -1 ? clamp_min0(cos - margin) : 0.0);
+        }
+    tensor_release(tmp);
+    cosine_close(&d);
+    if (elems && s.N > 0 && !tmp) {
+        tensor_release(elems);
+        return NULL;
+    }
+    LossCtx c = {.reduction = reduction, .n = divisor(reduction, s.N, input1), .param = {margin}};
+    return record_loss(reduce_losses(elems, &c), AG_OP_COSINE_EMBEDDING_LOSS,
+                       (Tensor *[]){input1, input2, target}, 3, &c);
+}
+
+static Tensor *cosine_call(const AgOpArgs *a) {
+    AgReduction r;
+    if (parse_reduction(AG_OP_COSINE_EMBEDDING_LOSS, a, &r) != 0) return NULL;
+    return tensor_cosine_embedding_loss(a->t[0], a->t[1], a->t[2],
+                                        a->has_num[0] ? a->num[0] : 0.0, r);
+}
+
+const AgOpInfo ag_op_cosine_embedding_loss = {
+    .id = AG_OP_COSINE_EMBEDDING_LOSS, .name = "cosine_embedding_loss",
+    .signature = "cosine_embedding_loss(input1, input2, target, margin=0, *, reduction='mean')",
+    .params = "TTTns",
+    .help = "per row: 1 - cos where target is 1, max(0, cos - margin) where -1",
+    .rule = "grad_input1 = gcos * (input2 / |input1||input2| - cos input1 / |input1|^2), "
+            "gcos = -g / n where target is 1, g / n where -1 and cos >= margin; input2 alike",
+    .backward_name = "CosineEmbeddingLossBackward", .call = cosine_call,
+    .backward = cosine_backward,
+};
+
+/* ======================================================================
+ * triplet_margin_loss: rows a, p, n (the last dimension; one ndim,
+ * broadcasting): max(0, (margin + d(a, p)) - d(a, n)),
+ * d(u, v) = ||u - v + eps||_p; with swap, d(a, n) = min(d(a, n), d(p, n))
+ *   G = g / n; gz = G where the sum >= 0, else 0; d(a, p) gets gz, d(a, n)
+ *   -gz (with swap, to the smaller distance; half each when equal);
+ *   a distance's gradient goes to u, its negative to v (norm_backward)
+ * ====================================================================== */
+
+/* ||v||_p of n values (tmp: n doubles of scratch), as torch.norm. */
+static double pnorm(const double *v, int64_t n, double p, double *tmp) {
+    if (isinf(p)) {
+        double m = 0.0;
+        for (int64_t k = 0; k < n; k++) {
+            double a = fabs(v[k]);
+            if (a > m || isnan(a)) m = a;
+            if (isnan(m)) break;
+        }
+        return m;
+    }
+    if (p == 2) return sqrt(dot(v, v, n, tmp));
+    if (p == 1) {
+        SIMD_LOOP for (int64_t k = 0; k < n; k++) tmp[k] = fabs(v[k]);
+        return ag_sum(tmp, n, 1);
+    }
+    for (int64_t k = 0; k < n; k++) tmp[k] = pow(fabs(v[k]), p);
+    return pow(ag_sum(tmp, n, 1), 1.0 / p);
+}
+
+/* dv = the gradient of r = ||v||_p times gr, PyTorch's norm_backward:
+ * 0 where r is 0 (p > 1); at p = inf shared by the tied largest |v|. */
+static void pnorm_grad(const double *v, int64_t n, double p, double r, double gr, double *dv) {
+    if (p == 1) {
+        SIMD_LOOP for (int64_t k = 0; k < n; k++) dv[k] = sgn(v[k]) * gr;
+    } else if (p == 2) {
+        SIMD_LOOP for (int64_t k = 0; k < n; k++) dv[k] = gr * (r == 0 ? 0.0 : v[k] / r);
+    } else if (isinf(p)) {
+        int64_t count = 0;
+        for (int64_t k = 0; k < n; k++) count += fabs(v[k]) == r || isnan(v[k]);
+        double share = gr / (double)count;
+        for (int64_t k = 0; k < n; k++)
+            dv[k] = sgn(v[k]) * (share * (double)(fabs(v[k]) == r || isnan(v[k])));
+    } else if (p < 1) {
+        double scale = pow(r, 1 - p);
+        for (int64_t k = 0; k < n; k++)
+            dv[k] = (v[k] == 0 ? 0.0 : sgn(v[k]) * pow(fabs(v[k]), p - 1)) * gr * scale;
+    } else {
+        double scale = r == 0 ? 0.0 : gr / pow(r, p - 1);
+        for (int64_t k = 0; k < n; k++)
+            dv[k] = (p < 2 ? sgn(v[k]) * pow(fabs(v[k]), p - 1) : v[k] * pow(fabs(v[k]), p - 2)) *
+                    scale;
+    }
+}
+
+/* The rows' shape: a, p and n broadcast, one ndim (>= 1, as PyTorch). */
+static int triplet_shape(Tensor *const in[3], int *ndim, int64_t *shape) {
+    const char *op = "triplet_margin_loss";
+    char s[3][AG_SHAPE_STR_MAX];
+    for (int k = 0; k < 3; k++) tensor_shape_str(in[k], s[k], sizeof s[k]);
+    if (in[0]->ndim < 1 || in[1]->ndim != in[0]->ndim || in[2]->ndim != in[0]->ndim)
+        return ag_fail("%s: anchor, positive and negative must have the same number of "
+                       "dimensions (at least 1), got %s, %s and %s", op, s[0], s[1], s[2]), -1;
+    Tensor probe = *in[0];
+    if (ag_broadcast_shapes(op, in[0], in[1], probe.shape, &probe.ndim) != 0 ||
+        ag_broadcast_shapes(op, &probe, in[2], shape, ndim) != 0)
+        return ag_fail("%s: anchor %s, positive %s and negative %s do not broadcast", op, s[0],
+                       s[1], s[2]), -1;
+    return 0;
+}
+
+/* One row's distances and the vectors they measure (in tmp rows). */
+typedef struct {
+    double *ap, *an, *pn;   /* a - p + eps, a - n + eps, p - n + eps */
+    double d_ap, d_an, d_pn, z;
+} TripletRow;
+
+/* Fills a row's vectors (t's ap, an, pn: D each, pn only with swap) and
+ * distances; scratch: D more. */
+static void triplet_row(const double *a, const double *p, const double *n, int64_t D,
+                        const LossCtx *c, double *scratch, TripletRow *t) {
+    double eps = c->param[2], pp = c->param[1];
+    SIMD_LOOP for (int64_t k = 0; k < D; k++) {
+        t->ap[k] = a[k] - p[k] + eps;
+        t->an[k] = a[k] - n[k] + eps;
+    }
+    t->d_ap = pnorm(t->ap, D, pp, scratch);
+    t->d_an = pnorm(t->an, D, pp, scratch);
+    double dneg = t->d_an;
+    if (c->flag) {
+        SIMD_LOOP for (int64_t k = 0; k < D; k++) t->pn[k] = p[k] - n[k] + eps;
+        t->d_pn = pnorm(t->pn, D, pp, scratch);
+        dneg = fmin(t->d_an, t->d_pn);
+        if (isnan(t->d_an) || isnan(t->d_pn)) dneg = NAN; /* at::min propagates nan */
+    }
+    t->z = (c->param[0] + t->d_ap) - dneg;
+}
+
+/* The three operands' values in the rows' shape, and 5 rows of scratch
+ * (when there are rows). */
+typedef struct {
+    const double *v[3];
+    Tensor *copy[3], *scratch;
+    int64_t rows, D;
+} TripletData;
+
+static void triplet_close(TripletData *d) {
+    for (int k = 0; k < 3; k++) tensor_release(d->copy[k]);
+    tensor_release(d->scratch);
+}
+
+static int triplet_open(Tensor *const in[3], int ndim, const int64_t *shape, TripletData *d) {
+    memset(d, 0, sizeof *d);
+    d->D = shape[ndim - 1];
+    d->rows = ag_shape_prod(shape, 0, ndim - 1);
+    for (int k = 0; k < 3; k++)
+        if (!(d->v[k] = data_as(in[k], ndim, shape, &d->copy[k]))) {
+            triplet_close(d);
+            return -1;
+        }
+    if (d->rows > 0 && !(d->scratch = row_scratch(5 * d->D))) {
+        triplet_close(d);
+        return -1;
+    }
+    return 0;
+}
+
+/* Row r's vectors and distances, in d's scratch (rows 0 to 2; row 4 is
+ * pnorm's). Only when there are rows: then there is scratch. */
+static TripletRow triplet_at(const TripletData *d, int64_t r, const LossCtx *c) {
+    double *s = d->scratch->data;
+    TripletRow t = {.ap = s, .an = s + d->D, .pn = s + 2 * d->D};
+    triplet_row(d->v[0] + r * d->D, d->v[1] + r * d->D, d->v[2] + r * d->D, d->D, c,
+                s + 4 * d->D, &t);
+    return t;
+}
+
+static void triplet_backward(Function *self, void *ctx, Tensor *g) {
+    LossCtx *c = ctx;
+    int ndim;
+    int64_t shape[AG_MAX_DIMS];
+    TripletData d;
+    if (triplet_shape(self->inputs, &ndim, shape) != 0 ||
+        triplet_open(self->inputs, ndim, shape, &d) != 0)
+        return;
+    Tensor *grad[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < 3; k++)
+        if (!(grad[k] = ag_tensor_new(ndim, shape))) {
+            for (int j = 0; j < k; j++) tensor_release(grad[j]);
+            triplet_close(&d);
+            return;
+        }
+    Upstream u = upstream(g, c);
+    double pp = c->param[1];
+    for (int64_t r = 0; r < d.rows; r++) {
+        double *da = grad[0]->data + r * d.D, *dp = grad[1]->data + r * d.D,
+               *dn = grad[2]->data + r * d.D, *dv = d.scratch->data + 3 * d.D;
+        TripletRow t = triplet_at(&d, r, c);
+        double gz = t.z >= 0 ? u.g[r * u.step] / u.n : 0.0, gneg = -gz, gswap = 0.0;
+        if (c->flag) { /* at::min's backward: ties split, the larger gets 0 */
+            double half = t.d_an == t.d_pn ? gneg / 2 : gneg;
+            gneg = t.d_an > t.d_pn ? 0.0 : half;
+            gswap = t.d_an < t.d_pn ? 0.0 : half;
+        }
+        pnorm_grad(t.ap, d.D, pp, t.d_ap, gz, dv);
+        SIMD_LOOP for (int64_t k = 0; k < d.D; k++) da[k] = dv[k], dp[k] = -dv[k];
+        pnorm_grad(t.an, d.D, pp, t.d_an, gneg, dv);
+        SIMD_LOOP for (int64_t k = 0; k < d.D; k++) da[k] += dv[k], dn[k] = -dv[k];
+        if (c->flag) {
+            pnorm_grad(t.pn, d.D, pp, t.d_pn, gswap, dv);
+            SIMD_LOOP for (int64_t k = 0; k < d.D; k++) dp[k] += dv[k], dn[k] += -dv[k];
+        }
+    }
+    triplet_close(&d);
+    for (int k = 0; k < 3; k++) ag_accumulate_grad(self->inputs[k], grad[k]);
+}
+
+Tensor *tensor_triplet_margin_loss(Tensor *anchor, Tensor *positive, Tensor *negative,
+                                   double margin, double p, double eps, bool swap,
+                                   AgReduction reduction) {
+    const char *op = "triplet_margin_loss";
+    Tensor *in[3] = {anchor, positive, negative};
+    if (!anchor || !positive || !negative) return ag_fail("%s: an argument is NULL", op);
+    if (!(p > 0)) return ag_fail("%s: p must be positive (or inf), got %g", op, p);
+    int ndim;
+    int64_t shape[AG_MAX_DIMS];
+    TripletData d;
+    if (check_reduction(op, reduction, false) != 0 || triplet_shape(in, &ndim, shape) != 0 ||
+        triplet_open(in, ndim, shape, &d) != 0)
+        return NULL;
+    LossCtx c = {.reduction = reduction, .n = divisor(reduction, d.rows, anchor),
+                 .param = {margin, p, eps}, .flag = swap};
+    Tensor *elems = ag_tensor_new(ndim - 1, shape);
+    for (int64_t r = 0; elems && r < d.rows; r++)
+        elems->data[r] = clamp_min0(triplet_at(&d, r, &c).z);
+    triplet_close(&d);
+    return record_loss(reduce_losses(elems, &c), AG_OP_TRIPLET_MARGIN_LOSS, in, 3, &c);
+}
+
+static Tensor *triplet_call(const AgOpArgs *a) {
+    AgReduction r;
+    if (parse_reduction(AG_OP_TRIPLET_MARGIN_LOSS, a, &r) != 0) return NULL;
+    return tensor_triplet_margin_loss(a->t[0], a->t[1], a->t[2], a->has_num[0] ? a->num[0] : 1.0,
+                                      a->has_num[1] ? a->num[1] : 2.0,
+                                      a->has_num[2] ? a->num[2] : 1e-6, a->flags[0], r);
+}
+
+const AgOpInfo ag_op_triplet_margin_loss = {
+    .id = AG_OP_TRIPLET_MARGIN_LOSS, .name = "triplet_margin_loss",
+    .signature = "triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, "
+                 "swap=False, *, reduction='mean')",
+    .params = "TTTnnnbs",
+    .help = "per row: max(0, margin + d(anchor, positive) - d(anchor, negative))",
+    .rule = "grad_anchor = g / n * (u(a - p) - u(a - n)) where the loss > 0 (u: the p-norm's "
+            "gradient), grad_positive = -g / n * u(a - p), grad_negative = g / n * u(a - n)",
+    .backward_name = "TripletMarginLossBackward", .call = triplet_call,
+    .backward = triplet_backward,
+};
