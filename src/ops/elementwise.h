@@ -22,6 +22,7 @@
  * of them since glibc 2.35, the release that added tanh, which make tests. */
 #if defined(AG_LIBMVEC) && defined(__GNUC__) && !defined(__clang__)
 #define VECTOR_MATH __attribute__((simd("notinbranch")))
+VECTOR_MATH double erf(double);
 VECTOR_MATH double exp(double);
 VECTOR_MATH double log(double);
 VECTOR_MATH double log1p(double);
