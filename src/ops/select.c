@@ -261,7 +261,8 @@ const AgOpInfo ag_op_minimum = {
  * where: condition (..), a (..), b (..) -> out (the three broadcast)
  *   out = a where condition != 0 (nan counts as true), else b
  *   grad_a = g where condition, else 0; grad_b = g where not condition;
- *   condition gets none (PyTorch's condition is boolean)
+ *   condition gets none (PyTorch's condition is boolean): the result is a
+ *   constant unless a or b requires grad
  * ====================================================================== */
 
 static void where_block(const double *const *in, double *const *out) {
@@ -293,6 +294,7 @@ Tensor *tensor_where(Tensor *condition, Tensor *a, Tensor *b) {
     Tensor *in[] = {condition, a, b}, *out = select_out("where", in, 3);
     if (!out) return NULL;
     select_apply(where_block, (const Tensor *[]){condition, a, b}, 3, &out, 1);
+    if (!a->requires_grad && !b->requires_grad) return out; /* a constant, as in PyTorch */
     return ag_graph_record(out, AG_OP_WHERE, in, 3, NULL, 0);
 }
 

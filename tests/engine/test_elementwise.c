@@ -466,15 +466,19 @@ static void test_elementwise_errors(void) {
           "the errors made nothing");
     ag_clear_error();
 
-    /* A condition that requires grad is read as a constant: no gradient. */
+    /* A condition that requires grad is read as a constant: no gradient,
+     * and with constant operands the result is a constant. */
     Tensor *cond = tensor_create(1, (int64_t[]){3}, (double[]){1, 0, 2}, true);
     Tensor *a = tensor_full(5, SHAPE(3), true), *y = tensor_where(cond, a, cond), *s = tensor_sum(y);
     CHECK(s && backward(s) == 0 && a->grad && a->grad->data[0] == 1 && a->grad->data[1] == 0 &&
               cond->grad && cond->grad->data[0] == 0 && cond->grad->data[1] == 1 &&
               cond->grad->data[2] == 0,
           "where(cond, a, cond): only as the other operand does cond get g: %s", ag_error());
-    Tensor *t[] = {x, c, b, cond, a, y, s};
-    for (int i = 0; i < 7; i++) tensor_release(t[i]);
+    Tensor *z = tensor_zeros(SHAPE(3), false), *k = tensor_where(cond, z, z);
+    CHECK(k && !k->requires_grad && tensor_is_leaf(k), "where(cond, constant, constant) is a "
+          "constant: %s", ag_error());
+    Tensor *t[] = {x, c, b, cond, a, y, s, z, k};
+    for (int i = 0; i < 9; i++) tensor_release(t[i]);
 }
 
 void test_elementwise(void) {
