@@ -121,7 +121,8 @@ $(BUILD)/src/%.o: src/%.c $(LIB_HEADERS)
 
 # Element-wise loops: full-width vectors where the machine has them (gcc
 # otherwise stops at 256 bits on AVX-512 parts), for libmvec's 8-wide calls.
-$(BUILD)/src/ops/unary.o $(BUILD)/src/ops/binary.o: CFLAGS_ALL += -mprefer-vector-width=512
+$(BUILD)/src/ops/unary.o $(BUILD)/src/ops/binary.o $(BUILD)/src/ops/activation.o \
+  $(BUILD)/src/ops/select.o: CFLAGS_ALL += -mprefer-vector-width=512
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

@@ -146,6 +146,28 @@ Tensor *tensor_sin(Tensor *x);
 Tensor *tensor_cos(Tensor *x);
 Tensor *tensor_sign(Tensor *x);                /* gradient 0 */
 
+/* Selection, broadcasting (select.c): PyTorch's values at nan, ties and
+ * bounds, and gradients that select g (an operand not chosen gets 0).
+ * clamp: min or max may be NULL (not both): min(max(x, min), max), nan
+ * where a bound is nan. where: a where condition != 0, else b; condition
+ * gets no gradient. maximum, minimum: nan if either is; a tie sends g / 2
+ * to each. */
+Tensor *tensor_clamp(Tensor *x, Tensor *min, Tensor *max);
+Tensor *tensor_where(Tensor *condition, Tensor *a, Tensor *b);
+Tensor *tensor_maximum(Tensor *a, Tensor *b);
+Tensor *tensor_minimum(Tensor *a, Tensor *b);
+/* Activations (activation.c): torch.nn.functional's, with its definitions
+ * (PyTorch's defaults: negative_slope 0.01, alpha 1, beta 1, threshold 20). */
+Tensor *tensor_leaky_relu(Tensor *x, double negative_slope);
+Tensor *tensor_elu(Tensor *x, double alpha);
+Tensor *tensor_gelu(Tensor *x);                /* exact: x * Phi(x) */
+Tensor *tensor_gelu_tanh(Tensor *x);           /* gelu(x, approximate='tanh') */
+Tensor *tensor_silu(Tensor *x);
+Tensor *tensor_relu6(Tensor *x);
+Tensor *tensor_hardsigmoid(Tensor *x);
+Tensor *tensor_hardswish(Tensor *x);
+Tensor *tensor_softplus(Tensor *x, double beta, double threshold);
+
 Tensor *tensor_sum(Tensor *x);                 /* over everything: 0-d */
 Tensor *tensor_sum_axis(Tensor *x, int axis);  /* the axis is removed */
 Tensor *tensor_mean(Tensor *x);

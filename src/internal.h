@@ -85,26 +85,36 @@ bool ag_shape_equal(int na, const int64_t *a, int nb, const int64_t *b);
  * naming op and both shapes if they cannot broadcast. */
 int ag_broadcast_shapes(const char *op, const Tensor *a, const Tensor *b,
                      int64_t *out, int *out_ndim);
+/* The same for n (at most AG_BROADCAST_MAX) tensors; the message names
+ * every shape ("where: shapes (2,), (3,) and () cannot broadcast ..."). */
+int ag_broadcast_shapes_n(const char *op, const Tensor *const *ts, int n, int64_t *out,
+                          int *out_ndim);
 /* axis in [-ndim, ndim) to [0, ndim); -1 with a message otherwise. */
 int ag_normalize_axis(const char *op, int axis, int ndim);
 /* Product of dims [from, to). */
 int64_t ag_shape_prod(const int64_t *shape, int from, int to);
 
 /* Walks a big contiguous shape row by row (rows of its last dimension) and
- * gives, for each row, the offset into a smaller tensor broadcast to it and
- * the stride (0 or 1) along the row. */
+ * gives, for each row, the offset into each smaller tensor broadcast to it
+ * and its stride (0 or 1) along the row. */
+enum { AG_BROADCAST_MAX = 4 }; /* operands one walk follows (clamp's backward: g, x, min, max) */
 typedef struct {
     int ndim;                      /* of the big shape */
+    int count;                     /* operands followed */
     int64_t shape[AG_MAX_DIMS];
     int64_t index[AG_MAX_DIMS];
-    int64_t stride[2][AG_MAX_DIMS]; /* per small operand, 0 on broadcast dims */
-    int64_t offset[2];
+    int64_t stride[AG_BROADCAST_MAX][AG_MAX_DIMS]; /* per small operand, 0 on broadcast dims */
+    int64_t offset[AG_BROADCAST_MAX];
     int64_t row_len, rows, row;
 } BroadcastIter;
 /* small1 may be NULL (one operand). Both smalls must broadcast to shape.
  * Returns false when the shape has no elements (no rows to visit). */
 bool ag_broadcast_iter_init(BroadcastIter *it, int ndim, const int64_t *shape,
                          const Tensor *small0, const Tensor *small1);
+/* The same for n operands (at most AG_BROADCAST_MAX), each broadcasting to
+ * shape: operand k's offsets and strides are offset[k] and stride[k]. */
+bool ag_broadcast_iter_init_n(BroadcastIter *it, int ndim, const int64_t *shape,
+                              const Tensor *const *smalls, int n);
 /* Advances to the next row; false when done. Offsets of the first row are
  * set by init. */
 bool ag_broadcast_iter_next(BroadcastIter *it);

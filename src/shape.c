@@ -25,21 +25,44 @@ int64_t ag_shape_prod(const int64_t *shape, int from, int to) {
 
 int ag_broadcast_shapes(const char *op, const Tensor *a, const Tensor *b,
                      int64_t *out, int *out_ndim) {
-    int n = a->ndim > b->ndim ? a->ndim : b->ndim;
-    for (int i = 0; i < n; i++) {
-        /* Align from the right; a missing dimension acts as 1. */
-        int ia = a->ndim - n + i, ib = b->ndim - n + i;
-        int64_t da = ia >= 0 ? a->shape[ia] : 1, db = ib >= 0 ? b->shape[ib] : 1;
-        if (da != db && da != 1 && db != 1) {
-            char sa[AG_SHAPE_STR_MAX], sb[AG_SHAPE_STR_MAX];
-            ag_fail("%s: shapes %s and %s cannot broadcast (dimension %d: %lld vs %lld)", op,
-                    tensor_shape_str(a, sa, sizeof sa), tensor_shape_str(b, sb, sizeof sb), i,
-                    (long long)da, (long long)db);
-            return -1;
-        }
-        out[i] = da == 1 ? db : da;
+    return ag_broadcast_shapes_n(op, (const Tensor *[]){a, b}, 2, out, out_ndim);
+}
+
+/* "(2,), (3,) and (2, 2)": the shapes of ts, for a message. */
+static void shapes_text(const Tensor *const *ts, int n, char *buf, size_t size) {
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < n && used < size; k++) {
+        char s[AG_SHAPE_STR_MAX];
+        const char *sep = k == 0 ? "" : k == n - 1 ? " and " : ", ";
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", sep,
+                                 tensor_shape_str(ts[k], s, sizeof s));
     }
-    *out_ndim = n;
+}
+
+int ag_broadcast_shapes_n(const char *op, const Tensor *const *ts, int n, int64_t *out,
+                          int *out_ndim) {
+    int nd = 0;
+    for (int k = 0; k < n; k++)
+        if (ts[k]->ndim > nd) nd = ts[k]->ndim;
+    for (int i = 0; i < nd; i++) {
+        /* Align from the right; a missing dimension acts as 1. */
+        int64_t d = 1;
+        for (int k = 0; k < n; k++) {
+            int ik = ts[k]->ndim - nd + i;
+            int64_t dk = ik >= 0 ? ts[k]->shape[ik] : 1;
+            if (dk != d && d != 1 && dk != 1) {
+                char shapes[AG_BROADCAST_MAX * (AG_SHAPE_STR_MAX + 5)];
+                shapes_text(ts, n, shapes, sizeof shapes);
+                ag_fail("%s: shapes %s cannot broadcast (dimension %d: %lld vs %lld)", op, shapes,
+                        i, (long long)d, (long long)dk);
+                return -1;
+            }
+            if (dk != 1) d = dk;
+        }
+        out[i] = d;
+    }
+    *out_ndim = nd;
     return 0;
 }
 
@@ -70,23 +93,27 @@ static void broadcast_strides(int64_t *stride, int ndim, const int64_t *shape,
 
 bool ag_broadcast_iter_init(BroadcastIter *it, int ndim, const int64_t *shape,
                          const Tensor *small0, const Tensor *small1) {
+    return ag_broadcast_iter_init_n(it, ndim, shape, (const Tensor *[]){small0, small1},
+                                    small1 ? 2 : 1);
+}
+
+bool ag_broadcast_iter_init_n(BroadcastIter *it, int ndim, const int64_t *shape,
+                              const Tensor *const *smalls, int n) {
     it->ndim = ndim;
+    it->count = n;
     memcpy(it->shape, shape, (size_t)ndim * sizeof *shape);
     memset(it->index, 0, sizeof it->index);
-    broadcast_strides(it->stride[0], ndim, shape, small0);
-    if (small1)
-        broadcast_strides(it->stride[1], ndim, shape, small1);
-    else
-        memset(it->stride[1], 0, sizeof it->stride[1]);
-    it->offset[0] = it->offset[1] = 0;
+    memset(it->stride, 0, sizeof it->stride);
+    memset(it->offset, 0, sizeof it->offset);
+    for (int k = 0; k < n; k++) broadcast_strides(it->stride[k], ndim, shape, smalls[k]);
     it->row_len = ndim > 0 ? shape[ndim - 1] : 1;
     it->rows = ndim > 0 ? ag_shape_prod(shape, 0, ndim - 1) : 1;
     it->row = 0;
-    /* 0-d: a row of one element, with unit "row stride" for both. */
+    /* 0-d: a row of one element, with unit "row stride" for every operand. */
     if (ndim == 0) {
         it->ndim = 1;
         it->shape[0] = 1;
-        it->stride[0][0] = it->stride[1][0] = 1;
+        for (int k = 0; k < AG_BROADCAST_MAX; k++) it->stride[k][0] = 1;
     }
     return it->rows > 0 && it->row_len > 0;
 }
@@ -94,11 +121,9 @@ bool ag_broadcast_iter_init(BroadcastIter *it, int ndim, const int64_t *shape,
 bool ag_broadcast_iter_next(BroadcastIter *it) {
     if (++it->row >= it->rows) return false;
     for (int d = it->ndim - 2; d >= 0; d--) {
-        it->offset[0] += it->stride[0][d];
-        it->offset[1] += it->stride[1][d];
+        for (int k = 0; k < it->count; k++) it->offset[k] += it->stride[k][d];
         if (++it->index[d] < it->shape[d]) break;
-        it->offset[0] -= it->stride[0][d] * it->shape[d];
-        it->offset[1] -= it->stride[1][d] * it->shape[d];
+        for (int k = 0; k < it->count; k++) it->offset[k] -= it->stride[k][d] * it->shape[d];
         it->index[d] = 0;
     }
     return true;

@@ -23,6 +23,12 @@
     X(NEG, neg) X(EXP, exp) X(LOG, log) X(SQRT, sqrt) X(TANH, tanh)            \
     X(SIGMOID, sigmoid) X(RELU, relu) X(ABS, abs) X(SIN, sin) X(COS, cos)      \
     X(SIGN, sign)                                                              \
+    /* activation.c */                                                         \
+    X(LEAKY_RELU, leaky_relu) X(ELU, elu) X(GELU, gelu) X(SILU, silu)          \
+    X(RELU6, relu6) X(HARDSIGMOID, hardsigmoid) X(HARDSWISH, hardswish)        \
+    X(SOFTPLUS, softplus)                                                      \
+    /* select.c */                                                             \
+    X(CLAMP, clamp) X(WHERE, where) X(MINIMUM, minimum) X(MAXIMUM, maximum)    \
     /* reduce.c */                                                             \
     X(SUM, sum) X(MEAN, mean) X(MAX, max)                                      \
     /* reshape.c, transpose.c, matmul.c */                                     \

@@ -2,125 +2,29 @@
  * unary.c — the element-wise unary ops: neg, exp, log, sqrt, tanh, sigmoid,
  * relu, abs, sin, cos, sign. Each op is a block of its forward loop, its
  * backward loop (g in the output's shape, dx = g * f'(x) handed to
- * ag_accumulate_grad), its forward and backward, and its table row.
+ * ag_accumulate_grad), its forward and backward, and its table row. The
+ * drivers that run the blocks are in elementwise.h (shared with
+ * activation.c).
  */
-#include "../internal.h"
-
-#include <math.h>
-#include <string.h>
-
-/* With glibc's vector math library (make finds it; gcc only), the loops
- * below call the vector versions of exp, log, tanh, sin and cos, 4 or 8
- * values a call: several times faster, within 4 ulp (glibc's bound; the
- * scalar functions are within 1). Without it, the same loops call libm. */
-#if defined(AG_LIBMVEC) && defined(__GNUC__) && !defined(__clang__)
-#define VECTOR_MATH __attribute__((simd("notinbranch")))
-VECTOR_MATH double exp(double);
-VECTOR_MATH double log(double);
-VECTOR_MATH double tanh(double);
-VECTOR_MATH double sin(double);
-VECTOR_MATH double cos(double);
-#endif
-
-/* The output tensor for op on x (NULL with a message when x is NULL). */
-static Tensor *unary_out(const char *op, const Tensor *x) {
-    if (!x) return ag_fail("%s: argument is NULL", op);
-    return ag_tensor_new_like(x);
-}
-
-/* The tensor a backward writes dx into: g itself when nobody else holds it
- * (each dx[i] needs only g[i], so in place is safe, and the memory is warm),
- * else a new one (NULL if that fails). */
-static Tensor *dx_buffer(Tensor *grad) {
-    return grad->ref_count == 1 ? tensor_retain(grad) : ag_tensor_new_like(grad);
-}
-
-/* ---- blocks: the same input gives the same result in every position ----
- * libmvec's vector functions and libm's scalar ones differ in the last bit
- * at some inputs, and a vectorised loop of n elements runs its remainder
- * through narrower vectors or the scalar functions: exp(1.58) came out one
- * ulp larger at index 8 of 9 than at 0..7. So every loop runs over whole
- * blocks of BLOCK elements (a multiple of every vector width, a count gcc
- * vectorises without a remainder), the last block through a padded copy. */
-
-enum { BLOCK = 16 };
-
-/* The drivers below take the block function as a pointer; inlined, the
- * pointer is a constant and the block's loop is inlined in turn. */
-#if defined(__GNUC__)
-#define ALWAYS_INLINE __attribute__((always_inline)) inline
-#else
-#define ALWAYS_INLINE inline
-#endif
-
-typedef void (*ForwardBlock)(const double *x, double *y);
-typedef void (*BackwardBlock)(const double *x, const double *y, const double *g, double *dx);
-
-/* y[i] = f(x[i]) for i < n, BLOCK at a time. */
-static ALWAYS_INLINE void forward_blocks(ForwardBlock f, const double *x, double *y, int64_t n) {
-    int64_t full = n - n % BLOCK, rest = n - full;
-    for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i);
-    if (rest == 0) return;
-    _Alignas(64) double xt[BLOCK] = {0}, yt[BLOCK];
-    memcpy(xt, x + full, (size_t)rest * sizeof *xt);
-    f(xt, yt);
-    memcpy(y + full, yt, (size_t)rest * sizeof *yt);
-}
-
-/* dx[i] = f(x[i], y[i], g[i]) for i < n, BLOCK at a time (dx may be g). */
-static ALWAYS_INLINE void backward_blocks(BackwardBlock f, const double *x, const double *y,
-                                          const double *g, double *dx, int64_t n) {
-    int64_t full = n - n % BLOCK, rest = n - full;
-    for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, g + i, dx + i);
-    if (rest == 0) return;
-    _Alignas(64) double xt[BLOCK] = {0}, yt[BLOCK] = {0}, gt[BLOCK] = {0}, dxt[BLOCK];
-    memcpy(xt, x + full, (size_t)rest * sizeof *xt);
-    memcpy(yt, y + full, (size_t)rest * sizeof *yt);
-    memcpy(gt, g + full, (size_t)rest * sizeof *gt);
-    f(xt, yt, gt, dxt);
-    memcpy(dx + full, dxt, (size_t)rest * sizeof *dxt);
-}
-
-/* The forward of a unary op (an id of ops.h): y = f(x) block by block. */
-static ALWAYS_INLINE Tensor *unary_forward(int op, ForwardBlock f, Tensor *x) {
-    Tensor *y = unary_out(ag_op_at(op)->name, x);
-    if (!y) return NULL;
-    forward_blocks(f, x->data, y->data, y->numel);
-    return ag_graph_record(y, op, &x, 1, NULL, 0);
-}
-
-/* The backward of a unary op: dx = f'(x, y, g) block by block, into g's
- * memory when nobody else holds it. */
-static ALWAYS_INLINE void unary_backward(Function *self, Tensor *grad, BackwardBlock f) {
-    Tensor *dx = dx_buffer(grad);
-    if (!dx) return;
-    backward_blocks(f, self->inputs[0]->data, self->output->data, grad->data, dx->data,
-                    grad->numel);
-    ag_accumulate_grad(self->inputs[0], dx);
-}
-
-/* The table row of a unary op: x.f() is f(x). */
-#define UNARY_ROW(ID, NAME, HELP, RULE, BACKWARD_NAME)                                 \
-    {.id = AG_OP_##ID, .name = #NAME, .signature = #NAME "(input)", .params = "T",     \
-     .help = HELP, .rule = RULE, .backward_name = BACKWARD_NAME, .unary = tensor_##NAME, \
-     .backward = NAME##_backward, .flags = AG_OP_METHOD}
+#include "elementwise.h"
 
 /* ======================================================================
  * neg: y = -x; dx = -g
  * ====================================================================== */
 
-static void neg_block(const double *x, double *y) {
+static void neg_block(const double *x, double *y, const double *p) {
+    (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = -x[i];
 }
 
-static void neg_grad_block(const double *x, const double *y, const double *g, double *dx) {
-    (void)x, (void)y;
+static void neg_grad_block(const double *x, const double *y, const double *g, double *dx,
+                           const double *p) {
+    (void)x, (void)y, (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = -g[i];
 }
 
 static void neg_backward(Function *self, void *ctx, Tensor *g) {
-    (void)ctx;
-    unary_backward(self, g, neg_grad_block);
+    unary_backward(self, g, neg_grad_block, ctx);
 }
 
 Tensor *tensor_neg(Tensor *x) { return unary_forward(AG_OP_NEG, neg_block, x); }
@@ -131,18 +35,19 @@ const AgOpInfo ag_op_neg = UNARY_ROW(NEG, neg, "-x", "grad_x = -g", "NegBackward
  * exp: y = e^x; dx = g * y
  * ====================================================================== */
 
-static void exp_block(const double *x, double *y) {
+static void exp_block(const double *x, double *y, const double *p) {
+    (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = exp(x[i]);
 }
 
-static void exp_grad_block(const double *x, const double *y, const double *g, double *dx) {
-    (void)x;
+static void exp_grad_block(const double *x, const double *y, const double *g, double *dx,
+                           const double *p) {
+    (void)x, (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * y[i];
 }
 
 static void exp_backward(Function *self, void *ctx, Tensor *g) {
-    (void)ctx;
-    unary_backward(self, g, exp_grad_block);
+    unary_backward(self, g, exp_grad_block, ctx);
 }
 
 Tensor *tensor_exp(Tensor *x) { return unary_forward(AG_OP_EXP, exp_block, x); }
@@ -154,18 +59,19 @@ const AgOpInfo ag_op_exp =
  * log: y = ln x; dx = g / x
  * ====================================================================== */
 
-static void log_block(const double *x, double *y) {
+static void log_block(const double *x, double *y, const double *p) {
+    (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = log(x[i]);
 }
 
-static void log_grad_block(const double *x, const double *y, const double *g, double *dx) {
-    (void)y;
+static void log_grad_block(const double *x, const double *y, const double *g, double *dx,
+                           const double *p) {
+    (void)y, (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] / x[i];
 }
 
 static void log_backward(Function *self, void *ctx, Tensor *g) {
-    (void)ctx;
-    unary_backward(self, g, log_grad_block);
+    unary_backward(self, g, log_grad_block, ctx);
 }
 
 Tensor *tensor_log(Tensor *x) { return unary_forward(AG_OP_LOG, log_block, x); }
@@ -177,18 +83,19 @@ const AgOpInfo ag_op_log =
  * sqrt: y = x^(1/2); dx = g / (2 y)
  * ====================================================================== */
 
-static void sqrt_block(const double *x, double *y) {
+static void sqrt_block(const double *x, double *y, const double *p) {
+    (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = sqrt(x[i]);
 }
 
-static void sqrt_grad_block(const double *x, const double *y, const double *g, double *dx) {
-    (void)x;
+static void sqrt_grad_block(const double *x, const double *y, const double *g, double *dx,
+                            const double *p) {
+    (void)x, (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] / (2.0 * y[i]);
 }
 
 static void sqrt_backward(Function *self, void *ctx, Tensor *g) {
-    (void)ctx;
-    unary_backward(self, g, sqrt_grad_block);
+    unary_backward(self, g, sqrt_grad_block, ctx);
 }
 
 Tensor *tensor_sqrt(Tensor *x) { return unary_forward(AG_OP_SQRT, sqrt_block, x); }
@@ -200,18 +107,19 @@ const AgOpInfo ag_op_sqrt =
  * tanh: y = tanh x; dx = g * (1 - y^2)
  * ====================================================================== */
 
-static void tanh_block(const double *x, double *y) {
+static void tanh_block(const double *x, double *y, const double *p) {
+    (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = tanh(x[i]);
 }
 
-static void tanh_grad_block(const double *x, const double *y, const double *g, double *dx) {
-    (void)x;
+static void tanh_grad_block(const double *x, const double *y, const double *g, double *dx,
+                            const double *p) {
+    (void)x, (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * (1.0 - y[i] * y[i]);
 }
 
 static void tanh_backward(Function *self, void *ctx, Tensor *g) {
-    (void)ctx;
-    unary_backward(self, g, tanh_grad_block);
+    unary_backward(self, g, tanh_grad_block, ctx);
 }
 
 Tensor *tensor_tanh(Tensor *x) { return unary_forward(AG_OP_TANH, tanh_block, x); }
@@ -232,18 +140,19 @@ static inline double sigmoid(double v) {
     return v >= 0 ? s : e * s;
 }
 
-static void sigmoid_block(const double *x, double *y) {
+static void sigmoid_block(const double *x, double *y, const double *p) {
+    (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = sigmoid(x[i]);
 }
 
-static void sigmoid_grad_block(const double *x, const double *y, const double *g, double *dx) {
-    (void)x;
+static void sigmoid_grad_block(const double *x, const double *y, const double *g, double *dx,
+                               const double *p) {
+    (void)x, (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * (1.0 - y[i]) * y[i];
 }
 
 static void sigmoid_backward(Function *self, void *ctx, Tensor *g) {
-    (void)ctx;
-    unary_backward(self, g, sigmoid_grad_block);
+    unary_backward(self, g, sigmoid_grad_block, ctx);
 }
 
 Tensor *tensor_sigmoid(Tensor *x) { return unary_forward(AG_OP_SIGMOID, sigmoid_block, x); }
@@ -259,18 +168,19 @@ const AgOpInfo ag_op_sigmoid = UNARY_ROW(SIGMOID, sigmoid, "1 / (1 + e^-x)",
  * or nan g at x < 0 still gives 0, and the gradient passes at x = nan.
  * ====================================================================== */
 
-static void relu_block(const double *x, double *y) {
+static void relu_block(const double *x, double *y, const double *p) {
+    (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = x[i] < 0.0 ? 0.0 : x[i];
 }
 
-static void relu_grad_block(const double *x, const double *y, const double *g, double *dx) {
-    (void)x;
+static void relu_grad_block(const double *x, const double *y, const double *g, double *dx,
+                            const double *p) {
+    (void)x, (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = y[i] <= 0.0 ? 0.0 : g[i];
 }
 
 static void relu_backward(Function *self, void *ctx, Tensor *g) {
-    (void)ctx;
-    unary_backward(self, g, relu_grad_block);
+    unary_backward(self, g, relu_grad_block, ctx);
 }
 
 Tensor *tensor_relu(Tensor *x) { return unary_forward(AG_OP_RELU, relu_block, x); }
@@ -284,18 +194,19 @@ const AgOpInfo ag_op_relu = UNARY_ROW(RELU, relu, "max(x, 0)",
  * (PyTorch's g * sgn(x)), so an inf or nan g at 0 gives nan.
  * ====================================================================== */
 
-static void abs_block(const double *x, double *y) {
+static void abs_block(const double *x, double *y, const double *p) {
+    (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = fabs(x[i]);
 }
 
-static void abs_grad_block(const double *x, const double *y, const double *g, double *dx) {
-    (void)y;
+static void abs_grad_block(const double *x, const double *y, const double *g, double *dx,
+                           const double *p) {
+    (void)y, (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * (double)((x[i] > 0.0) - (x[i] < 0.0));
 }
 
 static void abs_backward(Function *self, void *ctx, Tensor *g) {
-    (void)ctx;
-    unary_backward(self, g, abs_grad_block);
+    unary_backward(self, g, abs_grad_block, ctx);
 }
 
 Tensor *tensor_abs(Tensor *x) { return unary_forward(AG_OP_ABS, abs_block, x); }
@@ -307,18 +218,19 @@ const AgOpInfo ag_op_abs =
  * sin: y = sin x; dx = g * cos x
  * ====================================================================== */
 
-static void sin_block(const double *x, double *y) {
+static void sin_block(const double *x, double *y, const double *p) {
+    (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = sin(x[i]);
 }
 
-static void sin_grad_block(const double *x, const double *y, const double *g, double *dx) {
-    (void)y;
+static void sin_grad_block(const double *x, const double *y, const double *g, double *dx,
+                           const double *p) {
+    (void)y, (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * cos(x[i]);
 }
 
 static void sin_backward(Function *self, void *ctx, Tensor *g) {
-    (void)ctx;
-    unary_backward(self, g, sin_grad_block);
+    unary_backward(self, g, sin_grad_block, ctx);
 }
 
 Tensor *tensor_sin(Tensor *x) { return unary_forward(AG_OP_SIN, sin_block, x); }
@@ -329,18 +241,19 @@ const AgOpInfo ag_op_sin = UNARY_ROW(SIN, sin, "sine", "grad_x = g * cos(x)", "S
  * cos: y = cos x; dx = -g * sin x
  * ====================================================================== */
 
-static void cos_block(const double *x, double *y) {
+static void cos_block(const double *x, double *y, const double *p) {
+    (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = cos(x[i]);
 }
 
-static void cos_grad_block(const double *x, const double *y, const double *g, double *dx) {
-    (void)y;
+static void cos_grad_block(const double *x, const double *y, const double *g, double *dx,
+                           const double *p) {
+    (void)y, (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = -g[i] * sin(x[i]);
 }
 
 static void cos_backward(Function *self, void *ctx, Tensor *g) {
-    (void)ctx;
-    unary_backward(self, g, cos_grad_block);
+    unary_backward(self, g, cos_grad_block, ctx);
 }
 
 Tensor *tensor_cos(Tensor *x) { return unary_forward(AG_OP_COS, cos_block, x); }
@@ -353,18 +266,19 @@ const AgOpInfo ag_op_cos = UNARY_ROW(COS, cos, "cosine", "grad_x = -g * sin(x)",
  * records it and sends zeros).
  * ====================================================================== */
 
-static void sign_block(const double *x, double *y) {
+static void sign_block(const double *x, double *y, const double *p) {
+    (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = (double)((x[i] > 0.0) - (x[i] < 0.0));
 }
 
-static void sign_grad_block(const double *x, const double *y, const double *g, double *dx) {
-    (void)x, (void)y, (void)g;
+static void sign_grad_block(const double *x, const double *y, const double *g, double *dx,
+                            const double *p) {
+    (void)x, (void)y, (void)g, (void)p;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = 0.0;
 }
 
 static void sign_backward(Function *self, void *ctx, Tensor *g) {
-    (void)ctx;
-    unary_backward(self, g, sign_grad_block);
+    unary_backward(self, g, sign_grad_block, ctx);
 }
 
 Tensor *tensor_sign(Tensor *x) { return unary_forward(AG_OP_SIGN, sign_block, x); }

@@ -120,6 +120,7 @@ int main(int argc, char **argv) {
     test_backward();
     test_index();
     test_losses();
+    test_elementwise();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }

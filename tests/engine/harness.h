@@ -59,6 +59,7 @@ void test_optim(void);
 void test_backward(void);
 void test_index(void);
 void test_losses(void);
+void test_elementwise(void);
 
 /* Baseline of live tensors, to prove a test leaked nothing. */
 int64_t live_tensors(void);

@@ -88,6 +88,16 @@ typedef Tensor *(*Unary)(Tensor *);
 typedef Tensor *(*Binary)(Tensor *, Tensor *);
 typedef Tensor *(*AxisOp)(Tensor *, int);
 
+/* The activations with numbers, at PyTorch's defaults; clamp and where as
+ * ops of two tensors, each one's gradient reaching both. */
+static Tensor *leaky_relu_of(Tensor *x) { return tensor_leaky_relu(x, 0.01); }
+static Tensor *elu_of(Tensor *x) { return tensor_elu(x, 1.0); }
+static Tensor *softplus_of(Tensor *x) { return tensor_softplus(x, 1.0, 20.0); }
+static Tensor *clamp_both(Tensor *a, Tensor *b) { return tensor_clamp(a, b, b); }
+static Tensor *clamp_min_of(Tensor *a, Tensor *b) { return tensor_clamp(a, b, NULL); }
+static Tensor *clamp_max_of(Tensor *a, Tensor *b) { return tensor_clamp(a, NULL, b); }
+static Tensor *where_of(Tensor *a, Tensor *b) { return tensor_where(b, a, b); }
+
 static void every_op_on(Tensor *x) {
     static const struct { const char *name; Unary op; } unary[] = {
         {"neg", tensor_neg},   {"exp", tensor_exp},         {"log", tensor_log},
@@ -95,10 +105,16 @@ static void every_op_on(Tensor *x) {
         {"relu", tensor_relu}, {"abs", tensor_abs},         {"sin", tensor_sin},
         {"cos", tensor_cos},   {"sum", tensor_sum},         {"mean", tensor_mean},
         {"max", tensor_max},   {"sign", tensor_sign},
+        {"leaky_relu", leaky_relu_of}, {"elu", elu_of},           {"gelu", tensor_gelu},
+        {"gelu tanh", tensor_gelu_tanh}, {"silu", tensor_silu},   {"relu6", tensor_relu6},
+        {"hardsigmoid", tensor_hardsigmoid}, {"hardswish", tensor_hardswish},
+        {"softplus", softplus_of},
     };
     static const struct { const char *name; Binary op; } binary[] = {
         {"add", tensor_add}, {"sub", tensor_sub}, {"mul", tensor_mul},
         {"div", tensor_div}, {"pow", tensor_pow}, {"mse", tensor_mse},
+        {"maximum", tensor_maximum}, {"minimum", tensor_minimum}, {"clamp", clamp_both},
+        {"clamp min", clamp_min_of}, {"clamp max", clamp_max_of}, {"where", where_of},
     };
     static const struct { const char *name; AxisOp op; } axis_ops[] = {
         {"sum", tensor_sum_axis},         {"mean", tensor_mean_axis},

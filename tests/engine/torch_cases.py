@@ -35,7 +35,7 @@ UNARY = ["neg", "exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "
 BINARY_V = [0.0, -0.0, 1.0, -2.5, 0.5, 2.0, INF, -INF, NAN, 1e-200, 1e200]
 BINARY_G = [1.0, INF, NAN]
 BINARY = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div,
-          "pow": torch.pow}
+          "pow": torch.pow, "maximum": torch.maximum, "minimum": torch.minimum}
 
 # x ** e with e a Python number: PyTorch's pow_tensor_scalar kernels.
 POW_X = [0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.7, -3.7, 1e-160, 1e160, 1e-310,
@@ -99,5 +99,5 @@ def main():
     print("};")
 
 
-if __name__ == "__main__":  # loss_cases.py imports c()
+if __name__ == "__main__":  # loss_cases.py and torch_elementwise_cases.py import it
     main()

@@ -1,0 +1,134 @@
+/*
+ * elementwise.h — what the element-wise unary ops share (unary.c,
+ * activation.c): glibc's vector math functions, and the drivers that run
+ * an op's forward and backward loops over whole blocks of BLOCK elements.
+ * An op with numbers of its own (leaky_relu's slope, softplus's beta and
+ * threshold) hands them to its blocks as p; the forward saves them in the
+ * Function's ctx, from which the backward reads them. Not for ops that
+ * broadcast several operands (binary.c, select.c).
+ */
+#ifndef AG_OPS_ELEMENTWISE_H
+#define AG_OPS_ELEMENTWISE_H
+
+#include "../internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* With glibc's vector math library (make finds it; gcc only), the loops
+ * below call the vector versions of these functions, 4 or 8 values a call:
+ * several times faster, within 4 ulp (glibc's bound; the scalar functions
+ * are within 1). Without it, the same loops call libm. libmvec has had all
+ * of them since glibc 2.35, the release that added tanh, which make tests. */
+#if defined(AG_LIBMVEC) && defined(__GNUC__) && !defined(__clang__)
+#define VECTOR_MATH __attribute__((simd("notinbranch")))
+VECTOR_MATH double erf(double);
+VECTOR_MATH double exp(double);
+VECTOR_MATH double log(double);
+VECTOR_MATH double log1p(double);
+VECTOR_MATH double tanh(double);
+VECTOR_MATH double sin(double);
+VECTOR_MATH double cos(double);
+#endif
+
+/* ---- blocks: the same input gives the same result in every position ----
+ * libmvec's vector functions and libm's scalar ones differ in the last bit
+ * at some inputs, and a vectorised loop of n elements runs its remainder
+ * through narrower vectors or the scalar functions: exp(1.58) came out one
+ * ulp larger at index 8 of 9 than at 0..7. So every loop runs over whole
+ * blocks of BLOCK elements (a multiple of every vector width, a count gcc
+ * vectorises without a remainder), the last block through a padded copy. */
+
+enum { BLOCK = 16 };
+
+/* The drivers below take the block function as a pointer; inlined, the
+ * pointer is a constant and the block's loop is inlined in turn. */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* y = f(x) on BLOCK elements; p: the op's numbers (NULL when it has none). */
+typedef void (*ForwardBlock)(const double *x, double *y, const double *p);
+/* dx = f'(x, y, g) on BLOCK elements (y the forward's output). */
+typedef void (*BackwardBlock)(const double *x, const double *y, const double *g, double *dx,
+                              const double *p);
+
+/* y[i] = f(x[i]) for i < n, BLOCK at a time. */
+static ALWAYS_INLINE void forward_blocks(ForwardBlock f, const double *x, double *y, int64_t n,
+                                         const double *p) {
+    int64_t full = n - n % BLOCK, rest = n - full;
+    for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, p);
+    if (rest == 0) return;
+    _Alignas(64) double xt[BLOCK] = {0}, yt[BLOCK];
+    memcpy(xt, x + full, (size_t)rest * sizeof *xt);
+    f(xt, yt, p);
+    memcpy(y + full, yt, (size_t)rest * sizeof *yt);
+}
+
+/* dx[i] = f(x[i], y[i], g[i]) for i < n, BLOCK at a time (dx may be g). */
+static ALWAYS_INLINE void backward_blocks(BackwardBlock f, const double *x, const double *y,
+                                          const double *g, double *dx, int64_t n,
+                                          const double *p) {
+    int64_t full = n - n % BLOCK, rest = n - full;
+    for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, g + i, dx + i, p);
+    if (rest == 0) return;
+    _Alignas(64) double xt[BLOCK] = {0}, yt[BLOCK] = {0}, gt[BLOCK] = {0}, dxt[BLOCK];
+    memcpy(xt, x + full, (size_t)rest * sizeof *xt);
+    memcpy(yt, y + full, (size_t)rest * sizeof *yt);
+    memcpy(gt, g + full, (size_t)rest * sizeof *gt);
+    f(xt, yt, gt, dxt, p);
+    memcpy(dx + full, dxt, (size_t)rest * sizeof *dxt);
+}
+
+/* The output tensor for op on x (NULL with a message when x is NULL). */
+static inline Tensor *unary_out(const char *op, const Tensor *x) {
+    if (!x) return ag_fail("%s: argument is NULL", op);
+    return ag_tensor_new_like(x);
+}
+
+/* The tensor a backward writes dx into: g itself when nobody else holds it
+ * (each dx[i] needs only g[i], so in place is safe, and the memory is warm),
+ * else a new one (NULL if that fails). */
+static inline Tensor *dx_buffer(Tensor *grad) {
+    return grad->ref_count == 1 ? tensor_retain(grad) : ag_tensor_new_like(grad);
+}
+
+/* The forward of a unary op (an id of ops.h) with np numbers p: y = f(x)
+ * block by block; p is copied into the ctx, for the backward. */
+static ALWAYS_INLINE Tensor *unary_forward_with(int op, ForwardBlock f, Tensor *x,
+                                                const double *p, int np) {
+    Tensor *y = unary_out(ag_op_at(op)->name, x);
+    if (!y) return NULL;
+    forward_blocks(f, x->data, y->data, y->numel, p);
+    double *saved;
+    y = ag_graph_record(y, op, &x, 1, (void **)&saved, (size_t)np * sizeof *saved);
+    if (saved) memcpy(saved, p, (size_t)np * sizeof *saved);
+    return y;
+}
+
+/* The forward of a unary op without numbers of its own. */
+static ALWAYS_INLINE Tensor *unary_forward(int op, ForwardBlock f, Tensor *x) {
+    return unary_forward_with(op, f, x, NULL, 0);
+}
+
+/* The backward of a unary op: dx = f'(x, y, g) block by block, into g's
+ * memory when nobody else holds it; p is the ctx, the numbers the forward
+ * saved (NULL for an op without them). */
+static ALWAYS_INLINE void unary_backward(Function *self, Tensor *grad, BackwardBlock f,
+                                         const double *p) {
+    Tensor *dx = dx_buffer(grad);
+    if (!dx) return;
+    backward_blocks(f, self->inputs[0]->data, self->output->data, grad->data, dx->data,
+                    grad->numel, p);
+    ag_accumulate_grad(self->inputs[0], dx);
+}
+
+/* The table row of a unary op without numbers: x.f() is f(x). */
+#define UNARY_ROW(ID, NAME, HELP, RULE, BACKWARD_NAME)                                 \
+    {.id = AG_OP_##ID, .name = #NAME, .signature = #NAME "(input)", .params = "T",     \
+     .help = HELP, .rule = RULE, .backward_name = BACKWARD_NAME, .unary = tensor_##NAME, \
+     .backward = NAME##_backward, .flags = AG_OP_METHOD}
+
+#endif
