@@ -136,7 +136,7 @@ $(AG): $(REPL_OBJ) $(LIB)
 	$(CC) $(CFLAGS_ALL) $(REPL_OBJ) $(LIB) -o $@ $(RL_LIBS) $(LDLIBS_ALL)
 
 # ---- tests ----
-$(BUILD)/tests/engine/%.o: tests/engine/%.c $(LIB_HEADERS) tests/engine/harness.h
+$(BUILD)/tests/engine/%.o: tests/engine/%.c $(LIB_HEADERS) $(wildcard tests/engine/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Isrc -c $< -o $@
 

@@ -99,4 +99,5 @@ def main():
     print("};")
 
 
-main()
+if __name__ == "__main__":
+    main()
