@@ -146,12 +146,45 @@ Tensor *tensor_sin(Tensor *x);
 Tensor *tensor_cos(Tensor *x);
 Tensor *tensor_sign(Tensor *x);                /* gradient 0 */
 
-Tensor *tensor_sum(Tensor *x);                 /* over everything: 0-d */
-Tensor *tensor_sum_axis(Tensor *x, int axis);  /* the axis is removed */
+/* Reductions over a set of dimensions, PyTorch 1.13's: dims holds ndims
+ * distinct axes (negative ones counted from the end); ndims == 0 (dims may
+ * then be NULL) reduces over every axis, as PyTorch's dim=None and dim=().
+ * keepdim keeps each reduced axis with size 1; without it they are removed.
+ * A 0-d x takes dim 0 or -1. Sums are pairwise. */
+Tensor *tensor_sum_dims(Tensor *x, const int64_t *dims, int ndims, bool keepdim);
+/* sum / n: nan over no elements */
+Tensor *tensor_mean_dims(Tensor *x, const int64_t *dims, int ndims, bool keepdim);
+/* sum((x - mean)^2) / (n - 1), or / n when !unbiased; nan where n - 1 <= 0 */
+Tensor *tensor_var_dims(Tensor *x, const int64_t *dims, int ndims, bool unbiased, bool keepdim);
+Tensor *tensor_std_dims(Tensor *x, const int64_t *dims, int ndims, bool unbiased, bool keepdim);
+/* The vector p-norm (sum |x|^p)^(1/p): p = inf / -inf the largest /
+ * smallest |x|, p = 0 the count of non-zeros; 0 over no elements. */
+Tensor *tensor_norm_dims(Tensor *x, double p, const int64_t *dims, int ndims, bool keepdim);
+/* log(sum(exp(x))), with the maximum subtracted first; -inf over nothing */
+Tensor *tensor_logsumexp_dims(Tensor *x, const int64_t *dims, int ndims, bool keepdim);
+/* The version 1 forms: over everything (0-d), or over one axis (removed). */
+Tensor *tensor_sum(Tensor *x);
+Tensor *tensor_sum_axis(Tensor *x, int axis);
 Tensor *tensor_mean(Tensor *x);
 Tensor *tensor_mean_axis(Tensor *x, int axis);
-Tensor *tensor_max(Tensor *x);                 /* gradient shared equally by tied maxima */
-Tensor *tensor_max_axis(Tensor *x, int axis);
+
+/* max and min over everything (0-d; the gradient is shared equally by the
+ * tied extremes, or by the nans when the result is nan) or along one dim
+ * (the gradient to the first extreme of each lane: PyTorch's index). The
+ * values only: argmax and argmin give the indices. A nan is the extreme.
+ * An empty tensor, or an empty dim, is an error (there is no extreme). */
+Tensor *tensor_max(Tensor *x);
+Tensor *tensor_max_dim(Tensor *x, int dim, bool keepdim);
+Tensor *tensor_max_axis(Tensor *x, int axis);  /* tensor_max_dim(x, axis, false) */
+Tensor *tensor_min(Tensor *x);
+Tensor *tensor_min_dim(Tensor *x, int dim, bool keepdim);
+Tensor *tensor_min_axis(Tensor *x, int axis);
+/* The index of the first extreme (the first nan), as float64 constants
+ * (no gradient): of x flattened (0-d), or along dim. */
+Tensor *tensor_argmax(Tensor *x);
+Tensor *tensor_argmax_dim(Tensor *x, int dim, bool keepdim);
+Tensor *tensor_argmin(Tensor *x);
+Tensor *tensor_argmin_dim(Tensor *x, int dim, bool keepdim);
 
 /* One entry of shape may be -1 (inferred). Copies: there are no views. */
 Tensor *tensor_reshape(Tensor *x, int ndim, const int64_t *shape);

@@ -23,8 +23,10 @@
     X(NEG, neg) X(EXP, exp) X(LOG, log) X(SQRT, sqrt) X(TANH, tanh)            \
     X(SIGMOID, sigmoid) X(RELU, relu) X(ABS, abs) X(SIN, sin) X(COS, cos)      \
     X(SIGN, sign)                                                              \
-    /* reduce.c */                                                             \
-    X(SUM, sum) X(MEAN, mean) X(MAX, max)                                      \
+    /* reduce.c, extreme.c */                                                  \
+    X(SUM, sum) X(MEAN, mean) X(VAR, var) X(STD, std) X(NORM, norm)            \
+    X(LOGSUMEXP, logsumexp)                                                    \
+    X(MAX, max) X(MIN, min) X(ARGMAX, argmax) X(ARGMIN, argmin)                \
     /* reshape.c, transpose.c, matmul.c */                                     \
     X(RESHAPE, reshape) X(TRANSPOSE, transpose) X(MATMUL, matmul)              \
     /* nn.c */                                                                 \

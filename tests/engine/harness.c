@@ -107,6 +107,7 @@ int main(int argc, char **argv) {
     test_syntax_ops();
     test_optim();
     test_backward();
+    test_reduce();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }

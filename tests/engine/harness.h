@@ -47,6 +47,7 @@ void test_numerics(void);
 void test_syntax_ops(void);
 void test_optim(void);
 void test_backward(void);
+void test_reduce(void);
 
 /* Baseline of live tensors, to prove a test leaked nothing. */
 int64_t live_tensors(void);
