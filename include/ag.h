@@ -186,9 +186,19 @@ Tensor *tensor_argmax_dim(Tensor *x, int dim, bool keepdim);
 Tensor *tensor_argmin(Tensor *x);
 Tensor *tensor_argmin_dim(Tensor *x, int dim, bool keepdim);
 
-/* One entry of shape may be -1 (inferred). Copies: there are no views. */
+/* Shapes. Copies: there are no views. Dims may be negative. */
+/* One entry of shape may be -1 (inferred). */
 Tensor *tensor_reshape(Tensor *x, int ndim, const int64_t *shape);
+/* dims start_dim..end_dim merged into one; a 0-d x becomes (1,) */
+Tensor *tensor_flatten(Tensor *x, int start_dim, int end_dim);
+Tensor *tensor_squeeze(Tensor *x);             /* every dim of size 1 removed */
+Tensor *tensor_squeeze_dim(Tensor *x, int dim); /* that dim, if its size is 1 */
+Tensor *tensor_unsqueeze(Tensor *x, int dim);  /* a dim of size 1 inserted at dim */
 Tensor *tensor_transpose(Tensor *x, int axis_a, int axis_b);
+/* out's axis i is x's axis dims[i]; ndims == x->ndim, each axis once */
+Tensor *tensor_permute(Tensor *x, const int64_t *dims, int ndims);
+/* A matrix transposed; 0-d and 1-D as they are; more dims are an error. */
+Tensor *tensor_t(Tensor *x);
 /* 1-D and 2-D operands by PyTorch's rules; batched (broadcast) beyond. */
 Tensor *tensor_matmul(Tensor *a, Tensor *b);
 /* What computes this thread's large matrix products: "ag's own kernel
@@ -225,6 +235,10 @@ double ag_remainder(double a, double b);
 Tensor *tensor_select(Tensor *x, int dim, int64_t index);
 /* n tensors of one shape joined along a new dimension dim. A copy. */
 Tensor *tensor_stack(Tensor *const *xs, int n, int dim);
+/* n tensors (borrowed) joined along dim, where their sizes may differ; the
+ * other sizes must agree. As PyTorch, 1-D tensors of shape (0,) are
+ * skipped, and 0-d ones are refused. A copy. */
+Tensor *tensor_cat(Tensor *const *xs, int n, int dim);
 
 /* ---- the op table (src/ops/optable.c) -----------------------------------
  * Every op is registered once, in one table: its name, signature (the
@@ -244,7 +258,7 @@ typedef struct {
     bool has_num[4];             /* false: None */
     int64_t ints[4];             /* integer parameters ('i'; a dim within int) */
     bool has_int[4];             /* false: None */
-    int64_t dims[AG_MAX_DIMS];   /* 'd' (None, a dim or a tuple of dims) or 'D' (*shape) */
+    int64_t dims[AG_MAX_DIMS];   /* 'd' (None, a dim or a tuple of them), 'D' (*shape), 'P' (*dims) */
     int num_dims;
     bool has_dims;               /* 'd' given (not None) */
     bool flags[4];               /* boolean parameters ('b') */
@@ -266,8 +280,9 @@ typedef struct AgOpInfo {
     const char *signature;       /* "sum(input, dim=None, keepdim=False)" */
     /* One letter per parameter of the signature: T tensor, t tensor or
      * None, n number or None, i integer or None, d dims (None, an integer
-     * or a tuple of them), D integers (*shape), b boolean, s string, L a
-     * list of tensors. */
+     * or a tuple of them), D integers (*shape), P axes (*dims: integers,
+     * negative ones allowed, or one tuple of them), b boolean, s string,
+     * L a list of tensors. */
     const char *params;
     const char *help;            /* what it does, in one line */
     const char *rule;            /* "grad_x = g * exp(x)"; NULL: no gradient flows */

@@ -28,12 +28,14 @@
     X(LOGSUMEXP, logsumexp)                                                    \
     X(MAX, max) X(MIN, min) X(ARGMAX, argmax) X(ARGMIN, argmin)                \
     /* reshape.c, transpose.c, matmul.c */                                     \
-    X(RESHAPE, reshape) X(TRANSPOSE, transpose) X(MATMUL, matmul)              \
+    X(RESHAPE, reshape) X(FLATTEN, flatten) X(SQUEEZE, squeeze)                \
+    X(UNSQUEEZE, unsqueeze) X(TRANSPOSE, transpose) X(PERMUTE, permute) X(T, t) \
+    X(MATMUL, matmul)                                                          \
     /* nn.c */                                                                 \
     X(SOFTMAX, softmax) X(LOG_SOFTMAX, log_softmax) X(MSE_LOSS, mse_loss)      \
     X(CROSS_ENTROPY, cross_entropy)                                            \
     /* index.c, join.c */                                                      \
-    X(SELECT, select) X(STACK, stack)
+    X(SELECT, select) X(STACK, stack) X(CAT, cat)
 
 #define AG_OP_ENUM(ID, row) AG_OP_##ID,
 enum { AG_OP_LIST(AG_OP_ENUM) AG_OP_COUNT };

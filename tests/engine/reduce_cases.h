@@ -5536,6 +5536,676 @@ static const double case1378_x0[] = {-0x0.0p+0, 0x0.0p+0};
 static const double case1378_dx0[] = {0x0.0p+0, 0x0.0p+0};
 static const double case1378_out[] = {0x0.0p+0};
 static const double case1378_g[] = {0x0.0p+0};
+static const double case1379_x0[] = {-0x1.2245cd3c124dcp-4};
+static const double case1379_dx0[] = {0x1.7c4926bc6dbf8p-2};
+static const double case1379_out[] = {-0x1.2245cd3c124dcp-4};
+static const double case1379_g[] = {0x1.7c4926bc6dbf8p-2};
+static const double case1380_x0[] = {-0x1.2245cd3c124dcp-4};
+static const double case1380_dx0[] = {-0x1.cde7f84540ff0p-4};
+static const double case1380_out[] = {-0x1.2245cd3c124dcp-4};
+static const double case1380_g[] = {-0x1.cde7f84540ff0p-4};
+static const double case1381_x0[] = {-0x1.2245cd3c124dcp-4};
+static const double case1381_dx0[] = {-0x1.59e56013bc3d2p-4};
+static const double case1381_out[] = {-0x1.2245cd3c124dcp-4};
+static const double case1381_g[] = {-0x1.59e56013bc3d2p-4};
+static const double case1382_x0[] = {-0x1.2245cd3c124dcp-4};
+static const double case1382_dx0[] = {0x1.33cf993beaec1p-5};
+static const double case1382_out[] = {-0x1.2245cd3c124dcp-4};
+static const double case1382_g[] = {0x1.33cf993beaec1p-5};
+static const double case1383_x0[] = {-0x1.2245cd3c124dcp-4};
+static const double case1383_dx0[] = {0x1.4476b23600408p+0};
+static const double case1383_out[] = {-0x1.2245cd3c124dcp-4};
+static const double case1383_g[] = {0x1.4476b23600408p+0};
+static const double case1384_x0[] = {-0x1.2245cd3c124dcp-4};
+static const double case1384_dx0[] = {0x1.0cb3df7d8822bp-2};
+static const double case1384_out[] = {-0x1.2245cd3c124dcp-4};
+static const double case1384_g[] = {0x1.0cb3df7d8822bp-2};
+static const double case1385_x0[] = {-0x1.2245cd3c124dcp-4};
+static const double case1385_dx0[] = {0x1.24ba7b405ec78p-1};
+static const double case1385_out[] = {-0x1.2245cd3c124dcp-4};
+static const double case1385_g[] = {0x1.24ba7b405ec78p-1};
+static const double case1386_x0[] = {-0x1.2245cd3c124dcp-4};
+static const double case1386_dx0[] = {0x1.879d84c5082b3p-2};
+static const double case1386_out[] = {-0x1.2245cd3c124dcp-4};
+static const double case1386_g[] = {0x1.879d84c5082b3p-2};
+static const double case1387_x0[] = {-0x1.2245cd3c124dcp-4};
+static const double case1387_dx0[] = {-0x1.fba8345dffe5dp+0};
+static const double case1387_out[] = {-0x1.2245cd3c124dcp-4};
+static const double case1387_g[] = {-0x1.fba8345dffe5dp+0};
+static const double case1388_x0[] = {-0x1.2245cd3c124dcp-4};
+static const double case1388_dx0[] = {0x1.2b84c846653fdp+0};
+static const double case1388_out[] = {-0x1.2245cd3c124dcp-4};
+static const double case1388_g[] = {0x1.2b84c846653fdp+0};
+static const double case1389_x0[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1389_dx0[] = {-0x1.40814ad9375e1p-1, 0x1.c15063fe0f6d6p-2, -0x1.906e4c892cb2cp-1, 0x1.170f9e16491bep-1};
+static const double case1389_out[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1389_g[] = {-0x1.40814ad9375e1p-1, 0x1.c15063fe0f6d6p-2, -0x1.906e4c892cb2cp-1, 0x1.170f9e16491bep-1};
+static const double case1390_x0[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1390_dx0[] = {-0x1.470db5a516f59p-1, 0x1.43f81b6e3f137p+0, 0x1.288b4e03c622bp+0, 0x1.9751d2dd9b93ap-2};
+static const double case1390_out[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1390_g[] = {-0x1.470db5a516f59p-1, 0x1.43f81b6e3f137p+0, 0x1.288b4e03c622bp+0, 0x1.9751d2dd9b93ap-2};
+static const double case1391_x0[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1391_dx0[] = {-0x1.50d87f05d5eaep-3, 0x1.112cb70f89f8ep-1, -0x1.ba5eff8677f9cp-2, 0x1.0aa4424d514f3p-1};
+static const double case1391_out[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1391_g[] = {-0x1.50d87f05d5eaep-3, 0x1.112cb70f89f8ep-1, -0x1.ba5eff8677f9cp-2, 0x1.0aa4424d514f3p-1};
+static const double case1392_x0[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1392_dx0[] = {-0x1.5ee86188a50dbp-2, 0x1.2ed291c4fcfadp+0, -0x1.7b3a1333c6108p-2, -0x1.1b9b7fd30fdfbp-1};
+static const double case1392_out[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1392_g[] = {-0x1.5ee86188a50dbp-2, 0x1.2ed291c4fcfadp+0, -0x1.7b3a1333c6108p-2, -0x1.1b9b7fd30fdfbp-1};
+static const double case1393_x0[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1393_dx0[] = {-0x1.84512f5d121b1p+0, 0x1.f8449ec9d163fp+0, -0x1.483e506e52747p-4, -0x1.f700deba50076p-2};
+static const double case1393_out[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1393_g[] = {-0x1.84512f5d121b1p+0, 0x1.f8449ec9d163fp+0, -0x1.483e506e52747p-4, -0x1.f700deba50076p-2};
+static const double case1394_x0[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1394_dx0[] = {-0x1.2af717da9ae45p+0, 0x1.2cd2fde70bcd5p+0, -0x1.196394d5772b3p+0, -0x1.6144fffd51431p+0};
+static const double case1394_out[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1394_g[] = {-0x1.2af717da9ae45p+0, 0x1.2cd2fde70bcd5p+0, -0x1.196394d5772b3p+0, -0x1.6144fffd51431p+0};
+static const double case1395_x0[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1395_dx0[] = {0x1.7b52133892f2fp-1, 0x1.662c72862d3e6p-1, -0x1.ce45e2fb01742p-1, -0x1.6241d9ac8f124p-2};
+static const double case1395_out[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1395_g[] = {0x1.7b52133892f2fp-1, 0x1.662c72862d3e6p-1, -0x1.ce45e2fb01742p-1, -0x1.6241d9ac8f124p-2};
+static const double case1396_x0[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1396_dx0[] = {0x1.9730b82b4645ap-2, 0x1.d1632128c6daap-2, -0x1.36772c8db4a16p+0, 0x1.2c46cf1ad6a45p-1};
+static const double case1396_out[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1396_g[] = {0x1.9730b82b4645ap-2, 0x1.d1632128c6daap-2, -0x1.36772c8db4a16p+0, 0x1.2c46cf1ad6a45p-1};
+static const double case1397_x0[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1397_dx0[] = {0x1.5d48633f1576ap+0, -0x1.66117ee7f13eap+0, -0x1.3d0e67dedfcd4p-2, 0x1.0c8b59d987306p+0};
+static const double case1397_out[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1397_g[] = {0x1.5d48633f1576ap+0, -0x1.66117ee7f13eap+0, -0x1.3d0e67dedfcd4p-2, 0x1.0c8b59d987306p+0};
+static const double case1398_x0[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1398_dx0[] = {0x1.b68713faa7aebp-3, 0x1.d17f755d34468p-3, 0x1.4f08ca4a61711p-1, 0x1.1c3042d68d728p+0};
+static const double case1398_out[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1398_g[] = {0x1.b68713faa7aebp-3, 0x1.d17f755d34468p-3, 0x1.4f08ca4a61711p-1, 0x1.1c3042d68d728p+0};
+static const double case1399_x0[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1399_dx0[] = {-0x1.718fd68d36e0bp+0, 0x1.00ae161cdc7c4p+0, -0x1.4936d9885b769p-2, 0x1.84a218eee2e90p+1};
+static const double case1399_out[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1399_g[] = {-0x1.718fd68d36e0bp+0, 0x1.00ae161cdc7c4p+0, -0x1.4936d9885b769p-2, 0x1.84a218eee2e90p+1};
+static const double case1400_x0[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1400_dx0[] = {0x1.1bd2cb54565d0p+0, 0x1.49eed18183f86p-3, -0x1.094bf1348102ep+1, 0x1.c08c8ede2de0ep+0};
+static const double case1400_out[] = {0x1.23807d196ca44p+1, 0x1.ea2ae60f7c7f8p-3, 0x1.ae699bb9edacdp+0, -0x1.29c097058e8b6p-4};
+static const double case1400_g[] = {0x1.1bd2cb54565d0p+0, 0x1.49eed18183f86p-3, -0x1.094bf1348102ep+1, 0x1.c08c8ede2de0ep+0};
+static const double case1401_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1401_dx0[] = {-0x1.82e3f0e5b07c1p-1, -0x1.a37f879229a18p-1, -0x1.3b14aff5c7fa9p+0, -0x1.fb54219007dcap-1, -0x1.176e5c54c04cfp+0, -0x1.4942fb9e32643p-3};
+static const double case1401_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1401_g[] = {-0x1.82e3f0e5b07c1p-1, -0x1.a37f879229a18p-1, -0x1.3b14aff5c7fa9p+0, -0x1.fb54219007dcap-1, -0x1.176e5c54c04cfp+0, -0x1.4942fb9e32643p-3};
+static const double case1402_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1402_dx0[] = {0x1.5a9d22ffb2560p-4, 0x1.669e9e010155fp-1, 0x1.1a5e0bf89da46p-1, -0x1.0ecc36884db4cp+0, -0x1.fce25f80b1b9ap+0, -0x1.1802c1692d971p-3};
+static const double case1402_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1402_g[] = {0x1.5a9d22ffb2560p-4, 0x1.669e9e010155fp-1, 0x1.1a5e0bf89da46p-1, -0x1.0ecc36884db4cp+0, -0x1.fce25f80b1b9ap+0, -0x1.1802c1692d971p-3};
+static const double case1403_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1403_dx0[] = {-0x1.cb486884c91adp-1, -0x1.3185dc9983d29p+0, 0x1.83a3acbd98d88p+1, -0x1.84bf8f126ca3fp-1, 0x1.2363d1c63a795p+0, 0x1.63225fc699554p-1};
+static const double case1403_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1403_g[] = {-0x1.cb486884c91adp-1, -0x1.3185dc9983d29p+0, 0x1.83a3acbd98d88p+1, -0x1.84bf8f126ca3fp-1, 0x1.2363d1c63a795p+0, 0x1.63225fc699554p-1};
+static const double case1404_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1404_dx0[] = {-0x1.45b6538ae986dp-3, -0x1.869a10ef4ea92p-2, -0x1.ac60b3fe8c08bp-1, -0x1.ff4bf7f040ee0p-1, -0x1.9d6f3c6c55942p+0, -0x1.4b8b3a2c8c1a9p-1};
+static const double case1404_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1404_g[] = {-0x1.45b6538ae986dp-3, -0x1.869a10ef4ea92p-2, -0x1.ac60b3fe8c08bp-1, -0x1.ff4bf7f040ee0p-1, -0x1.9d6f3c6c55942p+0, -0x1.4b8b3a2c8c1a9p-1};
+static const double case1405_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1405_dx0[] = {-0x1.5051b66a40bb1p-2, -0x1.60584eb4750e9p-2, -0x1.110430c2e85a1p-1, 0x1.1dc81a2a8393fp+0, -0x1.dbb9115270e87p-2, -0x1.31ccc2971763cp+0};
+static const double case1405_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1405_g[] = {-0x1.5051b66a40bb1p-2, -0x1.60584eb4750e9p-2, -0x1.110430c2e85a1p-1, 0x1.1dc81a2a8393fp+0, -0x1.dbb9115270e87p-2, -0x1.31ccc2971763cp+0};
+static const double case1406_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1406_dx0[] = {0x1.ebd943c31764ep-3, 0x1.2523e7336de6cp+0, 0x1.46bae57320063p-4, -0x1.08cf74e3bfb25p-2, -0x1.e110e29e61e52p-1, -0x1.374d6da333907p-1};
+static const double case1406_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1406_g[] = {0x1.ebd943c31764ep-3, 0x1.2523e7336de6cp+0, 0x1.46bae57320063p-4, -0x1.08cf74e3bfb25p-2, -0x1.e110e29e61e52p-1, -0x1.374d6da333907p-1};
+static const double case1407_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1407_dx0[] = {-0x1.ceb0bc3c38116p-1, 0x1.5373be1f95677p+0, 0x1.2707e2a57e6aep-2, -0x1.9515df065d01bp+0, 0x1.0189fe1cc540dp-2, 0x1.a8cfc3c01ba7ep-2};
+static const double case1407_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1407_g[] = {-0x1.ceb0bc3c38116p-1, 0x1.5373be1f95677p+0, 0x1.2707e2a57e6aep-2, -0x1.9515df065d01bp+0, 0x1.0189fe1cc540dp-2, 0x1.a8cfc3c01ba7ep-2};
+static const double case1408_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1408_dx0[] = {0x1.62e637eef93c2p-1, -0x1.14bff635bec3dp-5, -0x1.98d7e319ba083p-7, 0x1.0d4993bdd592dp-2, -0x1.042d378a34b1ep-1, 0x1.c8aa78fac3d43p-1};
+static const double case1408_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1408_g[] = {0x1.62e637eef93c2p-1, -0x1.14bff635bec3dp-5, -0x1.98d7e319ba083p-7, 0x1.0d4993bdd592dp-2, -0x1.042d378a34b1ep-1, 0x1.c8aa78fac3d43p-1};
+static const double case1409_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1409_dx0[] = {-0x1.73498df1c79a6p-1, 0x1.5bf9bb0812445p-1, 0x1.74c445a660730p-2, 0x1.0897cb5da5137p+0, 0x1.fe3ec329e3534p-4, 0x1.bbb7a1e4a15e0p-1};
+static const double case1409_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1409_g[] = {-0x1.73498df1c79a6p-1, 0x1.5bf9bb0812445p-1, 0x1.74c445a660730p-2, 0x1.0897cb5da5137p+0, 0x1.fe3ec329e3534p-4, 0x1.bbb7a1e4a15e0p-1};
+static const double case1410_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1410_dx0[] = {0x1.410e1793530b6p-1, 0x1.64e9fdcb64b91p-4, -0x1.48ce1a693666dp-1, 0x1.4d2bfca997cb2p-2, -0x1.d57cb104b2a3fp-1, 0x1.636d92788d0a3p-1};
+static const double case1410_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1410_g[] = {0x1.410e1793530b6p-1, 0x1.64e9fdcb64b91p-4, -0x1.48ce1a693666dp-1, 0x1.4d2bfca997cb2p-2, -0x1.d57cb104b2a3fp-1, 0x1.636d92788d0a3p-1};
+static const double case1411_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1411_dx0[] = {0x1.572facef610d2p-1, 0x1.f05b8340f2852p-4, 0x1.792ed89ca0216p-1, 0x1.b1ca961f84b9cp+0, -0x1.081b1287f0e6ep-1, 0x1.ee91c4319a7fbp-2};
+static const double case1411_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1411_g[] = {0x1.572facef610d2p-1, 0x1.f05b8340f2852p-4, 0x1.792ed89ca0216p-1, 0x1.b1ca961f84b9cp+0, -0x1.081b1287f0e6ep-1, 0x1.ee91c4319a7fbp-2};
+static const double case1412_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1412_dx0[] = {0x1.3a980d848d092p+0, 0x1.2be42709a6b5dp-1, 0x1.33ebf9b584719p-1, 0x1.e64f81ecdf290p-1, -0x1.153034a0b6951p+1, 0x1.3966748809965p-4};
+static const double case1412_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1412_g[] = {0x1.3a980d848d092p+0, 0x1.2be42709a6b5dp-1, 0x1.33ebf9b584719p-1, 0x1.e64f81ecdf290p-1, -0x1.153034a0b6951p+1, 0x1.3966748809965p-4};
+static const double case1413_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1413_dx0[] = {0x1.bf4bfc19958d3p-2, 0x1.d9c7e466f71a9p-6, 0x1.54236f17278d7p+0, 0x1.c66f138bc5f43p-1, -0x1.61f6d01a50bddp+0, 0x1.83c3d2d1df820p+0};
+static const double case1413_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1413_g[] = {0x1.bf4bfc19958d3p-2, 0x1.d9c7e466f71a9p-6, 0x1.54236f17278d7p+0, 0x1.c66f138bc5f43p-1, -0x1.61f6d01a50bddp+0, 0x1.83c3d2d1df820p+0};
+static const double case1414_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1414_dx0[] = {0x1.59efb2cd3eb96p+0, 0x1.04db7fae3545ap+1, -0x1.33cd26aab6ba7p+1, 0x1.a92cfa72d5954p-1, 0x1.1d7b3fa5aae5ep+0, 0x1.831148b9e947dp-1};
+static const double case1414_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1414_g[] = {0x1.59efb2cd3eb96p+0, 0x1.04db7fae3545ap+1, -0x1.33cd26aab6ba7p+1, 0x1.a92cfa72d5954p-1, 0x1.1d7b3fa5aae5ep+0, 0x1.831148b9e947dp-1};
+static const double case1415_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1415_dx0[] = {0x1.8aaae8e651b85p-3, 0x1.8cc0357d0b900p-1, -0x1.4cc7bf2684192p-5, -0x1.879bd9101fffep-2, 0x1.c6bc802c1958dp+0, 0x1.2cb3ddd225a4cp-1};
+static const double case1415_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1415_g[] = {0x1.8aaae8e651b85p-3, 0x1.8cc0357d0b900p-1, -0x1.4cc7bf2684192p-5, -0x1.879bd9101fffep-2, 0x1.c6bc802c1958dp+0, 0x1.2cb3ddd225a4cp-1};
+static const double case1416_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1416_dx0[] = {0x1.95f466ac927c1p-1, 0x1.5b5b73437e074p-1, -0x1.10b0566c6ab73p-2, -0x1.afec1a41690d9p-3, -0x1.82eac9c48aa4dp-1, 0x1.4cfb4d663aa8dp-7};
+static const double case1416_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1416_g[] = {0x1.95f466ac927c1p-1, 0x1.5b5b73437e074p-1, -0x1.10b0566c6ab73p-2, -0x1.afec1a41690d9p-3, -0x1.82eac9c48aa4dp-1, 0x1.4cfb4d663aa8dp-7};
+static const double case1417_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1417_dx0[] = {-0x1.c1daad2915bc3p-1, 0x1.06b80513e55fep-1, -0x1.ed74db952cc62p-2, -0x1.12ca678b8ddd8p-1, -0x1.277eca9159fcdp+0, -0x1.151ec37ab166dp-1};
+static const double case1417_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1417_g[] = {-0x1.c1daad2915bc3p-1, 0x1.06b80513e55fep-1, -0x1.ed74db952cc62p-2, -0x1.12ca678b8ddd8p-1, -0x1.277eca9159fcdp+0, -0x1.151ec37ab166dp-1};
+static const double case1418_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1418_dx0[] = {-0x1.3fe5efc89be42p-4, 0x1.ee661a9be4cf1p-2, -0x1.4d7b92d1042f1p+0, -0x1.0461dcb6402fcp-4, 0x1.741c6c1e025f0p+0, 0x1.cba55efcec215p-3};
+static const double case1418_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1418_g[] = {-0x1.3fe5efc89be42p-4, 0x1.ee661a9be4cf1p-2, -0x1.4d7b92d1042f1p+0, -0x1.0461dcb6402fcp-4, 0x1.741c6c1e025f0p+0, 0x1.cba55efcec215p-3};
+static const double case1419_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1419_dx0[] = {-0x1.4b824e380ab7dp+0, 0x1.276f7059354d8p+0, 0x1.5464c2f7e9657p-1, -0x1.7c9e243d10221p-1, -0x1.bff169f7172d8p-1, -0x1.279699d9730e3p-1};
+static const double case1419_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1419_g[] = {-0x1.4b824e380ab7dp+0, 0x1.276f7059354d8p+0, 0x1.5464c2f7e9657p-1, -0x1.7c9e243d10221p-1, -0x1.bff169f7172d8p-1, -0x1.279699d9730e3p-1};
+static const double case1420_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1420_dx0[] = {-0x1.5212c82792b91p-3, 0x1.f2a28742fd4c5p+0, -0x1.b34af1d3ce014p-1, -0x1.522246bd852ecp-4, 0x1.09dfb4775e657p+1, 0x1.1a1d50a7ec44cp-2};
+static const double case1420_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1420_g[] = {-0x1.5212c82792b91p-3, 0x1.f2a28742fd4c5p+0, -0x1.b34af1d3ce014p-1, -0x1.522246bd852ecp-4, 0x1.09dfb4775e657p+1, 0x1.1a1d50a7ec44cp-2};
+static const double case1421_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1421_dx0[] = {-0x1.22cae0be0a55fp+0, -0x1.f252c356be475p-1, -0x1.60fc39bbba71ep-1, 0x1.6e039a4ac914ap+0, -0x1.5190c48aac898p+1, 0x1.a8e0bc4825522p-5};
+static const double case1421_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1421_g[] = {-0x1.22cae0be0a55fp+0, -0x1.f252c356be475p-1, -0x1.60fc39bbba71ep-1, 0x1.6e039a4ac914ap+0, -0x1.5190c48aac898p+1, 0x1.a8e0bc4825522p-5};
+static const double case1422_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1422_dx0[] = {0x1.dfc5c35d0e33fp-1, 0x1.be11f73deb803p-2, -0x1.088d771f1fa8bp+1, -0x1.845dc2ee41035p-3, -0x1.4bbd9244821d2p-7, 0x1.a9daacaf3936ap+0};
+static const double case1422_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1422_g[] = {0x1.dfc5c35d0e33fp-1, 0x1.be11f73deb803p-2, -0x1.088d771f1fa8bp+1, -0x1.845dc2ee41035p-3, -0x1.4bbd9244821d2p-7, 0x1.a9daacaf3936ap+0};
+static const double case1423_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1423_dx0[] = {0x1.6166186822114p-3, 0x1.5cd8323d89c09p-2, 0x1.acd6c36484c6fp-3, -0x1.bf6b32c5a82bbp+0, 0x1.0a872c35d039ep+1, 0x1.da7e66b1efbd9p-3};
+static const double case1423_out[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1423_g[] = {0x1.6166186822114p-3, 0x1.5cd8323d89c09p-2, 0x1.acd6c36484c6fp-3, -0x1.bf6b32c5a82bbp+0, 0x1.0a872c35d039ep+1, 0x1.da7e66b1efbd9p-3};
+static const double case1424_x0[] = {0x1.0e20ae6e37253p-2, 0x1.af916657b460dp-3, 0x1.49b22e6757c59p+0, -0x1.3543c5da3ff7dp+0, -0x1.27e85eb5d80fdp+1, 0x1.0c1629c843305p+1};
+static const double case1424_dx0[] = {-0x1.238dca08f2e8dp+0, -0x1.481ac2d117217p-2, -0x1.1ee3ddd33f3b9p-4, -0x1.9de8481ace7f2p-1, 0x1.cc1e1ce0f1ab8p+0, -0x1.0685ad5d24734p+0};
+static const double case1424_out[] = {0x1.0e20ae6e37253p-2, -0x1.3543c5da3ff7dp+0, 0x1.af916657b460dp-3, -0x1.27e85eb5d80fdp+1, 0x1.49b22e6757c59p+0, 0x1.0c1629c843305p+1};
+static const double case1424_g[] = {-0x1.238dca08f2e8dp+0, -0x1.9de8481ace7f2p-1, -0x1.481ac2d117217p-2, 0x1.cc1e1ce0f1ab8p+0, -0x1.1ee3ddd33f3b9p-4, -0x1.0685ad5d24734p+0};
+static const double case1425_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1425_dx0[] = {0x1.1eec5ac692a21p-1, 0x1.665bec595c431p-4, -0x1.8da44d1fd5e70p+0, -0x1.4b9e3b182844ap-1, -0x1.510701de0f4b5p-7, -0x1.584319af1a7dcp+0};
+static const double case1425_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1425_g[] = {0x1.1eec5ac692a21p-1, 0x1.665bec595c431p-4, -0x1.8da44d1fd5e70p+0, -0x1.4b9e3b182844ap-1, -0x1.510701de0f4b5p-7, -0x1.584319af1a7dcp+0};
+static const double case1426_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1426_dx0[] = {0x1.39dc2b1787074p+0, 0x1.8969e36523045p-2, -0x1.3267e0167f93cp-2, 0x1.bb8eab995cc5ap+0, 0x1.a32a98d3d7b6cp-1, -0x1.085edb163eabfp-1};
+static const double case1426_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1426_g[] = {0x1.39dc2b1787074p+0, 0x1.8969e36523045p-2, -0x1.3267e0167f93cp-2, 0x1.bb8eab995cc5ap+0, 0x1.a32a98d3d7b6cp-1, -0x1.085edb163eabfp-1};
+static const double case1427_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1427_dx0[] = {-0x1.7f13bd4c25c60p-2, -0x1.aa7ec4130f1c6p+0, -0x1.6fd1bb757f499p+0, -0x1.abf4d622ae06cp-1, 0x1.d75c1a668c88ep-3, 0x1.d3cd5ce4e1758p+0};
+static const double case1427_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1427_g[] = {-0x1.7f13bd4c25c60p-2, -0x1.aa7ec4130f1c6p+0, -0x1.6fd1bb757f499p+0, -0x1.abf4d622ae06cp-1, 0x1.d75c1a668c88ep-3, 0x1.d3cd5ce4e1758p+0};
+static const double case1428_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1428_dx0[] = {-0x1.f5c4c813ccf65p-3, -0x1.46ebc453c90c7p+0, 0x1.37e5a69ab2412p-2, -0x1.86f97d34358ddp+0, 0x1.6813031cecc8bp+0, -0x1.3821f28b2102ap-4};
+static const double case1428_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1428_g[] = {-0x1.f5c4c813ccf65p-3, -0x1.46ebc453c90c7p+0, 0x1.37e5a69ab2412p-2, -0x1.86f97d34358ddp+0, 0x1.6813031cecc8bp+0, -0x1.3821f28b2102ap-4};
+static const double case1429_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1429_dx0[] = {0x1.f94caf9126f35p-4, -0x1.5ec8563e80cb3p-3, -0x1.7b40d125385b6p-1, 0x1.20d6444b1e757p+0, 0x1.a6d57efb41929p-2, 0x1.12cbb19470d76p+1};
+static const double case1429_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1429_g[] = {0x1.f94caf9126f35p-4, -0x1.5ec8563e80cb3p-3, -0x1.7b40d125385b6p-1, 0x1.20d6444b1e757p+0, 0x1.a6d57efb41929p-2, 0x1.12cbb19470d76p+1};
+static const double case1430_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1430_dx0[] = {-0x1.8e69a6a1b4780p+0, -0x1.717e7e4ce4ac2p-1, -0x1.779dc7b0ea15dp-3, 0x1.fcb78f755ea11p-5, -0x1.60f8202d68b63p-1, -0x1.d3fa0bf406197p+0};
+static const double case1430_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1430_g[] = {-0x1.8e69a6a1b4780p+0, -0x1.717e7e4ce4ac2p-1, -0x1.779dc7b0ea15dp-3, 0x1.fcb78f755ea11p-5, -0x1.60f8202d68b63p-1, -0x1.d3fa0bf406197p+0};
+static const double case1431_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1431_dx0[] = {0x1.ea43e2ba219f0p-3, 0x1.853c2cc4566cdp-1, -0x1.32ef6983428e0p-4, 0x1.78eede4b4ce57p-5, 0x1.4ba78177f7305p-1, -0x1.39c2fedc2e6a9p+0};
+static const double case1431_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1431_g[] = {0x1.ea43e2ba219f0p-3, 0x1.853c2cc4566cdp-1, -0x1.32ef6983428e0p-4, 0x1.78eede4b4ce57p-5, 0x1.4ba78177f7305p-1, -0x1.39c2fedc2e6a9p+0};
+static const double case1432_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1432_dx0[] = {-0x1.5edd4b66cff6ap+0, -0x1.37a812f61bc09p-2, 0x1.45f5939f6dd95p-1, 0x1.277e14a5f3931p-4, -0x1.1eb7cc778040ep-3, 0x1.34916e5e5221ap+0};
+static const double case1432_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1432_g[] = {-0x1.5edd4b66cff6ap+0, -0x1.37a812f61bc09p-2, 0x1.45f5939f6dd95p-1, 0x1.277e14a5f3931p-4, -0x1.1eb7cc778040ep-3, 0x1.34916e5e5221ap+0};
+static const double case1433_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1433_dx0[] = {-0x1.ffbfffcf1ad39p+0, 0x1.e0e2efae2e07cp+0, 0x1.e0c69949d366bp+0, 0x1.2d6ba6b1b9e54p+0, 0x1.46757e62da276p+0, -0x1.2c3d3837a0622p-4};
+static const double case1433_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1433_g[] = {-0x1.ffbfffcf1ad39p+0, 0x1.e0e2efae2e07cp+0, 0x1.e0c69949d366bp+0, 0x1.2d6ba6b1b9e54p+0, 0x1.46757e62da276p+0, -0x1.2c3d3837a0622p-4};
+static const double case1434_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1434_dx0[] = {-0x1.36ace370a215cp+0, -0x1.168edf8a38a74p+1, 0x1.e389cf3b4b45cp-1, -0x1.05587c8f3c60dp-1, -0x1.1d581e2013125p+0, 0x1.1617365356a82p+1};
+static const double case1434_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1434_g[] = {-0x1.36ace370a215cp+0, -0x1.168edf8a38a74p+1, 0x1.e389cf3b4b45cp-1, -0x1.05587c8f3c60dp-1, -0x1.1d581e2013125p+0, 0x1.1617365356a82p+1};
+static const double case1435_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1435_dx0[] = {-0x1.798d4fa309ff1p-3, 0x1.64236feed002cp+0, 0x1.230e6fd57b97cp+0, -0x1.2c750a75e1c3cp+1, 0x1.b809cf5ae9e4ap+0, -0x1.fa30e31a7aeb6p-4};
+static const double case1435_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1435_g[] = {-0x1.798d4fa309ff1p-3, 0x1.64236feed002cp+0, 0x1.230e6fd57b97cp+0, -0x1.2c750a75e1c3cp+1, 0x1.b809cf5ae9e4ap+0, -0x1.fa30e31a7aeb6p-4};
+static const double case1436_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1436_dx0[] = {-0x1.93feaa0cade32p-2, -0x1.6a407ed7be5e9p+0, -0x1.d5add1bc0682ep-1, -0x1.0ce794e1f8ca9p-4, -0x1.97b73fa35e029p-2, 0x1.5d272be58ff0cp+0};
+static const double case1436_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1436_g[] = {-0x1.93feaa0cade32p-2, -0x1.6a407ed7be5e9p+0, -0x1.d5add1bc0682ep-1, -0x1.0ce794e1f8ca9p-4, -0x1.97b73fa35e029p-2, 0x1.5d272be58ff0cp+0};
+static const double case1437_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1437_dx0[] = {-0x1.42686142fcd16p-3, 0x1.694ce71b336edp-1, 0x1.1abe00f4f6a4cp+0, -0x1.4d29101b00129p-2, 0x1.a84c6ab1bc95bp-2, 0x1.f7d412d2de9bdp-4};
+static const double case1437_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1437_g[] = {-0x1.42686142fcd16p-3, 0x1.694ce71b336edp-1, 0x1.1abe00f4f6a4cp+0, -0x1.4d29101b00129p-2, 0x1.a84c6ab1bc95bp-2, 0x1.f7d412d2de9bdp-4};
+static const double case1438_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1438_dx0[] = {0x1.0ee9a4c9ab3d4p-3, 0x1.20ef648961d1cp-2, 0x1.1d4edd034affbp-1, -0x1.fad141613ac48p-2, -0x1.b97c3e0b389c8p+0, -0x1.1d41fd0a6aaefp-1};
+static const double case1438_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1438_g[] = {0x1.0ee9a4c9ab3d4p-3, 0x1.20ef648961d1cp-2, 0x1.1d4edd034affbp-1, -0x1.fad141613ac48p-2, -0x1.b97c3e0b389c8p+0, -0x1.1d41fd0a6aaefp-1};
+static const double case1439_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1439_dx0[] = {-0x1.1d6421ca26a48p+0, 0x1.e8a8d7ae7cc65p-3, -0x1.2bc1e6611646bp-2, 0x1.48b3485838922p-2, -0x1.00c0a4a1ea737p+0, 0x1.3a3fb7da8944cp-2};
+static const double case1439_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1439_g[] = {-0x1.1d6421ca26a48p+0, 0x1.e8a8d7ae7cc65p-3, -0x1.2bc1e6611646bp-2, 0x1.48b3485838922p-2, -0x1.00c0a4a1ea737p+0, 0x1.3a3fb7da8944cp-2};
+static const double case1440_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1440_dx0[] = {-0x1.5d3d8b49f3d5cp-2, -0x1.e843f16f7c32fp-6, -0x1.df507eb5218d5p-8, -0x1.9a0b522bf29bap-1, -0x1.5ff415a24e4abp+0, -0x1.d0ece5293f211p-1};
+static const double case1440_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1440_g[] = {-0x1.5d3d8b49f3d5cp-2, -0x1.e843f16f7c32fp-6, -0x1.df507eb5218d5p-8, -0x1.9a0b522bf29bap-1, -0x1.5ff415a24e4abp+0, -0x1.d0ece5293f211p-1};
+static const double case1441_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1441_dx0[] = {0x1.241e5b510c46cp-3, 0x1.34ec2c04bcd2fp-1, 0x1.81424106245ffp+1, 0x1.554c292615f99p-1, 0x1.d584efbcb6cd3p-2, 0x1.7998cc8d43945p-1};
+static const double case1441_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1441_g[] = {0x1.241e5b510c46cp-3, 0x1.34ec2c04bcd2fp-1, 0x1.81424106245ffp+1, 0x1.554c292615f99p-1, 0x1.d584efbcb6cd3p-2, 0x1.7998cc8d43945p-1};
+static const double case1442_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1442_dx0[] = {-0x1.0ca61e645ecbbp+0, 0x1.637f36c51400bp-3, 0x1.bb458457354d4p-3, 0x1.2a9d2cb3760b8p-2, -0x1.7b0c8466e9d7ep-3, -0x1.1c5afffb3a014p-2};
+static const double case1442_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1442_g[] = {-0x1.0ca61e645ecbbp+0, 0x1.637f36c51400bp-3, 0x1.bb458457354d4p-3, 0x1.2a9d2cb3760b8p-2, -0x1.7b0c8466e9d7ep-3, -0x1.1c5afffb3a014p-2};
+static const double case1443_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1443_dx0[] = {-0x1.16de05c364050p+0, 0x1.7a0e4d19a8b6bp-3, -0x1.0685d3745a7fcp-3, -0x1.9279f534c61c7p-1, 0x1.ff103d77a2663p-2, -0x1.7151f891993ffp+0};
+static const double case1443_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1443_g[] = {-0x1.16de05c364050p+0, 0x1.7a0e4d19a8b6bp-3, -0x1.0685d3745a7fcp-3, -0x1.9279f534c61c7p-1, 0x1.ff103d77a2663p-2, -0x1.7151f891993ffp+0};
+static const double case1444_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1444_dx0[] = {0x1.9ef1d0e3ebba7p-1, 0x1.1ef7937809ad7p+0, -0x1.8ba5e90d2e032p+0, 0x1.545901c38eeb2p-1, 0x1.9808756e9f029p-1, 0x1.39a96e0c57c75p-1};
+static const double case1444_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1444_g[] = {0x1.9ef1d0e3ebba7p-1, 0x1.1ef7937809ad7p+0, -0x1.8ba5e90d2e032p+0, 0x1.545901c38eeb2p-1, 0x1.9808756e9f029p-1, 0x1.39a96e0c57c75p-1};
+static const double case1445_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1445_dx0[] = {0x1.02913ef09af7fp+0, -0x1.0d3dfcea17ce5p-2, 0x1.58a60b0cb40b5p-1, -0x1.c020c715fda8ep+0, -0x1.627c612c6b8f3p-1, 0x1.3562b88a9f0c2p-2};
+static const double case1445_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1445_g[] = {0x1.02913ef09af7fp+0, -0x1.0d3dfcea17ce5p-2, 0x1.58a60b0cb40b5p-1, -0x1.c020c715fda8ep+0, -0x1.627c612c6b8f3p-1, 0x1.3562b88a9f0c2p-2};
+static const double case1446_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1446_dx0[] = {-0x1.41a53258b0b29p+0, 0x1.684ab0f7c8ec4p-1, -0x1.497969be003f5p-1, -0x1.4bdc2b858c61dp+0, 0x1.15ae5cca08101p-1, -0x1.053e868b2f1edp+0};
+static const double case1446_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1446_g[] = {-0x1.41a53258b0b29p+0, 0x1.684ab0f7c8ec4p-1, -0x1.497969be003f5p-1, -0x1.4bdc2b858c61dp+0, 0x1.15ae5cca08101p-1, -0x1.053e868b2f1edp+0};
+static const double case1447_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1447_dx0[] = {0x1.a3c8612893456p-2, 0x1.a95d6ab3711c0p-3, 0x1.7063db37f4826p-1, 0x1.141b173bee6fap-4, 0x1.4ed61e86e6572p+0, 0x1.bf3bb05408c73p-2};
+static const double case1447_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1447_g[] = {0x1.a3c8612893456p-2, 0x1.a95d6ab3711c0p-3, 0x1.7063db37f4826p-1, 0x1.141b173bee6fap-4, 0x1.4ed61e86e6572p+0, 0x1.bf3bb05408c73p-2};
+static const double case1448_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1448_dx0[] = {-0x1.10611a14e3dd1p+1, 0x1.05a092609699bp+1, 0x1.cc195a1ca5909p+0, -0x1.109bcb82b310dp+0, -0x1.09d3a58dc26eap+0, 0x1.14ae46e6fa692p-6};
+static const double case1448_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1448_g[] = {-0x1.10611a14e3dd1p+1, 0x1.05a092609699bp+1, 0x1.cc195a1ca5909p+0, -0x1.109bcb82b310dp+0, -0x1.09d3a58dc26eap+0, 0x1.14ae46e6fa692p-6};
+static const double case1449_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1449_dx0[] = {-0x1.1d4312c96b332p-5, 0x1.cab83700a8e7bp-3, 0x1.f98b8a0f693acp+0, -0x1.762b9abc700a7p+0, 0x1.882713221984bp-1, -0x1.0a5b29096bd15p+0};
+static const double case1449_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1449_g[] = {-0x1.1d4312c96b332p-5, 0x1.cab83700a8e7bp-3, 0x1.f98b8a0f693acp+0, -0x1.762b9abc700a7p+0, 0x1.882713221984bp-1, -0x1.0a5b29096bd15p+0};
+static const double case1450_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1450_dx0[] = {-0x1.7eb7945c499f8p+0, 0x1.9710263275379p-3, -0x1.362ba3cebc333p+0, -0x1.db749fe2ef32fp-2, 0x1.1b86ae3c22d5bp-3, 0x1.3c0e8c69f122bp-8};
+static const double case1450_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1450_g[] = {-0x1.7eb7945c499f8p+0, 0x1.9710263275379p-3, -0x1.362ba3cebc333p+0, -0x1.db749fe2ef32fp-2, 0x1.1b86ae3c22d5bp-3, 0x1.3c0e8c69f122bp-8};
+static const double case1451_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1451_dx0[] = {-0x1.3a75b204379eep+1, -0x1.046b86165483fp-8, -0x1.bcac20dad6512p-4, -0x1.397f866a661c7p-1, -0x1.02e0742c81183p-1, 0x1.fb4af8eb270bap-2};
+static const double case1451_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1451_g[] = {-0x1.3a75b204379eep+1, -0x1.046b86165483fp-8, -0x1.bcac20dad6512p-4, -0x1.397f866a661c7p-1, -0x1.02e0742c81183p-1, 0x1.fb4af8eb270bap-2};
+static const double case1452_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1452_dx0[] = {-0x1.e6990bc578909p-2, 0x1.26ba8f1be9efap-2, -0x1.605ef1b66710cp+0, -0x1.11f2976576905p+0, 0x1.f14f6bb3a5277p-3, 0x1.2c54b3b7dfe5ep-2};
+static const double case1452_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1452_g[] = {-0x1.e6990bc578909p-2, 0x1.26ba8f1be9efap-2, -0x1.605ef1b66710cp+0, -0x1.11f2976576905p+0, 0x1.f14f6bb3a5277p-3, 0x1.2c54b3b7dfe5ep-2};
+static const double case1453_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1453_dx0[] = {-0x1.8bea36c7e8408p+0, 0x1.60f2e3dc769b8p-1, 0x1.0566adc5ddb2ep-2, -0x1.08d70781c4b1fp-1, -0x1.3aa8a160d58bfp-1, 0x1.6f02801fded85p-2};
+static const double case1453_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1453_g[] = {-0x1.8bea36c7e8408p+0, 0x1.60f2e3dc769b8p-1, 0x1.0566adc5ddb2ep-2, -0x1.08d70781c4b1fp-1, -0x1.3aa8a160d58bfp-1, 0x1.6f02801fded85p-2};
+static const double case1454_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1454_dx0[] = {0x1.274adcaaed7b2p+0, -0x1.70387c8a57e3dp-1, -0x1.93ffe77183825p+0, 0x1.4c1e740fd335ap-6, -0x1.50747359990ecp-1, -0x1.e5e093ecacd42p-2};
+static const double case1454_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1454_g[] = {0x1.274adcaaed7b2p+0, -0x1.70387c8a57e3dp-1, -0x1.93ffe77183825p+0, 0x1.4c1e740fd335ap-6, -0x1.50747359990ecp-1, -0x1.e5e093ecacd42p-2};
+static const double case1455_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1455_dx0[] = {-0x1.1c0b62d1816c3p-1, -0x1.1804070b77dffp-4, 0x1.d9f38b8ae3020p+0, -0x1.6e9dd62902a36p-2, -0x1.252a5a2e83d46p+1, 0x1.12348afe6c874p+1};
+static const double case1455_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1455_g[] = {-0x1.1c0b62d1816c3p-1, -0x1.1804070b77dffp-4, 0x1.d9f38b8ae3020p+0, -0x1.6e9dd62902a36p-2, -0x1.252a5a2e83d46p+1, 0x1.12348afe6c874p+1};
+static const double case1456_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1456_dx0[] = {0x1.0b0d09f18aff0p-2, 0x1.63a8a129d9ae6p+0, 0x1.4427c106f1dcfp+0, 0x1.eb53073a26072p-1, -0x1.3d41f70030baep-1, 0x1.b6de83beed34dp+0};
+static const double case1456_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1456_g[] = {0x1.0b0d09f18aff0p-2, 0x1.63a8a129d9ae6p+0, 0x1.4427c106f1dcfp+0, 0x1.eb53073a26072p-1, -0x1.3d41f70030baep-1, 0x1.b6de83beed34dp+0};
+static const double case1457_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1457_dx0[] = {0x1.924f362b1ac7dp-3, -0x1.061e310b12359p-4, -0x1.4467a1242efcbp+0, -0x1.99a64fe84645dp-3, 0x1.039a81ff49bc2p-3, 0x1.89c821a9fe811p-4};
+static const double case1457_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1457_g[] = {0x1.924f362b1ac7dp-3, -0x1.061e310b12359p-4, -0x1.4467a1242efcbp+0, -0x1.99a64fe84645dp-3, 0x1.039a81ff49bc2p-3, 0x1.89c821a9fe811p-4};
+static const double case1458_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1458_dx0[] = {-0x1.a5be6d399d2c4p-1, 0x1.e185917932b2ap-3, 0x1.32811add7901ap-1, -0x1.6f3935fb7e174p-1, -0x1.907ea9fa6c4ffp-1, -0x1.19758b49e9e82p+0};
+static const double case1458_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1458_g[] = {-0x1.a5be6d399d2c4p-1, 0x1.e185917932b2ap-3, 0x1.32811add7901ap-1, -0x1.6f3935fb7e174p-1, -0x1.907ea9fa6c4ffp-1, -0x1.19758b49e9e82p+0};
+static const double case1459_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1459_dx0[] = {0x1.14d4f36058c5dp+0, -0x1.8c3e99c578569p-3, 0x1.fee8b983aa146p-1, 0x1.26e8fa0f4fb4ap-3, 0x1.5119beb34733bp+0, 0x1.29d00fba60975p-1};
+static const double case1459_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1459_g[] = {0x1.14d4f36058c5dp+0, -0x1.8c3e99c578569p-3, 0x1.fee8b983aa146p-1, 0x1.26e8fa0f4fb4ap-3, 0x1.5119beb34733bp+0, 0x1.29d00fba60975p-1};
+static const double case1460_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1460_dx0[] = {0x1.52af2cb3ab5f3p-2, -0x1.3390ee2e958ebp-3, -0x1.941be94ee8b7ep-6, 0x1.06af1052551b0p-2, -0x1.7f5712f59ba39p-2, -0x1.67825fce86830p+0};
+static const double case1460_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1460_g[] = {0x1.52af2cb3ab5f3p-2, -0x1.3390ee2e958ebp-3, -0x1.941be94ee8b7ep-6, 0x1.06af1052551b0p-2, -0x1.7f5712f59ba39p-2, -0x1.67825fce86830p+0};
+static const double case1461_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1461_dx0[] = {0x1.347cd34a3f3a1p-1, 0x1.f6fc325a73de8p-1, 0x1.5313d3dc684f9p-4, -0x1.47c830ffbd3d4p-1, 0x1.5db861a1065c3p-4, -0x1.a0637ed0dc5e5p+0};
+static const double case1461_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1461_g[] = {0x1.347cd34a3f3a1p-1, 0x1.f6fc325a73de8p-1, 0x1.5313d3dc684f9p-4, -0x1.47c830ffbd3d4p-1, 0x1.5db861a1065c3p-4, -0x1.a0637ed0dc5e5p+0};
+static const double case1462_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1462_dx0[] = {-0x1.753c53c09879ap-2, 0x1.14fc5bd4d05a7p-4, 0x1.30996e89be20ep-2, 0x1.ab45616fc53f5p+0, 0x1.2cfcd4235034dp+0, 0x1.27993417b66e0p-4};
+static const double case1462_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1462_g[] = {-0x1.753c53c09879ap-2, 0x1.14fc5bd4d05a7p-4, 0x1.30996e89be20ep-2, 0x1.ab45616fc53f5p+0, 0x1.2cfcd4235034dp+0, 0x1.27993417b66e0p-4};
+static const double case1463_x0[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1463_dx0[] = {-0x1.c7eedaba25c98p-2, -0x1.72e0cfe62d2a6p-2, -0x1.8d02224a99940p-4, 0x1.669333a33e590p-2, 0x1.746f6745ff218p-2, 0x1.72c1fa81c12ccp-2};
+static const double case1463_out[] = {0x1.2340094b36bf5p+0, 0x1.ada573ec64679p+0, -0x1.cde6aad7d5656p-4, -0x1.d8e82e62bf981p+0, 0x1.804bcba047445p-3, 0x1.53fb9a0af6a86p-1};
+static const double case1463_g[] = {-0x1.c7eedaba25c98p-2, -0x1.72e0cfe62d2a6p-2, -0x1.8d02224a99940p-4, 0x1.669333a33e590p-2, 0x1.746f6745ff218p-2, 0x1.72c1fa81c12ccp-2};
+static const double case1464_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1464_dx0[] = {-0x1.0842b9184dca6p+1, -0x1.08e40462d8056p+0, -0x1.22560745c393cp-1, 0x1.572d6d30699dbp-2, -0x1.0dd332b89dd1ap+0, 0x1.878289f11fe93p-4};
+static const double case1464_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1464_g[] = {-0x1.0842b9184dca6p+1, -0x1.08e40462d8056p+0, -0x1.22560745c393cp-1, 0x1.572d6d30699dbp-2, -0x1.0dd332b89dd1ap+0, 0x1.878289f11fe93p-4};
+static const double case1465_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1465_dx0[] = {0x1.547fc7106f647p-4, -0x1.5092c06a98a00p-2, -0x1.879a0ee3d6876p-1, 0x1.bd4b691ce38edp-1, 0x1.57c7442fc385fp-1, 0x1.2cb7a056dcbe6p-1};
+static const double case1465_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1465_g[] = {0x1.547fc7106f647p-4, -0x1.5092c06a98a00p-2, -0x1.879a0ee3d6876p-1, 0x1.bd4b691ce38edp-1, 0x1.57c7442fc385fp-1, 0x1.2cb7a056dcbe6p-1};
+static const double case1466_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1466_dx0[] = {0x1.2306943b13650p-2, 0x1.b701b21f4316ap-2, -0x1.19a3bf152a05fp-5, 0x1.bab19b4f9a902p-2, 0x1.79a1178452b96p-1, -0x1.29d0757ad8ebcp-1};
+static const double case1466_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1466_g[] = {0x1.2306943b13650p-2, 0x1.b701b21f4316ap-2, -0x1.19a3bf152a05fp-5, 0x1.bab19b4f9a902p-2, 0x1.79a1178452b96p-1, -0x1.29d0757ad8ebcp-1};
+static const double case1467_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1467_dx0[] = {-0x1.ac86ca7196a19p-1, -0x1.cea400f738438p-1, -0x1.2b818674a7f4ep-1, -0x1.75f4eaa7e825ap-1, -0x1.3108a7ab3058fp+0, 0x1.5c05c23bc8e59p-1};
+static const double case1467_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1467_g[] = {-0x1.ac86ca7196a19p-1, -0x1.cea400f738438p-1, -0x1.2b818674a7f4ep-1, -0x1.75f4eaa7e825ap-1, -0x1.3108a7ab3058fp+0, 0x1.5c05c23bc8e59p-1};
+static const double case1468_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1468_dx0[] = {-0x1.f6bbc64ab1d29p-2, 0x1.1ef0cb33b0bc9p-2, -0x1.d63442375eb29p-6, 0x1.09d363b358289p+0, -0x1.5beea7208c49dp-1, 0x1.5260dbbeb4ec6p-1};
+static const double case1468_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1468_g[] = {-0x1.f6bbc64ab1d29p-2, 0x1.1ef0cb33b0bc9p-2, -0x1.d63442375eb29p-6, 0x1.09d363b358289p+0, -0x1.5beea7208c49dp-1, 0x1.5260dbbeb4ec6p-1};
+static const double case1469_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1469_dx0[] = {-0x1.753baa7ede30bp+0, 0x1.ac53d1a2bf91bp-2, -0x1.6a8c61d6920a4p-1, 0x1.6a30d11fcc737p-2, 0x1.66218ac83eeb2p-2, 0x1.7576ddb283130p-1};
+static const double case1469_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1469_g[] = {-0x1.753baa7ede30bp+0, 0x1.ac53d1a2bf91bp-2, -0x1.6a8c61d6920a4p-1, 0x1.6a30d11fcc737p-2, 0x1.66218ac83eeb2p-2, 0x1.7576ddb283130p-1};
+static const double case1470_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1470_dx0[] = {0x1.36fd654c233a7p+0, -0x1.6c5fbc4c6dd36p-2, -0x1.0aead7bbf6c68p-2, -0x1.c9d13450d945fp-4, 0x1.3e9e764113dcap-3, 0x1.e4af51526ff1bp-2};
+static const double case1470_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1470_g[] = {0x1.36fd654c233a7p+0, -0x1.6c5fbc4c6dd36p-2, -0x1.0aead7bbf6c68p-2, -0x1.c9d13450d945fp-4, 0x1.3e9e764113dcap-3, 0x1.e4af51526ff1bp-2};
+static const double case1471_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1471_dx0[] = {0x1.ea7c355fce243p-1, -0x1.c60936f3a50bap-1, 0x1.d17d64f83e008p-2, 0x1.3ae056fe92dfep-2, 0x1.1aea689dfcbe4p-1, 0x1.1e03651083140p-2};
+static const double case1471_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1471_g[] = {0x1.ea7c355fce243p-1, -0x1.c60936f3a50bap-1, 0x1.d17d64f83e008p-2, 0x1.3ae056fe92dfep-2, 0x1.1aea689dfcbe4p-1, 0x1.1e03651083140p-2};
+static const double case1472_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1472_dx0[] = {-0x1.851279fef8e0fp+0, -0x1.3fe3ffa6fd93fp+0, 0x1.42a012d63b858p-1, -0x1.195db790d4495p+1, 0x1.ba9a52b7f90a9p-4, 0x1.831d45c858d56p-1};
+static const double case1472_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1472_g[] = {-0x1.851279fef8e0fp+0, -0x1.3fe3ffa6fd93fp+0, 0x1.42a012d63b858p-1, -0x1.195db790d4495p+1, 0x1.ba9a52b7f90a9p-4, 0x1.831d45c858d56p-1};
+static const double case1473_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1473_dx0[] = {0x1.a8aa124515f7cp-4, -0x1.ac9aec259c78ap-2, -0x1.d7901fe97c296p-4, -0x1.60194366a385dp+0, 0x1.8d7519874e87ep-3, -0x1.5304869f38497p-1};
+static const double case1473_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1473_g[] = {0x1.a8aa124515f7cp-4, -0x1.ac9aec259c78ap-2, -0x1.d7901fe97c296p-4, -0x1.60194366a385dp+0, 0x1.8d7519874e87ep-3, -0x1.5304869f38497p-1};
+static const double case1474_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1474_dx0[] = {0x1.004021e3bd05dp+0, 0x1.6ed44158026fep-3, 0x1.10535ed031d36p-1, 0x1.299a922a161ffp-5, -0x1.bf30100b6e546p-1, 0x1.2d56e1477c215p-1};
+static const double case1474_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1474_g[] = {0x1.004021e3bd05dp+0, 0x1.6ed44158026fep-3, 0x1.10535ed031d36p-1, 0x1.299a922a161ffp-5, -0x1.bf30100b6e546p-1, 0x1.2d56e1477c215p-1};
+static const double case1475_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1475_dx0[] = {-0x1.960b5490563e5p-1, 0x1.76438c35d7625p-2, -0x1.2c150f86c5febp+0, -0x1.8945c3c8ea8adp-2, 0x1.a387630a8283fp-1, -0x1.4d54e08daa219p+0};
+static const double case1475_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1475_g[] = {-0x1.960b5490563e5p-1, 0x1.76438c35d7625p-2, -0x1.2c150f86c5febp+0, -0x1.8945c3c8ea8adp-2, 0x1.a387630a8283fp-1, -0x1.4d54e08daa219p+0};
+static const double case1476_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1476_dx0[] = {-0x1.e1cf5f0f2dcd4p-5, 0x1.03703d7ebf71dp+1, -0x1.7220d3889dc1bp+0, -0x1.250f75de5a65bp-3, 0x1.b5fd3444b5a50p-3, -0x1.f80ceee580f2bp-2};
+static const double case1476_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1476_g[] = {-0x1.e1cf5f0f2dcd4p-5, 0x1.03703d7ebf71dp+1, -0x1.7220d3889dc1bp+0, -0x1.250f75de5a65bp-3, 0x1.b5fd3444b5a50p-3, -0x1.f80ceee580f2bp-2};
+static const double case1477_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1477_dx0[] = {0x1.6a6f93549ca2bp+0, 0x1.63ef4dd2e90c6p-1, -0x1.4a876f506654ap+0, 0x1.792fdd2ec5d16p+0, 0x1.3352ad6728355p-2, 0x1.b315482ebfc50p-1};
+static const double case1477_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1477_g[] = {0x1.6a6f93549ca2bp+0, 0x1.63ef4dd2e90c6p-1, -0x1.4a876f506654ap+0, 0x1.792fdd2ec5d16p+0, 0x1.3352ad6728355p-2, 0x1.b315482ebfc50p-1};
+static const double case1478_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1478_dx0[] = {-0x1.c2c8252b584e0p-3, -0x1.75c93d92b5d00p-2, 0x1.dc1cfa87631c0p-2, 0x1.0464b2f2a6eb3p-3, -0x1.0f105bf71c7d9p+0, -0x1.deb121afb56f4p-1};
+static const double case1478_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1478_g[] = {-0x1.c2c8252b584e0p-3, -0x1.75c93d92b5d00p-2, 0x1.dc1cfa87631c0p-2, 0x1.0464b2f2a6eb3p-3, -0x1.0f105bf71c7d9p+0, -0x1.deb121afb56f4p-1};
+static const double case1479_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1479_dx0[] = {0x1.210953d4b02cep-1, -0x1.15499a0ee2234p+1, -0x1.1b7da8e5ed26ep+0, 0x1.730717a29e33ap-2, -0x1.da3f2328051f4p-2, 0x1.1b720250a14eap-1};
+static const double case1479_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1479_g[] = {0x1.210953d4b02cep-1, -0x1.15499a0ee2234p+1, -0x1.1b7da8e5ed26ep+0, 0x1.730717a29e33ap-2, -0x1.da3f2328051f4p-2, 0x1.1b720250a14eap-1};
+static const double case1480_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1480_dx0[] = {0x1.63b7ea4c43796p-1, 0x1.62522a4694b07p-2, 0x1.8c460f4002ad4p-1, -0x1.04643da249338p+0, -0x1.03db08e8e02a8p+0, 0x1.9a449548f6e49p-2};
+static const double case1480_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1480_g[] = {0x1.63b7ea4c43796p-1, 0x1.62522a4694b07p-2, 0x1.8c460f4002ad4p-1, -0x1.04643da249338p+0, -0x1.03db08e8e02a8p+0, 0x1.9a449548f6e49p-2};
+static const double case1481_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1481_dx0[] = {-0x1.e371c653494e9p-1, 0x1.8b1557ce1b203p-1, -0x1.c057b51e56f21p-2, 0x1.ab6d0143cc14ap-2, -0x1.79bfcd54ac411p-1, 0x1.2c3eeab9ff9eap-1};
+static const double case1481_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1481_g[] = {-0x1.e371c653494e9p-1, 0x1.8b1557ce1b203p-1, -0x1.c057b51e56f21p-2, 0x1.ab6d0143cc14ap-2, -0x1.79bfcd54ac411p-1, 0x1.2c3eeab9ff9eap-1};
+static const double case1482_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1482_dx0[] = {0x1.2f2fdf0173f6cp-1, -0x1.1d5a8fbf6d922p+0, -0x1.ac1bda65795bbp-1, -0x1.576ec75a90e20p+0, 0x1.2856994b57024p-2, -0x1.d5d3336367b83p-3};
+static const double case1482_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1482_g[] = {0x1.2f2fdf0173f6cp-1, -0x1.1d5a8fbf6d922p+0, -0x1.ac1bda65795bbp-1, -0x1.576ec75a90e20p+0, 0x1.2856994b57024p-2, -0x1.d5d3336367b83p-3};
+static const double case1483_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1483_dx0[] = {0x1.801ef497ccca2p-3, 0x1.08e2339868377p+1, 0x1.4905198084da8p-2, 0x1.096d6048e488dp+1, -0x1.96f3e2f76ee43p+0, -0x1.7eb66f510b787p-1};
+static const double case1483_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1483_g[] = {0x1.801ef497ccca2p-3, 0x1.08e2339868377p+1, 0x1.4905198084da8p-2, 0x1.096d6048e488dp+1, -0x1.96f3e2f76ee43p+0, -0x1.7eb66f510b787p-1};
+static const double case1484_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1484_dx0[] = {-0x1.6aa1213b349bdp-2, -0x1.b7127854aaa13p-2, -0x1.8ab6c687af5ddp-1, -0x1.99ce18bb34ff3p-3, 0x1.d4902cbe71e08p-1, -0x1.50901247dd641p+0};
+static const double case1484_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1484_g[] = {-0x1.6aa1213b349bdp-2, -0x1.b7127854aaa13p-2, -0x1.8ab6c687af5ddp-1, -0x1.99ce18bb34ff3p-3, 0x1.d4902cbe71e08p-1, -0x1.50901247dd641p+0};
+static const double case1485_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1485_dx0[] = {-0x1.8d49e7eb450d9p+0, -0x1.064c74859190ap-7, -0x1.34c00350ddccdp+0, -0x1.8098c29083a72p+0, -0x1.b70bc40313ad0p+0, -0x1.d9fc1296d06b9p-5};
+static const double case1485_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1485_g[] = {-0x1.8d49e7eb450d9p+0, -0x1.064c74859190ap-7, -0x1.34c00350ddccdp+0, -0x1.8098c29083a72p+0, -0x1.b70bc40313ad0p+0, -0x1.d9fc1296d06b9p-5};
+static const double case1486_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1486_dx0[] = {-0x1.244138fd6d3d9p+0, -0x1.18e37c5fecd63p-3, 0x1.31b519c1adea8p+1, 0x1.8a6992fb56c9ep-3, 0x1.e775a57c0e555p-1, 0x1.9e89757273769p-1};
+static const double case1486_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1486_g[] = {-0x1.244138fd6d3d9p+0, -0x1.18e37c5fecd63p-3, 0x1.31b519c1adea8p+1, 0x1.8a6992fb56c9ep-3, 0x1.e775a57c0e555p-1, 0x1.9e89757273769p-1};
+static const double case1487_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1487_dx0[] = {0x1.d57eeb19cb647p-1, -0x1.36fa3b3fd50f1p-1, 0x1.d1dc9f65bdac6p-2, -0x1.4d080832bbe37p+0, -0x1.147e4cfaf9e28p-1, -0x1.933d60bd15a1ap+0};
+static const double case1487_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1487_g[] = {0x1.d57eeb19cb647p-1, -0x1.36fa3b3fd50f1p-1, 0x1.d1dc9f65bdac6p-2, -0x1.4d080832bbe37p+0, -0x1.147e4cfaf9e28p-1, -0x1.933d60bd15a1ap+0};
+static const double case1488_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1488_dx0[] = {-0x1.d4cfe0b026663p-1, -0x1.1c7f48fdb0be1p+0, 0x1.5b55f308264a0p+0, -0x1.702edc828c678p-2, 0x1.503e9fc61fe14p-1, -0x1.2f1b0cf5be005p-2};
+static const double case1488_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1488_g[] = {-0x1.d4cfe0b026663p-1, -0x1.1c7f48fdb0be1p+0, 0x1.5b55f308264a0p+0, -0x1.702edc828c678p-2, 0x1.503e9fc61fe14p-1, -0x1.2f1b0cf5be005p-2};
+static const double case1489_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1489_dx0[] = {0x1.e1d619d517d84p-2, -0x1.c6d11185c8733p-4, 0x1.e981293364650p-3, 0x1.5d1b582b74830p-12, -0x1.616872035a89ap+0, 0x1.1d87e2831230dp-1};
+static const double case1489_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1489_g[] = {0x1.e1d619d517d84p-2, -0x1.c6d11185c8733p-4, 0x1.e981293364650p-3, 0x1.5d1b582b74830p-12, -0x1.616872035a89ap+0, 0x1.1d87e2831230dp-1};
+static const double case1490_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1490_dx0[] = {0x1.514ef708e8684p-1, 0x1.10df75cefcbccp+0, 0x1.dcbbe1231bdc5p+0, -0x1.946aca46cfdcep+0, -0x1.f5330c6bb9bccp-3, 0x1.11ffd9ebad25ap-1};
+static const double case1490_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1490_g[] = {0x1.514ef708e8684p-1, 0x1.10df75cefcbccp+0, 0x1.dcbbe1231bdc5p+0, -0x1.946aca46cfdcep+0, -0x1.f5330c6bb9bccp-3, 0x1.11ffd9ebad25ap-1};
+static const double case1491_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1491_dx0[] = {-0x1.35c73dd415822p+0, 0x1.82c649f727590p-3, -0x1.6158af3746105p-3, -0x1.4a2fc166b9df0p-1, 0x1.99c0866e94b61p-2, -0x1.3f9b124994e3bp-5};
+static const double case1491_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1491_g[] = {-0x1.35c73dd415822p+0, 0x1.82c649f727590p-3, -0x1.6158af3746105p-3, -0x1.4a2fc166b9df0p-1, 0x1.99c0866e94b61p-2, -0x1.3f9b124994e3bp-5};
+static const double case1492_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1492_dx0[] = {0x1.3f8a7b25e916fp-2, 0x1.759660ed8a403p+0, 0x1.abfed83e33d7dp-4, 0x1.f3c146c11dd94p-2, 0x1.9aec61db4e3a6p+0, 0x1.a8901fc6a68d5p-1};
+static const double case1492_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1492_g[] = {0x1.3f8a7b25e916fp-2, 0x1.759660ed8a403p+0, 0x1.abfed83e33d7dp-4, 0x1.f3c146c11dd94p-2, 0x1.9aec61db4e3a6p+0, 0x1.a8901fc6a68d5p-1};
+static const double case1493_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1493_dx0[] = {0x1.c511d3727d409p-1, -0x1.83becd391b292p+0, -0x1.60d3061e7f752p-1, 0x1.14763ac9115c7p-4, -0x1.87cb8d8d6bacdp-1, -0x1.78c2086e4b704p+0};
+static const double case1493_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1493_g[] = {0x1.c511d3727d409p-1, -0x1.83becd391b292p+0, -0x1.60d3061e7f752p-1, 0x1.14763ac9115c7p-4, -0x1.87cb8d8d6bacdp-1, -0x1.78c2086e4b704p+0};
+static const double case1494_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1494_dx0[] = {0x1.16e4dae78f83ap+1, -0x1.3b4e6b4560945p-2, 0x1.fc01a0fc3b080p-1, 0x1.91447f43d22d6p-1, 0x1.fe3bd0afd3314p-2, 0x1.278181b783a46p+1};
+static const double case1494_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1494_g[] = {0x1.16e4dae78f83ap+1, -0x1.3b4e6b4560945p-2, 0x1.fc01a0fc3b080p-1, 0x1.91447f43d22d6p-1, 0x1.fe3bd0afd3314p-2, 0x1.278181b783a46p+1};
+static const double case1495_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1495_dx0[] = {-0x1.a0f4bdba56119p-1, 0x1.a5b7d210ac984p-2, 0x1.4101069ab8cefp-4, -0x1.ee6603aac65c3p-3, 0x1.13c082219780ep-2, 0x1.9b4ef92458d92p-1};
+static const double case1495_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1495_g[] = {-0x1.a0f4bdba56119p-1, 0x1.a5b7d210ac984p-2, 0x1.4101069ab8cefp-4, -0x1.ee6603aac65c3p-3, 0x1.13c082219780ep-2, 0x1.9b4ef92458d92p-1};
+static const double case1496_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1496_dx0[] = {-0x1.dc36eb913959bp-1, 0x1.c672076219e8ep-2, 0x1.0632c69f497f9p-1, 0x1.1c0883f7168c5p-1, -0x1.86b219f6d9473p-2, 0x1.9b0dffa96a50dp-1};
+static const double case1496_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1496_g[] = {-0x1.dc36eb913959bp-1, 0x1.c672076219e8ep-2, 0x1.0632c69f497f9p-1, 0x1.1c0883f7168c5p-1, -0x1.86b219f6d9473p-2, 0x1.9b0dffa96a50dp-1};
+static const double case1497_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1497_dx0[] = {0x1.59c52b0ffedc2p+0, -0x1.46bae6c4448f8p-6, 0x1.e58bb659188a2p-3, 0x1.a945559c413f6p-1, -0x1.0e539adfad0f1p+0, 0x1.30f0ddf0208bbp+0};
+static const double case1497_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1497_g[] = {0x1.59c52b0ffedc2p+0, -0x1.46bae6c4448f8p-6, 0x1.e58bb659188a2p-3, 0x1.a945559c413f6p-1, -0x1.0e539adfad0f1p+0, 0x1.30f0ddf0208bbp+0};
+static const double case1498_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1498_dx0[] = {-0x1.9a5f44626e356p-1, 0x1.887de055051e7p-2, 0x1.3e51ffba7b0c3p-2, -0x1.2726fadda92f2p-1, 0x1.2d9311eb3b309p-3, 0x1.680e085e54546p-1};
+static const double case1498_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1498_g[] = {-0x1.9a5f44626e356p-1, 0x1.887de055051e7p-2, 0x1.3e51ffba7b0c3p-2, -0x1.2726fadda92f2p-1, 0x1.2d9311eb3b309p-3, 0x1.680e085e54546p-1};
+static const double case1499_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1499_dx0[] = {0x1.8066b9c9eef0bp-3, 0x1.4904bfeede506p-3, 0x1.ad9c59378f3cep-2, 0x1.621164dafaba7p+0, -0x1.c2679407cb3a5p-2, 0x1.0cab0fb95d61ep-5};
+static const double case1499_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1499_g[] = {0x1.8066b9c9eef0bp-3, 0x1.4904bfeede506p-3, 0x1.ad9c59378f3cep-2, 0x1.621164dafaba7p+0, -0x1.c2679407cb3a5p-2, 0x1.0cab0fb95d61ep-5};
+static const double case1500_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1500_dx0[] = {-0x1.3d5cb7d57536bp-5, 0x1.558c4cec967ccp-2, -0x1.125af94b5fc64p-1, -0x1.38f676f824435p+0, -0x1.a834b9151d354p-1, 0x1.33374c4b380abp+0};
+static const double case1500_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1500_g[] = {-0x1.3d5cb7d57536bp-5, 0x1.558c4cec967ccp-2, -0x1.125af94b5fc64p-1, -0x1.38f676f824435p+0, -0x1.a834b9151d354p-1, 0x1.33374c4b380abp+0};
+static const double case1501_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1501_dx0[] = {-0x1.166ff359761bep-2, 0x1.3e4a6f7e16c2cp-2, 0x1.119d1088d01edp-1, -0x1.d202f9f76c3d7p-1, 0x1.50ce7826ea9c5p+0, 0x1.ed868e0babc16p-1};
+static const double case1501_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1501_g[] = {-0x1.166ff359761bep-2, 0x1.3e4a6f7e16c2cp-2, 0x1.119d1088d01edp-1, -0x1.d202f9f76c3d7p-1, 0x1.50ce7826ea9c5p+0, 0x1.ed868e0babc16p-1};
+static const double case1502_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1502_dx0[] = {0x1.62b2e01701081p+0, 0x1.bcc7c0ed84613p+0, -0x1.d9d332851a3ddp+0, -0x1.370fa6ee3490dp+0, 0x1.90433f6945c39p-2, 0x1.c4b8973109225p-1};
+static const double case1502_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1502_g[] = {0x1.62b2e01701081p+0, 0x1.bcc7c0ed84613p+0, -0x1.d9d332851a3ddp+0, -0x1.370fa6ee3490dp+0, 0x1.90433f6945c39p-2, 0x1.c4b8973109225p-1};
+static const double case1503_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1503_dx0[] = {0x1.e419f7c0f7e75p-1, -0x1.c57494b85ef78p-3, 0x1.9cce8cfe02c00p-1, 0x1.2a2af2ff8bd13p-2, -0x1.997aebfa25807p-1, 0x1.1d9b74b37485ap+0};
+static const double case1503_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1503_g[] = {0x1.e419f7c0f7e75p-1, -0x1.c57494b85ef78p-3, 0x1.9cce8cfe02c00p-1, 0x1.2a2af2ff8bd13p-2, -0x1.997aebfa25807p-1, 0x1.1d9b74b37485ap+0};
+static const double case1504_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1504_dx0[] = {0x1.4daeb9ce39231p-2, -0x1.c35a5fc281af2p-1, -0x1.533b4fe579b40p-3, -0x1.46e40c82b629bp-1, -0x1.09657821477f7p-3, -0x1.4c25fa2806b53p+0};
+static const double case1504_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1504_g[] = {0x1.4daeb9ce39231p-2, -0x1.c35a5fc281af2p-1, -0x1.533b4fe579b40p-3, -0x1.46e40c82b629bp-1, -0x1.09657821477f7p-3, -0x1.4c25fa2806b53p+0};
+static const double case1505_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1505_dx0[] = {0x1.82c96bee748fbp-2, 0x1.55869e6eac5dfp-2, 0x1.253bf6fc6260fp-2, 0x1.badd247ad2cb9p+0, -0x1.236f60a3fd134p-2, 0x1.56e0e13c11798p-7};
+static const double case1505_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1505_g[] = {0x1.82c96bee748fbp-2, 0x1.55869e6eac5dfp-2, 0x1.253bf6fc6260fp-2, 0x1.badd247ad2cb9p+0, -0x1.236f60a3fd134p-2, 0x1.56e0e13c11798p-7};
+static const double case1506_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1506_dx0[] = {-0x1.d539077f17ee4p-4, 0x1.3224c0ba977a0p-1, 0x1.14f08ef668f11p-1, -0x1.6d1d2cc36d2f1p-4, 0x1.bd5c102e7a82bp+0, 0x1.5163cf91f4de1p-1};
+static const double case1506_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1506_g[] = {-0x1.d539077f17ee4p-4, 0x1.3224c0ba977a0p-1, 0x1.14f08ef668f11p-1, -0x1.6d1d2cc36d2f1p-4, 0x1.bd5c102e7a82bp+0, 0x1.5163cf91f4de1p-1};
+static const double case1507_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1507_dx0[] = {0x1.250acb39c5bdcp-1, 0x1.77c692b4ff684p-1, -0x1.e9340afea70f4p-1, -0x1.3b2ba6c68d6d3p+1, -0x1.4008247bd1700p-5, 0x1.c07972d7650e1p+0};
+static const double case1507_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1507_g[] = {0x1.250acb39c5bdcp-1, 0x1.77c692b4ff684p-1, -0x1.e9340afea70f4p-1, -0x1.3b2ba6c68d6d3p+1, -0x1.4008247bd1700p-5, 0x1.c07972d7650e1p+0};
+static const double case1508_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1508_dx0[] = {-0x1.896d31e3e867bp-1, 0x1.544b93af96e8cp-4, -0x1.d39aab39efbafp-5, -0x1.acabd708fb8bap-1, 0x1.ab952b3f6b1b9p-1, 0x1.74b0442fe046bp-1};
+static const double case1508_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1508_g[] = {-0x1.896d31e3e867bp-1, 0x1.544b93af96e8cp-4, -0x1.d39aab39efbafp-5, -0x1.acabd708fb8bap-1, 0x1.ab952b3f6b1b9p-1, 0x1.74b0442fe046bp-1};
+static const double case1509_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1509_dx0[] = {-0x1.3c35d4d2c6d6bp-3, 0x1.37b19c71be2b2p+0, 0x1.792460426a688p+0, -0x1.28c84c6a04eb5p+0, -0x1.d343ab4ad5caap-3, -0x1.491e3570453b0p+0};
+static const double case1509_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1509_g[] = {-0x1.3c35d4d2c6d6bp-3, 0x1.37b19c71be2b2p+0, 0x1.792460426a688p+0, -0x1.28c84c6a04eb5p+0, -0x1.d343ab4ad5caap-3, -0x1.491e3570453b0p+0};
+static const double case1510_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1510_dx0[] = {0x1.df7e9ef03e0b4p+0, 0x1.2ee438dc050c1p-3, 0x1.4be4ee646a752p+0, 0x1.03f95394c9921p+0, -0x1.a28ed0099cd54p-4, -0x1.44d1e67a9772bp+0};
+static const double case1510_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1510_g[] = {0x1.df7e9ef03e0b4p+0, 0x1.2ee438dc050c1p-3, 0x1.4be4ee646a752p+0, 0x1.03f95394c9921p+0, -0x1.a28ed0099cd54p-4, -0x1.44d1e67a9772bp+0};
+static const double case1511_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1511_dx0[] = {0x1.703f710bad135p+0, -0x1.49a4c93e7c81cp-3, -0x1.f48e50223c1ffp-2, 0x1.7d30205228f5fp-2, 0x1.1bd0607a3d8dfp-2, -0x1.908bb6d946395p-1};
+static const double case1511_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1511_g[] = {0x1.703f710bad135p+0, -0x1.49a4c93e7c81cp-3, -0x1.f48e50223c1ffp-2, 0x1.7d30205228f5fp-2, 0x1.1bd0607a3d8dfp-2, -0x1.908bb6d946395p-1};
+static const double case1512_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1512_dx0[] = {0x1.ea1c748c067ffp+0, -0x1.64ab5251df4f3p+0, 0x1.22457130114c0p-4, -0x1.a8c9c39a7515dp-2, -0x1.f8f63f2a2dcf8p-4, -0x1.427c199182360p+0};
+static const double case1512_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1512_g[] = {0x1.ea1c748c067ffp+0, -0x1.64ab5251df4f3p+0, 0x1.22457130114c0p-4, -0x1.a8c9c39a7515dp-2, -0x1.f8f63f2a2dcf8p-4, -0x1.427c199182360p+0};
+static const double case1513_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1513_dx0[] = {0x1.d4f00a9e63112p-2, 0x1.8d54743e12b2bp-1, -0x1.5cac0c1c164c8p-3, -0x1.86848a3af0bc8p-1, -0x1.52debffb0f990p+0, 0x1.0fff57a48e799p-2};
+static const double case1513_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1513_g[] = {0x1.d4f00a9e63112p-2, 0x1.8d54743e12b2bp-1, -0x1.5cac0c1c164c8p-3, -0x1.86848a3af0bc8p-1, -0x1.52debffb0f990p+0, 0x1.0fff57a48e799p-2};
+static const double case1514_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1514_dx0[] = {0x1.70db24faf0c21p-1, -0x1.17824b6486723p-2, -0x1.fa4bda2b64b80p-2, 0x1.73ea045dd7131p-1, -0x1.410dd790c29d4p-1, -0x1.a89461a79db0ep-1};
+static const double case1514_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1514_g[] = {0x1.70db24faf0c21p-1, -0x1.17824b6486723p-2, -0x1.fa4bda2b64b80p-2, 0x1.73ea045dd7131p-1, -0x1.410dd790c29d4p-1, -0x1.a89461a79db0ep-1};
+static const double case1515_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1515_dx0[] = {-0x1.4374b18b1f33fp+0, -0x1.34e73a8d1918ap-2, -0x1.2d24997f05949p-2, 0x1.0d1728e228a46p+0, -0x1.5984aa3c8fa12p-2, -0x1.6c7b886c69e81p-7};
+static const double case1515_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1515_g[] = {-0x1.4374b18b1f33fp+0, -0x1.34e73a8d1918ap-2, -0x1.2d24997f05949p-2, 0x1.0d1728e228a46p+0, -0x1.5984aa3c8fa12p-2, -0x1.6c7b886c69e81p-7};
+static const double case1516_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1516_dx0[] = {-0x1.5f152b51ac169p-2, -0x1.2dcf9b6aace49p-1, -0x1.09fe14f3dabf6p-2, 0x1.0404cc938dbb0p-1, -0x1.087300132cfd7p+1, 0x1.0d984628ae3c7p-1};
+static const double case1516_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1516_g[] = {-0x1.5f152b51ac169p-2, -0x1.2dcf9b6aace49p-1, -0x1.09fe14f3dabf6p-2, 0x1.0404cc938dbb0p-1, -0x1.087300132cfd7p+1, 0x1.0d984628ae3c7p-1};
+static const double case1517_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1517_dx0[] = {-0x1.b87f14063d990p-1, -0x1.098f7756d0d89p+0, -0x1.c17593563e4f7p-1, -0x1.b698dbf401589p-2, -0x1.1a074f4785f4ep-1, -0x1.120a3627e00c6p+1};
+static const double case1517_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1517_g[] = {-0x1.b87f14063d990p-1, -0x1.098f7756d0d89p+0, -0x1.c17593563e4f7p-1, -0x1.b698dbf401589p-2, -0x1.1a074f4785f4ep-1, -0x1.120a3627e00c6p+1};
+static const double case1518_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1518_dx0[] = {0x1.69a8a50dc10dbp+0, -0x1.a5d9f9785a14fp+0, -0x1.07f7dfbe55880p-1, -0x1.4dad70a3f167dp+0, 0x1.0af4cb4048128p+0, 0x1.50e1c3616c507p+0};
+static const double case1518_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1518_g[] = {0x1.69a8a50dc10dbp+0, -0x1.a5d9f9785a14fp+0, -0x1.07f7dfbe55880p-1, -0x1.4dad70a3f167dp+0, 0x1.0af4cb4048128p+0, 0x1.50e1c3616c507p+0};
+static const double case1519_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1519_dx0[] = {-0x1.59a4c40d34a45p-1, 0x1.15ab18a8afb39p-1, -0x1.af68243e58582p-2, -0x1.85a6ad12add5ap-2, -0x1.57fc4ae147988p+0, -0x1.278b7646a826ep+0};
+static const double case1519_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1519_g[] = {-0x1.59a4c40d34a45p-1, 0x1.15ab18a8afb39p-1, -0x1.af68243e58582p-2, -0x1.85a6ad12add5ap-2, -0x1.57fc4ae147988p+0, -0x1.278b7646a826ep+0};
+static const double case1520_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1520_dx0[] = {-0x1.12bcae0f2922dp-2, -0x1.7ab3ab2cdfddep+0, 0x1.71096af4a6bc7p-1, -0x1.1a4c533a3c51ep+0, -0x1.703e1257168fep-1, 0x1.244466e1565afp-3};
+static const double case1520_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1520_g[] = {-0x1.12bcae0f2922dp-2, -0x1.7ab3ab2cdfddep+0, 0x1.71096af4a6bc7p-1, -0x1.1a4c533a3c51ep+0, -0x1.703e1257168fep-1, 0x1.244466e1565afp-3};
+static const double case1521_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1521_dx0[] = {-0x1.8915785981aaap-2, 0x1.47bd4d786ea02p+0, 0x1.440477a480120p-2, 0x1.482ab068f1d1dp-2, -0x1.8db22d5e15a3ep-2, 0x1.79b5e6b6f207dp-4};
+static const double case1521_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1521_g[] = {-0x1.8915785981aaap-2, 0x1.47bd4d786ea02p+0, 0x1.440477a480120p-2, 0x1.482ab068f1d1dp-2, -0x1.8db22d5e15a3ep-2, 0x1.79b5e6b6f207dp-4};
+static const double case1522_x0[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1522_dx0[] = {-0x1.4d092cbe6dd32p-1, -0x1.17e44196a370fp-1, -0x1.f907762eae036p-1, -0x1.9f0ab29be13eep-1, 0x1.95230bd63f2f2p-4, -0x1.e2eaba983f18dp-1};
+static const double case1522_out[] = {0x1.f470a741ef8f4p-2, -0x1.195e502533a55p+0, 0x1.a56c0ce2327b1p-2, -0x1.0a2231828ef4ap+1, -0x1.e2af7a1d81c0dp-1, 0x1.0eb8c588d822ep+0};
+static const double case1522_g[] = {-0x1.4d092cbe6dd32p-1, -0x1.17e44196a370fp-1, -0x1.f907762eae036p-1, -0x1.9f0ab29be13eep-1, 0x1.95230bd63f2f2p-4, -0x1.e2eaba983f18dp-1};
+static const double case1523_x0[] = {0x1.83df8375aa034p-3, -0x1.bc7bd7357c209p-7, 0x1.97c64d1572a8cp-1, 0x1.32fed48043912p-2, 0x1.7359a3ec77be5p-1, 0x1.88f1860890cadp-4};
+static const double case1523_dx0[] = {-0x1.668d1f2a54e8ep-1, 0x1.0be5c4d57ca71p+0, 0x1.d2c392a929e26p-1, -0x1.606aac5b18e37p-2, -0x1.482afbdf8865bp-1, -0x1.5d49889dbd99cp-1};
+static const double case1523_out[] = {0x1.83df8375aa034p-3, 0x1.32fed48043912p-2, -0x1.bc7bd7357c209p-7, 0x1.7359a3ec77be5p-1, 0x1.97c64d1572a8cp-1, 0x1.88f1860890cadp-4};
+static const double case1523_g[] = {-0x1.668d1f2a54e8ep-1, -0x1.606aac5b18e37p-2, 0x1.0be5c4d57ca71p+0, -0x1.482afbdf8865bp-1, 0x1.d2c392a929e26p-1, -0x1.5d49889dbd99cp-1};
+static const double case1524_x0[] = {0x1.a52f8822846f0p-1, 0x1.75a6e102709fcp-2, -0x1.c5a88831bc444p+0, 0x1.8cdd18edeb15ap-1, 0x1.1ccb00ea1757ap+0, -0x1.7c6eb83482ac1p-1};
+static const double case1524_dx0[] = {-0x1.0ec3490850107p+0, 0x1.4ce7afb0b16e9p-1, 0x1.881e0fe3444e9p-4, -0x1.1d4afa23a9918p-3, -0x1.9b41b5919ba66p+0, -0x1.4be3abe48de95p+0};
+static const double case1524_out[] = {0x1.a52f8822846f0p-1, 0x1.8cdd18edeb15ap-1, 0x1.75a6e102709fcp-2, 0x1.1ccb00ea1757ap+0, -0x1.c5a88831bc444p+0, -0x1.7c6eb83482ac1p-1};
+static const double case1524_g[] = {-0x1.0ec3490850107p+0, -0x1.1d4afa23a9918p-3, 0x1.4ce7afb0b16e9p-1, -0x1.9b41b5919ba66p+0, 0x1.881e0fe3444e9p-4, -0x1.4be3abe48de95p+0};
+static const double case1525_x0[] = {0x1.12716c3a2f3c2p-2, 0x1.08716c3c2731ap-1, -0x1.2194ef86c22a8p-1, -0x1.69cd0181d063cp-1, -0x1.1e54ae5dbc132p-2, -0x1.47b541e431a5dp+0, -0x1.b5f01cd466f9ap-1, -0x1.2a6f9903aa529p+1, 0x1.414399b7d87e5p+0, -0x1.1c524cea7ae8cp-1, -0x1.917ef94a6086cp+0, 0x1.1e8d773787041p-1, 0x1.d789851af0780p-2, 0x1.c1eff6c986edap-2, 0x1.89720b7364cc7p+0, 0x1.bf1e05ad86aa9p-3, -0x1.b89733cabf708p+0, 0x1.17e18813559d5p+0, -0x1.0e3e06270add4p+0, -0x1.a1a24c3875066p-4, 0x1.a844177176de4p-2, 0x1.63936cf90e8a5p-1, 0x1.246dd7b7e113ap+1, -0x1.7f43ba1801b95p-3};
+static const double case1525_dx0[] = {0x1.af24bb9ebdbbfp-1, 0x1.2a379406033b5p-5, -0x1.889ade8d84140p+0, -0x1.46deca7896c62p+0, -0x1.548ea82689809p+0, -0x1.aed5b80692b07p+0, 0x1.598b08e25fccbp+0, -0x1.456d93ed70fc6p-4, 0x1.8f2a26c132e98p-2, -0x1.0ed5b194a815bp-1, -0x1.3a3b407ae3aa8p-2, 0x1.974b2c7b267e7p-1, 0x1.91f8667d87bc7p-1, -0x1.90eb062d38aa3p+0, -0x1.d6532c59ab17cp-1, -0x1.2787399f0b7c2p+0, -0x1.63583459c11f5p+0, -0x1.4dcb3a2d40fe5p-1, 0x1.6aafd36fcda1ep-3, -0x1.aa7e629003e4dp-1, 0x1.7ebad57b19f3ep+0, 0x1.63c28f5970cffp-3, 0x1.3bed405cb58e1p+0, 0x1.6fc0c56a60cc5p-1};
+static const double case1525_out[] = {0x1.12716c3a2f3c2p-2, -0x1.1e54ae5dbc132p-2, 0x1.414399b7d87e5p+0, 0x1.d789851af0780p-2, -0x1.b89733cabf708p+0, 0x1.a844177176de4p-2, 0x1.08716c3c2731ap-1, -0x1.47b541e431a5dp+0, -0x1.1c524cea7ae8cp-1, 0x1.c1eff6c986edap-2, 0x1.17e18813559d5p+0, 0x1.63936cf90e8a5p-1, -0x1.2194ef86c22a8p-1, -0x1.b5f01cd466f9ap-1, -0x1.917ef94a6086cp+0, 0x1.89720b7364cc7p+0, -0x1.0e3e06270add4p+0, 0x1.246dd7b7e113ap+1, -0x1.69cd0181d063cp-1, -0x1.2a6f9903aa529p+1, 0x1.1e8d773787041p-1, 0x1.bf1e05ad86aa9p-3, -0x1.a1a24c3875066p-4, -0x1.7f43ba1801b95p-3};
+static const double case1525_g[] = {0x1.af24bb9ebdbbfp-1, -0x1.548ea82689809p+0, 0x1.8f2a26c132e98p-2, 0x1.91f8667d87bc7p-1, -0x1.63583459c11f5p+0, 0x1.7ebad57b19f3ep+0, 0x1.2a379406033b5p-5, -0x1.aed5b80692b07p+0, -0x1.0ed5b194a815bp-1, -0x1.90eb062d38aa3p+0, -0x1.4dcb3a2d40fe5p-1, 0x1.63c28f5970cffp-3, -0x1.889ade8d84140p+0, 0x1.598b08e25fccbp+0, -0x1.3a3b407ae3aa8p-2, -0x1.d6532c59ab17cp-1, 0x1.6aafd36fcda1ep-3, 0x1.3bed405cb58e1p+0, -0x1.46deca7896c62p+0, -0x1.456d93ed70fc6p-4, 0x1.974b2c7b267e7p-1, -0x1.2787399f0b7c2p+0, -0x1.aa7e629003e4dp-1, 0x1.6fc0c56a60cc5p-1};
+static const double case1526_x0[] = {-0x1.1454696092467p-4, 0x1.e2e844babb1e2p-2, 0x1.25399deed1809p+1, -0x1.2bf4f9ff855c6p-2, 0x1.4384421ed35a0p-8, 0x1.9e0137cf39c4bp-3, -0x1.5ee12f09970c4p+0, 0x1.41b62da99b39cp+0, -0x1.52b9e666159d3p-4, -0x1.35564bc0387b3p-1, 0x1.1734e46f57b8bp-2, 0x1.252f290bb8b45p+0, -0x1.8c467fe9d6a2fp-3, -0x1.05387cf408817p+0, 0x1.037aad280fd38p+0, 0x1.de11ca884a5bap-4, 0x1.c774dfb860245p-3, 0x1.7a42b8752705ep-4, 0x1.865b018c10d7fp-5, 0x1.9189f29b91c55p-1, -0x1.1bc37f546bdebp+0, -0x1.70d5bc246b6bap-1, 0x1.0e4c3e2875ce9p-2, -0x1.f29f4fe523361p-3};
+static const double case1526_dx0[] = {0x1.204f3e9d9d10bp-2, 0x1.d4277ecd622cdp-1, 0x1.d13cdffdb83eap-1, -0x1.73468b03e9dfap+0, 0x1.499aa4e2d4a39p-3, 0x1.4dc8e5be0c5e4p-2, -0x1.4120358bbfacfp-3, 0x1.24686c884a553p-3, 0x1.a5550a3c79d12p+0, 0x1.a59b375841166p+0, -0x1.4af739defe7e5p-2, -0x1.95eccb263f137p-4, 0x1.cc4cadc00fb8dp-1, -0x1.eb4673eff5daep-1, -0x1.624bca16f238cp-2, 0x1.4f94f8c04e562p-2, -0x1.15ee2092e4212p-2, 0x1.b83a9ea6fa63dp-1, 0x1.d520a23fcaaedp-1, -0x1.6aa8f48504055p-1, 0x1.f115d8bd79b51p-1, -0x1.9e77a33d77728p+0, -0x1.244354db3d422p+0, 0x1.9409cffa58147p-3};
+static const double case1526_out[] = {-0x1.1454696092467p-4, -0x1.8c467fe9d6a2fp-3, 0x1.e2e844babb1e2p-2, -0x1.05387cf408817p+0, 0x1.25399deed1809p+1, 0x1.037aad280fd38p+0, -0x1.2bf4f9ff855c6p-2, 0x1.de11ca884a5bap-4, 0x1.4384421ed35a0p-8, 0x1.c774dfb860245p-3, 0x1.9e0137cf39c4bp-3, 0x1.7a42b8752705ep-4, -0x1.5ee12f09970c4p+0, 0x1.865b018c10d7fp-5, 0x1.41b62da99b39cp+0, 0x1.9189f29b91c55p-1, -0x1.52b9e666159d3p-4, -0x1.1bc37f546bdebp+0, -0x1.35564bc0387b3p-1, -0x1.70d5bc246b6bap-1, 0x1.1734e46f57b8bp-2, 0x1.0e4c3e2875ce9p-2, 0x1.252f290bb8b45p+0, -0x1.f29f4fe523361p-3};
+static const double case1526_g[] = {0x1.204f3e9d9d10bp-2, 0x1.cc4cadc00fb8dp-1, 0x1.d4277ecd622cdp-1, -0x1.eb4673eff5daep-1, 0x1.d13cdffdb83eap-1, -0x1.624bca16f238cp-2, -0x1.73468b03e9dfap+0, 0x1.4f94f8c04e562p-2, 0x1.499aa4e2d4a39p-3, -0x1.15ee2092e4212p-2, 0x1.4dc8e5be0c5e4p-2, 0x1.b83a9ea6fa63dp-1, -0x1.4120358bbfacfp-3, 0x1.d520a23fcaaedp-1, 0x1.24686c884a553p-3, -0x1.6aa8f48504055p-1, 0x1.a5550a3c79d12p+0, 0x1.f115d8bd79b51p-1, 0x1.a59b375841166p+0, -0x1.9e77a33d77728p+0, -0x1.4af739defe7e5p-2, -0x1.244354db3d422p+0, -0x1.95eccb263f137p-4, 0x1.9409cffa58147p-3};
+static const double case1527_x0[] = {0x1.6ec00cf4ea34dp-2, 0x1.8de56bf9010edp-1, 0x1.c00bbbba446f0p-3, -0x1.c9a7d47f721bcp-3, 0x1.ae1eddce6e22dp+0, -0x1.3a82f55d9bba6p-1, 0x1.bdd2f63447c83p-1, 0x1.7b5947ab9787ep+0, 0x1.6f85b1cc97005p-5, 0x1.d38a845dd5f48p-1, -0x1.fd6949a56281dp-1, -0x1.477fedc7cfec4p+0, -0x1.7a35be4490772p-7, -0x1.bd2b446b5eb65p-2, -0x1.153ea1d3a8e23p-1, 0x1.48e2760e235f5p+1, 0x1.5d3156a3bcc5ap-1, 0x1.f506904d6fc28p-3, 0x1.b7dbefea540f1p+0, 0x1.c2762819ed7d0p-2, -0x1.c0d5b14e321a0p-2, -0x1.1529a6219da63p-3, 0x1.1d733179c01c4p-2, 0x1.78dfe801d9f71p+1};
+static const double case1527_dx0[] = {-0x1.fe18597d8e936p-2, 0x1.4ed29f212399dp+0, 0x1.873ffb04262dep+0, 0x1.cbb328bca11dfp+0, 0x1.2c9a86576a9abp+0, -0x1.89c0a2d9f166bp+0, -0x1.b04e7e30ca5edp-1, 0x1.474f93bafc586p-4, -0x1.0db8ee595a76fp+0, 0x1.129ea207205cdp+1, 0x1.9c8727b6ca0f0p-1, -0x1.d14f7e4fa9781p-3, 0x1.80436705a8c6ap+0, 0x1.77d782d36e66bp-1, -0x1.1a17a3c4778d7p+0, 0x1.204f963d03768p-1, -0x1.3d288b6a6cc22p+0, 0x1.15e11dfa1741ep-2, -0x1.7c386753c3e36p-3, -0x1.9d6bcf5eb1c20p-7, -0x1.2aef6e0745c3ap-1, -0x1.d2cd847247e21p+0, 0x1.e463e41c55e42p-3, 0x1.c175f8cc61836p-1};
+static const double case1527_out[] = {0x1.6ec00cf4ea34dp-2, 0x1.8de56bf9010edp-1, 0x1.c00bbbba446f0p-3, -0x1.c9a7d47f721bcp-3, 0x1.ae1eddce6e22dp+0, -0x1.3a82f55d9bba6p-1, 0x1.bdd2f63447c83p-1, 0x1.7b5947ab9787ep+0, 0x1.6f85b1cc97005p-5, 0x1.d38a845dd5f48p-1, -0x1.fd6949a56281dp-1, -0x1.477fedc7cfec4p+0, -0x1.7a35be4490772p-7, -0x1.bd2b446b5eb65p-2, -0x1.153ea1d3a8e23p-1, 0x1.48e2760e235f5p+1, 0x1.5d3156a3bcc5ap-1, 0x1.f506904d6fc28p-3, 0x1.b7dbefea540f1p+0, 0x1.c2762819ed7d0p-2, -0x1.c0d5b14e321a0p-2, -0x1.1529a6219da63p-3, 0x1.1d733179c01c4p-2, 0x1.78dfe801d9f71p+1};
+static const double case1527_g[] = {-0x1.fe18597d8e936p-2, 0x1.4ed29f212399dp+0, 0x1.873ffb04262dep+0, 0x1.cbb328bca11dfp+0, 0x1.2c9a86576a9abp+0, -0x1.89c0a2d9f166bp+0, -0x1.b04e7e30ca5edp-1, 0x1.474f93bafc586p-4, -0x1.0db8ee595a76fp+0, 0x1.129ea207205cdp+1, 0x1.9c8727b6ca0f0p-1, -0x1.d14f7e4fa9781p-3, 0x1.80436705a8c6ap+0, 0x1.77d782d36e66bp-1, -0x1.1a17a3c4778d7p+0, 0x1.204f963d03768p-1, -0x1.3d288b6a6cc22p+0, 0x1.15e11dfa1741ep-2, -0x1.7c386753c3e36p-3, -0x1.9d6bcf5eb1c20p-7, -0x1.2aef6e0745c3ap-1, -0x1.d2cd847247e21p+0, 0x1.e463e41c55e42p-3, 0x1.c175f8cc61836p-1};
+static const double case1528_x0[] = {0x1.f936264c224f9p-7, -0x1.58513e24c3a3dp+1, -0x1.920728c6283b7p+0, 0x1.c28bbc9e66fdbp-1, 0x1.b20f0e63be723p-2, -0x1.1da18d354f144p-6, -0x1.3e5870e15c9c8p-2, 0x1.311e7ba494fa7p-1, -0x1.22fcf6d55375dp-1, -0x1.2f24e0947359ep+0, -0x1.6f463c7015190p-3, -0x1.5ef47be24d711p-1};
+static const double case1528_dx0[] = {-0x1.cdad286e7764ap-4, -0x1.0b40c7af8acc9p-1, 0x1.527eb783a15f1p-1, -0x1.a2f67a92f24c7p-1, 0x1.6ad2b4c47a6b3p-1, -0x1.64fe66ccc4c48p-1, 0x1.80060169b3610p+0, 0x1.550776eba5287p+0, 0x1.843fb9507d204p-2, 0x1.124be2c4b96edp-3, -0x1.ef8f26e9a4a96p-2, -0x1.981e3ab2067a3p-2};
+static const double case1528_out[] = {0x1.f936264c224f9p-7, -0x1.920728c6283b7p+0, 0x1.b20f0e63be723p-2, -0x1.3e5870e15c9c8p-2, -0x1.22fcf6d55375dp-1, -0x1.6f463c7015190p-3, -0x1.58513e24c3a3dp+1, 0x1.c28bbc9e66fdbp-1, -0x1.1da18d354f144p-6, 0x1.311e7ba494fa7p-1, -0x1.2f24e0947359ep+0, -0x1.5ef47be24d711p-1};
+static const double case1528_g[] = {-0x1.cdad286e7764ap-4, 0x1.527eb783a15f1p-1, 0x1.6ad2b4c47a6b3p-1, 0x1.80060169b3610p+0, 0x1.843fb9507d204p-2, -0x1.ef8f26e9a4a96p-2, -0x1.0b40c7af8acc9p-1, -0x1.a2f67a92f24c7p-1, -0x1.64fe66ccc4c48p-1, 0x1.550776eba5287p+0, 0x1.124be2c4b96edp-3, -0x1.981e3ab2067a3p-2};
+static const double case1529_x0[] = {-0x1.aa6c3dc6b64c2p-2, 0x1.fe77079fc0f51p-2, -0x1.fcfcc91051465p-2, 0x1.000bd478dc07fp-1};
+static const double case1529_dx0[] = {-0x1.145610f71bf19p-1, 0x1.bdee680a50c2bp-2, -0x1.c3c8bbd3a1864p-2, 0x1.3529268f117f7p-2};
+static const double case1529_out[] = {-0x1.aa6c3dc6b64c2p-2, 0x1.fe77079fc0f51p-2, -0x1.fcfcc91051465p-2, 0x1.000bd478dc07fp-1};
+static const double case1529_g[] = {-0x1.145610f71bf19p-1, 0x1.bdee680a50c2bp-2, -0x1.c3c8bbd3a1864p-2, 0x1.3529268f117f7p-2};
+static const double case1530_x0[] = {-0x1.eb3f78e82c264p-1, 0x1.5686631d75c3bp-1, -0x1.8b60c7c21d01dp-5, -0x1.ba7bce87e9d6ap-1, -0x1.c10f006a0c77dp-2, 0x1.01b6a3611ebb6p+1};
+static const double case1530_dx0[] = {-0x1.b141f085e58aep+0, -0x1.a1275b489ba8ap-2, -0x1.4f078f73659b5p+0, 0x1.1280ff10902e5p-1, -0x1.1e6d158431c3ap+0, -0x1.92dfbaac4f113p+0};
+static const double case1530_x1[] = {0x1.c5b95590064a8p+0, 0x1.c0a540eb2d4eep+0, 0x1.0c8e9991bf3e5p+0};
+static const double case1530_dx1[] = {-0x1.e92548ec3dfe1p-5, -0x1.11e8cf4b69b63p-1, -0x1.0994a2397455cp+0};
+static const double case1530_x2[] = {0x1.ba04551ddaccdp-3, -0x1.85e2ad79c75e3p+0, 0x1.a82b2606fcbc8p-1, 0x1.bbf13451f39dfp-1, 0x1.8a05c58d84142p-1, -0x1.8301f13b6854bp-4, 0x1.87b87d71ad6cap-1, -0x1.a96931dfb9f5bp+1, 0x1.1455cccde4b95p+0, 0x1.b05d14e80fecdp-2, -0x1.9cf1fb55ce4c5p+0, 0x1.9f8d9f5aa5b99p-2};
+static const double case1530_dx2[] = {0x1.3fa1eb54593b3p+0, -0x1.51fd129a6ec71p+0, 0x1.314d413bbb066p-1, -0x1.b27a8fa8e18f1p-3, 0x1.34684ebeed266p-1, 0x1.ab19c899a0f3ep-1, 0x1.8d061a945aefcp-1, 0x1.3586dc5d1536fp-1, 0x1.420315e29cf0cp-1, 0x1.21b63bfa261fbp-1, -0x1.ee605564a2b2ap+0, -0x1.7b5a4fe070d8dp-2};
+static const double case1530_out[] = {-0x1.eb3f78e82c264p-1, 0x1.5686631d75c3bp-1, -0x1.8b60c7c21d01dp-5, -0x1.ba7bce87e9d6ap-1, -0x1.c10f006a0c77dp-2, 0x1.01b6a3611ebb6p+1, 0x1.c5b95590064a8p+0, 0x1.c0a540eb2d4eep+0, 0x1.0c8e9991bf3e5p+0, 0x1.ba04551ddaccdp-3, -0x1.85e2ad79c75e3p+0, 0x1.a82b2606fcbc8p-1, 0x1.bbf13451f39dfp-1, 0x1.8a05c58d84142p-1, -0x1.8301f13b6854bp-4, 0x1.87b87d71ad6cap-1, -0x1.a96931dfb9f5bp+1, 0x1.1455cccde4b95p+0, 0x1.b05d14e80fecdp-2, -0x1.9cf1fb55ce4c5p+0, 0x1.9f8d9f5aa5b99p-2};
+static const double case1530_g[] = {-0x1.b141f085e58aep+0, -0x1.a1275b489ba8ap-2, -0x1.4f078f73659b5p+0, 0x1.1280ff10902e5p-1, -0x1.1e6d158431c3ap+0, -0x1.92dfbaac4f113p+0, -0x1.e92548ec3dfe1p-5, -0x1.11e8cf4b69b63p-1, -0x1.0994a2397455cp+0, 0x1.3fa1eb54593b3p+0, -0x1.51fd129a6ec71p+0, 0x1.314d413bbb066p-1, -0x1.b27a8fa8e18f1p-3, 0x1.34684ebeed266p-1, 0x1.ab19c899a0f3ep-1, 0x1.8d061a945aefcp-1, 0x1.3586dc5d1536fp-1, 0x1.420315e29cf0cp-1, 0x1.21b63bfa261fbp-1, -0x1.ee605564a2b2ap+0, -0x1.7b5a4fe070d8dp-2};
+static const double case1531_x0[] = {0x1.360a5f01b2780p+0, 0x1.4e11e2f7fde7ap+1, -0x1.20bc7d00cbce6p-1, -0x1.417e13fdb43eep+0, -0x1.603516a103b59p+0, 0x1.05ea859e1a9f4p-1};
+static const double case1531_dx0[] = {-0x1.5c6e6c956038bp+0, -0x1.bd0866fa7e30dp-2, -0x1.9143f0e5a6005p-1, 0x1.21f2ece8666fap+0, -0x1.0bcae7bf1fc89p-2, 0x1.8fa14e791fd42p-1};
+static const double case1531_x1[] = {0x1.73e0bc40ca873p+0, -0x1.445f7c26df1c3p-1};
+static const double case1531_dx1[] = {0x1.a371e991c4203p-1, 0x1.79a2df3f187b8p-7};
+static const double case1531_x2[] = {0x1.28776e78dd81fp-1, -0x1.04096b5c45861p-3, -0x1.d04a2b1d8c9e1p+0, -0x1.e2f5a6ea1f1c9p-1};
+static const double case1531_dx2[] = {-0x1.273f443eb1f00p-3, -0x1.9090e5fe3d0cep-5, 0x1.de85fd7d92883p-2, 0x1.14c494076b3eap+1};
+static const double case1531_out[] = {0x1.360a5f01b2780p+0, 0x1.4e11e2f7fde7ap+1, -0x1.20bc7d00cbce6p-1, 0x1.73e0bc40ca873p+0, 0x1.28776e78dd81fp-1, -0x1.04096b5c45861p-3, -0x1.417e13fdb43eep+0, -0x1.603516a103b59p+0, 0x1.05ea859e1a9f4p-1, -0x1.445f7c26df1c3p-1, -0x1.d04a2b1d8c9e1p+0, -0x1.e2f5a6ea1f1c9p-1};
+static const double case1531_g[] = {-0x1.5c6e6c956038bp+0, -0x1.bd0866fa7e30dp-2, -0x1.9143f0e5a6005p-1, 0x1.a371e991c4203p-1, -0x1.273f443eb1f00p-3, -0x1.9090e5fe3d0cep-5, 0x1.21f2ece8666fap+0, -0x1.0bcae7bf1fc89p-2, 0x1.8fa14e791fd42p-1, 0x1.79a2df3f187b8p-7, 0x1.de85fd7d92883p-2, 0x1.14c494076b3eap+1};
+static const double case1532_x0[] = {0x1.3bf1421ab6afbp-2, -0x1.8f509a9d7c87cp-2, -0x1.749d6914715f3p-2, 0x1.3db44d83670aep-1, -0x1.0ed3a262413cep+0, -0x1.2b588ab551e6ep+0};
+static const double case1532_dx0[] = {0x1.86a667fed4511p-6, 0x1.19fc781f4ea79p-5, -0x1.e488fe628e604p-1, 0x1.81ac445a02dd0p+0, -0x1.182ab36410ccdp+0, 0x1.cd99af9fa35c6p-1};
+static const double case1532_x1[] = {-0x1.423599d1c1987p+0, 0x1.9be6b6d1ae485p-1};
+static const double case1532_dx1[] = {0x1.4ba80c74ac1c8p-2, -0x1.992431b437cf8p+0};
+static const double case1532_out[] = {0x1.3bf1421ab6afbp-2, -0x1.8f509a9d7c87cp-2, -0x1.749d6914715f3p-2, -0x1.423599d1c1987p+0, 0x1.3db44d83670aep-1, -0x1.0ed3a262413cep+0, -0x1.2b588ab551e6ep+0, 0x1.9be6b6d1ae485p-1};
+static const double case1532_g[] = {0x1.86a667fed4511p-6, 0x1.19fc781f4ea79p-5, -0x1.e488fe628e604p-1, 0x1.4ba80c74ac1c8p-2, 0x1.81ac445a02dd0p+0, -0x1.182ab36410ccdp+0, 0x1.cd99af9fa35c6p-1, -0x1.992431b437cf8p+0};
+static const double case1533_x0[] = {0x1.0bb765de01327p-5, 0x1.38e546a00cc1bp-2, 0x1.1c5f3acde87dbp+0, -0x1.1d74c1283073bp-1, -0x1.2897299edf520p-1, -0x1.b1bf29fa08787p-6, 0x1.8ac872375e424p-1, 0x1.06d0cc315d393p-3, 0x1.669f88c77497ap-2, 0x1.54f6fea489267p-1, -0x1.ed9cc1bc7a085p-2, 0x1.78e0dde74d41dp-2, -0x1.22d543fbb7ebcp+1, -0x1.54aa615703cbfp-1, 0x1.ef13e8969326ap-2, -0x1.f9d388f498352p+0, -0x1.33eb89c24c878p-1, 0x1.3f153f974038dp+1, 0x1.e6598d31c23d2p-1, -0x1.b36ec45c76367p+0, 0x1.751e718f57d94p-1, 0x1.d3d069a0e76c2p+0, 0x1.a02948a5ac731p-2, -0x1.86dc00ac984c3p-1};
+static const double case1533_dx0[] = {-0x1.264d634bcf831p-2, -0x1.a9180784fa178p-1, 0x1.fee4d8126ed88p-2, -0x1.a7c0381fd83e9p-5, -0x1.82d4e61d9040cp-4, 0x1.921b4222f2e65p-1, -0x1.ceb7e1a579d68p-1, -0x1.d4ccd86b78ffep-3, 0x1.314162a696dfcp-2, -0x1.115e75a6414adp+0, -0x1.5ac456810b5e9p+0, 0x1.3beb89749c039p+0, -0x1.be601c06a664ep+0, -0x1.42a318e1a702dp+1, 0x1.1f417fb7cf44ep+1, -0x1.5bcef4d25d293p-2, -0x1.00a3d3a8ed76cp-2, 0x1.b58440960a407p+0, 0x1.eab702372a80fp-2, 0x1.a33a177766d22p-1, -0x1.bfa87d5d1f289p-3, 0x1.6c39e6f387385p+0, 0x1.96860bd2d7459p+0, 0x1.d67be4fc774acp-1};
+static const double case1533_x1[] = {0x1.1c0b22f53e1bfp+0, -0x1.c5883e8af7f89p-3, -0x1.894efb02448dfp+0, -0x1.a34b3be9267abp-4, 0x1.01bfefdc4c99bp-3, -0x1.d351a6ea3f62dp-1, 0x1.0a944370ed345p+0, -0x1.e444038592eaap-1, -0x1.47782192028a8p-1, 0x1.8dbe4b73f909bp-1, -0x1.df36e283546eap-3, -0x1.870b51e8dc9aep-1, 0x1.30f960b5cbf4cp+0, 0x1.5e51b036d12e5p-1, 0x1.585b8ff671196p+0, 0x1.6f830b5ad1c6ap-1};
+static const double case1533_dx1[] = {-0x1.3380e1dec0dd3p-2, 0x1.9157aa5e210bap-2, -0x1.ce0da0bd12545p-2, 0x1.6f12d5b72a0e8p-1, -0x1.1b4298511f6a7p+0, -0x1.6731bf220941ap+0, 0x1.cdf45df40bf79p-4, 0x1.d843ce392fa5ep-1, 0x1.4d297209b9208p-1, -0x1.0918437c032dbp-1, -0x1.502ec4c7b9589p-4, 0x1.54a0fe7023ac4p-3, -0x1.439fc752813d3p-4, 0x1.ced2fbc4160c0p-1, -0x1.90fb94c0b6b55p+0, 0x1.6a02ad2d53c04p-5};
+static const double case1533_out[] = {0x1.0bb765de01327p-5, 0x1.38e546a00cc1bp-2, 0x1.1c5f3acde87dbp+0, -0x1.1d74c1283073bp-1, -0x1.2897299edf520p-1, -0x1.b1bf29fa08787p-6, 0x1.8ac872375e424p-1, 0x1.06d0cc315d393p-3, 0x1.669f88c77497ap-2, 0x1.54f6fea489267p-1, -0x1.ed9cc1bc7a085p-2, 0x1.78e0dde74d41dp-2, 0x1.1c0b22f53e1bfp+0, -0x1.c5883e8af7f89p-3, -0x1.894efb02448dfp+0, -0x1.a34b3be9267abp-4, 0x1.01bfefdc4c99bp-3, -0x1.d351a6ea3f62dp-1, 0x1.0a944370ed345p+0, -0x1.e444038592eaap-1, -0x1.22d543fbb7ebcp+1, -0x1.54aa615703cbfp-1, 0x1.ef13e8969326ap-2, -0x1.f9d388f498352p+0, -0x1.33eb89c24c878p-1, 0x1.3f153f974038dp+1, 0x1.e6598d31c23d2p-1, -0x1.b36ec45c76367p+0, 0x1.751e718f57d94p-1, 0x1.d3d069a0e76c2p+0, 0x1.a02948a5ac731p-2, -0x1.86dc00ac984c3p-1, -0x1.47782192028a8p-1, 0x1.8dbe4b73f909bp-1, -0x1.df36e283546eap-3, -0x1.870b51e8dc9aep-1, 0x1.30f960b5cbf4cp+0, 0x1.5e51b036d12e5p-1, 0x1.585b8ff671196p+0, 0x1.6f830b5ad1c6ap-1};
+static const double case1533_g[] = {-0x1.264d634bcf831p-2, -0x1.a9180784fa178p-1, 0x1.fee4d8126ed88p-2, -0x1.a7c0381fd83e9p-5, -0x1.82d4e61d9040cp-4, 0x1.921b4222f2e65p-1, -0x1.ceb7e1a579d68p-1, -0x1.d4ccd86b78ffep-3, 0x1.314162a696dfcp-2, -0x1.115e75a6414adp+0, -0x1.5ac456810b5e9p+0, 0x1.3beb89749c039p+0, -0x1.3380e1dec0dd3p-2, 0x1.9157aa5e210bap-2, -0x1.ce0da0bd12545p-2, 0x1.6f12d5b72a0e8p-1, -0x1.1b4298511f6a7p+0, -0x1.6731bf220941ap+0, 0x1.cdf45df40bf79p-4, 0x1.d843ce392fa5ep-1, -0x1.be601c06a664ep+0, -0x1.42a318e1a702dp+1, 0x1.1f417fb7cf44ep+1, -0x1.5bcef4d25d293p-2, -0x1.00a3d3a8ed76cp-2, 0x1.b58440960a407p+0, 0x1.eab702372a80fp-2, 0x1.a33a177766d22p-1, -0x1.bfa87d5d1f289p-3, 0x1.6c39e6f387385p+0, 0x1.96860bd2d7459p+0, 0x1.d67be4fc774acp-1, 0x1.4d297209b9208p-1, -0x1.0918437c032dbp-1, -0x1.502ec4c7b9589p-4, 0x1.54a0fe7023ac4p-3, -0x1.439fc752813d3p-4, 0x1.ced2fbc4160c0p-1, -0x1.90fb94c0b6b55p+0, 0x1.6a02ad2d53c04p-5};
+static const double case1534_x0[] = {0x1.c3a5361c92810p-4, -0x1.56230acc25280p-4, -0x1.b088909fd52f8p-1, -0x1.0197f6ec9cbfep+0, -0x1.20c7f6542f170p+1, 0x1.1d70bc68ce9f6p-3, 0x1.098e6fd776ac9p-1, -0x1.60554ba7170f5p+0, -0x1.f3613b19c03cbp-3, 0x1.1583aee1369b4p+0, 0x1.014e01dab24d7p+1, -0x1.3d798be46042dp+0, 0x1.748b75d679017p-2, 0x1.c9bfd3c17b75fp+0, 0x1.5f0005dbf9fb4p-1, 0x1.f9786e910f3ebp-3, -0x1.9a991b7484536p-4, -0x1.11ac22e577408p+0, -0x1.4a0214d20ad4fp+0, -0x1.c2fe8ca27aec5p-4, -0x1.4c327acca56aep+1, 0x1.6b7af5ec5a502p-3, -0x1.5f5838fb79727p-1, -0x1.5bef32836258fp+0};
+static const double case1534_dx0[] = {0x1.2d666095dae60p-1, -0x1.778176cd18e69p-6, 0x1.0aa50af13ea2ep-2, 0x1.51c7778e5731bp-1, 0x1.1f871e479995ap-1, -0x1.bc6b90d5d1602p-1, -0x1.45f3cf28533c5p-2, -0x1.a34392be2c7ffp+0, 0x1.25db25b02dc92p-1, 0x1.c1c539b3bc9efp-1, -0x1.7c7f0ee6e6416p-2, 0x1.da70079c57173p-2, 0x1.0d3921f68c151p-1, 0x1.34a481f407011p-1, 0x1.898b2a8afb772p-2, -0x1.0461b988380c4p-1, 0x1.fe39a82a83433p+0, -0x1.265c597555c01p-1, 0x1.8e2e821e8ec37p-1, -0x1.67d348709faa2p+0, 0x1.751a1d0eec48bp-1, 0x1.e7ffc0455d724p-1, 0x1.c199fcb6364acp-1, 0x1.56cd71a52d3bfp+0};
+static const double case1534_x1[] = {0x1.6f6b58a9c1a26p+0, -0x1.4abec468aaa1bp+0, 0x1.37b2f8482cd39p+0, -0x1.1fe4aa8d0ae37p-2, 0x1.f90ef17f379a4p-6, 0x1.37f3e849c1fa5p+0};
+static const double case1534_dx1[] = {-0x1.80b239eda979ep-1, -0x1.4aae9f6e9999ap-5, 0x1.16b65ca5bdc3dp-1, 0x1.17e056f8fcab6p+0, 0x1.16da4491fd8e3p+0, 0x1.8b95de921d79ep-1};
+static const double case1534_out[] = {0x1.c3a5361c92810p-4, -0x1.56230acc25280p-4, -0x1.b088909fd52f8p-1, -0x1.0197f6ec9cbfep+0, 0x1.6f6b58a9c1a26p+0, -0x1.20c7f6542f170p+1, 0x1.1d70bc68ce9f6p-3, 0x1.098e6fd776ac9p-1, -0x1.60554ba7170f5p+0, -0x1.4abec468aaa1bp+0, -0x1.f3613b19c03cbp-3, 0x1.1583aee1369b4p+0, 0x1.014e01dab24d7p+1, -0x1.3d798be46042dp+0, 0x1.37b2f8482cd39p+0, 0x1.748b75d679017p-2, 0x1.c9bfd3c17b75fp+0, 0x1.5f0005dbf9fb4p-1, 0x1.f9786e910f3ebp-3, -0x1.1fe4aa8d0ae37p-2, -0x1.9a991b7484536p-4, -0x1.11ac22e577408p+0, -0x1.4a0214d20ad4fp+0, -0x1.c2fe8ca27aec5p-4, 0x1.f90ef17f379a4p-6, -0x1.4c327acca56aep+1, 0x1.6b7af5ec5a502p-3, -0x1.5f5838fb79727p-1, -0x1.5bef32836258fp+0, 0x1.37f3e849c1fa5p+0};
+static const double case1534_g[] = {0x1.2d666095dae60p-1, -0x1.778176cd18e69p-6, 0x1.0aa50af13ea2ep-2, 0x1.51c7778e5731bp-1, -0x1.80b239eda979ep-1, 0x1.1f871e479995ap-1, -0x1.bc6b90d5d1602p-1, -0x1.45f3cf28533c5p-2, -0x1.a34392be2c7ffp+0, -0x1.4aae9f6e9999ap-5, 0x1.25db25b02dc92p-1, 0x1.c1c539b3bc9efp-1, -0x1.7c7f0ee6e6416p-2, 0x1.da70079c57173p-2, 0x1.16b65ca5bdc3dp-1, 0x1.0d3921f68c151p-1, 0x1.34a481f407011p-1, 0x1.898b2a8afb772p-2, -0x1.0461b988380c4p-1, 0x1.17e056f8fcab6p+0, 0x1.fe39a82a83433p+0, -0x1.265c597555c01p-1, 0x1.8e2e821e8ec37p-1, -0x1.67d348709faa2p+0, 0x1.16da4491fd8e3p+0, 0x1.751a1d0eec48bp-1, 0x1.e7ffc0455d724p-1, 0x1.c199fcb6364acp-1, 0x1.56cd71a52d3bfp+0, 0x1.8b95de921d79ep-1};
+static const double case1535_x0[] = {0x1.6d90b46ec9349p-1, -0x1.b4594a22d59f7p-2, 0x1.86005edc461a2p+0, -0x1.1a03074723207p+1, -0x1.1cbec3c2de25bp+0};
+static const double case1535_dx0[] = {-0x1.252a6945ddcf4p+0, 0x1.37f8f076d8372p+1, 0x1.5730dd470bd94p-7, 0x1.876cf1a2d7f82p+0, 0x1.605510d2112fap+0};
+static const double case1535_x1[] = {0};
+static const double case1535_dx1[] = {0};
+static const double case1535_x2[] = {-0x1.e718de84aff2fp-4, -0x1.0b7f798386d28p-2};
+static const double case1535_dx2[] = {0x1.6227b5b3ee754p-1, -0x1.658c86d154c97p+0};
+static const double case1535_out[] = {0x1.6d90b46ec9349p-1, -0x1.b4594a22d59f7p-2, 0x1.86005edc461a2p+0, -0x1.1a03074723207p+1, -0x1.1cbec3c2de25bp+0, -0x1.e718de84aff2fp-4, -0x1.0b7f798386d28p-2};
+static const double case1535_g[] = {-0x1.252a6945ddcf4p+0, 0x1.37f8f076d8372p+1, 0x1.5730dd470bd94p-7, 0x1.876cf1a2d7f82p+0, 0x1.605510d2112fap+0, 0x1.6227b5b3ee754p-1, -0x1.658c86d154c97p+0};
+static const double case1536_x0[] = {-0x1.66f79936a766fp-8, 0x1.8db85a3822d95p-1, -0x1.833a2ea4e9eb5p+0, 0x1.4d332820c5d4cp-1, -0x1.3596d3cedbae6p-1, -0x1.275b9d75b0a50p-3};
+static const double case1536_dx0[] = {0x1.dc5e102b877cfp-3, -0x1.2813a981370cap+0, -0x1.5ebc1603daf36p-1, -0x1.2cc396c339757p-1, 0x1.56b6e495db360p-3, -0x1.01f99a7bc69fbp-4};
+static const double case1536_x1[] = {0};
+static const double case1536_dx1[] = {0};
+static const double case1536_x2[] = {0x1.5d33b9c19767ep-6, 0x1.2fd687f44453ap+0, 0x1.92cbddb493870p-3};
+static const double case1536_dx2[] = {-0x1.1472fd80e0a1ap+0, 0x1.05fd54c787c65p+0, 0x1.578f71429829fp-2};
+static const double case1536_out[] = {-0x1.66f79936a766fp-8, 0x1.8db85a3822d95p-1, -0x1.833a2ea4e9eb5p+0, 0x1.4d332820c5d4cp-1, -0x1.3596d3cedbae6p-1, -0x1.275b9d75b0a50p-3, 0x1.5d33b9c19767ep-6, 0x1.2fd687f44453ap+0, 0x1.92cbddb493870p-3};
+static const double case1536_g[] = {0x1.dc5e102b877cfp-3, -0x1.2813a981370cap+0, -0x1.5ebc1603daf36p-1, -0x1.2cc396c339757p-1, 0x1.56b6e495db360p-3, -0x1.01f99a7bc69fbp-4, -0x1.1472fd80e0a1ap+0, 0x1.05fd54c787c65p+0, 0x1.578f71429829fp-2};
+static const double case1537_x0[] = {0};
+static const double case1537_dx0[] = {0};
+static const double case1537_x1[] = {-0x1.96e1069f95f12p+0, -0x1.105084ec00b59p-2, -0x1.1a947f80bd615p-3, -0x1.31787a02f3076p+0, -0x1.230a6a0eab5adp-3, -0x1.4e920c10d9f6ep-1};
+static const double case1537_dx1[] = {-0x1.9d7031750ca4bp-8, 0x1.9de6cee24073ap-1, -0x1.027d0f3c20fe8p+1, -0x1.2c1ed1703a2abp+0, -0x1.1de6aa98992f6p-3, 0x1.484d6113b0ab1p-3};
+static const double case1537_out[] = {-0x1.96e1069f95f12p+0, -0x1.105084ec00b59p-2, -0x1.1a947f80bd615p-3, -0x1.31787a02f3076p+0, -0x1.230a6a0eab5adp-3, -0x1.4e920c10d9f6ep-1};
+static const double case1537_g[] = {-0x1.9d7031750ca4bp-8, 0x1.9de6cee24073ap-1, -0x1.027d0f3c20fe8p+1, -0x1.2c1ed1703a2abp+0, -0x1.1de6aa98992f6p-3, 0x1.484d6113b0ab1p-3};
+static const double case1538_x0[] = {0};
+static const double case1538_dx0[] = {0};
+static const double case1538_x1[] = {0x1.cd17daf22c86ep-1, -0x1.c85f9ff0c751cp+0, 0x1.770af75369d00p-1, 0x1.07b4e09f346b1p-3, 0x1.a3b5506a27b75p-2, -0x1.faf323bb2cdaap-2};
+static const double case1538_dx1[] = {0x1.247ae70df94b9p-1, 0x1.93c43e3ff9105p-3, 0x1.91737fffde0bfp-2, 0x1.693dd4e6313aep+0, 0x1.56b603d075917p-1, 0x1.3f82723cfda01p-2};
+static const double case1538_out[] = {0x1.cd17daf22c86ep-1, -0x1.c85f9ff0c751cp+0, 0x1.770af75369d00p-1, 0x1.07b4e09f346b1p-3, 0x1.a3b5506a27b75p-2, -0x1.faf323bb2cdaap-2};
+static const double case1538_g[] = {0x1.247ae70df94b9p-1, 0x1.93c43e3ff9105p-3, 0x1.91737fffde0bfp-2, 0x1.693dd4e6313aep+0, 0x1.56b603d075917p-1, 0x1.3f82723cfda01p-2};
+static const double case1539_x0[] = {0x1.06dd0cb4590edp-3, 0x1.2572b7f8aa320p+0, 0x1.0e1966df9e386p-2};
+static const double case1539_dx0[] = {0x1.633c01bff503ap-3, -0x1.0af4e7234ed34p-1, -0x1.30669bb55431fp-1};
+static const double case1539_out[] = {0x1.06dd0cb4590edp-3, 0x1.2572b7f8aa320p+0, 0x1.0e1966df9e386p-2};
+static const double case1539_g[] = {0x1.633c01bff503ap-3, -0x1.0af4e7234ed34p-1, -0x1.30669bb55431fp-1};
 static const ReduceCase reduce_cases[] = {
     {"sum", 1, {{0, {0}, case0_x0, case0_dx0}}, -1, {0}, false, 0, false, true, 0x1.0000000000000p+1, 0, {0}, case0_out, case0_g, 16},
     {"mean", 1, {{0, {0}, case1_x0, case1_dx0}}, -1, {0}, false, 0, false, true, 0x1.0000000000000p+1, 0, {0}, case1_out, case1_g, 16},
@@ -6916,4 +7586,165 @@ static const ReduceCase reduce_cases[] = {
     {"min", 1, {{2, {1, 2}, case1376_x0, case1376_dx0}}, -1, {0}, true, 1, false, true, 0x1.0000000000000p+1, 1, {1}, case1376_out, case1376_g, 16},
     {"argmax", 1, {{2, {1, 2}, case1377_x0, case1377_dx0}}, -1, {0}, true, 1, false, true, 0x1.0000000000000p+1, 1, {1}, case1377_out, case1377_g, 16},
     {"argmin", 1, {{2, {1, 2}, case1378_x0, case1378_dx0}}, -1, {0}, true, 1, false, true, 0x1.0000000000000p+1, 1, {1}, case1378_out, case1378_g, 16},
+    {"flatten", 1, {{0, {0}, case1379_x0, case1379_dx0}}, 2, {-1, -1}, false, 0, false, true, 0x1.0000000000000p+1, 1, {1}, case1379_out, case1379_g, 16},
+    {"flatten", 1, {{0, {0}, case1380_x0, case1380_dx0}}, 2, {-1, 0}, false, 0, false, true, 0x1.0000000000000p+1, 1, {1}, case1380_out, case1380_g, 16},
+    {"flatten", 1, {{0, {0}, case1381_x0, case1381_dx0}}, 2, {0, -1}, false, 0, false, true, 0x1.0000000000000p+1, 1, {1}, case1381_out, case1381_g, 16},
+    {"flatten", 1, {{0, {0}, case1382_x0, case1382_dx0}}, 2, {0, 0}, false, 0, false, true, 0x1.0000000000000p+1, 1, {1}, case1382_out, case1382_g, 16},
+    {"squeeze", 1, {{0, {0}, case1383_x0, case1383_dx0}}, -1, {0}, false, 0, false, true, 0x1.0000000000000p+1, 0, {0}, case1383_out, case1383_g, 16},
+    {"squeeze", 1, {{0, {0}, case1384_x0, case1384_dx0}}, -1, {0}, true, -1, false, true, 0x1.0000000000000p+1, 0, {0}, case1384_out, case1384_g, 16},
+    {"squeeze", 1, {{0, {0}, case1385_x0, case1385_dx0}}, -1, {0}, true, 0, false, true, 0x1.0000000000000p+1, 0, {0}, case1385_out, case1385_g, 16},
+    {"unsqueeze", 1, {{0, {0}, case1386_x0, case1386_dx0}}, -1, {0}, true, 0, false, true, 0x1.0000000000000p+1, 1, {1}, case1386_out, case1386_g, 16},
+    {"unsqueeze", 1, {{0, {0}, case1387_x0, case1387_dx0}}, -1, {0}, true, -1, false, true, 0x1.0000000000000p+1, 1, {1}, case1387_out, case1387_g, 16},
+    {"t", 1, {{0, {0}, case1388_x0, case1388_dx0}}, -1, {0}, false, 0, false, true, 0x1.0000000000000p+1, 0, {0}, case1388_out, case1388_g, 16},
+    {"flatten", 1, {{1, {4}, case1389_x0, case1389_dx0}}, 2, {-1, -1}, false, 0, false, true, 0x1.0000000000000p+1, 1, {4}, case1389_out, case1389_g, 16},
+    {"flatten", 1, {{1, {4}, case1390_x0, case1390_dx0}}, 2, {-1, 0}, false, 0, false, true, 0x1.0000000000000p+1, 1, {4}, case1390_out, case1390_g, 16},
+    {"flatten", 1, {{1, {4}, case1391_x0, case1391_dx0}}, 2, {0, -1}, false, 0, false, true, 0x1.0000000000000p+1, 1, {4}, case1391_out, case1391_g, 16},
+    {"flatten", 1, {{1, {4}, case1392_x0, case1392_dx0}}, 2, {0, 0}, false, 0, false, true, 0x1.0000000000000p+1, 1, {4}, case1392_out, case1392_g, 16},
+    {"squeeze", 1, {{1, {4}, case1393_x0, case1393_dx0}}, -1, {0}, false, 0, false, true, 0x1.0000000000000p+1, 1, {4}, case1393_out, case1393_g, 16},
+    {"squeeze", 1, {{1, {4}, case1394_x0, case1394_dx0}}, -1, {0}, true, -1, false, true, 0x1.0000000000000p+1, 1, {4}, case1394_out, case1394_g, 16},
+    {"squeeze", 1, {{1, {4}, case1395_x0, case1395_dx0}}, -1, {0}, true, 0, false, true, 0x1.0000000000000p+1, 1, {4}, case1395_out, case1395_g, 16},
+    {"unsqueeze", 1, {{1, {4}, case1396_x0, case1396_dx0}}, -1, {0}, true, -2, false, true, 0x1.0000000000000p+1, 2, {1, 4}, case1396_out, case1396_g, 16},
+    {"unsqueeze", 1, {{1, {4}, case1397_x0, case1397_dx0}}, -1, {0}, true, -1, false, true, 0x1.0000000000000p+1, 2, {4, 1}, case1397_out, case1397_g, 16},
+    {"unsqueeze", 1, {{1, {4}, case1398_x0, case1398_dx0}}, -1, {0}, true, 0, false, true, 0x1.0000000000000p+1, 2, {1, 4}, case1398_out, case1398_g, 16},
+    {"unsqueeze", 1, {{1, {4}, case1399_x0, case1399_dx0}}, -1, {0}, true, 1, false, true, 0x1.0000000000000p+1, 2, {4, 1}, case1399_out, case1399_g, 16},
+    {"t", 1, {{1, {4}, case1400_x0, case1400_dx0}}, -1, {0}, false, 0, false, true, 0x1.0000000000000p+1, 1, {4}, case1400_out, case1400_g, 16},
+    {"flatten", 1, {{2, {2, 3}, case1401_x0, case1401_dx0}}, 2, {-2, -2}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1401_out, case1401_g, 16},
+    {"flatten", 1, {{2, {2, 3}, case1402_x0, case1402_dx0}}, 2, {-2, -1}, false, 0, false, true, 0x1.0000000000000p+1, 1, {6}, case1402_out, case1402_g, 16},
+    {"flatten", 1, {{2, {2, 3}, case1403_x0, case1403_dx0}}, 2, {-2, 0}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1403_out, case1403_g, 16},
+    {"flatten", 1, {{2, {2, 3}, case1404_x0, case1404_dx0}}, 2, {-2, 1}, false, 0, false, true, 0x1.0000000000000p+1, 1, {6}, case1404_out, case1404_g, 16},
+    {"flatten", 1, {{2, {2, 3}, case1405_x0, case1405_dx0}}, 2, {-1, -1}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1405_out, case1405_g, 16},
+    {"flatten", 1, {{2, {2, 3}, case1406_x0, case1406_dx0}}, 2, {-1, 1}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1406_out, case1406_g, 16},
+    {"flatten", 1, {{2, {2, 3}, case1407_x0, case1407_dx0}}, 2, {0, -2}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1407_out, case1407_g, 16},
+    {"flatten", 1, {{2, {2, 3}, case1408_x0, case1408_dx0}}, 2, {0, -1}, false, 0, false, true, 0x1.0000000000000p+1, 1, {6}, case1408_out, case1408_g, 16},
+    {"flatten", 1, {{2, {2, 3}, case1409_x0, case1409_dx0}}, 2, {0, 0}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1409_out, case1409_g, 16},
+    {"flatten", 1, {{2, {2, 3}, case1410_x0, case1410_dx0}}, 2, {0, 1}, false, 0, false, true, 0x1.0000000000000p+1, 1, {6}, case1410_out, case1410_g, 16},
+    {"flatten", 1, {{2, {2, 3}, case1411_x0, case1411_dx0}}, 2, {1, -1}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1411_out, case1411_g, 16},
+    {"flatten", 1, {{2, {2, 3}, case1412_x0, case1412_dx0}}, 2, {1, 1}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1412_out, case1412_g, 16},
+    {"squeeze", 1, {{2, {2, 3}, case1413_x0, case1413_dx0}}, -1, {0}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1413_out, case1413_g, 16},
+    {"squeeze", 1, {{2, {2, 3}, case1414_x0, case1414_dx0}}, -1, {0}, true, -2, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1414_out, case1414_g, 16},
+    {"squeeze", 1, {{2, {2, 3}, case1415_x0, case1415_dx0}}, -1, {0}, true, -1, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1415_out, case1415_g, 16},
+    {"squeeze", 1, {{2, {2, 3}, case1416_x0, case1416_dx0}}, -1, {0}, true, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1416_out, case1416_g, 16},
+    {"squeeze", 1, {{2, {2, 3}, case1417_x0, case1417_dx0}}, -1, {0}, true, 1, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1417_out, case1417_g, 16},
+    {"unsqueeze", 1, {{2, {2, 3}, case1418_x0, case1418_dx0}}, -1, {0}, true, -3, false, true, 0x1.0000000000000p+1, 3, {1, 2, 3}, case1418_out, case1418_g, 16},
+    {"unsqueeze", 1, {{2, {2, 3}, case1419_x0, case1419_dx0}}, -1, {0}, true, -2, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1419_out, case1419_g, 16},
+    {"unsqueeze", 1, {{2, {2, 3}, case1420_x0, case1420_dx0}}, -1, {0}, true, -1, false, true, 0x1.0000000000000p+1, 3, {2, 3, 1}, case1420_out, case1420_g, 16},
+    {"unsqueeze", 1, {{2, {2, 3}, case1421_x0, case1421_dx0}}, -1, {0}, true, 0, false, true, 0x1.0000000000000p+1, 3, {1, 2, 3}, case1421_out, case1421_g, 16},
+    {"unsqueeze", 1, {{2, {2, 3}, case1422_x0, case1422_dx0}}, -1, {0}, true, 1, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1422_out, case1422_g, 16},
+    {"unsqueeze", 1, {{2, {2, 3}, case1423_x0, case1423_dx0}}, -1, {0}, true, 2, false, true, 0x1.0000000000000p+1, 3, {2, 3, 1}, case1423_out, case1423_g, 16},
+    {"t", 1, {{2, {2, 3}, case1424_x0, case1424_dx0}}, -1, {0}, false, 0, false, true, 0x1.0000000000000p+1, 2, {3, 2}, case1424_out, case1424_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1425_x0, case1425_dx0}}, 2, {-3, -3}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1425_out, case1425_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1426_x0, case1426_dx0}}, 2, {-3, -2}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1426_out, case1426_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1427_x0, case1427_dx0}}, 2, {-3, -1}, false, 0, false, true, 0x1.0000000000000p+1, 1, {6}, case1427_out, case1427_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1428_x0, case1428_dx0}}, 2, {-3, 0}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1428_out, case1428_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1429_x0, case1429_dx0}}, 2, {-3, 1}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1429_out, case1429_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1430_x0, case1430_dx0}}, 2, {-3, 2}, false, 0, false, true, 0x1.0000000000000p+1, 1, {6}, case1430_out, case1430_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1431_x0, case1431_dx0}}, 2, {-2, -2}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1431_out, case1431_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1432_x0, case1432_dx0}}, 2, {-2, -1}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1432_out, case1432_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1433_x0, case1433_dx0}}, 2, {-2, 1}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1433_out, case1433_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1434_x0, case1434_dx0}}, 2, {-2, 2}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1434_out, case1434_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1435_x0, case1435_dx0}}, 2, {-1, -1}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1435_out, case1435_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1436_x0, case1436_dx0}}, 2, {-1, 2}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1436_out, case1436_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1437_x0, case1437_dx0}}, 2, {0, -3}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1437_out, case1437_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1438_x0, case1438_dx0}}, 2, {0, -2}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1438_out, case1438_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1439_x0, case1439_dx0}}, 2, {0, -1}, false, 0, false, true, 0x1.0000000000000p+1, 1, {6}, case1439_out, case1439_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1440_x0, case1440_dx0}}, 2, {0, 0}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1440_out, case1440_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1441_x0, case1441_dx0}}, 2, {0, 1}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1441_out, case1441_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1442_x0, case1442_dx0}}, 2, {0, 2}, false, 0, false, true, 0x1.0000000000000p+1, 1, {6}, case1442_out, case1442_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1443_x0, case1443_dx0}}, 2, {1, -2}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1443_out, case1443_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1444_x0, case1444_dx0}}, 2, {1, -1}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1444_out, case1444_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1445_x0, case1445_dx0}}, 2, {1, 1}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1445_out, case1445_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1446_x0, case1446_dx0}}, 2, {1, 2}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1446_out, case1446_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1447_x0, case1447_dx0}}, 2, {2, -1}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1447_out, case1447_g, 16},
+    {"flatten", 1, {{3, {2, 1, 3}, case1448_x0, case1448_dx0}}, 2, {2, 2}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1448_out, case1448_g, 16},
+    {"squeeze", 1, {{3, {2, 1, 3}, case1449_x0, case1449_dx0}}, -1, {0}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1449_out, case1449_g, 16},
+    {"squeeze", 1, {{3, {2, 1, 3}, case1450_x0, case1450_dx0}}, -1, {0}, true, -3, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1450_out, case1450_g, 16},
+    {"squeeze", 1, {{3, {2, 1, 3}, case1451_x0, case1451_dx0}}, -1, {0}, true, -2, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1451_out, case1451_g, 16},
+    {"squeeze", 1, {{3, {2, 1, 3}, case1452_x0, case1452_dx0}}, -1, {0}, true, -1, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1452_out, case1452_g, 16},
+    {"squeeze", 1, {{3, {2, 1, 3}, case1453_x0, case1453_dx0}}, -1, {0}, true, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1453_out, case1453_g, 16},
+    {"squeeze", 1, {{3, {2, 1, 3}, case1454_x0, case1454_dx0}}, -1, {0}, true, 1, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1454_out, case1454_g, 16},
+    {"squeeze", 1, {{3, {2, 1, 3}, case1455_x0, case1455_dx0}}, -1, {0}, true, 2, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1455_out, case1455_g, 16},
+    {"unsqueeze", 1, {{3, {2, 1, 3}, case1456_x0, case1456_dx0}}, -1, {0}, true, -4, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1456_out, case1456_g, 16},
+    {"unsqueeze", 1, {{3, {2, 1, 3}, case1457_x0, case1457_dx0}}, -1, {0}, true, -3, false, true, 0x1.0000000000000p+1, 4, {2, 1, 1, 3}, case1457_out, case1457_g, 16},
+    {"unsqueeze", 1, {{3, {2, 1, 3}, case1458_x0, case1458_dx0}}, -1, {0}, true, -2, false, true, 0x1.0000000000000p+1, 4, {2, 1, 1, 3}, case1458_out, case1458_g, 16},
+    {"unsqueeze", 1, {{3, {2, 1, 3}, case1459_x0, case1459_dx0}}, -1, {0}, true, -1, false, true, 0x1.0000000000000p+1, 4, {2, 1, 3, 1}, case1459_out, case1459_g, 16},
+    {"unsqueeze", 1, {{3, {2, 1, 3}, case1460_x0, case1460_dx0}}, -1, {0}, true, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1460_out, case1460_g, 16},
+    {"unsqueeze", 1, {{3, {2, 1, 3}, case1461_x0, case1461_dx0}}, -1, {0}, true, 1, false, true, 0x1.0000000000000p+1, 4, {2, 1, 1, 3}, case1461_out, case1461_g, 16},
+    {"unsqueeze", 1, {{3, {2, 1, 3}, case1462_x0, case1462_dx0}}, -1, {0}, true, 2, false, true, 0x1.0000000000000p+1, 4, {2, 1, 1, 3}, case1462_out, case1462_g, 16},
+    {"unsqueeze", 1, {{3, {2, 1, 3}, case1463_x0, case1463_dx0}}, -1, {0}, true, 3, false, true, 0x1.0000000000000p+1, 4, {2, 1, 3, 1}, case1463_out, case1463_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1464_x0, case1464_dx0}}, 2, {-4, -4}, false, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1464_out, case1464_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1465_x0, case1465_dx0}}, 2, {-4, -3}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1465_out, case1465_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1466_x0, case1466_dx0}}, 2, {-4, -2}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1466_out, case1466_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1467_x0, case1467_dx0}}, 2, {-4, -1}, false, 0, false, true, 0x1.0000000000000p+1, 1, {6}, case1467_out, case1467_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1468_x0, case1468_dx0}}, 2, {-4, 0}, false, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1468_out, case1468_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1469_x0, case1469_dx0}}, 2, {-4, 1}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1469_out, case1469_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1470_x0, case1470_dx0}}, 2, {-4, 2}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1470_out, case1470_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1471_x0, case1471_dx0}}, 2, {-4, 3}, false, 0, false, true, 0x1.0000000000000p+1, 1, {6}, case1471_out, case1471_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1472_x0, case1472_dx0}}, 2, {-3, -3}, false, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1472_out, case1472_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1473_x0, case1473_dx0}}, 2, {-3, -2}, false, 0, false, true, 0x1.0000000000000p+1, 3, {1, 2, 3}, case1473_out, case1473_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1474_x0, case1474_dx0}}, 2, {-3, -1}, false, 0, false, true, 0x1.0000000000000p+1, 2, {1, 6}, case1474_out, case1474_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1475_x0, case1475_dx0}}, 2, {-3, 1}, false, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1475_out, case1475_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1476_x0, case1476_dx0}}, 2, {-3, 2}, false, 0, false, true, 0x1.0000000000000p+1, 3, {1, 2, 3}, case1476_out, case1476_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1477_x0, case1477_dx0}}, 2, {-3, 3}, false, 0, false, true, 0x1.0000000000000p+1, 2, {1, 6}, case1477_out, case1477_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1478_x0, case1478_dx0}}, 2, {-2, -2}, false, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1478_out, case1478_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1479_x0, case1479_dx0}}, 2, {-2, -1}, false, 0, false, true, 0x1.0000000000000p+1, 3, {1, 2, 3}, case1479_out, case1479_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1480_x0, case1480_dx0}}, 2, {-2, 2}, false, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1480_out, case1480_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1481_x0, case1481_dx0}}, 2, {-2, 3}, false, 0, false, true, 0x1.0000000000000p+1, 3, {1, 2, 3}, case1481_out, case1481_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1482_x0, case1482_dx0}}, 2, {-1, -1}, false, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1482_out, case1482_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1483_x0, case1483_dx0}}, 2, {-1, 3}, false, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1483_out, case1483_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1484_x0, case1484_dx0}}, 2, {0, -4}, false, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1484_out, case1484_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1485_x0, case1485_dx0}}, 2, {0, -3}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1485_out, case1485_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1486_x0, case1486_dx0}}, 2, {0, -2}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1486_out, case1486_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1487_x0, case1487_dx0}}, 2, {0, -1}, false, 0, false, true, 0x1.0000000000000p+1, 1, {6}, case1487_out, case1487_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1488_x0, case1488_dx0}}, 2, {0, 0}, false, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1488_out, case1488_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1489_x0, case1489_dx0}}, 2, {0, 1}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1489_out, case1489_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1490_x0, case1490_dx0}}, 2, {0, 2}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1490_out, case1490_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1491_x0, case1491_dx0}}, 2, {0, 3}, false, 0, false, true, 0x1.0000000000000p+1, 1, {6}, case1491_out, case1491_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1492_x0, case1492_dx0}}, 2, {1, -3}, false, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1492_out, case1492_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1493_x0, case1493_dx0}}, 2, {1, -2}, false, 0, false, true, 0x1.0000000000000p+1, 3, {1, 2, 3}, case1493_out, case1493_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1494_x0, case1494_dx0}}, 2, {1, -1}, false, 0, false, true, 0x1.0000000000000p+1, 2, {1, 6}, case1494_out, case1494_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1495_x0, case1495_dx0}}, 2, {1, 1}, false, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1495_out, case1495_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1496_x0, case1496_dx0}}, 2, {1, 2}, false, 0, false, true, 0x1.0000000000000p+1, 3, {1, 2, 3}, case1496_out, case1496_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1497_x0, case1497_dx0}}, 2, {1, 3}, false, 0, false, true, 0x1.0000000000000p+1, 2, {1, 6}, case1497_out, case1497_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1498_x0, case1498_dx0}}, 2, {2, -2}, false, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1498_out, case1498_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1499_x0, case1499_dx0}}, 2, {2, -1}, false, 0, false, true, 0x1.0000000000000p+1, 3, {1, 2, 3}, case1499_out, case1499_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1500_x0, case1500_dx0}}, 2, {2, 2}, false, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1500_out, case1500_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1501_x0, case1501_dx0}}, 2, {2, 3}, false, 0, false, true, 0x1.0000000000000p+1, 3, {1, 2, 3}, case1501_out, case1501_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1502_x0, case1502_dx0}}, 2, {3, -1}, false, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1502_out, case1502_g, 16},
+    {"flatten", 1, {{4, {1, 2, 1, 3}, case1503_x0, case1503_dx0}}, 2, {3, 3}, false, 0, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1503_out, case1503_g, 16},
+    {"squeeze", 1, {{4, {1, 2, 1, 3}, case1504_x0, case1504_dx0}}, -1, {0}, false, 0, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1504_out, case1504_g, 16},
+    {"squeeze", 1, {{4, {1, 2, 1, 3}, case1505_x0, case1505_dx0}}, -1, {0}, true, -4, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1505_out, case1505_g, 16},
+    {"squeeze", 1, {{4, {1, 2, 1, 3}, case1506_x0, case1506_dx0}}, -1, {0}, true, -3, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1506_out, case1506_g, 16},
+    {"squeeze", 1, {{4, {1, 2, 1, 3}, case1507_x0, case1507_dx0}}, -1, {0}, true, -2, false, true, 0x1.0000000000000p+1, 3, {1, 2, 3}, case1507_out, case1507_g, 16},
+    {"squeeze", 1, {{4, {1, 2, 1, 3}, case1508_x0, case1508_dx0}}, -1, {0}, true, -1, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1508_out, case1508_g, 16},
+    {"squeeze", 1, {{4, {1, 2, 1, 3}, case1509_x0, case1509_dx0}}, -1, {0}, true, 0, false, true, 0x1.0000000000000p+1, 3, {2, 1, 3}, case1509_out, case1509_g, 16},
+    {"squeeze", 1, {{4, {1, 2, 1, 3}, case1510_x0, case1510_dx0}}, -1, {0}, true, 1, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1510_out, case1510_g, 16},
+    {"squeeze", 1, {{4, {1, 2, 1, 3}, case1511_x0, case1511_dx0}}, -1, {0}, true, 2, false, true, 0x1.0000000000000p+1, 3, {1, 2, 3}, case1511_out, case1511_g, 16},
+    {"squeeze", 1, {{4, {1, 2, 1, 3}, case1512_x0, case1512_dx0}}, -1, {0}, true, 3, false, true, 0x1.0000000000000p+1, 4, {1, 2, 1, 3}, case1512_out, case1512_g, 16},
+    {"unsqueeze", 1, {{4, {1, 2, 1, 3}, case1513_x0, case1513_dx0}}, -1, {0}, true, -5, false, true, 0x1.0000000000000p+1, 5, {1, 1, 2, 1, 3}, case1513_out, case1513_g, 16},
+    {"unsqueeze", 1, {{4, {1, 2, 1, 3}, case1514_x0, case1514_dx0}}, -1, {0}, true, -4, false, true, 0x1.0000000000000p+1, 5, {1, 1, 2, 1, 3}, case1514_out, case1514_g, 16},
+    {"unsqueeze", 1, {{4, {1, 2, 1, 3}, case1515_x0, case1515_dx0}}, -1, {0}, true, -3, false, true, 0x1.0000000000000p+1, 5, {1, 2, 1, 1, 3}, case1515_out, case1515_g, 16},
+    {"unsqueeze", 1, {{4, {1, 2, 1, 3}, case1516_x0, case1516_dx0}}, -1, {0}, true, -2, false, true, 0x1.0000000000000p+1, 5, {1, 2, 1, 1, 3}, case1516_out, case1516_g, 16},
+    {"unsqueeze", 1, {{4, {1, 2, 1, 3}, case1517_x0, case1517_dx0}}, -1, {0}, true, -1, false, true, 0x1.0000000000000p+1, 5, {1, 2, 1, 3, 1}, case1517_out, case1517_g, 16},
+    {"unsqueeze", 1, {{4, {1, 2, 1, 3}, case1518_x0, case1518_dx0}}, -1, {0}, true, 0, false, true, 0x1.0000000000000p+1, 5, {1, 1, 2, 1, 3}, case1518_out, case1518_g, 16},
+    {"unsqueeze", 1, {{4, {1, 2, 1, 3}, case1519_x0, case1519_dx0}}, -1, {0}, true, 1, false, true, 0x1.0000000000000p+1, 5, {1, 1, 2, 1, 3}, case1519_out, case1519_g, 16},
+    {"unsqueeze", 1, {{4, {1, 2, 1, 3}, case1520_x0, case1520_dx0}}, -1, {0}, true, 2, false, true, 0x1.0000000000000p+1, 5, {1, 2, 1, 1, 3}, case1520_out, case1520_g, 16},
+    {"unsqueeze", 1, {{4, {1, 2, 1, 3}, case1521_x0, case1521_dx0}}, -1, {0}, true, 3, false, true, 0x1.0000000000000p+1, 5, {1, 2, 1, 1, 3}, case1521_out, case1521_g, 16},
+    {"unsqueeze", 1, {{4, {1, 2, 1, 3}, case1522_x0, case1522_dx0}}, -1, {0}, true, 4, false, true, 0x1.0000000000000p+1, 5, {1, 2, 1, 3, 1}, case1522_out, case1522_g, 16},
+    {"permute", 1, {{2, {2, 3}, case1523_x0, case1523_dx0}}, 2, {1, 0}, false, 0, false, true, 0x1.0000000000000p+1, 2, {3, 2}, case1523_out, case1523_g, 16},
+    {"permute", 1, {{2, {2, 3}, case1524_x0, case1524_dx0}}, 2, {-1, -2}, false, 0, false, true, 0x1.0000000000000p+1, 2, {3, 2}, case1524_out, case1524_g, 16},
+    {"permute", 1, {{3, {2, 3, 4}, case1525_x0, case1525_dx0}}, 3, {2, 0, 1}, false, 0, false, true, 0x1.0000000000000p+1, 3, {4, 2, 3}, case1525_out, case1525_g, 16},
+    {"permute", 1, {{3, {2, 3, 4}, case1526_x0, case1526_dx0}}, 3, {1, -1, 0}, false, 0, false, true, 0x1.0000000000000p+1, 3, {3, 4, 2}, case1526_out, case1526_g, 16},
+    {"permute", 1, {{3, {2, 3, 4}, case1527_x0, case1527_dx0}}, 3, {0, 1, 2}, false, 0, false, true, 0x1.0000000000000p+1, 3, {2, 3, 4}, case1527_out, case1527_g, 16},
+    {"permute", 1, {{4, {2, 1, 3, 2}, case1528_x0, case1528_dx0}}, 4, {3, 1, 0, 2}, false, 0, false, true, 0x1.0000000000000p+1, 4, {2, 1, 2, 3}, case1528_out, case1528_g, 16},
+    {"permute", 1, {{1, {4}, case1529_x0, case1529_dx0}}, 1, {0}, false, 0, false, true, 0x1.0000000000000p+1, 1, {4}, case1529_out, case1529_g, 16},
+    {"cat", 3, {{2, {2, 3}, case1530_x0, case1530_dx0}, {2, {1, 3}, case1530_x1, case1530_dx1}, {2, {4, 3}, case1530_x2, case1530_dx2}}, -1, {0}, true, 0, false, true, 0x1.0000000000000p+1, 2, {7, 3}, case1530_out, case1530_g, 16},
+    {"cat", 3, {{2, {2, 3}, case1531_x0, case1531_dx0}, {2, {2, 1}, case1531_x1, case1531_dx1}, {2, {2, 2}, case1531_x2, case1531_dx2}}, -1, {0}, true, 1, false, true, 0x1.0000000000000p+1, 2, {2, 6}, case1531_out, case1531_g, 16},
+    {"cat", 2, {{2, {2, 3}, case1532_x0, case1532_dx0}, {2, {2, 1}, case1532_x1, case1532_dx1}}, -1, {0}, true, -1, false, true, 0x1.0000000000000p+1, 2, {2, 4}, case1532_out, case1532_g, 16},
+    {"cat", 2, {{3, {2, 3, 4}, case1533_x0, case1533_dx0}, {3, {2, 2, 4}, case1533_x1, case1533_dx1}}, -1, {0}, true, 1, false, true, 0x1.0000000000000p+1, 3, {2, 5, 4}, case1533_out, case1533_g, 16},
+    {"cat", 2, {{3, {2, 3, 4}, case1534_x0, case1534_dx0}, {3, {2, 3, 1}, case1534_x1, case1534_dx1}}, -1, {0}, true, 2, false, true, 0x1.0000000000000p+1, 3, {2, 3, 5}, case1534_out, case1534_g, 16},
+    {"cat", 3, {{1, {5}, case1535_x0, case1535_dx0}, {1, {0}, case1535_x1, case1535_dx1}, {1, {2}, case1535_x2, case1535_dx2}}, -1, {0}, true, 0, false, true, 0x1.0000000000000p+1, 1, {7}, case1535_out, case1535_g, 16},
+    {"cat", 3, {{2, {2, 3}, case1536_x0, case1536_dx0}, {1, {0}, case1536_x1, case1536_dx1}, {2, {1, 3}, case1536_x2, case1536_dx2}}, -1, {0}, true, 0, false, true, 0x1.0000000000000p+1, 2, {3, 3}, case1536_out, case1536_g, 16},
+    {"cat", 2, {{1, {0}, case1537_x0, case1537_dx0}, {2, {2, 3}, case1537_x1, case1537_dx1}}, -1, {0}, true, -1, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1537_out, case1537_g, 16},
+    {"cat", 2, {{2, {2, 0}, case1538_x0, case1538_dx0}, {2, {2, 3}, case1538_x1, case1538_dx1}}, -1, {0}, true, 1, false, true, 0x1.0000000000000p+1, 2, {2, 3}, case1538_out, case1538_g, 16},
+    {"cat", 1, {{1, {3}, case1539_x0, case1539_dx0}}, -1, {0}, true, 0, false, true, 0x1.0000000000000p+1, 1, {3}, case1539_out, case1539_g, 16},
 };

@@ -107,8 +107,8 @@ static void expect_empty_constant(const char *what, Tensor *x, Tensor *r) {
     (void)x;
 }
 
-/* The reductions over dims of version 2 on an empty x: over everything,
- * each axis and the first with the last, keepdim or not. */
+/* The reductions over dims and the shape ops of version 2 on an empty x:
+ * over everything, each axis and the first with the last, keepdim or not. */
 static void dims_ops_on(Tensor *x) {
     static const struct { const char *name; DimsOp op; } ops[] = {
         {"sum", tensor_sum_dims}, {"mean", tensor_mean_dims}, {"var", var_dims},
@@ -130,6 +130,20 @@ static void dims_ops_on(Tensor *x) {
         expect_empty_constant("argmax", x, tensor_argmax_dim(x, axis, false));
         expect_empty_constant("argmin", x, tensor_argmin_dim(x, axis, true));
     }
+    expect_empty_result("flatten", x, tensor_flatten(x, 0, -1));
+    expect_empty_result("flatten", x, tensor_flatten(x, 1, -1));
+    expect_empty_result("squeeze", x, tensor_squeeze(x));
+    expect_empty_result("unsqueeze", x, tensor_unsqueeze(x, 1));
+    int64_t reversed[AG_MAX_DIMS];
+    for (int i = 0; i < x->ndim; i++) reversed[i] = x->ndim - 1 - i;
+    expect_empty_result("permute", x, tensor_permute(x, reversed, x->ndim));
+    if (x->ndim <= 2) expect_empty_result("t", x, tensor_t(x));
+    Tensor *empty1 = tensor_zeros(SHAPE(0), true);
+    for (int axis = 0; axis < x->ndim; axis++) {
+        expect_empty_result("cat", x, tensor_cat((Tensor *[]){x, x}, 2, axis));
+        expect_empty_result("cat", x, tensor_cat((Tensor *[]){empty1, x}, 2, axis));
+    }
+    tensor_release(empty1);
 }
 
 static void every_op_on(Tensor *x) {
@@ -286,6 +300,15 @@ static Tensor *b_norm_inf(Tensor *a, Tensor *b) { (void)b; return tensor_norm_di
 static Tensor *b_logsumexp(Tensor *a, Tensor *b) { (void)b; return tensor_logsumexp_dims(a, (int64_t[]){1, 0}, 2, false); }
 static Tensor *b_min(Tensor *a, Tensor *b) { (void)b; return tensor_min(a); }
 static Tensor *b_min0(Tensor *a, Tensor *b) { (void)b; return tensor_min_dim(a, 0, true); }
+static Tensor *b_flatten(Tensor *a, Tensor *b) { (void)b; return tensor_flatten(a, 0, -1); }
+static Tensor *b_unsqueeze(Tensor *a, Tensor *b) { (void)b; return tensor_unsqueeze(a, 1); }
+static Tensor *b_permute(Tensor *a, Tensor *b) { (void)b; return tensor_permute(a, (int64_t[]){1, 0}, 2); }
+static Tensor *b_t(Tensor *a, Tensor *b) { (void)b; return tensor_t(a); }
+static Tensor *b_cat(Tensor *a, Tensor *b) {
+    Tensor *r = tensor_reshape(b, 2, (int64_t[]){1, 4}), *c = tensor_cat((Tensor *[]){a, r, a}, 3, 0);
+    tensor_release(r);
+    return c;
+}
 static Tensor *b_cross_entropy(Tensor *a, Tensor *b) {
     (void)b;
     Tensor *c = tensor_zeros(SHAPE(3), false), *r = tensor_cross_entropy(a, c);
@@ -304,7 +327,8 @@ static void test_backward_under_limit(void) {
         {"pow scalar", b_pow_scalar}, {"cross_entropy", b_cross_entropy},
         {"var", b_var},          {"std", b_std},               {"norm p=3", b_norm3},
         {"norm p=inf", b_norm_inf}, {"logsumexp", b_logsumexp}, {"min", b_min},
-        {"min dim 0", b_min0},
+        {"min dim 0", b_min0},   {"flatten", b_flatten},       {"unsqueeze", b_unsqueeze},
+        {"permute", b_permute},  {"t", b_t},                   {"cat", b_cat},
     };
     int64_t limit = ag_memory_limit(), base = live_tensors();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)

@@ -1,9 +1,10 @@
 /*
  * test_reduce.c — the reductions (sum, mean, var, std, norm, logsumexp,
- * max, min, argmax, argmin): gradients against finite differences over
- * every axis, negative axes, tuples of dims and keepdim; ties by hand;
- * values and gradients at fixed inputs against PyTorch 1.13
- * (reduce_cases.h, made by reduce_cases.py); and the error messages.
+ * max, min, argmax, argmin) and shape ops (flatten, squeeze, unsqueeze,
+ * permute, t, cat): gradients against finite differences over every axis,
+ * negative axes, tuples of dims and keepdim; ties by hand; values and
+ * gradients at fixed inputs against PyTorch 1.13 (reduce_cases.h, made by
+ * reduce_cases.py); and the error messages.
  *
  * Each op is called through its row of the op table (AgOpArgs, as the
  * shell calls it), which calls the C API (tensor_sum_dims, ...).
@@ -157,6 +158,88 @@ static void test_fd_extremes(void) {
         }
 }
 
+static void fd_shape_op(const char *label, OpCall c, int ndim, const int64_t *shape) {
+    Tensor *x = test_uniform(-2, 2, true, ndim, shape);
+    fd_check(label, build_call, &c, &x, 1);
+    tensor_release(x);
+}
+
+static void test_fd_shapes(void) {
+    char label[96];
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        int nd = shapes[s].ndim;
+        const int64_t *sh = shapes[s].shape;
+        for (int a = -nd; a < nd; a++)
+            for (int b = -nd; b < nd; b++) {
+                if ((a + nd) % nd > (b + nd) % nd) continue;
+                OpCall c = {.op = ag_op_find("flatten")};
+                c.args.ints[0] = a, c.args.ints[1] = b, c.args.has_int[0] = c.args.has_int[1] = true;
+                snprintf(label, sizeof label, "flatten shape %zu (%d, %d)", s, a, b);
+                fd_shape_op(label, c, nd, sh);
+            }
+        for (int d = -nd - 1; d < nd; d++) {
+            OpCall c = {.op = ag_op_find("squeeze")};
+            c.args.has_int[0] = d >= -nd, c.args.ints[0] = d;
+            snprintf(label, sizeof label, "squeeze shape %zu dim %d", s, d);
+            fd_shape_op(label, c, nd, sh);
+        }
+        for (int d = -nd - 1; d <= nd; d++) {
+            OpCall c = {.op = ag_op_find("unsqueeze")};
+            c.args.has_int[0] = true, c.args.ints[0] = d;
+            snprintf(label, sizeof label, "unsqueeze shape %zu dim %d", s, d);
+            fd_shape_op(label, c, nd, sh);
+        }
+    }
+    /* permute: every order of 3 dims, negative ones too; of 4 dims, a few */
+    static const int64_t perms3[][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1},
+                                        {2, 1, 0}, {-1, 0, -2}, {-3, -1, -2}};
+    for (size_t p = 0; p < sizeof perms3 / sizeof perms3[0]; p++) {
+        OpCall c = {.op = ag_op_find("permute")};
+        c.args.num_dims = 3;
+        memcpy(c.args.dims, perms3[p], sizeof perms3[p]);
+        snprintf(label, sizeof label, "permute (%lld, %lld, %lld)", (long long)perms3[p][0],
+                 (long long)perms3[p][1], (long long)perms3[p][2]);
+        fd_shape_op(label, c, SHAPE(2, 3, 4));
+    }
+    OpCall c4 = {.op = ag_op_find("permute")};
+    c4.args.num_dims = 4;
+    memcpy(c4.args.dims, (int64_t[]){3, 1, 0, 2}, 4 * sizeof(int64_t));
+    fd_shape_op("permute 4-D", c4, SHAPE(2, 1, 3, 2));
+    OpCall t = {.op = ag_op_find("t")};
+    fd_shape_op("t 2-D", t, SHAPE(3, 4));
+    fd_shape_op("t 1-D", t, SHAPE(4));
+    fd_shape_op("t 0-D", t, 0, NULL);
+}
+
+/* cat along each dim of pieces that differ there, some not requiring grad. */
+static void test_fd_cat(void) {
+    OpCall c = {.op = ag_op_find("cat")};
+    c.args.list_len = 3;
+    for (int dim = -3; dim < 3; dim++)
+        for (int mask = 1; mask < 8; mask++) {
+            int d = dim < 0 ? dim + 3 : dim;
+            Tensor *in[3];
+            for (int k = 0; k < 3; k++) {
+                int64_t shape[3] = {2, 3, 4};
+                shape[d] = k + 1;
+                in[k] = test_uniform(-2, 2, mask >> k & 1, 3, shape);
+            }
+            c.args.ints[0] = dim;
+            char label[64];
+            snprintf(label, sizeof label, "cat dim %d mask %d", dim, mask);
+            fd_check(label, build_call, &c, in, 3);
+            for (int k = 0; k < 3; k++) tensor_release(in[k]);
+        }
+    /* a (0,) piece is skipped, and receives an empty gradient */
+    Tensor *in[3] = {test_uniform(-1, 1, true, SHAPE(2, 3)), tensor_zeros(SHAPE(0), true),
+                     test_uniform(-1, 1, true, SHAPE(1, 3))};
+    c.args.ints[0] = 0;
+    fd_check("cat with a (0,) piece", build_call, &c, in, 3);
+    CHECK(in[1]->grad && in[1]->grad->numel == 0 && in[1]->grad->ndim == 1,
+          "the (0,) piece's gradient is (0,)");
+    for (int k = 0; k < 3; k++) tensor_release(in[k]);
+}
+
 /* ======================================================================
  * Ties and the edges, by hand
  * ====================================================================== */
@@ -308,7 +391,14 @@ static OpCall case_call(const ReduceCase *k) {
     const char *p = c.op->params;
     if (strcmp(p, "Tdbb") == 0) c.args.flags[0] = k->unbiased, c.args.flags[1] = k->keepdim;
     if (strcmp(p, "Tndb") == 0) c.args.num[0] = k->p, c.args.has_num[0] = true;
-    if (strcmp(p, "Tib") == 0) c.args.has_int[0] = k->has_dim, c.args.ints[0] = k->dim;
+    if (strcmp(p, "Tib") == 0 || strcmp(p, "Ti") == 0 || strcmp(p, "Li") == 0)
+        c.args.has_int[0] = k->has_dim, c.args.ints[0] = k->dim;
+    if (strcmp(k->op, "flatten") == 0) {
+        c.args.ints[0] = k->dims[0], c.args.ints[1] = k->dims[1];
+        c.args.has_int[0] = c.args.has_int[1] = true;
+    }
+    if (strcmp(p, "TP") == 0) c.args.num_dims = k->ndims;
+    c.args.list_len = k->num_inputs;
     return c;
 }
 
@@ -392,10 +482,26 @@ static void test_reduce_errors(void) {
     OpCall keep = {.op = ag_op_find("max")};
     keep.args.t[0] = x, keep.args.flags[0] = true;
     EXPECT_NULL(keep.op->call(&keep.args), "max: keepdim=True needs a dim");
-    Tensor *y = tensor_ones(SHAPE(2, 2), false);
+    EXPECT_NULL(tensor_flatten(x, 1, 0), "flatten: start_dim 1 comes after end_dim 0");
+    EXPECT_NULL(tensor_flatten(x, 2, -1), "flatten: axis 2 is out of range");
+    EXPECT_NULL(tensor_squeeze_dim(x, 2), "squeeze: axis 2 is out of range for 2 dimensions");
+    EXPECT_NULL(tensor_squeeze_dim(s, 1), "squeeze: axis 1 is out of range for a 0-d tensor");
+    EXPECT_NULL(tensor_unsqueeze(x, 3), "unsqueeze: axis 3 is out of range for 3 dimensions (expected -3 to 2)");
+    Tensor *big = tensor_zeros(8, (int64_t[]){1, 1, 1, 1, 1, 1, 1, 2}, false);
+    EXPECT_NULL(tensor_unsqueeze(big, 0), "unsqueeze: tensors have at most 8 dimensions");
+    EXPECT_NULL(tensor_permute(x, (int64_t[]){0}, 1), "permute: 1 dim given for a tensor of 2 dimensions (shape (2, 3))");
+    EXPECT_NULL(tensor_permute(x, (int64_t[]){1, -1}, 2), "permute: dim 1 appears more than once");
+    EXPECT_NULL(tensor_permute(x, (int64_t[]){0, 2}, 2), "permute: axis 2 is out of range");
+    EXPECT_NULL(tensor_t(big), "t: expects a tensor of at most 2 dimensions, got (1, 1, 1, 1, 1, 1, 1, 2)");
+    Tensor *y = tensor_ones(SHAPE(2, 2), false), *v = tensor_ones(SHAPE(3), false);
+    EXPECT_NULL(tensor_cat((Tensor *[]){x, x, y}, 3, 0), "cat: tensors must have the same shape except in dim 0, got (2, 3) (item 1) and (2, 2) (item 3)");
+    EXPECT_NULL(tensor_cat((Tensor *[]){x, v}, 2, -1), "cat: tensors must have the same shape except in dim 1, got (2, 3) (item 1) and (3,) (item 2)");
+    EXPECT_NULL(tensor_cat((Tensor *[]){x, s}, 2, 0), "cat: item 2 is 0-d");
+    EXPECT_NULL(tensor_cat((Tensor *[]){x}, 0, 0), "cat: needs at least one tensor");
+    EXPECT_NULL(tensor_cat((Tensor *[]){x, x}, 2, 2), "cat: axis 2 is out of range for 2 dimensions");
     EXPECT_NULL(tensor_stack((Tensor *[]){x, y}, 2, 0), "stack: tensors must have the same shape, got (2, 3) (item 1) and (2, 2) (item 2)");
-    Tensor *all[] = {x, e, s, y};
-    for (int i = 0; i < 4; i++) tensor_release(all[i]);
+    Tensor *all[] = {x, e, s, big, y, v};
+    for (int i = 0; i < 6; i++) tensor_release(all[i]);
 }
 
 /* The version 1 calls are the new ones with one dim and no keepdim. */
@@ -422,6 +528,8 @@ void test_reduce(void) {
     int64_t base = live_tensors();
     test_fd_reductions();
     test_fd_extremes();
+    test_fd_shapes();
+    test_fd_cat();
     test_ties();
     test_variance_edges();
     test_torch_cases();
