@@ -400,8 +400,13 @@ static void for_rows(RowKind kind, const Groups *g, const double *x, const doubl
 
 typedef struct {
     unsigned mask;   /* x's reduced axes */
+    bool whole;      /* over everything: dim None (or a 0-d x) */
     bool unbiased;   /* var, std: divide by n - 1 */
     double p;        /* norm */
+} ReduceInfo;
+
+typedef struct {
+    ReduceInfo info;
     double saved[];  /* var, std: the mean, one per output element */
 } ReduceCtx;
 
@@ -413,15 +418,15 @@ static Tensor *reduce_begin(const char *op, Tensor *x, const int64_t *dims, int 
     return ag_reduced_new(x, *mask, keepdim);
 }
 
-/* Records out (which ag_graph_record may release) with ctx's fields; the
- * ctx has room for `saved` doubles. */
-static Tensor *reduce_record(Tensor *out, int op, Tensor *x, unsigned mask, bool unbiased,
-                             double p, const double *saved) {
+/* Records out (which ag_graph_record may release) with info, and saved
+ * (one double per output element) when not NULL. */
+static Tensor *reduce_record(Tensor *out, int op, Tensor *x, ReduceInfo info,
+                             const double *saved) {
     ReduceCtx *c;
     size_t extra = saved ? (size_t)out->numel * sizeof(double) : 0;
     out = ag_graph_record(out, op, &x, 1, (void **)&c, sizeof *c + extra);
     if (c) {
-        c->mask = mask, c->unbiased = unbiased, c->p = p;
+        c->info = info;
         if (saved) memcpy(c->saved, saved, extra);
     }
     return out;
@@ -457,7 +462,7 @@ static void spread_to(Tensor *x, const Groups *g, const double *a) {
 
 static void sum_backward(Function *self, void *ctx, Tensor *g) {
     ReduceCtx *c = ctx;
-    Groups gr = groups_of(self->inputs[0], c->mask);
+    Groups gr = groups_of(self->inputs[0], c->info.mask);
     spread_to(self->inputs[0], &gr, g->data);
 }
 
@@ -465,7 +470,7 @@ static void sum_backward(Function *self, void *ctx, Tensor *g) {
 static void mean_backward(Function *self, void *ctx, Tensor *g) {
     ReduceCtx *c = ctx;
     Tensor *x = self->inputs[0];
-    Groups gr = groups_of(x, c->mask);
+    Groups gr = groups_of(x, c->info.mask);
     Tensor *a = ag_tensor_new_like(g);
     if (!a) return;
     for (int64_t i = 0; i < a->numel; i++) a->data[i] = g->data[i] / (double)gr.n;
@@ -482,7 +487,7 @@ static Tensor *sum_forward(const char *op, int id, Tensor *x, const int64_t *dim
     if (!sum_into(x->data, &g, out->data)) return tensor_release(out), NULL;
     if (id == AG_OP_MEAN)
         for (int64_t i = 0; i < out->numel; i++) out->data[i] /= (double)g.n;
-    return reduce_record(out, id, x, mask, false, 0, NULL);
+    return reduce_record(out, id, x, (ReduceInfo){.mask = mask}, NULL);
 }
 
 Tensor *tensor_sum_dims(Tensor *x, const int64_t *dims, int ndims, bool keepdim) {
@@ -539,11 +544,14 @@ const AgOpInfo ag_op_mean = {
  * ====================================================================== */
 
 /* dx = (2 / (n - c)) * gv * (x - mean), gv = g (var) or g / (2 std), 0
- * where std is 0 (std). */
+ * where std is 0 (std). Over everything with n - c <= 0, PyTorch 1.13's
+ * var_backward leaves out the factor (x - mean): dx = (2 / 0) * gv, inf
+ * times g (its full reduction of a 0-d tensor; of a bigger one, its
+ * backward fails on a shape). Along dims, inf * 0 = nan. */
 static void var_std_grad(Function *self, ReduceCtx *c, Tensor *g, bool is_std) {
     Tensor *x = self->inputs[0];
-    Groups gr = groups_of(x, c->mask);
-    double dof = (double)gr.n - (c->unbiased ? 1 : 0), scale = 2.0 / (dof > 0 ? dof : 0);
+    Groups gr = groups_of(x, c->info.mask);
+    double dof = (double)gr.n - (c->info.unbiased ? 1 : 0), scale = 2.0 / (dof > 0 ? dof : 0);
     Tensor *a = ag_tensor_new_like(g), *dx = a ? ag_tensor_new_like(x) : NULL;
     if (!dx) return tensor_release(a);
     const double *std = self->output->data;
@@ -551,7 +559,8 @@ static void var_std_grad(Function *self, ReduceCtx *c, Tensor *g, bool is_std) {
         double gv = !is_std ? g->data[i] : std[i] == 0 ? 0.0 : g->data[i] / (std[i] * 2);
         a->data[i] = scale * gv;
     }
-    if (dx->numel > 0) for_rows(ROW_VAR_GRAD, &gr, x->data, a->data, c->saved, 0, dx->data);
+    RowKind kind = c->info.whole && dof <= 0 ? ROW_SPREAD : ROW_VAR_GRAD;
+    if (dx->numel > 0) for_rows(kind, &gr, x->data, a->data, c->saved, 0, dx->data);
     tensor_release(a);
     ag_accumulate_grad(x, dx);
 }
@@ -586,7 +595,8 @@ static Tensor *var_forward(const char *op, int id, Tensor *x, const int64_t *dim
         tensor_release(mean);
         return tensor_release(out), NULL;
     }
-    out = reduce_record(out, id, x, mask, unbiased, 0, mean->data);
+    ReduceInfo info = {.mask = mask, .whole = ndims == 0 || x->ndim == 0, .unbiased = unbiased};
+    out = reduce_record(out, id, x, info, mean->data);
     tensor_release(mean);
     return out;
 }
@@ -676,15 +686,15 @@ static bool norm_grad_terms(const Tensor *x, const Groups *gr, const Tensor *g,
 static void norm_backward(Function *self, void *ctx, Tensor *g) {
     ReduceCtx *c = ctx;
     Tensor *x = self->inputs[0];
-    Groups gr = groups_of(x, c->mask);
+    Groups gr = groups_of(x, c->info.mask);
     Tensor *dx = ag_tensor_filled_like(x, 0.0);
     if (!dx) return;
-    if (x->numel > 0 && c->p != 0) { /* p = 0: the count of non-zeros is flat */
+    if (x->numel > 0 && c->info.p != 0) { /* p = 0: the count of non-zeros is flat */
         Tensor *a = ag_tensor_new_like(g), *b = a ? ag_tensor_new_like(g) : NULL;
         RowKind kind;
-        bool ok = b && norm_grad_terms(x, &gr, g, self->output->data, c->p, a->data, b->data,
+        bool ok = b && norm_grad_terms(x, &gr, g, self->output->data, c->info.p, a->data, b->data,
                                        dx->data, &kind);
-        if (ok) for_rows(kind, &gr, x->data, a->data, b->data, c->p, dx->data);
+        if (ok) for_rows(kind, &gr, x->data, a->data, b->data, c->info.p, dx->data);
         tensor_release(a);
         tensor_release(b);
         if (!ok) return tensor_release(dx);
@@ -707,7 +717,14 @@ static void norm_terms(const Tensor *x, double p, double *t) {
     }
 }
 
-Tensor *tensor_norm_dims(Tensor *x, double p, const int64_t *dims, int ndims, bool keepdim) {
+/* PyTorch 1.13's norm kernel holds p in a float (`float val`): its forward
+ * computes with p rounded to float (a p of 1.0412... gives 1.7e-8 another
+ * norm), its backward with p itself. ag's forward does the same. */
+static double norm_kernel_p(double p) { return (double)(float)p; }
+
+Tensor *tensor_norm_dims(Tensor *x, double p_given, const int64_t *dims, int ndims,
+                         bool keepdim) {
+    double p = norm_kernel_p(p_given);
     unsigned mask;
     Groups g;
     Tensor *out = reduce_begin("norm", x, dims, ndims, keepdim, &mask, &g);
@@ -731,7 +748,7 @@ Tensor *tensor_norm_dims(Tensor *x, double p, const int64_t *dims, int ndims, bo
             for (int64_t i = 0; i < out->numel; i++) out->data[i] = pow(out->data[i], 1 / p);
     }
     if (!ok) return tensor_release(out), NULL;
-    return reduce_record(out, AG_OP_NORM, x, mask, false, p, NULL);
+    return reduce_record(out, AG_OP_NORM, x, (ReduceInfo){.mask = mask, .p = p_given}, NULL);
 }
 
 static Tensor *norm_call(const AgOpArgs *a) {
@@ -758,7 +775,7 @@ const AgOpInfo ag_op_norm = {
 static void logsumexp_backward(Function *self, void *ctx, Tensor *g) {
     ReduceCtx *c = ctx;
     Tensor *x = self->inputs[0];
-    Groups gr = groups_of(x, c->mask);
+    Groups gr = groups_of(x, c->info.mask);
     Tensor *dx = ag_tensor_new_like(x);
     if (!dx) return;
     if (dx->numel > 0)
@@ -787,7 +804,7 @@ Tensor *tensor_logsumexp_dims(Tensor *x, const int64_t *dims, int ndims, bool ke
         tensor_release(m);
     }
     if (!ok) return tensor_release(out), NULL;
-    return reduce_record(out, AG_OP_LOGSUMEXP, x, mask, false, 0, NULL);
+    return reduce_record(out, AG_OP_LOGSUMEXP, x, (ReduceInfo){.mask = mask}, NULL);
 }
 
 static Tensor *logsumexp_call(const AgOpArgs *a) {

@@ -10,10 +10,12 @@ its input(s) (random, with ties, zeros, inf and nan where they matter),
 the output, an incoming gradient of the output's shape (random) and the
 gradients PyTorch's backward gives the inputs. A gradient PyTorch leaves
 undefined (None: norm with p = 0, whose value is flat) is written as
-zeros, ag's documented choice. A 1-D input whose full var or std divides
-by n - 1 = 0 is left out: PyTorch 1.13's backward raises an error there
-(VarBackward0 returned an invalid gradient), and ag's nan is tested by
-hand in test_reduce.c.
+zeros, ag's documented choice. An input of 1 or more dims whose full
+var or std divides by n - 1 = 0 is left out: PyTorch 1.13's backward
+raises an error there (VarBackward0 returned an invalid gradient); ag's
+gradient there is tested by hand in test_reduce.c. Values of p that a
+float cannot hold (1/3, 1.0412..., 2.2) show that PyTorch's norm kernel
+rounds p to float in its forward, not in its backward.
 """
 import math
 
@@ -111,7 +113,7 @@ def variances():
                         x[1] = 0.5  # a row of equal values: std 0, its gradient masked to 0
                         x[:, 1] = x[:, 1] * 1e-3 + 100
                     n = x.numel() if dims is None or not shape else math.prod(shape[d] for d in dims)
-                    if unbiased and n <= 1 and (dims is None or len(shape) <= 1):
+                    if unbiased and n <= 1 and dims is None and len(shape) >= 1:
                         continue  # PyTorch's backward raises there (see the docstring)
                     td = torch_dims(dims)
                     # PyTorch's Welford update loses digits on the column near 100
@@ -125,7 +127,7 @@ def variances():
 
 
 def norms():
-    ps = [2.0, 1.0, 3.0, INF, -INF, 0.5, 1.5, 0.0, -1.0, 4.0]
+    ps = [2.0, 1.0, 3.0, INF, -INF, 0.5, 1.5, 0.0, -1.0, 4.0, 1 / 3, 1.0412260567662148, 2.2]
     for p in ps:
         for shape in [(5,), (3, 4), (2, 3, 4)]:
             if len(shape) == 3 and p not in (1.0, 2.0, 3.0, INF):
