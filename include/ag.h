@@ -168,16 +168,59 @@ Tensor *tensor_hardsigmoid(Tensor *x);
 Tensor *tensor_hardswish(Tensor *x);
 Tensor *tensor_softplus(Tensor *x, double beta, double threshold);
 
-Tensor *tensor_sum(Tensor *x);                 /* over everything: 0-d */
-Tensor *tensor_sum_axis(Tensor *x, int axis);  /* the axis is removed */
+/* Reductions over a set of dimensions, PyTorch 1.13's: dims holds ndims
+ * distinct axes (negative ones counted from the end); ndims == 0 (dims may
+ * then be NULL) reduces over every axis, as PyTorch's dim=None and dim=().
+ * keepdim keeps each reduced axis with size 1; without it they are removed.
+ * A 0-d x takes dim 0 or -1. Sums are pairwise. */
+Tensor *tensor_sum_dims(Tensor *x, const int64_t *dims, int ndims, bool keepdim);
+/* sum / n: nan over no elements */
+Tensor *tensor_mean_dims(Tensor *x, const int64_t *dims, int ndims, bool keepdim);
+/* sum((x - mean)^2) / (n - 1), or / n when !unbiased; nan where n - 1 <= 0 */
+Tensor *tensor_var_dims(Tensor *x, const int64_t *dims, int ndims, bool unbiased, bool keepdim);
+Tensor *tensor_std_dims(Tensor *x, const int64_t *dims, int ndims, bool unbiased, bool keepdim);
+/* The vector p-norm (sum |x|^p)^(1/p): p = inf / -inf the largest /
+ * smallest |x|, p = 0 the count of non-zeros; 0 over no elements. */
+Tensor *tensor_norm_dims(Tensor *x, double p, const int64_t *dims, int ndims, bool keepdim);
+/* log(sum(exp(x))), with the maximum subtracted first; -inf over nothing */
+Tensor *tensor_logsumexp_dims(Tensor *x, const int64_t *dims, int ndims, bool keepdim);
+/* The version 1 forms: over everything (0-d), or over one axis (removed). */
+Tensor *tensor_sum(Tensor *x);
+Tensor *tensor_sum_axis(Tensor *x, int axis);
 Tensor *tensor_mean(Tensor *x);
 Tensor *tensor_mean_axis(Tensor *x, int axis);
-Tensor *tensor_max(Tensor *x);                 /* gradient shared equally by tied maxima */
-Tensor *tensor_max_axis(Tensor *x, int axis);
 
-/* One entry of shape may be -1 (inferred). Copies: there are no views. */
+/* max and min over everything (0-d; the gradient is shared equally by the
+ * tied extremes, or by the nans when the result is nan) or along one dim
+ * (the gradient to the first extreme of each lane: PyTorch's index). The
+ * values only: argmax and argmin give the indices. A nan is the extreme.
+ * An empty tensor, or an empty dim, is an error (there is no extreme). */
+Tensor *tensor_max(Tensor *x);
+Tensor *tensor_max_dim(Tensor *x, int dim, bool keepdim);
+Tensor *tensor_max_axis(Tensor *x, int axis);  /* tensor_max_dim(x, axis, false) */
+Tensor *tensor_min(Tensor *x);
+Tensor *tensor_min_dim(Tensor *x, int dim, bool keepdim);
+Tensor *tensor_min_axis(Tensor *x, int axis);
+/* The index of the first extreme (the first nan), as float64 constants
+ * (no gradient): of x flattened (0-d), or along dim. */
+Tensor *tensor_argmax(Tensor *x);
+Tensor *tensor_argmax_dim(Tensor *x, int dim, bool keepdim);
+Tensor *tensor_argmin(Tensor *x);
+Tensor *tensor_argmin_dim(Tensor *x, int dim, bool keepdim);
+
+/* Shapes. Copies: there are no views. Dims may be negative. */
+/* One entry of shape may be -1 (inferred). */
 Tensor *tensor_reshape(Tensor *x, int ndim, const int64_t *shape);
+/* dims start_dim..end_dim merged into one; a 0-d x becomes (1,) */
+Tensor *tensor_flatten(Tensor *x, int start_dim, int end_dim);
+Tensor *tensor_squeeze(Tensor *x);             /* every dim of size 1 removed */
+Tensor *tensor_squeeze_dim(Tensor *x, int dim); /* that dim, if its size is 1 */
+Tensor *tensor_unsqueeze(Tensor *x, int dim);  /* a dim of size 1 inserted at dim */
 Tensor *tensor_transpose(Tensor *x, int axis_a, int axis_b);
+/* out's axis i is x's axis dims[i]; ndims == x->ndim, each axis once */
+Tensor *tensor_permute(Tensor *x, const int64_t *dims, int ndims);
+/* A matrix transposed; 0-d and 1-D as they are; more dims are an error. */
+Tensor *tensor_t(Tensor *x);
 /* 1-D and 2-D operands by PyTorch's rules; batched (broadcast) beyond. */
 Tensor *tensor_matmul(Tensor *a, Tensor *b);
 /* matmul for two vectors, a matrix and a vector, two matrices (PyTorch's
@@ -236,6 +279,10 @@ Tensor *tensor_index(Tensor *x, const AgIndex *items, int n);
 Tensor *tensor_index_put(const Tensor *x, const AgIndex *items, int n, const Tensor *values);
 /* n tensors of one shape joined along a new dimension dim. A copy. */
 Tensor *tensor_stack(Tensor *const *xs, int n, int dim);
+/* n tensors (borrowed) joined along dim, where their sizes may differ; the
+ * other sizes must agree. As PyTorch, 1-D tensors of shape (0,) are
+ * skipped, and 0-d ones are refused. A copy. */
+Tensor *tensor_cat(Tensor *const *xs, int n, int dim);
 
 /* ---- losses (src/ops/loss.c) ----------------------------------------------
  * PyTorch 1.13's torch.nn.functional losses: its definitions, defaults and
@@ -316,7 +363,7 @@ typedef struct {
     bool has_num[4];             /* false: None */
     int64_t ints[4];             /* integer parameters ('i'; a dim within int) */
     bool has_int[4];             /* false: None */
-    int64_t dims[AG_MAX_DIMS];   /* 'd' (None, a dim or a tuple of dims) or 'D' (*shape) */
+    int64_t dims[AG_MAX_DIMS];   /* 'd' (None, a dim or a tuple of them), 'D' (*shape), 'P' (*dims) */
     int num_dims;
     bool has_dims;               /* 'd' given (not None) */
     bool flags[4];               /* boolean parameters ('b') */
@@ -338,8 +385,9 @@ typedef struct AgOpInfo {
     const char *signature;       /* "sum(input, dim=None, keepdim=False)" */
     /* One letter per parameter of the signature: T tensor, t tensor or
      * None, n number or None, i integer or None, d dims (None, an integer
-     * or a tuple of them), D integers (*shape), b boolean, s string, L a
-     * list of tensors. */
+     * or a tuple of them), D integers (*shape), P axes (*dims: integers,
+     * negative ones allowed, or one tuple of them), b boolean, s string,
+     * L a list of tensors. */
     const char *params;
     const char *help;            /* what it does, in one line */
     const char *rule;            /* "grad_x = g * exp(x)"; NULL: no gradient flows */

@@ -400,6 +400,22 @@ bool arg_axes(Session *s, CallArgs *a, int i, int *count, int64_t *axes) {
     return ok;
 }
 
+bool arg_axis_list(Session *s, CallArgs *a, int *count, int64_t *axes) {
+    *count = 0;
+    if (a->num_rest == 1 && (a->rest[0].kind == VAL_LIST || a->rest[0].kind == VAL_SHAPE ||
+                             (a->rest[0].kind == VAL_TENSOR && a->rest[0].as.tensor->ndim == 1)))
+        return arg_axes(s, a, REST(0), count, axes);
+    if (a->num_rest > AG_MAX_DIMS)
+        return arg_error(s, a, REST(AG_MAX_DIMS), "too many dimensions (at most %d)", AG_MAX_DIMS);
+    for (int k = 0; k < a->num_rest; k++) {
+        int axis;
+        if (!arg_axis(s, a, REST(k), &axis)) return false;
+        axes[k] = axis;
+        *count = k + 1;
+    }
+    return true;
+}
+
 bool arg_bool(Session *s, CallArgs *a, int i, bool *out) {
     const Value *v = slot(a, i);
     if (v->kind == VAL_BOOL) *out = v->as.truth;

@@ -121,6 +121,9 @@ bool arg_int(Session *s, CallArgs *a, int i, const char *what, int64_t lo, int64
 bool arg_axis(Session *s, CallArgs *a, int i, int *axis);
 /* Dimensions of a reduction: one axis, or a tuple or list of them. */
 bool arg_axes(Session *s, CallArgs *a, int i, int *count, int64_t *axes);
+/* Axes as the *rest arguments (permute(x, 1, 0)) or one tuple or list of
+ * them (permute(x, (1, 0))); negative ones allowed. */
+bool arg_axis_list(Session *s, CallArgs *a, int *count, int64_t *axes);
 bool arg_bool(Session *s, CallArgs *a, int i, bool *out);
 /* The name of parameter i ("dim"). */
 const char *arg_name(const CallArgs *a, int i);

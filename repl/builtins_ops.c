@@ -80,9 +80,10 @@ static bool arg_tensor_list(Session *s, CallArgs *a, int i, TensorList *l, int64
     return true;
 }
 
-/* An integer parameter: a dimension when its name says so ("dim", "dim0"). */
+/* An integer parameter: a dimension when its name says so ("dim", "dim0",
+ * "start_dim"). */
 static bool arg_op_int(Session *s, CallArgs *a, int i, int64_t *out) {
-    if (strncmp(arg_name(a, i), "dim", 3) == 0) {
+    if (strstr(arg_name(a, i), "dim") != NULL) {
         int axis;
         if (!arg_axis(s, a, i, &axis)) return false;
         *out = axis;
@@ -116,6 +117,7 @@ static bool read_op_args(Session *s, CallArgs *a, AgOpArgs *args, TensorList *l)
             ok = !present || arg_axes(s, a, i, &args->num_dims, args->dims);
             break;
         case 'D': ok = arg_dims(s, a, true, &args->num_dims, args->dims); break;
+        case 'P': ok = arg_axis_list(s, a, &args->num_dims, args->dims); break;
         case 'b': ok = arg_bool(s, a, i, &args->flags[nb++]); break;
         case 's': ok = arg_string(s, a, i, &args->str, &args->str_len); break;
         case 'L': {

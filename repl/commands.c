@@ -99,6 +99,8 @@ static const char pytorch_help[] =
     "  while loss > 0.01:                while loss > 0.01 { ... }\n"
     "  if a: ... elif b: ... else: ...   if a { ... } else if b { ... } else { ... }\n"
     "  F.relu(x), F.mse_loss(p, t)       relu(x), mse_loss(p, t)\n"
+    "  x.max(1).values, x.max(1)[0]      x.max(1): with a dim, max and min give the\n"
+    "  x.max(1).indices                    values only; x.argmax(1) the indices\n"
     "  loss.item(), x.numel(), len(x)    the same: numbers (6, not 6.0)\n"
     "  x.grad is None                    x.grad == None\n"
     "  print(\"loss\", loss)               the same\n"

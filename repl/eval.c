@@ -354,7 +354,7 @@ static bool eval_unary(Session *s, const Node *n, Value *out) {
     if (!eval_expression(s, n->left, &v)) return false;
     bool ok = true;
     if (n->op == TOK_NOT) {
-        bool t;
+        bool t = false; /* truth leaves it unset when it fails */
         ok = truth(s, n->left, &v, &t);
         *out = value_bool(!t);
     } else if (value_is_scalar(&v)) {

@@ -90,7 +90,18 @@ int ag_broadcast_shapes(const char *op, const Tensor *a, const Tensor *b,
 int ag_broadcast_shapes_n(const char *op, const Tensor *const *ts, int n, int64_t *out,
                           int *out_ndim);
 /* axis in [-ndim, ndim) to [0, ndim); -1 with a message otherwise. */
-int ag_normalize_axis(const char *op, int axis, int ndim);
+int ag_normalize_axis(const char *op, int64_t axis, int ndim);
+/* The dims a reduction of x runs over, as a bit mask of x's axes (bit i:
+ * axis i): ndims distinct axes of dims, negative ones counted from the end;
+ * ndims == 0 means every axis (PyTorch's dim=None, and its dim=()). A 0-d x
+ * takes dim 0 or -1 and gives mask 0 (its one element). 0, or -1 with a
+ * message naming op (an axis out of range, one given twice). */
+int ag_reduce_mask(const char *op, const Tensor *x, const int64_t *dims, int ndims,
+                   unsigned *mask);
+/* The result of reducing x over mask: x's shape without those axes, or with
+ * size 1 there when keepdim. Uninitialised, as ag_tensor_new. Either way
+ * its elements lie in the order of x's kept axes. */
+Tensor *ag_reduced_new(const Tensor *x, unsigned mask, bool keepdim);
 /* Product of dims [from, to). */
 int64_t ag_shape_prod(const int64_t *shape, int from, int to);
 

@@ -66,16 +66,52 @@ int ag_broadcast_shapes_n(const char *op, const Tensor *const *ts, int n, int64_
     return 0;
 }
 
-int ag_normalize_axis(const char *op, int axis, int ndim) {
+int ag_normalize_axis(const char *op, int64_t axis, int ndim) {
     if (axis < -ndim || axis >= ndim) {
         if (ndim == 0)
-            ag_fail("%s: axis %d is out of range for a 0-d tensor (expected -1 or 0)", op, axis);
+            ag_fail("%s: axis %lld is out of range for a 0-d tensor (expected -1 or 0)", op,
+                    (long long)axis);
         else
-            ag_fail("%s: axis %d is out of range for %d dimension%s (expected %d to %d)", op,
-                    axis, ndim, ndim == 1 ? "" : "s", -ndim, ndim - 1);
+            ag_fail("%s: axis %lld is out of range for %d dimension%s (expected %d to %d)", op,
+                    (long long)axis, ndim, ndim == 1 ? "" : "s", -ndim, ndim - 1);
         return -1;
     }
-    return axis < 0 ? axis + ndim : axis;
+    return (int)(axis < 0 ? axis + ndim : axis);
+}
+
+int ag_reduce_mask(const char *op, const Tensor *x, const int64_t *dims, int ndims,
+                   unsigned *mask) {
+    *mask = 0;
+    if (!x) return ag_fail("%s: argument is NULL", op), -1;
+    if (ndims < 0 || ndims > AG_MAX_DIMS || (ndims > 0 && !dims))
+        return ag_fail("%s: %d dims given (at most %d)", op, ndims, AG_MAX_DIMS), -1;
+    if (ndims == 0) { /* every dimension */
+        *mask = (1u << x->ndim) - 1;
+        return 0;
+    }
+    for (int k = 0; k < ndims; k++) {
+        int axis;
+        if (x->ndim == 0) { /* dim 0 or -1, as PyTorch: its one element */
+            if (dims[k] != 0 && dims[k] != -1) return ag_normalize_axis(op, dims[k], 0), -1;
+            axis = 0;
+        } else if ((axis = ag_normalize_axis(op, dims[k], x->ndim)) < 0) {
+            return -1;
+        }
+        if (*mask >> axis & 1)
+            return ag_fail("%s: dim %d appears more than once in the list of dims", op, axis), -1;
+        *mask |= 1u << axis;
+    }
+    if (x->ndim == 0) *mask = 0; /* nothing to remove */
+    return 0;
+}
+
+Tensor *ag_reduced_new(const Tensor *x, unsigned mask, bool keepdim) {
+    int64_t shape[AG_MAX_DIMS];
+    int ndim = 0;
+    for (int i = 0; i < x->ndim; i++)
+        if (!(mask >> i & 1)) shape[ndim++] = x->shape[i];
+        else if (keepdim) shape[ndim++] = 1;
+    return ag_tensor_new(ndim, shape);
 }
 
 /* Strides of small broadcast against the big shape: its contiguous stride

@@ -29,11 +29,14 @@
     X(SOFTPLUS, softplus)                                                      \
     /* select.c */                                                             \
     X(CLAMP, clamp) X(WHERE, where) X(MINIMUM, minimum) X(MAXIMUM, maximum)    \
-    /* reduce.c */                                                             \
-    X(SUM, sum) X(MEAN, mean) X(MAX, max)                                      \
+    /* reduce.c, extreme.c */                                                  \
+    X(SUM, sum) X(MEAN, mean) X(VAR, var) X(STD, std) X(NORM, norm)            \
+    X(LOGSUMEXP, logsumexp)                                                    \
+    X(MAX, max) X(MIN, min) X(ARGMAX, argmax) X(ARGMIN, argmin)                \
     /* reshape.c, transpose.c, matmul.c */                                     \
-    X(RESHAPE, reshape) X(TRANSPOSE, transpose) X(MATMUL, matmul)              \
-    X(DOT, dot) X(MV, mv) X(MM, mm)                                            \
+    X(RESHAPE, reshape) X(FLATTEN, flatten) X(SQUEEZE, squeeze)                \
+    X(UNSQUEEZE, unsqueeze) X(TRANSPOSE, transpose) X(PERMUTE, permute) X(T, t) \
+    X(MATMUL, matmul) X(DOT, dot) X(MV, mv) X(MM, mm)                          \
     /* nn.c */                                                                 \
     X(SOFTMAX, softmax) X(LOG_SOFTMAX, log_softmax)                            \
     /* loss.c */                                                               \
@@ -46,7 +49,7 @@
     X(COSINE_EMBEDDING_LOSS, cosine_embedding_loss)                            \
     X(TRIPLET_MARGIN_LOSS, triplet_margin_loss)                                \
     /* index.c, join.c */                                                      \
-    X(SELECT, select) X(INDEX, index) X(STACK, stack)
+    X(SELECT, select) X(INDEX, index) X(STACK, stack) X(CAT, cat)
 
 #define AG_OP_ENUM(ID, row) AG_OP_##ID,
 enum { AG_OP_LIST(AG_OP_ENUM) AG_OP_COUNT };

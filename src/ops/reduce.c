@@ -1,75 +1,35 @@
 /*
- * reduce.c — sum, mean and max, over everything (a 0-d result) or over one
- * axis (removed from the shape, PyTorch's keepdim=False).
+ * reduce.c — the reductions that sum: sum, mean, var, std, norm and
+ * logsumexp, over any set of dimensions (PyTorch's dim: one, a tuple of
+ * them, or None for all), with keepdim. max, min, argmax and argmin, which
+ * pick an element, are in extreme.c.
  *
- * An axis reduction views x as (outer, n, inner): out is (outer, inner).
- * Backward spreads g back over n in x's own shape, so it is already in the
- * input's shape: nothing for ag_accumulate_grad to reduce. The sums are
- * pairwise (ag_sum, shared with nn.c), and no loop visits the lanes of a
- * tensor without elements (a (10^18, 0) tensor has 10^18 of them).
+ * One view serves them all (Groups, below): x's dimensions with the size-1
+ * ones dropped and neighbours of one kind merged, so that reducing
+ * (2, 3, 4, 5) over dims (1, 2) is reducing (2, [12], 5) over the middle:
+ * PyTorch's outer/n/inner, generalised to alternating kept and reduced
+ * groups ((2, [3], 4, [5]) over dims (1, 3)). Forward reduces one group
+ * at a time (pairwise sums: ag_sum's tree, a row at a time), and every
+ * element-wise step (x - mean, exp(x - max), the backward formulas) walks
+ * x's rows with the output's value beside each (for_rows). No permuted
+ * copies, no per-element function pointers; the loops run along
+ * contiguous rows.
+ *
+ * Backward spreads g over the reduced dimensions in x's own shape, so the
+ * gradient is already in the input's shape: nothing for
+ * ag_accumulate_grad to reduce. No loop visits the lanes of a tensor
+ * without elements (a (10^18, 0) tensor has 10^18 of them).
  */
 #include "../internal.h"
 
 #include <math.h>
 #include <string.h>
 
-typedef struct {
-    int axis;             /* normalised; -1 for a reduction over everything */
-} AxisCtx;
-
-typedef struct {
-    int64_t outer, n, inner;
-} AxisView;
-
-static AxisView axis_view(const Tensor *x, int axis) {
-    AxisView v = {ag_shape_prod(x->shape, 0, axis), x->shape[axis],
-                  ag_shape_prod(x->shape, axis + 1, x->ndim)};
-    return v;
-}
-
-/* x's shape without the axis. */
-static Tensor *reduced_out(const Tensor *x, int axis) {
-    int64_t shape[AG_MAX_DIMS];
-    int ndim = 0;
-    for (int i = 0; i < x->ndim; i++)
-        if (i != axis) shape[ndim++] = x->shape[i];
-    return ag_tensor_new(ndim, shape);
-}
-
-/* Checks x and the axis; returns the normalised axis or -1 with a message.
- * A 0-d tensor takes axis 0 or -1 (as PyTorch): *whole is then set and the
- * reduction is over everything. */
-static int reduce_axis(const char *op, const Tensor *x, int axis, bool *whole) {
-    *whole = false;
-    if (!x) return ag_fail("%s: argument is NULL", op), -1;
-    if (x->ndim == 0 && (axis == 0 || axis == -1)) {
-        *whole = true;
-        return 0;
-    }
-    return ag_normalize_axis(op, axis, x->ndim);
-}
-
-/* dx[o, k, i] = g[o, i] / n: g spread back over the reduced axis (n = 1
- * for sum; mean divides as PyTorch does: g * (1/n) differs in the last
- * bit). One division per g element, then copies. */
-static Tensor *spread_back(const Tensor *x, int axis, const Tensor *g, double n) {
-    Tensor *dx = ag_tensor_new_like(x);
-    if (!dx || dx->numel == 0) return dx; /* no work, however many empty lanes */
-    AxisView v = axis < 0 ? (AxisView){1, x->numel, 1} : axis_view(x, axis);
-    for (int64_t o = 0; o < v.outer; o++) {
-        double *first = dx->data + o * v.n * v.inner; /* k = 0 */
-        const double *src = g->data + o * v.inner;
-        if (v.inner == 1) { /* one value fills a contiguous run */
-            double value = src[0] / n;
-            for (int64_t k = 0; k < v.n; k++) first[k] = value;
-            continue;
-        }
-        for (int64_t i = 0; i < v.inner; i++) first[i] = src[i] / n;
-        for (int64_t k = 1; k < v.n; k++)
-            memcpy(first + k * v.inner, first, (size_t)v.inner * sizeof *first);
-    }
-    return dx;
-}
+#if defined(__GNUC__)
+#define ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define ALWAYS_INLINE inline
+#endif
 
 /* ======================================================================
  * Summation, pairwise: values in blocks summed directly, the block sums
@@ -173,215 +133,688 @@ static void sum_rows_pairwise(const double *x, int64_t n, int64_t len, double *d
     }
 }
 
+/* x viewed as (outer, n, inner): one reduced group between two kept ones. */
+typedef struct {
+    int64_t outer, n, inner;
+} AxisView;
+
 /* out[o, i] = sum over k of x[o, k, i]; false (with a message) if the
  * scratch rows cannot be allocated. */
-static bool sum_rows(const Tensor *x, AxisView v, double *out) {
+static bool sum_rows(const double *x, AxisView v, double *out) {
     if (v.outer == 0 || v.inner == 0) return true; /* no output */
     if (v.n == 0) {                                /* sums of nothing */
         memset(out, 0, (size_t)(v.outer * v.inner) * sizeof *out);
         return true;
     }
     if (v.inner == 1) {
-        for (int64_t o = 0; o < v.outer; o++) out[o] = ag_sum(x->data + o * v.n, v.n, 1);
+        for (int64_t o = 0; o < v.outer; o++) out[o] = ag_sum(x + o * v.n, v.n, 1);
         return true;
     }
     int64_t scratch_len = row_levels(v.n) * v.inner;
     Tensor *scratch = scratch_len > 0 ? ag_tensor_new(1, &scratch_len) : NULL;
     if (scratch_len > 0 && !scratch) return false;
     for (int64_t o = 0; o < v.outer; o++)
-        sum_rows_pairwise(x->data + o * v.n * v.inner, v.n, v.inner, out + o * v.inner,
+        sum_rows_pairwise(x + o * v.n * v.inner, v.n, v.inner, out + o * v.inner,
                           scratch ? scratch->data : NULL);
     tensor_release(scratch);
     return true;
 }
 
 /* ======================================================================
- * sum: out = sum of x (over the axis); dx = g spread over it
+ * Extremes with nan propagation (logsumexp's max, norm's p = +-inf): a nan
+ * anywhere makes the result nan, as PyTorch's amax.
  * ====================================================================== */
 
-static void sum_backward(Function *self, void *ctx, Tensor *g) {
-    AxisCtx *c = ctx;
-    Tensor *dx = spread_back(self->inputs[0], c->axis, g, 1.0);
-    if (dx) ag_accumulate_grad(self->inputs[0], dx);
+enum { EXTREME_LANES = 8 };
+
+/* v if it beats m (or is nan), else m; once m is nan it stays. */
+static inline double pick(double v, double m, bool is_max) {
+    return (is_max ? v > m : v < m) || v != v ? v : m;
 }
 
-/* Sum (scaled by 1/n when mean) over axis, or everything when axis < 0. */
-static Tensor *sum_forward(Tensor *x, int axis, bool mean) {
-    Tensor *out = axis < 0 ? ag_tensor_new(0, NULL) : reduced_out(x, axis);
-    if (!out) return NULL;
-    AxisView v = axis < 0 ? (AxisView){1, x->numel, 1} : axis_view(x, axis);
-    if (!sum_rows(x, v, out->data)) {
-        tensor_release(out);
-        return NULL;
+/* The extreme of n >= 1 contiguous values, in EXTREME_LANES lanes. */
+static double extreme_contiguous(const double *x, int64_t n, bool is_max) {
+    double acc[EXTREME_LANES];
+    for (int j = 0; j < EXTREME_LANES; j++) acc[j] = x[0];
+    int64_t i = 0;
+    for (; i + EXTREME_LANES <= n; i += EXTREME_LANES)
+        for (int j = 0; j < EXTREME_LANES; j++) acc[j] = pick(x[i + j], acc[j], is_max);
+    for (; i < n; i++) acc[0] = pick(x[i], acc[0], is_max);
+    for (int j = 1; j < EXTREME_LANES; j++) acc[0] = pick(acc[j], acc[0], is_max);
+    return acc[0];
+}
+
+/* out[o, i] = the extreme over k of x[o, k, i]; v.n >= 1. */
+static void extreme_rows(const double *x, AxisView v, double *out, bool is_max) {
+    for (int64_t o = 0; o < v.outer; o++) {
+        const double *p = x + o * v.n * v.inner;
+        double *restrict dst = out + o * v.inner;
+        if (v.inner == 1) {
+            dst[0] = extreme_contiguous(p, v.n, is_max);
+            continue;
+        }
+        memcpy(dst, p, (size_t)v.inner * sizeof *dst);
+        for (int64_t k = 1; k < v.n; k++) {
+            const double *restrict row = p + k * v.inner;
+            if (is_max)
+                for (int64_t i = 0; i < v.inner; i++) dst[i] = pick(row[i], dst[i], true);
+            else
+                for (int64_t i = 0; i < v.inner; i++) dst[i] = pick(row[i], dst[i], false);
+        }
     }
-    if (mean)
-        for (int64_t i = 0; i < out->numel; i++) out->data[i] /= (double)v.n;
-    AxisCtx *c;
-    out = ag_graph_record(out, mean ? AG_OP_MEAN : AG_OP_SUM, &x, 1, (void **)&c, sizeof *c);
-    if (c) c->axis = axis;
+}
+
+/* ======================================================================
+ * The view: x's dimensions as alternating groups, kept and reduced
+ * ====================================================================== */
+
+typedef struct {
+    int ndim;                      /* groups */
+    int64_t size[AG_MAX_DIMS];
+    bool reduced[AG_MAX_DIMS];
+    int64_t n;                     /* elements of x per output element */
+    int64_t numel, out_numel;      /* x's elements, the output's */
+} Groups;
+
+/* x's shape over mask: size-1 dimensions dropped (they change no index),
+ * neighbours of one kind merged. */
+static Groups groups_of(const Tensor *x, unsigned mask) {
+    Groups g = {.n = 1, .numel = x->numel, .out_numel = 1};
+    for (int i = 0; i < x->ndim; i++) {
+        bool r = mask >> i & 1;
+        if (r) g.n *= x->shape[i];
+        else g.out_numel *= x->shape[i];
+        if (x->shape[i] == 1) continue;
+        if (g.ndim > 0 && g.reduced[g.ndim - 1] == r) {
+            g.size[g.ndim - 1] *= x->shape[i];
+        } else {
+            g.size[g.ndim] = x->shape[i];
+            g.reduced[g.ndim++] = r;
+        }
+    }
+    return g;
+}
+
+/* g without group j (a reduced one), its neighbours (both kept) merged. */
+static Groups drop_group(Groups g, int j) {
+    if (j > 0 && j + 1 < g.ndim) { /* kept on both sides: merge them */
+        g.size[j - 1] *= g.size[j + 1];
+        for (int i = j; i + 2 < g.ndim; i++)
+            g.size[i] = g.size[i + 2], g.reduced[i] = g.reduced[i + 2];
+        g.ndim -= 2;
+    } else {
+        for (int i = j; i + 1 < g.ndim; i++)
+            g.size[i] = g.size[i + 1], g.reduced[i] = g.reduced[i + 1];
+        g.ndim -= 1;
+    }
+    return g;
+}
+
+typedef enum { REDUCE_SUM, REDUCE_MAX, REDUCE_MIN } ReduceKind;
+
+/* Reduces x (laid out as g) into out (g.out_numel values): sums, pairwise,
+ * or extremes, one reduced group at a time from the innermost, through
+ * temporaries. x must have elements; false (with a message) when a
+ * temporary cannot be allocated. */
+static bool reduce_groups(const double *x, Groups g, ReduceKind kind, double *out) {
+    Tensor *held = NULL; /* the temporary x points into, if any */
+    bool ok = true;
+    for (;;) {
+        int j = g.ndim - 1, groups = 0;
+        while (j >= 0 && !g.reduced[j]) j--;
+        for (int i = 0; i < g.ndim; i++) groups += g.reduced[i];
+        if (j < 0) { /* nothing to reduce: every reduced size is 1 */
+            memcpy(out, x, (size_t)g.out_numel * sizeof *out);
+            break;
+        }
+        AxisView v = {ag_shape_prod(g.size, 0, j), g.size[j], ag_shape_prod(g.size, j + 1, g.ndim)};
+        Tensor *next = NULL; /* more groups to come: into a temporary */
+        if (groups > 1 && !(next = ag_tensor_new(1, (int64_t[]){v.outer * v.inner}))) {
+            ok = false;
+            break;
+        }
+        double *dst = next ? next->data : out;
+        if (kind == REDUCE_SUM) ok = sum_rows(x, v, dst);
+        else extreme_rows(x, v, dst, kind == REDUCE_MAX);
+        tensor_release(held);
+        held = next;
+        if (!ok || !next) break;
+        x = next->data;
+        g = drop_group(g, j);
+    }
+    tensor_release(held);
+    return ok;
+}
+
+/* ======================================================================
+ * Rows: x's elements with the output's value beside each. Each kernel is
+ * a loop along one row of x's innermost group: s is 0 when that group is
+ * reduced (one output value for the whole row), 1 when it is kept (the
+ * output runs along with x). Kernels are inlined with s a constant.
+ * ====================================================================== */
+
+typedef enum {
+    ROW_SPREAD,     /* out = a                                  (sum, mean backward) */
+    ROW_SQUARE_DEV, /* out = (x - a)^2                          (var forward) */
+    ROW_EXP_DEV,    /* out = exp(x - a)                         (logsumexp forward) */
+    ROW_VAR_GRAD,   /* out = a * (x - b)                        (var, std backward) */
+    ROW_LSE_GRAD,   /* out = a * exp(x - b)                     (logsumexp backward) */
+    ROW_NORM2_GRAD, /* out = a * (x / b), 0 where b == 0        (norm, p = 2) */
+    ROW_INF_MASK,   /* out = |x| == b or |x| is nan             (norm, p = +-inf) */
+    ROW_INF_GRAD,   /* out = sign(x) * (a * mask)               (norm, p = +-inf) */
+    ROW_SMALL_GRAD, /* out = sign(x)|x|^(p-1) (0 at 0) * a * b  (norm, p < 1) */
+    ROW_MID_GRAD,   /* out = sign(x)|x|^(p-1) * a               (norm, 1 < p < 2) */
+    ROW_BIG_GRAD,   /* out = x|x|^(p-2) * a                     (norm, p > 2) */
+} RowKind;
+
+static inline double sign_of(double x) { return (double)((x > 0) - (x < 0)); }
+
+static ALWAYS_INLINE void row_loop(RowKind kind, const double *restrict x,
+                                   const double *restrict a, const double *restrict b,
+                                   int64_t s, int64_t n, double p, double *restrict out) {
+    switch (kind) {
+    case ROW_SPREAD:
+        for (int64_t j = 0; j < n; j++) out[j] = a[j * s];
+        break;
+    case ROW_SQUARE_DEV:
+        for (int64_t j = 0; j < n; j++) {
+            double d = x[j] - a[j * s];
+            out[j] = d * d;
+        }
+        break;
+    case ROW_EXP_DEV:
+        for (int64_t j = 0; j < n; j++) out[j] = exp(x[j] - a[j * s]);
+        break;
+    case ROW_VAR_GRAD:
+        for (int64_t j = 0; j < n; j++) out[j] = a[j * s] * (x[j] - b[j * s]);
+        break;
+    case ROW_LSE_GRAD:
+        for (int64_t j = 0; j < n; j++) out[j] = a[j * s] * exp(x[j] - b[j * s]);
+        break;
+    case ROW_NORM2_GRAD:
+        for (int64_t j = 0; j < n; j++) out[j] = a[j * s] * (b[j * s] == 0 ? 0.0 : x[j] / b[j * s]);
+        break;
+    case ROW_INF_MASK:
+        for (int64_t j = 0; j < n; j++) out[j] = fabs(x[j]) == b[j * s] || x[j] != x[j];
+        break;
+    case ROW_INF_GRAD:
+        for (int64_t j = 0; j < n; j++) {
+            double mask = fabs(x[j]) == b[j * s] || x[j] != x[j];
+            out[j] = sign_of(x[j]) * (a[j * s] * mask);
+        }
+        break;
+    case ROW_SMALL_GRAD:
+        for (int64_t j = 0; j < n; j++) {
+            double scaled = sign_of(x[j]) * (x[j] == 0 ? 0.0 : pow(fabs(x[j]), p - 1));
+            out[j] = scaled * a[j * s] * b[j * s];
+        }
+        break;
+    case ROW_MID_GRAD:
+        for (int64_t j = 0; j < n; j++) out[j] = sign_of(x[j]) * pow(fabs(x[j]), p - 1) * a[j * s];
+        break;
+    case ROW_BIG_GRAD:
+        for (int64_t j = 0; j < n; j++) out[j] = x[j] * pow(fabs(x[j]), p - 2) * a[j * s];
+        break;
+    }
+}
+
+/* out = kind(x, a, b) over every element of x (laid out as g; with
+ * elements), a and b (b may be NULL when unused) holding one value per
+ * output element. A row is the innermost group; the group before it runs
+ * its rows with a fixed step in a (1 when that group is kept, 0 when it is
+ * reduced); the groups before those go by an odometer. */
+static void for_rows(RowKind kind, const Groups *g, const double *x, const double *a,
+                     const double *b, double p, double *out) {
+    if (!b) b = a; /* a stand-in: the kernel does not read it */
+    int nd = g->ndim, outer_nd = nd > 2 ? nd - 2 : 0;
+    int64_t len = nd > 0 ? g->size[nd - 1] : 1, s = nd > 0 && !g->reduced[nd - 1];
+    int64_t rows = nd > 1 ? g->size[nd - 2] : 1, step = nd > 1 && !g->reduced[nd - 2];
+    /* a's strides over the outer groups: 0 along reduced ones */
+    int64_t stride[AG_MAX_DIMS], index[AG_MAX_DIMS] = {0};
+    int64_t per_block = (s ? len : 1) * (step ? rows : 1);
+    for (int i = outer_nd - 1; i >= 0; i--) {
+        stride[i] = g->reduced[i] ? 0 : per_block;
+        if (!g->reduced[i]) per_block *= g->size[i];
+    }
+    int64_t blocks = ag_shape_prod(g->size, 0, outer_nd), off = 0;
+    for (int64_t block = 0; block < blocks; block++) {
+        int64_t at = block * rows * len;
+        if (s == 1) /* rows along a kept group: a runs along them */
+            for (int64_t r = 0; r < rows; r++, at += len)
+                row_loop(kind, x + at, a + off + r * step, b + off + r * step, 1, len, p, out + at);
+        else        /* rows along a reduced group: one a value each */
+            for (int64_t r = 0; r < rows; r++, at += len)
+                row_loop(kind, x + at, a + off + r * step, b + off + r * step, 0, len, p, out + at);
+        for (int d = outer_nd - 1; d >= 0; d--) {
+            off += stride[d];
+            if (++index[d] < g->size[d]) break;
+            off -= stride[d] * g->size[d];
+            index[d] = 0;
+        }
+    }
+}
+
+/* ======================================================================
+ * Shared steps of the forwards and backwards
+ * ====================================================================== */
+
+typedef struct {
+    unsigned mask;   /* x's reduced axes */
+    bool whole;      /* over everything: dim None (or a 0-d x) */
+    bool unbiased;   /* var, std: divide by n - 1 */
+    double p;        /* norm */
+} ReduceInfo;
+
+typedef struct {
+    ReduceInfo info;
+    double saved[];  /* var, std: the mean, one per output element */
+} ReduceCtx;
+
+/* Checks x and dims, makes the output (NULL with a message on failure). */
+static Tensor *reduce_begin(const char *op, Tensor *x, const int64_t *dims, int ndims,
+                            bool keepdim, unsigned *mask, Groups *g) {
+    if (ag_reduce_mask(op, x, dims, ndims, mask) != 0) return NULL;
+    *g = groups_of(x, *mask);
+    return ag_reduced_new(x, *mask, keepdim);
+}
+
+/* Records out (which ag_graph_record may release) with info, and saved
+ * (one double per output element) when not NULL. */
+static Tensor *reduce_record(Tensor *out, int op, Tensor *x, ReduceInfo info,
+                             const double *saved) {
+    ReduceCtx *c;
+    size_t extra = saved ? (size_t)out->numel * sizeof(double) : 0;
+    out = ag_graph_record(out, op, &x, 1, (void **)&c, sizeof *c + extra);
+    if (c) {
+        c->info = info;
+        if (saved) memcpy(c->saved, saved, extra);
+    }
     return out;
 }
 
-Tensor *tensor_sum(Tensor *x) {
-    if (!x) return ag_fail("sum: argument is NULL");
-    return sum_forward(x, -1, false);
+/* A tensor of n doubles (a temporary), or NULL with a message. */
+static Tensor *scratch(int64_t n) { return ag_tensor_new(1, &n); }
+
+/* out = sum over the reduced dims of x (laid out as g); false on an
+ * allocation failure. */
+static bool sum_into(const double *x, const Groups *g, double *out) {
+    if (g->out_numel == 0) return true;
+    if (g->numel == 0) { /* some reduced size is 0: sums of nothing */
+        memset(out, 0, (size_t)g->out_numel * sizeof *out);
+        return true;
+    }
+    return reduce_groups(x, *g, REDUCE_SUM, out);
 }
+
+/* dx = a spread over the reduced dims (one value of a per output
+ * element), handed to x's gradient. */
+static void spread_to(Tensor *x, const Groups *g, const double *a) {
+    Tensor *dx = ag_tensor_new_like(x);
+    if (!dx) return;
+    if (dx->numel > 0) for_rows(ROW_SPREAD, g, x->data, a, NULL, 0, dx->data);
+    ag_accumulate_grad(x, dx);
+}
+
+/* ======================================================================
+ * sum: out = sum of x over dims; dx = g copied to every summed element
+ * mean: out = sum / n (nan for n = 0, as PyTorch); dx = g / n likewise
+ * ====================================================================== */
+
+static void sum_backward(Function *self, void *ctx, Tensor *g) {
+    ReduceCtx *c = ctx;
+    Groups gr = groups_of(self->inputs[0], c->info.mask);
+    spread_to(self->inputs[0], &gr, g->data);
+}
+
+/* mean divides g by n as PyTorch does: g * (1/n) differs in the last bit. */
+static void mean_backward(Function *self, void *ctx, Tensor *g) {
+    ReduceCtx *c = ctx;
+    Tensor *x = self->inputs[0];
+    Groups gr = groups_of(x, c->info.mask);
+    Tensor *a = ag_tensor_new_like(g);
+    if (!a) return;
+    for (int64_t i = 0; i < a->numel; i++) a->data[i] = g->data[i] / (double)gr.n;
+    spread_to(x, &gr, a->data);
+    tensor_release(a);
+}
+
+static Tensor *sum_forward(const char *op, int id, Tensor *x, const int64_t *dims, int ndims,
+                           bool keepdim) {
+    unsigned mask;
+    Groups g;
+    Tensor *out = reduce_begin(op, x, dims, ndims, keepdim, &mask, &g);
+    if (!out) return NULL;
+    if (!sum_into(x->data, &g, out->data)) return tensor_release(out), NULL;
+    if (id == AG_OP_MEAN)
+        for (int64_t i = 0; i < out->numel; i++) out->data[i] /= (double)g.n;
+    return reduce_record(out, id, x, (ReduceInfo){.mask = mask}, NULL);
+}
+
+Tensor *tensor_sum_dims(Tensor *x, const int64_t *dims, int ndims, bool keepdim) {
+    return sum_forward("sum", AG_OP_SUM, x, dims, ndims, keepdim);
+}
+
+Tensor *tensor_mean_dims(Tensor *x, const int64_t *dims, int ndims, bool keepdim) {
+    return sum_forward("mean", AG_OP_MEAN, x, dims, ndims, keepdim);
+}
+
+Tensor *tensor_sum(Tensor *x) { return tensor_sum_dims(x, NULL, 0, false); }
+Tensor *tensor_mean(Tensor *x) { return tensor_mean_dims(x, NULL, 0, false); }
 
 Tensor *tensor_sum_axis(Tensor *x, int axis) {
-    bool whole;
-    axis = reduce_axis("sum", x, axis, &whole);
-    return axis < 0 ? NULL : sum_forward(x, whole ? -1 : axis, false);
+    return tensor_sum_dims(x, (int64_t[]){axis}, 1, false);
 }
 
+Tensor *tensor_mean_axis(Tensor *x, int axis) {
+    return tensor_mean_dims(x, (int64_t[]){axis}, 1, false);
+}
+
+/* The 'd' parameter: None (every dim), one dim, or a tuple of them. */
+static int call_ndims(const AgOpArgs *a) { return a->has_dims ? a->num_dims : 0; }
+
 static Tensor *sum_call(const AgOpArgs *a) {
-    return a->has_int[0] ? tensor_sum_axis(a->t[0], (int)a->ints[0]) : tensor_sum(a->t[0]);
+    return tensor_sum_dims(a->t[0], a->dims, call_ndims(a), a->flags[0]);
+}
+
+static Tensor *mean_call(const AgOpArgs *a) {
+    return tensor_mean_dims(a->t[0], a->dims, call_ndims(a), a->flags[0]);
 }
 
 const AgOpInfo ag_op_sum = {
-    .id = AG_OP_SUM, .name = "sum", .signature = "sum(input, dim=None)", .params = "Ti",
-    .help = "sum of all elements, or along dim (removed)",
+    .id = AG_OP_SUM, .name = "sum", .signature = "sum(input, dim=None, keepdim=False)",
+    .params = "Tdb", .help = "sum of all elements, or over dim (an int or a tuple)",
     .rule = "grad_x = g, copied to every summed element", .backward_name = "SumBackward",
     .call = sum_call, .backward = sum_backward, .flags = AG_OP_METHOD,
 };
 
-/* ======================================================================
- * mean: out = sum / n; dx = g / n spread over the axis
- * (the mean of no elements is nan, as in PyTorch)
- * ====================================================================== */
-
-static void mean_backward(Function *self, void *ctx, Tensor *g) {
-    AxisCtx *c = ctx;
-    Tensor *x = self->inputs[0];
-    double n = c->axis < 0 ? (double)x->numel : (double)x->shape[c->axis];
-    Tensor *dx = spread_back(x, c->axis, g, n);
-    if (dx) ag_accumulate_grad(x, dx);
-}
-
-Tensor *tensor_mean(Tensor *x) {
-    if (!x) return ag_fail("mean: argument is NULL");
-    return sum_forward(x, -1, true);
-}
-
-Tensor *tensor_mean_axis(Tensor *x, int axis) {
-    bool whole;
-    axis = reduce_axis("mean", x, axis, &whole);
-    return axis < 0 ? NULL : sum_forward(x, whole ? -1 : axis, true);
-}
-
-static Tensor *mean_call(const AgOpArgs *a) {
-    return a->has_int[0] ? tensor_mean_axis(a->t[0], (int)a->ints[0]) : tensor_mean(a->t[0]);
-}
-
 const AgOpInfo ag_op_mean = {
-    .id = AG_OP_MEAN, .name = "mean", .signature = "mean(input, dim=None)", .params = "Ti",
-    .help = "mean of all elements, or along dim (removed)",
+    .id = AG_OP_MEAN, .name = "mean", .signature = "mean(input, dim=None, keepdim=False)",
+    .params = "Tdb", .help = "mean of all elements, or over dim (an int or a tuple)",
     .rule = "grad_x = g / n to each of the n averaged elements", .backward_name = "MeanBackward",
     .call = mean_call, .backward = mean_backward, .flags = AG_OP_METHOD,
 };
 
 /* ======================================================================
- * max: out = the largest value (a NaN wins, as in PyTorch).
- * Over everything, dx shares g equally among the elements equal to the
- * maximum (the nans, when it is nan), 0 elsewhere: PyTorch's
- * evenly_distribute_backward. Along an axis, dx = g at the first maximum
- * (the first nan) of each lane, whose index k ctx keeps, 0 elsewhere.
+ * var: out = sum((x - mean)^2) / (n - c), c = 1 when unbiased (PyTorch's
+ * default), else 0; n - c <= 0 divides by 0 (nan, as PyTorch). Two
+ * passes: the mean (kept in ctx), then the squared deviations, each summed
+ * pairwise. dx = (2 / (n - c)) * g * (x - mean) (PyTorch's var_backward).
+ * std: out = sqrt(var); dx as var's with g / (2 std) in place of g, 0
+ * where std is 0 (PyTorch's std_backward masks it).
  * ====================================================================== */
 
-typedef struct {
-    int axis;
-    int64_t argmax[]; /* one per output element */
-} MaxCtx;
-
-/* v is the maximum top: equal to it, or nan when it is nan. */
-static bool is_top(double v, double top) { return isnan(top) ? isnan(v) != 0 : v == top; }
-
-/* dx = g / count where x is the maximum top, else 0. */
-static void spread_evenly(const Tensor *x, double top, double g, double *dx) {
-    int64_t count = 0;
-    for (int64_t k = 0; k < x->numel; k++) count += is_top(x->data[k], top);
-    double share = g / (double)count;
-    for (int64_t k = 0; k < x->numel; k++) dx[k] = is_top(x->data[k], top) ? share : 0.0;
-}
-
-/* dx[o, argmax, i] = g[o, i] (dx zeroed). Only for a g with elements: an
- * empty one may have 10^18 empty lanes. */
-static void scatter_to_argmax(const int64_t *argmax, const double *g, AxisView v, double *dx) {
-    for (int64_t o = 0; o < v.outer; o++)
-        for (int64_t i = 0; i < v.inner; i++) {
-            int64_t j = o * v.inner + i;
-            dx[(o * v.n + argmax[j]) * v.inner + i] = g[j];
-        }
-}
-
-static void max_backward(Function *self, void *ctx, Tensor *g) {
-    MaxCtx *c = ctx;
+/* dx = (2 / (n - c)) * gv * (x - mean), gv = g (var) or g / (2 std), 0
+ * where std is 0 (std). Over everything with n - c <= 0, PyTorch 1.13's
+ * var_backward leaves out the factor (x - mean): dx = (2 / 0) * gv, inf
+ * times g (its full reduction of a 0-d tensor; of a bigger one, its
+ * backward fails on a shape). Along dims, inf * 0 = nan. */
+static void var_std_grad(Function *self, ReduceCtx *c, Tensor *g, bool is_std) {
     Tensor *x = self->inputs[0];
-    Tensor *dx = ag_tensor_filled_like(x, 0.0);
-    if (!dx) return;
-    if (c->axis < 0)
-        spread_evenly(x, self->output->data[0], g->data[0], dx->data);
-    else if (g->numel > 0)
-        scatter_to_argmax(c->argmax, g->data, axis_view(x, c->axis), dx->data);
+    Groups gr = groups_of(x, c->info.mask);
+    double dof = (double)gr.n - (c->info.unbiased ? 1 : 0), scale = 2.0 / (dof > 0 ? dof : 0);
+    Tensor *a = ag_tensor_new_like(g), *dx = a ? ag_tensor_new_like(x) : NULL;
+    if (!dx) return tensor_release(a);
+    const double *std = self->output->data;
+    for (int64_t i = 0; i < a->numel; i++) {
+        double gv = !is_std ? g->data[i] : std[i] == 0 ? 0.0 : g->data[i] / (std[i] * 2);
+        a->data[i] = scale * gv;
+    }
+    RowKind kind = c->info.whole && dof <= 0 ? ROW_SPREAD : ROW_VAR_GRAD;
+    if (dx->numel > 0) for_rows(kind, &gr, x->data, a->data, c->saved, 0, dx->data);
+    tensor_release(a);
     ag_accumulate_grad(x, dx);
 }
 
-/* Index k of the maximum of x[o, :, i]: the first one, or the first NaN. */
-static int64_t argmax_along(const Tensor *x, AxisView v, int64_t o, int64_t i) {
-    const double *p = x->data + o * v.n * v.inner + i;
-    int64_t best = 0;
-    for (int64_t k = 1; k < v.n; k++) {
-        double cur = p[k * v.inner], top = p[best * v.inner];
-        if (top != top) break;
-        if (cur > top || cur != cur) best = k;
+static void var_backward(Function *self, void *ctx, Tensor *g) {
+    var_std_grad(self, ctx, g, false);
+}
+
+static void std_backward(Function *self, void *ctx, Tensor *g) {
+    var_std_grad(self, ctx, g, true);
+}
+
+static Tensor *var_forward(const char *op, int id, Tensor *x, const int64_t *dims, int ndims,
+                           bool unbiased, bool keepdim) {
+    unsigned mask;
+    Groups g;
+    Tensor *out = reduce_begin(op, x, dims, ndims, keepdim, &mask, &g);
+    if (!out) return NULL;
+    Tensor *mean = scratch(out->numel), *dev = mean ? ag_tensor_new_like(x) : NULL;
+    bool ok = dev && sum_into(x->data, &g, mean->data);
+    for (int64_t i = 0; ok && i < out->numel; i++) mean->data[i] /= (double)g.n;
+    if (ok && x->numel > 0) for_rows(ROW_SQUARE_DEV, &g, x->data, mean->data, NULL, 0, dev->data);
+    ok = ok && sum_into(dev->data, &g, out->data);
+    double dof = (double)g.n - (unbiased ? 1 : 0);
+    if (dof < 0) dof = 0;
+    for (int64_t i = 0; ok && i < out->numel; i++) {
+        out->data[i] /= dof;
+        if (id == AG_OP_STD) out->data[i] = sqrt(out->data[i]);
     }
-    return best;
-}
-
-/* out[o, i] = the maximum of x[o, :, i], its index into argmax (if not
- * NULL). Only for an out with elements. */
-static void max_lanes(const Tensor *x, AxisView v, double *out, int64_t *argmax) {
-    for (int64_t o = 0; o < v.outer; o++)
-        for (int64_t i = 0; i < v.inner; i++) {
-            int64_t k = argmax_along(x, v, o, i);
-            out[o * v.inner + i] = x->data[(o * v.n + k) * v.inner + i];
-            if (argmax) argmax[o * v.inner + i] = k;
-        }
-}
-
-static Tensor *max_forward(Tensor *x, int axis) {
-    AxisView v = axis < 0 ? (AxisView){1, x->numel, 1} : axis_view(x, axis);
-    if (v.n == 0) return ag_fail("max: cannot take the maximum of an empty dimension");
-    Tensor *out = axis < 0 ? ag_tensor_new(0, NULL) : reduced_out(x, axis);
-    if (!out) return NULL;
-    MaxCtx *c;
-    out = ag_graph_record(out, AG_OP_MAX, &x, 1, (void **)&c,
-                       sizeof *c + (size_t)out->numel * sizeof(int64_t));
-    if (!out) return NULL;
-    if (out->numel > 0) max_lanes(x, v, out->data, c ? c->argmax : NULL);
-    if (c) c->axis = axis;
+    tensor_release(dev);
+    if (!ok) {
+        tensor_release(mean);
+        return tensor_release(out), NULL;
+    }
+    ReduceInfo info = {.mask = mask, .whole = ndims == 0 || x->ndim == 0, .unbiased = unbiased};
+    out = reduce_record(out, id, x, info, mean->data);
+    tensor_release(mean);
     return out;
 }
 
-Tensor *tensor_max(Tensor *x) {
-    if (!x) return ag_fail("max: argument is NULL");
-    return max_forward(x, -1);
+Tensor *tensor_var_dims(Tensor *x, const int64_t *dims, int ndims, bool unbiased, bool keepdim) {
+    return var_forward("var", AG_OP_VAR, x, dims, ndims, unbiased, keepdim);
 }
 
-Tensor *tensor_max_axis(Tensor *x, int axis) {
-    bool whole;
-    axis = reduce_axis("max", x, axis, &whole);
-    return axis < 0 ? NULL : max_forward(x, whole ? -1 : axis);
+Tensor *tensor_std_dims(Tensor *x, const int64_t *dims, int ndims, bool unbiased, bool keepdim) {
+    return var_forward("std", AG_OP_STD, x, dims, ndims, unbiased, keepdim);
 }
 
-static Tensor *max_call(const AgOpArgs *a) {
-    return a->has_int[0] ? tensor_max_axis(a->t[0], (int)a->ints[0]) : tensor_max(a->t[0]);
+static Tensor *var_call(const AgOpArgs *a) {
+    return tensor_var_dims(a->t[0], a->dims, call_ndims(a), a->flags[0], a->flags[1]);
 }
 
-const AgOpInfo ag_op_max = {
-    .id = AG_OP_MAX, .name = "max", .signature = "max(input, dim=None)", .params = "Ti",
-    .help = "largest element, or along dim (removed)",
-    .rule = "grad_x = g shared equally by the tied maxima (along an axis: g to the first), "
-            "0 elsewhere",
-    .backward_name = "MaxBackward", .call = max_call, .backward = max_backward,
+static Tensor *std_call(const AgOpArgs *a) {
+    return tensor_std_dims(a->t[0], a->dims, call_ndims(a), a->flags[0], a->flags[1]);
+}
+
+const AgOpInfo ag_op_var = {
+    .id = AG_OP_VAR, .name = "var",
+    .signature = "var(input, dim=None, unbiased=True, keepdim=False)", .params = "Tdbb",
+    .help = "variance over dim (all by default), dividing by n - 1 (unbiased) or n",
+    .rule = "grad_x = g * 2 (x - mean) / (n - 1) (unbiased=False: / n)",
+    .backward_name = "VarBackward", .call = var_call, .backward = var_backward,
+    .flags = AG_OP_METHOD,
+};
+
+const AgOpInfo ag_op_std = {
+    .id = AG_OP_STD, .name = "std",
+    .signature = "std(input, dim=None, unbiased=True, keepdim=False)", .params = "Tdbb",
+    .help = "standard deviation: sqrt(var(input, dim, unbiased))",
+    .rule = "grad_x = g * (x - mean) / ((n - 1) std) (unbiased=False: n std); 0 where std = 0",
+    .backward_name = "StdBackward", .call = std_call, .backward = std_backward,
+    .flags = AG_OP_METHOD,
+};
+
+/* ======================================================================
+ * norm: PyTorch's vector norm over dims. out = (sum |x|^p)^(1/p); p = 2:
+ * sqrt(sum x^2); p = 1: sum |x|; p = inf / -inf: the largest / smallest
+ * |x| (nan if any is nan; 0 over no elements); p = 0: the number of
+ * non-zero elements. No scaling: 1e200 squared is inf, as in PyTorch.
+ * Backward, PyTorch's norm_backward formula for formula:
+ *   p = 0          dx = 0
+ *   p = 1          dx = sign(x) * g
+ *   p = 2          dx = g * (x / norm), 0 where norm == 0
+ *   p = +-inf      dx = sign(x) * (g / count) where |x| == norm or |x| is
+ *                  nan (count: how many), else 0
+ *   p < 1          dx = sign(x) |x|^(p-1) (0 at x = 0) * g * norm^(1-p)
+ *   1 < p < 2      dx = sign(x) |x|^(p-1) * (g / norm^(p-1)), 0 where norm == 0
+ *   p > 2          dx = x |x|^(p-2) * (g / norm^(p-1)), 0 where norm == 0
+ * ====================================================================== */
+
+/* Fills a and b, the per-output values norm's row kernel for p reads, and
+ * says which kernel; false on an allocation failure. mask is x-sized
+ * scratch (p = +-inf counts the maxima in it). */
+static bool norm_grad_terms(const Tensor *x, const Groups *gr, const Tensor *g,
+                            const double *norm, double p, double *a, double *b, double *mask,
+                            RowKind *kind) {
+    size_t bytes = (size_t)g->numel * sizeof(double);
+    if (p == 1) { /* sign(x) * |x|^0 * g */
+        *kind = ROW_MID_GRAD;
+        memcpy(a, g->data, bytes);
+    } else if (p == 2) {
+        *kind = ROW_NORM2_GRAD;
+        memcpy(a, g->data, bytes);
+        memcpy(b, norm, bytes);
+    } else if (isinf(p)) { /* a = g / count, count = the mask summed */
+        *kind = ROW_INF_GRAD;
+        for_rows(ROW_INF_MASK, gr, x->data, norm, norm, p, mask);
+        if (!sum_into(mask, gr, a)) return false;
+        for (int64_t i = 0; i < g->numel; i++) a[i] = g->data[i] / a[i];
+        memcpy(b, norm, bytes);
+    } else if (p < 1) {
+        *kind = ROW_SMALL_GRAD;
+        memcpy(a, g->data, bytes);
+        for (int64_t i = 0; i < g->numel; i++) b[i] = pow(norm[i], 1 - p);
+    } else {
+        *kind = p < 2 ? ROW_MID_GRAD : ROW_BIG_GRAD;
+        for (int64_t i = 0; i < g->numel; i++)
+            a[i] = norm[i] == 0 ? 0.0 : g->data[i] / pow(norm[i], p - 1);
+    }
+    return true;
+}
+
+static void norm_backward(Function *self, void *ctx, Tensor *g) {
+    ReduceCtx *c = ctx;
+    Tensor *x = self->inputs[0];
+    Groups gr = groups_of(x, c->info.mask);
+    Tensor *dx = ag_tensor_filled_like(x, 0.0);
+    if (!dx) return;
+    if (x->numel > 0 && c->info.p != 0) { /* p = 0: the count of non-zeros is flat */
+        Tensor *a = ag_tensor_new_like(g), *b = a ? ag_tensor_new_like(g) : NULL;
+        RowKind kind;
+        bool ok = b && norm_grad_terms(x, &gr, g, self->output->data, c->info.p, a->data, b->data,
+                                       dx->data, &kind);
+        if (ok) for_rows(kind, &gr, x->data, a->data, b->data, c->info.p, dx->data);
+        tensor_release(a);
+        tensor_release(b);
+        if (!ok) return tensor_release(dx);
+    }
+    ag_accumulate_grad(x, dx);
+}
+
+/* t = the element-wise term of the norm of x (|x|, x^2, |x|^p, x != 0). */
+static void norm_terms(const Tensor *x, double p, double *t) {
+    const double *v = x->data;
+    int64_t n = x->numel;
+    if (p == 2) {
+        SIMD_LOOP for (int64_t i = 0; i < n; i++) t[i] = v[i] * v[i];
+    } else if (p == 1 || isinf(p)) {
+        SIMD_LOOP for (int64_t i = 0; i < n; i++) t[i] = fabs(v[i]);
+    } else if (p == 0) {
+        SIMD_LOOP for (int64_t i = 0; i < n; i++) t[i] = v[i] != 0;
+    } else {
+        for (int64_t i = 0; i < n; i++) t[i] = pow(fabs(v[i]), p);
+    }
+}
+
+/* PyTorch 1.13's norm kernel holds p in a float (`float val`): its forward
+ * computes with p rounded to float (a p of 1.0412... gives 1.7e-8 another
+ * norm), its backward with p itself. ag's forward does the same. */
+static double norm_kernel_p(double p) { return (double)(float)p; }
+
+Tensor *tensor_norm_dims(Tensor *x, double p_given, const int64_t *dims, int ndims,
+                         bool keepdim) {
+    double p = norm_kernel_p(p_given);
+    unsigned mask;
+    Groups g;
+    Tensor *out = reduce_begin("norm", x, dims, ndims, keepdim, &mask, &g);
+    if (!out) return NULL;
+    bool ok = true;
+    if (x->numel == 0) { /* over no elements: 0, whatever p (PyTorch) */
+        memset(out->data, 0, (size_t)out->numel * sizeof(double));
+    } else if (out->numel > 0) {
+        Tensor *t = ag_tensor_new_like(x);
+        ok = t != NULL;
+        if (ok) {
+            norm_terms(x, p, t->data);
+            ok = reduce_groups(t->data, g, p == INFINITY ? REDUCE_MAX : p == -INFINITY ? REDUCE_MIN
+                                                                                  : REDUCE_SUM,
+                               out->data);
+        }
+        tensor_release(t);
+        if (ok && p == 2)
+            for (int64_t i = 0; i < out->numel; i++) out->data[i] = sqrt(out->data[i]);
+        else if (ok && p != 1 && p != 0 && !isinf(p))
+            for (int64_t i = 0; i < out->numel; i++) out->data[i] = pow(out->data[i], 1 / p);
+    }
+    if (!ok) return tensor_release(out), NULL;
+    return reduce_record(out, AG_OP_NORM, x, (ReduceInfo){.mask = mask, .p = p_given}, NULL);
+}
+
+static Tensor *norm_call(const AgOpArgs *a) {
+    return tensor_norm_dims(a->t[0], a->has_num[0] ? a->num[0] : 2, a->dims, call_ndims(a),
+                            a->flags[0]);
+}
+
+const AgOpInfo ag_op_norm = {
+    .id = AG_OP_NORM, .name = "norm", .signature = "norm(input, p=2, dim=None, keepdim=False)",
+    .params = "Tndb",
+    .help = "vector p-norm over dim (all by default): (sum |x|^p)^(1/p); p = inf: max |x|",
+    .rule = "grad_x = g * sign(x) |x|^(p-1) / norm^(p-1) (p = 2: g * x / norm, 0 at norm 0; "
+            "p = inf: shared by the largest |x|; p = 0: 0)",
+    .backward_name = "NormBackward", .call = norm_call, .backward = norm_backward,
+    .flags = AG_OP_METHOD,
+};
+
+/* ======================================================================
+ * logsumexp: out = log(sum(exp(x - m))) + m, m the maximum over dims (0
+ * where it is +-inf, as PyTorch), so that nothing overflows; over no
+ * elements, log(0) = -inf. dx = g * exp(x - out): the softmax.
+ * ====================================================================== */
+
+static void logsumexp_backward(Function *self, void *ctx, Tensor *g) {
+    ReduceCtx *c = ctx;
+    Tensor *x = self->inputs[0];
+    Groups gr = groups_of(x, c->info.mask);
+    Tensor *dx = ag_tensor_new_like(x);
+    if (!dx) return;
+    if (dx->numel > 0)
+        for_rows(ROW_LSE_GRAD, &gr, x->data, g->data, self->output->data, 0, dx->data);
+    ag_accumulate_grad(x, dx);
+}
+
+Tensor *tensor_logsumexp_dims(Tensor *x, const int64_t *dims, int ndims, bool keepdim) {
+    unsigned mask;
+    Groups g;
+    Tensor *out = reduce_begin("logsumexp", x, dims, ndims, keepdim, &mask, &g);
+    if (!out) return NULL;
+    bool ok = true;
+    if (x->numel == 0) {
+        for (int64_t i = 0; i < out->numel; i++) out->data[i] = -INFINITY;
+    } else {
+        Tensor *m = scratch(out->numel), *e = m ? ag_tensor_new_like(x) : NULL;
+        ok = e && reduce_groups(x->data, g, REDUCE_MAX, m->data);
+        for (int64_t i = 0; ok && i < out->numel; i++)
+            if (isinf(m->data[i])) m->data[i] = 0;
+        if (ok) for_rows(ROW_EXP_DEV, &g, x->data, m->data, NULL, 0, e->data);
+        ok = ok && reduce_groups(e->data, g, REDUCE_SUM, out->data);
+        for (int64_t i = 0; ok && i < out->numel; i++)
+            out->data[i] = log(out->data[i]) + m->data[i];
+        tensor_release(e);
+        tensor_release(m);
+    }
+    if (!ok) return tensor_release(out), NULL;
+    return reduce_record(out, AG_OP_LOGSUMEXP, x, (ReduceInfo){.mask = mask}, NULL);
+}
+
+static Tensor *logsumexp_call(const AgOpArgs *a) {
+    return tensor_logsumexp_dims(a->t[0], a->dims, a->num_dims, a->flags[0]);
+}
+
+const AgOpInfo ag_op_logsumexp = {
+    .id = AG_OP_LOGSUMEXP, .name = "logsumexp", .signature = "logsumexp(input, dim, keepdim=False)",
+    .params = "Tdb", .help = "log(sum(exp(x))) over dim, computed without overflow",
+    .rule = "grad_x = g * exp(x - logsumexp(x)) (the softmax)",
+    .backward_name = "LogsumexpBackward", .call = logsumexp_call, .backward = logsumexp_backward,
     .flags = AG_OP_METHOD,
 };

@@ -1,7 +1,8 @@
 /*
- * reshape.c — reshape: the same elements in a new shape, copied (ag has no
- * views). One dimension may be -1, inferred from the element count.
- * Backward copies g back into x's shape.
+ * reshape.c — reshape, flatten, squeeze and unsqueeze: the same elements in
+ * a new shape, copied (ag has no views). reshape's shape may have one -1,
+ * inferred from the element count; the others compute theirs by PyTorch's
+ * rules. Backward copies g back into x's shape.
  */
 #include "../internal.h"
 
@@ -72,4 +73,102 @@ const AgOpInfo ag_op_reshape = {
     .params = "TD", .help = "the same elements in shape (d...); one d can be -1",
     .rule = "grad_x = g reshaped back to x's shape", .backward_name = "ReshapeBackward",
     .call = reshape_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_KEEPS_BOOL,
+};
+
+/* ======================================================================
+ * flatten, squeeze, unsqueeze: reshapes with PyTorch's rules for the new
+ * shape, each with its own Function name; backward as reshape's.
+ * ====================================================================== */
+
+/* x's elements in shape (ndim), recorded as op. */
+static Tensor *reshaped(Tensor *x, int op, int ndim, const int64_t *shape) {
+    return ag_graph_record(copy_as(x, ndim, shape), op, &x, 1, NULL, 0);
+}
+
+/* flatten(x, start_dim, end_dim): dims start..end (negative from the end)
+ * merged into one. A 0-d x becomes (1,) (its dims 0 and -1 are allowed). */
+Tensor *tensor_flatten(Tensor *x, int start_dim, int end_dim) {
+    if (!x) return ag_fail("flatten: argument is NULL");
+    int nd = x->ndim > 0 ? x->ndim : 1, start, end;
+    if ((start = ag_normalize_axis("flatten", start_dim, nd)) < 0 ||
+        (end = ag_normalize_axis("flatten", end_dim, nd)) < 0)
+        return NULL;
+    if (start > end)
+        return ag_fail("flatten: start_dim %d comes after end_dim %d", start_dim, end_dim);
+    int64_t shape[AG_MAX_DIMS];
+    int ndim = 0;
+    if (x->ndim == 0) shape[ndim++] = 1;
+    for (int i = 0; i < x->ndim; i++) {
+        if (i <= start || i > end) shape[ndim++] = x->shape[i];
+        else shape[ndim - 1] *= x->shape[i];
+    }
+    return reshaped(x, AG_OP_FLATTEN, ndim, shape);
+}
+
+static Tensor *flatten_call(const AgOpArgs *a) {
+    return tensor_flatten(a->t[0], (int)a->ints[0], (int)a->ints[1]);
+}
+
+const AgOpInfo ag_op_flatten = {
+    .id = AG_OP_FLATTEN, .name = "flatten", .signature = "flatten(input, start_dim=0, end_dim=-1)",
+    .params = "Tii", .help = "dims start_dim to end_dim merged into one (all: a 1-D copy)",
+    .rule = "grad_x = g reshaped back to x's shape", .backward_name = "FlattenBackward",
+    .call = flatten_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_KEEPS_BOOL,
+};
+
+/* squeeze(x): every dim of size 1 removed; squeeze_dim(x, dim): that one,
+ * if its size is 1 (else the same shape, as PyTorch). */
+static Tensor *squeeze_forward(Tensor *x, bool has_dim, int64_t dim) {
+    if (!x) return ag_fail("squeeze: argument is NULL");
+    int axis = -1;
+    if (has_dim && x->ndim == 0 && dim != 0 && dim != -1)
+        return ag_normalize_axis("squeeze", dim, 0), NULL;
+    if (has_dim && x->ndim > 0 && (axis = ag_normalize_axis("squeeze", dim, x->ndim)) < 0)
+        return NULL;
+    int64_t shape[AG_MAX_DIMS];
+    int ndim = 0;
+    for (int i = 0; i < x->ndim; i++)
+        if (x->shape[i] != 1 || (has_dim && i != axis)) shape[ndim++] = x->shape[i];
+    return reshaped(x, AG_OP_SQUEEZE, ndim, shape);
+}
+
+Tensor *tensor_squeeze(Tensor *x) { return squeeze_forward(x, false, 0); }
+Tensor *tensor_squeeze_dim(Tensor *x, int dim) { return squeeze_forward(x, true, dim); }
+
+static Tensor *squeeze_call(const AgOpArgs *a) {
+    return squeeze_forward(a->t[0], a->has_int[0], a->ints[0]);
+}
+
+const AgOpInfo ag_op_squeeze = {
+    .id = AG_OP_SQUEEZE, .name = "squeeze", .signature = "squeeze(input, dim=None)",
+    .params = "Ti", .help = "dims of size 1 removed (only dim, if given and of size 1)",
+    .rule = "grad_x = g reshaped back to x's shape", .backward_name = "SqueezeBackward",
+    .call = squeeze_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_KEEPS_BOOL,
+};
+
+/* unsqueeze(x, dim): a dim of size 1 inserted at dim, in [-ndim-1, ndim]. */
+Tensor *tensor_unsqueeze(Tensor *x, int dim) {
+    if (!x) return ag_fail("unsqueeze: argument is NULL");
+    if (x->ndim >= AG_MAX_DIMS)
+        return ag_fail("unsqueeze: tensors have at most %d dimensions", AG_MAX_DIMS);
+    int axis = ag_normalize_axis("unsqueeze", dim, x->ndim + 1);
+    if (axis < 0) return NULL;
+    int64_t shape[AG_MAX_DIMS];
+    int ndim = 0;
+    for (int i = 0; i <= x->ndim; i++) {
+        if (i == axis) shape[ndim++] = 1;
+        if (i < x->ndim) shape[ndim++] = x->shape[i];
+    }
+    return reshaped(x, AG_OP_UNSQUEEZE, ndim, shape);
+}
+
+static Tensor *unsqueeze_call(const AgOpArgs *a) {
+    return tensor_unsqueeze(a->t[0], (int)a->ints[0]);
+}
+
+const AgOpInfo ag_op_unsqueeze = {
+    .id = AG_OP_UNSQUEEZE, .name = "unsqueeze", .signature = "unsqueeze(input, dim)",
+    .params = "Ti", .help = "a dim of size 1 inserted at dim",
+    .rule = "grad_x = g reshaped back to x's shape", .backward_name = "UnsqueezeBackward",
+    .call = unsqueeze_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_KEEPS_BOOL,
 };

@@ -121,6 +121,7 @@ int main(int argc, char **argv) {
     test_index();
     test_losses();
     test_elementwise();
+    test_reduce();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }

@@ -464,7 +464,7 @@ static void test_op_table(void) {
         CHECK(strncmp(op->signature, op->name, n) == 0 && op->signature[n] == '(',
               "%s: signature %s", op->name, op->signature);
         CHECK((int)strlen(op->params) == signature_params(op->signature) &&
-                  strspn(op->params, "TtnidDbsL") == strlen(op->params),
+                  strspn(op->params, "TtnidDPbsL") == strlen(op->params),
               "%s: params '%s' for %s", op->name, op->params, op->signature);
         int forwards = (op->unary != NULL) + (op->binary != NULL) + (op->call != NULL);
         CHECK(forwards == 1 || (forwards == 0 && (op->flags & AG_OP_HIDDEN)),

@@ -87,6 +87,64 @@ static void expect_empty_result(const char *what, Tensor *x, Tensor *r) {
 typedef Tensor *(*Unary)(Tensor *);
 typedef Tensor *(*Binary)(Tensor *, Tensor *);
 typedef Tensor *(*AxisOp)(Tensor *, int);
+typedef Tensor *(*DimsOp)(Tensor *, const int64_t *, int, bool);
+
+static Tensor *var_dims(Tensor *x, const int64_t *d, int n, bool k) { return tensor_var_dims(x, d, n, true, k); }
+static Tensor *std_dims(Tensor *x, const int64_t *d, int n, bool k) { return tensor_std_dims(x, d, n, false, k); }
+static Tensor *norm2_dims(Tensor *x, const int64_t *d, int n, bool k) { return tensor_norm_dims(x, 2, d, n, k); }
+static Tensor *norm3_dims(Tensor *x, const int64_t *d, int n, bool k) { return tensor_norm_dims(x, 3, d, n, k); }
+static Tensor *norm_inf_dims(Tensor *x, const int64_t *d, int n, bool k) { return tensor_norm_dims(x, INFINITY, d, n, k); }
+static Tensor *max_dims(Tensor *x, const int64_t *d, int n, bool k) { return n ? tensor_max_dim(x, (int)d[0], k) : tensor_max(x); }
+static Tensor *min_dims(Tensor *x, const int64_t *d, int n, bool k) { return n ? tensor_min_dim(x, (int)d[0], k) : tensor_min(x); }
+
+/* argmax and argmin make constants: no backward, only a shape or a message. */
+static void expect_empty_constant(const char *what, Tensor *x, Tensor *r) {
+    CHECK(r ? r->numel == 0 && !r->requires_grad
+            : strstr(ag_error(), "empty dimension") || strstr(ag_error(), "no elements"),
+          "%s: %s", what, r ? "a result with elements" : ag_error());
+    ag_clear_error();
+    tensor_release(r);
+    (void)x;
+}
+
+/* The reductions over dims and the shape ops of version 2 on an empty x:
+ * over everything, each axis and the first with the last, keepdim or not. */
+static void dims_ops_on(Tensor *x) {
+    static const struct { const char *name; DimsOp op; } ops[] = {
+        {"sum", tensor_sum_dims}, {"mean", tensor_mean_dims}, {"var", var_dims},
+        {"std", std_dims}, {"norm", norm2_dims}, {"norm p=3", norm3_dims},
+        {"norm p=inf", norm_inf_dims}, {"logsumexp", tensor_logsumexp_dims},
+        {"max", max_dims}, {"min", min_dims},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        for (int keepdim = 0; keepdim <= 1; keepdim++) {
+            bool one_dim = ops[i].op == max_dims || ops[i].op == min_dims;
+            if (!one_dim || !keepdim) expect_empty_result(ops[i].name, x, ops[i].op(x, NULL, 0, keepdim));
+            for (int64_t axis = -x->ndim; axis < x->ndim; axis++)
+                expect_empty_result(ops[i].name, x, ops[i].op(x, &axis, 1, keepdim));
+            int64_t ends[2] = {0, x->ndim - 1};
+            if (!one_dim) expect_empty_result(ops[i].name, x, ops[i].op(x, ends, 2, keepdim));
+        }
+    expect_empty_constant("argmax", x, tensor_argmax(x));
+    for (int axis = -x->ndim; axis < x->ndim; axis++) {
+        expect_empty_constant("argmax", x, tensor_argmax_dim(x, axis, false));
+        expect_empty_constant("argmin", x, tensor_argmin_dim(x, axis, true));
+    }
+    expect_empty_result("flatten", x, tensor_flatten(x, 0, -1));
+    expect_empty_result("flatten", x, tensor_flatten(x, 1, -1));
+    expect_empty_result("squeeze", x, tensor_squeeze(x));
+    expect_empty_result("unsqueeze", x, tensor_unsqueeze(x, 1));
+    int64_t reversed[AG_MAX_DIMS];
+    for (int i = 0; i < x->ndim; i++) reversed[i] = x->ndim - 1 - i;
+    expect_empty_result("permute", x, tensor_permute(x, reversed, x->ndim));
+    if (x->ndim <= 2) expect_empty_result("t", x, tensor_t(x));
+    Tensor *empty1 = tensor_zeros(SHAPE(0), true);
+    for (int axis = 0; axis < x->ndim; axis++) {
+        expect_empty_result("cat", x, tensor_cat((Tensor *[]){x, x}, 2, axis));
+        expect_empty_result("cat", x, tensor_cat((Tensor *[]){empty1, x}, 2, axis));
+    }
+    tensor_release(empty1);
+}
 
 /* The activations with numbers, at PyTorch's defaults; clamp and where as
  * ops of two tensors, each one's gradient reaching both. */
@@ -142,6 +200,7 @@ static void every_op_on(Tensor *x) {
     for (int a = 0; a < x->ndim; a++)
         for (int b = 0; b < x->ndim; b++)
             expect_empty_result("transpose", x, tensor_transpose(x, a, b));
+    dims_ops_on(x);
     int64_t reversed[AG_MAX_DIMS];
     for (int i = 0; i < x->ndim; i++) reversed[i] = x->shape[x->ndim - 1 - i];
     expect_empty_result("reshape", x, tensor_reshape(x, x->ndim, reversed));
@@ -315,6 +374,22 @@ static Tensor *b_pow_scalar(Tensor *a, Tensor *b) {
     tensor_release(e);
     return r;
 }
+static Tensor *b_var(Tensor *a, Tensor *b) { (void)b; return tensor_var_dims(a, (int64_t[]){0}, 1, true, true); }
+static Tensor *b_std(Tensor *a, Tensor *b) { (void)b; return tensor_std_dims(a, NULL, 0, false, false); }
+static Tensor *b_norm3(Tensor *a, Tensor *b) { (void)b; return tensor_norm_dims(a, 3, (int64_t[]){-1}, 1, false); }
+static Tensor *b_norm_inf(Tensor *a, Tensor *b) { (void)b; return tensor_norm_dims(a, INFINITY, NULL, 0, false); }
+static Tensor *b_logsumexp(Tensor *a, Tensor *b) { (void)b; return tensor_logsumexp_dims(a, (int64_t[]){1, 0}, 2, false); }
+static Tensor *b_min(Tensor *a, Tensor *b) { (void)b; return tensor_min(a); }
+static Tensor *b_min0(Tensor *a, Tensor *b) { (void)b; return tensor_min_dim(a, 0, true); }
+static Tensor *b_flatten(Tensor *a, Tensor *b) { (void)b; return tensor_flatten(a, 0, -1); }
+static Tensor *b_unsqueeze(Tensor *a, Tensor *b) { (void)b; return tensor_unsqueeze(a, 1); }
+static Tensor *b_permute(Tensor *a, Tensor *b) { (void)b; return tensor_permute(a, (int64_t[]){1, 0}, 2); }
+static Tensor *b_t(Tensor *a, Tensor *b) { (void)b; return tensor_t(a); }
+static Tensor *b_cat(Tensor *a, Tensor *b) {
+    Tensor *r = tensor_reshape(b, 2, (int64_t[]){1, 4}), *c = tensor_cat((Tensor *[]){a, r, a}, 3, 0);
+    tensor_release(r);
+    return c;
+}
 static Tensor *b_cross_entropy(Tensor *a, Tensor *b) {
     (void)b;
     Tensor *c = tensor_zeros(SHAPE(3), false), *r = tensor_cross_entropy(a, c);
@@ -331,6 +406,10 @@ static void test_backward_under_limit(void) {
         {"max", b_max},          {"max axis 1", b_max1},       {"softmax", b_softmax0},
         {"log_softmax", b_log_softmax}, {"transpose", b_transpose}, {"reshape", b_reshape},
         {"pow scalar", b_pow_scalar}, {"cross_entropy", b_cross_entropy},
+        {"var", b_var},          {"std", b_std},               {"norm p=3", b_norm3},
+        {"norm p=inf", b_norm_inf}, {"logsumexp", b_logsumexp}, {"min", b_min},
+        {"min dim 0", b_min0},   {"flatten", b_flatten},       {"unsqueeze", b_unsqueeze},
+        {"permute", b_permute},  {"t", b_t},                   {"cat", b_cat},
     };
     int64_t limit = ag_memory_limit(), base = live_tensors();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)

@@ -2,7 +2,7 @@
 e() { $AG -e "$1" 2>&1; echo "[exit $?]"; }
 e 'exp()'
 e 'reshape(1)'
-e 'sum(1, 0, 0)'
+e 'sum(1, 0, 0, 0)'
 e 'tensor()'
 e 'numel()'
 e 'zeros(2.5)'
