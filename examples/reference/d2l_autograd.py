@@ -3,8 +3,9 @@ Learning, section 2.5 (Automatic Differentiation), as D2L writes it.
 
     /usr/bin/python3 examples/reference/d2l_autograd.py
 
-Prints each value the .ag prints, in order: its `# expect:` lines (ag
-names grad_fn without PyTorch's trailing 0).
+Prints, in order, what the .ag prints: its `# expect:` lines. ag names
+grad_fn without PyTorch's trailing 0, and its top-level backward prints
+each leaf's new gradient (`x.grad = ...`), which `backward` below does too.
 """
 import torch
 
@@ -15,24 +16,29 @@ def show(v):
     print(str(v).replace("Backward0>", "Backward>"))
 
 
+def backward(t, name, leaf, **kw):
+    t.backward(**kw)
+    show("%s.grad = %s" % (name, leaf.grad))
+
+
 # 2.5.1 A Simple Function
 x = torch.arange(4.0)
-x.requires_grad_(True)
+show(x.requires_grad_(True))
 show(x.grad)
 y = 2 * torch.dot(x, x)
 show(y)
-y.backward()
+backward(y, "x", x)
 show(x.grad)
 show(x.grad == 4 * x)
 x.grad.zero_()
 y = x.sum()
-y.backward()
+backward(y, "x", x)
 show(x.grad)
 
 # 2.5.2 Backward for Non-Scalar Variables
 x.grad.zero_()
 y = x * x
-y.backward(gradient=torch.ones(len(y)))
+backward(y, "x", x, gradient=torch.ones(len(y)))
 show(x.grad)
 
 # 2.5.3 Detaching Computation
@@ -40,10 +46,10 @@ x.grad.zero_()
 y = x * x
 u = y.detach()
 z = u * x
-z.sum().backward()
+backward(z.sum(), "x", x)
 show(x.grad == u)
 x.grad.zero_()
-y.sum().backward()
+backward(y.sum(), "x", x)
 show(x.grad == 2 * x)
 
 
@@ -59,10 +65,9 @@ def f(a):
     return c
 
 
-for start in (0.3, -0.7):  # D2L draws a from randn; both branches here
+for start in (0.3, -0.7):  # D2L draws a from randn; these take both branches
     a = torch.tensor(start, requires_grad=True)
     d = f(a)
-    d.backward()
+    backward(d, "a", a)
     show(d)
-    show(a.grad)
     show(a.grad == d / a)
