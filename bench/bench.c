@@ -364,8 +364,10 @@ static void script_file(const char *name) {
     emit(name, script_time(text) * 1e3, "ms");
 }
 
-/* The training workloads of torch_ref.py: bench/train_poly.ag. */
+/* The training workloads of torch_ref.py: bench/train_poly.ag,
+ * bench/train_moons.ag. */
 static void train_poly(void) { script_file("train_poly"); }
+static void train_moons(void) { script_file("train_moons"); }
 
 /* ====================================================================== */
 
@@ -378,7 +380,7 @@ static const struct {
     {"matmul_fwd_bwd", matmul_fwd_bwd, true}, {"matmul_fwd", matmul_fwd, true},
     {"elementwise", elementwise, true},       {"startup", startup, true},
     {"shell_script", shell_script, true},     {"loop_overhead", loop_overhead, true},
-    {"train_poly", train_poly, true},
+    {"train_poly", train_poly, true},         {"train_moons", train_moons, true},
     {"mlp_memory", mlp_memory, false},
 };
 

@@ -167,9 +167,10 @@ static inline void pack_sliver(double *restrict dst, int R, int64_t rows, int64_
         for (int64_t p = 0; p < kc; p++, dst += R, src += cs)
 #pragma GCC unroll 32
             for (int r = 0; r < R; r++) dst[r] = src[r * rs];
-    } else {
+    } else { /* an edge sliver: zeros (one memset), then the rows there are */
+        memset(dst, 0, (size_t)(kc * R) * sizeof *dst);
         for (int64_t p = 0; p < kc; p++, dst += R, src += cs)
-            for (int r = 0; r < R; r++) dst[r] = r < rows ? src[r * rs] : 0.0;
+            for (int64_t r = 0; r < rows; r++) dst[r] = src[r * rs];
     }
 }
 
