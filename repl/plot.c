@@ -143,10 +143,11 @@ static void print_row(FILE *out, const Canvas *c, int row) {
     if (row == 0) snprintf(label, sizeof label, "%.4g", c->y1);
     else if (row == c->rows - 1) snprintf(label, sizeof label, "%.4g", c->y0);
     fprintf(out, "%*s |", LABEL_WIDTH, label);
+    char cell[8];
+    int series, end = c->cols; /* blank cells at the end are left out: no trailing spaces */
+    while (end > 0 && (cell_text(c, end - 1, row, cell, &series), series == 0)) end--;
     int shown = 0;
-    for (int col = 0; col < c->cols; col++) {
-        char cell[8];
-        int series;
+    for (int col = 0; col < end; col++) {
         cell_text(c, col, row, cell, &series);
         if (c->color && series != shown) fputs(series ? series_color(series) : "\033[0m", out);
         shown = series;
