@@ -65,4 +65,5 @@ def main():
                   num(accuracy.item() * 100), "%")
 
 
-main()
+if __name__ == "__main__":
+    main()
