@@ -47,6 +47,11 @@ static bool parameter_names(Session *s, CallArgs *a, Optimizer *o) {
             return session_fail(s, n->line, n->col, "can't optimize a non-leaf tensor: '%.*s' "
                                 "is the result of %s", (int)n->as.text.length, n->as.text.text,
                                 v->as.tensor->op_name);
+        for (int j = 0; j < i; j++) /* a step would update it twice (PyTorch warns) */
+            if (strlen(o->names[j]) == n->as.text.length &&
+                memcmp(o->names[j], n->as.text.text, n->as.text.length) == 0)
+                return session_fail(s, n->line, n->col, "parameter %d is '%s' again: list "
+                                    "each variable once", i + 1, o->names[j]);
         o->names[i] = strndup(n->as.text.text, n->as.text.length);
         if (!o->names[i]) return session_fail(s, a->line, a->col, "out of memory");
         o->count = i + 1;
