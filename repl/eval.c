@@ -638,6 +638,14 @@ static bool eval_index(Session *s, const Node *n, Value *out) {
  * Calls
  * ====================================================================== */
 
+/* Counts a loop iteration or a call against s->max_steps: once past it,
+ * every further one fails (a bound for the fuzzer, not for users). */
+static bool take_step(Session *s, int line, int col) {
+    if (!s->max_steps || ++s->steps <= s->max_steps) return true;
+    return session_fail(s, line, col, "the run went past its budget of %lld loop iterations "
+                        "and calls", (long long)s->max_steps);
+}
+
 /* An error inside a body is reported where the function was called (the
  * body may be lines away), naming the innermost function it happened in. */
 static void blame_call(Session *s, const Node *call, const UserFunc *f) {
@@ -668,6 +676,10 @@ static bool apply_user(Session *s, const Node *at, const UserFunc *f, Value *arg
         return session_fail(s, at->line, at->col, "runaway recursion: more than %d nested calls "
                             "(does %.*s call itself?)", MAX_CALL_DEPTH, name_len(fname),
                             fname->as.text.text);
+    }
+    if (!take_step(s, at->line, at->col)) {
+        for (int i = 0; i < n; i++) value_release(&args[i]);
+        return false;
     }
     Frame frame = {.func = f, .caller = s->frame, .result = value_void()};
     bool ok = true;
@@ -1136,9 +1148,7 @@ static Status loop_body(Session *s, const Stmt *st, bool *stop) {
     *stop = true;
     if (session_interrupted)
         return exec_fail(s, st->line, st->col, "interrupted");
-    if (s->loop_budget && --s->loop_budget == 0)
-        return exec_fail(s, st->line, st->col, "the loop ran past the session's iteration "
-                         "budget");
+    if (!take_step(s, st->line, st->col)) return EXEC_ERROR;
     Status r = exec_block(s, &st->body);
     session_note_arena(s); /* a loop that builds graphs says so as it goes */
     if (r == EXEC_BREAK) return EXEC_OK;

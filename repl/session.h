@@ -97,8 +97,10 @@ typedef struct Session {
     bool quiet_notes;          /* no arena notes (ag --check compares output) */
     bool allow_files;          /* :load, :dot FILE, load_csv... (off when fuzzing) */
     int64_t gradcheck_max_elements;
-    int64_t loop_budget;       /* loop iterations left before an error; 0: no bound
-                                  (the fuzzer sets one: while True { } must end) */
+    int64_t max_steps;         /* loop iterations and user-function calls a run may make
+                                  before every further one fails; 0: no bound (the fuzzer
+                                  sets one: while True { } and f(n) = f(n-1) + f(n-1) end) */
+    int64_t steps;             /* loop iterations and calls made so far */
 } Session;
 
 void session_init(Session *s, FILE *out, FILE *err, bool interactive);

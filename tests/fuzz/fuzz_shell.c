@@ -5,21 +5,76 @@
  * A finding is a crash, a sanitizer report, a hang past -timeout, or a
  * tensor still alive once the session and the graph are freed (a leak).
  *
+ * Every run is bounded, so that -timeout only ever catches a real hang:
+ *   - steps: a run makes at most MAX_STEPS loop iterations and user-function
+ *     calls (while True { }, f(n) = f(n-1) + f(n-1)); past them, each
+ *     further one fails with the session's error;
+ *   - memory: MEMORY_LIMIT bytes of tensors and graph, so that no single op,
+ *     backward or print takes long, and huge shapes fail as they would at
+ *     the shell's default limit;
+ *   - time: after CPU_MILLISECONDS of this thread's CPU time a timer raises
+ *     the shell's Ctrl-C flag, which the evaluator, gradcheck, plot and
+ *     backward poll: the rest of the run fails with "interrupted", as the
+ *     shell does when Ctrl-C stops a statement.
+ *
  * Built by make fuzz (clang -fsanitize=fuzzer,address,undefined).
  */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
+#include "interrupt.h"
 #include "run.h"
+
+enum {
+    MAX_STEPS = 10000,
+    MEMORY_LIMIT = 1 << 20,
+    CPU_MILLISECONDS = 100,
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static void on_timer(int sig) {
+    (void)sig;
+    session_interrupted = 1;
+}
+
+/* A one-shot timer on this thread's CPU time that raises the Ctrl-C flag. */
+static timer_t cpu_timer(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_timer;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    struct sigevent ev;
+    memset(&ev, 0, sizeof ev);
+    ev.sigev_notify = SIGEV_SIGNAL;
+    ev.sigev_signo = SIGRTMIN;
+    timer_t timer;
+    if (sigaction(SIGRTMIN, &sa, NULL) != 0 ||
+        timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &timer) != 0) {
+        perror("fuzz: timer");
+        abort();
+    }
+    return timer;
+}
+
+static void arm(timer_t timer, long milliseconds) {
+    struct itimerspec when = {.it_value = {milliseconds / 1000, milliseconds % 1000 * 1000000}};
+    timer_settime(timer, 0, &when, NULL);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static FILE *sink;
+    static timer_t timer;
     if (!sink) {
         sink = fopen("/dev/null", "w");
-        ag_set_memory_limit(32 << 20); /* keeps each input quick */
+        ag_set_memory_limit(MEMORY_LIMIT);
+        ag_set_interrupt_flag(&session_interrupted); /* backward stops too */
+        timer = cpu_timer();
     }
     ag_seed(0);
     Session s;
@@ -27,11 +82,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     s.allow_files = false;
     s.quiet_notes = true;
     s.gradcheck_max_elements = 2000;
-    s.loop_budget = 20000; /* while True { } ends, as Ctrl-C would end it */
+    s.max_steps = MAX_STEPS;
     Source src = {.name = "<fuzz>", .text = (const char *)data, .text_len = size, .keep_going = true};
+    session_interrupted = 0;
+    arm(timer, CPU_MILLISECONDS);
     run_source(&s, &src);
+    arm(timer, 0);
+    session_interrupted = 0;
     session_free(&s);
     ag_graph_free();
+    ag_trim(); /* no cached blocks: libFuzzer reruns a run that ends with more
+                  mallocs than frees, looking for a leak */
     AgStats st = ag_stats();
     if (st.live_tensors != 0) {
         fprintf(stderr, "fuzz: %lld tensors leaked\n", (long long)st.live_tensors);
