@@ -19,8 +19,11 @@
  * below call the vector versions of these functions, 4 or 8 values a call:
  * several times faster, within 4 ulp (glibc's bound; the scalar functions
  * are within 1). Without it, the same loops call libm. libmvec has had all
- * of them since glibc 2.35, the release that added tanh, which make tests. */
-#if defined(AG_LIBMVEC) && defined(__GNUC__) && !defined(__clang__)
+ * of them since glibc 2.35, the release that added tanh, which make tests.
+ * Only with AVX2 or wider: the 2-wide SSE versions a baseline x86-64 build
+ * would call are further off (log(exp(2)) = 1.9999999999999998, where libm
+ * and PyTorch give 2). */
+#if defined(AG_LIBMVEC) && defined(__GNUC__) && !defined(__clang__) && defined(__AVX2__)
 #define VECTOR_MATH __attribute__((simd("notinbranch")))
 VECTOR_MATH double erf(double);
 VECTOR_MATH double exp(double);
