@@ -305,6 +305,108 @@ static void micro_kernel(int64_t kc, const double *restrict a, const double *res
 #endif
 
 /* ======================================================================
+ * ag_gemm: small products, A read in place
+ *
+ * A product with few columns and a short inner dimension (a layer of a
+ * small network: 100 x 16 @ 16 x 16) spends more in packing and in edge
+ * tiles than in multiply-adds on the blocked path. Here only op(B) is
+ * copied, into rows padded to whole vectors (K x N is small), and a tile
+ * of MR rows by SW columns reads its rows of A where they are. Each element
+ * is the same fused sum, in the same order, as the blocked path computes
+ * (K <= KC there is one step), so the choice of path changes no bit.
+ * ====================================================================== */
+
+#ifdef GEMM_VL
+
+enum { SW = 2 * GEMM_VL,        /* columns of a tile: two vectors */
+       SMALL_N = 4 * SW,         /* at most this many columns */
+       SMALL_MNK = 1 << 18 };    /* and this many multiply-adds */
+
+static bool gemm_is_thin(int64_t M, int64_t N, int64_t K) {
+    return K <= KC && N <= SMALL_N && (double)M * (double)N * (double)K <= SMALL_MNK;
+}
+
+/* c (m x n corner of an MR x SW tile) (+)= the rows of A at row (and p
+ * steps of a_ps) @ bp (K x SW, rows ldb apart). Rows past m repeat the
+ * last one: computed, never stored, never read out of bounds. */
+KERNEL_ATTR
+static void thin_kernel(int64_t K, const double *a, int64_t a_is, int64_t a_ps,
+                        const double *restrict bp, int64_t ldb, double *restrict c,
+                        int64_t ldc, int m, int n, bool add) {
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT ON
+#endif
+    const double *row[MR];
+    for (int i = 0; i < MR; i++) row[i] = a + (i < m ? i : m - 1) * a_is;
+    vd acc[MR][2];
+#pragma GCC unroll 32
+    for (int i = 0; i < MR; i++) acc[i][0] = acc[i][1] = (vd){0};
+    for (int64_t p = 0; p < K; p++) {
+        vd b0 = vload(bp + p * ldb), b1 = vload(bp + p * ldb + GEMM_VL);
+#pragma GCC unroll 32
+        for (int i = 0; i < MR; i++) {
+            vd ai = row[i][p * a_ps] - (vd){0};
+            acc[i][0] += ai * b0;
+            acc[i][1] += ai * b1;
+        }
+    }
+    if (m == MR && n == SW) {
+#pragma GCC unroll 32
+        for (int i = 0; i < MR; i++) {
+            double *ci = c + i * ldc;
+            vstore(ci, add ? vload(ci) + acc[i][0] : acc[i][0]);
+            vstore(ci + GEMM_VL, add ? vload(ci + GEMM_VL) + acc[i][1] : acc[i][1]);
+        }
+        return;
+    }
+    double tile[MR][SW]; /* an edge tile: through memory, then the m x n corner */
+#pragma GCC unroll 32
+    for (int i = 0; i < MR; i++) {
+        vstore(tile[i], acc[i][0]);
+        vstore(tile[i] + GEMM_VL, acc[i][1]);
+    }
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++)
+            c[i * ldc + j] = add ? c[i * ldc + j] + tile[i][j] : tile[i][j];
+}
+
+/* C (+)= op(A) @ op(B) for gemm_is_thin products; false when out of memory. */
+static bool gemm_thin(int64_t M, int64_t N, int64_t K, const double *A, int64_t a_is,
+                      int64_t a_ps, const double *B, int64_t b_js, int64_t b_ps, double *C,
+                      int64_t ldc, bool accumulate) {
+    int64_t ldb = (N + SW - 1) / SW * SW;
+    double *bp = pack_buffer(1, (size_t)(K * ldb));
+    if (!bp) return false;
+    for (int64_t p = 0; p < K; p++) {
+        double *dst = bp + p * ldb;
+        for (int64_t j = 0; j < N; j++) dst[j] = B[j * b_js + p * b_ps];
+        for (int64_t j = N; j < ldb; j++) dst[j] = 0.0;
+    }
+    for (int64_t j = 0; j < N; j += SW)
+        for (int64_t i = 0; i < M; i += MR)
+            thin_kernel(K, A + i * a_is, a_is, a_ps, bp + j, ldb, C + i * ldc + j, ldc,
+                        (int)min64(MR, M - i), (int)min64(SW, N - j), accumulate);
+    return true;
+}
+
+#else
+
+static bool gemm_is_thin(int64_t M, int64_t N, int64_t K) {
+    (void)M, (void)N, (void)K;
+    return false;
+}
+
+static bool gemm_thin(int64_t M, int64_t N, int64_t K, const double *A, int64_t a_is,
+                      int64_t a_ps, const double *B, int64_t b_js, int64_t b_ps, double *C,
+                      int64_t ldc, bool accumulate) {
+    (void)M, (void)N, (void)K, (void)A, (void)a_is, (void)a_ps, (void)B, (void)b_js;
+    (void)b_ps, (void)C, (void)ldc, (void)accumulate;
+    return false;
+}
+
+#endif
+
+/* ======================================================================
  * ag_gemm: the blocked driver
  * ====================================================================== */
 
@@ -325,6 +427,8 @@ static bool gemm_packed(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_
     int64_t a_is, a_ps, b_js, b_ps; /* strides along i, p and j, as in gemm_direct */
     op_strides(trans_a, lda, &a_is, &a_ps);
     op_strides(!trans_b, ldb, &b_js, &b_ps);
+    if (gemm_is_thin(M, N, K))
+        return gemm_thin(M, N, K, A, a_is, a_ps, B, b_js, b_ps, C, ldc, accumulate);
     /* K in equal steps of at most KC: no thin last step paying a C pass. */
     int64_t steps = (K + KC - 1) / KC, kstep = (K + steps - 1) / steps;
     /* Slack past the last sliver: the A prefetch reads ahead. */

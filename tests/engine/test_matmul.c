@@ -73,9 +73,11 @@ static void check_gemm(GemmSize s, bool ta, bool tb, bool accumulate) {
 }
 
 static void test_gemm(void) {
-    /* Direct path, packed path with edge tiles, several KC and MC blocks,
-     * and an N past one NC panel. */
+    /* Direct path; the thin path (N <= 64, K <= KC: full tiles, edge rows
+     * and columns, its largest size); the packed path with edge tiles,
+     * several KC and MC blocks, and an N past one NC panel. */
     const GemmSize sizes[] = {{1, 1, 1},     {2, 2, 2},     {7, 5, 3},     {33, 17, 65},
+                              {100, 16, 16}, {50, 63, 2},   {64, 64, 64},  {65, 64, 64},
                               {1, 300, 200}, {300, 1, 200}, {40, 40, 0},   {3, 2, 500},
                               {8, 24, 8},    {9, 25, 7},    {200, 130, 300}, {20, 4200, 9}};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
