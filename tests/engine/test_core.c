@@ -1,7 +1,8 @@
 /*
  * test_core.c — the graph machinery: the diamond, reuse, shared
  * subexpressions, dead branches, freed graphs, accumulation, zero_grad, a
- * long chain, the arena caveat and ownership (nothing leaks).
+ * long chain, the arena caveat and ownership (nothing leaks); random
+ * graphs against finite differences.
  */
 #include "harness.h"
 
@@ -489,44 +490,60 @@ static void test_op_table(void) {
 }
 
 /* Random graphs: values reused by several consumers, broadcasting, dead
- * branches, shared gradient tensors; every one checked against finite
+ * branches, shared gradient tensors; every graph checked against finite
  * differences. The graph is a deterministic function of its seed, so the
- * checker can rebuild it for each perturbed input. */
+ * checker can rebuild it for each perturbed input. Every node broadcasts
+ * to (3, 4), so any two combine. */
 static uint64_t lcg(uint64_t *state) {
     *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
     return *state >> 33;
 }
 
+enum { GRAPH_NODES = 20, NODE_KINDS = 7, RANDOM_GRAPHS = 1000 };
+
+/* One build's state: the generator. */
+typedef struct {
+    uint64_t state;
+} Gen;
+
+/* One call per full expression: the order of calls within one is unspecified. */
+static int64_t pick(Gen *g, int64_t n) { return (int64_t)(lcg(&g->state) % (uint64_t)n); }
+
+static Tensor *random_node(int kind, Tensor *a, Tensor *b) {
+    switch (kind) {
+    case 0: return tensor_add(a, b);
+    case 1: return tensor_sub(a, b);
+    case 2: return tensor_mul(a, b);
+    case 3: return tensor_tanh(a);
+    case 4: return tensor_sin(a);
+    case 5: return tensor_neg(a);
+    default: return tensor_mul(a, a);
+    }
+}
+
 static Tensor *build_random_graph(Tensor **in, const void *arg) {
-    uint64_t state = *(const uint64_t *)arg;
-    Tensor *nodes[16];
+    Gen g = {*(const uint64_t *)arg};
+    Tensor *nodes[GRAPH_NODES];
     int n = 3;
     for (int i = 0; i < 3; i++) nodes[i] = tensor_retain(in[i]);
-    while (n < 16) {
-        Tensor *a = nodes[lcg(&state) % (uint64_t)n], *b = nodes[lcg(&state) % (uint64_t)n], *r;
-        switch (lcg(&state) % 7) {
-        case 0: r = tensor_add(a, b); break;
-        case 1: r = tensor_sub(a, b); break;
-        case 2: r = tensor_mul(a, b); break;
-        case 3: r = tensor_tanh(a); break;
-        case 4: r = tensor_sin(a); break;
-        case 5: r = tensor_neg(a); break;
-        default: r = tensor_mul(a, a); break;
-        }
-        nodes[n++] = r;
+    while (n < GRAPH_NODES) {
+        Tensor *a = nodes[pick(&g, n)], *b = nodes[pick(&g, n)];
+        int kind = (int)pick(&g, NODE_KINDS);
+        nodes[n++] = random_node(kind, a, b);
     }
     /* The output uses the last node and one earlier one; the rest may be
      * dead branches. */
-    Tensor *out = tensor_add(nodes[15], nodes[3 + lcg(&state) % 12]);
+    Tensor *out = tensor_add(nodes[n - 1], nodes[3 + pick(&g, n - 4)]);
     for (int i = 0; i < n; i++) tensor_release(nodes[i]);
     return out;
 }
 
 static void test_random_graphs(void) {
-    for (uint64_t seed = 1; seed <= 200; seed++) {
-        /* (2,3), (3,) and (2,1) broadcast to (2,3). */
-        Tensor *in[3] = {test_uniform(-1, 1, true, SHAPE(2, 3)), test_uniform(-1, 1, true, SHAPE(3)),
-                         test_uniform(-1, 1, seed % 3 != 0, SHAPE(2, 1))};
+    for (uint64_t seed = 1; seed <= RANDOM_GRAPHS; seed++) {
+        /* (3, 4), (4,) and (3, 1) broadcast to (3, 4). */
+        Tensor *in[3] = {test_uniform(-1, 1, true, SHAPE(3, 4)),
+                         test_uniform(-1, 1, true, SHAPE(4)),
+                         test_uniform(-1, 1, seed % 3 != 0, SHAPE(3, 1))};
         char label[48];
         snprintf(label, sizeof label, "random graph %llu", (unsigned long long)seed);
         fd_check(label, build_random_graph, &seed, in, 3);
