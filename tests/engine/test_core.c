@@ -2,7 +2,7 @@
  * test_core.c — the graph machinery: the diamond, reuse, shared
  * subexpressions, dead branches, freed graphs, accumulation, zero_grad, a
  * long chain, the arena caveat and ownership (nothing leaks); random
- * graphs against finite differences.
+ * graphs of every family of op against finite differences.
  */
 #include "harness.h"
 
@@ -490,10 +490,11 @@ static void test_op_table(void) {
 }
 
 /* Random graphs: values reused by several consumers, broadcasting, dead
- * branches, shared gradient tensors, indexing, selections and
- * activations; every graph checked against finite differences. The graph
- * is a deterministic function of its seed, so the checker can rebuild it
- * for each perturbed input. Every node broadcasts to (3, 4), so any two
+ * branches, shared gradient tensors, and every family of op (indexing,
+ * selections, activations, reductions, joins, losses, shape ops, matmul);
+ * every graph checked against finite differences. The graph is a
+ * deterministic function of its seed, so the checker can rebuild it for
+ * each perturbed input. Every node broadcasts to (3, 4), so any two
  * combine: an op that needs that exact shape gets its operand expanded,
  * and every op gives back a shape that broadcasts to it. */
 static uint64_t lcg(uint64_t *state) {
@@ -501,7 +502,7 @@ static uint64_t lcg(uint64_t *state) {
     return *state >> 33;
 }
 
-enum { GRAPH_NODES = 20, NODE_KINDS = 15, RANDOM_GRAPHS = 1000 };
+enum { GRAPH_NODES = 20, NODE_KINDS = 20, RANDOM_GRAPHS = 1000 };
 
 /* Finite differences straddle a kink (clamp's bounds, maximum's ties,
  * leaky_relu's 0) only when an operand lies within about h times its
@@ -672,7 +673,96 @@ static Tensor *activation_node(Gen *g, Tensor *a) {
     }
 }
 
-static Tensor *random_node(Gen *g, int kind, Tensor *a, Tensor *b) {
+/* std = sqrt(var) has a kink at var 0, where an operand broadcast along
+ * the dims would sit: a constant ramp added first keeps its values apart. */
+static Tensor *std_node(Gen *g, Tensor *x, const int64_t *dims, int ndims, bool keepdim) {
+    double steps[12];
+    for (int k = 0; k < 12; k++) steps[k] = 0.1 * k;
+    Tensor *ramp = tensor_create(SHAPE(3, 4), steps, false), *y = tensor_add(x, ramp);
+    Tensor *r = tensor_std_dims(y, dims, ndims, true, keepdim);
+    near_value(g, r, 0);
+    tensor_release(ramp), tensor_release(y);
+    return r;
+}
+
+/* Over dim 0, dim 1 (as 1 or -1) or both, keeping them: (1, 4), (3, 1),
+ * (1, 1); over dim 0 it may also drop it: (4,). */
+static Tensor *reduce_node(Gen *g, Tensor *a) {
+    static const int64_t dims[][2] = {{0}, {1}, {-1}, {0, -1}};
+    int which = (int)pick(g, 4), ndims = which == 3 ? 2 : 1;
+    bool keepdim = which != 0 || pick(g, 2);
+    Tensor *x = full(a), *r;
+    switch (pick(g, 5)) {
+    case 0: r = tensor_sum_dims(x, dims[which], ndims, keepdim); break;
+    case 1: r = tensor_mean_dims(x, dims[which], ndims, keepdim); break;
+    case 2: r = tensor_logsumexp_dims(x, dims[which], ndims, keepdim); break;
+    case 3: r = tensor_var_dims(x, dims[which], ndims, pick(g, 2), keepdim); break;
+    default: r = std_node(g, x, dims[which], ndims, keepdim); break;
+    }
+    tensor_release(x);
+    return r;
+}
+
+/* (a, b) or (a, b, a) stacked along a new dim, then logsumexp over it (a
+ * smooth maximum): (3, 4). */
+static Tensor *stack_node(Gen *g, Tensor *a, Tensor *b) {
+    Tensor *x = full(a), *y = full(b);
+    int n = 2 + (int)pick(g, 2), dim = (int)pick(g, 3);
+    Tensor *stacked = tensor_stack((Tensor *[]){x, y, x}, n, dim);
+    Tensor *r = tensor_logsumexp_dims(stacked, (int64_t[]){dim}, 1, false);
+    tensor_release(stacked), tensor_release(x), tensor_release(y);
+    return r;
+}
+
+/* Element losses (reduction 'none'), a and b broadcast. smooth_l1 and
+ * huber are smooth enough (their slopes are continuous); l1 has a kink. */
+static Tensor *loss_node(Gen *g, Tensor *a, Tensor *b) {
+    switch (pick(g, 4)) {
+    case 0: return tensor_mse_loss(a, b, AG_REDUCTION_NONE);
+    case 1: return tensor_smooth_l1_loss(a, b, AG_REDUCTION_NONE, 0.5);
+    case 2: return tensor_huber_loss(a, b, AG_REDUCTION_NONE, 0.8);
+    default: near_kink(g, a, b); return tensor_l1_loss(a, b, AG_REDUCTION_NONE);
+    }
+}
+
+/* x's elements in another order, read back as (3, 4): transposed, or
+ * viewed as (3, 2, 2) and permuted. */
+static Tensor *reorder_node(Gen *g, Tensor *a) {
+    static const int64_t perms[][3] = {{2, 0, 1}, {1, 2, 0}, {0, 2, 1}};
+    Tensor *x = full(a), *moved;
+    int64_t which = pick(g, 4);
+    if (which == 3) {
+        moved = tensor_transpose(x, 0, -1);
+    } else {
+        Tensor *cube = tensor_reshape(x, SHAPE(3, 2, 2));
+        moved = tensor_permute(cube, perms[which], 3);
+        tensor_release(cube);
+    }
+    Tensor *r = tensor_reshape(moved, SHAPE(3, -1));
+    tensor_release(moved), tensor_release(x);
+    return r;
+}
+
+/* (a b^T) c / 4, (3, 3) then (3, 4), the 1/4 keeping values moderate; or
+ * a b[0] (matrix times vector) as a column (3, 1). */
+static Tensor *matmul_node(Gen *g, Tensor *a, Tensor *b, Tensor *c) {
+    Tensor *x = full(a), *y = full(b), *r;
+    if (pick(g, 2)) {
+        Tensor *yt = tensor_t(y), *xy = tensor_matmul(x, yt), *z = full(c);
+        Tensor *xyz = tensor_matmul(xy, z), *quarter = tensor_scalar(0.25);
+        r = tensor_mul(xyz, quarter);
+        Tensor *done[] = {yt, xy, z, xyz, quarter};
+        for (int k = 0; k < 5; k++) tensor_release(done[k]);
+    } else {
+        Tensor *row = tensor_index(y, (AgIndex[]){IX_INT(0)}, 1), *col = tensor_matmul(x, row);
+        r = tensor_unsqueeze(col, 1);
+        tensor_release(row), tensor_release(col);
+    }
+    tensor_release(x), tensor_release(y);
+    return r;
+}
+
+static Tensor *random_node(Gen *g, int kind, Tensor *a, Tensor *b, Tensor *c) {
     switch (kind) {
     case 0: return tensor_add(a, b);
     case 1: return tensor_sub(a, b);
@@ -688,7 +778,12 @@ static Tensor *random_node(Gen *g, int kind, Tensor *a, Tensor *b) {
     case 11: return where_node(g, a, b);
     case 12: return clamp_node(g, a, b);
     case 13: return extreme_node(g, a, b);
-    default: return activation_node(g, a);
+    case 14: return activation_node(g, a);
+    case 15: return reduce_node(g, a);
+    case 16: return stack_node(g, a, b);
+    case 17: return loss_node(g, a, b);
+    case 18: return reorder_node(g, a);
+    default: return matmul_node(g, a, b, c);
     }
 }
 
@@ -699,9 +794,9 @@ static Tensor *build_random_graph(Tensor **in, const void *arg) {
     int n = 3;
     for (int i = 0; i < 3; i++) nodes[i] = tensor_retain(in[i]);
     while (n < GRAPH_NODES) {
-        Tensor *a = nodes[pick(&g, n)], *b = nodes[pick(&g, n)];
+        Tensor *a = nodes[pick(&g, n)], *b = nodes[pick(&g, n)], *c = nodes[pick(&g, n)];
         int kind = (int)pick(&g, NODE_KINDS);
-        Tensor *r = random_node(&g, kind, a, b);
+        Tensor *r = random_node(&g, kind, a, b, c);
         if (!r) {
             if (spec->kinds) CHECK(false, "random graph %llu: node kind %d: %s",
                                    (unsigned long long)spec->seed, kind, ag_error());
