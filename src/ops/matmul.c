@@ -379,7 +379,10 @@ static bool gemm_thin(int64_t M, int64_t N, int64_t K, const double *A, int64_t 
     if (!bp) return false;
     for (int64_t p = 0; p < K; p++) {
         double *dst = bp + p * ldb;
-        for (int64_t j = 0; j < N; j++) dst[j] = B[j * b_js + p * b_ps];
+        if (b_js == 1)
+            memcpy(dst, B + p * b_ps, (size_t)N * sizeof *dst);
+        else
+            for (int64_t j = 0; j < N; j++) dst[j] = B[j * b_js + p * b_ps];
         for (int64_t j = N; j < ldb; j++) dst[j] = 0.0;
     }
     for (int64_t j = 0; j < N; j += SW)
