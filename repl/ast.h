@@ -54,6 +54,9 @@ struct Node {
     /* NAME: where the variable was last found (eval.c's lookup cache) */
     int cache_slot;
     uint32_t cache_generation;
+    /* Whether a call in the subtree names a builtin that returns nothing
+     * (eval.c's check_void_calls): 0 not yet known, 1 no, 2 yes. */
+    signed char names_void;
 };
 
 typedef enum {

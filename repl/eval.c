@@ -391,13 +391,14 @@ static void object_name(const Node *obj, char *buf, size_t size) {
 }
 
 static bool attr_grad(Session *s, const Node *n, Tensor *t, Value *out) {
-    char who[64];
-    object_name(n->left, who, sizeof who);
-    if (!tensor_is_leaf(t) && n->left->kind == NODE_NAME)
+    if (!tensor_is_leaf(t) && n->left->kind == NODE_NAME) {
+        char who[64]; /* named only here: w.grad is read in every training step */
+        object_name(n->left, who, sizeof who);
         return session_fail(s, n->line, n->col,
                             "%s.grad: only leaf tensors keep their gradient, and %s is an "
                             "intermediate result (%s); its gradient is freed during backward",
                             who, who, t->op_name);
+    }
     if (!tensor_is_leaf(t))
         return session_fail(s, n->line, n->col, ".grad of an intermediate result (%s): only "
                             "leaf tensors keep their gradient", t->op_name);
@@ -983,9 +984,28 @@ static const Node *void_call(Session *s, const Node *n, bool skip_root) {
     return hit;
 }
 
+/* Whether a call in the tree is named as a builtin that returns nothing,
+ * whatever the name is bound to: when not, no binding can make one. */
+static bool names_void_builtin(const Node *n) {
+    if (!n) return false;
+    if (n->kind == NODE_CALL) {
+        const Node *c = n->left; /* as static_builtin reads it */
+        const Builtin *b = builtin_find(c->as.text.text, c->as.text.length);
+        if (b && (b->flags & BI_VOID)) return true;
+    }
+    if (names_void_builtin(n->left) || names_void_builtin(n->right)) return true;
+    for (int i = 0; i < n->num_kids; i++)
+        if (names_void_builtin(n->kids[i])) return true;
+    return false;
+}
+
 /* A call that returns nothing can only be a statement of its own: refused
  * before anything runs, so that a failed statement changes nothing. */
 static bool check_void_calls(Session *s, const Node *expr, bool statement_root, bool assigned) {
+    if (!expr) return true;
+    Node *cache = (Node *)expr; /* the tree never changes: worked out once per statement */
+    if (!cache->names_void) cache->names_void = names_void_builtin(expr) ? 2 : 1;
+    if (cache->names_void == 1) return true;
     const Node *hit = void_call(s, expr, statement_root);
     if (!hit) return true;
     const Node *c = hit->left;

@@ -626,14 +626,15 @@ static int finish_backward(int rc) {
 static int refuse_backward(const Tensor *y, const Tensor *grad) {
     char sy[AG_SHAPE_STR_MAX], sg[AG_SHAPE_STR_MAX];
     if (!y) return ag_fail("backward: loss is NULL"), -1;
-    tensor_shape_str(y, sy, sizeof sy);
     if (grad && !ag_shape_equal(grad->ndim, grad->shape, y->ndim, y->shape))
         return ag_fail("backward: the gradient has shape %s, but the tensor it is for has "
-                       "shape %s; they must be the same",
-                       tensor_shape_str(grad, sg, sizeof sg), sy), -1;
-    if (!grad && y->numel != 1)
+                       "shape %s; they must be the same", tensor_shape_str(grad, sg, sizeof sg),
+                       tensor_shape_str(y, sy, sizeof sy)), -1;
+    if (!grad && y->numel != 1) {
+        tensor_shape_str(y, sy, sizeof sy);
         return ag_fail("backward needs a loss with exactly one element, not shape %s; for "
                        "the vector-Jacobian product, pass a gradient of shape %s", sy, sy), -1;
+    }
     if (!y->requires_grad)
         return ag_fail("backward: the loss does not require grad, so there is no graph "
                        "to differentiate"), -1;
