@@ -34,6 +34,15 @@ static const int num_commands;
 #define cmd_error(c, ...) session_set_error((c)->s, (c)->line, 1, __VA_ARGS__)
 #define cmd_fail(c, ...) (cmd_error(c, __VA_ARGS__), false)
 
+/* Fails with the message already in the session's error (set by what the
+ * command called), at the command's line. Passing s->error to cmd_fail as
+ * an argument would format the buffer into itself, and print nothing. */
+static bool cmd_fail_as_set(Cmd *c) {
+    c->s->error_line = c->line;
+    c->s->error_col = 1;
+    return false;
+}
+
 /* ======================================================================
  * :help
  * ====================================================================== */
@@ -338,14 +347,14 @@ static bool cmd_dot(Cmd *c, const char *arg) {
     char name[64];
     const char *file;
     if (!arg_variable(c, arg, "dot", &t, name, sizeof name, &file)) return false;
-    if (!*file) return inspect_dot(s, t, name, s->out) || cmd_fail(c, "%s", s->error);
+    if (!*file) return inspect_dot(s, t, name, s->out) || cmd_fail_as_set(c);
     if (!s->allow_files) return cmd_fail(c, ":dot: files are off here");
     FILE *f = fopen(file, "w");
     if (!f) return cmd_fail(c, ":dot: cannot write '%s': %s", file, strerror(errno));
     bool drawn = inspect_dot(s, t, name, f);
     bool written = !ferror(f);
     written = fclose(f) == 0 && written;
-    if (!drawn) return cmd_fail(c, "%s", s->error);
+    if (!drawn) return cmd_fail_as_set(c);
     if (!written) return cmd_fail(c, ":dot: cannot write '%s'", file);
     fprintf(s->out, "wrote %s (render it with: dot -Tpng %s -o graph.png)\n", file, file);
     return true;

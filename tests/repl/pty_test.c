@@ -2,7 +2,7 @@
  * pty_test.c — drives ./ag through a pseudo-terminal, as a person would:
  * the banner and prompt, a continuation line, an error and the session
  * going on, tab completion (readline builds), Ctrl-C on a line being typed
- * and on a running statement, and Ctrl-D.
+ * and on a running statement, backward, gradcheck and :dot, and Ctrl-D.
  *
  * Usage: pty_test PATH_TO_AG   Prints "N passed, N failed" last.
  */
@@ -144,6 +144,20 @@ int main(int argc, char **argv) {
     wait_for(0.5); /* it has started: it runs for seconds */
     type("\x03");
     check(expect("interrupted") && expect("ag> "), "Ctrl-C stops a running gradcheck");
+
+    /* ... and a running :dot (issue 9, item 7). Its graph of 20,000
+     * Functions is megabytes of text; the test stops reading once it has
+     * begun, so :dot waits on the terminal until Ctrl-C has come. */
+    type("d = z\n");
+    expect("ag> ");
+    type("for i in range(20000) { d = d * 1.00001 }\n");
+    expect("ag> ");
+    type(":dot d\n");
+    expect("digraph \"d\"");
+    type("\x03");
+    check(expect("error: interrupted") && expect("ag> "), "Ctrl-C stops a running :dot");
+    type("1 + 1\n");
+    check(expect("tensor(2.)") && expect("ag> "), "and the shell goes on");
 
     if (readline) {
         /* The multi-line entry comes back whole from history. */
