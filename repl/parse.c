@@ -377,6 +377,14 @@ static Node *list(Parser *p) {
     p->num_values = 0;
     NumsStatus st = list_level(p, 0, shape, known, &ndim);
     if (st == NUMS_FAILED) return NULL;
+    /* The input ends inside the list: it is unfinished, whatever it holds
+     * (read as expressions, more than MAX_ARGS numbers so far would be
+     * refused before the end was seen, and a list typed or read over more
+     * lines than that could never be completed). */
+    if (st == NUMS_NOT_NUMBERS && check(p, TOK_EOF)) {
+        fail_at(p, &p->current, "a list literal never closed");
+        return NULL;
+    }
     if (st == NUMS_OK) {
         if (!known[ndim - 1]) ndim = 1; /* [] */
         return number_list(p, &open, ndim, shape);
