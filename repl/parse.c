@@ -934,8 +934,13 @@ ParseStatus parse_check_complete(const char *src, size_t len) {
     parser_init(&p, src, len, 1, &arena);
     ParseStatus status;
     Stmt *s;
-    do status = parse_statement(&p, &s);
-    while (status == PARSE_OK);
+    /* Each statement's tree is dropped once parsed (as run_chunk does), so
+     * a line of a million statements is checked in the memory of one. */
+    do {
+        status = parse_statement(&p, &s);
+        ast_arena_free(&arena);
+        p.arena = &arena;
+    } while (status == PARSE_OK);
     parser_free(&p);
     ast_arena_free(&arena);
     return status == PARSE_INCOMPLETE ? PARSE_INCOMPLETE : PARSE_OK;
