@@ -19,3 +19,8 @@ $AG -e ":load $dir/lib.ag"; echo "[exit $?]"
 $AG -e 'x = tensor(2., grad); y = x * 3' -e ":dot y $dir/y.dot" >/dev/null; echo "[exit $?]"
 [ -f "$dir/y.dot" ] && grep -c -e '->' "$dir/y.dot"
 ls "$dir"
+# A variable name of 150 bytes is named whole by :graph and :dot (they cut
+# it at 63 bytes in the leaf's line and the graph's title).
+n=$(printf '%0150d' 0 | tr 0 n)
+$AG -e "$n = tensor(1., grad); y = $n * 2" -e ":graph $n" -e ":dot y" -e ":dot $n" |
+    awk -v n="$n" '{ if (index($0, n)) whole++ } END { print whole " lines name it whole" }'
