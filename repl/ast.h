@@ -102,7 +102,12 @@ typedef struct {
     size_t bytes;       /* in use, for limits */
 } AstArena;
 
-void *ast_alloc(AstArena *a, size_t size); /* NULL when out of memory */
+/* NULL when out of memory: malloc failing, or the trees of every arena
+ * together, with the engine's tensors and graph, passing the memory limit
+ * (ag_memory_limit; ast_alloc_error says which). */
+void *ast_alloc(AstArena *a, size_t size);
 void ast_arena_free(AstArena *a);
+/* The reason of the last failed ast_alloc, for the message. */
+const char *ast_alloc_error(void);
 
 #endif

@@ -34,6 +34,15 @@ static const int num_commands;
 #define cmd_error(c, ...) session_set_error((c)->s, (c)->line, 1, __VA_ARGS__)
 #define cmd_fail(c, ...) (cmd_error(c, __VA_ARGS__), false)
 
+/* Fails with the message already in the session's error (set by what the
+ * command called), at the command's line. Passing s->error to cmd_fail as
+ * an argument would format the buffer into itself, and print nothing. */
+static bool cmd_fail_as_set(Cmd *c) {
+    c->s->error_line = c->line;
+    c->s->error_col = 1;
+    return false;
+}
+
 /* ======================================================================
  * :help
  * ====================================================================== */
@@ -304,51 +313,60 @@ static bool cmd_mem(Cmd *c, const char *arg) {
  * :graph, :dot, :trace
  * ====================================================================== */
 
-/* The tensor variable named by the first word of arg; *rest gets the rest. */
-static bool arg_variable(Cmd *c, const char *arg, const char *cmd, Tensor **t, char *name,
-                         size_t size, const char **rest) {
+/* The tensor variable named by the first word of arg, and that name, whole
+ * (*name, the caller's to free); *rest gets the rest. */
+static bool arg_variable(Cmd *c, const char *arg, const char *cmd, Tensor **t, char **name,
+                         const char **rest) {
     size_t len = strcspn(arg, " ");
     if (len == 0) return cmd_fail(c, ":%s needs a variable name", cmd);
-    snprintf(name, size, "%.*s", (int)len, arg);
     *rest = arg + len + strspn(arg + len, " ");
     Var *v = session_lookup(c->s, arg, len);
     if (!v || v->value.kind != VAL_TENSOR) {
-        bool plain = strcspn(name, ".([") == strlen(name); /* suggest only for names */
+        bool plain = strcspn(arg, ".([") >= len; /* suggest only for names */
         const char *near = v || !plain ? NULL : session_suggest(c->s, arg, len, NULL, 0);
-        return cmd_fail(c, ":%s: '%s' is not a tensor variable%s%s%s", cmd, name,
-                        near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+        return cmd_fail(c, ":%s: '%.*s' is not a tensor variable%s%s%s", cmd,
+                        (int)(len > 200 ? 200 : len), arg, near ? " (did you mean '" : "",
+                        near ? near : "", near ? "'?)" : "");
     }
+    if (!(*name = strndup(arg, len))) return cmd_fail(c, "out of memory");
     *t = v->value.as.tensor;
     return true;
 }
 
 static bool cmd_graph(Cmd *c, const char *arg) {
     Tensor *t;
-    char name[64];
+    char *name;
     const char *rest;
-    if (!arg_variable(c, arg, "graph", &t, name, sizeof name, &rest)) return false;
-    if (*rest) return cmd_fail(c, ":graph takes one variable name");
-    inspect_graph(c->s, t, name);
-    return true;
+    if (!arg_variable(c, arg, "graph", &t, &name, &rest)) return false;
+    bool ok = !*rest || cmd_fail(c, ":graph takes one variable name");
+    if (ok) inspect_graph(c->s, t, name);
+    free(name);
+    return ok;
 }
 
-static bool cmd_dot(Cmd *c, const char *arg) {
+static bool draw_dot(Cmd *c, Tensor *t, const char *name, const char *file) {
     Session *s = c->s;
-    Tensor *t;
-    char name[64];
-    const char *file;
-    if (!arg_variable(c, arg, "dot", &t, name, sizeof name, &file)) return false;
-    if (!*file) return inspect_dot(s, t, name, s->out) || cmd_fail(c, "%s", s->error);
+    if (!*file) return inspect_dot(s, t, name, s->out) || cmd_fail_as_set(c);
     if (!s->allow_files) return cmd_fail(c, ":dot: files are off here");
     FILE *f = fopen(file, "w");
     if (!f) return cmd_fail(c, ":dot: cannot write '%s': %s", file, strerror(errno));
     bool drawn = inspect_dot(s, t, name, f);
     bool written = !ferror(f);
     written = fclose(f) == 0 && written;
-    if (!drawn) return cmd_fail(c, "%s", s->error);
+    if (!drawn) return cmd_fail_as_set(c);
     if (!written) return cmd_fail(c, ":dot: cannot write '%s'", file);
     fprintf(s->out, "wrote %s (render it with: dot -Tpng %s -o graph.png)\n", file, file);
     return true;
+}
+
+static bool cmd_dot(Cmd *c, const char *arg) {
+    Tensor *t;
+    char *name;
+    const char *file;
+    if (!arg_variable(c, arg, "dot", &t, &name, &file)) return false;
+    bool ok = draw_dot(c, t, name, file);
+    free(name);
+    return ok;
 }
 
 static bool cmd_trace(Cmd *c, const char *arg) {

@@ -124,7 +124,7 @@ static void skip_newlines(Parser *p) {
 static Node *new_node(Parser *p, NodeKind kind, const Token *at) {
     Node *n = ast_alloc(p->arena, sizeof *n);
     if (!n) {
-        fail_at(p, at, "out of memory");
+        fail_at(p, at, "%s", ast_alloc_error());
         return NULL;
     }
     memset(n, 0, sizeof *n);
@@ -156,7 +156,7 @@ static bool set_kids(Parser *p, Node *n, Node **items, int count) {
     n->kids = ast_alloc(p->arena, (size_t)count * sizeof *items + 1);
     if (!n->kids) {
         Token at = {TOK_ERROR, NULL, 0, n->line, n->col};
-        fail_at(p, &at, "out of memory");
+        fail_at(p, &at, "%s", ast_alloc_error());
         return false;
     }
     if (count) memcpy(n->kids, items, (size_t)count * sizeof *items);
@@ -194,6 +194,7 @@ static Node *string(Parser *p) {
     Token t = p->previous;
     Node *n = new_node(p, NODE_STRING, &t);
     char *text = n ? ast_alloc(p->arena, t.length) : NULL;
+    if (n && !text) fail_at(p, &t, "%s", ast_alloc_error());
     if (!text) return NULL;
     size_t len = 0;
     for (size_t i = 1; i + 1 < t.length; i++) {
@@ -359,7 +360,7 @@ static Node *number_list(Parser *p, const Token *open, int ndim, const int64_t *
     n->as.list.count = p->num_values;
     n->as.list.values = ast_alloc(p->arena, (size_t)p->num_values * sizeof(double) + 1);
     if (!n->as.list.values) {
-        fail_at(p, open, "out of memory reading a list literal");
+        fail_at(p, open, "%s", ast_alloc_error());
         return NULL;
     }
     if (p->num_values)
@@ -377,6 +378,14 @@ static Node *list(Parser *p) {
     p->num_values = 0;
     NumsStatus st = list_level(p, 0, shape, known, &ndim);
     if (st == NUMS_FAILED) return NULL;
+    /* The input ends inside the list: it is unfinished, whatever it holds
+     * (read as expressions, more than MAX_ARGS numbers so far would be
+     * refused before the end was seen, and a list typed or read over more
+     * lines than that could never be completed). */
+    if (st == NUMS_NOT_NUMBERS && check(p, TOK_EOF)) {
+        fail_at(p, &p->current, "a list literal never closed");
+        return NULL;
+    }
     if (st == NUMS_OK) {
         if (!known[ndim - 1]) ndim = 1; /* [] */
         return number_list(p, &open, ndim, shape);
@@ -614,7 +623,7 @@ void parser_free(Parser *p) {
 static Stmt *new_stmt(Parser *p, StmtKind kind, const Token *at) {
     Stmt *s = ast_alloc(p->arena, sizeof *s);
     if (!s) {
-        fail_at(p, at, "out of memory");
+        fail_at(p, at, "%s", ast_alloc_error());
         return NULL;
     }
     memset(s, 0, sizeof *s);
@@ -678,7 +687,7 @@ static void block(Parser *p, Block *out, const char *owner, const char *example)
             int grown_cap = cap ? cap * 2 : 8;
             Stmt **bigger = ast_alloc(p->arena, (size_t)grown_cap * sizeof *bigger);
             if (!bigger) {
-                fail_at(p, &open, "out of memory");
+                fail_at(p, &open, "%s", ast_alloc_error());
                 break;
             }
             if (count) memcpy(bigger, items, (size_t)count * sizeof *items);
@@ -728,6 +737,7 @@ static Stmt *if_statement(Parser *p) {
     if (match(p, TOK_IF)) { /* else if: one IF statement as the else block */
         Stmt *inner = if_statement(p);
         Stmt **one = inner ? ast_alloc(p->arena, sizeof *one) : NULL;
+        if (inner && !one) fail_at(p, &p->previous, "%s", ast_alloc_error());
         if (!one) return NULL;
         one[0] = inner;
         s->orelse = (Block){one, 1};
@@ -926,8 +936,13 @@ ParseStatus parse_check_complete(const char *src, size_t len) {
     parser_init(&p, src, len, 1, &arena);
     ParseStatus status;
     Stmt *s;
-    do status = parse_statement(&p, &s);
-    while (status == PARSE_OK);
+    /* Each statement's tree is dropped once parsed (as run_chunk does), so
+     * a line of a million statements is checked in the memory of one. */
+    do {
+        status = parse_statement(&p, &s);
+        ast_arena_free(&arena);
+        p.arena = &arena;
+    } while (status == PARSE_OK);
     parser_free(&p);
     ast_arena_free(&arena);
     return status == PARSE_INCOMPLETE ? PARSE_INCOMPLETE : PARSE_OK;

@@ -195,6 +195,8 @@ bool session_define(Session *s, const Stmt *def) {
     Parser p;
     parser_init(&p, source, def->text_length, def->line, &f->arena);
     ParseStatus status = parse_statement(&p, &f->def);
+    if (status != PARSE_OK) /* it parsed once: the second tree did not fit */
+        session_set_error(s, def->line, def->col, "%s", p.error);
     parser_free(&p);
     f->bytes = (int64_t)(def->text_length + f->arena.bytes);
     Var *e = status == PARSE_OK ? var_entry(s, fname->as.text.text, fname->as.text.length,
@@ -202,8 +204,7 @@ bool session_define(Session *s, const Stmt *def) {
                                 : NULL;
     if (!e) {
         func_free(f);
-        return status == PARSE_OK ? false
-                                  : session_fail(s, def->line, def->col, "could not define it");
+        return false;
     }
     value_release(&e->value);
     func_free(e->func);

@@ -14,3 +14,8 @@ out=$($AG --bogus 2>/dev/null); status=$?; echo "stdout: [$out]"; echo "[exit $s
 $AG --bogus 2>&1 | head -n 2
 echo '--- -e without TEXT'
 out=$($AG -e 2>&1); status=$?; printf '%s\n' "$out" | head -n 2; echo "[exit $status]"
+echo '--- a bad $AG_MEMORY_LIMIT does not stop --help or --version (issue 9)'
+out=$(AG_MEMORY_LIMIT=lots $AG --help 2>&1); status=$?; printf '%s\n' "$out" | head -n 1; echo "[exit $status]"
+out=$(AG_MEMORY_LIMIT=-5 $AG --version 2>&1); status=$?
+printf '%s\n' "$out" | sed -E 's/[0-9]+\.[0-9]+\.[0-9]+/X.Y.Z/'; echo "[exit $status]"
+out=$(AG_MEMORY_LIMIT=lots $AG -e 1 2>&1); status=$?; printf '%s\n' "$out" | head -n 1; echo "[exit $status]"

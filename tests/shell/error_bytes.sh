@@ -19,3 +19,11 @@ p '1\000 2\n'
 p '1 +\r 2\n'
 # a form feed
 p '1\f\n'
+# NUL and control bytes in a :command line are an error naming the byte,
+# never run and never written back raw (issue 9, "Smaller"); od shows that
+# no byte below 32 but the newline reaches the output.
+p ':load lib_load\000.inc\nv\n'
+p ':help \033[2Jexp\n'
+p ':foo\001\n'
+p ':dot v\033]0;title\007\n'
+printf ':help \033[2Jexp\n' | $AG 2>&1 | od -An -c | grep -c '033' || true

@@ -14,3 +14,9 @@ e 'gradcheck(nosuchfn, tensor(1., grad))'
 e 'f(x) = sum(x); gradcheck(f)'
 e 'f(x, y) = x; gradcheck(f, tensor(1., grad))'
 e 'x = tensor(1., grad); f(x, y) = x; gradcheck(f, x, x.grad)'
+# An argument used as a dimension or an axis: moving it by the step makes f
+# fail, so it is reported as not differentiable (the reason in brackets),
+# the other arguments are still checked, and the verdict is theirs (issue
+# 9: gradcheck failed with a value the user never wrote).
+e 's(x, d) = sum(x, d); gradcheck(s, tensor([[1., 2.], [3., 4.]], grad), tensor(1., grad))'
+e 'r(x, n) = sum(reshape(x, n, -1) * [[1.], [2.]]); gradcheck(r, tensor([1., 2., 3., 4.], grad), tensor(2., grad))'
