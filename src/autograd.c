@@ -211,12 +211,12 @@ bool ag_any_requires_grad(Tensor *const *inputs, int n) {
     return false;
 }
 
-Tensor *ag_graph_record_named(Tensor *out, int op, const char *name, Tensor *const *inputs,
-                              int n, void **ctx, size_t ctx_size) {
+/* ag_graph_record_named with the op's row looked up once. */
+static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
+                      Tensor *const *inputs, int n, void **ctx, size_t ctx_size) {
     if (ctx) *ctx = NULL;
     if (!out) return NULL;
     if (grad_disabled || !ag_any_requires_grad(inputs, n)) return out; /* a constant */
-    const AgOpInfo *info = ag_op_at(op);
     AG_ASSERT(info && info->backward, "a recorded op has a backward in the op table");
     /* The Function, its ctx, and (past AG_INLINE_INPUTS) its inputs array. */
     size_t fn_bytes = (sizeof(Function) + 15) & ~(size_t)15;
@@ -227,12 +227,12 @@ Tensor *ag_graph_record_named(Tensor *out, int op, const char *name, Tensor *con
         tensor_release(out);
         return ag_fail("%s: out of memory recording the graph", name);
     }
-    memset(fn, 0, fn_bytes + ctx_bytes + inputs_bytes);
-    fn->apply = info->backward;
-    fn->name = name;
-    fn->seq = arena.next_seq++;
-    fn->output = out;                            /* (2) */
-    fn->num_inputs = n;
+    *fn = (Function){.apply = info->backward, .name = name, .seq = arena.next_seq++,
+                     .output = out, /* (2) */
+                     .num_inputs = n,
+                     .ctx = ctx_size ? (unsigned char *)fn + fn_bytes : NULL,
+                     .arena_next = arena.functions};
+    if (ctx_size) memset(fn->ctx, 0, ctx_bytes);
     fn->inputs = inputs_bytes ? (Tensor **)((unsigned char *)fn + fn_bytes + ctx_bytes)
                               : fn->inline_inputs;
     arena.sinks++; /* nothing consumes the new Function yet */
@@ -245,8 +245,6 @@ Tensor *ag_graph_record_named(Tensor *out, int op, const char *name, Tensor *con
             arena.recount = true; /* its graph is gone: let count_pending report it */
         }
     }
-    fn->ctx = ctx_size ? (unsigned char *)fn + fn_bytes : NULL;
-    fn->arena_next = arena.functions;
     arena.functions = fn;
     arena.num_functions++;
     out->requires_grad = true;
@@ -257,11 +255,15 @@ Tensor *ag_graph_record_named(Tensor *out, int op, const char *name, Tensor *con
     return out;
 }
 
+Tensor *ag_graph_record_named(Tensor *out, int op, const char *name, Tensor *const *inputs,
+                              int n, void **ctx, size_t ctx_size) {
+    return record(out, ag_op_at(op), name, inputs, n, ctx, ctx_size);
+}
+
 Tensor *ag_graph_record(Tensor *out, int op, Tensor *const *inputs, int n, void **ctx,
                         size_t ctx_size) {
     const AgOpInfo *info = ag_op_at(op);
-    return ag_graph_record_named(out, op, info ? info->backward_name : "?", inputs, n, ctx,
-                                 ctx_size);
+    return record(out, info, info ? info->backward_name : "?", inputs, n, ctx, ctx_size);
 }
 
 /* ======================================================================

@@ -80,7 +80,13 @@ int64_t ag_arena_bytes_in_use(void);
 void ag_stats_tensors(AgStats *s);
 
 /* ---- shapes (shape.c) ---- */
-bool ag_shape_equal(int na, const int64_t *a, int nb, const int64_t *b);
+/* Inline: every gradient accumulated and most ops compare shapes. */
+static inline bool ag_shape_equal(int na, const int64_t *a, int nb, const int64_t *b) {
+    if (na != nb) return false;
+    for (int i = 0; i < na; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
 /* NumPy broadcast of a and b into out (ndim *out_ndim); -1 with a message
  * naming op and both shapes if they cannot broadcast. */
 int ag_broadcast_shapes(const char *op, const Tensor *a, const Tensor *b,

@@ -7,13 +7,6 @@
 
 #include <string.h>
 
-bool ag_shape_equal(int na, const int64_t *a, int nb, const int64_t *b) {
-    if (na != nb) return false;
-    for (int i = 0; i < na; i++)
-        if (a[i] != b[i]) return false;
-    return true;
-}
-
 /* Cannot overflow on a tensor's shape: checked_numel (tensor.c) bounds the
  * product of its non-zero dimensions, so every partial product is bounded
  * too (or 0). */
@@ -40,6 +33,17 @@ static void shapes_text(const Tensor *const *ts, int n, char *buf, size_t size) 
     }
 }
 
+/* The message for shapes that do not broadcast (kept out of the loop below,
+ * which runs for every op). */
+static int broadcast_fail(const char *op, const Tensor *const *ts, int n, int i, int64_t d,
+                          int64_t dk) {
+    char shapes[AG_BROADCAST_MAX * (AG_SHAPE_STR_MAX + 5)];
+    shapes_text(ts, n, shapes, sizeof shapes);
+    ag_fail("%s: shapes %s cannot broadcast (dimension %d: %lld vs %lld)", op, shapes, i,
+            (long long)d, (long long)dk);
+    return -1;
+}
+
 int ag_broadcast_shapes_n(const char *op, const Tensor *const *ts, int n, int64_t *out,
                           int *out_ndim) {
     int nd = 0;
@@ -51,13 +55,7 @@ int ag_broadcast_shapes_n(const char *op, const Tensor *const *ts, int n, int64_
         for (int k = 0; k < n; k++) {
             int ik = ts[k]->ndim - nd + i;
             int64_t dk = ik >= 0 ? ts[k]->shape[ik] : 1;
-            if (dk != d && d != 1 && dk != 1) {
-                char shapes[AG_BROADCAST_MAX * (AG_SHAPE_STR_MAX + 5)];
-                shapes_text(ts, n, shapes, sizeof shapes);
-                ag_fail("%s: shapes %s cannot broadcast (dimension %d: %lld vs %lld)", op, shapes,
-                        i, (long long)d, (long long)dk);
-                return -1;
-            }
+            if (dk != d && d != 1 && dk != 1) return broadcast_fail(op, ts, n, i, d, dk);
             if (dk != 1) d = dk;
         }
         out[i] = d;
