@@ -43,12 +43,37 @@ def accepts(ag, text):
     return r.returncode != 1, r.stderr.strip()
 
 
+def methods(ag):
+    """The builtins that are also methods (x.exp()): those whose `:help NAME`
+    says "Also a method". A version that never says it takes every builtin
+    as a method: then all of them are."""
+    names = sorted({op.ag for op in ops.OPS if op.form in ('call', 'optim')})
+    try:
+        r = subprocess.run([ag, '-'], input=''.join(f':help {n}\n' for n in names),
+                           capture_output=True, text=True, timeout=20)
+    except subprocess.TimeoutExpired:
+        return set()
+    found, current = set(), None
+    for line in r.stdout.splitlines():
+        head = line.split('(', 1)[0]
+        if head in names and not line.startswith(' '):
+            current = head
+        elif current and 'Also a method' in line:
+            found.add(current)
+    if not found and 'Also a method' not in r.stdout:
+        return {f'method:{n}' for n in names}
+    return {f'method:{n}' for n in found}
+
+
 def probe(ag):
     """The syntax features ./ag accepts, then the rows whose features are
     there and whose sample statement it accepts. Returns (caps, rows, notes):
     notes are rows refused for a reason other than not knowing the name or
-    the syntax (a bug the probe would otherwise hide)."""
+    the syntax (a bug the probe would otherwise hide). caps also holds
+    'method:NAME' for each builtin that is a method."""
     caps = {f for f, text in ops.FEATURES.items() if accepts(ag, text)[0]}
+    if 'method' in caps:
+        caps |= methods(ag)
     rows, notes = [], []
     import random
     for op in ops.OPS:
@@ -56,7 +81,8 @@ def probe(ag):
             continue
         ok, err = False, ''
         for seed in range(8):
-            g = Gen(random.Random(seed), [op], caps)
+            # where's condition is a comparison: the probe has one to write it
+            g = Gen(random.Random(seed), [op, ops.ROWS['lt']], caps)
             g.specials = False
             try:
                 e = g.call(op)
@@ -212,7 +238,8 @@ def main():
     ag = os.path.abspath(a.ag)
     t0 = time.time()
     caps, rows, notes = probe(ag)
-    print(f'ag: {a.ag}; features: {" ".join(sorted(caps))}')
+    print(f'ag: {a.ag}; features: {" ".join(sorted(c for c in caps if ":" not in c))}; '
+          f'{sum(c.startswith("method:") for c in caps)} builtins are methods')
     print(f'ops: {len(rows)} of {len(ops.OPS)} rows accepted by this ag '
           f'({len([r for r in ops.OPS if r.needs <= caps])} have its features)')
     for n in notes:

@@ -18,6 +18,8 @@ spell + - * / ** @ // % == < ... alike.
 """
 import math
 
+import torch
+
 # Precedence, shared by ag and Python (ag follows Python's table).
 COMPARE, ADD, MUL, UNARY, POW, POSTFIX, ATOM = range(1, 8)
 
@@ -172,12 +174,12 @@ class Axis(Kind):
     def gen(self, g, args):
         if 'dim' in g.extra:  # cat, stack: the axis Tensors chose
             d = g.extra['dim'] - g.extra['ndim'] * (g.rng.random() < 0.3)
-            return self.param(g, str(d))
+            return self.param(g, str(d), value=d)
         if self.optional and g.rng.random() < 0.4:
             return None
         n = len(g.shape(args[self.of])) + self.extra
         d = g.rng.randrange(-max(n, 1), max(n, 1))
-        return self.param(g, str(d))
+        return self.param(g, str(d), value=d)
 
 
 class Axes2(Kind):
@@ -209,7 +211,7 @@ class Dims(Kind):
         rng = g.rng
         if self.mode == 'new':
             s = g.want if g.want is not None else random_shape(rng, lo=1)
-            same = [p.name for p in g.pool if p.shape == s and not g.in_body]
+            same = [p.name for p in g.pool if p.shape == s and not g.in_body and not p.number]
             if same and 'shape_attr' in g.caps and rng.random() < 0.3:
                 name = rng.choice(same)  # zeros(x.shape)
                 return self.param(g, f'{name}.shape', f'{name}.shape', s)
@@ -336,12 +338,18 @@ class Op:
     result is a constant. needs: syntax features beyond the form's own."""
 
     def __init__(self, name, args, torch=None, form='call', sym=None, prec=None, grad=True,
-                 needs=(), weight=1.0, ag=None, unary=False, fits=None):
+                 needs=(), weight=1.0, ag=None, unary=False, fits=None, number=False,
+                 numbers=True, avoid=None, valid=None):
         self.name, self.args, self.torch, self.form = name, args, torch, form
         self.fits = fits              # source: the shapes it can make
         self.sym, self.prec, self.grad, self.weight = sym, prec, grad, weight
         self.ag = ag or name          # the builtin's name in ag
         self.unary = unary            # element-wise on one tensor: shape kept
+        self.number = number          # gives a number in ag (item, len), a 0-d tensor in PyTorch
+        self.numbers = numbers        # takes numbers as operands (False: ag's number
+        #                               arithmetic is Python's, not PyTorch's tensor op)
+        self.avoid = avoid            # avoid([operand values]): PyTorch tensors it is not given
+        self.valid = valid            # valid([arguments]): the arguments it is given
         self.needs = set(needs) | {
             'call': {'calls'}, 'source': {'calls'}, 'attr': {'attr_T'}, 'index': {'index'},
             'list': {'list_stack'}, 'prefix': {'operators'}, 'user': {'functions'},
@@ -353,11 +361,57 @@ class Op:
         return self
 
 
+# Documented departures, given only in the forms where ag and PyTorch agree.
+
+def nan_inside(values):
+    """Where PyTorch's vectorised kernel and its scalar one disagree (the
+    gradient of elu and relu6 at nan), ag follows the scalar one, which a
+    one-element tensor gets (docs/language.md, Activations). So these ops
+    get nan only in one-element tensors."""
+    t, = values
+    return t.numel() > 1 and bool(t.isnan().any())
+
+
+def nan_or_3_inside(values):
+    """hardswish's gradient departs at nan and at +-3 (as nan_inside)."""
+    t, = values
+    return t.numel() > 1 and bool((t.isnan() | (t.abs() == 3)).any())
+
+
+def quotient_overflows(values):
+    """a // b and a % b where a / b overflows (1e300 // 1e-300): PyTorch's
+    vectorised kernel gives nan (SLEEF's fmod), its scalar one (a
+    one-element tensor) and Python inf and a remainder; ag follows the
+    scalar one. So these get such operands only as one element each."""
+    a, b = values
+    if a.dtype == torch.bool or b.dtype == torch.bool:
+        return False
+    q = a / b
+    return q.numel() > 1 and bool((q.isinf() & a.isfinite() & (b != 0)).any())
+
+
+def bounded(args):
+    """clamp: one bound at least (ag refuses neither, as PyTorch 2 does),
+    and no nan bound (ag's clamp(x, min=nan) is nan; PyTorch's number bound
+    ignores it)."""
+    bounds = [a for a in args[1:] if a is not None]
+    return bounds and not any(a.value is not None and math.isnan(a.value) for a in bounds)
+
+
+def norm_p_not_0(args):
+    """norm with p=0: ag's gradient is 0 where PyTorch's is None."""
+    return args[1] is None or args[1].value != 0
+
+
 def unary(name, torch_fn, domain='any', **kw):
     return Op(name, [X(domain=domain)], lambda x: f'{torch_fn}({x})', unary=True, **kw)
 
 
 def binary(name, sym, prec, domain='any', **kw):
+    if sym in ('%', '//', '**'):
+        kw.setdefault('numbers', False)
+    if sym in ('%', '//'):
+        kw.setdefault('avoid', quotient_overflows)
     return Op(name, [X(), Like('bcast', domain=domain)], form='binary', sym=sym, prec=prec, **kw)
 
 
@@ -391,14 +445,15 @@ OPS = [
     Op('matmul@', [X(1, 3), Like('matmul')], form='binary', sym='@', prec=MUL),
     Op('neg-', [X()], form='prefix', sym='-', prec=UNARY, unary=True),
     Op('pos+', [X()], form='prefix', sym='+', prec=UNARY, unary=True, weight=0.2),
-    Op('.T', [X()], lambda x: f'agT({x})', form='attr', unary=False),
+    Op('.T', [X()], lambda x: f'agT({x})', form='attr', unary=False, numbers=False),
     # -- element-wise (version 1)
     unary('exp', 'torch.exp'), unary('log', 'torch.log', 'pos'),
     unary('sqrt', 'torch.sqrt', 'pos'), unary('tanh', 'torch.tanh'),
     unary('sigmoid', 'torch.sigmoid'), unary('relu', 'torch.relu'),
     unary('abs', 'torch.abs'), unary('sin', 'torch.sin'), unary('cos', 'torch.cos'),
-    Op('pow()', [X(), Like('bcast', domain='exponent')], lambda x, p: f'torch.pow({x}, {p})', ag='pow'),
-    Op('pow(x,n)', [X(), Num('exponent')], lambda x, p: f'torch.pow({x}, {p})', ag='pow'),
+    Op('pow()', [X(), Like('bcast', domain='exponent')], lambda x, p: f'torch.pow({x}, {p})', ag='pow',
+       numbers=False),
+    Op('pow(x,n)', [X(), Num('exponent')], lambda x, p: f'torch.pow({x}, {p})', ag='pow', numbers=False),
     # -- reductions, shapes, nn (version 1)
     reduction('sum', 'torch.sum'), reduction('mean', 'torch.mean'),
     reduction('max', 'torch.max', values=True),
@@ -413,7 +468,7 @@ OPS = [
        lambda x, c, r: f'F.cross_entropy({x}, {c}{kw("reduction", r)})'),
     Op('detach', [X()], lambda x: f'{x}.detach()', grad=False, unary=True, weight=0.3),
     Op('tensor', [X()], lambda x: f'{x}.detach().clone()', grad=False, unary=True, weight=0.3),
-    Op('numel', [X()], lambda x: f'T(float({x}.numel()))', grad=False, weight=0.2),
+    Op('numel', [X()], lambda x: f'T(float({x}.numel()))', grad=False, weight=0.2, number=True),
     # -- new constant tensors (version 1): statements, and operands of a wanted shape
     Op('zeros', [Dims()], lambda d: f'torch.zeros({d})', form='source', weight=0.2,
        fits=lambda s: len(s) >= 1),
@@ -435,7 +490,7 @@ OPS = [
     unary('neg', 'torch.neg'), unary('sign', 'torch.sign'),
     Op('clamp', [X(), Num(kw='min', optional=True, kwonly=True), Num(kw='max', optional=True, kwonly=True)],
        lambda x, a, b: f'torch.clamp({x}{kw("min", a)}{kw("max", b)})' if a or b else
-       f'torch.clamp({x}, min=-inf)', unary=True, needs={'kwargs'}),
+       f'torch.clamp({x}, min=-inf)', unary=True, needs={'kwargs'}, valid=bounded),
     Op('where', [Cond(), Like('bcast'), Like('bcast')], lambda c, a, b: f'torch.where({c}, {a}, {b})',
        needs={'compare'}),
     Op('minimum', [X(), Like('bcast')], lambda a, b: f'torch.minimum({a}, {b})'),
@@ -443,9 +498,9 @@ OPS = [
     Op('leaky_relu', [X(), Num('slope', kw='negative_slope', optional=True, kwonly=True)],
        lambda x, s: f'F.leaky_relu({x}{kw("negative_slope", s)})', unary=True),
     Op('elu', [X(), Num('slope', kw='alpha', optional=True, kwonly=True)],
-       lambda x, a: f'F.elu({x}{kw("alpha", a)})', unary=True),
-    unary('gelu', 'F.gelu'), unary('silu', 'F.silu'), unary('relu6', 'F.relu6'),
-    unary('hardsigmoid', 'F.hardsigmoid'), unary('hardswish', 'F.hardswish'),
+       lambda x, a: f'F.elu({x}{kw("alpha", a)})', unary=True, avoid=nan_inside),
+    unary('gelu', 'F.gelu'), unary('silu', 'F.silu'), unary('relu6', 'F.relu6', avoid=nan_inside),
+    unary('hardsigmoid', 'F.hardsigmoid'), unary('hardswish', 'F.hardswish', avoid=nan_or_3_inside),
     Op('softplus', [X(), Num('slope', kw='beta', optional=True, kwonly=True),
                     Num('threshold', kw='threshold', optional=True, kwonly=True)],
        lambda x, b, t: f'F.softplus({x}{kw("beta", b)}{kw("threshold", t)})', unary=True),
@@ -457,7 +512,8 @@ OPS = [
     Op('std', [X(), Axis(), Flag('unbiased'), Flag('keepdim', after=1)],
        lambda x, d, u, k: f'torch.std({x}{kw("dim", d)}{kw("unbiased", u)}{kw("keepdim", k)})'),
     Op('norm', [X(), Num('norm_p', optional=True), Axis(kwonly=True), Flag('keepdim', after=2)],
-       lambda x, p, d, k: f'torch.norm({x}{kw("p", p)}{kw("dim", d)}{kw("keepdim", k)})'),
+       lambda x, p, d, k: f'torch.norm({x}{kw("p", p)}{kw("dim", d)}{kw("keepdim", k)})',
+       valid=norm_p_not_0),
     Op('argmax', [X(), Axis(), Flag('keepdim', after=1)],
        lambda x, d, k: f'torch.argmax({x}{kw("dim", d)}{kw("keepdim", k)}).double()', grad=False),
     Op('argmin', [X(), Axis(), Flag('keepdim', after=1)],

@@ -238,7 +238,13 @@ def render_expr(e, lang, caps, scalar_ok=False):
             return t, UNARY if t.startswith('-') else ATOM
         return f'T({nested(e.value, py_number)})', ATOM
     if isinstance(e, TList):
-        return '[' + ', '.join(R(x)[0] for x in e.items) + ']', ATOM
+        # In ag a list of list literals is one nested literal, not a list of
+        # tensors: [[1, 2], [3, 4]] is a (2, 2) constant, and [[1, 2], [3], x]
+        # a ragged one. tensor(...) keeps each item a tensor of its own, as
+        # PyTorch's list of tensors (cat's items may differ in length).
+        items = [f'tensor({R(x)[0]})' if lang == 'ag' and isinstance(x, Lit) else R(x)[0]
+                 for x in e.items]
+        return '[' + ', '.join(items) + ']', ATOM
     op, args = e.op, e.args
     if op.form == 'binary':
         a, b = args
@@ -335,6 +341,7 @@ class Entry:
     grad: bool       # requires grad (in PyTorch)
     leaf: bool
     boolean: bool
+    number: bool = False  # a number in ag (item, len...): no methods or attributes
 
 
 class Gen:
@@ -447,14 +454,15 @@ class Gen:
         rng = self.rng
         if self.relaxed:
             want, make = (lambda s: True), (lambda: ops.random_shape(rng))
+        numbers = self.op is None or self.op.numbers
         if self.depth < 1 and rng.random() < 0.15 and domain not in STRICT and not self.relaxed:
             try:
                 e = self.call(self.pick(self.rows))
-                if want(self.shape(e)):
+                if want(self.shape(e)) and (numbers or not self.is_number(e)):
                     return e
             except Retry:
                 pass
-        cands = [p for p in self.pool if want(p.shape) and not p.boolean]
+        cands = [p for p in self.pool if want(p.shape) and not p.boolean and (numbers or not p.number)]
         if self.in_body:
             cands = [p for p in cands if p.name in self.params]
         if domain in STRICT:
@@ -476,7 +484,10 @@ class Gen:
                 e = self.call(self.pick(fit))
                 self.want = None
         if self.depth < 2 and rng.random() < 0.2 and domain not in STRICT and self.unary:
-            e = self.call(self.pick(self.unary), first=e)
+            try:
+                e = self.call(self.pick(self.unary), first=e)
+            except Retry:  # an operand it is not given (Op.avoid): e as it is
+                pass
         return e
 
     def tensor_list(self, items):
@@ -489,6 +500,23 @@ class Gen:
 
     def pick(self, rows):
         return self.rng.choices(rows, [r.weight for r in rows])[0]
+
+    def is_number(self, e):
+        """Whether e is a number in ag (not a tensor): item(x), len(x), a
+        variable holding one, and an operator over numbers and number
+        literals (ag's numbers follow Python's float arithmetic)."""
+        if isinstance(e, Ref):
+            return any(p.name == e.name and p.number for p in self.pool)
+        if not isinstance(e, Call):
+            return False
+        if e.op.number:
+            return True
+        if e.op.form in ('binary', 'prefix') and e.op.prec != ops.COMPARE:
+            kids = [a for a in e.args if a is not None]
+            nums = [self.is_number(a) for a in kids]
+            return any(nums) and all(n or (isinstance(a, Lit) and not isinstance(a.value, list))
+                                     for n, a in zip(nums, kids))
+        return False
 
     def call(self, op, first=None):
         saved = self.want, self.extra, self.op
@@ -503,13 +531,18 @@ class Gen:
         finally:
             self.depth -= 1
             self.want, self.extra, self.op = saved
+        if op.valid and not op.valid(args):
+            raise Retry(f'{op.name}: arguments it departs on')
+        if op.avoid and op.avoid([self.eval(a) for k, a in zip(op.args, args) if k.tensor]):
+            raise Retry(f'{op.name}: operands it departs on')
         self.keywords(op, args)
         style = 'fn'
-        if op.form == 'call' and args and isinstance(args[0], (Ref, Call)) and op.args[0].tensor:
+        if op.form == 'call' and args and isinstance(args[0], (Ref, Call)) and op.args[0].tensor \
+                and not self.is_number(args[0]):
             r = self.rng.random()
-            if 'method' in self.caps and r < 0.25:
+            if f'method:{op.ag}' in self.caps and r < 0.25:
                 style = 'method'
-            elif 'torch_prefix' in self.caps and r > 0.92:
+            elif 'torch_prefix' in self.caps and r > 0.92 and not op.number:
                 style = 'torch'
         return Call(op, args, style)
 
@@ -538,7 +571,7 @@ class Gen:
         if isinstance(st, Assign):
             self.execute(st)
             self.pool.append(Entry(st.name, tuple(value.shape), value.requires_grad, False,
-                                   value.dtype == torch.bool))
+                                   value.dtype == torch.bool, self.is_number(st.expr)))
 
     def rollback(self):
         for st in self.staged:
@@ -563,7 +596,7 @@ class Gen:
 
     def function(self):
         """f(a[, b]) = EXPR over its parameters, then called once or twice."""
-        args = [p for p in self.pool if not p.boolean]
+        args = [p for p in self.pool if not p.boolean and not p.number]
         if not args:
             return
         args = self.rng.sample(args, min(len(args), self.rng.randint(1, 2)))
@@ -593,7 +626,7 @@ class Gen:
         for _ in range(self.rng.randint(1, 2)):
             actual = []
             for a in args:
-                same = [p for p in self.pool if p.shape == a.shape and not p.boolean]
+                same = [p for p in self.pool if p.shape == a.shape and not p.boolean and not p.number]
                 actual.append(Ref(self.rng.choice(same).name))
             e = Call(user, actual)
             try:
