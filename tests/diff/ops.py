@@ -107,7 +107,9 @@ class X(Kind):
 class Like(X):
     """A tensor whose shape follows argument `of`: 'bcast' (broadcasts with it,
     or equal when the program does not broadcast), 'same', 'matmul' (a valid
-    right operand of matmul), 'rows' (shape (N,) for an (N, ...) argument)."""
+    right operand of matmul), 'rows' (shape (N,) for an (N, ...) argument),
+    'vec' (shape (K,) for an (..., K) argument: mv), 'mm' ((K, M) for an
+    (N, K) one)."""
 
     def __init__(self, mode, of=0, domain='any'):
         self.mode, self.of, self.domain = mode, of, domain
@@ -120,6 +122,11 @@ class Like(X):
             return g.tensor(lambda b: b == s, lambda: s, self.domain)
         if self.mode == 'rows':
             return g.tensor(lambda b: b == s[:1], lambda: s[:1], self.domain)
+        if self.mode == 'vec':
+            return g.tensor(lambda b: b == s[-1:], lambda: s[-1:], self.domain)
+        if self.mode == 'mm':
+            return g.tensor(lambda b: len(b) == 2 and b[0] == s[-1],
+                            lambda: (s[-1], rng.choice((1, 2, 3))), self.domain)
         def make():  # matmul
             k, m = s[-1], rng.choice((1, 2, 3))
             r = rng.random()
@@ -129,6 +136,17 @@ class Like(X):
                 return (k, m)
             return s[:-2] + (k, m)
         return g.tensor(lambda b: matmul_ok(s, b), make, self.domain)
+
+
+class One(X):
+    """A tensor of one element (0-d, (1,) or (1, 1)): item, round."""
+
+    def __init__(self, domain='any'):
+        self.domain = domain
+
+    def gen(self, g, args):
+        return g.tensor(lambda s: math.prod(s) == 1 and len(s) <= 2,
+                        lambda: g.rng.choice(((), (1,), (1, 1))), self.domain)
 
 
 class Cond(Kind):
@@ -193,6 +211,19 @@ class Axes2(Kind):
         return self.param(g, f'{a}, {b}')
 
 
+class At(Kind):
+    """An index along the axis that argument `axis` chose (select); negative
+    counts from the end."""
+
+    def __init__(self, of=0, axis=1):
+        self.of, self.axis = of, axis
+
+    def gen(self, g, args):
+        n = g.shape(args[self.of])[args[self.axis].value]
+        i = g.rng.randrange(-n, n)  # ValueError for a size of 0: the call is retried
+        return self.param(g, str(i), value=i)
+
+
 class Perm(Kind):
     def gen(self, g, args):
         p = list(range(len(g.shape(args[0]))))
@@ -241,6 +272,9 @@ class Num(Kind):
             return None
         if self.domain == 'count':
             n = g.want[0] if g.want else g.rng.randint(1, 6)
+            return self.param(g, str(n), str(n), n)
+        if self.domain == 'digits':  # round's ndigits: an integer
+            n = g.rng.choice((0, 1, 2, 3, 4, -1, -2, 8, 15, 17))
             return self.param(g, str(n), str(n), n)
         v = g.number(self.domain)
         return self.param(g, g.ag_number(v), g.py_number(v), v)
@@ -353,6 +387,7 @@ class Op:
         self.needs = set(needs) | {
             'call': {'calls'}, 'source': {'calls'}, 'attr': {'attr_T'}, 'index': {'index'},
             'list': {'list_stack'}, 'prefix': {'operators'}, 'user': {'functions'},
+            'optim': {'calls', 'blocks', 'method', 'kwargs'},
             'binary': {'compare'} if prec == COMPARE else
                       {'floordiv'} if sym in ('//', '%') else {'operators'}}[form]
         self.needs |= {'kwargs' for a in args if a.kwonly and not a.optional}
@@ -499,7 +534,9 @@ OPS = [
        lambda x, s: f'F.leaky_relu({x}{kw("negative_slope", s)})', unary=True),
     Op('elu', [X(), Num('slope', kw='alpha', optional=True, kwonly=True)],
        lambda x, a: f'F.elu({x}{kw("alpha", a)})', unary=True, avoid=nan_inside),
-    unary('gelu', 'F.gelu'), unary('silu', 'F.silu'), unary('relu6', 'F.relu6', avoid=nan_inside),
+    Op('gelu', [X(), Choice('approximate', ('none', 'tanh'))],
+       lambda x, a: f'F.gelu({x}{kw("approximate", a)})', unary=True),
+    unary('silu', 'F.silu'), unary('relu6', 'F.relu6', avoid=nan_inside),
     unary('hardsigmoid', 'F.hardsigmoid'), unary('hardswish', 'F.hardswish', avoid=nan_or_3_inside),
     Op('softplus', [X(), Num('slope', kw='beta', optional=True, kwonly=True),
                     Num('threshold', kw='threshold', optional=True, kwonly=True)],
@@ -531,7 +568,23 @@ OPS = [
     Op('[a, b]', [Tensors('stack')], lambda ts: f'torch.stack({ts})', form='list'),
     Op('index', [X(1, 3), Index()], form='index'),
     binary('eq', '==', COMPARE, grad=False, weight=0.3), binary('lt', '<', COMPARE, grad=False, weight=0.3),
-    binary('ge', '>=', COMPARE, grad=False, weight=0.3),
+    binary('ge', '>=', COMPARE, grad=False, weight=0.3), binary('ne', '!=', COMPARE, grad=False, weight=0.3),
+    binary('le', '<=', COMPARE, grad=False, weight=0.3), binary('gt', '>', COMPARE, grad=False, weight=0.3),
+    Op('remainder', [X(), Like('bcast')], lambda a, b: f'torch.remainder({a}, {b})', numbers=False,
+       weight=0.5, avoid=quotient_overflows),
+    Op('floor_divide', [X(), Like('bcast')], lambda a, b: f'torch.floor_divide({a}, {b})', grad=False,
+       numbers=False, weight=0.5, avoid=quotient_overflows),
+    Op('dot', [X(1, 1), Like('same')], lambda a, b: f'torch.dot({a}, {b})'),
+    Op('mv', [X(2, 2), Like('vec')], lambda a, b: f'torch.mv({a}, {b})'),
+    Op('mm', [X(2, 2), Like('mm')], lambda a, b: f'torch.mm({a}, {b})'),
+    Op('select', [X(1, 3), Axis(optional=False), At()], lambda x, d, i: f'torch.select({x}, {d}, {i})'),
+    # numbers: a PyTorch user's x.item() is a Python float; ag's number acts
+    # beside a tensor as a 0-d constant, which T(...) is (on the left of `/`
+    # a float would make PyTorch compute reciprocal(x) * v)
+    Op('item', [One()], lambda x: f'T({x}.item())', grad=False, number=True, weight=0.3),
+    Op('round', [One(), Num('digits', kw='ndigits')], lambda x, n: f'T(round({x}.item(), {n}))',
+       grad=False, number=True, weight=0.3),
+    Op('len', [X(1, 3)], lambda x: f'T(float(len({x})))', grad=False, number=True, weight=0.2),
     Op('zeros_like', [X()], lambda x: f'torch.zeros_like({x})', grad=False, weight=0.2),
     Op('ones_like', [X()], lambda x: f'torch.ones_like({x})', grad=False, weight=0.2),
     loss('mse_loss', 'F.mse_loss'), loss('l1_loss', 'F.l1_loss'),
