@@ -24,8 +24,8 @@ import compare  # noqa: E402
 import ops  # noqa: E402
 from compare import TOLERATED, category  # noqa: E402
 from engines import run_ag, run_anchored, run_torch  # noqa: E402
-from program import (Assign, Backward, Gen, Leaf, Program, Retry, features,  # noqa: E402
-                     generate, ops_used, render_stmt, PRELUDE)
+from program import (Assign, Backward, Gen, Program, Retry, features,  # noqa: E402
+                     generate, ops_used, render_stmt, reports, PRELUDE)
 from shrink import Shrinker  # noqa: E402
 
 BATCH = 100
@@ -84,6 +84,15 @@ def probe(ag):
             # where's condition is a comparison: the probe has one to write it
             g = Gen(random.Random(seed), [op, ops.ROWS['lt']], caps)
             g.specials = False
+            if op.form == 'optim':  # a whole loop, of a loss made with exp
+                g.rows = [ops.ROWS['exp']]
+                g.leaf((2,), 'any', grad=True)
+                g.prog.stmts += g.staged
+                if not g.optimize(op):
+                    continue
+                prog = g.prog
+                ok, err = accepts(ag, '\n'.join(render_stmt(s, 'ag', caps) for s in prog.stmts))
+                break
             try:
                 e = g.call(op)
                 g.eval(e)
@@ -138,12 +147,14 @@ def shrink(ag, prog, caps, mm, budget):
 # ---- reports -------------------------------------------------------------------
 
 def ag_text(prog, caps, show):
-    """The program as a user would type it, printing the values in show."""
+    """The program as a user would type it, printing the values in show
+    (backward prints the gradients itself)."""
     lines = []
     for i, st in enumerate(prog.stmts):
         lines.append(render_stmt(st, 'ag', caps))
-        if isinstance(st, Assign) and ('value', st.name, i) in show:
-            lines.append(st.name)
+        for key in reports(prog, i):
+            if key in show and not isinstance(st, Backward):
+                lines.append(key[1] + '.grad' * (key[0] == 'grad'))
     return '\n'.join(lines) + '\n'
 
 
@@ -151,12 +162,11 @@ def py_text(prog, caps, show):
     lines = [PRELUDE, 'torch.set_printoptions(precision=4)']
     for i, st in enumerate(prog.stmts):
         lines.append(render_stmt(st, 'py', caps))
-        if isinstance(st, Assign) and ('value', st.name, i) in show:
-            lines.append(f'print({st.name})')
-        if isinstance(st, Backward):
-            for s in prog.stmts[:i]:
-                if isinstance(s, Leaf) and s.grad:
-                    lines.append(f'print("{s.name}.grad =", {s.name}.grad)')
+        for kind, name, _ in reports(prog, i):
+            if kind == 'grad' and (isinstance(st, Backward) or (kind, name, i) in show):
+                lines.append(f'print("{name}.grad =", {name}.grad)')
+            elif kind == 'value' and (kind, name, i) in show:
+                lines.append(f'print({name})')
     return '\n'.join(lines) + '\n'
 
 

@@ -363,6 +363,27 @@ class Index(Kind):
         return self.param(g, ', '.join(parts))
 
 
+class Params(Kind):
+    """An optimizer's parameters: the list of variables Gen.optimize chose."""
+
+    def gen(self, g, args):
+        return g.tensor_list([g.ref(n) for n in g.opt_params])
+
+
+class Hyper(Kind):
+    """An optimizer's option: one of `options` (numbers, booleans, a pair of
+    numbers for betas), left out at random unless required."""
+
+    def __init__(self, kw, options, optional=True, kwonly=False):
+        self.kw, self.options, self.optional, self.kwonly = kw, options, optional, kwonly
+
+    def gen(self, g, args):
+        if self.optional and g.rng.random() < 0.5:
+            return None
+        v = g.rng.choice(self.options)
+        return self.param(g, repr(v), value=v)
+
+
 # ---- the table ---------------------------------------------------------------
 
 class Op:
@@ -387,6 +408,7 @@ class Op:
         self.needs = set(needs) | {
             'call': {'calls'}, 'source': {'calls'}, 'attr': {'attr_T'}, 'index': {'index'},
             'list': {'list_stack'}, 'prefix': {'operators'}, 'user': {'functions'},
+            'optim': {'calls', 'blocks', 'method', 'kwargs'},
             'optim': {'calls', 'blocks', 'method', 'kwargs'},
             'binary': {'compare'} if prec == COMPARE else
                       {'floordiv'} if sym in ('//', '%') else {'operators'}}[form]
@@ -472,6 +494,43 @@ def loss(name, torch_fn, domains=('any', 'any'), extra=(), ag=None, **kw):
     return Op(name, args, lambda a, b, *rest: f'{torch_fn}({a}, {b}' + ''.join(
         kw_(n, t) for n, t in zip(names, rest)) + ')', ag=ag, **kw)
 
+
+def optim(name, hypers, **kw):
+    """An optimizer over a list of variables (form 'optim': Gen.optimize
+    writes the loop that trains with it). PyTorch gets every option as a
+    keyword; ag's positional order is PyTorch's."""
+    names = [h.kw for h in hypers]
+    return Op(name, [Params()] + hypers, lambda p, *rest: f'torch.optim.{name}({p}' + ''.join(
+        kw_(n, t) for n, t in zip(names, rest)) + ')', form='optim', **kw)
+
+
+def nesterov_ok(args):
+    """SGD's nesterov needs momentum and no dampening: both refuse it
+    otherwise (tried once; not worth generating)."""
+    given = {a.kwname: a.value for a in args[1:] if a is not None}
+    return not given.get('nesterov') or (given.get('momentum', 0) > 0 and given.get('dampening', 0) == 0)
+
+
+LR = (0.1, 0.01, 0.5, 1.0, 0.001, 0.05)
+DECAY = (0.0, 0.1, 0.01, 0.5)
+BOOL = (True, False)
+BETAS = ((0.9, 0.999), (0.8, 0.9), (0.5, 0.5), (0.0, 0.99), (0.9, 0.0))
+MAXIMIZE = Hyper('maximize', BOOL, kwonly=True)
+OPTIMS = [
+    optim('SGD', [Hyper('lr', LR, optional=False), Hyper('momentum', (0.0, 0.9, 0.5, 0.99)),
+                  Hyper('dampening', (0.0, 0.1, 0.5)), Hyper('weight_decay', DECAY),
+                  Hyper('nesterov', BOOL), MAXIMIZE], valid=nesterov_ok),
+    optim('Adam', [Hyper('lr', LR), Hyper('betas', BETAS), Hyper('eps', (1e-08, 1e-06, 0.001, 0.1)),
+                   Hyper('weight_decay', DECAY), Hyper('amsgrad', BOOL), MAXIMIZE]),
+    optim('AdamW', [Hyper('lr', LR), Hyper('betas', BETAS), Hyper('eps', (1e-08, 1e-06, 0.001, 0.1)),
+                    Hyper('weight_decay', DECAY), Hyper('amsgrad', BOOL), MAXIMIZE]),
+    optim('RMSprop', [Hyper('lr', LR), Hyper('alpha', (0.99, 0.9, 0.5, 0.0)),
+                      Hyper('eps', (1e-08, 1e-06, 0.001, 0.1)), Hyper('weight_decay', DECAY),
+                      Hyper('momentum', (0.0, 0.9, 0.5)), Hyper('centered', BOOL), MAXIMIZE]),
+    optim('Adagrad', [Hyper('lr', LR), Hyper('lr_decay', (0.0, 0.1, 0.5, 0.01)),
+                      Hyper('weight_decay', DECAY), Hyper('initial_accumulator_value', (0.0, 0.1, 1.0, 2.5)),
+                      Hyper('eps', (1e-10, 1e-06, 0.1)), MAXIMIZE]),
+]
 
 OPS = [
     # -- operators (version 1)
@@ -607,6 +666,8 @@ OPS = [
        lambda a, p, n, m, r: f'F.triplet_margin_loss({a}, {p}, {n}{kw("margin", m)}{kw("reduction", r)})'),
 ]
 
+OPS += OPTIMS
+
 # Syntax features, each with a one-line probe that ./ag accepts iff it has
 # the feature. Rows name the features they need; the generator uses the rest
 # (methods, keywords, torch. prefixes) for variety where they are present.
@@ -625,6 +686,7 @@ FEATURES = {
     'floordiv': 'tensor([7.]) // 2 + tensor([7.]) % 2',
     'nan_literal': 'tensor([nan, inf, -inf])',
     'list_stack': 'x = tensor([1., 2.])\n[x, 2 * x]',
+    'blocks': 'for i in range(2) { y = tensor([1.]) * i }',
     'requires_grad_kw': 'tensor([1.], requires_grad=True)',
 }
 

@@ -80,6 +80,25 @@ class ZeroGrad:
 
 
 @dataclass
+class Optimize:
+    """`opt = ctor; for i in range(steps) { opt.zero_grad(); loss = expr;
+    loss.backward(); opt.step() }` on one line: ctor is a Call of an optim
+    row, its first argument the TList of variables. zero: 'none'
+    (opt.zero_grad()), 'zeros' (set_to_none=False) or 'keep' (no zero_grad:
+    the gradients add up); method: loss.backward() or backward(loss)."""
+    name: str
+    ctor: object
+    loss: str
+    expr: object
+    steps: int
+    zero: str = 'none'
+    method: bool = True
+
+    def params(self):
+        return [r.name for r in self.ctor.args[0].items]
+
+
+@dataclass
 class Program:
     stmts: list = field(default_factory=list)
 
@@ -98,8 +117,11 @@ def reports(prog, i):
     st = prog.stmts[i]
     if isinstance(st, (Leaf, Assign)):
         return [('value', st.name, i)]
+    grads = [('grad', s.name, i) for s in prog.stmts[:i] if isinstance(s, Leaf) and s.grad]
     if isinstance(st, Backward):
-        return [('grad', s.name, i) for s in prog.stmts[:i] if isinstance(s, Leaf) and s.grad]
+        return grads
+    if isinstance(st, Optimize):
+        return [('value', st.loss, i)] + [('value', n, i) for n in st.params()] + grads
     return []
 
 
@@ -116,7 +138,17 @@ def walk(e):
 
 
 def exprs(st):
+    if isinstance(st, Optimize):
+        return [st.ctor, st.expr]
     return [st.expr] if isinstance(st, (Assign, FuncDef, Backward)) else []
+
+
+def set_expr(st, j, e):
+    """Replaces exprs(st)[j] by e."""
+    if isinstance(st, Optimize) and j == 0:
+        st.ctor = e
+    else:
+        st.expr = e
 
 
 def ops_used(prog):
@@ -150,6 +182,16 @@ def features(prog):
             f.add('function')
         if isinstance(st, ZeroGrad):
             f.add('zero_grad')
+        if isinstance(st, Optimize):
+            f.add('optimizer')
+            f.add(f'optimizer, {st.steps} step(s)')
+            if len(st.params()) > 1:
+                f.add('optimizer, 2 variables')
+            f.add({'none': 'opt.zero_grad()', 'zeros': 'opt.zero_grad(set_to_none=False)',
+                   'keep': 'optimizer without zero_grad'}[st.zero])
+            for a in st.ctor.args[1:]:
+                if a is not None and a.value not in (0, False):
+                    f.add(f'{st.ctor.op.name} {a.kwname}')
         vals = flat(st.value) if isinstance(st, Leaf) else []
         for e in exprs(st):
             for n in walk(e):
@@ -303,6 +345,15 @@ def render_stmt(st, lang, caps):
         return f'backward({E(st.expr)})'
     if isinstance(st, ZeroGrad):
         return f'{st.name}.grad = None' if lang == 'py' else f'zero_grad({st.name})'
+    if isinstance(st, Optimize):
+        zero = {'none': f'{st.name}.zero_grad(set_to_none=True)' if lang == 'py' else
+                        f'{st.name}.zero_grad()',
+                'zeros': f'{st.name}.zero_grad(set_to_none=False)', 'keep': None}[st.zero]
+        back = f'{st.loss}.backward()' if st.method or lang == 'py' else f'backward({st.loss})'
+        body = '; '.join(x for x in (zero, f'{st.loss} = {E(st.expr)}', back, f'{st.name}.step()') if x)
+        if lang == 'py':  # PyTorch 1.13's zero_grad() sets zeros: ag's sets None, as PyTorch 2
+            return f'{st.name} = {E(st.ctor)}\nfor i in range({st.steps}): {body}'
+        return f'{st.name} = {E(st.ctor)}; for i in range({st.steps}) {{ {body} }}'
     raise TypeError(st)
 
 
@@ -347,7 +398,8 @@ class Entry:
 class Gen:
     def __init__(self, rng, rows, caps):
         self.rng, self.caps = rng, caps
-        self.rows = [r for r in rows if r.form != 'source']
+        self.rows = [r for r in rows if r.form not in ('source', 'optim')]
+        self.optims = [r for r in rows if r.form == 'optim']
         self.unary = [r for r in rows if r.unary]
         self.sources = [r for r in rows if r.form == 'source']
         self.compares = [r for r in rows if r.form == 'binary' and r.prec == ops.COMPARE]
@@ -360,6 +412,7 @@ class Gen:
         self.depth = 0
         self.want, self.extra, self.op = None, {}, None
         self.in_body, self.params = False, []
+        self.opt_params = []  # the variables of the optimizer being written
         self.relaxed = False
         self.specials = rng.random() < 0.35
         self.broadcast = rng.random() < 0.6
@@ -492,6 +545,9 @@ class Gen:
 
     def tensor_list(self, items):
         return TList(items)
+
+    def ref(self, name):
+        return Ref(name)
 
     def comparison(self):
         if not self.compares:
@@ -665,6 +721,55 @@ class Gen:
         self.prog.stmts.append(st)
         return True
 
+    def optimize(self, op):
+        """An optimizer over one or two leaves that require grad, and a loop
+        of 1 to 4 steps on a loss over the leaves: their values after it
+        (and the last loss, and every gradient) are reported."""
+        rng = self.rng
+        leaves = [p for p in self.pool if p.leaf and p.grad and not p.number]
+        if not leaves:
+            return False
+        for _ in range(20):
+            params = rng.sample(leaves, min(len(leaves), rng.randint(1, 2)))
+            # the loss over the variables, now and then other leaves too (the
+            # gradients of those that require grad add up from step to step)
+            others = rng.random() < 0.2
+            self.in_body, self.params = True, [p.name for p in (self.pool if others else params)
+                                               if p.leaf and not p.boolean]
+            try:
+                self.opt_params = [p.name for p in params]
+                ctor = self.call(op)
+                body = self.call(self.pick(self.rows))
+                v = self.eval(body)
+                if not v.requires_grad or v.numel() > 64:
+                    raise Retry('no gradient')
+            except Retry:
+                self.shapes = {}
+                continue
+            finally:
+                self.in_body, self.params = False, []
+            r, shape = rng.random(), tuple(v.shape)
+            R = ops.ROWS
+            if not shape and r < 0.5:
+                loss = body
+            elif r < 0.7:
+                loss = Call(R['sum'], [Call(R['mul'], [body, Lit(self.weights(shape))]), None, None])
+            else:
+                loss = Call(R['sum' if r < 0.85 else 'mean'], [body, None, None])
+            st = Optimize(self.name('opt'), ctor, self.name('v'), loss, rng.randint(1, 4),
+                          rng.choice(('none', 'none', 'none', 'zeros', 'keep')), rng.random() < 0.8)
+            self.shapes = {}
+            try:
+                self.execute(st)
+            except Exception:  # the leaves may have changed: start them again
+                self.ns = namespace()
+                for done in self.prog.stmts:
+                    exec(render_stmt(done, 'py', self.caps), self.ns)
+                continue
+            self.prog.stmts.append(st)
+            return True
+        return False
+
     def weights(self, shape):
         if not shape:
             return self.rng.choice((-2.0, -1.0, -0.5, 0.5, 1.0, 2.0, 3.0))
@@ -682,6 +787,8 @@ def generate(seed, rows, caps):
             pass
     g.prog.stmts += g.staged
     g.staged = []
+    if g.optims and rng.random() < 0.2:  # before any value that a step would make stale
+        g.optimize(g.pick(g.optims))
     if 'functions' in caps and rng.random() < 0.15:
         g.function()
     for _ in range(rng.randint(1, 6)):
@@ -744,14 +851,22 @@ def normalize(prog):
     """Renames leaves x0, x1..., constants c0..., values v0..., functions f0...
     in order of definition (generation and shrinking leave gaps)."""
     new, count = {}, {}
+
+    def number(name, p):
+        new[name] = f'{p}{count.get(p, 0)}'
+        count[p] = count.get(p, 0) + 1
     for st in prog.stmts:
         if isinstance(st, (Leaf, Assign, FuncDef)):
             p = ('x' if st.grad else 'c') if isinstance(st, Leaf) else 'v' if isinstance(st, Assign) else 'f'
-            new[st.name] = f'{p}{count.get(p, 0)}'
-            count[p] = count.get(p, 0) + 1
+            number(st.name, p)
+        elif isinstance(st, Optimize):
+            number(st.name, 'opt')
+            number(st.loss, 'v')
     for st in prog.stmts:
-        if isinstance(st, (Leaf, Assign, FuncDef, ZeroGrad)):
+        if isinstance(st, (Leaf, Assign, FuncDef, ZeroGrad, Optimize)):
             st.name = new.get(st.name, st.name)
+        if isinstance(st, Optimize):
+            st.loss = new.get(st.loss, st.loss)
         for e in exprs(st):
             for n in walk(e):
                 if isinstance(n, Ref):
