@@ -344,8 +344,8 @@ class Index(Kind):
 
     def gen(self, g, args):
         s, rng = g.shape(args[0]), g.rng
-        if not s:
-            return None
+        if not s:  # a 0-d operand (the relaxed statement): both should refuse it
+            return self.param(g, '0')
         if rng.random() < 0.2:
             n = s[0]
             idx = [rng.randrange(-n, n) for _ in range(rng.randint(1, 3))]

@@ -101,13 +101,16 @@ class Shrinker:
                     if not isinstance(node, Call):
                         continue
                     for k, a in enumerate(node.args):
-                        if isinstance(a, (Ref, Call, Lit)):
+                        if isinstance(a, (Ref, Call, Lit)) and not (
+                                isinstance(st, Optimize) and j == 1 and not path and isinstance(a, Ref)):
+                            # (a loss that is a variable the optimizer rebinds
+                            # is an alias: PyTorch's steps change it, ag's not)
                             cands.append(replace(prog, i, j, path, a))
                         if isinstance(a, Param) and node.op.args[k].optional:
                             new = copy.deepcopy(prog)
                             target = get(exprs(new.stmts[i])[j], path)
-                            target.args[k] = None
-                            cands.append(new)
+                            if drop_argument(target, k):
+                                cands.append(new)
             if isinstance(st, Optimize):
                 cands += optimizer_variants(prog, i)
         return self.first(cands)
@@ -240,6 +243,19 @@ def get(e, path):
     for k in path:
         e = e.items[k] if isinstance(e, TList) else e.args[k]
     return e
+
+
+def drop_argument(call, k):
+    """Leaves out call's optional argument k: the arguments after it that
+    were positional become keywords (else they would take its place).
+    False when one of them has no keyword."""
+    later = [a for a in call.args[k + 1:] if isinstance(a, Param) and not a.keyword]
+    if any(not a.kwname for a in later):
+        return False
+    call.args[k] = None
+    for a in later:
+        a.keyword = True
+    return True
 
 
 def optimizer_variants(prog, i):
