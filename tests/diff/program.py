@@ -589,8 +589,14 @@ class Gen:
             self.want, self.extra, self.op = saved
         if op.valid and not op.valid(args):
             raise Retry(f'{op.name}: arguments it departs on')
-        if op.avoid and op.avoid([self.eval(a) for k, a in zip(op.args, args) if k.tensor]):
-            raise Retry(f'{op.name}: operands it departs on')
+        if op.avoid:
+            values = [self.eval(a) for k, a in zip(op.args, args) if k.tensor]
+            try:
+                avoid = op.avoid(values)
+            except RuntimeError:  # operands that do not fit: the op refuses them anyway
+                avoid = False
+            if avoid:
+                raise Retry(f'{op.name}: operands it departs on')
         self.keywords(op, args)
         style = 'fn'
         if op.form == 'call' and args and isinstance(args[0], (Ref, Call)) and op.args[0].tensor \
