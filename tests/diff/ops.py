@@ -228,7 +228,7 @@ class Perm(Kind):
     def gen(self, g, args):
         p = list(range(len(g.shape(args[0]))))
         g.rng.shuffle(p)
-        return self.param(g, ', '.join(map(str, p)), f"({', '.join(map(str, p))}{',' if len(p) == 1 else ''})")
+        return self.param(g, ', '.join(map(str, p)), repr(tuple(p)))  # PyTorch: permute(()) for 0-d
 
 
 class Dims(Kind):
@@ -617,7 +617,7 @@ OPS = [
     Op('squeeze', [X(), Axis()], lambda x, d: f'torch.squeeze({x}{pos(d)})'),
     Op('unsqueeze', [X(), Axis(optional=False, extra=1)], lambda x, d: f'torch.unsqueeze({x}, {d})'),
     Op('flatten', [X()], lambda x: f'torch.flatten({x})'),
-    Op('permute', [X(), Perm()], lambda x, p: f'{x}.permute{p}'),
+    Op('permute', [X(), Perm()], lambda x, p: f'{x}.permute({p})'),
     Op('view', [X(), Dims('reshape')], lambda x, d: f'{x}.reshape({d})'),
     Op('t', [X(0, 2)], lambda x: f'torch.t({x})'),
     Op('cat', [Tensors('cat'), Axis(optional=False)], lambda ts, d: f'torch.cat({ts}, dim={d})',

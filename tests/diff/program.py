@@ -350,7 +350,10 @@ def render_stmt(st, lang, caps):
                         f'{st.name}.zero_grad()',
                 'zeros': f'{st.name}.zero_grad(set_to_none=False)', 'keep': None}[st.zero]
         back = f'{st.loss}.backward()' if st.method or lang == 'py' else f'backward({st.loss})'
-        body = '; '.join(x for x in (zero, f'{st.loss} = {E(st.expr)}', back, f'{st.name}.step()') if x)
+        # PyTorch's loss may be a view of a variable (x0.T, x0.squeeze() of
+        # a 0-d x0) that the step then changes in place; ag has no views
+        loss = E(st.expr) if lang == 'ag' else f'({E(st.expr)}).clone()'
+        body = '; '.join(x for x in (zero, f'{st.loss} = {loss}', back, f'{st.name}.step()') if x)
         if lang == 'py':  # PyTorch 1.13's zero_grad() sets zeros: ag's sets None, as PyTorch 2
             return f'{st.name} = {E(st.ctor)}\nfor i in range({st.steps}): {body}'
         return f'{st.name} = {E(st.ctor)}; for i in range({st.steps}) {{ {body} }}'
@@ -672,6 +675,7 @@ class Gen:
         try:
             body = self.call(self.pick([r for r in self.rows if r.form != 'source']))
             self.eval(body)
+            number = self.is_number(body)
         except Retry:
             body = None
         self.in_body = False
@@ -685,6 +689,7 @@ class Gen:
         self.execute(fn)
         self.prog.stmts.append(fn)
         user = UserFn(fn.name)
+        user.number = number  # f(a) = item(a) returns a number
         for _ in range(self.rng.randint(1, 2)):
             actual = []
             for a in args:
@@ -765,8 +770,14 @@ class Gen:
             st = Optimize(self.name('opt'), ctor, self.name('v'), loss, rng.randint(1, 4),
                           rng.choice(('none', 'none', 'none', 'zeros', 'keep')), rng.random() < 0.8)
             self.shapes = {}
+            nan_before = any(bool(self.ns[p.name].isnan().any()) for p in params)
             try:
                 self.execute(st)
+                # a step that makes nan, fed to an op given nan only in one
+                # element (Op.avoid), would reach a documented departure
+                if not nan_before and any(n.op.avoid for n in walk(body) if isinstance(n, Call)) \
+                        and any(bool(self.ns[p.name].isnan().any()) for p in params):
+                    raise Retry('nan made by a step')
             except Exception:  # the leaves may have changed: start them again
                 self.ns = namespace()
                 for done in self.prog.stmts:

@@ -101,10 +101,7 @@ class Shrinker:
                     if not isinstance(node, Call):
                         continue
                     for k, a in enumerate(node.args):
-                        if isinstance(a, (Ref, Call, Lit)) and not (
-                                isinstance(st, Optimize) and j == 1 and not path and isinstance(a, Ref)):
-                            # (a loss that is a variable the optimizer rebinds
-                            # is an alias: PyTorch's steps change it, ag's not)
+                        if isinstance(a, (Ref, Call, Lit)):
                             cands.append(replace(prog, i, j, path, a))
                         if isinstance(a, Param) and node.op.args[k].optional:
                             new = copy.deepcopy(prog)
