@@ -545,16 +545,47 @@ static _Thread_local volatile sig_atomic_t *interrupt_flag;
 
 void ag_set_interrupt_flag(volatile sig_atomic_t *flag) { interrupt_flag = flag; }
 
+/* The ready Functions, a binary heap on seq, the latest recorded on top:
+ * PyTorch's ready queue, which runs the ready node of the highest
+ * sequence number first. The order decides how the gradients a tensor
+ * receives are summed: x * c + leaky_relu(x) + x at 0 gives x.grad =
+ * (1 + -1) + 0.01 = 0.01 in PyTorch, where taking leaky_relu first gave
+ * (1 + 0.01) + -1 = 0.010000000000000009. */
+static void ready_push(Function **heap, int64_t *n, Function *fn) {
+    int64_t i = (*n)++;
+    while (i > 0 && heap[(i - 1) / 2]->seq < fn->seq) {
+        heap[i] = heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    heap[i] = fn;
+}
+
+static Function *ready_pop(Function **heap, int64_t *n) {
+    Function *top = heap[0], *last = heap[--*n];
+    int64_t i = 0;
+    for (;;) {
+        int64_t child = 2 * i + 1;
+        if (child >= *n) break;
+        if (child + 1 < *n && heap[child + 1]->seq > heap[child]->seq) child++;
+        if (heap[child]->seq <= last->seq) break;
+        heap[i] = heap[child];
+        i = child;
+    }
+    if (*n > 0) heap[i] = last;
+    return top;
+}
+
 /* Applies every Function once, in dependency order: a Function runs when all
- * its consumers have handed it their gradient (pending_count reaches 0).
- * Stops with -1 when an allocation fails (the allocation left its message)
- * or the interrupt flag is up. */
+ * its consumers have handed it their gradient (pending_count reaches 0),
+ * the latest recorded of those ready first (ready_push). Stops with -1 when
+ * an allocation fails (the allocation left its message) or the interrupt
+ * flag is up. */
 static int run_backward(Function *root, Function **stack) {
     int64_t top = 0;
-    stack[top++] = root;
+    ready_push(stack, &top, root);
     while (top > 0) {
         if (interrupt_flag && *interrupt_flag) return ag_fail("interrupted"), -1;
-        Function *fn = stack[--top];
+        Function *fn = ready_pop(stack, &top);
         Tensor *out = fn->output;
         AG_ASSERT(out && out->grad, "(10) fn->output->grad is non-NULL when apply is called");
         Tensor *grad_output = out->grad;
@@ -572,7 +603,7 @@ static int run_backward(Function *root, Function **stack) {
             if (trace_fn)
                 trace((AgTraceEvent){.kind = AG_TRACE_PENDING, .fn = parent,
                                      .pending = parent->pending_count});
-            if (parent->pending_count == 0) stack[top++] = parent;
+            if (parent->pending_count == 0) ready_push(stack, &top, parent);
         }
         release_after_apply(fn);
     }

@@ -922,18 +922,25 @@ static Tensor *row_scratch(int64_t n) {
  *   gcos = -(y == 1 ? G : 0) + (y == -1 and cos - margin >= 0 ? G : 0),
  *   dp = gcos / denom, ddenom = -gcos ((p / denom) / denom),
  *   dm = ddenom / (2 denom); grad_a = 2 (dm m2 a) + dp b, grad_b likewise
- * input1 and input2 broadcast, and y with their rows.
+ * input1 and input2 broadcast, and y with their rows. As in PyTorch, p is
+ * summed over the broadcast rows, m1 and m2 over a's and b's own: a (N, 1)
+ * against b (N, 3) has m1 = a^2, not 3 a^2. Then a's m1 part of the
+ * gradient is made in a's own shape, dm summed over the rows a is
+ * broadcast to (PyTorch's sum_to), and added to the reduced dp b part.
  * ====================================================================== */
 
 typedef struct {
     double p, m1, m2, denom, cos;
 } CosineRow;
 
-static CosineRow cosine_row(const double *a, const double *b, int64_t D, double *tmp) {
+/* a and b: the row in the rows' shape (D values); a_own, b_own: the row
+ * of a and of b themselves (Da, Db values: D, or 1 when broadcast). */
+static CosineRow cosine_row(const double *a, const double *b, int64_t D, const double *a_own,
+                            int64_t Da, const double *b_own, int64_t Db, double *tmp) {
     CosineRow r;
     r.p = dot(a, b, D, tmp);
-    r.m1 = dot(a, a, D, tmp) + EPSILON;
-    r.m2 = dot(b, b, D, tmp) + EPSILON;
+    r.m1 = dot(a_own, a_own, Da, tmp) + EPSILON;
+    r.m2 = dot(b_own, b_own, Db, tmp) + EPSILON;
     r.denom = sqrt(r.m1 * r.m2);
     r.cos = r.p / r.denom;
     return r;
@@ -945,7 +952,13 @@ typedef struct {
     int ndim;              /* of a and b: 1 or 2 */
     int64_t shape[2];      /* (N, D) or (D,) */
     int64_t N, D;
+    int64_t rows[2], len[2]; /* a's and b's own rows (1 for vectors) and row length */
 } CosineShape;
+
+/* Row r's own values of input k (0: a, 1: b), which has s->rows[k] rows. */
+static const double *cosine_own(const Tensor *t, const CosineShape *s, int k, int64_t r) {
+    return t->data + (s->rows[k] == 1 ? 0 : r) * s->len[k];
+}
 
 static int cosine_shape(const Tensor *a, const Tensor *b, const Tensor *y, CosineShape *s) {
     const char *op = "cosine_embedding_loss";
@@ -960,6 +973,11 @@ static int cosine_shape(const Tensor *a, const Tensor *b, const Tensor *y, Cosin
     if (ag_broadcast_shapes(op, a, b, s->shape, &s->ndim) != 0) return -1;
     s->D = s->shape[s->ndim - 1];
     s->N = 1;
+    for (int k = 0; k < 2; k++) {
+        const Tensor *t = k ? b : a;
+        s->rows[k] = t->ndim == 2 ? t->shape[0] : 1;
+        s->len[k] = t->shape[t->ndim - 1];
+    }
     if (y->ndim == 1) {
         int64_t rows = s->shape[0], n = y->shape[0];
         if (rows != n && rows != 1 && n != 1)
@@ -1004,25 +1022,56 @@ static void cosine_backward(Function *self, void *ctx, Tensor *g) {
         cosine_close(&d);
         return;
     }
+    /* Where a (b) has the rows' shape, its whole gradient is made per row;
+     * else its m part apart, in its own shape, from dm summed per own row. */
+    bool full[2] = {ag_shape_equal(a->ndim, a->shape, s.ndim, s.shape),
+                    ag_shape_equal(b->ndim, b->shape, s.ndim, s.shape)};
+    Tensor *dm[2] = {NULL, NULL}, *dmine[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++)
+        if (!full[k] && (!(dm[k] = ag_tensor_new(1, &s.rows[k])) ||
+                         !(dmine[k] = ag_tensor_new_like(k ? b : a)))) {
+            for (int j = 0; j <= k; j++) tensor_release(dm[j]), tensor_release(dmine[j]);
+            tensor_release(da), tensor_release(db), tensor_release(tmp);
+            cosine_close(&d);
+            return;
+        }
+    for (int k = 0; k < 2; k++)
+        if (dm[k]) memset(dm[k]->data, 0, (size_t)dm[k]->numel * sizeof(double));
     Upstream u = upstream(g, c);
     double margin = c->param[0];
     for (int64_t r = 0; r < s.N; r++) {
         const double *ar = d.a + r * s.D, *br = d.b + r * s.D;
-        CosineRow w = cosine_row(ar, br, s.D, tmp->data);
+        CosineRow w = cosine_row(ar, br, s.D, cosine_own(a, &s, 0, r), s.len[0],
+                                 cosine_own(b, &s, 1, r), s.len[1], tmp->data);
         double G = u.g[r * u.step] / u.n, yr = d.y[r];
         double gcos = -(yr == 1 ? G : 0.0) + (w.cos - margin >= 0 ? (yr == -1 ? G : 0.0) : 0.0);
         double dp = gcos / w.denom, dden = -gcos * ((w.p / w.denom) / w.denom);
         double dprod = dden / (2 * w.denom), dm1 = dprod * w.m2, dm2 = dprod * w.m1;
         double *dar = da->data + r * s.D, *dbr = db->data + r * s.D;
-        SIMD_LOOP for (int64_t k = 0; k < s.D; k++) {
-            dar[k] = 2 * (dm1 * ar[k]) + dp * br[k];
-            dbr[k] = 2 * (dm2 * br[k]) + dp * ar[k];
+        if (full[0]) {
+            SIMD_LOOP for (int64_t k = 0; k < s.D; k++) dar[k] = 2 * (dm1 * ar[k]) + dp * br[k];
+        } else {
+            SIMD_LOOP for (int64_t k = 0; k < s.D; k++) dar[k] = dp * br[k];
+            dm[0]->data[s.rows[0] == 1 ? 0 : r] += dm1;
+        }
+        if (full[1]) {
+            SIMD_LOOP for (int64_t k = 0; k < s.D; k++) dbr[k] = 2 * (dm2 * br[k]) + dp * ar[k];
+        } else {
+            SIMD_LOOP for (int64_t k = 0; k < s.D; k++) dbr[k] = dp * ar[k];
+            dm[1]->data[s.rows[1] == 1 ? 0 : r] += dm2;
         }
     }
+    for (int k = 0; k < 2; k++)
+        if (dm[k]) /* 2 (dm x): x * x's gradient, dm x from each side */
+            for (int64_t i = 0; i < dmine[k]->numel; i++)
+                dmine[k]->data[i] = 2 * (dm[k]->data[i / s.len[k]] * (k ? b : a)->data[i]);
     tensor_release(tmp);
     cosine_close(&d);
-    ag_accumulate_grad(a, da);
+    ag_accumulate_grad(a, da); /* reduced to a's shape: then its m part added */
+    if (dmine[0]) ag_accumulate_grad(a, dmine[0]);
     ag_accumulate_grad(b, db);
+    if (dmine[1]) ag_accumulate_grad(b, dmine[1]);
+    tensor_release(dm[0]), tensor_release(dm[1]);
 }
 
 Tensor *tensor_cosine_embedding_loss(Tensor *input1, Tensor *input2, Tensor *target,
@@ -1038,7 +1087,10 @@ Tensor *tensor_cosine_embedding_loss(Tensor *input1, Tensor *input2, Tensor *tar
     Tensor *tmp = elems && s.N > 0 ? row_scratch(s.D) : NULL;
     if (tmp)
         for (int64_t r = 0; r < s.N; r++) {
-            double cos = cosine_row(d.a + r * s.D, d.b + r * s.D, s.D, tmp->data).cos, y = d.y[r];
+            const double *ao = cosine_own(input1, &s, 0, r), *bo = cosine_own(input2, &s, 1, r);
+            CosineRow w = cosine_row(d.a + r * s.D, d.b + r * s.D, s.D, ao, s.len[0], bo, s.len[1],
+                                     tmp->data);
+            double cos = w.cos, y = d.y[r];
             elems->data[r] = (y == 1 ? 1 - cos : 0.0) + (y == -1 ? clamp_min0(cos - margin) : 0.0);
         }
     tensor_release(tmp);
@@ -1072,7 +1124,9 @@ const AgOpInfo ag_op_cosine_embedding_loss = {
 
 /* ======================================================================
  * triplet_margin_loss: rows a, p, n (the last dimension; one ndim,
- * broadcasting): max(0, (margin + d(a, p)) - d(a, n)),
+ * broadcasting, each pair on its own: a (N, 1) against p (N, 1) is a
+ * distance of one value even when n is (N, 3)):
+ * max(0, (margin + d(a, p)) - d(a, n)),
  * d(u, v) = ||u - v + eps||_p; with swap, d(a, n) = min(d(a, n), d(p, n))
  *   G = g / n; gz = G where the sum >= 0, else 0; d(a, p) gets gz, d(a, n)
  *   -gz (with swap, to the smaller distance; half each when equal);
@@ -1140,37 +1194,57 @@ static int triplet_shape(Tensor *const in[3], int *ndim, int64_t *shape) {
     return 0;
 }
 
-/* One row's distances and the vectors they measure (in tmp rows). */
+/* One row's distances and the vectors they measure (in tmp rows). A
+ * pair's vectors have the length of the longer of its two rows: PyTorch's
+ * pairwise_distance broadcasts the two, not the three. */
 typedef struct {
     double *ap, *an, *pn;   /* a - p + eps, a - n + eps, p - n + eps */
+    int64_t D_ap, D_an, D_pn;
     double d_ap, d_an, d_pn, z;
 } TripletRow;
 
+/* One input's row: its values and their count (the rows' D, or 1 where
+ * the input is broadcast along the last dimension). */
+typedef struct {
+    const double *v;
+    int64_t D;
+} TripletSide;
+
+/* u - v + eps over the longer of the two rows, into out; returns its length. */
+static int64_t triplet_diff(TripletSide u, TripletSide v, double eps, double *out) {
+    int64_t D = u.D > v.D ? u.D : v.D;
+    if (u.D == D && v.D == D) {
+        SIMD_LOOP for (int64_t k = 0; k < D; k++) out[k] = u.v[k] - v.v[k] + eps;
+    } else {
+        for (int64_t k = 0; k < D; k++) out[k] = u.v[u.D == D ? k : 0] - v.v[v.D == D ? k : 0] + eps;
+    }
+    return D;
+}
+
 /* Fills a row's vectors (t's ap, an, pn: D each, pn only with swap) and
  * distances; scratch: D more. */
-static void triplet_row(const double *a, const double *p, const double *n, int64_t D,
-                        const LossCtx *c, double *scratch, TripletRow *t) {
+static void triplet_row(TripletSide a, TripletSide p, TripletSide n, const LossCtx *c,
+                        double *scratch, TripletRow *t) {
     double eps = c->param[2], pp = c->param[1];
-    SIMD_LOOP for (int64_t k = 0; k < D; k++) {
-        t->ap[k] = a[k] - p[k] + eps;
-        t->an[k] = a[k] - n[k] + eps;
-    }
-    t->d_ap = pnorm(t->ap, D, pp, scratch);
-    t->d_an = pnorm(t->an, D, pp, scratch);
+    t->D_ap = triplet_diff(a, p, eps, t->ap);
+    t->D_an = triplet_diff(a, n, eps, t->an);
+    t->d_ap = pnorm(t->ap, t->D_ap, pp, scratch);
+    t->d_an = pnorm(t->an, t->D_an, pp, scratch);
     double dneg = t->d_an;
     if (c->flag) {
-        SIMD_LOOP for (int64_t k = 0; k < D; k++) t->pn[k] = p[k] - n[k] + eps;
-        t->d_pn = pnorm(t->pn, D, pp, scratch);
+        t->D_pn = triplet_diff(p, n, eps, t->pn);
+        t->d_pn = pnorm(t->pn, t->D_pn, pp, scratch);
         dneg = fmin(t->d_an, t->d_pn);
         if (isnan(t->d_an) || isnan(t->d_pn)) dneg = NAN; /* at::min propagates nan */
     }
     t->z = (c->param[0] + t->d_ap) - dneg;
 }
 
-/* The three operands' values in the rows' shape, and 5 rows of scratch
- * (when there are rows). */
+/* The three operands' values in the rows' shape, each keeping its own last
+ * dimension (D, or 1), and 5 rows of scratch (when there are rows). */
 typedef struct {
     const double *v[3];
+    int64_t len[3];         /* each operand's last dimension */
     Tensor *copy[3], *scratch;
     int64_t rows, D;
 } TripletData;
@@ -1184,11 +1258,15 @@ static int triplet_open(Tensor *const in[3], int ndim, const int64_t *shape, Tri
     memset(d, 0, sizeof *d);
     d->D = shape[ndim - 1];
     d->rows = ag_shape_prod(shape, 0, ndim - 1);
-    for (int k = 0; k < 3; k++)
-        if (!(d->v[k] = data_as(in[k], ndim, shape, &d->copy[k]))) {
+    for (int k = 0; k < 3; k++) {
+        int64_t own[AG_MAX_DIMS];
+        memcpy(own, shape, (size_t)ndim * sizeof *own);
+        own[ndim - 1] = d->len[k] = in[k]->shape[ndim - 1];
+        if (!(d->v[k] = data_as(in[k], ndim, own, &d->copy[k]))) {
             triplet_close(d);
             return -1;
         }
+    }
     if (d->rows > 0 && !(d->scratch = row_scratch(5 * d->D))) {
         triplet_close(d);
         return -1;
@@ -1196,14 +1274,37 @@ static int triplet_open(Tensor *const in[3], int ndim, const int64_t *shape, Tri
     return 0;
 }
 
+/* Operand k's row r. */
+static TripletSide triplet_side(const TripletData *d, int k, int64_t r) {
+    return (TripletSide){d->v[k] + r * d->len[k], d->len[k]};
+}
+
 /* Row r's vectors and distances, in d's scratch (rows 0 to 2; row 4 is
  * pnorm's). Only when there are rows: then there is scratch. */
 static TripletRow triplet_at(const TripletData *d, int64_t r, const LossCtx *c) {
     double *s = d->scratch->data;
     TripletRow t = {.ap = s, .an = s + d->D, .pn = s + 2 * d->D};
-    triplet_row(d->v[0] + r * d->D, d->v[1] + r * d->D, d->v[2] + r * d->D, d->D, c,
+    triplet_row(triplet_side(d, 0, r), triplet_side(d, 1, r), triplet_side(d, 2, r), c,
                 s + 4 * d->D, &t);
     return t;
+}
+
+/* dst (own values) = (add ? dst : 0) + sign dv, dv of length D summed into
+ * one value when own is 1 (the operand broadcast along the pair's rows:
+ * PyTorch's sum_to). */
+static void triplet_put(double *dst, int64_t own, const double *dv, int64_t D, double sign,
+                        bool add) {
+    if (own == D) {
+        if (add) {
+            SIMD_LOOP for (int64_t k = 0; k < D; k++) dst[k] += sign * dv[k];
+        } else {
+            SIMD_LOOP for (int64_t k = 0; k < D; k++) dst[k] = sign * dv[k];
+        }
+        return;
+    }
+    double sum = 0.0;
+    for (int64_t k = 0; k < D; k++) sum += sign * dv[k];
+    dst[0] = add ? dst[0] + sum : sum;
 }
 
 static void triplet_backward(Function *self, void *ctx, Tensor *g) {
@@ -1215,17 +1316,21 @@ static void triplet_backward(Function *self, void *ctx, Tensor *g) {
         triplet_open(self->inputs, ndim, shape, &d) != 0)
         return;
     Tensor *grad[3] = {NULL, NULL, NULL};
-    for (int k = 0; k < 3; k++)
-        if (!(grad[k] = ag_tensor_new(ndim, shape))) {
+    for (int k = 0; k < 3; k++) {
+        int64_t own[AG_MAX_DIMS];
+        memcpy(own, shape, (size_t)ndim * sizeof *own);
+        own[ndim - 1] = d.len[k];
+        if (!(grad[k] = ag_tensor_new(ndim, own))) {
             for (int j = 0; j < k; j++) tensor_release(grad[j]);
             triplet_close(&d);
             return;
         }
+    }
     Upstream u = upstream(g, c);
     double pp = c->param[1];
     for (int64_t r = 0; r < d.rows; r++) {
-        double *da = grad[0]->data + r * d.D, *dp = grad[1]->data + r * d.D,
-               *dn = grad[2]->data + r * d.D, *dv = d.scratch->data + 3 * d.D;
+        double *da = grad[0]->data + r * d.len[0], *dp = grad[1]->data + r * d.len[1],
+               *dn = grad[2]->data + r * d.len[2], *dv = d.scratch->data + 3 * d.D;
         TripletRow t = triplet_at(&d, r, c);
         double gz = t.z >= 0 ? u.g[r * u.step] / u.n : 0.0, gneg = -gz, gswap = 0.0;
         if (c->flag) { /* at::min's backward: ties split, the larger gets 0 */
@@ -1233,13 +1338,16 @@ static void triplet_backward(Function *self, void *ctx, Tensor *g) {
             gneg = t.d_an > t.d_pn ? 0.0 : half;
             gswap = t.d_an < t.d_pn ? 0.0 : half;
         }
-        pnorm_grad(t.ap, d.D, pp, t.d_ap, gz, dv);
-        SIMD_LOOP for (int64_t k = 0; k < d.D; k++) da[k] = dv[k], dp[k] = -dv[k];
-        pnorm_grad(t.an, d.D, pp, t.d_an, gneg, dv);
-        SIMD_LOOP for (int64_t k = 0; k < d.D; k++) da[k] += dv[k], dn[k] = -dv[k];
+        pnorm_grad(t.ap, t.D_ap, pp, t.d_ap, gz, dv);
+        triplet_put(da, d.len[0], dv, t.D_ap, 1.0, false);
+        triplet_put(dp, d.len[1], dv, t.D_ap, -1.0, false);
+        pnorm_grad(t.an, t.D_an, pp, t.d_an, gneg, dv);
+        triplet_put(da, d.len[0], dv, t.D_an, 1.0, true);
+        triplet_put(dn, d.len[2], dv, t.D_an, -1.0, false);
         if (c->flag) {
-            pnorm_grad(t.pn, d.D, pp, t.d_pn, gswap, dv);
-            SIMD_LOOP for (int64_t k = 0; k < d.D; k++) dp[k] += dv[k], dn[k] += -dv[k];
+            pnorm_grad(t.pn, t.D_pn, pp, t.d_pn, gswap, dv);
+            triplet_put(dp, d.len[1], dv, t.D_pn, 1.0, true);
+            triplet_put(dn, d.len[2], dv, t.D_pn, -1.0, true);
         }
     }
     triplet_close(&d);

@@ -20,36 +20,52 @@ static Lanes lanes(const Tensor *x, int axis) {
     return l;
 }
 
-/* max and log(sum(exp(v - max))) of n values at stride s; tmp (n values at
- * the same stride: the output lane will do) receives exp(v - max), which is
- * summed pairwise (ag_sum). Shared with loss.c (cross_entropy). */
-void ag_lane_logsumexp(const double *v, int64_t n, int64_t s, double *tmp, double *max,
-                       double *lse) {
+/* max and sum(exp(v - max)) of n values at stride s; tmp (n values at the
+ * same stride: the output lane will do) receives exp(v - max), which is
+ * summed pairwise (ag_sum). */
+static double lane_sumexp(const double *v, int64_t n, int64_t s, double *tmp, double *max) {
     double m = -INFINITY;
     for (int64_t k = 0; k < n; k++)
         if (v[k * s] > m) m = v[k * s];
     if (m == -INFINITY) m = 0.0; /* all -inf: keep exp finite */
     for (int64_t k = 0; k < n; k++) tmp[k * s] = exp(v[k * s] - m);
     *max = m;
-    *lse = log(ag_sum(tmp, n, s));
+    return ag_sum(tmp, n, s);
+}
+
+/* max and log(sum(exp(v - max))), as lane_sumexp. Shared with loss.c
+ * (cross_entropy). */
+void ag_lane_logsumexp(const double *v, int64_t n, int64_t s, double *tmp, double *max,
+                       double *lse) {
+    *lse = log(lane_sumexp(v, n, s, tmp, max));
 }
 
 typedef struct {
     int axis;
 } SoftmaxCtx;
 
-/* y = softmax (or log_softmax) of each lane of x. Only for a tensor with
- * elements: an empty one may have 10^18 empty lanes. */
+/* y = softmax (or log_softmax) of each lane of x, PyTorch's formulas:
+ *   log_softmax: (x - max) - log(sum(exp(x - max)))
+ *   softmax:     exp(x - max) * (1 / sum(exp(x - max))) along the last
+ *                axis, exp(x - max) / sum(...) along another
+ * (softmax is not exp(log_softmax): x - max - lse rounds to the ulp of x -
+ * max, 1e-13 at -700, which exp turns into a relative error.) Only for a
+ * tensor with elements: an empty one may have 10^18 empty lanes. */
 static void softmax_lanes(const Tensor *x, Lanes l, bool log_space, double *y) {
     for (int64_t o = 0; o < l.outer; o++)
         for (int64_t i = 0; i < l.inner; i++) {
             int64_t base = o * l.n * l.inner + i, s = l.inner;
             const double *xv = x->data + base;
-            double *yv = y + base, m, lse;
-            ag_lane_logsumexp(xv, l.n, s, yv, &m, &lse);
-            for (int64_t k = 0; k < l.n; k++) {
-                double z = xv[k * s] - m - lse;
-                yv[k * s] = log_space ? z : exp(z);
+            double *yv = y + base, m;
+            double sum = lane_sumexp(xv, l.n, s, yv, &m); /* yv: exp(x - max) */
+            if (log_space) {
+                double lse = log(sum);
+                for (int64_t k = 0; k < l.n; k++) yv[k * s] = xv[k * s] - m - lse;
+            } else if (l.inner == 1) {
+                double r = 1.0 / sum;
+                for (int64_t k = 0; k < l.n; k++) yv[k] *= r;
+            } else {
+                for (int64_t k = 0; k < l.n; k++) yv[k * s] /= sum;
             }
         }
 }

@@ -129,20 +129,18 @@ const AgOpInfo ag_op_tanh = UNARY_ROW(TANH, tanh, "hyperbolic tangent",
 
 /* ======================================================================
  * sigmoid: y = 1/(1+e^-x); dx = g * (1 - y) * y (PyTorch's order).
- * Written so that exp never overflows and small results keep their
- * precision: with e = e^-|x|, y = 1/(1+e) for x >= 0 and e/(1+e) below.
- * (gcc 12 does not vectorise a select beside a vector call: this loop calls
- * the scalar exp, the same one for every element.)
+ * PyTorch's formula as written, for every x: e/(1+e) with e = e^x below 0
+ * keeps more precision but differed from PyTorch's value by an ulp or two
+ * at half the negative x, and below -709 gave a subnormal where exp(-x)
+ * overflows and PyTorch gives 0. The loop is not vectorised: it calls the
+ * scalar exp, PyTorch's std::exp, the same for every element.
  * ====================================================================== */
 
-static inline double sigmoid(double v) {
-    double e = exp(-fabs(v)), s = 1.0 / (1.0 + e);
-    return v >= 0 ? s : e * s;
-}
+static inline double sigmoid(double v) { return 1.0 / (1.0 + exp(-v)); }
 
 static void sigmoid_block(const double *x, double *y, const double *p) {
     (void)p;
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = sigmoid(x[i]);
+    for (int i = 0; i < BLOCK; i++) y[i] = sigmoid(x[i]);
 }
 
 static void sigmoid_grad_block(const double *x, const double *y, const double *g, double *dx,

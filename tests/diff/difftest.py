@@ -24,8 +24,8 @@ import compare  # noqa: E402
 import ops  # noqa: E402
 from compare import TOLERATED, category  # noqa: E402
 from engines import run_ag, run_anchored, run_torch  # noqa: E402
-from program import (Assign, Backward, Gen, Leaf, Program, Retry, features,  # noqa: E402
-                     generate, ops_used, render_stmt, PRELUDE)
+from program import (Assign, Backward, Gen, Program, Retry, features,  # noqa: E402
+                     generate, ops_used, render_stmt, reports, PRELUDE)
 from shrink import Shrinker  # noqa: E402
 
 BATCH = 100
@@ -43,12 +43,37 @@ def accepts(ag, text):
     return r.returncode != 1, r.stderr.strip()
 
 
+def methods(ag):
+    """The builtins that are also methods (x.exp()): those whose `:help NAME`
+    says "Also a method". A version that never says it takes every builtin
+    as a method: then all of them are."""
+    names = sorted({op.ag for op in ops.OPS if op.form in ('call', 'optim')})
+    try:
+        r = subprocess.run([ag, '-'], input=''.join(f':help {n}\n' for n in names),
+                           capture_output=True, text=True, timeout=20)
+    except subprocess.TimeoutExpired:
+        return set()
+    found, current = set(), None
+    for line in r.stdout.splitlines():
+        head = line.split('(', 1)[0]
+        if head in names and not line.startswith(' '):
+            current = head
+        elif current and 'Also a method' in line:
+            found.add(current)
+    if not found and 'Also a method' not in r.stdout:
+        return {f'method:{n}' for n in names}
+    return {f'method:{n}' for n in found}
+
+
 def probe(ag):
     """The syntax features ./ag accepts, then the rows whose features are
     there and whose sample statement it accepts. Returns (caps, rows, notes):
     notes are rows refused for a reason other than not knowing the name or
-    the syntax (a bug the probe would otherwise hide)."""
+    the syntax (a bug the probe would otherwise hide). caps also holds
+    'method:NAME' for each builtin that is a method."""
     caps = {f for f, text in ops.FEATURES.items() if accepts(ag, text)[0]}
+    if 'method' in caps:
+        caps |= methods(ag)
     rows, notes = [], []
     import random
     for op in ops.OPS:
@@ -56,8 +81,18 @@ def probe(ag):
             continue
         ok, err = False, ''
         for seed in range(8):
-            g = Gen(random.Random(seed), [op], caps)
+            # where's condition is a comparison: the probe has one to write it
+            g = Gen(random.Random(seed), [op, ops.ROWS['lt']], caps)
             g.specials = False
+            if op.form == 'optim':  # a whole loop, of a loss made with exp
+                g.rows = [ops.ROWS['exp']]
+                g.leaf((2,), 'any', grad=True)
+                g.prog.stmts += g.staged
+                if not g.optimize(op):
+                    continue
+                prog = g.prog
+                ok, err = accepts(ag, '\n'.join(render_stmt(s, 'ag', caps) for s in prog.stmts))
+                break
             try:
                 e = g.call(op)
                 g.eval(e)
@@ -112,12 +147,14 @@ def shrink(ag, prog, caps, mm, budget):
 # ---- reports -------------------------------------------------------------------
 
 def ag_text(prog, caps, show):
-    """The program as a user would type it, printing the values in show."""
+    """The program as a user would type it, printing the values in show
+    (backward prints the gradients itself)."""
     lines = []
     for i, st in enumerate(prog.stmts):
         lines.append(render_stmt(st, 'ag', caps))
-        if isinstance(st, Assign) and ('value', st.name, i) in show:
-            lines.append(st.name)
+        for key in reports(prog, i):
+            if key in show and not isinstance(st, Backward):
+                lines.append(key[1] + '.grad' * (key[0] == 'grad'))
     return '\n'.join(lines) + '\n'
 
 
@@ -125,12 +162,11 @@ def py_text(prog, caps, show):
     lines = [PRELUDE, 'torch.set_printoptions(precision=4)']
     for i, st in enumerate(prog.stmts):
         lines.append(render_stmt(st, 'py', caps))
-        if isinstance(st, Assign) and ('value', st.name, i) in show:
-            lines.append(f'print({st.name})')
-        if isinstance(st, Backward):
-            for s in prog.stmts[:i]:
-                if isinstance(s, Leaf) and s.grad:
-                    lines.append(f'print("{s.name}.grad =", {s.name}.grad)')
+        for kind, name, _ in reports(prog, i):
+            if kind == 'grad' and (isinstance(st, Backward) or (kind, name, i) in show):
+                lines.append(f'print("{name}.grad =", {name}.grad)')
+            elif kind == 'value' and (kind, name, i) in show:
+                lines.append(f'print({name})')
     return '\n'.join(lines) + '\n'
 
 
@@ -212,7 +248,8 @@ def main():
     ag = os.path.abspath(a.ag)
     t0 = time.time()
     caps, rows, notes = probe(ag)
-    print(f'ag: {a.ag}; features: {" ".join(sorted(caps))}')
+    print(f'ag: {a.ag}; features: {" ".join(sorted(c for c in caps if ":" not in c))}; '
+          f'{sum(c.startswith("method:") for c in caps)} builtins are methods')
     print(f'ops: {len(rows)} of {len(ops.OPS)} rows accepted by this ag '
           f'({len([r for r in ops.OPS if r.needs <= caps])} have its features)')
     for n in notes:

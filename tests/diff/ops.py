@@ -18,6 +18,8 @@ spell + - * / ** @ // % == < ... alike.
 """
 import math
 
+import torch
+
 # Precedence, shared by ag and Python (ag follows Python's table).
 COMPARE, ADD, MUL, UNARY, POW, POSTFIX, ATOM = range(1, 8)
 
@@ -105,7 +107,9 @@ class X(Kind):
 class Like(X):
     """A tensor whose shape follows argument `of`: 'bcast' (broadcasts with it,
     or equal when the program does not broadcast), 'same', 'matmul' (a valid
-    right operand of matmul), 'rows' (shape (N,) for an (N, ...) argument)."""
+    right operand of matmul), 'rows' (shape (N,) for an (N, ...) argument),
+    'vec' (shape (K,) for an (..., K) argument: mv), 'mm' ((K, M) for an
+    (N, K) one)."""
 
     def __init__(self, mode, of=0, domain='any'):
         self.mode, self.of, self.domain = mode, of, domain
@@ -118,6 +122,11 @@ class Like(X):
             return g.tensor(lambda b: b == s, lambda: s, self.domain)
         if self.mode == 'rows':
             return g.tensor(lambda b: b == s[:1], lambda: s[:1], self.domain)
+        if self.mode == 'vec':
+            return g.tensor(lambda b: b == s[-1:], lambda: s[-1:], self.domain)
+        if self.mode == 'mm':
+            return g.tensor(lambda b: len(b) == 2 and b[0] == s[-1],
+                            lambda: (s[-1], rng.choice((1, 2, 3))), self.domain)
         def make():  # matmul
             k, m = s[-1], rng.choice((1, 2, 3))
             r = rng.random()
@@ -127,6 +136,17 @@ class Like(X):
                 return (k, m)
             return s[:-2] + (k, m)
         return g.tensor(lambda b: matmul_ok(s, b), make, self.domain)
+
+
+class One(X):
+    """A tensor of one element (0-d, (1,) or (1, 1)): item, round."""
+
+    def __init__(self, domain='any'):
+        self.domain = domain
+
+    def gen(self, g, args):
+        return g.tensor(lambda s: math.prod(s) == 1 and len(s) <= 2,
+                        lambda: g.rng.choice(((), (1,), (1, 1))), self.domain)
 
 
 class Cond(Kind):
@@ -172,12 +192,12 @@ class Axis(Kind):
     def gen(self, g, args):
         if 'dim' in g.extra:  # cat, stack: the axis Tensors chose
             d = g.extra['dim'] - g.extra['ndim'] * (g.rng.random() < 0.3)
-            return self.param(g, str(d))
+            return self.param(g, str(d), value=d)
         if self.optional and g.rng.random() < 0.4:
             return None
         n = len(g.shape(args[self.of])) + self.extra
         d = g.rng.randrange(-max(n, 1), max(n, 1))
-        return self.param(g, str(d))
+        return self.param(g, str(d), value=d)
 
 
 class Axes2(Kind):
@@ -191,11 +211,24 @@ class Axes2(Kind):
         return self.param(g, f'{a}, {b}')
 
 
+class At(Kind):
+    """An index along the axis that argument `axis` chose (select); negative
+    counts from the end."""
+
+    def __init__(self, of=0, axis=1):
+        self.of, self.axis = of, axis
+
+    def gen(self, g, args):
+        n = g.shape(args[self.of])[args[self.axis].value]
+        i = g.rng.randrange(-n, n)  # ValueError for a size of 0: the call is retried
+        return self.param(g, str(i), value=i)
+
+
 class Perm(Kind):
     def gen(self, g, args):
         p = list(range(len(g.shape(args[0]))))
         g.rng.shuffle(p)
-        return self.param(g, ', '.join(map(str, p)), f"({', '.join(map(str, p))}{',' if len(p) == 1 else ''})")
+        return self.param(g, ', '.join(map(str, p)), repr(tuple(p)))  # PyTorch: permute(()) for 0-d
 
 
 class Dims(Kind):
@@ -209,7 +242,7 @@ class Dims(Kind):
         rng = g.rng
         if self.mode == 'new':
             s = g.want if g.want is not None else random_shape(rng, lo=1)
-            same = [p.name for p in g.pool if p.shape == s and not g.in_body]
+            same = [p.name for p in g.pool if p.shape == s and not g.in_body and not p.number]
             if same and 'shape_attr' in g.caps and rng.random() < 0.3:
                 name = rng.choice(same)  # zeros(x.shape)
                 return self.param(g, f'{name}.shape', f'{name}.shape', s)
@@ -239,6 +272,9 @@ class Num(Kind):
             return None
         if self.domain == 'count':
             n = g.want[0] if g.want else g.rng.randint(1, 6)
+            return self.param(g, str(n), str(n), n)
+        if self.domain == 'digits':  # round's ndigits: an integer
+            n = g.rng.choice((0, 1, 2, 3, 4, -1, -2, 8, 15, 17))
             return self.param(g, str(n), str(n), n)
         v = g.number(self.domain)
         return self.param(g, g.ag_number(v), g.py_number(v), v)
@@ -308,8 +344,8 @@ class Index(Kind):
 
     def gen(self, g, args):
         s, rng = g.shape(args[0]), g.rng
-        if not s:
-            return None
+        if not s:  # a 0-d operand (the relaxed statement): both should refuse it
+            return self.param(g, '0')
         if rng.random() < 0.2:
             n = s[0]
             idx = [rng.randrange(-n, n) for _ in range(rng.randint(1, 3))]
@@ -327,6 +363,27 @@ class Index(Kind):
         return self.param(g, ', '.join(parts))
 
 
+class Params(Kind):
+    """An optimizer's parameters: the list of variables Gen.optimize chose."""
+
+    def gen(self, g, args):
+        return g.tensor_list([g.ref(n) for n in g.opt_params])
+
+
+class Hyper(Kind):
+    """An optimizer's option: one of `options` (numbers, booleans, a pair of
+    numbers for betas), left out at random unless required."""
+
+    def __init__(self, kw, options, optional=True, kwonly=False):
+        self.kw, self.options, self.optional, self.kwonly = kw, options, optional, kwonly
+
+    def gen(self, g, args):
+        if self.optional and g.rng.random() < 0.5:
+            return None
+        v = g.rng.choice(self.options)
+        return self.param(g, repr(v), value=v)
+
+
 # ---- the table ---------------------------------------------------------------
 
 class Op:
@@ -336,15 +393,23 @@ class Op:
     result is a constant. needs: syntax features beyond the form's own."""
 
     def __init__(self, name, args, torch=None, form='call', sym=None, prec=None, grad=True,
-                 needs=(), weight=1.0, ag=None, unary=False, fits=None):
+                 needs=(), weight=1.0, ag=None, unary=False, fits=None, number=False,
+                 numbers=True, avoid=None, valid=None):
         self.name, self.args, self.torch, self.form = name, args, torch, form
         self.fits = fits              # source: the shapes it can make
         self.sym, self.prec, self.grad, self.weight = sym, prec, grad, weight
         self.ag = ag or name          # the builtin's name in ag
         self.unary = unary            # element-wise on one tensor: shape kept
+        self.number = number          # gives a number in ag (item, len), a 0-d tensor in PyTorch
+        self.numbers = numbers        # takes numbers as operands (False: ag's number
+        #                               arithmetic is Python's, not PyTorch's tensor op)
+        self.avoid = avoid            # avoid([operand values]): PyTorch tensors it is not given
+        self.valid = valid            # valid([arguments]): the arguments it is given
         self.needs = set(needs) | {
             'call': {'calls'}, 'source': {'calls'}, 'attr': {'attr_T'}, 'index': {'index'},
             'list': {'list_stack'}, 'prefix': {'operators'}, 'user': {'functions'},
+            'optim': {'calls', 'blocks', 'method', 'kwargs'},
+            'optim': {'calls', 'blocks', 'method', 'kwargs'},
             'binary': {'compare'} if prec == COMPARE else
                       {'floordiv'} if sym in ('//', '%') else {'operators'}}[form]
         self.needs |= {'kwargs' for a in args if a.kwonly and not a.optional}
@@ -353,11 +418,57 @@ class Op:
         return self
 
 
+# Documented departures, given only in the forms where ag and PyTorch agree.
+
+def nan_inside(values):
+    """Where PyTorch's vectorised kernel and its scalar one disagree (the
+    gradient of elu and relu6 at nan), ag follows the scalar one, which a
+    one-element tensor gets (docs/language.md, Activations). So these ops
+    get nan only in one-element tensors."""
+    t, = values
+    return t.numel() > 1 and bool(t.isnan().any())
+
+
+def nan_or_3_inside(values):
+    """hardswish's gradient departs at nan and at +-3 (as nan_inside)."""
+    t, = values
+    return t.numel() > 1 and bool((t.isnan() | (t.abs() == 3)).any())
+
+
+def quotient_overflows(values):
+    """a // b and a % b where a / b overflows (1e300 // 1e-300): PyTorch's
+    vectorised kernel gives nan (SLEEF's fmod), its scalar one (a
+    one-element tensor) and Python inf and a remainder; ag follows the
+    scalar one. So these get such operands only as one element each."""
+    a, b = values
+    if a.dtype == torch.bool or b.dtype == torch.bool:
+        return False
+    q = a / b
+    return q.numel() > 1 and bool((q.isinf() & a.isfinite() & (b != 0)).any())
+
+
+def bounded(args):
+    """clamp: one bound at least (ag refuses neither, as PyTorch 2 does),
+    and no nan bound (ag's clamp(x, min=nan) is nan; PyTorch's number bound
+    ignores it)."""
+    bounds = [a for a in args[1:] if a is not None]
+    return bounds and not any(a.value is not None and math.isnan(a.value) for a in bounds)
+
+
+def norm_p_not_0(args):
+    """norm with p=0: ag's gradient is 0 where PyTorch's is None."""
+    return args[1] is None or args[1].value != 0
+
+
 def unary(name, torch_fn, domain='any', **kw):
     return Op(name, [X(domain=domain)], lambda x: f'{torch_fn}({x})', unary=True, **kw)
 
 
 def binary(name, sym, prec, domain='any', **kw):
+    if sym in ('%', '//', '**'):
+        kw.setdefault('numbers', False)
+    if sym in ('%', '//'):
+        kw.setdefault('avoid', quotient_overflows)
     return Op(name, [X(), Like('bcast', domain=domain)], form='binary', sym=sym, prec=prec, **kw)
 
 
@@ -384,6 +495,43 @@ def loss(name, torch_fn, domains=('any', 'any'), extra=(), ag=None, **kw):
         kw_(n, t) for n, t in zip(names, rest)) + ')', ag=ag, **kw)
 
 
+def optim(name, hypers, **kw):
+    """An optimizer over a list of variables (form 'optim': Gen.optimize
+    writes the loop that trains with it). PyTorch gets every option as a
+    keyword; ag's positional order is PyTorch's."""
+    names = [h.kw for h in hypers]
+    return Op(name, [Params()] + hypers, lambda p, *rest: f'torch.optim.{name}({p}' + ''.join(
+        kw_(n, t) for n, t in zip(names, rest)) + ')', form='optim', **kw)
+
+
+def nesterov_ok(args):
+    """SGD's nesterov needs momentum and no dampening: both refuse it
+    otherwise (tried once; not worth generating)."""
+    given = {a.kwname: a.value for a in args[1:] if a is not None}
+    return not given.get('nesterov') or (given.get('momentum', 0) > 0 and given.get('dampening', 0) == 0)
+
+
+LR = (0.1, 0.01, 0.5, 1.0, 0.001, 0.05)
+DECAY = (0.0, 0.1, 0.01, 0.5)
+BOOL = (True, False)
+BETAS = ((0.9, 0.999), (0.8, 0.9), (0.5, 0.5), (0.0, 0.99), (0.9, 0.0))
+MAXIMIZE = Hyper('maximize', BOOL, kwonly=True)
+OPTIMS = [
+    optim('SGD', [Hyper('lr', LR, optional=False), Hyper('momentum', (0.0, 0.9, 0.5, 0.99)),
+                  Hyper('dampening', (0.0, 0.1, 0.5)), Hyper('weight_decay', DECAY),
+                  Hyper('nesterov', BOOL), MAXIMIZE], valid=nesterov_ok),
+    optim('Adam', [Hyper('lr', LR), Hyper('betas', BETAS), Hyper('eps', (1e-08, 1e-06, 0.001, 0.1)),
+                   Hyper('weight_decay', DECAY), Hyper('amsgrad', BOOL), MAXIMIZE]),
+    optim('AdamW', [Hyper('lr', LR), Hyper('betas', BETAS), Hyper('eps', (1e-08, 1e-06, 0.001, 0.1)),
+                    Hyper('weight_decay', DECAY), Hyper('amsgrad', BOOL), MAXIMIZE]),
+    optim('RMSprop', [Hyper('lr', LR), Hyper('alpha', (0.99, 0.9, 0.5, 0.0)),
+                      Hyper('eps', (1e-08, 1e-06, 0.001, 0.1)), Hyper('weight_decay', DECAY),
+                      Hyper('momentum', (0.0, 0.9, 0.5)), Hyper('centered', BOOL), MAXIMIZE]),
+    optim('Adagrad', [Hyper('lr', LR), Hyper('lr_decay', (0.0, 0.1, 0.5, 0.01)),
+                      Hyper('weight_decay', DECAY), Hyper('initial_accumulator_value', (0.0, 0.1, 1.0, 2.5)),
+                      Hyper('eps', (1e-10, 1e-06, 0.1)), MAXIMIZE]),
+]
+
 OPS = [
     # -- operators (version 1)
     binary('add', '+', ADD), binary('sub', '-', ADD), binary('mul', '*', MUL),
@@ -391,14 +539,15 @@ OPS = [
     Op('matmul@', [X(1, 3), Like('matmul')], form='binary', sym='@', prec=MUL),
     Op('neg-', [X()], form='prefix', sym='-', prec=UNARY, unary=True),
     Op('pos+', [X()], form='prefix', sym='+', prec=UNARY, unary=True, weight=0.2),
-    Op('.T', [X()], lambda x: f'agT({x})', form='attr', unary=False),
+    Op('.T', [X()], lambda x: f'agT({x})', form='attr', unary=False, numbers=False),
     # -- element-wise (version 1)
     unary('exp', 'torch.exp'), unary('log', 'torch.log', 'pos'),
     unary('sqrt', 'torch.sqrt', 'pos'), unary('tanh', 'torch.tanh'),
     unary('sigmoid', 'torch.sigmoid'), unary('relu', 'torch.relu'),
     unary('abs', 'torch.abs'), unary('sin', 'torch.sin'), unary('cos', 'torch.cos'),
-    Op('pow()', [X(), Like('bcast', domain='exponent')], lambda x, p: f'torch.pow({x}, {p})', ag='pow'),
-    Op('pow(x,n)', [X(), Num('exponent')], lambda x, p: f'torch.pow({x}, {p})', ag='pow'),
+    Op('pow()', [X(), Like('bcast', domain='exponent')], lambda x, p: f'torch.pow({x}, {p})', ag='pow',
+       numbers=False),
+    Op('pow(x,n)', [X(), Num('exponent')], lambda x, p: f'torch.pow({x}, {p})', ag='pow', numbers=False),
     # -- reductions, shapes, nn (version 1)
     reduction('sum', 'torch.sum'), reduction('mean', 'torch.mean'),
     reduction('max', 'torch.max', values=True),
@@ -413,7 +562,7 @@ OPS = [
        lambda x, c, r: f'F.cross_entropy({x}, {c}{kw("reduction", r)})'),
     Op('detach', [X()], lambda x: f'{x}.detach()', grad=False, unary=True, weight=0.3),
     Op('tensor', [X()], lambda x: f'{x}.detach().clone()', grad=False, unary=True, weight=0.3),
-    Op('numel', [X()], lambda x: f'T(float({x}.numel()))', grad=False, weight=0.2),
+    Op('numel', [X()], lambda x: f'T(float({x}.numel()))', grad=False, weight=0.2, number=True),
     # -- new constant tensors (version 1): statements, and operands of a wanted shape
     Op('zeros', [Dims()], lambda d: f'torch.zeros({d})', form='source', weight=0.2,
        fits=lambda s: len(s) >= 1),
@@ -435,7 +584,7 @@ OPS = [
     unary('neg', 'torch.neg'), unary('sign', 'torch.sign'),
     Op('clamp', [X(), Num(kw='min', optional=True, kwonly=True), Num(kw='max', optional=True, kwonly=True)],
        lambda x, a, b: f'torch.clamp({x}{kw("min", a)}{kw("max", b)})' if a or b else
-       f'torch.clamp({x}, min=-inf)', unary=True, needs={'kwargs'}),
+       f'torch.clamp({x}, min=-inf)', unary=True, needs={'kwargs'}, valid=bounded),
     Op('where', [Cond(), Like('bcast'), Like('bcast')], lambda c, a, b: f'torch.where({c}, {a}, {b})',
        needs={'compare'}),
     Op('minimum', [X(), Like('bcast')], lambda a, b: f'torch.minimum({a}, {b})'),
@@ -443,9 +592,11 @@ OPS = [
     Op('leaky_relu', [X(), Num('slope', kw='negative_slope', optional=True, kwonly=True)],
        lambda x, s: f'F.leaky_relu({x}{kw("negative_slope", s)})', unary=True),
     Op('elu', [X(), Num('slope', kw='alpha', optional=True, kwonly=True)],
-       lambda x, a: f'F.elu({x}{kw("alpha", a)})', unary=True),
-    unary('gelu', 'F.gelu'), unary('silu', 'F.silu'), unary('relu6', 'F.relu6'),
-    unary('hardsigmoid', 'F.hardsigmoid'), unary('hardswish', 'F.hardswish'),
+       lambda x, a: f'F.elu({x}{kw("alpha", a)})', unary=True, avoid=nan_inside),
+    Op('gelu', [X(), Choice('approximate', ('none', 'tanh'))],
+       lambda x, a: f'F.gelu({x}{kw("approximate", a)})', unary=True),
+    unary('silu', 'F.silu'), unary('relu6', 'F.relu6', avoid=nan_inside),
+    unary('hardsigmoid', 'F.hardsigmoid'), unary('hardswish', 'F.hardswish', avoid=nan_or_3_inside),
     Op('softplus', [X(), Num('slope', kw='beta', optional=True, kwonly=True),
                     Num('threshold', kw='threshold', optional=True, kwonly=True)],
        lambda x, b, t: f'F.softplus({x}{kw("beta", b)}{kw("threshold", t)})', unary=True),
@@ -457,7 +608,8 @@ OPS = [
     Op('std', [X(), Axis(), Flag('unbiased'), Flag('keepdim', after=1)],
        lambda x, d, u, k: f'torch.std({x}{kw("dim", d)}{kw("unbiased", u)}{kw("keepdim", k)})'),
     Op('norm', [X(), Num('norm_p', optional=True), Axis(kwonly=True), Flag('keepdim', after=2)],
-       lambda x, p, d, k: f'torch.norm({x}{kw("p", p)}{kw("dim", d)}{kw("keepdim", k)})'),
+       lambda x, p, d, k: f'torch.norm({x}{kw("p", p)}{kw("dim", d)}{kw("keepdim", k)})',
+       valid=norm_p_not_0),
     Op('argmax', [X(), Axis(), Flag('keepdim', after=1)],
        lambda x, d, k: f'torch.argmax({x}{kw("dim", d)}{kw("keepdim", k)}).double()', grad=False),
     Op('argmin', [X(), Axis(), Flag('keepdim', after=1)],
@@ -465,7 +617,7 @@ OPS = [
     Op('squeeze', [X(), Axis()], lambda x, d: f'torch.squeeze({x}{pos(d)})'),
     Op('unsqueeze', [X(), Axis(optional=False, extra=1)], lambda x, d: f'torch.unsqueeze({x}, {d})'),
     Op('flatten', [X()], lambda x: f'torch.flatten({x})'),
-    Op('permute', [X(), Perm()], lambda x, p: f'{x}.permute{p}'),
+    Op('permute', [X(), Perm()], lambda x, p: f'{x}.permute({p})'),
     Op('view', [X(), Dims('reshape')], lambda x, d: f'{x}.reshape({d})'),
     Op('t', [X(0, 2)], lambda x: f'torch.t({x})'),
     Op('cat', [Tensors('cat'), Axis(optional=False)], lambda ts, d: f'torch.cat({ts}, dim={d})',
@@ -475,7 +627,23 @@ OPS = [
     Op('[a, b]', [Tensors('stack')], lambda ts: f'torch.stack({ts})', form='list'),
     Op('index', [X(1, 3), Index()], form='index'),
     binary('eq', '==', COMPARE, grad=False, weight=0.3), binary('lt', '<', COMPARE, grad=False, weight=0.3),
-    binary('ge', '>=', COMPARE, grad=False, weight=0.3),
+    binary('ge', '>=', COMPARE, grad=False, weight=0.3), binary('ne', '!=', COMPARE, grad=False, weight=0.3),
+    binary('le', '<=', COMPARE, grad=False, weight=0.3), binary('gt', '>', COMPARE, grad=False, weight=0.3),
+    Op('remainder', [X(), Like('bcast')], lambda a, b: f'torch.remainder({a}, {b})', numbers=False,
+       weight=0.5, avoid=quotient_overflows),
+    Op('floor_divide', [X(), Like('bcast')], lambda a, b: f'torch.floor_divide({a}, {b})', grad=False,
+       numbers=False, weight=0.5, avoid=quotient_overflows),
+    Op('dot', [X(1, 1), Like('same')], lambda a, b: f'torch.dot({a}, {b})'),
+    Op('mv', [X(2, 2), Like('vec')], lambda a, b: f'torch.mv({a}, {b})'),
+    Op('mm', [X(2, 2), Like('mm')], lambda a, b: f'torch.mm({a}, {b})'),
+    Op('select', [X(1, 3), Axis(optional=False), At()], lambda x, d, i: f'torch.select({x}, {d}, {i})'),
+    # numbers: a PyTorch user's x.item() is a Python float; ag's number acts
+    # beside a tensor as a 0-d constant, which T(...) is (on the left of `/`
+    # a float would make PyTorch compute reciprocal(x) * v)
+    Op('item', [One()], lambda x: f'T({x}.item())', grad=False, number=True, weight=0.3),
+    Op('round', [One(), Num('digits', kw='ndigits')], lambda x, n: f'T(round({x}.item(), {n}))',
+       grad=False, number=True, weight=0.3),
+    Op('len', [X(1, 3)], lambda x: f'T(float(len({x})))', grad=False, number=True, weight=0.2),
     Op('zeros_like', [X()], lambda x: f'torch.zeros_like({x})', grad=False, weight=0.2),
     Op('ones_like', [X()], lambda x: f'torch.ones_like({x})', grad=False, weight=0.2),
     loss('mse_loss', 'F.mse_loss'), loss('l1_loss', 'F.l1_loss'),
@@ -498,6 +666,8 @@ OPS = [
        lambda a, p, n, m, r: f'F.triplet_margin_loss({a}, {p}, {n}{kw("margin", m)}{kw("reduction", r)})'),
 ]
 
+OPS += OPTIMS
+
 # Syntax features, each with a one-line probe that ./ag accepts iff it has
 # the feature. Rows name the features they need; the generator uses the rest
 # (methods, keywords, torch. prefixes) for variety where they are present.
@@ -516,6 +686,7 @@ FEATURES = {
     'floordiv': 'tensor([7.]) // 2 + tensor([7.]) % 2',
     'nan_literal': 'tensor([nan, inf, -inf])',
     'list_stack': 'x = tensor([1., 2.])\n[x, 2 * x]',
+    'blocks': 'for i in range(2) { y = tensor([1.]) * i }',
     'requires_grad_kw': 'tensor([1.], requires_grad=True)',
 }
 

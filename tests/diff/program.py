@@ -80,6 +80,25 @@ class ZeroGrad:
 
 
 @dataclass
+class Optimize:
+    """`opt = ctor; for i in range(steps) { opt.zero_grad(); loss = expr;
+    loss.backward(); opt.step() }` on one line: ctor is a Call of an optim
+    row, its first argument the TList of variables. zero: 'none'
+    (opt.zero_grad()), 'zeros' (set_to_none=False) or 'keep' (no zero_grad:
+    the gradients add up); method: loss.backward() or backward(loss)."""
+    name: str
+    ctor: object
+    loss: str
+    expr: object
+    steps: int
+    zero: str = 'none'
+    method: bool = True
+
+    def params(self):
+        return [r.name for r in self.ctor.args[0].items]
+
+
+@dataclass
 class Program:
     stmts: list = field(default_factory=list)
 
@@ -98,8 +117,11 @@ def reports(prog, i):
     st = prog.stmts[i]
     if isinstance(st, (Leaf, Assign)):
         return [('value', st.name, i)]
+    grads = [('grad', s.name, i) for s in prog.stmts[:i] if isinstance(s, Leaf) and s.grad]
     if isinstance(st, Backward):
-        return [('grad', s.name, i) for s in prog.stmts[:i] if isinstance(s, Leaf) and s.grad]
+        return grads
+    if isinstance(st, Optimize):
+        return [('value', st.loss, i)] + [('value', n, i) for n in st.params()] + grads
     return []
 
 
@@ -116,7 +138,17 @@ def walk(e):
 
 
 def exprs(st):
+    if isinstance(st, Optimize):
+        return [st.ctor, st.expr]
     return [st.expr] if isinstance(st, (Assign, FuncDef, Backward)) else []
+
+
+def set_expr(st, j, e):
+    """Replaces exprs(st)[j] by e."""
+    if isinstance(st, Optimize) and j == 0:
+        st.ctor = e
+    else:
+        st.expr = e
 
 
 def ops_used(prog):
@@ -150,6 +182,16 @@ def features(prog):
             f.add('function')
         if isinstance(st, ZeroGrad):
             f.add('zero_grad')
+        if isinstance(st, Optimize):
+            f.add('optimizer')
+            f.add(f'optimizer, {st.steps} step(s)')
+            if len(st.params()) > 1:
+                f.add('optimizer, 2 variables')
+            f.add({'none': 'opt.zero_grad()', 'zeros': 'opt.zero_grad(set_to_none=False)',
+                   'keep': 'optimizer without zero_grad'}[st.zero])
+            for a in st.ctor.args[1:]:
+                if a is not None and a.value not in (0, False):
+                    f.add(f'{st.ctor.op.name} {a.kwname}')
         vals = flat(st.value) if isinstance(st, Leaf) else []
         for e in exprs(st):
             for n in walk(e):
@@ -238,7 +280,13 @@ def render_expr(e, lang, caps, scalar_ok=False):
             return t, UNARY if t.startswith('-') else ATOM
         return f'T({nested(e.value, py_number)})', ATOM
     if isinstance(e, TList):
-        return '[' + ', '.join(R(x)[0] for x in e.items) + ']', ATOM
+        # In ag a list of list literals is one nested literal, not a list of
+        # tensors: [[1, 2], [3, 4]] is a (2, 2) constant, and [[1, 2], [3], x]
+        # a ragged one. tensor(...) keeps each item a tensor of its own, as
+        # PyTorch's list of tensors (cat's items may differ in length).
+        items = [f'tensor({R(x)[0]})' if lang == 'ag' and isinstance(x, Lit) else R(x)[0]
+                 for x in e.items]
+        return '[' + ', '.join(items) + ']', ATOM
     op, args = e.op, e.args
     if op.form == 'binary':
         a, b = args
@@ -297,6 +345,18 @@ def render_stmt(st, lang, caps):
         return f'backward({E(st.expr)})'
     if isinstance(st, ZeroGrad):
         return f'{st.name}.grad = None' if lang == 'py' else f'zero_grad({st.name})'
+    if isinstance(st, Optimize):
+        zero = {'none': f'{st.name}.zero_grad(set_to_none=True)' if lang == 'py' else
+                        f'{st.name}.zero_grad()',
+                'zeros': f'{st.name}.zero_grad(set_to_none=False)', 'keep': None}[st.zero]
+        back = f'{st.loss}.backward()' if st.method or lang == 'py' else f'backward({st.loss})'
+        # PyTorch's loss may be a view of a variable (x0.T, x0.squeeze() of
+        # a 0-d x0) that the step then changes in place; ag has no views
+        loss = E(st.expr) if lang == 'ag' else f'({E(st.expr)}).clone()'
+        body = '; '.join(x for x in (zero, f'{st.loss} = {loss}', back, f'{st.name}.step()') if x)
+        if lang == 'py':  # PyTorch 1.13's zero_grad() sets zeros: ag's sets None, as PyTorch 2
+            return f'{st.name} = {E(st.ctor)}\nfor i in range({st.steps}): {body}'
+        return f'{st.name} = {E(st.ctor)}; for i in range({st.steps}) {{ {body} }}'
     raise TypeError(st)
 
 
@@ -335,12 +395,14 @@ class Entry:
     grad: bool       # requires grad (in PyTorch)
     leaf: bool
     boolean: bool
+    number: bool = False  # a number in ag (item, len...): no methods or attributes
 
 
 class Gen:
     def __init__(self, rng, rows, caps):
         self.rng, self.caps = rng, caps
-        self.rows = [r for r in rows if r.form != 'source']
+        self.rows = [r for r in rows if r.form not in ('source', 'optim')]
+        self.optims = [r for r in rows if r.form == 'optim']
         self.unary = [r for r in rows if r.unary]
         self.sources = [r for r in rows if r.form == 'source']
         self.compares = [r for r in rows if r.form == 'binary' and r.prec == ops.COMPARE]
@@ -353,6 +415,7 @@ class Gen:
         self.depth = 0
         self.want, self.extra, self.op = None, {}, None
         self.in_body, self.params = False, []
+        self.opt_params = []  # the variables of the optimizer being written
         self.relaxed = False
         self.specials = rng.random() < 0.35
         self.broadcast = rng.random() < 0.6
@@ -447,14 +510,15 @@ class Gen:
         rng = self.rng
         if self.relaxed:
             want, make = (lambda s: True), (lambda: ops.random_shape(rng))
+        numbers = self.op is None or self.op.numbers
         if self.depth < 1 and rng.random() < 0.15 and domain not in STRICT and not self.relaxed:
             try:
                 e = self.call(self.pick(self.rows))
-                if want(self.shape(e)):
+                if want(self.shape(e)) and (numbers or not self.is_number(e)):
                     return e
             except Retry:
                 pass
-        cands = [p for p in self.pool if want(p.shape) and not p.boolean]
+        cands = [p for p in self.pool if want(p.shape) and not p.boolean and (numbers or not p.number)]
         if self.in_body:
             cands = [p for p in cands if p.name in self.params]
         if domain in STRICT:
@@ -476,11 +540,17 @@ class Gen:
                 e = self.call(self.pick(fit))
                 self.want = None
         if self.depth < 2 and rng.random() < 0.2 and domain not in STRICT and self.unary:
-            e = self.call(self.pick(self.unary), first=e)
+            try:
+                e = self.call(self.pick(self.unary), first=e)
+            except Retry:  # an operand it is not given (Op.avoid): e as it is
+                pass
         return e
 
     def tensor_list(self, items):
         return TList(items)
+
+    def ref(self, name):
+        return Ref(name)
 
     def comparison(self):
         if not self.compares:
@@ -489,6 +559,23 @@ class Gen:
 
     def pick(self, rows):
         return self.rng.choices(rows, [r.weight for r in rows])[0]
+
+    def is_number(self, e):
+        """Whether e is a number in ag (not a tensor): item(x), len(x), a
+        variable holding one, and an operator over numbers and number
+        literals (ag's numbers follow Python's float arithmetic)."""
+        if isinstance(e, Ref):
+            return any(p.name == e.name and p.number for p in self.pool)
+        if not isinstance(e, Call):
+            return False
+        if e.op.number:
+            return True
+        if e.op.form in ('binary', 'prefix') and e.op.prec != ops.COMPARE:
+            kids = [a for a in e.args if a is not None]
+            nums = [self.is_number(a) for a in kids]
+            return any(nums) and all(n or (isinstance(a, Lit) and not isinstance(a.value, list))
+                                     for n, a in zip(nums, kids))
+        return False
 
     def call(self, op, first=None):
         saved = self.want, self.extra, self.op
@@ -503,13 +590,24 @@ class Gen:
         finally:
             self.depth -= 1
             self.want, self.extra, self.op = saved
+        if op.valid and not op.valid(args):
+            raise Retry(f'{op.name}: arguments it departs on')
+        if op.avoid:
+            values = [self.eval(a) for k, a in zip(op.args, args) if k.tensor]
+            try:
+                avoid = op.avoid(values)
+            except RuntimeError:  # operands that do not fit: the op refuses them anyway
+                avoid = False
+            if avoid:
+                raise Retry(f'{op.name}: operands it departs on')
         self.keywords(op, args)
         style = 'fn'
-        if op.form == 'call' and args and isinstance(args[0], (Ref, Call)) and op.args[0].tensor:
+        if op.form == 'call' and args and isinstance(args[0], (Ref, Call)) and op.args[0].tensor \
+                and not self.is_number(args[0]):
             r = self.rng.random()
-            if 'method' in self.caps and r < 0.25:
+            if f'method:{op.ag}' in self.caps and r < 0.25:
                 style = 'method'
-            elif 'torch_prefix' in self.caps and r > 0.92:
+            elif 'torch_prefix' in self.caps and r > 0.92 and not op.number:
                 style = 'torch'
         return Call(op, args, style)
 
@@ -538,7 +636,7 @@ class Gen:
         if isinstance(st, Assign):
             self.execute(st)
             self.pool.append(Entry(st.name, tuple(value.shape), value.requires_grad, False,
-                                   value.dtype == torch.bool))
+                                   value.dtype == torch.bool, self.is_number(st.expr)))
 
     def rollback(self):
         for st in self.staged:
@@ -563,7 +661,7 @@ class Gen:
 
     def function(self):
         """f(a[, b]) = EXPR over its parameters, then called once or twice."""
-        args = [p for p in self.pool if not p.boolean]
+        args = [p for p in self.pool if not p.boolean and not p.number]
         if not args:
             return
         args = self.rng.sample(args, min(len(args), self.rng.randint(1, 2)))
@@ -577,6 +675,7 @@ class Gen:
         try:
             body = self.call(self.pick([r for r in self.rows if r.form != 'source']))
             self.eval(body)
+            number = self.is_number(body)
         except Retry:
             body = None
         self.in_body = False
@@ -590,10 +689,11 @@ class Gen:
         self.execute(fn)
         self.prog.stmts.append(fn)
         user = UserFn(fn.name)
+        user.number = number  # f(a) = item(a) returns a number
         for _ in range(self.rng.randint(1, 2)):
             actual = []
             for a in args:
-                same = [p for p in self.pool if p.shape == a.shape and not p.boolean]
+                same = [p for p in self.pool if p.shape == a.shape and not p.boolean and not p.number]
                 actual.append(Ref(self.rng.choice(same).name))
             e = Call(user, actual)
             try:
@@ -632,6 +732,61 @@ class Gen:
         self.prog.stmts.append(st)
         return True
 
+    def optimize(self, op):
+        """An optimizer over one or two leaves that require grad, and a loop
+        of 1 to 4 steps on a loss over the leaves: their values after it
+        (and the last loss, and every gradient) are reported."""
+        rng = self.rng
+        leaves = [p for p in self.pool if p.leaf and p.grad and not p.number]
+        if not leaves:
+            return False
+        for _ in range(20):
+            params = rng.sample(leaves, min(len(leaves), rng.randint(1, 2)))
+            # the loss over the variables, now and then other leaves too (the
+            # gradients of those that require grad add up from step to step)
+            others = rng.random() < 0.2
+            self.in_body, self.params = True, [p.name for p in (self.pool if others else params)
+                                               if p.leaf and not p.boolean]
+            try:
+                self.opt_params = [p.name for p in params]
+                ctor = self.call(op)
+                body = self.call(self.pick(self.rows))
+                v = self.eval(body)
+                if not v.requires_grad or v.numel() > 64:
+                    raise Retry('no gradient')
+            except Retry:
+                self.shapes = {}
+                continue
+            finally:
+                self.in_body, self.params = False, []
+            r, shape = rng.random(), tuple(v.shape)
+            R = ops.ROWS
+            if not shape and r < 0.5:
+                loss = body
+            elif r < 0.7:
+                loss = Call(R['sum'], [Call(R['mul'], [body, Lit(self.weights(shape))]), None, None])
+            else:
+                loss = Call(R['sum' if r < 0.85 else 'mean'], [body, None, None])
+            st = Optimize(self.name('opt'), ctor, self.name('v'), loss, rng.randint(1, 4),
+                          rng.choice(('none', 'none', 'none', 'zeros', 'keep')), rng.random() < 0.8)
+            self.shapes = {}
+            nan_before = any(bool(self.ns[p.name].isnan().any()) for p in params)
+            try:
+                self.execute(st)
+                # a step that makes nan, fed to an op given nan only in one
+                # element (Op.avoid), would reach a documented departure
+                if not nan_before and any(n.op.avoid for n in walk(body) if isinstance(n, Call)) \
+                        and any(bool(self.ns[p.name].isnan().any()) for p in params):
+                    raise Retry('nan made by a step')
+            except Exception:  # the leaves may have changed: start them again
+                self.ns = namespace()
+                for done in self.prog.stmts:
+                    exec(render_stmt(done, 'py', self.caps), self.ns)
+                continue
+            self.prog.stmts.append(st)
+            return True
+        return False
+
     def weights(self, shape):
         if not shape:
             return self.rng.choice((-2.0, -1.0, -0.5, 0.5, 1.0, 2.0, 3.0))
@@ -649,6 +804,8 @@ def generate(seed, rows, caps):
             pass
     g.prog.stmts += g.staged
     g.staged = []
+    if g.optims and rng.random() < 0.2:  # before any value that a step would make stale
+        g.optimize(g.pick(g.optims))
     if 'functions' in caps and rng.random() < 0.15:
         g.function()
     for _ in range(rng.randint(1, 6)):
@@ -711,14 +868,22 @@ def normalize(prog):
     """Renames leaves x0, x1..., constants c0..., values v0..., functions f0...
     in order of definition (generation and shrinking leave gaps)."""
     new, count = {}, {}
+
+    def number(name, p):
+        new[name] = f'{p}{count.get(p, 0)}'
+        count[p] = count.get(p, 0) + 1
     for st in prog.stmts:
         if isinstance(st, (Leaf, Assign, FuncDef)):
             p = ('x' if st.grad else 'c') if isinstance(st, Leaf) else 'v' if isinstance(st, Assign) else 'f'
-            new[st.name] = f'{p}{count.get(p, 0)}'
-            count[p] = count.get(p, 0) + 1
+            number(st.name, p)
+        elif isinstance(st, Optimize):
+            number(st.name, 'opt')
+            number(st.loss, 'v')
     for st in prog.stmts:
-        if isinstance(st, (Leaf, Assign, FuncDef, ZeroGrad)):
+        if isinstance(st, (Leaf, Assign, FuncDef, ZeroGrad, Optimize)):
             st.name = new.get(st.name, st.name)
+        if isinstance(st, Optimize):
+            st.loss = new.get(st.loss, st.loss)
         for e in exprs(st):
             for n in walk(e):
                 if isinstance(n, Ref):

@@ -18,7 +18,8 @@ import copy
 import math
 
 from ops import Param
-from program import Assign, Call, FuncDef, Leaf, Lit, Ref, TList, exprs, flat, normalize, walk
+from program import (Assign, Call, FuncDef, Leaf, Lit, Optimize, Ref, TList, exprs, flat, normalize,
+                     set_expr, walk)
 
 
 class Shrinker:
@@ -95,18 +96,20 @@ class Shrinker:
                                     later.expr = copy.deepcopy(st.expr)
                 cands.append(new)
         for i, st in enumerate(prog.stmts):
-            for e in exprs(st):
+            for j, e in enumerate(exprs(st)):
                 for path, node in paths(e):
                     if not isinstance(node, Call):
                         continue
                     for k, a in enumerate(node.args):
                         if isinstance(a, (Ref, Call, Lit)):
-                            cands.append(replace(prog, i, path, a))
+                            cands.append(replace(prog, i, j, path, a))
                         if isinstance(a, Param) and node.op.args[k].optional:
                             new = copy.deepcopy(prog)
-                            target = get(new.stmts[i].expr, path)
-                            target.args[k] = None
-                            cands.append(new)
+                            target = get(exprs(new.stmts[i])[j], path)
+                            if drop_argument(target, k):
+                                cands.append(new)
+            if isinstance(st, Optimize):
+                cands += optimizer_variants(prog, i)
         return self.first(cands)
 
     # 4
@@ -239,14 +242,51 @@ def get(e, path):
     return e
 
 
-def replace(prog, i, path, sub):
+def drop_argument(call, k):
+    """Leaves out call's optional argument k: the arguments after it that
+    were positional become keywords (else they would take its place).
+    False when one of them has no keyword."""
+    later = [a for a in call.args[k + 1:] if isinstance(a, Param) and not a.keyword]
+    if any(not a.kwname for a in later):
+        return False
+    call.args[k] = None
+    for a in later:
+        a.keyword = True
+    return True
+
+
+def optimizer_variants(prog, i):
+    """An optimizer's loop made simpler: fewer steps, one variable fewer,
+    zero_grad() as the default, loss.backward()."""
+    st, out = prog.stmts[i], []
+
+    def variant(**changes):
+        new = copy.deepcopy(prog)
+        for k, v in changes.items():
+            setattr(new.stmts[i], k, v)
+        return new
+    out += [variant(steps=k) for k in range(1, st.steps)]
+    items = st.ctor.args[0].items
+    for k in range(len(items) if len(items) > 1 else 0):
+        new = copy.deepcopy(prog)
+        del new.stmts[i].ctor.args[0].items[k]
+        out.append(new)
+    if st.zero != 'none':
+        out.append(variant(zero='none'))
+    if not st.method:
+        out.append(variant(method=True))
+    return out
+
+
+def replace(prog, i, j, path, sub):
+    """prog with the node at path in exprs(statement i)[j] replaced by sub."""
     new = copy.deepcopy(prog)
     st = new.stmts[i]
     sub = copy.deepcopy(sub)
     if not path:
-        st.expr = sub
+        set_expr(st, j, sub)
         return new
-    parent = get(st.expr, path[:-1])
+    parent = get(exprs(st)[j], path[:-1])
     if isinstance(parent, TList):
         parent.items[path[-1]] = sub
     else:

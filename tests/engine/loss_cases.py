@@ -203,6 +203,12 @@ def cases():
     yield from case("cosine_embedding_loss", MSN, {"input1", "input2"}, input1=[[1.0, 0.0],
                                                                                 [0.0, 1.0]],
                     input2=[[1.0, 2.0]], target=[-1.0, 1.0])
+    # Broadcast along the rows (dim 1): p over the broadcast rows, each
+    # magnitude over its input's own (found by make difftest).
+    yield from case("cosine_embedding_loss", MSN, {"input1", "input2"}, input1=[[0.5], [2.0]],
+                    input2=[[1.0, -1.0, 0.5]], target=[1.0, -1.0])
+    yield from case("cosine_embedding_loss", MSN, {"input1", "input2"}, input1=[1.5, -0.5],
+                    input2=[2.0], target=-1.0, margin=-0.5)
     # triplet_margin_loss: each p, swap, rows on both sides of the margin.
     an = [[1.0, 0.0, 0.5], [0.0, 2.0, -1.0], [0.5, 0.5, 0.5]]
     po = [[1.0, 2.0, 0.0], [0.5, 1.5, -1.0], [2.0, -1.0, 0.0]]
@@ -217,6 +223,13 @@ def cases():
                     negative=[3.0, 1.0], eps=0.0)
     yield from case("triplet_margin_loss", MSN, every, anchor=[[1.0, 0.0, 0.5]], positive=po,
                     negative=[[0.5, 1.0, 1.0], [1.0, 1.0, 1.0], [0.0, 0.0, 2.0]], margin=2.0)
+    # Broadcast along the rows: each distance over its pair's broadcast only
+    # (found by make difftest).
+    yield from case("triplet_margin_loss", MSN, every, anchor=[[0.0]], positive=[[0.0, 0.5, 1.0]],
+                    negative=[[0.25]])
+    for p in [2.0, 1.0, 3.0]:
+        yield from case("triplet_margin_loss", MSN, every, anchor=[[0.0], [1.0]], positive=[[0.5]],
+                        negative=[[-1.0, 2.0], [0.5, -0.5]], swap=True, p=p)
     # inf, nan and signed zeros, as PyTorch's formulas give them.
     sx = [0.0, -0.0, 1.0, INF, -INF, NAN, 2.0]
     st = [0.0, 0.0, INF, INF, 1.0, 0.0, NAN]

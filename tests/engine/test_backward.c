@@ -292,6 +292,31 @@ static void test_explicit_gradient(void) {
           (long long)(live_tensors() - base));
 }
 
+/* The order gradients are summed in: PyTorch's engine runs the ready node
+ * recorded last first, so x, which gets 1 (from the last add), -1 (from
+ * x * c) and 0.01 (from leaky_relu, recorded first), sums (1 + -1) + 0.01.
+ * Taking leaky_relu first gave (1 + 0.01) + -1 = 0.010000000000000009
+ * (found by make difftest).
+ * /usr/bin/python3 -c 'import torch, torch.nn.functional as F;
+ *   x = torch.tensor([0.0], dtype=torch.float64, requires_grad=True);
+ *   v = F.leaky_relu(x); c = torch.tensor([-1.0], dtype=torch.float64);
+ *   (x * c + v + x).sum().backward(); print(x.grad.item().hex())'
+ * -> 0x1.47ae147ae147bp-7 (0.01) */
+static void test_gradient_sum_order(void) {
+    int64_t base = live_tensors();
+    Tensor *x = tensor_create(SHAPE(1), (double[]){0.0}, true);
+    Tensor *c = tensor_create(SHAPE(1), (double[]){-1.0}, false);
+    Tensor *v = tensor_leaky_relu(x, 0.01), *xc = tensor_mul(x, c);
+    Tensor *a = tensor_add(xc, v), *y = tensor_add(a, x), *s = tensor_sum(y);
+    CHECK(tensor_backward(s, NULL) == 0, "backward: %s", ag_error());
+    CHECK(x->grad->data[0] == 0x1.47ae147ae147bp-7, "x.grad: %.17g, PyTorch 0.01",
+          x->grad->data[0]);
+    Tensor *all[] = {x, c, v, xc, a, y, s};
+    for (int i = 0; i < 7; i++) tensor_release(all[i]);
+    CHECK(live_tensors() == base, "gradient order test leaked %lld tensors",
+          (long long)(live_tensors() - base));
+}
+
 /* The errors of tensor_backward name the shapes and change nothing. */
 static void test_explicit_gradient_errors(void) {
     int64_t base = live_tensors();
@@ -321,6 +346,7 @@ static void test_explicit_gradient_errors(void) {
 
 void test_backward(void) {
     test_explicit_gradient();
+    test_gradient_sum_order();
     test_explicit_gradient_errors();
     test_interrupt();
     test_memory_limit_in_backward();

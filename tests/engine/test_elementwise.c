@@ -321,6 +321,25 @@ static void check_clamp_run(const ClampCase *c, int64_t n, bool per_element) {
     for (int k = 0; k < 5; k++) tensor_release(t[k]);
 }
 
+/* sigmoid is PyTorch's 1 / (1 + exp(-x)) below 0 too (found by make
+ * difftest: sigmoid(-730) was 9.226315e-318 and PyTorch's is 0).
+ * /usr/bin/python3 -c 'import torch; print([torch.sigmoid(torch.tensor([v],
+ *   dtype=torch.float64)).item().hex() for v in (-0.5, -1.25, -3.7, -10.1, -20.5, -730.0)])'
+ * -> ['0x1.829a0565978dep-2', '0x1.c81702a88e0d5p-3', '0x1.8b4c0ffc14fbep-6',
+ *     '0x1.58960ca034806p-15', '0x1.57a3afe79aea9p-30', '0x0.0p+0'] */
+static void test_sigmoid_values(void) {
+    const double x[] = {-0.5, -1.25, -3.7, -10.1, -20.5, -730.0};
+    const double want[] = {0x1.829a0565978dep-2, 0x1.c81702a88e0d5p-3, 0x1.8b4c0ffc14fbep-6,
+                           0x1.58960ca034806p-15, 0x1.57a3afe79aea9p-30, 0.0};
+    for (int i = 0; i < 6; i++) {
+        Tensor *t = tensor_create(1, (int64_t[]){1}, &x[i], false), *y = tensor_sigmoid(t);
+        CHECK(same_double(y->data[0], want[i]), "sigmoid(%g) = %a, PyTorch %a", x[i], y->data[0],
+              want[i]);
+        tensor_release(t);
+        tensor_release(y);
+    }
+}
+
 static void test_clamp_values(void) {
     const size_t total = sizeof clamp_cases / sizeof clamp_cases[0];
     for (size_t start = 0, end; start < total; start = end) {
@@ -483,6 +502,7 @@ static void test_elementwise_errors(void) {
 
 void test_elementwise(void) {
     int64_t base = live_tensors();
+    test_sigmoid_values();
     test_activation_fd();
     test_select_fd();
     test_activation_values();

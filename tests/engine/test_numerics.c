@@ -168,6 +168,28 @@ static void test_softmax_sum_accuracy(void) {
     for (int i = 0; i < 7; i++) tensor_release(more[i]);
 }
 
+/* softmax is exp(x - max) / sum(exp(x - max)), not exp(log_softmax(x)):
+ * x - max - log(sum) rounds to the ulp of x - max (1.1e-13 at -700), which
+ * exp turns into a relative error of 5.5e-14 here (found by make difftest).
+ * /usr/bin/python3 -c 'import torch; x = torch.tensor([0.0, 0.0, -700.0],
+ *   dtype=torch.float64); print(torch.softmax(x, 0)[2].item().hex(),
+ *   torch.softmax(x.reshape(3, 1).repeat(1, 2), 0)[2].tolist())'
+ * -> 0x1.14f2b0fb9307fp-1011 [4.929838271879885e-305, 4.929838271879885e-305] */
+static void test_softmax_far_below_max(void) {
+    const double want = 0x1.14f2b0fb9307fp-1011;
+    Tensor *x = tensor_create(1, (int64_t[]){3}, (const double[]){0.0, 0.0, -700.0}, false);
+    Tensor *x2 = tensor_create(2, (int64_t[]){3, 2},
+                               (const double[]){0.0, 0.0, 0.0, 0.0, -700.0, -700.0}, false);
+    Tensor *y = tensor_softmax(x, 0), *y2 = tensor_softmax(x2, 0);
+    CHECK(matches_torch(y->data[2], want), "softmax along the last axis: %.17g, PyTorch %.17g",
+          y->data[2], want);
+    CHECK(matches_torch(y2->data[4], want) && matches_torch(y2->data[5], want),
+          "softmax along another axis: %.17g %.17g, PyTorch %.17g", y2->data[4], y2->data[5],
+          want);
+    Tensor *t[] = {x, x2, y, y2};
+    for (int i = 0; i < 4; i++) tensor_release(t[i]);
+}
+
 /* ======================================================================
  * Hardening 2, item 2: cross_entropy is -log_softmax picked at the class,
  * computed as PyTorch does: (x - max) - logsumexp, never max + logsumexp
@@ -582,6 +604,7 @@ void test_numerics(void) {
     int64_t base = live_tensors();
     test_sum_accuracy();
     test_softmax_sum_accuracy();
+    test_softmax_far_below_max();
     test_cross_entropy_large_logits();
     test_unary_special_values();
     test_binary_special_values();
