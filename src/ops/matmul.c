@@ -212,11 +212,13 @@ static double *pack_buffer(int which, size_t doubles) {
  * b (kc x NR sliver), both packed; add says whether C's values are kept.
  * ====================================================================== */
 
-/* Stores acc (MR x NR) into the m x n corner of C: the edge-tile mask. */
-static void store_tile(double *c, int64_t ldc, const double *acc, int m, int n, bool add) {
+/* Stores the m x n corner of acc (rows lda apart) into C: the edge-tile
+ * mask. */
+static void store_tile(double *c, int64_t ldc, const double *acc, int lda, int m, int n,
+                       bool add) {
     for (int i = 0; i < m; i++)
         for (int j = 0; j < n; j++)
-            c[i * ldc + j] = add ? c[i * ldc + j] + acc[i * NR + j] : acc[i * NR + j];
+            c[i * ldc + j] = add ? c[i * ldc + j] + acc[i * lda + j] : acc[i * lda + j];
 }
 
 #ifdef GEMM_VL
@@ -279,7 +281,7 @@ static void micro_kernel(int64_t kc, const double *restrict a, const double *res
     } else {
         double tile[MR * NR];
         memcpy(tile, acc, sizeof tile);
-        store_tile(c, ldc, tile, m, n, add);
+        store_tile(c, ldc, tile, NR, m, n, add);
     }
 }
 
@@ -299,7 +301,7 @@ static void micro_kernel(int64_t kc, const double *restrict a, const double *res
     for (int64_t p = 0; p < kc; p++, a += MR, b += NR)
         for (int i = 0; i < MR; i++)
             for (int j = 0; j < NR; j++) acc[i * NR + j] = MADD(a[i], b[j], acc[i * NR + j]);
-    store_tile(c, ldc, acc, m, n, add);
+    store_tile(c, ldc, acc, NR, m, n, add);
 }
 
 #endif
@@ -365,9 +367,7 @@ static void thin_kernel(int64_t K, const double *a, int64_t a_is, int64_t a_ps,
         vstore(tile[i], acc[i][0]);
         vstore(tile[i] + GEMM_VL, acc[i][1]);
     }
-    for (int i = 0; i < m; i++)
-        for (int j = 0; j < n; j++)
-            c[i * ldc + j] = add ? c[i * ldc + j] + tile[i][j] : tile[i][j];
+    store_tile(c, ldc, &tile[0][0], SW, m, n, add);
 }
 
 /* C (+)= op(A) @ op(B) for gemm_is_thin products; false when out of memory. */
@@ -390,21 +390,6 @@ static bool gemm_thin(int64_t M, int64_t N, int64_t K, const double *A, int64_t 
             thin_kernel(K, A + i * a_is, a_is, a_ps, bp + j, ldb, C + i * ldc + j, ldc,
                         (int)min64(MR, M - i), (int)min64(SW, N - j), accumulate);
     return true;
-}
-
-#else
-
-static bool gemm_is_thin(int64_t M, int64_t N, int64_t K) {
-    (void)M, (void)N, (void)K;
-    return false;
-}
-
-static bool gemm_thin(int64_t M, int64_t N, int64_t K, const double *A, int64_t a_is,
-                      int64_t a_ps, const double *B, int64_t b_js, int64_t b_ps, double *C,
-                      int64_t ldc, bool accumulate) {
-    (void)M, (void)N, (void)K, (void)A, (void)a_is, (void)a_ps, (void)B, (void)b_js;
-    (void)b_ps, (void)C, (void)ldc, (void)accumulate;
-    return false;
 }
 
 #endif
@@ -430,8 +415,10 @@ static bool gemm_packed(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_
     int64_t a_is, a_ps, b_js, b_ps; /* strides along i, p and j, as in gemm_direct */
     op_strides(trans_a, lda, &a_is, &a_ps);
     op_strides(!trans_b, ldb, &b_js, &b_ps);
+#ifdef GEMM_VL
     if (gemm_is_thin(M, N, K))
         return gemm_thin(M, N, K, A, a_is, a_ps, B, b_js, b_ps, C, ldc, accumulate);
+#endif
     /* K in equal steps of at most KC: no thin last step paying a C pass. */
     int64_t steps = (K + KC - 1) / KC, kstep = (K + steps - 1) / steps;
     /* Slack past the last sliver: the A prefetch reads ahead. */
