@@ -960,10 +960,11 @@ bool eval_expression(Session *s, const Node *n, Value *out) {
  * Calls that return nothing, refused before a statement runs
  * ====================================================================== */
 
-/* The builtin a call node reaches when nothing hides it, or NULL. */
+/* The builtin a call node reaches when nothing hides it, or NULL; with no
+ * session, the builtin its name names, whatever hides it. */
 static const Builtin *static_builtin(Session *s, const Node *call) {
     const Node *c = call->left;
-    if (c->kind == NODE_ATTR) return builtin_find(c->as.text.text, c->as.text.length);
+    if (c->kind == NODE_ATTR || !s) return builtin_find(c->as.text.text, c->as.text.length);
     if (!c->torch && ((s->frame && frame_lookup(s->frame, c->as.text.text, c->as.text.length)) ||
                       global_var(s, c)))
         return NULL;
@@ -984,27 +985,15 @@ static const Node *void_call(Session *s, const Node *n, bool skip_root) {
     return hit;
 }
 
-/* Whether a call in the tree is named as a builtin that returns nothing,
- * whatever the name is bound to: when not, no binding can make one. */
-static bool names_void_builtin(const Node *n) {
-    if (!n) return false;
-    if (n->kind == NODE_CALL) {
-        const Node *c = n->left; /* as static_builtin reads it */
-        const Builtin *b = builtin_find(c->as.text.text, c->as.text.length);
-        if (b && (b->flags & BI_VOID)) return true;
-    }
-    if (names_void_builtin(n->left) || names_void_builtin(n->right)) return true;
-    for (int i = 0; i < n->num_kids; i++)
-        if (names_void_builtin(n->kids[i])) return true;
-    return false;
-}
-
 /* A call that returns nothing can only be a statement of its own: refused
  * before anything runs, so that a failed statement changes nothing. */
 static bool check_void_calls(Session *s, const Node *expr, bool statement_root, bool assigned) {
     if (!expr) return true;
-    Node *cache = (Node *)expr; /* the tree never changes: worked out once per statement */
-    if (!cache->names_void) cache->names_void = names_void_builtin(expr) ? 2 : 1;
+    /* Without a session, void_call finds any call named as such a builtin:
+     * when there is none, no binding can make one. The tree never changes,
+     * so that is worked out once per statement. */
+    Node *cache = (Node *)expr;
+    if (!cache->names_void) cache->names_void = void_call(NULL, expr, false) ? 2 : 1;
     if (cache->names_void == 1) return true;
     const Node *hit = void_call(s, expr, statement_root);
     if (!hit) return true;
