@@ -32,6 +32,9 @@ typedef enum {
     NODE_ATTR,      /* left.as.text */
     NODE_INDEX,     /* left[kids] */
     NODE_SLICE,     /* a:b:c inside an index: kids[0..2], each may be NULL */
+    NODE_FSTRING,   /* f"..{x:.2f}..": kids, each a STRING or a FIELD */
+    NODE_FIELD,     /* {left!op:spec} of an f-string: op the conversion ('r', 's',
+                       'a' or 0), as.text the format spec (its raw text) */
 } NodeKind;
 
 typedef struct Node Node;
@@ -42,6 +45,9 @@ struct Node {
     int height;           /* of the subtree: bounds the evaluator's recursion */
     bool parenthesized;   /* written inside ( ): (a < b) < c is no chain */
     bool torch;           /* NAME: written torch.NAME */
+    bool integer;         /* NUMBER: written without '.' or exponent (Python's int) */
+    bool too_big;         /* NUMBER: an integer past 2**63 - 1 */
+    int64_t ivalue;       /* NUMBER: the integer, exactly, when integer */
     int num_kids;
     int num_positional;   /* CALL: kids before the first keyword argument */
     Node *left, *right;
@@ -71,7 +77,11 @@ typedef enum {
     STMT_BREAK,
     STMT_CONTINUE,
     STMT_RETURN,    /* return [expr] */
-    STMT_IMPORT,    /* import ... / from ... import ...: ignored */
+    STMT_IMPORT,    /* import A.B [as N], ... (kids: the dotted NAMEs, with as.text the
+                       whole dotted name, and aliases) / from A.B import N [as M], ... */
+    STMT_PASS,
+    STMT_GLOBAL,    /* global / nonlocal names: params */
+    STMT_ASSERT,    /* assert expr [, message]: expr, target = the message */
 } StmtKind;
 
 typedef struct Stmt Stmt;
@@ -88,8 +98,14 @@ struct Stmt {
     Node *target;          /* ASSIGN, AUGASSIGN, FOR; DEF: the NAME */
     Node *expr;            /* value, condition, iterable, returned value (may be NULL) */
     Block body, orelse;
-    Node **params;         /* DEF: NAME nodes */
+    Node **params;         /* DEF: NAME nodes; IMPORT: the imported names; GLOBAL: names;
+                              ASSIGN: the targets after the first (a = b = 0) */
+    Node **defaults;       /* DEF: each parameter's default (NULL: none); IMPORT: aliases */
     int num_params;
+    bool enable_grad;      /* NO_GRAD: with torch.enable_grad() */
+    bool python_block;     /* DEF: def NAME(...): (Python's rules for its body) */
+    bool nonlocal;         /* GLOBAL: nonlocal rather than global */
+    Node *module;          /* IMPORT: from MODULE import ... (NULL: import ...) */
     bool has_block;        /* DEF: f(x) { ... } */
     const char *text;      /* DEF: the statement's source, for :vars and re-parsing */
     size_t text_length;

@@ -604,7 +604,11 @@ static const Builtin shell_builtins[] = {
     {"zero_grad", "zero_grad(self, set_to_none=True)", "resets the gradients of the variables "
      "the optimizer holds (to None; set_to_none=False: to zeros)", NULL, bi_optim_zero_grad,
      BI_VOID, VAL_OPTIM, NULL},
-    {"print", "print(*values)", "prints its arguments separated by spaces", NULL, bi_print,
+    {"enumerate", "enumerate(iterable, start=0)", "(index, item) pairs of a list, tuple or "
+     "tensor's first axis, as a list", NULL, bi_enumerate, 0, VAL_VOID, NULL},
+    {"zip", "zip(*iterables)", "tuples of the i-th items of each argument, as a list (as long "
+     "as the shortest)", NULL, bi_zip, 0, VAL_VOID, NULL},
+    {"print", "print(*values, sep=None, end=None)", "prints its arguments separated by spaces (or sep), then a newline (or end)", NULL, bi_print,
      BI_VOID, VAL_VOID, NULL},
     {"set_printoptions", "set_printoptions(precision=None, threshold=None, edgeitems=None, "
      "linewidth=None, sci_mode=None)", "how tensors print, as PyTorch's", NULL,

@@ -147,6 +147,7 @@ BUILTIN(bi_op);
 /* autograd and values */
 BUILTIN(bi_backward); BUILTIN(bi_zero_grad); BUILTIN(bi_requires_grad_); BUILTIN(bi_detach); BUILTIN(bi_numel);
 BUILTIN(bi_item); BUILTIN(bi_round); BUILTIN(bi_len); BUILTIN(bi_print); BUILTIN(bi_set_printoptions);
+BUILTIN(bi_enumerate); BUILTIN(bi_zip);
 BUILTIN(bi_grad); BUILTIN(bi_gradcheck);
 /* data */
 BUILTIN(bi_load_csv); BUILTIN(bi_save_csv); BUILTIN(bi_plot);

@@ -35,7 +35,7 @@ BUILTIN(bi_backward) {
             before[i] = tensor_retain(s->vars[i].value.as.tensor->grad);
     bool ok = tensor_backward(y, g) == 0;
     if (!ok) session_set_error(s, a->line, a->col, "%s", ag_error());
-    else if (!s->quiet && session_print_grads(s, before) == 0 && s->interactive)
+    else if (!s->quiet && !s->python && session_print_grads(s, before) == 0 && s->interactive)
         fprintf(s->out, "note: no variable received a gradient: the leaves this backward "
                         "reached are not bound to names\n");
     for (int i = 0; i < s->num_vars; i++) tensor_release(before[i]);
@@ -132,19 +132,37 @@ BUILTIN(bi_len) {
  * Printing
  * ====================================================================== */
 
+/* print's sep= or end=: a string, or None for the default. */
+static bool print_text(Session *s, CallArgs *a, int i, const char *fallback, const char **text,
+                       size_t *len) {
+    const Value *v = &a->arg[i];
+    *text = fallback, *len = strlen(fallback);
+    if (v->kind == VAL_NONE || v->kind == VAL_VOID) return true;
+    if (v->kind != VAL_STRING)
+        return arg_error(s, a, i, "TypeError: %s must be None or a string, not %s",
+                         i == 1 ? "sep" : "end", value_kind_name(v));
+    *text = v->as.string.text, *len = v->as.string.length;
+    return true;
+}
+
 BUILTIN(bi_print) {
     (void)out;
+    const char *sep, *end;
+    size_t sep_len, end_len;
+    if (!print_text(s, a, 1, " ", &sep, &sep_len) || !print_text(s, a, 2, "\n", &end, &end_len))
+        return false;
     StrBuf sb;
     strbuf_init(&sb);
     for (int i = 0; i < a->num_rest; i++) {
         Value *v = &a->rest[i];
-        if (i) strbuf_append(&sb, " ");
+        if (i) strbuf_appendn(&sb, sep, sep_len);
         /* a function that returned nothing prints as None, as in Python */
         Value shown = v->kind == VAL_VOID ? value_none() : *v;
         shown.literal = false; /* print(5) writes 5, as Python */
         value_format(&sb, &shown, &s->print, false);
     }
-    fprintf(s->out, "%s\n", sb.data);
+    strbuf_appendn(&sb, end, end_len);
+    fwrite(sb.data, 1, sb.len, s->out);
     strbuf_free(&sb);
     return true;
 }
@@ -176,4 +194,76 @@ BUILTIN(bi_set_printoptions) {
     o.sci_mode = arg_present(a, 4) ? sci : -1;
     s->print = o;
     return true;
+}
+
+/* ======================================================================
+ * Iteration helpers: enumerate and zip, built whole as lists of tuples
+ * ====================================================================== */
+
+/* The number of items of argument v (i, or REST(k)), or an error. */
+static bool iterable_count(Session *s, CallArgs *a, int i, const Value *v, int64_t *count) {
+    *count = value_item_count(v);
+    if (*count >= 0) return true;
+    return arg_error(s, a, i, "TypeError: '%s' object is not iterable", value_kind_name(v));
+}
+
+/* A tuple of n values (taken) appended to list; false when out of memory. */
+static bool append_tuple(ValueList *list, Value *items, int n) {
+    ValueList *t = value_list_new(n, true);
+    if (!t) {
+        for (int i = 0; i < n; i++) value_release(&items[i]);
+        return false;
+    }
+    for (int i = 0; i < n; i++) t->items[i] = items[i];
+    return value_list_append(list, (Value){.kind = VAL_LIST, .as.list = t});
+}
+
+static bool list_result(Session *s, CallArgs *a, ValueList *l, bool ok, Value *out) {
+    Value v = {.kind = VAL_LIST, .as.list = l};
+    if (!ok) {
+        value_release(&v);
+        return s->error[0] ? false : session_fail(s, a->line, a->col, "%s", ag_error());
+    }
+    *out = v;
+    return true;
+}
+
+BUILTIN(bi_enumerate) {
+    int64_t count, start = 0;
+    if (!iterable_count(s, a, 0, &a->arg[0], &count)) return false;
+    if (arg_present(a, 1) && !arg_int(s, a, 1, "start", INT64_MIN / 2, INT64_MAX / 2, &start))
+        return false;
+    ValueList *l = value_list_new(0, false);
+    if (!l) return session_fail(s, a->line, a->col, "out of memory");
+    s->error[0] = '\0';
+    bool ok = true;
+    for (int64_t k = 0; ok && k < count; k++) {
+        Value pair[2] = {s->python ? (Value){.kind = VAL_INT, .as.integer = start + k}
+                                   : value_number((double)(start + k))};
+        ok = value_item(&a->arg[0], k, s->python, &pair[1]) && append_tuple(l, pair, 2);
+    }
+    return list_result(s, a, l, ok, out);
+}
+
+BUILTIN(bi_zip) {
+    int64_t shortest = INT64_MAX;
+    for (int i = 0; i < a->num_rest; i++) {
+        int64_t n;
+        if (!iterable_count(s, a, REST(i), &a->rest[i], &n)) return false;
+        if (n < shortest) shortest = n;
+    }
+    if (a->num_rest == 0) shortest = 0;
+    ValueList *l = value_list_new(0, false);
+    if (!l) return session_fail(s, a->line, a->col, "out of memory");
+    s->error[0] = '\0';
+    bool ok = true;
+    for (int64_t k = 0; ok && k < shortest; k++) {
+        Value items[MAX_ARGS];
+        int n = 0;
+        while (ok && n < a->num_rest) ok = value_item(&a->rest[n], k, s->python, &items[n]), n += ok;
+        if (ok) ok = append_tuple(l, items, n);
+        else
+            for (int j = 0; j < n; j++) value_release(&items[j]);
+    }
+    return list_result(s, a, l, ok, out);
 }

@@ -21,6 +21,8 @@
 
 #include "builtins.h"
 #include "interrupt.h"
+#include "modules.h"
+#include "pyformat.h"
 
 typedef enum { EXEC_OK, EXEC_ERROR, EXEC_BREAK, EXEC_CONTINUE, EXEC_RETURN } Status;
 
@@ -39,6 +41,12 @@ static bool engine_result(Session *s, const Node *n, Tensor *t, Value *out) {
     if (!t) return session_fail(s, n->line, n->col, "%s", ag_error());
     *out = value_tensor(t);
     return true;
+}
+
+/* A count (len, a dimension, a loop index): an int in a .py file, a
+ * number in .ag. */
+static Value count_value(const Session *s, int64_t n) {
+    return s->python ? (Value){.kind = VAL_INT, .as.integer = n} : value_number((double)n);
 }
 
 static int name_len(const Node *n) {
@@ -82,7 +90,12 @@ static bool truth(Session *s, const Node *at, const Value *v, bool *out) {
     switch (v->kind) {
     case VAL_BOOL: *out = v->as.truth; return true;
     case VAL_NUMBER: *out = v->as.number != 0; return true;
+    case VAL_INT: *out = v->as.integer != 0; return true;
     case VAL_NONE: *out = false; return true;
+    case VAL_STRING: *out = v->as.string.length > 0; return true;
+    case VAL_LIST: *out = v->as.list->count > 0; return true;
+    case VAL_SHAPE: *out = v->as.shape.ndim > 0; return true;
+    case VAL_MODULE: case VAL_OPTIM: *out = true; return true;
     case VAL_TENSOR:
         if (v->as.tensor->numel == 1) {
             *out = v->as.tensor->data[0] != 0;
@@ -117,17 +130,27 @@ static Var *global_var(Session *s, const Node *n) {
 
 /* Binds the name n to v (taking it): a local inside a function call, else
  * a global. A list is bound as the tensor it stacks to; strings cannot be. */
+/* Whether n is named by a global statement of the running function. */
+static bool declared_global(const Frame *f, const Node *n) {
+    for (int i = 0; i < f->num_globals; i++)
+        if (f->globals[i]->as.text.length == n->as.text.length &&
+            memcmp(f->globals[i]->as.text.text, n->as.text.text, n->as.text.length) == 0)
+            return true;
+    return false;
+}
+
 static bool bind_name(Session *s, const Node *n, Value v) {
     if (v.kind == VAL_VOID) v = value_none(); /* y = f(1) where f returns nothing */
-    if (v.kind == VAL_STRING || v.kind == VAL_GRAD_FN) {
+    if (!s->python && (v.kind == VAL_STRING || v.kind == VAL_GRAD_FN)) {
         bool string = v.kind == VAL_STRING;
         const char *kind = value_kind_name(&v);
         value_release(&v);
         return session_fail(s, n->line, n->col, "%s cannot be bound to a name%s", kind,
                             string ? " (strings are only arguments)" : "");
     }
-    if (!stacked(s, n, &v)) return false; /* a list is bound as its stack */
-    if (s->frame) return frame_bind(s, s->frame, n->as.text.text, n->as.text.length, v, n->line, n->col);
+    if (!s->python && !stacked(s, n, &v)) return false; /* a list is bound as its stack (.ag) */
+    if (s->frame && !declared_global(s->frame, n))
+        return frame_bind(s, s->frame, n->as.text.text, n->as.text.length, v, n->line, n->col);
     Var *existing = global_var(s, n);
     if (existing && !existing->func) { /* rebinding a variable: the common case, in loops */
         value_release(&existing->value);
@@ -167,6 +190,9 @@ static bool habit_name(Session *s, const Node *n) {
 }
 
 static bool unknown_name(Session *s, const Node *n, const char *what) {
+    if (s->python)
+        return session_fail(s, n->line, n->col, "NameError: name '%.*s' is not defined",
+                            name_len(n), n->as.text.text);
     if (habit_name(s, n)) return false;
     int count;
     const char *const *names = builtin_names(&count);
@@ -200,6 +226,10 @@ static bool eval_name(Session *s, const Node *n, Value *out) {
     const char *name = n->as.text.text;
     size_t len = n->as.text.length;
     if (n->torch) {
+        const char *sub = module_submodule("torch", name, len);
+        double constant;
+        if (sub) return *out = (Value){.kind = VAL_MODULE, .as.module = sub}, true;
+        if (module_constant("torch", name, len, &constant)) return *out = value_number(constant), true;
         if (builtin_find(name, len))
             return session_fail(s, n->line, n->col, "torch.%.*s is a function: call it, as in "
                                 "torch.%.*s(...)", name_len(n), name, name_len(n), name);
@@ -215,7 +245,9 @@ static bool eval_name(Session *s, const Node *n, Value *out) {
         /* inside grad/gradcheck only the arguments are differentiated */
         return engine_result(s, n, tensor_detach(v->value.as.tensor), out);
     if (v) return value_copy(&v->value, out) || session_fail(s, n->line, n->col, "out of memory");
-    if (named_constant(n, out)) return true;
+    if (s->python && len == 8 && memcmp(name, "__name__", 8) == 0)
+        return value_string("__main__", 8, out) || session_fail(s, n->line, n->col, "out of memory");
+    if (!s->python && named_constant(n, out)) return true;
     if (builtin_find(name, len))
         return session_fail(s, n->line, n->col, "'%.*s' is a builtin function: call it, as in "
                             "%.*s(...)", name_len(n), name, name_len(n), name);
@@ -288,9 +320,234 @@ static Tensor *tensor_op(TokenType op, Tensor *a, Tensor *b) {
     }
 }
 
+static bool is_int(const Value *v) { return v->kind == VAL_INT || v->kind == VAL_BOOL; }
+static int64_t int_of(const Value *v) {
+    return v->kind == VAL_BOOL ? (int64_t)v->as.truth : v->as.integer;
+}
+
+/* Python's floor division and modulo of ints (the remainder takes the
+ * divisor's sign). */
+static int64_t floor_div(int64_t x, int64_t y) {
+    int64_t q = x / y;
+    return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+}
+
+static bool int_power(int64_t base, int64_t exp, int64_t *out) {
+    int64_t r = 1;
+    while (exp > 0) {
+        if ((exp & 1) && __builtin_mul_overflow(r, base, &r)) return false;
+        exp >>= 1;
+        if (exp && __builtin_mul_overflow(base, base, &base)) return false;
+    }
+    *out = r;
+    return true;
+}
+
+/* Python's int arithmetic: exact, an error past 64 bits (never a wrap);
+ * int / int and a negative power give floats. False with the error set. */
+static bool int_binary(Session *s, const Node *n, TokenType op, int64_t x, int64_t y, Value *out) {
+    int64_t r = 0;
+    bool overflow = false;
+    switch (op) {
+    case TOK_PLUS: overflow = __builtin_add_overflow(x, y, &r); break;
+    case TOK_MINUS: overflow = __builtin_sub_overflow(x, y, &r); break;
+    case TOK_STAR: overflow = __builtin_mul_overflow(x, y, &r); break;
+    case TOK_SLASH:
+        if (y == 0) return session_fail(s, n->line, n->col, "ZeroDivisionError: division by zero");
+        *out = value_number((double)x / (double)y);
+        return true;
+    case TOK_SLASHSLASH: case TOK_PERCENT:
+        if (y == 0) return session_fail(s, n->line, n->col, "ZeroDivisionError: integer "
+                                        "division or modulo by zero");
+        if (x == INT64_MIN && y == -1) overflow = true;
+        else r = op == TOK_SLASHSLASH ? floor_div(x, y) : x - floor_div(x, y) * y;
+        break;
+    case TOK_STARSTAR:
+        if (y < 0) {
+            if (x == 0) return session_fail(s, n->line, n->col, "ZeroDivisionError: 0.0 cannot "
+                                            "be raised to a negative power");
+            *out = value_number(pow((double)x, (double)y));
+            return true;
+        }
+        overflow = !int_power(x, y, &r);
+        break;
+    case TOK_EQ: *out = value_bool(x == y); return true;
+    case TOK_NE: *out = value_bool(x != y); return true;
+    case TOK_LT: *out = value_bool(x < y); return true;
+    case TOK_LE: *out = value_bool(x <= y); return true;
+    case TOK_GT: *out = value_bool(x > y); return true;
+    case TOK_GE: *out = value_bool(x >= y); return true;
+    default: return session_fail(s, n->line, n->col, "TypeError: unsupported operand type(s) for "
+                                 "%s: 'int' and 'int'", token_text(op));
+    }
+    if (overflow)
+        return session_fail(s, n->line, n->col, "OverflowError: the result of %s passes "
+                            "ag's 64-bit ints (2**63 - 1 at most)", token_text(op));
+    *out = (Value){.kind = VAL_INT, .as.integer = r};
+    return true;
+}
+
+/* Python's float division by zero is an error (PyTorch's tensors give inf). */
+static bool float_zero_division(Session *s, const Node *n, TokenType op, double y) {
+    if (y != 0 || (op != TOK_SLASH && op != TOK_SLASHSLASH && op != TOK_PERCENT)) return false;
+    session_set_error(s, n->line, n->col, "ZeroDivisionError: %s",
+                      op == TOK_SLASH ? "float division by zero"
+                      : op == TOK_SLASHSLASH ? "float floor division by zero" : "float modulo");
+    return true;
+}
+
+/* Python's type name of a value, for TypeError messages. */
+static const char *py_type(const Value *v) {
+    switch (v->kind) {
+    case VAL_INT: return "int";
+    case VAL_NUMBER: return "float";
+    case VAL_BOOL: return "bool";
+    case VAL_NONE: case VAL_VOID: return "NoneType";
+    case VAL_STRING: return "str";
+    case VAL_LIST: return v->as.list->tuple ? "tuple" : "list";
+    case VAL_SHAPE: return "torch.Size";
+    case VAL_TENSOR: return "Tensor";
+    case VAL_MODULE: return "module";
+    default: return "object";
+    }
+}
+
+/* Whether two values are equal as Python's == finds them for `in` (tensors:
+ * the same object). */
+static bool same_value(const Value *a, const Value *b) {
+    if (value_is_scalar(a) && value_is_scalar(b)) return value_scalar(a) == value_scalar(b);
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case VAL_NONE: return true;
+    case VAL_STRING:
+        return a->as.string.length == b->as.string.length &&
+               memcmp(a->as.string.text, b->as.string.text, a->as.string.length) == 0;
+    case VAL_TENSOR: return a->as.tensor == b->as.tensor;
+    case VAL_MODULE: return a->as.module == b->as.module;
+    case VAL_LIST:
+        if (a->as.list->count != b->as.list->count) return false;
+        for (int i = 0; i < a->as.list->count; i++)
+            if (!same_value(&a->as.list->items[i], &b->as.list->items[i])) return false;
+        return true;
+    default: return false;
+    }
+}
+
+/* is / is not: None, booleans and small things by value, objects by identity. */
+static bool identical(const Value *a, const Value *b) {
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case VAL_NONE: return true;
+    case VAL_BOOL: return a->as.truth == b->as.truth;
+    case VAL_INT: return a->as.integer == b->as.integer;
+    case VAL_TENSOR: return a->as.tensor == b->as.tensor;
+    case VAL_LIST: return a->as.list == b->as.list;
+    case VAL_STRING: return same_value(a, b);
+    case VAL_MODULE: return a->as.module == b->as.module;
+    default: return false;
+    }
+}
+
+/* a in b, for b a list, tuple, string or shape. */
+static bool contains(Session *s, const Node *n, const Value *a, const Value *b, bool *out) {
+    *out = false;
+    if (b->kind == VAL_LIST) {
+        for (int i = 0; i < b->as.list->count && !*out; i++) *out = same_value(a, &b->as.list->items[i]);
+        return true;
+    }
+    if (b->kind == VAL_SHAPE && value_is_scalar(a)) {
+        for (int i = 0; i < b->as.shape.ndim && !*out; i++) *out = b->as.shape.dims[i] == value_scalar(a);
+        return true;
+    }
+    if (b->kind == VAL_STRING && a->kind == VAL_STRING) {
+        size_t na = a->as.string.length, nb = b->as.string.length;
+        for (size_t i = 0; na <= nb && i + na <= nb && !*out; i++)
+            *out = memcmp(b->as.string.text + i, a->as.string.text, na) == 0;
+        return true;
+    }
+    return session_fail(s, n->line, n->col, "TypeError: argument of type '%s' is not iterable",
+                        py_type(b));
+}
+
+/* Operators on strings: + and comparisons; * by an int. */
+static bool string_binary(Session *s, const Node *n, TokenType op, const Value *a, const Value *b,
+                          Value *out) {
+    if (a->kind == VAL_STRING && b->kind == VAL_STRING) {
+        const char *x = a->as.string.text, *y = b->as.string.text;
+        size_t nx = a->as.string.length, ny = b->as.string.length;
+        if (op == TOK_PLUS) {
+            StrBuf sb;
+            strbuf_init(&sb);
+            strbuf_appendn(&sb, x, nx);
+            strbuf_appendn(&sb, y, ny);
+            bool ok = !sb.oom && value_string(sb.data, sb.len, out);
+            strbuf_free(&sb);
+            return ok || session_fail(s, n->line, n->col, "out of memory");
+        }
+        int c = memcmp(x, y, nx < ny ? nx : ny);
+        if (c == 0) c = nx < ny ? -1 : nx > ny;
+        if (is_comparison(op)) {
+            bool r = op == TOK_EQ ? c == 0 : op == TOK_NE ? c != 0 : op == TOK_LT ? c < 0
+                     : op == TOK_LE ? c <= 0 : op == TOK_GT ? c > 0 : c >= 0;
+            *out = value_bool(r);
+            return true;
+        }
+    }
+    if (op == TOK_EQ || op == TOK_NE) { /* a string equals nothing else */
+        *out = value_bool(op == TOK_NE);
+        return true;
+    }
+    if (op == TOK_STAR && (is_int(a) || is_int(b))) {
+        const Value *str = a->kind == VAL_STRING ? a : b;
+        int64_t times = int_of(a->kind == VAL_STRING ? b : a);
+        StrBuf sb;
+        strbuf_init(&sb);
+        for (int64_t i = 0; i < times && !sb.oom && sb.len < (1u << 30); i++)
+            strbuf_appendn(&sb, str->as.string.text, str->as.string.length);
+        bool ok = !sb.oom && value_string(sb.data, sb.len, out);
+        strbuf_free(&sb);
+        return ok || session_fail(s, n->line, n->col, "out of memory");
+    }
+    return session_fail(s, n->line, n->col, "TypeError: unsupported operand type(s) for %s: "
+                        "'%s' and '%s'", token_text(op), py_type(a), py_type(b));
+}
+
+/* Python's own operators: identity, membership, ints, strings, float
+ * division by zero. True when it took the operation (*done), with its
+ * result or its error. */
+static bool python_binary(Session *s, const Node *n, TokenType op, const Value *a, const Value *b,
+                          Value *out, bool *done) {
+    *done = true;
+    if (op == TOK_IS || op == TOK_IS_NOT) {
+        bool same = identical(a, b);
+        *out = value_bool(op == TOK_IS ? same : !same);
+        return true;
+    }
+    if (op == TOK_IN || op == TOK_NOT_IN) {
+        bool in;
+        if (!contains(s, n, a, b, &in)) return false;
+        *out = value_bool(op == TOK_IN ? in : !in);
+        return true;
+    }
+    if (a->kind == VAL_STRING || b->kind == VAL_STRING) return string_binary(s, n, op, a, b, out);
+    if (s->python && is_int(a) && is_int(b) && op != TOK_AT)
+        return int_binary(s, n, op, int_of(a), int_of(b), out);
+    if (s->python && value_is_scalar(a) && value_is_scalar(b) &&
+        float_zero_division(s, n, op, value_scalar(b)))
+        return false;
+    *done = false;
+    return true;
+}
+
 /* a op b on two values (borrowed) at node n. */
 static bool apply_binary(Session *s, const Node *n, TokenType op, const Value *a, const Value *b,
                          Value *out) {
+    bool done;
+    if (op == TOK_IS || op == TOK_IS_NOT || op == TOK_IN || op == TOK_NOT_IN ||
+        a->kind == VAL_STRING || b->kind == VAL_STRING || s->python) {
+        bool ok = python_binary(s, n, op, a, b, out, &done);
+        if (done) return ok;
+    }
     if (value_is_scalar(a) && value_is_scalar(b) && op != TOK_AT) {
         double r = number_op(op, value_scalar(a), value_scalar(b));
         if (is_comparison(op)) *out = value_bool(r != 0);
@@ -357,6 +614,11 @@ static bool eval_unary(Session *s, const Node *n, Value *out) {
         bool t = false; /* truth leaves it unset when it fails */
         ok = truth(s, n->left, &v, &t);
         *out = value_bool(!t);
+    } else if (s->python && is_int(&v)) {
+        int64_t x = int_of(&v);
+        if (x == INT64_MIN && n->op == TOK_MINUS)
+            ok = session_fail(s, n->line, n->col, "OverflowError: -(-2**63) passes ag's 64-bit ints");
+        *out = (Value){.kind = VAL_INT, .as.integer = n->op == TOK_MINUS ? -x : x};
     } else if (value_is_scalar(&v)) {
         double x = value_scalar(&v);
         *out = value_number(n->op == TOK_MINUS ? -x : x);
@@ -441,12 +703,31 @@ static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
     return true;
 }
 
+/* module.NAME: a submodule or a constant (a function must be called). */
+static bool module_attr(Session *s, const Node *n, const char *module, Value *out) {
+    const char *name = n->as.text.text;
+    size_t len = n->as.text.length;
+    const char *sub = module_submodule(module, name, len);
+    double constant;
+    if (sub) return *out = (Value){.kind = VAL_MODULE, .as.module = sub}, true;
+    if (module_constant(module, name, len, &constant)) return *out = value_number(constant), true;
+    bool function = (strcmp(module, "math") == 0 && module_math_function(name, len)) ||
+                    (module_is_torch(module) && builtin_find(name, len));
+    if (function)
+        return session_fail(s, n->line, n->col, "%s.%.*s is a function: call it (functions as "
+                            "values are not supported yet)", module, name_len(n), name);
+    return session_fail(s, n->line, n->col, "AttributeError: module '%s' has no attribute "
+                        "'%.*s'", module, name_len(n), name);
+}
+
 static bool eval_attr(Session *s, const Node *n, Value *out) {
     Value obj;
     if (n->left->kind == NODE_NAME && !n->left->torch && !s->frame &&
         !global_var(s, n->left) && habit_name(s, n->left))
         return false; /* F.relu, nn.Linear: say what to write */
-    if (!eval_expression(s, n->left, &obj) || !stacked(s, n->left, &obj)) return false;
+    if (!eval_expression(s, n->left, &obj)) return false;
+    if (obj.kind == VAL_MODULE) return module_attr(s, n, obj.as.module, out);
+    if (!stacked(s, n->left, &obj)) return false;
     bool tensor_like = obj.kind == VAL_TENSOR || (obj.kind == VAL_NUMBER && obj.literal);
     if (!tensor_like) {
         bool ok = session_fail(s, n->line, n->col, "attribute '.%.*s' of %s: only tensors have "
@@ -661,16 +942,55 @@ static void blame_call(Session *s, const Node *call, const UserFunc *f) {
              (int)sizeof s->error - 80, inner);
 }
 
+/* How many parameters of f have no default. */
+static int required_params(const UserFunc *f) {
+    int n = f->def->num_params;
+    while (f->defaults && n > 0 && f->defaults[n - 1].kind != VAL_VOID) n--;
+    return n;
+}
+
+/* f called with n positional arguments where its parameters want another
+ * number: Python's TypeError in a .py file. */
+static bool arity_error(Session *s, const Node *at, const UserFunc *f, int n) {
+    const Node *fname = f->def->target;
+    int total = f->def->num_params, required = required_params(f);
+    if (!s->python)
+        return session_fail(s, at->line, at->col, "%.*s takes %d argument%s, got %d",
+                            name_len(fname), fname->as.text.text, total, total == 1 ? "" : "s", n);
+    if (n > total) {
+        char want[32];
+        if (required == total) snprintf(want, sizeof want, "%d", total);
+        else snprintf(want, sizeof want, "from %d to %d", required, total);
+        return session_fail(s, at->line, at->col, "TypeError: %.*s() takes %s positional "
+                            "argument%s but %d %s given", name_len(fname), fname->as.text.text,
+                            want, total == 1 ? "" : "s", n, n == 1 ? "was" : "were");
+    }
+    StrBuf names;
+    strbuf_init(&names);
+    int missing = required - n;
+    for (int i = n; i < required; i++) {
+        const Node *p = f->def->params[i];
+        if (i > n) strbuf_append(&names, i + 1 == required ? (missing > 2 ? ", and " : " and ") : ", ");
+        strbuf_appendf(&names, "'%.*s'", name_len(p), p->as.text.text);
+    }
+    session_set_error(s, at->line, at->col, "TypeError: %.*s() missing %d required positional "
+                      "argument%s: %s", name_len(fname), fname->as.text.text, missing,
+                      missing == 1 ? "" : "s", names.data);
+    strbuf_free(&names);
+    return false;
+}
+
 /* Runs f's body with its parameters bound to args (n of them, taken). */
 static bool apply_user(Session *s, const Node *at, const UserFunc *f, Value *args, int n,
                        Value *out) {
     const Stmt *def = f->def;
     const Node *fname = def->target;
+    if (n < def->num_params && f->defaults) /* the defaults of the parameters not given */
+        for (; n < def->num_params && f->defaults[n].kind != VAL_VOID; n++)
+            value_copy(&f->defaults[n], &args[n]);
     if (n != def->num_params) {
         for (int i = 0; i < n; i++) value_release(&args[i]);
-        return session_fail(s, at->line, at->col, "%.*s takes %d argument%s, got %d",
-                            name_len(fname), fname->as.text.text, def->num_params,
-                            def->num_params == 1 ? "" : "s", n);
+        return arity_error(s, at, f, n);
     }
     if (s->call_depth >= MAX_CALL_DEPTH) {
         for (int i = 0; i < n; i++) value_release(&args[i]);
@@ -806,18 +1126,62 @@ static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *
                         grad_flag, fref, out);
 }
 
+/* The parameter of f named as the keyword k is, or -1. */
+static int param_index(const UserFunc *f, const Node *k) {
+    for (int i = 0; i < f->def->num_params; i++) {
+        const Node *p = f->def->params[i];
+        if (p->as.text.length == k->as.text.length &&
+            memcmp(p->as.text.text, k->as.text.text, k->as.text.length) == 0)
+            return i;
+    }
+    return -1;
+}
+
+/* Places keyword argument k (evaluated into v, taken) in its parameter's
+ * slot of args, which hold n positional ones so far. */
+static bool keyword_arg(Session *s, const Node *call, const UserFunc *f, const Node *k, Value v,
+                        Value *args, bool *given) {
+    const Node *fname = f->def->target;
+    int i = param_index(f, k);
+    const char *problem = i < 0 ? "got an unexpected keyword argument" : given[i]
+                              ? "got multiple values for argument" : NULL;
+    if (problem) {
+        value_release(&v);
+        return session_fail(s, call->line, call->col, "TypeError: %.*s() %s '%.*s'",
+                            name_len(fname), fname->as.text.text, problem, name_len(k),
+                            k->as.text.text);
+    }
+    args[i] = v;
+    given[i] = true;
+    return true;
+}
+
+/* Evaluates a call's arguments into f's parameter slots: positional ones
+ * in order, keyword ones by name, defaults for the rest (apply_user). */
 static bool call_user(Session *s, const Node *call, const UserFunc *f, Value *out) {
     Value args[MAX_ARGS];
-    if (call->num_positional != call->num_kids)
-        return session_fail(s, call->kids[call->num_positional]->line,
-                            call->kids[call->num_positional]->col,
-                            "functions you define take positional arguments only");
-    for (int i = 0; i < call->num_kids; i++)
-        if (!eval_expression(s, call->kids[i], &args[i])) {
-            for (int j = 0; j < i; j++) value_release(&args[j]);
-            return false;
-        }
-    return apply_user(s, call, f, args, call->num_kids, out);
+    bool given[MAX_ARGS] = {false};
+    int np = call->num_positional, total = f->def->num_params, n = np;
+    bool ok = true;
+    for (int i = 0; i < MAX_ARGS; i++) args[i] = value_void();
+    for (int i = 0; ok && i < call->num_kids; i++) {
+        const Node *k = call->kids[i];
+        Value v;
+        if (!(ok = eval_expression(s, k->kind == NODE_KEYWORD ? k->left : k, &v))) break;
+        if (k->kind != NODE_KEYWORD) args[i] = v, given[i] = true;
+        else if (np > total) value_release(&v); /* too many positional: said below */
+        else ok = keyword_arg(s, call, f, k, v, args, given);
+    }
+    if (ok && np < call->num_kids && np <= total) { /* keywords given: fill the gaps */
+        for (n = np; n < total && (given[n] || (f->defaults && f->defaults[n].kind != VAL_VOID)); n++)
+            if (!given[n]) value_copy(&f->defaults[n], &args[n]);
+        if (n < total) ok = arity_error(s, call, f, n);
+    }
+    if (!ok) {
+        for (int i = 0; i < MAX_ARGS; i++) value_release(&args[i]);
+        return false;
+    }
+    return apply_user(s, call, f, args, n, out);
 }
 
 /* x.zero_(), x.add_(y): in-place methods, which ag does not have. True
@@ -848,7 +1212,7 @@ static bool module_habit(Session *s, const Node *attr) {
     const Node *root = attr->left;
     while (root->kind == NODE_ATTR) root = root->left;
     if (root->kind != NODE_NAME) return false;
-    bool module = root->torch ? name_is(root, "nn") || name_is(root, "optim")
+    bool module = root->torch ? false
                               : (name_is(root, "F") || name_is(root, "nn") || name_is(root, "optim")) &&
                                     !(s->frame && frame_lookup(s->frame, root->as.text.text,
                                                                root->as.text.length)) &&
@@ -869,6 +1233,56 @@ static bool module_habit(Session *s, const Node *attr) {
     return true;
 }
 
+/* math.f(x) of numbers (a one-element tensor is its number, as Python's
+ * float(t)): a float, or an int for floor, ceil and trunc. */
+static bool call_math(Session *s, const Node *call, const MathFunction *m, Value *out) {
+    const Node *attr = call->left;
+    double x[2] = {0, 0};
+    if (call->num_kids != m->arity || call->num_positional != call->num_kids)
+        return session_fail(s, call->line, call->col, "TypeError: math.%s() takes exactly %d "
+                            "argument%s (%d given)", m->name, m->arity, m->arity == 1 ? "" : "s",
+                            call->num_kids);
+    for (int i = 0; i < m->arity; i++) {
+        Value v;
+        if (!eval_expression(s, call->kids[i], &v)) return false;
+        bool number = value_is_scalar(&v) || (v.kind == VAL_TENSOR && v.as.tensor->numel == 1);
+        x[i] = !number ? 0 : value_is_scalar(&v) ? value_scalar(&v) : v.as.tensor->data[0];
+        const char *type = py_type(&v);
+        value_release(&v);
+        if (!number)
+            return session_fail(s, call->kids[i]->line, call->kids[i]->col, "TypeError: must "
+                                "be real number, not %s", type);
+    }
+    double r = m->arity == 1 ? m->one(x[0]) : m->two(x[0], x[1]);
+    if (m->domain_checked && isnan(r) && !isnan(x[0]) && !isnan(x[1]))
+        return session_fail(s, attr->line, attr->col, "ValueError: math domain error");
+    if (m->integral) {
+        if (!isfinite(r) || fabs(r) >= 0x1p63)
+            return session_fail(s, attr->line, attr->col, "OverflowError: cannot convert float "
+                                "%s to integer", isnan(r) ? "NaN" : "infinity");
+        *out = (Value){.kind = VAL_INT, .as.integer = (int64_t)r};
+        if (!s->python) *out = value_number(r);
+        return true;
+    }
+    *out = value_number(r);
+    return true;
+}
+
+/* module.f(args): a math function, or (torch and its submodules) the
+ * builtin f. */
+static bool call_module(Session *s, const Node *call, const char *module, Value *out) {
+    const Node *attr = call->left;
+    const char *name = attr->as.text.text;
+    size_t len = attr->as.text.length;
+    const MathFunction *m = strcmp(module, "math") == 0 ? module_math_function(name, len) : NULL;
+    if (m) return call_math(s, call, m, out);
+    const Builtin *b = module_is_torch(module) ? builtin_find(name, len) : NULL;
+    if (b && !b->self_kind) return call_builtin(s, call, b, NULL, out);
+    return session_fail(s, attr->line, attr->col + 1, "AttributeError: module '%s' has no "
+                        "attribute '%.*s'%s", module, name_len(attr), name,
+                        strcmp(module, "random") == 0 ? " (ag's random module comes later)" : "");
+}
+
 /* x.f(args): the builtin f with x as its first argument. */
 static bool call_method(Session *s, const Node *call, Value *out) {
     const Node *attr = call->left;
@@ -876,7 +1290,9 @@ static bool call_method(Session *s, const Node *call, Value *out) {
     if (module_habit(s, attr) || in_place_habit(s, attr)) return false;
     const Builtin *b = builtin_find(attr->as.text.text, attr->as.text.length);
     Value self;
-    if (!eval_expression(s, obj, &self) || !stacked(s, obj, &self)) return false;
+    if (!eval_expression(s, obj, &self)) return false;
+    if (self.kind == VAL_MODULE) return call_module(s, call, self.as.module, out);
+    if (!stacked(s, obj, &self)) return false;
     const Builtin *method = builtin_method(self.kind, attr->as.text.text, attr->as.text.length);
     if (method) return call_builtin(s, call, method, &self, out); /* opt.step() */
     bool tensor_like = self.kind == VAL_TENSOR || (self.kind == VAL_NUMBER && self.literal);
@@ -919,6 +1335,94 @@ static bool eval_call(Session *s, const Node *call, Value *out) {
  * Expressions
  * ====================================================================== */
 
+/* The value as format() and f-strings see it: numbers as themselves (a
+ * one-element tensor too when 0-d, as Tensor.__format__ takes item()),
+ * everything else by its str() and repr(), which text and repr hold. */
+static PyfmtArg format_arg(Session *s, const Value *v, StrBuf *text, StrBuf *repr) {
+    PyfmtArg a = {.kind = PYFMT_OTHER, .type_name = py_type(v)};
+    if (v->kind == VAL_INT) a.kind = PYFMT_INT, a.i = v->as.integer;
+    else if (v->kind == VAL_BOOL) a.kind = PYFMT_BOOL, a.i = v->as.truth;
+    else if (v->kind == VAL_NUMBER) a.kind = PYFMT_FLOAT, a.f = v->as.number;
+    else if (v->kind == VAL_TENSOR && v->as.tensor->ndim == 0 && !v->boolean)
+        a.kind = PYFMT_FLOAT, a.f = v->as.tensor->data[0];
+    else if (v->kind == VAL_STRING) a.kind = PYFMT_STR;
+    value_format(text, v, &s->print, false);
+    if (v->kind == VAL_STRING) pyfmt_str_repr(repr, v->as.string.text, v->as.string.length);
+    else value_format(repr, v, &s->print, true);
+    a.str = text->data, a.str_len = text->len;
+    a.repr = repr->data, a.repr_len = repr->len;
+    if (v->kind == VAL_TENSOR && a.kind == PYFMT_FLOAT) a.type_name = "Tensor";
+    return a;
+}
+
+/* One {x!r:spec} field of an f-string, appended to out. */
+static bool format_field(Session *s, const Node *field, StrBuf *out) {
+    Value v;
+    if (!eval_expression(s, field->left, &v)) return false;
+    StrBuf text, repr;
+    strbuf_init(&text);
+    strbuf_init(&repr);
+    PyfmtArg a = format_arg(s, &v, &text, &repr);
+    char err[PYFMT_ERR_MAX];
+    bool ok = pyfmt_field(out, &a, (uint32_t)field->op, field->as.text.text, field->as.text.length,
+                          err, sizeof err);
+    if (!ok) session_set_error(s, field->line, field->col, "%s", err);
+    strbuf_free(&text);
+    strbuf_free(&repr);
+    value_release(&v);
+    return ok;
+}
+
+static bool eval_fstring(Session *s, const Node *n, Value *out) {
+    StrBuf sb;
+    strbuf_init(&sb);
+    bool ok = true;
+    for (int i = 0; ok && i < n->num_kids; i++) {
+        const Node *k = n->kids[i];
+        if (k->kind == NODE_STRING) strbuf_appendn(&sb, k->as.text.text, k->as.text.length);
+        else ok = format_field(s, k, &sb);
+    }
+    if (ok && (sb.oom || !value_string(sb.data, sb.len, out)))
+        ok = session_fail(s, n->line, n->col, "out of memory");
+    strbuf_free(&sb);
+    return ok;
+}
+
+/* A list literal of numbers in a .py file: Python's list (nested, of
+ * ints, or of floats when one was written with a point), from the values
+ * the parser read at once; *at walks them. */
+static bool python_list(Session *s, const Node *n, int level, int64_t *at, Value *out) {
+    int64_t count = n->as.list.shape[level];
+    ValueList *l = value_list_new((int)count, false);
+    if (!l || count > INT32_MAX) return session_fail(s, n->line, n->col, "out of memory");
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    for (int64_t k = 0; k < count; k++) {
+        if (level + 1 < n->as.list.ndim) {
+            if (!python_list(s, n, level + 1, at, &l->items[k])) return value_release(out), false;
+            continue;
+        }
+        double v = n->as.list.values[(*at)++];
+        l->items[k] = n->integer && fabs(v) < 0x1p63 ? (Value){.kind = VAL_INT, .as.integer = (int64_t)v}
+                                                     : value_number(v);
+    }
+    return true;
+}
+
+/* A number literal: in a .py file 5 is an int and 2.0 a float; in .ag a
+ * number literal (the constant tensor it writes, on its own). */
+static bool eval_number(Session *s, const Node *n, Value *out) {
+    if (s->python && n->integer) {
+        if (n->too_big)
+            return session_fail(s, n->line, n->col, "OverflowError: this integer passes ag's "
+                                "64-bit ints (2**63 - 1 at most)");
+        *out = (Value){.kind = VAL_INT, .as.integer = n->ivalue};
+        return true;
+    }
+    *out = value_number(n->as.number);
+    out->literal = !s->python;
+    return true;
+}
+
 bool eval_expression(Session *s, const Node *n, Value *out) {
     *out = value_void();
     if (session_interrupted) return session_fail(s, n->line, n->col, "interrupted");
@@ -928,19 +1432,21 @@ bool eval_expression(Session *s, const Node *n, Value *out) {
     s->eval_depth++;
     bool ok;
     switch (n->kind) {
-    case NODE_NUMBER:
-        *out = value_number(n->as.number);
-        out->literal = true;
-        ok = true;
-        break;
+    case NODE_NUMBER: ok = eval_number(s, n, out); break;
+    case NODE_FSTRING: ok = eval_fstring(s, n, out); break;
     case NODE_STRING:
-        *out = (Value){.kind = VAL_STRING, .as.string = {n->as.text.text, n->as.text.length}};
-        ok = true;
+        ok = value_string(n->as.text.text, n->as.text.length, out) ||
+             session_fail(s, n->line, n->col, "out of memory");
         break;
     case NODE_CONST: ok = eval_const(n, out); break;
     case NODE_LIST:
-        ok = engine_result(s, n, tensor_create(n->as.list.ndim, n->as.list.shape,
-                                               n->as.list.values, false), out);
+        if (s->python) {
+            int64_t at = 0;
+            ok = python_list(s, n, 0, &at, out);
+        } else {
+            ok = engine_result(s, n, tensor_create(n->as.list.ndim, n->as.list.shape,
+                                                   n->as.list.values, false), out);
+        }
         break;
     case NODE_LIST_EXPR: ok = eval_items(s, n->kids, n->num_kids, false, out); break;
     case NODE_TUPLE: ok = eval_items(s, n->kids, n->num_kids, true, out); break;
@@ -1012,7 +1518,7 @@ static Status exec_expr(Session *s, const Stmt *st) {
     Value v;
     if (!check_void_calls(s, st->expr, true, false) || !eval_expression(s, st->expr, &v))
         return EXEC_ERROR;
-    if (!s->quiet) {
+    if (!s->quiet && !s->python) {
         if (!stacked(s, st->expr, &v)) return EXEC_ERROR; /* [x, 2*x] prints as its stack */
         session_print_value(s, &v);
     }
@@ -1095,13 +1601,80 @@ static Status assign_index(Session *s, const Stmt *st, TokenType op) {
     return ok && bind_name(s, name, result) ? EXEC_OK : EXEC_ERROR;
 }
 
+/* The items of a value being unpacked (a, b = v): a list or tuple's, a
+ * shape's, a tensor's first axis. */
+static bool unpack_items(Session *s, const Node *at, const Value *v, int want, Value *items) {
+    int64_t count = v->kind == VAL_LIST ? v->as.list->count
+                    : v->kind == VAL_SHAPE ? v->as.shape.ndim
+                    : v->kind == VAL_TENSOR && v->as.tensor->ndim > 0 ? v->as.tensor->shape[0]
+                    : -1;
+    if (count < 0)
+        return session_fail(s, at->line, at->col, "TypeError: cannot unpack non-iterable %s "
+                            "object", py_type(v));
+    if (count != want)
+        return count > want ? session_fail(s, at->line, at->col, "ValueError: too many values "
+                                           "to unpack (expected %d)", want)
+                            : session_fail(s, at->line, at->col, "ValueError: not enough values "
+                                           "to unpack (expected %d, got %lld)", want,
+                                           (long long)count);
+    for (int k = 0; k < want; k++) {
+        bool ok = true;
+        if (v->kind == VAL_LIST) ok = value_copy(&v->as.list->items[k], &items[k]);
+        else if (v->kind == VAL_SHAPE) items[k] = count_value(s, v->as.shape.dims[k]);
+        else ok = engine_result(s, at, tensor_select(v->as.tensor, 0, k), &items[k]);
+        if (!ok) {
+            for (int j = 0; j < k; j++) value_release(&items[j]);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Binds a target (a name, or names to unpack, nested) to v (taken). */
+static bool bind_target(Session *s, const Node *target, Value v) {
+    if (target->kind == NODE_NAME) return bind_name(s, target, v);
+    if (target->kind != NODE_TUPLE && target->kind != NODE_LIST_EXPR) {
+        value_release(&v);
+        return session_fail(s, target->line, target->col, "only names can be unpacked into "
+                            "here (a, b = ...)");
+    }
+    Value items[MAX_ARGS];
+    bool ok = unpack_items(s, target, &v, target->num_kids, items);
+    value_release(&v);
+    for (int k = 0; k < target->num_kids; k++) {
+        if (ok) ok = bind_target(s, target->kids[k], items[k]);
+        else if (k < target->num_kids && items[k].kind != VAL_VOID) value_release(&items[k]);
+    }
+    return ok;
+}
+
+/* One target of an assignment: x.grad, x[...], or names. */
+static Status assign_one(Session *s, const Stmt *st, const Node *target, Value v) {
+    if (target->kind == NODE_ATTR || target->kind == NODE_INDEX) {
+        Stmt one = *st;
+        one.target = (Node *)target;
+        value_release(&v); /* assign_attr and assign_index evaluate st->expr themselves */
+        return target->kind == NODE_ATTR ? assign_attr(s, &one) : assign_index(s, &one, TOK_ERROR);
+    }
+    return bind_target(s, target, v) ? EXEC_OK : EXEC_ERROR;
+}
+
 static Status exec_assign(Session *s, const Stmt *st) {
-    if (st->target->kind == NODE_ATTR) return assign_attr(s, st);
-    if (st->target->kind == NODE_INDEX) return assign_index(s, st, TOK_ERROR);
+    if (st->num_params == 0 && st->target->kind == NODE_ATTR) return assign_attr(s, st);
+    if (st->num_params == 0 && st->target->kind == NODE_INDEX) return assign_index(s, st, TOK_ERROR);
     Value v;
     if (!check_void_calls(s, st->expr, false, true) || !eval_expression(s, st->expr, &v))
         return EXEC_ERROR;
-    return bind_name(s, st->target, v) ? EXEC_OK : EXEC_ERROR;
+    if (st->num_params == 0) return bind_target(s, st->target, v) ? EXEC_OK : EXEC_ERROR;
+    /* a = b = v: each target, left first */
+    for (int i = -1; i < st->num_params; i++) {
+        Value copy;
+        if (!value_copy(&v, &copy)) return value_release(&v), exec_fail(s, st->line, st->col, "out of memory");
+        if (assign_one(s, st, i < 0 ? st->target : st->params[i], copy) != EXEC_OK)
+            return value_release(&v), EXEC_ERROR;
+    }
+    value_release(&v);
+    return EXEC_OK;
 }
 
 /* The value a name holds now (a copy), for NAME op= EXPR. */
@@ -1149,7 +1722,18 @@ static Status exec_def(Session *s, const Stmt *st) {
                             "%.*s(...) cannot be used in f(x) = EXPR (a block body can: "
                             "f(x) { ... })", name_len(hit->left), hit->left->as.text.text);
     }
-    return session_define(s, st) ? EXEC_OK : EXEC_ERROR;
+    Value defaults[MAX_ARGS];
+    bool any = false, ok = true;
+    for (int i = 0; i < st->num_params; i++) {
+        defaults[i] = value_void();
+        const Node *d = st->defaults ? st->defaults[i] : NULL;
+        if (d && ok) ok = eval_expression(s, d, &defaults[i]), any = true;
+    }
+    if (!ok) {
+        for (int i = 0; i < st->num_params; i++) value_release(&defaults[i]);
+        return EXEC_ERROR;
+    }
+    return session_define(s, st, any ? defaults : NULL) ? EXEC_OK : EXEC_ERROR;
 }
 
 /* Runs a loop body once; *stop says whether the loop ends here. */
@@ -1205,7 +1789,8 @@ static Status for_range(Session *s, const Stmt *st) {
     if (!range_bounds(s, st->expr, &start, &stop, &step)) return EXEC_ERROR;
     for (double i = start; step > 0 ? i < stop : i > stop; i += step) {
         bool done;
-        if (!bind_name(s, st->target, value_number(i))) return EXEC_ERROR;
+        if (!bind_target(s, st->target, s->python ? count_value(s, (int64_t)i) : value_number(i)))
+            return EXEC_ERROR;
         Status r = loop_body(s, st, &done);
         if (done) return r;
     }
@@ -1214,7 +1799,7 @@ static Status for_range(Session *s, const Stmt *st) {
 
 /* The k-th item of what a for loop walks over (a new value). */
 static bool loop_item(Session *s, const Stmt *st, const Value *over, int64_t k, Value *out) {
-    if (over->kind == VAL_SHAPE) *out = value_number((double)over->as.shape.dims[k]);
+    if (over->kind == VAL_SHAPE) *out = count_value(s, over->as.shape.dims[k]);
     else if (over->kind == VAL_LIST) return value_copy(&over->as.list->items[k], out);
     else if (!engine_result(s, st->expr, tensor_select(over->as.tensor, 0, k), out)) return false;
     else out->boolean = over->boolean;
@@ -1229,7 +1814,10 @@ static Status for_values(Session *s, const Stmt *st) {
                     : over.kind == VAL_TENSOR && over.as.tensor->ndim > 0 ? over.as.tensor->shape[0]
                     : -1;
     Status r = EXEC_OK;
-    if (count < 0)
+    if (count < 0 && s->python)
+        r = exec_fail(s, st->expr->line, st->expr->col, "TypeError: '%s' object is not iterable",
+                      py_type(&over));
+    else if (count < 0)
         r = exec_fail(s, st->expr->line, st->expr->col, "a for loop walks over range(...), "
                          "a tensor's first dimension, a list or a shape, not %s%s",
                          over.kind == VAL_TENSOR ? "a 0-d tensor" : value_kind_name(&over),
@@ -1237,7 +1825,7 @@ static Status for_values(Session *s, const Stmt *st) {
     for (int64_t k = 0; r == EXEC_OK && k < count; k++) {
         Value item;
         bool done;
-        if (!loop_item(s, st, &over, k, &item) || !bind_name(s, st->target, item)) {
+        if (!loop_item(s, st, &over, k, &item) || !bind_target(s, st->target, item)) {
             r = EXEC_ERROR;
             break;
         }
@@ -1288,7 +1876,7 @@ static Status exec_if(Session *s, const Stmt *st) {
 }
 
 static Status exec_no_grad(Session *s, const Stmt *st) {
-    bool was = ag_set_grad_enabled(false);
+    bool was = ag_set_grad_enabled(st->enable_grad);
     Status r = exec_block(s, &st->body);
     ag_set_grad_enabled(was);
     return r;
@@ -1304,14 +1892,92 @@ static Status exec_return(Session *s, const Stmt *st) {
     return EXEC_RETURN;
 }
 
-static Status exec_import(Session *s, const Stmt *st) {
-    (void)st;
-    fflush(s->out);
-    if (!s->import_noted)
-        fprintf(s->err, "note: import lines are ignored: ag's builtins are always there "
-                "(torch.NAME works too)\n");
-    s->import_noted = true;
+static Status no_module(Session *s, const Node *n) {
+    int len = name_len(n);
+    const char *dot = memchr(n->as.text.text, '.', (size_t)len);
+    int root = dot ? (int)(dot - n->as.text.text) : len;
+    return exec_fail(s, n->line, n->col, "ModuleNotFoundError: No module named '%.*s' (ag runs "
+                     "torch, math and random; it has no %.*s)", len, n->as.text.text, root,
+                     n->as.text.text);
+}
+
+/* Binds name (a NAME node, or its alias) to a module. */
+static Status bind_module(Session *s, const Node *name, const Node *alias, const char *module) {
+    Value v = {.kind = VAL_MODULE, .as.module = module};
+    if (!alias && !name->torch) { /* import torch.nn binds torch */
+        const char *dot = memchr(name->as.text.text, '.', name->as.text.length);
+        if (dot) {
+            Node root = *name;
+            root.as.text.length = (size_t)(dot - name->as.text.text);
+            root.cache_slot = -1;
+            v.as.module = module_find(root.as.text.text, root.as.text.length);
+            return bind_name(s, &root, v) ? EXEC_OK : EXEC_ERROR;
+        }
+    }
+    return bind_name(s, alias ? alias : name, v) ? EXEC_OK : EXEC_ERROR;
+}
+
+/* from MODULE import NAME [as ALIAS]: a submodule, a constant, or a
+ * builtin (whose name then means it: nothing to bind unless renamed). */
+static Status import_from(Session *s, const char *module, const Node *name, const Node *alias) {
+    const char *text = name->as.text.text;
+    size_t len = name->as.text.length;
+    const char *sub = module_submodule(module, text, len);
+    double constant;
+    if (sub) return bind_module(s, name, alias, sub);
+    if (module_constant(module, text, len, &constant))
+        return bind_name(s, alias ? alias : name, value_number(constant)) ? EXEC_OK : EXEC_ERROR;
+    bool known = len == 1 && text[0] == '*';
+    if (strcmp(module, "math") == 0) known = known || module_math_function(text, len);
+    else if (module_is_torch(module)) known = known || builtin_find(text, len);
+    if (!known)
+        return exec_fail(s, name->line, name->col, "ImportError: cannot import name '%.*s' from "
+                         "'%s' (ag has no such name)", name_len(name), text, module);
+    if (alias) return exec_fail(s, alias->line, alias->col, "ag cannot rename a function yet "
+                                "(import %.*s as %.*s): use %.*s", name_len(name), text,
+                                name_len(alias), alias->as.text.text, name_len(name), text);
     return EXEC_OK;
+}
+
+static Status exec_import(Session *s, const Stmt *st) {
+    const char *from = NULL;
+    if (st->module && !(from = module_find(st->module->as.text.text, st->module->as.text.length)))
+        return no_module(s, st->module);
+    for (int i = 0; i < st->num_params; i++) {
+        const Node *name = st->params[i], *alias = st->defaults[i];
+        Status r;
+        if (from) {
+            r = import_from(s, from, name, alias);
+        } else {
+            const char *module = module_find(name->as.text.text, name->as.text.length);
+            r = module ? bind_module(s, name, alias, module) : no_module(s, name);
+        }
+        if (r != EXEC_OK) return r;
+    }
+    return EXEC_OK;
+}
+
+static Status exec_global(Session *s, const Stmt *st) {
+    if (!s->frame) return EXEC_OK; /* global at the top level: names are global already */
+    s->frame->globals = st->params;
+    s->frame->num_globals = st->num_params;
+    return EXEC_OK;
+}
+
+static Status exec_assert(Session *s, const Stmt *st) {
+    bool go;
+    if (!condition(s, st->expr, &go)) return EXEC_ERROR;
+    if (go) return EXEC_OK;
+    if (!st->target) return exec_fail(s, st->line, st->col, "AssertionError");
+    Value m;
+    if (!eval_expression(s, st->target, &m)) return EXEC_ERROR;
+    StrBuf text;
+    strbuf_init(&text);
+    value_format(&text, &m, &s->print, false);
+    session_set_error(s, st->line, st->col, "AssertionError: %.*s", 500, text.data);
+    strbuf_free(&text);
+    value_release(&m);
+    return EXEC_ERROR;
 }
 
 static Status exec_statement(Session *s, const Stmt *st) {
@@ -1328,6 +1994,9 @@ static Status exec_statement(Session *s, const Stmt *st) {
     case STMT_CONTINUE: return EXEC_CONTINUE;
     case STMT_RETURN: return exec_return(s, st);
     case STMT_IMPORT: return exec_import(s, st);
+    case STMT_PASS: return EXEC_OK;
+    case STMT_GLOBAL: return exec_global(s, st);
+    case STMT_ASSERT: return exec_assert(s, st);
     }
     return exec_fail(s, st->line, st->col, "internal error: unknown statement");
 }

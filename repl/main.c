@@ -18,7 +18,7 @@
 #include "scan.h"
 
 static const char usage[] =
-    "usage: ag [--memory-limit SIZE] [FILE... | - | -e TEXT]...\n"
+    "usage: ag [--memory-limit SIZE] [--python] [-i] [FILE... | - | -e TEXT]...\n"
     "       ag [--memory-limit SIZE] --check FILE...\n"
     "\n"
     "A reverse-mode autograd calculator. With no arguments and a terminal,\n"
@@ -27,6 +27,9 @@ static const char usage[] =
     "FILE:LINE:COL: error: MESSAGE on stderr and exit status 1.\n"
     "\n"
     "  -e TEXT     run TEXT as a script\n"
+    "  FILE.py     runs as Python runs it: no echo, Python's values and errors\n"
+    "  --python    the prompt and -e TEXT follow the .py rules too\n"
+    "  -i          after the files, stay at the prompt with their variables\n"
     "  --check     run each FILE, comparing what it prints with its\n"
     "              '# expect: TEXT' and '# expect error: TEXT' lines\n"
     "  --memory-limit SIZE\n"
@@ -78,7 +81,10 @@ static bool run_file_reporting(Session *s, const char *path) {
     return status == RUN_OK;
 }
 
-static int run_args(Session *s, int argc, char **argv) {
+/* Runs the files and -e texts in order (--python and -i are options that
+ * may come anywhere); *ran says whether any was given, *stay whether -i
+ * asks for the prompt afterwards. */
+static int run_args(Session *s, int argc, char **argv, bool *ran, bool *stay) {
     for (int i = 1; i < argc && !s->quit; i++) {
         bool ok;
         if (strcmp(argv[i], "-e") == 0) {
@@ -88,11 +94,19 @@ static int run_args(Session *s, int argc, char **argv) {
             }
             Source src = {.name = "<-e>", .text = argv[i], .text_len = strlen(argv[i])};
             ok = run_source(s, &src);
+            *ran = true;
+        } else if (strcmp(argv[i], "--python") == 0) {
+            session_set_python(s, true);
+            continue;
+        } else if (strcmp(argv[i], "-i") == 0) {
+            *stay = true;
+            continue;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             fprintf(stderr, "ag: unknown option '%s'\n%s", argv[i], usage);
             return 2;
         } else {
             ok = run_file_reporting(s, argv[i]);
+            *ran = true;
         }
         if (!ok) return 1;
     }
@@ -168,13 +182,15 @@ int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--check") == 0)
         return finish_output(check_files(argc - 2, argv + 2));
     Session s;
-    int status;
-    if (argc == 1 && isatty(STDIN_FILENO)) {
-        session_init(&s, stdout, stderr, true);
+    bool ran = false, stay = false, tty = isatty(STDIN_FILENO);
+    session_init(&s, stdout, stderr, false);
+    int status = run_args(&s, argc, argv, &ran, &stay);
+    if (status != 2 && !s.quit && ((!ran && tty) || (stay && tty))) {
+        /* the prompt, after the scripts of -i (python -i), with their variables */
+        s.interactive = true;
         status = interactive(&s);
-    } else {
-        session_init(&s, stdout, stderr, false);
-        status = argc == 1 ? (run_file_reporting(&s, "-") ? 0 : 1) : run_args(&s, argc, argv);
+    } else if (!ran && status == 0) {
+        status = run_file_reporting(&s, "-") ? 0 : 1;
     }
     session_free(&s);
     ag_graph_free();

@@ -20,6 +20,7 @@
 #include "parse.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,7 @@ typedef struct {
 static Node *expression(Parser *p, Precedence min);
 static bool token_is(const Token *t, const char *text);
 static Node *expr(Parser *p) { return expression(p, PREC_OR); }
+static Node *expr_list(Parser *p);
 static Stmt *statement(Parser *p);
 static Stmt *simple_statement(Parser *p);
 
@@ -186,37 +188,162 @@ static bool token_number(Parser *p, const Token *t, double *out) {
 static Node *number(Parser *p) {
     Node *n = new_node(p, NODE_NUMBER, &p->previous);
     if (n && !token_number(p, &p->previous, &n->as.number)) return NULL;
+    const Token *t = &p->previous;
+    if (n) n->integer = !memchr(t->start, '.', t->length) && !memchr(t->start, 'e', t->length) &&
+                        !memchr(t->start, 'E', t->length);
+    if (n && n->integer) { /* exactly, past 2**53 too */
+        uint64_t v = 0;
+        for (size_t i = 0; i < t->length && !n->too_big; i++) {
+            int d = t->start[i] - '0';
+            if (v > ((uint64_t)INT64_MAX - (uint64_t)d) / 10) n->too_big = true;
+            else v = v * 10 + (uint64_t)d;
+        }
+        n->ivalue = (int64_t)v;
+    }
     return n;
 }
 
-/* Decodes a string token's escapes (\n \t \\ \" \') into the arena. */
-static Node *string(Parser *p) {
-    Token t = p->previous;
-    Node *n = new_node(p, NODE_STRING, &t);
-    char *text = n ? ast_alloc(p->arena, t.length) : NULL;
-    if (n && !text) fail_at(p, &t, "%s", ast_alloc_error());
-    if (!text) return NULL;
-    size_t len = 0;
-    for (size_t i = 1; i + 1 < t.length; i++) {
-        char c = t.start[i];
-        if (c == '\\') {
-            char e = t.start[++i];
-            const char *from = "nt\\\"'", *to = "\n\t\\\"'";
+/* Decodes the escapes of a string's body (\n \t \\ \" \' \r \0, and a
+ * backslash before a newline joins lines) into the arena; raw strings keep
+ * them. In .ag an unknown escape is an error; Python keeps it as written. */
+static char *decode(Parser *p, const Token *t, const char *body, size_t n, bool raw, size_t *len) {
+    char *text = ast_alloc(p->arena, n + 1);
+    if (!text) return fail_at(p, t, "%s", ast_alloc_error()), NULL;
+    *len = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = body[i];
+        if (c == '\\' && !raw && i + 1 < n) {
+            char e = body[++i];
+            const char *from = "nt\\\"'r0", *to = "\n\t\\\"'\r";
             const char *hit = strchr(from, e);
-            if (!hit || !e) {
-                Token at = {TOK_ERROR, NULL, 0, t.line, t.col + (int)i - 1};
+            if (e == '\n') continue;
+            if (e == '0') c = '\0';
+            else if (hit) c = to[hit - from];
+            else if (p->python) text[(*len)++] = '\\', c = e;
+            else {
+                Token at = {TOK_ERROR, NULL, 0, t->line, t->col + (int)(body - t->start + i) - 1};
                 fail_at(p, &at, "unknown escape '\\%c' in a string (known: \\n \\t \\\\ \\\" \\')",
                         e >= 32 && e < 127 ? e : '?');
                 return NULL;
             }
-            c = to[hit - from];
         }
-        text[len++] = c;
+        text[(*len)++] = c;
     }
-    text[len] = '\0';
-    n->as.text.text = text;
-    n->as.text.length = len;
+    text[*len] = '\0';
+    return text;
+}
+
+static Node *text_node(Parser *p, const Token *t, const char *body, size_t n, bool raw) {
+    Node *node = new_node(p, NODE_STRING, t);
+    size_t len;
+    char *text = node ? decode(p, t, body, n, raw, &len) : NULL;
+    if (!text) return NULL;
+    node->as.text.text = text;
+    node->as.text.length = len;
+    return node;
+}
+
+/* The end of an f-string field's expression: the first '!' (not !=), ':'
+ * or '}' outside brackets and strings, or '=' before them ({x=}). */
+static size_t field_end(const char *f, size_t n) {
+    int depth = 0;
+    char quote = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = f[i];
+        if (quote) { if (c == quote) quote = 0; continue; }
+        if (c == '\'' || c == '"') quote = c;
+        else if (c == '(' || c == '[' || c == '{') depth++;
+        else if ((c == ')' || c == ']' || c == '}') && depth > 0) depth--;
+        else if (depth == 0 && (c == '}' || c == ':' || (c == '!' && f[i + 1] != '=')))
+            return i;
+    }
     return n;
+}
+
+/* One {expression!conversion:spec} field of an f-string: body points
+ * after its '{'; *used says how far it went (past the '}'). */
+static Node *fstring_field(Parser *p, const Token *t, const char *body, size_t n, size_t *used) {
+    size_t e = field_end(body, n);
+    Node *field = new_node(p, NODE_FIELD, t);
+    if (!field) return NULL;
+    Parser sub;
+    parser_init_mode(&sub, body, e, t->line, p->arena, p->python, true);
+    sub.scanner.depth = 1; /* newlines inside the braces are blanks */
+    Node *x = sub.failed ? NULL : expr(&sub);
+    if (x && !check(&sub, TOK_EOF)) fail_found(&sub, "the end of the f-string's expression");
+    if (sub.failed) {
+        fail_at(p, t, "SyntaxError: f-string: %s", sub.error);
+        parser_free(&sub);
+        return NULL;
+    }
+    parser_free(&sub);
+    field->left = x;
+    size_t i = e;
+    if (i < n && body[i] == '!') {
+        field->op = i + 1 < n ? (TokenType)(unsigned char)body[i + 1] : 0;
+        i += 2;
+    }
+    size_t spec = i < n && body[i] == ':' ? ++i : i;
+    for (int depth = 0; i < n && (body[i] != '}' || depth > 0); i++)
+        depth += body[i] == '{' ? 1 : body[i] == '}' ? -1 : 0;
+    if (i >= n) return fail_at(p, t, "SyntaxError: f-string: expecting '}'"), NULL;
+    field->as.text.text = body + spec;
+    field->as.text.length = i - spec;
+    *used = i + 1;
+    return grown(p, field, x, NULL);
+}
+
+/* f"...{x:.2f}...": literal parts (with {{ and }}) and fields, as kids. */
+static Node *fstring(Parser *p, const Token *t, const char *body, size_t n, bool raw) {
+    Node *parts[MAX_ARGS];
+    int count = 0;
+    size_t i = 0;
+    while (i < n && !p->failed) {
+        if (count == MAX_ARGS) return fail_at(p, t, "f-string with too many parts (at most %d)",
+                                              MAX_ARGS), NULL;
+        if (body[i] == '{' && (i + 1 >= n || body[i + 1] != '{')) {
+            size_t used;
+            if (!(parts[count++] = fstring_field(p, t, body + i + 1, n - i - 1, &used))) return NULL;
+            i += 1 + used;
+            continue;
+        }
+        char *lit = ast_alloc(p->arena, n - i + 1);
+        size_t k = 0, len;
+        if (!lit) return fail_at(p, t, "%s", ast_alloc_error()), NULL;
+        while (i < n && !(body[i] == '{' && (i + 1 >= n || body[i + 1] != '{'))) {
+            if ((body[i] == '{' || body[i] == '}') && i + 1 < n && body[i + 1] == body[i]) i++;
+            else if (body[i] == '}') return fail_at(p, t, "SyntaxError: f-string: single '}' is "
+                                                    "not allowed"), NULL;
+            lit[k++] = body[i++];
+        }
+        char *text = decode(p, t, lit, k, raw, &len);
+        Node *part = text ? new_node(p, NODE_STRING, t) : NULL;
+        if (!part) return NULL;
+        part->as.text.text = text;
+        part->as.text.length = len;
+        parts[count++] = part;
+    }
+    Node *f = p->failed ? NULL : new_node(p, NODE_FSTRING, t);
+    return f && set_kids(p, f, parts, count) ? f : NULL;
+}
+
+/* A string literal: its prefix (f, r), its quotes (one or three), its
+ * escapes; an f-string becomes its parts. */
+static Node *string(Parser *p) {
+    Token t = p->previous;
+    size_t prefix = 0;
+    bool f = false, raw = false;
+    while (t.start[prefix] != '"' && t.start[prefix] != '\'') {
+        char c = (char)(t.start[prefix] | 0x20);
+        f = f || c == 'f';
+        raw = raw || c == 'r';
+        prefix++;
+    }
+    char q = t.start[prefix];
+    size_t quotes = t.length - prefix >= 6 && t.start[prefix + 1] == q && t.start[prefix + 2] == q ? 3 : 1;
+    const char *body = t.start + prefix + quotes;
+    size_t n = t.length - prefix - 2 * quotes;
+    return f ? fstring(p, &t, body, n, raw) : text_node(p, &t, body, n, raw);
 }
 
 static Node *constant(Parser *p) {
@@ -312,8 +439,11 @@ static NumsStatus list_number(Parser *p) {
     advance(p);
     if (!check(p, TOK_COMMA) && !check(p, TOK_RBRACKET)) return NUMS_NOT_NUMBERS;
     double v;
-    return token_number(p, &p->previous, &v) && push_value(p, negative ? -v : v) ? NUMS_OK
-                                                                                 : NUMS_FAILED;
+    const Token *t = &p->previous;
+    if (memchr(t->start, '.', t->length) || memchr(t->start, 'e', t->length) ||
+        memchr(t->start, 'E', t->length))
+        p->values_fractional = true;
+    return token_number(p, t, &v) && push_value(p, negative ? -v : v) ? NUMS_OK : NUMS_FAILED;
 }
 
 /* Reads the list whose '[' was just consumed, at nesting level `level`;
@@ -376,6 +506,7 @@ static Node *list(Parser *p) {
     bool known[8] = {false};
     int ndim = 1;
     p->num_values = 0;
+    p->values_fractional = false;
     NumsStatus st = list_level(p, 0, shape, known, &ndim);
     if (st == NUMS_FAILED) return NULL;
     /* The input ends inside the list: it is unfinished, whatever it holds
@@ -388,7 +519,9 @@ static Node *list(Parser *p) {
     }
     if (st == NUMS_OK) {
         if (!known[ndim - 1]) ndim = 1; /* [] */
-        return number_list(p, &open, ndim, shape);
+        Node *n = number_list(p, &open, ndim, shape);
+        if (n) n->integer = !p->values_fractional;
+        return n;
     }
     /* Not all numbers: back to just after '[' and read expressions. */
     p->scanner = saved_scanner;
@@ -412,6 +545,12 @@ static bool is_comparison(TokenType t) { return t >= TOK_EQ && t <= TOK_GE; }
 
 static Node *binary(Parser *p, Node *left) {
     Token op = p->previous;
+    if (op.type == TOK_IS && match(p, TOK_NOT)) op.type = TOK_IS_NOT;
+    else if (op.type == TOK_NOT) { /* not in */
+        expect(p, TOK_IN, "'in' after 'not' (x not in y)");
+        if (p->failed) return NULL;
+        op.type = TOK_NOT_IN;
+    }
     if (is_comparison(op.type) && left->kind == NODE_BINARY && is_comparison(left->op) &&
         !left->parenthesized) {
         fail_at(p, &op, "comparisons cannot be chained: write a %s b and b %s c",
@@ -419,7 +558,7 @@ static Node *binary(Parser *p, Node *left) {
         return NULL;
     }
     /* ** is right-associative and takes a unary right operand (2**-1). */
-    Precedence next = op.type == TOK_STARSTAR ? PREC_UNARY : rule_for(op.type).precedence + 1;
+    Precedence next = op.type == TOK_STARSTAR ? PREC_UNARY : rule_for(p->previous.type).precedence + 1;
     Node *right = expression(p, next);
     if (!right) return NULL;
     Node *n = new_node(p, NODE_BINARY, &op);
@@ -494,6 +633,7 @@ static Node *call(Parser *p, Node *callee) {
 
 static Node *attribute(Parser *p, Node *object) {
     Token dot = p->previous;
+    if (check(p, TOK_NO_GRAD)) p->current.type = TOK_NAME; /* torch.no_grad */
     if (!check(p, TOK_NAME)) {
         fail_found(p, "an attribute or method name after '.'");
         return NULL;
@@ -549,6 +689,12 @@ static Node *index_expr(Parser *p, Node *object) {
     return set_kids(p, ix, items, n) ? grown(p, ix, object, NULL) : NULL;
 }
 
+/* lambda: functions as values come with the rest of Python's values. */
+static Node *lambda(Parser *p) {
+    fail_at(p, &p->previous, "lambda is not supported yet: define the function with def");
+    return NULL;
+}
+
 static ParseRule rule_for(TokenType type) {
     static const ParseRule rules[TOK_COUNT] = {
         [TOK_NUMBER] = {number, NULL, PREC_NONE},
@@ -562,7 +708,10 @@ static ParseRule rule_for(TokenType type) {
         [TOK_DOT] = {NULL, attribute, PREC_POSTFIX},
         [TOK_OR] = {NULL, binary, PREC_OR},
         [TOK_AND] = {NULL, binary, PREC_AND},
-        [TOK_NOT] = {unary, NULL, PREC_NONE},
+        [TOK_NOT] = {unary, binary, PREC_COMPARE}, /* not x; a not in b */
+        [TOK_IS] = {NULL, binary, PREC_COMPARE},
+        [TOK_IN] = {NULL, binary, PREC_COMPARE},
+        [TOK_LAMBDA] = {lambda, NULL, PREC_NONE},
         [TOK_EQ] = {NULL, binary, PREC_COMPARE},
         [TOK_NE] = {NULL, binary, PREC_COMPARE},
         [TOK_LT] = {NULL, binary, PREC_COMPARE},
@@ -598,21 +747,47 @@ static Node *expression(Parser *p, Precedence min) {
         advance(p);
         left = rule_for(p->previous.type).infix(p, left);
     }
-    if (left && !p->failed && token_is(&p->current, "is"))
-        fail_at(p, &p->current, "ag has no 'is': write x.grad == None (or != None)");
     p->nesting--;
     return p->failed ? NULL : left;
+}
+
+/* EXPR, or EXPR, EXPR, ...: a tuple written without brackets (a, b = b, a;
+ * return x, y; for v in 1, 2). */
+static Node *expr_list(Parser *p) {
+    Token first = p->current;
+    Node *e = expr(p);
+    if (!e || !check(p, TOK_COMMA)) return e;
+    Node *items[MAX_ARGS];
+    int n = 0;
+    items[n++] = e;
+    while (match(p, TOK_COMMA) && rule_for(p->current.type).prefix) {
+        if (n == MAX_ARGS) {
+            fail_at(p, &p->current, "too many items (at most %d)", MAX_ARGS);
+            return NULL;
+        }
+        if (!(items[n++] = expr(p))) return NULL;
+    }
+    Node *t = new_node(p, NODE_TUPLE, &first);
+    return t && set_kids(p, t, items, n) ? t : NULL;
 }
 
 /* ======================================================================
  * Statements
  * ====================================================================== */
 
-void parser_init(Parser *p, const char *src, size_t len, int first_line, AstArena *arena) {
+void parser_init_mode(Parser *p, const char *src, size_t len, int first_line, AstArena *arena,
+                      bool python, bool eof_closes_blocks) {
     memset(p, 0, sizeof *p);
     scanner_init(&p->scanner, src, len, first_line);
     p->arena = arena;
+    p->python = python;
+    p->scanner.strict_indent = python;
+    p->scanner.eof_closes_blocks = eof_closes_blocks;
     advance(p);
+}
+
+void parser_init(Parser *p, const char *src, size_t len, int first_line, AstArena *arena) {
+    parser_init_mode(p, src, len, first_line, arena, false, true);
 }
 
 void parser_free(Parser *p) {
@@ -640,30 +815,102 @@ static bool token_is(const Token *t, const char *text) {
 /* The end of a statement: a newline, ';', the end of input, or the '}'
  * that closes the block it is in (left for the block to consume). */
 static void end_of_statement(Parser *p, bool in_block) {
-    if (p->failed || check(p, TOK_END_STMT) || check(p, TOK_EOF) ||
+    if (p->failed || check(p, TOK_END_STMT) || check(p, TOK_EOF) || check(p, TOK_DEDENT) ||
         (in_block && check(p, TOK_RBRACE)))
         return;
-    /* after a block's '}' the next statement may follow on the same line:
-     * if n == 0 { return 0 } return 1 */
-    if (p->previous.type == TOK_RBRACE && !check(p, TOK_ELSE)) return;
-    if (check(p, TOK_COLON))
-        fail_at(p, &p->current, "blocks use braces, not ':': write for i in range(3) { ... }, "
-                "if x > 0 { ... }, f(x) { ... }");
-    else
-        fail_found(p, "the end of the statement");
+    /* after a block's '}' or an indented block's end the next statement
+     * may follow: if n == 0 { return 0 } return 1 */
+    if ((p->previous.type == TOK_RBRACE && !check(p, TOK_ELSE)) ||
+        p->previous.type == TOK_DEDENT)
+        return;
+    fail_found(p, "the end of the statement");
+}
+
+/* Appends s to the statements of a block being read (items, count, cap). */
+static bool block_push(Parser *p, Stmt ***items, int *count, int *cap, Stmt *s,
+                       const Token *open) {
+    if (*count == *cap) {
+        int grown_cap = *cap ? *cap * 2 : 8;
+        Stmt **bigger = ast_alloc(p->arena, (size_t)grown_cap * sizeof *bigger);
+        if (!bigger) {
+            fail_at(p, open, "%s", ast_alloc_error());
+            return false;
+        }
+        if (*count) memcpy(bigger, *items, (size_t)*count * sizeof **items);
+        *items = bigger;
+        *cap = grown_cap;
+    }
+    (*items)[(*count)++] = s;
+    return true;
+}
+
+/* How CPython names the statement a block belongs to, in "expected an
+ * indented block after ...". */
+static void header_name(const Token *header, char *buf, size_t size) {
+    if (header->type == TOK_DEF) snprintf(buf, size, "function definition");
+    else snprintf(buf, size, "'%.*s' statement", (int)header->length, header->start);
+}
+
+/* Python's block: ':' then statements on the same line (if x: y = 1), or
+ * a newline and indented lines, which end where the indentation does. */
+static void suite(Parser *p, Block *out, const Token *header) {
+    Token colon = p->current;
+    advance(p);
+    Stmt **items = NULL;
+    int count = 0, cap = 0;
+    if (!check(p, TOK_END_STMT) && !check(p, TOK_EOF)) { /* if x: a; b */
+        while (!p->failed) {
+            Stmt *s = statement(p);
+            if (!s || !block_push(p, &items, &count, &cap, s, &colon)) break;
+            if (!check(p, TOK_END_STMT) || p->current.start[0] != ';') break;
+            advance(p);
+            if (check(p, TOK_END_STMT) || check(p, TOK_EOF)) break;
+        }
+        out->items = items;
+        out->count = count;
+        return;
+    }
+    skip_newlines(p);
+    if (!check(p, TOK_INDENT)) {
+        char what[64];
+        header_name(header, what, sizeof what);
+        fail_at(p, &p->current, "IndentationError: expected an indented block after %s on "
+                "line %d", what, header->line);
+        return;
+    }
+    if (++p->nesting > MAX_NESTING) {
+        fail_at(p, &p->current, "blocks nested too deeply (more than %d levels)", MAX_NESTING);
+        return;
+    }
+    advance(p);
+    for (;;) {
+        skip_newlines(p);
+        if (p->failed || match(p, TOK_DEDENT)) break;
+        if (check(p, TOK_EOF)) { /* more lines may come */
+            fail_at(p, &p->current, "the indented block is not finished");
+            break;
+        }
+        Stmt *s = statement(p);
+        if (!s || !block_push(p, &items, &count, &cap, s, &colon)) break;
+        end_of_statement(p, true);
+    }
+    p->nesting--;
+    out->items = items;
+    out->count = count;
 }
 
 /* { statements }: the '{' is the current token. Newlines before it are
  * allowed (if c\n{). example shows the construct written right. */
-static void block(Parser *p, Block *out, const char *owner, const char *example) {
+static void block(Parser *p, Block *out, const Token *header, const char *owner) {
+    if (check(p, TOK_COLON)) {
+        suite(p, out, header);
+        return;
+    }
     skip_newlines(p);
     if (!check(p, TOK_LBRACE)) {
-        char what[64];
-        snprintf(what, sizeof what, "'{' to open the body of %s", owner);
-        if (check(p, TOK_COLON))
-            fail_at(p, &p->current, "blocks use braces, not ':': write %s", example);
-        else
-            fail_found(p, what);
+        char what[80];
+        snprintf(what, sizeof what, "':' or '{' to open the body of %s", owner);
+        fail_found(p, what);
         return;
     }
     Token open = p->current;
@@ -682,19 +929,7 @@ static void block(Parser *p, Block *out, const char *owner, const char *example)
             break;
         }
         Stmt *s = statement(p);
-        if (!s) break;
-        if (count == cap) {
-            int grown_cap = cap ? cap * 2 : 8;
-            Stmt **bigger = ast_alloc(p->arena, (size_t)grown_cap * sizeof *bigger);
-            if (!bigger) {
-                fail_at(p, &open, "%s", ast_alloc_error());
-                break;
-            }
-            if (count) memcpy(bigger, items, (size_t)count * sizeof *items);
-            items = bigger;
-            cap = grown_cap;
-        }
-        items[count++] = s;
+        if (!s || !block_push(p, &items, &count, &cap, s, &open)) break;
         end_of_statement(p, true);
     }
     p->nesting--;
@@ -703,53 +938,120 @@ static void block(Parser *p, Block *out, const char *owner, const char *example)
     out->count = count;
 }
 
-static Stmt *for_statement(Parser *p) {
-    Stmt *s = new_stmt(p, STMT_FOR, &p->previous);
-    if (!s) return NULL;
+/* A for loop's target: a name, or names to unpack, nested in ( ) or [ ]
+ * (for i, (x, y) in enumerate(zip(a, b))). */
+static Node *target_item(Parser *p);
+
+static Node *target_list(Parser *p, TokenType close) {
+    Token first = p->current;
+    Node *items[MAX_ARGS];
+    int n = 0;
+    bool comma = false;
+    do {
+        if (close != TOK_EOF && check(p, close)) break;
+        if (n == MAX_ARGS) {
+            fail_at(p, &p->current, "too many names to unpack (at most %d)", MAX_ARGS);
+            return NULL;
+        }
+        if (!(items[n++] = target_item(p))) return NULL;
+        comma = check(p, TOK_COMMA);
+    } while (match(p, TOK_COMMA) && !check(p, TOK_IN));
+    if (n == 1 && !comma) return items[0];
+    Node *t = new_node(p, NODE_TUPLE, &first);
+    return t && set_kids(p, t, items, n) ? t : NULL;
+}
+
+static Node *target_item(Parser *p) {
+    if (match(p, TOK_LPAREN) || match(p, TOK_LBRACKET)) {
+        Token open = p->previous;
+        TokenType close = open.type == TOK_LPAREN ? TOK_RPAREN : TOK_RBRACKET;
+        Node *t = target_list(p, close);
+        if (t) expect_close(p, close, &open);
+        return p->failed ? NULL : t;
+    }
     if (!check(p, TOK_NAME)) {
         fail_found(p, "a loop variable name after 'for'");
         return NULL;
     }
     advance(p);
-    s->target = name(p);
-    expect(p, TOK_IN, "'in' after the loop variable (for i in range(10) { ... })");
-    if (p->failed || !(s->expr = expr(p))) return NULL;
+    return name(p);
+}
+
+static Stmt *for_statement(Parser *p) {
+    Token header = p->previous;
+    Stmt *s = new_stmt(p, STMT_FOR, &header);
+    if (!s || !(s->target = target_list(p, TOK_EOF))) return NULL;
+    expect(p, TOK_IN, "'in' after the loop variable (for i in range(10): ...)");
+    if (p->failed || !(s->expr = expr_list(p))) return NULL;
     p->loops++;
-    block(p, &s->body, "a for loop", "for i in range(n) { ... }");
+    block(p, &s->body, &header, "a for loop");
     p->loops--;
     return p->failed ? NULL : s;
 }
 
 static Stmt *while_statement(Parser *p) {
-    Stmt *s = new_stmt(p, STMT_WHILE, &p->previous);
+    Token header = p->previous;
+    Stmt *s = new_stmt(p, STMT_WHILE, &header);
     if (!s || !(s->expr = expr(p))) return NULL;
     p->loops++;
-    block(p, &s->body, "a while loop", "while COND { ... }");
+    block(p, &s->body, &header, "a while loop");
     p->loops--;
     return p->failed ? NULL : s;
 }
 
+/* Wraps one statement as a block of its own (an else holding an if). */
+static bool single_block(Parser *p, Block *out, Stmt *inner) {
+    Stmt **one = inner ? ast_alloc(p->arena, sizeof *one) : NULL;
+    if (inner && !one) fail_at(p, &p->previous, "%s", ast_alloc_error());
+    if (!one) return false;
+    one[0] = inner;
+    *out = (Block){one, 1};
+    return true;
+}
+
 static Stmt *if_statement(Parser *p) {
-    Stmt *s = new_stmt(p, STMT_IF, &p->previous);
+    Token header = p->previous;
+    Stmt *s = new_stmt(p, STMT_IF, &header);
     if (!s || !(s->expr = expr(p))) return NULL;
-    block(p, &s->body, "an if", "if COND { ... } else { ... }");
-    if (p->failed || !match(p, TOK_ELSE)) return p->failed ? NULL : s;
-    if (match(p, TOK_IF)) { /* else if: one IF statement as the else block */
-        Stmt *inner = if_statement(p);
-        Stmt **one = inner ? ast_alloc(p->arena, sizeof *one) : NULL;
-        if (inner && !one) fail_at(p, &p->previous, "%s", ast_alloc_error());
-        if (!one) return NULL;
-        one[0] = inner;
-        s->orelse = (Block){one, 1};
-        return s;
-    }
-    block(p, &s->orelse, "an else", "} else { ... }");
+    block(p, &s->body, &header, "an if");
+    if (p->failed) return NULL;
+    if (match(p, TOK_ELIF)) /* elif: one IF statement as the else block */
+        return single_block(p, &s->orelse, if_statement(p)) ? s : NULL;
+    if (!match(p, TOK_ELSE)) return s;
+    header = p->previous;
+    if (match(p, TOK_IF)) /* else if */
+        return single_block(p, &s->orelse, if_statement(p)) ? s : NULL;
+    block(p, &s->orelse, &header, "an else");
     return p->failed ? NULL : s;
 }
 
 static Stmt *no_grad_statement(Parser *p) {
-    Stmt *s = new_stmt(p, STMT_NO_GRAD, &p->previous);
-    if (s) block(p, &s->body, "no_grad", "no_grad { ... }");
+    Token header = p->previous;
+    Stmt *s = new_stmt(p, STMT_NO_GRAD, &header);
+    if (s) block(p, &s->body, &header, "no_grad");
+    return p->failed ? NULL : s;
+}
+
+/* with torch.no_grad(): / with torch.enable_grad(): (the grad mode
+ * switches: ag's with takes no other context manager). */
+static Stmt *with_statement(Parser *p) {
+    Token header = p->previous;
+    Stmt *s = new_stmt(p, STMT_NO_GRAD, &header);
+    Node *e = s ? expr(p) : NULL;
+    if (!e) return NULL;
+    bool call = e->kind == NODE_CALL && e->num_kids == 0 && e->left->kind == NODE_NAME &&
+                e->left->torch;
+    const Node *f = call ? e->left : NULL;
+    bool no_grad = f && f->as.text.length == 7 && memcmp(f->as.text.text, "no_grad", 7) == 0;
+    bool enable = f && f->as.text.length == 11 && memcmp(f->as.text.text, "enable_grad", 11) == 0;
+    if (!no_grad && !enable) {
+        Token at = {TOK_ERROR, NULL, 0, e->line, e->col};
+        fail_at(p, &at, "ag's 'with' takes torch.no_grad() or torch.enable_grad(), no other "
+                "context manager");
+        return NULL;
+    }
+    s->enable_grad = enable;
+    block(p, &s->body, &header, "a with");
     return p->failed ? NULL : s;
 }
 
@@ -758,23 +1060,93 @@ static Stmt *no_grad_statement(Parser *p) {
 static Stmt *jump_statement(Parser *p, StmtKind kind) {
     Token at = p->previous;
     if (kind == STMT_RETURN ? p->functions == 0 : p->loops == 0) {
-        fail_at(p, &at, kind == STMT_RETURN ? "'return' outside a function body (f(x) { ...; "
-                "return e })" : "'%.*s' outside a loop", (int)at.length, at.start);
+        if (p->python)
+            fail_at(p, &at, kind == STMT_RETURN ? "SyntaxError: 'return' outside function"
+                            : kind == STMT_BREAK ? "SyntaxError: 'break' outside loop"
+                                                 : "SyntaxError: 'continue' not properly in loop");
+        else
+            fail_at(p, &at, kind == STMT_RETURN ? "'return' outside a function body (f(x) { ...; "
+                    "return e })" : "'%.*s' outside a loop", (int)at.length, at.start);
         return NULL;
     }
     Stmt *s = new_stmt(p, kind, &at);
     if (s && kind == STMT_RETURN && !check(p, TOK_END_STMT) && !check(p, TOK_EOF) &&
-        !check(p, TOK_RBRACE))
-        s->expr = expr(p);
+        !check(p, TOK_RBRACE) && !check(p, TOK_DEDENT))
+        s->expr = expr_list(p);
     return p->failed ? NULL : s;
 }
 
-/* import torch / from torch import nn: pasted from Python, ignored. */
-static Stmt *import_statement(Parser *p) {
-    Stmt *s = new_stmt(p, STMT_IMPORT, &p->current);
-    while (!p->failed && !check(p, TOK_END_STMT) && !check(p, TOK_EOF) && !check(p, TOK_RBRACE))
+/* A dotted module name (torch.nn.functional) as one NAME node whose text
+ * spans it. */
+static Node *dotted_name(Parser *p) {
+    if (!check(p, TOK_NAME)) {
+        fail_found(p, "a module name");
+        return NULL;
+    }
+    advance(p);
+    Node *n = name(p);
+    while (n && match(p, TOK_DOT)) {
+        if (!check(p, TOK_NAME)) {
+            fail_found(p, "a name after '.'");
+            return NULL;
+        }
         advance(p);
-    return p->failed ? NULL : s;
+        n->as.text.length = (size_t)(p->previous.start + p->previous.length - n->as.text.text);
+    }
+    return n;
+}
+
+/* NAME [as ALIAS] (dotted when dotted is set), into s's params and
+ * defaults (the alias or NULL). */
+static bool import_names(Parser *p, Stmt *s, bool dotted) {
+    Node *names[MAX_ARGS], *aliases[MAX_ARGS];
+    int n = 0;
+    bool paren = !dotted && match(p, TOK_LPAREN);
+    do {
+        if (paren && check(p, TOK_RPAREN)) break;
+        if (n == MAX_ARGS) {
+            fail_at(p, &p->current, "too many names in one import (at most %d)", MAX_ARGS);
+            return false;
+        }
+        if (!dotted && check(p, TOK_STAR)) {
+            advance(p);
+            names[n] = new_node(p, NODE_NAME, &p->previous);
+            if (names[n]) names[n]->as.text.text = "*", names[n]->as.text.length = 1;
+        } else {
+            names[n] = dotted ? dotted_name(p) : (expect(p, TOK_NAME, "a name to import"),
+                                                  p->failed ? NULL : name(p));
+        }
+        if (!names[n]) return false;
+        aliases[n] = NULL;
+        if (check(p, TOK_NAME) && token_is(&p->current, "as")) {
+            advance(p);
+            expect(p, TOK_NAME, "a name after 'as'");
+            if (p->failed || !(aliases[n] = name(p))) return false;
+        }
+        n++;
+    } while (match(p, TOK_COMMA));
+    if (paren) expect(p, TOK_RPAREN, "')' to close the names imported");
+    Node *holder = p->failed ? NULL : new_node(p, NODE_TUPLE, &p->previous);
+    if (!holder || !set_kids(p, holder, names, n)) return false;
+    s->params = holder->kids;
+    s->num_params = n;
+    if (!set_kids(p, holder, aliases, n)) return false;
+    s->defaults = holder->kids;
+    return true;
+}
+
+/* import A.B [as N], ... / from A.B import N [as M], ...: what the names
+ * mean is the evaluator's (modules.c). */
+static Stmt *import_statement(Parser *p, bool from) {
+    Stmt *s = new_stmt(p, STMT_IMPORT, &p->previous);
+    if (!s) return NULL;
+    if (from) {
+        if (!(s->module = dotted_name(p))) return NULL;
+        if (!check(p, TOK_NAME) || !token_is(&p->current, "import"))
+            return fail_found(p, "'import' after the module's name"), NULL;
+        advance(p);
+    }
+    return import_names(p, s, !from) ? s : NULL;
 }
 
 /* import NAME... or from NAME...: an import line; otherwise ('from' or
@@ -783,7 +1155,7 @@ static Stmt *maybe_import(Parser *p) {
     Scanner saved_scanner = p->scanner;
     Token saved = p->current;
     advance(p);
-    if (check(p, TOK_NAME)) return import_statement(p);
+    if (check(p, TOK_NAME)) return import_statement(p, token_is(&saved, "from"));
     if (token_is(&saved, "import") && !check(p, TOK_EQUAL))
         return fail_found(p, "a module name after 'import'"), NULL;
     p->scanner = saved_scanner;
@@ -792,20 +1164,102 @@ static Stmt *maybe_import(Parser *p) {
     return simple_statement(p);
 }
 
-/* Python and PyTorch statements that ag writes differently. */
-static bool habit_statement(Parser *p) {
+/* Python's statements outside ag's subset: one line naming each. */
+static bool unsupported_statement(Parser *p) {
     const Token *t = &p->current;
-    if (token_is(t, "def"))
-        fail_at(p, t, "ag has no 'def': write f(x) { ...; return e } or f(x) = EXPR");
-    else if (token_is(t, "with"))
-        fail_at(p, t, "ag has no 'with': write no_grad { ... } for torch.no_grad()");
-    else if (token_is(t, "elif"))
-        fail_at(p, t, "ag has no 'elif': write } else if COND {");
-    else if (token_is(t, "lambda"))
-        fail_at(p, t, "ag has no lambda: define a function, f(x) = EXPR");
-    else
-        return false;
+    const char *what = NULL;
+    switch (t->type) {
+    case TOK_CLASS: what = "classes (class) are not supported yet: write functions"; break;
+    case TOK_TRY: case TOK_EXCEPT: case TOK_FINALLY:
+        what = "exceptions (try/except/finally) are outside ag's Python: an error stops the "
+               "script"; break;
+    case TOK_RAISE: what = "raise is outside ag's Python (use assert COND, MESSAGE)"; break;
+    case TOK_ASYNC: case TOK_AWAIT: what = "async and await are outside ag's Python"; break;
+    case TOK_YIELD: what = "yield (generators) is not supported yet: build a list"; break;
+    case TOK_DEL: what = "del is not supported yet: rebind the name (x = None)"; break;
+    case TOK_AT: what = "decorators are not supported yet"; break;
+    default: return false;
+    }
+    fail_at(p, t, "%s", what);
     return true;
+}
+
+/* def NAME(P, Q=DEFAULT, ...): suite. */
+static Stmt *def_statement(Parser *p) {
+    Token header = p->previous;
+    Stmt *s = new_stmt(p, STMT_DEF, &header);
+    expect(p, TOK_NAME, "a function name after 'def'");
+    if (!s || p->failed || !(s->target = name(p))) return NULL;
+    if (p->functions > 0)
+        return fail_at(p, &header, "a def inside a function is not supported yet: define "
+                       "%.*s at the top level", (int)s->target->as.text.length,
+                       s->target->as.text.text), NULL;
+    Token open = p->current;
+    expect(p, TOK_LPAREN, "'(' after the function's name");
+    Node *params[MAX_ARGS], *defaults[MAX_ARGS];
+    int n = 0;
+    while (!p->failed && !check(p, TOK_RPAREN)) {
+        if (n == MAX_ARGS) return fail_at(p, &p->current, "too many parameters (at most %d)",
+                                          MAX_ARGS), NULL;
+        if (check(p, TOK_STAR) || check(p, TOK_STARSTAR))
+            return fail_at(p, &p->current, "*args and **kwargs parameters are not supported "
+                           "yet"), NULL;
+        expect(p, TOK_NAME, "a parameter name");
+        if (p->failed || !(params[n] = name(p))) return NULL;
+        defaults[n] = NULL;
+        if (match(p, TOK_EQUAL) && !(defaults[n] = expr(p))) return NULL;
+        if (!defaults[n] && n > 0 && defaults[n - 1])
+            return fail_at(p, &p->previous, "SyntaxError: non-default argument follows default "
+                           "argument"), NULL;
+        n++;
+        if (!match(p, TOK_COMMA)) break;
+    }
+    expect_close(p, TOK_RPAREN, &open);
+    Node *holder = p->failed ? NULL : new_node(p, NODE_TUPLE, &open);
+    if (!holder || !set_kids(p, holder, params, n)) return NULL;
+    s->params = holder->kids;
+    s->num_params = n;
+    if (!set_kids(p, holder, defaults, n)) return NULL;
+    s->defaults = holder->kids;
+    s->has_block = s->python_block = true;
+    int saved_loops = p->loops;
+    p->loops = 0;
+    p->functions++;
+    block(p, &s->body, &header, "a function");
+    p->functions--;
+    p->loops = saved_loops;
+    return p->failed ? NULL : s;
+}
+
+/* global NAME, ... / nonlocal NAME, ... */
+static Stmt *global_statement(Parser *p) {
+    Token at = p->previous;
+    Stmt *s = new_stmt(p, STMT_GLOBAL, &at);
+    if (!s) return NULL;
+    s->nonlocal = at.type == TOK_NONLOCAL;
+    if (s->nonlocal)
+        return fail_at(p, &at, "nonlocal is not supported yet (functions are defined at the "
+                       "top level)"), NULL;
+    Node *names[MAX_ARGS];
+    int n = 0;
+    do {
+        if (n == MAX_ARGS) return fail_at(p, &p->current, "too many names"), NULL;
+        expect(p, TOK_NAME, "a name");
+        if (p->failed || !(names[n++] = name(p))) return NULL;
+    } while (match(p, TOK_COMMA));
+    Node *holder = new_node(p, NODE_TUPLE, &at);
+    if (!holder || !set_kids(p, holder, names, n)) return NULL;
+    s->params = holder->kids;
+    s->num_params = n;
+    return s;
+}
+
+/* assert COND [, MESSAGE] */
+static Stmt *assert_statement(Parser *p) {
+    Stmt *s = new_stmt(p, STMT_ASSERT, &p->previous);
+    if (!s || !(s->expr = expr(p))) return NULL;
+    if (match(p, TOK_COMMA) && !(s->target = expr(p))) return NULL;
+    return s;
 }
 
 /* Whether call is f(NAME, ...) with plain names: a definition's left side. */
@@ -833,7 +1287,8 @@ static Stmt *definition(Parser *p, Stmt *s, Node *sig, bool has_block) {
     p->loops = 0; /* a loop around a definition is not a loop in its body */
     p->functions++;
     if (has_block) {
-        block(p, &s->body, "a function", "f(x) { ...; return e }");
+        Token header = {TOK_DEF, "def", 3, sig->line, sig->col};
+        block(p, &s->body, &header, "a function");
     } else {
         skip_newlines(p); /* f(x) =\n    body */
         s->expr = expr(p);
@@ -843,7 +1298,13 @@ static Stmt *definition(Parser *p, Stmt *s, Node *sig, bool has_block) {
     return p->failed ? NULL : s;
 }
 
+/* A name, x.grad, x[...], or names to unpack (a, b = ...; (a, b), c = ...). */
 static bool is_assignable(const Node *n) {
+    if (n->kind == NODE_TUPLE || n->kind == NODE_LIST_EXPR) {
+        for (int i = 0; i < n->num_kids; i++)
+            if (!is_assignable(n->kids[i])) return false;
+        return n->num_kids > 0;
+    }
     return (n->kind == NODE_NAME && !n->torch) || n->kind == NODE_INDEX ||
            (n->kind == NODE_ATTR && n->left->kind == NODE_NAME);
 }
@@ -852,7 +1313,7 @@ static bool is_assignable(const Node *n) {
 static Stmt *simple_statement(Parser *p) {
     Token first = p->current;
     Stmt *s = new_stmt(p, STMT_EXPR, &first);
-    Node *e = s ? expr(p) : NULL;
+    Node *e = s ? expr_list(p) : NULL;
     if (!e) return NULL;
     TokenType op = p->current.type;
     if (op == TOK_LBRACE && is_signature(e)) {
@@ -870,11 +1331,26 @@ static Stmt *simple_statement(Parser *p) {
         }
         s->kind = STMT_ASSIGN;
         s->target = e;
-        s->expr = expr(p);
+        s->expr = expr_list(p);
+        /* a = b = EXPR: more targets, each bound to the value, left first */
+        Node *more[MAX_ARGS];
+        int n = 0;
+        while (s->expr && check(p, TOK_EQUAL)) {
+            if (!is_assignable(s->expr) || n == MAX_ARGS)
+                return fail_at(p, &p->current, "only names, x.grad and x[...] can be "
+                               "assigned in a = b = ..."), NULL;
+            more[n++] = s->expr;
+            advance(p);
+            s->expr = expr_list(p);
+        }
+        Node *holder = n && s->expr ? new_node(p, NODE_TUPLE, &eq) : NULL;
+        if (holder && !set_kids(p, holder, more, n)) return NULL;
+        if (holder) s->params = holder->kids, s->num_params = n;
     } else if (op >= TOK_PLUS_EQUAL && op <= TOK_SLASH_EQUAL) {
         Token at = p->current;
         advance(p);
-        if (!(e->kind == NODE_NAME && !e->torch) && e->kind != NODE_INDEX) {
+        if (!(e->kind == NODE_NAME && !e->torch) && e->kind != NODE_INDEX &&
+            !(e->kind == NODE_ATTR && e->left->kind == NODE_NAME)) {
             fail_at(p, &at, "only a name or x[...] can be updated with %s", token_text(op));
             return NULL;
         }
@@ -882,7 +1358,7 @@ static Stmt *simple_statement(Parser *p) {
         s->op = op == TOK_PLUS_EQUAL ? TOK_PLUS : op == TOK_MINUS_EQUAL ? TOK_MINUS
                 : op == TOK_STAR_EQUAL ? TOK_STAR : TOK_SLASH;
         s->target = e;
-        s->expr = expr(p);
+        s->expr = expr_list(p);
     } else {
         s->expr = e;
     }
@@ -897,17 +1373,25 @@ static Stmt *statement(Parser *p) {
     else if (match(p, TOK_WHILE)) s = while_statement(p);
     else if (match(p, TOK_IF)) s = if_statement(p);
     else if (match(p, TOK_NO_GRAD)) s = no_grad_statement(p);
+    else if (match(p, TOK_WITH)) s = with_statement(p);
+    else if (match(p, TOK_DEF)) s = def_statement(p);
+    else if (match(p, TOK_PASS)) s = new_stmt(p, STMT_PASS, &first);
+    else if (match(p, TOK_GLOBAL) || match(p, TOK_NONLOCAL)) s = global_statement(p);
+    else if (match(p, TOK_ASSERT)) s = assert_statement(p);
     else if (match(p, TOK_BREAK)) s = jump_statement(p, STMT_BREAK);
     else if (match(p, TOK_CONTINUE)) s = jump_statement(p, STMT_CONTINUE);
     else if (match(p, TOK_RETURN)) s = jump_statement(p, STMT_RETURN);
-    else if (check(p, TOK_ELSE))
-        return fail_at(p, &first, "'else' without an if: it goes on the line of the '}' "
-                       "that closes the if"), NULL;
+    else if (check(p, TOK_ELSE) || check(p, TOK_ELIF))
+        return fail_at(p, &first, p->python ? "SyntaxError: invalid syntax ('%.*s' without an "
+                       "if)" : "'%.*s' without an if: it goes on the line of the '}' that "
+                       "closes the if", (int)first.length, first.start), NULL;
+    else if (check(p, TOK_INDENT))
+        return fail_at(p, &first, "IndentationError: unexpected indent"), NULL;
     else if (check(p, TOK_LBRACE))
         return fail_at(p, &first, "a block needs for, while, if, no_grad or a function "
                        "before its '{'"), NULL;
     else if (token_is(&first, "import") || token_is(&first, "from")) s = maybe_import(p);
-    else if (habit_statement(p)) return NULL;
+    else if (unsupported_statement(p)) return NULL;
     else s = simple_statement(p);
     if (s) s->text = first.start;
     if (s) s->text_length = (size_t)(p->previous.start + p->previous.length - first.start);
@@ -930,10 +1414,11 @@ ParseStatus parse_statement(Parser *p, Stmt **out) {
     return PARSE_OK;
 }
 
-ParseStatus parse_check_complete(const char *src, size_t len) {
+ParseStatus parse_check_complete(const char *src, size_t len, bool python,
+                                 bool eof_closes_blocks) {
     AstArena arena = {0};
     Parser p;
-    parser_init(&p, src, len, 1, &arena);
+    parser_init_mode(&p, src, len, 1, &arena, python, eof_closes_blocks);
     ParseStatus status;
     Stmt *s;
     /* Each statement's tree is dropped once parsed (as run_chunk does), so

@@ -32,20 +32,29 @@ typedef struct {
     int nesting;
     int loops, functions;  /* enclosing loops and function bodies (break, return) */
     bool failed, incomplete;
+    bool python;           /* the .py dialect: Python's messages, strict indentation */
     char error[256];
     int error_line, error_col;
     /* a list literal's values while it is parsed */
     double *values;
     int64_t num_values, cap_values;
+    bool values_fractional;  /* one of them was written with '.' or an exponent */
 } Parser;
 
 void parser_init(Parser *p, const char *src, size_t len, int first_line, AstArena *arena);
+/* The same, in the .py dialect or not (python: Python's messages, an
+ * unexpected indent is an error), and saying whether the end of the text
+ * ends open indented blocks (false: more lines may come, so the text is
+ * incomplete). parser_init: the .ag dialect, blocks ended. */
+void parser_init_mode(Parser *p, const char *src, size_t len, int first_line, AstArena *arena,
+                      bool python, bool eof_closes_blocks);
 void parser_free(Parser *p);
 /* Parses the next top-level statement (with any block it opens) into *out,
  * allocated in the arena. PARSE_END when only blanks remain. */
 ParseStatus parse_statement(Parser *p, Stmt **out);
 /* PARSE_INCOMPLETE if the text ends where more is needed, else PARSE_OK
  * (even when it has errors: those are reported when it runs). */
-ParseStatus parse_check_complete(const char *src, size_t len);
+ParseStatus parse_check_complete(const char *src, size_t len, bool python,
+                                 bool eof_closes_blocks);
 
 #endif

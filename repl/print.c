@@ -353,3 +353,14 @@ void format_number(StrBuf *out, double v) {
         strbuf_appendf(out, "%.*s.%s", exp + 1, digits, digits + exp + 1);
     }
 }
+
+void format_float_repr(StrBuf *out, double v) {
+    size_t start = out->len;
+    format_number(out, v);
+    if (v == 0 && signbit(v)) { /* "%.0f" wrote "-0" */
+        out->len = start;
+        out->data[start] = '\0';
+        strbuf_append(out, "-0");
+    }
+    if (!strpbrk(out->data + start, ".en")) strbuf_append(out, ".0"); /* not 1e+16, inf, nan */
+}

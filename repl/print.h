@@ -25,6 +25,7 @@
  * 1 always. */
 typedef struct {
     int precision, threshold, edgeitems, linewidth, sci_mode;
+    bool python_floats;  /* numbers print as Python's repr (2.0), not ag's (2): .py */
 } PrintOptions;
 extern const PrintOptions print_defaults;
 
@@ -34,6 +35,8 @@ extern const PrintOptions print_defaults;
  * (grad_fn != NULL, even if its graph was freed) gets ", grad_fn=<OPNAME>"
  * with t->op_name; a tensor that does not require grad gets none.
  * A NULL t appends "None", as Python prints a missing gradient. */
+/* Python's repr of a float: format_number, with ".0" on whole numbers. */
+void format_float_repr(StrBuf *out, double v);
 void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts, bool boolean);
 
 /* Appends v as Python's repr prints a float, except that an integral value

@@ -130,7 +130,7 @@ static bool run_chunk(Session *s, const Source *src, const char *chunk, size_t l
                       int first_line) {
     AstArena arena = {0};
     Parser p;
-    parser_init(&p, chunk, len, first_line, &arena);
+    parser_init_mode(&p, chunk, len, first_line, &arena, s->python, true);
     /* The Ctrl-C flag is not cleared here: one typed after the line was
      * entered, before the statement starts, must stop it (lineedit_read
      * clears it before each prompt). */
@@ -179,11 +179,59 @@ static int load_file(Session *s, const char *path) {
     return st == RUN_OK ? 0 : st == RUN_FAILED ? 1 : 2;
 }
 
+static bool is_blank(const char *line) {
+    while (*line == ' ' || *line == '\t' || *line == '\r' || *line == '\f') line++;
+    return *line == '\0' || *line == '#';
+}
+
+/* Whether a line continues an if or a loop whose indented block came
+ * before it (else:, elif ...:), so it joins that statement. */
+static bool continues_block(const char *line) {
+    static const char *const words[] = {"else", "elif", "except", "finally"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t n = strlen(words[i]);
+        if (strncmp(line, words[i], n) == 0 && (line[n] == ':' || line[n] == ' ')) return true;
+    }
+    return false;
+}
+
+/* Runs the statement gathered so far (with its history entry at the
+ * terminal); *ok false on an error that stops the source. */
+static void run_gathered(Session *s, Source *src, StrBuf *chunk, int first_line, bool *ok) {
+    if (src->interactive) {
+        chunk->data[chunk->len - 1] = '\0'; /* history without the last newline */
+        lineedit_save(chunk->data);
+        chunk->data[chunk->len - 1] = '\n';
+    }
+    *ok = run_chunk(s, src, chunk->data, chunk->len, first_line) || src->interactive ||
+          src->keep_going;
+    chunk->len = 0;
+}
+
+/* An indented block (Python's) ends where a line is no longer indented:
+ * at the prompt, a blank line, as in Python's REPL; in a script, the next
+ * line that starts at the margin (unless it is an else or elif). The
+ * statement gathered so far then runs first, if that completes it. */
+static bool block_ended(Session *s, const Source *src, const StrBuf *line, const StrBuf *chunk,
+                        int depth) {
+    if (!chunk->len || depth > 0) return false;
+    bool blank = is_blank(line->data);
+    if (src->interactive ? !blank
+                         : blank || line->data[0] == ' ' || line->data[0] == '\t' ||
+                               continues_block(line->data))
+        return false;
+    return parse_check_complete(chunk->data, chunk->len, s->python, true) != PARSE_INCOMPLETE;
+}
+
 /* Adds a line to the statement being gathered in chunk, and runs it when
  * it is complete (or runs the line as a command); *ok false on an error
  * that stops the source. */
 static void run_line(Session *s, Source *src, StrBuf *line, StrBuf *chunk, int *first_line,
                      int *lines, int *depth, bool *ok) {
+    if (block_ended(s, src, line, chunk, *depth)) {
+        run_gathered(s, src, chunk, *first_line, ok);
+        if (!*ok || s->quit || src->interactive) return; /* the blank line is done with */
+    }
     if (!chunk->len) {
         const char *command = command_text(line->data);
         if (command) {
@@ -210,17 +258,12 @@ static void run_line(Session *s, Source *src, StrBuf *line, StrBuf *chunk, int *
      * an open bracket shows at once); past that, only when every bracket
      * and block has closed. */
     bool short_chunk = *lines <= REPARSE_LINES && chunk->len <= REPARSE_BYTES;
-    if ((!short_chunk && *depth > 0) ||
-        parse_check_complete(chunk->data, chunk->len) == PARSE_INCOMPLETE)
+    /* an indented line of a long indented block cannot complete it */
+    bool inside_block = *lines > 1 && (line->data[0] == ' ' || line->data[0] == '\t');
+    if ((!short_chunk && (*depth > 0 || inside_block)) ||
+        parse_check_complete(chunk->data, chunk->len, s->python, false) == PARSE_INCOMPLETE)
         return;
-    if (src->interactive) {
-        chunk->data[chunk->len - 1] = '\0'; /* history without the last newline */
-        lineedit_save(chunk->data);
-        chunk->data[chunk->len - 1] = '\n';
-    }
-    *ok = run_chunk(s, src, chunk->data, chunk->len, *first_line) || src->interactive ||
-          src->keep_going;
-    chunk->len = 0;
+    run_gathered(s, src, chunk, *first_line, ok);
 }
 
 bool run_source(Session *s, Source *src) {
@@ -271,12 +314,68 @@ FILE *run_open(Session *s, const char *path) {
     return f;
 }
 
+/* Reads the whole of f (at most MAX_STATEMENT bytes) into text; false,
+ * with the reason in the session's error, when it cannot. */
+static bool read_whole(Session *s, FILE *f, const char *name, StrBuf *text) {
+    char chunk[1 << 16];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (text->len + n > MAX_STATEMENT)
+            return session_fail(s, 1, 1, "%s is too long (more than 16 MiB)", name);
+        strbuf_appendn(text, chunk, n);
+        if (text->oom) return session_fail(s, 1, 1, "out of memory reading %s", name);
+    }
+    if (ferror(f)) return session_fail(s, 1, 1, "cannot read %s: %s", name, strerror(errno));
+    return true;
+}
+
+/* A .py file runs as Python runs a script: compiled whole first, so a
+ * syntax error anywhere stops it before any of it runs; then its
+ * statements run one at a time. */
+static bool run_python(Session *s, FILE *f, const char *name) {
+    StrBuf text;
+    strbuf_init(&text);
+    Source src = {.name = name};
+    bool ok = read_whole(s, f, name, &text);
+    if (ok) {
+        AstArena arena = {0};
+        Parser p;
+        parser_init_mode(&p, text.data, text.len, 1, &arena, true, true);
+        Stmt *stmt;
+        ParseStatus st;
+        while ((st = parse_statement(&p, &stmt)) == PARSE_OK) ast_arena_free(&arena);
+        if (st != PARSE_END) {
+            if (!p.failed) snprintf(p.error, sizeof p.error, "SyntaxError: unexpected end of file");
+            session_set_error(s, p.error_line, p.error_col, "%s", p.error);
+            ok = false;
+        }
+        parser_free(&p);
+        ast_arena_free(&arena);
+    }
+    if (ok) ok = run_chunk(s, &src, text.data, text.len, 1);
+    else report(s, &src, NULL, 0);
+    strbuf_free(&text);
+    return ok;
+}
+
+static bool is_python_name(const char *path) {
+    size_t n = strlen(path);
+    return n > 3 && strcmp(path + n - 3, ".py") == 0;
+}
+
 RunStatus run_file(Session *s, const char *path) {
     bool from_stdin = strcmp(path, "-") == 0;
     FILE *f = from_stdin ? stdin : run_open(s, path);
     if (!f) return RUN_CANNOT_OPEN;
     Source src = {.name = from_stdin ? "<stdin>" : path, .file = f};
-    bool ok = run_source(s, &src);
+    bool was_python = s->python, ok;
+    if (is_python_name(path)) {
+        session_set_python(s, true);
+        ok = run_python(s, f, path);
+    } else {
+        ok = run_source(s, &src);
+    }
+    session_set_python(s, was_python);
     if (f != stdin) fclose(f);
     return ok ? RUN_OK : RUN_FAILED;
 }

@@ -19,6 +19,12 @@ void scanner_init(Scanner *s, const char *src, size_t len, int first_line) {
     s->depth = 0;
     s->braces = 0;
     s->message[0] = '\0';
+    s->num_indents = s->pending_dedents = 0;
+    s->at_line_start = true;
+    s->header_colon = false;
+    s->last = TOK_END_STMT;
+    s->eof_closes_blocks = true;
+    s->strict_indent = false;
 }
 
 static Token make(const Scanner *s, TokenType type) {
@@ -87,10 +93,30 @@ static Token number(Scanner *s) {
     return make(s, TOK_NUMBER);
 }
 
-/* A string in ' or ": it ends on its own line. The token keeps the quotes;
- * the parser decodes the escapes. */
+/* A triple-quoted string (Python's """docstring"""): it may span lines. */
+static Token long_string(Scanner *s, int quote, const char *open) {
+    s->current += 3;
+    for (;;) {
+        int c = peek(s, 0);
+        if (c == -1)
+            return error_at(s, open, "SyntaxError: unterminated triple-quoted string literal");
+        if (c == quote && peek(s, 1) == quote && peek(s, 2) == quote) {
+            s->current += 3;
+            return make(s, TOK_STRING);
+        }
+        s->current++;
+        if (c == '\\' && peek(s, 0) != -1) c = (unsigned char)*s->current++;
+        if (c == '\n') newline(s);
+    }
+}
+
+/* A string in ' or ": it ends on its own line (or, in triple quotes, at
+ * its closing quotes). The token keeps its prefix (f, r) and quotes; the
+ * parser decodes the escapes. */
 static Token string(Scanner *s, int quote) {
     const char *open = s->current;
+    while (*s->current != quote) s->current++; /* the prefix: f, r, rf */
+    if (peek(s, 1) == quote && peek(s, 2) == quote) return long_string(s, quote, open);
     s->current++;
     for (;;) {
         int c = peek(s, 0);
@@ -101,6 +127,16 @@ static Token string(Scanner *s, int quote) {
         if (c == quote) return make(s, TOK_STRING);
         if (c == '\\' && peek(s, 0) != -1 && peek(s, 0) != '\n') s->current++;
     }
+}
+
+/* The length of a string prefix (f, r, b, u, fr, rf in either case) right
+ * before a quote at the current position, or 0. */
+static size_t string_prefix(const Scanner *s) {
+    size_t n = 0;
+    while (n < 2 && peek(s, n) != -1 && strchr("fFrRbBuU", peek(s, n))) n++;
+    for (size_t k = 1; k <= n; k++)
+        if (peek(s, k) == '"' || peek(s, k) == '\'') return k;
+    return 0;
 }
 
 static Token bracket(Scanner *s, TokenType type, int delta, int *counter) {
@@ -171,19 +207,100 @@ static Token operator(Scanner *s, int c) {
     return bad_byte(s, c);
 }
 
-Token scan_token(Scanner *s) {
+/* ======================================================================
+ * Indentation (Python's tokenizer: INDENT and DEDENT tokens)
+ * ====================================================================== */
+
+static Token indent_error(Scanner *s, const char *at, const char *message) {
+    s->at_line_start = false;
+    return error_at(s, at, "%s", message);
+}
+
+/* At the first token of a line outside brackets and braces: measures its
+ * indentation and gives INDENT, DEDENT or an error in *out (true), or
+ * nothing (false): a blank or comment line, the same level, or (the .ag
+ * dialect) indentation where no block was opened. */
+static bool indentation(Scanner *s, Token *out) {
+    int col = 0, alt = 0;
+    const char *p = s->current;
+    for (; p < s->end && (*p == ' ' || *p == '\t' || *p == '\f'); p++) {
+        if (*p == ' ') col++, alt++;
+        else if (*p == '\t') col = (col / 8 + 1) * 8, alt++;
+        else col = alt = 0; /* a form feed resets the count, as in CPython */
+    }
+    if (p == s->end || *p == '\n' || *p == '\r' || *p == '#') return false; /* blank */
+    bool header = s->header_colon;
+    s->at_line_start = s->header_colon = false;
+    s->start = p;
+    int top = s->num_indents ? s->indent_col[s->num_indents - 1] : 0;
+    int top_alt = s->num_indents ? s->indent_alt[s->num_indents - 1] : 0;
+    if (col > top && (header || s->strict_indent)) {
+        if (!header) return *out = indent_error(s, p, "IndentationError: unexpected indent"), true;
+        if (alt <= top_alt)
+            return *out = indent_error(s, p, "TabError: inconsistent use of tabs and spaces in "
+                                       "indentation"), true;
+        if (s->num_indents == SCAN_MAX_INDENT)
+            return *out = indent_error(s, p, "IndentationError: too many levels of "
+                                       "indentation"), true;
+        s->indent_col[s->num_indents] = col;
+        s->indent_alt[s->num_indents++] = alt;
+        s->current = p;
+        *out = make(s, TOK_INDENT);
+        return true;
+    }
+    if (col >= top) {
+        if (col == top && alt != top_alt)
+            return *out = indent_error(s, p, "TabError: inconsistent use of tabs and spaces in "
+                                       "indentation"), true;
+        return false; /* the same block (or, in .ag, indentation that means nothing) */
+    }
+    int dedents = 0;
+    while (s->num_indents > 0 && s->indent_col[s->num_indents - 1] > col) s->num_indents--, dedents++;
+    top = s->num_indents ? s->indent_col[s->num_indents - 1] : 0;
+    if (top != col)
+        return *out = indent_error(s, p, "IndentationError: unindent does not match any outer "
+                                   "indentation level"), true;
+    s->current = p;
+    s->pending_dedents = dedents - 1;
+    *out = make(s, TOK_DEDENT);
+    return true;
+}
+
+static Token scan_one(Scanner *s) {
+    if (s->pending_dedents > 0) {
+        s->pending_dedents--;
+        s->start = s->current;
+        return make(s, TOK_DEDENT);
+    }
+    Token indent;
+    if (s->at_line_start && s->depth == 0 && s->braces == 0 && indentation(s, &indent))
+        return indent;
     skip_blank(s);
     s->start = s->current;
     int c = peek(s, 0);
-    if (c == -1) return make(s, TOK_EOF);
+    if (c == -1) {
+        /* The end of input ends the open indented blocks, a DEDENT each,
+         * unless more lines may still belong to them. */
+        if (s->num_indents > 0 && s->eof_closes_blocks && s->depth == 0) {
+            s->pending_dedents = --s->num_indents;
+            s->num_indents = 0;
+            return make(s, TOK_DEDENT);
+        }
+        return make(s, TOK_EOF);
+    }
     if (c == '\n' || c == ';' || (c == '\r' && peek(s, 1) == '\n')) {
         s->current += c == '\r' ? 2 : 1;
         Token t = make(s, TOK_END_STMT);
-        if (c != ';') newline(s);
+        if (c != ';') {
+            newline(s);
+            if (s->last != TOK_END_STMT) s->header_colon = s->last == TOK_COLON;
+            s->at_line_start = true;
+        }
         return t;
     }
     if (is_digit(c) || (c == '.' && is_digit(peek(s, 1)))) return number(s);
     if (is_name_start(c)) {
+        if (string_prefix(s)) return string(s, peek(s, string_prefix(s)));
         while (is_name_char(peek(s, 0))) s->current++;
         return make(s, keyword_type(s->start, (size_t)(s->current - s->start)));
     }
@@ -197,6 +314,12 @@ Token scan_token(Scanner *s) {
     case '"': case '\'': return string(s, c);
     }
     return operator(s, c);
+}
+
+Token scan_token(Scanner *s) {
+    Token t = scan_one(s);
+    s->last = t.type;
+    return t;
 }
 
 int scan_depth(const char *text, size_t len, int depth) {
@@ -220,11 +343,20 @@ static const struct {
     {"continue", TOK_CONTINUE}, {"return", TOK_RETURN}, {"no_grad", TOK_NO_GRAD},
     {"and", TOK_AND},         {"or", TOK_OR},       {"not", TOK_NOT},
     {"True", TOK_TRUE},       {"False", TOK_FALSE}, {"None", TOK_NONE},
+    {"def", TOK_DEF},         {"elif", TOK_ELIF},   {"pass", TOK_PASS},
+    {"with", TOK_WITH},       {"lambda", TOK_LAMBDA}, {"is", TOK_IS},
+    {"global", TOK_GLOBAL},   {"nonlocal", TOK_NONLOCAL}, {"assert", TOK_ASSERT},
+    {"del", TOK_DEL},         {"yield", TOK_YIELD}, {"class", TOK_CLASS},
+    {"try", TOK_TRY},         {"except", TOK_EXCEPT}, {"finally", TOK_FINALLY},
+    {"raise", TOK_RAISE},     {"async", TOK_ASYNC}, {"await", TOK_AWAIT},
 };
 
 const char *const scan_keywords[] = {"for", "in", "while", "if", "else", "break", "continue",
                                      "return", "no_grad", "and", "or", "not", "True",
-                                     "False", "None", NULL};
+                                     "False", "None", "def", "elif", "pass", "with",
+                                     "lambda", "is", "global", "nonlocal", "assert", "del",
+                                     "yield", "class", "try", "except", "finally", "raise",
+                                     "async", "await", NULL};
 
 TokenType keyword_type(const char *text, size_t length) {
     if (length < 2 || length > 8) return TOK_NAME;
@@ -243,7 +375,8 @@ const char *token_text(TokenType type) {
         [TOK_LT] = "<", [TOK_LE] = "<=", [TOK_GT] = ">", [TOK_GE] = ">=", [TOK_LPAREN] = "(",
         [TOK_RPAREN] = ")", [TOK_LBRACKET] = "[", [TOK_RBRACKET] = "]", [TOK_LBRACE] = "{",
         [TOK_RBRACE] = "}", [TOK_COMMA] = ",", [TOK_DOT] = ".", [TOK_COLON] = ":",
-        [TOK_AND] = "and", [TOK_OR] = "or", [TOK_NOT] = "not",
+        [TOK_AND] = "and", [TOK_OR] = "or", [TOK_NOT] = "not", [TOK_IS] = "is", [TOK_IN] = "in",
+        [TOK_IS_NOT] = "is not", [TOK_NOT_IN] = "not in",
     };
     return (unsigned)type < TOK_COUNT && text[type] ? text[type] : "?";
 }
@@ -252,6 +385,8 @@ const char *token_describe(const Token *t, char *buf, size_t size) {
     int n = (int)(t->length > 40 ? 40 : t->length);
     switch (t->type) {
     case TOK_EOF: snprintf(buf, size, "end of input"); break;
+    case TOK_INDENT: snprintf(buf, size, "an indented line"); break;
+    case TOK_DEDENT: snprintf(buf, size, "the end of an indented block"); break;
     case TOK_END_STMT:
         snprintf(buf, size, "%s", t->length && t->start[0] == ';' ? "';'" : "end of line");
         break;
@@ -259,7 +394,7 @@ const char *token_describe(const Token *t, char *buf, size_t size) {
     case TOK_NAME: snprintf(buf, size, "name '%.*s'", n, t->start); break;
     case TOK_STRING: snprintf(buf, size, "string %.*s", n, t->start); break;
     default:
-        if (t->type >= TOK_FOR && t->type <= TOK_NONE)
+        if (t->type >= TOK_FOR && t->type <= TOK_AWAIT)
             snprintf(buf, size, "keyword '%.*s'", n, t->start);
         else
             snprintf(buf, size, "'%.*s'", n, t->start);

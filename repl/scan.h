@@ -7,9 +7,13 @@
 #ifndef AG_SCAN_H
 #define AG_SCAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
-enum { SCAN_TRACKED_BRACKETS = 256 };
+enum {
+    SCAN_TRACKED_BRACKETS = 256,
+    SCAN_MAX_INDENT = 100,   /* Python's limit: "too many levels of indentation" */
+};
 
 typedef enum {
     TOK_NUMBER, TOK_NAME, TOK_STRING,
@@ -24,7 +28,14 @@ typedef enum {
     /* keywords (scan.c's table) */
     TOK_FOR, TOK_IN, TOK_WHILE, TOK_IF, TOK_ELSE, TOK_BREAK, TOK_CONTINUE, TOK_RETURN,
     TOK_NO_GRAD, TOK_AND, TOK_OR, TOK_NOT, TOK_TRUE, TOK_FALSE, TOK_NONE,
+    /* Python's keywords: the statements of the subset, and those outside it
+     * (class, try, ...), which the parser names in one line */
+    TOK_DEF, TOK_ELIF, TOK_PASS, TOK_WITH, TOK_LAMBDA, TOK_IS, TOK_GLOBAL, TOK_NONLOCAL,
+    TOK_ASSERT, TOK_DEL, TOK_YIELD, TOK_CLASS, TOK_TRY, TOK_EXCEPT, TOK_FINALLY, TOK_RAISE,
+    TOK_ASYNC, TOK_AWAIT,
     TOK_END_STMT, /* newline or ';' outside ( ) and [ ] */
+    TOK_INDENT, TOK_DEDENT, /* a Python block's lines begin and end (outside { }) */
+    TOK_IS_NOT, TOK_NOT_IN, /* not scanned: the parser's operators `is not`, `not in` */
     TOK_EOF, TOK_ERROR,
     TOK_COUNT
 } TokenType;
@@ -45,6 +56,20 @@ typedef struct {
     /* where the innermost open brackets are, for "'(' at 1:5 is never closed" */
     int open_line[SCAN_TRACKED_BRACKETS], open_col[SCAN_TRACKED_BRACKETS];
     char message[112]; /* the text of the last error token */
+    /* Python's indentation (outside { } and brackets): the columns of the
+     * open indented blocks (tabs to multiples of 8) and the same with a
+     * tab as one column (a block whose lines agree in one and not the
+     * other mixes tabs and spaces: Python's TabError). */
+    int indent_col[SCAN_MAX_INDENT], indent_alt[SCAN_MAX_INDENT];
+    int num_indents;
+    int pending_dedents;    /* DEDENT tokens still to give */
+    bool at_line_start;     /* the next token is the first of a line */
+    bool header_colon;      /* the last line ended with ':' (a block header) */
+    TokenType last;         /* the last token given */
+    bool eof_closes_blocks; /* the end of input ends open indented blocks (else it is
+                               incomplete input: more lines may belong to them) */
+    bool strict_indent;     /* Python's rule: an indented line not after a ':' line is
+                               an error (the .ag dialect ignores such indentation) */
 } Scanner;
 
 void scanner_init(Scanner *s, const char *src, size_t len, int first_line);

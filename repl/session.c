@@ -27,8 +27,14 @@ void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     s->generation = 1;
 }
 
+static void release_defaults(Value *defaults, int n) {
+    for (int i = 0; defaults && i < n; i++) value_release(&defaults[i]);
+    free(defaults);
+}
+
 static void func_free(UserFunc *f) {
     if (!f) return;
+    release_defaults(f->defaults, f->num_defaults);
     ast_arena_free(&f->arena);
     free(f->source);
     free(f);
@@ -165,35 +171,57 @@ bool session_bind(Session *s, const char *name, size_t length, Value v, int line
     return true;
 }
 
-bool session_define(Session *s, const Stmt *def) {
+void session_set_python(Session *s, bool python) {
+    s->python = python;
+    s->print.python_floats = python;
+}
+
+bool session_define(Session *s, const Stmt *def, Value *taken) {
     const Node *fname = def->target;
+    Value defaults_copy[MAX_ARGS];
+    int nd = taken && def->num_params > 0 && def->num_params <= MAX_ARGS ? def->num_params : 0;
+    for (int i = 0; i < nd; i++) defaults_copy[i] = taken[i];
+    Value *defaults = nd ? malloc((size_t)(unsigned)nd * sizeof *defaults) : NULL;
+    if (nd && !defaults) {
+        for (int i = 0; i < nd; i++) value_release(&defaults_copy[i]);
+        return session_fail(s, def->line, def->col, "out of memory defining a function");
+    }
+    for (int i = 0; i < nd; i++) defaults[i] = defaults_copy[i];
     for (int i = 0; i < def->num_params; i++)
         for (int j = 0; j < i; j++) {
             const Node *a = def->params[j], *b = def->params[i];
             if (a->as.text.length == b->as.text.length &&
-                memcmp(a->as.text.text, b->as.text.text, a->as.text.length) == 0)
-                return session_fail(s, b->line, b->col, "parameter '%.*s' appears twice",
-                                    (int)b->as.text.length, b->as.text.text);
+                memcmp(a->as.text.text, b->as.text.text, a->as.text.length) == 0) {
+                release_defaults(defaults, nd);
+                return session_fail(s, b->line, b->col, s->python ? "SyntaxError: duplicate "
+                                    "argument '%.*s' in function definition" : "parameter "
+                                    "'%.*s' appears twice", (int)b->as.text.length, b->as.text.text);
+            }
         }
     int64_t bytes = (int64_t)def->text_length * 2 + 4096;
     AgStats st = ag_stats();
-    if (ag_memory_limit() > 0 && bytes > ag_memory_limit() - st.live_bytes - st.arena_bytes)
+    if (ag_memory_limit() > 0 && bytes > ag_memory_limit() - st.live_bytes - st.arena_bytes) {
+        release_defaults(defaults, nd);
         return session_fail(s, def->line, def->col, "a function of %zu bytes does not fit in the "
                             "memory limit (%lld bytes)", def->text_length,
                             (long long)ag_memory_limit());
+    }
     UserFunc *f = calloc(1, sizeof *f);
     char *source = f ? malloc(def->text_length + 1) : NULL;
     if (!source) {
         free(f);
+        release_defaults(defaults, nd);
         return session_fail(s, def->line, def->col, "out of memory defining a function");
     }
+    f->defaults = defaults;
+    f->num_defaults = nd;
     memcpy(source, def->text, def->text_length);
     source[def->text_length] = '\0';
     f->source = source;
     /* The body must outlive this statement: parse the text again into the
      * function's own arena. */
     Parser p;
-    parser_init(&p, source, def->text_length, def->line, &f->arena);
+    parser_init_mode(&p, source, def->text_length, def->line, &f->arena, s->python, true);
     ParseStatus status = parse_statement(&p, &f->def);
     if (status != PARSE_OK) /* it parsed once: the second tree did not fit */
         session_set_error(s, def->line, def->col, "%s", p.error);

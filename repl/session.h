@@ -26,6 +26,9 @@ typedef struct {
     AstArena arena;
     Stmt *def;
     int64_t bytes;     /* source and tree: counted against the memory limit */
+    Value *defaults;   /* def f(x, y=2): each parameter's default, evaluated when the
+                          def ran (VAL_VOID: none), or NULL */
+    int num_defaults;
 } UserFunc;
 
 typedef struct {
@@ -47,6 +50,8 @@ typedef struct Frame {
     Local *locals;
     int num_locals, cap_locals;
     Value result;          /* what return gave */
+    Node *const *globals;  /* the names a global statement made global here */
+    int num_globals;
     struct Frame *caller;
 } Frame;
 
@@ -76,6 +81,7 @@ typedef struct Session {
     uint32_t generation;       /* changes when the table is emptied (eval.c's caches) */
     FILE *out, *err;
     bool interactive;
+    bool python;               /* the .py dialect: a .py file, or --python (run.c sets it) */
     PrintOptions print;        /* set_printoptions */
     /* notes shown once */
     bool accumulation_noted, import_noted;
@@ -120,8 +126,11 @@ int session_var_index(Session *s, const Var *v);
 /* Binds a global name to v (taking its reference); false (error set at
  * line:col) when memory or the variable table runs out. */
 bool session_bind(Session *s, const char *name, size_t length, Value v, int line, int col);
-/* Defines (or redefines) a global function from its parsed statement. */
-bool session_define(Session *s, const Stmt *def);
+/* Defines (or redefines) a global function from its parsed statement;
+ * defaults (def->num_params of them, taken; VAL_VOID where none) or NULL. */
+bool session_define(Session *s, const Stmt *def, Value *defaults);
+/* Switches the .py dialect on or off (the print options follow). */
+void session_set_python(Session *s, bool python);
 
 /* The local named so in the innermost frame, or NULL. */
 Local *frame_lookup(Frame *f, const char *name, size_t length);

@@ -11,12 +11,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct StrObj {
+    int refs;
+    char text[];
+};
+
+bool value_string(const char *text, size_t length, Value *out) {
+    struct StrObj *o = malloc(sizeof *o + length + 1);
+    *out = value_void();
+    if (!o) return false;
+    o->refs = 1;
+    memcpy(o->text, text, length);
+    o->text[length] = '\0';
+    *out = (Value){.kind = VAL_STRING, .as.string = {o->text, length, o}};
+    return true;
+}
+
 void value_release(Value *v) {
     switch (v->kind) {
+    case VAL_STRING:
+        if (v->as.string.owner && --v->as.string.owner->refs == 0) free(v->as.string.owner);
+        break;
     case VAL_TENSOR: tensor_release(v->as.tensor); break;
     case VAL_LIST:
-        if (v->as.list) {
+        if (v->as.list && --v->as.list->refs == 0) {
             for (int i = 0; i < v->as.list->count; i++) value_release(&v->as.list->items[i]);
+            free(v->as.list->items);
             free(v->as.list);
         }
         break;
@@ -27,12 +47,33 @@ void value_release(Value *v) {
 }
 
 ValueList *value_list_new(int count, bool tuple) {
-    ValueList *l = calloc(1, sizeof *l + (size_t)count * sizeof(Value));
-    if (!l) return NULL;
+    ValueList *l = calloc(1, sizeof *l);
+    Value *items = l ? calloc((size_t)(count ? count : 1), sizeof *items) : NULL;
+    if (!items) {
+        free(l);
+        return NULL;
+    }
+    l->refs = 1;
     l->tuple = tuple;
-    l->count = count;
+    l->count = l->cap = count;
+    l->items = items;
     for (int i = 0; i < count; i++) l->items[i] = value_void();
     return l;
+}
+
+bool value_list_append(ValueList *l, Value v) {
+    if (l->count == l->cap) {
+        int cap = l->cap < 4 ? 8 : l->cap * 2;
+        Value *bigger = l->count < (1 << 28) ? realloc(l->items, (size_t)cap * sizeof *bigger) : NULL;
+        if (!bigger) {
+            value_release(&v);
+            return false;
+        }
+        l->items = bigger;
+        l->cap = cap;
+    }
+    l->items[l->count++] = v;
+    return true;
 }
 
 bool value_copy(const Value *v, Value *out) {
@@ -40,20 +81,34 @@ bool value_copy(const Value *v, Value *out) {
     switch (v->kind) {
     case VAL_TENSOR: tensor_retain(v->as.tensor); break;
     case VAL_OPTIM: v->as.optim->refs++; break;
-    case VAL_LIST: {
-        ValueList *l = value_list_new(v->as.list->count, v->as.list->tuple);
-        if (!l) return *out = value_void(), false;
-        for (int i = 0; i < l->count; i++)
-            if (!value_copy(&v->as.list->items[i], &l->items[i])) {
-                Value partial = {.kind = VAL_LIST, .as.list = l};
-                value_release(&partial);
-                return *out = value_void(), false;
-            }
-        out->as.list = l;
+    case VAL_LIST: v->as.list->refs++; break;
+    case VAL_STRING:
+        if (v->as.string.owner) v->as.string.owner->refs++;
         break;
-    }
     default: break;
     }
+    return true;
+}
+
+int64_t value_item_count(const Value *v) {
+    return v->kind == VAL_LIST ? v->as.list->count
+           : v->kind == VAL_SHAPE ? v->as.shape.ndim
+           : v->kind == VAL_TENSOR && v->as.tensor->ndim > 0 ? v->as.tensor->shape[0]
+                                                            : -1;
+}
+
+bool value_item(const Value *v, int64_t k, bool as_int, Value *out) {
+    *out = value_void();
+    if (v->kind == VAL_LIST) return value_copy(&v->as.list->items[k], out);
+    if (v->kind == VAL_SHAPE) {
+        int64_t d = v->as.shape.dims[k];
+        *out = as_int ? (Value){.kind = VAL_INT, .as.integer = d} : value_number((double)d);
+        return true;
+    }
+    Tensor *t = tensor_select(v->as.tensor, 0, k);
+    if (!t) return false;
+    *out = value_tensor(t);
+    out->boolean = v->boolean;
     return true;
 }
 
@@ -69,6 +124,8 @@ const char *value_kind_name(const Value *v) {
     case VAL_LIST: return v->as.list->tuple ? "a tuple" : "a list";
     case VAL_GRAD_FN: return "a grad_fn";
     case VAL_OPTIM: return "an optimizer";
+    case VAL_INT: return "an int";
+    case VAL_MODULE: return "a module";
     }
     return "a value";
 }
@@ -81,10 +138,14 @@ bool value_all_boolean(const Value *v) {
     return true;
 }
 
-bool value_is_scalar(const Value *v) { return v->kind == VAL_NUMBER || v->kind == VAL_BOOL; }
+bool value_is_scalar(const Value *v) {
+    return v->kind == VAL_NUMBER || v->kind == VAL_BOOL || v->kind == VAL_INT;
+}
 
 double value_scalar(const Value *v) {
-    return v->kind == VAL_BOOL ? (v->as.truth ? 1.0 : 0.0) : v->as.number;
+    return v->kind == VAL_BOOL ? (v->as.truth ? 1.0 : 0.0)
+           : v->kind == VAL_INT ? (double)v->as.integer
+                                : v->as.number;
 }
 
 /* Items of a list stacked along a new first axis. */
@@ -121,6 +182,7 @@ Tensor *value_to_tensor(const Value *v, char *why, size_t size) {
     switch (v->kind) {
     case VAL_TENSOR: return tensor_retain(v->as.tensor);
     case VAL_NUMBER:
+    case VAL_INT:
     case VAL_BOOL: return tensor_scalar(value_scalar(v));
     case VAL_LIST:
         if (!v->as.list->tuple) return stack_list(v->as.list, why, size);
@@ -194,6 +256,8 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
             Tensor *t = tensor_scalar(v->as.number);
             format_tensor(out, t, opts, false);
             tensor_release(t);
+        } else if (opts->python_floats) {
+            format_float_repr(out, v->as.number);
         } else {
             format_number(out, v->as.number);
         }
@@ -208,5 +272,7 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
     case VAL_LIST: format_tuple(out, v->as.list, opts); break;
     case VAL_GRAD_FN: strbuf_appendf(out, "<%s>", v->as.grad_fn); break;
     case VAL_OPTIM: format_optimizer(out, v->as.optim); break;
+    case VAL_INT: strbuf_appendf(out, "%lld", (long long)v->as.integer); break;
+    case VAL_MODULE: strbuf_appendf(out, "<module '%s'>", v->as.module); break;
     }
 }

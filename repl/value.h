@@ -25,11 +25,13 @@ typedef enum {
     VAL_TENSOR,
     VAL_NUMBER,
     VAL_BOOL,
-    VAL_STRING,  /* only an argument; cannot be bound */
+    VAL_STRING,  /* owns its bytes (shared, refcounted); bound only in .py files */
     VAL_SHAPE,   /* x.shape: a tuple of integers */
     VAL_LIST,    /* [a, b] of expressions, or a tuple (a, b) */
     VAL_GRAD_FN, /* x.grad_fn: prints as <MulBackward> */
     VAL_OPTIM,   /* an optimizer: opt = SGD([w, b], lr=0.1) */
+    VAL_INT,     /* Python's int (.py files): exact, 64-bit */
+    VAL_MODULE,  /* import math, import torch.nn.functional as F: as.module */
 } ValueKind;
 
 typedef struct Value Value;
@@ -56,18 +58,25 @@ struct Value {
         Tensor *tensor;                                      /* owned reference */
         double number;
         bool truth;
-        struct { const char *text; size_t length; } string;  /* borrowed from the AST */
+        struct { const char *text; size_t length; struct StrObj *owner; } string;
+                         /* owner: the refcounted bytes text points into, or NULL
+                            for static text (a signature's default) */
         struct { int ndim; int64_t dims[AG_MAX_DIMS]; } shape;
         ValueList *list;                                     /* owned */
         const char *grad_fn;                                 /* static text */
         Optimizer *optim;                                    /* one of its refs */
+        int64_t integer;
+        const char *module;                                  /* "torch.nn.functional" (static) */
     } as;
 };
 
+/* Shared by the values that hold it (refs), as Python's lists are: an
+ * append through one name is seen through every other. */
 struct ValueList {
+    int refs;
     bool tuple;     /* written (a, b) rather than [a, b] */
-    int count;
-    Value items[];
+    int count, cap;
+    Value *items;
 };
 
 static inline Value value_void(void) { return (Value){.kind = VAL_VOID}; }
@@ -76,12 +85,24 @@ static inline Value value_tensor(Tensor *t) { return (Value){.kind = VAL_TENSOR,
 static inline Value value_number(double v) { return (Value){.kind = VAL_NUMBER, .as.number = v}; }
 static inline Value value_bool(bool b) { return (Value){.kind = VAL_BOOL, .as.truth = b}; }
 
+/* A string value owning a copy of text; false when out of memory. */
+bool value_string(const char *text, size_t length, Value *out);
+
 void value_release(Value *v);
 /* A second owner of v's contents (a reference for tensors, a deep copy of
  * lists); false only when a list cannot be copied for lack of memory. */
 bool value_copy(const Value *v, Value *out);
 /* A new list of count items, all VAL_VOID; NULL when out of memory. */
 ValueList *value_list_new(int count, bool tuple);
+/* Appends v to l (taking it); false when out of memory (v released). */
+bool value_list_append(ValueList *l, Value v);
+
+/* How many items a for loop or an unpacking finds in v (a list or tuple,
+ * a shape, a tensor's first axis), or -1 when v has none. */
+int64_t value_item_count(const Value *v);
+/* Item k of v (a new value; a shape's dimensions as `as_int` asks: Python's
+ * int or a number); false when the engine or memory fails (ag_error()). */
+bool value_item(const Value *v, int64_t k, bool as_int, Value *out);
 
 /* "a tensor", "a number", "None", ...: how messages name a kind. */
 const char *value_kind_name(const Value *v);

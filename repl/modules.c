@@ -1,0 +1,77 @@
+/*
+ * modules.c — the modules a script can import (modules.h): one table of
+ * module names, one of math's functions.
+ */
+#include "modules.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const modules[] = {
+    "torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd",
+    "torch.nn.init", "torch.linalg", "torch.special", "math", "random",
+};
+
+static bool same(const char *a, const char *b, size_t length) {
+    return strlen(a) == length && memcmp(a, b, length) == 0;
+}
+
+const char *module_find(const char *dotted, size_t length) {
+    for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++)
+        if (same(modules[i], dotted, length)) return modules[i];
+    return NULL;
+}
+
+const char *module_submodule(const char *module, const char *name, size_t length) {
+    char dotted[64];
+    size_t n = strlen(module);
+    if (n + 1 + length >= sizeof dotted) return NULL;
+    memcpy(dotted, module, n);
+    dotted[n] = '.';
+    memcpy(dotted + n + 1, name, length);
+    return module_find(dotted, n + 1 + length);
+}
+
+bool module_is_torch(const char *module) { return strncmp(module, "torch", 5) == 0; }
+
+bool module_constant(const char *module, const char *name, size_t length, double *out) {
+    static const struct {
+        const char *name;
+        double value;
+    } constants[] = {{"pi", 3.141592653589793}, {"e", 2.718281828459045},
+                     {"tau", 6.283185307179586}, {"inf", INFINITY}, {"nan", NAN}};
+    bool math = strcmp(module, "math") == 0, torch = strcmp(module, "torch") == 0;
+    for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
+        if ((math || (torch && i != 2)) && same(constants[i].name, name, length)) {
+            *out = constants[i].value;
+            return true;
+        }
+    return false;
+}
+
+static double degrees(double x) { return x * (180.0 / 3.141592653589793); }
+static double radians(double x) { return x * (3.141592653589793 / 180.0); }
+
+const MathFunction *module_math_function(const char *name, size_t length) {
+    static const MathFunction functions[] = {
+        {"exp", 1, exp, NULL, false, false},     {"log", 1, log, NULL, false, true},
+        {"log2", 1, log2, NULL, false, true},    {"log10", 1, log10, NULL, false, true},
+        {"log1p", 1, log1p, NULL, false, true},  {"expm1", 1, expm1, NULL, false, false},
+        {"sqrt", 1, sqrt, NULL, false, true},    {"sin", 1, sin, NULL, false, true},
+        {"cos", 1, cos, NULL, false, true},      {"tan", 1, tan, NULL, false, true},
+        {"asin", 1, asin, NULL, false, true},    {"acos", 1, acos, NULL, false, true},
+        {"atan", 1, atan, NULL, false, false},   {"sinh", 1, sinh, NULL, false, false},
+        {"cosh", 1, cosh, NULL, false, false},   {"tanh", 1, tanh, NULL, false, false},
+        {"erf", 1, erf, NULL, false, false},     {"erfc", 1, erfc, NULL, false, false},
+        {"fabs", 1, fabs, NULL, false, false},   {"floor", 1, floor, NULL, true, false},
+        {"ceil", 1, ceil, NULL, true, false},    {"trunc", 1, trunc, NULL, true, false},
+        {"degrees", 1, degrees, NULL, false, false}, {"radians", 1, radians, NULL, false, false},
+        {"gamma", 1, tgamma, NULL, false, true}, {"lgamma", 1, lgamma, NULL, false, true},
+        {"pow", 2, NULL, pow, false, true},      {"atan2", 2, NULL, atan2, false, false},
+        {"hypot", 2, NULL, hypot, false, false}, {"fmod", 2, NULL, fmod, false, true},
+        {"copysign", 2, NULL, copysign, false, false},
+    };
+    for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++)
+        if (same(functions[i].name, name, length)) return &functions[i];
+    return NULL;
+}

@@ -1,0 +1,36 @@
+/*
+ * modules.h — the modules a Python script imports: torch and its
+ * submodules (torch.nn, torch.nn.functional, torch.optim, ...), whose
+ * names are ag's builtins; math, whose functions take and give Python
+ * numbers; random. Any other module is an error naming it. A module is a
+ * value (VAL_MODULE) holding its canonical dotted name.
+ */
+#ifndef AG_MODULES_H
+#define AG_MODULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The canonical name of a module ag has ("torch.nn.functional"), from a
+ * dotted name as written; NULL when ag has no such module. */
+const char *module_find(const char *dotted, size_t length);
+/* The submodule NAME of module (torch + nn: "torch.nn"), or NULL. */
+const char *module_submodule(const char *module, const char *name, size_t length);
+/* Whether module's names are ag's builtins (torch and its submodules). */
+bool module_is_torch(const char *module);
+/* A number the module defines (math.pi, math.e, math.inf, math.nan,
+ * math.tau); false if it defines none by that name. */
+bool module_constant(const char *module, const char *name, size_t length, double *out);
+
+/* math's functions of numbers: f(x) or f(x, y). */
+typedef struct {
+    const char *name;
+    int arity;                        /* 1 or 2 */
+    double (*one)(double);
+    double (*two)(double, double);
+    bool integral;                    /* floor, ceil, trunc: give an int */
+    bool domain_checked;              /* ValueError: math domain error on nan from a number */
+} MathFunction;
+const MathFunction *module_math_function(const char *name, size_t length);
+
+#endif
