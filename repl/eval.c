@@ -530,6 +530,11 @@ static bool python_binary(Session *s, const Node *n, TokenType op, const Value *
         return true;
     }
     if (a->kind == VAL_STRING || b->kind == VAL_STRING) return string_binary(s, n, op, a, b, out);
+    if ((op == TOK_EQ || op == TOK_NE) && (a->kind == VAL_LIST || b->kind == VAL_LIST)) {
+        bool same = same_value(a, b); /* Python's list and tuple equality */
+        *out = value_bool(op == TOK_EQ ? same : !same);
+        return true;
+    }
     if (s->python && is_int(a) && is_int(b) && op != TOK_AT)
         return int_binary(s, n, op, int_of(a), int_of(b), out);
     if (s->python && value_is_scalar(a) && value_is_scalar(b) &&
@@ -573,12 +578,18 @@ static bool apply_binary(Session *s, const Node *n, TokenType op, const Value *a
     return true;
 }
 
-/* a and b, a or b: short-circuit, a boolean. */
+/* a and b, a or b: short-circuit, a boolean (in a .py file, Python's: the
+ * operand that decided). */
 static bool eval_logical(Session *s, const Node *n, Value *out) {
     Value v;
     bool t;
     if (!eval_expression(s, n->left, &v)) return false;
     bool ok = truth(s, n->left, &v, &t);
+    if (ok && s->python) {
+        if (t == (n->op == TOK_OR)) return *out = v, true;
+        value_release(&v);
+        return eval_expression(s, n->right, out);
+    }
     value_release(&v);
     if (!ok) return false;
     if (t == (n->op == TOK_OR)) {

@@ -287,7 +287,8 @@ void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts, bool 
     if (boolean && t->numel == 0) add_suffix(out, &line, "dtype=torch.bool", opts->linewidth);
     if (t->grad_fn) {
         char grad_fn[128];
-        snprintf(grad_fn, sizeof grad_fn, "grad_fn=<%s>", t->op_name ? t->op_name : "?");
+        snprintf(grad_fn, sizeof grad_fn, "grad_fn=<%s%s>", t->op_name ? t->op_name : "?",
+                 opts->python ? "0" : "");
         add_suffix(out, &line, grad_fn, opts->linewidth);
     } else if (t->requires_grad) {
         add_suffix(out, &line, "requires_grad=True", opts->linewidth);

@@ -25,7 +25,8 @@
  * 1 always. */
 typedef struct {
     int precision, threshold, edgeitems, linewidth, sci_mode;
-    bool python_floats;  /* numbers print as Python's repr (2.0), not ag's (2): .py */
+    bool python;  /* the .py dialect: numbers print as Python's repr (2.0, not ag's
+                     2) and grad_fn as PyTorch 2 names it (<AddBackward0>) */
 } PrintOptions;
 extern const PrintOptions print_defaults;
 

@@ -345,8 +345,10 @@ static bool run_python(Session *s, FILE *f, const char *name) {
         ParseStatus st;
         while ((st = parse_statement(&p, &stmt)) == PARSE_OK) ast_arena_free(&arena);
         if (st != PARSE_END) {
-            if (!p.failed) snprintf(p.error, sizeof p.error, "SyntaxError: unexpected end of file");
-            session_set_error(s, p.error_line, p.error_col, "%s", p.error);
+            /* Python names every error here; ag's own messages say what is wrong */
+            bool named = strstr(p.error, "Error: ") != NULL;
+            session_set_error(s, p.error_line, p.error_col, "%s%s", named ? "" : "SyntaxError: ",
+                              p.error);
             ok = false;
         }
         parser_free(&p);

@@ -173,7 +173,7 @@ bool session_bind(Session *s, const char *name, size_t length, Value v, int line
 
 void session_set_python(Session *s, bool python) {
     s->python = python;
-    s->print.python_floats = python;
+    s->print.python = python;
 }
 
 bool session_define(Session *s, const Stmt *def, Value *taken) {

@@ -256,7 +256,7 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
             Tensor *t = tensor_scalar(v->as.number);
             format_tensor(out, t, opts, false);
             tensor_release(t);
-        } else if (opts->python_floats) {
+        } else if (opts->python) {
             format_float_repr(out, v->as.number);
         } else {
             format_number(out, v->as.number);
