@@ -40,4 +40,11 @@ void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts, bool 
  * below 1e16 has no ".0": 3, 24.70408163265306, 1e-05, 1e+16, inf, nan. */
 void format_number(StrBuf *out, double v);
 
+/* The shortest decimal digits that read back as v (finite, v >= 0), as
+ * Python's repr and David Gay's dtoa mode 0 choose them (the nearest to v
+ * when several are as short): digits gets them without a point and NUL-
+ * terminated (room for 18 bytes), *exp the power of ten of the first one:
+ * 0.00125 -> "125", -3; 0 -> "0", 0. */
+void format_shortest_digits(double v, char *digits, int *exp);
+
 #endif /* AG_PRINT_H */
