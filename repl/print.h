@@ -36,12 +36,17 @@ extern const PrintOptions print_defaults;
  * (grad_fn != NULL, even if its graph was freed) gets ", grad_fn=<OPNAME>"
  * with t->op_name; a tensor that does not require grad gets none.
  * A NULL t appends "None", as Python prints a missing gradient. */
-/* Python's repr of a float: format_number, with ".0" on whole numbers. */
-void format_float_repr(StrBuf *out, double v);
 void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts, bool boolean);
 
 /* Appends v as Python's repr prints a float, except that an integral value
  * below 1e16 has no ".0": 3, 24.70408163265306, 1e-05, 1e+16, inf, nan. */
 void format_number(StrBuf *out, double v);
+
+/* The shortest decimal digits that read back as v (finite, v >= 0), as
+ * Python's repr and David Gay's dtoa mode 0 choose them (the nearest to v
+ * when several are as short): digits gets them without a point and NUL-
+ * terminated (room for 18 bytes), *exp the power of ten of the first one:
+ * 0.00125 -> "125", -3; 0 -> "0", 0. */
+void format_shortest_digits(double v, char *digits, int *exp);
 
 #endif /* AG_PRINT_H */

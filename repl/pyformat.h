@@ -1,14 +1,22 @@
 /*
- * pyformat.h — CPython's formatting of numbers and strings for f-strings
- * and format(): repr(float), repr(str), and the format-spec mini-language
- * [[fill]align][sign][#][0][width][,|_][.precision][type] for ints, floats,
- * bools and strings. The caller describes each value as a PyfmtArg (any
- * other object by its str(), repr() and type name) and gets the text
- * appended to a StrBuf, or false and CPython's message, prefixed with the
- * exception's name, in err.
+ * pyformat.h — CPython 3.11's text formatting of numbers and strings, byte
+ * for byte: repr(float), format(x, spec) with the whole format-spec
+ * mini-language, the % operator on str, and str.format's templates.
  *
- * Not yet here: the % operator on str and str.format's templates; 'n' is
- * 'd' or 'g' (the C locale's, as Python's unless a script sets one).
+ * It is: a standalone module with no knowledge of the shell's values. The
+ * caller describes each value as a PyfmtArg (an int, a float, a bool, a str,
+ * or any other object given by its str(), repr() and type name), and gets
+ * the text appended to a StrBuf, or false and CPython's error message,
+ * prefixed with the exception's name ("ValueError: Format specifier missing
+ * precision"), in err. On error the StrBuf may hold a partial result.
+ *
+ * It is NOT: Python's int (ints are int64_t), complex, bytes, or the
+ * current locale ('n' formats as in the C locale, which is what Python
+ * uses unless a script calls locale.setlocale). Text is UTF-8; widths and
+ * precisions count code points, as Python counts characters.
+ *
+ * f-strings: the parser splits f"a{x!r:>{w}}b" itself and calls pyfmt_field
+ * for each field, with the spec already expanded.
  */
 #ifndef AG_PYFORMAT_H
 #define AG_PYFORMAT_H
@@ -70,5 +78,43 @@ bool pyfmt_conversion(StrBuf *out, const PyfmtArg *a, uint32_t conv, char *err, 
  * result with spec. */
 bool pyfmt_field(StrBuf *out, const PyfmtArg *a, uint32_t conv, const char *spec, size_t len,
                  char *err, size_t errsize);
+
+/* fmt % args, for a str fmt of len bytes. args_is_tuple: args are the
+ * items of a tuple right operand (nargs may be 0); else args[0] is the
+ * single right operand (nargs 1). Flags -+ #0, width and precision
+ * (numbers or *), conversions d i u o x X e E f F g G c r s a and %%.
+ * "%(name)s" is refused as CPython refuses it without a mapping:
+ * "TypeError: format requires a mapping". */
+bool pyfmt_percent(StrBuf *out, const char *fmt, size_t len, const PyfmtArg *args, int nargs,
+                   bool args_is_tuple, char *err, size_t errsize);
+
+/* Finds a str.format field's value: index >= 0 for "{}" and "{0}", or
+ * name/len for "{name}" (index -1). Fills *out (its pointers must stay
+ * valid until the template call returns) or writes CPython's error to err
+ * ("IndexError: Replacement index 1 out of range for positional args
+ * tuple", "KeyError: 'x'") and returns false. */
+typedef bool (*PyfmtLookup)(void *ctx, const char *name, size_t len, int64_t index,
+                            PyfmtArg *out, char *err, size_t errsize);
+
+/* tmpl.format(...): literal text, "{{" and "}}", fields {} {0} {name} with
+ * !r !s !a and :spec, where a spec may hold nested fields one level deep.
+ * "{0.attr}" and "{0[key]}" are refused: "NotImplementedError: ...". */
+bool pyfmt_template(StrBuf *out, const char *tmpl, size_t len, PyfmtLookup lookup, void *ctx,
+                    char *err, size_t errsize);
+
+/* A ready lookup over a call's arguments (ctx: a PyfmtArgs), with
+ * CPython's IndexError and KeyError. */
+typedef struct {
+    const char *name;
+    PyfmtArg value;
+} PyfmtNamed;
+typedef struct {
+    const PyfmtArg *pos;
+    int npos;
+    const PyfmtNamed *named;
+    int nnamed;
+} PyfmtArgs;
+bool pyfmt_lookup_args(void *ctx, const char *name, size_t len, int64_t index, PyfmtArg *out,
+                       char *err, size_t errsize);
 
 #endif /* AG_PYFORMAT_H */

@@ -5,6 +5,7 @@
 #include "value.h"
 
 #include "ast.h"
+#include "pyformat.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -257,7 +258,7 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
             format_tensor(out, t, opts, false);
             tensor_release(t);
         } else if (opts->python) {
-            format_float_repr(out, v->as.number);
+            pyfmt_float_repr(out, v->as.number);
         } else {
             format_number(out, v->as.number);
         }

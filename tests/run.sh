@@ -44,6 +44,7 @@ single "README example" $VALGRIND "$build/readme_example"
 single "C example: training with Adam" $VALGRIND "$build/train_example"
 tally "exported names" sh tests/symbols.sh "$build/libag.a"
 tally "printer" $VALGRIND "$build/test_print"
+tally "python formatting" $VALGRIND "$build/test_pyformat"
 for kind in rl plain; do
     [ -x "$build/$kind/ag" ] || continue
     tally "shell ($kind)" sh tests/shell/run.sh "$build/$kind/ag"

@@ -765,6 +765,10 @@ static void test_numbers(void) {
         {100.0, "100"},
         {12345678.9, "12345678.9"},
         {1234567890123456.8, "1234567890123456.8"},
+        /* powers of two, whose rounding interval is lopsided: 2**-1022 and
+         * 2**976, where the nearest 16 digits do not read back */
+        {2.2250738585072014e-308, "2.2250738585072014e-308"},
+        {6.386688990511104e+293, "6.386688990511104e+293"},
     };
     for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
         StrBuf out;
