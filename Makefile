@@ -266,6 +266,15 @@ DIFF_COUNT ?= 1000
 difftest: ag
 	@sh tests/diff/run.sh --ag ./ag --seed $(DIFF_SEED) --count $(DIFF_COUNT) --out build/difftest
 
+# ---- Python scripts from teaching material (optional: apt-get install python3-torch) ----
+# examples/python/*.py, as published (examples/python/SOURCES.md); each
+# NAME.out is what CPython + PyTorch print (float64 default): check_oracle.sh
+# proves it, then run.sh compares ./ag's output with it.  Not part of make test.
+.PHONY: test-python
+test-python: ag
+	@sh tests/python/check_oracle.sh
+	@sh tests/python/run.sh ./ag
+
 # ---- fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=60 ----
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := build/fuzz
