@@ -32,6 +32,19 @@ typedef enum {
     NODE_ATTR,      /* left.as.text */
     NODE_INDEX,     /* left[kids] */
     NODE_SLICE,     /* a:b:c inside an index: kids[0..2], each may be NULL */
+    NODE_LAMBDA,    /* lambda P, Q=D: left; kids: the parameters' NAMEs, then their
+                       defaults (NULL: none); num_positional: how many parameters;
+                       as.text: the lambda's source text */
+    NODE_TERNARY,   /* left if kids[0] else right */
+    NODE_COMP,      /* [left for ...], {left for ...}, {left: right for ...},
+                       (left for ...): op TOK_LBRACKET, TOK_LBRACE (a set, or a dict
+                       when right is set) or TOK_LPAREN; kids: its COMP_FOR and
+                       COMP_IF clauses in order */
+    NODE_COMP_FOR,  /* for left in right */
+    NODE_COMP_IF,   /* if left */
+    NODE_DICT,      /* {k: v, ...}: kids, key then value */
+    NODE_SET,       /* {a, b}: kids */
+    NODE_STARRED,   /* *left, an argument of a call (f(*args)) */
     NODE_FSTRING,   /* f"..{x:.2f}..": kids, each a STRING or a FIELD */
     NODE_FIELD,     /* {left!op:spec} of an f-string: op the conversion ('r', 's',
                        'a' or 0), as.text the format spec (its raw text) */
@@ -82,6 +95,8 @@ typedef enum {
     STMT_PASS,
     STMT_GLOBAL,    /* global / nonlocal names: params */
     STMT_ASSERT,    /* assert expr [, message]: expr, target = the message */
+    STMT_DEL,       /* del TARGET, ...: params */
+    STMT_YIELD,     /* yield [expr], in a def that is a generator */
 } StmtKind;
 
 typedef struct Stmt Stmt;
@@ -101,9 +116,11 @@ struct Stmt {
     Node **params;         /* DEF: NAME nodes; IMPORT: the imported names; GLOBAL: names;
                               ASSIGN: the targets after the first (a = b = 0) */
     Node **defaults;       /* DEF: each parameter's default (NULL: none); IMPORT: aliases */
+    int star;              /* DEF: the index of the *args parameter (the last), or -1 */
     int num_params;
     bool enable_grad;      /* NO_GRAD: with torch.enable_grad() */
     bool python_block;     /* DEF: def NAME(...): (Python's rules for its body) */
+    bool generator;        /* DEF: its body yields (a call gives the yielded values) */
     bool nonlocal;         /* GLOBAL: nonlocal rather than global */
     Node *module;          /* IMPORT: from MODULE import ... (NULL: import ...) */
     bool has_block;        /* DEF: f(x) { ... } */

@@ -371,6 +371,13 @@ bool arg_axis(Session *s, CallArgs *a, int i, int *axis) {
     return true;
 }
 
+int arg_index(const CallArgs *a, const char *name) {
+    const Signature *sig = signature_of(a->b);
+    for (int i = 0; i < sig->count; i++)
+        if (strcmp(sig->params[i].name, name) == 0) return i;
+    return -1;
+}
+
 const char *arg_name(const CallArgs *a, int i) {
     return i >= 0 ? signature_of(a->b)->params[i].name : "";
 }
@@ -516,33 +523,33 @@ bool result_tensor(Session *s, const CallArgs *a, Tensor *t, Value *out) {
 
 static const Builtin shell_builtins[] = {
     /* ---- creation ---- */
-    {"tensor", "tensor(data, requires_grad=False)", "a new leaf holding a copy of the value", NULL,
+    {"tensor", "tensor(data, requires_grad=False, dtype=None, device=None)", "a new leaf holding a copy of the value", NULL,
      bi_tensor, BI_CREATION, VAL_VOID, NULL},
-    {"zeros", "zeros(*size, requires_grad=False)", "a new leaf of zeros of shape (d...)", NULL,
+    {"zeros", "zeros(*size, requires_grad=False, dtype=None, device=None)", "a new leaf of zeros of shape (d...)", NULL,
      bi_zeros, BI_CREATION, VAL_VOID, NULL},
-    {"ones", "ones(*size, requires_grad=False)", "a new leaf of ones of shape (d...)", NULL,
+    {"ones", "ones(*size, requires_grad=False, dtype=None, device=None)", "a new leaf of ones of shape (d...)", NULL,
      bi_ones, BI_CREATION, VAL_VOID, NULL},
-    {"full", "full(*args, requires_grad=False)", "a new leaf filled with VALUE: full(VALUE, d...) or "
+    {"full", "full(*args, requires_grad=False, dtype=None, device=None)", "a new leaf filled with VALUE: full(VALUE, d...) or "
      "full(SHAPE, VALUE)", NULL, bi_full, BI_CREATION, VAL_VOID, NULL},
-    {"zeros_like", "zeros_like(input, requires_grad=False)", "zeros in the shape of x", NULL,
+    {"zeros_like", "zeros_like(input, requires_grad=False, dtype=None, device=None)", "zeros in the shape of x", NULL,
      bi_zeros_like, BI_CREATION, VAL_VOID, NULL},
-    {"ones_like", "ones_like(input, requires_grad=False)", "ones in the shape of x", NULL,
+    {"ones_like", "ones_like(input, requires_grad=False, dtype=None, device=None)", "ones in the shape of x", NULL,
      bi_ones_like, BI_CREATION, VAL_VOID, NULL},
-    {"randn", "randn(*size, requires_grad=False)", "normal random numbers (mean 0, variance 1)",
+    {"randn", "randn(*size, requires_grad=False, dtype=None, device=None)", "normal random numbers (mean 0, variance 1)",
      NULL, bi_randn, BI_CREATION, VAL_VOID, NULL},
-    {"rand", "rand(*size, requires_grad=False)", "uniform random numbers in [0, 1)", NULL,
+    {"rand", "rand(*size, requires_grad=False, dtype=None, device=None)", "uniform random numbers in [0, 1)", NULL,
      bi_rand, BI_CREATION, VAL_VOID, NULL},
-    {"randn_like", "randn_like(input, requires_grad=False)", "normal random numbers in the shape "
+    {"randn_like", "randn_like(input, requires_grad=False, dtype=None, device=None)", "normal random numbers in the shape "
      "of x", NULL, bi_randn_like, BI_CREATION, VAL_VOID, NULL},
-    {"rand_like", "rand_like(input, requires_grad=False)", "uniform random numbers in [0, 1) in "
+    {"rand_like", "rand_like(input, requires_grad=False, dtype=None, device=None)", "uniform random numbers in [0, 1) in "
      "the shape of x", NULL, bi_rand_like, BI_CREATION, VAL_VOID, NULL},
-    {"arange", "arange(*args, requires_grad=False)", "a, a+step, ... before b: arange(b), "
+    {"arange", "arange(*args, requires_grad=False, dtype=None, device=None)", "a, a+step, ... before b: arange(b), "
      "arange(a, b[, step])", NULL, bi_arange, BI_CREATION, VAL_VOID, NULL},
-    {"range", "range(*args, requires_grad=False)", "as arange, with Python's integer arguments "
+    {"range", "range(*args, requires_grad=False, dtype=None, device=None)", "as arange, with Python's integer arguments "
      "(for i in range(n) loops over numbers)", NULL, bi_range, BI_CREATION, VAL_VOID, NULL},
-    {"eye", "eye(n, requires_grad=False)", "the n x n identity matrix", NULL, bi_eye,
+    {"eye", "eye(n, requires_grad=False, dtype=None, device=None)", "the n x n identity matrix", NULL, bi_eye,
      BI_CREATION, VAL_VOID, NULL},
-    {"linspace", "linspace(start, end, steps, requires_grad=False)",
+    {"linspace", "linspace(start, end, steps, requires_grad=False, dtype=None, device=None)",
      "steps evenly spaced points from start to end", NULL, bi_linspace, BI_CREATION, VAL_VOID, NULL},
     {"seed", "seed(n)", "restarts the random stream (a new shell: seed 0)", NULL, bi_seed,
      BI_VOID, VAL_VOID, NULL},
@@ -652,7 +659,7 @@ static void build_builtins(void) {
     int ops = 0;
     for (int k = 0; k < ag_op_count(); k++)
         if (!(ag_op_at(k)->flags & AG_OP_HIDDEN)) ops += 1 + (ag_op_at(k)->alias != NULL);
-    builtins = calloc((size_t)(NUM_SHELL_BUILTINS + ops), sizeof *builtins);
+    builtins = calloc((size_t)(NUM_SHELL_BUILTINS + ops + num_python_builtins), sizeof *builtins);
     if (!builtins) abort(); /* at start-up, a few KiB */
     for (int i = 0; i < NUM_SHELL_BUILTINS; i++) {
         if (strcmp(shell_builtins[i].name, OPS_HERE) != 0) {
@@ -666,6 +673,16 @@ static void build_builtins(void) {
             if (op->alias) builtins[num_builtins++] = op_builtin(op, op->alias);
         }
     }
+    for (int i = 0; i < num_python_builtins; i++) builtins[num_builtins++] = python_builtins[i];
+}
+
+const Builtin *builtin_python_variant(const Builtin *b, const Value *args, int n) {
+    if (n > 0 && args[0].kind == VAL_TENSOR && strcmp(b->name, "range") != 0) return NULL;
+    int count;
+    const Builtin *all = all_builtins(&count);
+    for (int i = count - num_python_builtins; i < count; i++)
+        if ((all[i].flags & BI_PY_VARIANT) && strcmp(all[i].name, b->name) == 0) return &all[i];
+    return NULL;
 }
 
 static const Builtin *all_builtins(int *count) {
@@ -685,7 +702,7 @@ const char *const *builtin_names(int *count) {
         names = calloc((size_t)total + 1, sizeof *names);
         if (!names) abort();
         for (int i = 0; i < total; i++)
-            if (b[i].self_kind == VAL_VOID) names[n++] = b[i].name;
+            if (b[i].self_kind == VAL_VOID && !(b[i].flags & BI_PY_VARIANT)) names[n++] = b[i].name;
     }
     *count = n;
     return names;
@@ -717,7 +734,8 @@ static void build_index(void) {
     all_builtins(&n);
     if (n >= HASH_SLOTS / 2) abort(); /* the table outgrew the hash: raise HASH_SLOTS */
     for (int i = 0; i < num_builtins; i++) {
-        if (builtins[i].self_kind != VAL_VOID) continue; /* methods: builtin_method */
+        if (builtins[i].self_kind != VAL_VOID || (builtins[i].flags & BI_PY_VARIANT))
+            continue; /* methods: builtin_method; variants: builtin_python_variant */
         unsigned at = name_hash(builtins[i].name, strlen(builtins[i].name)) % HASH_SLOTS;
         while (name_slots[at]) at = (at + 1) % HASH_SLOTS;
         name_slots[at] = (short)(i + 1);

@@ -29,10 +29,11 @@ typedef bool (*InvokeFn)(Session *s, const FuncRef *f, Value *args, int n, Value
 struct FuncRef {
     const char *name;
     size_t length;
-    const UserFunc *user;     /* or */
+    UserFunc *user;           /* or */
     const Builtin *builtin;
     const Node *at;           /* where messages point */
     InvokeFn invoke;
+    Value held;               /* the function's value while the call runs (a lambda), or void */
 };
 
 /* A builtin's arguments, bound to its signature's parameters. */
@@ -62,6 +63,9 @@ enum {
     BI_OP = 1 << 4,             /* an engine op with a gradient rule (grad can take it) */
     BI_MAYBE_FUNCTION = 1 << 5, /* the first argument may name a function (plot(f, a, b)) */
     BI_KEEPS_BOOL = 1 << 6,     /* moves elements only: a boolean input, a boolean result */
+    BI_PY_VARIANT = 1 << 7,     /* Python's builtin of a name ag's op has (sum, max, len...):
+                                   taken in a .py file when the first argument is not a
+                                   tensor (builtin_python_variant); not found by name */
 };
 
 struct Builtin {
@@ -82,6 +86,20 @@ struct Builtin {
 
 /* The builtin named so, or NULL (a hash over the table). */
 const Builtin *builtin_find(const char *name, size_t length);
+/* Python's builtin that stands for b in a .py file when called with args
+ * (n of them) whose first is not a tensor: sum([1, 2]), max(a, b), len(xs);
+ * or NULL. */
+const Builtin *builtin_python_variant(const Builtin *b, const Value *args, int n);
+/* FORMAT % ARGS for a string FORMAT (str's % operator); false with the
+ * error set at line:col. */
+bool python_percent(Session *s, int line, int col, const Value *format, const Value *rhs,
+                    Value *out);
+
+/* The rows of builtins_python.c: Python's builtins and the methods of its
+ * values (list.append, dict.items, str.join, ...). */
+extern const Builtin python_builtins[];
+extern const int num_python_builtins;
+
 /* The method name of values of kind (opt.step), or NULL. */
 const Builtin *builtin_method(ValueKind kind, const char *name, size_t length);
 /* Every builtin, in the table's order (:help, completion); methods of
@@ -125,6 +143,8 @@ bool arg_axes(Session *s, CallArgs *a, int i, int *count, int64_t *axes);
  * them (permute(x, (1, 0))); negative ones allowed. */
 bool arg_axis_list(Session *s, CallArgs *a, int *count, int64_t *axes);
 bool arg_bool(Session *s, CallArgs *a, int i, bool *out);
+/* The index of the parameter named so, or -1. */
+int arg_index(const CallArgs *a, const char *name);
 /* The name of parameter i ("dim"). */
 const char *arg_name(const CallArgs *a, int i);
 /* A string argument (borrowed). */

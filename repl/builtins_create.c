@@ -10,9 +10,40 @@
 /* Parameter indices, as in the signatures (builtins.c's table). */
 enum { P_DATA = 0 };
 
+/* dtype= and device= of a creation function: ag's tensors are float64 on
+ * the CPU (other dtypes come with issue 18's work), so only those pass. */
+static bool float64_cpu(Session *s, CallArgs *a) {
+    static const char *const names[] = {"dtype", "device"};
+    for (int k = 0; k < 2; k++) {
+        int i = arg_index(a, names[k]);
+        const Value *v = i >= 0 ? &a->arg[i] : NULL;
+        if (!v || v->kind == VAL_NONE || v->kind == VAL_VOID) continue;
+        const char *name = names[k];
+        bool dtype = k == 0, device = k == 1;
+        if (dtype && v->kind == VAL_DTYPE && strcmp(v->as.module, "torch.float64") == 0) continue;
+        if (device && v->kind == VAL_STRING && v->as.string.length == 3 &&
+            memcmp(v->as.string.text, "cpu", 3) == 0)
+            continue;
+        if (dtype || device) {
+            StrBuf text;
+            strbuf_init(&text);
+            value_format(&text, v, &s->print, true);
+            bool ok = arg_error(s, a, i, "ag's tensors are float64 on the CPU for now: %s=%s is "
+                                "not supported yet", name, text.data);
+            strbuf_free(&text);
+            return ok;
+        }
+    }
+    return true;
+}
+
 /* A new leaf: requires grad when asked (requires_grad=True or `grad`). */
 static bool leaf_result(Session *s, CallArgs *a, int flag, Tensor *t, Value *out) {
     bool requires_grad = false;
+    if (t && !float64_cpu(s, a)) {
+        tensor_release(t);
+        return false;
+    }
     if (t && !arg_bool(s, a, flag, &requires_grad)) {
         tensor_release(t);
         return false;
@@ -31,7 +62,13 @@ BUILTIN(bi_tensor) {
         return leaf_result(s, a, 1, tensor_create(1, (int64_t[]){v->as.shape.ndim}, dims, false),
                            out);
     }
-    if (v->kind == VAL_LIST && v->as.list->tuple) a->arg[P_DATA].as.list->tuple = false; /* tensor((1, 2)) */
+    if (v->kind == VAL_LIST && v->as.list->tuple) { /* tensor((1, 2)): a list of the same items */
+        ValueList *l = value_list_new(v->as.list->count, false);
+        if (!l) return session_fail(s, a->line, a->col, "out of memory");
+        for (int i = 0; i < l->count; i++) value_copy(&v->as.list->items[i], &l->items[i]);
+        value_release(&a->arg[P_DATA]);
+        a->arg[P_DATA] = (Value){.kind = VAL_LIST, .as.list = l};
+    }
     if (!arg_tensor(s, a, P_DATA, &t) || !leaf_result(s, a, 1, tensor_detach(t), out)) return false;
     out->boolean = boolean && !out->as.tensor->requires_grad; /* a mask cannot require grad */
     return true;

@@ -250,8 +250,11 @@ static bool cmd_vars(Cmd *c, const char *arg) {
     for (int i = 0; i < s->num_vars; i++) {
         const Var *v = &s->vars[i];
         fprintf(s->out, "%-12s ", v->name);
-        if (v->func) {
-            fprintf(s->out, "function %s", v->func->source);
+        if (v->value.kind == VAL_FUNCTION) {
+            const UserFunc *f = v->value.as.function;
+            const char *text = f->def ? f->def->text : f->lambda->as.text.text;
+            size_t length = f->def ? f->def->text_length : f->lambda->as.text.length;
+            fprintf(s->out, "function %.*s", (int)length, text);
         } else if (v->value.kind == VAL_TENSOR) {
             describe_tensor(s, v->value.as.tensor);
         } else if (v->value.kind == VAL_NUMBER && v->value.literal) {

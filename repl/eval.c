@@ -31,6 +31,9 @@ typedef enum { EXEC_OK, EXEC_ERROR, EXEC_BREAK, EXEC_CONTINUE, EXEC_RETURN } Sta
 
 static Status exec_block(Session *s, const Block *b);
 static Status exec_statement(Session *s, const Stmt *st);
+static bool make_function(Session *s, const Stmt *def, const Node *lambda, Value *out);
+static bool apply_tensor_binary(Session *s, const Node *n, TokenType op, const Value *a,
+                                const Value *b, Value *out);
 
 /* ======================================================================
  * Values and messages
@@ -94,6 +97,8 @@ static bool truth(Session *s, const Node *at, const Value *v, bool *out) {
     case VAL_NONE: *out = false; return true;
     case VAL_STRING: *out = v->as.string.length > 0; return true;
     case VAL_LIST: *out = v->as.list->count > 0; return true;
+    case VAL_DICT: *out = v->as.dict->count > 0; return true;
+    case VAL_FUNCTION: case VAL_BUILTIN: *out = true; return true;
     case VAL_SHAPE: *out = v->as.shape.ndim > 0; return true;
     case VAL_MODULE: case VAL_OPTIM: *out = true; return true;
     case VAL_TENSOR:
@@ -128,17 +133,41 @@ static Var *global_var(Session *s, const Node *n) {
     return v;
 }
 
-/* Binds the name n to v (taking it): a local inside a function call, else
- * a global. A list is bound as the tensor it stacks to; strings cannot be. */
-/* Whether n is named by a global statement of the running function. */
-static bool declared_global(const Frame *f, const Node *n) {
-    for (int i = 0; i < f->num_globals; i++)
-        if (f->globals[i]->as.text.length == n->as.text.length &&
-            memcmp(f->globals[i]->as.text.text, n->as.text.text, n->as.text.length) == 0)
+/* Whether n is among names (a global or nonlocal statement's). */
+static bool names_has(Node *const *names, int count, const Node *n) {
+    for (int i = 0; i < count; i++)
+        if (names[i]->as.text.length == n->as.text.length &&
+            memcmp(names[i]->as.text.text, n->as.text.text, n->as.text.length) == 0)
             return true;
     return false;
 }
 
+/* The one name resolver: where the name n is bound now, or NULL. The
+ * running call's variables, then those of the functions it is nested in
+ * (closures), then the globals; builtins are the callers' last resort. */
+static Value *resolve(Session *s, const Node *n, bool *global) {
+    Env *e = s->frame ? s->frame->env : NULL;
+    *global = false;
+    if (e && names_has(e->globals, e->num_globals, n)) e = NULL;
+    for (; e; e = e->parent) { /* a deleted name holds VAL_VOID */
+        Local *l = env_lookup(e, n->as.text.text, n->as.text.length);
+        if (l && l->value.kind != VAL_VOID) return &l->value;
+    }
+    Var *v = global_var(s, n);
+    if (v && v->value.kind == VAL_VOID) v = NULL;
+    *global = v != NULL;
+    return v ? &v->value : NULL;
+}
+
+/* Whether the name n is bound (a variable or a global). */
+static bool bound(Session *s, const Node *n) {
+    bool global;
+    return resolve(s, n, &global) != NULL;
+}
+
+/* Binds the name n to v (taking it): a variable of the running call
+ * (unless a global or nonlocal statement says otherwise), else a global. In
+ * .ag a list is bound as the tensor it stacks to, and strings cannot be. */
 static bool bind_name(Session *s, const Node *n, Value v) {
     if (v.kind == VAL_VOID) v = value_none(); /* y = f(1) where f returns nothing */
     if (!s->python && (v.kind == VAL_STRING || v.kind == VAL_GRAD_FN)) {
@@ -149,17 +178,24 @@ static bool bind_name(Session *s, const Node *n, Value v) {
                             string ? " (strings are only arguments)" : "");
     }
     if (!s->python && !stacked(s, n, &v)) return false; /* a list is bound as its stack (.ag) */
-    if (s->frame && !declared_global(s->frame, n))
-        return frame_bind(s, s->frame, n->as.text.text, n->as.text.length, v, n->line, n->col);
+    Env *e = s->frame ? s->frame->env : NULL;
+    if (e && !names_has(e->globals, e->num_globals, n)) {
+        if (names_has(e->nonlocals, e->num_nonlocals, n))
+            for (Env *up = e->parent; up; up = up->parent)
+                if (env_lookup(up, n->as.text.text, n->as.text.length)) {
+                    e = up;
+                    break;
+                }
+        return env_bind(s, e, n->as.text.text, n->as.text.length, v, n->line, n->col);
+    }
     Var *existing = global_var(s, n);
-    if (existing && !existing->func) { /* rebinding a variable: the common case, in loops */
+    if (existing) { /* rebinding a variable: the common case, in loops */
         value_release(&existing->value);
         existing->value = v;
         return true;
     }
-    bool new_name = existing == NULL;
     if (!session_bind(s, n->as.text.text, n->as.text.length, v, n->line, n->col)) return false;
-    if (new_name && s->interactive && builtin_find(n->as.text.text, n->as.text.length))
+    if (s->interactive && builtin_find(n->as.text.text, n->as.text.length))
         fflush(s->out), fprintf(s->err, "note: '%.*s' now hides the builtin %.*s() until :reset; torch.%.*s(...) "
                 "still calls it\n", name_len(n), n->as.text.text, name_len(n), n->as.text.text,
                 name_len(n), n->as.text.text);
@@ -222,6 +258,12 @@ static bool named_constant(const Node *n, Value *out) {
     return false;
 }
 
+/* A builtin as a value (a function passed to another, F.relu stored). */
+static bool builtin_value(const Builtin *b, Value *out) {
+    *out = (Value){.kind = VAL_BUILTIN, .as.builtin = {b, b->name}};
+    return true;
+}
+
 static bool eval_name(Session *s, const Node *n, Value *out) {
     const char *name = n->as.text.text;
     size_t len = n->as.text.length;
@@ -230,25 +272,30 @@ static bool eval_name(Session *s, const Node *n, Value *out) {
         double constant;
         if (sub) return *out = (Value){.kind = VAL_MODULE, .as.module = sub}, true;
         if (module_constant("torch", name, len, &constant)) return *out = value_number(constant), true;
-        if (builtin_find(name, len))
+        const char *dtype = module_dtype(name, len);
+        if (dtype) return *out = (Value){.kind = VAL_DTYPE, .as.module = dtype}, true;
+        const Builtin *b = builtin_find(name, len);
+        if (b && s->python) return builtin_value(b, out);
+        if (b)
             return session_fail(s, n->line, n->col, "torch.%.*s is a function: call it, as in "
                                 "torch.%.*s(...)", name_len(n), name, name_len(n), name);
         return session_fail(s, n->line, n->col, "ag has no torch.%.*s", name_len(n), name);
     }
-    Local *l = s->frame ? frame_lookup(s->frame, name, len) : NULL;
-    if (l) return value_copy(&l->value, out) || session_fail(s, n->line, n->col, "out of memory");
-    Var *v = global_var(s, n);
-    if (v && v->func)
+    bool global;
+    Value *v = resolve(s, n, &global);
+    if (v && global && s->isolated && v->kind == VAL_TENSOR && v->as.tensor->requires_grad)
+        /* inside grad/gradcheck only the arguments are differentiated */
+        return engine_result(s, n, tensor_detach(v->as.tensor), out);
+    if (v && !s->python && v->kind == VAL_FUNCTION)
         return session_fail(s, n->line, n->col, "'%.*s' is a function: call it, as in %.*s(...)",
                             name_len(n), name, name_len(n), name);
-    if (v && s->isolated && v->value.kind == VAL_TENSOR && v->value.as.tensor->requires_grad)
-        /* inside grad/gradcheck only the arguments are differentiated */
-        return engine_result(s, n, tensor_detach(v->value.as.tensor), out);
-    if (v) return value_copy(&v->value, out) || session_fail(s, n->line, n->col, "out of memory");
+    if (v) return value_copy(v, out) || session_fail(s, n->line, n->col, "out of memory");
     if (s->python && len == 8 && memcmp(name, "__name__", 8) == 0)
         return value_string("__main__", 8, out) || session_fail(s, n->line, n->col, "out of memory");
     if (!s->python && named_constant(n, out)) return true;
-    if (builtin_find(name, len))
+    const Builtin *b = builtin_find(name, len);
+    if (b && s->python) return builtin_value(b, out);
+    if (b)
         return session_fail(s, n->line, n->col, "'%.*s' is a builtin function: call it, as in "
                             "%.*s(...)", name_len(n), name, name_len(n), name);
     return unknown_name(s, n, "name");
@@ -408,30 +455,13 @@ static const char *py_type(const Value *v) {
     case VAL_SHAPE: return "torch.Size";
     case VAL_TENSOR: return "Tensor";
     case VAL_MODULE: return "module";
+    case VAL_DICT: return v->as.dict->set ? "set" : "dict";
+    case VAL_FUNCTION: return "function";
+    case VAL_BUILTIN: return "builtin_function_or_method";
     default: return "object";
     }
 }
 
-/* Whether two values are equal as Python's == finds them for `in` (tensors:
- * the same object). */
-static bool same_value(const Value *a, const Value *b) {
-    if (value_is_scalar(a) && value_is_scalar(b)) return value_scalar(a) == value_scalar(b);
-    if (a->kind != b->kind) return false;
-    switch (a->kind) {
-    case VAL_NONE: return true;
-    case VAL_STRING:
-        return a->as.string.length == b->as.string.length &&
-               memcmp(a->as.string.text, b->as.string.text, a->as.string.length) == 0;
-    case VAL_TENSOR: return a->as.tensor == b->as.tensor;
-    case VAL_MODULE: return a->as.module == b->as.module;
-    case VAL_LIST:
-        if (a->as.list->count != b->as.list->count) return false;
-        for (int i = 0; i < a->as.list->count; i++)
-            if (!same_value(&a->as.list->items[i], &b->as.list->items[i])) return false;
-        return true;
-    default: return false;
-    }
-}
 
 /* is / is not: None, booleans and small things by value, objects by identity. */
 static bool identical(const Value *a, const Value *b) {
@@ -442,7 +472,7 @@ static bool identical(const Value *a, const Value *b) {
     case VAL_INT: return a->as.integer == b->as.integer;
     case VAL_TENSOR: return a->as.tensor == b->as.tensor;
     case VAL_LIST: return a->as.list == b->as.list;
-    case VAL_STRING: return same_value(a, b);
+    case VAL_STRING: return value_equal(a, b);
     case VAL_MODULE: return a->as.module == b->as.module;
     default: return false;
     }
@@ -452,8 +482,23 @@ static bool identical(const Value *a, const Value *b) {
 static bool contains(Session *s, const Node *n, const Value *a, const Value *b, bool *out) {
     *out = false;
     if (b->kind == VAL_LIST) {
-        for (int i = 0; i < b->as.list->count && !*out; i++) *out = same_value(a, &b->as.list->items[i]);
+        for (int i = 0; i < b->as.list->count && !*out; i++) *out = value_equal(a, &b->as.list->items[i]);
         return true;
+    }
+    if (b->kind == VAL_DICT) {
+        if (!value_hashable(a))
+            return session_fail(s, n->line, n->col, "TypeError: unhashable type: '%s'", py_type(a));
+        *out = value_dict_get(b->as.dict, a) != NULL;
+        return true;
+    }
+    if (b->kind == VAL_TENSOR && (value_is_scalar(a) || a->kind == VAL_TENSOR)) {
+        /* PyTorch's Tensor.__contains__: (b == a).any() */
+        Tensor *ta = value_to_tensor(a, (char[8]){0}, 8);
+        Tensor *eq = ta ? tensor_eq(b->as.tensor, ta) : NULL;
+        for (int64_t i = 0; eq && i < eq->numel && !*out; i++) *out = eq->data[i] != 0;
+        tensor_release(eq);
+        tensor_release(ta);
+        return eq || session_fail(s, n->line, n->col, "%s", ag_error());
     }
     if (b->kind == VAL_SHAPE && value_is_scalar(a)) {
         for (int i = 0; i < b->as.shape.ndim && !*out; i++) *out = b->as.shape.dims[i] == value_scalar(a);
@@ -512,6 +557,36 @@ static bool string_binary(Session *s, const Node *n, TokenType op, const Value *
                         "'%s' and '%s'", token_text(op), py_type(a), py_type(b));
 }
 
+/* list + list, tuple + tuple, list * n: new sequences (a list and a
+ * tensor go to the engine, as in PyTorch: [1, 2] + t adds). */
+static bool sequence_binary(Session *s, const Node *n, TokenType op, const Value *a,
+                            const Value *b, Value *out) {
+    bool repeat = op == TOK_STAR && (is_int(a) || is_int(b));
+    if (!repeat && !(a->kind == VAL_LIST && b->kind == VAL_LIST)) {
+        if (a->kind == VAL_TENSOR || b->kind == VAL_TENSOR) return apply_tensor_binary(s, n, op, a, b, out);
+        return session_fail(s, n->line, n->col, "TypeError: %s %s %s", a->kind == VAL_LIST &&
+                            b->kind == VAL_LIST ? "can't multiply sequence by non-int of type" :
+                            "unsupported operand type(s) for", token_text(op), py_type(b));
+    }
+    if (!repeat && a->as.list->tuple != b->as.list->tuple)
+        return session_fail(s, n->line, n->col, "TypeError: can only concatenate %s (not \"%s\") "
+                            "to %s", py_type(a), py_type(b), py_type(a));
+    const Value *seq = a->kind == VAL_LIST ? a : b;
+    int64_t times = repeat ? int_of(a->kind == VAL_LIST ? b : a) : 1;
+    int64_t count = repeat ? (times > 0 ? seq->as.list->count * times : 0)
+                           : (int64_t)a->as.list->count + b->as.list->count;
+    ValueList *l = count <= INT32_MAX ? value_list_new((int)count, seq->as.list->tuple) : NULL;
+    if (!l) return session_fail(s, n->line, n->col, "MemoryError");
+    for (int64_t i = 0; i < count; i++) {
+        const Value *from = repeat ? &seq->as.list->items[i % seq->as.list->count]
+                            : i < a->as.list->count ? &a->as.list->items[i]
+                                                    : &b->as.list->items[i - a->as.list->count];
+        value_copy(from, &l->items[i]);
+    }
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    return true;
+}
+
 /* Python's own operators: identity, membership, ints, strings, float
  * division by zero. True when it took the operation (*done), with its
  * result or its error. */
@@ -529,9 +604,15 @@ static bool python_binary(Session *s, const Node *n, TokenType op, const Value *
         *out = value_bool(op == TOK_IN ? in : !in);
         return true;
     }
+    if (a->kind == VAL_STRING && op == TOK_PERCENT)
+        return python_percent(s, n->line, n->col, a, b, out);
     if (a->kind == VAL_STRING || b->kind == VAL_STRING) return string_binary(s, n, op, a, b, out);
-    if ((op == TOK_EQ || op == TOK_NE) && (a->kind == VAL_LIST || b->kind == VAL_LIST)) {
-        bool same = same_value(a, b); /* Python's list and tuple equality */
+    if (s->python && (a->kind == VAL_LIST || b->kind == VAL_LIST) &&
+        (op == TOK_PLUS || op == TOK_STAR))
+        return sequence_binary(s, n, op, a, b, out);
+    if ((op == TOK_EQ || op == TOK_NE) &&
+        (a->kind == VAL_LIST || b->kind == VAL_LIST || a->kind == VAL_DICT || b->kind == VAL_DICT)) {
+        bool same = value_equal(a, b); /* Python's list and tuple equality */
         *out = value_bool(op == TOK_EQ ? same : !same);
         return true;
     }
@@ -564,6 +645,12 @@ static bool apply_binary(Session *s, const Node *n, TokenType op, const Value *a
         *out = value_bool(op == TOK_EQ ? same : !same);
         return true;
     }
+    return apply_tensor_binary(s, n, op, a, b, out);
+}
+
+/* a op b through the engine, each operand made a tensor. */
+static bool apply_tensor_binary(Session *s, const Node *n, TokenType op, const Value *a,
+                                const Value *b, Value *out) {
     Tensor *ta, *tb;
     if (!operand_tensor(s, n->left ? n->left : n, a, NULL, "left", op, &ta)) return false;
     if (!operand_tensor(s, n->right ? n->right : n, b, NULL, "right", op, &tb)) {
@@ -698,6 +785,8 @@ static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
         *out = t->grad_fn ? (Value){.kind = VAL_GRAD_FN, .as.grad_fn = t->op_name} : value_none();
     } else if (attr_is(n, "data")) {
         return engine_result(s, n, tensor_detach(t), out);
+    } else if (attr_is(n, "dtype") && s->python) {
+        *out = (Value){.kind = VAL_DTYPE, .as.module = "torch.float64"};
     } else if (attr_is(n, "dtype") || attr_is(n, "device")) {
         return session_fail(s, n->line, n->col, "ag tensors are all float64 on the CPU: there "
                             "is no .%.*s", name_len(n), n->as.text.text);
@@ -722,6 +811,10 @@ static bool module_attr(Session *s, const Node *n, const char *module, Value *ou
     double constant;
     if (sub) return *out = (Value){.kind = VAL_MODULE, .as.module = sub}, true;
     if (module_constant(module, name, len, &constant)) return *out = value_number(constant), true;
+    const char *dtype = strcmp(module, "torch") == 0 ? module_dtype(name, len) : NULL;
+    if (dtype) return *out = (Value){.kind = VAL_DTYPE, .as.module = dtype}, true;
+    const Builtin *b = module_is_torch(module) ? builtin_find(name, len) : NULL;
+    if (b && s->python) return builtin_value(b, out);
     bool function = (strcmp(module, "math") == 0 && module_math_function(name, len)) ||
                     (module_is_torch(module) && builtin_find(name, len));
     if (function)
@@ -796,6 +889,7 @@ static void index_items_free(IndexItems *ix) {
 /* An integer from a number or a one-element tensor (an index, a slice bound). */
 static bool index_integer(Session *s, const Node *at, const Value *v, const char *what,
                           int64_t *out) {
+    if (v->kind == VAL_INT) return *out = v->as.integer, true;
     double x = v->kind == VAL_NUMBER ? v->as.number
                : v->kind == VAL_TENSOR && v->as.tensor->numel == 1 ? v->as.tensor->data[0] : NAN;
     if (x != floor(x) || fabs(x) > 0x1p62)
@@ -834,7 +928,7 @@ static bool index_item(Session *s, const Node *at, Value *v, AgIndex *it) {
     if (v->kind == VAL_LIST && !v->as.list->tuple && !stacked(s, at, v)) return false;
     switch (v->kind) {
     case VAL_NONE: *it = (AgIndex){.kind = AG_INDEX_NEWAXIS}; return true;
-    case VAL_NUMBER:
+    case VAL_NUMBER: case VAL_INT:
         *it = (AgIndex){.kind = AG_INDEX_INT};
         return index_integer(s, at, v, "an index", &it->index);
     case VAL_TENSOR:
@@ -899,9 +993,114 @@ static bool index_tensor(Session *s, const Node *n, Tensor *t, Value *out) {
     return ok;
 }
 
+/* One bound of a Python slice (None or absent: *has false). */
+static bool slice_part(Session *s, const Node *part, int64_t *out, bool *has) {
+    *has = false;
+    if (!part) return true;
+    Value v;
+    if (!eval_expression(s, part, &v)) return false;
+    bool ok = true;
+    if (v.kind == VAL_INT || v.kind == VAL_BOOL) *out = int_of(&v), *has = true;
+    else if (v.kind != VAL_NONE)
+        ok = session_fail(s, part->line, part->col, "TypeError: slice indices must be integers "
+                          "or None or have an __index__ method");
+    value_release(&v);
+    return ok;
+}
+
+/* Python's slice of count items: start, stop, step resolved as
+ * slice.indices does; the chosen positions are start + k * step. */
+static bool python_slice(Session *s, const Node *sl, int64_t count, int64_t *start, int64_t *step,
+                         int64_t *length) {
+    int64_t b[3] = {0, 0, 1};
+    bool has[3];
+    for (int i = 0; i < 3; i++)
+        if (!slice_part(s, sl->kids[i], &b[i], &has[i])) return false;
+    int64_t st = has[2] ? b[2] : 1;
+    if (st == 0) return session_fail(s, sl->line, sl->col, "ValueError: slice step cannot be zero");
+    int64_t lo = st > 0 ? 0 : -1, hi = st > 0 ? count : count - 1;
+    int64_t from = has[0] ? b[0] : (st > 0 ? lo : hi), to = has[1] ? b[1] : (st > 0 ? hi : lo);
+    if (has[0]) from = from < 0 ? (from + count < lo ? lo : from + count) : (from > hi ? hi : from);
+    if (has[1]) to = to < 0 ? (to + count < lo ? lo : to + count) : (to > hi ? hi : to);
+    *start = from;
+    *step = st;
+    *length = st > 0 ? (to > from ? (to - from + st - 1) / st : 0)
+                     : (from > to ? (from - to - st - 1) / -st : 0);
+    return true;
+}
+
+/* xs[i], xs[a:b:c], s[i], d[key], shape[i] of Python's values. */
+static bool python_subscript(Session *s, const Node *n, const Value *obj, Value *out) {
+    const Node *k = n->kids[0];
+    if (n->num_kids != 1)
+        return session_fail(s, n->line, n->col, "TypeError: %s indices must be integers or "
+                            "slices, not tuple", py_type(obj));
+    if (obj->kind == VAL_DICT) {
+        Value key;
+        if (!eval_expression(s, k, &key)) return false;
+        const Value *v = obj->as.dict->set || !value_hashable(&key) ? NULL
+                         : value_dict_get(obj->as.dict, &key);
+        bool ok = v ? value_copy(v, out) : false;
+        if (!v && obj->as.dict->set)
+            session_set_error(s, n->line, n->col, "TypeError: 'set' object is not subscriptable");
+        else if (!v && !value_hashable(&key))
+            session_set_error(s, k->line, k->col, "TypeError: unhashable type: '%s'", py_type(&key));
+        else if (!v) {
+            StrBuf text;
+            strbuf_init(&text);
+            value_format(&text, &key, &s->print, true);
+            session_set_error(s, n->line, n->col, "KeyError: %.*s", 400, text.data);
+            strbuf_free(&text);
+        }
+        value_release(&key);
+        return ok;
+    }
+    int64_t count = value_item_count(obj);
+    if (k->kind == NODE_SLICE) {
+        int64_t start, step, length;
+        if (!python_slice(s, k, count, &start, &step, &length)) return false;
+        if (obj->kind == VAL_STRING) {
+            StrBuf sb;
+            strbuf_init(&sb);
+            for (int64_t i = 0; i < length; i++) strbuf_appendn(&sb, obj->as.string.text + start + i * step, 1);
+            bool ok = !sb.oom && value_string(sb.data, sb.len, out);
+            strbuf_free(&sb);
+            return ok || session_fail(s, n->line, n->col, "out of memory");
+        }
+        ValueList *l = value_list_new((int)length, obj->kind == VAL_LIST && obj->as.list->tuple);
+        if (!l) return session_fail(s, n->line, n->col, "out of memory");
+        *out = (Value){.kind = VAL_LIST, .as.list = l};
+        for (int64_t i = 0; i < length; i++)
+            if (!value_item(obj, start + i * step, true, &l->items[i]))
+                return value_release(out), session_fail(s, n->line, n->col, "%s", ag_error());
+        return true;
+    }
+    Value iv;
+    if (!eval_expression(s, k, &iv)) return false;
+    bool integer = iv.kind == VAL_INT || iv.kind == VAL_BOOL;
+    int64_t i = integer ? int_of(&iv) : 0;
+    const char *type = py_type(&iv);
+    value_release(&iv);
+    if (!integer)
+        return session_fail(s, k->line, k->col, "TypeError: %s indices must be integers or "
+                            "slices, not %s", py_type(obj), type);
+    if (i < 0) i += count;
+    if (i < 0 || i >= count)
+        return session_fail(s, n->line, n->col, "IndexError: %s index out of range",
+                            obj->kind == VAL_STRING ? "string" : py_type(obj));
+    return value_item(obj, i, true, out) || session_fail(s, n->line, n->col, "%s", ag_error());
+}
+
 static bool eval_index(Session *s, const Node *n, Value *out) {
     Value obj;
-    if (!eval_expression(s, n->left, &obj) || !stacked(s, n->left, &obj)) return false;
+    if (!eval_expression(s, n->left, &obj)) return false;
+    if (s->python && (obj.kind == VAL_LIST || obj.kind == VAL_DICT || obj.kind == VAL_STRING ||
+                      obj.kind == VAL_SHAPE)) {
+        bool ok = python_subscript(s, n, &obj, out);
+        value_release(&obj);
+        return ok;
+    }
+    if (!stacked(s, n->left, &obj)) return false;
     bool ok;
     if (obj.kind == VAL_TENSOR || (obj.kind == VAL_NUMBER && obj.literal)) {
         Tensor *t;
@@ -940,22 +1139,25 @@ static bool take_step(Session *s, int line, int col) {
 }
 
 /* An error inside a body is reported where the function was called (the
- * body may be lines away), naming the innermost function it happened in. */
+ * body may be lines away), naming the innermost function it happened in.
+ * In a .py file the error stays where it happened, as CPython's traceback
+ * names that line last. */
 static void blame_call(Session *s, const Node *call, const UserFunc *f) {
+    if (s->python) return;
     s->error_line = call->line;
     s->error_col = call->col;
     if (s->error_in_function) return;
     s->error_in_function = true;
     char inner[sizeof s->error];
     memcpy(inner, s->error, sizeof inner);
-    const Node *name = f->def->target;
-    snprintf(s->error, sizeof s->error, "in %.*s: %.*s", name_len(name), name->as.text.text,
+    snprintf(s->error, sizeof s->error, "in %.*s: %.*s", (int)f->name_length, f->name,
              (int)sizeof s->error - 80, inner);
 }
 
 /* How many parameters of f have no default. */
 static int required_params(const UserFunc *f) {
-    int n = f->def->num_params;
+    int n;
+    userfunc_params(f, &n);
     while (f->defaults && n > 0 && f->defaults[n - 1].kind != VAL_VOID) n--;
     return n;
 }
@@ -963,70 +1165,102 @@ static int required_params(const UserFunc *f) {
 /* f called with n positional arguments where its parameters want another
  * number: Python's TypeError in a .py file. */
 static bool arity_error(Session *s, const Node *at, const UserFunc *f, int n) {
-    const Node *fname = f->def->target;
-    int total = f->def->num_params, required = required_params(f);
+    int total, required = required_params(f);
+    Node *const *params = userfunc_params(f, &total);
+    int nl = (int)f->name_length;
+    if (f->def && f->def->star >= 0) required = total = f->def->star; /* *args: never too many */
     if (!s->python)
-        return session_fail(s, at->line, at->col, "%.*s takes %d argument%s, got %d",
-                            name_len(fname), fname->as.text.text, total, total == 1 ? "" : "s", n);
+        return session_fail(s, at->line, at->col, "%.*s takes %d argument%s, got %d", nl,
+                            f->name, total, total == 1 ? "" : "s", n);
     if (n > total) {
         char want[32];
         if (required == total) snprintf(want, sizeof want, "%d", total);
         else snprintf(want, sizeof want, "from %d to %d", required, total);
         return session_fail(s, at->line, at->col, "TypeError: %.*s() takes %s positional "
-                            "argument%s but %d %s given", name_len(fname), fname->as.text.text,
-                            want, total == 1 ? "" : "s", n, n == 1 ? "was" : "were");
+                            "argument%s but %d %s given", nl, f->name, want,
+                            total == 1 ? "" : "s", n, n == 1 ? "was" : "were");
     }
     StrBuf names;
     strbuf_init(&names);
     int missing = required - n;
     for (int i = n; i < required; i++) {
-        const Node *p = f->def->params[i];
+        const Node *p = params[i];
         if (i > n) strbuf_append(&names, i + 1 == required ? (missing > 2 ? ", and " : " and ") : ", ");
         strbuf_appendf(&names, "'%.*s'", name_len(p), p->as.text.text);
     }
     session_set_error(s, at->line, at->col, "TypeError: %.*s() missing %d required positional "
-                      "argument%s: %s", name_len(fname), fname->as.text.text, missing,
-                      missing == 1 ? "" : "s", names.data);
+                      "argument%s: %s", nl, f->name, missing, missing == 1 ? "" : "s", names.data);
     strbuf_free(&names);
     return false;
 }
 
-/* Runs f's body with its parameters bound to args (n of them, taken). */
-static bool apply_user(Session *s, const Node *at, const UserFunc *f, Value *args, int n,
-                       Value *out) {
-    const Stmt *def = f->def;
-    const Node *fname = def->target;
-    if (n < def->num_params && f->defaults) /* the defaults of the parameters not given */
-        for (; n < def->num_params && f->defaults[n].kind != VAL_VOID; n++)
-            value_copy(&f->defaults[n], &args[n]);
-    if (n != def->num_params) {
-        for (int i = 0; i < n; i++) value_release(&args[i]);
+static void release_args(Value *args, int n) {
+    for (int i = 0; i < n; i++) value_release(&args[i]);
+}
+
+/* Whether one more call may nest: Python's recursion limit in a .py file. */
+static bool call_depth_ok(Session *s, const Node *at, const UserFunc *f) {
+    int limit = s->python ? MAX_PY_CALL_DEPTH : MAX_CALL_DEPTH;
+    if (s->call_depth < limit) return true;
+    if (s->python)
+        return session_fail(s, at->line, at->col, "RecursionError: maximum recursion depth "
+                            "exceeded");
+    return session_fail(s, at->line, at->col, "runaway recursion: more than %d nested calls "
+                        "(does %.*s call itself?)", limit, (int)f->name_length, f->name);
+}
+
+/* Runs f's body (or its expression) in a new env, its parameters bound to
+ * args (n of them, taken; defaults fill the rest). */
+static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int n, Value *out) {
+    int total;
+    Node *const *params = userfunc_params(f, &total);
+    int star = f->def ? f->def->star : -1;
+    if (star >= 0 && n >= star) { /* def f(a, *args): the rest as a tuple */
+        ValueList *rest = value_list_new(n - star, true);
+        if (!rest) {
+            release_args(args, n);
+            return session_fail(s, at->line, at->col, "out of memory");
+        }
+        for (int i = star; i < n; i++) rest->items[i - star] = args[i];
+        args[star] = (Value){.kind = VAL_LIST, .as.list = rest};
+        n = star + 1;
+    }
+    if (n < total && f->defaults) /* the defaults of the parameters not given */
+        for (; n < total && f->defaults[n].kind != VAL_VOID; n++) value_copy(&f->defaults[n], &args[n]);
+    if (n != total) {
+        release_args(args, n);
         return arity_error(s, at, f, n);
     }
-    if (s->call_depth >= MAX_CALL_DEPTH) {
-        for (int i = 0; i < n; i++) value_release(&args[i]);
-        return session_fail(s, at->line, at->col, "runaway recursion: more than %d nested calls "
-                            "(does %.*s call itself?)", MAX_CALL_DEPTH, name_len(fname),
-                            fname->as.text.text);
-    }
-    if (!take_step(s, at->line, at->col)) {
-        for (int i = 0; i < n; i++) value_release(&args[i]);
+    if (!call_depth_ok(s, at, f) || !take_step(s, at->line, at->col)) {
+        release_args(args, n);
         return false;
     }
-    Frame frame = {.func = f, .caller = s->frame, .result = value_void()};
+    Env *env = session_env(s, f->closure, f->code, at->line, at->col);
+    if (!env) {
+        release_args(args, n);
+        return false;
+    }
+    Frame frame = {.func = f, .env = env, .caller = s->frame, .result = value_void()};
     bool ok = true;
     for (int i = 0; i < n; i++) {
-        const Node *p = def->params[i];
-        if (ok) ok = frame_bind(s, &frame, p->as.text.text, p->as.text.length, args[i], at->line, at->col);
+        const Node *p = params[i];
+        if (ok) ok = env_bind(s, env, p->as.text.text, p->as.text.length, args[i], at->line, at->col);
         else value_release(&args[i]);
     }
     s->frame = &frame;
     s->call_depth++;
-    if (ok && !def->has_block) {
-        ok = eval_expression(s, def->expr, out);
+    if (ok && f->lambda) {
+        ok = eval_expression(s, f->lambda->left, out);
+    } else if (ok && !f->def->has_block) {
+        ok = eval_expression(s, f->def->expr, out);
     } else if (ok) {
+        if (f->def->generator) { /* run to its end: the yielded values, as a list */
+            ValueList *l = value_list_new(0, false);
+            ok = l || session_fail(s, at->line, at->col, "MemoryError");
+            if (l) frame.result = (Value){.kind = VAL_LIST, .as.list = l};
+        }
         s->quiet++;
-        Status st = exec_block(s, &def->body);
+        Status st = ok ? exec_block(s, &f->def->body) : EXEC_ERROR;
         s->quiet--;
         ok = st != EXEC_ERROR;
         *out = frame.result;
@@ -1034,10 +1268,12 @@ static bool apply_user(Session *s, const Node *at, const UserFunc *f, Value *arg
     }
     s->call_depth--;
     s->frame = frame.caller;
-    frame_free(&frame);
+    value_release(&frame.result);
+    env_release(env);
     if (!ok) blame_call(s, at, f);
     return ok;
 }
+
 
 /* The evaluator's call path for grad, gradcheck and plot: args are
  * borrowed (copies are passed on). */
@@ -1053,38 +1289,75 @@ static bool invoke(Session *s, const FuncRef *f, Value *args, int n, Value *out)
                         false, NULL, out);
 }
 
-/* The function the first argument of grad or gradcheck names; messages
- * about calling it point at the call. */
+/* The function the first argument of grad, gradcheck or plot names (or,
+ * in a .py file, is: a lambda, F.relu); messages about calling it point at
+ * the call. f->held keeps an evaluated function alive. */
 static bool function_ref(Session *s, const Builtin *b, const Node *call, const Node *arg,
                          FuncRef *f) {
     memset(f, 0, sizeof *f);
     f->invoke = invoke;
     f->at = call;
-    if (arg->kind == NODE_NAME) {
-        f->name = arg->as.text.text;
-        f->length = arg->as.text.length;
-        Var *v = arg->torch ? NULL : global_var(s, arg);
-        if (v && v->func) f->user = v->func;
-        else if (!v) f->builtin = builtin_find(f->name, f->length);
-        if (f->user || (f->builtin && (f->builtin->flags & BI_OP))) return true;
-        if (f->builtin && f->builtin->op)
-            return session_fail(s, arg->line, arg->col, "%s has no gradient: its result is a "
-                                "constant (as in PyTorch)", f->builtin->name);
-    }
+    f->held = value_void();
+    Value v = value_void();
+    bool global, named = arg->kind == NODE_NAME;
+    Value *bound = named && !arg->torch ? resolve(s, arg, &global) : NULL;
+    if (named) f->name = arg->as.text.text, f->length = arg->as.text.length;
+    if (bound) v = *bound;
+    else if (named) f->builtin = builtin_find(f->name, f->length);
+    else if (s->python && !eval_expression(s, arg, &f->held)) return false;
+    else if (s->python) v = f->held;
+    if (v.kind == VAL_FUNCTION) f->user = v.as.function;
+    if (v.kind == VAL_BUILTIN) f->builtin = v.as.builtin.row;
+    if (!named && f->user) f->name = f->user->name, f->length = f->user->name_length;
+    if (!named && f->builtin) f->name = f->builtin->name, f->length = strlen(f->builtin->name);
+    if (f->user || (f->builtin && (f->builtin->flags & BI_OP))) return true;
+    value_release(&f->held);
+    if (f->builtin && f->builtin->op)
+        return session_fail(s, arg->line, arg->col, "%s has no gradient: its result is a "
+                            "constant (as in PyTorch)", f->builtin->name);
     return session_fail(s, arg->line, arg->col, "the first argument of %s must name a function "
                         "to differentiate: one you defined (f(x) = ...) or an op such as exp",
                         b->name);
 }
 
 /* Whether arg is a name that means a function here: one the user defined,
- * or an engine op that no variable hides (plot(sin, 0, 3)). */
+ * or an engine op that no variable hides (plot(sin, 0, 3)); in a .py file
+ * a lambda too. */
 static bool names_function(Session *s, const Node *arg) {
+    if (arg->kind == NODE_LAMBDA) return s->python;
     if (arg->kind != NODE_NAME) return false;
     const Builtin *b = builtin_find(arg->as.text.text, arg->as.text.length);
     if (arg->torch) return b && (b->flags & BI_OP);
-    if (s->frame && frame_lookup(s->frame, arg->as.text.text, arg->as.text.length)) return false;
-    Var *v = global_var(s, arg);
-    return v ? v->func != NULL : b && (b->flags & BI_OP);
+    bool global;
+    Value *v = resolve(s, arg, &global);
+    return v ? v->kind == VAL_FUNCTION || (v->kind == VAL_BUILTIN && (v->as.builtin.row->flags & BI_OP))
+             : b && (b->flags & BI_OP);
+}
+
+/* Evaluates positional argument k into pos[*n] (and its node), or, for
+ * *k, each item of k's value (f(*args)); at most max in all. */
+static bool positional_arg(Session *s, const Node *k, Value *pos, const Node **nodes, int *n,
+                           int max) {
+    if (k->kind != NODE_STARRED) {
+        if (*n == max) return session_fail(s, k->line, k->col, "too many arguments (at most %d)", max);
+        if (!eval_expression(s, k, &pos[*n])) return false;
+        nodes[(*n)++] = k;
+        return true;
+    }
+    Value v;
+    if (!eval_expression(s, k->left, &v)) return false;
+    int64_t count = value_item_count(&v);
+    bool ok = count >= 0 || session_fail(s, k->line, k->col, "TypeError: argument after * must "
+                                         "be an iterable, not %s", py_type(&v));
+    if (ok && *n + count > max)
+        ok = session_fail(s, k->line, k->col, "too many arguments (at most %d)", max);
+    for (int64_t i = 0; ok && i < count; i++) {
+        ok = value_item(&v, i, s->python, &pos[*n]) ||
+             session_fail(s, k->line, k->col, "%s", ag_error());
+        if (ok) nodes[(*n)++] = k;
+    }
+    value_release(&v);
+    return ok;
 }
 
 /* Evaluates a call's arguments into pos (positional; self first for a
@@ -1121,46 +1394,51 @@ static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *
     for (int i = first; ok && i < call->num_kids; i++) {
         const Node *k = call->kids[i];
         if (i >= positional && i < call->num_positional) continue; /* the grad flag */
-        bool keyword = k->kind == NODE_KEYWORD;
-        Value *slot = keyword ? &kw[nk] : &pos[np];
-        ok = eval_expression(s, keyword ? k->left : k, slot);
-        if (!ok) break;
-        if (keyword) kw_nodes[nk++] = k;
-        else pos_nodes[np++] = k;
+        if (k->kind == NODE_KEYWORD) {
+            ok = eval_expression(s, k->left, &kw[nk]);
+            if (ok) kw_nodes[nk++] = k;
+        } else {
+            ok = positional_arg(s, k, pos, pos_nodes, &np, MAX_ARGS + 1);
+        }
     }
     if (!ok) {
-        for (int i = 0; i < np; i++) value_release(&pos[i]);
-        for (int i = 0; i < nk; i++) value_release(&kw[i]);
+        release_args(pos, np);
+        release_args(kw, nk);
+        if (fref) value_release(&fref->held);
         return false;
     }
-    return builtin_call(s, b, call->line, call->col, pos, pos_nodes, np, kw, kw_nodes, nk,
-                        grad_flag, fref, out);
+    if (s->python && !self) { /* sum([1, 2]), max(a, b), len(xs): Python's own */
+        const Builtin *py = builtin_python_variant(b, pos, np);
+        if (py) b = py;
+    }
+    ok = builtin_call(s, b, call->line, call->col, pos, pos_nodes, np, kw, kw_nodes, nk,
+                      grad_flag, fref, out);
+    if (fref) value_release(&fref->held);
+    return ok;
 }
 
 /* The parameter of f named as the keyword k is, or -1. */
 static int param_index(const UserFunc *f, const Node *k) {
-    for (int i = 0; i < f->def->num_params; i++) {
-        const Node *p = f->def->params[i];
-        if (p->as.text.length == k->as.text.length &&
-            memcmp(p->as.text.text, k->as.text.text, k->as.text.length) == 0)
+    int n;
+    Node *const *params = userfunc_params(f, &n);
+    for (int i = 0; i < n; i++)
+        if (params[i]->as.text.length == k->as.text.length &&
+            memcmp(params[i]->as.text.text, k->as.text.text, k->as.text.length) == 0)
             return i;
-    }
     return -1;
 }
 
 /* Places keyword argument k (evaluated into v, taken) in its parameter's
- * slot of args, which hold n positional ones so far. */
+ * slot of args. */
 static bool keyword_arg(Session *s, const Node *call, const UserFunc *f, const Node *k, Value v,
                         Value *args, bool *given) {
-    const Node *fname = f->def->target;
     int i = param_index(f, k);
     const char *problem = i < 0 ? "got an unexpected keyword argument" : given[i]
                               ? "got multiple values for argument" : NULL;
     if (problem) {
         value_release(&v);
         return session_fail(s, call->line, call->col, "TypeError: %.*s() %s '%.*s'",
-                            name_len(fname), fname->as.text.text, problem, name_len(k),
-                            k->as.text.text);
+                            (int)f->name_length, f->name, problem, name_len(k), k->as.text.text);
     }
     args[i] = v;
     given[i] = true;
@@ -1168,28 +1446,36 @@ static bool keyword_arg(Session *s, const Node *call, const UserFunc *f, const N
 }
 
 /* Evaluates a call's arguments into f's parameter slots: positional ones
- * in order, keyword ones by name, defaults for the rest (apply_user). */
-static bool call_user(Session *s, const Node *call, const UserFunc *f, Value *out) {
+ * in order (*args spread), keyword ones by name, defaults for the rest
+ * (apply_user). */
+static bool call_user(Session *s, const Node *call, UserFunc *f, Value *out) {
     Value args[MAX_ARGS];
+    const Node *nodes[MAX_ARGS];
     bool given[MAX_ARGS] = {false};
-    int np = call->num_positional, total = f->def->num_params, n = np;
+    int np = 0, total, n;
+    userfunc_params(f, &total);
     bool ok = true;
     for (int i = 0; i < MAX_ARGS; i++) args[i] = value_void();
     for (int i = 0; ok && i < call->num_kids; i++) {
         const Node *k = call->kids[i];
+        if (k->kind != NODE_KEYWORD) {
+            ok = positional_arg(s, k, args, nodes, &np, MAX_ARGS);
+            for (int j = 0; j < np; j++) given[j] = true;
+            continue;
+        }
         Value v;
-        if (!(ok = eval_expression(s, k->kind == NODE_KEYWORD ? k->left : k, &v))) break;
-        if (k->kind != NODE_KEYWORD) args[i] = v, given[i] = true;
-        else if (np > total) value_release(&v); /* too many positional: said below */
+        if (!(ok = eval_expression(s, k->left, &v))) break;
+        if (np > total) value_release(&v); /* too many positional: said below */
         else ok = keyword_arg(s, call, f, k, v, args, given);
     }
-    if (ok && np < call->num_kids && np <= total) { /* keywords given: fill the gaps */
+    n = np;
+    if (ok && np < total && call->num_positional < call->num_kids) { /* keywords: fill the gaps */
         for (n = np; n < total && (given[n] || (f->defaults && f->defaults[n].kind != VAL_VOID)); n++)
             if (!given[n]) value_copy(&f->defaults[n], &args[n]);
         if (n < total) ok = arity_error(s, call, f, n);
     }
     if (!ok) {
-        for (int i = 0; i < MAX_ARGS; i++) value_release(&args[i]);
+        release_args(args, MAX_ARGS);
         return false;
     }
     return apply_user(s, call, f, args, n, out);
@@ -1225,9 +1511,7 @@ static bool module_habit(Session *s, const Node *attr) {
     if (root->kind != NODE_NAME) return false;
     bool module = root->torch ? false
                               : (name_is(root, "F") || name_is(root, "nn") || name_is(root, "optim")) &&
-                                    !(s->frame && frame_lookup(s->frame, root->as.text.text,
-                                                               root->as.text.length)) &&
-                                    !global_var(s, root);
+                                    !bound(s, root);
     if (!module) return false;
     const Builtin *b = builtin_find(attr->as.text.text, attr->as.text.length);
     /* the dotted name as written, e.g. torch.nn.functional.relu */
@@ -1303,6 +1587,15 @@ static bool call_method(Session *s, const Node *call, Value *out) {
     Value self;
     if (!eval_expression(s, obj, &self)) return false;
     if (self.kind == VAL_MODULE) return call_module(s, call, self.as.module, out);
+    bool python_value = self.kind == VAL_LIST || self.kind == VAL_DICT || self.kind == VAL_STRING;
+    if (s->python && python_value) { /* xs.append(x), d.items(), ", ".join(names) */
+        const Builtin *m = builtin_method(self.kind, attr->as.text.text, attr->as.text.length);
+        if (m) return call_builtin(s, call, m, &self, out);
+        bool ok = session_fail(s, attr->line, attr->col + 1, "AttributeError: '%s' object has no "
+                               "attribute '%.*s'", py_type(&self), name_len(attr), attr->as.text.text);
+        value_release(&self);
+        return ok;
+    }
     if (!stacked(s, obj, &self)) return false;
     const Builtin *method = builtin_method(self.kind, attr->as.text.text, attr->as.text.length);
     if (method) return call_builtin(s, call, method, &self, out); /* opt.step() */
@@ -1317,21 +1610,49 @@ static bool call_method(Session *s, const Node *call, Value *out) {
     return call_builtin(s, call, b, &self, out);
 }
 
+/* Calls the value v (borrowed): a function you defined, or a builtin. */
+static bool call_value(Session *s, const Node *call, const Value *v, Value *out) {
+    if (v->kind == VAL_FUNCTION) {
+        UserFunc *f = v->as.function;
+        f->refs++; /* the call may rebind the name that held it */
+        Value held = {.kind = VAL_FUNCTION, .as.function = f};
+        bool ok = call_user(s, call, f, out);
+        value_release(&held);
+        return ok;
+    }
+    if (v->kind == VAL_BUILTIN) return call_builtin(s, call, v->as.builtin.row, NULL, out);
+    const Node *callee = call->left;
+    if (s->python || callee->kind != NODE_NAME)
+        return session_fail(s, callee->line, callee->col, "TypeError: '%s' object is not "
+                            "callable", py_type(v));
+    const char *name = callee->as.text.text;
+    bool hides = builtin_find(name, callee->as.text.length) != NULL;
+    return session_fail(s, callee->line, callee->col, "'%.*s' is a variable, not a "
+                        "function%s%.*s%s", name_len(callee), name,
+                        hides ? " (it hides the builtin: torch." : "",
+                        hides ? name_len(callee) : 0, name, hides ? "(...) calls it)" : "");
+}
+
+/* f(...): a name's function (the resolver's), a builtin, a method
+ * (x.f(...)), or, in a .py file, any expression's value (fs[0](x)). */
 static bool eval_call(Session *s, const Node *call, Value *out) {
     const Node *callee = call->left;
     if (callee->kind == NODE_ATTR) return call_method(s, call, out);
+    if (callee->kind != NODE_NAME) {
+        Value f;
+        if (!eval_expression(s, callee, &f)) return false;
+        bool ok = call_value(s, call, &f, out);
+        value_release(&f);
+        return ok;
+    }
     const char *name = callee->as.text.text;
     size_t len = callee->as.text.length;
     if (!callee->torch) {
-        Local *l = s->frame ? frame_lookup(s->frame, name, len) : NULL;
-        Var *v = l ? NULL : global_var(s, callee);
-        if (v && v->func) return call_user(s, call, v->func, out);
-        if (l || v) {
-            bool hides = builtin_find(name, len) != NULL;
-            return session_fail(s, callee->line, callee->col, "'%.*s' is a variable, not a "
-                                "function%s%.*s%s", name_len(callee), name,
-                                hides ? " (it hides the builtin: torch." : "",
-                                hides ? name_len(callee) : 0, name, hides ? "(...) calls it)" : "");
+        bool global;
+        Value *v = resolve(s, callee, &global);
+        if (v) {
+            Value f = *v; /* call_value takes its own reference when it must */
+            return call_value(s, call, &f, out);
         }
     }
     const Builtin *b = builtin_find(name, len);
@@ -1375,8 +1696,12 @@ static bool format_field(Session *s, const Node *field, StrBuf *out) {
     strbuf_init(&repr);
     PyfmtArg a = format_arg(s, &v, &text, &repr);
     char err[PYFMT_ERR_MAX];
-    bool ok = pyfmt_field(out, &a, (uint32_t)field->op, field->as.text.text, field->as.text.length,
-                          err, sizeof err);
+    uint32_t conv = (uint32_t)field->op;
+    if (field->right) { /* {x=}: its text first, and repr unless a spec is given */
+        strbuf_appendn(out, field->right->as.text.text, field->right->as.text.length);
+        if (!conv && field->as.text.length == 0) conv = 'r';
+    }
+    bool ok = pyfmt_field(out, &a, conv, field->as.text.text, field->as.text.length, err, sizeof err);
     if (!ok) session_set_error(s, field->line, field->col, "%s", err);
     strbuf_free(&text);
     strbuf_free(&repr);
@@ -1419,6 +1744,108 @@ static bool python_list(Session *s, const Node *n, int level, int64_t *at, Value
     return true;
 }
 
+/* A COND else B */
+static bool eval_ternary(Session *s, const Node *n, Value *out) {
+    Value c;
+    bool t;
+    if (!eval_expression(s, n->kids[0], &c)) return false;
+    bool ok = truth(s, n->kids[0], &c, &t);
+    value_release(&c);
+    return ok && eval_expression(s, t ? n->left : n->right, out);
+}
+
+/* Adds the comprehension's element (and value, for a dict) to acc. */
+static bool comp_add(Session *s, const Node *n, Value *acc) {
+    Value item, value = value_void();
+    if (!eval_expression(s, n->left, &item)) return false;
+    if (n->right && !eval_expression(s, n->right, &value)) return value_release(&item), false;
+    if (acc->kind == VAL_LIST) {
+        return value_list_append(acc->as.list, item) ||
+               session_fail(s, n->line, n->col, "out of memory");
+    }
+    if (!value_hashable(&item)) {
+        bool ok = session_fail(s, n->left->line, n->left->col, "TypeError: unhashable type: "
+                               "'%s'", py_type(&item));
+        value_release(&item);
+        value_release(&value);
+        return ok;
+    }
+    return value_dict_set(acc->as.dict, item, n->right ? value : value_none()) ||
+           session_fail(s, n->line, n->col, "out of memory");
+}
+
+static bool bind_target(Session *s, const Node *target, Value v);
+
+/* The clauses of comprehension n from the i-th on, adding to acc. */
+static bool comp_clause(Session *s, const Node *n, int i, Value *acc) {
+    if (i == n->num_kids) return comp_add(s, n, acc);
+    const Node *c = n->kids[i];
+    Value v;
+    if (!eval_expression(s, c->kind == NODE_COMP_IF ? c->left : c->right, &v)) return false;
+    if (c->kind == NODE_COMP_IF) {
+        bool t, ok = truth(s, c->left, &v, &t);
+        value_release(&v);
+        return ok && (!t || comp_clause(s, n, i + 1, acc));
+    }
+    int64_t count = value_item_count(&v);
+    bool ok = count >= 0 || session_fail(s, c->right->line, c->right->col, "TypeError: '%s' "
+                                         "object is not iterable", py_type(&v));
+    for (int64_t k = 0; ok && k < count; k++) {
+        Value item;
+        ok = (value_item(&v, k, s->python, &item) || session_fail(s, c->line, c->col, "%s", ag_error())) &&
+             bind_target(s, c->left, item) && comp_clause(s, n, i + 1, acc);
+        if (ok && session_interrupted) ok = session_fail(s, n->line, n->col, "interrupted");
+    }
+    value_release(&v);
+    return ok;
+}
+
+/* [x for ...], (x for ...) (run to its end: a list), {x for ...}, {k: v
+ * for ...}, in a scope of their own, as Python 3's. */
+static bool eval_comprehension(Session *s, const Node *n, Value *out) {
+    bool list = n->op != TOK_LBRACE;
+    Value acc = list ? (Value){.kind = VAL_LIST, .as.list = value_list_new(0, false)}
+                     : (Value){.kind = VAL_DICT, .as.dict = value_dict_new(!n->right)};
+    if (list ? !acc.as.list : !acc.as.dict) return session_fail(s, n->line, n->col, "out of memory");
+    Frame *caller = s->frame;
+    Env *env = session_env(s, caller ? caller->env : NULL, NULL, n->line, n->col);
+    if (!env) return value_release(&acc), false;
+    Frame frame = {.func = caller ? caller->func : NULL, .env = env, .caller = caller,
+                   .result = value_void()};
+    s->frame = &frame;
+    bool ok = comp_clause(s, n, 0, &acc);
+    s->frame = caller;
+    env_release(env);
+    if (!ok) return value_release(&acc), false;
+    *out = acc;
+    return true;
+}
+
+/* {k: v, ...} and {a, b, ...} */
+static bool eval_dict(Session *s, const Node *n, Value *out) {
+    bool set = n->kind == NODE_SET;
+    ValueDict *d = value_dict_new(set);
+    if (!d) return session_fail(s, n->line, n->col, "out of memory");
+    *out = (Value){.kind = VAL_DICT, .as.dict = d};
+    for (int i = 0; i < n->num_kids; i += set ? 1 : 2) {
+        Value k, v = value_none();
+        if (!eval_expression(s, n->kids[i], &k)) return value_release(out), false;
+        if (!set && !eval_expression(s, n->kids[i + 1], &v)) {
+            value_release(&k);
+            return value_release(out), false;
+        }
+        if (!value_hashable(&k)) {
+            session_set_error(s, n->kids[i]->line, n->kids[i]->col, "TypeError: unhashable "
+                              "type: '%s'", py_type(&k));
+            value_release(&k);
+            value_release(&v);
+            return value_release(out), false;
+        }
+        if (!value_dict_set(d, k, v)) return value_release(out), session_fail(s, n->line, n->col, "out of memory");
+    }
+    return true;
+}
+
 /* A number literal: in a .py file 5 is an int and 2.0 a float; in .ag a
  * number literal (the constant tensor it writes, on its own). */
 static bool eval_number(Session *s, const Node *n, Value *out) {
@@ -1445,6 +1872,10 @@ bool eval_expression(Session *s, const Node *n, Value *out) {
     switch (n->kind) {
     case NODE_NUMBER: ok = eval_number(s, n, out); break;
     case NODE_FSTRING: ok = eval_fstring(s, n, out); break;
+    case NODE_LAMBDA: ok = make_function(s, NULL, n, out); break;
+    case NODE_TERNARY: ok = eval_ternary(s, n, out); break;
+    case NODE_COMP: ok = eval_comprehension(s, n, out); break;
+    case NODE_DICT: case NODE_SET: ok = eval_dict(s, n, out); break;
     case NODE_STRING:
         ok = value_string(n->as.text.text, n->as.text.length, out) ||
              session_fail(s, n->line, n->col, "out of memory");
@@ -1482,8 +1913,7 @@ bool eval_expression(Session *s, const Node *n, Value *out) {
 static const Builtin *static_builtin(Session *s, const Node *call) {
     const Node *c = call->left;
     if (c->kind == NODE_ATTR || !s) return builtin_find(c->as.text.text, c->as.text.length);
-    if (!c->torch && ((s->frame && frame_lookup(s->frame, c->as.text.text, c->as.text.length)) ||
-                      global_var(s, c)))
+    if (!c->torch && bound(s, c))
         return NULL;
     return builtin_find(c->as.text.text, c->as.text.length);
 }
@@ -1565,8 +1995,76 @@ static Status assign_attr(Session *s, const Stmt *st) {
  * NAME is rebound to a copy with those elements replaced. Nothing is
  * recorded; a leaf stays a leaf (requires_grad and .grad kept); a value a
  * recorded op made is refused (ag records no in-place writes). */
+/* xs[i] = v, d[key] = v, and with op (d[key] += 1): Python's containers,
+ * changed in place (every name that holds them sees it). true when obj is
+ * one (the statement done or failed: *status). */
+static bool python_store(Session *s, const Stmt *st, TokenType op, Status *status) {
+    const Node *target = st->target;
+    Value obj, key = value_void(), rhs = value_void(), cur = value_void(), result = value_void();
+    *status = EXEC_ERROR;
+    if (!eval_expression(s, target->left, &obj)) return true;
+    bool list = obj.kind == VAL_LIST && !obj.as.list->tuple, dict = obj.kind == VAL_DICT && !obj.as.dict->set;
+    if (!list && !dict) {
+        bool other = obj.kind == VAL_LIST || obj.kind == VAL_DICT || obj.kind == VAL_STRING;
+        if (other) session_set_error(s, target->line, target->col, "TypeError: '%s' object does "
+                                     "not support item assignment", py_type(&obj));
+        value_release(&obj);
+        if (!other) *status = EXEC_OK;
+        return other;
+    }
+    bool ok = target->num_kids == 1 && target->kids[0]->kind != NODE_SLICE;
+    if (!ok) session_set_error(s, target->line, target->col, "ag cannot assign to a slice or "
+                               "several indices of a %s yet", py_type(&obj));
+    ok = ok && eval_expression(s, target->kids[0], &key) && eval_expression(s, st->expr, &rhs);
+    Value *slot = NULL;
+    if (ok && list) {
+        int64_t i = int_of(&key), count = obj.as.list->count;
+        if (key.kind != VAL_INT && key.kind != VAL_BOOL)
+            ok = session_fail(s, target->line, target->col, "TypeError: list indices must be "
+                              "integers or slices, not %s", py_type(&key));
+        else if ((i < 0 ? i + count : i) < 0 || (i < 0 ? i + count : i) >= count)
+            ok = session_fail(s, target->line, target->col, "IndexError: list assignment index "
+                              "out of range");
+        else slot = &obj.as.list->items[i < 0 ? i + count : i];
+    } else if (ok) {
+        if (!value_hashable(&key))
+            ok = session_fail(s, target->line, target->col, "TypeError: unhashable type: '%s'",
+                              py_type(&key));
+        else slot = value_dict_get(obj.as.dict, &key);
+        if (ok && !slot && op != TOK_ERROR) {
+            StrBuf text;
+            strbuf_init(&text);
+            value_format(&text, &key, &s->print, true);
+            ok = session_fail(s, target->line, target->col, "KeyError: %.*s", 400, text.data);
+            strbuf_free(&text);
+        }
+    }
+    if (ok && op != TOK_ERROR) {
+        Node op_node = *target;
+        op_node.left = st->target, op_node.right = st->expr;
+        value_copy(slot, &cur);
+        ok = apply_binary(s, &op_node, op, &cur, &rhs, &result);
+    } else if (ok) {
+        result = rhs, rhs = value_void();
+    }
+    if (ok && list) {
+        value_release(slot);
+        *slot = result, result = value_void();
+    } else if (ok) {
+        ok = value_dict_set(obj.as.dict, key, result) || session_fail(s, target->line, target->col,
+                                                                      "out of memory");
+        key = result = value_void();
+    }
+    value_release(&obj), value_release(&key), value_release(&rhs);
+    value_release(&cur), value_release(&result);
+    *status = ok ? EXEC_OK : EXEC_ERROR;
+    return true;
+}
+
 static Status assign_index(Session *s, const Stmt *st, TokenType op) {
     const Node *target = st->target, *name = target->left;
+    Status done;
+    if (s->python && python_store(s, st, op, &done)) return done;
     if (name->kind != NODE_NAME || name->torch)
         return exec_fail(s, target->line, target->col, "only a variable's elements can be "
                          "assigned: NAME[...] = value");
@@ -1723,7 +2221,48 @@ static Status exec_augassign(Session *s, const Stmt *st) {
     return ok && bind_name(s, st->target, r) ? EXEC_OK : EXEC_ERROR;
 }
 
+/* Evaluates the defaults of n parameters (NULL where none) into values;
+ * *any says whether there was one. */
+static bool eval_defaults(Session *s, Node *const *nodes, int n, Value *values, bool *any) {
+    *any = false;
+    for (int i = 0; i < n; i++) values[i] = value_void();
+    for (int i = 0; nodes && i < n; i++) {
+        if (!nodes[i]) continue;
+        *any = true;
+        if (!eval_expression(s, nodes[i], &values[i])) return release_args(values, n), false;
+    }
+    return true;
+}
+
+/* A def or a lambda as a function value: inside a call, it shares the
+ * running function's tree and closes over the call's variables. */
+static bool make_function(Session *s, const Stmt *def, const Node *lambda, Value *out) {
+    int n = def ? def->num_params : lambda->num_positional;
+    Node *const *defaults = def ? def->defaults : lambda->kids ? lambda->kids + n : NULL;
+    Value values[MAX_ARGS];
+    bool any;
+    if (!eval_defaults(s, defaults, n, values, &any)) return false;
+    Value *owned = any ? malloc((size_t)(n ? n : 1) * sizeof *owned) : NULL;
+    if (any && !owned) {
+        release_args(values, n);
+        return session_fail(s, def ? def->line : lambda->line, def ? def->col : lambda->col,
+                            "out of memory defining a function");
+    }
+    for (int i = 0; owned && i < n; i++) owned[i] = values[i];
+    Frame *f = s->frame;
+    UserFunc *fn = session_function(s, f && f->func ? f->func->code : NULL, def, lambda, owned,
+                                    f ? f->env : NULL);
+    if (!fn) return false;
+    *out = (Value){.kind = VAL_FUNCTION, .as.function = fn};
+    return true;
+}
+
 static Status exec_def(Session *s, const Stmt *st) {
+    if (s->frame && st->python_block) {
+        Value fn;
+        return make_function(s, st, NULL, &fn) && bind_name(s, st->target, fn) ? EXEC_OK
+                                                                              : EXEC_ERROR;
+    }
     if (s->frame)
         return exec_fail(s, st->line, st->col, "functions are defined at the top level, not "
                             "inside another function");
@@ -1733,18 +2272,8 @@ static Status exec_def(Session *s, const Stmt *st) {
                             "%.*s(...) cannot be used in f(x) = EXPR (a block body can: "
                             "f(x) { ... })", name_len(hit->left), hit->left->as.text.text);
     }
-    Value defaults[MAX_ARGS];
-    bool any = false, ok = true;
-    for (int i = 0; i < st->num_params; i++) {
-        defaults[i] = value_void();
-        const Node *d = st->defaults ? st->defaults[i] : NULL;
-        if (d && ok) ok = eval_expression(s, d, &defaults[i]), any = true;
-    }
-    if (!ok) {
-        for (int i = 0; i < st->num_params; i++) value_release(&defaults[i]);
-        return EXEC_ERROR;
-    }
-    return session_define(s, st, any ? defaults : NULL) ? EXEC_OK : EXEC_ERROR;
+    Value fn;
+    return make_function(s, st, NULL, &fn) && bind_name(s, st->target, fn) ? EXEC_OK : EXEC_ERROR;
 }
 
 /* Runs a loop body once; *stop says whether the loop ends here. */
@@ -1853,7 +2382,7 @@ static bool is_range_call(Session *s, const Node *e) {
     const Node *c = e->left;
     if (c->as.text.length != 5 || memcmp(c->as.text.text, "range", 5) != 0) return false;
     if (e->num_positional != e->num_kids) return false; /* keywords: the builtin's call */
-    return c->torch || !((s->frame && frame_lookup(s->frame, "range", 5)) || global_var(s, c));
+    return c->torch || !bound(s, c);
 }
 
 static Status exec_for(Session *s, const Stmt *st) {
@@ -1894,7 +2423,8 @@ static Status exec_no_grad(Session *s, const Stmt *st) {
 }
 
 static Status exec_return(Session *s, const Stmt *st) {
-    if (!st->expr) return EXEC_RETURN;
+    const UserFunc *f = s->frame->func;
+    if (!st->expr || (f && f->def && f->def->generator)) return EXEC_RETURN;
     Value v;
     if (!check_void_calls(s, st->expr, false, false) || !eval_expression(s, st->expr, &v))
         return EXEC_ERROR;
@@ -1968,10 +2498,74 @@ static Status exec_import(Session *s, const Stmt *st) {
     return EXEC_OK;
 }
 
+/* yield EXPR: the value joins the list the generator's call gives. */
+static Status exec_yield(Session *s, const Stmt *st) {
+    Value v = value_none();
+    if (st->expr && !eval_expression(s, st->expr, &v)) return EXEC_ERROR;
+    ValueList *l = s->frame->result.as.list;
+    return value_list_append(l, v) ? EXEC_OK : exec_fail(s, st->line, st->col, "MemoryError");
+}
+
+/* del x[i] / del d[key] */
+static Status del_item(Session *s, const Node *t) {
+    Value obj, key;
+    if (!eval_expression(s, t->left, &obj)) return EXEC_ERROR;
+    if (t->num_kids != 1 || t->kids[0]->kind == NODE_SLICE || !eval_expression(s, t->kids[0], &key)) {
+        if (t->num_kids != 1 || t->kids[0]->kind == NODE_SLICE)
+            session_set_error(s, t->line, t->col, "ag cannot delete a slice yet");
+        value_release(&obj);
+        return EXEC_ERROR;
+    }
+    bool ok = true;
+    if (obj.kind == VAL_DICT && !obj.as.dict->set) {
+        if (!value_hashable(&key) || !value_dict_remove(obj.as.dict, &key)) {
+            StrBuf text;
+            strbuf_init(&text);
+            value_format(&text, &key, &s->print, true);
+            ok = session_fail(s, t->line, t->col, "KeyError: %.*s", 400, text.data);
+            strbuf_free(&text);
+        }
+    } else if (obj.kind == VAL_LIST && !obj.as.list->tuple && is_int(&key)) {
+        ValueList *l = obj.as.list;
+        int64_t i = int_of(&key);
+        if (i < 0) i += l->count;
+        if (i < 0 || i >= l->count) {
+            ok = session_fail(s, t->line, t->col, "IndexError: list assignment index out of range");
+        } else {
+            value_release(&l->items[i]);
+            memmove(&l->items[i], &l->items[i + 1], (size_t)(l->count - i - 1) * sizeof *l->items);
+            l->count--;
+        }
+    } else {
+        ok = session_fail(s, t->line, t->col, "TypeError: '%s' object doesn't support item "
+                          "deletion", py_type(&obj));
+    }
+    value_release(&obj);
+    value_release(&key);
+    return ok ? EXEC_OK : EXEC_ERROR;
+}
+
+static Status exec_del(Session *s, const Stmt *st) {
+    for (int i = 0; i < st->num_params; i++) {
+        const Node *t = st->params[i];
+        if (t->kind == NODE_INDEX) {
+            if (del_item(s, t) != EXEC_OK) return EXEC_ERROR;
+            continue;
+        }
+        bool global;
+        Value *v = resolve(s, t, &global);
+        if (!v) return exec_fail(s, t->line, t->col, "NameError: name '%.*s' is not defined",
+                                 name_len(t), t->as.text.text);
+        value_release(v); /* VAL_VOID: unbound (resolve skips it) */
+    }
+    return EXEC_OK;
+}
+
 static Status exec_global(Session *s, const Stmt *st) {
     if (!s->frame) return EXEC_OK; /* global at the top level: names are global already */
-    s->frame->globals = st->params;
-    s->frame->num_globals = st->num_params;
+    Env *e = s->frame->env;
+    if (st->nonlocal) e->nonlocals = st->params, e->num_nonlocals = st->num_params;
+    else e->globals = st->params, e->num_globals = st->num_params;
     return EXEC_OK;
 }
 
@@ -2008,6 +2602,8 @@ static Status exec_statement(Session *s, const Stmt *st) {
     case STMT_PASS: return EXEC_OK;
     case STMT_GLOBAL: return exec_global(s, st);
     case STMT_ASSERT: return exec_assert(s, st);
+    case STMT_YIELD: return exec_yield(s, st);
+    case STMT_DEL: return exec_del(s, st);
     }
     return exec_fail(s, st->line, st->col, "internal error: unknown statement");
 }
@@ -2022,7 +2618,39 @@ static Status exec_block(Session *s, const Block *b) {
     return r;
 }
 
+/* The evaluator's call path and operators, for builtins (builtins.h). */
+static bool call_for_builtin(Session *s, const Value *fn, const Value *args, int n, Value *out) {
+    Value copies[MAX_ARGS];
+    if (n > MAX_ARGS) return session_fail(s, 0, 0, "too many arguments");
+    for (int i = 0; i < n; i++) value_copy(&args[i], &copies[i]);
+    Node at = {.kind = NODE_CALL, .line = s->error_line, .col = s->error_col};
+    if (fn->kind == VAL_FUNCTION) {
+        UserFunc *f = fn->as.function;
+        f->refs++;
+        Value held = {.kind = VAL_FUNCTION, .as.function = f};
+        bool ok = apply_user(s, &at, f, copies, n, out);
+        value_release(&held);
+        return ok;
+    }
+    if (fn->kind == VAL_BUILTIN) {
+        const Node *nodes[MAX_ARGS];
+        for (int i = 0; i < n; i++) nodes[i] = &at;
+        return builtin_call(s, fn->as.builtin.row, at.line, at.col, copies, nodes, n, NULL, NULL,
+                            0, false, NULL, out);
+    }
+    release_args(copies, n);
+    return session_fail(s, at.line, at.col, "TypeError: '%s' object is not callable", py_type(fn));
+}
+
+static bool binary_for_builtin(Session *s, int line, int col, TokenType op, const Value *a,
+                               const Value *b, Value *out) {
+    Node at = {.kind = NODE_BINARY, .op = op, .line = line, .col = col};
+    return apply_binary(s, &at, op, a, b, out);
+}
+
 bool eval_statement(Session *s, const Stmt *stmt) {
+    s->call_value = call_for_builtin;
+    s->binary = binary_for_builtin;
     Status r = exec_statement(s, stmt);
     session_note_arena(s);
     return r != EXEC_ERROR;

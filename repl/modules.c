@@ -49,6 +49,22 @@ bool module_constant(const char *module, const char *name, size_t length, double
     return false;
 }
 
+const char *module_dtype(const char *name, size_t length) {
+    static const struct {
+        const char *name, *canonical;
+    } dtypes[] = {
+        {"float64", "torch.float64"}, {"double", "torch.float64"}, {"float32", "torch.float32"},
+        {"float", "torch.float32"},   {"float16", "torch.float16"}, {"half", "torch.float16"},
+        {"bfloat16", "torch.bfloat16"}, {"int64", "torch.int64"}, {"long", "torch.int64"},
+        {"int32", "torch.int32"},     {"int", "torch.int32"},     {"int16", "torch.int16"},
+        {"short", "torch.int16"},     {"int8", "torch.int8"},     {"uint8", "torch.uint8"},
+        {"bool", "torch.bool"},
+    };
+    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
+        if (same(dtypes[i].name, name, length)) return dtypes[i].canonical;
+    return NULL;
+}
+
 static double degrees(double x) { return x * (180.0 / 3.141592653589793); }
 static double radians(double x) { return x * (3.141592653589793 / 180.0); }
 

@@ -22,6 +22,10 @@ bool module_is_torch(const char *module);
  * math.tau); false if it defines none by that name. */
 bool module_constant(const char *module, const char *name, size_t length, double *out);
 
+/* The canonical name of torch's dtype NAME (float64, double, long, ...):
+ * "torch.float64"; NULL if NAME is none. */
+const char *module_dtype(const char *name, size_t length);
+
 /* math's functions of numbers: f(x) or f(x, y). */
 typedef struct {
     const char *name;

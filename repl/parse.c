@@ -49,8 +49,9 @@ typedef struct {
 
 static Node *expression(Parser *p, Precedence min);
 static bool token_is(const Token *t, const char *text);
-static Node *expr(Parser *p) { return expression(p, PREC_OR); }
+static Node *expr(Parser *p);
 static Node *expr_list(Parser *p);
+static Node *target_list(Parser *p, TokenType close);
 static Stmt *statement(Parser *p);
 static Stmt *simple_statement(Parser *p);
 
@@ -263,9 +264,16 @@ static size_t field_end(const char *f, size_t n) {
 /* One {expression!conversion:spec} field of an f-string: body points
  * after its '{'; *used says how far it went (past the '}'). */
 static Node *fstring_field(Parser *p, const Token *t, const char *body, size_t n, size_t *used) {
-    size_t e = field_end(body, n);
+    size_t e = field_end(body, n), text_end = e;
     Node *field = new_node(p, NODE_FIELD, t);
     if (!field) return NULL;
+    /* {x=}: the expression's text, then its value (repr unless a spec says) */
+    size_t last = e;
+    while (last > 0 && body[last - 1] == ' ') last--;
+    if (last > 0 && body[last - 1] == '=' && (last < 2 || !strchr("=!<>", body[last - 2]))) {
+        if (!(field->right = text_node(p, t, body, e, true))) return NULL;
+        e = last - 1;
+    }
     Parser sub;
     parser_init_mode(&sub, body, e, t->line, p->arena, p->python, true);
     sub.scanner.depth = 1; /* newlines inside the braces are blanks */
@@ -278,7 +286,7 @@ static Node *fstring_field(Parser *p, const Token *t, const char *body, size_t n
     }
     parser_free(&sub);
     field->left = x;
-    size_t i = e;
+    size_t i = text_end;
     if (i < n && body[i] == '!') {
         field->op = i + 1 < n ? (TokenType)(unsigned char)body[i + 1] : 0;
         i += 2;
@@ -361,30 +369,66 @@ static Node *name(Parser *p) {
     return n;
 }
 
-/* Comma-separated expressions up to the closing token (a trailing comma
- * allowed); *trailing_comma tells whether one was written. */
-static int expression_list(Parser *p, TokenType close, Node **items, bool *trailing_comma) {
-    int n = 0;
-    *trailing_comma = false;
-    while (!p->failed && !check(p, close)) {
-        if (n == MAX_ARGS) {
-            fail_at(p, &p->current, "too many items (at most %d)", MAX_ARGS);
-            return n;
+/* Appends n to a growing array of nodes in the arena. */
+static bool node_push(Parser *p, Node ***items, int *count, int *cap, Node *n) {
+    if (*count == *cap) {
+        int grown_cap = *cap ? *cap * 2 : 8;
+        Node **bigger = ast_alloc(p->arena, (size_t)grown_cap * sizeof *bigger);
+        if (!bigger) {
+            fail_at(p, &p->current, "%s", ast_alloc_error());
+            return false;
         }
-        if (!(items[n++] = expr(p))) return n;
+        if (*count) memcpy(bigger, *items, (size_t)*count * sizeof **items);
+        *items = bigger;
+        *cap = grown_cap;
+    }
+    (*items)[(*count)++] = n;
+    return true;
+}
+
+/* Comma-separated expressions up to the closing token, first (if not
+ * NULL) already read (a trailing comma allowed); *trailing_comma tells
+ * whether one was written. The items go into the arena (*out). */
+static int item_list(Parser *p, TokenType close, Node *first, Node ***out, bool *trailing_comma) {
+    int n = 0, cap = 0;
+    *out = NULL;
+    *trailing_comma = false;
+    if (first) {
+        if (!node_push(p, out, &n, &cap, first)) return n;
+        if (!match(p, TOK_COMMA)) return n;
+        *trailing_comma = true;
+    }
+    while (!p->failed && !check(p, close)) {
+        if (p->python) skip_newlines(p); /* inside { }: newlines come as END_STMT */
+        if (check(p, close)) break;
+        Node *item = expr(p);
+        if (!item || !node_push(p, out, &n, &cap, item)) return n;
+        if (p->python) skip_newlines(p);
+        *trailing_comma = false;
         if (!match(p, TOK_COMMA)) break;
         *trailing_comma = true;
-        if (!check(p, close)) *trailing_comma = false;
     }
+    if (n > 0 && check(p, close) && p->previous.type != TOK_COMMA) *trailing_comma = false;
     return n;
 }
 
-/* ( EXPR ), or a tuple: (), (a,), (a, b). */
+
+static Node *comprehension(Parser *p, const Token *open, TokenType kind, Node *element,
+                           Node *value);
+
+/* ( EXPR ), a tuple: (), (a,), (a, b), or a generator (x for x in xs). */
 static Node *grouping(Parser *p) {
     Token open = p->previous;
-    Node *items[MAX_ARGS];
+    Node *first = check(p, TOK_RPAREN) ? NULL : expr(p);
+    if (p->failed) return NULL;
+    if (first && check(p, TOK_FOR)) {
+        Node *c = comprehension(p, &open, TOK_LPAREN, first, NULL);
+        if (c) expect_close(p, TOK_RPAREN, &open);
+        return p->failed ? NULL : c;
+    }
+    Node **items;
     bool trailing;
-    int n = expression_list(p, TOK_RPAREN, items, &trailing);
+    int n = item_list(p, TOK_RPAREN, first, &items, &trailing);
     if (p->failed) return NULL;
     expect_close(p, TOK_RPAREN, &open);
     if (p->failed) return NULL;
@@ -526,9 +570,16 @@ static Node *list(Parser *p) {
     /* Not all numbers: back to just after '[' and read expressions. */
     p->scanner = saved_scanner;
     p->current = saved_current;
-    Node *items[MAX_ARGS];
+    Node *first = check(p, TOK_RBRACKET) ? NULL : expr(p);
+    if (p->failed) return NULL;
+    if (first && check(p, TOK_FOR)) { /* [x for x in xs] */
+        Node *c = comprehension(p, &open, TOK_LBRACKET, first, NULL);
+        if (c) expect_close(p, TOK_RBRACKET, &open);
+        return p->failed ? NULL : c;
+    }
+    Node **items;
     bool trailing;
-    int n = expression_list(p, TOK_RBRACKET, items, &trailing);
+    int n = item_list(p, TOK_RBRACKET, first, &items, &trailing);
     if (p->failed) return NULL;
     expect_close(p, TOK_RBRACKET, &open);
     Node *l = p->failed ? NULL : new_node(p, NODE_LIST_EXPR, &open);
@@ -596,7 +647,7 @@ static Node *argument(Parser *p, bool *keyword) {
 
 static Node *call(Parser *p, Node *callee) {
     Token open = p->previous;
-    if (callee->kind != NODE_NAME && callee->kind != NODE_ATTR) {
+    if (!p->python && callee->kind != NODE_NAME && callee->kind != NODE_ATTR) {
         fail_at(p, &open, "only a named function or a method can be called");
         return NULL;
     }
@@ -608,8 +659,16 @@ static Node *call(Parser *p, Node *callee) {
             return NULL;
         }
         Token at = p->current;
-        bool keyword;
-        if (!(args[n] = argument(p, &keyword))) return NULL;
+        bool keyword = false;
+        if (match(p, TOK_STAR)) { /* f(*args) */
+            Node *star = new_node(p, NODE_STARRED, &at);
+            if (!star || !(star->left = expr(p))) return NULL;
+            args[n] = star;
+        } else if (!(args[n] = argument(p, &keyword))) {
+            return NULL;
+        } else if (n == 0 && !keyword && check(p, TOK_FOR)) { /* sum(x for x in xs) */
+            if (!(args[n] = comprehension(p, &open, TOK_LPAREN, args[n], NULL))) return NULL;
+        }
         if (!keyword && positional < n) {
             fail_at(p, &at, "a positional argument cannot follow a keyword argument");
             return NULL;
@@ -689,10 +748,109 @@ static Node *index_expr(Parser *p, Node *object) {
     return set_kids(p, ix, items, n) ? grown(p, ix, object, NULL) : NULL;
 }
 
-/* lambda: functions as values come with the rest of Python's values. */
+/* lambda P, Q=D: EXPR. Its source text is kept, so that a lambda made
+ * at the top level can be parsed again to outlive its statement. */
 static Node *lambda(Parser *p) {
-    fail_at(p, &p->previous, "lambda is not supported yet: define the function with def");
-    return NULL;
+    Token at = p->previous;
+    Node *params[MAX_ARGS * 2];
+    int n = 0;
+    while (!p->failed && !check(p, TOK_COLON)) {
+        if (n == MAX_ARGS) return fail_at(p, &p->current, "too many parameters (at most %d)",
+                                          MAX_ARGS), NULL;
+        expect(p, TOK_NAME, "a parameter name after 'lambda'");
+        if (p->failed || !(params[n] = name(p))) return NULL;
+        params[MAX_ARGS + n] = NULL;
+        if (match(p, TOK_EQUAL) && !(params[MAX_ARGS + n] = expression(p, PREC_OR))) return NULL;
+        n++;
+        if (!match(p, TOK_COMMA)) break;
+    }
+    expect(p, TOK_COLON, "':' after the lambda's parameters");
+    Node *body = p->failed ? NULL : expr(p);
+    Node *l = body ? new_node(p, NODE_LAMBDA, &at) : NULL;
+    if (!l) return NULL;
+    for (int i = 0; i < n; i++) params[n + i] = params[MAX_ARGS + i];
+    if (!set_kids(p, l, params, 2 * n)) return NULL;
+    l->num_positional = n;
+    l->left = body;
+    l->as.text.text = at.start;
+    l->as.text.length = (size_t)(p->previous.start + p->previous.length - at.start);
+    return grown(p, l, body, NULL);
+}
+
+/* The clauses of a comprehension after its element: for T in E (if C)*,
+ * repeated. The iterables and conditions are or-expressions (an if there
+ * is a clause, not a conditional expression). */
+static Node *comprehension(Parser *p, const Token *open, TokenType kind, Node *element,
+                           Node *value) {
+    Node **clauses = NULL;
+    int n = 0, cap = 0;
+    while (!p->failed && check(p, TOK_FOR)) {
+        Token at = p->current;
+        advance(p);
+        Node *f = new_node(p, NODE_COMP_FOR, &at);
+        if (!f || !(f->left = target_list(p, TOK_EOF))) return NULL;
+        expect(p, TOK_IN, "'in' after the comprehension's variable");
+        if (p->failed || !(f->right = expression(p, PREC_OR)) ||
+            !node_push(p, &clauses, &n, &cap, f))
+            return NULL;
+        while (check(p, TOK_IF)) {
+            Token if_at = p->current;
+            advance(p);
+            Node *c = new_node(p, NODE_COMP_IF, &if_at);
+            if (!c || !(c->left = expression(p, PREC_OR)) || !node_push(p, &clauses, &n, &cap, c))
+                return NULL;
+        }
+    }
+    Node *comp = p->failed ? NULL : new_node(p, NODE_COMP, open);
+    if (!comp) return NULL;
+    comp->op = kind;
+    comp->left = element;
+    comp->right = value;
+    return set_kids(p, comp, clauses, n) ? grown(p, comp, element, value) : NULL;
+}
+
+/* {k: v, ...}, {a, b}, {} (a dict), {k: v for ...}, {x for ...}. */
+static Node *braces(Parser *p) {
+    Token open = p->previous;
+    if (!p->python) /* in .ag, braces are blocks; {} is a dict only in .py */
+        return fail_at(p, &open, "expected an expression, found '{'"), NULL;
+    skip_newlines(p);
+    if (match(p, TOK_RBRACE)) {
+        Node *d = new_node(p, NODE_DICT, &open);
+        return d && set_kids(p, d, NULL, 0) ? d : NULL;
+    }
+    Node *first = expr(p);
+    if (!first) return NULL;
+    bool dict = match(p, TOK_COLON);
+    Node *value = dict ? expr(p) : NULL;
+    if (p->failed) return NULL;
+    skip_newlines(p);
+    if (check(p, TOK_FOR)) {
+        Node *c = comprehension(p, &open, TOK_LBRACE, first, value);
+        skip_newlines(p);
+        if (c) expect_close(p, TOK_RBRACE, &open);
+        return p->failed ? NULL : c;
+    }
+    Node **items = NULL;
+    int n = 0, cap = 0;
+    if (!node_push(p, &items, &n, &cap, first) || (dict && !node_push(p, &items, &n, &cap, value)))
+        return NULL;
+    while (!p->failed && match(p, TOK_COMMA)) {
+        skip_newlines(p);
+        if (check(p, TOK_RBRACE)) break;
+        Node *k = expr(p);
+        if (!k || !node_push(p, &items, &n, &cap, k)) return NULL;
+        if (dict) {
+            expect(p, TOK_COLON, "':' after the key");
+            Node *v = p->failed ? NULL : expr(p);
+            if (!v || !node_push(p, &items, &n, &cap, v)) return NULL;
+        }
+        skip_newlines(p);
+    }
+    skip_newlines(p);
+    expect_close(p, TOK_RBRACE, &open);
+    Node *d = p->failed ? NULL : new_node(p, dict ? NODE_DICT : NODE_SET, &open);
+    return d && set_kids(p, d, items, n) ? d : NULL;
 }
 
 static ParseRule rule_for(TokenType type) {
@@ -712,6 +870,7 @@ static ParseRule rule_for(TokenType type) {
         [TOK_IS] = {NULL, binary, PREC_COMPARE},
         [TOK_IN] = {NULL, binary, PREC_COMPARE},
         [TOK_LAMBDA] = {lambda, NULL, PREC_NONE},
+        [TOK_LBRACE] = {braces, NULL, PREC_NONE},
         [TOK_EQ] = {NULL, binary, PREC_COMPARE},
         [TOK_NE] = {NULL, binary, PREC_COMPARE},
         [TOK_LT] = {NULL, binary, PREC_COMPARE},
@@ -749,6 +908,23 @@ static Node *expression(Parser *p, Precedence min) {
     }
     p->nesting--;
     return p->failed ? NULL : left;
+}
+
+/* An expression, with Python's conditional: A if COND else B. */
+static Node *expr(Parser *p) {
+    Node *e = expression(p, PREC_OR);
+    if (!e || !check(p, TOK_IF)) return e;
+    Token at = p->current;
+    advance(p);
+    Node *cond = expression(p, PREC_OR);
+    if (!cond) return NULL;
+    expect(p, TOK_ELSE, "'else' in A if COND else B");
+    Node *other = p->failed ? NULL : expr(p);
+    Node *t = other ? new_node(p, NODE_TERNARY, &at) : NULL;
+    if (!t || !set_kids(p, t, &cond, 1)) return NULL;
+    t->left = e;
+    t->right = other;
+    return grown(p, t, e, other);
 }
 
 /* EXPR, or EXPR, EXPR, ...: a tuple written without brackets (a, b = b, a;
@@ -803,6 +979,7 @@ static Stmt *new_stmt(Parser *p, StmtKind kind, const Token *at) {
     }
     memset(s, 0, sizeof *s);
     s->kind = kind;
+    s->star = -1;
     s->line = at->line;
     s->col = at->col;
     return s;
@@ -1175,8 +1352,6 @@ static bool unsupported_statement(Parser *p) {
                "script"; break;
     case TOK_RAISE: what = "raise is outside ag's Python (use assert COND, MESSAGE)"; break;
     case TOK_ASYNC: case TOK_AWAIT: what = "async and await are outside ag's Python"; break;
-    case TOK_YIELD: what = "yield (generators) is not supported yet: build a list"; break;
-    case TOK_DEL: what = "del is not supported yet: rebind the name (x = None)"; break;
     case TOK_AT: what = "decorators are not supported yet"; break;
     default: return false;
     }
@@ -1190,10 +1365,6 @@ static Stmt *def_statement(Parser *p) {
     Stmt *s = new_stmt(p, STMT_DEF, &header);
     expect(p, TOK_NAME, "a function name after 'def'");
     if (!s || p->failed || !(s->target = name(p))) return NULL;
-    if (p->functions > 0)
-        return fail_at(p, &header, "a def inside a function is not supported yet: define "
-                       "%.*s at the top level", (int)s->target->as.text.length,
-                       s->target->as.text.text), NULL;
     Token open = p->current;
     expect(p, TOK_LPAREN, "'(' after the function's name");
     Node *params[MAX_ARGS], *defaults[MAX_ARGS];
@@ -1201,14 +1372,18 @@ static Stmt *def_statement(Parser *p) {
     while (!p->failed && !check(p, TOK_RPAREN)) {
         if (n == MAX_ARGS) return fail_at(p, &p->current, "too many parameters (at most %d)",
                                           MAX_ARGS), NULL;
-        if (check(p, TOK_STAR) || check(p, TOK_STARSTAR))
-            return fail_at(p, &p->current, "*args and **kwargs parameters are not supported "
-                           "yet"), NULL;
+        if (check(p, TOK_STARSTAR) || (s->star >= 0 && check(p, TOK_STAR)))
+            return fail_at(p, &p->current, "%s parameters are not supported yet",
+                           check(p, TOK_STAR) ? "keyword-only" : "**kwargs"), NULL;
+        if (match(p, TOK_STAR)) s->star = n;
+        else if (s->star >= 0)
+            return fail_at(p, &p->current, "keyword-only parameters (after *%s) are not "
+                           "supported yet", "args"), NULL;
         expect(p, TOK_NAME, "a parameter name");
         if (p->failed || !(params[n] = name(p))) return NULL;
         defaults[n] = NULL;
-        if (match(p, TOK_EQUAL) && !(defaults[n] = expr(p))) return NULL;
-        if (!defaults[n] && n > 0 && defaults[n - 1])
+        if (s->star != n && match(p, TOK_EQUAL) && !(defaults[n] = expr(p))) return NULL;
+        if (!defaults[n] && n > 0 && defaults[n - 1] && s->star != n)
             return fail_at(p, &p->previous, "SyntaxError: non-default argument follows default "
                            "argument"), NULL;
         n++;
@@ -1223,12 +1398,47 @@ static Stmt *def_statement(Parser *p) {
     s->defaults = holder->kids;
     s->has_block = s->python_block = true;
     int saved_loops = p->loops;
+    Stmt *saved_def = p->def;
     p->loops = 0;
     p->functions++;
+    p->def = s;
     block(p, &s->body, &header, "a function");
+    p->def = saved_def;
     p->functions--;
     p->loops = saved_loops;
     return p->failed ? NULL : s;
+}
+
+/* yield [EXPR]: the def it is in becomes a generator. */
+static Stmt *yield_statement(Parser *p) {
+    Token at = p->previous;
+    if (!p->def) return fail_at(p, &at, "SyntaxError: 'yield' outside function"), NULL;
+    if (check(p, TOK_NAME) && token_is(&p->current, "from"))
+        return fail_at(p, &p->current, "yield from is not supported yet"), NULL;
+    Stmt *s = new_stmt(p, STMT_YIELD, &at);
+    if (s && !check(p, TOK_END_STMT) && !check(p, TOK_EOF) && !check(p, TOK_DEDENT))
+        s->expr = expr_list(p);
+    if (s) p->def->generator = true;
+    return p->failed ? NULL : s;
+}
+
+/* del TARGET, ...: names, x[i], d[key]. */
+static Stmt *del_statement(Parser *p) {
+    Stmt *s = new_stmt(p, STMT_DEL, &p->previous);
+    Node *targets = s ? expr_list(p) : NULL;
+    if (!targets) return NULL;
+    Node **items = targets->kind == NODE_TUPLE ? targets->kids : &targets;
+    int n = targets->kind == NODE_TUPLE ? targets->num_kids : 1;
+    for (int i = 0; i < n; i++)
+        if ((items[i]->kind != NODE_NAME || items[i]->torch) && items[i]->kind != NODE_INDEX) {
+            Token at = {TOK_ERROR, NULL, 0, items[i]->line, items[i]->col};
+            return fail_at(p, &at, "SyntaxError: cannot delete this (del takes names and x[i])"), NULL;
+        }
+    Node *holder = new_node(p, NODE_TUPLE, &p->previous);
+    if (!holder || !set_kids(p, holder, items, n)) return NULL;
+    s->params = holder->kids;
+    s->num_params = n;
+    return s;
 }
 
 /* global NAME, ... / nonlocal NAME, ... */
@@ -1237,9 +1447,8 @@ static Stmt *global_statement(Parser *p) {
     Stmt *s = new_stmt(p, STMT_GLOBAL, &at);
     if (!s) return NULL;
     s->nonlocal = at.type == TOK_NONLOCAL;
-    if (s->nonlocal)
-        return fail_at(p, &at, "nonlocal is not supported yet (functions are defined at the "
-                       "top level)"), NULL;
+    if (s->nonlocal && p->functions == 0)
+        return fail_at(p, &at, "SyntaxError: nonlocal declaration not allowed at module level"), NULL;
     Node *names[MAX_ARGS];
     int n = 0;
     do {
@@ -1284,6 +1493,8 @@ static Stmt *definition(Parser *p, Stmt *s, Node *sig, bool has_block) {
     s->num_params = sig->num_kids;
     s->has_block = has_block;
     int saved_loops = p->loops;
+    Stmt *saved_def = p->def;
+    p->def = NULL; /* no yield in f(x) { ... } */
     p->loops = 0; /* a loop around a definition is not a loop in its body */
     p->functions++;
     if (has_block) {
@@ -1295,6 +1506,7 @@ static Stmt *definition(Parser *p, Stmt *s, Node *sig, bool has_block) {
     }
     p->functions--;
     p->loops = saved_loops;
+    p->def = saved_def;
     return p->failed ? NULL : s;
 }
 
@@ -1378,6 +1590,8 @@ static Stmt *statement(Parser *p) {
     else if (match(p, TOK_PASS)) s = new_stmt(p, STMT_PASS, &first);
     else if (match(p, TOK_GLOBAL) || match(p, TOK_NONLOCAL)) s = global_statement(p);
     else if (match(p, TOK_ASSERT)) s = assert_statement(p);
+    else if (match(p, TOK_YIELD)) s = yield_statement(p);
+    else if (match(p, TOK_DEL)) s = del_statement(p);
     else if (match(p, TOK_BREAK)) s = jump_statement(p, STMT_BREAK);
     else if (match(p, TOK_CONTINUE)) s = jump_statement(p, STMT_CONTINUE);
     else if (match(p, TOK_RETURN)) s = jump_statement(p, STMT_RETURN);
@@ -1387,7 +1601,7 @@ static Stmt *statement(Parser *p) {
                        "closes the if", (int)first.length, first.start), NULL;
     else if (check(p, TOK_INDENT))
         return fail_at(p, &first, "IndentationError: unexpected indent"), NULL;
-    else if (check(p, TOK_LBRACE))
+    else if (check(p, TOK_LBRACE) && !p->python)
         return fail_at(p, &first, "a block needs for, while, if, no_grad or a function "
                        "before its '{'"), NULL;
     else if (token_is(&first, "import") || token_is(&first, "from")) s = maybe_import(p);
@@ -1412,6 +1626,13 @@ ParseStatus parse_statement(Parser *p, Stmt **out) {
     if (p->failed) return p->incomplete ? PARSE_INCOMPLETE : PARSE_ERROR;
     *out = s;
     return PARSE_OK;
+}
+
+ParseStatus parse_expression_only(Parser *p, Node **out) {
+    p->scanner.depth = 1; /* a lambda written over lines inside brackets */
+    *out = p->failed ? NULL : expr(p);
+    if (*out && !check(p, TOK_EOF)) fail_found(p, "the end of the expression");
+    return p->failed ? PARSE_ERROR : PARSE_OK;
 }
 
 ParseStatus parse_check_complete(const char *src, size_t len, bool python,

@@ -31,6 +31,7 @@ typedef struct {
     AstArena *arena;
     int nesting;
     int loops, functions;  /* enclosing loops and function bodies (break, return) */
+    struct Stmt *def;      /* the def whose body is being read (yield marks it), or NULL */
     bool failed, incomplete;
     bool python;           /* the .py dialect: Python's messages, strict indentation */
     char error[256];
@@ -52,6 +53,9 @@ void parser_free(Parser *p);
 /* Parses the next top-level statement (with any block it opens) into *out,
  * allocated in the arena. PARSE_END when only blanks remain. */
 ParseStatus parse_statement(Parser *p, Stmt **out);
+/* Parses one expression that must be all the text (a lambda's, parsed
+ * again to outlive its statement). */
+ParseStatus parse_expression_only(Parser *p, Node **out);
 /* PARSE_INCOMPLETE if the text ends where more is needed, else PARSE_OK
  * (even when it has errors: those are reported when it runs). */
 ParseStatus parse_check_complete(const char *src, size_t len, bool python,

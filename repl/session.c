@@ -25,25 +25,18 @@ void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     s->gradcheck_max_elements = GRADCHECK_MAX_ELEMENTS;
     s->arena_note_at = ARENA_NOTE_FIRST;
     s->generation = 1;
+    s->envs.next = s->envs.prev = &s->envs;
+    s->collect_at = 1024;
 }
 
-static void release_defaults(Value *defaults, int n) {
-    for (int i = 0; defaults && i < n; i++) value_release(&defaults[i]);
-    free(defaults);
-}
-
-static void func_free(UserFunc *f) {
-    if (!f) return;
-    release_defaults(f->defaults, f->num_defaults);
-    ast_arena_free(&f->arena);
-    free(f->source);
-    free(f);
+static void release_values(Value *values, int n) {
+    for (int i = 0; values && i < n; i++) value_release(&values[i]);
+    free(values);
 }
 
 void session_reset(Session *s) {
     for (int i = 0; i < s->num_vars; i++) {
         value_release(&s->vars[i].value);
-        func_free(s->vars[i].func);
         free(s->vars[i].name);
     }
     free(s->vars);
@@ -59,6 +52,8 @@ void session_reset(Session *s) {
 
 void session_free(Session *s) {
     session_reset(s);
+    s->collect_at = 0; /* the cycles of envs and functions that are left */
+    session_collect(s);
     if (s->tracing) ag_set_trace(NULL, NULL); /* the hook points at this session */
     s->tracing = false;
     ptrmap_clear(&s->labels.numbers);
@@ -165,8 +160,6 @@ bool session_bind(Session *s, const char *name, size_t length, Value v, int line
         return false;
     }
     value_release(&e->value);
-    func_free(e->func);
-    e->func = NULL;
     e->value = v;
     return true;
 }
@@ -176,96 +169,154 @@ void session_set_python(Session *s, bool python) {
     s->print.python = python;
 }
 
-bool session_define(Session *s, const Stmt *def, Value *taken) {
-    const Node *fname = def->target;
-    Value defaults_copy[MAX_ARGS];
-    int nd = taken && def->num_params > 0 && def->num_params <= MAX_ARGS ? def->num_params : 0;
-    for (int i = 0; i < nd; i++) defaults_copy[i] = taken[i];
-    Value *defaults = nd ? malloc((size_t)(unsigned)nd * sizeof *defaults) : NULL;
-    if (nd && !defaults) {
-        for (int i = 0; i < nd; i++) value_release(&defaults_copy[i]);
-        return session_fail(s, def->line, def->col, "out of memory defining a function");
-    }
-    for (int i = 0; i < nd; i++) defaults[i] = defaults_copy[i];
-    for (int i = 0; i < def->num_params; i++)
+/* A def's parameters named twice: Python's SyntaxError. */
+static bool duplicate_params(Session *s, Node *const *params, int n) {
+    for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++) {
-            const Node *a = def->params[j], *b = def->params[i];
+            const Node *a = params[j], *b = params[i];
             if (a->as.text.length == b->as.text.length &&
-                memcmp(a->as.text.text, b->as.text.text, a->as.text.length) == 0) {
-                release_defaults(defaults, nd);
+                memcmp(a->as.text.text, b->as.text.text, a->as.text.length) == 0)
                 return session_fail(s, b->line, b->col, s->python ? "SyntaxError: duplicate "
                                     "argument '%.*s' in function definition" : "parameter "
                                     "'%.*s' appears twice", (int)b->as.text.length, b->as.text.text);
-            }
         }
-    int64_t bytes = (int64_t)def->text_length * 2 + 4096;
+    return false;
+}
+
+/* A Code of its own for a def or lambda whose tree is in a statement's
+ * arena: its text, copied and parsed again. */
+static Code *own_code(Session *s, const char *text, size_t length, int line, int col,
+                      bool lambda, const Stmt **def, const Node **node) {
+    int64_t bytes = (int64_t)length * 2 + 4096;
     AgStats st = ag_stats();
-    if (ag_memory_limit() > 0 && bytes > ag_memory_limit() - st.live_bytes - st.arena_bytes) {
-        release_defaults(defaults, nd);
-        return session_fail(s, def->line, def->col, "a function of %zu bytes does not fit in the "
-                            "memory limit (%lld bytes)", def->text_length,
-                            (long long)ag_memory_limit());
+    if (ag_memory_limit() > 0 && bytes > ag_memory_limit() - st.live_bytes - st.arena_bytes)
+    {
+        session_set_error(s, line, col, "a function of %zu bytes does not fit in the memory "
+                          "limit (%lld bytes)", length, (long long)ag_memory_limit());
+        return NULL;
+    }
+    Code *c = calloc(1, sizeof *c);
+    char *source = c ? malloc(length + 1) : NULL;
+    if (!source) {
+        free(c);
+        session_set_error(s, line, col, "out of memory defining a function");
+        return NULL;
+    }
+    memcpy(source, text, length);
+    source[length] = '\0';
+    *c = (Code){.refs = 1, .source = source};
+    Parser p;
+    parser_init_mode(&p, source, length, line, &c->arena, s->python, true);
+    Stmt *parsed = NULL;
+    Node *expr = NULL;
+    ParseStatus status = lambda ? parse_expression_only(&p, &expr) : parse_statement(&p, &parsed);
+    if (status != PARSE_OK) /* it parsed once: the second tree did not fit */
+        session_set_error(s, line, col, "%s", p.error);
+    parser_free(&p);
+    c->bytes = (int64_t)length + (int64_t)c->arena.bytes;
+    if (status != PARSE_OK) {
+        code_release(c);
+        return NULL;
+    }
+    *def = parsed;
+    *node = expr;
+    return c;
+}
+
+UserFunc *session_function(Session *s, Code *code, const Stmt *def, const Node *lambda,
+                           Value *defaults, Env *closure) {
+    int n = def ? def->num_params : lambda->num_positional;
+    if (duplicate_params(s, def ? def->params : lambda->kids, n)) {
+        release_values(defaults, defaults ? n : 0);
+        return NULL;
     }
     UserFunc *f = calloc(1, sizeof *f);
-    char *source = f ? malloc(def->text_length + 1) : NULL;
-    if (!source) {
-        free(f);
-        release_defaults(defaults, nd);
-        return session_fail(s, def->line, def->col, "out of memory defining a function");
+    if (f && code) {
+        code->refs++;
+    } else if (f) {
+        code = def ? own_code(s, def->text, def->text_length, def->line, def->col, false, &def, &lambda)
+                   : own_code(s, lambda->as.text.text, lambda->as.text.length, lambda->line,
+                              lambda->col, true, &def, &lambda);
+        if (!code) {
+            free(f);
+            release_values(defaults, defaults ? n : 0);
+            return NULL;
+        }
+    } else {
+        release_values(defaults, defaults ? n : 0);
+        session_set_error(s, 0, 0, "out of memory defining a function");
+        return NULL;
     }
-    f->defaults = defaults;
-    f->num_defaults = nd;
-    memcpy(source, def->text, def->text_length);
-    source[def->text_length] = '\0';
-    f->source = source;
-    /* The body must outlive this statement: parse the text again into the
-     * function's own arena. */
-    Parser p;
-    parser_init_mode(&p, source, def->text_length, def->line, &f->arena, s->python, true);
-    ParseStatus status = parse_statement(&p, &f->def);
-    if (status != PARSE_OK) /* it parsed once: the second tree did not fit */
-        session_set_error(s, def->line, def->col, "%s", p.error);
-    parser_free(&p);
-    f->bytes = (int64_t)(def->text_length + f->arena.bytes);
-    Var *e = status == PARSE_OK ? var_entry(s, fname->as.text.text, fname->as.text.length,
-                                            def->line, def->col)
-                                : NULL;
-    if (!e) {
-        func_free(f);
-        return false;
-    }
-    value_release(&e->value);
-    func_free(e->func);
-    e->func = f;
-    return true;
+    *f = (UserFunc){.refs = 1, .code = code, .def = def, .lambda = lambda,
+                    .defaults = defaults, .closure = closure};
+    if (closure) closure->refs++;
+    f->name = def ? def->target->as.text.text : "<lambda>";
+    f->name_length = def ? def->target->as.text.length : 8;
+    return f;
+}
+
+bool session_define(Session *s, const Stmt *def, Value *defaults) {
+    UserFunc *f = session_function(s, NULL, def, NULL, defaults, NULL);
+    if (!f) return false;
+    const Node *name = f->def->target;
+    return session_bind(s, name->as.text.text, name->as.text.length,
+                        (Value){.kind = VAL_FUNCTION, .as.function = f}, def->line, def->col);
 }
 
 /* ======================================================================
  * Frames
  * ====================================================================== */
 
-Local *frame_lookup(Frame *f, const char *name, size_t length) {
-    for (int i = 0; i < f->num_locals; i++)
-        if (f->locals[i].length == length && memcmp(f->locals[i].name, name, length) == 0)
-            return &f->locals[i];
+Env *session_env(Session *s, Env *parent, Code *code, int line, int col) {
+    Env *e = calloc(1, sizeof *e);
+    if (!e) {
+        session_set_error(s, line, col, "out of memory calling a function");
+        return NULL;
+    }
+    e->refs = 1;
+    e->parent = parent;
+    if (parent) parent->refs++;
+    e->code = code;
+    if (code) code->refs++;
+    e->next = s->envs.next; /* on the circle, after the sentinel */
+    e->prev = &s->envs;
+    s->envs.next->prev = e;
+    s->envs.next = e;
+    s->num_envs++;
+    return e;
+}
+
+Local *env_lookup(Env *e, const char *name, size_t length) {
+    for (int i = 0; i < e->num_locals; i++)
+        if (e->locals[i].length == length && memcmp(e->locals[i].name, name, length) == 0)
+            return &e->locals[i];
     return NULL;
 }
 
-bool frame_bind(Session *s, Frame *f, const char *name, size_t length, Value v, int line,
-                int col) {
-    Local *l = frame_lookup(f, name, length);
+bool env_bind(Session *s, Env *e, const char *name, size_t length, Value v, int line, int col) {
+    Local *l = env_lookup(e, name, length);
     if (!l) {
-        if (f->num_locals == f->cap_locals) {
-            int cap = f->cap_locals ? f->cap_locals * 2 : 8;
-            Local *bigger = realloc(f->locals, (size_t)cap * sizeof *bigger);
+        if (e->num_locals == e->cap_locals) {
+            int cap = e->cap_locals ? e->cap_locals * 2 : 8;
+            Local *bigger = realloc(e->locals, (size_t)cap * sizeof *bigger);
             if (!bigger) {
                 value_release(&v);
                 return session_fail(s, line, col, "out of memory binding a name");
             }
-            f->locals = bigger;
-            f->cap_locals = cap;
+            e->locals = bigger;
+            e->cap_locals = cap;
         }
-        l = &f->locals[f->num_locals++];
+        if (!e->code) { /* names in a statement's tree, freed before the env may be */
+            char *copy = malloc(length + 1);
+            if (!copy) {
+                value_release(&v);
+                return session_fail(s, line, col, "out of memory binding a name");
+            }
+            memcpy(copy, name, length);
+            copy[length] = '\0';
+            name = copy;
+        }
+        l = &e->locals[e->num_locals++];
         *l = (Local){name, length, value_void()};
     }
     value_release(&l->value);
@@ -273,12 +324,63 @@ bool frame_bind(Session *s, Frame *f, const char *name, size_t length, Value v, 
     return true;
 }
 
-void frame_free(Frame *f) {
-    for (int i = 0; i < f->num_locals; i++) value_release(&f->locals[i].value);
-    free(f->locals);
-    value_release(&f->result);
-    f->locals = NULL;
-    f->num_locals = f->cap_locals = 0;
+/* ======================================================================
+ * Collecting cycles of envs and functions
+ * ====================================================================== */
+
+static void mark_env(Env *e);
+
+static void mark_value(const Value *v) {
+    if (v->kind == VAL_LIST) {
+        for (int i = 0; i < v->as.list->count; i++) mark_value(&v->as.list->items[i]);
+    } else if (v->kind == VAL_FUNCTION) {
+        const UserFunc *f = v->as.function;
+        int n = f->def ? f->def->num_params : f->lambda->num_positional;
+        for (int i = 0; f->defaults && i < n; i++) mark_value(&f->defaults[i]);
+        if (f->closure) mark_env(f->closure);
+    }
+}
+
+static void mark_env(Env *e) {
+    for (; e && !e->marked; e = e->parent) {
+        e->marked = true;
+        for (int i = 0; i < e->num_locals; i++) mark_value(&e->locals[i].value);
+    }
+}
+
+void session_collect(Session *s) {
+    if (!s->envs.next || s->num_envs < s->collect_at) return;
+    int64_t count = 0;
+    for (Env *e = s->envs.next; e != &s->envs; e = e->next) e->marked = false, count++;
+    for (int i = 0; i < s->num_vars; i++) mark_value(&s->vars[i].value);
+    for (Frame *f = s->frame; f; f = f->caller) {
+        mark_env(f->env);
+        mark_value(&f->result);
+    }
+    for (int i = 0; i < s->num_roots; i++) mark_value(s->roots[i]);
+    /* Hold every unreached env, then empty them: what only they kept goes,
+     * and with it the references that made the cycles. */
+    Env **dead = malloc((size_t)(count ? count : 1) * sizeof *dead);
+    int64_t n = 0;
+    for (Env *e = s->envs.next; dead && e != &s->envs; e = e->next)
+        if (!e->marked) e->refs++, dead[n++] = e;
+    for (int64_t i = 0; i < n; i++) {
+        Env *e = dead[i];
+        Local *locals = e->locals;
+        int num = e->num_locals;
+        Env *parent = e->parent;
+        e->locals = NULL, e->num_locals = e->cap_locals = 0, e->parent = NULL;
+        for (int k = 0; k < num; k++) {
+            value_release(&locals[k].value);
+            if (!e->code) free((char *)locals[k].name);
+        }
+        free(locals);
+        env_release(parent);
+    }
+    for (int64_t i = 0; i < n; i++) env_release(dead[i]);
+    free(dead);
+    s->num_envs = count - n;
+    s->collect_at = s->num_envs * 2 > 1024 ? s->num_envs * 2 : 1024;
 }
 
 /* ======================================================================

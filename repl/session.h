@@ -19,39 +19,18 @@
 #include "ptrmap.h"
 #include "value.h"
 
-/* A user function f(x, w) = EXPR or f(x, w) { ... }: its own copy of the
- * source, parsed into its own arena. */
-typedef struct {
-    char *source;
-    AstArena arena;
-    Stmt *def;
-    int64_t bytes;     /* source and tree: counted against the memory limit */
-    Value *defaults;   /* def f(x, y=2): each parameter's default, evaluated when the
-                          def ran (VAL_VOID: none), or NULL */
-    int num_defaults;
-} UserFunc;
-
+/* A global: a name and its value (functions are values too). */
 typedef struct {
     char *name;
-    Value value;       /* a variable, or */
-    UserFunc *func;    /* a function */
+    Value value;
 } Var;
 
-/* The variables of one call of a user function: its parameters, then the
- * names its body binds, in order. Names point into the function's source. */
-typedef struct {
-    const char *name;
-    size_t length;
-    Value value;
-} Local;
-
+/* A call of a function being run: its variables (env, which closures made
+ * during the call share) and what return gave. */
 typedef struct Frame {
-    const UserFunc *func;
-    Local *locals;
-    int num_locals, cap_locals;
+    UserFunc *func;
+    Env *env;
     Value result;          /* what return gave */
-    Node *const *globals;  /* the names a global statement made global here */
-    int num_globals;
     struct Frame *caller;
 } Frame;
 
@@ -65,7 +44,8 @@ typedef struct {
 } Labels;
 
 enum {
-    MAX_CALL_DEPTH = 100,     /* nested user-function calls */
+    MAX_CALL_DEPTH = 100,     /* nested user-function calls (.ag) */
+    MAX_PY_CALL_DEPTH = 1000, /* and in a .py file: Python's recursion limit */
     MAX_EVAL_DEPTH = 3000,    /* evaluator recursion, calls included */
     MAX_VARIABLES = 100000,
     MAX_LOAD_DEPTH = 16,      /* :load inside :load */
@@ -73,7 +53,15 @@ enum {
     GRADCHECK_MAX_ELEMENTS = 100000, /* gradcheck perturbs elements one at a time */
 };
 
-typedef struct Session {
+typedef struct Session Session;
+/* Calls a function value (a UserFunc or a builtin) with args (n, borrowed):
+ * the evaluator's, handed to builtins (sorted's key, max's key). */
+typedef bool (*CallValueFn)(Session *s, const Value *fn, const Value *args, int n, Value *out);
+/* a OP b as the evaluator does it (sum's additions); false with the error set at line:col. */
+typedef bool (*BinaryFn)(Session *s, int line, int col, TokenType op, const Value *a,
+                         const Value *b, Value *out);
+
+struct Session {
     Var *vars;                 /* in the order names were first bound */
     int num_vars, cap_vars;
     int *index;                /* open-addressing hash: slot -> var + 1, 0 empty */
@@ -91,6 +79,13 @@ typedef struct Session {
     int quiet;                 /* inside a block: results and gradients are not printed */
     Frame *frame;              /* the innermost user-function call, or NULL */
     int isolated;              /* inside grad/gradcheck: variables read as constants */
+    Env envs;                  /* the sentinel of the circle of every live Env */
+    int64_t num_envs, collect_at; /* session_collect runs when num_envs passes collect_at */
+    const Value *roots[64];    /* values held by running statements (a loop's iterable),
+                                  for session_collect */
+    int num_roots;
+    CallValueFn call_value;    /* the evaluator's (set by eval_statement) */
+    BinaryFn binary;
     /* the error being reported */
     char error[600];
     int error_line, error_col;
@@ -107,7 +102,7 @@ typedef struct Session {
                                   before every further one fails; 0: no bound (the fuzzer
                                   sets one: while True { } and f(n) = f(n-1) + f(n-1) end) */
     int64_t steps;             /* loop iterations and calls made so far */
-} Session;
+};
 
 void session_init(Session *s, FILE *out, FILE *err, bool interactive);
 void session_reset(Session *s); /* forget every variable and function */
@@ -126,17 +121,30 @@ int session_var_index(Session *s, const Var *v);
 /* Binds a global name to v (taking its reference); false (error set at
  * line:col) when memory or the variable table runs out. */
 bool session_bind(Session *s, const char *name, size_t length, Value v, int line, int col);
-/* Defines (or redefines) a global function from its parsed statement;
- * defaults (def->num_params of them, taken; VAL_VOID where none) or NULL. */
+/* A function made from a def or lambda node, taking defaults (one per
+ * parameter, VAL_VOID where none; or NULL) and a reference to closure. The
+ * node's tree lives in code (a reference is taken) or, when code is NULL,
+ * in a statement's arena about to be freed: then its text is copied and
+ * parsed again into a Code of its own. NULL with the error set. */
+UserFunc *session_function(Session *s, Code *code, const Stmt *def, const Node *lambda,
+                           Value *defaults, Env *closure);
+/* Binds a global name to a new function made from def (session_function). */
 bool session_define(Session *s, const Stmt *def, Value *defaults);
+/* A new Env (one reference) whose names point into code, on the session's
+ * list; NULL with the error set when out of memory. */
+Env *session_env(Session *s, Env *parent, Code *code, int line, int col);
+/* Clears the variables of envs that nothing outside a cycle of envs and
+ * functions reaches (the roots: the globals, the running calls and
+ * s->roots), so that cycles such as a nested function stored in the env it
+ * closes over are freed. Called between statements, when many envs live. */
+void session_collect(Session *s);
 /* Switches the .py dialect on or off (the print options follow). */
 void session_set_python(Session *s, bool python);
 
-/* The local named so in the innermost frame, or NULL. */
-Local *frame_lookup(Frame *f, const char *name, size_t length);
-/* Binds a local of frame f (taking v's reference). */
-bool frame_bind(Session *s, Frame *f, const char *name, size_t length, Value v, int line, int col);
-void frame_free(Frame *f);
+/* The variable named so in env e itself (not its parents), or NULL. */
+Local *env_lookup(Env *e, const char *name, size_t length);
+/* Binds a variable of e (taking v's reference). */
+bool env_bind(Session *s, Env *e, const char *name, size_t length, Value v, int line, int col);
 
 /* Prints a value as a statement's result (nothing for VAL_VOID). */
 void session_print_value(Session *s, const Value *v);

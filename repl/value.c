@@ -28,6 +28,8 @@ bool value_string(const char *text, size_t length, Value *out) {
     return true;
 }
 
+static void dict_release(ValueDict *d);
+
 void value_release(Value *v) {
     switch (v->kind) {
     case VAL_STRING:
@@ -42,9 +44,213 @@ void value_release(Value *v) {
         }
         break;
     case VAL_OPTIM: optimizer_release(v->as.optim); break;
+    case VAL_FUNCTION: userfunc_release(v->as.function); break;
+    case VAL_DICT: dict_release(v->as.dict); break;
     default: break;
     }
     *v = value_void();
+}
+
+static void dict_release(ValueDict *d) {
+    if (!d || --d->refs > 0) return;
+    for (int64_t i = 0; i < d->count; i++) {
+        value_release(&d->entries[i].key);
+        value_release(&d->entries[i].value);
+    }
+    free(d->entries);
+    free(d->slots);
+    free(d);
+}
+
+ValueDict *value_dict_new(bool set) {
+    ValueDict *d = calloc(1, sizeof *d);
+    if (d) d->refs = 1, d->set = set;
+    return d;
+}
+
+bool value_hashable(const Value *v) {
+    switch (v->kind) {
+    case VAL_NONE: case VAL_BOOL: case VAL_INT: case VAL_NUMBER: case VAL_STRING:
+    case VAL_TENSOR: case VAL_SHAPE:
+        return true;
+    case VAL_LIST:
+        if (!v->as.list->tuple) return false;
+        for (int i = 0; i < v->as.list->count; i++)
+            if (!value_hashable(&v->as.list->items[i])) return false;
+        return true;
+    default: return false;
+    }
+}
+
+static uint64_t mix(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static uint64_t value_hash(const Value *v) {
+    switch (v->kind) {
+    case VAL_NONE: return 0x9e3779b97f4a7c15ULL;
+    case VAL_BOOL: case VAL_INT: case VAL_NUMBER: {
+        double x = value_scalar(v);
+        if (v->kind == VAL_INT) return mix((uint64_t)v->as.integer);
+        if (x == floor(x) && fabs(x) < 0x1p63) return mix((uint64_t)(int64_t)x); /* 1 == 1.0 */
+        uint64_t bits;
+        memcpy(&bits, &x, sizeof bits);
+        return mix(bits);
+    }
+    case VAL_STRING: {
+        uint64_t h = 1469598103934665603ULL;
+        for (size_t i = 0; i < v->as.string.length; i++)
+            h = (h ^ (unsigned char)v->as.string.text[i]) * 1099511628211ULL;
+        return h;
+    }
+    case VAL_TENSOR: return mix((uint64_t)(uintptr_t)v->as.tensor);
+    case VAL_LIST: {
+        uint64_t h = 0x345678;
+        for (int i = 0; i < v->as.list->count; i++) h = mix(h ^ value_hash(&v->as.list->items[i]));
+        return h;
+    }
+    case VAL_SHAPE: {
+        uint64_t h = 0x345678;
+        for (int i = 0; i < v->as.shape.ndim; i++) h = mix(h ^ mix((uint64_t)v->as.shape.dims[i]));
+        return h;
+    }
+    default: return 0;
+    }
+}
+
+bool value_equal(const Value *a, const Value *b) {
+    if (value_is_scalar(a) && value_is_scalar(b)) {
+        if (a->kind != VAL_NUMBER && b->kind != VAL_NUMBER) /* ints exactly */
+            return (a->kind == VAL_INT ? a->as.integer : (int64_t)a->as.truth) ==
+                   (b->kind == VAL_INT ? b->as.integer : (int64_t)b->as.truth);
+        return value_scalar(a) == value_scalar(b);
+    }
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case VAL_NONE: return true;
+    case VAL_STRING:
+        return a->as.string.length == b->as.string.length &&
+               memcmp(a->as.string.text, b->as.string.text, a->as.string.length) == 0;
+    case VAL_TENSOR: return a->as.tensor == b->as.tensor;
+    case VAL_MODULE: case VAL_DTYPE: return strcmp(a->as.module, b->as.module) == 0;
+    case VAL_FUNCTION: return a->as.function == b->as.function;
+    case VAL_BUILTIN: return a->as.builtin.row == b->as.builtin.row;
+    case VAL_SHAPE:
+        return a->as.shape.ndim == b->as.shape.ndim &&
+               memcmp(a->as.shape.dims, b->as.shape.dims, (size_t)a->as.shape.ndim * sizeof(int64_t)) == 0;
+    case VAL_LIST:
+        if (a->as.list->tuple != b->as.list->tuple || a->as.list->count != b->as.list->count)
+            return false;
+        for (int i = 0; i < a->as.list->count; i++)
+            if (!value_equal(&a->as.list->items[i], &b->as.list->items[i])) return false;
+        return true;
+    case VAL_DICT: {
+        const ValueDict *x = a->as.dict, *y = b->as.dict;
+        if (x->count != y->count || x->set != y->set) return false;
+        for (int64_t i = 0; i < x->count; i++) {
+            const Value *other = value_dict_get(y, &x->entries[i].key);
+            if (!other || !value_equal(&x->entries[i].value, other)) return false;
+        }
+        return true;
+    }
+    default: return false;
+    }
+}
+
+static int64_t *dict_slot(const ValueDict *d, const Value *key, uint64_t hash) {
+    if (!d->num_slots) return NULL;
+    for (int64_t at = (int64_t)(hash % (uint64_t)d->num_slots);; at = (at + 1) % d->num_slots) {
+        int64_t *slot = &d->slots[at];
+        if (!*slot) return slot;
+        const DictEntry *e = &d->entries[*slot - 1];
+        if (e->hash == hash && value_equal(&e->key, key)) return slot;
+    }
+}
+
+Value *value_dict_get(const ValueDict *d, const Value *key) {
+    int64_t *slot = dict_slot(d, key, value_hash(key));
+    return slot && *slot ? &d->entries[*slot - 1].value : NULL;
+}
+
+static bool dict_grow(ValueDict *d) {
+    int64_t cap = d->cap ? d->cap * 2 : 8, num_slots = cap * 2;
+    DictEntry *entries = realloc(d->entries, (size_t)cap * sizeof *entries);
+    if (!entries) return false;
+    d->entries = entries;
+    int64_t *slots = calloc((size_t)num_slots, sizeof *slots);
+    if (!slots) return false;
+    free(d->slots);
+    d->slots = slots;
+    d->num_slots = num_slots;
+    d->cap = cap;
+    for (int64_t i = 0; i < d->count; i++) *dict_slot(d, &d->entries[i].key, d->entries[i].hash) = i + 1;
+    return true;
+}
+
+bool value_dict_set(ValueDict *d, Value key, Value value) {
+    uint64_t hash = value_hash(&key);
+    int64_t *slot = dict_slot(d, &key, hash);
+    if (slot && *slot) {
+        value_release(&key);
+        value_release(&d->entries[*slot - 1].value);
+        d->entries[*slot - 1].value = value;
+        return true;
+    }
+    if (d->count == d->cap && (d->cap > (INT64_C(1) << 40) || !dict_grow(d))) {
+        value_release(&key);
+        value_release(&value);
+        return false;
+    }
+    d->entries[d->count] = (DictEntry){key, value, hash};
+    *dict_slot(d, &key, hash) = ++d->count;
+    return true;
+}
+
+bool value_dict_remove(ValueDict *d, const Value *key) {
+    int64_t *slot = dict_slot(d, key, value_hash(key));
+    if (!slot || !*slot) return false;
+    int64_t at = *slot - 1;
+    value_release(&d->entries[at].key);
+    value_release(&d->entries[at].value);
+    memmove(&d->entries[at], &d->entries[at + 1], (size_t)(d->count - at - 1) * sizeof *d->entries);
+    d->count--;
+    memset(d->slots, 0, (size_t)d->num_slots * sizeof *d->slots); /* the order moved: index again */
+    for (int64_t i = 0; i < d->count; i++) *dict_slot(d, &d->entries[i].key, d->entries[i].hash) = i + 1;
+    return true;
+}
+
+void code_release(Code *c) {
+    if (!c || --c->refs > 0) return;
+    ast_arena_free(&c->arena);
+    free(c->source);
+    free(c);
+}
+
+void env_release(Env *e) {
+    if (!e || --e->refs > 0) return;
+    e->prev->next = e->next; /* off the session's list (a circle with a sentinel) */
+    e->next->prev = e->prev;
+    for (int i = 0; i < e->num_locals; i++) {
+        value_release(&e->locals[i].value);
+        if (!e->code) free((char *)e->locals[i].name); /* env_bind's copies */
+    }
+    free(e->locals);
+    env_release(e->parent);
+    code_release(e->code);
+    free(e);
+}
+
+void userfunc_release(UserFunc *f) {
+    if (!f || --f->refs > 0) return;
+    int n = f->def ? f->def->num_params : f->lambda ? f->lambda->num_positional : 0;
+    for (int i = 0; f->defaults && i < n; i++) value_release(&f->defaults[i]);
+    free(f->defaults);
+    env_release(f->closure);
+    code_release(f->code);
+    free(f);
 }
 
 ValueList *value_list_new(int count, bool tuple) {
@@ -83,6 +289,8 @@ bool value_copy(const Value *v, Value *out) {
     case VAL_TENSOR: tensor_retain(v->as.tensor); break;
     case VAL_OPTIM: v->as.optim->refs++; break;
     case VAL_LIST: v->as.list->refs++; break;
+    case VAL_FUNCTION: v->as.function->refs++; break;
+    case VAL_DICT: v->as.dict->refs++; break;
     case VAL_STRING:
         if (v->as.string.owner) v->as.string.owner->refs++;
         break;
@@ -93,6 +301,8 @@ bool value_copy(const Value *v, Value *out) {
 
 int64_t value_item_count(const Value *v) {
     return v->kind == VAL_LIST ? v->as.list->count
+           : v->kind == VAL_DICT ? v->as.dict->count
+           : v->kind == VAL_STRING ? (int64_t)v->as.string.length
            : v->kind == VAL_SHAPE ? v->as.shape.ndim
            : v->kind == VAL_TENSOR && v->as.tensor->ndim > 0 ? v->as.tensor->shape[0]
                                                             : -1;
@@ -101,6 +311,8 @@ int64_t value_item_count(const Value *v) {
 bool value_item(const Value *v, int64_t k, bool as_int, Value *out) {
     *out = value_void();
     if (v->kind == VAL_LIST) return value_copy(&v->as.list->items[k], out);
+    if (v->kind == VAL_DICT) return value_copy(&v->as.dict->entries[k].key, out);
+    if (v->kind == VAL_STRING) return value_string(v->as.string.text + k, 1, out);
     if (v->kind == VAL_SHAPE) {
         int64_t d = v->as.shape.dims[k];
         *out = as_int ? (Value){.kind = VAL_INT, .as.integer = d} : value_number((double)d);
@@ -126,7 +338,10 @@ const char *value_kind_name(const Value *v) {
     case VAL_GRAD_FN: return "a grad_fn";
     case VAL_OPTIM: return "an optimizer";
     case VAL_INT: return "an int";
+    case VAL_FUNCTION: case VAL_BUILTIN: return "a function";
+    case VAL_DICT: return v->as.dict->set ? "a set" : "a dict";
     case VAL_MODULE: return "a module";
+    case VAL_DTYPE: return "a dtype";
     }
     return "a value";
 }
@@ -246,6 +461,22 @@ static void format_tuple(StrBuf *out, const ValueList *l, const PrintOptions *op
     strbuf_append(out, l->tuple ? ")" : "]");
 }
 
+static void format_dict(StrBuf *out, const ValueDict *d, const PrintOptions *opts) {
+    if (d->set && d->count == 0) {
+        strbuf_append(out, "set()");
+        return;
+    }
+    strbuf_append(out, "{");
+    for (int64_t i = 0; i < d->count; i++) {
+        if (i) strbuf_append(out, ", ");
+        value_format(out, &d->entries[i].key, opts, true);
+        if (d->set) continue;
+        strbuf_append(out, ": ");
+        value_format(out, &d->entries[i].value, opts, true);
+    }
+    strbuf_append(out, "}");
+}
+
 void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool quote_strings) {
     char buf[AG_SHAPE_STR_MAX];
     switch (v->kind) {
@@ -265,15 +496,21 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
         break;
     case VAL_BOOL: strbuf_append(out, v->as.truth ? "True" : "False"); break;
     case VAL_STRING:
-        if (quote_strings) strbuf_append(out, "'");
-        strbuf_appendn(out, v->as.string.text, v->as.string.length);
-        if (quote_strings) strbuf_append(out, "'");
+        if (quote_strings) pyfmt_str_repr(out, v->as.string.text, v->as.string.length);
+        else strbuf_appendn(out, v->as.string.text, v->as.string.length);
         break;
     case VAL_SHAPE: strbuf_append(out, ag_shape_str(v->as.shape.ndim, v->as.shape.dims, buf, sizeof buf)); break;
     case VAL_LIST: format_tuple(out, v->as.list, opts); break;
+    case VAL_DICT: format_dict(out, v->as.dict, opts); break;
     case VAL_GRAD_FN: strbuf_appendf(out, "<%s>", v->as.grad_fn); break;
     case VAL_OPTIM: format_optimizer(out, v->as.optim); break;
     case VAL_INT: strbuf_appendf(out, "%lld", (long long)v->as.integer); break;
+    case VAL_FUNCTION:
+        strbuf_appendf(out, "<function %.*s>", (int)v->as.function->name_length,
+                       v->as.function->name);
+        break;
+    case VAL_BUILTIN: strbuf_appendf(out, "<built-in function %s>", v->as.builtin.name); break;
     case VAL_MODULE: strbuf_appendf(out, "<module '%s'>", v->as.module); break;
+    case VAL_DTYPE: strbuf_append(out, v->as.module); break;
     }
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "ag.h"
+#include "ast.h"
 #include "print.h"
 #include "strbuf.h"
 
@@ -31,11 +32,19 @@ typedef enum {
     VAL_GRAD_FN, /* x.grad_fn: prints as <MulBackward> */
     VAL_OPTIM,   /* an optimizer: opt = SGD([w, b], lr=0.1) */
     VAL_INT,     /* Python's int (.py files): exact, 64-bit */
+    VAL_DICT,    /* Python's dict, or a set (as.dict->set): shared, insertion-ordered */
+    VAL_FUNCTION,/* a function you defined (def, f(x) = ..., lambda): as.function */
+    VAL_BUILTIN, /* a builtin as a value (act = torch.tanh): as.builtin */
     VAL_MODULE,  /* import math, import torch.nn.functional as F: as.module */
+    VAL_DTYPE,   /* torch.float64, x.dtype: as.module holds its name ("torch.float64") */
 } ValueKind;
 
 typedef struct Value Value;
 typedef struct ValueList ValueList;
+typedef struct ValueDict ValueDict;
+typedef struct UserFunc UserFunc;
+typedef struct Env Env;
+struct Builtin;
 
 /* An optimizer as the shell holds it: the engine's, and the names of the
  * variables it updates (a step rebinds each to its new value). Shared by
@@ -62,10 +71,13 @@ struct Value {
                          /* owner: the refcounted bytes text points into, or NULL
                             for static text (a signature's default) */
         struct { int ndim; int64_t dims[AG_MAX_DIMS]; } shape;
-        ValueList *list;                                     /* owned */
+        ValueList *list;                                     /* one of its refs */
+        ValueDict *dict;                                     /* one of its refs */
         const char *grad_fn;                                 /* static text */
         Optimizer *optim;                                    /* one of its refs */
         int64_t integer;
+        UserFunc *function;                                  /* one of its refs */
+        struct { const struct Builtin *row; const char *name; } builtin; /* static */
         const char *module;                                  /* "torch.nn.functional" (static) */
     } as;
 };
@@ -78,6 +90,67 @@ struct ValueList {
     int count, cap;
     Value *items;
 };
+
+/* The source text and syntax tree that functions run: shared (refs) by the
+ * functions whose trees live in it, and by the calls running them. */
+typedef struct Code {
+    int refs;
+    char *source;
+    AstArena arena;
+    int64_t bytes;     /* source and tree: counted against the memory limit */
+} Code;
+
+/* A variable of a function call. Names point into the Code of the
+ * function the call runs (the Env keeps it), or, in an env with no Code (a
+ * comprehension at the top level), are copies it owns. */
+typedef struct {
+    const char *name;
+    size_t length;
+    Value value;
+} Local;
+
+/* The variables of one call of a function, shared with the functions
+ * defined during the call (closures see them, as Python's cells). Every Env
+ * is on its session's list, so that envs kept alive only by each other
+ * (a nested function stored in the env it closes over) can be found and
+ * cleared (session_collect). */
+struct Env {
+    int refs;
+    Local *locals;
+    int num_locals, cap_locals;
+    Env *parent;               /* the env the function was defined in, or NULL */
+    Code *code;                /* what the names point into */
+    Node *const *globals;      /* names a global statement made global here */
+    int num_globals;
+    Node *const *nonlocals;    /* names a nonlocal statement binds in a parent */
+    int num_nonlocals;
+    Env *prev, *next;          /* the session's list */
+    bool marked;               /* reachable, during session_collect */
+};
+
+/* A function: a def (or ag's f(x) = EXPR, f(x) { ... }) or a lambda, with
+ * its defaults (evaluated where it was defined) and the env it closes
+ * over. */
+struct UserFunc {
+    int refs;
+    Code *code;                /* owns def's or lambda's tree */
+    const Stmt *def;           /* or */
+    const Node *lambda;        /* NODE_LAMBDA */
+    const char *name;          /* the def's name, or "<lambda>" */
+    size_t name_length;
+    Value *defaults;           /* one per parameter; VAL_VOID where none; or NULL */
+    Env *closure;              /* the defining call's variables, or NULL (top level) */
+};
+
+/* f's parameters (NAME nodes), *n of them. */
+static inline Node *const *userfunc_params(const UserFunc *f, int *n) {
+    *n = f->def ? f->def->num_params : f->lambda->num_positional;
+    return f->def ? f->def->params : f->lambda->kids;
+}
+
+void code_release(Code *c);
+void env_release(Env *e);
+void userfunc_release(UserFunc *f);
 
 static inline Value value_void(void) { return (Value){.kind = VAL_VOID}; }
 static inline Value value_none(void) { return (Value){.kind = VAL_NONE}; }
@@ -96,6 +169,33 @@ bool value_copy(const Value *v, Value *out);
 ValueList *value_list_new(int count, bool tuple);
 /* Appends v to l (taking it); false when out of memory (v released). */
 bool value_list_append(ValueList *l, Value v);
+
+/* A dict (or set): entries in insertion order, found by hash. Keys are
+ * Python's hashable values: None, bools, numbers (1 and 1.0 are the same
+ * key), strings, tuples of them, and tensors (by identity, as PyTorch's). */
+typedef struct {
+    Value key, value;
+    uint64_t hash;
+} DictEntry;
+struct ValueDict {
+    int refs;
+    bool set;
+    int64_t count, cap;
+    DictEntry *entries;
+    int64_t *slots;        /* open addressing: entry index + 1, 0 empty */
+    int64_t num_slots;
+};
+ValueDict *value_dict_new(bool set);
+/* Whether v can be a key; false with its type's name in *type. */
+bool value_hashable(const Value *v);
+/* The value stored under key, or NULL. */
+Value *value_dict_get(const ValueDict *d, const Value *key);
+/* d[key] = value (taking both); false when out of memory (both released). */
+bool value_dict_set(ValueDict *d, Value key, Value value);
+/* Removes key from d; false if it is not there. */
+bool value_dict_remove(ValueDict *d, const Value *key);
+/* Python's == for values that are not tensors (a tensor equals only itself). */
+bool value_equal(const Value *a, const Value *b);
 
 /* How many items a for loop or an unpacking finds in v (a list or tuple,
  * a shape, a tensor's first axis), or -1 when v has none. */

@@ -1,0 +1,1109 @@
+/*
+ * builtins_python.c — Python's builtins and the methods of Python's values
+ * (the .py dialect): each row of python_builtins beside its body, read by
+ * the same binder as every builtin (builtins.h). Rows flagged BI_PY_VARIANT
+ * share a name with one of ag's ops (sum, max, len, ...) and stand for it in
+ * a .py file when the first argument is not a tensor.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins.h"
+#include "pyformat.h"
+
+/* ======================================================================
+ * Helpers
+ * ====================================================================== */
+
+static const char *type_name(const Value *v) {
+    switch (v->kind) {
+    case VAL_INT: return "int";
+    case VAL_NUMBER: return "float";
+    case VAL_BOOL: return "bool";
+    case VAL_NONE: case VAL_VOID: return "NoneType";
+    case VAL_STRING: return "str";
+    case VAL_LIST: return v->as.list->tuple ? "tuple" : "list";
+    case VAL_DICT: return v->as.dict->set ? "set" : "dict";
+    case VAL_TENSOR: return "Tensor";
+    case VAL_SHAPE: return "torch.Size";
+    case VAL_FUNCTION: return "function";
+    case VAL_BUILTIN: return "builtin_function_or_method";
+    default: return "object";
+    }
+}
+
+static Value int_value(int64_t i) { return (Value){.kind = VAL_INT, .as.integer = i}; }
+static int64_t int_of_value(const Value *v) {
+    return v->kind == VAL_BOOL ? (int64_t)v->as.truth : v->as.integer;
+}
+
+static bool no_memory(Session *s, const CallArgs *a) {
+    return session_fail(s, a->line, a->col, "MemoryError");
+}
+
+/* A new list (or tuple) holding the items of v: anything a for loop walks. */
+static bool items_of(Session *s, CallArgs *a, int i, bool tuple, Value *out) {
+    const Value *v = &a->arg[i];
+    int64_t n = value_item_count(v);
+    if (n < 0)
+        return arg_error(s, a, i, "TypeError: '%s' object is not iterable", type_name(v));
+    if (n > INT32_MAX) return no_memory(s, a);
+    ValueList *l = value_list_new((int)n, tuple);
+    if (!l) return no_memory(s, a);
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    for (int64_t k = 0; k < n; k++)
+        if (!value_item(v, k, s->python, &l->items[k])) {
+            value_release(out);
+            return session_fail(s, a->line, a->col, "%s", ag_error());
+        }
+    return true;
+}
+
+/* Python's a < b for numbers, strings, and tuples or lists of them (one-
+ * element tensors as numbers); false with the error set when they do not
+ * compare. */
+static bool less_than(Session *s, const CallArgs *a, const Value *x, const Value *y, bool *out) {
+    bool nx = value_is_scalar(x) || (x->kind == VAL_TENSOR && x->as.tensor->numel == 1);
+    bool ny = value_is_scalar(y) || (y->kind == VAL_TENSOR && y->as.tensor->numel == 1);
+    if (nx && ny) {
+        double u = value_is_scalar(x) ? value_scalar(x) : x->as.tensor->data[0];
+        double v = value_is_scalar(y) ? value_scalar(y) : y->as.tensor->data[0];
+        if (x->kind == VAL_INT && y->kind == VAL_INT) *out = x->as.integer < y->as.integer;
+        else *out = u < v;
+        return true;
+    }
+    if (x->kind == VAL_STRING && y->kind == VAL_STRING) {
+        size_t n = x->as.string.length < y->as.string.length ? x->as.string.length : y->as.string.length;
+        int c = memcmp(x->as.string.text, y->as.string.text, n);
+        *out = c < 0 || (c == 0 && x->as.string.length < y->as.string.length);
+        return true;
+    }
+    if (x->kind == VAL_LIST && y->kind == VAL_LIST && x->as.list->tuple == y->as.list->tuple) {
+        const ValueList *p = x->as.list, *q = y->as.list;
+        for (int i = 0; i < p->count && i < q->count; i++) {
+            if (value_equal(&p->items[i], &q->items[i])) continue;
+            return less_than(s, a, &p->items[i], &q->items[i], out);
+        }
+        *out = p->count < q->count;
+        return true;
+    }
+    return session_fail(s, a->line, a->col, "TypeError: '<' not supported between instances of "
+                        "'%s' and '%s'", type_name(x), type_name(y));
+}
+
+/* key(v) when key is given (not None), else a copy of v. */
+static bool keyed(Session *s, const Value *key, const Value *v, Value *out) {
+    if (key->kind == VAL_NONE || key->kind == VAL_VOID) return value_copy(v, out);
+    return s->call_value(s, key, v, 1, out);
+}
+
+/* ======================================================================
+ * Python's builtins
+ * ====================================================================== */
+
+static BUILTIN(py_len) {
+    const Value *v = &a->arg[0];
+    int64_t n = v->kind == VAL_TENSOR && v->as.tensor->ndim == 0 ? -1 : value_item_count(v);
+    if (n < 0) return arg_error(s, a, 0, "TypeError: object of type '%s' has no len()", type_name(v));
+    *out = int_value(n);
+    return true;
+}
+
+/* sum(iterable, start=0): Python's, left to right (tensors add as tensors). */
+static BUILTIN(py_sum) {
+    Value items;
+    if (!items_of(s, a, 0, false, &items)) return false;
+    Value acc = a->given[1] ? a->arg[1] : int_value(0);
+    value_copy(&acc, &acc);
+    bool ok = true;
+    for (int i = 0; ok && i < items.as.list->count; i++) {
+        Value next;
+        ok = s->binary(s, a->line, a->col, TOK_PLUS, &acc, &items.as.list->items[i], &next);
+        value_release(&acc);
+        acc = ok ? next : value_void();
+    }
+    value_release(&items);
+    if (ok) *out = acc;
+    return ok;
+}
+
+/* max and min: of one iterable, or of two or more arguments; key=. */
+static bool extreme(Session *s, CallArgs *a, bool want_max, Value *out) {
+    Value items;
+    if (a->num_rest == 1) {
+        Value saved = a->arg[0];
+        a->arg[0] = a->rest[0];
+        bool ok = items_of(s, a, 0, false, &items);
+        a->arg[0] = saved;
+        if (!ok) return false;
+    } else {
+        ValueList *l = value_list_new(a->num_rest, false);
+        if (!l) return no_memory(s, a);
+        for (int i = 0; i < a->num_rest; i++) value_copy(&a->rest[i], &l->items[i]);
+        items = (Value){.kind = VAL_LIST, .as.list = l};
+    }
+    const ValueList *l = items.as.list;
+    const Value *key = &a->arg[1];
+    if (l->count == 0) {
+        value_release(&items);
+        if (arg_present(a, 2)) return value_copy(&a->arg[2], out);
+        return session_fail(s, a->line, a->col, "ValueError: %s() arg is an empty sequence",
+                            want_max ? "max" : "min");
+    }
+    int best = 0;
+    Value best_key;
+    bool ok = keyed(s, key, &l->items[0], &best_key);
+    for (int i = 1; ok && i < l->count; i++) {
+        Value k;
+        bool better;
+        if (!(ok = keyed(s, key, &l->items[i], &k))) break;
+        ok = want_max ? less_than(s, a, &best_key, &k, &better) : less_than(s, a, &k, &best_key, &better);
+        if (ok && better) {
+            value_release(&best_key);
+            best_key = k, best = i;
+        } else {
+            value_release(&k);
+        }
+    }
+    if (ok) value_release(&best_key);
+    if (ok) value_copy(&l->items[best], out);
+    value_release(&items);
+    return ok;
+}
+
+static BUILTIN(py_max) { return extreme(s, a, true, out); }
+static BUILTIN(py_min) { return extreme(s, a, false, out); }
+
+static BUILTIN(py_abs) {
+    const Value *v = &a->arg[0];
+    if (v->kind == VAL_INT || v->kind == VAL_BOOL) {
+        int64_t i = v->kind == VAL_BOOL ? v->as.truth : v->as.integer;
+        if (i == INT64_MIN) return session_fail(s, a->line, a->col, "OverflowError: abs(-2**63)");
+        *out = int_value(i < 0 ? -i : i);
+    } else if (v->kind == VAL_NUMBER) {
+        *out = value_number(fabs(v->as.number));
+    } else {
+        return arg_error(s, a, 0, "TypeError: bad operand type for abs(): '%s'", type_name(v));
+    }
+    return true;
+}
+
+/* round(x) is an int (halves to even); round(x, n) a float; an int stays one. */
+static BUILTIN(py_round) {
+    const Value *v = &a->arg[0];
+    if (v->kind == VAL_INT || v->kind == VAL_BOOL) {
+        *out = int_value(v->kind == VAL_BOOL ? v->as.truth : v->as.integer);
+        return true;
+    }
+    if (!arg_present(a, 1)) {
+        double x;
+        if (!arg_number(s, a, 0, &x)) return false;
+        if (!isfinite(x) || fabs(x) >= 0x1p63)
+            return session_fail(s, a->line, a->col, "%s", isnan(x)
+                                ? "ValueError: cannot convert float NaN to integer"
+                                : "OverflowError: cannot convert float infinity to integer");
+        *out = int_value((int64_t)nearbyint(x));
+        return true;
+    }
+    return bi_round(s, a, out);
+}
+
+static bool truth_of(Session *s, const CallArgs *a, const Value *v, bool *out) {
+    switch (v->kind) {
+    case VAL_TENSOR:
+        if (v->as.tensor->numel != 1)
+            return session_fail(s, a->line, a->col, "RuntimeError: Boolean value of Tensor with "
+                                "more than one value is ambiguous");
+        *out = v->as.tensor->data[0] != 0;
+        return true;
+    case VAL_NONE: case VAL_VOID: *out = false; return true;
+    default:
+        if (value_is_scalar(v)) *out = value_scalar(v) != 0;
+        else *out = value_item_count(v) != 0;
+        return true;
+    }
+}
+
+static bool any_all(Session *s, CallArgs *a, bool any, Value *out) {
+    Value items;
+    if (!items_of(s, a, 0, false, &items)) return false;
+    bool result = !any, ok = true;
+    for (int i = 0; ok && i < items.as.list->count && result == !any; i++) {
+        bool t;
+        ok = truth_of(s, a, &items.as.list->items[i], &t);
+        if (ok && t == any) result = any;
+    }
+    value_release(&items);
+    *out = value_bool(result);
+    return ok;
+}
+
+static BUILTIN(py_any) { return any_all(s, a, true, out); }
+static BUILTIN(py_all) { return any_all(s, a, false, out); }
+
+/* range(stop), range(start, stop[, step]): Python's, as a list of ints. */
+static BUILTIN(py_range) {
+    int64_t v[3] = {0, 0, 1};
+    int n = a->num_rest;
+    if (n < 1 || n > 3)
+        return session_fail(s, a->line, a->col, "TypeError: range expected at most 3 arguments, "
+                            "got %d", n);
+    for (int i = 0; i < n; i++) {
+        const Value *x = &a->rest[i];
+        if (x->kind != VAL_INT && x->kind != VAL_BOOL)
+            return arg_error(s, a, REST(i), "TypeError: '%s' object cannot be interpreted as an "
+                             "integer", type_name(x));
+        v[n == 1 ? 1 : i] = x->kind == VAL_INT ? x->as.integer : x->as.truth;
+    }
+    int64_t start = v[0], stop = v[1], step = v[2];
+    if (step == 0) return session_fail(s, a->line, a->col, "ValueError: range() arg 3 must not be zero");
+    double count = step > 0 ? ceil(((double)stop - (double)start) / (double)step)
+                            : ceil(((double)start - (double)stop) / (double)-step);
+    if (count < 0) count = 0;
+    if (count > 100000000) return session_fail(s, a->line, a->col, "MemoryError: range of %.0f "
+                                               "items made whole (loop over it in a for instead)", count);
+    ValueList *l = value_list_new((int)count, false);
+    if (!l) return no_memory(s, a);
+    for (int64_t k = 0; k < (int64_t)count; k++) l->items[k] = int_value(start + k * step);
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    return true;
+}
+
+static bool sort_items(Session *s, CallArgs *a, ValueList *l, const Value *key, bool reverse) {
+    /* insertion sort on the keys: stable, as Python's; lists here are small */
+    Value *keys = calloc((size_t)(l->count ? l->count : 1), sizeof *keys);
+    if (!keys) return no_memory(s, a);
+    bool ok = true;
+    int made = 0;
+    for (; ok && made < l->count; made++) ok = keyed(s, key, &l->items[made], &keys[made]);
+    for (int i = 1; ok && i < l->count; i++) {
+        Value k = keys[i], item = l->items[i];
+        int j = i;
+        while (j > 0) {
+            bool before;
+            ok = reverse ? less_than(s, a, &keys[j - 1], &k, &before)
+                         : less_than(s, a, &k, &keys[j - 1], &before);
+            if (!ok || !before) break;
+            keys[j] = keys[j - 1], l->items[j] = l->items[j - 1];
+            j--;
+        }
+        keys[j] = k, l->items[j] = item;
+    }
+    for (int i = 0; i < made; i++) value_release(&keys[i]);
+    free(keys);
+    return ok;
+}
+
+static BUILTIN(py_sorted) {
+    bool reverse = false;
+    if (!items_of(s, a, 0, false, out) || !arg_bool(s, a, 2, &reverse)) return false;
+    if (!sort_items(s, a, out->as.list, &a->arg[1], reverse)) return value_release(out), false;
+    return true;
+}
+
+static BUILTIN(py_reversed) {
+    if (!items_of(s, a, 0, false, out)) return false;
+    ValueList *l = out->as.list;
+    for (int i = 0, j = l->count - 1; i < j; i++, j--) {
+        Value t = l->items[i];
+        l->items[i] = l->items[j], l->items[j] = t;
+    }
+    return true;
+}
+
+static BUILTIN(py_list) {
+    if (!arg_present(a, 0)) {
+        ValueList *l = value_list_new(0, false);
+        return l ? (*out = (Value){.kind = VAL_LIST, .as.list = l}, true) : no_memory(s, a);
+    }
+    return items_of(s, a, 0, false, out);
+}
+
+static BUILTIN(py_tuple) {
+    if (!arg_present(a, 0)) {
+        ValueList *l = value_list_new(0, true);
+        return l ? (*out = (Value){.kind = VAL_LIST, .as.list = l}, true) : no_memory(s, a);
+    }
+    return items_of(s, a, 0, true, out);
+}
+
+/* Adds the items of v to d: keys (a set), or (key, value) pairs (a dict). */
+static bool fill_dict(Session *s, CallArgs *a, int i, ValueDict *d) {
+    Value items;
+    if (a->arg[i].kind == VAL_DICT && !a->arg[i].as.dict->set && !d->set) {
+        const ValueDict *from = a->arg[i].as.dict;
+        for (int64_t k = 0; k < from->count; k++) {
+            Value key, value;
+            value_copy(&from->entries[k].key, &key);
+            value_copy(&from->entries[k].value, &value);
+            if (!value_dict_set(d, key, value)) return no_memory(s, a);
+        }
+        return true;
+    }
+    if (!items_of(s, a, i, false, &items)) return false;
+    bool ok = true;
+    for (int k = 0; ok && k < items.as.list->count; k++) {
+        const Value *item = &items.as.list->items[k];
+        Value key, value = value_none();
+        if (!d->set && (item->kind != VAL_LIST || item->as.list->count != 2)) {
+            ok = session_fail(s, a->line, a->col, "ValueError: dictionary update sequence "
+                              "element #%d has the wrong length", k);
+            break;
+        }
+        value_copy(d->set ? item : &item->as.list->items[0], &key);
+        if (!d->set) value_copy(&item->as.list->items[1], &value);
+        if (!value_hashable(&key)) {
+            ok = session_fail(s, a->line, a->col, "TypeError: unhashable type: '%s'", type_name(&key));
+            value_release(&key);
+            value_release(&value);
+            break;
+        }
+        ok = value_dict_set(d, key, value) || no_memory(s, a);
+    }
+    value_release(&items);
+    return ok;
+}
+
+static bool new_dict(Session *s, CallArgs *a, bool set, Value *out) {
+    ValueDict *d = value_dict_new(set);
+    if (!d) return no_memory(s, a);
+    *out = (Value){.kind = VAL_DICT, .as.dict = d};
+    if (arg_present(a, 0) && !fill_dict(s, a, 0, d)) return value_release(out), false;
+    return true;
+}
+
+static BUILTIN(py_dict) { return new_dict(s, a, false, out); }
+static BUILTIN(py_set) { return new_dict(s, a, true, out); }
+
+/* int(x): a number truncated, a string parsed, a one-element tensor. */
+static BUILTIN(py_int) {
+    const Value *v = &a->arg[0];
+    if (v->kind == VAL_STRING) {
+        char *end, text[64];
+        size_t n = v->as.string.length < sizeof text - 1 ? v->as.string.length : sizeof text - 1;
+        memcpy(text, v->as.string.text, n);
+        text[n] = '\0';
+        long long i = strtoll(text, &end, 10);
+        while (*end == ' ') end++;
+        if (end == text || *end)
+            return session_fail(s, a->line, a->col, "ValueError: invalid literal for int() with "
+                                "base 10: '%s'", text);
+        *out = int_value(i);
+        return true;
+    }
+    if (v->kind == VAL_INT || v->kind == VAL_BOOL) return *out = int_value(int_of_value(v)), true;
+    double x;
+    if (!arg_number(s, a, 0, &x)) return false;
+    if (!isfinite(x) || fabs(x) >= 0x1p63)
+        return session_fail(s, a->line, a->col, "%s", isnan(x)
+                            ? "ValueError: cannot convert float NaN to integer"
+                            : "OverflowError: cannot convert float infinity to integer");
+    *out = int_value((int64_t)trunc(x));
+    return true;
+}
+
+static BUILTIN(py_float) {
+    const Value *v = &a->arg[0];
+    if (v->kind == VAL_STRING) {
+        char *end, text[400];
+        size_t n = v->as.string.length < sizeof text - 1 ? v->as.string.length : sizeof text - 1;
+        memcpy(text, v->as.string.text, n);
+        text[n] = '\0';
+        double x = strtod(text, &end);
+        while (*end == ' ') end++;
+        if (end == text || *end)
+            return session_fail(s, a->line, a->col, "ValueError: could not convert string to "
+                                "float: '%s'", text);
+        *out = value_number(x);
+        return true;
+    }
+    double x;
+    if (!arg_number(s, a, 0, &x)) return false;
+    *out = value_number(x);
+    return true;
+}
+
+static bool text_of(Session *s, CallArgs *a, bool repr, Value *out) {
+    StrBuf sb;
+    strbuf_init(&sb);
+    const Value *v = &a->arg[0];
+    if (v->kind == VAL_STRING && repr) pyfmt_str_repr(&sb, v->as.string.text, v->as.string.length);
+    else value_format(&sb, v, &s->print, repr);
+    bool ok = !sb.oom && value_string(sb.data, sb.len, out);
+    strbuf_free(&sb);
+    return ok || no_memory(s, a);
+}
+
+static BUILTIN(py_str) {
+    if (!arg_present(a, 0)) return value_string("", 0, out) || no_memory(s, a);
+    return text_of(s, a, false, out);
+}
+static BUILTIN(py_repr) { return text_of(s, a, true, out); }
+
+static BUILTIN(py_bool) {
+    bool t = false;
+    if (arg_present(a, 0) && !truth_of(s, a, &a->arg[0], &t)) return false;
+    *out = value_bool(t);
+    return true;
+}
+
+/* Whether v is an instance of the type a builtin value stands for (int,
+ * float, str, list, tuple, dict, set, bool, torch.Tensor). */
+static bool instance_of(const Value *v, const Value *type) {
+    if (type->kind == VAL_LIST) {
+        for (int i = 0; i < type->as.list->count; i++)
+            if (instance_of(v, &type->as.list->items[i])) return true;
+        return false;
+    }
+    if (type->kind != VAL_BUILTIN) return false;
+    const char *t = type->as.builtin.name;
+    if (strcmp(t, "int") == 0) return v->kind == VAL_INT || v->kind == VAL_BOOL;
+    if (strcmp(t, "Tensor") == 0 || strcmp(t, "tensor") == 0) return v->kind == VAL_TENSOR;
+    if (strcmp(t, "object") == 0) return true;
+    return strcmp(t, type_name(v)) == 0;
+}
+
+static BUILTIN(py_isinstance) {
+    const Value *type = &a->arg[1];
+    if (type->kind != VAL_BUILTIN && type->kind != VAL_LIST)
+        return arg_error(s, a, 1, "TypeError: isinstance() arg 2 must be a type or tuple of types");
+    *out = value_bool(instance_of(&a->arg[0], type));
+    return true;
+}
+
+static BUILTIN(py_ord) {
+    const char *text;
+    size_t n;
+    if (!arg_string(s, a, 0, &text, &n)) return false;
+    if (n != 1 && !(n > 1 && ((unsigned char)text[0] & 0xC0) == 0xC0))
+        return session_fail(s, a->line, a->col, "TypeError: ord() expected a character, but "
+                            "string of length %zu found", n);
+    unsigned char c = (unsigned char)text[0];
+    int64_t cp = c < 0x80 ? c : c < 0xE0 ? ((c & 0x1F) << 6) | (text[1] & 0x3F)
+                 : c < 0xF0 ? ((c & 0x0F) << 12) | ((text[1] & 0x3F) << 6) | (text[2] & 0x3F)
+                            : ((c & 0x07) << 18) | ((text[1] & 0x3F) << 12) |
+                                  ((text[2] & 0x3F) << 6) | (text[3] & 0x3F);
+    *out = int_value(cp);
+    return true;
+}
+
+static BUILTIN(py_chr) {
+    int64_t cp;
+    if (!arg_int(s, a, 0, "a code point", 0, 0x10FFFF, &cp)) return false;
+    char text[4];
+    size_t n;
+    if (cp < 0x80) text[0] = (char)cp, n = 1;
+    else if (cp < 0x800) text[0] = (char)(0xC0 | (cp >> 6)), text[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
+    else if (cp < 0x10000)
+        text[0] = (char)(0xE0 | (cp >> 12)), text[1] = (char)(0x80 | ((cp >> 6) & 0x3F)),
+        text[2] = (char)(0x80 | (cp & 0x3F)), n = 3;
+    else
+        text[0] = (char)(0xF0 | (cp >> 18)), text[1] = (char)(0x80 | ((cp >> 12) & 0x3F)),
+        text[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), text[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
+    return value_string(text, n, out) || no_memory(s, a);
+}
+
+/* ======================================================================
+ * Methods of lists
+ * ====================================================================== */
+
+static bool mutable_list(Session *s, const CallArgs *a, const char *name) {
+    if (!a->arg[0].as.list->tuple) return true;
+    return session_fail(s, a->line, a->col, "AttributeError: 'tuple' object has no attribute "
+                        "'%s'", name);
+}
+
+static BUILTIN(py_list_append) {
+    (void)out;
+    if (!mutable_list(s, a, "append")) return false;
+    Value v;
+    value_copy(&a->arg[1], &v);
+    return value_list_append(a->arg[0].as.list, v) || no_memory(s, a);
+}
+
+static BUILTIN(py_list_extend) {
+    (void)out;
+    Value items;
+    if (!mutable_list(s, a, "extend") || !items_of(s, a, 1, false, &items)) return false;
+    bool ok = true;
+    for (int i = 0; ok && i < items.as.list->count; i++) {
+        Value v;
+        value_copy(&items.as.list->items[i], &v);
+        ok = value_list_append(a->arg[0].as.list, v) || no_memory(s, a);
+    }
+    value_release(&items);
+    return ok;
+}
+
+/* An index into a list of count items, Python's negative ones included. */
+static bool list_index(Session *s, CallArgs *a, int i, int count, bool insert, int *out) {
+    int64_t k;
+    if (!arg_int(s, a, i, "an index", INT64_MIN / 2, INT64_MAX / 2, &k)) return false;
+    if (k < 0) k += count;
+    if (insert) k = k < 0 ? 0 : k > count ? count : k;
+    else if (k < 0 || k >= count)
+        return session_fail(s, a->line, a->col, "IndexError: pop index out of range");
+    *out = (int)k;
+    return true;
+}
+
+static BUILTIN(py_list_pop) {
+    ValueList *l = a->arg[0].as.list;
+    int k = l->count - 1;
+    if (!mutable_list(s, a, "pop")) return false;
+    if (l->count == 0) return session_fail(s, a->line, a->col, "IndexError: pop from empty list");
+    if (arg_present(a, 1) && !list_index(s, a, 1, l->count, false, &k)) return false;
+    *out = l->items[k];
+    memmove(&l->items[k], &l->items[k + 1], (size_t)(l->count - k - 1) * sizeof *l->items);
+    l->count--;
+    return true;
+}
+
+static BUILTIN(py_list_insert) {
+    (void)out;
+    ValueList *l = a->arg[0].as.list;
+    int k;
+    Value v;
+    if (!mutable_list(s, a, "insert") || !list_index(s, a, 1, l->count, true, &k)) return false;
+    value_copy(&a->arg[2], &v);
+    if (!value_list_append(l, v)) return no_memory(s, a);
+    memmove(&l->items[k + 1], &l->items[k], (size_t)(l->count - 1 - k) * sizeof *l->items);
+    l->items[k] = v;
+    return true;
+}
+
+static BUILTIN(py_list_index) {
+    const ValueList *l = a->arg[0].as.list;
+    for (int i = 0; i < l->count; i++)
+        if (value_equal(&l->items[i], &a->arg[1])) return *out = int_value(i), true;
+    return session_fail(s, a->line, a->col, "ValueError: value is not in list");
+}
+
+static BUILTIN(py_list_count) {
+    (void)s;
+    const ValueList *l = a->arg[0].as.list;
+    int64_t n = 0;
+    for (int i = 0; i < l->count; i++) n += value_equal(&l->items[i], &a->arg[1]);
+    *out = int_value(n);
+    return true;
+}
+
+static BUILTIN(py_list_reverse) {
+    (void)out;
+    if (!mutable_list(s, a, "reverse")) return false;
+    ValueList *l = a->arg[0].as.list;
+    for (int i = 0, j = l->count - 1; i < j; i++, j--) {
+        Value t = l->items[i];
+        l->items[i] = l->items[j], l->items[j] = t;
+    }
+    return true;
+}
+
+static BUILTIN(py_list_sort) {
+    (void)out;
+    bool reverse = false;
+    return mutable_list(s, a, "sort") && arg_bool(s, a, 2, &reverse) &&
+           sort_items(s, a, a->arg[0].as.list, &a->arg[1], reverse);
+}
+
+static BUILTIN(py_list_copy) { return items_of(s, a, 0, false, out); }
+
+static BUILTIN(py_list_clear) {
+    (void)out;
+    ValueList *l = a->arg[0].as.list;
+    if (!mutable_list(s, a, "clear")) return false;
+    for (int i = 0; i < l->count; i++) value_release(&l->items[i]);
+    l->count = 0;
+    return true;
+}
+
+/* ======================================================================
+ * Methods of dicts and sets
+ * ====================================================================== */
+
+static bool dict_only(Session *s, const CallArgs *a, bool set, const char *name) {
+    if (a->arg[0].as.dict->set == set) return true;
+    return session_fail(s, a->line, a->col, "AttributeError: '%s' object has no attribute '%s'",
+                        set ? "dict" : "set", name);
+}
+
+static bool hashable_arg(Session *s, CallArgs *a, int i) {
+    if (value_hashable(&a->arg[i])) return true;
+    return arg_error(s, a, i, "TypeError: unhashable type: '%s'", type_name(&a->arg[i]));
+}
+
+/* keys(), values(), items(): as lists (Python's views print otherwise). */
+static bool dict_view(Session *s, CallArgs *a, int which, const char *name, Value *out) {
+    if (!dict_only(s, a, false, name)) return false;
+    const ValueDict *d = a->arg[0].as.dict;
+    if (d->count > INT32_MAX) return no_memory(s, a);
+    ValueList *l = value_list_new((int)d->count, false);
+    if (!l) return no_memory(s, a);
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    for (int64_t i = 0; i < d->count; i++) {
+        if (which < 2) {
+            value_copy(which == 0 ? &d->entries[i].key : &d->entries[i].value, &l->items[i]);
+            continue;
+        }
+        ValueList *pair = value_list_new(2, true);
+        if (!pair) return value_release(out), no_memory(s, a);
+        value_copy(&d->entries[i].key, &pair->items[0]);
+        value_copy(&d->entries[i].value, &pair->items[1]);
+        l->items[i] = (Value){.kind = VAL_LIST, .as.list = pair};
+    }
+    return true;
+}
+
+static BUILTIN(py_dict_keys) { return dict_view(s, a, 0, "keys", out); }
+static BUILTIN(py_dict_values) { return dict_view(s, a, 1, "values", out); }
+static BUILTIN(py_dict_items) { return dict_view(s, a, 2, "items", out); }
+
+static BUILTIN(py_dict_get) {
+    if (!dict_only(s, a, false, "get") || !hashable_arg(s, a, 1)) return false;
+    const Value *v = value_dict_get(a->arg[0].as.dict, &a->arg[1]);
+    return value_copy(v ? v : &a->arg[2], out);
+}
+
+static BUILTIN(py_dict_setdefault) {
+    if (!dict_only(s, a, false, "setdefault") || !hashable_arg(s, a, 1)) return false;
+    ValueDict *d = a->arg[0].as.dict;
+    const Value *v = value_dict_get(d, &a->arg[1]);
+    if (!v) {
+        Value key, value;
+        value_copy(&a->arg[1], &key);
+        value_copy(&a->arg[2], &value);
+        if (!value_dict_set(d, key, value)) return no_memory(s, a);
+        v = value_dict_get(d, &a->arg[1]);
+    }
+    return value_copy(v, out);
+}
+
+static BUILTIN(py_dict_update) {
+    (void)out;
+    return fill_dict(s, a, 1, a->arg[0].as.dict);
+}
+
+static BUILTIN(py_set_add) {
+    (void)out;
+    if (!dict_only(s, a, true, "add") || !hashable_arg(s, a, 1)) return false;
+    Value key;
+    value_copy(&a->arg[1], &key);
+    return value_dict_set(a->arg[0].as.dict, key, value_none()) || no_memory(s, a);
+}
+
+/* ======================================================================
+ * Methods of strings
+ * ====================================================================== */
+
+static bool string_result(Session *s, CallArgs *a, StrBuf *sb, Value *out) {
+    bool ok = !sb->oom && value_string(sb->data, sb->len, out);
+    strbuf_free(sb);
+    return ok || no_memory(s, a);
+}
+
+static BUILTIN(py_str_join) {
+    Value items;
+    if (!items_of(s, a, 1, false, &items)) return false;
+    StrBuf sb;
+    strbuf_init(&sb);
+    const Value *sep = &a->arg[0];
+    bool ok = true;
+    for (int i = 0; ok && i < items.as.list->count; i++) {
+        const Value *v = &items.as.list->items[i];
+        if (v->kind != VAL_STRING) {
+            ok = session_fail(s, a->line, a->col, "TypeError: sequence item %d: expected str "
+                              "instance, %s found", i, type_name(v));
+            break;
+        }
+        if (i) strbuf_appendn(&sb, sep->as.string.text, sep->as.string.length);
+        strbuf_appendn(&sb, v->as.string.text, v->as.string.length);
+    }
+    value_release(&items);
+    if (!ok) return strbuf_free(&sb), false;
+    return string_result(s, a, &sb, out);
+}
+
+static bool push_piece(Session *s, CallArgs *a, ValueList *l, const char *text, size_t n) {
+    Value piece;
+    return (value_string(text, n, &piece) && value_list_append(l, piece)) || no_memory(s, a);
+}
+
+static BUILTIN(py_str_split) {
+    const char *text = a->arg[0].as.string.text, *sep = NULL;
+    size_t n = a->arg[0].as.string.length, sep_len = 0;
+    if (arg_present(a, 1) && !arg_string(s, a, 1, &sep, &sep_len)) return false;
+    if (sep && sep_len == 0) return session_fail(s, a->line, a->col, "ValueError: empty separator");
+    ValueList *l = value_list_new(0, false);
+    if (!l) return no_memory(s, a);
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    size_t i = 0;
+    bool ok = true;
+    if (!sep) { /* runs of whitespace */
+        while (ok && i < n) {
+            while (i < n && strchr(" \t\n\r\f\v", text[i])) i++;
+            size_t start = i;
+            while (i < n && !strchr(" \t\n\r\f\v", text[i])) i++;
+            if (i > start) ok = push_piece(s, a, l, text + start, i - start);
+        }
+    } else {
+        size_t start = 0;
+        for (i = 0; ok && i + sep_len <= n;) {
+            if (memcmp(text + i, sep, sep_len) == 0) {
+                ok = push_piece(s, a, l, text + start, i - start);
+                i += sep_len, start = i;
+            } else {
+                i++;
+            }
+        }
+        if (ok) ok = push_piece(s, a, l, text + start, n - start);
+    }
+    if (!ok) value_release(out);
+    return ok;
+}
+
+static bool strip(Session *s, CallArgs *a, bool left, bool right, Value *out) {
+    const char *text = a->arg[0].as.string.text, *chars = " \t\n\r\f\v";
+    size_t n = a->arg[0].as.string.length, nc = 6, i = 0;
+    if (arg_present(a, 1) && !arg_string(s, a, 1, &chars, &nc)) return false;
+    while (left && i < n && memchr(chars, text[i], nc)) i++;
+    while (right && n > i && memchr(chars, text[n - 1], nc)) n--;
+    return value_string(text + i, n - i, out) || no_memory(s, a);
+}
+
+static BUILTIN(py_str_strip) { return strip(s, a, true, true, out); }
+static BUILTIN(py_str_lstrip) { return strip(s, a, true, false, out); }
+static BUILTIN(py_str_rstrip) { return strip(s, a, false, true, out); }
+
+static bool change_case(Session *s, CallArgs *a, bool upper, Value *out) {
+    StrBuf sb;
+    strbuf_init(&sb);
+    for (size_t i = 0; i < a->arg[0].as.string.length; i++) {
+        char c = a->arg[0].as.string.text[i];
+        if (upper && c >= 'a' && c <= 'z') c = (char)(c - 32);
+        if (!upper && c >= 'A' && c <= 'Z') c = (char)(c + 32);
+        strbuf_appendn(&sb, &c, 1);
+    }
+    return string_result(s, a, &sb, out);
+}
+
+static BUILTIN(py_str_upper) { return change_case(s, a, true, out); }
+static BUILTIN(py_str_lower) { return change_case(s, a, false, out); }
+
+static BUILTIN(py_str_replace) {
+    const char *old, *new_text, *text = a->arg[0].as.string.text;
+    size_t no, nn, n = a->arg[0].as.string.length;
+    if (!arg_string(s, a, 1, &old, &no) || !arg_string(s, a, 2, &new_text, &nn)) return false;
+    StrBuf sb;
+    strbuf_init(&sb);
+    for (size_t i = 0; i < n;) {
+        if (no && i + no <= n && memcmp(text + i, old, no) == 0) {
+            strbuf_appendn(&sb, new_text, nn);
+            i += no;
+        } else {
+            strbuf_appendn(&sb, text + i++, 1);
+        }
+    }
+    return string_result(s, a, &sb, out);
+}
+
+static bool affix(Session *s, CallArgs *a, bool start, Value *out) {
+    const char *p;
+    size_t np, n = a->arg[0].as.string.length;
+    if (!arg_string(s, a, 1, &p, &np)) return false;
+    const char *text = a->arg[0].as.string.text;
+    *out = value_bool(np <= n && memcmp(start ? text : text + n - np, p, np) == 0);
+    return true;
+}
+
+static BUILTIN(py_str_startswith) { return affix(s, a, true, out); }
+static BUILTIN(py_str_endswith) { return affix(s, a, false, out); }
+
+/* The pyformat description of a value: its kind, str() and repr() (which
+ * text and repr hold; the caller frees them). */
+static PyfmtArg format_arg_of(Session *s, const Value *v, StrBuf *text, StrBuf *repr) {
+    PyfmtArg p = {.kind = PYFMT_OTHER, .type_name = type_name(v)};
+    if (v->kind == VAL_INT) p.kind = PYFMT_INT, p.i = v->as.integer;
+    else if (v->kind == VAL_BOOL) p.kind = PYFMT_BOOL, p.i = v->as.truth;
+    else if (v->kind == VAL_NUMBER) p.kind = PYFMT_FLOAT, p.f = v->as.number;
+    else if (v->kind == VAL_TENSOR && v->as.tensor->ndim == 0) p.kind = PYFMT_FLOAT, p.f = v->as.tensor->data[0];
+    else if (v->kind == VAL_STRING) p.kind = PYFMT_STR;
+    value_format(text, v, &s->print, false);
+    if (v->kind == VAL_STRING) pyfmt_str_repr(repr, v->as.string.text, v->as.string.length);
+    else value_format(repr, v, &s->print, true);
+    p.str = text->data, p.str_len = text->len, p.repr = repr->data, p.repr_len = repr->len;
+    return p;
+}
+
+/* Describes up to n values for pyformat (texts: 2n buffers). */
+static void describe_args(Session *s, const Value *values, int n, PyfmtArg *args, StrBuf *texts) {
+    for (int i = 0; i < n; i++) {
+        strbuf_init(&texts[2 * i]);
+        strbuf_init(&texts[2 * i + 1]);
+        args[i] = format_arg_of(s, &values[i], &texts[2 * i], &texts[2 * i + 1]);
+    }
+}
+
+static void free_texts(StrBuf *texts, int n) {
+    for (int i = 0; i < 2 * n; i++) strbuf_free(&texts[i]);
+}
+
+/* "...".format(*args): str.format's template with positional fields. */
+static BUILTIN(py_str_format) {
+    PyfmtArg args[MAX_ARGS];
+    StrBuf texts[2 * MAX_ARGS];
+    int n = a->num_rest < MAX_ARGS ? a->num_rest : MAX_ARGS;
+    describe_args(s, a->rest, n, args, texts);
+    PyfmtArgs all = {.pos = args, .npos = n};
+    StrBuf sb;
+    strbuf_init(&sb);
+    char err[PYFMT_ERR_MAX];
+    bool ok = pyfmt_template(&sb, a->arg[0].as.string.text, a->arg[0].as.string.length,
+                             pyfmt_lookup_args, &all, err, sizeof err);
+    free_texts(texts, n);
+    if (!ok) {
+        strbuf_free(&sb);
+        return session_fail(s, a->line, a->col, "%s", err);
+    }
+    return string_result(s, a, &sb, out);
+}
+
+/* FORMAT % ARGS: str's % operator (the evaluator's, for a string on the left). */
+bool python_percent(Session *s, int line, int col, const Value *format, const Value *rhs, Value *out) {
+    bool tuple = rhs->kind == VAL_LIST && rhs->as.list->tuple;
+    const Value *values = tuple ? rhs->as.list->items : rhs;
+    int n = tuple ? rhs->as.list->count : 1;
+    if (n > MAX_ARGS) return session_fail(s, line, col, "TypeError: too many arguments for format string");
+    PyfmtArg args[MAX_ARGS];
+    StrBuf texts[2 * MAX_ARGS];
+    describe_args(s, values, n, args, texts);
+    StrBuf sb;
+    strbuf_init(&sb);
+    char err[PYFMT_ERR_MAX];
+    bool ok = pyfmt_percent(&sb, format->as.string.text, format->as.string.length, args, n, tuple,
+                            err, sizeof err);
+    free_texts(texts, n);
+    if (ok) ok = !sb.oom && value_string(sb.data, sb.len, out);
+    else session_set_error(s, line, col, "%s", err);
+    strbuf_free(&sb);
+    return ok;
+}
+
+static BUILTIN(py_str_count) {
+    const char *p, *text = a->arg[0].as.string.text;
+    size_t np, n = a->arg[0].as.string.length;
+    if (!arg_string(s, a, 1, &p, &np)) return false;
+    int64_t count = 0;
+    for (size_t i = 0; i + np <= n;) {
+        if (np == 0 || memcmp(text + i, p, np) == 0) count++, i += np ? np : 1;
+        else i++;
+    }
+    if (np == 0) count = (int64_t)n + 1;
+    *out = int_value(count);
+    return true;
+}
+
+static BUILTIN(py_str_find) {
+    const char *p, *text = a->arg[0].as.string.text;
+    size_t np, n = a->arg[0].as.string.length;
+    if (!arg_string(s, a, 1, &p, &np)) return false;
+    for (size_t i = 0; i + np <= n; i++)
+        if (memcmp(text + i, p, np) == 0) return *out = int_value((int64_t)i), true;
+    *out = int_value(-1);
+    return true;
+}
+
+/* ======================================================================
+ * Functions and torch's dtypes
+ * ====================================================================== */
+
+/* map(f, *iterables) and filter(f, iterable), run to their end (lists). */
+static BUILTIN(py_map) {
+    int64_t shortest = INT64_MAX;
+    for (int i = 0; i < a->num_rest; i++) {
+        int64_t n = value_item_count(&a->rest[i]);
+        if (n < 0) return arg_error(s, a, REST(i), "TypeError: '%s' object is not iterable",
+                                    type_name(&a->rest[i]));
+        if (n < shortest) shortest = n;
+    }
+    if (a->num_rest == 0 || a->num_rest > MAX_ARGS)
+        return session_fail(s, a->line, a->col, "TypeError: map() must have at least two arguments.");
+    ValueList *l = value_list_new(0, false);
+    if (!l) return no_memory(s, a);
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    bool ok = true;
+    for (int64_t k = 0; ok && k < shortest; k++) {
+        Value args[MAX_ARGS], r;
+        int n = 0;
+        while (ok && n < a->num_rest) ok = value_item(&a->rest[n], k, true, &args[n]), n += ok;
+        ok = ok && s->call_value(s, &a->arg[0], args, n, &r);
+        for (int i = 0; i < n; i++) value_release(&args[i]);
+        if (ok) ok = value_list_append(l, r) || no_memory(s, a);
+    }
+    if (!ok) value_release(out);
+    return ok;
+}
+
+static BUILTIN(py_filter) {
+    Value items;
+    if (!items_of(s, a, 1, false, &items)) return false;
+    ValueList *l = value_list_new(0, false);
+    bool ok = l || no_memory(s, a);
+    if (ok) *out = (Value){.kind = VAL_LIST, .as.list = l};
+    for (int i = 0; ok && i < items.as.list->count; i++) {
+        const Value *item = &items.as.list->items[i];
+        Value r;
+        bool keep;
+        if (a->arg[0].kind == VAL_NONE) ok = truth_of(s, a, item, &keep);
+        else ok = s->call_value(s, &a->arg[0], item, 1, &r) && truth_of(s, a, &r, &keep),
+             value_release(&r);
+        if (ok && keep) {
+            Value copy;
+            value_copy(item, &copy);
+            ok = value_list_append(l, copy) || no_memory(s, a);
+        }
+    }
+    value_release(&items);
+    if (!ok && l) value_release(out);
+    return ok;
+}
+
+/* A dtype argument: only float64 is ag's, until dtypes come (issue 18). */
+static bool float64_only(Session *s, CallArgs *a, int i) {
+    const Value *v = &a->arg[i];
+    if (v->kind == VAL_DTYPE && strcmp(v->as.module, "torch.float64") == 0) return true;
+    return arg_error(s, a, i, "ag's tensors are float64 for now: %s is not supported yet",
+                     v->kind == VAL_DTYPE ? v->as.module : type_name(v));
+}
+
+static BUILTIN(py_get_default_dtype) {
+    (void)s, (void)a;
+    *out = (Value){.kind = VAL_DTYPE, .as.module = "torch.float64"};
+    return true;
+}
+
+static BUILTIN(py_set_default_dtype) {
+    (void)out;
+    return float64_only(s, a, 0);
+}
+
+/* x.double(), x.to(torch.float64), x.cpu(): x itself, as PyTorch gives it
+ * when nothing changes. */
+static BUILTIN(py_same_tensor) {
+    Tensor *t;
+    if (!arg_tensor(s, a, 0, &t)) return false;
+    if (arg_index(a, "dtype") == 1 && arg_present(a, 1) && a->arg[1].kind != VAL_STRING &&
+        !float64_only(s, a, 1))
+        return false;
+    *out = value_tensor(tensor_retain(t));
+    return true;
+}
+
+/* grad_fn.name(): PyTorch's name of the Function (MulBackward0). */
+static BUILTIN(py_grad_fn_name) {
+    StrBuf sb;
+    strbuf_init(&sb);
+    strbuf_appendf(&sb, "%s0", a->arg[0].as.grad_fn);
+    return string_result(s, a, &sb, out);
+}
+
+/* ======================================================================
+ * The rows
+ * ====================================================================== */
+
+#define PY(name, sig, help, fn, flags) {name, sig, help, NULL, fn, flags, VAL_VOID, NULL}
+#define METHOD(kind, name, sig, help, fn) {name, sig, help, NULL, fn, 0, kind, NULL}
+
+const Builtin python_builtins[] = {
+    PY("len", "len(obj)", "Python's len: items of a list, tuple, dict, set, str or a tensor's "
+       "first axis (an int)", py_len, BI_PY_VARIANT),
+    PY("sum", "sum(iterable, start=0)", "Python's sum: start + each item, left to right", py_sum,
+       BI_PY_VARIANT),
+    PY("max", "max(*args, key=None, default=None)", "Python's max: of one iterable or of the "
+       "arguments", py_max, BI_PY_VARIANT),
+    PY("min", "min(*args, key=None, default=None)", "Python's min: of one iterable or of the "
+       "arguments", py_min, BI_PY_VARIANT),
+    PY("abs", "abs(x)", "Python's abs of a number", py_abs, BI_PY_VARIANT),
+    PY("round", "round(number, ndigits=None)", "Python's round: an int (halves to even), or a "
+       "float to ndigits", py_round, BI_PY_VARIANT),
+    PY("range", "range(*args)", "Python's range, as a list of ints", py_range, BI_PY_VARIANT),
+    PY("any", "any(iterable)", "whether an item is true", py_any, 0),
+    PY("all", "all(iterable)", "whether every item is true", py_all, 0),
+    PY("sorted", "sorted(iterable, key=None, reverse=False)", "a sorted list (stable)", py_sorted, 0),
+    PY("reversed", "reversed(seq)", "the items in reverse order, as a list", py_reversed, 0),
+    PY("list", "list(iterable=None)", "a new list of the items", py_list, 0),
+    PY("tuple", "tuple(iterable=None)", "a tuple of the items", py_tuple, 0),
+    PY("dict", "dict(iterable=None)", "a dict from (key, value) pairs or another dict", py_dict, 0),
+    PY("set", "set(iterable=None)", "a set of the items", py_set, 0),
+    PY("int", "int(x=0)", "an int: a number truncated, or a string's digits", py_int, 0),
+    PY("float", "float(x=0)", "a float: of a number, a string or a one-element tensor", py_float, 0),
+    PY("str", "str(object=None)", "the text print would show", py_str, 0),
+    PY("repr", "repr(object)", "the text the prompt would show (strings quoted)", py_repr, 0),
+    PY("bool", "bool(x=False)", "the truth of x", py_bool, 0),
+    PY("isinstance", "isinstance(obj, classinfo)", "whether obj is of the type (int, float, str, "
+       "list, tuple, dict, set, bool, torch.Tensor) or one of a tuple of them", py_isinstance, 0),
+    PY("ord", "ord(c)", "the code point of a one-character string", py_ord, 0),
+    PY("chr", "chr(i)", "the one-character string of a code point", py_chr, 0),
+    PY("map", "map(function, *iterables)", "function of each item (of the i-th items of each "
+       "iterable), as a list", py_map, 0),
+    PY("filter", "filter(function, iterable)", "the items function finds true (None: the true "
+       "items), as a list", py_filter, 0),
+    PY("Tensor", "Tensor(data, requires_grad=False)", "as tensor (torch.Tensor; "
+       "isinstance(x, torch.Tensor))", bi_tensor, BI_CREATION),
+    PY("get_default_dtype", "get_default_dtype()", "torch.float64: ag's tensors' dtype",
+       py_get_default_dtype, 0),
+    PY("set_default_dtype", "set_default_dtype(d)", "accepts torch.float64, ag's dtype (others "
+       "come later)", py_set_default_dtype, BI_VOID),
+    PY("double", "double(input)", "the tensor itself: it is float64 already", py_same_tensor,
+       BI_METHOD),
+    PY("to", "to(input, dtype=None)", "the tensor itself, for torch.float64 (or a device "
+       "string)", py_same_tensor, BI_METHOD),
+    PY("cpu", "cpu(input)", "the tensor itself: ag computes on the CPU", py_same_tensor,
+       BI_METHOD),
+    METHOD(VAL_GRAD_FN, "name", "name(self)", "the Function's name, as PyTorch's "
+           "(MulBackward0)", py_grad_fn_name),
+    METHOD(VAL_LIST, "append", "append(self, object)", "adds an item at the end", py_list_append),
+    METHOD(VAL_LIST, "extend", "extend(self, iterable)", "adds the items at the end", py_list_extend),
+    METHOD(VAL_LIST, "pop", "pop(self, index=None)", "removes and gives the last (or index-th) "
+           "item", py_list_pop),
+    METHOD(VAL_LIST, "insert", "insert(self, index, object)", "inserts before index", py_list_insert),
+    METHOD(VAL_LIST, "index", "index(self, value)", "the first index of value", py_list_index),
+    METHOD(VAL_LIST, "count", "count(self, value)", "how many items equal value", py_list_count),
+    METHOD(VAL_LIST, "reverse", "reverse(self)", "reverses the list in place", py_list_reverse),
+    METHOD(VAL_LIST, "sort", "sort(self, key=None, reverse=False)", "sorts the list in place "
+           "(stable)", py_list_sort),
+    METHOD(VAL_LIST, "copy", "copy(self)", "a new list of the same items", py_list_copy),
+    METHOD(VAL_LIST, "clear", "clear(self)", "removes every item", py_list_clear),
+    METHOD(VAL_DICT, "keys", "keys(self)", "the keys, as a list", py_dict_keys),
+    METHOD(VAL_DICT, "values", "values(self)", "the values, as a list", py_dict_values),
+    METHOD(VAL_DICT, "items", "items(self)", "the (key, value) pairs, as a list", py_dict_items),
+    METHOD(VAL_DICT, "get", "get(self, key, default=None)", "the value of key, or default",
+           py_dict_get),
+    METHOD(VAL_DICT, "setdefault", "setdefault(self, key, default=None)", "the value of key, "
+           "storing default first if there is none", py_dict_setdefault),
+    METHOD(VAL_DICT, "update", "update(self, other)", "adds other's pairs (or a set's items)",
+           py_dict_update),
+    METHOD(VAL_DICT, "add", "add(self, item)", "adds an item to a set", py_set_add),
+    METHOD(VAL_STRING, "join", "join(self, iterable)", "the strings joined by this one", py_str_join),
+    METHOD(VAL_STRING, "split", "split(self, sep=None)", "the pieces between separators (or runs "
+           "of whitespace)", py_str_split),
+    METHOD(VAL_STRING, "strip", "strip(self, chars=None)", "without leading and trailing "
+           "whitespace (or chars)", py_str_strip),
+    METHOD(VAL_STRING, "lstrip", "lstrip(self, chars=None)", "without leading whitespace",
+           py_str_lstrip),
+    METHOD(VAL_STRING, "rstrip", "rstrip(self, chars=None)", "without trailing whitespace",
+           py_str_rstrip),
+    METHOD(VAL_STRING, "upper", "upper(self)", "in capitals (ASCII)", py_str_upper),
+    METHOD(VAL_STRING, "lower", "lower(self)", "in small letters (ASCII)", py_str_lower),
+    METHOD(VAL_STRING, "replace", "replace(self, old, new)", "every old replaced by new",
+           py_str_replace),
+    METHOD(VAL_STRING, "startswith", "startswith(self, prefix)", "whether it begins so",
+           py_str_startswith),
+    METHOD(VAL_STRING, "endswith", "endswith(self, suffix)", "whether it ends so", py_str_endswith),
+    METHOD(VAL_STRING, "format", "format(self, *args)", "str.format with positional fields",
+           py_str_format),
+    METHOD(VAL_STRING, "count", "count(self, sub)", "how many times sub occurs", py_str_count),
+    METHOD(VAL_STRING, "find", "find(self, sub)", "the first index of sub, or -1", py_str_find),
+};
+
+const int num_python_builtins = (int)(sizeof python_builtins / sizeof python_builtins[0]);
