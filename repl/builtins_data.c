@@ -7,10 +7,13 @@
  * reads back exactly: each number in Python's shortest round-trip form.
  * It is not a general CSV reader: no quotes, no strings, no missing fields.
  */
+#define _XOPEN_SOURCE 700 /* realpath: save_csv writes beside a link's target */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "builtins.h"
 
@@ -175,6 +178,62 @@ static void write_number(FILE *f, double v) {
     strbuf_free(&sb);
 }
 
+/* Writes x's rows to f; false when a write failed (errno says why). */
+static bool write_rows(FILE *f, const Tensor *x) {
+    int64_t rows = x->shape[0], cols = x->ndim == 2 ? x->shape[1] : 1;
+    for (int64_t i = 0; i < rows && !ferror(f); i++) {
+        for (int64_t j = 0; j < cols; j++) {
+            if (j) fputc(',', f);
+            write_number(f, x->data[i * cols + j]);
+        }
+        fputc('\n', f);
+    }
+    return fflush(f) == 0 && !ferror(f);
+}
+
+/* Writes x to path so that a failure (a full disk, a file-size limit, a
+ * signal) never leaves a truncated file: into a temporary file beside it,
+ * synced, then renamed over it; the temporary is removed on failure, and
+ * the old file stays as it was. Something that is not a regular file (a
+ * FIFO, /dev/stdout) is written in place. NULL, or why not (errno's). */
+static const char *save_rows(const char *path, const Tensor *x) {
+    char target[4096];
+    struct stat st;
+    if (realpath(path, target) == NULL) { /* a new file (or a dangling link) */
+        if (strlen(path) >= sizeof target) return strerror(ENAMETOOLONG);
+        strcpy(target, path);
+    }
+    bool exists = stat(target, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
+        FILE *f = fopen(target, "w");
+        if (!f) return strerror(errno);
+        bool written = write_rows(f, x);
+        int saved = errno;
+        if (fclose(f) != 0 && written) return strerror(errno);
+        return written ? NULL : strerror(saved);
+    }
+    char tmp[4096 + 16];
+    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", target);
+    int fd = mkstemp(tmp);
+    if (fd < 0) return strerror(errno);
+    mode_t mask = umask(0);
+    umask(mask);
+    /* the mode the old file had, or a new file's (mkstemp's is 0600) */
+    FILE *f = fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        int saved = errno;
+        close(fd);
+        unlink(tmp);
+        return strerror(saved);
+    }
+    bool ok = write_rows(f, x) && fsync(fileno(f)) == 0;
+    int saved = errno;
+    if (fclose(f) != 0 && ok) ok = false, saved = errno;
+    if (ok && rename(tmp, target) != 0) ok = false, saved = errno;
+    if (!ok) unlink(tmp);
+    return ok ? NULL : strerror(saved);
+}
+
 /* save_csv(x, file): a 2-D tensor row by row; a 1-D one as a column. */
 BUILTIN(bi_save_csv) {
     (void)out;
@@ -186,18 +245,7 @@ BUILTIN(bi_save_csv) {
         return arg_error(s, a, 0, "save_csv writes a 1-D or 2-D tensor, not shape %s",
                          tensor_shape_str(x, shape, sizeof shape));
     }
-    FILE *f = fopen(path, "w");
-    if (!f) return arg_error(s, a, 1, "cannot write '%s': %s", path, strerror(errno));
-    int64_t rows = x->shape[0], cols = x->ndim == 2 ? x->shape[1] : 1;
-    for (int64_t i = 0; i < rows; i++) {
-        for (int64_t j = 0; j < cols; j++) {
-            if (j) fputc(',', f);
-            write_number(f, x->data[i * cols + j]);
-        }
-        fputc('\n', f);
-    }
-    bool written = !ferror(f);
-    if (fclose(f) != 0 || !written)
-        return arg_error(s, a, 1, "cannot write '%s': %s", path, strerror(errno));
+    const char *why = save_rows(path, x);
+    if (why) return arg_error(s, a, 1, "cannot write '%s': %s", path, why);
     return true;
 }
