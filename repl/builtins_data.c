@@ -3,7 +3,7 @@
  *
  * A CSV file here is numbers separated by commas (or, on a line without a
  * comma, by blanks), one row a line; blank lines are skipped, and a first
- * line that is not all numbers is a header. save_csv writes what load_csv
+ * line with no number in it is a header. save_csv writes what load_csv
  * reads back exactly: each number in Python's shortest round-trip form.
  * It is not a general CSV reader: no quotes, no strings, no missing fields.
  */
@@ -41,35 +41,55 @@ static bool table_push(Table *t, double v) {
     return true;
 }
 
-/* One field as a number: all of it, after blanks are trimmed. */
+/* One field as a number: all of it, after blanks are trimmed, of any
+ * length (Python's float() reads 0.000...0001 with a thousand digits).
+ * False when it is not one. */
 static bool field_number(const char *start, const char *end, double *out) {
     while (start < end && (*start == ' ' || *start == '\t')) start++;
     while (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r')) end--;
     if (start == end) return false;
-    char buf[64];
     size_t n = (size_t)(end - start);
-    if (n >= sizeof buf) return false;
+    char small[64], *buf = n < sizeof small ? small : malloc(n + 1);
+    if (!buf) return false;
     memcpy(buf, start, n);
     buf[n] = '\0';
-    if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) return false; /* no hex floats */
-    char *stop;
-    errno = 0;
-    *out = strtod(buf, &stop);
-    return *stop == '\0';
+    bool ok = !(buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')); /* no hex floats */
+    char *stop = buf;
+    if (ok) *out = strtod(buf, &stop);
+    ok = ok && stop != buf && *stop == '\0';
+    if (buf != small) free(buf);
+    return ok;
 }
+
+enum { CSV_MAX_LINE = 16 << 20 }; /* bytes in one line, as in a script */
 
 typedef struct {
     const char *path;
     int line;
-    char error[300];
+    char error[400];
 } Reader;
 
-/* The fields of one line, parsed into t (a header line is reported with
- * *header and leaves t as it was). False with r->error set. */
+/* "'TEXT'" of a field for a message: its first 40 bytes, control bytes and
+ * other non-printable ones escaped (a file's bytes never reach the
+ * terminal raw). */
+static void quote_field(char *buf, size_t size, const char *p, const char *stop) {
+    StrBuf sb;
+    strbuf_init(&sb);
+    size_t n = (size_t)(stop - p);
+    strbuf_append_escaped(&sb, p, n > 40 ? 40 : n);
+    snprintf(buf, size, "'%s'%s", sb.data, n > 40 ? " (cut)" : "");
+    strbuf_free(&sb);
+}
+
+/* The fields of one line, parsed into t. The first line of the file with
+ * fields (first) is a header, reported with *header and leaving t as it
+ * was, when none of its fields is a number: a row with a number in it is
+ * data, and a bad field in it an error. False with r->error set. */
 static bool read_row(Reader *r, const char *line, const char *end, Table *t, bool first,
                      bool *header) {
     bool commas = memchr(line, ',', (size_t)(end - line)) != NULL;
-    int64_t before = t->count, fields = 0;
+    int64_t before = t->count, fields = 0, numbers = 0;
+    const char *bad = NULL, *bad_stop = NULL; /* the first field that is not a number */
     *header = false;
     for (const char *p = line; p <= end;) {
         if (!commas) { /* blanks separate: skip them, take the next run */
@@ -78,25 +98,40 @@ static bool read_row(Reader *r, const char *line, const char *end, Table *t, boo
         }
         const char *stop = p;
         while (stop < end && (commas ? *stop != ',' : (*stop != ' ' && *stop != '\t'))) stop++;
-        double v;
-        if (!field_number(p, stop, &v)) {
-            if (first) { /* a first line that is not numbers is a header */
-                t->count = before;
-                *header = true;
-                return true;
-            }
-            int len = (int)(stop - p) > 40 ? 40 : (int)(stop - p);
-            snprintf(r->error, sizeof r->error, "%s: line %d, column %d: '%.*s' is not a number",
-                     r->path, r->line, (int)(p - line) + 1, len, p);
+        const char *nul = memchr(p, '\0', (size_t)(stop - p));
+        if (nul) {
+            snprintf(r->error, sizeof r->error, "%s: line %d, column %d: a NUL byte in a field "
+                     "(not a text file?)", r->path, r->line, (int)(nul - line) + 1);
+            t->count = before;
             return false;
         }
-        if (!table_push(t, v)) {
-            snprintf(r->error, sizeof r->error, "%s: line %d: the file does not fit in the memory "
-                     "limit", r->path, r->line);
-            return false;
+        double v;
+        if (!field_number(p, stop, &v)) {
+            if (!bad) bad = p, bad_stop = stop;
+            if (!first) break;
+        } else {
+            numbers++;
+            if (!table_push(t, v)) {
+                snprintf(r->error, sizeof r->error, "%s: line %d: the file does not fit in the "
+                         "memory limit", r->path, r->line);
+                return false;
+            }
         }
         fields++;
         p = stop + 1;
+    }
+    if (bad && first && numbers == 0) { /* a first line of words: a header */
+        t->count = before;
+        *header = true;
+        return true;
+    }
+    if (bad) {
+        char quoted[200];
+        quote_field(quoted, sizeof quoted, bad, bad_stop);
+        snprintf(r->error, sizeof r->error, "%s: line %d, column %d: %s is not a number",
+                 r->path, r->line, (int)(bad - line) + 1, quoted);
+        t->count = before;
+        return false;
     }
     if (fields == 0) return true; /* a blank line */
     if (t->cols == 0) t->cols = fields;
@@ -110,26 +145,53 @@ static bool read_row(Reader *r, const char *line, const char *end, Table *t, boo
     return true;
 }
 
+/* Reads one line of f (without its '\n') into *line, NUL bytes kept; a
+ * line is bounded (load_csv("/dev/zero") ends here, not in memory). 1: a
+ * line, 0: the end, -1: too long or out of memory (r->error set). */
+static int read_line(Reader *r, FILE *f, StrBuf *line) {
+    line->len = 0;
+    char chunk[4096];
+    size_t n = 0;
+    int c;
+    bool any = false;
+    while ((c = getc(f)) != EOF) {
+        any = true;
+        if (c == '\n') break;
+        if (line->len + n >= CSV_MAX_LINE) {
+            snprintf(r->error, sizeof r->error, "%s: line %d is longer than 16 MiB (not a CSV "
+                     "file?)", r->path, r->line + 1);
+            return -1;
+        }
+        chunk[n++] = (char)c;
+        if (n == sizeof chunk) strbuf_appendn(line, chunk, n), n = 0;
+    }
+    strbuf_appendn(line, chunk, n);
+    if (line->oom) {
+        snprintf(r->error, sizeof r->error, "%s: line %d: out of memory", r->path, r->line + 1);
+        return -1;
+    }
+    return any;
+}
+
 /* Reads the whole file into t. False with r->error set. */
 static bool read_table(Reader *r, FILE *f, Table *t) {
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
+    StrBuf line;
+    strbuf_init(&line);
     bool ok = true, first = true; /* first: no line of fields read yet */
-    while (ok && (n = getline(&line, &cap, f)) >= 0) {
+    int got;
+    while (ok && (got = read_line(r, f, &line)) > 0) {
         r->line++;
-        const char *end = line + n;
-        if (n > 0 && end[-1] == '\n') end--;
         bool header;
         int64_t rows_before = t->rows;
-        ok = read_row(r, line, end, t, first, &header);
+        ok = read_row(r, line.data, line.data + line.len, t, first, &header);
         if (header || t->rows > rows_before) first = false;
     }
+    if (ok && got < 0) ok = false;
     if (ok && ferror(f)) {
         snprintf(r->error, sizeof r->error, "%s: cannot read it: %s", r->path, strerror(errno));
         ok = false;
     }
-    free(line);
+    strbuf_free(&line);
     if (ok && t->rows == 0) {
         snprintf(r->error, sizeof r->error, "%s: no rows of numbers in it", r->path);
         ok = false;
@@ -156,10 +218,14 @@ BUILTIN(bi_load_csv) {
     if (!path_arg(s, a, 0, path, sizeof path)) return false;
     FILE *f = fopen(path, "r");
     if (!f) return arg_error(s, a, 0, "cannot open '%s': %s", path, strerror(errno));
-    Reader r = {.path = path};
+    StrBuf shown; /* the path for messages, escaped as the fields are */
+    strbuf_init(&shown);
+    strbuf_append_escaped(&shown, path, strlen(path));
+    Reader r = {.path = shown.data};
     Table t = {0};
     bool ok = read_table(&r, f, &t);
     fclose(f);
+    strbuf_free(&shown);
     if (!ok) {
         free(t.values);
         return session_fail(s, a->line, a->col, "load_csv: %s", r.error);
