@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "builtins.h"
+#include "files.h"
 
 /* The growing array of values read so far, and the table's shape. */
 typedef struct {
@@ -216,7 +217,9 @@ static bool path_arg(Session *s, CallArgs *a, int i, char *buf, size_t size) {
 BUILTIN(bi_load_csv) {
     char path[4096];
     if (!path_arg(s, a, 0, path, sizeof path)) return false;
-    FILE *f = fopen(path, "r");
+    FILE *f = files_open_read(path); /* a FIFO waits for its writer, until Ctrl-C */
+    if (!f && errno == EINTR)
+        return session_fail(s, a->line, a->col, "interrupted while waiting for a writer to '%s'", path);
     if (!f) return arg_error(s, a, 0, "cannot open '%s': %s", path, strerror(errno));
     StrBuf shown; /* the path for messages, escaped as the fields are */
     strbuf_init(&shown);
@@ -271,8 +274,8 @@ static const char *save_rows(const char *path, const Tensor *x) {
     }
     bool exists = stat(target, &st) == 0;
     if (exists && !S_ISREG(st.st_mode)) {
-        FILE *f = fopen(target, "w");
-        if (!f) return strerror(errno);
+        FILE *f = files_open_write(target); /* a FIFO waits for its reader, until Ctrl-C */
+        if (!f) return errno == EINTR ? "interrupted while waiting for a reader" : strerror(errno);
         bool written = write_rows(f, x);
         int saved = errno;
         if (fclose(f) != 0 && written) return strerror(errno);
