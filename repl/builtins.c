@@ -609,7 +609,8 @@ static const Builtin shell_builtins[] = {
      "fresh leaf that keeps its .grad)", "a variable without a gradient is skipped, as in "
      "PyTorch", bi_optim_step, BI_VOID, VAL_OPTIM, NULL},
     {"zero_grad", "zero_grad(self, set_to_none=True)", "resets the gradients of the variables "
-     "the optimizer holds (to None; set_to_none=False: to zeros)", NULL, bi_optim_zero_grad,
+     "the optimizer holds (to None, as PyTorch 2; set_to_none=False: to zeros, PyTorch 1.13's "
+     "default)", NULL, bi_optim_zero_grad,
      BI_VOID, VAL_OPTIM, NULL},
     {"enumerate", "enumerate(iterable, start=0)", "(index, item) pairs of a list, tuple or "
      "tensor's first axis, as a list", NULL, bi_enumerate, 0, VAL_VOID, NULL},

@@ -3,16 +3,20 @@
  *
  * A CSV file here is numbers separated by commas (or, on a line without a
  * comma, by blanks), one row a line; blank lines are skipped, and a first
- * line that is not all numbers is a header. save_csv writes what load_csv
+ * line with no number in it is a header. save_csv writes what load_csv
  * reads back exactly: each number in Python's shortest round-trip form.
  * It is not a general CSV reader: no quotes, no strings, no missing fields.
  */
+#define _XOPEN_SOURCE 700 /* realpath: save_csv writes beside a link's target */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "builtins.h"
+#include "files.h"
 
 /* The growing array of values read so far, and the table's shape. */
 typedef struct {
@@ -38,35 +42,55 @@ static bool table_push(Table *t, double v) {
     return true;
 }
 
-/* One field as a number: all of it, after blanks are trimmed. */
+/* One field as a number: all of it, after blanks are trimmed, of any
+ * length (Python's float() reads 0.000...0001 with a thousand digits).
+ * False when it is not one. */
 static bool field_number(const char *start, const char *end, double *out) {
     while (start < end && (*start == ' ' || *start == '\t')) start++;
     while (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r')) end--;
     if (start == end) return false;
-    char buf[64];
     size_t n = (size_t)(end - start);
-    if (n >= sizeof buf) return false;
+    char small[64], *buf = n < sizeof small ? small : malloc(n + 1);
+    if (!buf) return false;
     memcpy(buf, start, n);
     buf[n] = '\0';
-    if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) return false; /* no hex floats */
-    char *stop;
-    errno = 0;
-    *out = strtod(buf, &stop);
-    return *stop == '\0';
+    bool ok = !(buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')); /* no hex floats */
+    char *stop = buf;
+    if (ok) *out = strtod(buf, &stop);
+    ok = ok && stop != buf && *stop == '\0';
+    if (buf != small) free(buf);
+    return ok;
 }
+
+enum { CSV_MAX_LINE = 16 << 20 }; /* bytes in one line, as in a script */
 
 typedef struct {
     const char *path;
     int line;
-    char error[300];
+    char error[400];
 } Reader;
 
-/* The fields of one line, parsed into t (a header line is reported with
- * *header and leaves t as it was). False with r->error set. */
+/* "'TEXT'" of a field for a message: its first 40 bytes, control bytes and
+ * other non-printable ones escaped (a file's bytes never reach the
+ * terminal raw). */
+static void quote_field(char *buf, size_t size, const char *p, const char *stop) {
+    StrBuf sb;
+    strbuf_init(&sb);
+    size_t n = (size_t)(stop - p);
+    strbuf_append_escaped(&sb, p, n > 40 ? 40 : n);
+    snprintf(buf, size, "'%s'%s", sb.data, n > 40 ? " (cut)" : "");
+    strbuf_free(&sb);
+}
+
+/* The fields of one line, parsed into t. The first line of the file with
+ * fields (first) is a header, reported with *header and leaving t as it
+ * was, when none of its fields is a number: a row with a number in it is
+ * data, and a bad field in it an error. False with r->error set. */
 static bool read_row(Reader *r, const char *line, const char *end, Table *t, bool first,
                      bool *header) {
     bool commas = memchr(line, ',', (size_t)(end - line)) != NULL;
-    int64_t before = t->count, fields = 0;
+    int64_t before = t->count, fields = 0, numbers = 0;
+    const char *bad = NULL, *bad_stop = NULL; /* the first field that is not a number */
     *header = false;
     for (const char *p = line; p <= end;) {
         if (!commas) { /* blanks separate: skip them, take the next run */
@@ -75,25 +99,40 @@ static bool read_row(Reader *r, const char *line, const char *end, Table *t, boo
         }
         const char *stop = p;
         while (stop < end && (commas ? *stop != ',' : (*stop != ' ' && *stop != '\t'))) stop++;
-        double v;
-        if (!field_number(p, stop, &v)) {
-            if (first) { /* a first line that is not numbers is a header */
-                t->count = before;
-                *header = true;
-                return true;
-            }
-            int len = (int)(stop - p) > 40 ? 40 : (int)(stop - p);
-            snprintf(r->error, sizeof r->error, "%s: line %d, column %d: '%.*s' is not a number",
-                     r->path, r->line, (int)(p - line) + 1, len, p);
+        const char *nul = memchr(p, '\0', (size_t)(stop - p));
+        if (nul) {
+            snprintf(r->error, sizeof r->error, "%s: line %d, column %d: a NUL byte in a field "
+                     "(not a text file?)", r->path, r->line, (int)(nul - line) + 1);
+            t->count = before;
             return false;
         }
-        if (!table_push(t, v)) {
-            snprintf(r->error, sizeof r->error, "%s: line %d: the file does not fit in the memory "
-                     "limit", r->path, r->line);
-            return false;
+        double v;
+        if (!field_number(p, stop, &v)) {
+            if (!bad) bad = p, bad_stop = stop;
+            if (!first) break;
+        } else {
+            numbers++;
+            if (!table_push(t, v)) {
+                snprintf(r->error, sizeof r->error, "%s: line %d: the file does not fit in the "
+                         "memory limit", r->path, r->line);
+                return false;
+            }
         }
         fields++;
         p = stop + 1;
+    }
+    if (bad && first && numbers == 0) { /* a first line of words: a header */
+        t->count = before;
+        *header = true;
+        return true;
+    }
+    if (bad) {
+        char quoted[200];
+        quote_field(quoted, sizeof quoted, bad, bad_stop);
+        snprintf(r->error, sizeof r->error, "%s: line %d, column %d: %s is not a number",
+                 r->path, r->line, (int)(bad - line) + 1, quoted);
+        t->count = before;
+        return false;
     }
     if (fields == 0) return true; /* a blank line */
     if (t->cols == 0) t->cols = fields;
@@ -107,26 +146,53 @@ static bool read_row(Reader *r, const char *line, const char *end, Table *t, boo
     return true;
 }
 
+/* Reads one line of f (without its '\n') into *line, NUL bytes kept; a
+ * line is bounded (load_csv("/dev/zero") ends here, not in memory). 1: a
+ * line, 0: the end, -1: too long or out of memory (r->error set). */
+static int read_line(Reader *r, FILE *f, StrBuf *line) {
+    line->len = 0;
+    char chunk[4096];
+    size_t n = 0;
+    int c;
+    bool any = false;
+    while ((c = getc(f)) != EOF) {
+        any = true;
+        if (c == '\n') break;
+        if (line->len + n >= CSV_MAX_LINE) {
+            snprintf(r->error, sizeof r->error, "%s: line %d is longer than 16 MiB (not a CSV "
+                     "file?)", r->path, r->line + 1);
+            return -1;
+        }
+        chunk[n++] = (char)c;
+        if (n == sizeof chunk) strbuf_appendn(line, chunk, n), n = 0;
+    }
+    strbuf_appendn(line, chunk, n);
+    if (line->oom) {
+        snprintf(r->error, sizeof r->error, "%s: line %d: out of memory", r->path, r->line + 1);
+        return -1;
+    }
+    return any;
+}
+
 /* Reads the whole file into t. False with r->error set. */
 static bool read_table(Reader *r, FILE *f, Table *t) {
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
+    StrBuf line;
+    strbuf_init(&line);
     bool ok = true, first = true; /* first: no line of fields read yet */
-    while (ok && (n = getline(&line, &cap, f)) >= 0) {
+    int got;
+    while (ok && (got = read_line(r, f, &line)) > 0) {
         r->line++;
-        const char *end = line + n;
-        if (n > 0 && end[-1] == '\n') end--;
         bool header;
         int64_t rows_before = t->rows;
-        ok = read_row(r, line, end, t, first, &header);
+        ok = read_row(r, line.data, line.data + line.len, t, first, &header);
         if (header || t->rows > rows_before) first = false;
     }
+    if (ok && got < 0) ok = false;
     if (ok && ferror(f)) {
         snprintf(r->error, sizeof r->error, "%s: cannot read it: %s", r->path, strerror(errno));
         ok = false;
     }
-    free(line);
+    strbuf_free(&line);
     if (ok && t->rows == 0) {
         snprintf(r->error, sizeof r->error, "%s: no rows of numbers in it", r->path);
         ok = false;
@@ -151,12 +217,18 @@ static bool path_arg(Session *s, CallArgs *a, int i, char *buf, size_t size) {
 BUILTIN(bi_load_csv) {
     char path[4096];
     if (!path_arg(s, a, 0, path, sizeof path)) return false;
-    FILE *f = fopen(path, "r");
+    FILE *f = files_open_read(path); /* a FIFO waits for its writer, until Ctrl-C */
+    if (!f && errno == EINTR)
+        return session_fail(s, a->line, a->col, "interrupted while waiting for a writer to '%s'", path);
     if (!f) return arg_error(s, a, 0, "cannot open '%s': %s", path, strerror(errno));
-    Reader r = {.path = path};
+    StrBuf shown; /* the path for messages, escaped as the fields are */
+    strbuf_init(&shown);
+    strbuf_append_escaped(&shown, path, strlen(path));
+    Reader r = {.path = shown.data};
     Table t = {0};
     bool ok = read_table(&r, f, &t);
     fclose(f);
+    strbuf_free(&shown);
     if (!ok) {
         free(t.values);
         return session_fail(s, a->line, a->col, "load_csv: %s", r.error);
@@ -175,6 +247,62 @@ static void write_number(FILE *f, double v) {
     strbuf_free(&sb);
 }
 
+/* Writes x's rows to f; false when a write failed (errno says why). */
+static bool write_rows(FILE *f, const Tensor *x) {
+    int64_t rows = x->shape[0], cols = x->ndim == 2 ? x->shape[1] : 1;
+    for (int64_t i = 0; i < rows && !ferror(f); i++) {
+        for (int64_t j = 0; j < cols; j++) {
+            if (j) fputc(',', f);
+            write_number(f, x->data[i * cols + j]);
+        }
+        fputc('\n', f);
+    }
+    return fflush(f) == 0 && !ferror(f);
+}
+
+/* Writes x to path so that a failure (a full disk, a file-size limit, a
+ * signal) never leaves a truncated file: into a temporary file beside it,
+ * synced, then renamed over it; the temporary is removed on failure, and
+ * the old file stays as it was. Something that is not a regular file (a
+ * FIFO, /dev/stdout) is written in place. NULL, or why not (errno's). */
+static const char *save_rows(const char *path, const Tensor *x) {
+    char target[4096];
+    struct stat st;
+    if (realpath(path, target) == NULL) { /* a new file (or a dangling link) */
+        if (strlen(path) >= sizeof target) return strerror(ENAMETOOLONG);
+        strcpy(target, path);
+    }
+    bool exists = stat(target, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
+        FILE *f = files_open_write(target); /* a FIFO waits for its reader, until Ctrl-C */
+        if (!f) return errno == EINTR ? "interrupted while waiting for a reader" : strerror(errno);
+        bool written = write_rows(f, x);
+        int saved = errno;
+        if (fclose(f) != 0 && written) return strerror(errno);
+        return written ? NULL : strerror(saved);
+    }
+    char tmp[4096 + 16];
+    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", target);
+    int fd = mkstemp(tmp);
+    if (fd < 0) return strerror(errno);
+    mode_t mask = umask(0);
+    umask(mask);
+    /* the mode the old file had, or a new file's (mkstemp's is 0600) */
+    FILE *f = fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        int saved = errno;
+        close(fd);
+        unlink(tmp);
+        return strerror(saved);
+    }
+    bool ok = write_rows(f, x) && fsync(fileno(f)) == 0;
+    int saved = errno;
+    if (fclose(f) != 0 && ok) ok = false, saved = errno;
+    if (ok && rename(tmp, target) != 0) ok = false, saved = errno;
+    if (!ok) unlink(tmp);
+    return ok ? NULL : strerror(saved);
+}
+
 /* save_csv(x, file): a 2-D tensor row by row; a 1-D one as a column. */
 BUILTIN(bi_save_csv) {
     (void)out;
@@ -186,18 +314,7 @@ BUILTIN(bi_save_csv) {
         return arg_error(s, a, 0, "save_csv writes a 1-D or 2-D tensor, not shape %s",
                          tensor_shape_str(x, shape, sizeof shape));
     }
-    FILE *f = fopen(path, "w");
-    if (!f) return arg_error(s, a, 1, "cannot write '%s': %s", path, strerror(errno));
-    int64_t rows = x->shape[0], cols = x->ndim == 2 ? x->shape[1] : 1;
-    for (int64_t i = 0; i < rows; i++) {
-        for (int64_t j = 0; j < cols; j++) {
-            if (j) fputc(',', f);
-            write_number(f, x->data[i * cols + j]);
-        }
-        fputc('\n', f);
-    }
-    bool written = !ferror(f);
-    if (fclose(f) != 0 || !written)
-        return arg_error(s, a, 1, "cannot write '%s': %s", path, strerror(errno));
+    const char *why = save_rows(path, x);
+    if (why) return arg_error(s, a, 1, "cannot write '%s': %s", path, why);
     return true;
 }

@@ -4,6 +4,7 @@
  * and session.c (meaning), builtins.c and commands.c.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,9 @@ static int finish_output(int status) {
 }
 
 int main(int argc, char **argv) {
+    /* A write past the file-size limit (ulimit -f) fails with EFBIG, for
+     * save_csv to report, instead of killing the shell. */
+    signal(SIGXFSZ, SIG_IGN);
     /* --help and --version work whatever the environment says */
     if (argc > 1 && strcmp(argv[1], "--help") == 0) {
         fputs(usage, stdout);

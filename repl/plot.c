@@ -11,6 +11,7 @@
  * by tests. Consecutive points are joined by straight lines; inf and nan
  * points are left out, breaking the line.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,12 +58,29 @@ static bool finite_range(const double *v, int64_t n, double *lo, double *hi) {
     return any;
 }
 
-/* A range that is not a point: a flat line sits in the middle. */
+/* A range that is not a point: a flat line sits in the middle (near
+ * DBL_MAX the padding shrinks to what is left, so the range stays finite;
+ * at DBL_MAX itself the line is drawn at the edge). */
 static void widen(double *lo, double *hi) {
     if (*hi > *lo) return;
-    double pad = *lo == 0 ? 1 : fabs(*lo) * 0.5;
-    *lo -= pad;
-    *hi += pad;
+    double pad = *lo == 0 ? 1 : fabs(*lo) * 0.5, room = DBL_MAX - fabs(*lo);
+    if (room > 0 && pad > room) pad = room;
+    *lo = fmax(*lo - pad, -DBL_MAX);
+    *hi = fmin(*hi + pad, DBL_MAX);
+}
+
+/* Where v lies in [lo, hi], from 0 to 1. A range wider than DBL_MAX
+ * (-1e308 to 1e308) is measured in halves, which cannot overflow. */
+static double fraction(double v, double lo, double hi) {
+    if (isfinite(hi - lo)) return (v - lo) / (hi - lo);
+    return (v / 2 - lo / 2) / (hi / 2 - lo / 2);
+}
+
+/* The point a fraction t of the way from lo to hi, in halves when the
+ * range is wider than DBL_MAX. */
+static double between(double lo, double hi, double t) {
+    if (isfinite(hi - lo)) return lo + (hi - lo) * t;
+    return 2 * (lo / 2 + (hi / 2 - lo / 2) * t);
 }
 
 static int dot_cols(const Canvas *c) { return c->cols * c->sub_x; }
@@ -75,7 +93,7 @@ static void set_dot(Canvas *c, int x, int y, int series) {
 
 /* The dot a point falls on (row 0 at the top). */
 static void to_dot(const Canvas *c, double x, double y, int *dx, int *dy) {
-    double fx = (x - c->x0) / (c->x1 - c->x0), fy = (y - c->y0) / (c->y1 - c->y0);
+    double fx = fraction(x, c->x0, c->x1), fy = fraction(y, c->y0, c->y1);
     *dx = (int)lround(fx * (dot_cols(c) - 1));
     *dy = dot_rows(c) - 1 - (int)lround(fy * (dot_rows(c) - 1));
 }
@@ -138,10 +156,17 @@ static void cell_text(const Canvas *c, int col, int row, char *buf, int *series)
 
 static const char *series_color(int series) { return series == 1 ? "\033[34m" : "\033[31m"; }
 
+/* v in 4 significant digits, or fewer when that is wider than the label
+ * column (-1.798e+308 is 11 characters). */
+static void label_str(char *buf, size_t size, double v) {
+    for (int digits = 4; digits >= 1; digits--)
+        if (snprintf(buf, size, "%.*g", digits, v) <= LABEL_WIDTH) return;
+}
+
 static void print_row(FILE *out, const Canvas *c, int row) {
     char label[32] = "";
-    if (row == 0) snprintf(label, sizeof label, "%.4g", c->y1);
-    else if (row == c->rows - 1) snprintf(label, sizeof label, "%.4g", c->y0);
+    if (row == 0) label_str(label, sizeof label, c->y1);
+    else if (row == c->rows - 1) label_str(label, sizeof label, c->y0);
     fprintf(out, "%*s |", LABEL_WIDTH, label);
     char cell[8];
     int series, end = c->cols; /* blank cells at the end are left out: no trailing spaces */
@@ -237,12 +262,12 @@ static bool sample_function(Session *s, CallArgs *a, double lo, double hi, int64
                             double *y, double *dy) {
     for (int64_t k = 0; k < n; k++) {
         if (session_interrupted) return session_fail(s, a->line, a->col, "interrupted");
-        x[k] = n == 1 ? lo : lo + (hi - lo) * (double)k / (double)(n - 1);
+        x[k] = n == 1 ? lo : between(lo, hi, (double)k / (double)(n - 1));
         if (ag_graph_push() != 0) return session_fail(s, a->line, a->col, "%s", ag_error());
         Tensor *leaf = tensor_create(0, NULL, &x[k], true);
         Value arg = value_tensor(leaf), v;
         s->isolated++;
-        bool ok = leaf && a->func.invoke(s, &a->func, &arg, 1, &v);
+        bool ok = leaf && a->func.invoke(s, &a->func, &arg, 1, &v), returned = ok;
         s->isolated--;
         Tensor *out = ok && v.kind == VAL_TENSOR ? v.as.tensor : NULL;
         if (ok && (!out || out->numel != 1))
@@ -252,7 +277,7 @@ static bool sample_function(Session *s, CallArgs *a, double lo, double hi, int64
         if (ok && out->requires_grad && backward(out) != 0)
             ok = session_fail(s, a->line, a->col, "%s", ag_error());
         dy[k] = ok && leaf->grad ? leaf->grad->data[0] : 0.0;
-        if (ok) value_release(&v);
+        if (returned) value_release(&v); /* whatever f returned, one number or not */
         value_release(&arg);
         ag_graph_pop();
         if (!ok) return false;

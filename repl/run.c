@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "eval.h"
+#include "files.h"
 #include "interrupt.h"
 #include "lineedit.h"
 #include "parse.h"
@@ -300,10 +301,13 @@ bool run_source(Session *s, Source *src) {
 }
 
 FILE *run_open(Session *s, const char *path) {
-    FILE *f = fopen(path, "rb");
+    FILE *f = files_open_read(path); /* a FIFO waits for its writer, until Ctrl-C */
     struct stat st;
     if (!f) {
-        session_set_error(s, 0, 0, "cannot open '%s': %s", path, strerror(errno));
+        if (errno == EINTR)
+            session_set_error(s, 0, 0, "interrupted while waiting for a writer to '%s'", path);
+        else
+            session_set_error(s, 0, 0, "cannot open '%s': %s", path, strerror(errno));
         return NULL;
     }
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {

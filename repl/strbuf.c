@@ -86,3 +86,11 @@ void strbuf_appendf(StrBuf *sb, const char *fmt, ...) {
     }
     va_end(again);
 }
+
+void strbuf_append_escaped(StrBuf *sb, const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 32 && c < 127) strbuf_appendn(sb, &s[i], 1);
+        else strbuf_appendf(sb, "\\x%02X", c);
+    }
+}

@@ -36,6 +36,10 @@ void strbuf_append(StrBuf *sb, const char *s);
 void strbuf_appendn(StrBuf *sb, const char *s, size_t n);
 /* Appends printf-style formatted text. */
 void strbuf_appendf(StrBuf *sb, const char *fmt, ...) STRBUF_PRINTF(2, 3);
+/* Appends the first n bytes of s for a message: printable ASCII as it is,
+ * any other byte (control bytes, escape sequences, NUL, non-ASCII) as
+ * \xNN, so that text from a file never drives the terminal. */
+void strbuf_append_escaped(StrBuf *sb, const char *s, size_t n);
 /* Releases the memory and leaves sb as after strbuf_init. */
 void strbuf_free(StrBuf *sb);
 

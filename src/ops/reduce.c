@@ -264,7 +264,10 @@ static bool reduce_groups(const double *x, Groups g, ReduceKind kind, double *ou
         while (j >= 0 && !g.reduced[j]) j--;
         for (int i = 0; i < g.ndim; i++) groups += g.reduced[i];
         if (j < 0) { /* nothing to reduce: every reduced size is 1 */
-            memcpy(out, x, (size_t)g.out_numel * sizeof *out);
+            if (kind == REDUCE_SUM) /* a sum starts from +0: a sum of one -0 is +0 */
+                for (int64_t i = 0; i < g.out_numel; i++) out[i] = 0.0 + x[i];
+            else
+                memcpy(out, x, (size_t)g.out_numel * sizeof *out);
             break;
         }
         AxisView v = {ag_shape_prod(g.size, 0, j), g.size[j], ag_shape_prod(g.size, j + 1, g.ndim)};

@@ -198,6 +198,34 @@ int main(int argc, char **argv) {
         type("yy\n");
         check(expect("tensor(5.)") && expect("ag> "), "and the listed line was dropped");
     }
+    /* A FIFO with no writer (issue 22, item 7): load_csv, :load and
+     * save_csv wait for the other end, and Ctrl-C ends the wait (open()
+     * blocked, restarted after the signal, for ever). */
+    char pipe_path[sizeof home + 32], typed[sizeof pipe_path + 64];
+    snprintf(pipe_path, sizeof pipe_path, "%s/pipe", home);
+    if (mkfifo(pipe_path, 0600) != 0) perror("pty_test: mkfifo");
+    snprintf(typed, sizeof typed, "load_csv(\"%s\")\n", pipe_path);
+    type(typed);
+    wait_for(0.3);
+    type("\x03");
+    check(expect("interrupted while waiting for a writer") && expect("ag> "),
+          "Ctrl-C ends load_csv's wait for a FIFO's writer");
+    snprintf(typed, sizeof typed, ":load %s\n", pipe_path);
+    type(typed);
+    wait_for(0.3);
+    type("\x03");
+    check(expect("interrupted while waiting for a writer") && expect("ag> "),
+          "Ctrl-C ends :load's wait for a FIFO's writer");
+    snprintf(typed, sizeof typed, "save_csv(tensor([1.]), \"%s\")\n", pipe_path);
+    type(typed);
+    wait_for(0.3);
+    type("\x03");
+    check(expect("interrupted while waiting for a reader") && expect("ag> "),
+          "Ctrl-C ends save_csv's wait for a FIFO's reader");
+    type("2 + 2\n");
+    check(expect("tensor(4.)") && expect("ag> "), "and the shell goes on");
+    unlink(pipe_path);
+
     check(pty_finish(&pty) == 0, "Ctrl-D ends the shell with status 0");
 
     /* ~/.ag_history a FIFO (issue 9, item 2): reading it would block
