@@ -283,6 +283,9 @@ bool arg_error(Session *s, const CallArgs *a, int i, const char *fmt, ...) {
     va_end(ap);
     const Node *n = i >= 0 ? a->node[i] : a->rest_node[REST(i)];
     int line = n ? n->line : a->line, col = n ? n->col : a->col;
+    const char *colon = strstr(msg, "Error: ");
+    if (colon && colon - msg < 30 && !memchr(msg, ' ', (size_t)(colon - msg)))
+        return session_fail(s, line, col, "%s", msg); /* Python's exception, worded as Python */
     bool by_keyword = i >= 0 ? a->position[i] == 0 : a->rest == &a->rest_keyword;
     int number = i >= 0 ? a->position[i] : a->rest_first + REST(i);
     if (by_keyword) { /* given by keyword, or a default */

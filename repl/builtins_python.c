@@ -93,9 +93,9 @@ static bool less_than(Session *s, const CallArgs *a, const Value *x, const Value
 }
 
 /* key(v) when key is given (not None), else a copy of v. */
-static bool keyed(Session *s, const Value *key, const Value *v, Value *out) {
+static bool keyed(Session *s, const CallArgs *a, const Value *key, const Value *v, Value *out) {
     if (key->kind == VAL_NONE || key->kind == VAL_VOID) return value_copy(v, out);
-    return s->call_value(s, key, v, 1, out);
+    return s->call_value(s, a->line, a->col, key, v, 1, out);
 }
 
 /* ======================================================================
@@ -153,11 +153,11 @@ static bool extreme(Session *s, CallArgs *a, bool want_max, Value *out) {
     }
     int best = 0;
     Value best_key;
-    bool ok = keyed(s, key, &l->items[0], &best_key);
+    bool ok = keyed(s, a, key, &l->items[0], &best_key);
     for (int i = 1; ok && i < l->count; i++) {
         Value k;
         bool better;
-        if (!(ok = keyed(s, key, &l->items[i], &k))) break;
+        if (!(ok = keyed(s, a, key, &l->items[i], &k))) break;
         ok = want_max ? less_than(s, a, &best_key, &k, &better) : less_than(s, a, &k, &best_key, &better);
         if (ok && better) {
             value_release(&best_key);
@@ -276,7 +276,7 @@ static bool sort_items(Session *s, CallArgs *a, ValueList *l, const Value *key, 
     if (!keys) return no_memory(s, a);
     bool ok = true;
     int made = 0;
-    for (; ok && made < l->count; made++) ok = keyed(s, key, &l->items[made], &keys[made]);
+    for (; ok && made < l->count; made++) ok = keyed(s, a, key, &l->items[made], &keys[made]);
     for (int i = 1; ok && i < l->count; i++) {
         Value k = keys[i], item = l->items[i];
         int j = i;
@@ -936,7 +936,7 @@ static BUILTIN(py_map) {
         Value args[MAX_ARGS], r;
         int n = 0;
         while (ok && n < a->num_rest) ok = value_item(&a->rest[n], k, true, &args[n]), n += ok;
-        ok = ok && s->call_value(s, &a->arg[0], args, n, &r);
+        ok = ok && s->call_value(s, a->line, a->col, &a->arg[0], args, n, &r);
         for (int i = 0; i < n; i++) value_release(&args[i]);
         if (ok) ok = value_list_append(l, r) || no_memory(s, a);
     }
@@ -955,7 +955,7 @@ static BUILTIN(py_filter) {
         Value r;
         bool keep;
         if (a->arg[0].kind == VAL_NONE) ok = truth_of(s, a, item, &keep);
-        else ok = s->call_value(s, &a->arg[0], item, 1, &r) && truth_of(s, a, &r, &keep),
+        else ok = s->call_value(s, a->line, a->col, &a->arg[0], item, 1, &r) && truth_of(s, a, &r, &keep),
              value_release(&r);
         if (ok && keep) {
             Value copy;

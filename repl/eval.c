@@ -629,8 +629,7 @@ static bool python_binary(Session *s, const Node *n, TokenType op, const Value *
 static bool apply_binary(Session *s, const Node *n, TokenType op, const Value *a, const Value *b,
                          Value *out) {
     bool done;
-    if (op == TOK_IS || op == TOK_IS_NOT || op == TOK_IN || op == TOK_NOT_IN ||
-        a->kind == VAL_STRING || b->kind == VAL_STRING || s->python) {
+    if (op == TOK_IS || op == TOK_IS_NOT || op == TOK_IN || op == TOK_NOT_IN || s->python) {
         bool ok = python_binary(s, n, op, a, b, out, &done);
         if (done) return ok;
     }
@@ -1449,17 +1448,27 @@ static bool keyword_arg(Session *s, const Node *call, const UserFunc *f, const N
  * in order (*args spread), keyword ones by name, defaults for the rest
  * (apply_user). */
 static bool call_user(Session *s, const Node *call, UserFunc *f, Value *out) {
-    Value args[MAX_ARGS];
-    const Node *nodes[MAX_ARGS];
-    bool given[MAX_ARGS] = {false};
+    /* Room for the arguments on the stack when they are few (recursion
+     * goes deep on the C stack), on the heap otherwise. */
+    enum { FEW = 8 };
+    Value few[FEW];
+    const Node *few_nodes[FEW];
+    bool few_given[FEW];
     int np = 0, total, n;
     userfunc_params(f, &total);
-    bool ok = true;
-    for (int i = 0; i < MAX_ARGS; i++) args[i] = value_void();
+    bool starred = false;
+    for (int i = 0; i < call->num_kids; i++) starred = starred || call->kids[i]->kind == NODE_STARRED;
+    int cap = !starred && call->num_kids <= FEW && total <= FEW ? FEW : MAX_ARGS;
+    Value *args = cap == FEW ? few : malloc(MAX_ARGS * sizeof *args);
+    const Node **nodes = cap == FEW ? few_nodes : malloc(MAX_ARGS * sizeof *nodes);
+    bool *given = cap == FEW ? few_given : malloc(MAX_ARGS * sizeof *given);
+    bool ok = args && nodes && given;
+    if (!ok) session_set_error(s, call->line, call->col, "out of memory calling a function");
+    for (int i = 0; ok && i < cap; i++) args[i] = value_void(), given[i] = false;
     for (int i = 0; ok && i < call->num_kids; i++) {
         const Node *k = call->kids[i];
         if (k->kind != NODE_KEYWORD) {
-            ok = positional_arg(s, k, args, nodes, &np, MAX_ARGS);
+            ok = positional_arg(s, k, args, nodes, &np, cap);
             for (int j = 0; j < np; j++) given[j] = true;
             continue;
         }
@@ -1474,11 +1483,10 @@ static bool call_user(Session *s, const Node *call, UserFunc *f, Value *out) {
             if (!given[n]) value_copy(&f->defaults[n], &args[n]);
         if (n < total) ok = arity_error(s, call, f, n);
     }
-    if (!ok) {
-        release_args(args, MAX_ARGS);
-        return false;
-    }
-    return apply_user(s, call, f, args, n, out);
+    if (!ok && args) release_args(args, cap);
+    if (ok) ok = apply_user(s, call, f, args, n, out);
+    if (cap != FEW) free(args), free(nodes), free(given);
+    return ok;
 }
 
 /* x.zero_(), x.add_(y): in-place methods, which ag does not have. True
@@ -1864,8 +1872,9 @@ static bool eval_number(Session *s, const Node *n, Value *out) {
 bool eval_expression(Session *s, const Node *n, Value *out) {
     *out = value_void();
     if (session_interrupted) return session_fail(s, n->line, n->col, "interrupted");
-    if (s->eval_depth >= MAX_EVAL_DEPTH)
-        return session_fail(s, n->line, n->col, "expression too deep to evaluate (calls nest "
+    if (s->eval_depth >= MAX_EVAL_DEPTH || !session_stack_ok(s))
+        return session_fail(s, n->line, n->col, s->python ? "RecursionError: maximum recursion "
+                            "depth exceeded" : "expression too deep to evaluate (calls nest "
                             "more than %d levels)", MAX_EVAL_DEPTH);
     s->eval_depth++;
     bool ok;
@@ -2284,6 +2293,7 @@ static Status loop_body(Session *s, const Stmt *st, bool *stop) {
     if (!take_step(s, st->line, st->col)) return EXEC_ERROR;
     Status r = exec_block(s, &st->body);
     session_note_arena(s); /* a loop that builds graphs says so as it goes */
+    if (!s->frame) session_collect(s); /* closures' cycles, made by each iteration */
     if (r == EXEC_BREAK) return EXEC_OK;
     if (r == EXEC_ERROR || r == EXEC_RETURN) return r;
     *stop = false; /* EXEC_OK or EXEC_CONTINUE: the next iteration */
@@ -2337,22 +2347,12 @@ static Status for_range(Session *s, const Stmt *st) {
     return EXEC_OK;
 }
 
-/* The k-th item of what a for loop walks over (a new value). */
-static bool loop_item(Session *s, const Stmt *st, const Value *over, int64_t k, Value *out) {
-    if (over->kind == VAL_SHAPE) *out = count_value(s, over->as.shape.dims[k]);
-    else if (over->kind == VAL_LIST) return value_copy(&over->as.list->items[k], out);
-    else if (!engine_result(s, st->expr, tensor_select(over->as.tensor, 0, k), out)) return false;
-    else out->boolean = over->boolean;
-    return true;
-}
 
 static Status for_values(Session *s, const Stmt *st) {
     Value over;
     if (!eval_expression(s, st->expr, &over)) return EXEC_ERROR;
-    int64_t count = over.kind == VAL_SHAPE ? over.as.shape.ndim
-                    : over.kind == VAL_LIST ? over.as.list->count
-                    : over.kind == VAL_TENSOR && over.as.tensor->ndim > 0 ? over.as.tensor->shape[0]
-                    : -1;
+    int64_t count = value_item_count(&over);
+    if (!s->python && (over.kind == VAL_DICT || over.kind == VAL_STRING)) count = -1;
     Status r = EXEC_OK;
     if (count < 0 && s->python)
         r = exec_fail(s, st->expr->line, st->expr->col, "TypeError: '%s' object is not iterable",
@@ -2362,16 +2362,22 @@ static Status for_values(Session *s, const Stmt *st) {
                          "a tensor's first dimension, a list or a shape, not %s%s",
                          over.kind == VAL_TENSOR ? "a 0-d tensor" : value_kind_name(&over),
                          value_is_scalar(&over) ? " (write range(n))" : "");
+    if (s->num_roots < (int)(sizeof s->roots / sizeof s->roots[0])) s->roots[s->num_roots++] = &over;
     for (int64_t k = 0; r == EXEC_OK && k < count; k++) {
         Value item;
         bool done;
-        if (!loop_item(s, st, &over, k, &item) || !bind_target(s, st->target, item)) {
+        if (!value_item(&over, k, s->python, &item)) {
+            r = exec_fail(s, st->expr->line, st->expr->col, "%s", ag_error());
+            break;
+        }
+        if (!bind_target(s, st->target, item)) {
             r = EXEC_ERROR;
             break;
         }
         r = loop_body(s, st, &done);
         if (done) break;
     }
+    if (s->num_roots > 0 && s->roots[s->num_roots - 1] == &over) s->num_roots--;
     value_release(&over);
     return r;
 }
@@ -2586,6 +2592,9 @@ static Status exec_assert(Session *s, const Stmt *st) {
 }
 
 static Status exec_statement(Session *s, const Stmt *st) {
+    if (!session_stack_ok(s))
+        return exec_fail(s, st->line, st->col, s->python ? "RecursionError: maximum recursion "
+                         "depth exceeded" : "blocks and calls nested too deeply for the stack");
     switch (st->kind) {
     case STMT_EXPR: return exec_expr(s, st);
     case STMT_ASSIGN: return exec_assign(s, st);
@@ -2619,11 +2628,12 @@ static Status exec_block(Session *s, const Block *b) {
 }
 
 /* The evaluator's call path and operators, for builtins (builtins.h). */
-static bool call_for_builtin(Session *s, const Value *fn, const Value *args, int n, Value *out) {
+static bool call_for_builtin(Session *s, int line, int col, const Value *fn, const Value *args,
+                             int n, Value *out) {
     Value copies[MAX_ARGS];
-    if (n > MAX_ARGS) return session_fail(s, 0, 0, "too many arguments");
+    if (n > MAX_ARGS) return session_fail(s, line, col, "too many arguments");
     for (int i = 0; i < n; i++) value_copy(&args[i], &copies[i]);
-    Node at = {.kind = NODE_CALL, .line = s->error_line, .col = s->error_col};
+    Node at = {.kind = NODE_CALL, .line = line, .col = col};
     if (fn->kind == VAL_FUNCTION) {
         UserFunc *f = fn->as.function;
         f->refs++;
@@ -2635,8 +2645,9 @@ static bool call_for_builtin(Session *s, const Value *fn, const Value *args, int
     if (fn->kind == VAL_BUILTIN) {
         const Node *nodes[MAX_ARGS];
         for (int i = 0; i < n; i++) nodes[i] = &at;
-        return builtin_call(s, fn->as.builtin.row, at.line, at.col, copies, nodes, n, NULL, NULL,
-                            0, false, NULL, out);
+        const Builtin *b = fn->as.builtin.row, *py = s->python ? builtin_python_variant(b, copies, n) : NULL;
+        return builtin_call(s, py ? py : b, at.line, at.col, copies, nodes, n, NULL, NULL, 0,
+                            false, NULL, out);
     }
     release_args(copies, n);
     return session_fail(s, at.line, at.col, "TypeError: '%s' object is not callable", py_type(fn));
@@ -2653,5 +2664,6 @@ bool eval_statement(Session *s, const Stmt *stmt) {
     s->binary = binary_for_builtin;
     Status r = exec_statement(s, stmt);
     session_note_arena(s);
+    if (!s->frame) session_collect(s);
     return r != EXEC_ERROR;
 }

@@ -7,6 +7,7 @@
 #include "session.h"
 
 #include <stdarg.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,15 @@ void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     s->generation = 1;
     s->envs.next = s->envs.prev = &s->envs;
     s->collect_at = 1024;
+    /* The stack's limit (8 MiB when unlimited or unknown), less a margin for
+     * what runs below the evaluator: builtins, the engine, sanitizers' reports. */
+    char here;
+    s->stack_base = &here;
+    struct rlimit rl;
+    size_t limit = 8u << 20;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < limit)
+        limit = (size_t)rl.rlim_cur;
+    s->stack_budget = limit > (2u << 20) ? limit - (1u << 20) : limit / 2;
 }
 
 static void release_values(Value *values, int n) {

@@ -46,7 +46,8 @@ typedef struct {
 enum {
     MAX_CALL_DEPTH = 100,     /* nested user-function calls (.ag) */
     MAX_PY_CALL_DEPTH = 1000, /* and in a .py file: Python's recursion limit */
-    MAX_EVAL_DEPTH = 3000,    /* evaluator recursion, calls included */
+    MAX_EVAL_DEPTH = 20000,   /* evaluator recursion, calls included (the stack's budget
+                                 stops it first where frames are large) */
     MAX_VARIABLES = 100000,
     MAX_LOAD_DEPTH = 16,      /* :load inside :load */
     ARENA_NOTE_FIRST = 1000,  /* Functions waiting for backward before the first note; x10 after */
@@ -56,7 +57,8 @@ enum {
 typedef struct Session Session;
 /* Calls a function value (a UserFunc or a builtin) with args (n, borrowed):
  * the evaluator's, handed to builtins (sorted's key, max's key). */
-typedef bool (*CallValueFn)(Session *s, const Value *fn, const Value *args, int n, Value *out);
+typedef bool (*CallValueFn)(Session *s, int line, int col, const Value *fn, const Value *args,
+                            int n, Value *out);
 /* a OP b as the evaluator does it (sum's additions); false with the error set at line:col. */
 typedef bool (*BinaryFn)(Session *s, int line, int col, TokenType op, const Value *a,
                          const Value *b, Value *out);
@@ -85,6 +87,8 @@ struct Session {
                                   for session_collect */
     int num_roots;
     CallValueFn call_value;    /* the evaluator's (set by eval_statement) */
+    const char *stack_base;    /* an address near the bottom of the C stack (session_init's) */
+    size_t stack_budget;       /* how much of the C stack the evaluator may use */
     BinaryFn binary;
     /* the error being reported */
     char error[600];
@@ -105,6 +109,16 @@ struct Session {
 };
 
 void session_init(Session *s, FILE *out, FILE *err, bool interactive);
+/* Whether the evaluator may go one level deeper: the C stack used since
+ * session_init is within its budget (the stack's limit less a margin), so
+ * that deep recursion of every kind (calls, nested blocks, long elif
+ * chains) ends in a message, never a stack overflow. */
+static inline bool session_stack_ok(const Session *s) {
+    char here;
+    const char *at = &here;
+    size_t used = at < s->stack_base ? (size_t)(s->stack_base - at) : (size_t)(at - s->stack_base);
+    return used < s->stack_budget;
+}
 void session_reset(Session *s); /* forget every variable and function */
 void session_free(Session *s);
 
