@@ -186,6 +186,8 @@ static bool bind_keywords(Session *s, const Builtin *b, const Signature *sig, Ca
     for (int k = 0; k < nkw; k++) {
         const Node *node = kw_nodes[k];
         int i = keyword_param(sig, node->as.text.text, node->as.text.length);
+        if (i < 0 && node->as.text.length == 8 && memcmp(node->as.text.text, "keepdims", 8) == 0)
+            i = keyword_param(sig, "keepdim", 7); /* NumPy's spelling, which PyTorch takes too */
         bool names_rest = i < 0 && sig->varargs >= 0 && strcmp(sig->params[sig->varargs].name, "args") != 0 &&
                           strlen(sig->params[sig->varargs].name) == node->as.text.length &&
                           memcmp(sig->params[sig->varargs].name, node->as.text.text,
@@ -550,7 +552,7 @@ static const Builtin shell_builtins[] = {
      "arange(a, b[, step])", NULL, bi_arange, BI_CREATION, VAL_VOID, NULL},
     {"range", "range(*args, requires_grad=False, dtype=None, device=None)", "as arange, with Python's integer arguments "
      "(for i in range(n) loops over numbers)", NULL, bi_range, BI_CREATION, VAL_VOID, NULL},
-    {"eye", "eye(n, requires_grad=False, dtype=None, device=None)", "the n x n identity matrix", NULL, bi_eye,
+    {"eye", "eye(n, m=None, requires_grad=False, dtype=None, device=None)", "the n x n identity matrix", NULL, bi_eye,
      BI_CREATION, VAL_VOID, NULL},
     {"linspace", "linspace(start, end, steps, requires_grad=False, dtype=None, device=None)",
      "steps evenly spaced points from start to end", NULL, bi_linspace, BI_CREATION, VAL_VOID, NULL},
@@ -678,6 +680,10 @@ static void build_builtins(void) {
         }
     }
     for (int i = 0; i < num_python_builtins; i++) builtins[num_builtins++] = python_builtins[i];
+}
+
+Value builtin_as_value(const Builtin *b) {
+    return (Value){.kind = VAL_BUILTIN, .as.builtin = {b, b->name, (b->flags & BI_TYPE) != 0}};
 }
 
 const Builtin *builtin_python_variant(const Builtin *b, const Value *args, int n) {

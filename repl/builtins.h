@@ -66,6 +66,7 @@ enum {
     BI_PY_VARIANT = 1 << 7,     /* Python's builtin of a name ag's op has (sum, max, len...):
                                    taken in a .py file when the first argument is not a
                                    tensor (builtin_python_variant); not found by name */
+    BI_TYPE = 1 << 8,           /* a type as well as a function: int, list, torch.Tensor */
 };
 
 struct Builtin {
@@ -95,6 +96,8 @@ const Builtin *builtin_python_variant(const Builtin *b, const Value *args, int n
 bool python_percent(Session *s, int line, int col, const Value *format, const Value *rhs,
                     Value *out);
 
+/* b as a value (act = torch.tanh; type(3) is int). */
+Value builtin_as_value(const Builtin *b);
 /* The rows of builtins_python.c: Python's builtins and the methods of its
  * values (list.append, dict.items, str.join, ...). */
 extern const Builtin python_builtins[];

@@ -154,9 +154,15 @@ BUILTIN(bi_range) {
            leaf_result(s, a, 1, tensor_arange(start, stop, step), out);
 }
 
+/* eye(n) and eye(n, m): ones on the diagonal of an n x m matrix. */
 BUILTIN(bi_eye) {
-    int64_t n;
-    return arg_int(s, a, 0, "size", 0, INT64_MAX, &n) && leaf_result(s, a, 1, tensor_eye(n), out);
+    int64_t n, m;
+    if (!arg_int(s, a, 0, "size", 0, INT64_MAX, &n)) return false;
+    if (!arg_present(a, 1)) return leaf_result(s, a, 2, tensor_eye(n), out);
+    if (!arg_int(s, a, 1, "m", 0, INT64_MAX, &m)) return false;
+    Tensor *t = tensor_zeros(2, (int64_t[]){n, m}, false);
+    for (int64_t i = 0; t && i < n && i < m; i++) t->data[i * m + i] = 1;
+    return leaf_result(s, a, 2, t, out);
 }
 
 BUILTIN(bi_linspace) {

@@ -1007,6 +1007,127 @@ static BUILTIN(py_grad_fn_name) {
     return string_result(s, a, &sb, out);
 }
 
+/* tolist(): nested lists of the elements (a 0-d tensor: its number). */
+static void tensor_list(const Tensor *t, int dim, int64_t *at, Value *out) {
+    if (dim == t->ndim) {
+        *out = value_number(t->data[(*at)++]);
+        return;
+    }
+    ValueList *l = value_list_new((int)t->shape[dim], false);
+    if (!l) {
+        *out = value_void();
+        return;
+    }
+    for (int64_t i = 0; i < t->shape[dim]; i++) tensor_list(t, dim + 1, at, &l->items[i]);
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+}
+
+static BUILTIN(py_tolist) {
+    Tensor *t;
+    if (!arg_tensor(s, a, 0, &t)) return false;
+    if (t->numel > (1 << 26)) return no_memory(s, a);
+    Tensor *c = tensor_retain(t);
+    if (!c) return session_fail(s, a->line, a->col, "%s", ag_error());
+    int64_t at = 0;
+    tensor_list(c, 0, &at, out);
+    tensor_release(c);
+    return out->kind != VAL_VOID || no_memory(s, a);
+}
+
+/* type(obj): the type's row, as a value (type(3) is int). */
+static BUILTIN(py_type) {
+    const char *name = type_name(&a->arg[0]);
+    for (int i = 0; i < num_python_builtins; i++)
+        if ((python_builtins[i].flags & BI_TYPE) && strcmp(python_builtins[i].name, name) == 0) {
+            int n;
+            const Builtin *all = builtin_list(&n);
+            *out = builtin_as_value(&all[n - num_python_builtins + i]);
+            return true;
+        }
+    return session_fail(s, a->line, a->col, "ag has no type object for %s yet", name);
+}
+
+/* id(obj): an identity: the address of what it holds, or its value. */
+static BUILTIN(py_id) {
+    (void)s;
+    const Value *v = &a->arg[0];
+    uintptr_t p = v->kind == VAL_TENSOR ? (uintptr_t)v->as.tensor
+                  : v->kind == VAL_LIST ? (uintptr_t)v->as.list
+                  : v->kind == VAL_DICT ? (uintptr_t)v->as.dict
+                  : v->kind == VAL_FUNCTION ? (uintptr_t)v->as.function
+                  : v->kind == VAL_STRING ? (uintptr_t)v->as.string.text
+                  : (uintptr_t)(int64_t)value_scalar(v);
+    *out = int_value((int64_t)(p & INT64_MAX));
+    return true;
+}
+
+/* torch.device('cpu'): the device's name (ag computes on the CPU). */
+static BUILTIN(py_device) {
+    const char *text;
+    size_t n;
+    if (!arg_string(s, a, 0, &text, &n)) return false;
+    if (!(n == 3 && memcmp(text, "cpu", 3) == 0))
+        return arg_error(s, a, 0, "ag computes on the CPU: device '%.*s' is not available", (int)n, text);
+    return value_copy(&a->arg[0], out);
+}
+
+/* one_hot(tensor, num_classes=-1): rows of zeros with a one at each index
+ * (float64 for now: PyTorch's are int64). */
+static BUILTIN(py_one_hot) {
+    Tensor *t;
+    int64_t classes = -1;
+    if (!arg_tensor(s, a, 0, &t) || !arg_int(s, a, 1, "num_classes", -1, 1 << 24, &classes))
+        return false;
+    Tensor *c = tensor_retain(t);
+    if (!c) return session_fail(s, a->line, a->col, "%s", ag_error());
+    int64_t top = -1;
+    bool ok = true;
+    for (int64_t i = 0; ok && i < c->numel; i++) {
+        double v = c->data[i];
+        if (v != floor(v) || v < 0)
+            ok = arg_error(s, a, 0, "RuntimeError: Class values must be non-negative.");
+        if (v > top) top = (int64_t)v;
+    }
+    if (ok && classes < 0) classes = top + 1;
+    if (ok && top >= classes) ok = arg_error(s, a, 0, "RuntimeError: Class values must be smaller than num_classes.");
+    if (ok && (c->ndim >= AG_MAX_DIMS || c->numel * classes > (INT64_C(1) << 31)))
+        ok = no_memory(s, a);
+    Tensor *r = NULL;
+    if (ok) {
+        int64_t shape[AG_MAX_DIMS];
+        memcpy(shape, c->shape, (size_t)c->ndim * sizeof *shape);
+        shape[c->ndim] = classes;
+        r = tensor_zeros(c->ndim + 1, shape, false);
+        for (int64_t i = 0; r && i < c->numel; i++) r->data[i * classes + (int64_t)c->data[i]] = 1;
+    }
+    tensor_release(c);
+    return ok && result_tensor(s, a, r, out);
+}
+
+/* allclose(a, b, rtol=1e-05, atol=1e-08): |a - b| <= atol + rtol * |b|
+ * everywhere (broadcast), as PyTorch's. */
+static BUILTIN(py_allclose) {
+    Tensor *x, *y;
+    double rtol, atol;
+    if (!arg_tensor(s, a, 0, &x) || !arg_tensor(s, a, 1, &y) || !arg_number(s, a, 2, &rtol) ||
+        !arg_number(s, a, 3, &atol))
+        return false;
+    bool was = ag_set_grad_enabled(false);
+    Tensor *diff = tensor_sub(x, y), *ad = diff ? tensor_abs(diff) : NULL;
+    Tensor *ay = tensor_abs(y), *tol = tensor_scalar(rtol), *scaled = ay && tol ? tensor_mul(ay, tol) : NULL;
+    Tensor *at = tensor_scalar(atol), *bound = scaled && at ? tensor_add(scaled, at) : NULL;
+    Tensor *ok = ad && bound ? tensor_le(ad, bound) : NULL, *same = ok ? tensor_eq(x, y) : NULL;
+    ag_set_grad_enabled(was);
+    bool close = ok && same;
+    for (int64_t i = 0; close && i < ok->numel; i++) close = ok->data[i] != 0 || same->data[i] != 0;
+    bool failed = !ok || !same;
+    Tensor *all[] = {diff, ad, ay, tol, scaled, at, bound, ok, same};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) tensor_release(all[i]);
+    if (failed) return session_fail(s, a->line, a->col, "%s", ag_error());
+    *out = value_bool(close);
+    return true;
+}
+
 /* ======================================================================
  * The rows
  * ====================================================================== */
@@ -1031,15 +1152,27 @@ const Builtin python_builtins[] = {
     PY("all", "all(iterable)", "whether every item is true", py_all, 0),
     PY("sorted", "sorted(iterable, key=None, reverse=False)", "a sorted list (stable)", py_sorted, 0),
     PY("reversed", "reversed(seq)", "the items in reverse order, as a list", py_reversed, 0),
-    PY("list", "list(iterable=None)", "a new list of the items", py_list, 0),
-    PY("tuple", "tuple(iterable=None)", "a tuple of the items", py_tuple, 0),
-    PY("dict", "dict(iterable=None)", "a dict from (key, value) pairs or another dict", py_dict, 0),
-    PY("set", "set(iterable=None)", "a set of the items", py_set, 0),
-    PY("int", "int(x=0)", "an int: a number truncated, or a string's digits", py_int, 0),
-    PY("float", "float(x=0)", "a float: of a number, a string or a one-element tensor", py_float, 0),
-    PY("str", "str(object=None)", "the text print would show", py_str, 0),
+    PY("list", "list(iterable=None)", "a new list of the items", py_list, BI_TYPE),
+    PY("tuple", "tuple(iterable=None)", "a tuple of the items", py_tuple, BI_TYPE),
+    PY("dict", "dict(iterable=None)", "a dict from (key, value) pairs or another dict", py_dict,
+       BI_TYPE),
+    PY("set", "set(iterable=None)", "a set of the items", py_set, BI_TYPE),
+    PY("int", "int(x=0)", "an int: a number truncated, or a string's digits", py_int, BI_TYPE),
+    PY("float", "float(x=0)", "a float: of a number, a string or a one-element tensor", py_float,
+       BI_TYPE),
+    PY("str", "str(object=None)", "the text print would show", py_str, BI_TYPE),
     PY("repr", "repr(object)", "the text the prompt would show (strings quoted)", py_repr, 0),
-    PY("bool", "bool(x=False)", "the truth of x", py_bool, 0),
+    PY("bool", "bool(x=False)", "the truth of x", py_bool, BI_TYPE),
+    PY("type", "type(object)", "the type of a value (type(3) is int)", py_type, 0),
+    PY("id", "id(object)", "a number that is the same for the same object", py_id, 0),
+    PY("device", "device(type)", "torch.device('cpu'): ag computes on the CPU", py_device, 0),
+    PY("one_hot", "one_hot(tensor, num_classes=-1)", "rows with a one at each class index "
+       "(float64 for now; PyTorch's are int64)", py_one_hot, BI_METHOD),
+    PY("allclose", "allclose(input, other, rtol=1e-05, atol=1e-08)", "whether |a - b| <= atol + "
+       "rtol * |b| everywhere", py_allclose, BI_METHOD),
+    PY("nelement", "nelement(input)", "as numel: the number of elements", bi_numel, BI_METHOD),
+    PY("tolist", "tolist(input)", "the elements as nested lists of floats (0-d: a float)",
+       py_tolist, BI_METHOD),
     PY("isinstance", "isinstance(obj, classinfo)", "whether obj is of the type (int, float, str, "
        "list, tuple, dict, set, bool, torch.Tensor) or one of a tuple of them", py_isinstance, 0),
     PY("ord", "ord(c)", "the code point of a one-character string", py_ord, 0),
@@ -1049,7 +1182,7 @@ const Builtin python_builtins[] = {
     PY("filter", "filter(function, iterable)", "the items function finds true (None: the true "
        "items), as a list", py_filter, 0),
     PY("Tensor", "Tensor(data, requires_grad=False)", "as tensor (torch.Tensor; "
-       "isinstance(x, torch.Tensor))", bi_tensor, BI_CREATION),
+       "isinstance(x, torch.Tensor))", bi_tensor, BI_CREATION | BI_TYPE),
     PY("get_default_dtype", "get_default_dtype()", "torch.float64: ag's tensors' dtype",
        py_get_default_dtype, 0),
     PY("set_default_dtype", "set_default_dtype(d)", "accepts torch.float64, ag's dtype (others "

@@ -79,7 +79,7 @@ BUILTIN(bi_detach) {
 BUILTIN(bi_numel) {
     Tensor *x = NULL;
     if (!arg_tensor(s, a, 0, &x)) return false;
-    *out = value_number((double)x->numel);
+    *out = s->python ? (Value){.kind = VAL_INT, .as.integer = x->numel} : value_number((double)x->numel);
     return true;
 }
 

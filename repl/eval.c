@@ -260,7 +260,7 @@ static bool named_constant(const Node *n, Value *out) {
 
 /* A builtin as a value (a function passed to another, F.relu stored). */
 static bool builtin_value(const Builtin *b, Value *out) {
-    *out = (Value){.kind = VAL_BUILTIN, .as.builtin = {b, b->name}};
+    *out = builtin_as_value(b);
     return true;
 }
 
@@ -610,8 +610,8 @@ static bool python_binary(Session *s, const Node *n, TokenType op, const Value *
     if (s->python && (a->kind == VAL_LIST || b->kind == VAL_LIST) &&
         (op == TOK_PLUS || op == TOK_STAR))
         return sequence_binary(s, n, op, a, b, out);
-    if ((op == TOK_EQ || op == TOK_NE) &&
-        (a->kind == VAL_LIST || b->kind == VAL_LIST || a->kind == VAL_DICT || b->kind == VAL_DICT)) {
+    if ((op == TOK_EQ || op == TOK_NE) && a->kind != VAL_TENSOR && b->kind != VAL_TENSOR &&
+        !(value_is_scalar(a) && value_is_scalar(b))) {
         bool same = value_equal(a, b); /* Python's list and tuple equality */
         *out = value_bool(op == TOK_EQ ? same : !same);
         return true;
@@ -1978,8 +1978,29 @@ static Status exec_expr(Session *s, const Stmt *st) {
 
 /* NAME.grad = None resets a gradient, as zero_grad(NAME); NAME.grad = g
  * sets it to a copy of g, as in PyTorch. */
+/* x.requires_grad = True / False on a leaf (PyTorch's rule: a result of a
+ * recorded op cannot stop requiring grad this way). */
+static Status assign_requires_grad(Session *s, const Stmt *st) {
+    const Node *t = st->target;
+    Value obj, v;
+    bool flag = false;
+    if (!eval_expression(s, t->left, &obj)) return EXEC_ERROR;
+    bool ok = eval_expression(s, st->expr, &v) && truth(s, st->expr, &v, &flag);
+    if (ok && obj.kind != VAL_TENSOR)
+        ok = session_fail(s, t->line, t->col, "AttributeError: '%s' object has no attribute "
+                          "'requires_grad'", py_type(&obj));
+    else if (ok && !tensor_is_leaf(obj.as.tensor))
+        ok = session_fail(s, t->line, t->col, "RuntimeError: you can only change requires_grad "
+                          "flags of leaf variables.");
+    if (ok) tensor_set_requires_grad(obj.as.tensor, flag);
+    value_release(&obj);
+    value_release(&v);
+    return ok ? EXEC_OK : EXEC_ERROR;
+}
+
 static Status assign_attr(Session *s, const Stmt *st) {
     const Node *t = st->target;
+    if (attr_is(t, "requires_grad")) return assign_requires_grad(s, st);
     if (!attr_is(t, "grad"))
         return exec_fail(s, t->line, t->col, "only x.grad can be assigned (x.grad = None, or "
                          "a gradient); .%.*s cannot", name_len(t), t->as.text.text);

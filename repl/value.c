@@ -509,7 +509,13 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
         strbuf_appendf(out, "<function %.*s>", (int)v->as.function->name_length,
                        v->as.function->name);
         break;
-    case VAL_BUILTIN: strbuf_appendf(out, "<built-in function %s>", v->as.builtin.name); break;
+    case VAL_BUILTIN:
+        if (v->as.builtin.type)
+            strbuf_appendf(out, "<class '%s%s'>", strcmp(v->as.builtin.name, "Tensor") == 0
+                           ? "torch." : "", v->as.builtin.name);
+        else
+            strbuf_appendf(out, "<built-in function %s>", v->as.builtin.name);
+        break;
     case VAL_MODULE: strbuf_appendf(out, "<module '%s'>", v->as.module); break;
     case VAL_DTYPE: strbuf_append(out, v->as.module); break;
     }

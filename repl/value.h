@@ -77,7 +77,9 @@ struct Value {
         Optimizer *optim;                                    /* one of its refs */
         int64_t integer;
         UserFunc *function;                                  /* one of its refs */
-        struct { const struct Builtin *row; const char *name; } builtin; /* static */
+        struct { const struct Builtin *row; const char *name; bool type; } builtin;
+                         /* static; type: a type (int, list, torch.Tensor), printed
+                            as <class 'int'> */
         const char *module;                                  /* "torch.nn.functional" (static) */
     } as;
 };

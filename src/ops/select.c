@@ -421,7 +421,7 @@ Tensor *tensor_clamp(Tensor *x, Tensor *min, Tensor *max) {
 static Tensor *clamp_call(const AgOpArgs *a) { return tensor_clamp(a->t[0], a->t[1], a->t[2]); }
 
 const AgOpInfo ag_op_clamp = {
-    .id = AG_OP_CLAMP, .name = "clamp", .signature = "clamp(input, min=None, max=None)",
+    .id = AG_OP_CLAMP, .name = "clamp", .alias = "clip", .signature = "clamp(input, min=None, max=None)",
     .params = "Ttt",
     .help = "x limited to [min, max] (either bound may be omitted), broadcasting",
     .rule = "grad_x = g where min <= x <= max, else 0; grad_min = g where x < min < max; "

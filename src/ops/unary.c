@@ -1,5 +1,5 @@
 /*
- * unary.c — the element-wise unary ops: neg, exp, log, sqrt, tanh, sigmoid,
+ * unary.c — the element-wise unary ops: neg, clone, exp, log, sqrt, tanh, sigmoid,
  * relu, abs, sin, cos, sign. Each op is a block of its forward loop, its
  * backward loop (g in the output's shape, dx = g * f'(x) handed to
  * ag_accumulate_grad), its forward and backward, and its table row. The
@@ -30,6 +30,31 @@ static void neg_backward(Function *self, void *ctx, Tensor *g) {
 Tensor *tensor_neg(Tensor *x) { return unary_forward(AG_OP_NEG, neg_block, x); }
 
 const AgOpInfo ag_op_neg = UNARY_ROW(NEG, neg, "-x", "grad_x = -g", "NegBackward");
+
+/* ======================================================================
+ * clone: y = x, a copy recorded in the graph; dx = g
+ * ====================================================================== */
+
+static void clone_block(const double *x, double *y, const double *p) {
+    (void)p;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = x[i];
+}
+
+static void clone_grad_block(const double *x, const double *y, const double *g, double *dx,
+                             const double *p) {
+    (void)x, (void)y, (void)p;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i];
+}
+
+static void clone_backward(Function *self, void *ctx, Tensor *g) {
+    unary_backward(self, g, clone_grad_block, ctx);
+}
+
+Tensor *tensor_clone(Tensor *x) { return unary_forward(AG_OP_CLONE, clone_block, x); }
+
+const AgOpInfo ag_op_clone =
+    UNARY_ROW(CLONE, clone, "a copy of x (the gradient flows through it)", "grad_x = g",
+              "CloneBackward");
 
 /* ======================================================================
  * exp: y = e^x; dx = g * y
