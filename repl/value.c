@@ -499,7 +499,16 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
         if (quote_strings) pyfmt_str_repr(out, v->as.string.text, v->as.string.length);
         else strbuf_appendn(out, v->as.string.text, v->as.string.length);
         break;
-    case VAL_SHAPE: strbuf_append(out, ag_shape_str(v->as.shape.ndim, v->as.shape.dims, buf, sizeof buf)); break;
+    case VAL_SHAPE:
+        if (opts->python) { /* torch.Size([2, 3]) */
+            strbuf_append(out, "torch.Size([");
+            for (int i = 0; i < v->as.shape.ndim; i++)
+                strbuf_appendf(out, "%s%lld", i ? ", " : "", (long long)v->as.shape.dims[i]);
+            strbuf_append(out, "])");
+        } else {
+            strbuf_append(out, ag_shape_str(v->as.shape.ndim, v->as.shape.dims, buf, sizeof buf));
+        }
+        break;
     case VAL_LIST: format_tuple(out, v->as.list, opts); break;
     case VAL_DICT: format_dict(out, v->as.dict, opts); break;
     case VAL_GRAD_FN: strbuf_appendf(out, "<%s>", v->as.grad_fn); break;

@@ -140,7 +140,11 @@ static void tanh_block(const double *x, double *y, const double *p) {
 static void tanh_grad_block(const double *x, const double *y, const double *g, double *dx,
                             const double *p) {
     (void)x, (void)p;
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * (1.0 - y[i] * y[i]);
+    /* 1 - y*y rounded once, as PyTorch's kernel computes it (its build
+     * contracts the product and the difference into one fused multiply-add):
+     * the same bits, e.g. 0.49999999999999994, not 0.4999999999999999, at
+     * y = tanh(0.8813735870195432), micrograd's neuron. */
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * fma(-y[i], y[i], 1.0);
 }
 
 static void tanh_backward(Function *self, void *ctx, Tensor *g) {
