@@ -2178,11 +2178,11 @@ static bool bind_target(Session *s, const Node *target, Value v) {
                             "here (a, b = ...)");
     }
     Value items[MAX_ARGS];
-    bool ok = unpack_items(s, target, &v, target->num_kids, items);
+    bool unpacked = unpack_items(s, target, &v, target->num_kids, items), ok = unpacked;
     value_release(&v);
-    for (int k = 0; k < target->num_kids; k++) {
+    for (int k = 0; unpacked && k < target->num_kids; k++) { /* after a failure, the rest go */
         if (ok) ok = bind_target(s, target->kids[k], items[k]);
-        else if (k < target->num_kids && items[k].kind != VAL_VOID) value_release(&items[k]);
+        else value_release(&items[k]);
     }
     return ok;
 }
