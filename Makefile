@@ -242,8 +242,9 @@ matrix:
 
 # ---- benchmarks (release mode): the workloads of shared/bench/torch_ref.py ----
 BENCH := $(BUILD)/bench
-# shared/ beside the repository (or beside a worktree under wt/)
-TORCH_REF ?= $(firstword $(wildcard ../shared/bench/torch_ref.py ../../shared/bench/torch_ref.py) \
+# shared/ beside the repository (or beside the repository of a worktree under wt/)
+TORCH_REF ?= $(firstword $(wildcard ../shared/bench/torch_ref.py ../../shared/bench/torch_ref.py \
+                                    ../../../shared/bench/torch_ref.py) \
                ../shared/bench/torch_ref.py)
 
 $(BENCH): bench/bench.c $(LIB)
