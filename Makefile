@@ -242,8 +242,9 @@ matrix:
 
 # ---- benchmarks (release mode): the workloads of shared/bench/torch_ref.py ----
 BENCH := $(BUILD)/bench
-# shared/ beside the repository (or beside a worktree under wt/)
-TORCH_REF ?= $(firstword $(wildcard ../shared/bench/torch_ref.py ../../shared/bench/torch_ref.py) \
+# shared/ beside the repository (or beside the repository of a worktree under wt/)
+TORCH_REF ?= $(firstword $(wildcard ../shared/bench/torch_ref.py ../../shared/bench/torch_ref.py \
+                                    ../../../shared/bench/torch_ref.py) \
                ../shared/bench/torch_ref.py)
 
 $(BENCH): bench/bench.c $(LIB)
@@ -293,11 +294,18 @@ $(FUZZ_BIN): $(FUZZ_SRC) $(LIB_HEADERS) $(REPL_HEADERS)
 	clang $(BASE) -Irepl -O1 -g -DAG_DEBUG -fsanitize=fuzzer,address,undefined \
 	  -fno-sanitize-recover=all $(FUZZ_SRC) -o $@ -lm $(DL_LIBS)
 
-# Seeds: every script the tests and examples use. A finding (crash, sanitizer
-# report, leak, hang) is written to build/fuzz/ and make fuzz fails.
+# Seeds: every script the tests and examples use; each .py file twice, behind
+# the first byte that runs it as a .py file (0x02) and line by line (0x01:
+# tests/fuzz/README.md). A finding (crash, sanitizer report, leak, hang) is
+# written to build/fuzz/ and make fuzz fails.
+FUZZ_PY_SEEDS = $(wildcard tests/shell/*.py tests/shell/python/*.py examples/python/*.py \
+                           tests/fuzz/seeds/*.py tests/fuzz/regressions/*.py)
 fuzz: $(FUZZ_BIN)
 	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
-	@cp tests/shell/*.ag tests/shell/*.inc examples/*.ag tests/fuzz/regressions/* $(FUZZ_DIR)/seeds/ 2>/dev/null; true
+	@cp tests/shell/*.ag tests/shell/*.inc examples/*.ag tests/fuzz/regressions/*.ag $(FUZZ_DIR)/seeds/ 2>/dev/null; true
+	@for f in $(FUZZ_PY_SEEDS); do n=$$(echo "$$f" | tr / _); \
+	  printf '\002' | cat - "$$f" >$(FUZZ_DIR)/seeds/file_$$n; \
+	  printf '\001' | cat - "$$f" >$(FUZZ_DIR)/seeds/lines_$$n; done
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
 	  -dict=tests/fuzz/ag.dict \
 	  -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds

@@ -5,7 +5,9 @@
  * for about a second; the median is printed as "name: value unit".
  *
  * Usage: bench [--only a,b] [--min-time SECONDS] [--ag PATH_TO_AG]
- * startup and shell_script time whole ./ag processes (PATH_TO_AG);
+ * startup, shell_script, loop_overhead, py_loop and the training runs time
+ * whole ./ag processes (PATH_TO_AG); workloads ag has no side of yet print
+ * "NAME: missing (ag has no side yet)";
  * mlp_memory runs only when asked for, in a process of its own.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -275,8 +277,7 @@ extern char **environ;
 /* Runs ag with args (NULL-terminated), stdin from script_path or /dev/null,
  * output discarded (stderr too: a long script's arena note); dies unless it
  * exits 0. posix_spawn, as Python's subprocess does on Linux. */
-static void run_ag(void *ctx) {
-    char *const *argv = ctx;
+static int spawn_ag(char *const *argv) {
     posix_spawn_file_actions_t io;
     posix_spawn_file_actions_init(&io);
     posix_spawn_file_actions_addopen(&io, 0, script_path ? script_path : "/dev/null", O_RDONLY, 0);
@@ -285,8 +286,12 @@ static void run_ag(void *ctx) {
     pid_t pid;
     int status, err = posix_spawn(&pid, ag_path, &io, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&io);
-    if (err || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
-        die("running ./ag (build it with make)");
+    if (err || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
+    return WEXITSTATUS(status);
+}
+
+static void run_ag(void *ctx) {
+    if (spawn_ag(ctx) != 0) die("running ./ag (build it with make)");
 }
 
 static void startup(void) {
@@ -350,6 +355,43 @@ static void loop_overhead(void) {
     emit("loop_overhead", t * 1e9 / 1e6, "ns/iter");
 }
 
+/* Writes text to the file dir/name, whose path goes to path. */
+static void write_file(const char *dir, const char *name, const char *text, char path[static 256]) {
+    snprintf(path, 256, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) die("writing a script workload");
+}
+
+/* py_loop: torch_ref.py's .py file run as `ag FILE.py`, the whole process
+ * less `ag EMPTY.py` (torch_ref.py subtracts `python3 -c "import torch"`).
+ * ns per iteration. The line torch.set_default_dtype(torch.float64) is kept
+ * where this ag knows it; ag computes in float64 either way. */
+static void py_loop(void) {
+    static const char dtype[] = "torch.set_default_dtype(torch.float64)\n";
+    char dir[] = "/tmp/ag-bench-XXXXXX", probe[256], loop[256], empty[256], text[512];
+    if (!mkdtemp(dir)) die("mkdtemp");
+    snprintf(text, sizeof text, "import torch\n%s", dtype);
+    write_file(dir, "probe.py", text, probe);
+    char *argv[] = {(char *)ag_path, probe, NULL};
+    script_path = NULL;
+    bool has_dtype = spawn_ag(argv) == 0;
+    snprintf(text, sizeof text,
+             "import torch\n%ss = torch.tensor(0.)\nfor i in range(1000000):\n    s = s + i\nprint(s)\n",
+             has_dtype ? dtype : "");
+    write_file(dir, "loop.py", text, loop);
+    write_file(dir, "empty.py", "", empty);
+    argv[1] = empty;
+    double base = bench(run_ag, argv, 0.0, 1, 5);
+    argv[1] = loop;
+    double t = bench(run_ag, argv, 0.0, 1, 5);
+    unlink(probe);
+    unlink(loop);
+    unlink(empty);
+    rmdir(dir);
+    if (!has_dtype) fprintf(stderr, "# py_loop: this ag has no torch.set_default_dtype: line left out\n");
+    emit("py_loop", (t - base) * 1e9 / 1e6, "ns/iter");
+}
+
 /* A workload written as an ag script in bench/ (run from the repository
  * root, as make bench does): the whole process less an empty one, ms. */
 static void script_file(const char *name) {
@@ -371,6 +413,9 @@ static void train_moons(void) { script_file("train_moons"); }
 
 /* ====================================================================== */
 
+/* In torch_ref.py's order. A row whose run is NULL is a workload of
+ * torch_ref.py that ag has no side of yet: it prints "NAME: missing ...",
+ * which compare.sh shows as missing, so the table names what is left. */
 static const struct {
     const char *name;
     void (*run)(void);
@@ -381,8 +426,10 @@ static const struct {
     {"elementwise", elementwise, true},       {"startup", startup, true},
     {"shell_script", shell_script, true},     {"loop_overhead", loop_overhead, true},
     {"train_poly", train_poly, true},         {"train_moons", train_moons, true},
-    {"mlp_memory", mlp_memory, false},
+    {"double_backward", NULL, true},          {"nn_train", NULL, true},
+    {"py_loop", py_loop, true},               {"mlp_memory", mlp_memory, false},
 };
+#define WORKLOAD_COUNT (sizeof workloads / sizeof workloads[0])
 
 static bool wanted(const char *only, const char *name, bool by_default) {
     if (!only) return by_default;
@@ -390,6 +437,20 @@ static bool wanted(const char *only, const char *name, bool by_default) {
     for (const char *p = only; (p = strstr(p, name)) != NULL; p += n)
         if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return true;
     return false;
+}
+
+/* The first name in the comma-separated list only that no row has (copied
+ * to buf), or NULL. */
+static const char *unknown_workload(const char *only, char buf[static 64]) {
+    for (const char *p = only;; p++) {
+        size_t n = strcspn(p, ",");
+        snprintf(buf, 64, "%.*s", (int)n, p);
+        bool known = n == 0;
+        for (size_t i = 0; i < WORKLOAD_COUNT && !known; i++) known = strcmp(buf, workloads[i].name) == 0;
+        if (!known) return buf;
+        p += n;
+        if (!*p) return NULL;
+    }
 }
 
 int main(int argc, char **argv) {
@@ -403,10 +464,18 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    char name[64];
+    if (only && unknown_workload(only, name)) {
+        fprintf(stderr, "bench: unknown workload '%s'\n", name);
+        return 2;
+    }
     ag_seed(0);
     fprintf(stderr, "# ag %s, float64, 1 thread, matmul: %s; figures are medians\n", AG_VERSION,
             ag_blas_name());
-    for (size_t i = 0; i < sizeof workloads / sizeof workloads[0]; i++)
-        if (wanted(only, workloads[i].name, workloads[i].by_default)) workloads[i].run();
+    for (size_t i = 0; i < WORKLOAD_COUNT; i++) {
+        if (!wanted(only, workloads[i].name, workloads[i].by_default)) continue;
+        if (workloads[i].run) workloads[i].run();
+        else printf("%s: missing (ag has no side yet)\n", workloads[i].name);
+    }
     return 0;
 }

@@ -17,13 +17,16 @@ while [ $i -lt "$runs" ]; do
     "$python" "$ref" --threads 1 >>"$tmp/torch" 2>"$tmp/torch.err" || { cat "$tmp/torch.err"; exit 1; }
     i=$((i + 1))
 done
-head -n 1 "$tmp/ag.err"; grep '^#' "$tmp/torch.err" | head -n 2
+grep '^#' "$tmp/ag.err"; grep '^#' "$tmp/torch.err" | head -n 2
 # name: value unit -> the median per name; then join and divide. For times,
 # the ratio is PyTorch / ag (how many times faster ag is); for rates
-# (GFLOP/s, GB/s), ag / PyTorch.
+# (GFLOP/s, GB/s), ag / PyTorch. "name: missing (...)" is a workload that
+# side has no code for yet: shown as missing, with no ratio.
 awk -v runs="$runs" '
     FNR == 1 { side = (FILENAME ~ /torch$/) ? "torch" : "ag" }
-    { name = $1; sub(":", "", name); v[side, name, ++n[side, name]] = $2; unit[name] = $3
+    { name = $1; sub(":", "", name)
+      if ($2 == "missing") missing[side, name] = 1
+      else { v[side, name, ++n[side, name]] = $2; unit[name] = $3 }
       if (!(name in seen)) { seen[name] = 1; order[++count] = name } }
     function median(side, name,   k, m, i, j, t, a) {
         m = n[side, name]; if (!m) return ""
@@ -35,8 +38,10 @@ awk -v runs="$runs" '
         printf "%-24s %14s %14s %10s  %s\n", "workload", "ag", "pytorch", "ratio", "unit"
         for (i = 1; i <= count; i++) {
             name = order[i]; a = median("ag", name); t = median("torch", name)
+            if (a == "" && missing["ag", name]) a = "missing"
+            if (t == "" && missing["torch", name]) t = "missing"
             rate = unit[name] ~ /\/s$/
-            ratio = (a == "" || t == "" || a == 0 || t == 0) ? "-" : \
+            ratio = (a + 0 == 0 || t + 0 == 0) ? "-" : \
                     sprintf("%.2fx", rate ? a / t : t / a)
             printf "%-24s %14s %14s %10s  %s%s\n", name, a, t, ratio, unit[name],
                    rate ? " (ag/pytorch)" : " (pytorch/ag: ag is this many times faster)"

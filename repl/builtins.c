@@ -44,7 +44,7 @@ static Value parse_default(const char **p) {
         c += c[0] == 'T' ? 4 : 5;
     } else if (*c == '\'') {
         const char *end = strchr(c + 1, '\'');
-        v = (Value){.kind = VAL_STRING, .as.string = {c + 1, (size_t)(end - c - 1)}};
+        v = (Value){.kind = VAL_STRING, .as.string = {c + 1, (size_t)(end - c - 1), NULL}};
         c = end + 1;
     } else if (*c == '(') {
         double items[4];

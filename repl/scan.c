@@ -93,21 +93,32 @@ static Token number(Scanner *s) {
     return make(s, TOK_NUMBER);
 }
 
-/* A triple-quoted string (Python's """docstring"""): it may span lines. */
+/* A triple-quoted string (Python's """docstring"""): it may span lines.
+ * The token, and its error, are where it opens (as in Python), not on the
+ * line where it ends: a column there would be negative. */
 static Token long_string(Scanner *s, int quote, const char *open) {
+    int line = s->line;
+    const char *line_start = s->line_start;
+    Token t;
     s->current += 3;
     for (;;) {
         int c = peek(s, 0);
-        if (c == -1)
-            return error_at(s, open, "SyntaxError: unterminated triple-quoted string literal");
+        if (c == -1) {
+            t = error_at(s, open, "SyntaxError: unterminated triple-quoted string literal");
+            break;
+        }
         if (c == quote && peek(s, 1) == quote && peek(s, 2) == quote) {
             s->current += 3;
-            return make(s, TOK_STRING);
+            t = make(s, TOK_STRING);
+            break;
         }
         s->current++;
         if (c == '\\' && peek(s, 0) != -1) c = (unsigned char)*s->current++;
         if (c == '\n') newline(s);
     }
+    t.line = line;
+    t.col = (int)(open - line_start) + 1;
+    return t;
 }
 
 /* A string in ' or ": it ends on its own line (or, in triple quotes, at

@@ -17,6 +17,13 @@
  *     backward poll: the rest of the run fails with "interrupted", as the
  *     shell does when Ctrl-C stops a statement.
  *
+ * The first byte picks the dialect (tests/fuzz/README.md):
+ *   0x01  the rest is Python read line by line, as `ag --python - <FILE`;
+ *   0x02  the rest is a .py file, as `ag FILE.py` runs it: compiled whole,
+ *         then run (through a temporary FILE.py, since that path reads a file);
+ *   else  the whole input is an ag script, as `ag - <FILE` with errors not
+ *         stopping it.
+ *
  * Built by make fuzz (clang -fsanitize=fuzzer,address,undefined).
  */
 #include <signal.h>
@@ -25,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "interrupt.h"
 #include "run.h"
@@ -34,6 +42,8 @@ enum {
     MEMORY_LIMIT = 1 << 20,
     CPU_MILLISECONDS = 100,
 };
+
+enum { PYTHON_LINES = 0x01, PYTHON_FILE = 0x02 }; /* the first byte's markers */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -67,6 +77,31 @@ static void arm(timer_t timer, long milliseconds) {
     timer_settime(timer, 0, &when, NULL);
 }
 
+/* The temporary FILE.py of PYTHON_FILE inputs: a directory of this process's
+ * own, removed at exit. */
+static char py_dir[] = "/tmp/ag-fuzz-XXXXXX", py_path[sizeof py_dir + 8];
+
+static void remove_py_file(void) {
+    unlink(py_path);
+    rmdir(py_dir);
+}
+
+static void write_py_file(const uint8_t *data, size_t size) {
+    if (!py_path[0]) {
+        if (!mkdtemp(py_dir)) {
+            perror("fuzz: mkdtemp");
+            abort();
+        }
+        snprintf(py_path, sizeof py_path, "%s/in.py", py_dir);
+        atexit(remove_py_file);
+    }
+    FILE *f = fopen(py_path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
+        perror("fuzz: writing the .py file");
+        abort();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static FILE *sink;
     static timer_t timer;
@@ -76,6 +111,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         ag_set_interrupt_flag(&session_interrupted); /* backward stops too */
         timer = cpu_timer();
     }
+    int dialect = size > 0 && (data[0] == PYTHON_LINES || data[0] == PYTHON_FILE) ? data[0] : 0;
+    if (dialect) data++, size--;
+    if (dialect == PYTHON_FILE) write_py_file(data, size);
     ag_seed(0);
     Session s;
     session_init(&s, sink, sink, false);
@@ -86,7 +124,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     Source src = {.name = "<fuzz>", .text = (const char *)data, .text_len = size, .keep_going = true};
     session_interrupted = 0;
     arm(timer, CPU_MILLISECONDS);
-    run_source(&s, &src);
+    if (dialect == PYTHON_FILE) {
+        run_file(&s, py_path);
+    } else {
+        if (dialect == PYTHON_LINES) session_set_python(&s, true);
+        run_source(&s, &src);
+    }
     arm(timer, 0);
     session_interrupted = 0;
     session_free(&s);

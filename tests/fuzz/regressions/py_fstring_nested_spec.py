@@ -1,0 +1,3 @@
+x = 2.5
+print(f"{x:{x:{x}}}")
+print(f"{x:.4f")

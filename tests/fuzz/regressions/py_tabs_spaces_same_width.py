@@ -1,0 +1,4 @@
+if True:
+ 	x = 1
+	 y = 2
+print(x)

@@ -1,0 +1,4 @@
+if True:
+	if True:
+        x = 1
+	print(x)

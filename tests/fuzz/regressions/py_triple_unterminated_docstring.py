@@ -1,0 +1,4 @@
+def f():
+    '''a docstring
+    that never ends
+    return 1
