@@ -126,7 +126,7 @@ static bool range_args(Session *s, CallArgs *a, bool integers, double *start, do
     if (a->num_rest < 1 || a->num_rest > 3)
         return session_fail(s, a->line, a->col, "%s takes 1 to 3 numbers, got %d: %s", a->b->name,
                             a->num_rest, a->b->signature);
-    double v[3];
+    double v[3] = {0, 0, 1};
     for (int k = 0; k < a->num_rest; k++) {
         int64_t n;
         if (integers ? !arg_int(s, a, REST(k), "an argument of range", -(INT64_C(1) << 53),
