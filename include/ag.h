@@ -143,6 +143,8 @@ Tensor *tensor_sigmoid(Tensor *x);
 Tensor *tensor_relu(Tensor *x);
 Tensor *tensor_abs(Tensor *x);
 Tensor *tensor_clone(Tensor *x); /* a copy, recorded (CloneBackward) */
+Tensor *tensor_sinh(Tensor *x);
+Tensor *tensor_cosh(Tensor *x);
 Tensor *tensor_sin(Tensor *x);
 Tensor *tensor_cos(Tensor *x);
 Tensor *tensor_sign(Tensor *x);                /* gradient 0 */

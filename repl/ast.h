@@ -121,6 +121,7 @@ struct Stmt {
     bool enable_grad;      /* NO_GRAD: with torch.enable_grad() */
     bool python_block;     /* DEF: def NAME(...): (Python's rules for its body) */
     bool generator;        /* DEF: its body yields (a call gives the yielded values) */
+    signed char grad_mode; /* DEF: @torch.no_grad() (-1) or @torch.enable_grad() (1) on it */
     bool nonlocal;         /* GLOBAL: nonlocal rather than global */
     Node *module;          /* IMPORT: from MODULE import ... (NULL: import ...) */
     bool has_block;        /* DEF: f(x) { ... } */

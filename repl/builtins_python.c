@@ -684,6 +684,30 @@ static BUILTIN(py_dict_update) {
     return fill_dict(s, a, 1, a->arg[0].as.dict);
 }
 
+/* set.remove(x) (KeyError when absent), set.discard(x), dict.pop(k[, d]). */
+static bool remove_key(Session *s, CallArgs *a, bool set, bool quiet, Value *out) {
+    if (!dict_only(s, a, set, set ? (quiet ? "discard" : "remove") : "pop") || !hashable_arg(s, a, 1))
+        return false;
+    ValueDict *d = a->arg[0].as.dict;
+    const Value *v = value_dict_get(d, &a->arg[1]);
+    if (!v && (quiet || (!set && a->given[2]))) return set ? true : value_copy(&a->arg[2], out);
+    if (!v) {
+        StrBuf text;
+        strbuf_init(&text);
+        value_format(&text, &a->arg[1], &s->print, true);
+        bool ok = session_fail(s, a->line, a->col, "KeyError: %.*s", 300, text.data);
+        strbuf_free(&text);
+        return ok;
+    }
+    if (!set) value_copy(v, out);
+    value_dict_remove(d, &a->arg[1]);
+    return true;
+}
+
+static BUILTIN(py_set_remove) { (void)out; return remove_key(s, a, true, false, out); }
+static BUILTIN(py_set_discard) { (void)out; return remove_key(s, a, true, true, out); }
+static BUILTIN(py_dict_pop) { return remove_key(s, a, false, false, out); }
+
 static BUILTIN(py_set_add) {
     (void)out;
     if (!dict_only(s, a, true, "add") || !hashable_arg(s, a, 1)) return false;
@@ -788,6 +812,80 @@ static bool change_case(Session *s, CallArgs *a, bool upper, Value *out) {
 }
 
 static BUILTIN(py_str_upper) { return change_case(s, a, true, out); }
+
+/* capitalize(), title(): the first letter (of each word) a capital, the
+ * rest small (ASCII). */
+static bool recase(Session *s, CallArgs *a, bool words, Value *out) {
+    StrBuf sb;
+    strbuf_init(&sb);
+    bool start = true;
+    for (size_t i = 0; i < a->arg[0].as.string.length; i++) {
+        char c = a->arg[0].as.string.text[i];
+        bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        if (start && c >= 'a' && c <= 'z') c = (char)(c - 32);
+        else if (!start && c >= 'A' && c <= 'Z') c = (char)(c + 32);
+        start = words ? !letter : false;
+        strbuf_appendn(&sb, &c, 1);
+    }
+    return string_result(s, a, &sb, out);
+}
+
+static BUILTIN(py_str_capitalize) { return recase(s, a, false, out); }
+static BUILTIN(py_str_title) { return recase(s, a, true, out); }
+
+/* ljust, rjust, center, zfill: padded to width with fillchar (CPython's
+ * center puts the extra space on the right when the padding is odd and the
+ * width even... as its formula: left = pad / 2 + (pad & width & 1)). */
+static bool justify(Session *s, CallArgs *a, char how, Value *out) {
+    int64_t width;
+    const char *fill = how == 'z' ? "0" : " ";
+    size_t nf = 1, n = a->arg[0].as.string.length;
+    if (!arg_int(s, a, 1, "width", INT64_MIN / 2, 1 << 24, &width)) return false;
+    if (how != 'z' && arg_present(a, 2) && (!arg_string(s, a, 2, &fill, &nf) || nf != 1))
+        return session_fail(s, a->line, a->col, "TypeError: The fill character must be exactly "
+                            "one character long");
+    int64_t pad = width > (int64_t)n ? width - (int64_t)n : 0;
+    int64_t left = how == 'r' || how == 'z' ? pad : how == 'c' ? pad / 2 + (pad & width & 1) : 0;
+    const char *text = a->arg[0].as.string.text;
+    StrBuf sb;
+    strbuf_init(&sb);
+    size_t sign = how == 'z' && n && (text[0] == '-' || text[0] == '+');
+    if (sign) strbuf_appendn(&sb, text, 1);
+    for (int64_t i = 0; i < left; i++) strbuf_appendn(&sb, fill, 1);
+    strbuf_appendn(&sb, text + sign, n - sign);
+    for (int64_t i = left; i < pad; i++) strbuf_appendn(&sb, fill, 1);
+    return string_result(s, a, &sb, out);
+}
+
+static BUILTIN(py_str_ljust) { return justify(s, a, 'l', out); }
+static BUILTIN(py_str_rjust) { return justify(s, a, 'r', out); }
+static BUILTIN(py_str_center) { return justify(s, a, 'c', out); }
+static BUILTIN(py_str_zfill) { return justify(s, a, 'z', out); }
+
+/* isdigit, isalpha, isspace, isupper, islower (ASCII). */
+static bool char_class(CallArgs *a, int (*test)(int), bool cased, Value *out) {
+    size_t n = a->arg[0].as.string.length;
+    bool all = n > 0, any_cased = false;
+    for (size_t i = 0; i < n && all; i++) {
+        int c = (unsigned char)a->arg[0].as.string.text[i];
+        if (cased && !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) continue;
+        any_cased = true;
+        all = test(c) != 0;
+    }
+    *out = value_bool(all && (!cased || any_cased));
+    return true;
+}
+
+static int is_digit_char(int c) { return c >= '0' && c <= '9'; }
+static int is_alpha_char(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static int is_space_char(int c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+static int is_upper_char(int c) { return c >= 'A' && c <= 'Z'; }
+static int is_lower_char(int c) { return c >= 'a' && c <= 'z'; }
+static BUILTIN(py_str_isdigit) { (void)s; return char_class(a, is_digit_char, false, out); }
+static BUILTIN(py_str_isalpha) { (void)s; return char_class(a, is_alpha_char, false, out); }
+static BUILTIN(py_str_isspace) { (void)s; return char_class(a, is_space_char, false, out); }
+static BUILTIN(py_str_isupper) { (void)s; return char_class(a, is_upper_char, true, out); }
+static BUILTIN(py_str_islower) { (void)s; return char_class(a, is_lower_char, true, out); }
 static BUILTIN(py_str_lower) { return change_case(s, a, false, out); }
 
 static BUILTIN(py_str_replace) {
@@ -1217,6 +1315,12 @@ const Builtin python_builtins[] = {
     METHOD(VAL_DICT, "update", "update(self, other)", "adds other's pairs (or a set's items)",
            py_dict_update),
     METHOD(VAL_DICT, "add", "add(self, item)", "adds an item to a set", py_set_add),
+    METHOD(VAL_DICT, "remove", "remove(self, item)", "removes an item of a set (KeyError when "
+           "absent)", py_set_remove),
+    METHOD(VAL_DICT, "discard", "discard(self, item)", "removes an item of a set if there",
+           py_set_discard),
+    METHOD(VAL_DICT, "pop", "pop(self, key, default=None)", "removes key and gives its value (or "
+           "default)", py_dict_pop),
     METHOD(VAL_STRING, "join", "join(self, iterable)", "the strings joined by this one", py_str_join),
     METHOD(VAL_STRING, "split", "split(self, sep=None)", "the pieces between separators (or runs "
            "of whitespace)", py_str_split),
@@ -1228,6 +1332,26 @@ const Builtin python_builtins[] = {
            py_str_rstrip),
     METHOD(VAL_STRING, "upper", "upper(self)", "in capitals (ASCII)", py_str_upper),
     METHOD(VAL_STRING, "lower", "lower(self)", "in small letters (ASCII)", py_str_lower),
+    METHOD(VAL_STRING, "capitalize", "capitalize(self)", "the first letter a capital, the rest "
+           "small", py_str_capitalize),
+    METHOD(VAL_STRING, "title", "title(self)", "each word's first letter a capital", py_str_title),
+    METHOD(VAL_STRING, "ljust", "ljust(self, width, fillchar=' ')", "padded on the right to width",
+           py_str_ljust),
+    METHOD(VAL_STRING, "rjust", "rjust(self, width, fillchar=' ')", "padded on the left to width",
+           py_str_rjust),
+    METHOD(VAL_STRING, "center", "center(self, width, fillchar=' ')", "centred in width",
+           py_str_center),
+    METHOD(VAL_STRING, "zfill", "zfill(self, width)", "zeros on the left to width (after a sign)",
+           py_str_zfill),
+    METHOD(VAL_STRING, "isdigit", "isdigit(self)", "whether every character is a digit",
+           py_str_isdigit),
+    METHOD(VAL_STRING, "isalpha", "isalpha(self)", "whether every character is a letter",
+           py_str_isalpha),
+    METHOD(VAL_STRING, "isspace", "isspace(self)", "whether every character is white space",
+           py_str_isspace),
+    METHOD(VAL_STRING, "isupper", "isupper(self)", "whether its letters are capitals",
+           py_str_isupper),
+    METHOD(VAL_STRING, "islower", "islower(self)", "whether its letters are small", py_str_islower),
     METHOD(VAL_STRING, "replace", "replace(self, old, new)", "every old replaced by new",
            py_str_replace),
     METHOD(VAL_STRING, "startswith", "startswith(self, prefix)", "whether it begins so",

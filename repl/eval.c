@@ -1259,7 +1259,9 @@ static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int
             if (l) frame.result = (Value){.kind = VAL_LIST, .as.list = l};
         }
         s->quiet++;
+        bool was = f->def->grad_mode ? ag_set_grad_enabled(f->def->grad_mode > 0) : true;
         Status st = ok ? exec_block(s, &f->def->body) : EXEC_ERROR;
+        if (f->def->grad_mode) ag_set_grad_enabled(was);
         s->quiet--;
         ok = st != EXEC_ERROR;
         *out = frame.result;
@@ -2025,6 +2027,48 @@ static Status assign_attr(Session *s, const Stmt *st) {
  * NAME is rebound to a copy with those elements replaced. Nothing is
  * recorded; a leaf stays a leaf (requires_grad and .grad kept); a value a
  * recorded op made is refused (ag records no in-place writes). */
+/* xs[a:b] = items (the slice replaced, its length changing), or
+ * xs[a:b:c] = items of the same number. */
+static bool store_slice(Session *s, const Stmt *st, ValueList *l) {
+    const Node *target = st->target;
+    int64_t start, step, length;
+    Value v, items;
+    if (!python_slice(s, target->kids[0], l->count, &start, &step, &length)) return false;
+    if (!eval_expression(s, st->expr, &v)) return false;
+    int64_t n = value_item_count(&v);
+    ValueList *fresh = n >= 0 && n <= INT32_MAX ? value_list_new((int)n, false) : NULL;
+    bool ok = fresh || session_fail(s, st->expr->line, st->expr->col, n < 0 ? "TypeError: can only "
+                                    "assign an iterable" : "MemoryError");
+    if (fresh) items = (Value){.kind = VAL_LIST, .as.list = fresh};
+    for (int64_t k = 0; ok && k < n; k++)
+        ok = value_item(&v, k, true, &fresh->items[k]) || session_fail(s, target->line, target->col, "%s", ag_error());
+    value_release(&v);
+    if (ok && step != 1 && n != length)
+        ok = session_fail(s, target->line, target->col, "ValueError: attempt to assign sequence of "
+                          "size %lld to extended slice of size %lld", (long long)n, (long long)length);
+    if (ok && step != 1) {
+        for (int64_t k = 0; k < n; k++) {
+            value_release(&l->items[start + k * step]);
+            value_copy(&fresh->items[k], &l->items[start + k * step]);
+        }
+    } else if (ok) { /* replace items [start, start + length) by the n new ones */
+        int64_t count = l->count + n - length;
+        Value *grown = count > l->cap ? realloc(l->items, (size_t)count * sizeof *grown) : l->items;
+        ok = grown || session_fail(s, target->line, target->col, "MemoryError");
+        if (ok) {
+            l->items = grown;
+            if (count > l->cap) l->cap = (int)count;
+            for (int64_t k = 0; k < length; k++) value_release(&l->items[start + k]);
+            memmove(&l->items[start + n], &l->items[start + length],
+                    (size_t)(l->count - start - length) * sizeof *l->items);
+            for (int64_t k = 0; k < n; k++) value_copy(&fresh->items[k], &l->items[start + k]);
+            l->count = (int)count;
+        }
+    }
+    if (fresh) value_release(&items);
+    return ok;
+}
+
 /* xs[i] = v, d[key] = v, and with op (d[key] += 1): Python's containers,
  * changed in place (every name that holds them sees it). true when obj is
  * one (the statement done or failed: *status). */
@@ -2042,9 +2086,16 @@ static bool python_store(Session *s, const Stmt *st, TokenType op, Status *statu
         if (!other) *status = EXEC_OK;
         return other;
     }
+    if (list && target->num_kids == 1 && target->kids[0]->kind == NODE_SLICE && op == TOK_ERROR) {
+        bool done = store_slice(s, st, obj.as.list);
+        value_release(&obj);
+        *status = done ? EXEC_OK : EXEC_ERROR;
+        return true;
+    }
     bool ok = target->num_kids == 1 && target->kids[0]->kind != NODE_SLICE;
-    if (!ok) session_set_error(s, target->line, target->col, "ag cannot assign to a slice or "
-                               "several indices of a %s yet", py_type(&obj));
+    if (!ok) session_set_error(s, target->line, target->col, "ag cannot update a slice or "
+                               "several indices of a %s with %s yet", py_type(&obj),
+                               op == TOK_ERROR ? "=" : token_text(op));
     ok = ok && eval_expression(s, target->kids[0], &key) && eval_expression(s, st->expr, &rhs);
     Value *slot = NULL;
     if (ok && list) {

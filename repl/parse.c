@@ -1352,11 +1352,35 @@ static bool unsupported_statement(Parser *p) {
                "script"; break;
     case TOK_RAISE: what = "raise is outside ag's Python (use assert COND, MESSAGE)"; break;
     case TOK_ASYNC: case TOK_AWAIT: what = "async and await are outside ag's Python"; break;
-    case TOK_AT: what = "decorators are not supported yet"; break;
     default: return false;
     }
     fail_at(p, t, "%s", what);
     return true;
+}
+
+static Stmt *def_statement(Parser *p);
+
+/* @torch.no_grad() / @torch.enable_grad() before a def: its calls run with
+ * gradients off (on); other decorators are outside the subset. */
+static Stmt *decorated(Parser *p) {
+    Token at = p->previous;
+    Node *d = expr(p);
+    if (!d) return NULL;
+    bool call = d->kind == NODE_CALL && d->num_kids == 0 && d->left->kind == NODE_NAME &&
+                d->left->torch;
+    const Node *f = call ? d->left : NULL;
+    int mode = f && f->as.text.length == 7 && memcmp(f->as.text.text, "no_grad", 7) == 0 ? -1
+               : f && f->as.text.length == 11 && memcmp(f->as.text.text, "enable_grad", 11) == 0 ? 1
+                                                                                             : 0;
+    if (!mode)
+        return fail_at(p, &at, "decorators other than @torch.no_grad() and @torch.enable_grad() "
+                       "are not supported yet"), NULL;
+    if (!check(p, TOK_END_STMT)) return fail_found(p, "the end of the decorator's line"), NULL;
+    skip_newlines(p);
+    if (!match(p, TOK_DEF)) return fail_found(p, "a def after the decorator"), NULL;
+    Stmt *s = def_statement(p);
+    if (s) s->grad_mode = (signed char)mode;
+    return s;
 }
 
 /* def NAME(P, Q=DEFAULT, ...): suite. */
@@ -1587,6 +1611,7 @@ static Stmt *statement(Parser *p) {
     else if (match(p, TOK_NO_GRAD)) s = no_grad_statement(p);
     else if (match(p, TOK_WITH)) s = with_statement(p);
     else if (match(p, TOK_DEF)) s = def_statement(p);
+    else if (match(p, TOK_AT)) s = decorated(p);
     else if (match(p, TOK_PASS)) s = new_stmt(p, STMT_PASS, &first);
     else if (match(p, TOK_GLOBAL) || match(p, TOK_NONLOCAL)) s = global_statement(p);
     else if (match(p, TOK_ASSERT)) s = assert_statement(p);

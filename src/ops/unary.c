@@ -1,5 +1,5 @@
 /*
- * unary.c — the element-wise unary ops: neg, clone, exp, log, sqrt, tanh, sigmoid,
+ * unary.c — the element-wise unary ops: neg, clone, sinh, cosh, exp, log, sqrt, tanh, sigmoid,
  * relu, abs, sin, cos, sign. Each op is a block of its forward loop, its
  * backward loop (g in the output's shape, dx = g * f'(x) handed to
  * ag_accumulate_grad), its forward and backward, and its table row. The
@@ -55,6 +55,50 @@ Tensor *tensor_clone(Tensor *x) { return unary_forward(AG_OP_CLONE, clone_block,
 const AgOpInfo ag_op_clone =
     UNARY_ROW(CLONE, clone, "a copy of x (the gradient flows through it)", "grad_x = g",
               "CloneBackward");
+
+/* ======================================================================
+ * sinh: y = sinh x; dx = g * cosh x.  cosh: y = cosh x; dx = g * sinh x
+ * ====================================================================== */
+
+static void sinh_block(const double *x, double *y, const double *p) {
+    (void)p;
+    for (int i = 0; i < BLOCK; i++) y[i] = sinh(x[i]);
+}
+
+static void sinh_grad_block(const double *x, const double *y, const double *g, double *dx,
+                            const double *p) {
+    (void)y, (void)p;
+    for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * cosh(x[i]);
+}
+
+static void sinh_backward(Function *self, void *ctx, Tensor *g) {
+    unary_backward(self, g, sinh_grad_block, ctx);
+}
+
+Tensor *tensor_sinh(Tensor *x) { return unary_forward(AG_OP_SINH, sinh_block, x); }
+
+const AgOpInfo ag_op_sinh =
+    UNARY_ROW(SINH, sinh, "hyperbolic sine", "grad_x = g * cosh(x)", "SinhBackward");
+
+static void cosh_block(const double *x, double *y, const double *p) {
+    (void)p;
+    for (int i = 0; i < BLOCK; i++) y[i] = cosh(x[i]);
+}
+
+static void cosh_grad_block(const double *x, const double *y, const double *g, double *dx,
+                            const double *p) {
+    (void)y, (void)p;
+    for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * sinh(x[i]);
+}
+
+static void cosh_backward(Function *self, void *ctx, Tensor *g) {
+    unary_backward(self, g, cosh_grad_block, ctx);
+}
+
+Tensor *tensor_cosh(Tensor *x) { return unary_forward(AG_OP_COSH, cosh_block, x); }
+
+const AgOpInfo ag_op_cosh =
+    UNARY_ROW(COSH, cosh, "hyperbolic cosine", "grad_x = g * sinh(x)", "CoshBackward");
 
 /* ======================================================================
  * exp: y = e^x; dx = g * y
