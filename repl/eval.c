@@ -1970,7 +1970,9 @@ static Status exec_expr(Session *s, const Stmt *st) {
     Value v;
     if (!check_void_calls(s, st->expr, true, false) || !eval_expression(s, st->expr, &v))
         return EXEC_ERROR;
-    if (!s->quiet && !s->python) {
+    if (!s->quiet && s->python && s->interactive && v.kind != VAL_NONE) {
+        session_print_value(s, &v); /* Python's REPL shows the repr, None aside */
+    } else if (!s->quiet && !s->python) {
         if (!stacked(s, st->expr, &v)) return EXEC_ERROR; /* [x, 2*x] prints as its stack */
         session_print_value(s, &v);
     }

@@ -84,8 +84,9 @@ static bool run_file_reporting(Session *s, const char *path) {
 
 /* Runs the files and -e texts in order (--python and -i are options that
  * may come anywhere); *ran says whether any was given, *stay whether -i
- * asks for the prompt afterwards. */
-static int run_args(Session *s, int argc, char **argv, bool *ran, bool *stay) {
+ * asks for the prompt afterwards, *last_python whether the last file was a
+ * .py file (python -i: the prompt then reads Python too). */
+static int run_args(Session *s, int argc, char **argv, bool *ran, bool *stay, bool *last_python) {
     for (int i = 1; i < argc && !s->quit; i++) {
         bool ok;
         if (strcmp(argv[i], "-e") == 0) {
@@ -108,6 +109,8 @@ static int run_args(Session *s, int argc, char **argv, bool *ran, bool *stay) {
         } else {
             ok = run_file_reporting(s, argv[i]);
             *ran = true;
+            size_t n = strlen(argv[i]);
+            *last_python = n > 3 && strcmp(argv[i] + n - 3, ".py") == 0;
         }
         if (!ok) return 1;
     }
@@ -186,9 +189,10 @@ int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--check") == 0)
         return finish_output(check_files(argc - 2, argv + 2));
     Session s;
-    bool ran = false, stay = false, tty = isatty(STDIN_FILENO);
+    bool ran = false, stay = false, last_python = false, tty = isatty(STDIN_FILENO);
     session_init(&s, stdout, stderr, false);
-    int status = run_args(&s, argc, argv, &ran, &stay);
+    int status = run_args(&s, argc, argv, &ran, &stay, &last_python);
+    if (stay && last_python) session_set_python(&s, true);
     if (status != 2 && !s.quit && ((!ran && tty) || (stay && tty))) {
         /* the prompt, after the scripts of -i (python -i), with their variables */
         s.interactive = true;

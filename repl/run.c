@@ -261,8 +261,11 @@ static void run_line(Session *s, Source *src, StrBuf *line, StrBuf *chunk, int *
     bool short_chunk = *lines <= REPARSE_LINES && chunk->len <= REPARSE_BYTES;
     /* an indented line of a long indented block cannot complete it */
     bool inside_block = *lines > 1 && (line->data[0] == ' ' || line->data[0] == '\t');
+    /* an entry recalled from history holds its whole block: it is complete
+     * without the blank line that ended it when it was typed */
+    bool recalled = src->interactive && memchr(line->data, '\n', line->len) != NULL;
     if ((!short_chunk && (*depth > 0 || inside_block)) ||
-        parse_check_complete(chunk->data, chunk->len, s->python, false) == PARSE_INCOMPLETE)
+        parse_check_complete(chunk->data, chunk->len, s->python, recalled) == PARSE_INCOMPLETE)
         return;
     run_gathered(s, src, chunk, *first_line, ok);
 }

@@ -20,7 +20,7 @@ static double now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-bool pty_start(Pty *p, const char *ag, const char *home) {
+bool pty_start_args(Pty *p, const char *ag, const char *home, const char *arg1, const char *arg2) {
     p->len = p->matched = 0;
     p->seen[0] = '\0';
     p->master = posix_openpt(O_RDWR | O_NOCTTY);
@@ -35,7 +35,7 @@ bool pty_start(Pty *p, const char *ag, const char *home) {
         dup2(slave, 2);
         setenv("TERM", "dumb", 1);
         setenv("HOME", home, 1);
-        execl(ag, ag, (char *)NULL);
+        execl(ag, ag, arg1, arg2, (char *)NULL);
         _exit(127);
     }
     return p->pid > 0;
@@ -83,4 +83,8 @@ int pty_finish(Pty *p) {
         return -1;
     }
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool pty_start(Pty *p, const char *ag, const char *home) {
+    return pty_start_args(p, ag, home, NULL, NULL);
 }

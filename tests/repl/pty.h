@@ -17,6 +17,8 @@ typedef struct {
 
 /* Starts ag on a new terminal, with TERM=dumb and HOME=home. */
 bool pty_start(Pty *p, const char *ag, const char *home);
+/* The same, with one argument for ag (and a second, or NULL). */
+bool pty_start_args(Pty *p, const char *ag, const char *home, const char *arg1, const char *arg2);
 /* Reads what the shell printed for up to `seconds`; false at end of output. */
 bool pty_pump(Pty *p, double seconds);
 /* Waits (at most 10 s) until text appears after the last match; on a

@@ -163,7 +163,27 @@ int main(int argc, char **argv) {
     type("1 + 1\n");
     check(expect("tensor(2.)") && expect("ag> "), "and the shell goes on");
 
+    /* A Python block at the prompt: indented lines, ended by a blank line
+     * (as in Python's REPL); its def is then callable. */
+    type("def twice(v):\n");
+    check(expect("...> "), "a def's header asks for its body");
+    type("    w = v * 2\n");
+    check(expect("...> "), "an indented line keeps the block open");
+    type("    return w\n");
+    expect("...> ");
+    type("\n");
+    check(expect("ag> "), "a blank line ends the indented block");
+    type("twice(21)\n");
+    check(expect("tensor(42.)") && expect("ag> "), "the def runs");
+    type("for k in range(2):\n    print(\"k =\", k)\n\n");
+    check(expect("k = 0") && expect("k = 1") && expect("ag> "), "an indented for runs after "
+          "the blank line");
+
     if (readline) {
+        /* The indented entry comes back whole from history. */
+        type("\x1b[A\n"); /* Up, Enter */
+        check(expect("k = 0") && expect("k = 1") && expect("ag> "),
+              "an indented entry is recalled whole and runs again");
         /* The multi-line entry comes back whole from history. */
         type("for j in range(2) {\n");
         expect("...> ");
@@ -227,6 +247,22 @@ int main(int argc, char **argv) {
     unlink(pipe_path);
 
     check(pty_finish(&pty) == 0, "Ctrl-D ends the shell with status 0");
+
+    /* ag -i FILE.py: the file runs as Python, then the prompt has its
+     * variables (python -i). */
+    char script[4200];
+    snprintf(script, sizeof script, "%s/start.py", home);
+    FILE *f = fopen(script, "w");
+    if (f) fputs("x = [1, 2]\nprint(f'{len(x)} items')\n", f);
+    if (!f || fclose(f) != 0 || !pty_start_args(&pty, argv[1], home, "-i", script)) {
+        perror("pty_test: ag -i");
+        return 1;
+    }
+    check(expect("2 items") && expect("ag> "), "ag -i FILE.py runs the file, then prompts");
+    type("x\n");
+    check(expect("[1, 2]") && expect("ag> "), "with the file's variables");
+    type("\x04");
+    check(pty_finish(&pty) == 0, "and Ctrl-D ends it with status 0");
 
     /* ~/.ag_history a FIFO (issue 9, item 2): reading it would block
      * start-up for ever; it is not read (nor written) and the shell starts. */
