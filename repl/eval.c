@@ -1264,8 +1264,10 @@ static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int
         if (f->def->grad_mode) ag_set_grad_enabled(was);
         s->quiet--;
         ok = st != EXEC_ERROR;
-        *out = frame.result;
-        frame.result = value_void();
+        if (ok) { /* what return gave (a failed call's is released below) */
+            *out = frame.result;
+            frame.result = value_void();
+        }
     }
     s->call_depth--;
     s->frame = frame.caller;
