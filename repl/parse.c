@@ -70,6 +70,17 @@ static void fail_at(Parser *p, const Token *t, const char *fmt, ...) {
     p->error_line = t->line;
     p->error_col = t->col;
     int open = p->scanner.depth + p->scanner.braces;
+    bool later = open > 0 && open - 1 < SCAN_TRACKED_BRACKETS &&
+                 t->line > p->scanner.open_line[open - 1];
+    if (p->python && open > 0 && (p->incomplete || later) && open - 1 < SCAN_TRACKED_BRACKETS) {
+        /* CPython's word for an error inside a bracket opened lines before */
+        p->incomplete = false;
+        p->error_line = p->scanner.open_line[open - 1];
+        p->error_col = p->scanner.open_col[open - 1];
+        snprintf(p->error, sizeof p->error, "SyntaxError: '%c' was never closed",
+                 p->scanner.open_char[open - 1]);
+        return;
+    }
     if (p->incomplete && open > 0) {
         /* Point at the bracket or block left open: that is what to fix. */
         if (open - 1 < SCAN_TRACKED_BRACKETS) {
@@ -1405,6 +1416,12 @@ static Stmt *def_statement(Parser *p) {
                            "supported yet", "args"), NULL;
         expect(p, TOK_NAME, "a parameter name");
         if (p->failed || !(params[n] = name(p))) return NULL;
+        for (int k = 0; k < n; k++)
+            if (params[k]->as.text.length == p->previous.length &&
+                memcmp(params[k]->as.text.text, p->previous.start, p->previous.length) == 0)
+                return fail_at(p, &p->previous, "SyntaxError: duplicate argument '%.*s' in "
+                               "function definition", (int)p->previous.length, p->previous.start),
+                       NULL;
         defaults[n] = NULL;
         if (s->star != n && match(p, TOK_EQUAL) && !(defaults[n] = expr(p))) return NULL;
         if (!defaults[n] && n > 0 && defaults[n - 1] && s->star != n)

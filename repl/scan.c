@@ -157,6 +157,7 @@ static Token bracket(Scanner *s, TokenType type, int delta, int *counter) {
     if (delta > 0 && open < SCAN_TRACKED_BRACKETS) {
         s->open_line[open] = t.line;
         s->open_col[open] = t.col;
+        s->open_char[open] = *t.start;
     }
     if (*counter + delta >= 0) *counter += delta;
     return t;

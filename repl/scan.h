@@ -55,6 +55,7 @@ typedef struct {
     int braces;       /* open { (newlines inside end statements of the block) */
     /* where the innermost open brackets are, for "'(' at 1:5 is never closed" */
     int open_line[SCAN_TRACKED_BRACKETS], open_col[SCAN_TRACKED_BRACKETS];
+    char open_char[SCAN_TRACKED_BRACKETS];
     char message[112]; /* the text of the last error token */
     /* Python's indentation (outside { } and brackets): the columns of the
      * open indented blocks (tabs to multiples of 8) and the same with a

@@ -179,16 +179,18 @@ void session_set_python(Session *s, bool python) {
     s->print.python = python;
 }
 
-/* A def's parameters named twice: Python's SyntaxError. */
+/* Whether a def's parameters name one twice (the error then set). */
 static bool duplicate_params(Session *s, Node *const *params, int n) {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++) {
             const Node *a = params[j], *b = params[i];
             if (a->as.text.length == b->as.text.length &&
-                memcmp(a->as.text.text, b->as.text.text, a->as.text.length) == 0)
-                return session_fail(s, b->line, b->col, s->python ? "SyntaxError: duplicate "
-                                    "argument '%.*s' in function definition" : "parameter "
-                                    "'%.*s' appears twice", (int)b->as.text.length, b->as.text.text);
+                memcmp(a->as.text.text, b->as.text.text, a->as.text.length) == 0) {
+                session_set_error(s, b->line, b->col, s->python ? "SyntaxError: duplicate "
+                                  "argument '%.*s' in function definition" : "parameter "
+                                  "'%.*s' appears twice", (int)b->as.text.length, b->as.text.text);
+                return true;
+            }
         }
     return false;
 }

@@ -1,0 +1,2 @@
+def f(x=1, y):
+    return x
