@@ -16,22 +16,6 @@
  * Helpers
  * ====================================================================== */
 
-static const char *type_name(const Value *v) {
-    switch (v->kind) {
-    case VAL_INT: return "int";
-    case VAL_NUMBER: return "float";
-    case VAL_BOOL: return "bool";
-    case VAL_NONE: case VAL_VOID: return "NoneType";
-    case VAL_STRING: return "str";
-    case VAL_LIST: return v->as.list->tuple ? "tuple" : "list";
-    case VAL_DICT: return v->as.dict->set ? "set" : "dict";
-    case VAL_TENSOR: return "Tensor";
-    case VAL_SHAPE: return "torch.Size";
-    case VAL_FUNCTION: return "function";
-    case VAL_BUILTIN: return "builtin_function_or_method";
-    default: return "object";
-    }
-}
 
 static Value int_value(int64_t i) { return (Value){.kind = VAL_INT, .as.integer = i}; }
 static int64_t int_of_value(const Value *v) {
@@ -47,7 +31,7 @@ static bool items_of(Session *s, CallArgs *a, int i, bool tuple, Value *out) {
     const Value *v = &a->arg[i];
     int64_t n = value_item_count(v);
     if (n < 0)
-        return arg_error(s, a, i, "TypeError: '%s' object is not iterable", type_name(v));
+        return arg_error(s, a, i, "TypeError: '%s' object is not iterable", value_type_name(v));
     if (n > INT32_MAX) return no_memory(s, a);
     ValueList *l = value_list_new((int)n, tuple);
     if (!l) return no_memory(s, a);
@@ -89,7 +73,7 @@ static bool less_than(Session *s, const CallArgs *a, const Value *x, const Value
         return true;
     }
     return session_fail(s, a->line, a->col, "TypeError: '<' not supported between instances of "
-                        "'%s' and '%s'", type_name(x), type_name(y));
+                        "'%s' and '%s'", value_type_name(x), value_type_name(y));
 }
 
 /* key(v) when key is given (not None), else a copy of v. */
@@ -105,7 +89,7 @@ static bool keyed(Session *s, const CallArgs *a, const Value *key, const Value *
 static BUILTIN(py_len) {
     const Value *v = &a->arg[0];
     int64_t n = v->kind == VAL_TENSOR && v->as.tensor->ndim == 0 ? -1 : value_item_count(v);
-    if (n < 0) return arg_error(s, a, 0, "TypeError: object of type '%s' has no len()", type_name(v));
+    if (n < 0) return arg_error(s, a, 0, "TypeError: object of type '%s' has no len()", value_type_name(v));
     *out = int_value(n);
     return true;
 }
@@ -184,7 +168,7 @@ static BUILTIN(py_abs) {
     } else if (v->kind == VAL_NUMBER) {
         *out = value_number(fabs(v->as.number));
     } else {
-        return arg_error(s, a, 0, "TypeError: bad operand type for abs(): '%s'", type_name(v));
+        return arg_error(s, a, 0, "TypeError: bad operand type for abs(): '%s'", value_type_name(v));
     }
     return true;
 }
@@ -253,7 +237,7 @@ static BUILTIN(py_range) {
         const Value *x = &a->rest[i];
         if (x->kind != VAL_INT && x->kind != VAL_BOOL)
             return arg_error(s, a, REST(i), "TypeError: '%s' object cannot be interpreted as an "
-                             "integer", type_name(x));
+                             "integer", value_type_name(x));
         v[n == 1 ? 1 : i] = x->kind == VAL_INT ? x->as.integer : x->as.truth;
     }
     int64_t start = v[0], stop = v[1], step = v[2];
@@ -354,7 +338,7 @@ static bool fill_dict(Session *s, CallArgs *a, int i, ValueDict *d) {
         value_copy(d->set ? item : &item->as.list->items[0], &key);
         if (!d->set) value_copy(&item->as.list->items[1], &value);
         if (!value_hashable(&key)) {
-            ok = session_fail(s, a->line, a->col, "TypeError: unhashable type: '%s'", type_name(&key));
+            ok = session_fail(s, a->line, a->col, "TypeError: unhashable type: '%s'", value_type_name(&key));
             value_release(&key);
             value_release(&value);
             break;
@@ -461,7 +445,7 @@ static bool instance_of(const Value *v, const Value *type) {
     if (strcmp(t, "int") == 0) return v->kind == VAL_INT || v->kind == VAL_BOOL;
     if (strcmp(t, "Tensor") == 0 || strcmp(t, "tensor") == 0) return v->kind == VAL_TENSOR;
     if (strcmp(t, "object") == 0) return true;
-    return strcmp(t, type_name(v)) == 0;
+    return strcmp(t, value_type_name(v)) == 0;
 }
 
 static BUILTIN(py_isinstance) {
@@ -630,7 +614,7 @@ static bool dict_only(Session *s, const CallArgs *a, bool set, const char *name)
 
 static bool hashable_arg(Session *s, CallArgs *a, int i) {
     if (value_hashable(&a->arg[i])) return true;
-    return arg_error(s, a, i, "TypeError: unhashable type: '%s'", type_name(&a->arg[i]));
+    return arg_error(s, a, i, "TypeError: unhashable type: '%s'", value_type_name(&a->arg[i]));
 }
 
 /* keys(), values(), items(): as lists (Python's views print otherwise). */
@@ -737,7 +721,7 @@ static BUILTIN(py_str_join) {
         const Value *v = &items.as.list->items[i];
         if (v->kind != VAL_STRING) {
             ok = session_fail(s, a->line, a->col, "TypeError: sequence item %d: expected str "
-                              "instance, %s found", i, type_name(v));
+                              "instance, %s found", i, value_type_name(v));
             break;
         }
         if (i) strbuf_appendn(&sb, sep->as.string.text, sep->as.string.length);
@@ -917,28 +901,13 @@ static bool affix(Session *s, CallArgs *a, bool start, Value *out) {
 static BUILTIN(py_str_startswith) { return affix(s, a, true, out); }
 static BUILTIN(py_str_endswith) { return affix(s, a, false, out); }
 
-/* The pyformat description of a value: its kind, str() and repr() (which
- * text and repr hold; the caller frees them). */
-static PyfmtArg format_arg_of(Session *s, const Value *v, StrBuf *text, StrBuf *repr) {
-    PyfmtArg p = {.kind = PYFMT_OTHER, .type_name = type_name(v)};
-    if (v->kind == VAL_INT) p.kind = PYFMT_INT, p.i = v->as.integer;
-    else if (v->kind == VAL_BOOL) p.kind = PYFMT_BOOL, p.i = v->as.truth;
-    else if (v->kind == VAL_NUMBER) p.kind = PYFMT_FLOAT, p.f = v->as.number;
-    else if (v->kind == VAL_TENSOR && v->as.tensor->ndim == 0) p.kind = PYFMT_FLOAT, p.f = v->as.tensor->data[0];
-    else if (v->kind == VAL_STRING) p.kind = PYFMT_STR;
-    value_format(text, v, &s->print, false);
-    if (v->kind == VAL_STRING) pyfmt_str_repr(repr, v->as.string.text, v->as.string.length);
-    else value_format(repr, v, &s->print, true);
-    p.str = text->data, p.str_len = text->len, p.repr = repr->data, p.repr_len = repr->len;
-    return p;
-}
 
 /* Describes up to n values for pyformat (texts: 2n buffers). */
 static void describe_args(Session *s, const Value *values, int n, PyfmtArg *args, StrBuf *texts) {
     for (int i = 0; i < n; i++) {
         strbuf_init(&texts[2 * i]);
         strbuf_init(&texts[2 * i + 1]);
-        args[i] = format_arg_of(s, &values[i], &texts[2 * i], &texts[2 * i + 1]);
+        args[i] = value_pyfmt_arg(&values[i], &s->print, &texts[2 * i], &texts[2 * i + 1]);
     }
 }
 
@@ -1021,7 +990,7 @@ static BUILTIN(py_map) {
     for (int i = 0; i < a->num_rest; i++) {
         int64_t n = value_item_count(&a->rest[i]);
         if (n < 0) return arg_error(s, a, REST(i), "TypeError: '%s' object is not iterable",
-                                    type_name(&a->rest[i]));
+                                    value_type_name(&a->rest[i]));
         if (n < shortest) shortest = n;
     }
     if (a->num_rest == 0 || a->num_rest > MAX_ARGS)
@@ -1071,7 +1040,7 @@ static bool float64_only(Session *s, CallArgs *a, int i) {
     const Value *v = &a->arg[i];
     if (v->kind == VAL_DTYPE && strcmp(v->as.module, "torch.float64") == 0) return true;
     return arg_error(s, a, i, "ag's tensors are float64 for now: %s is not supported yet",
-                     v->kind == VAL_DTYPE ? v->as.module : type_name(v));
+                     v->kind == VAL_DTYPE ? v->as.module : value_type_name(v));
 }
 
 static BUILTIN(py_get_default_dtype) {
@@ -1134,7 +1103,7 @@ static BUILTIN(py_tolist) {
 
 /* type(obj): the type's row, as a value (type(3) is int). */
 static BUILTIN(py_type) {
-    const char *name = type_name(&a->arg[0]);
+    const char *name = value_type_name(&a->arg[0]);
     for (int i = 0; i < num_python_builtins; i++)
         if ((python_builtins[i].flags & BI_TYPE) && strcmp(python_builtins[i].name, name) == 0) {
             int n;

@@ -443,24 +443,6 @@ static bool float_zero_division(Session *s, const Node *n, TokenType op, double 
     return true;
 }
 
-/* Python's type name of a value, for TypeError messages. */
-static const char *py_type(const Value *v) {
-    switch (v->kind) {
-    case VAL_INT: return "int";
-    case VAL_NUMBER: return "float";
-    case VAL_BOOL: return "bool";
-    case VAL_NONE: case VAL_VOID: return "NoneType";
-    case VAL_STRING: return "str";
-    case VAL_LIST: return v->as.list->tuple ? "tuple" : "list";
-    case VAL_SHAPE: return "torch.Size";
-    case VAL_TENSOR: return "Tensor";
-    case VAL_MODULE: return "module";
-    case VAL_DICT: return v->as.dict->set ? "set" : "dict";
-    case VAL_FUNCTION: return "function";
-    case VAL_BUILTIN: return "builtin_function_or_method";
-    default: return "object";
-    }
-}
 
 
 /* is / is not: None, booleans and small things by value, objects by identity. */
@@ -487,7 +469,7 @@ static bool contains(Session *s, const Node *n, const Value *a, const Value *b, 
     }
     if (b->kind == VAL_DICT) {
         if (!value_hashable(a))
-            return session_fail(s, n->line, n->col, "TypeError: unhashable type: '%s'", py_type(a));
+            return session_fail(s, n->line, n->col, "TypeError: unhashable type: '%s'", value_type_name(a));
         *out = value_dict_get(b->as.dict, a) != NULL;
         return true;
     }
@@ -511,7 +493,7 @@ static bool contains(Session *s, const Node *n, const Value *a, const Value *b, 
         return true;
     }
     return session_fail(s, n->line, n->col, "TypeError: argument of type '%s' is not iterable",
-                        py_type(b));
+                        value_type_name(b));
 }
 
 /* Operators on strings: + and comparisons; * by an int. */
@@ -554,7 +536,7 @@ static bool string_binary(Session *s, const Node *n, TokenType op, const Value *
         return ok || session_fail(s, n->line, n->col, "out of memory");
     }
     return session_fail(s, n->line, n->col, "TypeError: unsupported operand type(s) for %s: "
-                        "'%s' and '%s'", token_text(op), py_type(a), py_type(b));
+                        "'%s' and '%s'", token_text(op), value_type_name(a), value_type_name(b));
 }
 
 /* list + list, tuple + tuple, list * n: new sequences (a list and a
@@ -566,11 +548,11 @@ static bool sequence_binary(Session *s, const Node *n, TokenType op, const Value
         if (a->kind == VAL_TENSOR || b->kind == VAL_TENSOR) return apply_tensor_binary(s, n, op, a, b, out);
         return session_fail(s, n->line, n->col, "TypeError: %s %s %s", a->kind == VAL_LIST &&
                             b->kind == VAL_LIST ? "can't multiply sequence by non-int of type" :
-                            "unsupported operand type(s) for", token_text(op), py_type(b));
+                            "unsupported operand type(s) for", token_text(op), value_type_name(b));
     }
     if (!repeat && a->as.list->tuple != b->as.list->tuple)
         return session_fail(s, n->line, n->col, "TypeError: can only concatenate %s (not \"%s\") "
-                            "to %s", py_type(a), py_type(b), py_type(a));
+                            "to %s", value_type_name(a), value_type_name(b), value_type_name(a));
     const Value *seq = a->kind == VAL_LIST ? a : b;
     int64_t times = repeat ? int_of(a->kind == VAL_LIST ? b : a) : 1;
     int64_t count = repeat ? (times > 0 ? seq->as.list->count * times : 0)
@@ -1033,7 +1015,7 @@ static bool python_subscript(Session *s, const Node *n, const Value *obj, Value 
     const Node *k = n->kids[0];
     if (n->num_kids != 1)
         return session_fail(s, n->line, n->col, "TypeError: %s indices must be integers or "
-                            "slices, not tuple", py_type(obj));
+                            "slices, not tuple", value_type_name(obj));
     if (obj->kind == VAL_DICT) {
         Value key;
         if (!eval_expression(s, k, &key)) return false;
@@ -1043,7 +1025,7 @@ static bool python_subscript(Session *s, const Node *n, const Value *obj, Value 
         if (!v && obj->as.dict->set)
             session_set_error(s, n->line, n->col, "TypeError: 'set' object is not subscriptable");
         else if (!v && !value_hashable(&key))
-            session_set_error(s, k->line, k->col, "TypeError: unhashable type: '%s'", py_type(&key));
+            session_set_error(s, k->line, k->col, "TypeError: unhashable type: '%s'", value_type_name(&key));
         else if (!v) {
             StrBuf text;
             strbuf_init(&text);
@@ -1078,15 +1060,15 @@ static bool python_subscript(Session *s, const Node *n, const Value *obj, Value 
     if (!eval_expression(s, k, &iv)) return false;
     bool integer = iv.kind == VAL_INT || iv.kind == VAL_BOOL;
     int64_t i = integer ? int_of(&iv) : 0;
-    const char *type = py_type(&iv);
+    const char *type = value_type_name(&iv);
     value_release(&iv);
     if (!integer)
         return session_fail(s, k->line, k->col, "TypeError: %s indices must be integers or "
-                            "slices, not %s", py_type(obj), type);
+                            "slices, not %s", value_type_name(obj), type);
     if (i < 0) i += count;
     if (i < 0 || i >= count)
         return session_fail(s, n->line, n->col, "IndexError: %s index out of range",
-                            obj->kind == VAL_STRING ? "string" : py_type(obj));
+                            obj->kind == VAL_STRING ? "string" : value_type_name(obj));
     return value_item(obj, i, true, out) || session_fail(s, n->line, n->col, "%s", ag_error());
 }
 
@@ -1351,7 +1333,7 @@ static bool positional_arg(Session *s, const Node *k, Value *pos, const Node **n
     if (!eval_expression(s, k->left, &v)) return false;
     int64_t count = value_item_count(&v);
     bool ok = count >= 0 || session_fail(s, k->line, k->col, "TypeError: argument after * must "
-                                         "be an iterable, not %s", py_type(&v));
+                                         "be an iterable, not %s", value_type_name(&v));
     if (ok && *n + count > max)
         ok = session_fail(s, k->line, k->col, "too many arguments (at most %d)", max);
     for (int64_t i = 0; ok && i < count; i++) {
@@ -1554,7 +1536,7 @@ static bool call_math(Session *s, const Node *call, const MathFunction *m, Value
         if (!eval_expression(s, call->kids[i], &v)) return false;
         bool number = value_is_scalar(&v) || (v.kind == VAL_TENSOR && v.as.tensor->numel == 1);
         x[i] = !number ? 0 : value_is_scalar(&v) ? value_scalar(&v) : v.as.tensor->data[0];
-        const char *type = py_type(&v);
+        const char *type = value_type_name(&v);
         value_release(&v);
         if (!number)
             return session_fail(s, call->kids[i]->line, call->kids[i]->col, "TypeError: must "
@@ -1604,7 +1586,7 @@ static bool call_method(Session *s, const Node *call, Value *out) {
         const Builtin *m = builtin_method(self.kind, attr->as.text.text, attr->as.text.length);
         if (m) return call_builtin(s, call, m, &self, out);
         bool ok = session_fail(s, attr->line, attr->col + 1, "AttributeError: '%s' object has no "
-                               "attribute '%.*s'", py_type(&self), name_len(attr), attr->as.text.text);
+                               "attribute '%.*s'", value_type_name(&self), name_len(attr), attr->as.text.text);
         value_release(&self);
         return ok;
     }
@@ -1636,7 +1618,7 @@ static bool call_value(Session *s, const Node *call, const Value *v, Value *out)
     const Node *callee = call->left;
     if (s->python || callee->kind != NODE_NAME)
         return session_fail(s, callee->line, callee->col, "TypeError: '%s' object is not "
-                            "callable", py_type(v));
+                            "callable", value_type_name(v));
     const char *name = callee->as.text.text;
     bool hides = builtin_find(name, callee->as.text.length) != NULL;
     return session_fail(s, callee->line, callee->col, "'%.*s' is a variable, not a "
@@ -1679,25 +1661,6 @@ static bool eval_call(Session *s, const Node *call, Value *out) {
  * Expressions
  * ====================================================================== */
 
-/* The value as format() and f-strings see it: numbers as themselves (a
- * one-element tensor too when 0-d, as Tensor.__format__ takes item()),
- * everything else by its str() and repr(), which text and repr hold. */
-static PyfmtArg format_arg(Session *s, const Value *v, StrBuf *text, StrBuf *repr) {
-    PyfmtArg a = {.kind = PYFMT_OTHER, .type_name = py_type(v)};
-    if (v->kind == VAL_INT) a.kind = PYFMT_INT, a.i = v->as.integer;
-    else if (v->kind == VAL_BOOL) a.kind = PYFMT_BOOL, a.i = v->as.truth;
-    else if (v->kind == VAL_NUMBER) a.kind = PYFMT_FLOAT, a.f = v->as.number;
-    else if (v->kind == VAL_TENSOR && v->as.tensor->ndim == 0 && !v->boolean)
-        a.kind = PYFMT_FLOAT, a.f = v->as.tensor->data[0];
-    else if (v->kind == VAL_STRING) a.kind = PYFMT_STR;
-    value_format(text, v, &s->print, false);
-    if (v->kind == VAL_STRING) pyfmt_str_repr(repr, v->as.string.text, v->as.string.length);
-    else value_format(repr, v, &s->print, true);
-    a.str = text->data, a.str_len = text->len;
-    a.repr = repr->data, a.repr_len = repr->len;
-    if (v->kind == VAL_TENSOR && a.kind == PYFMT_FLOAT) a.type_name = "Tensor";
-    return a;
-}
 
 /* One {x!r:spec} field of an f-string, appended to out. */
 static bool format_field(Session *s, const Node *field, StrBuf *out) {
@@ -1706,7 +1669,7 @@ static bool format_field(Session *s, const Node *field, StrBuf *out) {
     StrBuf text, repr;
     strbuf_init(&text);
     strbuf_init(&repr);
-    PyfmtArg a = format_arg(s, &v, &text, &repr);
+    PyfmtArg a = value_pyfmt_arg(&v, &s->print, &text, &repr);
     char err[PYFMT_ERR_MAX];
     uint32_t conv = (uint32_t)field->op;
     if (field->right) { /* {x=}: its text first, and repr unless a spec is given */
@@ -1777,7 +1740,7 @@ static bool comp_add(Session *s, const Node *n, Value *acc) {
     }
     if (!value_hashable(&item)) {
         bool ok = session_fail(s, n->left->line, n->left->col, "TypeError: unhashable type: "
-                               "'%s'", py_type(&item));
+                               "'%s'", value_type_name(&item));
         value_release(&item);
         value_release(&value);
         return ok;
@@ -1801,7 +1764,7 @@ static bool comp_clause(Session *s, const Node *n, int i, Value *acc) {
     }
     int64_t count = value_item_count(&v);
     bool ok = count >= 0 || session_fail(s, c->right->line, c->right->col, "TypeError: '%s' "
-                                         "object is not iterable", py_type(&v));
+                                         "object is not iterable", value_type_name(&v));
     for (int64_t k = 0; ok && k < count; k++) {
         Value item;
         ok = (value_item(&v, k, s->python, &item) || session_fail(s, c->line, c->col, "%s", ag_error())) &&
@@ -1848,7 +1811,7 @@ static bool eval_dict(Session *s, const Node *n, Value *out) {
         }
         if (!value_hashable(&k)) {
             session_set_error(s, n->kids[i]->line, n->kids[i]->col, "TypeError: unhashable "
-                              "type: '%s'", py_type(&k));
+                              "type: '%s'", value_type_name(&k));
             value_release(&k);
             value_release(&v);
             return value_release(out), false;
@@ -1994,7 +1957,7 @@ static Status assign_requires_grad(Session *s, const Stmt *st) {
     bool ok = eval_expression(s, st->expr, &v) && truth(s, st->expr, &v, &flag);
     if (ok && obj.kind != VAL_TENSOR)
         ok = session_fail(s, t->line, t->col, "AttributeError: '%s' object has no attribute "
-                          "'requires_grad'", py_type(&obj));
+                          "'requires_grad'", value_type_name(&obj));
     else if (ok && !tensor_is_leaf(obj.as.tensor))
         ok = session_fail(s, t->line, t->col, "RuntimeError: you can only change requires_grad "
                           "flags of leaf variables.");
@@ -2085,7 +2048,7 @@ static bool python_store(Session *s, const Stmt *st, TokenType op, Status *statu
     if (!list && !dict) {
         bool other = obj.kind == VAL_LIST || obj.kind == VAL_DICT || obj.kind == VAL_STRING;
         if (other) session_set_error(s, target->line, target->col, "TypeError: '%s' object does "
-                                     "not support item assignment", py_type(&obj));
+                                     "not support item assignment", value_type_name(&obj));
         value_release(&obj);
         if (!other) *status = EXEC_OK;
         return other;
@@ -2098,7 +2061,7 @@ static bool python_store(Session *s, const Stmt *st, TokenType op, Status *statu
     }
     bool ok = target->num_kids == 1 && target->kids[0]->kind != NODE_SLICE;
     if (!ok) session_set_error(s, target->line, target->col, "ag cannot update a slice or "
-                               "several indices of a %s with %s yet", py_type(&obj),
+                               "several indices of a %s with %s yet", value_type_name(&obj),
                                op == TOK_ERROR ? "=" : token_text(op));
     ok = ok && eval_expression(s, target->kids[0], &key) && eval_expression(s, st->expr, &rhs);
     Value *slot = NULL;
@@ -2106,7 +2069,7 @@ static bool python_store(Session *s, const Stmt *st, TokenType op, Status *statu
         int64_t i = int_of(&key), count = obj.as.list->count;
         if (key.kind != VAL_INT && key.kind != VAL_BOOL)
             ok = session_fail(s, target->line, target->col, "TypeError: list indices must be "
-                              "integers or slices, not %s", py_type(&key));
+                              "integers or slices, not %s", value_type_name(&key));
         else if ((i < 0 ? i + count : i) < 0 || (i < 0 ? i + count : i) >= count)
             ok = session_fail(s, target->line, target->col, "IndexError: list assignment index "
                               "out of range");
@@ -2114,7 +2077,7 @@ static bool python_store(Session *s, const Stmt *st, TokenType op, Status *statu
     } else if (ok) {
         if (!value_hashable(&key))
             ok = session_fail(s, target->line, target->col, "TypeError: unhashable type: '%s'",
-                              py_type(&key));
+                              value_type_name(&key));
         else slot = value_dict_get(obj.as.dict, &key);
         if (ok && !slot && op != TOK_ERROR) {
             StrBuf text;
@@ -2204,7 +2167,7 @@ static bool unpack_items(Session *s, const Node *at, const Value *v, int want, V
                     : -1;
     if (count < 0)
         return session_fail(s, at->line, at->col, "TypeError: cannot unpack non-iterable %s "
-                            "object", py_type(v));
+                            "object", value_type_name(v));
     if (count != want)
         return count > want ? session_fail(s, at->line, at->col, "ValueError: too many values "
                                            "to unpack (expected %d)", want)
@@ -2432,7 +2395,7 @@ static Status for_values(Session *s, const Stmt *st) {
     Status r = EXEC_OK;
     if (count < 0 && s->python)
         r = exec_fail(s, st->expr->line, st->expr->col, "TypeError: '%s' object is not iterable",
-                      py_type(&over));
+                      value_type_name(&over));
     else if (count < 0)
         r = exec_fail(s, st->expr->line, st->expr->col, "a for loop walks over range(...), "
                          "a tensor's first dimension, a list or a shape, not %s%s",
@@ -2620,7 +2583,7 @@ static Status del_item(Session *s, const Node *t) {
         }
     } else {
         ok = session_fail(s, t->line, t->col, "TypeError: '%s' object doesn't support item "
-                          "deletion", py_type(&obj));
+                          "deletion", value_type_name(&obj));
     }
     value_release(&obj);
     value_release(&key);
@@ -2726,7 +2689,7 @@ static bool call_for_builtin(Session *s, int line, int col, const Value *fn, con
                             false, NULL, out);
     }
     release_args(copies, n);
-    return session_fail(s, at.line, at.col, "TypeError: '%s' object is not callable", py_type(fn));
+    return session_fail(s, at.line, at.col, "TypeError: '%s' object is not callable", value_type_name(fn));
 }
 
 static bool binary_for_builtin(Session *s, int line, int col, TokenType op, const Value *a,

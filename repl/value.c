@@ -325,6 +325,41 @@ bool value_item(const Value *v, int64_t k, bool as_int, Value *out) {
     return true;
 }
 
+const char *value_type_name(const Value *v) {
+    switch (v->kind) {
+    case VAL_INT: return "int";
+    case VAL_NUMBER: return "float";
+    case VAL_BOOL: return "bool";
+    case VAL_NONE: case VAL_VOID: return "NoneType";
+    case VAL_STRING: return "str";
+    case VAL_LIST: return v->as.list->tuple ? "tuple" : "list";
+    case VAL_DICT: return v->as.dict->set ? "set" : "dict";
+    case VAL_TENSOR: return "Tensor";
+    case VAL_SHAPE: return "torch.Size";
+    case VAL_MODULE: return "module";
+    case VAL_DTYPE: return "torch.dtype";
+    case VAL_FUNCTION: return "function";
+    case VAL_BUILTIN: return "builtin_function_or_method";
+    default: return "object";
+    }
+}
+
+PyfmtArg value_pyfmt_arg(const Value *v, const PrintOptions *opts, StrBuf *text, StrBuf *repr) {
+    PyfmtArg a = {.kind = PYFMT_OTHER, .type_name = value_type_name(v)};
+    if (v->kind == VAL_INT) a.kind = PYFMT_INT, a.i = v->as.integer;
+    else if (v->kind == VAL_BOOL) a.kind = PYFMT_BOOL, a.i = v->as.truth;
+    else if (v->kind == VAL_NUMBER) a.kind = PYFMT_FLOAT, a.f = v->as.number;
+    else if (v->kind == VAL_TENSOR && v->as.tensor->ndim == 0 && !v->boolean)
+        a.kind = PYFMT_FLOAT, a.f = v->as.tensor->data[0];
+    else if (v->kind == VAL_STRING) a.kind = PYFMT_STR;
+    value_format(text, v, opts, false);
+    if (v->kind == VAL_STRING) pyfmt_str_repr(repr, v->as.string.text, v->as.string.length);
+    else value_format(repr, v, opts, true);
+    a.str = text->data, a.str_len = text->len;
+    a.repr = repr->data, a.repr_len = repr->len;
+    return a;
+}
+
 const char *value_kind_name(const Value *v) {
     switch (v->kind) {
     case VAL_VOID: return "nothing";

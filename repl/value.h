@@ -18,6 +18,7 @@
 #include "ag.h"
 #include "ast.h"
 #include "print.h"
+#include "pyformat.h"
 #include "strbuf.h"
 
 typedef enum {
@@ -205,6 +206,15 @@ int64_t value_item_count(const Value *v);
 /* Item k of v (a new value; a shape's dimensions as `as_int` asks: Python's
  * int or a number); false when the engine or memory fails (ag_error()). */
 bool value_item(const Value *v, int64_t k, bool as_int, Value *out);
+
+/* Python's name of v's type ("int", "list", "Tensor"), for messages. */
+const char *value_type_name(const Value *v);
+/* v described for pyformat (format(), f-strings, %): numbers as
+ * themselves (a 0-d tensor as its number, as Tensor.__format__ does),
+ * everything with its str() and repr(), which text and repr receive (the
+ * caller frees them). */
+PyfmtArg value_pyfmt_arg(const Value *v, const PrintOptions *opts, StrBuf *text,
+                                StrBuf *repr);
 
 /* "a tensor", "a number", "None", ...: how messages name a kind. */
 const char *value_kind_name(const Value *v);
