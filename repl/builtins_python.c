@@ -136,7 +136,7 @@ static bool extreme(Session *s, CallArgs *a, bool want_max, Value *out) {
                             want_max ? "max" : "min");
     }
     int best = 0;
-    Value best_key;
+    Value best_key = value_void();
     bool ok = keyed(s, a, key, &l->items[0], &best_key);
     for (int i = 1; ok && i < l->count; i++) {
         Value k;
@@ -150,7 +150,7 @@ static bool extreme(Session *s, CallArgs *a, bool want_max, Value *out) {
             value_release(&k);
         }
     }
-    if (ok) value_release(&best_key);
+    value_release(&best_key);
     if (ok) value_copy(&l->items[best], out);
     value_release(&items);
     return ok;
