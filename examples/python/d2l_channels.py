@@ -7,7 +7,8 @@
 #   last expression) printed with print(); `from d2l import torch as d2l`
 #   dropped and `d2l.corr2d` defined in the file as in 7.2; the 1x1 check's
 #   two `torch.normal(0, 1, ...)` draws replaced by fixed tensors (the cell
-#   only asserts that two computations agree, which holds for any values).
+#   only asserts that two computations agree, which holds for any values)
+#   and Y1 printed after the assert.
 
 import torch
 
