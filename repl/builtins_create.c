@@ -52,8 +52,34 @@ static bool leaf_result(Session *s, CallArgs *a, int flag, Tensor *t, Value *out
     return result_tensor(s, a, t, out);
 }
 
+/* torch.tensor's data in a .py file: a tensor inside a list is the number it
+ * holds (PyTorch converts each with item(); one of more elements is its
+ * error). A new list in *out; false with the error set. */
+static bool scalars_of(Session *s, CallArgs *a, const Value *v, Value *out) {
+    if (v->kind == VAL_TENSOR) {
+        if (v->as.tensor->numel != 1)
+            return arg_error(s, a, P_DATA, "ValueError: only one element tensors can be converted "
+                             "to Python scalars");
+        *out = value_number(v->as.tensor->data[0]);
+        return true;
+    }
+    if (v->kind != VAL_LIST) return value_copy(v, out);
+    ValueList *l = value_list_new(v->as.list->count, false);
+    if (!l) return session_fail(s, a->line, a->col, "out of memory");
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    for (int i = 0; i < l->count; i++)
+        if (!scalars_of(s, a, &v->as.list->items[i], &l->items[i])) return value_release(out), false;
+    return true;
+}
+
 BUILTIN(bi_tensor) {
     Tensor *t = NULL;
+    if (s->python && a->arg[P_DATA].kind == VAL_LIST) {
+        Value data;
+        if (!scalars_of(s, a, &a->arg[P_DATA], &data)) return false;
+        value_release(&a->arg[P_DATA]);
+        a->arg[P_DATA] = data;
+    }
     const Value *v = &a->arg[P_DATA];
     bool boolean = value_all_boolean(v);
     if (v->kind == VAL_SHAPE) { /* tensor(x.shape): its dimensions */

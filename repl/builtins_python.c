@@ -1250,6 +1250,8 @@ const Builtin python_builtins[] = {
        "items), as a list", py_filter, 0),
     PY("Tensor", "Tensor(data, requires_grad=False)", "as tensor (torch.Tensor; "
        "isinstance(x, torch.Tensor))", bi_tensor, BI_CREATION | BI_TYPE),
+    PY("empty", "empty(*size, requires_grad=False, dtype=None, device=None)", "as zeros: "
+       "PyTorch leaves the memory as it was; ag clears it", bi_zeros, BI_CREATION),
     PY("get_default_dtype", "get_default_dtype()", "torch.float64: ag's tensors' dtype",
        py_get_default_dtype, 0),
     PY("set_default_dtype", "set_default_dtype(d)", "accepts torch.float64, ag's dtype (others "

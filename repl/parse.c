@@ -73,8 +73,8 @@ static void fail_at(Parser *p, const Token *t, const char *fmt, ...) {
     bool later = open > 0 && open - 1 < SCAN_TRACKED_BRACKETS &&
                  t->line > p->scanner.open_line[open - 1];
     if (p->python && open > 0 && (p->incomplete || later) && open - 1 < SCAN_TRACKED_BRACKETS) {
-        /* CPython's word for an error inside a bracket opened lines before */
-        p->incomplete = false;
+        /* CPython's word for an error inside a bracket opened lines before
+         * (at the end of the input, still only unfinished: more may come) */
         p->error_line = p->scanner.open_line[open - 1];
         p->error_col = p->scanner.open_col[open - 1];
         snprintf(p->error, sizeof p->error, "SyntaxError: '%c' was never closed",
@@ -346,9 +346,50 @@ static Node *fstring(Parser *p, const Token *t, const char *body, size_t n, bool
     return f && set_kids(p, f, parts, count) ? f : NULL;
 }
 
-/* A string literal: its prefix (f, r), its quotes (one or three), its
- * escapes; an f-string becomes its parts. */
+static Node *one_string(Parser *p);
+
+/* The parts of a string node: itself, or an f-string's kids. */
+static int string_parts(Node *n, Node ***parts) {
+    if (n->kind == NODE_FSTRING) return *parts = n->kids, n->num_kids;
+    *parts = NULL;
+    return 1;
+}
+
+/* A string literal, and the ones written right after it ("a" "b", or
+ * over lines inside brackets): one string, as Python joins them. */
 static Node *string(Parser *p) {
+    Node *n = one_string(p);
+    while (n && check(p, TOK_STRING)) {
+        advance(p);
+        Node *next = one_string(p);
+        if (!next) return NULL;
+        if (n->kind == NODE_STRING && next->kind == NODE_STRING) {
+            size_t a = n->as.text.length, b = next->as.text.length;
+            char *text = ast_alloc(p->arena, a + b + 1);
+            if (!text) return fail_at(p, &p->previous, "%s", ast_alloc_error()), NULL;
+            memcpy(text, n->as.text.text, a);
+            memcpy(text + a, next->as.text.text, b + 1);
+            n->as.text.text = text;
+            n->as.text.length = a + b;
+            continue;
+        }
+        Node **pa, **pb, *items[MAX_ARGS];
+        int na = string_parts(n, &pa), nb = string_parts(next, &pb);
+        if (na + nb > MAX_ARGS)
+            return fail_at(p, &p->previous, "f-string with too many parts (at most %d)", MAX_ARGS), NULL;
+        for (int i = 0; i < na; i++) items[i] = pa ? pa[i] : n;
+        for (int i = 0; i < nb; i++) items[na + i] = pb ? pb[i] : next;
+        Node *f = new_node(p, NODE_FSTRING, &p->previous);
+        if (!f || !set_kids(p, f, items, na + nb)) return NULL;
+        f->line = n->line, f->col = n->col;
+        n = f;
+    }
+    return n;
+}
+
+/* One string literal: its prefix (f, r), its quotes (one or three), its
+ * escapes; an f-string becomes its parts. */
+static Node *one_string(Parser *p) {
     Token t = p->previous;
     size_t prefix = 0;
     bool f = false, raw = false;
