@@ -70,9 +70,12 @@ struct Node {
         struct { const char *text; size_t length; } text;  /* NAME, STRING, ATTR, KEYWORD */
         struct { int ndim; int64_t shape[8]; int64_t count; double *values; } list;
     } as;
-    /* NAME: where the variable was last found (eval.c's lookup cache) */
+    /* NAME: where the variable was last found (eval.c's lookup cache), and
+     * the builtin of that name (found once: the table never changes) */
     int cache_slot;
     uint32_t cache_generation;
+    const void *builtin;
+    bool builtin_known;
     /* Whether a call in the subtree names a builtin that returns nothing
      * (eval.c's check_void_calls): 0 not yet known, 1 no, 2 yes. */
     signed char names_void;

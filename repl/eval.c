@@ -142,28 +142,45 @@ static bool names_has(Node *const *names, int count, const Node *n) {
     return false;
 }
 
-/* The one name resolver: where the name n is bound now, or NULL. The
- * running call's variables, then those of the functions it is nested in
- * (closures), then the globals; builtins are the callers' last resort. */
-static Value *resolve(Session *s, const Node *n, bool *global) {
-    Env *e = s->frame ? s->frame->env : NULL;
-    *global = false;
-    if (e && names_has(e->globals, e->num_globals, n)) e = NULL;
-    for (; e; e = e->parent) { /* a deleted name holds VAL_VOID */
-        Local *l = env_lookup(e, n->as.text.text, n->as.text.length);
-        if (l && l->value.kind != VAL_VOID) return &l->value;
+/* What a name means where it is read. */
+typedef struct {
+    Value *value;            /* a variable of a running call (or one it closes over), a
+                                global, or NULL */
+    bool global;             /* value is a global's */
+    const Builtin *builtin;  /* when value is NULL: the builtin of that name, or NULL */
+} Meaning;
+
+/* The builtin named by n, looked up once and kept on the node. */
+static const Builtin *builtin_of(const Node *n) {
+    Node *cache = (Node *)n;
+    if (!cache->builtin_known) {
+        cache->builtin = builtin_find(n->as.text.text, n->as.text.length);
+        cache->builtin_known = true;
     }
-    Var *v = global_var(s, n);
-    if (v && v->value.kind == VAL_VOID) v = NULL;
-    *global = v != NULL;
-    return v ? &v->value : NULL;
+    return cache->builtin;
+}
+
+/* The one name resolver: the running call's variables, then those of the
+ * functions it is nested in (closures), then the globals, then the
+ * builtins. A deleted name holds VAL_VOID and is passed over. */
+static Meaning resolve(Session *s, const Node *n) {
+    Meaning m = {NULL, false, NULL};
+    Env *e = s->frame ? s->frame->env : NULL;
+    if (e && names_has(e->globals, e->num_globals, n)) e = NULL;
+    for (; e && !m.value; e = e->parent) {
+        Local *l = env_lookup(e, n->as.text.text, n->as.text.length);
+        if (l && l->value.kind != VAL_VOID) m.value = &l->value;
+    }
+    if (!m.value) {
+        Var *v = global_var(s, n);
+        if (v && v->value.kind != VAL_VOID) m.value = &v->value, m.global = true;
+    }
+    if (!m.value) m.builtin = builtin_of(n);
+    return m;
 }
 
 /* Whether the name n is bound (a variable or a global). */
-static bool bound(Session *s, const Node *n) {
-    bool global;
-    return resolve(s, n, &global) != NULL;
-}
+static bool bound(Session *s, const Node *n) { return resolve(s, n).value != NULL; }
 
 /* Binds the name n to v (taking it): a variable of the running call
  * (unless a global or nonlocal statement says otherwise), else a global. In
@@ -281,9 +298,9 @@ static bool eval_name(Session *s, const Node *n, Value *out) {
                                 "torch.%.*s(...)", name_len(n), name, name_len(n), name);
         return session_fail(s, n->line, n->col, "ag has no torch.%.*s", name_len(n), name);
     }
-    bool global;
-    Value *v = resolve(s, n, &global);
-    if (v && global && s->isolated && v->kind == VAL_TENSOR && v->as.tensor->requires_grad)
+    Meaning m = resolve(s, n);
+    Value *v = m.value;
+    if (v && m.global && s->isolated && v->kind == VAL_TENSOR && v->as.tensor->requires_grad)
         /* inside grad/gradcheck only the arguments are differentiated */
         return engine_result(s, n, tensor_detach(v->as.tensor), out);
     if (v && !s->python && v->kind == VAL_FUNCTION)
@@ -293,9 +310,8 @@ static bool eval_name(Session *s, const Node *n, Value *out) {
     if (s->python && len == 8 && memcmp(name, "__name__", 8) == 0)
         return value_string("__main__", 8, out) || session_fail(s, n->line, n->col, "out of memory");
     if (!s->python && named_constant(n, out)) return true;
-    const Builtin *b = builtin_find(name, len);
-    if (b && s->python) return builtin_value(b, out);
-    if (b)
+    if (m.builtin && s->python) return builtin_value(m.builtin, out);
+    if (m.builtin)
         return session_fail(s, n->line, n->col, "'%.*s' is a builtin function: call it, as in "
                             "%.*s(...)", name_len(n), name, name_len(n), name);
     return unknown_name(s, n, "name");
@@ -1284,11 +1300,11 @@ static bool function_ref(Session *s, const Builtin *b, const Node *call, const N
     f->at = call;
     f->held = value_void();
     Value v = value_void();
-    bool global, named = arg->kind == NODE_NAME;
-    Value *bound = named && !arg->torch ? resolve(s, arg, &global) : NULL;
+    bool named = arg->kind == NODE_NAME;
+    Meaning m = named && !arg->torch ? resolve(s, arg) : (Meaning){NULL, false, NULL};
     if (named) f->name = arg->as.text.text, f->length = arg->as.text.length;
-    if (bound) v = *bound;
-    else if (named) f->builtin = builtin_find(f->name, f->length);
+    if (m.value) v = *m.value;
+    else if (named) f->builtin = builtin_of(arg);
     else if (s->python && !eval_expression(s, arg, &f->held)) return false;
     else if (s->python) v = f->held;
     if (v.kind == VAL_FUNCTION) f->user = v.as.function;
@@ -1311,12 +1327,11 @@ static bool function_ref(Session *s, const Builtin *b, const Node *call, const N
 static bool names_function(Session *s, const Node *arg) {
     if (arg->kind == NODE_LAMBDA) return s->python;
     if (arg->kind != NODE_NAME) return false;
-    const Builtin *b = builtin_find(arg->as.text.text, arg->as.text.length);
-    if (arg->torch) return b && (b->flags & BI_OP);
-    bool global;
-    Value *v = resolve(s, arg, &global);
+    if (arg->torch) return builtin_of(arg) && (builtin_of(arg)->flags & BI_OP);
+    Meaning m = resolve(s, arg);
+    const Value *v = m.value;
     return v ? v->kind == VAL_FUNCTION || (v->kind == VAL_BUILTIN && (v->as.builtin.row->flags & BI_OP))
-             : b && (b->flags & BI_OP);
+             : m.builtin && (m.builtin->flags & BI_OP);
 }
 
 /* Evaluates positional argument k into pos[*n] (and its node), or, for
@@ -1640,17 +1655,12 @@ static bool eval_call(Session *s, const Node *call, Value *out) {
         return ok;
     }
     const char *name = callee->as.text.text;
-    size_t len = callee->as.text.length;
-    if (!callee->torch) {
-        bool global;
-        Value *v = resolve(s, callee, &global);
-        if (v) {
-            Value f = *v; /* call_value takes its own reference when it must */
-            return call_value(s, call, &f, out);
-        }
+    Meaning m = callee->torch ? (Meaning){NULL, false, builtin_of(callee)} : resolve(s, callee);
+    if (m.value) {
+        Value f = *m.value; /* call_value takes its own reference when it must */
+        return call_value(s, call, &f, out);
     }
-    const Builtin *b = builtin_find(name, len);
-    if (b) return call_builtin(s, call, b, NULL, out);
+    if (m.builtin) return call_builtin(s, call, m.builtin, NULL, out);
     if (callee->torch)
         return session_fail(s, callee->line, callee->col, "ag has no torch.%.*s (:help lists "
                             "the builtins)", name_len(callee), name);
@@ -2597,8 +2607,7 @@ static Status exec_del(Session *s, const Stmt *st) {
             if (del_item(s, t) != EXEC_OK) return EXEC_ERROR;
             continue;
         }
-        bool global;
-        Value *v = resolve(s, t, &global);
+        Value *v = resolve(s, t).value;
         if (!v) return exec_fail(s, t->line, t->col, "NameError: name '%.*s' is not defined",
                                  name_len(t), t->as.text.text);
         value_release(v); /* VAL_VOID: unbound (resolve skips it) */
