@@ -36,6 +36,8 @@ typedef enum {
                        defaults (NULL: none); num_positional: how many parameters;
                        as.text: the lambda's source text */
     NODE_TERNARY,   /* left if kids[0] else right */
+    NODE_CHAIN,     /* a < b <= c (Python's chained comparison): kids, the BINARY
+                       comparisons in order, each one's left the previous one's right */
     NODE_COMP,      /* [left for ...], {left for ...}, {left: right for ...},
                        (left for ...): op TOK_LBRACKET, TOK_LBRACE (a set, or a dict
                        when right is set) or TOK_LPAREN; kids: its COMP_FOR and

@@ -1729,6 +1729,28 @@ static bool python_list(Session *s, const Node *n, int level, int64_t *at, Value
     return true;
 }
 
+/* a < b < c: each comparison on the previous right operand (read once),
+ * stopping at the first false one, whose result is the chain's. */
+static bool eval_chain(Session *s, const Node *n, Value *out) {
+    Value left, right;
+    if (!eval_expression(s, n->kids[0]->left, &left)) return false;
+    bool ok = true;
+    *out = value_void();
+    for (int i = 0; ok && i < n->num_kids; i++) {
+        const Node *c = n->kids[i];
+        if (!(ok = eval_expression(s, c->right, &right))) break;
+        value_release(out);
+        ok = apply_binary(s, c, c->op, &left, &right, out);
+        value_release(&left);
+        left = right;
+        bool t;
+        if (ok && (!(ok = truth(s, c, out, &t)) || !t)) break;
+    }
+    value_release(&left);
+    if (!ok) value_release(out);
+    return ok;
+}
+
 /* A COND else B */
 static bool eval_ternary(Session *s, const Node *n, Value *out) {
     Value c;
@@ -1860,6 +1882,7 @@ bool eval_expression(Session *s, const Node *n, Value *out) {
     case NODE_FSTRING: ok = eval_fstring(s, n, out); break;
     case NODE_LAMBDA: ok = make_function(s, NULL, n, out); break;
     case NODE_TERNARY: ok = eval_ternary(s, n, out); break;
+    case NODE_CHAIN: ok = eval_chain(s, n, out); break;
     case NODE_COMP: ok = eval_comprehension(s, n, out); break;
     case NODE_DICT: case NODE_SET: ok = eval_dict(s, n, out); break;
     case NODE_STRING:
@@ -2343,7 +2366,7 @@ static Status loop_body(Session *s, const Stmt *st, bool *stop) {
     Status r = exec_block(s, &st->body);
     session_note_arena(s); /* a loop that builds graphs says so as it goes */
     if (!s->frame) session_collect(s); /* closures' cycles, made by each iteration */
-    if (r == EXEC_BREAK) return EXEC_OK;
+    if (r == EXEC_BREAK) return EXEC_BREAK; /* the loop ends, its else skipped */
     if (r == EXEC_ERROR || r == EXEC_RETURN) return r;
     *stop = false; /* EXEC_OK or EXEC_CONTINUE: the next iteration */
     return EXEC_OK;
@@ -2440,9 +2463,16 @@ static bool is_range_call(Session *s, const Node *e) {
     return c->torch || !bound(s, c);
 }
 
+/* How a loop ended: a break ends it there; its end otherwise runs its else. */
+static Status loop_end(Session *s, const Stmt *st, Status r) {
+    if (r == EXEC_BREAK) return EXEC_OK;
+    if (r == EXEC_OK && st->orelse.count) return exec_block(s, &st->orelse);
+    return r;
+}
+
 static Status exec_for(Session *s, const Stmt *st) {
     if (!check_void_calls(s, st->expr, false, false)) return EXEC_ERROR;
-    return is_range_call(s, st->expr) ? for_range(s, st) : for_values(s, st);
+    return loop_end(s, st, is_range_call(s, st->expr) ? for_range(s, st) : for_values(s, st));
 }
 
 /* The truth of a statement's condition. */
@@ -2454,7 +2484,7 @@ static bool condition(Session *s, const Node *e, bool *out) {
     return ok;
 }
 
-static Status exec_while(Session *s, const Stmt *st) {
+static Status while_loop(Session *s, const Stmt *st) {
     for (;;) {
         bool go, done;
         if (!condition(s, st->expr, &go)) return EXEC_ERROR;
@@ -2463,6 +2493,8 @@ static Status exec_while(Session *s, const Stmt *st) {
         if (done) return r;
     }
 }
+
+static Status exec_while(Session *s, const Stmt *st) { return loop_end(s, st, while_loop(s, st)); }
 
 static Status exec_if(Session *s, const Stmt *st) {
     bool go;

@@ -654,10 +654,15 @@ static Node *binary(Parser *p, Node *left) {
         if (p->failed) return NULL;
         op.type = TOK_NOT_IN;
     }
-    if (is_comparison(op.type) && left->kind == NODE_BINARY && is_comparison(left->op) &&
-        !left->parenthesized) {
+    bool compare = is_comparison(op.type) || (op.type >= TOK_IS_NOT && op.type <= TOK_NOT_IN) ||
+                   op.type == TOK_IS || op.type == TOK_IN;
+    bool chain = compare && !left->parenthesized &&
+                 ((left->kind == NODE_BINARY && (is_comparison(left->op) || left->op == TOK_IS ||
+                   left->op == TOK_IN || left->op == TOK_IS_NOT || left->op == TOK_NOT_IN)) ||
+                  left->kind == NODE_CHAIN);
+    if (chain && !p->python) {
         fail_at(p, &op, "comparisons cannot be chained: write a %s b and b %s c",
-                token_text(left->op), token_text(op.type));
+                token_text(left->kind == NODE_BINARY ? left->op : TOK_LT), token_text(op.type));
         return NULL;
     }
     /* ** is right-associative and takes a unary right operand (2**-1). */
@@ -669,7 +674,20 @@ static Node *binary(Parser *p, Node *left) {
     n->op = op.type;
     n->left = left;
     n->right = right;
-    return grown(p, n, left, right);
+    if (!chain) return grown(p, n, left, right);
+    /* a < b < c: the comparisons in a chain, b read once (Python's) */
+    Node *last = left->kind == NODE_CHAIN ? left->kids[left->num_kids - 1] : left;
+    n->left = last->right;
+    Node *items[MAX_ARGS];
+    int count = left->kind == NODE_CHAIN ? left->num_kids : 1;
+    if (count >= MAX_ARGS) return fail_at(p, &op, "a chain of more than %d comparisons", MAX_ARGS), NULL;
+    if (left->kind == NODE_CHAIN) memcpy(items, left->kids, (size_t)count * sizeof *items);
+    else items[0] = left;
+    items[count++] = n;
+    Node *c = new_node(p, NODE_CHAIN, &op);
+    if (!c || !set_kids(p, c, items, count)) return NULL;
+    c->line = items[0]->line, c->col = items[0]->col;
+    return c;
 }
 
 /* One argument: EXPR, or NAME=EXPR (a keyword argument). */
@@ -1206,6 +1224,14 @@ static Node *target_item(Parser *p) {
     return name(p);
 }
 
+/* A Python loop's else: (it runs when the loop ends without break). */
+static void loop_else(Parser *p, Stmt *s) {
+    if (p->failed || !p->python || !check(p, TOK_ELSE)) return;
+    advance(p);
+    Token header = p->previous;
+    block(p, &s->orelse, &header, "an else");
+}
+
 static Stmt *for_statement(Parser *p) {
     Token header = p->previous;
     Stmt *s = new_stmt(p, STMT_FOR, &header);
@@ -1215,6 +1241,7 @@ static Stmt *for_statement(Parser *p) {
     p->loops++;
     block(p, &s->body, &header, "a for loop");
     p->loops--;
+    loop_else(p, s);
     return p->failed ? NULL : s;
 }
 
@@ -1225,6 +1252,7 @@ static Stmt *while_statement(Parser *p) {
     p->loops++;
     block(p, &s->body, &header, "a while loop");
     p->loops--;
+    loop_else(p, s);
     return p->failed ? NULL : s;
 }
 
