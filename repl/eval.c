@@ -1904,7 +1904,10 @@ bool eval_expression(Session *s, const Node *n, Value *out) {
     case NODE_NAME: ok = eval_name(s, n, out); break;
     case NODE_UNARY: ok = eval_unary(s, n, out); break;
     case NODE_BINARY: ok = eval_binary(s, n, out); break;
-    case NODE_CALL: ok = eval_call(s, n, out); break;
+    case NODE_CALL:
+        ok = eval_call(s, n, out);
+        if (ok && s->python && out->kind == VAL_VOID) *out = value_none(); /* print() is None */
+        break;
     case NODE_ATTR: ok = eval_attr(s, n, out); break;
     case NODE_INDEX: ok = eval_index(s, n, out); break;
     default: ok = session_fail(s, n->line, n->col, "this cannot stand on its own here");
@@ -1921,6 +1924,7 @@ bool eval_expression(Session *s, const Node *n, Value *out) {
  * session, the builtin its name names, whatever hides it. */
 static const Builtin *static_builtin(Session *s, const Node *call) {
     const Node *c = call->left;
+    if (c->kind != NODE_ATTR && c->kind != NODE_NAME) return NULL; /* f()(x), fs[0](x) */
     if (c->kind == NODE_ATTR || !s) return builtin_find(c->as.text.text, c->as.text.length);
     if (!c->torch && bound(s, c))
         return NULL;
@@ -1944,6 +1948,7 @@ static const Node *void_call(Session *s, const Node *n, bool skip_root) {
 /* A call that returns nothing can only be a statement of its own: refused
  * before anything runs, so that a failed statement changes nothing. */
 static bool check_void_calls(Session *s, const Node *expr, bool statement_root, bool assigned) {
+    if (s->python) return true; /* Python's rule: such a call gives None */
     if (!expr) return true;
     /* Without a session, void_call finds any call named as such a builtin:
      * when there is none, no binding can make one. The tree never changes,
