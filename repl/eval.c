@@ -1497,6 +1497,13 @@ static bool in_place_habit(Session *s, const Node *attr) {
     if (len < 2 || attr->as.text.text[len - 1] != '_' || attr->as.text.text[len - 2] == '_' ||
         builtin_find(attr->as.text.text, len)) /* requires_grad_ is a builtin */
         return false;
+    if (s->python) {
+        session_set_error(s, attr->line, attr->col + 1, "in-place %.*s() is not supported yet "
+                          "(in-place tensor operations come later); %s", name_len(attr),
+                          attr->as.text.text, len == 5 && memcmp(attr->as.text.text, "zero_", 5) == 0
+                          ? "write x.grad = None" : "assign the result of the out-of-place op");
+        return true;
+    }
     if (len == 5 && memcmp(attr->as.text.text, "zero_", 5) == 0)
         session_set_error(s, attr->line, attr->col + 1, "ag has no in-place operations: to "
                           "reset a gradient write zero_grad(x) or x.grad = None");
@@ -1572,6 +1579,17 @@ static bool call_math(Session *s, const Node *call, const MathFunction *m, Value
     return true;
 }
 
+/* Names a module has in PyTorch that ag's builtin of the same name does
+ * not stand for (yet): refused where they are reached. */
+static bool not_yet(Session *s, const char *module, const Node *name) {
+    bool grad = strcmp(module, "torch.autograd") == 0 && name->as.text.length == 4 &&
+                memcmp(name->as.text.text, "grad", 4) == 0;
+    if (grad)
+        session_set_error(s, name->line, name->col, "torch.autograd.grad is not supported yet "
+                          "(gradients as values come later): call y.backward() and read x.grad");
+    return grad;
+}
+
 /* module.f(args): a math function, or (torch and its submodules) the
  * builtin f. */
 static bool call_module(Session *s, const Node *call, const char *module, Value *out) {
@@ -1580,6 +1598,7 @@ static bool call_module(Session *s, const Node *call, const char *module, Value 
     size_t len = attr->as.text.length;
     const MathFunction *m = strcmp(module, "math") == 0 ? module_math_function(name, len) : NULL;
     if (m) return call_math(s, call, m, out);
+    if (not_yet(s, module, attr)) return false;
     const Builtin *b = module_is_torch(module) ? builtin_find(name, len) : NULL;
     if (b && !b->self_kind) return call_builtin(s, call, b, NULL, out);
     return session_fail(s, attr->line, attr->col + 1, "AttributeError: module '%s' has no "
@@ -2552,9 +2571,11 @@ static Status bind_module(Session *s, const Node *name, const Node *alias, const
 
 /* from MODULE import NAME [as ALIAS]: a submodule, a constant, or a
  * builtin (whose name then means it: nothing to bind unless renamed). */
+
 static Status import_from(Session *s, const char *module, const Node *name, const Node *alias) {
     const char *text = name->as.text.text;
     size_t len = name->as.text.length;
+    if (not_yet(s, module, name)) return EXEC_ERROR;
     const char *sub = module_submodule(module, text, len);
     double constant;
     if (sub) return bind_module(s, name, alias, sub);
