@@ -22,6 +22,7 @@
 #include "builtins.h"
 #include "interrupt.h"
 #include "modules.h"
+#include "pyops.h"
 #include "pyformat.h"
 
 typedef enum { EXEC_OK, EXEC_ERROR, EXEC_BREAK, EXEC_CONTINUE, EXEC_RETURN } Status;
@@ -342,7 +343,6 @@ static bool eval_const(const Node *n, Value *out) {
  * Operators
  * ====================================================================== */
 
-static bool is_comparison(TokenType op) { return op >= TOK_EQ && op <= TOK_GE; }
 
 /* Python's float arithmetic on two numbers (x / 0 is inf or nan: IEEE, not
  * an exception). */
@@ -383,257 +383,17 @@ static Tensor *tensor_op(TokenType op, Tensor *a, Tensor *b) {
     }
 }
 
-static bool is_int(const Value *v) { return v->kind == VAL_INT || v->kind == VAL_BOOL; }
-static int64_t int_of(const Value *v) {
-    return v->kind == VAL_BOOL ? (int64_t)v->as.truth : v->as.integer;
-}
-
-/* Python's floor division and modulo of ints (the remainder takes the
- * divisor's sign). */
-static int64_t floor_div(int64_t x, int64_t y) {
-    int64_t q = x / y;
-    return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
-}
-
-static bool int_power(int64_t base, int64_t exp, int64_t *out) {
-    int64_t r = 1;
-    while (exp > 0) {
-        if ((exp & 1) && __builtin_mul_overflow(r, base, &r)) return false;
-        exp >>= 1;
-        if (exp && __builtin_mul_overflow(base, base, &base)) return false;
-    }
-    *out = r;
-    return true;
-}
-
-/* Python's int arithmetic: exact, an error past 64 bits (never a wrap);
- * int / int and a negative power give floats. False with the error set. */
-static bool int_binary(Session *s, const Node *n, TokenType op, int64_t x, int64_t y, Value *out) {
-    int64_t r = 0;
-    bool overflow = false;
-    switch (op) {
-    case TOK_PLUS: overflow = __builtin_add_overflow(x, y, &r); break;
-    case TOK_MINUS: overflow = __builtin_sub_overflow(x, y, &r); break;
-    case TOK_STAR: overflow = __builtin_mul_overflow(x, y, &r); break;
-    case TOK_SLASH:
-        if (y == 0) return session_fail(s, n->line, n->col, "ZeroDivisionError: division by zero");
-        *out = value_number((double)x / (double)y);
-        return true;
-    case TOK_SLASHSLASH: case TOK_PERCENT:
-        if (y == 0) return session_fail(s, n->line, n->col, "ZeroDivisionError: integer "
-                                        "division or modulo by zero");
-        if (x == INT64_MIN && y == -1) overflow = true;
-        else r = op == TOK_SLASHSLASH ? floor_div(x, y) : x - floor_div(x, y) * y;
-        break;
-    case TOK_STARSTAR:
-        if (y < 0) {
-            if (x == 0) return session_fail(s, n->line, n->col, "ZeroDivisionError: 0.0 cannot "
-                                            "be raised to a negative power");
-            *out = value_number(pow((double)x, (double)y));
-            return true;
-        }
-        overflow = !int_power(x, y, &r);
-        break;
-    case TOK_EQ: *out = value_bool(x == y); return true;
-    case TOK_NE: *out = value_bool(x != y); return true;
-    case TOK_LT: *out = value_bool(x < y); return true;
-    case TOK_LE: *out = value_bool(x <= y); return true;
-    case TOK_GT: *out = value_bool(x > y); return true;
-    case TOK_GE: *out = value_bool(x >= y); return true;
-    default: return session_fail(s, n->line, n->col, "TypeError: unsupported operand type(s) for "
-                                 "%s: 'int' and 'int'", token_text(op));
-    }
-    if (overflow)
-        return session_fail(s, n->line, n->col, "OverflowError: the result of %s passes "
-                            "ag's 64-bit ints (2**63 - 1 at most)", token_text(op));
-    *out = (Value){.kind = VAL_INT, .as.integer = r};
-    return true;
-}
-
-/* Python's float division by zero is an error (PyTorch's tensors give inf). */
-static bool float_zero_division(Session *s, const Node *n, TokenType op, double y) {
-    if (y != 0 || (op != TOK_SLASH && op != TOK_SLASHSLASH && op != TOK_PERCENT)) return false;
-    session_set_error(s, n->line, n->col, "ZeroDivisionError: %s",
-                      op == TOK_SLASH ? "float division by zero"
-                      : op == TOK_SLASHSLASH ? "float floor division by zero" : "float modulo");
-    return true;
-}
-
-
-
-/* is / is not: None, booleans and small things by value, objects by identity. */
-static bool identical(const Value *a, const Value *b) {
-    if (a->kind != b->kind) return false;
-    switch (a->kind) {
-    case VAL_NONE: return true;
-    case VAL_BOOL: return a->as.truth == b->as.truth;
-    case VAL_INT: return a->as.integer == b->as.integer;
-    case VAL_TENSOR: return a->as.tensor == b->as.tensor;
-    case VAL_LIST: return a->as.list == b->as.list;
-    case VAL_STRING: return value_equal(a, b);
-    case VAL_MODULE: return a->as.module == b->as.module;
-    default: return false;
-    }
-}
-
-/* a in b, for b a list, tuple, string or shape. */
-static bool contains(Session *s, const Node *n, const Value *a, const Value *b, bool *out) {
-    *out = false;
-    if (b->kind == VAL_LIST) {
-        for (int i = 0; i < b->as.list->count && !*out; i++) *out = value_equal(a, &b->as.list->items[i]);
-        return true;
-    }
-    if (b->kind == VAL_DICT) {
-        if (!value_hashable(a))
-            return session_fail(s, n->line, n->col, "TypeError: unhashable type: '%s'", value_type_name(a));
-        *out = value_dict_get(b->as.dict, a) != NULL;
-        return true;
-    }
-    if (b->kind == VAL_TENSOR && (value_is_scalar(a) || a->kind == VAL_TENSOR)) {
-        /* PyTorch's Tensor.__contains__: (b == a).any() */
-        Tensor *ta = value_to_tensor(a, (char[8]){0}, 8);
-        Tensor *eq = ta ? tensor_eq(b->as.tensor, ta) : NULL;
-        for (int64_t i = 0; eq && i < eq->numel && !*out; i++) *out = eq->data[i] != 0;
-        tensor_release(eq);
-        tensor_release(ta);
-        return eq || session_fail(s, n->line, n->col, "%s", ag_error());
-    }
-    if (b->kind == VAL_SHAPE && value_is_scalar(a)) {
-        for (int i = 0; i < b->as.shape.ndim && !*out; i++) *out = b->as.shape.dims[i] == value_scalar(a);
-        return true;
-    }
-    if (b->kind == VAL_STRING && a->kind == VAL_STRING) {
-        size_t na = a->as.string.length, nb = b->as.string.length;
-        for (size_t i = 0; na <= nb && i + na <= nb && !*out; i++)
-            *out = memcmp(b->as.string.text + i, a->as.string.text, na) == 0;
-        return true;
-    }
-    return session_fail(s, n->line, n->col, "TypeError: argument of type '%s' is not iterable",
-                        value_type_name(b));
-}
-
-/* Operators on strings: + and comparisons; * by an int. */
-static bool string_binary(Session *s, const Node *n, TokenType op, const Value *a, const Value *b,
-                          Value *out) {
-    if (a->kind == VAL_STRING && b->kind == VAL_STRING) {
-        const char *x = a->as.string.text, *y = b->as.string.text;
-        size_t nx = a->as.string.length, ny = b->as.string.length;
-        if (op == TOK_PLUS) {
-            StrBuf sb;
-            strbuf_init(&sb);
-            strbuf_appendn(&sb, x, nx);
-            strbuf_appendn(&sb, y, ny);
-            bool ok = !sb.oom && value_string(sb.data, sb.len, out);
-            strbuf_free(&sb);
-            return ok || session_fail(s, n->line, n->col, "out of memory");
-        }
-        int c = memcmp(x, y, nx < ny ? nx : ny);
-        if (c == 0) c = nx < ny ? -1 : nx > ny;
-        if (is_comparison(op)) {
-            bool r = op == TOK_EQ ? c == 0 : op == TOK_NE ? c != 0 : op == TOK_LT ? c < 0
-                     : op == TOK_LE ? c <= 0 : op == TOK_GT ? c > 0 : c >= 0;
-            *out = value_bool(r);
-            return true;
-        }
-    }
-    if (op == TOK_EQ || op == TOK_NE) { /* a string equals nothing else */
-        *out = value_bool(op == TOK_NE);
-        return true;
-    }
-    if (op == TOK_STAR && (is_int(a) || is_int(b))) {
-        const Value *str = a->kind == VAL_STRING ? a : b;
-        int64_t times = int_of(a->kind == VAL_STRING ? b : a);
-        StrBuf sb;
-        strbuf_init(&sb);
-        for (int64_t i = 0; i < times && !sb.oom && sb.len < (1u << 30); i++)
-            strbuf_appendn(&sb, str->as.string.text, str->as.string.length);
-        bool ok = !sb.oom && value_string(sb.data, sb.len, out);
-        strbuf_free(&sb);
-        return ok || session_fail(s, n->line, n->col, "out of memory");
-    }
-    return session_fail(s, n->line, n->col, "TypeError: unsupported operand type(s) for %s: "
-                        "'%s' and '%s'", token_text(op), value_type_name(a), value_type_name(b));
-}
-
-/* list + list, tuple + tuple, list * n: new sequences (a list and a
- * tensor go to the engine, as in PyTorch: [1, 2] + t adds). */
-static bool sequence_binary(Session *s, const Node *n, TokenType op, const Value *a,
-                            const Value *b, Value *out) {
-    bool repeat = op == TOK_STAR && (is_int(a) || is_int(b));
-    if (!repeat && !(a->kind == VAL_LIST && b->kind == VAL_LIST)) {
-        if (a->kind == VAL_TENSOR || b->kind == VAL_TENSOR) return apply_tensor_binary(s, n, op, a, b, out);
-        return session_fail(s, n->line, n->col, "TypeError: %s %s %s", a->kind == VAL_LIST &&
-                            b->kind == VAL_LIST ? "can't multiply sequence by non-int of type" :
-                            "unsupported operand type(s) for", token_text(op), value_type_name(b));
-    }
-    if (!repeat && a->as.list->tuple != b->as.list->tuple)
-        return session_fail(s, n->line, n->col, "TypeError: can only concatenate %s (not \"%s\") "
-                            "to %s", value_type_name(a), value_type_name(b), value_type_name(a));
-    const Value *seq = a->kind == VAL_LIST ? a : b;
-    int64_t times = repeat ? int_of(a->kind == VAL_LIST ? b : a) : 1;
-    int64_t count = repeat ? (times > 0 ? seq->as.list->count * times : 0)
-                           : (int64_t)a->as.list->count + b->as.list->count;
-    ValueList *l = count <= INT32_MAX ? value_list_new((int)count, seq->as.list->tuple) : NULL;
-    if (!l) return session_fail(s, n->line, n->col, "MemoryError");
-    for (int64_t i = 0; i < count; i++) {
-        const Value *from = repeat ? &seq->as.list->items[i % seq->as.list->count]
-                            : i < a->as.list->count ? &a->as.list->items[i]
-                                                    : &b->as.list->items[i - a->as.list->count];
-        value_copy(from, &l->items[i]);
-    }
-    *out = (Value){.kind = VAL_LIST, .as.list = l};
-    return true;
-}
-
-/* Python's own operators: identity, membership, ints, strings, float
- * division by zero. True when it took the operation (*done), with its
- * result or its error. */
-static bool python_binary(Session *s, const Node *n, TokenType op, const Value *a, const Value *b,
-                          Value *out, bool *done) {
-    *done = true;
-    if (op == TOK_IS || op == TOK_IS_NOT) {
-        bool same = identical(a, b);
-        *out = value_bool(op == TOK_IS ? same : !same);
-        return true;
-    }
-    if (op == TOK_IN || op == TOK_NOT_IN) {
-        bool in;
-        if (!contains(s, n, a, b, &in)) return false;
-        *out = value_bool(op == TOK_IN ? in : !in);
-        return true;
-    }
-    if (a->kind == VAL_STRING && op == TOK_PERCENT)
-        return python_percent(s, n->line, n->col, a, b, out);
-    if (a->kind == VAL_STRING || b->kind == VAL_STRING) return string_binary(s, n, op, a, b, out);
-    if (s->python && (a->kind == VAL_LIST || b->kind == VAL_LIST) &&
-        (op == TOK_PLUS || op == TOK_STAR))
-        return sequence_binary(s, n, op, a, b, out);
-    if ((op == TOK_EQ || op == TOK_NE) && a->kind != VAL_TENSOR && b->kind != VAL_TENSOR &&
-        !(value_is_scalar(a) && value_is_scalar(b))) {
-        bool same = value_equal(a, b); /* Python's list and tuple equality */
-        *out = value_bool(op == TOK_EQ ? same : !same);
-        return true;
-    }
-    if (s->python && is_int(a) && is_int(b) && op != TOK_AT)
-        return int_binary(s, n, op, int_of(a), int_of(b), out);
-    if (s->python && value_is_scalar(a) && value_is_scalar(b) &&
-        float_zero_division(s, n, op, value_scalar(b)))
-        return false;
-    *done = false;
-    return true;
-}
-
 /* a op b on two values (borrowed) at node n. */
 static bool apply_binary(Session *s, const Node *n, TokenType op, const Value *a, const Value *b,
                          Value *out) {
     bool done;
     if (op == TOK_IS || op == TOK_IS_NOT || op == TOK_IN || op == TOK_NOT_IN || s->python) {
-        bool ok = python_binary(s, n, op, a, b, out, &done);
+        bool ok = pyops_binary(s, n, op, a, b, out, &done);
         if (done) return ok;
     }
     if (value_is_scalar(a) && value_is_scalar(b) && op != TOK_AT) {
         double r = number_op(op, value_scalar(a), value_scalar(b));
-        if (is_comparison(op)) *out = value_bool(r != 0);
+        if (token_compares(op)) *out = value_bool(r != 0);
         else *out = value_number(r), out->literal = a->literal && b->literal;
         return true;
     }
@@ -658,7 +418,7 @@ static bool apply_tensor_binary(Session *s, const Node *n, TokenType op, const V
     tensor_release(ta);
     tensor_release(tb);
     if (!engine_result(s, n, r, out)) return false;
-    out->boolean = is_comparison(op);
+    out->boolean = token_compares(op);
     return true;
 }
 
@@ -709,8 +469,8 @@ static bool eval_unary(Session *s, const Node *n, Value *out) {
         bool t = false; /* truth leaves it unset when it fails */
         ok = truth(s, n->left, &v, &t);
         *out = value_bool(!t);
-    } else if (s->python && is_int(&v)) {
-        int64_t x = int_of(&v);
+    } else if (s->python && value_is_int(&v)) {
+        int64_t x = value_int(&v);
         if (x == INT64_MIN && n->op == TOK_MINUS)
             ok = session_fail(s, n->line, n->col, "OverflowError: -(-2**63) passes ag's 64-bit ints");
         *out = (Value){.kind = VAL_INT, .as.integer = n->op == TOK_MINUS ? -x : x};
@@ -997,7 +757,7 @@ static bool slice_part(Session *s, const Node *part, int64_t *out, bool *has) {
     Value v;
     if (!eval_expression(s, part, &v)) return false;
     bool ok = true;
-    if (v.kind == VAL_INT || v.kind == VAL_BOOL) *out = int_of(&v), *has = true;
+    if (v.kind == VAL_INT || v.kind == VAL_BOOL) *out = value_int(&v), *has = true;
     else if (v.kind != VAL_NONE)
         ok = session_fail(s, part->line, part->col, "TypeError: slice indices must be integers "
                           "or None or have an __index__ method");
@@ -1075,7 +835,7 @@ static bool python_subscript(Session *s, const Node *n, const Value *obj, Value 
     Value iv;
     if (!eval_expression(s, k, &iv)) return false;
     bool integer = iv.kind == VAL_INT || iv.kind == VAL_BOOL;
-    int64_t i = integer ? int_of(&iv) : 0;
+    int64_t i = integer ? value_int(&iv) : 0;
     const char *type = value_type_name(&iv);
     value_release(&iv);
     if (!integer)
@@ -2123,7 +1883,7 @@ static bool python_store(Session *s, const Stmt *st, TokenType op, Status *statu
     ok = ok && eval_expression(s, target->kids[0], &key) && eval_expression(s, st->expr, &rhs);
     Value *slot = NULL;
     if (ok && list) {
-        int64_t i = int_of(&key), count = obj.as.list->count;
+        int64_t i = value_int(&key), count = obj.as.list->count;
         if (key.kind != VAL_INT && key.kind != VAL_BOOL)
             ok = session_fail(s, target->line, target->col, "TypeError: list indices must be "
                               "integers or slices, not %s", value_type_name(&key));
@@ -2638,9 +2398,9 @@ static Status del_item(Session *s, const Node *t) {
             ok = session_fail(s, t->line, t->col, "KeyError: %.*s", 400, text.data);
             strbuf_free(&text);
         }
-    } else if (obj.kind == VAL_LIST && !obj.as.list->tuple && is_int(&key)) {
+    } else if (obj.kind == VAL_LIST && !obj.as.list->tuple && value_is_int(&key)) {
         ValueList *l = obj.as.list;
-        int64_t i = int_of(&key);
+        int64_t i = value_int(&key);
         if (i < 0) i += l->count;
         if (i < 0 || i >= l->count) {
             ok = session_fail(s, t->line, t->col, "IndexError: list assignment index out of range");

@@ -644,7 +644,6 @@ static Node *list(Parser *p) {
 
 static ParseRule rule_for(TokenType type);
 
-static bool is_comparison(TokenType t) { return t >= TOK_EQ && t <= TOK_GE; }
 
 static Node *binary(Parser *p, Node *left) {
     Token op = p->previous;
@@ -654,10 +653,10 @@ static Node *binary(Parser *p, Node *left) {
         if (p->failed) return NULL;
         op.type = TOK_NOT_IN;
     }
-    bool compare = is_comparison(op.type) || (op.type >= TOK_IS_NOT && op.type <= TOK_NOT_IN) ||
+    bool compare = token_compares(op.type) || (op.type >= TOK_IS_NOT && op.type <= TOK_NOT_IN) ||
                    op.type == TOK_IS || op.type == TOK_IN;
     bool chain = compare && !left->parenthesized &&
-                 ((left->kind == NODE_BINARY && (is_comparison(left->op) || left->op == TOK_IS ||
+                 ((left->kind == NODE_BINARY && (token_compares(left->op) || left->op == TOK_IS ||
                    left->op == TOK_IN || left->op == TOK_IS_NOT || left->op == TOK_NOT_IN)) ||
                   left->kind == NODE_CHAIN);
     if (chain && !p->python) {

@@ -79,6 +79,8 @@ Token scan_token(Scanner *s);
  * depth: the cheap incompleteness test for long statements, a line at a
  * time. */
 int scan_depth(const char *text, size_t len, int depth);
+/* Whether type is one of the comparisons == != < <= > >=. */
+static inline bool token_compares(TokenType type) { return type >= TOK_EQ && type <= TOK_GE; }
 /* The keyword spelled by text, or TOK_NAME. */
 TokenType keyword_type(const char *text, size_t length);
 /* The keywords' spellings, for completion and :help; NULL-terminated. */

@@ -221,6 +221,11 @@ const char *value_kind_name(const Value *v);
 /* Whether v is a number, a boolean or a numeric literal (a scalar that is
  * not a tensor), and its value as a double. */
 bool value_is_scalar(const Value *v);
+/* Whether v is a Python int (or a bool, which is one), and its value. */
+static inline bool value_is_int(const Value *v) { return v->kind == VAL_INT || v->kind == VAL_BOOL; }
+static inline int64_t value_int(const Value *v) {
+    return v->kind == VAL_BOOL ? (int64_t)v->as.truth : v->as.integer;
+}
 /* Whether v holds only booleans: True, a mask, a list of them (as a tensor,
  * a mask: PyTorch's tensor of booleans is a bool tensor). */
 bool value_all_boolean(const Value *v);

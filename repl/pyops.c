@@ -1,0 +1,248 @@
+/*
+ * pyops.c — Python's own operators (pyops.h): exact 64-bit ints with
+ * Python's floor division, modulo and power; strings; list and tuple
+ * concatenation and repetition; identity and membership; float division by
+ * zero. What is a tensor operation is left to the evaluator.
+ */
+#include "pyops.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "builtins.h"
+
+
+/* Python's floor division and modulo of ints (the remainder takes the
+ * divisor's sign). */
+static int64_t floor_div(int64_t x, int64_t y) {
+    int64_t q = x / y;
+    return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+}
+
+static bool int_power(int64_t base, int64_t exp, int64_t *out) {
+    int64_t r = 1;
+    while (exp > 0) {
+        if ((exp & 1) && __builtin_mul_overflow(r, base, &r)) return false;
+        exp >>= 1;
+        if (exp && __builtin_mul_overflow(base, base, &base)) return false;
+    }
+    *out = r;
+    return true;
+}
+
+/* Python's int arithmetic: exact, an error past 64 bits (never a wrap);
+ * int / int and a negative power give floats. False with the error set. */
+static bool int_binary(Session *s, const Node *n, TokenType op, int64_t x, int64_t y, Value *out) {
+    int64_t r = 0;
+    bool overflow = false;
+    switch (op) {
+    case TOK_PLUS: overflow = __builtin_add_overflow(x, y, &r); break;
+    case TOK_MINUS: overflow = __builtin_sub_overflow(x, y, &r); break;
+    case TOK_STAR: overflow = __builtin_mul_overflow(x, y, &r); break;
+    case TOK_SLASH:
+        if (y == 0) return session_fail(s, n->line, n->col, "ZeroDivisionError: division by zero");
+        *out = value_number((double)x / (double)y);
+        return true;
+    case TOK_SLASHSLASH: case TOK_PERCENT:
+        if (y == 0) return session_fail(s, n->line, n->col, "ZeroDivisionError: integer "
+                                        "division or modulo by zero");
+        if (x == INT64_MIN && y == -1) overflow = true;
+        else r = op == TOK_SLASHSLASH ? floor_div(x, y) : x - floor_div(x, y) * y;
+        break;
+    case TOK_STARSTAR:
+        if (y < 0) {
+            if (x == 0) return session_fail(s, n->line, n->col, "ZeroDivisionError: 0.0 cannot "
+                                            "be raised to a negative power");
+            *out = value_number(pow((double)x, (double)y));
+            return true;
+        }
+        overflow = !int_power(x, y, &r);
+        break;
+    case TOK_EQ: *out = value_bool(x == y); return true;
+    case TOK_NE: *out = value_bool(x != y); return true;
+    case TOK_LT: *out = value_bool(x < y); return true;
+    case TOK_LE: *out = value_bool(x <= y); return true;
+    case TOK_GT: *out = value_bool(x > y); return true;
+    case TOK_GE: *out = value_bool(x >= y); return true;
+    default: return session_fail(s, n->line, n->col, "TypeError: unsupported operand type(s) for "
+                                 "%s: 'int' and 'int'", token_text(op));
+    }
+    if (overflow)
+        return session_fail(s, n->line, n->col, "OverflowError: the result of %s passes "
+                            "ag's 64-bit ints (2**63 - 1 at most)", token_text(op));
+    *out = (Value){.kind = VAL_INT, .as.integer = r};
+    return true;
+}
+
+/* Python's float division by zero is an error (PyTorch's tensors give inf). */
+static bool float_zero_division(Session *s, const Node *n, TokenType op, double y) {
+    if (y != 0 || (op != TOK_SLASH && op != TOK_SLASHSLASH && op != TOK_PERCENT)) return false;
+    session_set_error(s, n->line, n->col, "ZeroDivisionError: %s",
+                      op == TOK_SLASH ? "float division by zero"
+                      : op == TOK_SLASHSLASH ? "float floor division by zero" : "float modulo");
+    return true;
+}
+
+
+
+/* is / is not: None, booleans and small things by value, objects by identity. */
+static bool identical(const Value *a, const Value *b) {
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case VAL_NONE: return true;
+    case VAL_BOOL: return a->as.truth == b->as.truth;
+    case VAL_INT: return a->as.integer == b->as.integer;
+    case VAL_TENSOR: return a->as.tensor == b->as.tensor;
+    case VAL_LIST: return a->as.list == b->as.list;
+    case VAL_STRING: return value_equal(a, b);
+    case VAL_MODULE: return a->as.module == b->as.module;
+    default: return false;
+    }
+}
+
+/* a in b, for b a list, tuple, string or shape. */
+static bool contains(Session *s, const Node *n, const Value *a, const Value *b, bool *out) {
+    *out = false;
+    if (b->kind == VAL_LIST) {
+        for (int i = 0; i < b->as.list->count && !*out; i++) *out = value_equal(a, &b->as.list->items[i]);
+        return true;
+    }
+    if (b->kind == VAL_DICT) {
+        if (!value_hashable(a))
+            return session_fail(s, n->line, n->col, "TypeError: unhashable type: '%s'", value_type_name(a));
+        *out = value_dict_get(b->as.dict, a) != NULL;
+        return true;
+    }
+    if (b->kind == VAL_TENSOR && (value_is_scalar(a) || a->kind == VAL_TENSOR)) {
+        /* PyTorch's Tensor.__contains__: (b == a).any() */
+        Tensor *ta = value_to_tensor(a, (char[8]){0}, 8);
+        Tensor *eq = ta ? tensor_eq(b->as.tensor, ta) : NULL;
+        for (int64_t i = 0; eq && i < eq->numel && !*out; i++) *out = eq->data[i] != 0;
+        tensor_release(eq);
+        tensor_release(ta);
+        return eq || session_fail(s, n->line, n->col, "%s", ag_error());
+    }
+    if (b->kind == VAL_SHAPE && value_is_scalar(a)) {
+        for (int i = 0; i < b->as.shape.ndim && !*out; i++) *out = b->as.shape.dims[i] == value_scalar(a);
+        return true;
+    }
+    if (b->kind == VAL_STRING && a->kind == VAL_STRING) {
+        size_t na = a->as.string.length, nb = b->as.string.length;
+        for (size_t i = 0; na <= nb && i + na <= nb && !*out; i++)
+            *out = memcmp(b->as.string.text + i, a->as.string.text, na) == 0;
+        return true;
+    }
+    return session_fail(s, n->line, n->col, "TypeError: argument of type '%s' is not iterable",
+                        value_type_name(b));
+}
+
+/* Operators on strings: + and comparisons; * by an int. */
+static bool string_binary(Session *s, const Node *n, TokenType op, const Value *a, const Value *b,
+                          Value *out) {
+    if (a->kind == VAL_STRING && b->kind == VAL_STRING) {
+        const char *x = a->as.string.text, *y = b->as.string.text;
+        size_t nx = a->as.string.length, ny = b->as.string.length;
+        if (op == TOK_PLUS) {
+            StrBuf sb;
+            strbuf_init(&sb);
+            strbuf_appendn(&sb, x, nx);
+            strbuf_appendn(&sb, y, ny);
+            bool ok = !sb.oom && value_string(sb.data, sb.len, out);
+            strbuf_free(&sb);
+            return ok || session_fail(s, n->line, n->col, "out of memory");
+        }
+        int c = memcmp(x, y, nx < ny ? nx : ny);
+        if (c == 0) c = nx < ny ? -1 : nx > ny;
+        if (token_compares(op)) {
+            bool r = op == TOK_EQ ? c == 0 : op == TOK_NE ? c != 0 : op == TOK_LT ? c < 0
+                     : op == TOK_LE ? c <= 0 : op == TOK_GT ? c > 0 : c >= 0;
+            *out = value_bool(r);
+            return true;
+        }
+    }
+    if (op == TOK_EQ || op == TOK_NE) { /* a string equals nothing else */
+        *out = value_bool(op == TOK_NE);
+        return true;
+    }
+    if (op == TOK_STAR && (value_is_int(a) || value_is_int(b))) {
+        const Value *str = a->kind == VAL_STRING ? a : b;
+        int64_t times = value_int(a->kind == VAL_STRING ? b : a);
+        StrBuf sb;
+        strbuf_init(&sb);
+        for (int64_t i = 0; i < times && !sb.oom && sb.len < (1u << 30); i++)
+            strbuf_appendn(&sb, str->as.string.text, str->as.string.length);
+        bool ok = !sb.oom && value_string(sb.data, sb.len, out);
+        strbuf_free(&sb);
+        return ok || session_fail(s, n->line, n->col, "out of memory");
+    }
+    return session_fail(s, n->line, n->col, "TypeError: unsupported operand type(s) for %s: "
+                        "'%s' and '%s'", token_text(op), value_type_name(a), value_type_name(b));
+}
+
+/* list + list, tuple + tuple, list * n: new sequences (a list and a
+ * tensor go to the engine, as in PyTorch: [1, 2] + t adds). */
+static bool sequence_binary(Session *s, const Node *n, TokenType op, const Value *a,
+                            const Value *b, Value *out) {
+    bool repeat = op == TOK_STAR && (value_is_int(a) || value_is_int(b));
+    if (!repeat && !(a->kind == VAL_LIST && b->kind == VAL_LIST)) {
+        return session_fail(s, n->line, n->col, "TypeError: %s %s %s", a->kind == VAL_LIST &&
+                            b->kind == VAL_LIST ? "can't multiply sequence by non-int of type" :
+                            "unsupported operand type(s) for", token_text(op), value_type_name(b));
+    }
+    if (!repeat && a->as.list->tuple != b->as.list->tuple)
+        return session_fail(s, n->line, n->col, "TypeError: can only concatenate %s (not \"%s\") "
+                            "to %s", value_type_name(a), value_type_name(b), value_type_name(a));
+    const Value *seq = a->kind == VAL_LIST ? a : b;
+    int64_t times = repeat ? value_int(a->kind == VAL_LIST ? b : a) : 1;
+    int64_t count = repeat ? (times > 0 ? seq->as.list->count * times : 0)
+                           : (int64_t)a->as.list->count + b->as.list->count;
+    ValueList *l = count <= INT32_MAX ? value_list_new((int)count, seq->as.list->tuple) : NULL;
+    if (!l) return session_fail(s, n->line, n->col, "MemoryError");
+    for (int64_t i = 0; i < count; i++) {
+        const Value *from = repeat ? &seq->as.list->items[i % seq->as.list->count]
+                            : i < a->as.list->count ? &a->as.list->items[i]
+                                                    : &b->as.list->items[i - a->as.list->count];
+        value_copy(from, &l->items[i]);
+    }
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    return true;
+}
+
+/* Python's own operators: identity, membership, ints, strings, float
+ * division by zero. True when it took the operation (*done), with its
+ * result or its error. */
+bool pyops_binary(Session *s, const Node *n, TokenType op, const Value *a, const Value *b,
+                  Value *out, bool *done) {
+    *done = true;
+    if (op == TOK_IS || op == TOK_IS_NOT) {
+        bool same = identical(a, b);
+        *out = value_bool(op == TOK_IS ? same : !same);
+        return true;
+    }
+    if (op == TOK_IN || op == TOK_NOT_IN) {
+        bool in;
+        if (!contains(s, n, a, b, &in)) return false;
+        *out = value_bool(op == TOK_IN ? in : !in);
+        return true;
+    }
+    if (a->kind == VAL_STRING && op == TOK_PERCENT)
+        return python_percent(s, n->line, n->col, a, b, out);
+    if (a->kind == VAL_STRING || b->kind == VAL_STRING) return string_binary(s, n, op, a, b, out);
+    if (s->python && (a->kind == VAL_LIST || b->kind == VAL_LIST) &&
+        (op == TOK_PLUS || op == TOK_STAR) && a->kind != VAL_TENSOR && b->kind != VAL_TENSOR)
+        return sequence_binary(s, n, op, a, b, out); /* [1, 2] + t: the engine's */
+    if ((op == TOK_EQ || op == TOK_NE) && a->kind != VAL_TENSOR && b->kind != VAL_TENSOR &&
+        !(value_is_scalar(a) && value_is_scalar(b))) {
+        bool same = value_equal(a, b); /* Python's list and tuple equality */
+        *out = value_bool(op == TOK_EQ ? same : !same);
+        return true;
+    }
+    if (s->python && value_is_int(a) && value_is_int(b) && op != TOK_AT)
+        return int_binary(s, n, op, value_int(a), value_int(b), out);
+    if (s->python && value_is_scalar(a) && value_is_scalar(b) &&
+        float_zero_division(s, n, op, value_scalar(b)))
+        return false;
+    *done = false;
+    return true;
+}
+
