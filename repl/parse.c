@@ -226,8 +226,8 @@ static char *decode(Parser *p, const Token *t, const char *body, size_t n, bool 
         char c = body[i];
         if (c == '\\' && !raw && i + 1 < n) {
             char e = body[++i];
-            const char *from = "nt\\\"'r0", *to = "\n\t\\\"'\r";
-            const char *hit = strchr(from, e);
+            const char *from = "nt\\\"'r", *to = "\n\t\\\"'\r";
+            const char *hit = e ? strchr(from, e) : NULL; /* strchr finds a NUL byte too */
             if (e == '\n') continue;
             if (e == '0') c = '\0';
             else if (hit) c = to[hit - from];
