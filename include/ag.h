@@ -519,6 +519,8 @@ typedef struct {
 } AgStats;
 
 AgStats ag_stats(void);
+/* ag_stats().arena_functions alone, cheaply (a shell checks it every statement). */
+int64_t ag_graph_size(void);
 /* Returns cached memory to the system: freed tensor blocks kept for reuse
  * and the arena's spare chunks. */
 void ag_trim(void);

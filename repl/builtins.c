@@ -25,6 +25,7 @@ typedef struct {
     Param params[MAX_PARAMS];
     int count;
     int positional;         /* parameters a positional argument can fill */
+    bool read;              /* parsed (signature_of parses each at its first use) */
     int varargs;            /* index of *args, or -1 */
 } Signature;
 
@@ -107,21 +108,21 @@ static void parse_signature(const char *text, bool list_first, Signature *sig) {
     }
 }
 
-static void read_signatures(void) {
-    if (signatures) return;
-    int n;
-    const Builtin *b = all_builtins(&n);
-    signatures = calloc((size_t)n, sizeof *signatures);
-    if (!signatures) abort(); /* at start-up, a few KiB: nothing sensible to do */
-    for (int i = 0; i < n; i++)
-        parse_signature(b[i].signature, b[i].op && b[i].op->params[0] == 'L', &signatures[i]);
-}
-
+/* b's signature, parsed the first time it is needed (a script calls few
+ * of the builtins: start-up parses none). */
 static const Signature *signature_of(const Builtin *b) {
     int n;
     const Builtin *first = all_builtins(&n);
-    read_signatures();
-    return &signatures[b - first];
+    if (!signatures) {
+        signatures = calloc((size_t)n, sizeof *signatures);
+        if (!signatures) abort(); /* at start-up, a few KiB: nothing sensible to do */
+    }
+    Signature *sig = &signatures[b - first];
+    if (!sig->read) {
+        parse_signature(b->signature, b->op && b->op->params[0] == 'L', sig);
+        sig->read = true;
+    }
+    return sig;
 }
 
 /* ======================================================================

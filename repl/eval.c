@@ -2039,6 +2039,8 @@ static Status exec_assign(Session *s, const Stmt *st) {
     Value v;
     if (!check_void_calls(s, st->expr, false, true) || !eval_expression(s, st->expr, &v))
         return EXEC_ERROR;
+    if (st->num_params == 0 && st->target->kind == NODE_NAME) /* the common case, in loops */
+        return bind_name(s, st->target, v) ? EXEC_OK : EXEC_ERROR;
     if (st->num_params == 0) return bind_target(s, st->target, v) ? EXEC_OK : EXEC_ERROR;
     /* a = b = v: each target, left first */
     for (int i = -1; i < st->num_params; i++) {
@@ -2149,7 +2151,7 @@ static Status loop_body(Session *s, const Stmt *st, bool *stop) {
     if (!take_step(s, st->line, st->col)) return EXEC_ERROR;
     Status r = exec_block(s, &st->body);
     session_note_arena(s); /* a loop that builds graphs says so as it goes */
-    if (!s->frame) session_collect(s); /* closures' cycles, made by each iteration */
+    if (!s->frame) session_maybe_collect(s); /* closures' cycles, made by each iteration */
     if (r == EXEC_BREAK) return EXEC_BREAK; /* the loop ends, its else skipped */
     if (r == EXEC_ERROR || r == EXEC_RETURN) return r;
     *stop = false; /* EXEC_OK or EXEC_CONTINUE: the next iteration */
@@ -2195,7 +2197,9 @@ static Status for_range(Session *s, const Stmt *st) {
     if (!range_bounds(s, st->expr, &start, &stop, &step)) return EXEC_ERROR;
     for (double i = start; step > 0 ? i < stop : i > stop; i += step) {
         bool done;
-        if (!bind_target(s, st->target, s->python ? count_value(s, (int64_t)i) : value_number(i)))
+        Value v = s->python ? count_value(s, (int64_t)i) : value_number(i);
+        if (!(st->target->kind == NODE_NAME ? bind_name(s, st->target, v)
+                                            : bind_target(s, st->target, v)))
             return EXEC_ERROR;
         Status r = loop_body(s, st, &done);
         if (done) return r;
@@ -2458,9 +2462,6 @@ static Status exec_assert(Session *s, const Stmt *st) {
 }
 
 static Status exec_statement(Session *s, const Stmt *st) {
-    if (!session_stack_ok(s))
-        return exec_fail(s, st->line, st->col, s->python ? "RecursionError: maximum recursion "
-                         "depth exceeded" : "blocks and calls nested too deeply for the stack");
     switch (st->kind) {
     case STMT_EXPR: return exec_expr(s, st);
     case STMT_ASSIGN: return exec_assign(s, st);
@@ -2486,6 +2487,12 @@ static Status exec_statement(Session *s, const Stmt *st) {
 /* A block's statements, quiet, in order; break, continue and return end it
  * and go up to whoever takes them. */
 static Status exec_block(Session *s, const Block *b) {
+    /* every nesting of statements comes through here (and calls through
+     * eval_expression): the C stack is checked once a block */
+    if (b->count && !session_stack_ok(s))
+        return exec_fail(s, b->items[0]->line, b->items[0]->col, s->python ? "RecursionError: "
+                         "maximum recursion depth exceeded" : "blocks and calls nested too deeply "
+                         "for the stack");
     s->quiet++;
     Status r = EXEC_OK;
     for (int i = 0; i < b->count && r == EXEC_OK; i++) r = exec_statement(s, b->items[i]);
@@ -2530,6 +2537,6 @@ bool eval_statement(Session *s, const Stmt *stmt) {
     s->binary = binary_for_builtin;
     Status r = exec_statement(s, stmt);
     session_note_arena(s);
-    if (!s->frame) session_collect(s);
+    if (!s->frame) session_maybe_collect(s);
     return r != EXEC_ERROR;
 }

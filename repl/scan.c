@@ -278,6 +278,10 @@ static bool indentation(Scanner *s, Token *out) {
     return true;
 }
 
+/* inlined into scan_token: the scanner is on the path of every line read */
+#if defined(__GNUC__)
+__attribute__((always_inline)) inline
+#endif
 static Token scan_one(Scanner *s) {
     if (s->pending_dedents > 0) {
         s->pending_dedents--;

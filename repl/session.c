@@ -361,7 +361,7 @@ static void mark_env(Env *e) {
 }
 
 void session_collect(Session *s) {
-    if (!s->envs.next || s->num_envs < s->collect_at) return;
+    if (!s->envs.next) return;
     int64_t count = 0;
     for (Env *e = s->envs.next; e != &s->envs; e = e->next) e->marked = false, count++;
     for (int i = 0; i < s->num_vars; i++) mark_value(&s->vars[i].value);
@@ -449,8 +449,8 @@ int session_print_grads(Session *s, Tensor **before) {
 }
 
 void session_note_arena(Session *s) {
+    if (ag_graph_size() < s->arena_note_at || s->quiet_notes) return;
     AgStats st = ag_stats();
-    if (st.arena_functions < s->arena_note_at || s->quiet_notes) return;
     while (s->arena_note_at <= st.arena_functions) s->arena_note_at *= 10;
     fflush(s->out);
     fprintf(s->err,

@@ -152,6 +152,9 @@ Env *session_env(Session *s, Env *parent, Code *code, int line, int col);
  * s->roots), so that cycles such as a nested function stored in the env it
  * closes over are freed. Called between statements, when many envs live. */
 void session_collect(Session *s);
+static inline void session_maybe_collect(Session *s) {
+    if (s->num_envs >= s->collect_at) session_collect(s);
+}
 /* Switches the .py dialect on or off (the print options follow). */
 void session_set_python(Session *s, bool python);
 

@@ -181,6 +181,8 @@ void ag_graph_output_freed(const Tensor *t) {
 
 int64_t ag_arena_sinks(void) { return arena.sinks; }
 
+int64_t ag_graph_size(void) { return arena.num_functions; }
+
 AgStats ag_stats(void) {
     AgStats s;
     ag_stats_tensors(&s);
