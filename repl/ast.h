@@ -101,6 +101,7 @@ typedef enum {
     STMT_GLOBAL,    /* global / nonlocal names: params */
     STMT_ASSERT,    /* assert expr [, message]: expr, target = the message */
     STMT_DEL,       /* del TARGET, ...: params */
+    STMT_CLASS,     /* class target[(expr)]: body */
     STMT_YIELD,     /* yield [expr], in a def that is a generator */
 } StmtKind;
 
@@ -127,6 +128,7 @@ struct Stmt {
     bool python_block;     /* DEF: def NAME(...): (Python's rules for its body) */
     bool generator;        /* DEF: its body yields (a call gives the yielded values) */
     signed char grad_mode; /* DEF: @torch.no_grad() (-1) or @torch.enable_grad() (1) on it */
+    bool staticmethod;     /* DEF: @staticmethod on it (no self when called on an object) */
     bool nonlocal;         /* GLOBAL: nonlocal rather than global */
     Node *module;          /* IMPORT: from MODULE import ... (NULL: import ...) */
     bool has_block;        /* DEF: f(x) { ... } */

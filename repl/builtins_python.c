@@ -435,6 +435,11 @@ static BUILTIN(py_bool) {
 /* Whether v is an instance of the type a builtin value stands for (int,
  * float, str, list, tuple, dict, set, bool, torch.Tensor). */
 static bool instance_of(const Value *v, const Value *type) {
+    if (type->kind == VAL_CLASS) {
+        for (const ClassObj *c = v->kind == VAL_INSTANCE ? v->as.object->cls : NULL; c; c = c->base)
+            if (c == type->as.cls) return true;
+        return false;
+    }
     if (type->kind == VAL_LIST) {
         for (int i = 0; i < type->as.list->count; i++)
             if (instance_of(v, &type->as.list->items[i])) return true;
@@ -450,7 +455,7 @@ static bool instance_of(const Value *v, const Value *type) {
 
 static BUILTIN(py_isinstance) {
     const Value *type = &a->arg[1];
-    if (type->kind != VAL_BUILTIN && type->kind != VAL_LIST)
+    if (type->kind != VAL_BUILTIN && type->kind != VAL_LIST && type->kind != VAL_CLASS)
         return arg_error(s, a, 1, "TypeError: isinstance() arg 2 must be a type or tuple of types");
     *out = value_bool(instance_of(&a->arg[0], type));
     return true;
@@ -1103,6 +1108,11 @@ static BUILTIN(py_tolist) {
 
 /* type(obj): the type's row, as a value (type(3) is int). */
 static BUILTIN(py_type) {
+    if (a->arg[0].kind == VAL_INSTANCE) { /* its class */
+        a->arg[0].as.object->cls->refs++;
+        *out = (Value){.kind = VAL_CLASS, .as.cls = a->arg[0].as.object->cls};
+        return true;
+    }
     const char *name = value_type_name(&a->arg[0]);
     for (int i = 0; i < num_python_builtins; i++)
         if ((python_builtins[i].flags & BI_TYPE) && strcmp(python_builtins[i].name, name) == 0) {
@@ -1195,6 +1205,41 @@ static BUILTIN(py_allclose) {
     return true;
 }
 
+/* getattr(obj, name[, default]), hasattr(obj, name), setattr(obj, name, v):
+ * the attributes of objects and classes. */
+static BUILTIN(py_getattr) {
+    const char *name;
+    size_t n;
+    if (!arg_string(s, a, 1, &name, &n)) return false;
+    if (value_getattr(&a->arg[0], name, n, out)) return true;
+    if (a->given[2]) return value_copy(&a->arg[2], out);
+    return session_fail(s, a->line, a->col, "AttributeError: '%s' object has no attribute '%.*s'",
+                        value_type_name(&a->arg[0]), (int)n, name);
+}
+
+static BUILTIN(py_hasattr) {
+    const char *name;
+    size_t n;
+    Value v;
+    if (!arg_string(s, a, 1, &name, &n)) return false;
+    bool has = value_getattr(&a->arg[0], name, n, &v);
+    if (has) value_release(&v);
+    *out = value_bool(has);
+    return true;
+}
+
+static BUILTIN(py_setattr) {
+    (void)out;
+    const char *name;
+    size_t n;
+    Value v;
+    if (!arg_string(s, a, 1, &name, &n)) return false;
+    value_copy(&a->arg[2], &v);
+    return value_setattr(&a->arg[0], name, n, v) ||
+           session_fail(s, a->line, a->col, "AttributeError: '%s' object attributes cannot be "
+                        "set", value_type_name(&a->arg[0]));
+}
+
 /* ======================================================================
  * The rows
  * ====================================================================== */
@@ -1230,6 +1275,10 @@ const Builtin python_builtins[] = {
     PY("str", "str(object=None)", "the text print would show", py_str, BI_TYPE),
     PY("repr", "repr(object)", "the text the prompt would show (strings quoted)", py_repr, 0),
     PY("bool", "bool(x=False)", "the truth of x", py_bool, BI_TYPE),
+    PY("getattr", "getattr(object, name, default=None)", "object.name (default when there is "
+       "none, if given)", py_getattr, 0),
+    PY("hasattr", "hasattr(object, name)", "whether object.name exists", py_hasattr, 0),
+    PY("setattr", "setattr(object, name, value)", "object.name = value", py_setattr, BI_VOID),
     PY("type", "type(object)", "the type of a value (type(3) is int)", py_type, 0),
     PY("id", "id(object)", "a number that is the same for the same object", py_id, 0),
     PY("device", "device(type)", "torch.device('cpu'): ag computes on the CPU", py_device, 0),

@@ -33,6 +33,7 @@ typedef enum { EXEC_OK, EXEC_ERROR, EXEC_BREAK, EXEC_CONTINUE, EXEC_RETURN } Sta
 static Status exec_block(Session *s, const Block *b);
 static Status exec_statement(Session *s, const Stmt *st);
 static bool make_function(Session *s, const Stmt *def, const Node *lambda, Value *out);
+static bool call_value(Session *s, const Node *call, const Value *v, Value *out);
 static bool apply_tensor_binary(Session *s, const Node *n, TokenType op, const Value *a,
                                 const Value *b, Value *out);
 
@@ -99,7 +100,10 @@ static bool truth(Session *s, const Node *at, const Value *v, bool *out) {
     case VAL_STRING: *out = v->as.string.length > 0; return true;
     case VAL_LIST: *out = v->as.list->count > 0; return true;
     case VAL_DICT: *out = v->as.dict->count > 0; return true;
-    case VAL_FUNCTION: case VAL_BUILTIN: *out = true; return true;
+    case VAL_FUNCTION: case VAL_BUILTIN: case VAL_CLASS: case VAL_METHOD:
+    case VAL_INSTANCE:
+        *out = true;
+        return true;
     case VAL_SHAPE: *out = v->as.shape.ndim > 0; return true;
     case VAL_MODULE: case VAL_OPTIM: *out = true; return true;
     case VAL_TENSOR:
@@ -384,9 +388,62 @@ static Tensor *tensor_op(TokenType op, Tensor *a, Tensor *b) {
 }
 
 /* a op b on two values (borrowed) at node n. */
+/* The methods that implement op: a.NAME(b), then b.RNAME(a) (None for
+ * the comparisons, which reflect to their mirror). */
+static void dunders(TokenType op, const char **name, const char **rname) {
+    static const struct {
+        TokenType op;
+        const char *name, *rname;
+    } table[] = {
+        {TOK_PLUS, "__add__", "__radd__"},         {TOK_MINUS, "__sub__", "__rsub__"},
+        {TOK_STAR, "__mul__", "__rmul__"},         {TOK_SLASH, "__truediv__", "__rtruediv__"},
+        {TOK_SLASHSLASH, "__floordiv__", "__rfloordiv__"}, {TOK_PERCENT, "__mod__", "__rmod__"},
+        {TOK_STARSTAR, "__pow__", "__rpow__"},     {TOK_AT, "__matmul__", "__rmatmul__"},
+        {TOK_EQ, "__eq__", "__eq__"},              {TOK_NE, "__ne__", "__ne__"},
+        {TOK_LT, "__lt__", "__gt__"},              {TOK_LE, "__le__", "__ge__"},
+        {TOK_GT, "__gt__", "__lt__"},              {TOK_GE, "__ge__", "__le__"},
+    };
+    *name = *rname = NULL;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (table[i].op == op) *name = table[i].name, *rname = table[i].rname;
+}
+
+/* Calls obj.NAME(arg) when obj is an object whose class has it: true then
+ * (the result in out, or false ok with the error set). */
+static bool call_dunder(Session *s, const Node *n, const Value *obj, const char *name,
+                        const Value *arg, Value *out, bool *ok) {
+    Value m;
+    if (obj->kind != VAL_INSTANCE || !name || !value_getattr(obj, name, strlen(name), &m))
+        return false;
+    *ok = s->call_value(s, n->line, n->col, &m, arg, arg ? 1 : 0, out);
+    value_release(&m);
+    return true;
+}
+
+/* a op b with an object on either side: Python's dispatch (a.__add__(b),
+ * else b.__radd__(a)); == and != fall back to identity. */
+static bool object_binary(Session *s, const Node *n, TokenType op, const Value *a,
+                          const Value *b, Value *out) {
+    const char *name, *rname;
+    bool ok;
+    dunders(op, &name, &rname);
+    if (call_dunder(s, n, a, name, b, out, &ok) || call_dunder(s, n, b, rname, a, out, &ok))
+        return ok;
+    if (op == TOK_EQ || op == TOK_NE) {
+        bool same = value_equal(a, b);
+        *out = value_bool(op == TOK_EQ ? same : !same);
+        return true;
+    }
+    return session_fail(s, n->line, n->col, "TypeError: unsupported operand type(s) for %s: "
+                        "'%s' and '%s'", token_text(op), value_type_name(a), value_type_name(b));
+}
+
 static bool apply_binary(Session *s, const Node *n, TokenType op, const Value *a, const Value *b,
                          Value *out) {
     bool done;
+    if ((a->kind == VAL_INSTANCE || b->kind == VAL_INSTANCE) && op != TOK_IS &&
+        op != TOK_IS_NOT && op != TOK_IN && op != TOK_NOT_IN)
+        return object_binary(s, n, op, a, b, out);
     if (op == TOK_IS || op == TOK_IS_NOT || op == TOK_IN || op == TOK_NOT_IN || s->python) {
         bool ok = pyops_binary(s, n, op, a, b, out, &done);
         if (done) return ok;
@@ -465,6 +522,13 @@ static bool eval_unary(Session *s, const Node *n, Value *out) {
     Value v;
     if (!eval_expression(s, n->left, &v)) return false;
     bool ok = true;
+    if (v.kind == VAL_INSTANCE && n->op != TOK_NOT) { /* -obj: its __neg__ */
+        if (!call_dunder(s, n, &v, n->op == TOK_MINUS ? "__neg__" : "__pos__", NULL, out, &ok))
+            ok = session_fail(s, n->line, n->col, "TypeError: bad operand type for unary %s: "
+                              "'%s'", token_text(n->op), value_type_name(&v));
+        value_release(&v);
+        return ok;
+    }
     if (n->op == TOK_NOT) {
         bool t = false; /* truth leaves it unset when it fails */
         ok = truth(s, n->left, &v, &t);
@@ -581,6 +645,35 @@ static bool module_attr(Session *s, const Node *n, const char *module, Value *ou
                         "'%.*s'", module, name_len(n), name);
 }
 
+/* f.__name__, Cls.__name__, obj.__class__: true when n names one of them. */
+static bool special_attr(Session *s, const Node *n, const Value *obj, Value *out) {
+    const char *name = NULL;
+    if (attr_is(n, "__name__"))
+        name = obj->kind == VAL_FUNCTION ? obj->as.function->name
+               : obj->kind == VAL_BUILTIN ? obj->as.builtin.name
+               : obj->kind == VAL_CLASS ? obj->as.cls->name : NULL;
+    if (name) {
+        size_t len = obj->kind == VAL_FUNCTION ? obj->as.function->name_length : strlen(name);
+        return value_string(name, len, out) || session_fail(s, n->line, n->col, "MemoryError");
+    }
+    if (attr_is(n, "__class__") && obj->kind == VAL_INSTANCE) {
+        obj->as.object->cls->refs++;
+        *out = (Value){.kind = VAL_CLASS, .as.cls = obj->as.object->cls};
+        return true;
+    }
+    return false;
+}
+
+/* Python's AttributeError for obj.NAME at n. */
+static bool no_attribute(Session *s, const Node *n, const Value *obj) {
+    if (obj->kind == VAL_CLASS)
+        return session_fail(s, n->line, n->col, "AttributeError: type object '%s' has no "
+                            "attribute '%.*s'", obj->as.cls->name, name_len(n), n->as.text.text);
+    return session_fail(s, n->line, n->col, "AttributeError: '%s' object has no attribute "
+                        "'%.*s'", obj->kind == VAL_METHOD ? "super" : value_type_name(obj),
+                        name_len(n), n->as.text.text);
+}
+
 static bool eval_attr(Session *s, const Node *n, Value *out) {
     Value obj;
     if (n->left->kind == NODE_NAME && !n->left->torch && !s->frame &&
@@ -588,6 +681,13 @@ static bool eval_attr(Session *s, const Node *n, Value *out) {
         return false; /* F.relu, nn.Linear: say what to write */
     if (!eval_expression(s, n->left, &obj)) return false;
     if (obj.kind == VAL_MODULE) return module_attr(s, n, obj.as.module, out);
+    if (s->python && special_attr(s, n, &obj, out)) return value_release(&obj), true;
+    if (obj.kind == VAL_INSTANCE || obj.kind == VAL_CLASS || obj.kind == VAL_METHOD) {
+        bool ok = value_getattr(&obj, n->as.text.text, n->as.text.length, out) ||
+                  no_attribute(s, n, &obj);
+        value_release(&obj);
+        return ok;
+    }
     if (!stacked(s, n->left, &obj)) return false;
     bool tensor_like = obj.kind == VAL_TENSOR || (obj.kind == VAL_NUMBER && obj.literal);
     if (!tensor_like) {
@@ -1208,7 +1308,8 @@ static bool keyword_arg(Session *s, const Node *call, const UserFunc *f, const N
 /* Evaluates a call's arguments into f's parameter slots: positional ones
  * in order (*args spread), keyword ones by name, defaults for the rest
  * (apply_user). */
-static bool call_user(Session *s, const Node *call, UserFunc *f, Value *out) {
+static bool call_user(Session *s, const Node *call, UserFunc *f, const Value *self,
+                      Value *out) {
     /* Room for the arguments on the stack when they are few (recursion
      * goes deep on the C stack), on the heap otherwise. */
     enum { FEW = 8 };
@@ -1219,13 +1320,19 @@ static bool call_user(Session *s, const Node *call, UserFunc *f, Value *out) {
     userfunc_params(f, &total);
     bool starred = false;
     for (int i = 0; i < call->num_kids; i++) starred = starred || call->kids[i]->kind == NODE_STARRED;
-    int cap = !starred && call->num_kids <= FEW && total <= FEW ? FEW : MAX_ARGS;
+    int cap = !starred && call->num_kids < FEW && total <= FEW ? FEW : MAX_ARGS;
     Value *args = cap == FEW ? few : malloc(MAX_ARGS * sizeof *args);
     const Node **nodes = cap == FEW ? few_nodes : malloc(MAX_ARGS * sizeof *nodes);
     bool *given = cap == FEW ? few_given : malloc(MAX_ARGS * sizeof *given);
     bool ok = args && nodes && given;
     if (!ok) session_set_error(s, call->line, call->col, "out of memory calling a function");
     for (int i = 0; ok && i < cap; i++) args[i] = value_void(), given[i] = false;
+    if (ok && self) { /* a method's object, its first argument */
+        value_copy(self, &args[0]);
+        nodes[0] = call;
+        given[0] = true;
+        np = 1;
+    }
     for (int i = 0; ok && i < call->num_kids; i++) {
         const Node *k = call->kids[i];
         if (k->kind != NODE_KEYWORD) {
@@ -1375,6 +1482,21 @@ static bool call_method(Session *s, const Node *call, Value *out) {
     Value self;
     if (!eval_expression(s, obj, &self)) return false;
     if (self.kind == VAL_MODULE) return call_module(s, call, self.as.module, out);
+    if (self.kind == VAL_INSTANCE || self.kind == VAL_CLASS || self.kind == VAL_METHOD) {
+        Value f; /* obj.f(...): the bound method, or whatever the attribute holds */
+        bool found = value_getattr(&self, attr->as.text.text, attr->as.text.length, &f);
+        if (!found && attr->as.text.length == 8 && memcmp(attr->as.text.text, "__init__", 8) == 0 &&
+            call->num_kids == 0) { /* super().__init__() of a class with no __init__: object's */
+            value_release(&self);
+            *out = value_none();
+            return true;
+        }
+        bool ok = found || no_attribute(s, attr, &self);
+        value_release(&self);
+        if (ok) ok = call_value(s, call, &f, out);
+        value_release(&f);
+        return ok;
+    }
     bool python_value = self.kind == VAL_LIST || self.kind == VAL_DICT || self.kind == VAL_STRING;
     if (s->python && python_value) { /* xs.append(x), d.items(), ", ".join(names) */
         const Builtin *m = builtin_method(self.kind, attr->as.text.text, attr->as.text.length);
@@ -1398,14 +1520,100 @@ static bool call_method(Session *s, const Node *call, Value *out) {
     return call_builtin(s, call, b, &self, out);
 }
 
+/* Cls(...): a new object of the class, its __init__ run with the
+ * arguments (which must return None). */
+static bool instantiate(Session *s, const Node *call, const Value *cls, Value *out) {
+    Instance *o = calloc(1, sizeof *o);
+    ValueDict *attrs = o ? value_dict_new(false) : NULL;
+    if (!attrs) {
+        free(o);
+        return session_fail(s, call->line, call->col, "MemoryError");
+    }
+    *o = (Instance){.refs = 1, .cls = cls->as.cls, .attrs = attrs};
+    cls->as.cls->refs++;
+    Value self = {.kind = VAL_INSTANCE, .as.object = o}, init, r = value_void();
+    bool ok = true;
+    if (value_getattr(&self, "__init__", 8, &init)) {
+        ok = call_value(s, call, &init, &r);
+        value_release(&init);
+        if (ok && r.kind != VAL_NONE && r.kind != VAL_VOID)
+            ok = session_fail(s, call->line, call->col, "TypeError: __init__() should return "
+                              "None, not '%s'", value_type_name(&r));
+        value_release(&r);
+    } else if (call->num_kids > 0) {
+        ok = session_fail(s, call->line, call->col, "TypeError: %s() takes no arguments",
+                          cls->as.cls->name);
+    }
+    if (!ok) return value_release(&self), false;
+    *out = self;
+    return true;
+}
+
+/* super() in a method: the object (its first parameter), seen from the
+ * base of the class that defines the running method. */
+static bool make_super(Session *s, const Node *call, Value *out) {
+    Frame *f = s->frame;
+    Env *e = f ? f->env : NULL;
+    if (call->num_kids || !f || !f->func || !e || e->num_locals == 0 ||
+        e->locals[0].value.kind != VAL_INSTANCE)
+        return session_fail(s, call->line, call->col, "RuntimeError: super(): ag takes super() "
+                            "with no arguments, inside a method");
+    const Value *self = &e->locals[0].value;
+    const ClassObj *owner = self->as.object->cls;
+    for (; owner; owner = owner->base) { /* the class whose namespace holds this function */
+        bool here = false;
+        for (int64_t i = 0; owner->attrs && i < owner->attrs->count && !here; i++) {
+            const Value *v = &owner->attrs->entries[i].value;
+            here = v->kind == VAL_FUNCTION && v->as.function == f->func;
+        }
+        if (here) break;
+    }
+    if (!owner || !owner->base) {
+        *out = value_none(); /* object's __init__ and friends: nothing to do */
+        return session_fail(s, call->line, call->col, "RuntimeError: super(): %s has no base "
+                            "class (ag's classes have no object base)", owner ? owner->name
+                            : "this method's class");
+    }
+    Bound *b = calloc(1, sizeof *b);
+    if (!b) return session_fail(s, call->line, call->col, "MemoryError");
+    b->refs = 1;
+    b->func = value_void();
+    value_copy(self, &b->self);
+    b->from = owner->base;
+    owner->base->refs++;
+    *out = (Value){.kind = VAL_METHOD, .as.bound = b};
+    return true;
+}
+
 /* Calls the value v (borrowed): a function you defined, or a builtin. */
 static bool call_value(Session *s, const Node *call, const Value *v, Value *out) {
     if (v->kind == VAL_FUNCTION) {
         UserFunc *f = v->as.function;
         f->refs++; /* the call may rebind the name that held it */
         Value held = {.kind = VAL_FUNCTION, .as.function = f};
-        bool ok = call_user(s, call, f, out);
+        bool ok = call_user(s, call, f, NULL, out);
         value_release(&held);
+        return ok;
+    }
+    if (v->kind == VAL_METHOD && !v->as.bound->from) { /* obj.f(...): self first */
+        Value held;
+        value_copy(v, &held);
+        const Bound *b = v->as.bound;
+        bool ok = b->func.kind == VAL_FUNCTION
+                      ? call_user(s, call, b->func.as.function, &b->self, out)
+                      : session_fail(s, call->line, call->col, "TypeError: this method cannot "
+                                     "be called");
+        value_release(&held);
+        return ok;
+    }
+    if (v->kind == VAL_CLASS) return instantiate(s, call, v, out);
+    if (v->kind == VAL_INSTANCE) { /* obj(...): its __call__ */
+        Value f;
+        if (!value_getattr(v, "__call__", 8, &f))
+            return session_fail(s, call->line, call->col, "TypeError: '%s' object is not "
+                                "callable", value_type_name(v));
+        bool ok = call_value(s, call, &f, out);
+        value_release(&f);
         return ok;
     }
     if (v->kind == VAL_BUILTIN) return call_builtin(s, call, v->as.builtin.row, NULL, out);
@@ -1435,6 +1643,8 @@ static bool eval_call(Session *s, const Node *call, Value *out) {
     }
     const char *name = callee->as.text.text;
     Meaning m = callee->torch ? (Meaning){NULL, false, builtin_of(callee)} : resolve(s, callee);
+    if (!m.value && s->python && callee->as.text.length == 5 && memcmp(name, "super", 5) == 0)
+        return make_super(s, call, out);
     if (m.value) {
         Value f = *m.value; /* call_value takes its own reference when it must */
         return call_value(s, call, &f, out);
@@ -1784,8 +1994,37 @@ static Status assign_requires_grad(Session *s, const Stmt *st) {
     return ok ? EXEC_OK : EXEC_ERROR;
 }
 
+/* obj.NAME = v (v taken) when obj (evaluated here) is an object or a
+ * class, Python's attributes: true then, the statement done or failed
+ * (*status); false, v released, for anything else (a tensor's .grad). */
+static bool object_store(Session *s, const Stmt *st, Value *v, Status *status) {
+    const Node *t = st->target;
+    Value obj;
+    *status = EXEC_ERROR;
+    if (!eval_expression(s, t->left, &obj)) return value_release(v), true;
+    if (obj.kind != VAL_INSTANCE && obj.kind != VAL_CLASS) {
+        value_release(&obj);
+        value_release(v);
+        return false;
+    }
+    if (v->kind == VAL_VOID && !eval_expression(s, st->expr, v)) { /* the value, when not yet */
+        value_release(&obj);
+        return true;
+    }
+    *status = value_setattr(&obj, t->as.text.text, t->as.text.length, *v)
+                  ? EXEC_OK : exec_fail(s, t->line, t->col, "MemoryError");
+    *v = value_void();
+    value_release(&obj);
+    return true;
+}
+
 static Status assign_attr(Session *s, const Stmt *st) {
     const Node *t = st->target;
+    if (s->python) { /* an object's attribute; a tensor's .grad and .requires_grad below */
+        Value v = value_void();
+        Status done;
+        if (object_store(s, st, &v, &done)) return done;
+    }
     if (attr_is(t, "requires_grad")) return assign_requires_grad(s, st);
     if (!attr_is(t, "grad"))
         return exec_fail(s, t->line, t->col, "only x.grad can be assigned (x.grad = None, or "
@@ -2061,8 +2300,27 @@ static bool current_value(Session *s, const Node *n, Value *out) { return eval_n
  * keeps its .grad (gradient descent: w -= lr * w.grad); the old tensor is
  * not changed, so a graph that used it is intact. Otherwise NAME = NAME op
  * EXPR. */
+/* obj.NAME op= v on an object (self.grad += g): read, apply, store. */
+static Status augassign_attr(Session *s, const Stmt *st) {
+    Value old, rhs, r;
+    if (!eval_attr(s, st->target, &old)) return EXEC_ERROR;
+    if (!eval_expression(s, st->expr, &rhs)) return value_release(&old), EXEC_ERROR;
+    Node op_node = *st->target;
+    op_node.left = st->target;
+    op_node.right = st->expr;
+    bool ok = apply_binary(s, &op_node, st->op, &old, &rhs, &r);
+    value_release(&old);
+    value_release(&rhs);
+    Status done;
+    if (!ok) return EXEC_ERROR;
+    if (object_store(s, st, &r, &done)) return done;
+    return exec_fail(s, st->target->line, st->target->col, "only an object's attributes can be "
+                     "updated with %s= (x.grad of a tensor cannot)", token_text(st->op));
+}
+
 static Status exec_augassign(Session *s, const Stmt *st) {
     if (st->target->kind == NODE_INDEX) return assign_index(s, st, st->op);
+    if (st->target->kind == NODE_ATTR) return augassign_attr(s, st);
     Value old, rhs, r;
     if (!check_void_calls(s, st->expr, false, false) || !current_value(s, st->target, &old))
         return EXEC_ERROR;
@@ -2117,8 +2375,10 @@ static bool make_function(Session *s, const Stmt *def, const Node *lambda, Value
     }
     for (int i = 0; owned && i < n; i++) owned[i] = values[i];
     Frame *f = s->frame;
+    Env *closure = f ? f->env : NULL;
+    while (closure && closure->class_scope) closure = closure->parent; /* methods skip the class's */
     UserFunc *fn = session_function(s, f && f->func ? f->func->code : NULL, def, lambda, owned,
-                                    f ? f->env : NULL);
+                                    closure);
     if (!fn) return false;
     *out = (Value){.kind = VAL_FUNCTION, .as.function = fn};
     return true;
@@ -2375,6 +2635,63 @@ static Status exec_import(Session *s, const Stmt *st) {
     return EXEC_OK;
 }
 
+/* class NAME(BASE): its body runs in a namespace of its own (a class-scope
+ * env, which the functions defined in it do not close over, as Python's);
+ * what it bound becomes the class's attributes. */
+static Status exec_class(Session *s, const Stmt *st) {
+    ClassObj *base = NULL;
+    bool object_base = st->expr && st->expr->kind == NODE_NAME && !st->expr->torch &&
+                       st->expr->as.text.length == 6 &&
+                       memcmp(st->expr->as.text.text, "object", 6) == 0 && !bound(s, st->expr);
+    if (st->expr && !object_base) { /* class C(object): Python 2's spelling of no base */
+        Value b;
+        if (!eval_expression(s, st->expr, &b)) return EXEC_ERROR;
+        if (b.kind != VAL_CLASS) {
+            Status r = exec_fail(s, st->expr->line, st->expr->col, "TypeError: a class's base "
+                                 "must be a class (ag's torch.nn.Module comes later), not %s",
+                                 value_type_name(&b));
+            value_release(&b);
+            return r;
+        }
+        base = b.as.cls; /* b's reference becomes the class's */
+    }
+    Frame *caller = s->frame;
+    Env *env = session_env(s, caller ? caller->env : NULL, caller && caller->func ? caller->func->code : NULL,
+                           st->line, st->col);
+    if (!env) return class_release(base), EXEC_ERROR;
+    env->class_scope = true;
+    Frame frame = {.func = caller ? caller->func : NULL, .env = env, .caller = caller,
+                   .result = value_void()};
+    s->frame = &frame;
+    Status r = exec_block(s, &st->body);
+    s->frame = caller;
+    ClassObj *c = r == EXEC_OK ? calloc(1, sizeof *c) : NULL;
+    if (r == EXEC_OK && c) {
+        *c = (ClassObj){.refs = 1, .base = base, .attrs = value_dict_new(false)};
+        size_t n = st->target->as.text.length;
+        c->name = malloc(n + 1);
+        if (c->name) memcpy(c->name, st->target->as.text.text, n), c->name[n] = '\0';
+        base = NULL;
+        bool ok = c->attrs && c->name;
+        for (int i = 0; ok && i < env->num_locals; i++) {
+            Local *l = &env->locals[i];
+            Value key, v;
+            if (l->value.kind == VAL_VOID) continue;
+            ok = value_string(l->name, l->length, &key) && value_copy(&l->value, &v) &&
+                 value_dict_set(c->attrs, key, v);
+        }
+        Value cls = {.kind = VAL_CLASS, .as.cls = c};
+        if (!ok) value_release(&cls), r = exec_fail(s, st->line, st->col, "MemoryError");
+        else r = bind_name(s, st->target, cls) ? EXEC_OK : EXEC_ERROR;
+    } else if (r == EXEC_OK) {
+        r = exec_fail(s, st->line, st->col, "MemoryError");
+    }
+    class_release(base);
+    env_release(env);
+    return r == EXEC_ERROR ? EXEC_ERROR : r == EXEC_OK ? EXEC_OK
+           : exec_fail(s, st->line, st->col, "SyntaxError: 'return' outside function");
+}
+
 /* yield EXPR: the value joins the list the generator's call gives. */
 static Status exec_yield(Session *s, const Stmt *st) {
     Value v = value_none();
@@ -2480,6 +2797,7 @@ static Status exec_statement(Session *s, const Stmt *st) {
     case STMT_ASSERT: return exec_assert(s, st);
     case STMT_YIELD: return exec_yield(s, st);
     case STMT_DEL: return exec_del(s, st);
+    case STMT_CLASS: return exec_class(s, st);
     }
     return exec_fail(s, st->line, st->col, "internal error: unknown statement");
 }
@@ -2504,9 +2822,27 @@ static Status exec_block(Session *s, const Block *b) {
 static bool call_for_builtin(Session *s, int line, int col, const Value *fn, const Value *args,
                              int n, Value *out) {
     Value copies[MAX_ARGS];
-    if (n > MAX_ARGS) return session_fail(s, line, col, "too many arguments");
-    for (int i = 0; i < n; i++) value_copy(&args[i], &copies[i]);
+    bool method = fn->kind == VAL_METHOD && !fn->as.bound->from;
+    if (n + method > MAX_ARGS) return session_fail(s, line, col, "too many arguments");
+    if (method) value_copy(&fn->as.bound->self, &copies[0]); /* a bound method: self first */
+    for (int i = 0; i < n; i++) value_copy(&args[i], &copies[i + method]);
+    n += method;
+    if (method) fn = &fn->as.bound->func;
     Node at = {.kind = NODE_CALL, .line = line, .col = col};
+    if (fn->kind == VAL_INSTANCE || fn->kind == VAL_CLASS) { /* __call__, or a new object */
+        Value f, r = value_void();
+        bool ok;
+        if (fn->kind == VAL_CLASS) ok = session_fail(s, line, col, "TypeError: ag makes objects "
+                                                     "only in a call written Cls(...)");
+        else if (!value_getattr(fn, "__call__", 8, &f))
+            ok = session_fail(s, line, col, "TypeError: '%s' object is not callable",
+                              value_type_name(fn));
+        else
+            ok = call_for_builtin(s, line, col, &f, copies, n, &r), value_release(&f);
+        release_args(copies, n);
+        if (ok) *out = r;
+        return ok;
+    }
     if (fn->kind == VAL_FUNCTION) {
         UserFunc *f = fn->as.function;
         f->refs++;
@@ -2532,7 +2868,25 @@ static bool binary_for_builtin(Session *s, int line, int col, TokenType op, cons
     return apply_binary(s, &at, op, a, b, out);
 }
 
+/* print's and str()'s text of an object whose class has __str__ or
+ * __repr__ (repr: __repr__ only); false for the default text. */
+static bool object_text(void *ctx, const Value *v, bool repr, StrBuf *out) {
+    Session *s = ctx;
+    Value m, r;
+    if (!value_getattr(v, repr ? "__repr__" : "__str__", repr ? 8 : 7, &m) &&
+        (repr || !value_getattr(v, "__repr__", 8, &m)))
+        return false;
+    bool ok = s->call_value(s, s->error_line, s->error_col, &m, NULL, 0, &r);
+    value_release(&m);
+    if (ok && r.kind == VAL_STRING) strbuf_appendn(out, r.as.string.text, r.as.string.length);
+    else if (ok) ok = false; /* __repr__ returned non-string: the default text */
+    value_release(&r);
+    return ok;
+}
+
 bool eval_statement(Session *s, const Stmt *stmt) {
+    s->print.text = object_text;
+    s->print.text_ctx = s;
     s->call_value = call_for_builtin;
     s->binary = binary_for_builtin;
     Status r = exec_statement(s, stmt);

@@ -1094,6 +1094,7 @@ static bool block_push(Parser *p, Stmt ***items, int *count, int *cap, Stmt *s,
  * indented block after ...". */
 static void header_name(const Token *header, char *buf, size_t size) {
     if (header->type == TOK_DEF) snprintf(buf, size, "function definition");
+    else if (header->type == TOK_CLASS) snprintf(buf, size, "class definition");
     else snprintf(buf, size, "'%.*s' statement", (int)header->length, header->start);
 }
 
@@ -1425,7 +1426,6 @@ static bool unsupported_statement(Parser *p) {
     const Token *t = &p->current;
     const char *what = NULL;
     switch (t->type) {
-    case TOK_CLASS: what = "classes (class) are not supported yet: write functions"; break;
     case TOK_TRY: case TOK_EXCEPT: case TOK_FINALLY:
         what = "exceptions (try/except/finally) are outside ag's Python: an error stops the "
                "script"; break;
@@ -1451,14 +1451,19 @@ static Stmt *decorated(Parser *p) {
     int mode = f && f->as.text.length == 7 && memcmp(f->as.text.text, "no_grad", 7) == 0 ? -1
                : f && f->as.text.length == 11 && memcmp(f->as.text.text, "enable_grad", 11) == 0 ? 1
                                                                                              : 0;
-    if (!mode)
-        return fail_at(p, &at, "decorators other than @torch.no_grad() and @torch.enable_grad() "
-                       "are not supported yet"), NULL;
+    bool is_static = d->kind == NODE_NAME && !d->torch && d->as.text.length == 12 &&
+                     memcmp(d->as.text.text, "staticmethod", 12) == 0;
+    if (!mode && !is_static)
+        return fail_at(p, &at, "decorators other than @staticmethod, @torch.no_grad() and "
+                       "@torch.enable_grad() are not supported yet"), NULL;
     if (!check(p, TOK_END_STMT)) return fail_found(p, "the end of the decorator's line"), NULL;
     skip_newlines(p);
+    Token def = p->current;
     if (!match(p, TOK_DEF)) return fail_found(p, "a def after the decorator"), NULL;
     Stmt *s = def_statement(p);
-    if (s) s->grad_mode = (signed char)mode;
+    /* its text (parsed again to outlive the statement) starts at def: the
+     * decorator's effect is carried over by session_function */
+    if (s) s->grad_mode = (signed char)mode, s->staticmethod = is_static, s->text = def.start;
     return s;
 }
 
@@ -1515,6 +1520,30 @@ static Stmt *def_statement(Parser *p) {
     p->def = saved_def;
     p->functions--;
     p->loops = saved_loops;
+    return p->failed ? NULL : s;
+}
+
+/* class NAME[(BASE)]: suite */
+static Stmt *class_statement(Parser *p) {
+    Token header = p->previous;
+    Stmt *s = new_stmt(p, STMT_CLASS, &header);
+    expect(p, TOK_NAME, "a class name after 'class'");
+    if (!s || p->failed || !(s->target = name(p))) return NULL;
+    if (match(p, TOK_LPAREN)) {
+        Token open = p->previous;
+        if (!check(p, TOK_RPAREN) && !(s->expr = expr(p))) return NULL;
+        if (check(p, TOK_COMMA))
+            return fail_at(p, &p->current, "a class with more than one base is not supported "
+                           "(ag's classes have single inheritance)"), NULL;
+        expect_close(p, TOK_RPAREN, &open);
+    }
+    int saved_loops = p->loops;
+    Stmt *saved_def = p->def;
+    p->loops = 0;
+    p->def = NULL;
+    block(p, &s->body, &header, "a class");
+    p->loops = saved_loops;
+    p->def = saved_def;
     return p->failed ? NULL : s;
 }
 
@@ -1627,7 +1656,8 @@ static bool is_assignable(const Node *n) {
         return n->num_kids > 0;
     }
     return (n->kind == NODE_NAME && !n->torch) || n->kind == NODE_INDEX ||
-           (n->kind == NODE_ATTR && n->left->kind == NODE_NAME);
+           (n->kind == NODE_ATTR && (n->left->kind == NODE_NAME || n->left->kind == NODE_ATTR ||
+                                     n->left->kind == NODE_INDEX || n->left->kind == NODE_CALL));
 }
 
 /* An expression statement, an assignment, or a definition. */
@@ -1670,8 +1700,7 @@ static Stmt *simple_statement(Parser *p) {
     } else if (op >= TOK_PLUS_EQUAL && op <= TOK_SLASH_EQUAL) {
         Token at = p->current;
         advance(p);
-        if (!(e->kind == NODE_NAME && !e->torch) && e->kind != NODE_INDEX &&
-            !(e->kind == NODE_ATTR && e->left->kind == NODE_NAME)) {
+        if (!(e->kind == NODE_NAME && !e->torch) && e->kind != NODE_INDEX && e->kind != NODE_ATTR) {
             fail_at(p, &at, "only a name or x[...] can be updated with %s", token_text(op));
             return NULL;
         }
@@ -1697,6 +1726,7 @@ static Stmt *statement(Parser *p) {
     else if (match(p, TOK_WITH)) s = with_statement(p);
     else if (match(p, TOK_DEF)) s = def_statement(p);
     else if (match(p, TOK_AT)) s = decorated(p);
+    else if (match(p, TOK_CLASS)) s = class_statement(p);
     else if (match(p, TOK_PASS)) s = new_stmt(p, STMT_PASS, &first);
     else if (match(p, TOK_GLOBAL) || match(p, TOK_NONLOCAL)) s = global_statement(p);
     else if (match(p, TOK_ASSERT)) s = assert_statement(p);
@@ -1717,8 +1747,8 @@ static Stmt *statement(Parser *p) {
     else if (token_is(&first, "import") || token_is(&first, "from")) s = maybe_import(p);
     else if (unsupported_statement(p)) return NULL;
     else s = simple_statement(p);
-    if (s) s->text = first.start;
-    if (s) s->text_length = (size_t)(p->previous.start + p->previous.length - first.start);
+    if (s && !s->text) s->text = first.start;
+    if (s) s->text_length = (size_t)(p->previous.start + p->previous.length - s->text);
     return p->failed ? NULL : s;
 }
 

@@ -23,8 +23,15 @@
 /* PyTorch's print options (torch.set_printoptions); print_defaults holds
  * its defaults. sci_mode: -1 decides per tensor (PyTorch's None), 0 never,
  * 1 always. */
+struct Value;
+
 typedef struct {
     int precision, threshold, edgeitems, linewidth, sci_mode;
+    /* The text of an object whose class says how it prints (__repr__,
+     * __str__): the evaluator's, which can run that method; NULL, or false
+     * from it, prints Python's default <__main__.C object at 0x...>. */
+    bool (*text)(void *ctx, const struct Value *v, bool repr, StrBuf *out);
+    void *text_ctx;
     bool python;  /* the .py dialect: numbers print as Python's repr (2.0, not ag's
                      2) and grad_fn as PyTorch 2 names it (<AddBackward0>) */
 } PrintOptions;

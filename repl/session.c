@@ -246,9 +246,14 @@ UserFunc *session_function(Session *s, Code *code, const Stmt *def, const Node *
     if (f && code) {
         code->refs++;
     } else if (f) {
+        const Stmt *original = def;
         code = def ? own_code(s, def->text, def->text_length, def->line, def->col, false, &def, &lambda)
                    : own_code(s, lambda->as.text.text, lambda->as.text.length, lambda->line,
                               lambda->col, true, &def, &lambda);
+        if (code && original) { /* a decorator's effect: its text begins at the def */
+            ((Stmt *)def)->grad_mode = original->grad_mode;
+            ((Stmt *)def)->staticmethod = original->staticmethod;
+        }
         if (!code) {
             free(f);
             release_values(defaults, defaults ? n : 0);
@@ -342,9 +347,28 @@ bool env_bind(Session *s, Env *e, const char *name, size_t length, Value v, int 
 
 static void mark_env(Env *e);
 
+static void mark_value(const Value *v);
+
+static void mark_dict(const ValueDict *d) {
+    for (int64_t i = 0; d && i < d->count; i++) {
+        mark_value(&d->entries[i].key);
+        mark_value(&d->entries[i].value);
+    }
+}
+
 static void mark_value(const Value *v) {
     if (v->kind == VAL_LIST) {
         for (int i = 0; i < v->as.list->count; i++) mark_value(&v->as.list->items[i]);
+    } else if (v->kind == VAL_DICT) {
+        mark_dict(v->as.dict);
+    } else if (v->kind == VAL_INSTANCE) {
+        mark_dict(v->as.object->attrs); /* its class is reached through the global that names it */
+        for (const ClassObj *c = v->as.object->cls; c; c = c->base) mark_dict(c->attrs);
+    } else if (v->kind == VAL_CLASS) {
+        for (const ClassObj *c = v->as.cls; c; c = c->base) mark_dict(c->attrs);
+    } else if (v->kind == VAL_METHOD) {
+        mark_value(&v->as.bound->func);
+        mark_value(&v->as.bound->self);
     } else if (v->kind == VAL_FUNCTION) {
         const UserFunc *f = v->as.function;
         int n = f->def ? f->def->num_params : f->lambda->num_positional;

@@ -30,6 +30,15 @@ bool value_string(const char *text, size_t length, Value *out) {
 
 static void dict_release(ValueDict *d);
 
+void class_release(ClassObj *c) {
+    if (!c || --c->refs > 0) return;
+    Value attrs = {.kind = VAL_DICT, .as.dict = c->attrs};
+    class_release(c->base);
+    if (c->attrs) value_release(&attrs);
+    free(c->name);
+    free(c);
+}
+
 void value_release(Value *v) {
     switch (v->kind) {
     case VAL_STRING:
@@ -46,6 +55,23 @@ void value_release(Value *v) {
     case VAL_OPTIM: optimizer_release(v->as.optim); break;
     case VAL_FUNCTION: userfunc_release(v->as.function); break;
     case VAL_DICT: dict_release(v->as.dict); break;
+    case VAL_CLASS: class_release(v->as.cls); break;
+    case VAL_INSTANCE:
+        if (v->as.object && --v->as.object->refs == 0) {
+            Value attrs = {.kind = VAL_DICT, .as.dict = v->as.object->attrs};
+            class_release(v->as.object->cls);
+            value_release(&attrs);
+            free(v->as.object);
+        }
+        break;
+    case VAL_METHOD:
+        if (v->as.bound && --v->as.bound->refs == 0) {
+            value_release(&v->as.bound->func);
+            value_release(&v->as.bound->self);
+            class_release(v->as.bound->from);
+            free(v->as.bound);
+        }
+        break;
     default: break;
     }
     *v = value_void();
@@ -71,7 +97,7 @@ ValueDict *value_dict_new(bool set) {
 bool value_hashable(const Value *v) {
     switch (v->kind) {
     case VAL_NONE: case VAL_BOOL: case VAL_INT: case VAL_NUMBER: case VAL_STRING:
-    case VAL_TENSOR: case VAL_SHAPE:
+    case VAL_TENSOR: case VAL_SHAPE: case VAL_INSTANCE: case VAL_CLASS: case VAL_FUNCTION:
         return true;
     case VAL_LIST:
         if (!v->as.list->tuple) return false;
@@ -107,6 +133,9 @@ static uint64_t value_hash(const Value *v) {
         return h;
     }
     case VAL_TENSOR: return mix((uint64_t)(uintptr_t)v->as.tensor);
+    case VAL_INSTANCE: return mix((uint64_t)(uintptr_t)v->as.object);
+    case VAL_CLASS: return mix((uint64_t)(uintptr_t)v->as.cls);
+    case VAL_FUNCTION: return mix((uint64_t)(uintptr_t)v->as.function);
     case VAL_LIST: {
         uint64_t h = 0x345678;
         for (int i = 0; i < v->as.list->count; i++) h = mix(h ^ value_hash(&v->as.list->items[i]));
@@ -137,6 +166,8 @@ bool value_equal(const Value *a, const Value *b) {
     case VAL_TENSOR: return a->as.tensor == b->as.tensor;
     case VAL_MODULE: case VAL_DTYPE: return strcmp(a->as.module, b->as.module) == 0;
     case VAL_FUNCTION: return a->as.function == b->as.function;
+    case VAL_INSTANCE: return a->as.object == b->as.object;
+    case VAL_CLASS: return a->as.cls == b->as.cls;
     case VAL_BUILTIN: return a->as.builtin.row == b->as.builtin.row;
     case VAL_SHAPE:
         return a->as.shape.ndim == b->as.shape.ndim &&
@@ -222,6 +253,66 @@ bool value_dict_remove(ValueDict *d, const Value *key) {
     return true;
 }
 
+/* A string key for a lookup, borrowing the text. */
+static Value key_of(const char *name, size_t length) {
+    return (Value){.kind = VAL_STRING, .as.string = {name, length, NULL}};
+}
+
+const Value *value_class_lookup(const ClassObj *c, const char *name, size_t length) {
+    Value key = key_of(name, length);
+    for (; c; c = c->base) {
+        const Value *v = value_dict_get(c->attrs, &key);
+        if (v) return v;
+    }
+    return NULL;
+}
+
+/* f bound to self (a new VAL_METHOD), or a copy of f when it is no
+ * function to bind (a class attribute) or a staticmethod. */
+static bool bind_method(const Value *f, const Value *self, Value *out) {
+    if (f->kind != VAL_FUNCTION || (f->as.function->def && f->as.function->def->staticmethod))
+        return value_copy(f, out);
+    Bound *b = calloc(1, sizeof *b);
+    if (!b) return false;
+    b->refs = 1;
+    value_copy(f, &b->func);
+    value_copy(self, &b->self);
+    *out = (Value){.kind = VAL_METHOD, .as.bound = b};
+    return true;
+}
+
+bool value_getattr(const Value *obj, const char *name, size_t length, Value *out) {
+    Value key = key_of(name, length);
+    *out = value_void();
+    if (obj->kind == VAL_INSTANCE) {
+        const Value *own = value_dict_get(obj->as.object->attrs, &key);
+        if (own) return value_copy(own, out);
+        const Value *f = value_class_lookup(obj->as.object->cls, name, length);
+        return f && bind_method(f, obj, out);
+    }
+    if (obj->kind == VAL_CLASS) {
+        const Value *f = value_class_lookup(obj->as.cls, name, length);
+        return f && value_copy(f, out);
+    }
+    if (obj->kind == VAL_METHOD && obj->as.bound->from) { /* super().name */
+        const Value *f = value_class_lookup(obj->as.bound->from, name, length);
+        return f && bind_method(f, &obj->as.bound->self, out);
+    }
+    return false;
+}
+
+bool value_setattr(const Value *obj, const char *name, size_t length, Value v) {
+    ValueDict *d = obj->kind == VAL_INSTANCE ? obj->as.object->attrs
+                   : obj->kind == VAL_CLASS  ? obj->as.cls->attrs
+                                             : NULL;
+    Value key;
+    if (!d || !value_string(name, length, &key)) {
+        value_release(&v);
+        return false;
+    }
+    return value_dict_set(d, key, v);
+}
+
 void code_release(Code *c) {
     if (!c || --c->refs > 0) return;
     ast_arena_free(&c->arena);
@@ -291,6 +382,9 @@ bool value_copy(const Value *v, Value *out) {
     case VAL_LIST: v->as.list->refs++; break;
     case VAL_FUNCTION: v->as.function->refs++; break;
     case VAL_DICT: v->as.dict->refs++; break;
+    case VAL_CLASS: v->as.cls->refs++; break;
+    case VAL_INSTANCE: v->as.object->refs++; break;
+    case VAL_METHOD: v->as.bound->refs++; break;
     case VAL_STRING:
         if (v->as.string.owner) v->as.string.owner->refs++;
         break;
@@ -340,6 +434,9 @@ const char *value_type_name(const Value *v) {
     case VAL_DTYPE: return "torch.dtype";
     case VAL_FUNCTION: return "function";
     case VAL_BUILTIN: return "builtin_function_or_method";
+    case VAL_CLASS: return "type";
+    case VAL_INSTANCE: return v->as.object->cls->name;
+    case VAL_METHOD: return "method";
     default: return "object";
     }
 }
@@ -373,7 +470,9 @@ const char *value_kind_name(const Value *v) {
     case VAL_GRAD_FN: return "a grad_fn";
     case VAL_OPTIM: return "an optimizer";
     case VAL_INT: return "an int";
-    case VAL_FUNCTION: case VAL_BUILTIN: return "a function";
+    case VAL_FUNCTION: case VAL_BUILTIN: case VAL_METHOD: return "a function";
+    case VAL_CLASS: return "a class";
+    case VAL_INSTANCE: return "an object";
     case VAL_DICT: return v->as.dict->set ? "a set" : "a dict";
     case VAL_MODULE: return "a module";
     case VAL_DTYPE: return "a dtype";
@@ -552,6 +651,13 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
     case VAL_FUNCTION:
         strbuf_appendf(out, "<function %.*s>", (int)v->as.function->name_length,
                        v->as.function->name);
+        break;
+    case VAL_CLASS: strbuf_appendf(out, "<class '__main__.%s'>", v->as.cls->name); break;
+    case VAL_METHOD: strbuf_append(out, "<bound method>"); break;
+    case VAL_INSTANCE:
+        if (!opts->text || !opts->text(opts->text_ctx, v, quote_strings, out))
+            strbuf_appendf(out, "<__main__.%s object at %p>", v->as.object->cls->name,
+                           (void *)v->as.object);
         break;
     case VAL_BUILTIN:
         if (v->as.builtin.type)

@@ -35,6 +35,9 @@ typedef enum {
     VAL_INT,     /* Python's int (.py files): exact, 64-bit */
     VAL_DICT,    /* Python's dict, or a set (as.dict->set): shared, insertion-ordered */
     VAL_FUNCTION,/* a function you defined (def, f(x) = ..., lambda): as.function */
+    VAL_CLASS,   /* a class: as.cls */
+    VAL_INSTANCE,/* an object of a class: as.object */
+    VAL_METHOD,  /* a function bound to an object (obj.f), or super()'s view of one: as.bound */
     VAL_BUILTIN, /* a builtin as a value (act = torch.tanh): as.builtin */
     VAL_MODULE,  /* import math, import torch.nn.functional as F: as.module */
     VAL_DTYPE,   /* torch.float64, x.dtype: as.module holds its name ("torch.float64") */
@@ -45,6 +48,9 @@ typedef struct ValueList ValueList;
 typedef struct ValueDict ValueDict;
 typedef struct UserFunc UserFunc;
 typedef struct Env Env;
+typedef struct ClassObj ClassObj;
+typedef struct Instance Instance;
+typedef struct Bound Bound;
 struct Builtin;
 
 /* An optimizer as the shell holds it: the engine's, and the names of the
@@ -78,6 +84,9 @@ struct Value {
         Optimizer *optim;                                    /* one of its refs */
         int64_t integer;
         UserFunc *function;                                  /* one of its refs */
+        ClassObj *cls;                                       /* one of its refs */
+        Instance *object;                                    /* one of its refs */
+        Bound *bound;                                        /* one of its refs */
         struct { const struct Builtin *row; const char *name; bool type; } builtin;
                          /* static; type: a type (int, list, torch.Tensor), printed
                             as <class 'int'> */
@@ -129,6 +138,8 @@ struct Env {
     int num_nonlocals;
     Env *prev, *next;          /* the session's list */
     bool marked;               /* reachable, during session_collect */
+    bool class_scope;          /* a class body's namespace: functions defined in it do
+                                  not close over it */
 };
 
 /* A function: a def (or ag's f(x) = EXPR, f(x) { ... }) or a lambda, with
@@ -151,6 +162,43 @@ static inline Node *const *userfunc_params(const UserFunc *f, int *n) {
     return f->def ? f->def->params : f->lambda->kids;
 }
 
+/* A class: its name, its base (single inheritance) and its namespace (the
+ * names its body bound: methods, class attributes), keyed by strings. */
+struct ClassObj {
+    int refs;
+    char *name;
+    ClassObj *base;            /* one of its refs, or NULL */
+    ValueDict *attrs;
+};
+
+/* An object: its class and its attributes. */
+struct Instance {
+    int refs;
+    ClassObj *cls;
+    ValueDict *attrs;
+};
+
+/* obj.method: the function and the object it is bound to; or super()'s
+ * view of an object (func void, from: the class the lookup starts at). */
+struct Bound {
+    int refs;
+    Value func;
+    Value self;
+    ClassObj *from;            /* super(): one of its refs; NULL for a bound method */
+};
+
+void class_release(ClassObj *c);
+
+/* The attribute NAME of an object, a class or super()'s view (obj.x): the
+ * object's own, then its class's and the bases' (a function found there
+ * bound to the object, unless it is a staticmethod); a new value in out, or
+ * false when there is none. */
+bool value_getattr(const Value *obj, const char *name, size_t length, Value *out);
+/* obj.NAME = v (taking v) on an object or a class; false (v released) when
+ * obj is neither or memory runs out. */
+bool value_setattr(const Value *obj, const char *name, size_t length, Value v);
+/* The value NAME names in class c or its bases (borrowed), or NULL. */
+const Value *value_class_lookup(const ClassObj *c, const char *name, size_t length);
 void code_release(Code *c);
 void env_release(Env *e);
 void userfunc_release(UserFunc *f);

@@ -1,0 +1,3 @@
+class P:
+    pass
+print(P() + 1)
