@@ -666,7 +666,8 @@ static void build_builtins(void) {
     int ops = 0;
     for (int k = 0; k < ag_op_count(); k++)
         if (!(ag_op_at(k)->flags & AG_OP_HIDDEN)) ops += 1 + (ag_op_at(k)->alias != NULL);
-    builtins = calloc((size_t)(NUM_SHELL_BUILTINS + ops + num_python_builtins), sizeof *builtins);
+    builtins = calloc((size_t)(NUM_SHELL_BUILTINS + ops + num_module_builtins + num_python_builtins),
+                      sizeof *builtins);
     if (!builtins) abort(); /* at start-up, a few KiB */
     for (int i = 0; i < NUM_SHELL_BUILTINS; i++) {
         if (strcmp(shell_builtins[i].name, OPS_HERE) != 0) {
@@ -680,7 +681,21 @@ static void build_builtins(void) {
             if (op->alias) builtins[num_builtins++] = op_builtin(op, op->alias);
         }
     }
+    for (int i = 0; i < num_module_builtins; i++) builtins[num_builtins++] = module_builtins[i];
     for (int i = 0; i < num_python_builtins; i++) builtins[num_builtins++] = python_builtins[i];
+}
+
+enum { BI_MODULE = BI_MODULE_MATH | BI_MODULE_RANDOM };
+
+const Builtin *builtin_in_module(const char *module, const char *name, size_t length) {
+    unsigned flag = strcmp(module, "math") == 0 ? BI_MODULE_MATH
+                    : strcmp(module, "random") == 0 ? BI_MODULE_RANDOM : 0;
+    int n;
+    const Builtin *b = all_builtins(&n);
+    for (int i = 0; flag && i < n; i++)
+        if ((b[i].flags & flag) && strlen(b[i].name) == length && memcmp(b[i].name, name, length) == 0)
+            return &b[i];
+    return NULL;
 }
 
 Value builtin_as_value(const Builtin *b) {
@@ -713,7 +728,8 @@ const char *const *builtin_names(int *count) {
         names = calloc((size_t)total + 1, sizeof *names);
         if (!names) abort();
         for (int i = 0; i < total; i++)
-            if (b[i].self_kind == VAL_VOID && !(b[i].flags & BI_PY_VARIANT)) names[n++] = b[i].name;
+            if (b[i].self_kind == VAL_VOID && !(b[i].flags & (BI_PY_VARIANT | BI_MODULE)))
+                names[n++] = b[i].name;
     }
     *count = n;
     return names;
@@ -731,7 +747,7 @@ const Builtin *builtin_method(ValueKind kind, const char *name, size_t length) {
 
 /* ---- lookup: an open-addressing hash over the names, built once ---- */
 
-enum { HASH_SLOTS = 512 };
+enum { HASH_SLOTS = 1024 };
 static short name_slots[HASH_SLOTS]; /* builtin index + 1; 0 empty */
 
 static unsigned name_hash(const char *name, size_t length) {
@@ -745,8 +761,9 @@ static void build_index(void) {
     all_builtins(&n);
     if (n >= HASH_SLOTS / 2) abort(); /* the table outgrew the hash: raise HASH_SLOTS */
     for (int i = 0; i < num_builtins; i++) {
-        if (builtins[i].self_kind != VAL_VOID || (builtins[i].flags & BI_PY_VARIANT))
-            continue; /* methods: builtin_method; variants: builtin_python_variant */
+        if (builtins[i].self_kind != VAL_VOID || (builtins[i].flags & (BI_PY_VARIANT | BI_MODULE)))
+            continue; /* methods: builtin_method; variants: builtin_python_variant;
+                         math.exp, random.seed: builtin_in_module */
         unsigned at = name_hash(builtins[i].name, strlen(builtins[i].name)) % HASH_SLOTS;
         while (name_slots[at]) at = (at + 1) % HASH_SLOTS;
         name_slots[at] = (short)(i + 1);

@@ -67,6 +67,9 @@ enum {
                                    taken in a .py file when the first argument is not a
                                    tensor (builtin_python_variant); not found by name */
     BI_TYPE = 1 << 8,           /* a type as well as a function: int, list, torch.Tensor */
+    BI_MODULE_MATH = 1 << 9,    /* a function of Python's math module (math.exp): found by
+                                   builtin_in_module, not by name */
+    BI_MODULE_RANDOM = 1 << 10, /* a function of Python's random module (random.seed) */
 };
 
 struct Builtin {
@@ -102,6 +105,12 @@ Value builtin_as_value(const Builtin *b);
  * values (list.append, dict.items, str.join, ...). */
 extern const Builtin python_builtins[];
 extern const int num_python_builtins;
+/* The rows of builtins_modules.c: the functions of Python's math and
+ * random modules. */
+extern const Builtin module_builtins[];
+extern const int num_module_builtins;
+/* The function NAME of Python's module MODULE ("math", "random"), or NULL. */
+const Builtin *builtin_in_module(const char *module, const char *name, size_t length);
 
 /* The method name of values of kind (opt.step), or NULL. */
 const Builtin *builtin_method(ValueKind kind, const char *name, size_t length);

@@ -634,11 +634,10 @@ static bool module_attr(Session *s, const Node *n, const char *module, Value *ou
     if (module_constant(module, name, len, &constant)) return *out = value_number(constant), true;
     const char *dtype = strcmp(module, "torch") == 0 ? module_dtype(name, len) : NULL;
     if (dtype) return *out = (Value){.kind = VAL_DTYPE, .as.module = dtype}, true;
-    const Builtin *b = module_is_torch(module) ? builtin_find(name, len) : NULL;
+    const Builtin *b = module_is_torch(module) ? builtin_find(name, len)
+                                               : builtin_in_module(module, name, len);
     if (b && s->python) return builtin_value(b, out);
-    bool function = (strcmp(module, "math") == 0 && module_math_function(name, len)) ||
-                    (module_is_torch(module) && builtin_find(name, len));
-    if (function)
+    if (b)
         return session_fail(s, n->line, n->col, "%s.%.*s is a function: call it (functions as "
                             "values are not supported yet)", module, name_len(n), name);
     return session_fail(s, n->line, n->col, "AttributeError: module '%s' has no attribute "
@@ -1411,41 +1410,6 @@ static bool module_habit(Session *s, const Node *attr) {
     return true;
 }
 
-/* math.f(x) of numbers (a one-element tensor is its number, as Python's
- * float(t)): a float, or an int for floor, ceil and trunc. */
-static bool call_math(Session *s, const Node *call, const MathFunction *m, Value *out) {
-    const Node *attr = call->left;
-    double x[2] = {0, 0};
-    if (call->num_kids != m->arity || call->num_positional != call->num_kids)
-        return session_fail(s, call->line, call->col, "TypeError: math.%s() takes exactly %d "
-                            "argument%s (%d given)", m->name, m->arity, m->arity == 1 ? "" : "s",
-                            call->num_kids);
-    for (int i = 0; i < m->arity; i++) {
-        Value v;
-        if (!eval_expression(s, call->kids[i], &v)) return false;
-        bool number = value_is_scalar(&v) || (v.kind == VAL_TENSOR && v.as.tensor->numel == 1);
-        x[i] = !number ? 0 : value_is_scalar(&v) ? value_scalar(&v) : v.as.tensor->data[0];
-        const char *type = value_type_name(&v);
-        value_release(&v);
-        if (!number)
-            return session_fail(s, call->kids[i]->line, call->kids[i]->col, "TypeError: must "
-                                "be real number, not %s", type);
-    }
-    double r = m->arity == 1 ? m->one(x[0]) : m->two(x[0], x[1]);
-    if (m->domain_checked && isnan(r) && !isnan(x[0]) && !isnan(x[1]))
-        return session_fail(s, attr->line, attr->col, "ValueError: math domain error");
-    if (m->integral) {
-        if (!isfinite(r) || fabs(r) >= 0x1p63)
-            return session_fail(s, attr->line, attr->col, "OverflowError: cannot convert float "
-                                "%s to integer", isnan(r) ? "NaN" : "infinity");
-        *out = (Value){.kind = VAL_INT, .as.integer = (int64_t)r};
-        if (!s->python) *out = value_number(r);
-        return true;
-    }
-    *out = value_number(r);
-    return true;
-}
-
 /* Names a module has in PyTorch that ag's builtin of the same name does
  * not stand for (yet): refused where they are reached. */
 static bool not_yet(Session *s, const char *module, const Node *name) {
@@ -1463,14 +1427,12 @@ static bool call_module(Session *s, const Node *call, const char *module, Value 
     const Node *attr = call->left;
     const char *name = attr->as.text.text;
     size_t len = attr->as.text.length;
-    const MathFunction *m = strcmp(module, "math") == 0 ? module_math_function(name, len) : NULL;
-    if (m) return call_math(s, call, m, out);
     if (not_yet(s, module, attr)) return false;
-    const Builtin *b = module_is_torch(module) ? builtin_find(name, len) : NULL;
+    const Builtin *b = module_is_torch(module) ? builtin_find(name, len)
+                                               : builtin_in_module(module, name, len);
     if (b && !b->self_kind) return call_builtin(s, call, b, NULL, out);
     return session_fail(s, attr->line, attr->col + 1, "AttributeError: module '%s' has no "
-                        "attribute '%.*s'%s", module, name_len(attr), name,
-                        strcmp(module, "random") == 0 ? " (ag's random module comes later)" : "");
+                        "attribute '%.*s'", module, name_len(attr), name);
 }
 
 /* x.f(args): the builtin f with x as its first argument. */
@@ -2605,9 +2567,10 @@ static Status import_from(Session *s, const char *module, const Node *name, cons
     if (sub) return bind_module(s, name, alias, sub);
     if (module_constant(module, text, len, &constant))
         return bind_name(s, alias ? alias : name, value_number(constant)) ? EXEC_OK : EXEC_ERROR;
-    bool known = len == 1 && text[0] == '*';
-    if (strcmp(module, "math") == 0) known = known || module_math_function(text, len);
-    else if (module_is_torch(module)) known = known || builtin_find(text, len);
+    const Builtin *own = builtin_in_module(module, text, len);
+    if (own) /* from math import exp: math's exp, not the tensor op of that name */
+        return bind_name(s, alias ? alias : name, builtin_as_value(own)) ? EXEC_OK : EXEC_ERROR;
+    bool known = (len == 1 && text[0] == '*') || (module_is_torch(module) && builtin_find(text, len));
     if (!known)
         return exec_fail(s, name->line, name->col, "ImportError: cannot import name '%.*s' from "
                          "'%s' (ag has no such name)", name_len(name), text, module);

@@ -54,6 +54,17 @@ enum {
     GRADCHECK_MAX_ELEMENTS = 100000, /* gradcheck perturbs elements one at a time */
 };
 
+/* Python's random module's generator: CPython's Mersenne Twister state
+ * (builtins_modules.c), seeded from the clock at its first use unless
+ * random.seed seeded it. */
+typedef struct {
+    uint32_t mt[624];
+    int index;
+    bool gauss_has;            /* gauss's second number, kept for its next call */
+    double gauss_next;
+    bool seeded;
+} PyRandom;
+
 typedef struct Session Session;
 /* Calls a function value (a UserFunc or a builtin) with args (n, borrowed):
  * the evaluator's, handed to builtins (sorted's key, max's key). */
@@ -73,6 +84,7 @@ struct Session {
     bool interactive;
     bool python;               /* the .py dialect: a .py file, or --python (run.c sets it) */
     PrintOptions print;        /* set_printoptions */
+    PyRandom random;           /* Python's random module */
     /* notes shown once */
     bool accumulation_noted, import_noted;
     int64_t arena_note_at;     /* Functions count that triggers the next arena note */

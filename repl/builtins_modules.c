@@ -1,0 +1,283 @@
+/*
+ * builtins_modules.c — the functions of Python's math and random modules,
+ * as rows of the builtin table flagged with their module (found by
+ * builtin_in_module, not by name): math.exp(x) takes and gives Python
+ * numbers; random is CPython's own generator (MT19937, seeded as CPython's
+ * init_by_array seeds it), so random.seed(42); random.random() gives
+ * CPython's numbers, and so do uniform, randint, randrange, choice, shuffle,
+ * gauss and getrandbits built on them.
+ */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "builtins.h"
+#include "modules.h"
+
+/* ======================================================================
+ * math
+ * ====================================================================== */
+
+/* math.NAME(x) or math.NAME(x, y): the row's name finds the function. */
+static BUILTIN(py_math) {
+    const MathFunction *m = module_math_function(a->b->name, strlen(a->b->name));
+    double x[2] = {0, 0};
+    for (int i = 0; i < m->arity; i++) {
+        const Value *v = &a->arg[i];
+        bool number = value_is_scalar(v) || (v->kind == VAL_TENSOR && v->as.tensor->numel == 1);
+        if (!number)
+            return arg_error(s, a, i, "TypeError: must be real number, not %s", value_type_name(v));
+        x[i] = value_is_scalar(v) ? value_scalar(v) : v->as.tensor->data[0];
+    }
+    double r = m->arity == 1 ? m->one(x[0]) : m->two(x[0], x[1]);
+    if (m->domain_checked && isnan(r) && !isnan(x[0]) && !isnan(x[1]))
+        return session_fail(s, a->line, a->col, "ValueError: math domain error");
+    if (!m->integral) {
+        *out = value_number(r);
+        return true;
+    }
+    if (!isfinite(r) || fabs(r) >= 0x1p63)
+        return session_fail(s, a->line, a->col, "OverflowError: cannot convert float %s to "
+                            "integer", isnan(r) ? "NaN" : "infinity");
+    *out = s->python ? (Value){.kind = VAL_INT, .as.integer = (int64_t)r} : value_number(r);
+    return true;
+}
+
+/* ======================================================================
+ * random: CPython's Mersenne Twister (Modules/_randommodule.c)
+ * ====================================================================== */
+
+enum { MT_N = 624, MT_M = 397 };
+
+static void mt_init(PyRandom *r, uint32_t s) {
+    r->mt[0] = s;
+    for (int i = 1; i < MT_N; i++)
+        r->mt[i] = 1812433253u * (r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) + (uint32_t)i;
+    r->index = MT_N;
+}
+
+/* CPython's init_by_array: the seed's 32-bit words, least significant first. */
+static void mt_init_by_array(PyRandom *r, const uint32_t *key, int n) {
+    mt_init(r, 19650218u);
+    int i = 1, j = 0;
+    for (int k = MT_N > n ? MT_N : n; k; k--) {
+        r->mt[i] = (r->mt[i] ^ ((r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) * 1664525u)) + key[j] + (uint32_t)j;
+        i++, j++;
+        if (i >= MT_N) r->mt[0] = r->mt[MT_N - 1], i = 1;
+        if (j >= n) j = 0;
+    }
+    for (int k = MT_N - 1; k; k--) {
+        r->mt[i] = (r->mt[i] ^ ((r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) * 1566083941u)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) r->mt[0] = r->mt[MT_N - 1], i = 1;
+    }
+    r->mt[0] = 0x80000000u;
+    r->gauss_has = false;
+    r->seeded = true;
+}
+
+static uint32_t mt_next(PyRandom *r) {
+    if (r->index >= MT_N) {
+        for (int k = 0; k < MT_N; k++) {
+            uint32_t y = (r->mt[k] & 0x80000000u) | (r->mt[(k + 1) % MT_N] & 0x7fffffffu);
+            r->mt[k] = r->mt[(k + MT_M) % MT_N] ^ (y >> 1) ^ (y & 1 ? 0x9908b0dfu : 0);
+        }
+        r->index = 0;
+    }
+    uint32_t y = r->mt[r->index++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    return y ^ (y >> 18);
+}
+
+/* An unseeded generator is seeded from the clock, as CPython's from the OS. */
+static PyRandom *generator(Session *s) {
+    if (!s->random.seeded) {
+        uint32_t key[2] = {(uint32_t)time(NULL), (uint32_t)clock()};
+        mt_init_by_array(&s->random, key, 2);
+    }
+    return &s->random;
+}
+
+static double random_double(PyRandom *r) {
+    uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* getrandbits(k), k <= 63: CPython's words, least significant first. */
+static uint64_t random_bits(PyRandom *r, int k) {
+    if (k <= 32) return mt_next(r) >> (32 - k);
+    uint64_t low = mt_next(r), high = mt_next(r) >> (64 - k);
+    return low | high << 32;
+}
+
+/* _randbelow(n): getrandbits(n.bit_length()) until below n. */
+static int64_t random_below(PyRandom *r, int64_t n) {
+    int k = 0;
+    while (k < 63 && ((uint64_t)1 << k) <= (uint64_t)n) k++;
+    uint64_t v;
+    do v = random_bits(r, k);
+    while (v >= (uint64_t)n);
+    return (int64_t)v;
+}
+
+static bool int_arg(Session *s, CallArgs *a, int i, int64_t *out) {
+    const Value *v = &a->arg[i];
+    if (v->kind == VAL_INT || v->kind == VAL_BOOL) return *out = value_int(v), true;
+    return arg_error(s, a, i, "TypeError: '%s' object cannot be interpreted as an integer",
+                     value_type_name(v));
+}
+
+static BUILTIN(py_random_seed) {
+    (void)out;
+    const Value *v = &a->arg[0];
+    if (v->kind == VAL_NONE || v->kind == VAL_VOID) {
+        s->random.seeded = false;
+        generator(s);
+        return true;
+    }
+    if (v->kind != VAL_INT && v->kind != VAL_BOOL)
+        return arg_error(s, a, 0, "ag's random.seed takes an int (or None), not %s",
+                         value_type_name(v));
+    int64_t n = value_int(v);
+    uint64_t m = n < 0 ? 0 - (uint64_t)n : (uint64_t)n; /* CPython seeds with abs(n) */
+    uint32_t key[2] = {(uint32_t)m, (uint32_t)(m >> 32)};
+    mt_init_by_array(&s->random, key, key[1] ? 2 : 1);
+    return true;
+}
+
+static BUILTIN(py_random_random) {
+    (void)a;
+    *out = value_number(random_double(generator(s)));
+    return true;
+}
+
+static BUILTIN(py_random_uniform) {
+    double lo, hi;
+    if (!arg_number(s, a, 0, &lo) || !arg_number(s, a, 1, &hi)) return false;
+    *out = value_number(lo + (hi - lo) * random_double(generator(s)));
+    return true;
+}
+
+/* randrange(start, stop=None, step=1) as CPython 3.11's. */
+static bool randrange(Session *s, CallArgs *a, int64_t start, int64_t stop, int64_t step,
+                      Value *out) {
+    int64_t width = stop - start, n;
+    if (step == 1) {
+        if (width <= 0)
+            return session_fail(s, a->line, a->col, "ValueError: empty range for randrange() "
+                                "(%lld, %lld, %lld)", (long long)start, (long long)stop, (long long)width);
+        n = width;
+    } else {
+        if (step == 0) return session_fail(s, a->line, a->col, "ValueError: zero step for randrange()");
+        n = step > 0 ? (width + step - 1) / step : (width + step + 1) / step;
+        if (n <= 0) return session_fail(s, a->line, a->col, "ValueError: empty range for randrange()");
+    }
+    *out = (Value){.kind = VAL_INT, .as.integer = start + step * random_below(generator(s), n)};
+    return true;
+}
+
+static BUILTIN(py_random_randrange) {
+    int64_t start = 0, stop = 0, step = 1;
+    if (!int_arg(s, a, 0, &start)) return false;
+    if (arg_present(a, 1) && !int_arg(s, a, 1, &stop)) return false;
+    if (a->given[2] && !int_arg(s, a, 2, &step)) return false;
+    if (!arg_present(a, 1)) stop = start, start = 0;
+    return randrange(s, a, start, stop, step, out);
+}
+
+static BUILTIN(py_random_randint) {
+    int64_t lo = 0, hi = 0;
+    return int_arg(s, a, 0, &lo) && int_arg(s, a, 1, &hi) && randrange(s, a, lo, hi + 1, 1, out);
+}
+
+static BUILTIN(py_random_getrandbits) {
+    int64_t k = 0;
+    if (!arg_int(s, a, 0, "the number of bits", 0, 63, &k)) return false;
+    *out = (Value){.kind = VAL_INT, .as.integer = k ? (int64_t)random_bits(generator(s), (int)k) : 0};
+    return true;
+}
+
+static BUILTIN(py_random_choice) {
+    int64_t n = value_item_count(&a->arg[0]);
+    if (n <= 0)
+        return arg_error(s, a, 0, n == 0 ? "IndexError: Cannot choose from an empty sequence"
+                                         : "TypeError: object has no len()");
+    return value_item(&a->arg[0], random_below(generator(s), n), true, out) ||
+           session_fail(s, a->line, a->col, "%s", ag_error());
+}
+
+static BUILTIN(py_random_shuffle) {
+    (void)out;
+    const Value *v = &a->arg[0];
+    if (v->kind != VAL_LIST || v->as.list->tuple)
+        return arg_error(s, a, 0, "TypeError: ag's random.shuffle takes a list, not %s",
+                         value_type_name(v));
+    ValueList *l = v->as.list;
+    for (int i = l->count - 1; i > 0; i--) {
+        int j = (int)random_below(generator(s), i + 1);
+        Value t = l->items[i];
+        l->items[i] = l->items[j], l->items[j] = t;
+    }
+    return true;
+}
+
+static BUILTIN(py_random_gauss) {
+    double mu, sigma;
+    if (!arg_number(s, a, 0, &mu) || !arg_number(s, a, 1, &sigma)) return false;
+    PyRandom *r = generator(s);
+    double z;
+    if (r->gauss_has) {
+        z = r->gauss_next;
+        r->gauss_has = false;
+    } else { /* CPython's: two uniforms, Box-Muller, the second kept for next time */
+        double x2pi = random_double(r) * 6.283185307179586;
+        double g2rad = sqrt(-2.0 * log(1.0 - random_double(r)));
+        z = cos(x2pi) * g2rad;
+        r->gauss_next = sin(x2pi) * g2rad;
+        r->gauss_has = true;
+    }
+    *out = value_number(mu + z * sigma);
+    return true;
+}
+
+/* ======================================================================
+ * The rows
+ * ====================================================================== */
+
+#define MATH1(name, help) {name, name "(x)", help, NULL, py_math, BI_MODULE_MATH, VAL_VOID, NULL}
+#define MATH2(name, help) {name, name "(x, y)", help, NULL, py_math, BI_MODULE_MATH, VAL_VOID, NULL}
+#define RANDOM(name, sig, help, fn, flags) \
+    {name, sig, help, NULL, fn, BI_MODULE_RANDOM | (flags), VAL_VOID, NULL}
+
+const Builtin module_builtins[] = {
+    MATH1("exp", "e**x"), MATH1("log", "the natural logarithm"), MATH1("log2", "log base 2"),
+    MATH1("log10", "log base 10"), MATH1("log1p", "log(1 + x)"), MATH1("expm1", "e**x - 1"),
+    MATH1("sqrt", "the square root"), MATH1("sin", "sine"), MATH1("cos", "cosine"),
+    MATH1("tan", "tangent"), MATH1("asin", "arc sine"), MATH1("acos", "arc cosine"),
+    MATH1("atan", "arc tangent"), MATH1("sinh", "hyperbolic sine"),
+    MATH1("cosh", "hyperbolic cosine"), MATH1("tanh", "hyperbolic tangent"),
+    MATH1("erf", "the error function"), MATH1("erfc", "1 - erf(x)"),
+    MATH1("fabs", "the absolute value, a float"), MATH1("floor", "the largest int <= x"),
+    MATH1("ceil", "the smallest int >= x"), MATH1("trunc", "x without its fraction, an int"),
+    MATH1("degrees", "radians to degrees"), MATH1("radians", "degrees to radians"),
+    MATH1("gamma", "the gamma function"), MATH1("lgamma", "log |gamma(x)|"),
+    MATH2("pow", "x**y, floats"), MATH2("atan2", "the angle of (x, y)... atan(y/x) by quadrant"),
+    MATH2("hypot", "sqrt(x*x + y*y)"), MATH2("fmod", "C's fmod"),
+    MATH2("copysign", "x with y's sign"),
+    RANDOM("seed", "seed(a=None)", "restarts CPython's generator from a (an int)", py_random_seed,
+           BI_VOID),
+    RANDOM("random", "random()", "a float in [0, 1)", py_random_random, 0),
+    RANDOM("uniform", "uniform(a, b)", "a + (b - a) * random()", py_random_uniform, 0),
+    RANDOM("randint", "randint(a, b)", "an int in [a, b]", py_random_randint, 0),
+    RANDOM("randrange", "randrange(start, stop=None, step=1)", "an int of range(start, stop, "
+           "step)", py_random_randrange, 0),
+    RANDOM("getrandbits", "getrandbits(k)", "an int of k random bits (k <= 63)",
+           py_random_getrandbits, 0),
+    RANDOM("choice", "choice(seq)", "an item of seq", py_random_choice, 0),
+    RANDOM("shuffle", "shuffle(x)", "shuffles a list in place", py_random_shuffle, BI_VOID),
+    RANDOM("gauss", "gauss(mu=0.0, sigma=1.0)", "a normal random number", py_random_gauss, 0),
+};
+
+const int num_module_builtins = (int)(sizeof module_builtins / sizeof module_builtins[0]);

@@ -1,0 +1,3 @@
+import math
+print(math.log(1.0))
+print(math.sqrt(-1))
