@@ -122,7 +122,8 @@ struct Stmt {
     Node **params;         /* DEF: NAME nodes; IMPORT: the imported names; GLOBAL: names;
                               ASSIGN: the targets after the first (a = b = 0) */
     Node **defaults;       /* DEF: each parameter's default (NULL: none); IMPORT: aliases */
-    int star;              /* DEF: the index of the *args parameter (the last), or -1 */
+    int star;              /* DEF: the index of the *args parameter, or -1 */
+    int dstar;             /* DEF: the index of the **kwargs parameter (the last), or -1 */
     int num_params;
     bool enable_grad;      /* NO_GRAD: with torch.enable_grad() */
     bool python_block;     /* DEF: def NAME(...): (Python's rules for its body) */

@@ -1010,10 +1010,17 @@ static void blame_call(Session *s, const Node *call, const UserFunc *f) {
              (int)sizeof s->error - 80, inner);
 }
 
-/* How many parameters of f have no default. */
-static int required_params(const UserFunc *f) {
+/* How many of f's parameters take positional arguments: all but a
+ * **kwargs (the last). */
+static int positional_params(const UserFunc *f) {
     int n;
     userfunc_params(f, &n);
+    return f->def && f->def->dstar >= 0 ? f->def->dstar : n;
+}
+
+/* How many parameters of f have no default. */
+static int required_params(const UserFunc *f) {
+    int n = positional_params(f);
     while (f->defaults && n > 0 && f->defaults[n - 1].kind != VAL_VOID) n--;
     return n;
 }
@@ -1024,6 +1031,7 @@ static bool arity_error(Session *s, const Node *at, const UserFunc *f, int n) {
     int total, required = required_params(f);
     Node *const *params = userfunc_params(f, &total);
     int nl = (int)f->name_length;
+    total = positional_params(f);
     if (f->def && f->def->star >= 0) required = total = f->def->star; /* *args: never too many */
     if (!s->python)
         return session_fail(s, at->line, at->col, "%.*s takes %d argument%s, got %d", nl,
@@ -1067,14 +1075,26 @@ static bool call_depth_ok(Session *s, const Node *at, const UserFunc *f) {
 
 /* Runs f's body (or its expression) in a new env, its parameters bound to
  * args (n of them, taken; defaults fill the rest). */
-static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int n, Value *out) {
-    int total;
-    Node *const *params = userfunc_params(f, &total);
-    int star = f->def ? f->def->star : -1;
+static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int n,
+                       Value *kwargs, Value *out) {
+    int all;
+    Node *const *params = userfunc_params(f, &all);
+    int star = f->def ? f->def->star : -1, total = positional_params(f);
+    Value extra = value_void(); /* def f(**kwargs): the keywords no parameter took */
+    if (kwargs) extra = *kwargs;
+    if (total < all && extra.kind == VAL_VOID) {
+        ValueDict *d = value_dict_new(false);
+        if (d) extra = (Value){.kind = VAL_DICT, .as.dict = d};
+    }
+    if (total < all && extra.kind == VAL_VOID) {
+        release_args(args, n);
+        return session_fail(s, at->line, at->col, "out of memory");
+    }
     if (star >= 0 && n >= star) { /* def f(a, *args): the rest as a tuple */
         ValueList *rest = value_list_new(n - star, true);
         if (!rest) {
             release_args(args, n);
+            value_release(&extra);
             return session_fail(s, at->line, at->col, "out of memory");
         }
         for (int i = star; i < n; i++) rest->items[i - star] = args[i];
@@ -1085,8 +1105,11 @@ static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int
         for (; n < total && f->defaults[n].kind != VAL_VOID; n++) value_copy(&f->defaults[n], &args[n]);
     if (n != total) {
         release_args(args, n);
+        value_release(&extra);
         return arity_error(s, at, f, n);
     }
+    if (total < all) args[n++] = extra;
+    else value_release(&extra);
     if (!call_depth_ok(s, at, f) || !take_step(s, at->line, at->col)) {
         release_args(args, n);
         return false;
@@ -1144,7 +1167,7 @@ static bool invoke(Session *s, const FuncRef *f, Value *args, int n, Value *out)
         value_copy(&args[i], &copies[i]);
         nodes[i] = f->at;
     }
-    if (f->user) return apply_user(s, f->at, f->user, copies, n, out);
+    if (f->user) return apply_user(s, f->at, f->user, copies, n, NULL, out);
     return builtin_call(s, f->builtin, f->at->line, f->at->col, copies, nodes, n, NULL, NULL, 0,
                         false, NULL, out);
 }
@@ -1253,7 +1276,10 @@ static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *
     for (int i = first; ok && i < call->num_kids; i++) {
         const Node *k = call->kids[i];
         if (i >= positional && i < call->num_positional) continue; /* the grad flag */
-        if (k->kind == NODE_KEYWORD) {
+        if (k->kind == NODE_KEYWORD && k->as.text.length == 0) {
+            ok = session_fail(s, k->line, k->col, "ag cannot pass **dict to its builtin %s yet: "
+                              "write the keyword arguments out", b->name);
+        } else if (k->kind == NODE_KEYWORD) {
             ok = eval_expression(s, k->left, &kw[nk]);
             if (ok) kw_nodes[nk++] = k;
         } else {
@@ -1276,32 +1302,74 @@ static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *
     return ok;
 }
 
-/* The parameter of f named as the keyword k is, or -1. */
-static int param_index(const UserFunc *f, const Node *k) {
+/* The parameter of f named so (not *args or **kwargs), or -1. */
+static int param_index(const UserFunc *f, const char *name, size_t length) {
     int n;
     Node *const *params = userfunc_params(f, &n);
+    int star = f->def ? f->def->star : -1, dstar = f->def ? f->def->dstar : -1;
     for (int i = 0; i < n; i++)
-        if (params[i]->as.text.length == k->as.text.length &&
-            memcmp(params[i]->as.text.text, k->as.text.text, k->as.text.length) == 0)
+        if (params[i]->as.text.length == length && i != star && i != dstar &&
+            memcmp(params[i]->as.text.text, name, length) == 0)
             return i;
     return -1;
 }
 
-/* Places keyword argument k (evaluated into v, taken) in its parameter's
- * slot of args. */
-static bool keyword_arg(Session *s, const Node *call, const UserFunc *f, const Node *k, Value v,
-                        Value *args, bool *given) {
-    int i = param_index(f, k);
+/* Places keyword argument NAME=v (taken) in its parameter's slot of args,
+ * or in *extra (a dict, made at the first) when f has **kwargs. */
+static bool keyword_arg(Session *s, const Node *call, const UserFunc *f, const char *name,
+                        size_t length, Value v, Value *args, bool *given, Value *extra) {
+    int i = param_index(f, name, length);
+    if (i < 0 && f->def && f->def->dstar >= 0) {
+        Value key;
+        if (extra->kind == VAL_VOID) {
+            ValueDict *d = value_dict_new(false);
+            if (d) *extra = (Value){.kind = VAL_DICT, .as.dict = d};
+        }
+        if (extra->kind == VAL_VOID || !value_string(name, length, &key)) {
+            value_release(&v);
+            return session_fail(s, call->line, call->col, "MemoryError");
+        }
+        if (value_dict_get(extra->as.dict, &key)) {
+            value_release(&key), value_release(&v);
+            return session_fail(s, call->line, call->col, "TypeError: %.*s() got multiple "
+                                "values for keyword argument '%.*s'", (int)f->name_length,
+                                f->name, (int)length, name);
+        }
+        return value_dict_set(extra->as.dict, key, v) ||
+               session_fail(s, call->line, call->col, "MemoryError");
+    }
     const char *problem = i < 0 ? "got an unexpected keyword argument" : given[i]
                               ? "got multiple values for argument" : NULL;
     if (problem) {
         value_release(&v);
         return session_fail(s, call->line, call->col, "TypeError: %.*s() %s '%.*s'",
-                            (int)f->name_length, f->name, problem, name_len(k), k->as.text.text);
+                            (int)f->name_length, f->name, problem, (int)length, name);
     }
     args[i] = v;
     given[i] = true;
     return true;
+}
+
+/* f(**d): each of d's items as a keyword argument. */
+static bool spread_keywords(Session *s, const Node *call, const UserFunc *f, const Node *k,
+                            Value d, Value *args, bool *given, Value *extra) {
+    bool ok = d.kind == VAL_DICT && !d.as.dict->set;
+    if (!ok) session_set_error(s, k->line, k->col, "TypeError: %.*s() argument after ** must be "
+                               "a mapping, not %s", (int)f->name_length, f->name,
+                               value_type_name(&d));
+    for (int64_t i = 0; ok && i < d.as.dict->count; i++) {
+        const DictEntry *e = &d.as.dict->entries[i];
+        if (e->key.kind != VAL_STRING) {
+            ok = session_fail(s, k->line, k->col, "TypeError: keywords must be strings");
+            break;
+        }
+        Value v;
+        value_copy(&e->value, &v);
+        ok = keyword_arg(s, call, f, e->key.as.string.text, e->key.as.string.length, v, args,
+                         given, extra);
+    }
+    value_release(&d);
+    return ok;
 }
 
 /* Evaluates a call's arguments into f's parameter slots: positional ones
@@ -1316,6 +1384,7 @@ static bool call_user(Session *s, const Node *call, UserFunc *f, const Value *se
     const Node *few_nodes[FEW];
     bool few_given[FEW];
     int np = 0, total, n;
+    Value extra = value_void(); /* the keywords **kwargs takes */
     userfunc_params(f, &total);
     bool starred = false;
     for (int i = 0; i < call->num_kids; i++) starred = starred || call->kids[i]->kind == NODE_STARRED;
@@ -1342,16 +1411,21 @@ static bool call_user(Session *s, const Node *call, UserFunc *f, const Value *se
         Value v;
         if (!(ok = eval_expression(s, k->left, &v))) break;
         if (np > total) value_release(&v); /* too many positional: said below */
-        else ok = keyword_arg(s, call, f, k, v, args, given);
+        else if (k->as.text.length == 0) ok = spread_keywords(s, call, f, k, v, args, given, &extra);
+        else ok = keyword_arg(s, call, f, k->as.text.text, k->as.text.length, v, args, given,
+                              &extra);
     }
     n = np;
+    total = positional_params(f);
+    if (f->def && f->def->star >= 0) total = f->def->star; /* *args may be empty */
     if (ok && np < total && call->num_positional < call->num_kids) { /* keywords: fill the gaps */
         for (n = np; n < total && (given[n] || (f->defaults && f->defaults[n].kind != VAL_VOID)); n++)
             if (!given[n]) value_copy(&f->defaults[n], &args[n]);
         if (n < total) ok = arity_error(s, call, f, n);
     }
     if (!ok && args) release_args(args, cap);
-    if (ok) ok = apply_user(s, call, f, args, n, out);
+    if (ok) ok = apply_user(s, call, f, args, n, extra.kind == VAL_VOID ? NULL : &extra, out);
+    else value_release(&extra);
     if (cap != FEW) free(args), free(nodes), free(given);
     return ok;
 }
@@ -2810,7 +2884,7 @@ static bool call_for_builtin(Session *s, int line, int col, const Value *fn, con
         UserFunc *f = fn->as.function;
         f->refs++;
         Value held = {.kind = VAL_FUNCTION, .as.function = f};
-        bool ok = apply_user(s, &at, f, copies, n, out);
+        bool ok = apply_user(s, &at, f, copies, n, NULL, out);
         value_release(&held);
         return ok;
     }

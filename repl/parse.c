@@ -729,7 +729,14 @@ static Node *call(Parser *p, Node *callee) {
         }
         Token at = p->current;
         bool keyword = false;
-        if (match(p, TOK_STAR)) { /* f(*args) */
+        if (match(p, TOK_STARSTAR)) { /* f(**kwargs): a keyword argument with no name */
+            Node *k = new_node(p, NODE_KEYWORD, &at);
+            if (!k || !(k->left = expr(p))) return NULL;
+            k->as.text.text = at.start;
+            k->as.text.length = 0;
+            args[n] = k;
+            keyword = true;
+        } else if (match(p, TOK_STAR)) { /* f(*args) */
             Node *star = new_node(p, NODE_STARRED, &at);
             if (!star || !(star->left = expr(p))) return NULL;
             args[n] = star;
@@ -1048,7 +1055,7 @@ static Stmt *new_stmt(Parser *p, StmtKind kind, const Token *at) {
     }
     memset(s, 0, sizeof *s);
     s->kind = kind;
-    s->star = -1;
+    s->star = s->dstar = -1;
     s->line = at->line;
     s->col = at->col;
     return s;
@@ -1480,10 +1487,13 @@ static Stmt *def_statement(Parser *p) {
     while (!p->failed && !check(p, TOK_RPAREN)) {
         if (n == MAX_ARGS) return fail_at(p, &p->current, "too many parameters (at most %d)",
                                           MAX_ARGS), NULL;
-        if (check(p, TOK_STARSTAR) || (s->star >= 0 && check(p, TOK_STAR)))
-            return fail_at(p, &p->current, "%s parameters are not supported yet",
-                           check(p, TOK_STAR) ? "keyword-only" : "**kwargs"), NULL;
-        if (match(p, TOK_STAR)) s->star = n;
+        if (s->dstar >= 0)
+            return fail_at(p, &p->current, "SyntaxError: arguments cannot follow var-keyword "
+                           "argument"), NULL;
+        if (s->star >= 0 && check(p, TOK_STAR))
+            return fail_at(p, &p->current, "SyntaxError: * argument may appear only once"), NULL;
+        if (match(p, TOK_STARSTAR)) s->dstar = n;
+        else if (match(p, TOK_STAR)) s->star = n;
         else if (s->star >= 0)
             return fail_at(p, &p->current, "keyword-only parameters (after *%s) are not "
                            "supported yet", "args"), NULL;
@@ -1496,8 +1506,12 @@ static Stmt *def_statement(Parser *p) {
                                "function definition", (int)p->previous.length, p->previous.start),
                        NULL;
         defaults[n] = NULL;
-        if (s->star != n && match(p, TOK_EQUAL) && !(defaults[n] = expr(p))) return NULL;
-        if (!defaults[n] && n > 0 && defaults[n - 1] && s->star != n)
+        bool starred = s->star == n || s->dstar == n;
+        if (starred && check(p, TOK_EQUAL))
+            return fail_at(p, &p->current, "SyntaxError: var-%s argument cannot have default "
+                           "value", s->star == n ? "positional" : "keyword"), NULL;
+        if (!starred && match(p, TOK_EQUAL) && !(defaults[n] = expr(p))) return NULL;
+        if (!defaults[n] && n > 0 && defaults[n - 1] && !starred)
             return fail_at(p, &p->previous, "SyntaxError: non-default argument follows default "
                            "argument"), NULL;
         n++;

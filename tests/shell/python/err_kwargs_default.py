@@ -1,0 +1,3 @@
+print("never")
+def f(**kw=1):
+    pass
