@@ -1128,12 +1128,8 @@ static BUILTIN(py_type) {
 static BUILTIN(py_id) {
     (void)s;
     const Value *v = &a->arg[0];
-    uintptr_t p = v->kind == VAL_TENSOR ? (uintptr_t)v->as.tensor
-                  : v->kind == VAL_LIST ? (uintptr_t)v->as.list
-                  : v->kind == VAL_DICT ? (uintptr_t)v->as.dict
-                  : v->kind == VAL_FUNCTION ? (uintptr_t)v->as.function
-                  : v->kind == VAL_STRING ? (uintptr_t)v->as.string.text
-                  : (uintptr_t)(int64_t)value_scalar(v);
+    uintptr_t p = value_identity(v);
+    if (!p) p = (uintptr_t)(int64_t)value_scalar(v);
     *out = int_value((int64_t)(p & INT64_MAX));
     return true;
 }

@@ -92,11 +92,8 @@ static bool identical(const Value *a, const Value *b) {
     case VAL_NONE: return true;
     case VAL_BOOL: return a->as.truth == b->as.truth;
     case VAL_INT: return a->as.integer == b->as.integer;
-    case VAL_TENSOR: return a->as.tensor == b->as.tensor;
-    case VAL_LIST: return a->as.list == b->as.list;
     case VAL_STRING: return value_equal(a, b);
-    case VAL_MODULE: return a->as.module == b->as.module;
-    default: return false;
+    default: return value_identity(a) != 0 && value_identity(a) == value_identity(b);
     }
 }
 

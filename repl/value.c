@@ -253,6 +253,23 @@ bool value_dict_remove(ValueDict *d, const Value *key) {
     return true;
 }
 
+uintptr_t value_identity(const Value *v) {
+    switch (v->kind) {
+    case VAL_TENSOR: return (uintptr_t)v->as.tensor;
+    case VAL_LIST: return (uintptr_t)v->as.list;
+    case VAL_DICT: return (uintptr_t)v->as.dict;
+    case VAL_FUNCTION: return (uintptr_t)v->as.function;
+    case VAL_CLASS: return (uintptr_t)v->as.cls;
+    case VAL_INSTANCE: return (uintptr_t)v->as.object;
+    case VAL_METHOD: return (uintptr_t)v->as.bound;
+    case VAL_OPTIM: return (uintptr_t)v->as.optim;
+    case VAL_BUILTIN: return (uintptr_t)v->as.builtin.row;
+    case VAL_MODULE: case VAL_DTYPE: return (uintptr_t)v->as.module;
+    case VAL_STRING: return (uintptr_t)v->as.string.text;
+    default: return 0;
+    }
+}
+
 /* A string key for a lookup, borrowing the text. */
 static Value key_of(const char *name, size_t length) {
     return (Value){.kind = VAL_STRING, .as.string = {name, length, NULL}};

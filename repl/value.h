@@ -245,6 +245,11 @@ Value *value_dict_get(const ValueDict *d, const Value *key);
 bool value_dict_set(ValueDict *d, Value key, Value value);
 /* Removes key from d; false if it is not there. */
 bool value_dict_remove(ValueDict *d, const Value *key);
+/* The address of the object v holds (a tensor, list, dict, function,
+ * class, instance, optimizer, builtin's row or module), the same for every
+ * value that holds it: Python's identity (is, id); 0 for plain values
+ * (numbers, bools, None). */
+uintptr_t value_identity(const Value *v);
 /* Python's == for values that are not tensors (a tensor equals only itself). */
 bool value_equal(const Value *a, const Value *b);
 
