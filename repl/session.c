@@ -349,28 +349,87 @@ static void mark_env(Env *e);
 
 static void mark_value(const Value *v);
 
-static void mark_dict(const ValueDict *d) {
-    for (int64_t i = 0; d && i < d->count; i++) {
+/* The pass under way: what it has reached (seen) it does not walk again,
+ * so shared objects are walked once and cycles of lists, dicts and
+ * objects end (a = []; a.append(a)). */
+static unsigned mark_pass;
+
+/* Past MARK_DEPTH nested marks the rest waits in `pending` (the pass
+ * takes it up from the top), so a chain of a million objects does not
+ * grow the C stack with it. */
+enum { MARK_DEPTH = 2000 };
+static int mark_depth;
+static Value *pending;
+static int64_t num_pending, cap_pending;
+
+static bool mark_later(const Value *v) {
+    if (num_pending == cap_pending) {
+        int64_t cap = cap_pending ? cap_pending * 2 : 256;
+        Value *grown = realloc(pending, (size_t)cap * sizeof *grown);
+        if (!grown) return false; /* mark it now, on the stack */
+        pending = grown, cap_pending = cap;
+    }
+    pending[num_pending++] = *v; /* a borrowed copy: nothing is freed while marking */
+    return true;
+}
+
+static void mark_deep(const Value *v);
+
+/* Marks v and what it reaches, the pending ones included. */
+static void mark_value(const Value *v) {
+    if (mark_depth >= MARK_DEPTH && mark_later(v)) return;
+    mark_depth++;
+    mark_deep(v);
+    mark_depth--;
+    while (mark_depth == 0 && num_pending > 0) {
+        Value next = pending[--num_pending];
+        mark_depth++;
+        mark_deep(&next);
+        mark_depth--;
+    }
+}
+
+static int64_t num_marked; /* objects the pass reached: its cost */
+
+static bool first_visit(unsigned *seen) {
+    if (*seen == mark_pass) return false;
+    *seen = mark_pass;
+    num_marked++;
+    return true;
+}
+
+static void mark_dict(ValueDict *d) {
+    if (!d || !first_visit(&d->seen)) return;
+    for (int64_t i = 0; i < d->count; i++) {
         mark_value(&d->entries[i].key);
         mark_value(&d->entries[i].value);
     }
 }
 
-static void mark_value(const Value *v) {
+static void mark_class(ClassObj *c) {
+    for (; c && first_visit(&c->seen); c = c->base) mark_dict(c->attrs);
+}
+
+static void mark_deep(const Value *v) {
     if (v->kind == VAL_LIST) {
+        if (!first_visit(&v->as.list->seen)) return;
         for (int i = 0; i < v->as.list->count; i++) mark_value(&v->as.list->items[i]);
     } else if (v->kind == VAL_DICT) {
         mark_dict(v->as.dict);
     } else if (v->kind == VAL_INSTANCE) {
-        mark_dict(v->as.object->attrs); /* its class is reached through the global that names it */
-        for (const ClassObj *c = v->as.object->cls; c; c = c->base) mark_dict(c->attrs);
+        if (!first_visit(&v->as.object->seen)) return;
+        mark_dict(v->as.object->attrs);
+        mark_class(v->as.object->cls);
     } else if (v->kind == VAL_CLASS) {
-        for (const ClassObj *c = v->as.cls; c; c = c->base) mark_dict(c->attrs);
+        mark_class(v->as.cls);
     } else if (v->kind == VAL_METHOD) {
+        if (!first_visit(&v->as.bound->seen)) return;
         mark_value(&v->as.bound->func);
         mark_value(&v->as.bound->self);
+        mark_class(v->as.bound->from);
     } else if (v->kind == VAL_FUNCTION) {
-        const UserFunc *f = v->as.function;
+        UserFunc *f = v->as.function;
+        if (!first_visit(&f->seen)) return;
         int n = f->def ? f->def->num_params : f->lambda->num_positional;
         for (int i = 0; f->defaults && i < n; i++) mark_value(&f->defaults[i]);
         if (f->closure) mark_env(f->closure);
@@ -387,6 +446,8 @@ static void mark_env(Env *e) {
 void session_collect(Session *s) {
     if (!s->envs.next) return;
     int64_t count = 0;
+    if (++mark_pass == 0) mark_pass = 1; /* 0 is never a pass: fresh objects are unseen */
+    num_marked = 0;
     for (Env *e = s->envs.next; e != &s->envs; e = e->next) e->marked = false, count++;
     for (int i = 0; i < s->num_vars; i++) mark_value(&s->vars[i].value);
     for (Frame *f = s->frame; f; f = f->caller) {
@@ -415,8 +476,14 @@ void session_collect(Session *s) {
     }
     for (int64_t i = 0; i < n; i++) env_release(dead[i]);
     free(dead);
+    free(pending);
+    pending = NULL, num_pending = cap_pending = 0;
+    /* The next pass when as many envs again have been made as this one
+     * walked (at least 1024): the walks cost a constant per env made,
+     * however large the heap of live objects grows. */
     s->num_envs = count - n;
-    s->collect_at = s->num_envs * 2 > 1024 ? s->num_envs * 2 : 1024;
+    int64_t work = s->num_envs + num_marked;
+    s->collect_at = s->num_envs + (work > 1024 ? work : 1024);
 }
 
 /* ======================================================================

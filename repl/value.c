@@ -39,7 +39,55 @@ void class_release(ClassObj *c) {
     free(c);
 }
 
+/* Releasing a value can release what it holds, and so on down a chain
+ * (a linked list of a million objects, xs = [xs] a million times): past
+ * RELEASE_DEPTH nested releases the rest waits in `deferred` and the
+ * outermost release finishes it, so the C stack never grows with the
+ * chain (CPython's trashcan). */
+enum { RELEASE_DEPTH = 1000 };
+static int release_depth;
+static bool draining;
+static Value *deferred;
+static int64_t num_deferred, cap_deferred;
+
+static bool holds_values(ValueKind kind) {
+    return kind == VAL_LIST || kind == VAL_DICT || kind == VAL_INSTANCE || kind == VAL_METHOD ||
+           kind == VAL_FUNCTION || kind == VAL_CLASS;
+}
+
+static bool defer_release(Value *v) {
+    if (num_deferred == cap_deferred) {
+        int64_t cap = cap_deferred ? cap_deferred * 2 : 256;
+        Value *grown = realloc(deferred, (size_t)cap * sizeof *grown);
+        if (!grown) return false; /* release it now, on the stack */
+        deferred = grown, cap_deferred = cap;
+    }
+    deferred[num_deferred++] = *v;
+    *v = value_void();
+    return true;
+}
+
+static void release_now(Value *v);
+
 void value_release(Value *v) {
+    if (release_depth >= RELEASE_DEPTH && holds_values(v->kind) && defer_release(v)) return;
+    release_depth++;
+    release_now(v);
+    release_depth--;
+    if (release_depth > 0 || draining || !num_deferred) return;
+    draining = true;
+    while (num_deferred > 0) {
+        Value next = deferred[--num_deferred];
+        release_depth++;
+        release_now(&next);
+        release_depth--;
+    }
+    free(deferred);
+    deferred = NULL, cap_deferred = 0;
+    draining = false;
+}
+
+static void release_now(Value *v) {
     switch (v->kind) {
     case VAL_STRING:
         if (v->as.string.owner && --v->as.string.owner->refs == 0) free(v->as.string.owner);

@@ -98,6 +98,7 @@ struct Value {
  * append through one name is seen through every other. */
 struct ValueList {
     int refs;
+    unsigned seen;             /* session_collect's pass that last reached it */
     bool tuple;     /* written (a, b) rather than [a, b] */
     int count, cap;
     Value *items;
@@ -147,6 +148,7 @@ struct Env {
  * over. */
 struct UserFunc {
     int refs;
+    unsigned seen;             /* session_collect's pass that last reached it */
     Code *code;                /* owns def's or lambda's tree */
     const Stmt *def;           /* or */
     const Node *lambda;        /* NODE_LAMBDA */
@@ -166,6 +168,7 @@ static inline Node *const *userfunc_params(const UserFunc *f, int *n) {
  * names its body bound: methods, class attributes), keyed by strings. */
 struct ClassObj {
     int refs;
+    unsigned seen;             /* session_collect's pass that last reached it */
     char *name;
     ClassObj *base;            /* one of its refs, or NULL */
     ValueDict *attrs;
@@ -174,6 +177,7 @@ struct ClassObj {
 /* An object: its class and its attributes. */
 struct Instance {
     int refs;
+    unsigned seen;             /* session_collect's pass that last reached it */
     ClassObj *cls;
     ValueDict *attrs;
 };
@@ -182,6 +186,7 @@ struct Instance {
  * view of an object (func void, from: the class the lookup starts at). */
 struct Bound {
     int refs;
+    unsigned seen;             /* session_collect's pass that last reached it */
     Value func;
     Value self;
     ClassObj *from;            /* super(): one of its refs; NULL for a bound method */
@@ -230,6 +235,7 @@ typedef struct {
 } DictEntry;
 struct ValueDict {
     int refs;
+    unsigned seen;             /* session_collect's pass that last reached it */
     bool set;
     int64_t count, cap;
     DictEntry *entries;
