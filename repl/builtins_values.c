@@ -50,9 +50,13 @@ BUILTIN(bi_zero_grad) {
             return arg_error(s, a, REST(k), "expected a tensor, got %s",
                              value_kind_name(&a->rest[k]));
     for (int i = 0; i < a->num_rest; i++) tensor_zero_grad(a->rest[i].as.tensor);
-    if (a->num_rest == 0)
-        for (int i = 0; i < s->num_vars; i++)
-            if (s->vars[i].value.kind == VAL_TENSOR) tensor_zero_grad(s->vars[i].value.as.tensor);
+    if (a->num_rest > 0) return true;
+    /* every variable: the running call's and those it closes over, and the globals */
+    for (Env *e = s->frame ? s->frame->env : NULL; e; e = e->parent)
+        for (int i = 0; i < e->num_locals; i++)
+            if (e->locals[i].value.kind == VAL_TENSOR) tensor_zero_grad(e->locals[i].value.as.tensor);
+    for (int i = 0; i < s->num_vars; i++)
+        if (s->vars[i].value.kind == VAL_TENSOR) tensor_zero_grad(s->vars[i].value.as.tensor);
     return true;
 }
 
