@@ -520,9 +520,10 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
     case VAL_TENSOR: format_tensor(out, v->as.tensor, opts, v->boolean); break;
     case VAL_NUMBER:
         if (v->literal) { /* on its own, a literal is the constant tensor it writes */
-            Tensor *t = tensor_scalar(v->as.number);
-            format_tensor(out, t, opts, false);
-            tensor_release(t);
+            double x = v->as.number; /* a view of it: no allocation, so under the memory
+                                        limit's last bytes it still prints */
+            const Tensor t = {.data = &x, .ndim = 0, .numel = 1};
+            format_tensor(out, &t, opts, false);
         } else if (opts->python) {
             pyfmt_float_repr(out, v->as.number);
         } else {
