@@ -187,7 +187,10 @@ static bool bound(Session *s, const Node *n) { return resolve(s, n).value != NUL
  * (unless a global or nonlocal statement says otherwise), else a global. In
  * .ag a list is bound as the tensor it stacks to, and strings cannot be. */
 static bool bind_name(Session *s, const Node *n, Value v) {
-    if (v.kind == VAL_VOID) v = value_none(); /* y = f(1) where f returns nothing */
+    if (v.kind == VAL_VOID && !s->python) /* y = f(1) where f returns nothing: as documented */
+        return session_fail(s, n->line, n->col, "this call returned nothing to assign (a body "
+                            "that ends without return returns nothing)");
+    if (v.kind == VAL_VOID) v = value_none(); /* .py: Python's None */
     if (!s->python && (v.kind == VAL_STRING || v.kind == VAL_GRAD_FN)) {
         bool string = v.kind == VAL_STRING;
         const char *kind = value_kind_name(&v);
