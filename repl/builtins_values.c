@@ -108,7 +108,8 @@ BUILTIN(bi_round) {
     if (!arg_number(s, a, 0, &v)) return false;
     if (arg_present(a, 1) && !arg_int(s, a, 1, "ndigits", -308, 308, &digits)) return false;
     if (!arg_present(a, 1) || !isfinite(v)) {
-        *out = value_number(isfinite(v) ? nearbyint(v) : v);
+        /* + 0.0: an integer, so round(-0.4) is 0, not -0 (Python's int) */
+        *out = value_number(isfinite(v) ? nearbyint(v) + 0.0 : v);
         return true;
     }
     char text[700]; /* 309 digits before the point, 308 after, at most */

@@ -356,7 +356,8 @@ static double number_op(TokenType op, double x, double y) {
     case TOK_STAR: return x * y;
     case TOK_SLASH: return x / y;
     case TOK_SLASHSLASH: return ag_floor_divide(x, y);
-    case TOK_PERCENT: return ag_remainder(x, y);
+    case TOK_PERCENT: /* a zero takes the divisor's sign (Python's float; PyTorch's is -0.) */
+        return ag_remainder(x, y) == 0 ? copysign(0.0, y) : ag_remainder(x, y);
     case TOK_STARSTAR: return pow(x, y);
     case TOK_EQ: return x == y;
     case TOK_NE: return x != y;
