@@ -85,6 +85,8 @@ static bool betas_option(Session *s, CallArgs *a, int i, AgOptimConfig *c) {
 static bool read_config(Session *s, CallArgs *a, AgOptimKind kind, AgOptimConfig *c) {
     *c = ag_optim_defaults(kind);
     if (!number_option(s, a, 1, &c->lr)) return false;
+    if (arg_present(a, 1) && isnan(c->lr)) /* the engine's nan means "not given" (SGD) */
+        return arg_error(s, a, 1, "lr is nan: a learning rate must be a number");
     switch (kind) {
     case AG_OPTIM_SGD: /* params, lr, momentum, dampening, weight_decay, nesterov, maximize */
         return number_option(s, a, 2, &c->momentum) && number_option(s, a, 3, &c->dampening) &&

@@ -621,6 +621,9 @@ static bool index_number(Session *s, const Node *at, const Value *v, int dim, in
                          int64_t *out) {
     double x = value_is_scalar(v) ? value_scalar(v)
                : v->kind == VAL_TENSOR && v->as.tensor->numel == 1 ? v->as.tensor->data[0] : NAN;
+    if (x == floor(x) && fabs(x) > 0x1p62) /* x[2**63]: an integer, past every size */
+        return session_fail(s, at->line, at->col, "index %.0f is out of range for size %lld",
+                            x, (long long)size);
     if (x != floor(x) || fabs(x) > 0x1p62)
         return session_fail(s, at->line, at->col, "an index must be an integer, not %s",
                             isnan(x) ? value_kind_name(v) : "a fraction");
@@ -653,6 +656,8 @@ static bool index_integer(Session *s, const Node *at, const Value *v, const char
     if (v->kind == VAL_INT) return *out = v->as.integer, true;
     double x = v->kind == VAL_NUMBER ? v->as.number
                : v->kind == VAL_TENSOR && v->as.tensor->numel == 1 ? v->as.tensor->data[0] : NAN;
+    if (x == floor(x) && fabs(x) > 0x1p62) /* 2**63: an integer, too large */
+        return session_fail(s, at->line, at->col, "%s %.0f is too large", what, x);
     if (x != floor(x) || fabs(x) > 0x1p62)
         return session_fail(s, at->line, at->col, "%s must be an integer, not %s", what,
                             isnan(x) ? value_kind_name(v) : "a fraction");

@@ -406,6 +406,9 @@ static Tensor *stack_list(const ValueList *l, char *why, size_t size) {
     if (!items) return snprintf(why, size, "out of memory"), NULL;
     for (int i = 0; i < n; i++) {
         items[i] = value_to_tensor(&l->items[i], why, size);
+        if (!items[i] && l->items[i].kind != VAL_LIST && !(why[0] == 'o' && why[1] == 'u'))
+            snprintf(why, size, "item %d is %s, not a number or a tensor", i + 1,
+                     value_kind_name(&l->items[i]));
         bool ragged = items[i] && i > 0 &&
                       !(items[i]->ndim == items[0]->ndim &&
                         memcmp(items[i]->shape, items[0]->shape,
