@@ -61,8 +61,11 @@ static bool arg_tensor_list(Session *s, CallArgs *a, int i, TensorList *l, int64
     }
     /* [] is an empty tensor (a list of numbers is one); one tensor alone is
      * not a list of them (PyTorch refuses it too). */
-    bool empty = a->num_rest == 1 && a->rest[0].kind == VAL_TENSOR &&
-                 a->rest[0].as.tensor->ndim == 1 && a->rest[0].as.tensor->numel == 0;
+    bool empty = a->num_rest >= 1 && a->rest[0].kind == VAL_TENSOR &&
+                 a->rest[0].as.tensor->ndim == 1 && a->rest[0].as.tensor->numel == 0 &&
+                 (a->num_rest == 1 || (a->num_rest == 2 && (a->rest[1].kind == VAL_NUMBER ||
+                                                            a->rest[1].kind == VAL_INT)));
+    /* cat([], 0): the empty list and a dim */
     if (count == 0 || empty)
         return session_fail(s, a->line, a->col, "%s needs at least one tensor", name);
     if (!one_list && count == 1)

@@ -17,6 +17,7 @@ void optimizer_release(Optimizer *o) {
     ag_optim_free(o->engine);
     for (int i = 0; i < o->count; i++) free(o->names[i]);
     free(o->names);
+    env_release(o->env);
     free(o);
 }
 
@@ -84,6 +85,8 @@ static bool betas_option(Session *s, CallArgs *a, int i, AgOptimConfig *c) {
 static bool read_config(Session *s, CallArgs *a, AgOptimKind kind, AgOptimConfig *c) {
     *c = ag_optim_defaults(kind);
     if (!number_option(s, a, 1, &c->lr)) return false;
+    if (arg_present(a, 1) && isnan(c->lr)) /* the engine's nan means "not given" (SGD) */
+        return arg_error(s, a, 1, "lr is nan: a learning rate must be a number");
     switch (kind) {
     case AG_OPTIM_SGD: /* params, lr, momentum, dampening, weight_decay, nesterov, maximize */
         return number_option(s, a, 2, &c->momentum) && number_option(s, a, 3, &c->dampening) &&
@@ -111,6 +114,7 @@ static bool make_optimizer(Session *s, CallArgs *a, AgOptimKind kind, Value *out
     if (!o) return session_fail(s, a->line, a->col, "out of memory");
     o->refs = 1;
     o->kind = kind;
+    if (s->frame && (o->env = s->frame->env)) o->env->refs++; /* its w, not a global w */
     bool ok = parameter_names(s, a, o) && read_config(s, a, kind, &o->config);
     if (ok && !(o->engine = ag_optim_new(kind, &o->config, o->count)))
         ok = session_fail(s, a->line, a->col, "%s: %s", ag_optim_name(kind), ag_error());
@@ -132,10 +136,21 @@ BUILTIN(bi_adagrad) { return make_optimizer(s, a, AG_OPTIM_ADAGRAD, out); }
  * opt.step(), opt.zero_grad()
  * ====================================================================== */
 
-/* The tensor variable i of the optimizer holds now. */
-static bool parameter_var(Session *s, const CallArgs *a, const Optimizer *o, int i, Var **out) {
-    Var *v = session_lookup(s, o->names[i], strlen(o->names[i]));
-    if (!v || v->value.kind != VAL_TENSOR)
+/* The variable i of the optimizer, holding a tensor: looked up where the
+ * optimizer was made (the call's variables, then those it closes over),
+ * then among the globals, wherever step() is called. */
+static bool parameter_var(Session *s, const CallArgs *a, const Optimizer *o, int i, Value **out) {
+    size_t length = strlen(o->names[i]);
+    Value *v = NULL;
+    for (Env *e = o->env; e && !v; e = e->parent) {
+        Local *l = env_lookup(e, o->names[i], length);
+        if (l && l->value.kind != VAL_VOID) v = &l->value; /* VOID: deleted */
+    }
+    if (!v) {
+        Var *g = session_lookup(s, o->names[i], length);
+        if (g) v = &g->value;
+    }
+    if (!v || v->kind != VAL_TENSOR)
         return session_fail(s, a->line, a->col, "%s: the variable '%s' no longer holds a tensor",
                             ag_optim_name(o->kind), o->names[i]);
     *out = v;
@@ -146,19 +161,19 @@ BUILTIN(bi_optim_step) {
     (void)out;
     Optimizer *o = a->arg[0].as.optim;
     Tensor **params = calloc((size_t)o->count * 2, sizeof *params);
-    Var **vars = calloc((size_t)o->count, sizeof *vars);
+    Value **vars = calloc((size_t)o->count, sizeof *vars);
     bool ok = params && vars;
     if (!ok) session_set_error(s, a->line, a->col, "out of memory");
     for (int i = 0; ok && i < o->count; i++) {
         ok = parameter_var(s, a, o, i, &vars[i]);
-        if (ok) params[i] = vars[i]->value.as.tensor;
+        if (ok) params[i] = vars[i]->as.tensor;
     }
     Tensor **updated = params ? params + o->count : NULL;
     if (ok && ag_optim_step(o->engine, params, updated) != 0)
         ok = session_fail(s, a->line, a->col, "%s", ag_error());
     for (int i = 0; ok && i < o->count; i++) { /* rebind: the old tensors stay as they were */
-        value_release(&vars[i]->value);
-        vars[i]->value = value_tensor(updated[i]);
+        value_release(vars[i]);
+        *vars[i] = value_tensor(updated[i]);
     }
     free(params);
     free(vars);
@@ -170,12 +185,12 @@ BUILTIN(bi_optim_zero_grad) {
     Optimizer *o = a->arg[0].as.optim;
     bool to_none = true;
     if (!arg_bool(s, a, 1, &to_none)) return false;
-    Var **vars = calloc((size_t)o->count, sizeof *vars);
+    Value **vars = calloc((size_t)o->count, sizeof *vars);
     if (!vars) return session_fail(s, a->line, a->col, "out of memory");
     bool ok = true;
     for (int i = 0; ok && i < o->count; i++) ok = parameter_var(s, a, o, i, &vars[i]);
     for (int i = 0; ok && i < o->count; i++) {
-        Tensor *t = vars[i]->value.as.tensor;
+        Tensor *t = vars[i]->as.tensor;
         if (to_none || !t->grad) { /* PyTorch leaves a missing gradient missing */
             tensor_zero_grad(t);
             continue;

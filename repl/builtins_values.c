@@ -50,9 +50,13 @@ BUILTIN(bi_zero_grad) {
             return arg_error(s, a, REST(k), "expected a tensor, got %s",
                              value_kind_name(&a->rest[k]));
     for (int i = 0; i < a->num_rest; i++) tensor_zero_grad(a->rest[i].as.tensor);
-    if (a->num_rest == 0)
-        for (int i = 0; i < s->num_vars; i++)
-            if (s->vars[i].value.kind == VAL_TENSOR) tensor_zero_grad(s->vars[i].value.as.tensor);
+    if (a->num_rest > 0) return true;
+    /* every variable: the running call's and those it closes over, and the globals */
+    for (Env *e = s->frame ? s->frame->env : NULL; e; e = e->parent)
+        for (int i = 0; i < e->num_locals; i++)
+            if (e->locals[i].value.kind == VAL_TENSOR) tensor_zero_grad(e->locals[i].value.as.tensor);
+    for (int i = 0; i < s->num_vars; i++)
+        if (s->vars[i].value.kind == VAL_TENSOR) tensor_zero_grad(s->vars[i].value.as.tensor);
     return true;
 }
 
@@ -104,7 +108,8 @@ BUILTIN(bi_round) {
     if (!arg_number(s, a, 0, &v)) return false;
     if (arg_present(a, 1) && !arg_int(s, a, 1, "ndigits", -308, 308, &digits)) return false;
     if (!arg_present(a, 1) || !isfinite(v)) {
-        *out = value_number(isfinite(v) ? nearbyint(v) : v);
+        /* + 0.0: an integer, so round(-0.4) is 0, not -0 (Python's int) */
+        *out = value_number(isfinite(v) ? nearbyint(v) + 0.0 : v);
         return true;
     }
     char text[700]; /* 309 digits before the point, 308 after, at most */

@@ -191,7 +191,10 @@ static bool bound(Session *s, const Node *n) { return resolve(s, n).value != NUL
  * (unless a global or nonlocal statement says otherwise), else a global. In
  * .ag a list is bound as the tensor it stacks to, and strings cannot be. */
 static bool bind_name(Session *s, const Node *n, Value v) {
-    if (v.kind == VAL_VOID) v = value_none(); /* y = f(1) where f returns nothing */
+    if (v.kind == VAL_VOID && !s->python) /* y = f(1) where f returns nothing: as documented */
+        return session_fail(s, n->line, n->col, "this call returned nothing to assign (a body "
+                            "that ends without return returns nothing)");
+    if (v.kind == VAL_VOID) v = value_none(); /* .py: Python's None */
     if (!s->python && (v.kind == VAL_STRING || v.kind == VAL_GRAD_FN)) {
         bool string = v.kind == VAL_STRING;
         const char *kind = value_kind_name(&v);
@@ -357,7 +360,8 @@ static double number_op(TokenType op, double x, double y) {
     case TOK_STAR: return x * y;
     case TOK_SLASH: return x / y;
     case TOK_SLASHSLASH: return ag_floor_divide(x, y);
-    case TOK_PERCENT: return ag_remainder(x, y);
+    case TOK_PERCENT: /* a zero takes the divisor's sign (Python's float; PyTorch's is -0.) */
+        return ag_remainder(x, y) == 0 ? copysign(0.0, y) : ag_remainder(x, y);
     case TOK_STARSTAR: return pow(x, y);
     case TOK_EQ: return x == y;
     case TOK_NE: return x != y;
@@ -716,6 +720,9 @@ static bool index_number(Session *s, const Node *at, const Value *v, int dim, in
                          int64_t *out) {
     double x = value_is_scalar(v) ? value_scalar(v)
                : v->kind == VAL_TENSOR && v->as.tensor->numel == 1 ? v->as.tensor->data[0] : NAN;
+    if (x == floor(x) && fabs(x) > 0x1p62) /* x[2**63]: an integer, past every size */
+        return session_fail(s, at->line, at->col, "index %.0f is out of range for size %lld",
+                            x, (long long)size);
     if (x != floor(x) || fabs(x) > 0x1p62)
         return session_fail(s, at->line, at->col, "an index must be an integer, not %s",
                             isnan(x) ? value_kind_name(v) : "a fraction");
@@ -748,6 +755,8 @@ static bool index_integer(Session *s, const Node *at, const Value *v, const char
     if (v->kind == VAL_INT) return *out = v->as.integer, true;
     double x = v->kind == VAL_NUMBER ? v->as.number
                : v->kind == VAL_TENSOR && v->as.tensor->numel == 1 ? v->as.tensor->data[0] : NAN;
+    if (x == floor(x) && fabs(x) > 0x1p62) /* 2**63: an integer, too large */
+        return session_fail(s, at->line, at->col, "%s %.0f is too large", what, x);
     if (x != floor(x) || fabs(x) > 0x1p62)
         return session_fail(s, at->line, at->col, "%s must be an integer, not %s", what,
                             isnan(x) ? value_kind_name(v) : "a fraction");

@@ -1273,6 +1273,20 @@ static bool single_block(Parser *p, Block *out, Stmt *inner) {
     return true;
 }
 
+/* The if after elif or else if, as s's else block: one C frame per branch
+ * here and in the evaluator, so a chain has a budget of its own. */
+static Stmt *if_statement(Parser *p);
+static Stmt *else_if(Parser *p, Stmt *s) {
+    if (++p->branches >= MAX_BRANCHES) { /* the if is one of them */
+        fail_at(p, &p->previous, "%s chain too long (more than %d branches)",
+                p->python ? "elif" : "else if", MAX_BRANCHES);
+        return NULL;
+    }
+    Stmt *inner = if_statement(p);
+    p->branches--;
+    return single_block(p, &s->orelse, inner) ? s : NULL;
+}
+
 static Stmt *if_statement(Parser *p) {
     Token header = p->previous;
     Stmt *s = new_stmt(p, STMT_IF, &header);
@@ -1280,11 +1294,11 @@ static Stmt *if_statement(Parser *p) {
     block(p, &s->body, &header, "an if");
     if (p->failed) return NULL;
     if (match(p, TOK_ELIF)) /* elif: one IF statement as the else block */
-        return single_block(p, &s->orelse, if_statement(p)) ? s : NULL;
+        return else_if(p, s);
     if (!match(p, TOK_ELSE)) return s;
     header = p->previous;
     if (match(p, TOK_IF)) /* else if */
-        return single_block(p, &s->orelse, if_statement(p)) ? s : NULL;
+        return else_if(p, s);
     block(p, &s->orelse, &header, "an else");
     return p->failed ? NULL : s;
 }

@@ -21,6 +21,9 @@
 enum {
     MAX_NESTING = 200,  /* brackets, unary operators and blocks inside each other */
     MAX_HEIGHT = 1000,  /* of an expression tree (a + b + ... is a chain) */
+    MAX_BRANCHES = 2000, /* elif / else if: the parser and the evaluator recurse once per
+                            branch (CPython's compiler stops near 2,700; ag's evaluator
+                            under ASan near 2,500) */
 };
 
 typedef enum { PARSE_OK, PARSE_END, PARSE_ERROR, PARSE_INCOMPLETE } ParseStatus;
@@ -30,6 +33,7 @@ typedef struct {
     Token current, previous;
     AstArena *arena;
     int nesting;
+    int branches;          /* elif / else if branches open (MAX_BRANCHES) */
     int loops, functions;  /* enclosing loops and function bodies (break, return) */
     struct Stmt *def;      /* the def whose body is being read (yield marks it), or NULL */
     bool failed, incomplete;

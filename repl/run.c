@@ -124,6 +124,20 @@ static void report(Session *s, const Source *src, const char *chunk, int first_l
  * Running
  * ====================================================================== */
 
+/* A syntax error at the end of the input (the line after the final
+ * newline, where nothing is written) is reported at the end of the last
+ * line, as Python does: a one-line file says line 1, not 2. */
+static void clamp_to_text(const char *text, size_t len, int first_line, int *line, int *col) {
+    if (len == 0 || text[len - 1] != '\n') return;
+    int last = first_line;
+    for (size_t i = 0; i + 1 < len; i++) last += text[i] == '\n';
+    if (*line <= last) return;
+    size_t start = len - 1;
+    while (start > 0 && text[start - 1] != '\n') start--;
+    *line = last;
+    *col = (int)(len - 1 - start) + 1;
+}
+
 /* Runs the statements of a complete chunk, one at a time; each statement's
  * tree is freed once it has run, so a long line of statements runs in the
  * memory of one. */
@@ -145,6 +159,7 @@ static bool run_chunk(Session *s, const Source *src, const char *chunk, size_t l
             snprintf(s->error, sizeof s->error, "%s", p.error);
             s->error_line = p.error_line;
             s->error_col = p.error_col;
+            clamp_to_text(chunk, len, first_line, &s->error_line, &s->error_col);
             ok = false;
         } else {
             ok = eval_statement(s, stmt);
@@ -354,8 +369,9 @@ static bool run_python(Session *s, FILE *f, const char *name) {
         if (st != PARSE_END) {
             /* Python names every error here; ag's own messages say what is wrong */
             bool named = strstr(p.error, "Error: ") != NULL;
-            session_set_error(s, p.error_line, p.error_col, "%s%s", named ? "" : "SyntaxError: ",
-                              p.error);
+            int line = p.error_line, col = p.error_col;
+            clamp_to_text(text.data, text.len, 1, &line, &col);
+            session_set_error(s, line, col, "%s%s", named ? "" : "SyntaxError: ", p.error);
             ok = false;
         }
         parser_free(&p);

@@ -341,9 +341,16 @@ Token scan_token(Scanner *s) {
 int scan_depth(const char *text, size_t len, int depth) {
     Scanner s;
     scanner_init(&s, text, len, 1);
-    s.depth = depth; /* carried as ( [ depth: newlines inside are skipped */
-    for (Token t = scan_token(&s); t.type != TOK_EOF && t.type != TOK_ERROR; t = scan_token(&s)) {}
-    return s.depth + s.braces;
+    s.depth = depth; /* newlines inside brackets are skipped */
+    /* counted here, all kinds together: the scanner's own counts keep
+     * ( [ apart from {, so a '}' could not close a carried '{' */
+    for (Token t = scan_token(&s); t.type != TOK_EOF && t.type != TOK_ERROR; t = scan_token(&s)) {
+        if (t.type == TOK_LPAREN || t.type == TOK_LBRACKET || t.type == TOK_LBRACE) depth++;
+        else if ((t.type == TOK_RPAREN || t.type == TOK_RBRACKET || t.type == TOK_RBRACE) &&
+                 depth > 0)
+            depth--;
+    }
+    return depth;
 }
 
 /* ======================================================================

@@ -570,6 +570,9 @@ static Tensor *stack_list(const ValueList *l, char *why, size_t size) {
     if (!items) return snprintf(why, size, "out of memory"), NULL;
     for (int i = 0; i < n; i++) {
         items[i] = value_to_tensor(&l->items[i], why, size);
+        if (!items[i] && l->items[i].kind != VAL_LIST && !(why[0] == 'o' && why[1] == 'u'))
+            snprintf(why, size, "item %d is %s, not a number or a tensor", i + 1,
+                     value_kind_name(&l->items[i]));
         bool ragged = items[i] && i > 0 &&
                       !(items[i]->ndim == items[0]->ndim &&
                         memcmp(items[i]->shape, items[0]->shape,
@@ -684,9 +687,10 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
     case VAL_TENSOR: format_tensor(out, v->as.tensor, opts, v->boolean); break;
     case VAL_NUMBER:
         if (v->literal) { /* on its own, a literal is the constant tensor it writes */
-            Tensor *t = tensor_scalar(v->as.number);
-            format_tensor(out, t, opts, false);
-            tensor_release(t);
+            double x = v->as.number; /* a view of it: no allocation, so under the memory
+                                        limit's last bytes it still prints */
+            const Tensor t = {.data = &x, .ndim = 0, .numel = 1};
+            format_tensor(out, &t, opts, false);
         } else if (opts->python) {
             pyfmt_float_repr(out, v->as.number);
         } else {

@@ -63,6 +63,7 @@ typedef struct Optimizer {
     AgOptimConfig config;
     int count;
     char **names;
+    Env *env;        /* the call it was made in (its names are looked up there first), or NULL */
 } Optimizer;
 void optimizer_release(Optimizer *o);
 

@@ -218,6 +218,20 @@ int main(int argc, char **argv) {
         type("yy\n");
         check(expect("tensor(5.)") && expect("ag> "), "and the listed line was dropped");
     }
+    /* Blocks of more than 100 lines (past which the bracket depth decides
+     * when the statement is complete): the '}' or the blank line ends them. */
+    type("if 1 {\n");
+    for (int i = 0; i < 105; i++) type("    long_a = 7\n");
+    type("}\n");
+    type("long_a * 6\n");
+    check(expect("tensor(42.)") && expect("ag> "), "a block of 107 lines ends at its '}'");
+    type("if 1:\n");
+    for (int i = 0; i < 105; i++) type("    long_b = 8\n");
+    type("\n");
+    type("long_b * 6\n");
+    check(expect("tensor(48.)") && expect("ag> "), "an indented block of 106 lines ends at "
+          "the blank line");
+
     /* A FIFO with no writer (issue 22, item 7): load_csv, :load and
      * save_csv wait for the other end, and Ctrl-C ends the wait (open()
      * blocked, restarted after the signal, for ever). */
