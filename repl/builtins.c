@@ -735,16 +735,6 @@ const char *const *builtin_names(int *count) {
     return names;
 }
 
-const Builtin *builtin_method(ValueKind kind, const char *name, size_t length) {
-    int n;
-    const Builtin *b = all_builtins(&n);
-    for (int i = 0; i < n; i++)
-        if (b[i].self_kind == kind && kind != VAL_VOID && strlen(b[i].name) == length &&
-            memcmp(b[i].name, name, length) == 0)
-            return &b[i];
-    return NULL;
-}
-
 /* ---- lookup: an open-addressing hash over the names, built once ---- */
 
 enum { HASH_SLOTS = 1024 };
@@ -768,6 +758,40 @@ static void build_index(void) {
         while (name_slots[at]) at = (at + 1) % HASH_SLOTS;
         name_slots[at] = (short)(i + 1);
     }
+}
+
+/* The methods of values (opt.step, xs.append): a second hash, over
+ * (kind, name), built once. */
+static short method_slots[HASH_SLOTS];
+
+static unsigned method_hash(ValueKind kind, const char *name, size_t length) {
+    return (name_hash(name, length) ^ (unsigned)kind * 2654435761u) % HASH_SLOTS;
+}
+
+static void build_method_index(void) {
+    int n;
+    const Builtin *b = all_builtins(&n);
+    for (int i = 0; i < n; i++) {
+        if (b[i].self_kind == VAL_VOID) continue;
+        unsigned at = method_hash(b[i].self_kind, b[i].name, strlen(b[i].name));
+        while (method_slots[at]) at = (at + 1) % HASH_SLOTS;
+        method_slots[at] = (short)(i + 1);
+    }
+}
+
+const Builtin *builtin_method(ValueKind kind, const char *name, size_t length) {
+    static bool built;
+    if (kind == VAL_VOID) return NULL;
+    if (!built) {
+        build_method_index();
+        built = true;
+    }
+    for (unsigned at = method_hash(kind, name, length); method_slots[at]; at = (at + 1) % HASH_SLOTS) {
+        const Builtin *b = &builtins[method_slots[at] - 1];
+        if (b->self_kind == kind && strlen(b->name) == length && memcmp(b->name, name, length) == 0)
+            return b;
+    }
+    return NULL;
 }
 
 const Builtin *builtin_find(const char *name, size_t length) {
