@@ -28,6 +28,7 @@ static bool no_memory(Session *s, const CallArgs *a) {
 
 /* A new list (or tuple) holding the items of v: anything a for loop walks. */
 static bool items_of(Session *s, CallArgs *a, int i, bool tuple, Value *out) {
+    if (!session_iterable(s, a->line, a->col, &a->arg[i])) return false;
     const Value *v = &a->arg[i];
     int64_t n = value_item_count(v);
     if (n < 0)
@@ -88,6 +89,15 @@ static bool keyed(Session *s, const CallArgs *a, const Value *key, const Value *
 
 static BUILTIN(py_len) {
     const Value *v = &a->arg[0];
+    bool found;
+    if (!session_call_special(s, a->line, a->col, v, "__len__", NULL, 0, out, &found)) return false;
+    if (found && out->kind != VAL_INT && out->kind != VAL_BOOL) {
+        session_set_error(s, a->line, a->col, "TypeError: '%s' object cannot be interpreted as "
+                          "an integer", value_type_name(out));
+        value_release(out);
+        return false;
+    }
+    if (found) return *out = int_value(value_int(out)), true;
     int64_t n = v->kind == VAL_TENSOR && v->as.tensor->ndim == 0 ? -1 : value_item_count(v);
     if (n < 0) return arg_error(s, a, 0, "TypeError: object of type '%s' has no len()", value_type_name(v));
     *out = int_value(n);
@@ -202,6 +212,7 @@ static bool truth_of(Session *s, const CallArgs *a, const Value *v, bool *out) {
         *out = v->as.tensor->data[0] != 0;
         return true;
     case VAL_NONE: case VAL_VOID: *out = false; return true;
+    case VAL_INSTANCE: return session_object_truth(s, a->line, a->col, v, out);
     default:
         if (value_is_scalar(v)) *out = value_scalar(v) != 0;
         else *out = value_item_count(v) != 0;
@@ -295,6 +306,9 @@ static BUILTIN(py_reversed) {
     }
     return true;
 }
+
+/* iter(x): its items, as a list (ag's loops take lists; no lazy iterator). */
+static BUILTIN(py_iter) { return items_of(s, a, 0, false, out); }
 
 static BUILTIN(py_list) {
     if (!arg_present(a, 0)) {
@@ -993,6 +1007,7 @@ static BUILTIN(py_str_find) {
 static BUILTIN(py_map) {
     int64_t shortest = INT64_MAX;
     for (int i = 0; i < a->num_rest; i++) {
+        if (!session_iterable(s, a->line, a->col, &a->rest[i])) return false;
         int64_t n = value_item_count(&a->rest[i]);
         if (n < 0) return arg_error(s, a, REST(i), "TypeError: '%s' object is not iterable",
                                     value_type_name(&a->rest[i]));
@@ -1260,6 +1275,8 @@ const Builtin python_builtins[] = {
     PY("all", "all(iterable)", "whether every item is true", py_all, 0),
     PY("sorted", "sorted(iterable, key=None, reverse=False)", "a sorted list (stable)", py_sorted, 0),
     PY("reversed", "reversed(seq)", "the items in reverse order, as a list", py_reversed, 0),
+    PY("iter", "iter(iterable)", "the items, as a list (a for loop, list() or an object's "
+       "__iter__ takes it)", py_iter, 0),
     PY("list", "list(iterable=None)", "a new list of the items", py_list, BI_TYPE),
     PY("tuple", "tuple(iterable=None)", "a tuple of the items", py_tuple, BI_TYPE),
     PY("dict", "dict(iterable=None)", "a dict from (key, value) pairs or another dict", py_dict,

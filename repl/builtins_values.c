@@ -206,10 +206,12 @@ BUILTIN(bi_set_printoptions) {
  * ====================================================================== */
 
 /* The number of items of argument v (i, or REST(k)), or an error. */
-static bool iterable_count(Session *s, CallArgs *a, int i, const Value *v, int64_t *count) {
+static bool iterable_count(Session *s, CallArgs *a, int i, Value *v, int64_t *count) {
+    if (!session_iterable(s, a->line, a->col, v)) return false; /* an object: its __iter__ */
     *count = value_item_count(v);
     if (*count >= 0) return true;
-    return arg_error(s, a, i, "TypeError: '%s' object is not iterable", value_kind_name(v));
+    return arg_error(s, a, i, "TypeError: '%s' object is not iterable",
+                     s->python ? value_type_name(v) : value_kind_name(v));
 }
 
 /* A tuple of n values (taken) appended to list; false when out of memory. */

@@ -98,10 +98,10 @@ static bool truth(Session *s, const Node *at, const Value *v, bool *out) {
     case VAL_INT: *out = v->as.integer != 0; return true;
     case VAL_NONE: *out = false; return true;
     case VAL_STRING: *out = v->as.string.length > 0; return true;
+    case VAL_INSTANCE: return session_object_truth(s, at->line, at->col, v, out);
     case VAL_LIST: *out = v->as.list->count > 0; return true;
     case VAL_DICT: *out = v->as.dict->count > 0; return true;
     case VAL_FUNCTION: case VAL_BUILTIN: case VAL_CLASS: case VAL_METHOD:
-    case VAL_INSTANCE:
         *out = true;
         return true;
     case VAL_SHAPE: *out = v->as.shape.ndim > 0; return true;
@@ -956,9 +956,31 @@ static bool python_subscript(Session *s, const Node *n, const Value *obj, Value 
     return value_item(obj, i, true, out) || session_fail(s, n->line, n->col, "%s", ag_error());
 }
 
+/* obj[key] of an object: its class's __getitem__(key). */
+static bool object_subscript(Session *s, const Node *n, const Value *obj, Value *out) {
+    const Node *k = n->kids[0];
+    if (n->num_kids != 1 || k->kind == NODE_SLICE)
+        return session_fail(s, k->line, k->col, "ag passes one key to __getitem__ (slices and "
+                            "tuples of keys are not supported yet)");
+    Value key;
+    bool found;
+    if (!eval_expression(s, k, &key)) return false;
+    bool ok = session_call_special(s, n->line, n->col, obj, "__getitem__", &key, 1, out, &found);
+    value_release(&key);
+    if (ok && !found)
+        ok = session_fail(s, n->line, n->col, "TypeError: '%s' object is not subscriptable",
+                          value_type_name(obj));
+    return ok;
+}
+
 static bool eval_index(Session *s, const Node *n, Value *out) {
     Value obj;
     if (!eval_expression(s, n->left, &obj)) return false;
+    if (s->python && obj.kind == VAL_INSTANCE) {
+        bool ok = object_subscript(s, n, &obj, out);
+        value_release(&obj);
+        return ok;
+    }
     if (s->python && (obj.kind == VAL_LIST || obj.kind == VAL_DICT || obj.kind == VAL_STRING ||
                       obj.kind == VAL_SHAPE)) {
         bool ok = python_subscript(s, n, &obj, out);
@@ -1237,6 +1259,7 @@ static bool positional_arg(Session *s, const Node *k, Value *pos, const Node **n
     }
     Value v;
     if (!eval_expression(s, k->left, &v)) return false;
+    if (!session_iterable(s, k->line, k->col, &v)) return value_release(&v), false;
     int64_t count = value_item_count(&v);
     bool ok = count >= 0 || session_fail(s, k->line, k->col, "TypeError: argument after * must "
                                          "be an iterable, not %s", value_type_name(&v));
@@ -1828,6 +1851,7 @@ static bool comp_clause(Session *s, const Node *n, int i, Value *acc) {
         value_release(&v);
         return ok && (!t || comp_clause(s, n, i + 1, acc));
     }
+    if (!session_iterable(s, c->right->line, c->right->col, &v)) return value_release(&v), false;
     int64_t count = value_item_count(&v);
     bool ok = count >= 0 || session_fail(s, c->right->line, c->right->col, "TypeError: '%s' "
                                          "object is not iterable", value_type_name(&v));
@@ -2516,6 +2540,10 @@ static Status for_range(Session *s, const Stmt *st) {
 static Status for_values(Session *s, const Stmt *st) {
     Value over;
     if (!eval_expression(s, st->expr, &over)) return EXEC_ERROR;
+    if (!session_iterable(s, st->expr->line, st->expr->col, &over)) {
+        value_release(&over);
+        return EXEC_ERROR;
+    }
     int64_t count = value_item_count(&over);
     if (!s->python && (over.kind == VAL_DICT || over.kind == VAL_STRING)) count = -1;
     Status r = EXEC_OK;

@@ -100,6 +100,22 @@ static bool identical(const Value *a, const Value *b) {
 /* a in b, for b a list, tuple, string or shape. */
 static bool contains(Session *s, const Node *n, const Value *a, const Value *b, bool *out) {
     *out = false;
+    if (b->kind == VAL_INSTANCE) { /* its __contains__, or a search of what __iter__ gives */
+        Value r, items;
+        bool found;
+        if (!session_call_special(s, n->line, n->col, b, "__contains__", a, 1, &r, &found))
+            return false;
+        if (found) {
+            *out = value_is_scalar(&r) ? value_scalar(&r) != 0 /* bool(r) */
+                   : r.kind == VAL_NONE ? false : value_item_count(&r) != 0;
+            value_release(&r);
+            return true;
+        }
+        value_copy(b, &items);
+        bool ok = session_iterable(s, n->line, n->col, &items) && contains(s, n, a, &items, out);
+        value_release(&items);
+        return ok;
+    }
     if (b->kind == VAL_LIST) {
         for (int i = 0; i < b->as.list->count && !*out; i++) *out = value_equal(a, &b->as.list->items[i]);
         return true;

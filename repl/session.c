@@ -586,3 +586,56 @@ const char *session_suggest(Session *s, const char *name, size_t length,
     }
     return best;
 }
+
+/* ======================================================================
+ * Special methods of objects
+ * ====================================================================== */
+
+bool session_call_special(Session *s, int line, int col, const Value *obj, const char *name,
+                          const Value *args, int n, Value *out, bool *found) {
+    Value f;
+    *found = obj->kind == VAL_INSTANCE && value_getattr(obj, name, strlen(name), &f);
+    if (!*found) return true;
+    bool ok = s->call_value(s, line, col, &f, args, n, out);
+    value_release(&f);
+    return ok;
+}
+
+bool session_iterable(Session *s, int line, int col, Value *v) {
+    if (v->kind != VAL_INSTANCE) return true;
+    Value items;
+    bool found;
+    if (!session_call_special(s, line, col, v, "__iter__", NULL, 0, &items, &found)) return false;
+    if (!found)
+        return session_fail(s, line, col, "TypeError: '%s' object is not iterable",
+                            value_type_name(v));
+    if (value_item_count(&items) < 0 || items.kind == VAL_INSTANCE) {
+        session_set_error(s, line, col, "ag's __iter__ must return a list, a tuple or a "
+                          "generator's values (iter(self.items), yield), not %s: iterator "
+                          "objects with __next__ are not supported yet", value_type_name(&items));
+        value_release(&items);
+        return false;
+    }
+    value_release(v);
+    *v = items;
+    return true;
+}
+
+bool session_object_truth(Session *s, int line, int col, const Value *obj, bool *out) {
+    static const char *const hooks[] = {"__bool__", "__len__"};
+    for (int i = 0; i < 2; i++) {
+        Value r;
+        bool found;
+        if (!session_call_special(s, line, col, obj, hooks[i], NULL, 0, &r, &found)) return false;
+        if (!found) continue;
+        bool ok = i == 0 ? r.kind == VAL_BOOL : r.kind == VAL_INT || r.kind == VAL_BOOL;
+        if (ok) *out = i == 0 ? r.as.truth : value_int(&r) != 0;
+        else session_set_error(s, line, col, i == 0 ? "TypeError: __bool__ should return bool, "
+                               "returned %s" : "TypeError: '%s' object cannot be interpreted as "
+                               "an integer", value_type_name(&r));
+        value_release(&r);
+        return ok;
+    }
+    *out = true;
+    return true;
+}

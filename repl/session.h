@@ -167,6 +167,18 @@ void session_collect(Session *s);
 static inline void session_maybe_collect(Session *s) {
     if (s->num_envs >= s->collect_at) session_collect(s);
 }
+/* obj.NAME(args) for an object whose class defines NAME (Python's special
+ * methods: __len__, __iter__, __getitem__, __contains__): *found says
+ * whether it does; false with the error set when the call fails. */
+bool session_call_special(Session *s, int line, int col, const Value *obj, const char *name,
+                          const Value *args, int n, Value *out, bool *found);
+/* The truth of an object (if obj, bool(obj)): its __bool__, else
+ * __len__() != 0, else true, as Python's. */
+bool session_object_truth(Session *s, int line, int col, const Value *obj, bool *out);
+/* An object to iterate (for x in obj, list(obj), *obj) becomes what its
+ * __iter__ returns (a list, tuple or generator's values); other values stay
+ * as they are. False with Python's TypeError when it has no __iter__. */
+bool session_iterable(Session *s, int line, int col, Value *v);
 /* Switches the .py dialect on or off (the print options follow). */
 void session_set_python(Session *s, bool python);
 

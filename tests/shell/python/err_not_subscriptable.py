@@ -1,0 +1,5 @@
+class Plain:
+    pass
+p = Plain()
+print(bool(p))
+print(p[0])

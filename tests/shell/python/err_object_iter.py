@@ -1,0 +1,5 @@
+class Plain:
+    pass
+xs = [1, 2]
+for x in Plain():
+    print(x)
