@@ -122,6 +122,7 @@ int main(int argc, char **argv) {
     test_losses();
     test_elementwise();
     test_reduce();
+    test_sum_order();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }
