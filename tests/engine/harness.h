@@ -62,6 +62,7 @@ void test_losses(void);
 void test_elementwise(void);
 void test_reduce(void);
 void test_sum_order(void);
+void test_math_bits(void);
 
 /* Baseline of live tensors, to prove a test leaked nothing. */
 int64_t live_tensors(void);
