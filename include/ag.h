@@ -175,7 +175,7 @@ Tensor *tensor_softplus(Tensor *x, double beta, double threshold);
  * distinct axes (negative ones counted from the end); ndims == 0 (dims may
  * then be NULL) reduces over every axis, as PyTorch's dim=None and dim=().
  * keepdim keeps each reduced axis with size 1; without it they are removed.
- * A 0-d x takes dim 0 or -1. Sums are pairwise. */
+ * A 0-d x takes dim 0 or -1. Sums are in PyTorch's order, with its bits. */
 Tensor *tensor_sum_dims(Tensor *x, const int64_t *dims, int ndims, bool keepdim);
 /* sum / n: nan over no elements */
 Tensor *tensor_mean_dims(Tensor *x, const int64_t *dims, int ndims, bool keepdim);

@@ -339,60 +339,20 @@ static void trace(AgTraceEvent e) {
 
 static _Thread_local Tensor *staged_leaves;
 
-enum { COLUMNS = 8 }; /* a vector's worth: the compiler keeps the sums in registers */
-
-/* r[j] = sum over i of g[i*n + j], i in order (the order the general loop
- * below sums in, so the same bits), the sums of a block of columns held in
- * registers rather than stored and reloaded for every row. */
-static void sum_rows(double *restrict r, const double *restrict g, int64_t rows, int64_t n) {
-    int64_t j = 0;
-    for (; j + COLUMNS <= n; j += COLUMNS) {
-        double acc[COLUMNS] = {0};
-        for (int64_t i = 0; i < rows; i++)
-            for (int k = 0; k < COLUMNS; k++) acc[k] += g[i * n + j + k];
-        memcpy(r + j, acc, sizeof acc);
-    }
-    for (; j < n; j++) {
-        double acc = 0.0;
-        for (int64_t i = 0; i < rows; i++) acc += g[i * n + j];
-        r[j] = acc;
-    }
-}
-
-/* Whether grad is rows of like's elements: like's shape, without its
- * leading 1s, is the end of grad's (a bias broadcast over rows). */
-static bool broadcast_over_rows(const Tensor *grad, const Tensor *like) {
-    int first = 0;
-    while (first < like->ndim && like->shape[first] == 1) first++;
-    int kept = like->ndim - first, lead = grad->ndim - kept;
-    if (lead < 0 || like->numel == 0) return false;
-    for (int d = 0; d < kept; d++)
-        if (like->shape[first + d] != grad->shape[lead + d]) return false;
-    return true;
-}
-
-/* Sums grad (a broadcast of like's shape) over its broadcast dimensions;
- * NULL if the result cannot be allocated. */
+/* Sums grad (a broadcast of like's shape) over its broadcast dimensions,
+ * as PyTorch's sum_to does (grad.sum(dims, keepdim=True), the leading dims
+ * dropped), so that a broadcast operand's gradient has the bits of
+ * sum(dim); NULL if the result cannot be allocated. */
 static Tensor *reduce_to_shape(const Tensor *grad, const Tensor *like) {
     Tensor *r = ag_tensor_filled_like(like, 0.0);
-    if (!r) return NULL;
-    if (broadcast_over_rows(grad, like)) {
-        sum_rows(r->data, grad->data, grad->numel / like->numel, like->numel);
-        return r;
-    }
-    BroadcastIter it;
-    const double *g = grad->data;
-    for (bool more = ag_broadcast_iter_init(&it, grad->ndim, grad->shape, r, NULL); more;
-         more = ag_broadcast_iter_next(&it)) {
-        double *dst = r->data + it.offset[0];
-        if (it.stride[0][it.ndim - 1] == 1) {
-            for (int64_t j = 0; j < it.row_len; j++) dst[j] += g[j];
-        } else {
-            double s = 0.0;
-            for (int64_t j = 0; j < it.row_len; j++) s += g[j];
-            *dst += s;
-        }
-        g += it.row_len;
+    if (!r || grad->numel == 0) return r;
+    int lead = grad->ndim - like->ndim;
+    unsigned mask = 0;
+    for (int d = 0; d < grad->ndim; d++)
+        if (d < lead || (like->shape[d - lead] == 1 && grad->shape[d] != 1)) mask |= 1u << d;
+    if (!ag_sum_dims(grad->data, grad->ndim, grad->shape, mask, r->data)) {
+        tensor_release(r);
+        return NULL;
     }
     return r;
 }

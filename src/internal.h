@@ -162,9 +162,15 @@ int64_t ag_arena_sinks(void);
 void ag_accumulate_grad(Tensor *t, Tensor *grad);
 
 /* ---- kernels shared by ops ---- */
-/* The sum of n values at stride, pairwise: the error grows with log(n), not
- * n, as in PyTorch's sums. (ops/reduce.c) */
+/* The sum of n values at stride, as PyTorch sums a 1-D tensor (its order:
+ * cascaded accumulators, the error growing like n^(1/4), and PyTorch's
+ * bits). (ops/reduce.c) */
 double ag_sum(const double *x, int64_t n, int64_t stride);
+/* out = x (of shape) summed over the dims of mask (bit i: dim i), in x's
+ * order with those dims kept at size 1: PyTorch's x.sum(dims, keepdim=True),
+ * bit for bit. false (with a message) when a temporary cannot be allocated.
+ * (ops/reduce.c) */
+bool ag_sum_dims(const double *x, int ndim, const int64_t *shape, unsigned mask, double *out);
 /* max and log(sum(exp(v - max))) of n values at stride s (the max taken
  * out first, so large values do not overflow); tmp, n values at the same
  * stride, receives exp(v - max). (ops/nn.c: softmax; loss.c) */

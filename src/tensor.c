@@ -328,6 +328,11 @@ Tensor *tensor_ones(int ndim, const int64_t *shape, bool requires_grad) {
     return tensor_full(1.0, ndim, shape, requires_grad);
 }
 
+/* PyTorch's arange, bit for bit (its RangeFactoriesKernel): each point
+ * start + step*i with one rounding, except inside its vector loop, which
+ * runs two 4-wide vectors at a time, each vector's first point computed so
+ * and the next three as first + j*step, also with one rounding (unlike
+ * linspace's, below); the last n % 8 points are scalar. */
 Tensor *tensor_arange(double start, double stop, double step) {
     if (!isfinite(start) || !isfinite(stop) || !isfinite(step))
         return ag_fail("arange: start, stop and step must be finite");
@@ -339,7 +344,13 @@ Tensor *tensor_arange(double start, double stop, double step) {
     int64_t n = (int64_t)count;
     Tensor *t = ag_tensor_new(1, &n);
     if (!t) return NULL;
-    for (int64_t i = 0; i < n; i++) t->data[i] = start + (double)i * step;
+    int64_t i = 0;
+    for (; n - i >= 8; i += 8) /* two vectors of 4, as linspace's */
+        for (int64_t v = i; v < i + 8; v += 4) {
+            double first = fma(step, (double)v, start);
+            for (int j = 0; j < 4; j++) t->data[v + j] = fma((double)j, step, first);
+        }
+    for (; i < n; i++) t->data[i] = fma(step, (double)i, start);
     return t;
 }
 

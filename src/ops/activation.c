@@ -66,7 +66,7 @@ const AgOpInfo ag_op_leaky_relu = {
 static void elu_block(const double *x, double *y, const double *p) {
     const double alpha = p[0];
     _Alignas(64) double e[BLOCK];
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = exp(x[i]);
+    block_exp(x, e);
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = x[i] <= 0.0 ? (e[i] - 1.0) * alpha : x[i];
 }
 
@@ -75,7 +75,7 @@ static void elu_grad_block(const double *x, const double *y, const double *g, do
     (void)y;
     const double alpha = p[0];
     _Alignas(64) double e[BLOCK];
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = exp(x[i]);
+    block_exp(x, e);
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = x[i] <= 0.0 ? g[i] * alpha * e[i] : g[i];
 }
 
@@ -116,16 +116,23 @@ static const double GELU_KAPPA = 0.044715;
 
 static void gelu_block(const double *x, double *y, const double *p) {
     (void)p;
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = x[i] * 0.5 * (1.0 + erf(x[i] * SQRT_HALF));
+    _Alignas(64) double e[BLOCK];
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = x[i] * SQRT_HALF;
+    block_erf(e, e);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = x[i] * 0.5 * (1.0 + e[i]);
 }
 
 static void gelu_grad_block(const double *x, const double *y, const double *g, double *dx,
                             const double *p) {
     (void)y, (void)p;
     const double beta = TWO_OVER_SQRT_PI * SQRT_HALF * 0.5; /* 1 / sqrt(2 pi) */
+    _Alignas(64) double e[BLOCK], q[BLOCK];
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = x[i] * SQRT_HALF, q[i] = x[i] * x[i] * -0.5;
+    block_erf(e, e);
+    block_exp(q, q);
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
-        double cdf = 0.5 * (1.0 + erf(x[i] * SQRT_HALF));
-        double pdf = beta * exp(x[i] * x[i] * -0.5);
+        double cdf = 0.5 * (1.0 + e[i]);
+        double pdf = beta * q[i];
         dx[i] = g[i] * (cdf + x[i] * pdf);
     }
 }
@@ -133,19 +140,22 @@ static void gelu_grad_block(const double *x, const double *y, const double *g, d
 static void gelu_tanh_block(const double *x, double *y, const double *p) {
     (void)p;
     const double beta = SQRT_TWO * TWO_OVER_SQRT_PI * 0.5; /* sqrt(2 / pi) */
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
-        double inner = beta * (x[i] + GELU_KAPPA * (x[i] * x[i] * x[i]));
-        y[i] = 0.5 * x[i] * (1.0 + tanh(inner));
-    }
+    _Alignas(64) double t[BLOCK];
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) t[i] = beta * (x[i] + GELU_KAPPA * (x[i] * x[i] * x[i]));
+    block_tanh(t, t);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = 0.5 * x[i] * (1.0 + t[i]);
 }
 
 static void gelu_tanh_grad_block(const double *x, const double *y, const double *g, double *dx,
                                  const double *p) {
     (void)y, (void)p;
     const double beta = SQRT_TWO * TWO_OVER_SQRT_PI * 0.5;
+    _Alignas(64) double t[BLOCK];
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) t[i] = beta * (x[i] + GELU_KAPPA * (x[i] * x[i] * x[i]));
+    block_tanh(t, t);
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
-        double x_sq = x[i] * x[i], x_cube = x_sq * x[i];
-        double tanh_inner = tanh(beta * (x[i] + GELU_KAPPA * x_cube));
+        double x_sq = x[i] * x[i];
+        double tanh_inner = t[i];
         double left = 0.5 * x[i], right = 1.0 + tanh_inner;
         double left_derivative = 0.5 * right;
         double tanh_derivative = 1.0 - tanh_inner * tanh_inner;
@@ -193,14 +203,20 @@ const AgOpInfo ag_op_gelu = {
 
 static void silu_block(const double *x, double *y, const double *p) {
     (void)p;
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = x[i] / (1.0 + exp(-x[i]));
+    _Alignas(64) double e[BLOCK];
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = -x[i];
+    block_exp(e, e);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = x[i] / (1.0 + e[i]);
 }
 
 static void silu_grad_block(const double *x, const double *y, const double *g, double *dx,
                             const double *p) {
     (void)y, (void)p;
+    _Alignas(64) double e[BLOCK];
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = -x[i];
+    block_exp(e, e);
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
-        double s = 1.0 / (1.0 + exp(-x[i]));
+        double s = 1.0 / (1.0 + e[i]);
         dx[i] = g[i] * s * (1.0 + x[i] * (1.0 - s));
     }
 }
@@ -325,7 +341,10 @@ const AgOpInfo ag_op_hardswish =
 static void softplus_block(const double *x, double *y, const double *p) {
     const double beta = p[0], threshold = p[1];
     _Alignas(64) double s[BLOCK];
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) s[i] = log1p(exp(x[i] * beta)) / beta;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) s[i] = x[i] * beta;
+    block_exp(s, s);
+    block_log1p(s, s);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) s[i] = s[i] / beta;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = x[i] * beta > threshold ? x[i] : s[i];
 }
 
@@ -334,7 +353,8 @@ static void softplus_grad_block(const double *x, const double *y, const double *
     (void)y;
     const double beta = p[0], threshold = p[1];
     _Alignas(64) double z[BLOCK];
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) z[i] = exp(x[i] * beta);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) z[i] = x[i] * beta;
+    block_exp(z, z);
     SIMD_LOOP for (int i = 0; i < BLOCK; i++)
         dx[i] = x[i] * beta > threshold ? g[i] : g[i] * z[i] / (z[i] + 1.0);
 }

@@ -44,6 +44,78 @@ VECTOR_MATH double cos(double);
 
 enum { BLOCK = 16 };
 
+/* ---- the math functions on a block: y[i] = f(x[i]) for i < BLOCK ----
+ * With SLEEF (make finds it: -DAG_SLEEF), the vector functions PyTorch's
+ * kernels call (vecmath.c), on every block including the padded last one:
+ * PyTorch's bits, the same in every build. Without it, a loop the compiler
+ * may vectorise (libmvec) or not (libm, as in the asan build), so the last
+ * bit can depend on the build. x and y may be the same. */
+#ifdef AG_SLEEF
+void ag_vec_exp(const double *x, double *y);
+void ag_vec_log(const double *x, double *y);
+void ag_vec_log1p(const double *x, double *y);
+void ag_vec_tanh(const double *x, double *y);
+void ag_vec_sin(const double *x, double *y);
+void ag_vec_cos(const double *x, double *y);
+void ag_vec_erf(const double *x, double *y);
+#endif
+
+static inline void block_exp(const double *x, double *y) {
+#ifdef AG_SLEEF
+    ag_vec_exp(x, y);
+#else
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = exp(x[i]);
+#endif
+}
+
+static inline void block_log(const double *x, double *y) {
+#ifdef AG_SLEEF
+    ag_vec_log(x, y);
+#else
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = log(x[i]);
+#endif
+}
+
+static inline void block_log1p(const double *x, double *y) {
+#ifdef AG_SLEEF
+    ag_vec_log1p(x, y);
+#else
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = log1p(x[i]);
+#endif
+}
+
+static inline void block_tanh(const double *x, double *y) {
+#ifdef AG_SLEEF
+    ag_vec_tanh(x, y);
+#else
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = tanh(x[i]);
+#endif
+}
+
+static inline void block_sin(const double *x, double *y) {
+#ifdef AG_SLEEF
+    ag_vec_sin(x, y);
+#else
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = sin(x[i]);
+#endif
+}
+
+static inline void block_cos(const double *x, double *y) {
+#ifdef AG_SLEEF
+    ag_vec_cos(x, y);
+#else
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = cos(x[i]);
+#endif
+}
+
+static inline void block_erf(const double *x, double *y) {
+#ifdef AG_SLEEF
+    ag_vec_erf(x, y);
+#else
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = erf(x[i]);
+#endif
+}
+
 /* The drivers below take the block function as a pointer; inlined, the
  * pointer is a constant and the block's loop is inlined in turn. */
 #if defined(__GNUC__)

@@ -8,8 +8,8 @@
  * ones dropped and neighbours of one kind merged, so that reducing
  * (2, 3, 4, 5) over dims (1, 2) is reducing (2, [12], 5) over the middle:
  * PyTorch's outer/n/inner, generalised to alternating kept and reduced
- * groups ((2, [3], 4, [5]) over dims (1, 3)). Forward reduces one group
- * at a time (pairwise sums: ag_sum's tree, a row at a time), and every
+ * groups ((2, [3], 4, [5]) over dims (1, 3)). Forward sums in PyTorch's
+ * order (sum_groups) and takes extremes one group at a time, and every
  * element-wise step (x - mean, exp(x - max), the backward formulas) walks
  * x's rows with the output's value beside each (for_rows). No permuted
  * copies, no per-element function pointers; the loops run along
@@ -32,133 +32,113 @@
 #endif
 
 /* ======================================================================
- * Summation, pairwise: values in blocks summed directly, the block sums
- * combined in a balanced binary tree, so that the rounding error grows with
- * log(n), not n (a running sum of 10^7 x 0.1 is off by 1.4e-6, this by
- * 2.3e-10, PyTorch's cascade sum by 8.1e-10). Every sum starts from +0, so
- * a sum of -0s is +0, as in PyTorch.
+ * Summation in PyTorch 1.13's order, for PyTorch's bits: its CPU kernel
+ * (cascade_sum, aten/src/ATen/native/cpu/SumKernel.cpp) as built for AVX2,
+ * vectors of VEC = 4 doubles, its dims ordered as TensorIterator orders
+ * them (reduced dims first, innermost first). Two orders make it up:
+ *
+ * - cascade: one accumulator per lane, added into a second level every
+ *   2^p values (p = max(4, ceil(log2(n)) / 4)), the second into a third
+ *   every 2^2p, the third into a fourth every 2^3p; the levels added
+ *   together at the end. The error grows like n^(1/4), not n.
+ * - row_sum: four interleaved cascades (value i into accumulator i % 4),
+ *   the values after the last full four added to the first, then the four
+ *   added in order.
+ *
+ * A contiguous sum of n >= 4 values is a row_sum of n / 4 vectors (one
+ * per lane), then the values after the last full vector summed from +0,
+ * then the four lanes added to that in order: the six values of
+ * [0.9, 0.55, 0.5, 0.8, 0.4, 0.6] * 4.5 sum as ((x4 + x5) + x0) + ... + x3.
+ * Every sum starts from +0, so a sum of -0s is +0, as in PyTorch.
  * ====================================================================== */
 
 enum {
-    SUM_LANES = 32,     /* independent running sums in a contiguous block */
-    SUM_BLOCK = 512,    /* contiguous values summed directly */
-    STRIDED_BLOCK = 32, /* strided values summed directly */
-    ROW_BLOCK = 32,     /* rows added directly in a sum over rows */
-    MAX_LEVELS = 64,    /* a binary counter of blocks: 2^64 of them at most */
+    VEC = 4,       /* doubles in PyTorch's AVX2 vector */
+    ILP = 4,       /* row_sum's interleaved accumulators */
+    LEVELS = 4,    /* cascade's levels */
+    LANES = 16,    /* accumulators of one cascade: ILP rows of up to VEC columns */
 };
 
-/* The sum of n <= SUM_BLOCK contiguous values: SUM_LANES running sums
- * (vectorised, without one long chain of dependent additions), then added
- * pairwise. The order is fixed, whatever the vector width. */
-static double sum_block(const double *x, int64_t n) {
-    double acc[SUM_LANES] = {0};
+/* ceil(log2(x)), 1 for x <= 2 (ATen's CeilLog2). */
+static int ceil_log2(int64_t x) {
+    if (x <= 2) return 1;
+    int b = 0;
+    for (uint64_t v = (uint64_t)x - 1; v; v >>= 1) b++;
+    return b;
+}
+
+/* PyTorch's multi_row_sum: sum[a * nb + b] = the cascade over i < size of
+ * x[i * rs + a * sa + b], for a < ILP and b < nb (nb = 1 or VEC). */
+static ALWAYS_INLINE void cascade(const double *x, int64_t size, int64_t rs, int64_t sa,
+                                  int nb, double *sum) {
+    int power = ceil_log2(size) / LEVELS;
+    if (power < 4) power = 4;
+    int64_t step = (int64_t)1 << power, mask = step - 1;
+    double acc[LEVELS][LANES] = {{0}};
     int64_t i = 0;
-    for (; i + SUM_LANES <= n; i += SUM_LANES)
-        for (int j = 0; j < SUM_LANES; j++) acc[j] += x[i + j];
-    for (int j = 0; i < n; i++, j++) acc[j] += x[i];
-    for (int width = SUM_LANES / 2; width > 0; width /= 2)
-        for (int j = 0; j < width; j++) acc[j] += acc[j + width];
-    return acc[0];
-}
-
-/* The sum of n <= STRIDED_BLOCK values at stride s, in order. */
-static double sum_strided(const double *x, int64_t n, int64_t s) {
-    double t = 0.0;
-    for (int64_t i = 0; i < n; i++) t += x[i * s];
-    return t;
-}
-
-/* The blocks are paired by a binary counter: level[j] holds the sum of 2^j
- * blocks not yet paired, and block b is paired with the levels below its
- * lowest 0 bit: the tree of recursive halving, without recursion. */
-double ag_sum(const double *x, int64_t n, int64_t stride) {
-    double level[MAX_LEVELS];
-    int top = 0;
-    int64_t count = 0, block = stride == 1 ? SUM_BLOCK : STRIDED_BLOCK;
-    for (int64_t start = 0; start < n; start += block) {
-        int64_t len = n - start < block ? n - start : block;
-        double v = stride == 1 ? sum_block(x + start, len)
-                               : sum_strided(x + start * stride, len, stride);
-        for (int64_t c = count++; c & 1; c >>= 1) v = level[--top] + v;
-        level[top++] = v;
+    while (i + step <= size) {
+        for (int64_t end = i + step; i < end; i++)
+            for (int a = 0; a < ILP; a++)
+                for (int b = 0; b < nb; b++) acc[0][a * nb + b] += x[i * rs + a * sa + b];
+        for (int j = 1; j < LEVELS; j++) {
+            for (int k = 0; k < ILP * nb; k++) {
+                acc[j][k] += acc[j - 1][k];
+                acc[j - 1][k] = 0.0;
+            }
+            if (i & (mask << (j * power))) break;
+        }
     }
-    double total = top > 0 ? level[--top] : 0.0;
-    while (top > 0) total = level[--top] + total;
+    for (; i < size; i++)
+        for (int a = 0; a < ILP; a++)
+            for (int b = 0; b < nb; b++) acc[0][a * nb + b] += x[i * rs + a * sa + b];
+    for (int j = 1; j < LEVELS; j++)
+        for (int k = 0; k < ILP * nb; k++) acc[0][k] += acc[j][k];
+    memcpy(sum, acc[0], (size_t)(ILP * nb) * sizeof *sum);
+}
+
+/* PyTorch's row_sum of nb adjacent columns (nb = 1 or VEC): out[b] = the
+ * sum over i < n of x[i * s + b]. */
+static ALWAYS_INLINE void row_sum(const double *x, int64_t n, int64_t s, int nb, double *out) {
+    double p[LANES];
+    int64_t rows = n / ILP;
+    cascade(x, rows, ILP * s, s, nb, p);
+    for (int64_t i = rows * ILP; i < n; i++)
+        for (int b = 0; b < nb; b++) p[b] += x[i * s + b];
+    for (int a = 1; a < ILP; a++)
+        for (int b = 0; b < nb; b++) p[b] += p[a * nb + b];
+    memcpy(out, p, (size_t)nb * sizeof *out);
+}
+
+/* A reduction along one dimension, PyTorch's inner sum: contiguous values
+ * in vectors (n >= VEC), else the scalar row_sum. */
+double ag_sum(const double *x, int64_t n, int64_t stride) {
+    double lanes[VEC], total = 0.0;
+    if (stride != 1 || n < VEC) {
+        row_sum(x, n, stride, 1, &total);
+        return total;
+    }
+    int64_t vectors = n / VEC;
+    row_sum(x, vectors, VEC, VEC, lanes);
+    for (int64_t i = vectors * VEC; i < n; i++) total += x[i];
+    for (int b = 0; b < VEC; b++) total += lanes[b];
     return total;
 }
 
-/* Rows of scratch that sum_rows_pairwise needs for n rows (0 for one block). */
-static int64_t row_levels(int64_t n) {
-    int64_t levels = 0;
-    if (n > ROW_BLOCK)
-        for (int64_t blocks = (n + ROW_BLOCK - 1) / ROW_BLOCK; blocks > 0; blocks >>= 1) levels++;
-    return levels;
-}
-
-/* dst = the sum of rows [start, end) of x (rows of len), from +0. */
-static void sum_rows_direct(const double *x, int64_t start, int64_t end, int64_t len,
-                            double *restrict dst) {
-    const double *restrict first = x + start * len;
-    for (int64_t i = 0; i < len; i++) dst[i] = 0.0 + first[i];
-    for (int64_t k = start + 1; k < end; k++) {
-        const double *restrict row = x + k * len;
-        for (int64_t i = 0; i < len; i++) dst[i] += row[i];
-    }
-}
-
-/* dst[i] = sum over k < n of x[k * len + i] (i < len), paired as in ag_sum
- * but a whole row at a time, so that the loops run along rows. scratch
- * holds row_levels(n) rows of len. */
-static void sum_rows_pairwise(const double *x, int64_t n, int64_t len, double *dst,
-                              double *scratch) {
-    if (n <= ROW_BLOCK) {
-        sum_rows_direct(x, 0, n, len, dst);
-        return;
-    }
-    int64_t top = 0, count = 0;
-    for (int64_t start = 0; start < n; start += ROW_BLOCK) {
-        double *v = scratch + top * len;
-        sum_rows_direct(x, start, n - start < ROW_BLOCK ? n : start + ROW_BLOCK, len, v);
-        for (int64_t c = count++; c & 1; c >>= 1) {
-            double *restrict left = scratch + --top * len;
-            for (int64_t i = 0; i < len; i++) left[i] += v[i];
-            v = left;
-        }
-        top++;
-    }
-    memcpy(dst, scratch + --top * len, (size_t)len * sizeof *dst);
-    while (top > 0) {
-        const double *restrict left = scratch + --top * len;
-        for (int64_t i = 0; i < len; i++) dst[i] = left[i] + dst[i];
-    }
+/* dst[i] = the sum over k < n of x[k * len + i], for i < len: PyTorch's
+ * outer sum (the reduced dimension outside the contiguous kept one), one
+ * cascade per column in blocks of 4 vectors, then row_sums. */
+static void sum_columns(const double *x, int64_t n, int64_t len, double *dst) {
+    int64_t i = 0;
+    if (len >= VEC)
+        for (; i + ILP * VEC <= len; i += ILP * VEC) cascade(x + i, n, len, VEC, VEC, dst + i);
+    for (; i + VEC <= len; i += VEC) row_sum(x + i, n, len, VEC, dst + i);
+    for (; i < len; i++) row_sum(x + i, n, len, 1, dst + i);
 }
 
 /* x viewed as (outer, n, inner): one reduced group between two kept ones. */
 typedef struct {
     int64_t outer, n, inner;
 } AxisView;
-
-/* out[o, i] = sum over k of x[o, k, i]; false (with a message) if the
- * scratch rows cannot be allocated. */
-static bool sum_rows(const double *x, AxisView v, double *out) {
-    if (v.outer == 0 || v.inner == 0) return true; /* no output */
-    if (v.n == 0) {                                /* sums of nothing */
-        memset(out, 0, (size_t)(v.outer * v.inner) * sizeof *out);
-        return true;
-    }
-    if (v.inner == 1) {
-        for (int64_t o = 0; o < v.outer; o++) out[o] = ag_sum(x + o * v.n, v.n, 1);
-        return true;
-    }
-    int64_t scratch_len = row_levels(v.n) * v.inner;
-    Tensor *scratch = scratch_len > 0 ? ag_tensor_new(1, &scratch_len) : NULL;
-    if (scratch_len > 0 && !scratch) return false;
-    for (int64_t o = 0; o < v.outer; o++)
-        sum_rows_pairwise(x + o * v.n * v.inner, v.n, v.inner, out + o * v.inner,
-                          scratch ? scratch->data : NULL);
-    tensor_release(scratch);
-    return true;
-}
 
 /* ======================================================================
  * Extremes with nan propagation (logsumexp's max, norm's p = +-inf): a nan
@@ -216,23 +196,29 @@ typedef struct {
     int64_t numel, out_numel;      /* x's elements, the output's */
 } Groups;
 
-/* x's shape over mask: size-1 dimensions dropped (they change no index),
+/* A shape over mask: size-1 dimensions dropped (they change no index),
  * neighbours of one kind merged. */
-static Groups groups_of(const Tensor *x, unsigned mask) {
-    Groups g = {.n = 1, .numel = x->numel, .out_numel = 1};
-    for (int i = 0; i < x->ndim; i++) {
+static Groups groups_of_shape(int ndim, const int64_t *shape, unsigned mask) {
+    Groups g = {.n = 1, .numel = 1, .out_numel = 1};
+    for (int i = 0; i < ndim; i++) {
         bool r = mask >> i & 1;
-        if (r) g.n *= x->shape[i];
-        else g.out_numel *= x->shape[i];
-        if (x->shape[i] == 1) continue;
+        g.numel *= shape[i];
+        if (r) g.n *= shape[i];
+        else g.out_numel *= shape[i];
+        if (shape[i] == 1) continue;
         if (g.ndim > 0 && g.reduced[g.ndim - 1] == r) {
-            g.size[g.ndim - 1] *= x->shape[i];
+            g.size[g.ndim - 1] *= shape[i];
         } else {
-            g.size[g.ndim] = x->shape[i];
+            g.size[g.ndim] = shape[i];
             g.reduced[g.ndim++] = r;
         }
     }
     return g;
+}
+
+/* x's shape over mask. */
+static Groups groups_of(const Tensor *x, unsigned mask) {
+    return groups_of_shape(x->ndim, x->shape, mask);
 }
 
 /* g without group j (a reduced one), its neighbours (both kept) merged. */
@@ -250,13 +236,66 @@ static Groups drop_group(Groups g, int j) {
     return g;
 }
 
+/* out = the sums of x (laid out as g, with elements) over its reduced
+ * groups, in PyTorch's order: TensorIterator puts the reduced dims first,
+ * innermost first, so one reduced group is a sum along a dimension (an
+ * inner sum, or an outer one when a kept group lies inside it), and with
+ * several, the innermost is summed per output element (ag_sum) and those
+ * sums are added into the output, from +0, one at a time in memory order.
+ * false (with a message) when the temporary cannot be allocated. */
+static bool sum_groups(const double *x, Groups g, double *out) {
+    int j = -1, groups = 0;
+    for (int i = g.ndim - 1; i >= 0; i--)
+        if (g.reduced[i]) groups++, j = j < 0 ? i : j;
+    if (j < 0) { /* nothing to reduce: a sum of one -0 is +0 */
+        for (int64_t i = 0; i < g.out_numel; i++) out[i] = 0.0 + x[i];
+        return true;
+    }
+    AxisView v = {ag_shape_prod(g.size, 0, j), g.size[j], ag_shape_prod(g.size, j + 1, g.ndim)};
+    if (groups == 1) {
+        for (int64_t o = 0; o < v.outer; o++) {
+            const double *p = x + o * v.n * v.inner;
+            if (v.inner == 1) out[o] = ag_sum(p, v.n, 1);
+            else sum_columns(p, v.n, v.inner, out + o * v.inner);
+        }
+        return true;
+    }
+    Tensor *held = ag_tensor_new(1, (int64_t[]){v.outer * v.inner});
+    if (!held) return false;
+    double *t = held->data;
+    for (int64_t o = 0; o < v.outer; o++)
+        for (int64_t i = 0; i < v.inner; i++)
+            t[o * v.inner + i] = ag_sum(x + o * v.n * v.inner + i, v.n, v.inner);
+    /* t in memory order, each value added to its output element: an
+     * odometer over g without group j, the output's offset beside it */
+    g = drop_group(g, j);
+    int64_t index[AG_MAX_DIMS] = {0}, stride[AG_MAX_DIMS], o = 0;
+    for (int i = g.ndim - 1, s = 1; i >= 0; i--) {
+        stride[i] = g.reduced[i] ? 0 : s;
+        if (!g.reduced[i]) s *= g.size[i];
+    }
+    memset(out, 0, (size_t)g.out_numel * sizeof *out);
+    for (int64_t p = 0, n = v.outer * v.inner; p < n; p++) {
+        out[o] += t[p];
+        for (int i = g.ndim - 1; i >= 0; i--) {
+            o += stride[i];
+            if (++index[i] < g.size[i]) break;
+            o -= stride[i] * g.size[i];
+            index[i] = 0;
+        }
+    }
+    tensor_release(held);
+    return true;
+}
+
 typedef enum { REDUCE_SUM, REDUCE_MAX, REDUCE_MIN } ReduceKind;
 
-/* Reduces x (laid out as g) into out (g.out_numel values): sums, pairwise,
- * or extremes, one reduced group at a time from the innermost, through
- * temporaries. x must have elements; false (with a message) when a
+/* Reduces x (laid out as g) into out (g.out_numel values): sums in
+ * PyTorch's order (sum_groups), or extremes, one reduced group at a time
+ * from the innermost, through temporaries. x must have elements; false (with a message) when a
  * temporary cannot be allocated. */
 static bool reduce_groups(const double *x, Groups g, ReduceKind kind, double *out) {
+    if (kind == REDUCE_SUM) return sum_groups(x, g, out);
     Tensor *held = NULL; /* the temporary x points into, if any */
     bool ok = true;
     for (;;) {
@@ -264,10 +303,7 @@ static bool reduce_groups(const double *x, Groups g, ReduceKind kind, double *ou
         while (j >= 0 && !g.reduced[j]) j--;
         for (int i = 0; i < g.ndim; i++) groups += g.reduced[i];
         if (j < 0) { /* nothing to reduce: every reduced size is 1 */
-            if (kind == REDUCE_SUM) /* a sum starts from +0: a sum of one -0 is +0 */
-                for (int64_t i = 0; i < g.out_numel; i++) out[i] = 0.0 + x[i];
-            else
-                memcpy(out, x, (size_t)g.out_numel * sizeof *out);
+            memcpy(out, x, (size_t)g.out_numel * sizeof *out);
             break;
         }
         AxisView v = {ag_shape_prod(g.size, 0, j), g.size[j], ag_shape_prod(g.size, j + 1, g.ndim)};
@@ -277,8 +313,7 @@ static bool reduce_groups(const double *x, Groups g, ReduceKind kind, double *ou
             break;
         }
         double *dst = next ? next->data : out;
-        if (kind == REDUCE_SUM) ok = sum_rows(x, v, dst);
-        else extreme_rows(x, v, dst, kind == REDUCE_MAX);
+        extreme_rows(x, v, dst, kind == REDUCE_MAX);
         tensor_release(held);
         held = next;
         if (!ok || !next) break;
@@ -447,6 +482,11 @@ static bool sum_into(const double *x, const Groups *g, double *out) {
         return true;
     }
     return reduce_groups(x, *g, REDUCE_SUM, out);
+}
+
+bool ag_sum_dims(const double *x, int ndim, const int64_t *shape, unsigned mask, double *out) {
+    Groups g = groups_of_shape(ndim, shape, mask);
+    return sum_into(x, &g, out);
 }
 
 /* dx = a spread over the reduced dims (one value of a per output

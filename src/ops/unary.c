@@ -106,7 +106,7 @@ const AgOpInfo ag_op_cosh =
 
 static void exp_block(const double *x, double *y, const double *p) {
     (void)p;
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = exp(x[i]);
+    block_exp(x, y);
 }
 
 static void exp_grad_block(const double *x, const double *y, const double *g, double *dx,
@@ -130,7 +130,7 @@ const AgOpInfo ag_op_exp =
 
 static void log_block(const double *x, double *y, const double *p) {
     (void)p;
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = log(x[i]);
+    block_log(x, y);
 }
 
 static void log_grad_block(const double *x, const double *y, const double *g, double *dx,
@@ -178,7 +178,7 @@ const AgOpInfo ag_op_sqrt =
 
 static void tanh_block(const double *x, double *y, const double *p) {
     (void)p;
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = tanh(x[i]);
+    block_tanh(x, y);
 }
 
 static void tanh_grad_block(const double *x, const double *y, const double *g, double *dx,
@@ -205,15 +205,16 @@ const AgOpInfo ag_op_tanh = UNARY_ROW(TANH, tanh, "hyperbolic tangent",
  * PyTorch's formula as written, for every x: e/(1+e) with e = e^x below 0
  * keeps more precision but differed from PyTorch's value by an ulp or two
  * at half the negative x, and below -709 gave a subnormal where exp(-x)
- * overflows and PyTorch gives 0. The loop is not vectorised: it calls the
- * scalar exp, PyTorch's std::exp, the same for every element.
+ * overflows and PyTorch gives 0. exp is block_exp, the same for every
+ * element (PyTorch's vector kernel: SLEEF's exp).
  * ====================================================================== */
-
-static inline double sigmoid(double v) { return 1.0 / (1.0 + exp(-v)); }
 
 static void sigmoid_block(const double *x, double *y, const double *p) {
     (void)p;
-    for (int i = 0; i < BLOCK; i++) y[i] = sigmoid(x[i]);
+    _Alignas(64) double e[BLOCK];
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = -x[i];
+    block_exp(e, e);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = 1.0 / (1.0 + e[i]);
 }
 
 static void sigmoid_grad_block(const double *x, const double *y, const double *g, double *dx,
@@ -291,13 +292,15 @@ const AgOpInfo ag_op_abs =
 
 static void sin_block(const double *x, double *y, const double *p) {
     (void)p;
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = sin(x[i]);
+    block_sin(x, y);
 }
 
 static void sin_grad_block(const double *x, const double *y, const double *g, double *dx,
                            const double *p) {
     (void)y, (void)p;
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * cos(x[i]);
+    _Alignas(64) double c[BLOCK];
+    block_cos(x, c);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * c[i];
 }
 
 static void sin_backward(Function *self, void *ctx, Tensor *g) {
@@ -314,13 +317,15 @@ const AgOpInfo ag_op_sin = UNARY_ROW(SIN, sin, "sine", "grad_x = g * cos(x)", "S
 
 static void cos_block(const double *x, double *y, const double *p) {
     (void)p;
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = cos(x[i]);
+    block_cos(x, y);
 }
 
 static void cos_grad_block(const double *x, const double *y, const double *g, double *dx,
                            const double *p) {
     (void)y, (void)p;
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = -g[i] * sin(x[i]);
+    _Alignas(64) double s[BLOCK];
+    block_sin(x, s);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = -g[i] * s[i];
 }
 
 static void cos_backward(Function *self, void *ctx, Tensor *g) {

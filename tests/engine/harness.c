@@ -122,6 +122,8 @@ int main(int argc, char **argv) {
     test_losses();
     test_elementwise();
     test_reduce();
+    test_sum_order();
+    test_math_bits();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }

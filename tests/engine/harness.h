@@ -61,6 +61,8 @@ void test_index(void);
 void test_losses(void);
 void test_elementwise(void);
 void test_reduce(void);
+void test_sum_order(void);
+void test_math_bits(void);
 
 /* Baseline of live tensors, to prove a test leaked nothing. */
 int64_t live_tensors(void);

@@ -8,6 +8,7 @@
  */
 #include "harness.h"
 
+#include "arange_cases.h"
 #include "torch_cases.h"
 
 
@@ -600,6 +601,28 @@ static void test_same_input_same_result(void) {
         }
 }
 
+/* torch.arange(start, stop, step) in float64, bit for bit (arange_cases.h,
+ * made by arange_cases.py): PyTorch's x[200] of arange(-2, 3, 0.01) is
+ * 4.163336342344337e-17, not 0. */
+static void test_arange_bits(void) {
+    int64_t same = 0, total = 0;
+    for (size_t k = 0; k < sizeof arange_cases / sizeof arange_cases[0]; k++) {
+        const ArangeCase *a = &arange_cases[k];
+        Tensor *t = tensor_arange(a->start, a->stop, a->step);
+        int64_t d = 0;
+        if (!t || t->numel != a->n) d = -1;
+        else
+            for (int64_t i = 0; i < a->n; i++) d += !same_double(t->data[i], a->want[i]);
+        CHECK(d == 0, "arange(%g, %g, %g): %lld of %lld elements differ from PyTorch's",
+              a->start, a->stop, a->step, (long long)d, (long long)a->n);
+        same += d < 0 ? 0 : a->n - d;
+        total += a->n;
+        tensor_release(t);
+    }
+    printf("  arange: %lld of %lld elements have PyTorch's bits\n", (long long)same,
+           (long long)total);
+}
+
 void test_numerics(void) {
     int64_t base = live_tensors();
     test_sum_accuracy();
@@ -612,6 +635,7 @@ void test_numerics(void) {
     test_loss_special_values();
     test_pow_scalar_exponent();
     test_same_input_same_result();
+    test_arange_bits();
     CHECK(live_tensors() == base, "numerics tests leaked %lld tensors",
           (long long)(live_tensors() - base));
 }

@@ -1,0 +1,76 @@
+/*
+ * test_math_bits.c — exp, log, tanh, sin, cos and the activations built on
+ * them against PyTorch 1.13's bits (issue 22, item 17), at the inputs of
+ * math_cases.h (made by math_cases.py). With SLEEF (make finds it: -DAG_SLEEF)
+ * ag calls the functions PyTorch calls and the results named below must
+ * match; without
+ * it (glibc's libmvec or libm) the counts are printed and only the same
+ * result in every build is expected, which test_numerics.c checks.
+ */
+#include "harness.h"
+
+#include "math_cases.h"
+
+typedef Tensor *(*MathFn)(Tensor *x);
+
+static Tensor *log_abs(Tensor *x) {
+    Tensor *a = tensor_abs(x), *y = tensor_log(a);
+    tensor_release(a);
+    return y;
+}
+static Tensor *elu1(Tensor *x) { return tensor_elu(x, 1.0); }
+static Tensor *softplus1(Tensor *x) { return tensor_softplus(x, 1.0, 20.0); }
+
+/* exact: what must have PyTorch's bits with SLEEF: 2 values and gradients,
+ * 1 values, 0 neither. The rest differ in the formulas, not in the math
+ * functions: PyTorch's build fuses some of its vector kernels' products and
+ * sums into fused multiply-adds (silu, elu, gelu backward; gelu_tanh). */
+static const struct {
+    const char *name;
+    MathFn f;
+    int exact;
+} fns[] = {
+    {"exp", tensor_exp, 2},   {"log", log_abs, 2},          {"tanh", tensor_tanh, 2},
+    {"sin", tensor_sin, 2},   {"cos", tensor_cos, 2},       {"sigmoid", tensor_sigmoid, 2},
+    {"silu", tensor_silu, 1}, {"elu", elu1, 1},             {"gelu", tensor_gelu, 1},
+    {"gelu_tanh", tensor_gelu_tanh, 0},                     {"softplus", softplus1, 2},
+};
+
+void test_math_bits(void) {
+    int64_t base = live_tensors(), n = sizeof math_inputs / sizeof math_inputs[0];
+    int64_t all_same = 0, all = 0;
+    _Static_assert(sizeof fns / sizeof fns[0] == sizeof math_cases / sizeof math_cases[0],
+                   "one function per case");
+    for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) {
+        const MathCase *m = &math_cases[k];
+        CHECK(strcmp(m->name, fns[k].name) == 0, "case %s is %s", m->name, fns[k].name);
+        Tensor *x = tensor_create(1, &n, math_inputs, true), *y = fns[k].f(x);
+        Tensor *g = tensor_ones(1, &n, false);
+        int64_t same_y = 0, same_dx = 0;
+        if (y && g && tensor_backward(y, g) == 0 && x->grad) {
+            for (int64_t i = 0; i < n; i++) {
+                same_y += same_double(y->data[i], m->y[i]);
+                if (m->dx) same_dx += same_double(x->grad->data[i], m->dx[i]);
+            }
+        }
+        printf("  PyTorch's bits: %s %lld of %lld", m->name, (long long)same_y, (long long)n);
+        if (m->dx) printf(", its gradient %lld of %lld", (long long)same_dx, (long long)n);
+        printf("\n");
+        all_same += same_y + same_dx;
+        all += n + (m->dx ? n : 0);
+#ifdef AG_SLEEF
+        if (fns[k].exact >= 1)
+            CHECK(same_y == n, "%s: %lld of %lld values differ from PyTorch's", m->name,
+                  (long long)(n - same_y), (long long)n);
+        if (m->dx && fns[k].exact >= 2)
+            CHECK(same_dx == n, "%s: %lld of %lld gradients differ from PyTorch's", m->name,
+                  (long long)(n - same_dx), (long long)n);
+#endif
+        tensor_release(g);
+        tensor_release(y);
+        tensor_release(x);
+    }
+    printf("  PyTorch's bits: %lld of %lld results in all\n", (long long)all_same, (long long)all);
+    CHECK(live_tensors() == base, "math tests leaked %lld tensors",
+          (long long)(live_tensors() - base));
+}
