@@ -59,6 +59,7 @@ static Value parse_default(const char **p) {
         ValueList *l = value_list_new(n, true);
         for (int i = 0; l && i < n; i++) l->items[i] = value_number(items[i]);
         if (l) v = (Value){.kind = VAL_LIST, .as.list = l};
+        value_keep(&v); /* static, as the row: the collector must not empty it */
     } else {
         char *end;
         v = value_number(strtod(c, &end));

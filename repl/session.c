@@ -480,6 +480,7 @@ void session_collect(Session *s) {
     free(dead);
     free(pending);
     pending = NULL, num_pending = cap_pending = 0;
+    value_clear_unseen(mark_pass); /* the cycles of lists, dicts and objects */
     /* The next pass when as many envs again have been made as this one
      * walked (at least 1024): the walks cost a constant per env made,
      * however large the heap of live objects grows. */

@@ -10,7 +10,24 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
+
+/* The circle of every list and dict (value.h's GcLink). */
+static GcLink gc_all = {&gc_all, &gc_all, false};
+
+static void gc_track(GcLink *l, bool dict) {
+    l->dict = dict;
+    l->prev = gc_all.prev, l->next = &gc_all;
+    gc_all.prev->next = l, gc_all.prev = l;
+}
+
+static void gc_untrack(GcLink *l) {
+    l->prev->next = l->next, l->next->prev = l->prev;
+    l->prev = l->next = l;
+}
+
+#define GC_OWNER(link, type) ((type *)(void *)((char *)(link) - offsetof(type, gc)))
 
 struct StrObj {
     int refs;
@@ -95,6 +112,7 @@ static void release_now(Value *v) {
     case VAL_TENSOR: tensor_release(v->as.tensor); break;
     case VAL_LIST:
         if (v->as.list && --v->as.list->refs == 0) {
+            gc_untrack(&v->as.list->gc);
             for (int i = 0; i < v->as.list->count; i++) value_release(&v->as.list->items[i]);
             free(v->as.list->items);
             free(v->as.list);
@@ -127,6 +145,7 @@ static void release_now(Value *v) {
 
 static void dict_release(ValueDict *d) {
     if (!d || --d->refs > 0) return;
+    gc_untrack(&d->gc);
     for (int64_t i = 0; i < d->count; i++) {
         value_release(&d->entries[i].key);
         value_release(&d->entries[i].value);
@@ -138,7 +157,7 @@ static void dict_release(ValueDict *d) {
 
 ValueDict *value_dict_new(bool set) {
     ValueDict *d = calloc(1, sizeof *d);
-    if (d) d->refs = 1, d->set = set;
+    if (d) d->refs = 1, d->set = set, gc_track(&d->gc, true);
     return d;
 }
 
@@ -409,6 +428,50 @@ void userfunc_release(UserFunc *f) {
     free(f);
 }
 
+void value_keep(const Value *v) {
+    if (v->kind == VAL_LIST) gc_untrack(&v->as.list->gc);
+    else if (v->kind == VAL_DICT) gc_untrack(&v->as.dict->gc);
+}
+
+int64_t value_clear_unseen(unsigned pass) {
+    int64_t n = 0;
+    for (GcLink *l = gc_all.next; l != &gc_all; l = l->next)
+        n += (l->dict ? GC_OWNER(l, ValueDict)->seen : GC_OWNER(l, ValueList)->seen) != pass;
+    GcLink **dead = n ? malloc((size_t)n * sizeof *dead) : NULL;
+    if (!dead) return 0; /* nothing to do, or no memory: the cycles wait for the next pass */
+    int64_t k = 0;
+    for (GcLink *l = gc_all.next; l != &gc_all; l = l->next) {
+        if (l->dict && GC_OWNER(l, ValueDict)->seen != pass) GC_OWNER(l, ValueDict)->refs++;
+        else if (!l->dict && GC_OWNER(l, ValueList)->seen != pass) GC_OWNER(l, ValueList)->refs++;
+        else continue;
+        dead[k++] = l; /* held, so that emptying one cannot free another under us */
+    }
+    for (int64_t i = 0; i < k; i++) { /* empty each: what only they held goes */
+        if (dead[i]->dict) {
+            ValueDict *d = GC_OWNER(dead[i], ValueDict);
+            int64_t count = d->count;
+            d->count = 0;
+            if (d->slots) memset(d->slots, 0, (size_t)d->num_slots * sizeof *d->slots);
+            for (int64_t e = 0; e < count; e++) {
+                value_release(&d->entries[e].key);
+                value_release(&d->entries[e].value);
+            }
+        } else {
+            ValueList *list = GC_OWNER(dead[i], ValueList);
+            int count = list->count;
+            list->count = 0;
+            for (int e = 0; e < count; e++) value_release(&list->items[e]);
+        }
+    }
+    for (int64_t i = 0; i < k; i++) { /* and let them go */
+        Value v = dead[i]->dict ? (Value){.kind = VAL_DICT, .as.dict = GC_OWNER(dead[i], ValueDict)}
+                                : (Value){.kind = VAL_LIST, .as.list = GC_OWNER(dead[i], ValueList)};
+        value_release(&v);
+    }
+    free(dead);
+    return k;
+}
+
 ValueList *value_list_new(int count, bool tuple) {
     ValueList *l = calloc(1, sizeof *l);
     Value *items = l ? calloc((size_t)(count ? count : 1), sizeof *items) : NULL;
@@ -418,6 +481,7 @@ ValueList *value_list_new(int count, bool tuple) {
     }
     l->refs = 1;
     l->tuple = tuple;
+    gc_track(&l->gc, false);
     l->count = l->cap = count;
     l->items = items;
     for (int i = 0; i < count; i++) l->items[i] = value_void();

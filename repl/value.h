@@ -95,11 +95,21 @@ struct Value {
     } as;
 };
 
+/* Every list and dict is on one circle, so that the session's collector
+ * can find those nothing reaches (a cycle refcounts never free: a.append(a),
+ * node.me = node, an object's method stored in it): every cycle of values
+ * passes through a list, a dict (an object's attributes) or an env. */
+typedef struct GcLink {
+    struct GcLink *prev, *next;
+    bool dict;                 /* a ValueDict; else a ValueList */
+} GcLink;
+
 /* Shared by the values that hold it (refs), as Python's lists are: an
  * append through one name is seen through every other. */
 struct ValueList {
     int refs;
     unsigned seen;             /* session_collect's pass that last reached it */
+    GcLink gc;
     bool tuple;     /* written (a, b) rather than [a, b] */
     int count, cap;
     Value *items;
@@ -237,6 +247,7 @@ typedef struct {
 struct ValueDict {
     int refs;
     unsigned seen;             /* session_collect's pass that last reached it */
+    GcLink gc;
     bool set;
     int64_t count, cap;
     DictEntry *entries;
@@ -252,6 +263,17 @@ Value *value_dict_get(const ValueDict *d, const Value *key);
 bool value_dict_set(ValueDict *d, Value key, Value value);
 /* Removes key from d; false if it is not there. */
 bool value_dict_remove(ValueDict *d, const Value *key);
+/* Empties every list and dict whose seen is not pass (the collector's
+ * pass found nothing that reaches them), which frees their cycles;
+ * returns how many it emptied. Only the collector calls it, where every
+ * live list and dict is reachable from what the pass marked. */
+int64_t value_clear_unseen(unsigned pass);
+
+/* Takes the list or dict v holds off the collector's circle: it lives as
+ * long as the program, held where no pass looks (a signature's default,
+ * betas=(0.9, 0.999)). */
+void value_keep(const Value *v);
+
 /* The address of the object v holds (a tensor, list, dict, function,
  * class, instance, optimizer, builtin's row or module), the same for every
  * value that holds it: Python's identity (is, id); 0 for plain values
