@@ -15,7 +15,6 @@
 #
 # MODE selects flags and the build directory: release, debug, asan, valgrind.
 # READLINE=0 builds the shell without GNU readline (used when found);
-# SLEEF=0 builds without SLEEF (used when found: PyTorch's exp, log, tanh...).
 # OpenBLAS is never linked: matmul.c loads it at run time where it is faster
 # than ag's own kernel (docs/performance.md; AG_BLAS=own|openblas overrides).
 
@@ -67,18 +66,9 @@ ifeq ($(LIBMVEC),1)
 endif
 
 # SLEEF, the vector math library PyTorch's CPU kernels call (exp, log, tanh,
-# sin, cos, erf, log1p on whole vectors): with it the element-wise ops call
-# the same functions (src/ops/vecmath.c) and get PyTorch's bits, the same in
-# every build (apt-get install libsleef-dev). SLEEF=0 turns it off.
-ifeq ($(origin SLEEF),undefined)
-  SLEEF := $(shell echo 'int main(void) { double x[4] = {0}; _mm256_storeu_pd(x, Sleef_expd4_u10(_mm256_loadu_pd(x))); return x[0] != 1; }' | \
-             $(CC) -x c -include immintrin.h -include sleef.h - -mavx2 -mfma -o /dev/null \
-             -lsleef -lm >/dev/null 2>&1 && echo 1 || echo 0)
-endif
-ifeq ($(SLEEF),1)
-  FEATURE_CFLAGS += -DAG_SLEEF
-  FEATURE_LIBS += -lsleef
-endif
+# sin, cos, erf, log1p on whole vectors), is loaded at run time where it is
+# installed (apt-get install libsleef-dev or libsleef3: src/ops/vecmath.c),
+# so nothing here looks for it and libag.a links with -lm alone.
 
 # GNU readline, when its headers and library are here (else a plain reader).
 ifeq ($(origin READLINE),undefined)
@@ -140,8 +130,6 @@ $(BUILD)/src/%.o: src/%.c $(LIB_HEADERS)
 $(BUILD)/src/ops/unary.o $(BUILD)/src/ops/binary.o $(BUILD)/src/ops/activation.o \
   $(BUILD)/src/ops/select.o: CFLAGS_ALL += -mprefer-vector-width=512
 
-# SLEEF's 4-wide functions take AVX2 vectors, whatever the build's baseline.
-$(BUILD)/src/ops/vecmath.o: CFLAGS_ALL += -mavx2 -mfma
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

@@ -13,6 +13,8 @@
 #include "../internal.h"
 
 #include <math.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <string.h>
 
 /* With glibc's vector math library (make finds it; gcc only), the loops
@@ -45,12 +47,18 @@ VECTOR_MATH double cos(double);
 enum { BLOCK = 16 };
 
 /* ---- the math functions on a block: y[i] = f(x[i]) for i < BLOCK ----
- * With SLEEF (make finds it: -DAG_SLEEF), the vector functions PyTorch's
- * kernels call (vecmath.c), on every block including the padded last one:
- * PyTorch's bits, the same in every build. Without it, a loop the compiler
- * may vectorise (libmvec) or not (libm, as in the asan build), so the last
- * bit can depend on the build. x and y may be the same. */
-#ifdef AG_SLEEF
+ * Where SLEEF is found at run time (vecmath.c loads libsleef.so.3 at the
+ * first call; AG_SLEEF=0 turns it off), the vector functions PyTorch's
+ * kernels call, on every block including the padded last one: PyTorch's
+ * bits, the same in every build. Without it, a loop the compiler may
+ * vectorise (libmvec) or not (libm, as in the asan build), so the last bit
+ * can depend on the build. x and y may be the same. */
+extern atomic_int ag_vec_state; /* 0: not looked for yet; 1: SLEEF loaded; -1: not there */
+bool ag_vec_load(void);         /* looks for SLEEF once; whether it is there */
+static inline bool ag_vec_ready(void) {
+    int state = atomic_load_explicit(&ag_vec_state, memory_order_relaxed);
+    return state > 0 || (state == 0 && ag_vec_load());
+}
 void ag_vec_exp(const double *x, double *y);
 void ag_vec_log(const double *x, double *y);
 void ag_vec_log1p(const double *x, double *y);
@@ -58,63 +66,23 @@ void ag_vec_tanh(const double *x, double *y);
 void ag_vec_sin(const double *x, double *y);
 void ag_vec_cos(const double *x, double *y);
 void ag_vec_erf(const double *x, double *y);
-#endif
 
-static inline void block_exp(const double *x, double *y) {
-#ifdef AG_SLEEF
-    ag_vec_exp(x, y);
-#else
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = exp(x[i]);
-#endif
-}
-
-static inline void block_log(const double *x, double *y) {
-#ifdef AG_SLEEF
-    ag_vec_log(x, y);
-#else
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = log(x[i]);
-#endif
-}
-
-static inline void block_log1p(const double *x, double *y) {
-#ifdef AG_SLEEF
-    ag_vec_log1p(x, y);
-#else
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = log1p(x[i]);
-#endif
-}
-
-static inline void block_tanh(const double *x, double *y) {
-#ifdef AG_SLEEF
-    ag_vec_tanh(x, y);
-#else
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = tanh(x[i]);
-#endif
-}
-
-static inline void block_sin(const double *x, double *y) {
-#ifdef AG_SLEEF
-    ag_vec_sin(x, y);
-#else
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = sin(x[i]);
-#endif
-}
-
-static inline void block_cos(const double *x, double *y) {
-#ifdef AG_SLEEF
-    ag_vec_cos(x, y);
-#else
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = cos(x[i]);
-#endif
-}
-
-static inline void block_erf(const double *x, double *y) {
-#ifdef AG_SLEEF
-    ag_vec_erf(x, y);
-#else
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = erf(x[i]);
-#endif
-}
+#define BLOCK_MATH(name, fn)                                                \
+    static inline void block_##name(const double *x, double *y) {          \
+        if (ag_vec_ready()) {                                               \
+            ag_vec_##name(x, y);                                            \
+            return;                                                         \
+        }                                                                   \
+        SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = fn(x[i]);          \
+    }
+BLOCK_MATH(exp, exp)
+BLOCK_MATH(log, log)
+BLOCK_MATH(log1p, log1p)
+BLOCK_MATH(tanh, tanh)
+BLOCK_MATH(sin, sin)
+BLOCK_MATH(cos, cos)
+BLOCK_MATH(erf, erf)
+#undef BLOCK_MATH
 
 /* The drivers below take the block function as a pointer; inlined, the
  * pointer is a constant and the block's loop is inlined in turn. */

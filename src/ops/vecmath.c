@@ -4,60 +4,100 @@
  * call (Sleef_*d4_u10 in its AVX2 build), so that ag has PyTorch's bits,
  * and the same bits in every build of ag (release, debug, asan, valgrind):
  * the function called no longer depends on whether the compiler vectorised
- * a loop. Built only with AG_SLEEF (make finds SLEEF; -mavx2 -mfma for this
- * file); elementwise.h calls libmvec or libm without it. The 8-wide AVX-512
- * versions where the build has AVX-512 (faster; the same bits as the
- * 4-wide ones on 2*10^6 inputs of each function), else the 4-wide ones.
+ * a loop. SLEEF is loaded with dlopen at the first call (libsleef.so.3, as
+ * OpenBLAS in matmul.c), so libag.a still links with -lm alone; where it is
+ * not there (or AG_SLEEF=0, or the CPU lacks AVX2 and FMA) elementwise.h
+ * calls libmvec or libm. The 8-wide AVX-512 versions where the build has
+ * AVX-512 (faster; the same bits as the 4-wide ones on 2*10^6 inputs of
+ * each function), else the 4-wide ones.
  */
 #include "elementwise.h"
 
-#ifdef AG_SLEEF
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <dlfcn.h>
 #include <immintrin.h>
-#include <sleef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #if defined(__AVX512F__)
 typedef __m512d Vec;
 enum { WIDTH = 8 };
+#define VEC_TARGET
 static inline Vec load(const double *p) { return _mm512_loadu_pd(p); }
 static inline void store(double *p, Vec v) { _mm512_storeu_pd(p, v); }
-#define SLEEF_U10(name) Sleef_##name##d8_u10
+#define SLEEF_SUFFIX "d8_u10"
 #else
 typedef __m256d Vec;
 enum { WIDTH = 4 };
-static inline Vec load(const double *p) { return _mm256_loadu_pd(p); }
-static inline void store(double *p, Vec v) { _mm256_storeu_pd(p, v); }
-#define SLEEF_U10(name) Sleef_##name##d4_u10
+#define VEC_TARGET __attribute__((target("avx2,fma")))
+static inline VEC_TARGET Vec load(const double *p) { return _mm256_loadu_pd(p); }
+static inline VEC_TARGET void store(double *p, Vec v) { _mm256_storeu_pd(p, v); }
+#define SLEEF_SUFFIX "d4_u10"
 #endif
 
 _Static_assert(BLOCK % WIDTH == 0, "a block is whole vectors");
 
-void ag_vec_exp(const double *x, double *y) {
-    for (int i = 0; i < BLOCK; i += WIDTH) store(y + i, SLEEF_U10(exp)(load(x + i)));
+typedef Vec (*VecFn)(Vec);
+enum { F_EXP, F_LOG, F_LOG1P, F_TANH, F_SIN, F_COS, F_ERF, NUM_FNS };
+static const char *const fn_names[NUM_FNS] = {"exp", "log", "log1p", "tanh", "sin", "cos", "erf"};
+static VecFn fns[NUM_FNS];
+
+atomic_int ag_vec_state;
+
+/* Every function, or none: a SLEEF without one of them is not used. */
+static bool load_sleef(void) {
+    const char *env = getenv("AG_SLEEF");
+    if (env && strcmp(env, "0") == 0) return false;
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return false;
+    void *lib = dlopen("libsleef.so.3", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return false;
+    for (int i = 0; i < NUM_FNS; i++) {
+        char symbol[32];
+        snprintf(symbol, sizeof symbol, "Sleef_%s" SLEEF_SUFFIX, fn_names[i]);
+        void *f = dlsym(lib, symbol);
+        if (!f) {
+            dlclose(lib);
+            return false;
+        }
+        memcpy(&fns[i], &f, sizeof f); /* ISO C has no cast from void * to a function */
+    }
+    return true;
 }
 
-void ag_vec_log(const double *x, double *y) {
-    for (int i = 0; i < BLOCK; i += WIDTH) store(y + i, SLEEF_U10(log)(load(x + i)));
+bool ag_vec_load(void) {
+    int state = load_sleef() ? 1 : -1; /* two threads may both look: the same answer */
+    atomic_store(&ag_vec_state, state);
+    return state > 0;
 }
 
-void ag_vec_log1p(const double *x, double *y) {
-    for (int i = 0; i < BLOCK; i += WIDTH) store(y + i, SLEEF_U10(log1p)(load(x + i)));
+/* Only here are AVX2 instructions: the CPU was checked before. */
+static VEC_TARGET void apply(int f, const double *x, double *y) {
+    for (int i = 0; i < BLOCK; i += WIDTH) store(y + i, fns[f](load(x + i)));
 }
 
-void ag_vec_tanh(const double *x, double *y) {
-    for (int i = 0; i < BLOCK; i += WIDTH) store(y + i, SLEEF_U10(tanh)(load(x + i)));
-}
-
-void ag_vec_sin(const double *x, double *y) {
-    for (int i = 0; i < BLOCK; i += WIDTH) store(y + i, SLEEF_U10(sin)(load(x + i)));
-}
-
-void ag_vec_cos(const double *x, double *y) {
-    for (int i = 0; i < BLOCK; i += WIDTH) store(y + i, SLEEF_U10(cos)(load(x + i)));
-}
-
-void ag_vec_erf(const double *x, double *y) {
-    for (int i = 0; i < BLOCK; i += WIDTH) store(y + i, SLEEF_U10(erf)(load(x + i)));
-}
+void ag_vec_exp(const double *x, double *y) { apply(F_EXP, x, y); }
+void ag_vec_log(const double *x, double *y) { apply(F_LOG, x, y); }
+void ag_vec_log1p(const double *x, double *y) { apply(F_LOG1P, x, y); }
+void ag_vec_tanh(const double *x, double *y) { apply(F_TANH, x, y); }
+void ag_vec_sin(const double *x, double *y) { apply(F_SIN, x, y); }
+void ag_vec_cos(const double *x, double *y) { apply(F_COS, x, y); }
+void ag_vec_erf(const double *x, double *y) { apply(F_ERF, x, y); }
 #else
-typedef int ag_vecmath_unused; /* ISO C wants something in a file */
+/* No AVX2 build: never loaded (ag_vec_state stays -1 once asked). */
+atomic_int ag_vec_state;
+bool ag_vec_load(void) {
+    atomic_store(&ag_vec_state, -1);
+    return false;
+}
+#define NO_VEC(name) \
+    void ag_vec_##name(const double *x, double *y) { (void)x, (void)y; }
+NO_VEC(exp)
+NO_VEC(log)
+NO_VEC(log1p)
+NO_VEC(tanh)
+NO_VEC(sin)
+NO_VEC(cos)
+NO_VEC(erf)
 #endif
