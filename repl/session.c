@@ -30,8 +30,7 @@ void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     s->collect_at = 1024;
     /* The stack's limit (8 MiB when unlimited or unknown), less a margin for
      * what runs below the evaluator: builtins, the engine, sanitizers' reports. */
-    char here;
-    s->stack_base = &here;
+    s->stack_base = SESSION_STACK_HERE();
     struct rlimit rl;
     size_t limit = 8u << 20;
     if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < limit)

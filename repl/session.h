@@ -125,9 +125,18 @@ void session_init(Session *s, FILE *out, FILE *err, bool interactive);
  * session_init is within its budget (the stack's limit less a margin), so
  * that deep recursion of every kind (calls, nested blocks, long elif
  * chains) ends in a message, never a stack overflow. */
+/* The address of the caller's frame on the C stack. Not a local's address:
+ * under ASan's use-after-return detection (on by default since GCC 13 and
+ * LLVM 15) locals live in a fake stack on the heap, and the distance from
+ * one of them measured nothing (the evaluator overflowed the real stack,
+ * or stopped at 100 calls). */
+#if defined(__GNUC__)
+#define SESSION_STACK_HERE() ((const char *)__builtin_frame_address(0))
+#else
+#define SESSION_STACK_HERE() ((const char *)&(char){0})
+#endif
 static inline bool session_stack_ok(const Session *s) {
-    char here;
-    const char *at = &here;
+    const char *at = SESSION_STACK_HERE();
     size_t used = at < s->stack_base ? (size_t)(s->stack_base - at) : (size_t)(at - s->stack_base);
     return used < s->stack_budget;
 }
