@@ -55,7 +55,9 @@ static bool leaf_result(Session *s, CallArgs *a, int flag, Tensor *t, Value *out
 /* torch.tensor's data in a .py file: a tensor inside a list is the number it
  * holds (PyTorch converts each with item(); one of more elements is its
  * error). A new list in *out; false with the error set. */
-static bool scalars_of(Session *s, CallArgs *a, const Value *v, Value *out) {
+static bool scalars_of(Session *s, CallArgs *a, const Value *v, int depth, Value *out) {
+    if (depth > AG_MAX_DIMS) /* deeper than a tensor can be, or a list that holds itself */
+        return arg_error(s, a, P_DATA, "ValueError: too many dimensions 'list'");
     if (v->kind == VAL_TENSOR) {
         if (v->as.tensor->numel != 1)
             return arg_error(s, a, P_DATA, "ValueError: only one element tensors can be converted "
@@ -68,7 +70,8 @@ static bool scalars_of(Session *s, CallArgs *a, const Value *v, Value *out) {
     if (!l) return session_fail(s, a->line, a->col, "out of memory");
     *out = (Value){.kind = VAL_LIST, .as.list = l};
     for (int i = 0; i < l->count; i++)
-        if (!scalars_of(s, a, &v->as.list->items[i], &l->items[i])) return value_release(out), false;
+        if (!scalars_of(s, a, &v->as.list->items[i], depth + 1, &l->items[i]))
+            return value_release(out), false;
     return true;
 }
 
@@ -76,7 +79,7 @@ BUILTIN(bi_tensor) {
     Tensor *t = NULL;
     if (s->python && a->arg[P_DATA].kind == VAL_LIST) {
         Value data;
-        if (!scalars_of(s, a, &a->arg[P_DATA], &data)) return false;
+        if (!scalars_of(s, a, &a->arg[P_DATA], 0, &data)) return false;
         value_release(&a->arg[P_DATA]);
         a->arg[P_DATA] = data;
     }

@@ -246,7 +246,11 @@ bool pyops_binary(Session *s, const Node *n, TokenType op, const Value *a, const
         return sequence_binary(s, n, op, a, b, out); /* [1, 2] + t: the engine's */
     if ((op == TOK_EQ || op == TOK_NE) && a->kind != VAL_TENSOR && b->kind != VAL_TENSOR &&
         !(value_is_scalar(a) && value_is_scalar(b))) {
+        value_equal_too_deep = false;
         bool same = value_equal(a, b); /* Python's list and tuple equality */
+        if (value_equal_too_deep)
+            return session_fail(s, n->line, n->col, "RecursionError: maximum recursion depth "
+                                "exceeded in comparison");
         *out = value_bool(op == TOK_EQ ? same : !same);
         return true;
     }

@@ -217,6 +217,21 @@ static uint64_t value_hash(const Value *v) {
     }
 }
 
+/* Python's == walks nested lists and dicts; past EQUAL_DEPTH levels (a
+ * list nested 300,000 deep) it stops, unequal, and says so in
+ * value_equal_too_deep, so that == can raise Python's RecursionError. */
+enum { EQUAL_DEPTH = 2000 };
+static int equal_depth;
+bool value_equal_too_deep;
+
+static bool equal_nested(const Value *a, const Value *b) {
+    if (equal_depth >= EQUAL_DEPTH) return value_equal_too_deep = true, false;
+    equal_depth++;
+    bool same = value_equal(a, b);
+    equal_depth--;
+    return same;
+}
+
 bool value_equal(const Value *a, const Value *b) {
     if (value_is_scalar(a) && value_is_scalar(b)) {
         if (a->kind != VAL_NUMBER && b->kind != VAL_NUMBER) /* ints exactly */
@@ -240,17 +255,19 @@ bool value_equal(const Value *a, const Value *b) {
         return a->as.shape.ndim == b->as.shape.ndim &&
                memcmp(a->as.shape.dims, b->as.shape.dims, (size_t)a->as.shape.ndim * sizeof(int64_t)) == 0;
     case VAL_LIST:
+        if (a->as.list == b->as.list) return true; /* Python compares items by identity first */
         if (a->as.list->tuple != b->as.list->tuple || a->as.list->count != b->as.list->count)
             return false;
         for (int i = 0; i < a->as.list->count; i++)
-            if (!value_equal(&a->as.list->items[i], &b->as.list->items[i])) return false;
+            if (!equal_nested(&a->as.list->items[i], &b->as.list->items[i])) return false;
         return true;
     case VAL_DICT: {
         const ValueDict *x = a->as.dict, *y = b->as.dict;
+        if (x == y) return true;
         if (x->count != y->count || x->set != y->set) return false;
         for (int64_t i = 0; i < x->count; i++) {
             const Value *other = value_dict_get(y, &x->entries[i].key);
-            if (!other || !value_equal(&x->entries[i].value, other)) return false;
+            if (!other || !equal_nested(&x->entries[i].value, other)) return false;
         }
         return true;
     }
@@ -609,13 +626,17 @@ const char *value_kind_name(const Value *v) {
     return "a value";
 }
 
-bool value_all_boolean(const Value *v) {
+/* A list nested deeper than a tensor's dimensions (a list that holds
+ * itself: a.append(a)) is no tensor: the walks below stop there. */
+static bool all_boolean(const Value *v, int depth) {
     if (v->kind == VAL_BOOL || (v->kind == VAL_TENSOR && v->boolean)) return true;
-    if (v->kind != VAL_LIST || v->as.list->count == 0) return false;
+    if (v->kind != VAL_LIST || v->as.list->count == 0 || depth > AG_MAX_DIMS) return false;
     for (int i = 0; i < v->as.list->count; i++)
-        if (!value_all_boolean(&v->as.list->items[i])) return false;
+        if (!all_boolean(&v->as.list->items[i], depth + 1)) return false;
     return true;
 }
+
+bool value_all_boolean(const Value *v) { return all_boolean(v, 0); }
 
 bool value_is_scalar(const Value *v) {
     return v->kind == VAL_NUMBER || v->kind == VAL_BOOL || v->kind == VAL_INT;
@@ -627,13 +648,18 @@ double value_scalar(const Value *v) {
                                 : v->as.number;
 }
 
+static Tensor *to_tensor_at(const Value *v, int depth, char *why, size_t size);
+
 /* Items of a list stacked along a new first axis. */
-static Tensor *stack_list(const ValueList *l, char *why, size_t size) {
+static Tensor *stack_list(const ValueList *l, int depth, char *why, size_t size) {
     int n = l->count;
+    if (depth >= AG_MAX_DIMS)
+        return snprintf(why, size, "a list nested more than %d deep (a tensor has at most %d "
+                        "dimensions)", AG_MAX_DIMS, AG_MAX_DIMS), NULL;
     Tensor **items = calloc((size_t)(n > 0 ? n : 1), sizeof *items);
     if (!items) return snprintf(why, size, "out of memory"), NULL;
     for (int i = 0; i < n; i++) {
-        items[i] = value_to_tensor(&l->items[i], why, size);
+        items[i] = to_tensor_at(&l->items[i], depth + 1, why, size);
         if (!items[i] && l->items[i].kind != VAL_LIST && !(why[0] == 'o' && why[1] == 'u'))
             snprintf(why, size, "item %d is %s, not a number or a tensor", i + 1,
                      value_kind_name(&l->items[i]));
@@ -660,6 +686,10 @@ static Tensor *stack_list(const ValueList *l, char *why, size_t size) {
 }
 
 Tensor *value_to_tensor(const Value *v, char *why, size_t size) {
+    return to_tensor_at(v, 0, why, size);
+}
+
+static Tensor *to_tensor_at(const Value *v, int depth, char *why, size_t size) {
     why[0] = '\0';
     switch (v->kind) {
     case VAL_TENSOR: return tensor_retain(v->as.tensor);
@@ -667,7 +697,7 @@ Tensor *value_to_tensor(const Value *v, char *why, size_t size) {
     case VAL_INT:
     case VAL_BOOL: return tensor_scalar(value_scalar(v));
     case VAL_LIST:
-        if (!v->as.list->tuple) return stack_list(v->as.list, why, size);
+        if (!v->as.list->tuple) return stack_list(v->as.list, depth, why, size);
         snprintf(why, size, "a tuple");
         return NULL;
     default: snprintf(why, size, "%s", value_kind_name(v)); return NULL;
@@ -715,7 +745,27 @@ static void format_optimizer(StrBuf *out, const Optimizer *o) {
     strbuf_append(out, "]");
 }
 
+/* The lists and dicts being written, outermost first: one met again is a
+ * cycle, written [...] or {...} as Python writes it (a.append(a); print(a)),
+ * and nesting deeper than REPR_DEPTH is written so too (Python raises
+ * RecursionError there), so the C stack stays bounded. */
+enum { REPR_DEPTH = 1000 };
+static const void *repr_open[REPR_DEPTH];
+static int repr_depth;
+
+static bool repr_enter(const void *container) {
+    for (int i = 0; i < repr_depth; i++)
+        if (repr_open[i] == container) return false;
+    if (repr_depth == REPR_DEPTH) return false;
+    repr_open[repr_depth++] = container;
+    return true;
+}
+
 static void format_tuple(StrBuf *out, const ValueList *l, const PrintOptions *opts) {
+    if (!repr_enter(l)) {
+        strbuf_append(out, l->tuple ? "(...)" : "[...]");
+        return;
+    }
     strbuf_append(out, l->tuple ? "(" : "[");
     for (int i = 0; i < l->count; i++) {
         if (i) strbuf_append(out, ", ");
@@ -725,11 +775,16 @@ static void format_tuple(StrBuf *out, const ValueList *l, const PrintOptions *op
     }
     if (l->tuple && l->count == 1) strbuf_append(out, ",");
     strbuf_append(out, l->tuple ? ")" : "]");
+    repr_depth--;
 }
 
 static void format_dict(StrBuf *out, const ValueDict *d, const PrintOptions *opts) {
     if (d->set && d->count == 0) {
         strbuf_append(out, "set()");
+        return;
+    }
+    if (!repr_enter(d)) {
+        strbuf_append(out, "{...}");
         return;
     }
     strbuf_append(out, "{");
@@ -741,6 +796,7 @@ static void format_dict(StrBuf *out, const ValueDict *d, const PrintOptions *opt
         value_format(out, &d->entries[i].value, opts, true);
     }
     strbuf_append(out, "}");
+    repr_depth--;
 }
 
 void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool quote_strings) {

@@ -279,6 +279,9 @@ void value_keep(const Value *v);
  * value that holds it: Python's identity (is, id); 0 for plain values
  * (numbers, bools, None). */
 uintptr_t value_identity(const Value *v);
+/* Set when value_equal stopped at its depth (lists nested thousands deep):
+ * its false then means "could not tell"; the caller clears it. */
+extern bool value_equal_too_deep;
 /* Python's == for values that are not tensors (a tensor equals only itself). */
 bool value_equal(const Value *a, const Value *b);
 
