@@ -2164,11 +2164,38 @@ static bool store_slice(Session *s, const Stmt *st, ValueList *l) {
 /* xs[i] = v, d[key] = v, and with op (d[key] += 1): Python's containers,
  * changed in place (every name that holds them sees it). true when obj is
  * one (the statement done or failed: *status). */
+/* obj[key] = v of an object: its class's __setitem__(key, v). */
+static bool object_store_item(Session *s, const Stmt *st, TokenType op, const Value *obj) {
+    const Node *target = st->target;
+    if (op != TOK_ERROR || target->num_kids != 1 || target->kids[0]->kind == NODE_SLICE)
+        return session_fail(s, target->line, target->col, "ag passes one key and = to "
+                            "__setitem__ (%s and slices are not supported yet)",
+                            op != TOK_ERROR ? token_text(op) : "several keys");
+    Value args[2], r;
+    bool found;
+    if (!eval_expression(s, target->kids[0], &args[0])) return false;
+    if (!eval_expression(s, st->expr, &args[1])) return value_release(&args[0]), false;
+    bool ok = session_call_special(s, target->line, target->col, obj, "__setitem__", args, 2,
+                                   &r, &found);
+    if (ok && found) value_release(&r);
+    if (ok && !found)
+        ok = session_fail(s, target->line, target->col, "TypeError: '%s' object does not "
+                          "support item assignment", value_type_name(obj));
+    value_release(&args[0]);
+    value_release(&args[1]);
+    return ok;
+}
+
 static bool python_store(Session *s, const Stmt *st, TokenType op, Status *status) {
     const Node *target = st->target;
     Value obj, key = value_void(), rhs = value_void(), cur = value_void(), result = value_void();
     *status = EXEC_ERROR;
     if (!eval_expression(s, target->left, &obj)) return true;
+    if (obj.kind == VAL_INSTANCE) {
+        *status = object_store_item(s, st, op, &obj) ? EXEC_OK : EXEC_ERROR;
+        value_release(&obj);
+        return true;
+    }
     bool list = obj.kind == VAL_LIST && !obj.as.list->tuple, dict = obj.kind == VAL_DICT && !obj.as.dict->set;
     if (!list && !dict) {
         bool other = obj.kind == VAL_LIST || obj.kind == VAL_DICT || obj.kind == VAL_STRING;

@@ -47,3 +47,14 @@ class No:
         return False
 for o in [Empty(), No(), Plain(), Dataset(1)]:
     print(bool(o), not o, "yes" if o else "no")
+class Grid:
+    def __init__(self):
+        self.cells = {}
+    def __setitem__(self, key, value):
+        self.cells[key] = value
+    def __getitem__(self, key):
+        return self.cells.get(key, 0)
+g = Grid()
+g[(1, 2)] = 5
+g["a"] = [1]
+print(g[(1, 2)], g["a"], g[0], len(g.cells))
