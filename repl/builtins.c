@@ -257,8 +257,11 @@ bool builtin_call(Session *s, const Builtin *b, int line, int col, Value *pos,
     }
     if (ok && grad_flag) { /* tensor(x, grad): requires_grad=True */
         int i = keyword_param(sig, "requires_grad", 13);
-        value_release(&a.arg[i]);
-        a.arg[i] = value_bool(true);
+        if (i < 0) /* Python's range(3, grad) took the place of ag's creation builtin */
+            ok = session_fail(s, line, col, "%s has no requires_grad: a trailing bare grad "
+                              "marks a tensor that ag's creation builtins make", b->name);
+        else
+            value_release(&a.arg[i]), a.arg[i] = value_bool(true);
     }
     *out = value_void();
     bool boolean_input = a.arg[0].kind == VAL_TENSOR && a.arg[0].boolean;
