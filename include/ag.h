@@ -38,7 +38,7 @@ typedef void (*ApplyFn)(Function *self, void *ctx, Tensor *grad_output);
 
 /* Fields are readable by clients; write them only through the calls below. */
 struct Tensor {
-    double *data;                /* numel doubles, owned, 64-byte aligned */
+    double *data;                /* numel doubles, 64-byte aligned: owned, or base's */
     int64_t shape[AG_MAX_DIMS];
     int ndim;                    /* 0 for a scalar */
     int64_t numel;
@@ -52,6 +52,14 @@ struct Tensor {
      * runs, added to grad only when it finishes (NULL otherwise). */
     Tensor *staged_grad;
     Tensor *staged_next;
+    /* Shared data (docs/engine.md, "Version counters"): a tensor made by
+     * tensor_detach or tensor_data shares base's elements (base retained,
+     * always a tensor that owns its data); NULL: it owns them. Every
+     * in-place change bumps a version counter: base's for a detached
+     * tensor (PyTorch's detach shares it), its own otherwise. */
+    Tensor *base;
+    uint32_t version;
+    bool own_version;            /* with a base: counts its own versions (x.data) */
 };
 
 /* A recorded operation. Lives in the arena until backward (or ag_graph_free)
@@ -69,6 +77,11 @@ struct Function {
     void *ctx;                        /* saved non-input data, arena-allocated */
     Function *arena_next;             /* the arena's list of Functions, newest first */
     uint64_t visit_mark;              /* backward's reachability stamp */
+    /* The versions of the inputs (the first AG_INLINE_INPUTS) and of the
+     * output when recorded: backward refuses to read one changed since
+     * (PyTorch's "modified by an inplace operation"). */
+    uint32_t saved_versions[AG_INLINE_INPUTS + 1];
+    bool checks_versions;             /* false: its backward reads no input or output */
 };
 
 /* ---- errors ------------------------------------------------------------ */
@@ -99,8 +112,21 @@ int tensor_set_requires_grad(Tensor *t, bool requires_grad);
  * or the shapes differ. Gradient descent (w -= lr * w.grad) and optimizer
  * steps use it: old is left as it was, so a graph that holds it is intact. */
 int tensor_inherit(Tensor *t, const Tensor *old);
-/* In-place write of numel doubles. Fails (-1) if t requires grad. */
+/* In-place write of numel doubles, bumping t's version. Fails (-1) if t
+ * requires grad. */
 int tensor_write(Tensor *t, const double *data);
+/* t's version counter: the in-place changes made to its elements through
+ * it or through a tensor sharing its counter (PyTorch's x._version). */
+uint32_t tensor_version(const Tensor *t);
+/* Writes value, broadcast to t's shape, into t's elements in place
+ * (PyTorch's t.copy_(value)) and bumps t's version: every tensor sharing
+ * t's data sees the new values. Refused (-1, with PyTorch's message where
+ * PyTorch has one, nothing changed): with grad mode on, a t that requires
+ * grad ("a leaf Variable that requires grad is being used in an in-place
+ * operation."; an intermediate: ag does not record in-place ops) or a
+ * value that requires grad; a value that does not broadcast to t's shape
+ * ("output with shape [3] doesn't match the broadcast shape [2, 3]"). */
+int tensor_assign(Tensor *t, const Tensor *value);
 
 bool tensor_is_leaf(const Tensor *t);   /* no recorded creator */
 bool tensor_has_graph(const Tensor *t); /* its grad_fn is still in the arena */
@@ -119,7 +145,15 @@ Tensor *tensor_arange(double start, double stop, double step);           /* 1-D 
 Tensor *tensor_eye(int64_t n);
 Tensor *tensor_linspace(double start, double stop, int64_t n);
 /* A constant copy of t's values: a leaf that does not require grad. */
+/* A new leaf that shares t's elements and version counter (PyTorch's
+ * detach): an in-place change through either is seen by both, and a graph
+ * that saved t refuses a backward after one. New reference. */
 Tensor *tensor_detach(const Tensor *t);
+/* The same with a version counter of its own (PyTorch's x.data): a change
+ * through it is not seen by t's graphs. New reference. */
+Tensor *tensor_data(const Tensor *t);
+/* A new leaf holding a copy of t's values. New reference. */
+Tensor *tensor_copy(const Tensor *t);
 
 /* The random stream: xoshiro256** seeded by splitmix64, the same numbers on
  * every machine. A new thread starts as if ag_seed(0) had been called. */
@@ -379,6 +413,8 @@ enum {
     AG_OP_KEEPS_BOOL = 1 << 1,  /* moves elements only: a boolean input, a boolean result */
     AG_OP_BOOL_RESULT = 1 << 2, /* the result is a comparison's: booleans */
     AG_OP_HIDDEN = 1 << 3,      /* no builtin of its own (indexing is syntax) */
+    AG_OP_SAVES_NOTHING = 1 << 4, /* its backward reads no operand and not its result
+                                     (add, sum, reshape): later in-place changes are harmless */
 };
 
 typedef struct AgOpInfo {
@@ -578,6 +614,12 @@ void ag_optim_free(AgOptimizer *o);
  * updated untouched) when a parameter is NULL, not a leaf, or of another
  * shape than its slot's state, or memory runs out. */
 int ag_optim_step(AgOptimizer *o, Tensor *const *params, Tensor **updated);
+/* The same step written into the parameters themselves (PyTorch's
+ * optimizers): each parameter with a .grad takes its new values in place
+ * and its version moves, so every tensor sharing its elements sees them,
+ * and a graph that saved it refuses a later backward. The same checks and
+ * failures as ag_optim_step, with nothing changed on failure. */
+int ag_optim_step_in_place(AgOptimizer *o, Tensor *const *params);
 /* "SGD", "Adam", "AdamW", "RMSprop", "Adagrad"; NULL for any other value. */
 const char *ag_optim_name(AgOptimKind kind);
 

@@ -238,8 +238,11 @@ static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
     fn->inputs = inputs_bytes ? (Tensor **)((unsigned char *)fn + fn_bytes + ctx_bytes)
                               : fn->inline_inputs;
     arena.sinks++; /* nothing consumes the new Function yet */
+    fn->checks_versions = !(info->flags & AG_OP_SAVES_NOTHING);
+    fn->saved_versions[AG_INLINE_INPUTS] = tensor_version(out);
     for (int i = 0; i < n; i++) {
         Tensor *in = inputs[i];
+        if (i < AG_INLINE_INPUTS) fn->saved_versions[i] = tensor_version(in);
         fn->inputs[i] = tensor_retain(in);                   /* (3) kept alive until freed */
         if (tensor_has_graph(in)) {
             if (in->grad_fn->pending_count++ == 0) arena.sinks--; /* (4) */
@@ -423,7 +426,7 @@ static int commit_staged(void) {
     for (Tensor *t = staged_leaves; t; t = t->staged_next) {
         Tensor *g = t->staged_grad;
         if (t->grad && t->grad->ref_count > 1 && g->ref_count > 1) {
-            Tensor *copy = tensor_detach(g);
+            Tensor *copy = tensor_copy(g);
             if (!copy) return -1;
             tensor_release(g);
             t->staged_grad = copy;
@@ -537,6 +540,36 @@ static Function *ready_pop(Function **heap, int64_t *n) {
     return top;
 }
 
+/* PyTorch's message for a tensor a Function saved that an in-place
+ * change has moved past the version it recorded. */
+static int modified_fail(const Tensor *t, uint32_t saved) {
+    char shape[AG_SHAPE_STR_MAX] = "[";
+    size_t used = 1;
+    for (int i = 0; i < t->ndim; i++)
+        used += (size_t)snprintf(shape + used, sizeof shape - used, i ? ", %lld" : "%lld",
+                                 (long long)t->shape[i]);
+    snprintf(shape + used, sizeof shape - used, "]");
+    char which[96] = "";
+    if (t->grad_fn) snprintf(which, sizeof which, ", which is output 0 of %s0,", t->op_name);
+    ag_fail("one of the variables needed for gradient computation has been modified by an "
+            "inplace operation: [torch.DoubleTensor %s]%s is at version %u; expected version "
+            "%u instead. Hint: enable anomaly detection to find the operation that failed to "
+            "compute its gradient, with torch.autograd.set_detect_anomaly(True).",
+            shape, which, tensor_version(t), saved);
+    return -1;
+}
+
+/* 0 when every tensor fn's backward reads is at the version recorded. */
+static int check_versions(const Function *fn) {
+    if (!fn->checks_versions) return 0;
+    for (int i = 0; i < fn->num_inputs && i < AG_INLINE_INPUTS; i++)
+        if (tensor_version(fn->inputs[i]) != fn->saved_versions[i])
+            return modified_fail(fn->inputs[i], fn->saved_versions[i]);
+    if (tensor_version(fn->output) != fn->saved_versions[AG_INLINE_INPUTS])
+        return modified_fail(fn->output, fn->saved_versions[AG_INLINE_INPUTS]);
+    return 0;
+}
+
 /* Applies every Function once, in dependency order: a Function runs when all
  * its consumers have handed it their gradient (pending_count reaches 0),
  * the latest recorded of those ready first (ready_push). Stops with -1 when
@@ -550,6 +583,7 @@ static int run_backward(Function *root, Function **stack) {
         Function *fn = ready_pop(stack, &top);
         Tensor *out = fn->output;
         AG_ASSERT(out && out->grad, "(10) fn->output->grad is non-NULL when apply is called");
+        if (check_versions(fn) != 0) return -1;
         Tensor *grad_output = out->grad;
         out->grad = NULL; /* (7) intermediate gradients do not survive */
         if (trace_fn) trace((AgTraceEvent){.kind = AG_TRACE_APPLY, .fn = fn, .grad = grad_output});
@@ -645,7 +679,7 @@ int tensor_backward(Tensor *y, Tensor *grad) {
     int rc;
     /* The seed is backward's own: a copy of grad (which may require grad;
      * its values are all that is used), or ones. */
-    Tensor *seed = grad ? tensor_detach(grad) : ag_tensor_filled_like(y, 1.0);
+    Tensor *seed = grad ? tensor_copy(grad) : ag_tensor_filled_like(y, 1.0);
     if (!seed) {
         rc = -1;
     } else if (tensor_is_leaf(y)) {

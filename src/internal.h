@@ -59,6 +59,8 @@ void *ag_fail(const char *fmt, ...) AG_PRINTF(1, 2);
  * too. */
 Tensor *ag_tensor_new(int ndim, const int64_t *shape);
 Tensor *ag_tensor_new_like(const Tensor *t);
+/* Counts an in-place change of t's elements (its version counter's owner's). */
+void ag_bump_version(Tensor *t);
 /* Same shape as t, filled with value. */
 Tensor *ag_tensor_filled_like(const Tensor *t, double value);
 /* A failed ag_tensor_new also raises a flag, so that backward can stop

@@ -337,11 +337,11 @@ static void adagrad_update(const AgOptimConfig *c, Slot *s, const double *p, con
  * A step: check everything, allocate everything, then update
  * ====================================================================== */
 
-static int check_step(const AgOptimizer *o, Tensor *const *params, Tensor **updated) {
+static int check_step(const AgOptimizer *o, Tensor *const *params, bool has_updated) {
     char want[AG_SHAPE_STR_MAX], got[AG_SHAPE_STR_MAX];
     if (!o) return ag_fail("optimizer step: the optimizer is NULL"), -1;
     const char *name = ag_optim_name(o->kind);
-    if (o->num_params > 0 && (!params || !updated))
+    if (o->num_params > 0 && (!params || !has_updated))
         return ag_fail("%s step: the %s array is NULL", name, params ? "updated" : "params"), -1;
     for (int i = 0; i < o->num_params; i++) {
         const Tensor *p = params[i];
@@ -424,12 +424,26 @@ static void update_slot(AgOptimizer *o, Slot *s, const Tensor *p, Tensor *fresh)
 }
 
 int ag_optim_step(AgOptimizer *o, Tensor *const *params, Tensor **updated) {
-    if (check_step(o, params, updated) != 0 || allocate_step(o, params) != 0) return -1;
+    if (check_step(o, params, updated != NULL) != 0 || allocate_step(o, params) != 0) return -1;
     for (int i = 0; i < o->num_params; i++)
         if (params[i]->grad) update_slot(o, &o->slots[i], params[i], o->fresh[i]);
     /* Only now, with params no longer read, so updated may be params itself. */
     for (int i = 0; i < o->num_params; i++) {
         updated[i] = params[i]->grad ? o->fresh[i] : tensor_retain(params[i]);
+        o->fresh[i] = NULL;
+    }
+    return 0;
+}
+
+int ag_optim_step_in_place(AgOptimizer *o, Tensor *const *params) {
+    if (check_step(o, params, true) != 0 || allocate_step(o, params) != 0) return -1;
+    for (int i = 0; i < o->num_params; i++)
+        if (params[i]->grad) update_slot(o, &o->slots[i], params[i], o->fresh[i]);
+    for (int i = 0; i < o->num_params; i++) {
+        if (!params[i]->grad) continue;
+        memcpy(params[i]->data, o->fresh[i]->data, (size_t)params[i]->numel * sizeof(double));
+        ag_bump_version(params[i]);
+        tensor_release(o->fresh[i]);
         o->fresh[i] = NULL;
     }
     return 0;

@@ -286,9 +286,97 @@ void tensor_release(Tensor *t) {
     if (t->grad_fn) ag_graph_output_freed(t);
     tensor_release(t->grad);
     live_tensors--;
-    size_t size = block_size(t->numel * (int64_t)sizeof(double));
+    Tensor *base = t->base;
+    size_t size = base ? HEADER_BYTES : block_size(t->numel * (int64_t)sizeof(double));
     live_bytes -= (int64_t)size;
     block_free(t, size);
+    tensor_release(base);
+}
+
+/* ======================================================================
+ * Shared data and version counters
+ * ====================================================================== */
+
+/* The tensor whose counter t's in-place changes bump. */
+static Tensor *version_owner(const Tensor *t) {
+    return (Tensor *)(t->base && !t->own_version ? t->base : t);
+}
+
+uint32_t tensor_version(const Tensor *t) { return version_owner(t)->version; }
+
+void ag_bump_version(Tensor *t) { version_owner(t)->version++; }
+
+/* A header-only leaf sharing t's elements (t's base when t shares them). */
+static Tensor *alias(const Tensor *t, bool own_version) {
+    if (!t) return ag_fail("detach: tensor is NULL");
+    if (memory_limit > 0 && live_bytes + ag_arena_bytes_in_use() + HEADER_BYTES > memory_limit)
+        return ag_fail("allocation too large: %d bytes for a tensor's header, the "
+                       "memory limit is full", (int)HEADER_BYTES), alloc_failure();
+    Tensor *a = injected_failure() ? NULL : block_alloc(HEADER_BYTES);
+    if (!a) return ag_fail("out of memory allocating a tensor"), alloc_failure();
+    memset(a, 0, sizeof *a);
+    Tensor *base = t->base ? t->base : (Tensor *)t;
+    a->data = t->data;
+    a->ndim = t->ndim;
+    memcpy(a->shape, t->shape, sizeof a->shape);
+    a->numel = t->numel;
+    a->ref_count = 1;
+    a->base = tensor_retain(base);
+    a->own_version = own_version;
+    live_tensors++;
+    live_bytes += HEADER_BYTES;
+    if (live_bytes > peak_bytes) peak_bytes = live_bytes;
+    return a;
+}
+
+Tensor *tensor_detach(const Tensor *t) { return alias(t, false); }
+
+Tensor *tensor_data(const Tensor *t) { return alias(t, true); }
+
+Tensor *tensor_copy(const Tensor *t) {
+    if (!t) return ag_fail("copy: tensor is NULL");
+    return tensor_create(t->ndim, t->shape, t->data, false);
+}
+
+/* PyTorch's "[2, 3]" for a shape. */
+static void bracket_shape(int ndim, const int64_t *shape, char *buf, size_t size) {
+    size_t used = (size_t)snprintf(buf, size, "[");
+    for (int i = 0; i < ndim && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, i ? ", %lld" : "%lld",
+                                 (long long)shape[i]);
+    if (used < size) snprintf(buf + used, size - used, "]");
+}
+
+/* 0, or -1 with PyTorch's message: value broadcast with t must keep t's shape. */
+static int check_assign_shape(const Tensor *t, const Tensor *value) {
+    int64_t shape[AG_MAX_DIMS];
+    int ndim;
+    if (ag_broadcast_shapes("copy_", t, value, shape, &ndim) != 0) return -1;
+    if (ag_shape_equal(ndim, shape, t->ndim, t->shape)) return 0;
+    char st[AG_SHAPE_STR_MAX], sb[AG_SHAPE_STR_MAX];
+    bracket_shape(t->ndim, t->shape, st, sizeof st);
+    bracket_shape(ndim, shape, sb, sizeof sb);
+    return ag_fail("output with shape %s doesn't match the broadcast shape %s", st, sb), -1;
+}
+
+int tensor_assign(Tensor *t, const Tensor *value) {
+    if (!t || !value) return ag_fail("assign: tensor is NULL"), -1;
+    if (ag_is_grad_enabled() && t->requires_grad && tensor_is_leaf(t))
+        return ag_fail("a leaf Variable that requires grad is being used in an in-place "
+                       "operation."), -1;
+    if (ag_is_grad_enabled() && (t->requires_grad || value->requires_grad))
+        return ag_fail("ag does not record in-place operations on tensors that require "
+                       "grad: write x = x + ... (a new tensor) instead"), -1;
+    if (check_assign_shape(t, value) != 0) return -1;
+    if (value->data != t->data) {
+        bool same = ag_shape_equal(t->ndim, t->shape, value->ndim, value->shape);
+        Tensor *b = same ? NULL : ag_broadcast_to(value, t->ndim, t->shape);
+        if (!same && !b) return -1;
+        memmove(t->data, same ? value->data : b->data, (size_t)t->numel * sizeof(double));
+        tensor_release(b);
+    }
+    ag_bump_version(t);
+    return 0;
 }
 
 /* ======================================================================
@@ -390,11 +478,6 @@ Tensor *tensor_linspace(double start, double stop, int64_t n) {
     return t;
 }
 
-Tensor *tensor_detach(const Tensor *t) {
-    if (!t) return ag_fail("detach: tensor is NULL");
-    return tensor_create(t->ndim, t->shape, t->data, false);
-}
-
 /* ======================================================================
  * Random numbers: xoshiro256** seeded through splitmix64; integer
  * arithmetic only until the final conversion, so every machine agrees.
@@ -481,6 +564,7 @@ int tensor_write(Tensor *t, const double *data) {
         return ag_fail("in-place write to a tensor that requires grad is not allowed "
                        "(backward may need its values); make a new tensor instead"), -1;
     memcpy(t->data, data, (size_t)t->numel * sizeof(double));
+    ag_bump_version(t);
     return 0;
 }
 
@@ -529,7 +613,7 @@ int tensor_set_grad(Tensor *t, const Tensor *grad) {
         return ag_fail("a gradient of shape %s for a tensor of shape %s",
                        tensor_shape_str(grad, sg, sizeof sg), tensor_shape_str(t, st, sizeof st)),
                -1;
-    Tensor *copy = grad ? tensor_detach(grad) : NULL; /* never shares its values */
+    Tensor *copy = grad ? tensor_copy(grad) : NULL; /* never shares its values */
     if (grad && !copy) return -1;
     tensor_release(t->grad);
     t->grad = copy;

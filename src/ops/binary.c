@@ -114,7 +114,7 @@ const AgOpInfo ag_op_add = {
     .id = AG_OP_ADD, .name = "add", .signature = "add(input, other)", .params = "TT",
     .help = "a + b element-wise, broadcasting",
     .rule = "grad_a = g, grad_b = g (each summed back to its input's shape)", .backward_name = "AddBackward",
-    .binary = tensor_add, .backward = add_backward, .flags = AG_OP_METHOD,
+    .binary = tensor_add, .backward = add_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 /* ======================================================================
@@ -135,7 +135,7 @@ const AgOpInfo ag_op_sub = {
     .id = AG_OP_SUB, .name = "sub", .signature = "sub(input, other)", .params = "TT",
     .help = "a - b element-wise, broadcasting",
     .rule = "grad_a = g, grad_b = -g", .backward_name = "SubBackward",
-    .binary = tensor_sub, .backward = sub_backward, .flags = AG_OP_METHOD,
+    .binary = tensor_sub, .backward = sub_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 /* ======================================================================

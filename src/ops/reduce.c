@@ -567,14 +567,14 @@ const AgOpInfo ag_op_sum = {
     .id = AG_OP_SUM, .name = "sum", .signature = "sum(input, dim=None, keepdim=False)",
     .params = "Tdb", .help = "sum of all elements, or over dim (an int or a tuple)",
     .rule = "grad_x = g, copied to every summed element", .backward_name = "SumBackward",
-    .call = sum_call, .backward = sum_backward, .flags = AG_OP_METHOD,
+    .call = sum_call, .backward = sum_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 const AgOpInfo ag_op_mean = {
     .id = AG_OP_MEAN, .name = "mean", .signature = "mean(input, dim=None, keepdim=False)",
     .params = "Tdb", .help = "mean of all elements, or over dim (an int or a tuple)",
     .rule = "grad_x = g / n to each of the n averaged elements", .backward_name = "MeanBackward",
-    .call = mean_call, .backward = mean_backward, .flags = AG_OP_METHOD,
+    .call = mean_call, .backward = mean_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 /* ======================================================================

@@ -76,7 +76,7 @@ bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs,
     if (!CHECK(n <= MAX_INPUTS, "%s: fd_check takes at most %d inputs", name, MAX_INPUTS))
         return false;
     Tensor *consts[MAX_INPUTS];
-    for (int i = 0; i < n; i++) consts[i] = tensor_detach(inputs[i]);
+    for (int i = 0; i < n; i++) consts[i] = tensor_copy(inputs[i]);
     const double h = 1e-6;
     for (int i = 0; ok && i < n; i++) {
         if (!inputs[i]->requires_grad) continue;
@@ -124,6 +124,7 @@ int main(int argc, char **argv) {
     test_reduce();
     test_sum_order();
     test_math_bits();
+    test_inplace();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }

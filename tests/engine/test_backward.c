@@ -11,7 +11,7 @@
 
 
 /* A copy of t's gradient values (NULL if it has none), to compare after. */
-static Tensor *grad_snapshot(const Tensor *t) { return t->grad ? tensor_detach(t->grad) : NULL; }
+static Tensor *grad_snapshot(const Tensor *t) { return t->grad ? tensor_copy(t->grad) : NULL; }
 
 static bool same_values(const Tensor *a, const Tensor *b) {
     if (!a || !b) return a == b;

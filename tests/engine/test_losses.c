@@ -305,7 +305,7 @@ static void test_cosine(void) {
         LossSpec spec = {.loss = "cosine_embedding_loss", .numbers = {margin}, .slot = {0, 1, 2, -1}};
         fd_losses(spec, (Tensor *[]){a, b, y}, 3, m ? "margin 0.3" : "margin 0");
         Tensor *a1 = tensor_reshape(a, SHAPE(15)), *b1 = tensor_reshape(b, SHAPE(15));
-        Tensor *va = tensor_detach(a1), *vb = tensor_detach(b1);
+        Tensor *va = tensor_copy(a1), *vb = tensor_copy(b1);
         tensor_set_requires_grad(va, true);
         tensor_set_requires_grad(vb, true);
         while (fabs(cosine(va->data, vb->data, 15) - margin) < 0.02) vb->data[0] += 0.05;

@@ -458,6 +458,54 @@ static void test_trajectories(void) {
             CHECK(true, "%s: %d steps bit for bit", CASES[i].name, OPT_STEPS);
 }
 
+/* The same trajectories stepped in place (ag_optim_step_in_place): the
+ * parameters keep their identity, an alias sees each step, and a
+ * parameter's version moves only when it had a gradient. */
+static bool run_case_in_place(const OptimCase *tc) {
+    Tensor *p[3];
+    make_params(p);
+    Tensor *alias = tensor_detach(p[0]);
+    AgOptimizer *o = ag_optim_new(tc->kind, &tc->config, 3);
+    bool ok = CHECK(o != NULL, "%s: ag_optim_new: %s", tc->name, ag_error());
+    for (int step = 0; ok && step < OPT_STEPS; step++) {
+        set_grads(p, step, tc->nonfinite);
+        uint32_t version = tensor_version(p[0]);
+        double got[OPT_NUMEL];
+        if (ag_optim_step_in_place(o, p) != 0) {
+            ok = CHECK(false, "%s, step %d in place: %s", tc->name, step, ag_error());
+            break;
+        }
+        flatten(p, got);
+        for (int k = 0; ok && k < OPT_NUMEL; k++)
+            if (!same(got[k], tc->expect[step][k]))
+                ok = CHECK(false, "%s, step %d in place, element %d: %.17g, PyTorch %.17g",
+                           tc->name, step, k, got[k], tc->expect[step][k]);
+        ok = ok && CHECK(tensor_version(p[0]) == version + !SKIP[step][0] &&
+                         alias->data[0] == p[0]->data[0] && tensor_is_leaf(p[0]),
+                         "%s, step %d: parameter 0 changed in place", tc->name, step);
+    }
+    for (int j = 0; j < 3; j++) tensor_release(p[j]);
+    tensor_release(alias);
+    ag_optim_free(o);
+    return ok;
+}
+
+static void test_in_place(void) {
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
+        if (run_case_in_place(&CASES[i]))
+            CHECK(true, "%s: %d steps in place bit for bit", CASES[i].name, OPT_STEPS);
+    Tensor *w = tensor_create(SHAPE(2), (double[]){1, 2}, true);
+    Tensor *sq = tensor_mul(w, w), *loss = tensor_sum(sq), *ones = tensor_ones(SHAPE(2), false);
+    tensor_set_grad(w, ones); /* loss's graph saved w */
+    AgOptimizer *o = ag_optim_new(AG_OPTIM_SGD, &(AgOptimConfig){.lr = 0.5}, 1);
+    CHECK(ag_optim_step_in_place(o, &w) == 0 && w->data[1] == 1.5, "SGD steps w in place");
+    CHECK(backward(loss) == -1 && strstr(ag_error(), "modified by an inplace operation"),
+          "and the graph that saved the old w refuses a backward");
+    tensor_release(loss), tensor_release(sq), tensor_release(ones);
+    tensor_release(w);
+    ag_optim_free(o);
+}
+
 /* ======================================================================
  * Configuration: defaults, names, PyTorch's checks and ours
  * ====================================================================== */
@@ -653,6 +701,7 @@ static void test_live_graph(void) {
 void test_optim(void) {
     int64_t base = live_tensors();
     test_trajectories();
+    test_in_place();
     test_config();
     test_step_errors();
     test_live_graph();
