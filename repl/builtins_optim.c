@@ -12,15 +12,6 @@
 
 #include "builtins.h"
 
-void optimizer_release(Optimizer *o) {
-    if (!o || --o->refs > 0) return;
-    ag_optim_free(o->engine);
-    for (int i = 0; i < o->count; i++) free(o->names[i]);
-    free(o->names);
-    env_release(o->env);
-    free(o);
-}
-
 /* ======================================================================
  * Making one
  * ====================================================================== */

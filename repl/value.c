@@ -435,6 +435,15 @@ void env_release(Env *e) {
     free(e);
 }
 
+void optimizer_release(Optimizer *o) {
+    if (!o || --o->refs > 0) return;
+    ag_optim_free(o->engine);
+    for (int i = 0; i < o->count; i++) free(o->names[i]);
+    free(o->names);
+    env_release(o->env);
+    free(o);
+}
+
 void userfunc_release(UserFunc *f) {
     if (!f || --f->refs > 0) return;
     int n = f->def ? f->def->num_params : f->lambda ? f->lambda->num_positional : 0;
