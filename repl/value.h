@@ -65,6 +65,7 @@ typedef struct Optimizer {
     int count;
     char **names;
     Env *env;        /* the call it was made in (its names are looked up there first), or NULL */
+    char *text;      /* "Adam(lr=0.001, ...)": how it prints, before " over [w, b]" */
 } Optimizer;
 void optimizer_release(Optimizer *o);
 
