@@ -6,6 +6,7 @@
 #                   under ASan + UBSan, with and without readline, with ag's
 #                   own matrix kernel and OpenBLAS's (when it can be loaded),
 #                   and the README's build commands
+#   make test T=NAME  one engine group, golden file or Python golden by name
 #   make install    the header, the library and the shell under PREFIX
 #   make asan       the tests under AddressSanitizer + UBSan
 #   make valgrind   the tests under valgrind (apt-get install valgrind)
@@ -203,17 +204,32 @@ run-suites = engine=$(firstword $(1))/test_engine && \
 	{ [ -z "$$other" ] || { echo "=== again with AG_BLAS=$$other"; \
 	                        AG_BLAS=$$other sh tests/run.sh $(1); }; }
 
+# T=NAME runs only the tests named (tests/one.sh): an engine group (core,
+# optim, ...), a golden file of the shell (tests/shell/NAME.ag or .sh) or a
+# Python golden (NAME.py); T="a b" runs both.
+T ?=
+
 check: test-binaries
+ifeq ($(strip $(T)),)
 	@VALGRIND="$(VALGRIND)" $(call run-suites,$(BUILD))
+else
+	@VALGRIND="$(VALGRIND)" sh tests/one.sh $(BUILD) $(T)
+endif
 
 # The debug build (the design's invariants (9) and (10) asserted) and the
 # same tests under AddressSanitizer and UndefinedBehaviorSanitizer, so that
-# no memory error lands; then the README's build commands.
+# no memory error lands; then the README's build commands. With T=NAME:
+# those tests alone, on the debug build.
 test:
+ifeq ($(strip $(T)),)
 	@$(MAKE) --no-print-directory MODE=debug test-binaries
 	@$(MAKE) --no-print-directory MODE=asan test-binaries
 	@$(call run-suites,build/debug$(TAG) build/asan$(TAG))
 	@$(MAKE) --no-print-directory test-readme
+else
+	@$(MAKE) --no-print-directory MODE=debug T= test-binaries
+	@sh tests/one.sh build/debug$(TAG) $(T)
+endif
 
 # The README's commands for building a program against the library, run as
 # written (tests/readme_build.sh): against build/release after make, and

@@ -392,6 +392,8 @@ const char *arg_name(const CallArgs *a, int i) {
     return i >= 0 ? signature_of(a->b)->params[i].name : "";
 }
 
+int arg_count(const CallArgs *a) { return signature_of(a->b)->count; }
+
 bool arg_axes(Session *s, CallArgs *a, int i, int *count, int64_t *axes) {
     Value *v = slot(a, i), saved = *v;
     bool many = v->kind == VAL_LIST || v->kind == VAL_SHAPE ||
@@ -527,9 +529,10 @@ bool result_tensor(Session *s, const CallArgs *a, Tensor *t, Value *out) {
  * The table
  * ====================================================================== */
 
-/* Where the sentinel row stands, the engine's ops are listed (:help shows
- * them there). */
+/* Where a sentinel row stands, the engine's ops (or builtins_optim.c's
+ * rows) are listed (:help shows them there). */
 #define OPS_HERE "(ops)"
+#define OPTIMIZERS_HERE "(optimizers)"
 
 static const Builtin shell_builtins[] = {
     /* ---- creation ---- */
@@ -600,28 +603,8 @@ static const Builtin shell_builtins[] = {
      "plot(x, y), or plot(f, a, b) for f and its derivative (by backward) over [a, b]",
      "braille dots at a terminal, ASCII (* and +) elsewhere or with ascii=True",
      bi_plot, BI_VOID | BI_MAYBE_FUNCTION, VAL_VOID, NULL},
-    /* ---- optimizers (PyTorch 1.13's rules and defaults; builtins_optim.c) ---- */
-    {"SGD", "SGD(params, lr=None, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, "
-     "maximize=False)", "stochastic gradient descent over a list of variables: opt.step() "
-     "updates them", "lr has no default; momentum, nesterov and dampening as PyTorch's",
-     bi_sgd, 0, VAL_VOID, NULL},
-    {"Adam", "Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, "
-     "amsgrad=False, *, maximize=False)", "Adam over a list of variables", NULL, bi_adam, 0, VAL_VOID, NULL},
-    {"AdamW", "AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, "
-     "amsgrad=False, *, maximize=False)", "Adam with decoupled weight decay", NULL, bi_adamw, 0, VAL_VOID, NULL},
-    {"RMSprop", "RMSprop(params, lr=0.01, alpha=0.99, eps=1e-08, weight_decay=0, momentum=0, "
-     "centered=False, *, maximize=False)", "RMSprop over a list of variables", NULL, bi_rmsprop,
-     0, VAL_VOID, NULL},
-    {"Adagrad", "Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, "
-     "initial_accumulator_value=0, eps=1e-10, *, maximize=False)", "Adagrad over a list of "
-     "variables", NULL, bi_adagrad, 0, VAL_VOID, NULL},
-    {"step", "step(self)", "one update of every variable the optimizer holds (each rebound to a "
-     "fresh leaf that keeps its .grad)", "a variable without a gradient is skipped, as in "
-     "PyTorch", bi_optim_step, BI_VOID, VAL_OPTIM, NULL},
-    {"zero_grad", "zero_grad(self, set_to_none=True)", "resets the gradients of the variables "
-     "the optimizer holds (to None, as PyTorch 2; set_to_none=False: to zeros, PyTorch 1.13's "
-     "default)", NULL, bi_optim_zero_grad,
-     BI_VOID, VAL_OPTIM, NULL},
+    /* ---- optimizers and their methods, from builtins_optim.c's table ---- */
+    {OPTIMIZERS_HERE, NULL, NULL, NULL, NULL, 0, VAL_VOID, NULL},
     {"enumerate", "enumerate(iterable, start=0)", "(index, item) pairs of a list, tuple or "
      "tensor's first axis, as a list", NULL, bi_enumerate, 0, VAL_VOID, NULL},
     {"zip", "zip(*iterables)", "tuples of the i-th items of each argument, as a list (as long "
@@ -670,10 +653,15 @@ static void build_builtins(void) {
     int ops = 0;
     for (int k = 0; k < ag_op_count(); k++)
         if (!(ag_op_at(k)->flags & AG_OP_HIDDEN)) ops += 1 + (ag_op_at(k)->alias != NULL);
-    builtins = calloc((size_t)(NUM_SHELL_BUILTINS + ops + num_module_builtins + num_python_builtins),
+    builtins = calloc((size_t)(NUM_SHELL_BUILTINS + ops + optim_builtin_count() +
+                               num_module_builtins + num_python_builtins),
                       sizeof *builtins);
     if (!builtins) abort(); /* at start-up, a few KiB */
     for (int i = 0; i < NUM_SHELL_BUILTINS; i++) {
+        if (strcmp(shell_builtins[i].name, OPTIMIZERS_HERE) == 0) {
+            for (int k = 0; k < optim_builtin_count(); k++) builtins[num_builtins++] = *optim_builtin(k);
+            continue;
+        }
         if (strcmp(shell_builtins[i].name, OPS_HERE) != 0) {
             builtins[num_builtins++] = shell_builtins[i];
             continue;

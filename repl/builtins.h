@@ -109,6 +109,10 @@ extern const int num_python_builtins;
  * random modules. */
 extern const Builtin module_builtins[];
 extern const int num_module_builtins;
+/* The rows of builtins_optim.c: the optimizers (SGD, Adam, ...), then the
+ * methods of an optimizer's value; builtin i for i below the count. */
+const Builtin *optim_builtin(int i);
+int optim_builtin_count(void);
 /* The function NAME of Python's module MODULE ("math", "random"), or NULL. */
 const Builtin *builtin_in_module(const char *module, const char *name, size_t length);
 
@@ -159,6 +163,8 @@ bool arg_bool(Session *s, CallArgs *a, int i, bool *out);
 int arg_index(const CallArgs *a, const char *name);
 /* The name of parameter i ("dim"). */
 const char *arg_name(const CallArgs *a, int i);
+/* How many parameters the signature has (*args and keyword-only ones too). */
+int arg_count(const CallArgs *a);
 /* A string argument (borrowed). */
 bool arg_string(Session *s, CallArgs *a, int i, const char **text, size_t *length);
 /* Dimensions: the *rest integers, or one shape / tuple / list of them
@@ -183,8 +189,5 @@ BUILTIN(bi_enumerate); BUILTIN(bi_zip);
 BUILTIN(bi_grad); BUILTIN(bi_gradcheck);
 /* data */
 BUILTIN(bi_load_csv); BUILTIN(bi_save_csv); BUILTIN(bi_plot);
-/* optimizers */
-BUILTIN(bi_sgd); BUILTIN(bi_adam); BUILTIN(bi_adamw); BUILTIN(bi_rmsprop); BUILTIN(bi_adagrad);
-BUILTIN(bi_optim_step); BUILTIN(bi_optim_zero_grad);
 
 #endif

@@ -1,29 +1,33 @@
 /*
  * builtins_optim.c — optimizers in the shell: SGD, Adam, AdamW, RMSprop and
  * Adagrad over a list of variables (opt = Adam([w, b], lr=0.01)), and their
- * methods opt.step() and opt.zero_grad(). The update rules are the engine's
+ * methods opt.step() and opt.zero_grad(): one table at the end, a row per
+ * optimizer (its signature is all the shell needs to read its arguments,
+ * and a list of what its value prints). The update rules are the engine's
  * (src/optim.c, PyTorch 1.13's bit for bit); here a step reads each
  * variable's tensor, and rebinds the variable to the new leaf the engine
  * returns, as w -= lr * w.grad does. The old tensors are not changed.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "builtins.h"
 
-void optimizer_release(Optimizer *o) {
-    if (!o || --o->refs > 0) return;
-    ag_optim_free(o->engine);
-    for (int i = 0; i < o->count; i++) free(o->names[i]);
-    free(o->names);
-    env_release(o->env);
-    free(o);
-}
-
 /* ======================================================================
  * Making one
  * ====================================================================== */
+
+/* A new optimizer: its rule in src/optim.c (a kind in include/ag.h), and a
+ * row here; its signature's parameters after params name AgOptimConfig's
+ * fields (options[] below), in PyTorch's order, with PyTorch 1.13's
+ * defaults (those of ag_optim_defaults). */
+typedef struct OptimRow {
+    AgOptimKind kind;
+    const char *shown; /* the options its value prints, in PyTorch's repr order */
+    Builtin row;
+} OptimRow;
 
 /* The names in the params argument: a list written of variable names. */
 static bool parameter_names(Session *s, CallArgs *a, Optimizer *o) {
@@ -60,17 +64,45 @@ static bool parameter_names(Session *s, CallArgs *a, Optimizer *o) {
     return true;
 }
 
-/* A number option, as the signature names it: config field <- argument i. */
-static bool number_option(Session *s, CallArgs *a, int i, double *field) {
-    return !arg_present(a, i) || arg_number(s, a, i, field);
+/* The options of AgOptimConfig, by the name a signature gives them: what
+ * their argument is, and where it goes. An optimizer takes those its
+ * signature names. */
+typedef enum { OPTION_NUMBER, OPTION_BOOL, OPTION_BETAS } OptionType;
+
+typedef struct {
+    const char *name;
+    OptionType type;
+    size_t at; /* offsetof(AgOptimConfig, ...); betas: beta1, then beta2 */
+} Option;
+
+#define NUMBER(field) {#field, OPTION_NUMBER, offsetof(AgOptimConfig, field)}
+#define FLAG(field) {#field, OPTION_BOOL, offsetof(AgOptimConfig, field)}
+static const Option options[] = {
+    NUMBER(lr), NUMBER(momentum), NUMBER(dampening), NUMBER(weight_decay), FLAG(nesterov),
+    FLAG(maximize), {"betas", OPTION_BETAS, offsetof(AgOptimConfig, beta1)}, NUMBER(eps),
+    FLAG(amsgrad), NUMBER(alpha), FLAG(centered), NUMBER(lr_decay),
+    NUMBER(initial_accumulator_value),
+};
+#undef NUMBER
+#undef FLAG
+
+static const Option *option_named(const char *name, size_t length) {
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        if (strlen(options[i].name) == length && memcmp(options[i].name, name, length) == 0)
+            return &options[i];
+    return NULL;
 }
 
-static bool bool_option(Session *s, CallArgs *a, int i, bool *field) {
-    return !arg_present(a, i) || arg_bool(s, a, i, field);
+static double *number_field(AgOptimConfig *c, const Option *o) {
+    return (double *)(void *)((char *)c + o->at);
+}
+
+static bool *bool_field(AgOptimConfig *c, const Option *o) {
+    return (bool *)(void *)((char *)c + o->at);
 }
 
 /* betas=(b1, b2) */
-static bool betas_option(Session *s, CallArgs *a, int i, AgOptimConfig *c) {
+static bool read_betas(Session *s, CallArgs *a, int i, AgOptimConfig *c) {
     const Value *v = &a->arg[i];
     if (v->kind != VAL_LIST || v->as.list->count != 2 || !value_is_scalar(&v->as.list->items[0]) ||
         !value_is_scalar(&v->as.list->items[1]))
@@ -80,44 +112,79 @@ static bool betas_option(Session *s, CallArgs *a, int i, AgOptimConfig *c) {
     return true;
 }
 
-/* The config from the bound arguments, by the kind's signature (the
- * parameter order in builtins.c's rows). */
+/* Argument i into its option (none given: the engine's default stays). */
+static bool read_option(Session *s, CallArgs *a, int i, const Option *o, AgOptimConfig *c) {
+    if (!arg_present(a, i)) return true;
+    switch (o->type) {
+    case OPTION_NUMBER: return arg_number(s, a, i, number_field(c, o));
+    case OPTION_BOOL: return arg_bool(s, a, i, bool_field(c, o));
+    case OPTION_BETAS: return read_betas(s, a, i, c);
+    }
+    return false;
+}
+
+/* The config from the bound arguments: each parameter of the signature
+ * after params, in its order (so the first bad one is the one reported). */
 static bool read_config(Session *s, CallArgs *a, AgOptimKind kind, AgOptimConfig *c) {
     *c = ag_optim_defaults(kind);
-    if (!number_option(s, a, 1, &c->lr)) return false;
-    if (arg_present(a, 1) && isnan(c->lr)) /* the engine's nan means "not given" (SGD) */
-        return arg_error(s, a, 1, "lr is nan: a learning rate must be a number");
-    switch (kind) {
-    case AG_OPTIM_SGD: /* params, lr, momentum, dampening, weight_decay, nesterov, maximize */
-        return number_option(s, a, 2, &c->momentum) && number_option(s, a, 3, &c->dampening) &&
-               number_option(s, a, 4, &c->weight_decay) && bool_option(s, a, 5, &c->nesterov) &&
-               bool_option(s, a, 6, &c->maximize);
-    case AG_OPTIM_ADAM:
-    case AG_OPTIM_ADAMW: /* params, lr, betas, eps, weight_decay, amsgrad, maximize */
-        return betas_option(s, a, 2, c) && number_option(s, a, 3, &c->eps) &&
-               number_option(s, a, 4, &c->weight_decay) && bool_option(s, a, 5, &c->amsgrad) &&
-               bool_option(s, a, 6, &c->maximize);
-    case AG_OPTIM_RMSPROP: /* params, lr, alpha, eps, weight_decay, momentum, centered, maximize */
-        return number_option(s, a, 2, &c->alpha) && number_option(s, a, 3, &c->eps) &&
-               number_option(s, a, 4, &c->weight_decay) && number_option(s, a, 5, &c->momentum) &&
-               bool_option(s, a, 6, &c->centered) && bool_option(s, a, 7, &c->maximize);
-    case AG_OPTIM_ADAGRAD: /* params, lr, lr_decay, weight_decay, initial_accumulator_value, eps, maximize */
-        return number_option(s, a, 2, &c->lr_decay) && number_option(s, a, 3, &c->weight_decay) &&
-               number_option(s, a, 4, &c->initial_accumulator_value) &&
-               number_option(s, a, 5, &c->eps) && bool_option(s, a, 6, &c->maximize);
+    for (int i = 1; i < arg_count(a); i++) {
+        const char *name = arg_name(a, i);
+        const Option *o = option_named(name, strlen(name));
+        if (!o) return arg_error(s, a, i, "no option of AgOptimConfig is named %s", name); /* a row's bug */
+        if (!read_option(s, a, i, o, c)) return false;
+        if (i == 1 && arg_present(a, 1) && isnan(c->lr)) /* the engine's nan: "not given" (SGD) */
+            return arg_error(s, a, 1, "lr is nan: a learning rate must be a number");
     }
     return true;
 }
 
-static bool make_optimizer(Session *s, CallArgs *a, AgOptimKind kind, Value *out) {
+/* "Adam(lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0,
+ * amsgrad=False)": the options in shown (PyTorch's order; "maximize?":
+ * only when set). NULL when out of memory. */
+static char *describe(AgOptimKind kind, const char *shown, AgOptimConfig c) {
+    StrBuf out;
+    strbuf_init(&out);
+    strbuf_appendf(&out, "%s(", ag_optim_name(kind));
+    for (const char *p = shown; *p; p += strspn(p, " ")) {
+        size_t n = strcspn(p, " ?");
+        const Option *o = option_named(p, n);
+        bool if_set = p[n] == '?';
+        p += n + if_set;
+        if (!o || (if_set && !*bool_field(&c, o))) continue;
+        strbuf_appendf(&out, "%s%s=", out.data[out.len - 1] == '(' ? "" : ", ", o->name);
+        if (o->type == OPTION_BOOL) {
+            strbuf_append(&out, *bool_field(&c, o) ? "True" : "False");
+        } else if (o->type == OPTION_NUMBER) {
+            format_number(&out, *number_field(&c, o));
+        } else {
+            strbuf_append(&out, "(");
+            format_number(&out, c.beta1);
+            strbuf_append(&out, ", ");
+            format_number(&out, c.beta2);
+            strbuf_append(&out, ")");
+        }
+    }
+    strbuf_append(&out, ")");
+    if (!out.oom) return out.data;
+    strbuf_free(&out);
+    return NULL;
+}
+
+static const OptimRow *row_of(const Builtin *b);
+
+/* Every optimizer's builtin: its row says which. */
+static BUILTIN(bi_optimizer) {
+    const OptimRow *row = row_of(a->b);
     Optimizer *o = calloc(1, sizeof *o);
     if (!o) return session_fail(s, a->line, a->col, "out of memory");
     o->refs = 1;
-    o->kind = kind;
+    o->kind = row->kind;
     if (s->frame && (o->env = s->frame->env)) o->env->refs++; /* its w, not a global w */
-    bool ok = parameter_names(s, a, o) && read_config(s, a, kind, &o->config);
-    if (ok && !(o->engine = ag_optim_new(kind, &o->config, o->count)))
-        ok = session_fail(s, a->line, a->col, "%s: %s", ag_optim_name(kind), ag_error());
+    bool ok = parameter_names(s, a, o) && read_config(s, a, o->kind, &o->config);
+    if (ok && !(o->engine = ag_optim_new(o->kind, &o->config, o->count)))
+        ok = session_fail(s, a->line, a->col, "%s: %s", ag_optim_name(o->kind), ag_error());
+    if (ok && !(o->text = describe(o->kind, row->shown, o->config)))
+        ok = session_fail(s, a->line, a->col, "out of memory");
     if (!ok) {
         optimizer_release(o);
         return false;
@@ -125,12 +192,6 @@ static bool make_optimizer(Session *s, CallArgs *a, AgOptimKind kind, Value *out
     *out = (Value){.kind = VAL_OPTIM, .as.optim = o};
     return true;
 }
-
-BUILTIN(bi_sgd) { return make_optimizer(s, a, AG_OPTIM_SGD, out); }
-BUILTIN(bi_adam) { return make_optimizer(s, a, AG_OPTIM_ADAM, out); }
-BUILTIN(bi_adamw) { return make_optimizer(s, a, AG_OPTIM_ADAMW, out); }
-BUILTIN(bi_rmsprop) { return make_optimizer(s, a, AG_OPTIM_RMSPROP, out); }
-BUILTIN(bi_adagrad) { return make_optimizer(s, a, AG_OPTIM_ADAGRAD, out); }
 
 /* ======================================================================
  * opt.step(), opt.zero_grad()
@@ -157,7 +218,7 @@ static bool parameter_var(Session *s, const CallArgs *a, const Optimizer *o, int
     return true;
 }
 
-BUILTIN(bi_optim_step) {
+static BUILTIN(bi_optim_step) {
     (void)out;
     Optimizer *o = a->arg[0].as.optim;
     Tensor **params = calloc((size_t)o->count * 2, sizeof *params);
@@ -180,7 +241,7 @@ BUILTIN(bi_optim_step) {
     return ok;
 }
 
-BUILTIN(bi_optim_zero_grad) {
+static BUILTIN(bi_optim_zero_grad) {
     (void)out;
     Optimizer *o = a->arg[0].as.optim;
     bool to_none = true;
@@ -203,3 +264,56 @@ BUILTIN(bi_optim_zero_grad) {
     free(vars);
     return ok;
 }
+
+/* ======================================================================
+ * The table: one row per optimizer (the engine's kind, its builtin, how its
+ * value prints), then the methods of an optimizer's value
+ * ====================================================================== */
+
+#define OPTIM(kind, name, signature, help, details, shown) \
+    {kind, shown, {name, signature, help, details, bi_optimizer, 0, VAL_VOID, NULL}}
+static const OptimRow optimizers[] = {
+    OPTIM(AG_OPTIM_SGD, "SGD", "SGD(params, lr=None, momentum=0, dampening=0, weight_decay=0, "
+          "nesterov=False, *, maximize=False)", "stochastic gradient descent over a list of "
+          "variables: opt.step() updates them", "lr has no default; momentum, nesterov and "
+          "dampening as PyTorch's", "lr momentum dampening weight_decay nesterov maximize?"),
+    OPTIM(AG_OPTIM_ADAM, "Adam", "Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, "
+          "weight_decay=0, amsgrad=False, *, maximize=False)", "Adam over a list of variables",
+          NULL, "lr betas eps weight_decay amsgrad maximize?"),
+    OPTIM(AG_OPTIM_ADAMW, "AdamW", "AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, "
+          "weight_decay=0.01, amsgrad=False, *, maximize=False)", "Adam with decoupled weight "
+          "decay", NULL, "lr betas eps weight_decay amsgrad maximize?"),
+    OPTIM(AG_OPTIM_RMSPROP, "RMSprop", "RMSprop(params, lr=0.01, alpha=0.99, eps=1e-08, "
+          "weight_decay=0, momentum=0, centered=False, *, maximize=False)", "RMSprop over a "
+          "list of variables", NULL, "lr momentum alpha eps weight_decay centered maximize?"),
+    OPTIM(AG_OPTIM_ADAGRAD, "Adagrad", "Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, "
+          "initial_accumulator_value=0, eps=1e-10, *, maximize=False)", "Adagrad over a list of "
+          "variables", NULL, "lr lr_decay eps weight_decay initial_accumulator_value maximize?"),
+};
+#undef OPTIM
+enum { NUM_OPTIMIZERS = sizeof optimizers / sizeof optimizers[0] };
+
+static const Builtin methods[] = {
+    {"step", "step(self)", "one update of every variable the optimizer holds (each rebound to a "
+     "fresh leaf that keeps its .grad)", "a variable without a gradient is skipped, as in "
+     "PyTorch", bi_optim_step, BI_VOID, VAL_OPTIM, NULL},
+    {"zero_grad", "zero_grad(self, set_to_none=True)", "resets the gradients of the variables "
+     "the optimizer holds (to None, as PyTorch 2; set_to_none=False: to zeros, PyTorch 1.13's "
+     "default)", NULL, bi_optim_zero_grad, BI_VOID, VAL_OPTIM, NULL},
+};
+enum { NUM_METHODS = sizeof methods / sizeof methods[0] };
+
+/* The row of an optimizer's builtin (b is the table's copy of row.row). */
+static const OptimRow *row_of(const Builtin *b) {
+    for (int i = 0; i < NUM_OPTIMIZERS; i++)
+        if (strcmp(optimizers[i].row.name, b->name) == 0) return &optimizers[i];
+    abort(); /* bi_optimizer is only in the rows above */
+}
+
+const Builtin *optim_builtin(int i) {
+    if (i >= 0 && i < NUM_OPTIMIZERS) return &optimizers[i].row;
+    if (i >= NUM_OPTIMIZERS && i < NUM_OPTIMIZERS + NUM_METHODS) return &methods[i - NUM_OPTIMIZERS];
+    return NULL;
+}
+
+int optim_builtin_count(void) { return NUM_OPTIMIZERS + NUM_METHODS; }

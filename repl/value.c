@@ -435,6 +435,16 @@ void env_release(Env *e) {
     free(e);
 }
 
+void optimizer_release(Optimizer *o) {
+    if (!o || --o->refs > 0) return;
+    ag_optim_free(o->engine);
+    for (int i = 0; i < o->count; i++) free(o->names[i]);
+    free(o->names);
+    env_release(o->env);
+    free(o->text);
+    free(o);
+}
+
 void userfunc_release(UserFunc *f) {
     if (!f || --f->refs > 0) return;
     int n = f->def ? f->def->num_params : f->lambda ? f->lambda->num_positional : 0;
@@ -708,39 +718,11 @@ static Tensor *to_tensor_at(const Value *v, int depth, char *why, size_t size) {
  * Printing
  * ====================================================================== */
 
-/* "Adam(lr=0.001, betas=(0.9, 0.999), ...) over [w, b]": the options this
- * kind takes, as PyTorch names them. */
+/* "Adam(lr=0.001, betas=(0.9, 0.999), ...) over [w, b]": the text its
+ * row made of its options (builtins_optim.c). */
 static void format_optimizer(StrBuf *out, const Optimizer *o) {
-    const AgOptimConfig *c = &o->config;
-    strbuf_appendf(out, "%s(lr=", ag_optim_name(o->kind));
-    format_number(out, c->lr);
-    struct { const char *name; double value; bool on; } opts[] = {
-        {"momentum", c->momentum, o->kind == AG_OPTIM_SGD || o->kind == AG_OPTIM_RMSPROP},
-        {"dampening", c->dampening, o->kind == AG_OPTIM_SGD},
-        {"alpha", c->alpha, o->kind == AG_OPTIM_RMSPROP},
-        {"lr_decay", c->lr_decay, o->kind == AG_OPTIM_ADAGRAD},
-        {"eps", c->eps, o->kind != AG_OPTIM_SGD},
-        {"weight_decay", c->weight_decay, true},
-        {"initial_accumulator_value", c->initial_accumulator_value, o->kind == AG_OPTIM_ADAGRAD},
-    };
-    bool adam = o->kind == AG_OPTIM_ADAM || o->kind == AG_OPTIM_ADAMW;
-    if (adam) {
-        strbuf_append(out, ", betas=(");
-        format_number(out, c->beta1);
-        strbuf_append(out, ", ");
-        format_number(out, c->beta2);
-        strbuf_append(out, ")");
-    }
-    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
-        if (!opts[i].on) continue;
-        strbuf_appendf(out, ", %s=", opts[i].name);
-        format_number(out, opts[i].value);
-    }
-    if (o->kind == AG_OPTIM_SGD) strbuf_appendf(out, ", nesterov=%s", c->nesterov ? "True" : "False");
-    if (o->kind == AG_OPTIM_RMSPROP) strbuf_appendf(out, ", centered=%s", c->centered ? "True" : "False");
-    if (adam) strbuf_appendf(out, ", amsgrad=%s", c->amsgrad ? "True" : "False");
-    if (c->maximize) strbuf_append(out, ", maximize=True");
-    strbuf_append(out, ") over [");
+    strbuf_append(out, o->text);
+    strbuf_append(out, " over [");
     for (int i = 0; i < o->count; i++) strbuf_appendf(out, "%s%s", i ? ", " : "", o->names[i]);
     strbuf_append(out, "]");
 }

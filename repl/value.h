@@ -55,7 +55,8 @@ struct Builtin;
 
 /* An optimizer as the shell holds it: the engine's, and the names of the
  * variables it updates (a step rebinds each to its new value). Shared by
- * the values that hold it (refs). builtins_optim.c makes and frees it. */
+ * the values that hold it (refs). builtins_optim.c makes it; value.c frees
+ * it, as it frees every kind of value (so value.c calls nothing above it). */
 typedef struct Optimizer {
     int refs;
     AgOptimizer *engine;
@@ -64,6 +65,7 @@ typedef struct Optimizer {
     int count;
     char **names;
     Env *env;        /* the call it was made in (its names are looked up there first), or NULL */
+    char *text;      /* "Adam(lr=0.001, ...)": how it prints, before " over [w, b]" */
 } Optimizer;
 void optimizer_release(Optimizer *o);
 

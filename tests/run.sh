@@ -43,6 +43,11 @@ tally "engine" $VALGRIND "$build/test_engine"
 single "README example" $VALGRIND "$build/readme_example"
 single "C example: training with Adam" $VALGRIND "$build/train_example"
 tally "exported names" sh tests/symbols.sh "$build/libag.a"
+for kind in plain rl; do # the same objects either way: one is enough
+    [ -d "$build/$kind" ] || continue
+    tally "the shell's layers" sh tests/layers.sh "$build/$kind"
+    break
+done
 tally "printer" $VALGRIND "$build/test_print"
 tally "python formatting" $VALGRIND "$build/test_pyformat"
 for kind in rl plain; do

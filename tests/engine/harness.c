@@ -103,28 +103,58 @@ bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs,
     return ok;
 }
 
+/* The groups, by the name make test T=NAME runs one by (tests/one.sh). */
+#define GROUP(name) {#name, test_##name}
+static const struct {
+    const char *name;
+    void (*run)(void);
+} groups[] = {
+    GROUP(core), GROUP(ops), GROUP(errors), GROUP(matmul), GROUP(limits), GROUP(numerics),
+    GROUP(syntax_ops), GROUP(optim), GROUP(backward), GROUP(index), GROUP(losses),
+    GROUP(elementwise), GROUP(reduce), GROUP(sum_order), GROUP(math_bits), GROUP(inplace),
+};
+#undef GROUP
+enum { NUM_GROUPS = sizeof groups / sizeof groups[0] };
+
+/* Runs one group; the leak check is here, once, for every group: what a
+ * group made it must have released when it returns. */
+static void run_group(int g) {
+    int64_t base = live_tensors();
+    groups[g].run();
+    CHECK(live_tensors() == base, "%s tests leaked %lld tensors", groups[g].name,
+          (long long)(live_tensors() - base));
+}
+
+static int group_named(const char *name) {
+    for (int g = 0; g < NUM_GROUPS; g++)
+        if (strcmp(groups[g].name, name) == 0) return g;
+    return -1;
+}
+
+/* test_engine              every group
+ * test_engine GROUP...     those groups (core, optim, ...)
+ * test_engine --list       the groups' names
+ * test_engine --blas       which matrix kernel runs (for make test) */
 int main(int argc, char **argv) {
-    if (argc > 1 && strcmp(argv[1], "--blas") == 0) { /* for make test: which kernel */
+    if (argc > 1 && strcmp(argv[1], "--blas") == 0) {
         printf("%s\n", ag_blas_name());
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "--list") == 0) {
+        for (int g = 0; g < NUM_GROUPS; g++) printf("%s\n", groups[g].name);
+        return 0;
+    }
+    for (int i = 1; i < argc; i++)
+        if (group_named(argv[i]) < 0) {
+            fprintf(stderr, "test_engine: no group '%s'; the groups:", argv[i]);
+            for (int g = 0; g < NUM_GROUPS; g++) fprintf(stderr, " %s", groups[g].name);
+            fprintf(stderr, "\n");
+            return 2;
+        }
     ag_seed(1234);
-    test_core();
-    test_ops();
-    test_errors();
-    test_matmul();
-    test_limits();
-    test_numerics();
-    test_syntax_ops();
-    test_optim();
-    test_backward();
-    test_index();
-    test_losses();
-    test_elementwise();
-    test_reduce();
-    test_sum_order();
-    test_math_bits();
-    test_inplace();
+    if (argc == 1)
+        for (int g = 0; g < NUM_GROUPS; g++) run_group(g);
+    for (int i = 1; i < argc; i++) run_group(group_named(argv[i]));
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }

@@ -47,7 +47,8 @@ bool matches_torch(double got, double want);
 Tensor *test_uniform(double lo, double hi, bool requires_grad, int ndim, const int64_t *shape);
 #define SHAPE(...) (int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)), (int64_t[]){__VA_ARGS__}
 
-/* The test groups main() runs, one per file. */
+/* The test groups main() runs, one per file (harness.c's groups[]); each
+ * need not check for leaks: the harness checks after every group. */
 void test_core(void);
 void test_ops(void);
 void test_errors(void);
@@ -65,7 +66,8 @@ void test_sum_order(void);
 void test_math_bits(void);
 void test_inplace(void);
 
-/* Baseline of live tensors, to prove a test leaked nothing. */
+/* Baseline of live tensors, to prove a test leaked nothing (the harness
+ * checks every group; a test checks its own where a path must free all). */
 int64_t live_tensors(void);
 
 #endif

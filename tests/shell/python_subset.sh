@@ -1,7 +1,8 @@
 # The Python subset (tests/shell/python/*.py) prints what CPython with
 # PyTorch prints: the expected output is python/expected.py's (see there for
 # the command), and an error is reduced to its line and exception name.
-for f in python/*.py; do
+# PY_FILES="python/NAME.py ..." runs only those (tests/one.sh).
+for f in ${PY_FILES:-python/*.py}; do
     [ "$f" = python/expected.py ] && continue
     echo "--- ${f#python/}"
     $AG "$f" 2>&1 | sed -E 's/^[^ ]*:([0-9]+):[0-9]+: error: ([A-Za-z]+(Error|Exception))(:.*)?$/line \1: \2/'

@@ -5,9 +5,12 @@
 # (expected stderr) and NAME.status (expected exit status). A .sh test that
 # exits 77 is skipped (it measures what a sanitizer or valgrind distorts:
 # AG_SANITIZED is set for those builds).
-# Usage: tests/shell/run.sh PATH_TO_AG   (VALGRIND="valgrind ..." to run under it)
+# Usage: tests/shell/run.sh PATH_TO_AG [NAME...]   (VALGRIND="valgrind ..." to run under it)
+# With NAMEs, only those tests (make test T=NAME: tests/one.sh).
 # Prints "N passed, N failed, N skipped" last.
 ag=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+shift
+only=" $* "
 cd "$(dirname "$0")" || exit 2
 AG="$VALGRIND $ag"
 export AG
@@ -20,6 +23,7 @@ for test in *.ag *.sh; do
     [ -f "$test" ] || continue
     [ "$test" = run.sh ] && continue
     name=${test%.*}
+    case $only in "  "|*" $name "*) ;; *) continue ;; esac
     case $test in
         *.ag) [ -f "$name.sh" ] && continue   # input of a .sh test
               $AG "$test" >"$tmp/out" 2>"$tmp/err" </dev/null ;;
