@@ -98,7 +98,7 @@ BUILTIN(bi_tensor) {
         value_release(&a->arg[P_DATA]);
         a->arg[P_DATA] = (Value){.kind = VAL_LIST, .as.list = l};
     }
-    if (!arg_tensor(s, a, P_DATA, &t) || !leaf_result(s, a, 1, tensor_detach(t), out)) return false;
+    if (!arg_tensor(s, a, P_DATA, &t) || !leaf_result(s, a, 1, tensor_copy(t), out)) return false;
     out->boolean = boolean && !out->as.tensor->requires_grad; /* a mask cannot require grad */
     return true;
 }

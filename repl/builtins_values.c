@@ -34,7 +34,8 @@ BUILTIN(bi_backward) {
         if (s->vars[i].value.kind == VAL_TENSOR)
             before[i] = tensor_retain(s->vars[i].value.as.tensor->grad);
     bool ok = tensor_backward(y, g) == 0;
-    if (!ok) session_set_error(s, a->line, a->col, "%s", ag_error());
+    if (!ok) /* PyTorch raises every backward failure as a RuntimeError */
+        session_set_error(s, a->line, a->col, "%s%s", s->python ? "RuntimeError: " : "", ag_error());
     else if (!s->quiet && !s->python && session_print_grads(s, before) == 0 && s->interactive)
         fprintf(s->out, "note: no variable received a gradient: the leaves this backward "
                         "reached are not bound to names\n");

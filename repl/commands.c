@@ -124,8 +124,9 @@ static const char pytorch_help[] =
     "  import torch.nn.functional as F   binds F; numpy and others are errors\n"
     "  exit(), quit()                    :quit or Ctrl-D\n"
     "\n"
-    "Every tensor is float64; there are no views, no in-place operations and\n"
-    "no retain_graph (:help arena). grad_fn names drop PyTorch's digit\n"
+    "Every tensor is float64. In-place ops (x -= ..., x.add_(y), x[i] = v)\n"
+    "change the tensor every name holding it sees, but none is recorded; there\n"
+    "are no views and no retain_graph (:help arena). grad_fn names drop PyTorch's digit\n"
     "(<MulBackward>). A literal alone is a tensor: 7 // 2 prints tensor(3.).\n"
     "docs/pytorch.md has the whole table and the reasons.\n";
 

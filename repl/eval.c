@@ -609,7 +609,10 @@ static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
     } else if (attr_is(n, "grad_fn")) {
         *out = t->grad_fn ? (Value){.kind = VAL_GRAD_FN, .as.grad_fn = t->op_name} : value_none();
     } else if (attr_is(n, "data")) {
-        return engine_result(s, n, tensor_detach(t), out);
+        return engine_result(s, n, tensor_data(t), out);
+    } else if (attr_is(n, "_version")) {
+        *out = s->python ? (Value){.kind = VAL_INT, .as.integer = tensor_version(t)}
+                         : value_number(tensor_version(t));
     } else if (attr_is(n, "dtype") && s->python) {
         *out = (Value){.kind = VAL_DTYPE, .as.module = "torch.float64"};
     } else if (attr_is(n, "dtype") || attr_is(n, "device")) {
@@ -622,7 +625,7 @@ static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
                                 "x.%.*s()", name_len(n), n->as.text.text, name_len(n),
                                 n->as.text.text);
         return session_fail(s, n->line, n->col, "tensors have no attribute '.%.*s' (they have "
-                            ".grad .shape .T .ndim .requires_grad .is_leaf .grad_fn .data)",
+                            ".grad .shape .T .ndim .requires_grad .is_leaf .grad_fn .data ._version)",
                             name_len(n), n->as.text.text);
     }
     return true;
@@ -1462,28 +1465,78 @@ static bool call_user(Session *s, const Node *call, UserFunc *f, const Value *se
     return ok;
 }
 
-/* x.zero_(), x.add_(y): in-place methods, which ag does not have. True
- * (and the error set) when attr names one. */
-static bool in_place_habit(Session *s, const Node *attr) {
-    size_t len = attr->as.text.length;
-    if (len < 2 || attr->as.text.text[len - 1] != '_' || attr->as.text.text[len - 2] == '_' ||
-        builtin_find(attr->as.text.text, len)) /* requires_grad_ is a builtin */
-        return false;
-    if (s->python) {
-        session_set_error(s, attr->line, attr->col + 1, "in-place %.*s() is not supported yet "
-                          "(in-place tensor operations come later); %s", name_len(attr),
-                          attr->as.text.text, len == 5 && memcmp(attr->as.text.text, "zero_", 5) == 0
-                          ? "write x.grad = None" : "assign the result of the out-of-place op");
-        return true;
+/* Writes r (taken) into the tensor x in place: every name, list item and
+ * optimizer holding x sees it. */
+static bool write_in_place(Session *s, const Node *at, Tensor *x, Value *r) {
+    Tensor *v = NULL;
+    bool ok = to_tensor(s, at, r, "the value", &v) &&
+              (tensor_assign(x, v) == 0 ||
+               session_fail(s, at->line, at->col, "%s%s", s->python ? "RuntimeError: " : "",
+                            ag_error()));
+    tensor_release(v);
+    value_release(r);
+    return ok;
+}
+
+/* The new values of x.NAME_(args) (x is self): zero_() zeros, fill_(v)
+ * and copy_(src) their argument, any other the out-of-place op NAME
+ * (add_ is add, relu_ relu) applied to x and the arguments. */
+static bool in_place_values(Session *s, const Node *call, const Value *self, Value *out) {
+    const Node *attr = call->left;
+    const char *name = attr->as.text.text;
+    size_t len = attr->as.text.length - 1;
+    bool zero = len == 4 && memcmp(name, "zero", 4) == 0;
+    bool fill = (len == 4 && memcmp(name, "fill", 4) == 0) || (len == 4 && memcmp(name, "copy", 4) == 0);
+    if (zero || fill) {
+        int want = zero ? 0 : 1;
+        if (call->num_kids != want || call->num_positional != want)
+            return session_fail(s, attr->line, attr->col + 1, "TypeError: %.*s() takes %s",
+                                name_len(attr), name, zero ? "no arguments" : "exactly one "
+                                "positional argument");
+        if (zero) return *out = value_number(0), true;
+        return eval_expression(s, call->kids[0], out);
     }
-    if (len == 5 && memcmp(attr->as.text.text, "zero_", 5) == 0)
-        session_set_error(s, attr->line, attr->col + 1, "ag has no in-place operations: to "
-                          "reset a gradient write zero_grad(x) or x.grad = None");
-    else
-        session_set_error(s, attr->line, attr->col + 1, "ag has no in-place operations (%.*s): "
-                          "write x = x.%.*s(...) instead; values are never changed in place",
-                          name_len(attr), attr->as.text.text, (int)len - 1, attr->as.text.text);
-    return true;
+    const Builtin *b = builtin_find(name, len);
+    if (!b || !(b->flags & BI_METHOD))
+        return session_fail(s, attr->line, attr->col + 1, "AttributeError: 'Tensor' object has "
+                            "no attribute '%.*s'", name_len(attr), name);
+    Value x;
+    value_copy(self, &x);
+    return call_builtin(s, call, b, &x, out);
+}
+
+/* x.add_(y), x.zero_(), x.relu_(): in place, as PyTorch: every name, list
+ * item and optimizer holding x sees the new values, and the call returns
+ * x. A leaf that requires grad, with grad mode on, is PyTorch's error; an
+ * op that would have to be recorded (x or an argument requiring grad) is
+ * refused: ag records no in-place ops (docs/pytorch.md). self is taken. */
+static bool call_in_place(Session *s, const Node *call, Value *self, Value *out) {
+    const Node *attr = call->left;
+    Tensor *x = self->as.tensor;
+    Value r = value_void();
+    bool ok = !(x->requires_grad && tensor_is_leaf(x) && ag_is_grad_enabled()) ||
+              session_fail(s, attr->line, attr->col + 1, "%sa leaf Variable that requires grad "
+                           "is being used in an in-place operation.",
+                           s->python ? "RuntimeError: " : "");
+    ok = ok && in_place_values(s, call, self, &r);
+    if (ok && r.kind == VAL_TENSOR && !tensor_is_leaf(r.as.tensor)) {
+        ok = session_fail(s, attr->line, attr->col + 1, "ag does not record in-place operations "
+                          "on tensors that require grad: write x = x.%.*s(...) (a new tensor) "
+                          "instead", (int)attr->as.text.length - 1, attr->as.text.text);
+        value_release(&r);
+    }
+    ok = ok && write_in_place(s, attr, x, &r);
+    if (ok) *out = value_tensor(tensor_retain(x));
+    value_release(self);
+    return ok;
+}
+
+/* x.NAME_(...): an in-place method (one underscore at the end, and no
+ * builtin of that name: requires_grad_ is one). */
+static bool in_place_name(const Node *attr) {
+    size_t len = attr->as.text.length;
+    return len >= 2 && attr->as.text.text[len - 1] == '_' && attr->as.text.text[len - 2] != '_' &&
+           !builtin_find(attr->as.text.text, len);
 }
 
 static bool name_is(const Node *n, const char *name) {
@@ -1545,10 +1598,11 @@ static bool call_module(Session *s, const Node *call, const char *module, Value 
 static bool call_method(Session *s, const Node *call, Value *out) {
     const Node *attr = call->left;
     const Node *obj = attr->left;
-    if (module_habit(s, attr) || in_place_habit(s, attr)) return false;
+    if (module_habit(s, attr)) return false;
     const Builtin *b = builtin_find(attr->as.text.text, attr->as.text.length);
     Value self;
     if (!eval_expression(s, obj, &self)) return false;
+    if (self.kind == VAL_TENSOR && in_place_name(attr)) return call_in_place(s, call, &self, out);
     if (self.kind == VAL_MODULE) return call_module(s, call, self.as.module, out);
     if (self.kind == VAL_INSTANCE || self.kind == VAL_CLASS || self.kind == VAL_METHOD) {
         Value f; /* obj.f(...): the bound method, or whatever the attribute holds */
@@ -2261,25 +2315,44 @@ static bool python_store(Session *s, const Stmt *st, TokenType op, Status *statu
     return true;
 }
 
+/* "x" for a name, "this" for anything else: the target's words. */
+static void target_words(const Node *n, char *buf, size_t size) {
+    if (n->kind == NODE_NAME) snprintf(buf, size, "%.*s", name_len(n), n->as.text.text);
+    else snprintf(buf, size, "the target");
+}
+
+/* The checks of x[...] = v on a tensor x before anything is evaluated: an
+ * intermediate that requires grad cannot be written (ag records no
+ * in-place op); a leaf that requires grad, with grad mode on, is PyTorch's
+ * error in a .py file (in the dialect: a step that records nothing). */
+static bool index_store_allowed(Session *s, const Node *target, const Value *old) {
+    char who[80];
+    target_words(target->left, who, sizeof who);
+    if (old->kind != VAL_TENSOR)
+        return session_fail(s, target->left->line, target->left->col, "%s is %s: only a "
+                            "tensor's elements can be assigned", who, value_kind_name(old));
+    Tensor *x = old->as.tensor;
+    if (x->requires_grad && !tensor_is_leaf(x))
+        return session_fail(s, target->line, target->col, "%s was computed by a recorded op "
+                            "(%s): ag does not record in-place writes; compute a new value "
+                            "instead (where(mask, a, b) selects elements)", who, x->op_name);
+    if (s->python && x->requires_grad && ag_is_grad_enabled())
+        return session_fail(s, target->line, target->col, "RuntimeError: a leaf Variable that "
+                            "requires grad is being used in an in-place operation.");
+    return true;
+}
+
+/* x[...] = v and x[...] op= v: the elements written in place (every name
+ * holding x sees them), nothing recorded. */
 static Status assign_index(Session *s, const Stmt *st, TokenType op) {
-    const Node *target = st->target, *name = target->left;
+    const Node *target = st->target;
     Status done;
     if (s->python && python_store(s, st, op, &done)) return done;
-    if (name->kind != NODE_NAME || name->torch)
-        return exec_fail(s, target->line, target->col, "only a variable's elements can be "
-                         "assigned: NAME[...] = value");
     Value old, rhs = value_void(), values = value_void();
-    if (!eval_name(s, name, &old)) return EXEC_ERROR;
+    if (!eval_expression(s, target->left, &old)) return EXEC_ERROR;
     Tensor *x = old.kind == VAL_TENSOR ? old.as.tensor : NULL, *fresh = NULL;
     IndexItems ix = {.count = 0};
-    bool ok = x || session_fail(s, name->line, name->col, "%.*s is %s: only a tensor's elements "
-                                "can be assigned", name_len(name), name->as.text.text,
-                                value_kind_name(&old));
-    if (ok && x->requires_grad && !tensor_is_leaf(x))
-        ok = session_fail(s, target->line, target->col, "%.*s was computed by a recorded op "
-                          "(%s): ag does not record in-place writes; compute a new value "
-                          "instead (where(mask, a, b) selects elements)", name_len(name),
-                          name->as.text.text, x->op_name);
+    bool ok = index_store_allowed(s, target, &old);
     ok = ok && eval_index_items(s, target, x, &ix) && eval_expression(s, st->expr, &rhs);
     bool was_enabled = ag_set_grad_enabled(false); /* nothing is recorded */
     if (ok && op != TOK_ERROR) { /* the current elements, op the new value */
@@ -2296,18 +2369,23 @@ static Status assign_index(Session *s, const Stmt *st, TokenType op) {
     ok = ok && to_tensor(s, st->expr, &values, "the value", &v);
     if (ok) fresh = tensor_index_put(x, ix.items, ix.count, v);
     ok = ok && (fresh || session_fail(s, target->line, target->col, "%s", ag_error()));
+    ok = ok && (tensor_assign(x, fresh) == 0 ||
+                session_fail(s, target->line, target->col, "%s", ag_error()));
     ag_set_grad_enabled(was_enabled);
-    if (ok && x->requires_grad && tensor_inherit(fresh, x) != 0)
-        ok = session_fail(s, target->line, target->col, "%s", ag_error());
-    Value result = ok ? value_tensor(fresh) : value_void();
-    if (ok) result.boolean = old.boolean && value_all_boolean(&values);
-    if (!ok) tensor_release(fresh);
+    bool boolean = ok && old.boolean && value_all_boolean(&values);
+    bool named = target->left->kind == NODE_NAME && !target->left->torch;
+    tensor_release(fresh);
     tensor_release(v);
     index_items_free(&ix);
     value_release(&values);
     value_release(&rhs);
+    if (ok && named && old.boolean != boolean) { /* a mask given numbers prints as numbers */
+        Value same = value_tensor(tensor_retain(x));
+        same.boolean = boolean;
+        ok = bind_name(s, target->left, same);
+    }
     value_release(&old);
-    return ok && bind_name(s, name, result) ? EXEC_OK : EXEC_ERROR;
+    return ok ? EXEC_OK : EXEC_ERROR;
 }
 
 /* The items of a value being unpacked (a, b = v): a list or tuple's, a
@@ -2397,18 +2475,53 @@ static bool current_value(Session *s, const Node *n, Value *out) { return eval_n
  * not changed, so a graph that used it is intact. Otherwise NAME = NAME op
  * EXPR. */
 /* obj.NAME op= v on an object (self.grad += g): read, apply, store. */
+
+/* x op= v on a tensor, as PyTorch does it: in place. A leaf that requires
+ * grad, with grad mode on: in a .py file PyTorch's error; in the dialect
+ * a gradient step that records nothing (version 2's friendly rule). A
+ * result the op would have to record (h += 1, h requiring grad): ag does
+ * not record in-place ops, so *fresh gets the new tensor for the target to
+ * take, as version 2 did (docs/pytorch.md); else *fresh is void. old and
+ * rhs are taken. */
+static bool augassign_tensor(Session *s, const Stmt *st, Value *old, Value *rhs, Value *fresh) {
+    Tensor *x = old->as.tensor;
+    bool step = x->requires_grad && tensor_is_leaf(x) && ag_is_grad_enabled();
+    Node op_node = *st->target;
+    op_node.left = st->target;
+    op_node.right = st->expr;
+    Value r;
+    *fresh = value_void();
+    bool ok = !(step && s->python) ||
+              session_fail(s, st->target->line, st->target->col, "RuntimeError: a leaf Variable "
+                           "that requires grad is being used in an in-place operation.");
+    bool was_enabled = step ? ag_set_grad_enabled(false) : true;
+    ok = ok && apply_binary(s, &op_node, st->op, old, rhs, &r);
+    value_release(rhs);
+    bool recorded = ok && r.kind == VAL_TENSOR && !tensor_is_leaf(r.as.tensor);
+    if (ok && (recorded || old->boolean)) *fresh = r;
+    else ok = ok && write_in_place(s, st->target, x, &r);
+    if (step) ag_set_grad_enabled(was_enabled);
+    value_release(old);
+    return ok;
+}
+
 static Status augassign_attr(Session *s, const Stmt *st) {
     Value old, rhs, r;
     if (!eval_attr(s, st->target, &old)) return EXEC_ERROR;
     if (!eval_expression(s, st->expr, &rhs)) return value_release(&old), EXEC_ERROR;
-    Node op_node = *st->target;
-    op_node.left = st->target;
-    op_node.right = st->expr;
-    bool ok = apply_binary(s, &op_node, st->op, &old, &rhs, &r);
-    value_release(&old);
-    value_release(&rhs);
+    bool tensor = old.kind == VAL_TENSOR; /* w.data -= ..., self.w -= ...: in place */
+    if (tensor && !augassign_tensor(s, st, &old, &rhs, &r)) return EXEC_ERROR;
+    if (!tensor) {
+        Node op_node = *st->target;
+        op_node.left = st->target;
+        op_node.right = st->expr;
+        bool ok = apply_binary(s, &op_node, st->op, &old, &rhs, &r);
+        value_release(&old);
+        value_release(&rhs);
+        if (!ok) return EXEC_ERROR;
+    }
     Status done;
-    if (!ok) return EXEC_ERROR;
+    if (r.kind == VAL_VOID) return EXEC_OK; /* written in place */
     if (object_store(s, st, &r, &done)) return done;
     return exec_fail(s, st->target->line, st->target->col, "only an object's attributes can be "
                      "updated with %s= (x.grad of a tensor cannot)", token_text(st->op));
@@ -2421,22 +2534,14 @@ static Status exec_augassign(Session *s, const Stmt *st) {
     if (!check_void_calls(s, st->expr, false, false) || !current_value(s, st->target, &old))
         return EXEC_ERROR;
     if (!eval_expression(s, st->expr, &rhs)) return value_release(&old), EXEC_ERROR;
-    bool leaf = old.kind == VAL_TENSOR && old.as.tensor->requires_grad &&
-                tensor_is_leaf(old.as.tensor);
-    bool was_enabled = leaf ? ag_set_grad_enabled(false) : true;
+    if (old.kind == VAL_TENSOR) {
+        if (!augassign_tensor(s, st, &old, &rhs, &r)) return EXEC_ERROR;
+        return r.kind == VAL_VOID || bind_name(s, st->target, r) ? EXEC_OK : EXEC_ERROR;
+    }
     Node op_node = *st->target;
     op_node.left = st->target;
     op_node.right = st->expr;
     bool ok = apply_binary(s, &op_node, st->op, &old, &rhs, &r);
-    if (leaf) ag_set_grad_enabled(was_enabled);
-    if (ok && leaf) {
-        Tensor *fresh = r.kind == VAL_TENSOR ? r.as.tensor : NULL;
-        ok = fresh && tensor_inherit(fresh, old.as.tensor) == 0;
-        if (!ok) {
-            session_set_error(s, st->line, st->col, "%s", ag_error());
-            value_release(&r);
-        }
-    }
     value_release(&old);
     value_release(&rhs);
     return ok && bind_name(s, st->target, r) ? EXEC_OK : EXEC_ERROR;

@@ -67,7 +67,7 @@ static bool copy_args(Session *s, const CallArgs *a, Value *copies) {
             value_copy(v, &copies[i]);
             continue;
         }
-        Tensor *t = tensor_detach(v->as.tensor);
+        Tensor *t = tensor_copy(v->as.tensor);
         if (!t) {
             for (int j = 0; j < i; j++) value_release(&copies[j]);
             return session_fail(s, a->line, a->col, "%s", ag_error());
@@ -102,7 +102,7 @@ static bool any_requires_grad_arg(Session *s, const CallArgs *a, const char *wha
 static void print_grads(Session *s, const CallArgs *a, Tensor *value, Value *copies) {
     char prefix[128], param[64];
     snprintf(prefix, sizeof prefix, "%.*s = ", (int)a->func.length, a->func.name);
-    Tensor *shown = tensor_detach(value); /* the value, without its graph's suffix */
+    Tensor *shown = tensor_copy(value); /* the value, without its graph's suffix */
     session_print_named(s, prefix, shown);
     tensor_release(shown);
     for (int i = 0; i < a->num_rest; i++) {
@@ -424,7 +424,7 @@ BUILTIN(bi_gradcheck) {
             value_copy(v, &consts[made]);
             continue;
         }
-        Tensor *t = tensor_detach(v->as.tensor);
+        Tensor *t = tensor_copy(v->as.tensor);
         if (!t) ok = session_fail(s, a->line, a->col, "%s", ag_error());
         else consts[made] = value_tensor(t);
     }
