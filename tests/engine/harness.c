@@ -124,6 +124,7 @@ int main(int argc, char **argv) {
     test_reduce();
     test_sum_order();
     test_math_bits();
+    test_random();
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }

@@ -63,6 +63,7 @@ void test_elementwise(void);
 void test_reduce(void);
 void test_sum_order(void);
 void test_math_bits(void);
+void test_random(void);
 
 /* Baseline of live tensors, to prove a test leaked nothing. */
 int64_t live_tensors(void);
