@@ -155,9 +155,39 @@ Tensor *tensor_data(const Tensor *t);
 /* A new leaf holding a copy of t's values. New reference. */
 Tensor *tensor_copy(const Tensor *t);
 
-/* The random stream: xoshiro256** seeded by splitmix64, the same numbers on
- * every machine. A new thread starts as if ag_seed(0) had been called. */
+/* Random numbers (src/random.c): PyTorch's CPU generator, an mt19937 that
+ * manual_seed seeds with the seed mod 2^32, and its samplers, so that a seed
+ * gives PyTorch 1.13's float64 numbers bit for bit. Every function that
+ * takes a generator uses the default one, one per thread, for NULL; a new
+ * thread's default starts as if ag_seed(0) had been called (PyTorch's from
+ * a nondeterministic seed). Integer results (randint, randperm,
+ * multinomial) are stored as doubles, where PyTorch gives int64. */
+typedef struct AgGenerator AgGenerator;
+AgGenerator *ag_generator_new(void); /* seeded as torch.Generator(): 67280421310721 */
+void ag_generator_free(AgGenerator *g);
+/* torch.manual_seed / Generator.manual_seed: reseeds, and forgets the
+ * cached normal sample. ag_seed(s) is ag_generator_manual_seed(NULL, s). */
+void ag_generator_manual_seed(AgGenerator *g, uint64_t seed);
 void ag_seed(uint64_t seed);
+uint64_t ag_generator_initial_seed(AgGenerator *g); /* the last seed given */
+uint32_t ag_generator_random(AgGenerator *g);       /* one 32-bit draw */
+uint64_t ag_generator_random64(AgGenerator *g);     /* two, the first the high half */
+
+/* In-place fills, as PyTorch's x.uniform_(from, to), normal_(mean, std),
+ * random_(low, high) (randint's [low, high)), bernoulli_(p) and
+ * exponential_(lambd). Fail (-1) on a tensor that requires grad or on
+ * arguments PyTorch refuses. */
+int tensor_uniform_(Tensor *t, double from, double to, AgGenerator *g);
+int tensor_normal_(Tensor *t, double mean, double std, AgGenerator *g);
+int tensor_random_(Tensor *t, int64_t low, int64_t high, AgGenerator *g);
+int tensor_bernoulli_(Tensor *t, double p, AgGenerator *g);
+int tensor_exponential_(Tensor *t, double lambd, AgGenerator *g);
+/* New constant tensors: torch.bernoulli(p) (each element 1 with its
+ * probability), torch.randperm(n), torch.multinomial(p, n, replacement)
+ * (p 1-D or 2-D, one row of indices per row of p). */
+Tensor *tensor_bernoulli(const Tensor *p, AgGenerator *g);
+Tensor *tensor_randperm(int64_t n, AgGenerator *g);
+Tensor *tensor_multinomial(const Tensor *p, int64_t n, bool replacement, AgGenerator *g);
 
 /* ---- operations (src/ops/) ----------------------------------------------
  * Each takes borrowed operands and returns a new reference. Binary ops

@@ -548,14 +548,29 @@ static const Builtin shell_builtins[] = {
      bi_zeros_like, BI_CREATION, VAL_VOID, NULL},
     {"ones_like", "ones_like(input, requires_grad=False, dtype=None, device=None)", "ones in the shape of x", NULL,
      bi_ones_like, BI_CREATION, VAL_VOID, NULL},
-    {"randn", "randn(*size, requires_grad=False, dtype=None, device=None)", "normal random numbers (mean 0, variance 1)",
-     NULL, bi_randn, BI_CREATION, VAL_VOID, NULL},
-    {"rand", "rand(*size, requires_grad=False, dtype=None, device=None)", "uniform random numbers in [0, 1)", NULL,
-     bi_rand, BI_CREATION, VAL_VOID, NULL},
+    {"randn", "randn(*size, requires_grad=False, dtype=None, device=None, generator=None)", "normal random numbers "
+     "(mean 0, variance 1), PyTorch's for the same seed", NULL, bi_randn, BI_CREATION, VAL_VOID, NULL},
+    {"rand", "rand(*size, requires_grad=False, dtype=None, device=None, generator=None)", "uniform random numbers in "
+     "[0, 1), PyTorch's for the same seed", NULL, bi_rand, BI_CREATION, VAL_VOID, NULL},
     {"randn_like", "randn_like(input, requires_grad=False, dtype=None, device=None)", "normal random numbers in the shape "
      "of x", NULL, bi_randn_like, BI_CREATION, VAL_VOID, NULL},
     {"rand_like", "rand_like(input, requires_grad=False, dtype=None, device=None)", "uniform random numbers in [0, 1) in "
      "the shape of x", NULL, bi_rand_like, BI_CREATION, VAL_VOID, NULL},
+    {"randint", "randint(*args, size=None, requires_grad=False, dtype=None, device=None, generator=None)",
+     "random integers in [low, high): randint(high, size) or randint(low, high, size)", "the integers are "
+     "float64 values (PyTorch's are int64); size is a tuple", bi_randint, BI_CREATION, VAL_VOID, NULL},
+    {"randint_like", "randint_like(input, *args, requires_grad=False, dtype=None, device=None)", "random integers in "
+     "[low, high) in the shape of x: randint_like(x, high) or randint_like(x, low, high)", NULL, bi_randint_like,
+     BI_CREATION, VAL_VOID, NULL},
+    {"randperm", "randperm(n, requires_grad=False, dtype=None, device=None, generator=None)", "a random permutation of "
+     "0 .. n-1 (as float64 values)", NULL, bi_randperm, BI_CREATION, VAL_VOID, NULL},
+    {"normal", "normal(mean, std=1.0, size=None, requires_grad=False, dtype=None, device=None, generator=None)",
+     "normal random numbers: normal(mean, std, size) of numbers, or a tensor mean or std", NULL, bi_normal,
+     BI_CREATION, VAL_VOID, NULL},
+    {"bernoulli", "bernoulli(input, p=None, generator=None)", "1 with each element's probability (or with p), else 0",
+     NULL, bi_bernoulli, BI_METHOD, VAL_VOID, NULL},
+    {"multinomial", "multinomial(input, num_samples, replacement=False, generator=None)", "indices drawn with the "
+     "weights of each row of x (as float64 values)", NULL, bi_multinomial, BI_METHOD, VAL_VOID, NULL},
     {"arange", "arange(*args, requires_grad=False, dtype=None, device=None)", "a, a+step, ... before b: arange(b), "
      "arange(a, b[, step])", NULL, bi_arange, BI_CREATION, VAL_VOID, NULL},
     {"range", "range(*args, requires_grad=False, dtype=None, device=None)", "as arange, with Python's integer arguments "
@@ -564,9 +579,18 @@ static const Builtin shell_builtins[] = {
      BI_CREATION, VAL_VOID, NULL},
     {"linspace", "linspace(start, end, steps, requires_grad=False, dtype=None, device=None)",
      "steps evenly spaced points from start to end", NULL, bi_linspace, BI_CREATION, VAL_VOID, NULL},
-    {"seed", "seed(n)", "restarts the random stream (a new shell: seed 0)", NULL, bi_seed,
+    {"seed", "seed(n)", "restarts the random stream, PyTorch's mt19937 (a new shell: seed 0)", NULL, bi_seed,
      BI_VOID, VAL_VOID, NULL},
-    {"manual_seed", "manual_seed(n)", "as seed (PyTorch's name)", NULL, bi_seed, BI_VOID, VAL_VOID, NULL},
+    {"manual_seed", "manual_seed(n)", "as seed (PyTorch's name): the same numbers as PyTorch's after "
+     "torch.manual_seed(n)", NULL, bi_seed, BI_VOID, VAL_VOID, NULL},
+    {"initial_seed", "initial_seed()", "the seed the stream was last started from", NULL, bi_initial_seed,
+     0, VAL_VOID, NULL},
+    {"Generator", "Generator(device=None)", "a random stream of its own, for generator= (torch.Generator: "
+     "seeded 67280421310721 until g.manual_seed(n))", NULL, bi_generator, 0, VAL_VOID, NULL},
+    {"manual_seed", "manual_seed(self, seed)", "restarts the generator from seed; gives the generator back",
+     NULL, bi_generator_manual_seed, 0, VAL_GENERATOR, NULL},
+    {"initial_seed", "initial_seed(self)", "the seed the generator was last started from", NULL,
+     bi_generator_initial_seed, 0, VAL_GENERATOR, NULL},
     /* ---- the engine's ops, from its op table ---- */
     {OPS_HERE, NULL, NULL, NULL, NULL, 0, VAL_VOID, NULL},
     /* ---- autograd and values ---- */

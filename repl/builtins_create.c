@@ -1,9 +1,13 @@
 /*
  * builtins_create.c — the builtins that make new leaves: tensor, zeros,
- * ones, full, randn, rand, arange, range, eye, linspace; and seed.
+ * ones, full, arange, range, eye, linspace; and the random ones (rand,
+ * randn, randint, randperm, normal, bernoulli, multinomial), manual_seed
+ * and torch.Generator, on the engine's PyTorch-compatible stream.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "builtins.h"
 
@@ -37,14 +41,15 @@ static bool float64_cpu(Session *s, CallArgs *a) {
     return true;
 }
 
-/* A new leaf: requires grad when asked (requires_grad=True or `grad`). */
+/* A new leaf: requires grad when asked (requires_grad=True or `grad`);
+ * flag is requires_grad's index, or -1 for a builtin without it. */
 static bool leaf_result(Session *s, CallArgs *a, int flag, Tensor *t, Value *out) {
     bool requires_grad = false;
     if (t && !float64_cpu(s, a)) {
         tensor_release(t);
         return false;
     }
-    if (t && !arg_bool(s, a, flag, &requires_grad)) {
+    if (t && flag >= 0 && !arg_bool(s, a, flag, &requires_grad)) {
         tensor_release(t);
         return false;
     }
@@ -121,13 +126,8 @@ static bool make_like(Session *s, CallArgs *a, Maker make, Value *out) {
 
 BUILTIN(bi_zeros_like) { return make_like(s, a, tensor_zeros, out); }
 BUILTIN(bi_ones_like) { return make_like(s, a, tensor_ones, out); }
-BUILTIN(bi_randn_like) { return make_like(s, a, tensor_randn, out); }
-BUILTIN(bi_rand_like) { return make_like(s, a, tensor_rand, out); }
-
 BUILTIN(bi_zeros) { return make_shaped(s, a, tensor_zeros, out); }
 BUILTIN(bi_ones) { return make_shaped(s, a, tensor_ones, out); }
-BUILTIN(bi_randn) { return make_shaped(s, a, tensor_randn, out); }
-BUILTIN(bi_rand) { return make_shaped(s, a, tensor_rand, out); }
 
 /* full(VALUE, d...) (ag's order) or full(SHAPE, VALUE) (PyTorch's). */
 BUILTIN(bi_full) {
@@ -202,10 +202,268 @@ BUILTIN(bi_linspace) {
            leaf_result(s, a, 3, tensor_linspace(start, stop, n), out);
 }
 
+
+/* ======================================================================
+ * Random numbers: the engine's stream (PyTorch's, src/random.c)
+ * ====================================================================== */
+
+void generator_release(Generator *g) {
+    if (!g || --g->refs > 0) return;
+    ag_generator_free(g->engine);
+    free(g);
+}
+
+/* generator=: None for the default stream (NULL), or a torch.Generator. */
+static bool arg_generator(Session *s, CallArgs *a, AgGenerator **g) {
+    int i = arg_index(a, "generator");
+    *g = NULL;
+    if (i < 0 || !arg_present(a, i)) return true;
+    if (a->arg[i].kind != VAL_GENERATOR)
+        return arg_error(s, a, i, "TypeError: generator must be a torch.Generator, not %s",
+                         value_type_name(&a->arg[i]));
+    *g = a->arg[i].as.generator->engine;
+    return true;
+}
+
+/* An in-place fill of the engine (uniform_, normal_, bernoulli_ ...) with
+ * its two numbers. */
+typedef int (*Fill)(Tensor *t, double p, double q, AgGenerator *g);
+
+static int fill_bernoulli(Tensor *t, double p, double q, AgGenerator *g) {
+    (void)q;
+    return tensor_bernoulli_(t, p, g);
+}
+
+/* A new leaf of the shape filled by fill(p, q), from generator= when the
+ * builtin takes one; requires grad when asked. */
+static bool random_leaf(Session *s, CallArgs *a, int ndim, const int64_t *shape, Fill fill,
+                        double p, double q, Value *out) {
+    AgGenerator *g;
+    if (!arg_generator(s, a, &g)) return false;
+    Tensor *t = tensor_zeros(ndim, shape, false);
+    if (t && fill(t, p, q, g) != 0) {
+        tensor_release(t);
+        t = NULL;
+    }
+    return leaf_result(s, a, arg_index(a, "requires_grad"), t, out);
+}
+
+static bool random_shaped(Session *s, CallArgs *a, Fill fill, Value *out) {
+    int ndim;
+    int64_t shape[AG_MAX_DIMS];
+    return arg_dims(s, a, false, &ndim, shape) && random_leaf(s, a, ndim, shape, fill, 0, 1, out);
+}
+
+static bool random_like(Session *s, CallArgs *a, Fill fill, Value *out) {
+    Tensor *like = NULL;
+    return arg_tensor(s, a, 0, &like) &&
+           random_leaf(s, a, like->ndim, like->shape, fill, 0, 1, out);
+}
+
+BUILTIN(bi_rand) { return random_shaped(s, a, tensor_uniform_, out); }
+BUILTIN(bi_randn) { return random_shaped(s, a, tensor_normal_, out); }
+BUILTIN(bi_rand_like) { return random_like(s, a, tensor_uniform_, out); }
+BUILTIN(bi_randn_like) { return random_like(s, a, tensor_normal_, out); }
+
+/* randint's bounds are integers PyTorch takes as int64; ag's values are
+ * doubles, exact to 2^53. */
+enum { RANDINT_BITS = 53 };
+
+/* The low and high of randint(high, ...) or randint(low, high, ...): the
+ * first n of the *args (n is 1 or 2). */
+static bool randint_bounds(Session *s, CallArgs *a, int n, int first, int64_t *low,
+                           int64_t *high) {
+    const int64_t limit = INT64_C(1) << RANDINT_BITS;
+    *low = 0;
+    if (n == 2 && !arg_int(s, a, first == 0 ? REST(0) : first, "low", -limit, limit, low))
+        return false;
+    int i = first == 0 ? REST(n - 1) : first + n - 1;
+    return arg_int(s, a, i, "high", -limit, limit, high);
+}
+
+/* randint(high, size), randint(low, high, size), size= by keyword too. */
+BUILTIN(bi_randint) {
+    int size = arg_index(a, "size");
+    bool size_given = arg_present(a, size);
+    int bounds = a->num_rest - (size_given ? 0 : 1);
+    if (bounds < 1 || bounds > 2)
+        return session_fail(s, a->line, a->col, "TypeError: randint takes randint(high, size) or "
+                            "randint(low, high, size), size a tuple: %s", a->b->signature);
+    int64_t low, high;
+    if (!randint_bounds(s, a, bounds, 0, &low, &high)) return false;
+    CallArgs dims = *a; /* the size alone, as the *args of arg_dims */
+    if (size_given) {
+        dims.rest = &a->arg[size];
+        dims.rest_node = &a->node[size];
+        dims.num_rest = 1;
+    } else {
+        dims.rest += bounds, dims.rest_node += bounds, dims.rest_first += bounds;
+        dims.num_rest = 1;
+        if (dims.rest[0].kind != VAL_SHAPE && dims.rest[0].kind != VAL_LIST)
+            return arg_error(s, a, REST(bounds), "TypeError: randint's size must be a tuple of "
+                             "ints, not %s", value_type_name(&dims.rest[0]));
+    }
+    int ndim;
+    int64_t shape[AG_MAX_DIMS];
+    if (!arg_dims(s, &dims, false, &ndim, shape)) return false;
+    AgGenerator *g;
+    if (!arg_generator(s, a, &g)) return false;
+    Tensor *t = tensor_zeros(ndim, shape, false);
+    if (t && tensor_random_(t, low, high, g) != 0) tensor_release(t), t = NULL;
+    return leaf_result(s, a, arg_index(a, "requires_grad"), t, out);
+}
+
+/* randint_like(input, high) or randint_like(input, low, high). */
+BUILTIN(bi_randint_like) {
+    Tensor *like = NULL;
+    if (!arg_tensor(s, a, 0, &like)) return false;
+    if (a->num_rest < 1 || a->num_rest > 2)
+        return session_fail(s, a->line, a->col, "TypeError: randint_like takes (input, high) or "
+                            "(input, low, high): %s", a->b->signature);
+    int64_t low, high;
+    if (!randint_bounds(s, a, a->num_rest, 0, &low, &high)) return false;
+    Tensor *t = tensor_zeros(like->ndim, like->shape, false);
+    if (t && tensor_random_(t, low, high, NULL) != 0) tensor_release(t), t = NULL;
+    return leaf_result(s, a, arg_index(a, "requires_grad"), t, out);
+}
+
+BUILTIN(bi_randperm) {
+    int64_t n;
+    AgGenerator *g;
+    return arg_int(s, a, 0, "n", 0, INT64_C(1) << RANDINT_BITS, &n) && arg_generator(s, a, &g) &&
+           leaf_result(s, a, arg_index(a, "requires_grad"), tensor_randperm(n, g), out);
+}
+
+/* normal(mean, std, size) of numbers; or a tensor mean or std (or both),
+ * whose shape the result takes: N(0, std) + mean for a tensor mean and a
+ * number std, else N(0, 1) * std + mean, as PyTorch computes each. */
+BUILTIN(bi_normal) {
+    enum { P_MEAN = 0, P_STD = 1, P_SIZE = 2 };
+    bool mean_tensor = a->arg[P_MEAN].kind == VAL_TENSOR, std_tensor = a->arg[P_STD].kind == VAL_TENSOR;
+    if (!mean_tensor && !std_tensor) {
+        double mean, std;
+        int ndim;
+        int64_t shape[AG_MAX_DIMS];
+        if (!arg_number(s, a, P_MEAN, &mean) || !arg_number(s, a, P_STD, &std)) return false;
+        if (!arg_present(a, P_SIZE))
+            return session_fail(s, a->line, a->col, "TypeError: normal of a number mean and std "
+                                "needs size=: normal(mean, std, size)");
+        CallArgs dims = *a;
+        dims.rest = &a->arg[P_SIZE], dims.rest_node = &a->node[P_SIZE], dims.num_rest = 1;
+        return arg_dims(s, &dims, false, &ndim, shape) &&
+               random_leaf(s, a, ndim, shape, tensor_normal_, mean, std, out);
+    }
+    if (arg_present(a, P_SIZE))
+        return arg_error(s, a, P_SIZE, "TypeError: normal takes size= only with a number mean "
+                         "and std");
+    Tensor *mean = NULL, *std = NULL;
+    double std_number = 1;
+    AgGenerator *g;
+    if (!arg_tensor(s, a, P_MEAN, &mean) || !arg_generator(s, a, &g)) return false;
+    if (std_tensor ? !arg_tensor(s, a, P_STD, &std) : !arg_number(s, a, P_STD, &std_number))
+        return false;
+    for (int64_t i = 0; std && i < std->numel; i++)
+        if (!(std->data[i] >= 0))
+            return arg_error(s, a, P_STD, "RuntimeError: normal expects all elements of std "
+                             ">= 0.0");
+    /* The draws take the broadcast shape of mean and std, then scale and shift. */
+    Tensor *shape_of = std ? tensor_add(mean, std) : tensor_detach(mean);
+    Tensor *t = shape_of ? tensor_zeros(shape_of->ndim, shape_of->shape, false) : NULL;
+    tensor_release(shape_of);
+    Tensor *scaled = NULL, *result = NULL;
+    if (t && tensor_normal_(t, 0, std ? 1 : std_number, g) == 0) {
+        scaled = std ? tensor_mul(t, std) : tensor_retain(t);
+        result = scaled ? tensor_add(scaled, mean) : NULL;
+    }
+    tensor_release(t);
+    tensor_release(scaled);
+    Tensor *leaf = result ? tensor_detach(result) : NULL;
+    tensor_release(result);
+    return leaf_result(s, a, arg_index(a, "requires_grad"), leaf, out);
+}
+
+/* bernoulli(input): 1 with each element's probability; bernoulli(input, p):
+ * with p, in input's shape. */
+BUILTIN(bi_bernoulli) {
+    Tensor *x = NULL;
+    AgGenerator *g;
+    if (!arg_tensor(s, a, 0, &x) || !arg_generator(s, a, &g)) return false;
+    if (!arg_present(a, 1)) return result_tensor(s, a, tensor_bernoulli(x, g), out);
+    double p;
+    return arg_number(s, a, 1, &p) && random_leaf(s, a, x->ndim, x->shape, fill_bernoulli, p, 0, out);
+}
+
+BUILTIN(bi_multinomial) {
+    Tensor *p = NULL;
+    int64_t n;
+    bool replacement;
+    AgGenerator *g;
+    return arg_tensor(s, a, 0, &p) && arg_int(s, a, 1, "num_samples", INT64_MIN, INT64_MAX, &n) &&
+           arg_bool(s, a, 2, &replacement) && arg_generator(s, a, &g) &&
+           result_tensor(s, a, tensor_multinomial(p, n, replacement, g), out);
+}
+
+/* A seed as PyTorch takes one: any int, negative ones taken mod 2^64
+ * (manual_seed(-1) is 2^64 - 1). */
+static bool seed_arg(Session *s, CallArgs *a, int i, uint64_t *seed) {
+    if (a->arg[i].kind == VAL_INT) {
+        *seed = (uint64_t)a->arg[i].as.integer;
+        return true;
+    }
+    int64_t n;
+    if (!arg_int(s, a, i, "the seed", INT64_MIN, INT64_MAX, &n)) return false;
+    *seed = (uint64_t)n;
+    return true;
+}
+
 BUILTIN(bi_seed) {
     (void)out;
-    int64_t n;
-    if (!arg_int(s, a, 0, "the seed", 0, (int64_t)1 << 53, &n)) return false;
-    ag_seed((uint64_t)n);
+    uint64_t seed;
+    if (!seed_arg(s, a, 0, &seed)) return false;
+    ag_seed(seed);
+    return true;
+}
+
+/* A seed as a Python int: one above 2^63 (a negative seed's) as a float. */
+static Value seed_value(uint64_t seed) {
+    if (seed > (uint64_t)INT64_MAX) return value_number((double)seed);
+    return (Value){.kind = VAL_INT, .as.integer = (int64_t)seed};
+}
+
+BUILTIN(bi_initial_seed) {
+    (void)s, (void)a;
+    *out = seed_value(ag_generator_initial_seed(NULL));
+    return true;
+}
+
+BUILTIN(bi_generator) {
+    static const char *const cpu = "cpu";
+    const char *device;
+    size_t length;
+    if (arg_present(a, 0) && (!arg_string(s, a, 0, &device, &length) || length != 3 ||
+                              memcmp(device, cpu, 3) != 0))
+        return arg_error(s, a, 0, "ag's generators are on the CPU: device='cpu'");
+    Generator *g = malloc(sizeof *g);
+    AgGenerator *engine = g ? ag_generator_new() : NULL;
+    if (!engine) {
+        free(g);
+        return session_fail(s, a->line, a->col, "MemoryError");
+    }
+    *g = (Generator){.refs = 1, .engine = engine};
+    *out = (Value){.kind = VAL_GENERATOR, .as.generator = g};
+    return true;
+}
+
+/* g.manual_seed(s): reseeds g and gives g back (PyTorch's, for chaining). */
+BUILTIN(bi_generator_manual_seed) {
+    uint64_t seed;
+    if (!seed_arg(s, a, 1, &seed)) return false;
+    ag_generator_manual_seed(a->arg[0].as.generator->engine, seed);
+    return value_copy(&a->arg[0], out);
+}
+
+BUILTIN(bi_generator_initial_seed) {
+    (void)s;
+    *out = seed_value(ag_generator_initial_seed(a->arg[0].as.generator->engine));
     return true;
 }

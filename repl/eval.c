@@ -105,7 +105,7 @@ static bool truth(Session *s, const Node *at, const Value *v, bool *out) {
         *out = true;
         return true;
     case VAL_SHAPE: *out = v->as.shape.ndim > 0; return true;
-    case VAL_MODULE: case VAL_OPTIM: *out = true; return true;
+    case VAL_MODULE: case VAL_OPTIM: case VAL_GENERATOR: *out = true; return true;
     case VAL_TENSOR:
         if (v->as.tensor->numel == 1) {
             *out = v->as.tensor->data[0] != 0;

@@ -119,6 +119,7 @@ static void release_now(Value *v) {
         }
         break;
     case VAL_OPTIM: optimizer_release(v->as.optim); break;
+    case VAL_GENERATOR: generator_release(v->as.generator); break;
     case VAL_FUNCTION: userfunc_release(v->as.function); break;
     case VAL_DICT: dict_release(v->as.dict); break;
     case VAL_CLASS: class_release(v->as.cls); break;
@@ -347,6 +348,7 @@ uintptr_t value_identity(const Value *v) {
     case VAL_INSTANCE: return (uintptr_t)v->as.object;
     case VAL_METHOD: return (uintptr_t)v->as.bound;
     case VAL_OPTIM: return (uintptr_t)v->as.optim;
+    case VAL_GENERATOR: return (uintptr_t)v->as.generator;
     case VAL_BUILTIN: return (uintptr_t)v->as.builtin.row;
     case VAL_MODULE: case VAL_DTYPE: return (uintptr_t)v->as.module;
     case VAL_STRING: return (uintptr_t)v->as.string.text;
@@ -535,6 +537,7 @@ bool value_copy(const Value *v, Value *out) {
     switch (v->kind) {
     case VAL_TENSOR: tensor_retain(v->as.tensor); break;
     case VAL_OPTIM: v->as.optim->refs++; break;
+    case VAL_GENERATOR: v->as.generator->refs++; break;
     case VAL_LIST: v->as.list->refs++; break;
     case VAL_FUNCTION: v->as.function->refs++; break;
     case VAL_DICT: v->as.dict->refs++; break;
@@ -593,6 +596,7 @@ const char *value_type_name(const Value *v) {
     case VAL_CLASS: return "type";
     case VAL_INSTANCE: return v->as.object->cls->name;
     case VAL_METHOD: return "method";
+    case VAL_GENERATOR: return "Generator";
     default: return "object";
     }
 }
@@ -632,6 +636,7 @@ const char *value_kind_name(const Value *v) {
     case VAL_DICT: return v->as.dict->set ? "a set" : "a dict";
     case VAL_MODULE: return "a module";
     case VAL_DTYPE: return "a dtype";
+    case VAL_GENERATOR: return "a generator";
     }
     return "a value";
 }
@@ -839,5 +844,8 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
         break;
     case VAL_MODULE: strbuf_appendf(out, "<module '%s'>", v->as.module); break;
     case VAL_DTYPE: strbuf_append(out, v->as.module); break;
+    case VAL_GENERATOR:
+        strbuf_appendf(out, "<torch._C.Generator object at %p>", (void *)v->as.generator);
+        break;
     }
 }

@@ -41,6 +41,7 @@ typedef enum {
     VAL_BUILTIN, /* a builtin as a value (act = torch.tanh): as.builtin */
     VAL_MODULE,  /* import math, import torch.nn.functional as F: as.module */
     VAL_DTYPE,   /* torch.float64, x.dtype: as.module holds its name ("torch.float64") */
+    VAL_GENERATOR, /* torch.Generator(): a random stream of its own (as.generator) */
 } ValueKind;
 
 typedef struct Value Value;
@@ -69,6 +70,14 @@ typedef struct Optimizer {
 } Optimizer;
 void optimizer_release(Optimizer *o);
 
+/* torch.Generator(): the engine's generator, shared by the values that
+ * hold it (refs), as Python's names share one object. */
+typedef struct Generator {
+    int refs;
+    AgGenerator *engine;
+} Generator;
+void generator_release(Generator *g);
+
 struct Value {
     ValueKind kind;
     bool literal;   /* NUMBER: written as a number literal */
@@ -85,6 +94,7 @@ struct Value {
         ValueDict *dict;                                     /* one of its refs */
         const char *grad_fn;                                 /* static text */
         Optimizer *optim;                                    /* one of its refs */
+        Generator *generator;                                /* one of its refs */
         int64_t integer;
         UserFunc *function;                                  /* one of its refs */
         ClassObj *cls;                                       /* one of its refs */

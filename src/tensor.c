@@ -479,65 +479,6 @@ Tensor *tensor_linspace(double start, double stop, int64_t n) {
 }
 
 /* ======================================================================
- * Random numbers: xoshiro256** seeded through splitmix64; integer
- * arithmetic only until the final conversion, so every machine agrees.
- * ====================================================================== */
-
-static _Thread_local uint64_t rng_state[4];
-static _Thread_local bool rng_seeded;
-
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-void ag_seed(uint64_t seed) {
-    for (int i = 0; i < 4; i++) rng_state[i] = splitmix64(&seed);
-    rng_seeded = true;
-}
-
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static uint64_t rng_next(void) {
-    if (!rng_seeded) ag_seed(0);
-    uint64_t *s = rng_state;
-    uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-/* Uniform in [0, 1) with 53 random bits. */
-static double rng_uniform(void) { return (double)(rng_next() >> 11) * 0x1.0p-53; }
-
-Tensor *tensor_rand(int ndim, const int64_t *shape, bool requires_grad) {
-    Tensor *t = tensor_zeros(ndim, shape, requires_grad);
-    if (t)
-        for (int64_t i = 0; i < t->numel; i++) t->data[i] = rng_uniform();
-    return t;
-}
-
-/* Box-Muller; each pair of uniforms gives two normals. */
-Tensor *tensor_randn(int ndim, const int64_t *shape, bool requires_grad) {
-    Tensor *t = tensor_zeros(ndim, shape, requires_grad);
-    if (!t) return NULL;
-    for (int64_t i = 0; i < t->numel; i += 2) {
-        double u1 = 1.0 - rng_uniform(); /* (0, 1]: log is finite */
-        double u2 = rng_uniform();
-        double r = sqrt(-2.0 * log(u1)), theta = 6.283185307179586 * u2;
-        t->data[i] = r * cos(theta);
-        if (i + 1 < t->numel) t->data[i + 1] = r * sin(theta);
-    }
-    return t;
-}
-
-/* ======================================================================
  * Gradients and flags
  * ====================================================================== */
 

@@ -3,21 +3,16 @@ moons demo, trained in PyTorch on ag's data and starting weights.
 
     /usr/bin/python3 examples/reference/micrograd_moons.py   (from the repository root)
 
-ag's random stream is not PyTorch's, so this script runs the .ag's "data"
-and "model" parts in ./ag, has it save X, y and the weights with save_csv
-(exact: load_csv reads back the same doubles), and trains on them here.
+The data and starting weights are made here as the .ag's "data" and
+"model" parts make them: ag's random stream is PyTorch's (the same seed, the
+same float64 numbers), so torch.manual_seed(0) gives the .ag's X and weights.
 It prints what the .ag prints: its `# expect:` lines (numbers as ag prints
 them: whole values without ".0").
 """
-import os
-import subprocess
-import tempfile
+import math
 import torch
 
 torch.set_default_dtype(torch.float64)
-HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "..", "micrograd_moons.ag")
-AG = os.path.join(HERE, "..", "..", "ag")
 NAMES = ["X", "y", "W1", "b1", "W2", "b2", "W3", "b3"]
 
 
@@ -27,16 +22,17 @@ def num(v):
 
 
 def ag_inputs():
-    setup = open(SCRIPT).read().split("# ---- training")[0]
-    with tempfile.TemporaryDirectory() as tmp:
-        saves = "".join('save_csv(%s, "%s/%s.csv")\n' % (n, tmp, n) for n in NAMES)
-        subprocess.run([AG, "-e", setup + saves], check=True, stdout=subprocess.DEVNULL)
-        out = {}
-        for n in NAMES:
-            rows = [line for line in open(os.path.join(tmp, n + ".csv")).read().split("\n") if line]
-            t = torch.tensor([[float(v) for v in r.split(",")] for r in rows])
-            out[n] = t.reshape(-1) if n in ("y", "b1", "b2", "b3") else t
-        return out
+    """X, y and the starting weights of the .ag, drawn as it draws them."""
+    torch.manual_seed(0)
+    angle = torch.linspace(0, math.pi, 50)
+    outer = torch.stack([torch.cos(angle), torch.sin(angle)], 1)
+    inner = torch.stack([1 - torch.cos(angle), 1 - torch.sin(angle) - 0.5], 1)
+    out = {"X": torch.cat([outer, inner]) + 0.1 * torch.randn(100, 2),
+           "y": torch.cat([-torch.ones(50), torch.ones(50)])}
+    for w, b, shape in (("W1", "b1", (2, 16)), ("W2", "b2", (16, 16)), ("W3", "b3", (16, 1))):
+        out[w] = torch.rand(*shape) * 2 - 1
+        out[b] = torch.zeros(shape[1])
+    return out
 
 
 def main():

@@ -3,9 +3,9 @@ network"): the numbers its sessions print, computed by PyTorch.
 
     /usr/bin/python3 examples/reference/tutorial_moons.py   (from the repository root)
 
-The data and starting weights are ag's (examples/data/moons.ag is the setup
-part of examples/micrograd_moons.ag), saved by ag with save_csv and read
-here exactly, as examples/reference/micrograd_moons.py does.
+The data and starting weights are those of examples/data/moons.ag (the setup
+part of examples/micrograd_moons.ag), drawn after torch.manual_seed(0) by
+examples/reference/micrograd_moons.py: ag's stream is PyTorch's.
 """
 import importlib.util
 import os

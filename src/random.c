@@ -1,0 +1,398 @@
+/*
+ * random.c — random numbers: PyTorch's CPU generator (an mt19937 seeded as
+ * torch.manual_seed seeds it) and its samplers, so that the same seed gives
+ * PyTorch's float64 numbers bit for bit. Each sampler follows ATen 1.13's
+ * CPU kernel (CPUGeneratorImpl.cpp, DistributionsHelper.h,
+ * DistributionTemplates.h, DistributionKernels.cpp, MultinomialKernel.cpp,
+ * Distributions.cpp, TensorFactories.cpp's randperm): which draws it takes,
+ * in which order, and with which roundings (PyTorch's build fuses the
+ * multiply-adds that are written as fma here; ag builds with
+ * -ffp-contract=off, so every fusion is spelled out).
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MT_N = 624, MT_M = 397 };
+
+struct AgGenerator {
+    uint32_t state[MT_N];
+    uint32_t out[MT_N];  /* the state tempered: the next MT_N draws */
+    int next;            /* the next draw's index in out; MT_N: twist first */
+    uint64_t seed;       /* as given, for initial_seed() */
+    bool has_normal;     /* the cached second value of Box-Muller */
+    double normal;
+};
+
+/* torch.Generator()'s seed (c10's default_rng_seed_val). */
+#define AG_TORCH_DEFAULT_SEED UINT64_C(67280421310721)
+
+/* 2 pi as ATen computes it (2.0 * c10::pi<double>: doubling is exact). */
+#define TWO_PI 6.283185307179586
+
+/* ======================================================================
+ * The engine: mt19937 (Matsumoto and Nishimura), as ATen's
+ * ====================================================================== */
+
+static void mt_seed(AgGenerator *g, uint64_t seed) {
+    g->state[0] = (uint32_t)seed; /* PyTorch seeds mt19937 with seed mod 2^32 */
+    for (uint32_t i = 1; i < MT_N; i++)
+        g->state[i] = 1812433253u * (g->state[i - 1] ^ (g->state[i - 1] >> 30)) + i;
+    g->next = MT_N;
+    g->seed = seed;
+    g->has_normal = false; /* manual_seed clears the cached normal */
+}
+
+static uint32_t mt_mix(uint32_t upper, uint32_t lower, uint32_t far) {
+    uint32_t y = (upper & 0x80000000u) | (lower & 0x7fffffffu);
+    return far ^ (y >> 1) ^ ((0u - (y & 1u)) & 0x9908b0dfu);
+}
+
+/* All 624 words at once, in three loops without a modulo (they vectorise). */
+static void mt_twist(uint32_t *s) {
+    int i = 0;
+    for (; i < MT_N - MT_M; i++) s[i] = mt_mix(s[i], s[i + 1], s[i + MT_M]);
+    for (; i < MT_N - 1; i++) s[i] = mt_mix(s[i], s[i + 1], s[i + MT_M - MT_N]);
+    s[MT_N - 1] = mt_mix(s[MT_N - 1], s[0], s[MT_M - 1]);
+}
+
+/* Twists and tempers the whole state at once: both loops vectorise, which
+ * makes a large rand as fast as with ag's earlier xoshiro stream. */
+static void mt_refill(AgGenerator *g) {
+    mt_twist(g->state);
+    for (int i = 0; i < MT_N; i++) {
+        uint32_t y = g->state[i];
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c5680u;
+        y ^= (y << 15) & 0xefc60000u;
+        g->out[i] = y ^ (y >> 18);
+    }
+    g->next = 0;
+}
+
+static inline uint32_t mt_draw(AgGenerator *g) {
+    if (g->next >= MT_N) mt_refill(g);
+    return g->out[g->next++];
+}
+
+/* The default generator, one per thread; a new thread's starts at seed 0
+ * (PyTorch's starts from a nondeterministic seed: ag keeps runs repeatable). */
+static _Thread_local AgGenerator default_generator;
+static _Thread_local bool default_seeded;
+
+static AgGenerator *generator_or_default(AgGenerator *g) {
+    if (g) return g;
+    if (!default_seeded) {
+        mt_seed(&default_generator, 0);
+        default_seeded = true;
+    }
+    return &default_generator;
+}
+
+AgGenerator *ag_generator_new(void) {
+    AgGenerator *g = malloc(sizeof *g);
+    if (!g) return ag_fail("out of memory for a generator");
+    mt_seed(g, AG_TORCH_DEFAULT_SEED);
+    return g;
+}
+
+void ag_generator_free(AgGenerator *g) { free(g); }
+
+void ag_generator_manual_seed(AgGenerator *g, uint64_t seed) {
+    if (!g) default_seeded = true;
+    mt_seed(g ? g : &default_generator, seed);
+}
+
+uint64_t ag_generator_initial_seed(AgGenerator *g) { return generator_or_default(g)->seed; }
+
+void ag_seed(uint64_t seed) { ag_generator_manual_seed(NULL, seed); }
+
+uint32_t ag_generator_random(AgGenerator *g) { return mt_draw(generator_or_default(g)); }
+
+/* Two draws, the first as the high half (ATen's random64). */
+static inline uint64_t mt_draw64(AgGenerator *g) {
+    uint64_t hi = mt_draw(g);
+    return hi << 32 | mt_draw(g);
+}
+
+uint64_t ag_generator_random64(AgGenerator *g) { return mt_draw64(generator_or_default(g)); }
+
+/* ======================================================================
+ * Samplers (g resolved: never NULL)
+ * ====================================================================== */
+
+/* float64's uniform_real_distribution(0, 1): the low 53 bits of random64. */
+static inline double uniform01(AgGenerator *g) {
+    return (double)(mt_draw64(g) & ((UINT64_C(1) << 53) - 1)) * 0x1.0p-53;
+}
+
+/* n uniforms into d, as n calls of uniform01: whole pairs straight from the
+ * tempered block, in a loop that vectorises. */
+static void uniform_fill(double *d, int64_t n, AgGenerator *g) {
+    int64_t i = 0;
+    while (i < n) {
+        if (MT_N - g->next < 2) { /* a pair across two blocks (after an odd draw) */
+            d[i++] = uniform01(g);
+            continue;
+        }
+        int64_t pairs = (MT_N - g->next) / 2;
+        if (pairs > n - i) pairs = n - i;
+        const uint32_t *w = g->out + g->next;
+        for (int64_t k = 0; k < pairs; k++) {
+            uint64_t bits = (uint64_t)(w[2 * k] & 0x1fffffu) << 32 | w[2 * k + 1];
+            d[i + k] = (double)bits * 0x1.0p-53;
+        }
+        g->next += (int)(2 * pairs);
+        i += pairs;
+    }
+}
+
+/* normal_distribution<double>: Box-Muller, the sine kept for the next call. */
+static double standard_normal(AgGenerator *g) {
+    if (g->has_normal) {
+        g->has_normal = false;
+        return g->normal;
+    }
+    double u1 = uniform01(g), u2 = uniform01(g);
+    double r = sqrt(-2.0 * log(1.0 - u2)), theta = TWO_PI * u1;
+    g->normal = r * sin(theta);
+    g->has_normal = true;
+    return r * cos(theta);
+}
+
+/* normal_fill_16: pairs (j, j + 8) of uniforms into two normals each. */
+static void normal_fill_16(double *d, double mean, double std) {
+    for (int j = 0; j < 8; j++) {
+        double r = sqrt(-2.0 * log(1.0 - d[j])), theta = TWO_PI * d[j + 8];
+        d[j] = fma(r * cos(theta), std, mean);
+        d[j + 8] = fma(r * sin(theta), std, mean);
+    }
+}
+
+/* 16 or more elements: every uniform first, then blocks of 16; a tail is
+ * redrawn over the last 16 (overwriting normals already made), as ATen's
+ * normal_fill. The cached normal is neither used nor touched. */
+static void normal_fill(double *d, int64_t n, double mean, double std, AgGenerator *g) {
+    uniform_fill(d, n, g);
+    for (int64_t i = 0; i + 16 <= n; i += 16) normal_fill_16(d + i, mean, std);
+    if (n % 16) {
+        double *tail = d + n - 16;
+        uniform_fill(tail, 16, g);
+        normal_fill_16(tail, mean, std);
+    }
+}
+
+/* ======================================================================
+ * In-place fills
+ * ====================================================================== */
+
+/* An in-place fill may not write a tensor that requires grad (PyTorch's
+ * "a leaf Variable that requires grad is being used in an in-place
+ * operation"). */
+static bool fillable(const Tensor *t, const char *op) {
+    if (!t) return ag_fail("%s: tensor is NULL", op), false;
+    if (t->requires_grad)
+        return ag_fail("%s: a tensor that requires grad cannot be filled in place", op), false;
+    return true;
+}
+
+int tensor_uniform_(Tensor *t, double from, double to, AgGenerator *g) {
+    if (!fillable(t, "uniform_")) return -1;
+    if (!(from <= to))
+        return ag_fail("uniform_ expects to return a [from, to) range, but found from=%g > to=%g",
+                       from, to), -1;
+    g = generator_or_default(g);
+    uniform_fill(t->data, t->numel, g);
+    double span = to - from;
+    if (from != 0.0 || to != 1.0) /* fma(u, 1, 0) is u */
+        for (int64_t i = 0; i < t->numel; i++) t->data[i] = fma(t->data[i], span, from);
+    return 0;
+}
+
+int tensor_normal_(Tensor *t, double mean, double std, AgGenerator *g) {
+    if (!fillable(t, "normal_")) return -1;
+    if (!(std >= 0.0)) return ag_fail("normal expects std >= 0.0, but found std %g", std), -1;
+    g = generator_or_default(g);
+    if (t->numel >= 16) {
+        normal_fill(t->data, t->numel, mean, std, g);
+        return 0;
+    }
+    for (int64_t i = 0; i < t->numel; i++) t->data[i] = fma(standard_normal(g), std, mean);
+    return 0;
+}
+
+int tensor_random_(Tensor *t, int64_t low, int64_t high, AgGenerator *g) {
+    if (!fillable(t, "random_")) return -1;
+    if (low >= high)
+        return ag_fail("random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld",
+                       (long long)low, (long long)high), -1;
+    g = generator_or_default(g);
+    uint64_t range = (uint64_t)high - (uint64_t)low;
+    bool wide = range >= UINT64_C(1) << 32; /* one 32-bit draw would not cover it */
+    for (int64_t i = 0; i < t->numel; i++) {
+        uint64_t v = wide ? mt_draw64(g) : mt_draw(g);
+        t->data[i] = (double)(int64_t)(v % range + (uint64_t)low);
+    }
+    return 0;
+}
+
+int tensor_bernoulli_(Tensor *t, double p, AgGenerator *g) {
+    if (!fillable(t, "bernoulli_")) return -1;
+    if (!(p >= 0.0 && p <= 1.0))
+        return ag_fail("bernoulli_ expects p to be in [0, 1], but got p=%g", p), -1;
+    g = generator_or_default(g);
+    for (int64_t i = 0; i < t->numel; i++) t->data[i] = uniform01(g) < p ? 1.0 : 0.0;
+    return 0;
+}
+
+int tensor_exponential_(Tensor *t, double lambd, AgGenerator *g) {
+    if (!fillable(t, "exponential_")) return -1;
+    if (!(lambd > 0.0))
+        return ag_fail("exponential_ expects lambda > 0.0, but found lambda=%g", lambd), -1;
+    g = generator_or_default(g);
+    for (int64_t i = 0; i < t->numel; i++) t->data[i] = -1.0 / lambd * log(1.0 - uniform01(g));
+    return 0;
+}
+
+/* ======================================================================
+ * New tensors
+ * ====================================================================== */
+
+/* A new leaf filled by fill (default generator), then marked as asked. */
+static Tensor *filled(int ndim, const int64_t *shape, bool requires_grad,
+                      int (*fill)(Tensor *, double, double, AgGenerator *), double a, double b) {
+    Tensor *t = tensor_zeros(ndim, shape, false);
+    if (t && fill(t, a, b, NULL) != 0) {
+        tensor_release(t);
+        return NULL;
+    }
+    if (t) t->requires_grad = requires_grad;
+    return t;
+}
+
+Tensor *tensor_rand(int ndim, const int64_t *shape, bool requires_grad) {
+    return filled(ndim, shape, requires_grad, tensor_uniform_, 0.0, 1.0);
+}
+
+Tensor *tensor_randn(int ndim, const int64_t *shape, bool requires_grad) {
+    return filled(ndim, shape, requires_grad, tensor_normal_, 0.0, 1.0);
+}
+
+/* torch.bernoulli(p): one uniform per element, compared with its p. */
+Tensor *tensor_bernoulli(const Tensor *p, AgGenerator *g) {
+    if (!p) return ag_fail("bernoulli: tensor is NULL");
+    for (int64_t i = 0; i < p->numel; i++)
+        if (!(p->data[i] >= 0.0 && p->data[i] <= 1.0))
+            return ag_fail("bernoulli: every probability must be in [0, 1], found %g",
+                           p->data[i]);
+    Tensor *t = tensor_zeros(p->ndim, p->shape, false);
+    if (!t) return NULL;
+    g = generator_or_default(g);
+    for (int64_t i = 0; i < p->numel; i++) t->data[i] = uniform01(g) < p->data[i] ? 1.0 : 0.0;
+    return t;
+}
+
+/* randperm: 0..n-1, element i swapped with i + random() % (n - i). */
+Tensor *tensor_randperm(int64_t n, AgGenerator *g) {
+    if (n < 0) return ag_fail("randperm: n must be non-negative, got %lld", (long long)n);
+    Tensor *t = tensor_zeros(1, &n, false);
+    if (!t) return NULL;
+    g = generator_or_default(g);
+    double *d = t->data;
+    for (int64_t i = 0; i < n; i++) d[i] = (double)i;
+    for (int64_t i = 0; i < n - 1; i++) {
+        int64_t z = (int64_t)(mt_draw(g) % (uint64_t)(n - i));
+        double saved = d[i];
+        d[i] = d[z + i];
+        d[z + i] = saved;
+    }
+    return t;
+}
+
+/* With replacement: the row's cumulative sums over their total, the last
+ * set to 1, and a binary search for each float64 uniform (ATen's
+ * multinomial_with_replacement). cum has the row's length. */
+static void multinomial_row_replaced(const double *p, int64_t k, int64_t n, double *cum,
+                                     double *out, AgGenerator *g) {
+    double sum = 0.0;
+    for (int64_t j = 0; j < k; j++) cum[j] = sum += p[j];
+    for (int64_t j = 0; j < k; j++) cum[j] /= sum;
+    cum[k - 1] = 1.0;
+    for (int64_t s = 0; s < n; s++) {
+        double u = uniform01(g);
+        int64_t left = 0, right = k;
+        while (right - left > 0) {
+            int64_t mid = left + (right - left) / 2;
+            if (cum[mid] < u) left = mid + 1;
+            else right = mid;
+        }
+        out[s] = (double)left;
+    }
+}
+
+typedef struct {
+    double key;
+    int64_t index;
+} Ranked;
+
+/* Descending by key; equal keys by index (PyTorch leaves ties' order open). */
+static int ranked_descending(const void *pa, const void *pb) {
+    const Ranked *a = pa, *b = pb;
+    if (a->key != b->key) return a->key < b->key ? 1 : -1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+/* Checks every row as ATen does: finite, non-negative, a positive sum. */
+static bool multinomial_valid(const Tensor *p, int64_t rows, int64_t k) {
+    for (int64_t i = 0; i < p->numel; i++)
+        if (!(p->data[i] >= 0.0 && p->data[i] < INFINITY))
+            return ag_fail("multinomial: probability tensor contains either `inf`, `nan` or "
+                           "element < 0"), false;
+    for (int64_t r = 0; r < rows; r++) {
+        double sum = 0.0;
+        for (int64_t j = 0; j < k; j++) sum += p->data[r * k + j];
+        if (!(sum > 0.0))
+            return ag_fail("multinomial: invalid multinomial distribution (sum of probabilities "
+                           "<= 0)"), false;
+    }
+    return true;
+}
+
+Tensor *tensor_multinomial(const Tensor *p, int64_t n, bool replacement, AgGenerator *g) {
+    if (!p) return ag_fail("multinomial: tensor is NULL");
+    if (p->ndim != 1 && p->ndim != 2)
+        return ag_fail("multinomial: prob_dist must be 1 or 2 dim, not %d", p->ndim);
+    int64_t k = p->shape[p->ndim - 1], rows = p->ndim == 2 ? p->shape[0] : 1;
+    if (k == 0) return ag_fail("multinomial: number of categories cannot be zero");
+    if (n <= 0) return ag_fail("multinomial: cannot sample n_sample <= 0 samples");
+    if (!replacement && n > k)
+        return ag_fail("multinomial: cannot sample n_sample > prob_dist.size(-1) samples "
+                       "without replacement");
+    if (!multinomial_valid(p, rows, k)) return NULL;
+    int64_t shape[2] = {rows, n};
+    Tensor *t = p->ndim == 2 ? tensor_zeros(2, shape, false) : tensor_zeros(1, &n, false);
+    if (!t) return NULL;
+    g = generator_or_default(g);
+    if (replacement) {
+        double *cum = malloc((size_t)k * sizeof *cum);
+        if (!cum) return tensor_release(t), ag_fail("multinomial: out of memory");
+        for (int64_t r = 0; r < rows; r++)
+            multinomial_row_replaced(p->data + r * k, k, n, cum, t->data + r * n, g);
+        free(cum);
+        return t;
+    }
+    /* Without replacement: the top n of p / q, q ~ Exp(1) drawn for every
+     * element first (ATen's exponential trick, Gumbel top-k). */
+    Ranked *ranked = malloc((size_t)p->numel * sizeof *ranked);
+    if (!ranked) return tensor_release(t), ag_fail("multinomial: out of memory");
+    for (int64_t i = 0; i < p->numel; i++)
+        ranked[i] = (Ranked){p->data[i] / (-1.0 * log(1.0 - uniform01(g))), i % k};
+    for (int64_t r = 0; r < rows; r++) {
+        qsort(ranked + r * k, (size_t)k, sizeof *ranked, ranked_descending);
+        for (int64_t s = 0; s < n; s++) t->data[r * n + s] = (double)ranked[r * k + s].index;
+    }
+    free(ranked);
+    return t;
+}
