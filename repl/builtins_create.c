@@ -207,12 +207,6 @@ BUILTIN(bi_linspace) {
  * Random numbers: the engine's stream (PyTorch's, src/random.c)
  * ====================================================================== */
 
-void generator_release(Generator *g) {
-    if (!g || --g->refs > 0) return;
-    ag_generator_free(g->engine);
-    free(g);
-}
-
 /* generator=: None for the default stream (NULL), or a torch.Generator. */
 static bool arg_generator(Session *s, CallArgs *a, AgGenerator **g) {
     int i = arg_index(a, "generator");

@@ -1,12 +1,13 @@
 /*
  * builtins_optim.c — optimizers in the shell: SGD, Adam, AdamW, RMSprop and
- * Adagrad over a list of variables (opt = Adam([w, b], lr=0.01)), and their
+ * Adagrad over a list of tensors (opt = Adam([w, b], lr=0.01)), and their
  * methods opt.step() and opt.zero_grad(): one table at the end, a row per
  * optimizer (its signature is all the shell needs to read its arguments,
  * and a list of what its value prints). The update rules are the engine's
- * (src/optim.c, PyTorch 1.13's bit for bit); here a step reads each
- * variable's tensor, and rebinds the variable to the new leaf the engine
- * returns, as w -= lr * w.grad does. The old tensors are not changed.
+ * (src/optim.c, PyTorch 1.13's bit for bit); an optimizer holds its
+ * tensors, and a step writes into them in place, so every name, list and
+ * object holding one sees it (a graph that saved one refuses a later
+ * backward, as in PyTorch).
  */
 #include <math.h>
 #include <stddef.h>
@@ -29,37 +30,50 @@ typedef struct OptimRow {
     Builtin row;
 } OptimRow;
 
-/* The names in the params argument: a list written of variable names. */
-static bool parameter_names(Session *s, CallArgs *a, Optimizer *o) {
-    const Node *list = a->node[0];
-    if (list && list->kind == NODE_LIST && list->as.list.count == 0)
-        return arg_error(s, a, 0, "optimizer got an empty parameter list");
-    if (!list || list->kind != NODE_LIST_EXPR || a->arg[0].kind != VAL_LIST)
-        return arg_error(s, a, 0, "params must be a list of variables, as [w, b]");
-    if (list->num_kids == 0) return arg_error(s, a, 0, "optimizer got an empty parameter list");
-    o->names = calloc((size_t)list->num_kids, sizeof *o->names);
-    if (!o->names) return session_fail(s, a->line, a->col, "out of memory");
-    for (int i = 0; i < list->num_kids; i++) {
-        const Node *n = list->kids[i];
-        const Value *v = &a->arg[0].as.list->items[i];
-        if (n->kind != NODE_NAME || n->torch)
-            return session_fail(s, n->line, n->col, "parameter %d is not a variable: the "
-                                "optimizer updates variables, so write their names", i + 1);
-        if (v->kind != VAL_TENSOR)
-            return session_fail(s, n->line, n->col, "parameter '%.*s' is %s, not a tensor",
-                                (int)n->as.text.length, n->as.text.text, value_kind_name(v));
-        if (!tensor_is_leaf(v->as.tensor))
-            return session_fail(s, n->line, n->col, "can't optimize a non-leaf tensor: '%.*s' "
-                                "is the result of %s", (int)n->as.text.length, n->as.text.text,
-                                v->as.tensor->op_name);
-        for (int j = 0; j < i; j++) /* a step would update it twice (PyTorch warns) */
-            if (strlen(o->names[j]) == n->as.text.length &&
-                memcmp(o->names[j], n->as.text.text, n->as.text.length) == 0)
-                return session_fail(s, n->line, n->col, "parameter %d is '%s' again: list "
-                                    "each variable once", i + 1, o->names[j]);
-        o->names[i] = strndup(n->as.text.text, n->as.text.length);
-        if (!o->names[i]) return session_fail(s, a->line, a->col, "out of memory");
+/* Item i of the params list: a leaf tensor, not met before. */
+static bool check_parameter(Session *s, CallArgs *a, const Optimizer *o, int i, const Value *v) {
+    if (v->kind != VAL_TENSOR)
+        return arg_error(s, a, 0, "%soptimizer can only optimize Tensors, but parameter %d is "
+                         "%s", s->python ? "TypeError: " : "", i + 1, value_kind_name(v));
+    if (!tensor_is_leaf(v->as.tensor))
+        return arg_error(s, a, 0, "%scan't optimize a non-leaf Tensor (parameter %d is the "
+                         "result of %s)", s->python ? "ValueError: " : "", i + 1,
+                         v->as.tensor->op_name);
+    for (int j = 0; j < i; j++) /* a step would update it twice (PyTorch warns) */
+        if (o->params[j] == v->as.tensor)
+            return arg_error(s, a, 0, "parameter %d is parameter %d again: list each tensor "
+                             "once", i + 1, j + 1);
+    return true;
+}
+
+/* The tensors of the params argument (a list or tuple of tensors, written
+ * or held in a variable), each retained, with the names of those written
+ * as names ([w, b]) for printing. */
+static bool read_parameters(Session *s, CallArgs *a, Optimizer *o) {
+    const Value *list = &a->arg[0];
+    const Node *node = a->node[0];
+    bool empty = node && node->kind == NODE_LIST && node->as.list.count == 0; /* [] in .ag */
+    if (list->kind != VAL_LIST && !empty)
+        return arg_error(s, a, 0, "%sparams argument given to the optimizer should be an "
+                         "iterable of Tensors or dicts, but got %s", s->python ? "TypeError: " : "",
+                         value_kind_name(list));
+    int n = empty ? 0 : list->as.list->count;
+    if (n == 0) return arg_error(s, a, 0, "%soptimizer got an empty parameter list",
+                                 s->python ? "ValueError: " : "");
+    const Node *written = a->node[0] && a->node[0]->kind == NODE_LIST_EXPR &&
+                          a->node[0]->num_kids == n ? a->node[0] : NULL;
+    o->params = calloc((size_t)n, sizeof *o->params);
+    o->names = calloc((size_t)n, sizeof *o->names);
+    if (!o->params || !o->names) return session_fail(s, a->line, a->col, "out of memory");
+    for (int i = 0; i < n; i++) {
+        const Value *v = &list->as.list->items[i];
+        if (!check_parameter(s, a, o, i, v)) return false;
+        o->params[i] = tensor_retain(v->as.tensor);
         o->count = i + 1;
+        const Node *k = written ? written->kids[i] : NULL;
+        if (k && k->kind == NODE_NAME && !k->torch &&
+            !(o->names[i] = strndup(k->as.text.text, k->as.text.length)))
+            return session_fail(s, a->line, a->col, "out of memory");
     }
     return true;
 }
@@ -179,8 +193,7 @@ static BUILTIN(bi_optimizer) {
     if (!o) return session_fail(s, a->line, a->col, "out of memory");
     o->refs = 1;
     o->kind = row->kind;
-    if (s->frame && (o->env = s->frame->env)) o->env->refs++; /* its w, not a global w */
-    bool ok = parameter_names(s, a, o) && read_config(s, a, o->kind, &o->config);
+    bool ok = read_parameters(s, a, o) && read_config(s, a, o->kind, &o->config);
     if (ok && !(o->engine = ag_optim_new(o->kind, &o->config, o->count)))
         ok = session_fail(s, a->line, a->col, "%s: %s", ag_optim_name(o->kind), ag_error());
     if (ok && !(o->text = describe(o->kind, row->shown, o->config)))
@@ -197,48 +210,14 @@ static BUILTIN(bi_optimizer) {
  * opt.step(), opt.zero_grad()
  * ====================================================================== */
 
-/* The variable i of the optimizer, holding a tensor: looked up where the
- * optimizer was made (the call's variables, then those it closes over),
- * then among the globals, wherever step() is called. */
-static bool parameter_var(Session *s, const CallArgs *a, const Optimizer *o, int i, Value **out) {
-    size_t length = strlen(o->names[i]);
-    Value *v = NULL;
-    for (Env *e = o->env; e && !v; e = e->parent) {
-        Local *l = env_lookup(e, o->names[i], length);
-        if (l && l->value.kind != VAL_VOID) v = &l->value; /* VOID: deleted */
-    }
-    if (!v) {
-        Var *g = session_lookup(s, o->names[i], length);
-        if (g) v = &g->value;
-    }
-    if (!v || v->kind != VAL_TENSOR)
-        return session_fail(s, a->line, a->col, "%s: the variable '%s' no longer holds a tensor",
-                            ag_optim_name(o->kind), o->names[i]);
-    *out = v;
-    return true;
-}
-
+/* One step of every tensor the optimizer holds, in place. */
 static BUILTIN(bi_optim_step) {
     (void)out;
     Optimizer *o = a->arg[0].as.optim;
-    Tensor **params = calloc((size_t)o->count * 2, sizeof *params);
-    Value **vars = calloc((size_t)o->count, sizeof *vars);
-    bool ok = params && vars;
-    if (!ok) session_set_error(s, a->line, a->col, "out of memory");
-    for (int i = 0; ok && i < o->count; i++) {
-        ok = parameter_var(s, a, o, i, &vars[i]);
-        if (ok) params[i] = vars[i]->as.tensor;
-    }
-    Tensor **updated = params ? params + o->count : NULL;
-    if (ok && ag_optim_step(o->engine, params, updated) != 0)
-        ok = session_fail(s, a->line, a->col, "%s", ag_error());
-    for (int i = 0; ok && i < o->count; i++) { /* rebind: the old tensors stay as they were */
-        value_release(vars[i]);
-        *vars[i] = value_tensor(updated[i]);
-    }
-    free(params);
-    free(vars);
-    return ok;
+    if (ag_optim_step_in_place(o->engine, o->params) != 0)
+        return session_fail(s, a->line, a->col, "%s%s", s->python ? "RuntimeError: " : "",
+                            ag_error());
+    return true;
 }
 
 static BUILTIN(bi_optim_zero_grad) {
@@ -246,23 +225,18 @@ static BUILTIN(bi_optim_zero_grad) {
     Optimizer *o = a->arg[0].as.optim;
     bool to_none = true;
     if (!arg_bool(s, a, 1, &to_none)) return false;
-    Value **vars = calloc((size_t)o->count, sizeof *vars);
-    if (!vars) return session_fail(s, a->line, a->col, "out of memory");
-    bool ok = true;
-    for (int i = 0; ok && i < o->count; i++) ok = parameter_var(s, a, o, i, &vars[i]);
-    for (int i = 0; ok && i < o->count; i++) {
-        Tensor *t = vars[i]->as.tensor;
+    for (int i = 0; i < o->count; i++) {
+        Tensor *t = o->params[i];
         if (to_none || !t->grad) { /* PyTorch leaves a missing gradient missing */
             tensor_zero_grad(t);
             continue;
         }
         Tensor *zeros = tensor_zeros(t->ndim, t->shape, false);
-        ok = zeros && tensor_set_grad(t, zeros) == 0;
+        bool ok = zeros && tensor_set_grad(t, zeros) == 0;
         tensor_release(zeros);
-        if (!ok) session_set_error(s, a->line, a->col, "%s", ag_error());
+        if (!ok) return session_fail(s, a->line, a->col, "%s", ag_error());
     }
-    free(vars);
-    return ok;
+    return true;
 }
 
 /* ======================================================================
@@ -275,29 +249,28 @@ static BUILTIN(bi_optim_zero_grad) {
 static const OptimRow optimizers[] = {
     OPTIM(AG_OPTIM_SGD, "SGD", "SGD(params, lr=None, momentum=0, dampening=0, weight_decay=0, "
           "nesterov=False, *, maximize=False)", "stochastic gradient descent over a list of "
-          "variables: opt.step() updates them", "lr has no default; momentum, nesterov and "
+          "tensors: opt.step() updates them in place", "lr has no default; momentum, nesterov and "
           "dampening as PyTorch's", "lr momentum dampening weight_decay nesterov maximize?"),
     OPTIM(AG_OPTIM_ADAM, "Adam", "Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, "
-          "weight_decay=0, amsgrad=False, *, maximize=False)", "Adam over a list of variables",
+          "weight_decay=0, amsgrad=False, *, maximize=False)", "Adam over a list of tensors",
           NULL, "lr betas eps weight_decay amsgrad maximize?"),
     OPTIM(AG_OPTIM_ADAMW, "AdamW", "AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, "
           "weight_decay=0.01, amsgrad=False, *, maximize=False)", "Adam with decoupled weight "
           "decay", NULL, "lr betas eps weight_decay amsgrad maximize?"),
     OPTIM(AG_OPTIM_RMSPROP, "RMSprop", "RMSprop(params, lr=0.01, alpha=0.99, eps=1e-08, "
           "weight_decay=0, momentum=0, centered=False, *, maximize=False)", "RMSprop over a "
-          "list of variables", NULL, "lr momentum alpha eps weight_decay centered maximize?"),
+          "list of tensors", NULL, "lr momentum alpha eps weight_decay centered maximize?"),
     OPTIM(AG_OPTIM_ADAGRAD, "Adagrad", "Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, "
           "initial_accumulator_value=0, eps=1e-10, *, maximize=False)", "Adagrad over a list of "
-          "variables", NULL, "lr lr_decay eps weight_decay initial_accumulator_value maximize?"),
+          "tensors", NULL, "lr lr_decay eps weight_decay initial_accumulator_value maximize?"),
 };
 #undef OPTIM
 enum { NUM_OPTIMIZERS = sizeof optimizers / sizeof optimizers[0] };
 
 static const Builtin methods[] = {
-    {"step", "step(self)", "one update of every variable the optimizer holds (each rebound to a "
-     "fresh leaf that keeps its .grad)", "a variable without a gradient is skipped, as in "
-     "PyTorch", bi_optim_step, BI_VOID, VAL_OPTIM, NULL},
-    {"zero_grad", "zero_grad(self, set_to_none=True)", "resets the gradients of the variables "
+    {"step", "step(self)", "one update of every tensor the optimizer holds, in place (each "
+     "keeps its .grad)", "a tensor without a gradient is skipped, as in PyTorch", bi_optim_step, BI_VOID, VAL_OPTIM, NULL},
+    {"zero_grad", "zero_grad(self, set_to_none=True)", "resets the gradients of the tensors "
      "the optimizer holds (to None, as PyTorch 2; set_to_none=False: to zeros, PyTorch 1.13's "
      "default)", NULL, bi_optim_zero_grad, BI_VOID, VAL_OPTIM, NULL},
 };

@@ -432,8 +432,6 @@ static void mark_deep(const Value *v) {
         int n = f->def ? f->def->num_params : f->lambda->num_positional;
         for (int i = 0; f->defaults && i < n; i++) mark_value(&f->defaults[i]);
         if (f->closure) mark_env(f->closure);
-    } else if (v->kind == VAL_OPTIM && v->as.optim->env) {
-        mark_env(v->as.optim->env);
     }
 }
 

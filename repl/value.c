@@ -437,12 +437,21 @@ void env_release(Env *e) {
     free(e);
 }
 
+void generator_release(Generator *g) {
+    if (!g || --g->refs > 0) return;
+    ag_generator_free(g->engine);
+    free(g);
+}
+
 void optimizer_release(Optimizer *o) {
     if (!o || --o->refs > 0) return;
     ag_optim_free(o->engine);
-    for (int i = 0; i < o->count; i++) free(o->names[i]);
+    for (int i = 0; i < o->count; i++) {
+        tensor_release(o->params[i]);
+        if (o->names) free(o->names[i]);
+    }
+    free(o->params);
     free(o->names);
-    env_release(o->env);
     free(o->text);
     free(o);
 }
@@ -728,7 +737,12 @@ static Tensor *to_tensor_at(const Value *v, int depth, char *why, size_t size) {
 static void format_optimizer(StrBuf *out, const Optimizer *o) {
     strbuf_append(out, o->text);
     strbuf_append(out, " over [");
-    for (int i = 0; i < o->count; i++) strbuf_appendf(out, "%s%s", i ? ", " : "", o->names[i]);
+    for (int i = 0; i < o->count; i++) {
+        char shape[AG_SHAPE_STR_MAX];
+        if (o->names[i]) strbuf_appendf(out, "%s%s", i ? ", " : "", o->names[i]);
+        else strbuf_appendf(out, "%stensor of shape %s", i ? ", " : "",
+                            tensor_shape_str(o->params[i], shape, sizeof shape));
+    }
     strbuf_append(out, "]");
 }
 

@@ -54,24 +54,26 @@ typedef struct Instance Instance;
 typedef struct Bound Bound;
 struct Builtin;
 
-/* An optimizer as the shell holds it: the engine's, and the names of the
- * variables it updates (a step rebinds each to its new value). Shared by
- * the values that hold it (refs). builtins_optim.c makes it; value.c frees
- * it, as it frees every kind of value (so value.c calls nothing above it). */
+/* An optimizer as the shell holds it: the engine's, and the tensors it
+ * updates in place (PyTorch's: every name, list and object holding one
+ * sees each step). Shared by the values that hold it (refs).
+ * builtins_optim.c makes it; value.c frees it, as it frees every kind of
+ * value (so value.c calls nothing above it). */
 typedef struct Optimizer {
     int refs;
     AgOptimizer *engine;
     AgOptimKind kind;
     AgOptimConfig config;
     int count;
-    char **names;
-    Env *env;        /* the call it was made in (its names are looked up there first), or NULL */
+    Tensor **params; /* count tensors, retained */
+    char **names;    /* how each was written (w), for printing; NULL where it was no name */
     char *text;      /* "Adam(lr=0.001, ...)": how it prints, before " over [w, b]" */
 } Optimizer;
 void optimizer_release(Optimizer *o);
 
 /* torch.Generator(): the engine's generator, shared by the values that
- * hold it (refs), as Python's names share one object. */
+ * hold it (refs), as Python's names share one object. builtins_create.c
+ * makes it; value.c frees it. */
 typedef struct Generator {
     int refs;
     AgGenerator *engine;
