@@ -60,6 +60,8 @@ struct Tensor {
     Tensor *base;
     uint32_t version;
     bool own_version;            /* with a base: counts its own versions (x.data) */
+    bool parameter;              /* a client's mark (the shell's nn.Parameter); the engine
+                                    neither reads nor copies it */
 };
 
 /* A recorded operation. Lives in the arena until backward (or ag_graph_free)

@@ -103,6 +103,7 @@ typedef enum {
     STMT_DEL,       /* del TARGET, ...: params */
     STMT_CLASS,     /* class target[(expr)]: body */
     STMT_YIELD,     /* yield [expr], in a def that is a generator */
+    STMT_RAISE,     /* raise [expr] (.py): the script stops with that exception */
 } StmtKind;
 
 typedef struct Stmt Stmt;

@@ -520,7 +520,8 @@ bool arg_dims(Session *s, CallArgs *a, bool allow_infer, int *ndim, int64_t *sha
 }
 
 bool result_tensor(Session *s, const CallArgs *a, Tensor *t, Value *out) {
-    if (!t) return session_fail(s, a->line, a->col, "%s", ag_error());
+    if (!t) return session_fail(s, a->line, a->col, "%s%s", session_engine_prefix(s, ag_error()),
+                                ag_error());
     *out = value_tensor(t);
     return true;
 }
@@ -569,6 +570,13 @@ static const Builtin shell_builtins[] = {
      BI_CREATION, VAL_VOID, NULL},
     {"bernoulli", "bernoulli(input, p=None, generator=None)", "1 with each element's probability (or with p), else 0",
      NULL, bi_bernoulli, BI_METHOD, VAL_VOID, NULL},
+    {"uniform_", "uniform_(input, from_=0.0, to=1.0, generator=None)", "fills x in place with uniform "
+     "numbers in [from_, to), PyTorch's for the same seed; returns x", NULL, bi_uniform_, BI_METHOD,
+     VAL_VOID, NULL},
+    {"normal_", "normal_(input, mean=0.0, std=1.0, generator=None)", "fills x in place with normal "
+     "numbers, PyTorch's for the same seed; returns x", NULL, bi_normal_, BI_METHOD, VAL_VOID, NULL},
+    {"bernoulli_", "bernoulli_(input, p=0.5, generator=None)", "fills x in place with 1 (probability "
+     "p) or 0, PyTorch's for the same seed; returns x", NULL, bi_bernoulli_, BI_METHOD, VAL_VOID, NULL},
     {"multinomial", "multinomial(input, num_samples, replacement=False, generator=None)", "indices drawn with the "
      "weights of each row of x (as float64 values)", NULL, bi_multinomial, BI_METHOD, VAL_VOID, NULL},
     {"arange", "arange(*args, requires_grad=False, dtype=None, device=None)", "a, a+step, ... before b: arange(b), "

@@ -180,6 +180,7 @@ BUILTIN(bi_tensor); BUILTIN(bi_zeros); BUILTIN(bi_ones); BUILTIN(bi_full); BUILT
 BUILTIN(bi_rand); BUILTIN(bi_arange); BUILTIN(bi_range); BUILTIN(bi_eye); BUILTIN(bi_linspace);
 BUILTIN(bi_seed); BUILTIN(bi_initial_seed); BUILTIN(bi_randint); BUILTIN(bi_randint_like);
 BUILTIN(bi_randperm); BUILTIN(bi_normal); BUILTIN(bi_bernoulli); BUILTIN(bi_multinomial);
+BUILTIN(bi_uniform_); BUILTIN(bi_normal_); BUILTIN(bi_bernoulli_);
 BUILTIN(bi_generator); BUILTIN(bi_generator_manual_seed); BUILTIN(bi_generator_initial_seed);
 BUILTIN(bi_zeros_like); BUILTIN(bi_ones_like); BUILTIN(bi_randn_like); BUILTIN(bi_rand_like);
 /* the engine's ops: every row of its op table */

@@ -259,6 +259,27 @@ BUILTIN(bi_randn) { return random_shaped(s, a, tensor_normal_, out); }
 BUILTIN(bi_rand_like) { return random_like(s, a, tensor_uniform_, out); }
 BUILTIN(bi_randn_like) { return random_like(s, a, tensor_normal_, out); }
 
+/* x.uniform_(from, to), x.normal_(mean, std), x.bernoulli_(p): x filled
+ * in place from the stream (nn.init's draws), returning x. A tensor that
+ * requires grad only under no_grad, as PyTorch. */
+static bool fill_in_place(Session *s, CallArgs *a, Fill fill, double p, double q, Value *out) {
+    Tensor *t;
+    AgGenerator *g;
+    if (!arg_tensor(s, a, 0, &t) || !arg_generator(s, a, &g)) return false;
+    if (arg_present(a, 1) && !arg_number(s, a, 1, &p)) return false;
+    if (arg_index(a, "generator") != 2 && arg_present(a, 2) && !arg_number(s, a, 2, &q))
+        return false;
+    if (fill(t, p, q, g) != 0)
+        return session_fail(s, a->line, a->col, "%s%s", s->python ? "RuntimeError: " : "",
+                            ag_error());
+    *out = value_tensor(tensor_retain(t));
+    return true;
+}
+
+BUILTIN(bi_uniform_) { return fill_in_place(s, a, tensor_uniform_, 0, 1, out); }
+BUILTIN(bi_normal_) { return fill_in_place(s, a, tensor_normal_, 0, 1, out); }
+BUILTIN(bi_bernoulli_) { return fill_in_place(s, a, fill_bernoulli, 0.5, 0, out); }
+
 /* randint's bounds are integers PyTorch takes as int64; ag's values are
  * doubles, exact to 2^53. */
 enum { RANDINT_BITS = 53 };

@@ -463,6 +463,7 @@ static bool instance_of(const Value *v, const Value *type) {
     const char *t = type->as.builtin.name;
     if (strcmp(t, "int") == 0) return v->kind == VAL_INT || v->kind == VAL_BOOL;
     if (strcmp(t, "Tensor") == 0 || strcmp(t, "tensor") == 0) return v->kind == VAL_TENSOR;
+    if (strcmp(t, "Parameter") == 0) return v->kind == VAL_TENSOR && v->as.tensor->parameter;
     if (strcmp(t, "object") == 0) return true;
     return strcmp(t, value_type_name(v)) == 0;
 }
@@ -1228,6 +1229,51 @@ static BUILTIN(py_getattr) {
                         value_type_name(&a->arg[0]), (int)n, name);
 }
 
+/* nn.Parameter(data, requires_grad=True): a leaf sharing data's elements
+ * (as PyTorch's), marked so that a Module registers it and print shows
+ * "Parameter containing:". */
+static BUILTIN(py_parameter) {
+    Tensor *t;
+    bool requires_grad = true;
+    if (!arg_present(a, 0)) return arg_error(s, a, 0, "ag's Parameter needs its data (a tensor)");
+    if (!arg_tensor(s, a, 0, &t) || !arg_bool(s, a, 1, &requires_grad)) return false;
+    Tensor *p = tensor_detach(t);
+    if (!p) return session_fail(s, a->line, a->col, "%s", ag_error());
+    p->requires_grad = requires_grad;
+    p->parameter = true;
+    *out = value_tensor(p);
+    return true;
+}
+
+/* x.dim(): the number of dimensions (x.ndim). */
+static BUILTIN(py_dim) {
+    Tensor *x;
+    if (!arg_tensor(s, a, 0, &x)) return false;
+    *out = int_value(x->ndim);
+    return true;
+}
+
+/* torch.equal(a, b): the same shape and the same values (nan never equal). */
+static BUILTIN(py_equal) {
+    Tensor *x, *y;
+    if (!arg_tensor(s, a, 0, &x) || !arg_tensor(s, a, 1, &y)) return false;
+    bool same = x->ndim == y->ndim && x->numel == y->numel &&
+                memcmp(x->shape, y->shape, (size_t)x->ndim * sizeof *x->shape) == 0;
+    for (int64_t i = 0; same && i < x->numel; i++) same = x->data[i] == y->data[i];
+    *out = value_bool(same);
+    return true;
+}
+
+/* vars(obj): the object's own attributes, the dict itself (a change
+ * through it is the object's), as Python's __dict__. */
+static BUILTIN(py_vars) {
+    const Value *v = &a->arg[0];
+    if (v->kind != VAL_INSTANCE)
+        return arg_error(s, a, 0, "TypeError: vars() argument must have __dict__ attribute");
+    Value attrs = {.kind = VAL_DICT, .as.dict = v->as.object->attrs};
+    return value_copy(&attrs, out);
+}
+
 static BUILTIN(py_hasattr) {
     const char *name;
     size_t n;
@@ -1292,6 +1338,16 @@ const Builtin python_builtins[] = {
        "none, if given)", py_getattr, 0),
     PY("hasattr", "hasattr(object, name)", "whether object.name exists", py_hasattr, 0),
     PY("setattr", "setattr(object, name, value)", "object.name = value", py_setattr, BI_VOID),
+    PY("dim", "dim(input)", "the number of dimensions (x.ndim)", py_dim, BI_METHOD),
+    PY("equal", "equal(input, other)", "whether the two have the same shape and values",
+       py_equal, BI_METHOD),
+    PY("empty_like", "empty_like(input, requires_grad=False, dtype=None, device=None)", "as "
+       "zeros_like: PyTorch leaves the memory as it was; ag clears it", bi_zeros_like,
+       BI_CREATION),
+    PY("Parameter", "Parameter(data=None, requires_grad=True)", "torch.nn.Parameter: a leaf "
+       "sharing data's elements, which a Module registers", py_parameter, BI_TYPE),
+    PY("vars", "vars(object)", "the object's attributes: the dict itself, in the order they "
+       "were set", py_vars, 0),
     PY("type", "type(object)", "the type of a value (type(3) is int)", py_type, 0),
     PY("id", "id(object)", "a number that is the same for the same object", py_id, 0),
     PY("device", "device(type)", "torch.device('cpu'): ag computes on the CPU", py_device, 0),

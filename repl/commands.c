@@ -220,8 +220,9 @@ static bool cmd_help(Cmd *c, const char *arg) {
         help_overview(s);
         return true;
     }
-    if (arg[0] == ':') arg++, len--;
-    const Builtin *b = builtin_find(arg, len);
+    bool colon = arg[0] == ':'; /* :help :vars is the command, not vars() */
+    if (colon) arg++, len--;
+    const Builtin *b = colon ? NULL : builtin_find(arg, len);
     const Command *cmd = command_find(arg, len);
     const char *topic = topic_text(arg);
     if (b) help_builtin(s, b);

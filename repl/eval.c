@@ -22,6 +22,7 @@
 #include "builtins.h"
 #include "interrupt.h"
 #include "modules.h"
+#include "parse.h"
 #include "pyops.h"
 #include "pyformat.h"
 
@@ -43,7 +44,8 @@ static bool apply_tensor_binary(Session *s, const Node *n, TokenType op, const V
 
 /* The engine's result as a value, or its error at the node. */
 static bool engine_result(Session *s, const Node *n, Tensor *t, Value *out) {
-    if (!t) return session_fail(s, n->line, n->col, "%s", ag_error());
+    if (!t) return session_fail(s, n->line, n->col, "%s%s", session_engine_prefix(s, ag_error()),
+                                ag_error());
     *out = value_tensor(t);
     return true;
 }
@@ -631,14 +633,72 @@ static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
     return true;
 }
 
+/* Runs module_torch_nn_source at the top level, in the .py dialect, as
+ * the session's own statements (its classes are the session's values). */
+static bool run_torch_nn(Session *s) {
+    Frame *frame = s->frame;
+    bool python = s->python;
+    int quiet = s->quiet, depth = s->call_depth;
+    s->frame = NULL;
+    s->quiet = 1;
+    session_set_python(s, true);
+    AstArena arena = {0};
+    Parser p;
+    const char *src = module_torch_nn_source;
+    parser_init_mode(&p, src, strlen(src), TORCH_NN_FIRST_LINE, &arena, true, true);
+    bool ok = true;
+    for (Stmt *stmt; ok;) {
+        ParseStatus st = parse_statement(&p, &stmt);
+        if (st == PARSE_END) break;
+        ok = st == PARSE_OK ? exec_statement(s, stmt) != EXEC_ERROR
+                            : session_fail(s, p.error_line, p.error_col, "%s", p.error);
+        ast_arena_free(&arena);
+        p.arena = &arena;
+    }
+    parser_free(&p);
+    ast_arena_free(&arena);
+    s->frame = frame;
+    s->quiet = quiet;
+    s->call_depth = depth;
+    session_set_python(s, python);
+    return ok;
+}
+
+/* torch.nn's NAME (a class of torch_nn.c) into out: true if it has one.
+ * The source runs on first need; its names stay in the hidden global
+ * __torch_nn__. false with *failed when that fails (the error set at n). */
+static bool torch_nn_name(Session *s, const Node *n, const char *name, size_t len, Value *out,
+                          bool *failed) {
+    *failed = false;
+    Var *v = session_lookup(s, "__torch_nn__", 12);
+    if (!v || v->value.kind != VAL_DICT) {
+        if (!run_torch_nn(s) || !(v = session_lookup(s, "__torch_nn__", 12)) ||
+            v->value.kind != VAL_DICT) {
+            char inner[sizeof s->error];
+            memcpy(inner, s->error, sizeof inner);
+            *failed = true;
+            session_set_error(s, n->line, n->col, "ag's torch.nn failed to load: %.*s", 400, inner);
+            return false;
+        }
+    }
+    Value key;
+    if (!value_string(name, len, &key)) return *failed = true, session_fail(s, n->line, n->col, "MemoryError");
+    Value *found = value_dict_get(v->value.as.dict, &key);
+    value_release(&key);
+    return found && value_copy(found, out);
+}
+
 /* module.NAME: a submodule or a constant (a function must be called). */
 static bool module_attr(Session *s, const Node *n, const char *module, Value *out) {
     const char *name = n->as.text.text;
     size_t len = n->as.text.length;
     const char *sub = module_submodule(module, name, len);
     double constant;
+    bool failed;
     if (sub) return *out = (Value){.kind = VAL_MODULE, .as.module = sub}, true;
     if (module_constant(module, name, len, &constant)) return *out = value_number(constant), true;
+    if (strcmp(module, "torch.nn") == 0 && torch_nn_name(s, n, name, len, out, &failed)) return true;
+    if (strcmp(module, "torch.nn") == 0 && failed) return false;
     const char *dtype = strcmp(module, "torch") == 0 ? module_dtype(name, len) : NULL;
     if (dtype) return *out = (Value){.kind = VAL_DTYPE, .as.module = dtype}, true;
     const Builtin *b = module_is_torch(module) ? builtin_find(name, len)
@@ -1187,6 +1247,10 @@ static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int
     s->frame = frame.caller;
     value_release(&frame.result);
     env_release(env);
+    if (!ok && s->error_line >= TORCH_NN_FIRST_LINE && at->line < TORCH_NN_FIRST_LINE) {
+        s->error_line = at->line; /* inside torch.nn: the script's line that called in */
+        s->error_col = at->col;
+    }
     if (!ok) blame_call(s, at, f);
     return ok;
 }
@@ -1587,6 +1651,14 @@ static bool call_module(Session *s, const Node *call, const char *module, Value 
     const char *name = attr->as.text.text;
     size_t len = attr->as.text.length;
     if (not_yet(s, module, attr)) return false;
+    Value cls;
+    bool failed;
+    if (strcmp(module, "torch.nn") == 0 && torch_nn_name(s, attr, name, len, &cls, &failed)) {
+        bool ok = call_value(s, call, &cls, out); /* nn.Linear(2, 3) */
+        value_release(&cls);
+        return ok;
+    }
+    if (strcmp(module, "torch.nn") == 0 && failed) return false;
     const Builtin *b = module_is_torch(module) ? builtin_find(name, len)
                                                : builtin_in_module(module, name, len);
     if (b && !b->self_kind) return call_builtin(s, call, b, NULL, out);
@@ -2807,7 +2879,12 @@ static Status import_from(Session *s, const char *module, const Node *name, cons
     if (not_yet(s, module, name)) return EXEC_ERROR;
     const char *sub = module_submodule(module, text, len);
     double constant;
+    Value cls;
+    bool failed;
     if (sub) return bind_module(s, name, alias, sub);
+    if (strcmp(module, "torch.nn") == 0 && torch_nn_name(s, name, text, len, &cls, &failed))
+        return bind_name(s, alias ? alias : name, cls) ? EXEC_OK : EXEC_ERROR;
+    if (strcmp(module, "torch.nn") == 0 && failed) return EXEC_ERROR;
     if (module_constant(module, text, len, &constant))
         return bind_name(s, alias ? alias : name, value_number(constant)) ? EXEC_OK : EXEC_ERROR;
     const Builtin *own = builtin_in_module(module, text, len);
@@ -2984,6 +3061,29 @@ static Status exec_assert(Session *s, const Stmt *st) {
     return EXEC_ERROR;
 }
 
+/* raise E(msg) / raise E / raise: with no except, the exception stops
+ * the script as CPython prints its last line: "E: msg". */
+static Status exec_raise(Session *s, const Stmt *st) {
+    const Node *e = st->expr;
+    if (!e) return exec_fail(s, st->line, st->col, "RuntimeError: No active exception to reraise");
+    const Node *name = e->kind == NODE_CALL ? e->left : e;
+    if (name->kind != NODE_NAME)
+        return exec_fail(s, st->line, st->col, "TypeError: exceptions must derive from "
+                         "BaseException");
+    Value m = value_void();
+    if (e->kind == NODE_CALL && e->num_kids > 0 && !eval_expression(s, e->kids[0], &m))
+        return EXEC_ERROR;
+    StrBuf text;
+    strbuf_init(&text);
+    if (m.kind == VAL_STRING) strbuf_appendn(&text, m.as.string.text, m.as.string.length);
+    else if (m.kind != VAL_VOID) value_format(&text, &m, &s->print, false);
+    session_set_error(s, st->line, st->col, "%.*s%s%.*s", name_len(name), name->as.text.text,
+                      text.len ? ": " : "", 500, text.len ? text.data : "");
+    strbuf_free(&text);
+    value_release(&m);
+    return EXEC_ERROR;
+}
+
 static Status exec_statement(Session *s, const Stmt *st) {
     switch (st->kind) {
     case STMT_EXPR: return exec_expr(s, st);
@@ -3001,6 +3101,7 @@ static Status exec_statement(Session *s, const Stmt *st) {
     case STMT_PASS: return EXEC_OK;
     case STMT_GLOBAL: return exec_global(s, st);
     case STMT_ASSERT: return exec_assert(s, st);
+    case STMT_RAISE: return exec_raise(s, st);
     case STMT_YIELD: return exec_yield(s, st);
     case STMT_DEL: return exec_del(s, st);
     case STMT_CLASS: return exec_class(s, st);

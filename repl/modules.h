@@ -37,4 +37,11 @@ typedef struct {
 } MathFunction;
 const MathFunction *module_math_function(const char *name, size_t length);
 
+/* torch.nn's classes, as Python source (torch_nn.c), which the evaluator
+ * runs once per session; its lines are numbered from TORCH_NN_FIRST_LINE,
+ * past any script's, so that an error inside it can be told apart (and
+ * reported at the script's line that called in). */
+extern const char module_torch_nn_source[];
+#define TORCH_NN_FIRST_LINE 1000000000
+
 #endif

@@ -1450,7 +1450,6 @@ static bool unsupported_statement(Parser *p) {
     case TOK_TRY: case TOK_EXCEPT: case TOK_FINALLY:
         what = "exceptions (try/except/finally) are outside ag's Python: an error stops the "
                "script"; break;
-    case TOK_RAISE: what = "raise is outside ag's Python (use assert COND, MESSAGE)"; break;
     case TOK_ASYNC: case TOK_AWAIT: what = "async and await are outside ag's Python"; break;
     default: return false;
     }
@@ -1630,6 +1629,20 @@ static Stmt *global_statement(Parser *p) {
 }
 
 /* assert COND [, MESSAGE] */
+/* raise [EXPR]: with no except in ag's Python, the script stops there. */
+static Stmt *raise_statement(Parser *p) {
+    Stmt *s = new_stmt(p, STMT_RAISE, &p->previous);
+    if (!s) return NULL;
+    if (!check(p, TOK_END_STMT) && !check(p, TOK_EOF) && !check(p, TOK_DEDENT) &&
+        !(s->expr = expr(p)))
+        return NULL;
+    if (check(p, TOK_NAME) && token_is(&p->current, "from")) { /* raise X from Y: X stops it */
+        advance(p);
+        if (!expr(p)) return NULL;
+    }
+    return s;
+}
+
 static Stmt *assert_statement(Parser *p) {
     Stmt *s = new_stmt(p, STMT_ASSERT, &p->previous);
     if (!s || !(s->expr = expr(p))) return NULL;
@@ -1758,6 +1771,7 @@ static Stmt *statement(Parser *p) {
     else if (match(p, TOK_PASS)) s = new_stmt(p, STMT_PASS, &first);
     else if (match(p, TOK_GLOBAL) || match(p, TOK_NONLOCAL)) s = global_statement(p);
     else if (match(p, TOK_ASSERT)) s = assert_statement(p);
+    else if (p->python && match(p, TOK_RAISE)) s = raise_statement(p);
     else if (match(p, TOK_YIELD)) s = yield_statement(p);
     else if (match(p, TOK_DEL)) s = del_statement(p);
     else if (match(p, TOK_BREAK)) s = jump_statement(p, STMT_BREAK);

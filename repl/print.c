@@ -265,6 +265,8 @@ void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts, bool 
         strbuf_append(out, "None");
         return;
     }
+    if (t->parameter && opts->python) /* nn.Parameter's repr, as PyTorch's */
+        strbuf_append(out, "Parameter containing:\n");
     size_t start = out->len;
     strbuf_append(out, "tensor(");
     /* An empty tensor shows its shape unless it is 1-D, to match NumPy. */

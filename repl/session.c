@@ -178,6 +178,12 @@ void session_set_python(Session *s, bool python) {
     s->print.python = python;
 }
 
+const char *session_engine_prefix(const Session *s, const char *message) {
+    if (!s->python) return "";
+    return strstr(message, "out of bounds") || strstr(message, "out of range") ? "IndexError: "
+                                                                                : "RuntimeError: ";
+}
+
 /* Whether a def's parameters name one twice (the error then set). */
 static bool duplicate_params(Session *s, Node *const *params, int n) {
     for (int i = 0; i < n; i++)

@@ -190,6 +190,10 @@ bool session_object_truth(Session *s, int line, int col, const Value *obj, bool 
 bool session_iterable(Session *s, int line, int col, Value *v);
 /* Switches the .py dialect on or off (the print options follow). */
 void session_set_python(Session *s, bool python);
+/* The exception an engine error is in a .py file, as its message's prefix
+ * ("RuntimeError: ", or "IndexError: " for an index out of bounds, as
+ * PyTorch raises them); "" in the .ag dialect. */
+const char *session_engine_prefix(const Session *s, const char *message);
 
 /* The variable named so in env e itself (not its parents), or NULL. */
 Local *env_lookup(Env *e, const char *name, size_t length);

@@ -188,13 +188,14 @@ static void normal_fill(double *d, int64_t n, double mean, double std, AgGenerat
  * In-place fills
  * ====================================================================== */
 
-/* An in-place fill may not write a tensor that requires grad (PyTorch's
- * "a leaf Variable that requires grad is being used in an in-place
- * operation"). */
+/* An in-place fill may not write a tensor that requires grad while grad
+ * mode is on (PyTorch's "a leaf Variable that requires grad is being used
+ * in an in-place operation"; nn.init fills parameters under no_grad). */
 static bool fillable(const Tensor *t, const char *op) {
     if (!t) return ag_fail("%s: tensor is NULL", op), false;
-    if (t->requires_grad)
-        return ag_fail("%s: a tensor that requires grad cannot be filled in place", op), false;
+    if (t->requires_grad && ag_is_grad_enabled())
+        return ag_fail("a leaf Variable that requires grad is being used in an in-place "
+                       "operation."), false;
     return true;
 }
 
@@ -208,6 +209,7 @@ int tensor_uniform_(Tensor *t, double from, double to, AgGenerator *g) {
     double span = to - from;
     if (from != 0.0 || to != 1.0) /* fma(u, 1, 0) is u */
         for (int64_t i = 0; i < t->numel; i++) t->data[i] = fma(t->data[i], span, from);
+    ag_bump_version(t);
     return 0;
 }
 
@@ -217,9 +219,11 @@ int tensor_normal_(Tensor *t, double mean, double std, AgGenerator *g) {
     g = generator_or_default(g);
     if (t->numel >= 16) {
         normal_fill(t->data, t->numel, mean, std, g);
+        ag_bump_version(t);
         return 0;
     }
     for (int64_t i = 0; i < t->numel; i++) t->data[i] = fma(standard_normal(g), std, mean);
+    ag_bump_version(t);
     return 0;
 }
 
@@ -235,6 +239,7 @@ int tensor_random_(Tensor *t, int64_t low, int64_t high, AgGenerator *g) {
         uint64_t v = wide ? mt_draw64(g) : mt_draw(g);
         t->data[i] = (double)(int64_t)(v % range + (uint64_t)low);
     }
+    ag_bump_version(t);
     return 0;
 }
 
@@ -244,6 +249,7 @@ int tensor_bernoulli_(Tensor *t, double p, AgGenerator *g) {
         return ag_fail("bernoulli_ expects p to be in [0, 1], but got p=%g", p), -1;
     g = generator_or_default(g);
     for (int64_t i = 0; i < t->numel; i++) t->data[i] = uniform01(g) < p ? 1.0 : 0.0;
+    ag_bump_version(t);
     return 0;
 }
 
@@ -253,6 +259,7 @@ int tensor_exponential_(Tensor *t, double lambd, AgGenerator *g) {
         return ag_fail("exponential_ expects lambda > 0.0, but found lambda=%g", lambd), -1;
     g = generator_or_default(g);
     for (int64_t i = 0; i < t->numel; i++) t->data[i] = -1.0 / lambd * log(1.0 - uniform01(g));
+    ag_bump_version(t);
     return 0;
 }
 

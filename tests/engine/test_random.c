@@ -176,10 +176,18 @@ static void test_random_arguments(void) {
     Tensor *empty = tensor_randperm(0, NULL);
     CHECK(empty && empty->numel == 0, "randperm(0) is empty");
     tensor_release(empty);
-    /* A tensor that requires grad is not filled in place. */
+    /* A tensor that requires grad is not filled in place with grad mode on
+     * (PyTorch's message); under no_grad it is (nn.init), and its version
+     * moves. */
     tensor_set_requires_grad(t, true);
-    CHECK(tensor_normal_(t, 0, 1, NULL) == -1 && strstr(ag_error(), "requires grad"),
+    CHECK(tensor_normal_(t, 0, 1, NULL) == -1 && strstr(ag_error(), "a leaf Variable that "
+          "requires grad is being used in an in-place operation."),
           "fill of a tensor that requires grad: %s", ag_error());
+    uint32_t version = tensor_version(t);
+    bool was = ag_set_grad_enabled(false);
+    CHECK(tensor_uniform_(t, -1, 1, NULL) == 0 && tensor_version(t) == version + 1,
+          "under no_grad it is filled, and its version moves");
+    ag_set_grad_enabled(was);
     tensor_release(t);
     Tensor *r = tensor_randn(SHAPE(2, 3), true);
     CHECK(r && r->requires_grad && tensor_is_leaf(r), "randn(requires_grad) is a leaf");
