@@ -1091,7 +1091,9 @@ static BUILTIN(py_same_tensor) {
 static BUILTIN(py_grad_fn_name) {
     StrBuf sb;
     strbuf_init(&sb);
-    strbuf_appendf(&sb, "%s0", a->arg[0].as.grad_fn);
+    const char *name = a->arg[0].as.grad_fn;
+    bool numbered = name[0] && name[strlen(name) - 1] >= '0' && name[strlen(name) - 1] <= '9';
+    strbuf_appendf(&sb, "%s%s", name, numbered ? "" : "0"); /* RsubBackward1 has its digit */
     return string_result(s, a, &sb, out);
 }
 

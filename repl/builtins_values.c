@@ -130,6 +130,7 @@ BUILTIN(bi_len) {
     else if (v->kind == VAL_LIST) *out = value_number(v->as.list->count);
     else if (v->kind != VAL_TENSOR) return arg_error(s, a, 0, "len() of %s", value_kind_name(v));
     else if (v->as.tensor->ndim == 0) return arg_error(s, a, 0, "len() of a 0-d tensor");
+    else if (s->python) *out = (Value){.kind = VAL_INT, .as.integer = v->as.tensor->shape[0]};
     else *out = value_number((double)v->as.tensor->shape[0]);
     return true;
 }

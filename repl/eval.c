@@ -480,6 +480,8 @@ static bool apply_tensor_binary(Session *s, const Node *n, TokenType op, const V
     Tensor *r = tensor_op(op, ta, tb);
     tensor_release(ta);
     tensor_release(tb);
+    if (r && r->grad_fn && s->python && op == TOK_MINUS && value_is_scalar(a))
+        r->op_name = r->grad_fn->name = "RsubBackward1"; /* 4.2 - b: PyTorch's rsub */
     if (!engine_result(s, n, r, out)) return false;
     out->boolean = token_compares(op);
     return true;

@@ -13,6 +13,8 @@
  */
 #include "print.h"
 
+#include <ctype.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,8 +291,10 @@ void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts, bool 
     if (boolean && t->numel == 0) add_suffix(out, &line, "dtype=torch.bool", opts->linewidth);
     if (t->grad_fn) {
         char grad_fn[128];
-        snprintf(grad_fn, sizeof grad_fn, "grad_fn=<%s%s>", t->op_name ? t->op_name : "?",
-                 opts->python ? "0" : "");
+        const char *name = t->op_name ? t->op_name : "?";
+        bool numbered = name[0] && isdigit((unsigned char)name[strlen(name) - 1]); /* RsubBackward1 */
+        snprintf(grad_fn, sizeof grad_fn, "grad_fn=<%s%s>", name,
+                 opts->python && !numbered ? "0" : "");
         add_suffix(out, &line, grad_fn, opts->linewidth);
     } else if (t->requires_grad) {
         add_suffix(out, &line, "requires_grad=True", opts->linewidth);
