@@ -632,6 +632,10 @@ AgOptimConfig ag_optim_defaults(AgOptimKind kind);
  * rate: -0.1"), an option the kind does not take, or num_params < 0.
  * Free it with ag_optim_free. */
 AgOptimizer *ag_optim_new(AgOptimKind kind, const AgOptimConfig *config, int num_params);
+/* Replaces the options of o (a learning-rate schedule, PyTorch's
+ * opt.param_groups[0]['lr'] = ...), keeping its state. -1 with nothing
+ * changed on a config ag_optim_new would refuse. */
+int ag_optim_configure(AgOptimizer *o, const AgOptimConfig *config);
 /* Releases the optimizer and its state tensors. NULL does nothing. */
 void ag_optim_free(AgOptimizer *o);
 /* One step over params[0 .. num_params-1] (borrowed). For each slot i:

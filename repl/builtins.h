@@ -111,6 +111,9 @@ extern const Builtin module_builtins[];
 extern const int num_module_builtins;
 /* The rows of builtins_optim.c: the optimizers (SGD, Adam, ...), then the
  * methods of an optimizer's value; builtin i for i below the count. */
+/* opt.param_groups: a list of the groups' dicts (shared: a change to one
+ * is the optimizer's at its next step). false when out of memory. */
+bool optim_param_groups(const Optimizer *o, Value *out);
 const Builtin *optim_builtin(int i);
 int optim_builtin_count(void);
 /* The function NAME of Python's module MODULE ("math", "random"), or NULL. */

@@ -30,54 +30,6 @@ typedef struct OptimRow {
     Builtin row;
 } OptimRow;
 
-/* Item i of the params list: a leaf tensor, not met before. */
-static bool check_parameter(Session *s, CallArgs *a, const Optimizer *o, int i, const Value *v) {
-    if (v->kind != VAL_TENSOR)
-        return arg_error(s, a, 0, "%soptimizer can only optimize Tensors, but parameter %d is "
-                         "%s", s->python ? "TypeError: " : "", i + 1, value_kind_name(v));
-    if (!tensor_is_leaf(v->as.tensor))
-        return arg_error(s, a, 0, "%scan't optimize a non-leaf Tensor (parameter %d is the "
-                         "result of %s)", s->python ? "ValueError: " : "", i + 1,
-                         v->as.tensor->op_name);
-    for (int j = 0; j < i; j++) /* a step would update it twice (PyTorch warns) */
-        if (o->params[j] == v->as.tensor)
-            return arg_error(s, a, 0, "parameter %d is parameter %d again: list each tensor "
-                             "once", i + 1, j + 1);
-    return true;
-}
-
-/* The tensors of the params argument (a list or tuple of tensors, written
- * or held in a variable), each retained, with the names of those written
- * as names ([w, b]) for printing. */
-static bool read_parameters(Session *s, CallArgs *a, Optimizer *o) {
-    const Value *list = &a->arg[0];
-    const Node *node = a->node[0];
-    bool empty = node && node->kind == NODE_LIST && node->as.list.count == 0; /* [] in .ag */
-    if (list->kind != VAL_LIST && !empty)
-        return arg_error(s, a, 0, "%sparams argument given to the optimizer should be an "
-                         "iterable of Tensors or dicts, but got %s", s->python ? "TypeError: " : "",
-                         value_kind_name(list));
-    int n = empty ? 0 : list->as.list->count;
-    if (n == 0) return arg_error(s, a, 0, "%soptimizer got an empty parameter list",
-                                 s->python ? "ValueError: " : "");
-    const Node *written = a->node[0] && a->node[0]->kind == NODE_LIST_EXPR &&
-                          a->node[0]->num_kids == n ? a->node[0] : NULL;
-    o->params = calloc((size_t)n, sizeof *o->params);
-    o->names = calloc((size_t)n, sizeof *o->names);
-    if (!o->params || !o->names) return session_fail(s, a->line, a->col, "out of memory");
-    for (int i = 0; i < n; i++) {
-        const Value *v = &list->as.list->items[i];
-        if (!check_parameter(s, a, o, i, v)) return false;
-        o->params[i] = tensor_retain(v->as.tensor);
-        o->count = i + 1;
-        const Node *k = written ? written->kids[i] : NULL;
-        if (k && k->kind == NODE_NAME && !k->torch &&
-            !(o->names[i] = strndup(k->as.text.text, k->as.text.length)))
-            return session_fail(s, a->line, a->col, "out of memory");
-    }
-    return true;
-}
-
 /* The options of AgOptimConfig, by the name a signature gives them: what
  * their argument is, and where it goes. An optimizer takes those its
  * signature names. */
@@ -186,6 +138,172 @@ static char *describe(AgOptimKind kind, const char *shown, AgOptimConfig c) {
 
 static const OptimRow *row_of(const Builtin *b);
 
+/* ======================================================================
+ * Parameter groups
+ * ====================================================================== */
+
+/* A dict option's value (opt.param_groups[0]['lr'] = 0.01) into c. */
+static bool option_from_value(const Option *o, const Value *v, AgOptimConfig *c) {
+    if (o->type == OPTION_BETAS) {
+        if (v->kind != VAL_LIST || v->as.list->count != 2 || !value_is_scalar(&v->as.list->items[0]) ||
+            !value_is_scalar(&v->as.list->items[1]))
+            return false;
+        c->beta1 = value_scalar(&v->as.list->items[0]);
+        c->beta2 = value_scalar(&v->as.list->items[1]);
+        return true;
+    }
+    if (!value_is_scalar(v)) return false;
+    if (o->type == OPTION_BOOL) *bool_field(c, o) = value_scalar(v) != 0;
+    else *number_field(c, o) = value_scalar(v);
+    return true;
+}
+
+/* The value an option has in a group's dict: what the call gave, or the
+ * default as PyTorch keeps it (momentum=0 an int, eps=1e-08 a float). */
+static Value option_value(const CallArgs *a, int i, const Option *o, const AgOptimConfig *c) {
+    Value v;
+    if (arg_present(a, i) && value_copy(&a->arg[i], &v)) return v;
+    if (o->type == OPTION_BOOL) return value_bool(*bool_field((AgOptimConfig *)c, o));
+    if (o->type == OPTION_BETAS) {
+        ValueList *l = value_list_new(2, true);
+        if (!l) return value_void();
+        l->items[0] = value_number(c->beta1), l->items[1] = value_number(c->beta2);
+        return (Value){.kind = VAL_LIST, .as.list = l};
+    }
+    double x = *number_field((AgOptimConfig *)c, o);
+    if (x == (double)(int64_t)x && x == 0) return (Value){.kind = VAL_INT, .as.integer = 0};
+    return value_number(x);
+}
+
+/* Puts name: v (taken) into d. */
+static bool dict_put(ValueDict *d, const char *name, Value v) {
+    Value key;
+    if (v.kind == VAL_VOID || !value_string(name, strlen(name), &key)) return value_release(&v), false;
+    return value_dict_set(d, key, v);
+}
+
+/* Item v of a group's params: a leaf tensor, in no group before. */
+static bool check_parameter(Session *s, CallArgs *a, const Optimizer *o, const OptimGroup *grp,
+                            int i, const Value *v) {
+    if (v->kind != VAL_TENSOR)
+        return arg_error(s, a, 0, "%soptimizer can only optimize Tensors, but parameter %d is "
+                         "%s", s->python ? "TypeError: " : "", i + 1, value_kind_name(v));
+    if (!tensor_is_leaf(v->as.tensor))
+        return arg_error(s, a, 0, "%scan't optimize a non-leaf Tensor (parameter %d is the "
+                         "result of %s)", s->python ? "ValueError: " : "", i + 1,
+                         v->as.tensor->op_name);
+    for (int j = 0; j < grp->count; j++) /* a step would update it twice */
+        if (grp->params[j] == v->as.tensor)
+            return arg_error(s, a, 0, "parameter %d is parameter %d again: list each tensor once",
+                             i + 1, j + 1);
+    for (int g = 0; g < o->num_groups; g++) /* the groups before this one */
+        for (int j = 0; j < o->groups[g].count; j++)
+            if (o->groups[g].params[j] == v->as.tensor)
+                return arg_error(s, a, 0, "%ssome parameters appear in more than one parameter "
+                                 "group", s->python ? "ValueError: " : "");
+    return true;
+}
+
+/* The tensors of one group (a list or tuple of tensors, or one tensor),
+ * each retained, with the names of those written as names ([w, b]). */
+static bool group_tensors(Session *s, CallArgs *a, Optimizer *o, OptimGroup *grp,
+                          const Value *list, const Node *written) {
+    bool one = list->kind == VAL_TENSOR;
+    int n = one ? 1 : list->as.list->count;
+    if (n == 0) return arg_error(s, a, 0, "%soptimizer got an empty parameter list",
+                                 s->python ? "ValueError: " : "");
+    if (written && (written->kind != NODE_LIST_EXPR || written->num_kids != n)) written = NULL;
+    grp->params = calloc((size_t)n, sizeof *grp->params);
+    grp->names = calloc((size_t)n, sizeof *grp->names);
+    if (!grp->params || !grp->names) return session_fail(s, a->line, a->col, "out of memory");
+    for (int i = 0; i < n; i++) {
+        const Value *v = one ? list : &list->as.list->items[i];
+        if (!check_parameter(s, a, o, grp, i, v)) return false;
+        grp->params[i] = tensor_retain(v->as.tensor);
+        grp->count = i + 1;
+        const Node *k = written ? written->kids[i] : NULL;
+        if (k && k->kind == NODE_NAME && !k->torch &&
+            !(grp->names[i] = strndup(k->as.text.text, k->as.text.length)))
+            return session_fail(s, a->line, a->col, "out of memory");
+    }
+    return true;
+}
+
+/* One group: its tensors, its options (the call's, then the group dict's
+ * own, as PyTorch's [{'params': ..., 'lr': ...}]), its engine and the dict
+ * the script sees. spec: a dict of the group, or NULL (params is the list). */
+static bool make_group(Session *s, CallArgs *a, Optimizer *o, const AgOptimConfig *base,
+                       const Value *spec) {
+    OptimGroup *grp = &o->groups[o->num_groups];
+    *grp = (OptimGroup){.config = *base};
+    const Value *params = &a->arg[0];
+    if (spec) {
+        Value key;
+        if (!value_string("params", 6, &key)) return session_fail(s, a->line, a->col, "MemoryError");
+        params = value_dict_get(spec->as.dict, &key);
+        value_release(&key);
+        if (!params) return arg_error(s, a, 0, "%sparameter group didn't specify a value of "
+                                      "required optimization parameter params",
+                                      s->python ? "KeyError: " : "");
+    }
+    if (params->kind != VAL_LIST && params->kind != VAL_TENSOR)
+        return arg_error(s, a, 0, "%sparams argument given to the optimizer should be an "
+                         "iterable of Tensors or dicts, but got %s", s->python ? "TypeError: " : "",
+                         value_kind_name(params));
+    bool ok = group_tensors(s, a, o, grp, params, spec ? NULL : a->node[0]);
+    o->num_groups++; /* counted from here on, so that release frees what it holds */
+    if (!ok) return false;
+    if (!(grp->options = value_dict_new(false))) return session_fail(s, a->line, a->col, "MemoryError");
+    Value list;
+    if (!value_copy(params, &list) || !dict_put(grp->options, "params", list))
+        return session_fail(s, a->line, a->col, "MemoryError");
+    for (int i = 1; i < arg_count(a); i++) {
+        const char *name = arg_name(a, i);
+        const Option *opt = option_named(name, strlen(name));
+        Value key, *own = NULL;
+        if (spec && value_string(name, strlen(name), &key)) {
+            own = value_dict_get(spec->as.dict, &key);
+            value_release(&key);
+        }
+        if (own && !option_from_value(opt, own, &grp->config))
+            return arg_error(s, a, 0, "the group's %s is %s, not a number", name, value_kind_name(own));
+        Value v = own ? value_void() : option_value(a, i, opt, &grp->config);
+        if (own && !value_copy(own, &v)) v = value_void();
+        if (!dict_put(grp->options, name, v)) return session_fail(s, a->line, a->col, "MemoryError");
+    }
+    if (!(grp->engine = ag_optim_new(o->kind, &grp->config, grp->count)))
+        return session_fail(s, a->line, a->col, "%s%s: %s", s->python ? "ValueError: " : "",
+                            ag_optim_name(o->kind), ag_error());
+    return true;
+}
+
+/* The params argument: a list of tensors (one group) or of dicts (a group
+ * each), written or held in a variable. */
+static bool make_groups(Session *s, CallArgs *a, Optimizer *o, const AgOptimConfig *base) {
+    const Value *p = &a->arg[0];
+    const Node *node = a->node[0];
+    bool empty = node && node->kind == NODE_LIST && node->as.list.count == 0; /* [] in .ag */
+    if (empty || (p->kind == VAL_LIST && p->as.list->count == 0))
+        return arg_error(s, a, 0, "%soptimizer got an empty parameter list",
+                         s->python ? "ValueError: " : "");
+    if (p->kind != VAL_LIST)
+        return arg_error(s, a, 0, "%sparams argument given to the optimizer should be an "
+                         "iterable of Tensors or dicts, but got %s", s->python ? "TypeError: " : "",
+                         value_kind_name(p));
+    bool dicts = p->as.list->items[0].kind == VAL_DICT;
+    int n = dicts ? p->as.list->count : 1;
+    if (!(o->groups = calloc((size_t)n, sizeof *o->groups)))
+        return session_fail(s, a->line, a->col, "out of memory");
+    for (int g = 0; g < n; g++) {
+        const Value *spec = dicts ? &p->as.list->items[g] : NULL;
+        if (spec && spec->kind != VAL_DICT)
+            return arg_error(s, a, 0, "parameter group %d is %s, not a dict", g + 1,
+                             value_kind_name(spec));
+        if (!make_group(s, a, o, base, spec)) return false;
+    }
+    return true;
+}
+
 /* Every optimizer's builtin: its row says which. */
 static BUILTIN(bi_optimizer) {
     const OptimRow *row = row_of(a->b);
@@ -193,10 +311,9 @@ static BUILTIN(bi_optimizer) {
     if (!o) return session_fail(s, a->line, a->col, "out of memory");
     o->refs = 1;
     o->kind = row->kind;
-    bool ok = read_parameters(s, a, o) && read_config(s, a, o->kind, &o->config);
-    if (ok && !(o->engine = ag_optim_new(o->kind, &o->config, o->count)))
-        ok = session_fail(s, a->line, a->col, "%s: %s", ag_optim_name(o->kind), ag_error());
-    if (ok && !(o->text = describe(o->kind, row->shown, o->config)))
+    AgOptimConfig base;
+    bool ok = read_config(s, a, o->kind, &base) && make_groups(s, a, o, &base);
+    if (ok && !(o->text = describe(o->kind, row->shown, o->groups[0].config)))
         ok = session_fail(s, a->line, a->col, "out of memory");
     if (!ok) {
         optimizer_release(o);
@@ -207,16 +324,40 @@ static BUILTIN(bi_optimizer) {
 }
 
 /* ======================================================================
- * opt.step(), opt.zero_grad()
+ * opt.step(), opt.zero_grad(), opt.param_groups
  * ====================================================================== */
 
-/* One step of every tensor the optimizer holds, in place. */
+/* The options of grp's dict into its engine, when the script changed them. */
+static bool sync_group(Session *s, const CallArgs *a, const Optimizer *o, OptimGroup *grp) {
+    AgOptimConfig c = grp->config;
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        Value key, *v;
+        if (!value_string(options[i].name, strlen(options[i].name), &key)) continue;
+        v = value_dict_get(grp->options, &key);
+        value_release(&key);
+        if (v && !option_from_value(&options[i], v, &c))
+            return session_fail(s, a->line, a->col, "%sparam_groups' %s is %s, not a number",
+                                s->python ? "TypeError: " : "", options[i].name, value_kind_name(v));
+    }
+    if (memcmp(&c, &grp->config, sizeof c) == 0) return true;
+    if (ag_optim_configure(grp->engine, &c) != 0)
+        return session_fail(s, a->line, a->col, "%s%s: %s", s->python ? "ValueError: " : "",
+                            ag_optim_name(o->kind), ag_error());
+    grp->config = c;
+    return true;
+}
+
+/* One step of every tensor the optimizer holds, in place, each group with
+ * its options as the script last set them. */
 static BUILTIN(bi_optim_step) {
     (void)out;
     Optimizer *o = a->arg[0].as.optim;
-    if (ag_optim_step_in_place(o->engine, o->params) != 0)
-        return session_fail(s, a->line, a->col, "%s%s", s->python ? "RuntimeError: " : "",
-                            ag_error());
+    for (int g = 0; g < o->num_groups; g++)
+        if (!sync_group(s, a, o, &o->groups[g])) return false;
+    for (int g = 0; g < o->num_groups; g++)
+        if (ag_optim_step_in_place(o->groups[g].engine, o->groups[g].params) != 0)
+            return session_fail(s, a->line, a->col, "%s%s", s->python ? "RuntimeError: " : "",
+                                ag_error());
     return true;
 }
 
@@ -225,17 +366,29 @@ static BUILTIN(bi_optim_zero_grad) {
     Optimizer *o = a->arg[0].as.optim;
     bool to_none = true;
     if (!arg_bool(s, a, 1, &to_none)) return false;
-    for (int i = 0; i < o->count; i++) {
-        Tensor *t = o->params[i];
-        if (to_none || !t->grad) { /* PyTorch leaves a missing gradient missing */
-            tensor_zero_grad(t);
-            continue;
+    for (int g = 0; g < o->num_groups; g++)
+        for (int i = 0; i < o->groups[g].count; i++) {
+            Tensor *t = o->groups[g].params[i];
+            if (to_none || !t->grad) { /* PyTorch leaves a missing gradient missing */
+                tensor_zero_grad(t);
+                continue;
+            }
+            Tensor *zeros = tensor_zeros(t->ndim, t->shape, false);
+            bool ok = zeros && tensor_set_grad(t, zeros) == 0;
+            tensor_release(zeros);
+            if (!ok) return session_fail(s, a->line, a->col, "%s", ag_error());
         }
-        Tensor *zeros = tensor_zeros(t->ndim, t->shape, false);
-        bool ok = zeros && tensor_set_grad(t, zeros) == 0;
-        tensor_release(zeros);
-        if (!ok) return session_fail(s, a->line, a->col, "%s", ag_error());
+    return true;
+}
+
+bool optim_param_groups(const Optimizer *o, Value *out) {
+    ValueList *l = value_list_new(o->num_groups, false);
+    if (!l) return false;
+    for (int g = 0; g < o->num_groups; g++) {
+        o->groups[g].options->refs++;
+        l->items[g] = (Value){.kind = VAL_DICT, .as.dict = o->groups[g].options};
     }
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
     return true;
 }
 

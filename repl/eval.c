@@ -635,7 +635,8 @@ static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
     return true;
 }
 
-/* Runs module_torch_nn_source at the top level, in the .py dialect, as
+/* Runs module_torch_nn_source (torch.nn and torch.optim.lr_scheduler) at
+ * the top level, in the .py dialect, as
  * the session's own statements (its classes are the session's values). */
 static bool run_torch_nn(Session *s) {
     Frame *frame = s->frame;
@@ -666,20 +667,31 @@ static bool run_torch_nn(Session *s) {
     return ok;
 }
 
-/* torch.nn's NAME (a class of torch_nn.c) into out: true if it has one.
- * The source runs on first need; its names stay in the hidden global
- * __torch_nn__. false with *failed when that fails (the error set at n). */
-static bool torch_nn_name(Session *s, const Node *n, const char *name, size_t len, Value *out,
-                          bool *failed) {
+/* The hidden global holding the names of a module written in Python
+ * (torch_nn.c): torch.nn's and torch.optim.lr_scheduler's; NULL for any
+ * other module. */
+static const char *python_module_global(const char *module) {
+    if (strcmp(module, "torch.nn") == 0) return "__torch_nn__";
+    if (strcmp(module, "torch.optim.lr_scheduler") == 0) return "__torch_lr_scheduler__";
+    return NULL;
+}
+
+/* NAME of a module written in Python (torch.nn's Linear) into out: true
+ * if it has one. The source runs on first need; its names stay in hidden
+ * globals. false with *failed when that fails (the error set at n). */
+static bool python_module_name(Session *s, const Node *n, const char *module, const char *name,
+                               size_t len, Value *out, bool *failed) {
     *failed = false;
-    Var *v = session_lookup(s, "__torch_nn__", 12);
+    const char *global = python_module_global(module);
+    if (!global) return false;
+    Var *v = session_lookup(s, global, strlen(global));
     if (!v || v->value.kind != VAL_DICT) {
-        if (!run_torch_nn(s) || !(v = session_lookup(s, "__torch_nn__", 12)) ||
+        if (!run_torch_nn(s) || !(v = session_lookup(s, global, strlen(global))) ||
             v->value.kind != VAL_DICT) {
             char inner[sizeof s->error];
             memcpy(inner, s->error, sizeof inner);
             *failed = true;
-            session_set_error(s, n->line, n->col, "ag's torch.nn failed to load: %.*s", 400, inner);
+            session_set_error(s, n->line, n->col, "ag's %s failed to load: %.*s", module, 400, inner);
             return false;
         }
     }
@@ -699,8 +711,8 @@ static bool module_attr(Session *s, const Node *n, const char *module, Value *ou
     bool failed;
     if (sub) return *out = (Value){.kind = VAL_MODULE, .as.module = sub}, true;
     if (module_constant(module, name, len, &constant)) return *out = value_number(constant), true;
-    if (strcmp(module, "torch.nn") == 0 && torch_nn_name(s, n, name, len, out, &failed)) return true;
-    if (strcmp(module, "torch.nn") == 0 && failed) return false;
+    if (python_module_name(s, n, module, name, len, out, &failed)) return true;
+    if (failed) return false;
     const char *dtype = strcmp(module, "torch") == 0 ? module_dtype(name, len) : NULL;
     if (dtype) return *out = (Value){.kind = VAL_DTYPE, .as.module = dtype}, true;
     const Builtin *b = module_is_torch(module) ? builtin_find(name, len)
@@ -758,6 +770,11 @@ static bool eval_attr(Session *s, const Node *n, Value *out) {
     }
     if (!stacked(s, n->left, &obj)) return false;
     bool tensor_like = obj.kind == VAL_TENSOR || (obj.kind == VAL_NUMBER && obj.literal);
+    if (obj.kind == VAL_OPTIM && attr_is(n, "param_groups")) {
+        bool ok = optim_param_groups(obj.as.optim, out) || session_fail(s, n->line, n->col, "MemoryError");
+        value_release(&obj);
+        return ok;
+    }
     if (!tensor_like) {
         bool ok = session_fail(s, n->line, n->col, "attribute '.%.*s' of %s: only tensors have "
                                "attributes", name_len(n), n->as.text.text, value_kind_name(&obj));
@@ -1655,12 +1672,12 @@ static bool call_module(Session *s, const Node *call, const char *module, Value 
     if (not_yet(s, module, attr)) return false;
     Value cls;
     bool failed;
-    if (strcmp(module, "torch.nn") == 0 && torch_nn_name(s, attr, name, len, &cls, &failed)) {
+    if (python_module_name(s, attr, module, name, len, &cls, &failed)) {
         bool ok = call_value(s, call, &cls, out); /* nn.Linear(2, 3) */
         value_release(&cls);
         return ok;
     }
-    if (strcmp(module, "torch.nn") == 0 && failed) return false;
+    if (failed) return false;
     const Builtin *b = module_is_torch(module) ? builtin_find(name, len)
                                                : builtin_in_module(module, name, len);
     if (b && !b->self_kind) return call_builtin(s, call, b, NULL, out);
@@ -2884,9 +2901,9 @@ static Status import_from(Session *s, const char *module, const Node *name, cons
     Value cls;
     bool failed;
     if (sub) return bind_module(s, name, alias, sub);
-    if (strcmp(module, "torch.nn") == 0 && torch_nn_name(s, name, text, len, &cls, &failed))
+    if (python_module_name(s, name, module, text, len, &cls, &failed))
         return bind_name(s, alias ? alias : name, cls) ? EXEC_OK : EXEC_ERROR;
-    if (strcmp(module, "torch.nn") == 0 && failed) return EXEC_ERROR;
+    if (failed) return EXEC_ERROR;
     if (module_constant(module, text, len, &constant))
         return bind_name(s, alias ? alias : name, value_number(constant)) ? EXEC_OK : EXEC_ERROR;
     const Builtin *own = builtin_in_module(module, text, len);

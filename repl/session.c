@@ -438,6 +438,8 @@ static void mark_deep(const Value *v) {
         int n = f->def ? f->def->num_params : f->lambda->num_positional;
         for (int i = 0; f->defaults && i < n; i++) mark_value(&f->defaults[i]);
         if (f->closure) mark_env(f->closure);
+    } else if (v->kind == VAL_OPTIM) { /* its groups' dicts (opt.param_groups) */
+        for (int g = 0; g < v->as.optim->num_groups; g++) mark_dict(v->as.optim->groups[g].options);
     }
 }
 

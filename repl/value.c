@@ -445,13 +445,18 @@ void generator_release(Generator *g) {
 
 void optimizer_release(Optimizer *o) {
     if (!o || --o->refs > 0) return;
-    ag_optim_free(o->engine);
-    for (int i = 0; i < o->count; i++) {
-        tensor_release(o->params[i]);
-        if (o->names) free(o->names[i]);
+    for (int g = 0; g < o->num_groups; g++) {
+        OptimGroup *grp = &o->groups[g];
+        ag_optim_free(grp->engine);
+        for (int i = 0; i < grp->count; i++) {
+            tensor_release(grp->params[i]);
+            if (grp->names) free(grp->names[i]);
+        }
+        free(grp->params);
+        free(grp->names);
+        if (grp->options) dict_release(grp->options);
     }
-    free(o->params);
-    free(o->names);
+    free(o->groups);
     free(o->text);
     free(o);
 }
@@ -737,11 +742,14 @@ static Tensor *to_tensor_at(const Value *v, int depth, char *why, size_t size) {
 static void format_optimizer(StrBuf *out, const Optimizer *o) {
     strbuf_append(out, o->text);
     strbuf_append(out, " over [");
-    for (int i = 0; i < o->count; i++) {
-        char shape[AG_SHAPE_STR_MAX];
-        if (o->names[i]) strbuf_appendf(out, "%s%s", i ? ", " : "", o->names[i]);
-        else strbuf_appendf(out, "%stensor of shape %s", i ? ", " : "",
-                            tensor_shape_str(o->params[i], shape, sizeof shape));
+    for (int g = 0, k = 0; g < o->num_groups; g++) {
+        const OptimGroup *grp = &o->groups[g];
+        for (int i = 0; i < grp->count; i++, k++) {
+            char shape[AG_SHAPE_STR_MAX];
+            if (grp->names[i]) strbuf_appendf(out, "%s%s", k ? ", " : "", grp->names[i]);
+            else strbuf_appendf(out, "%stensor of shape %s", k ? ", " : "",
+                                tensor_shape_str(grp->params[i], shape, sizeof shape));
+        }
     }
     strbuf_append(out, "]");
 }

@@ -54,19 +54,28 @@ typedef struct Instance Instance;
 typedef struct Bound Bound;
 struct Builtin;
 
-/* An optimizer as the shell holds it: the engine's, and the tensors it
- * updates in place (PyTorch's: every name, list and object holding one
- * sees each step). Shared by the values that hold it (refs).
- * builtins_optim.c makes it; value.c frees it, as it frees every kind of
- * value (so value.c calls nothing above it). */
+/* One parameter group of an optimizer (PyTorch's opt.param_groups[i]):
+ * its own engine optimizer, since each group has its own options, and its
+ * tensors, updated in place. */
+typedef struct OptimGroup {
+    AgOptimizer *engine;
+    AgOptimConfig config;  /* the options the engine has now */
+    int count;
+    Tensor **params;       /* count tensors, retained */
+    char **names;          /* how each was written (w), for printing; NULL where it was no name */
+    ValueDict *options;    /* 'params' and each option: the dict the script sees and may
+                              change (opt.param_groups[0]['lr'] = 0.01), read at each step */
+} OptimGroup;
+
+/* An optimizer as the shell holds it: its groups (every name, list and
+ * object holding one of their tensors sees each step). Shared by the
+ * values that hold it (refs). builtins_optim.c makes it; value.c frees it,
+ * as it frees every kind of value (so value.c calls nothing above it). */
 typedef struct Optimizer {
     int refs;
-    AgOptimizer *engine;
     AgOptimKind kind;
-    AgOptimConfig config;
-    int count;
-    Tensor **params; /* count tensors, retained */
-    char **names;    /* how each was written (w), for printing; NULL where it was no name */
+    int num_groups;
+    OptimGroup *groups;
     char *text;      /* "Adam(lr=0.001, ...)": how it prints, before " over [w, b]" */
 } Optimizer;
 void optimizer_release(Optimizer *o);

@@ -222,6 +222,16 @@ AgOptimizer *ag_optim_new(AgOptimKind kind, const AgOptimConfig *config, int num
     return o;
 }
 
+int ag_optim_configure(AgOptimizer *o, const AgOptimConfig *config) {
+    if (!o || !config) return ag_fail("optimizer configure: NULL argument"), -1;
+    AgOptimConfig c = *config;
+    if (!check_config(o->kind, &c)) return -1;
+    const char *stray = stray_option(o->kind, &c);
+    if (stray) return ag_fail("%s has no option %s", ag_optim_name(o->kind), stray), -1;
+    o->config = c;
+    return 0;
+}
+
 void ag_optim_free(AgOptimizer *o) {
     if (!o) return;
     for (int i = 0; i < o->num_params; i++)

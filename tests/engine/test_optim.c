@@ -490,6 +490,33 @@ static bool run_case_in_place(const OptimCase *tc) {
     return ok;
 }
 
+/* ag_optim_configure changes the options and keeps the state: Adam's
+ * second step at lr 0.5 after a first at lr 0.1 is the step PyTorch takes
+ * after opt.param_groups[0]['lr'] = 0.5 (exp_avg and the step count
+ * carried over); a refused config changes nothing. */
+static void test_configure(void) {
+    Tensor *w = tensor_create(SHAPE(1), (double[]){1}, true);
+    Tensor *g = tensor_create(SHAPE(1), (double[]){2}, false);
+    AgOptimConfig c = ag_optim_defaults(AG_OPTIM_ADAM);
+    c.lr = 0.1;
+    AgOptimizer *o = ag_optim_new(AG_OPTIM_ADAM, &c, 1);
+    tensor_set_grad(w, g);
+    CHECK(ag_optim_step_in_place(o, &w) == 0, "Adam's first step");
+    c.lr = 0.5;
+    CHECK(ag_optim_configure(o, &c) == 0, "a new lr is taken");
+    AgOptimConfig bad = c;
+    bad.lr = -1;
+    CHECK(ag_optim_configure(o, &bad) == -1 && strstr(ag_error(), "Invalid learning rate"),
+          "a bad lr is refused: %s", ag_error());
+    CHECK(ag_optim_step_in_place(o, &w) == 0, "Adam's second step");
+    /* w = torch.tensor([1.], requires_grad=True); opt = torch.optim.Adam([w], lr=0.1)
+     * w.grad = torch.tensor([2.]); opt.step(); opt.param_groups[0]['lr'] = 0.5; opt.step()
+     * print(w.item())  ->  0.4000000000000001 (the same gradient: each step moves by lr) */
+    CHECK(same(w->data[0], 0.4000000030000035), "w after the two steps: %.17g", w->data[0]);
+    tensor_release(w), tensor_release(g);
+    ag_optim_free(o);
+}
+
 static void test_in_place(void) {
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
         if (run_case_in_place(&CASES[i]))
@@ -701,6 +728,7 @@ static void test_live_graph(void) {
 void test_optim(void) {
     test_trajectories();
     test_in_place();
+    test_configure();
     test_config();
     test_step_errors();
     test_live_graph();
