@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "builtins.h"
 #include "interrupt.h"
@@ -2866,11 +2867,167 @@ static Status exec_return(Session *s, const Stmt *st) {
 
 static Status no_module(Session *s, const Node *n) {
     int len = name_len(n);
-    const char *dot = memchr(n->as.text.text, '.', (size_t)len);
-    int root = dot ? (int)(dot - n->as.text.text) : len;
-    return exec_fail(s, n->line, n->col, "ModuleNotFoundError: No module named '%.*s' (ag runs "
-                     "torch, math and random; it has no %.*s)", len, n->as.text.text, root,
+    return exec_fail(s, n->line, n->col, "ModuleNotFoundError: No module named '%.*s' (ag "
+                     "runs torch, math, random and the .py files beside the script)", len,
                      n->as.text.text);
+}
+
+/* ======================================================================
+ * The script's own modules: import engine, from micrograd.engine import
+ * Value (a .py file, or a folder's __init__.py, beside the running
+ * script). Each runs once, in a namespace of its own (an env, which the
+ * functions it defines close over); the module is an object of the class
+ * "module" whose attributes are what it bound, kept in the hidden global
+ * __ag_modules__ by its dotted name.
+ * ====================================================================== */
+
+/* path of the dotted module (micrograd.engine: DIR/micrograd/engine.py,
+ * or DIR/micrograd/engine/__init__.py); false when neither is a file. */
+static bool module_path(const Session *s, const char *dotted, size_t len, char *path, size_t size) {
+    const char *dir = s->script_dir[0] ? s->script_dir : ".";
+    int n = snprintf(path, size, "%s/%.*s", dir, (int)len, dotted);
+    if (n < 0 || (size_t)n + 13 >= size) return false;
+    for (char *p = path + strlen(dir) + 1; *p; p++)
+        if (*p == '.') *p = '/';
+    struct stat st;
+    strcat(path, ".py");
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) return true;
+    path[n] = '\0';
+    bool folder = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    strcat(path, "/__init__.py");
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) return true;
+    if (folder) path[n] = '\0'; /* a folder without __init__.py: Python 3's namespace package */
+    return folder;
+}
+
+static bool module_path_exists(const Session *s, const char *dotted, size_t len) {
+    char path[1024];
+    return module_path(s, dotted, len, path, sizeof path);
+}
+
+/* The whole file, NUL-terminated (malloc'd), or NULL; a folder (a
+ * namespace package) reads as no text. */
+static char *read_text(const char *path, size_t *len) {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return *len = 0, calloc(1, 1);
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    StrBuf sb;
+    strbuf_init(&sb);
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) strbuf_appendn(&sb, chunk, n);
+    bool bad = ferror(f) || sb.oom;
+    fclose(f);
+    if (bad || !sb.data) return strbuf_free(&sb), NULL;
+    *len = sb.len;
+    return sb.data;
+}
+
+/* Runs text's statements in env (a frame of no function), in the .py dialect. */
+static bool run_module_text(Session *s, Env *env, const char *text, size_t len) {
+    Frame frame = {.func = NULL, .env = env, .caller = s->frame, .result = value_void()};
+    s->frame = &frame;
+    AstArena arena = {0};
+    Parser p;
+    parser_init_mode(&p, text, len, 1, &arena, true, true);
+    bool ok = true;
+    for (Stmt *stmt; ok;) {
+        ParseStatus st = parse_statement(&p, &stmt);
+        if (st == PARSE_END) break;
+        ok = st == PARSE_OK ? exec_statement(s, stmt) != EXEC_ERROR
+                            : session_fail(s, p.error_line, p.error_col, "%s", p.error);
+        ast_arena_free(&arena);
+        p.arena = &arena;
+    }
+    parser_free(&p);
+    ast_arena_free(&arena);
+    s->frame = frame.caller;
+    value_release(&frame.result);
+    return ok;
+}
+
+/* The module object: an instance of a class "module" holding env's names. */
+static bool module_object(Session *s, const Node *at, Env *env, Value *out) {
+    ClassObj *c = calloc(1, sizeof *c);
+    Instance *o = calloc(1, sizeof *o);
+    ValueDict *attrs = value_dict_new(false), *cattrs = value_dict_new(false);
+    char *name = strdup("module");
+    if (!c || !o || !attrs || !cattrs || !name) {
+        free(c), free(o), free(name);
+        Value a = {.kind = VAL_DICT, .as.dict = attrs}, b = {.kind = VAL_DICT, .as.dict = cattrs};
+        if (attrs) value_release(&a);
+        if (cattrs) value_release(&b);
+        return session_fail(s, at->line, at->col, "MemoryError");
+    }
+    *c = (ClassObj){.refs = 1, .name = name, .attrs = cattrs};
+    *o = (Instance){.refs = 1, .cls = c, .attrs = attrs};
+    *out = (Value){.kind = VAL_INSTANCE, .as.object = o};
+    for (int i = 0; i < env->num_locals; i++) {
+        Local *l = &env->locals[i];
+        Value key, v;
+        if (l->value.kind == VAL_VOID) continue; /* deleted */
+        if (!value_string(l->name, l->length, &key) || !value_copy(&l->value, &v) ||
+            !value_dict_set(attrs, key, v))
+            return value_release(out), session_fail(s, at->line, at->col, "MemoryError");
+    }
+    return true;
+}
+
+/* The script's module DOTTED (run now if it never ran) into out; false
+ * with the error set (ModuleNotFoundError when there is no such file). */
+static bool user_module(Session *s, const Node *at, const char *dotted, size_t len, Value *out) {
+    Var *cache = session_lookup(s, "__ag_modules__", 14);
+    Value key;
+    if (!value_string(dotted, len, &key)) return session_fail(s, at->line, at->col, "MemoryError");
+    Value *found = cache && cache->value.kind == VAL_DICT ? value_dict_get(cache->value.as.dict, &key) : NULL;
+    if (found) return value_release(&key), value_copy(found, out);
+    const char *dot = NULL; /* the last '.' (memrchr is GNU's) */
+    for (size_t i = len; i > 0 && !dot; i--)
+        if (dotted[i - 1] == '.') dot = dotted + i - 1;
+    Value parent = value_void(); /* import a.b runs a first, and b becomes a's attribute */
+    if (dot && !user_module(s, at, dotted, (size_t)(dot - dotted), &parent))
+        return value_release(&key), false;
+    char path[1024];
+    size_t n;
+    char *text = module_path(s, dotted, len, path, sizeof path) ? read_text(path, &n) : NULL;
+    if (!text) {
+        value_release(&key);
+        value_release(&parent);
+        return session_fail(s, at->line, at->col, "ModuleNotFoundError: No module named '%.*s'",
+                            (int)len, dotted);
+    }
+    Env *env = session_env(s, NULL, NULL, at->line, at->col);
+    bool ok = env && run_module_text(s, env, text, n);
+    if (!ok && env) { /* its error, at the import: the line in the module named */
+        char inner[sizeof s->error];
+        memcpy(inner, s->error, sizeof inner);
+        int line = s->error_line;
+        session_set_error(s, at->line, at->col, "%.*s (%s, line %d)", 400, inner, path, line);
+    }
+    ok = ok && module_object(s, at, env, out);
+    free(text);
+    if (env) env_release(env);
+    if (ok && dot) {
+        Value k, v;
+        ok = value_string(dot + 1, len - (size_t)(dot - dotted) - 1, &k) && value_copy(out, &v) &&
+             value_dict_set(parent.as.object->attrs, k, v);
+        if (!ok) value_release(out), session_set_error(s, at->line, at->col, "MemoryError");
+    }
+    value_release(&parent);
+    if (!ok) return value_release(&key), false;
+    if (!cache || cache->value.kind != VAL_DICT) {
+        ValueDict *d = value_dict_new(false);
+        Value v = {.kind = VAL_DICT, .as.dict = d};
+        if (!d || !session_bind(s, "__ag_modules__", 14, v, at->line, at->col))
+            return value_release(&key), value_release(out), session_fail(s, at->line, at->col, "MemoryError");
+        cache = session_lookup(s, "__ag_modules__", 14);
+    }
+    Value copy;
+    value_copy(out, &copy);
+    if (!value_dict_set(cache->value.as.dict, key, copy))
+        return value_release(out), session_fail(s, at->line, at->col, "MemoryError");
+    return true;
 }
 
 /* Binds name (a NAME node, or its alias) to a module. */
@@ -2919,10 +3076,67 @@ static Status import_from(Session *s, const char *module, const Node *name, cons
     return EXEC_OK;
 }
 
+/* from MODULE import NAME [as ALIAS], ... of the script's own module: its
+ * names (a submodule file too: from micrograd import nn), or all of them
+ * not beginning with _ for *. */
+static Status import_from_user(Session *s, const Stmt *st) {
+    const Node *m = st->module;
+    Value mod;
+    if (!user_module(s, m, m->as.text.text, m->as.text.length, &mod)) return EXEC_ERROR;
+    Status r = EXEC_OK;
+    for (int i = 0; r == EXEC_OK && i < st->num_params; i++) {
+        const Node *name = st->params[i], *alias = st->defaults[i];
+        Value v;
+        if (name->as.text.length == 1 && name->as.text.text[0] == '*') {
+            const ValueDict *d = mod.as.object->attrs;
+            for (int64_t k = 0; r == EXEC_OK && k < d->count; k++) {
+                const Value *key = &d->entries[k].key;
+                if (key->kind != VAL_STRING || key->as.string.text[0] == '_') continue;
+                Node at = *name;
+                at.as.text.text = key->as.string.text, at.as.text.length = key->as.string.length;
+                at.cache_slot = -1;
+                r = value_copy(&d->entries[k].value, &v) && bind_name(s, &at, v) ? EXEC_OK : EXEC_ERROR;
+            }
+            continue;
+        }
+        bool found = value_getattr(&mod, name->as.text.text, name->as.text.length, &v);
+        if (!found) { /* from micrograd import nn: the submodule's file */
+            char dotted[256];
+            int n = snprintf(dotted, sizeof dotted, "%.*s.%.*s", (int)m->as.text.length,
+                             m->as.text.text, (int)name->as.text.length, name->as.text.text);
+            bool file = n > 0 && (size_t)n < sizeof dotted && module_path_exists(s, dotted, (size_t)n);
+            if (file) found = user_module(s, name, dotted, (size_t)n, &v);
+            else session_set_error(s, name->line, name->col, "ImportError: cannot import name "
+                                   "'%.*s' from '%.*s'", name_len(name), name->as.text.text,
+                                   name_len(m), m->as.text.text);
+        }
+        r = found && bind_name(s, alias ? alias : name, v) ? EXEC_OK : EXEC_ERROR;
+    }
+    value_release(&mod);
+    return r;
+}
+
+/* import NAME [as ALIAS] of the script's own module (import a.b binds a). */
+static Status import_user(Session *s, const Node *name, const Node *alias) {
+    Value mod;
+    const char *dot = memchr(name->as.text.text, '.', name->as.text.length);
+    if (!user_module(s, name, name->as.text.text, name->as.text.length, &mod)) return EXEC_ERROR;
+    if (dot && !alias) { /* import pkg.mod: binds pkg, the package */
+        value_release(&mod);
+        size_t n = (size_t)(dot - name->as.text.text);
+        if (!user_module(s, name, name->as.text.text, n, &mod)) return EXEC_ERROR;
+        Node root = *name;
+        root.as.text.length = n;
+        root.cache_slot = -1;
+        return bind_name(s, &root, mod) ? EXEC_OK : EXEC_ERROR;
+    }
+    return bind_name(s, alias ? alias : name, mod) ? EXEC_OK : EXEC_ERROR;
+}
+
 static Status exec_import(Session *s, const Stmt *st) {
     const char *from = NULL;
     if (st->module && !(from = module_find(st->module->as.text.text, st->module->as.text.length)))
-        return no_module(s, st->module);
+        return s->python ? import_from_user(s, st) : no_module(s, st->module);
     for (int i = 0; i < st->num_params; i++) {
         const Node *name = st->params[i], *alias = st->defaults[i];
         Status r;
@@ -2930,7 +3144,8 @@ static Status exec_import(Session *s, const Stmt *st) {
             r = import_from(s, from, name, alias);
         } else {
             const char *module = module_find(name->as.text.text, name->as.text.length);
-            r = module ? bind_module(s, name, alias, module) : no_module(s, name);
+            r = module ? bind_module(s, name, alias, module)
+                : s->python ? import_user(s, name, alias) : no_module(s, name);
         }
         if (r != EXEC_OK) return r;
     }

@@ -395,8 +395,14 @@ RunStatus run_file(Session *s, const char *path) {
     Source src = {.name = from_stdin ? "<stdin>" : path, .file = f};
     bool was_python = s->python, ok;
     if (is_python_name(path)) {
+        char saved[sizeof s->script_dir];
+        memcpy(saved, s->script_dir, sizeof saved);
+        const char *slash = strrchr(path, '/');
+        size_t n = slash ? (size_t)(slash - path) + (slash == path) : 0;
+        if (n < sizeof s->script_dir) memcpy(s->script_dir, path, n), s->script_dir[n] = '\0';
         session_set_python(s, true);
         ok = run_python(s, f, path);
+        memcpy(s->script_dir, saved, sizeof saved);
     } else {
         ok = run_source(s, &src);
     }

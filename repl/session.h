@@ -83,6 +83,8 @@ struct Session {
     FILE *out, *err;
     bool interactive;
     bool python;               /* the .py dialect: a .py file, or --python (run.c sets it) */
+    char script_dir[512];      /* where `import engine` finds engine.py: the running .py
+                                  file's folder (run.c sets it; empty: the current one) */
     PrintOptions print;        /* set_printoptions */
     PyRandom random;           /* Python's random module */
     /* notes shown once */

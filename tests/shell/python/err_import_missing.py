@@ -1,0 +1,3 @@
+import math
+print(math.pi)
+from mod_pkg import nothing_here

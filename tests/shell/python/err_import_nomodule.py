@@ -1,0 +1,2 @@
+print('before')
+import no_such_module_here

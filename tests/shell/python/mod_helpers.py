@@ -1,0 +1,20 @@
+# A module that import_local.py imports (python_subset skips mod_*.py).
+NAME = 'helpers'
+calls = []
+
+
+def square(x):
+    calls.append(x)
+    return x * x
+
+
+class Counter:
+    def __init__(self):
+        self.n = 0
+
+    def incr(self):
+        self.n += 1
+        return self
+
+
+calls.append('loaded')

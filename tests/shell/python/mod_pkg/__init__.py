@@ -1,0 +1,2 @@
+# A package that import_local.py imports.
+VERSION = 3
