@@ -2919,7 +2919,11 @@ static char *read_text(const char *path, size_t *len) {
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) strbuf_appendn(&sb, chunk, n);
     bool bad = ferror(f) || sb.oom;
     fclose(f);
-    if (bad || !sb.data) return strbuf_free(&sb), NULL;
+    if (bad) return strbuf_free(&sb), NULL;
+    if (sb.len == 0) { /* an empty __init__.py: the buffer's text is static then */
+        strbuf_free(&sb);
+        return *len = 0, calloc(1, 1);
+    }
     *len = sb.len;
     return sb.data;
 }

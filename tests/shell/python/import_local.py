@@ -17,3 +17,6 @@ c.backward()
 print(c.data, a.grad, b.grad)
 out = layers.Neuron(2)([1.0, 2.0])
 print(out.data, layers.Value is Value, mod_pkg.engine.Value is Value, mod_pkg.VERSION)
+from mod_empty.thing import VALUE
+import mod_empty
+print(VALUE, mod_empty.thing.VALUE)
