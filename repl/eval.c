@@ -1242,6 +1242,8 @@ static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int
     }
     s->frame = &frame;
     s->call_depth++;
+    bool dialect = s->python;
+    if (dialect != f->python) session_set_python(s, f->python);
     if (ok && f->lambda) {
         ok = eval_expression(s, f->lambda->left, out);
     } else if (ok && !f->def->has_block) {
@@ -1263,6 +1265,7 @@ static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int
             frame.result = value_void();
         }
     }
+    if (dialect != f->python) session_set_python(s, dialect);
     s->call_depth--;
     s->frame = frame.caller;
     value_release(&frame.result);
@@ -2235,7 +2238,8 @@ static bool object_store(Session *s, const Stmt *st, Value *v, Status *status) {
 
 static Status assign_attr(Session *s, const Stmt *st) {
     const Node *t = st->target;
-    if (s->python) { /* an object's attribute; a tensor's .grad and .requires_grad below */
+    { /* an object's attribute (in both dialects: a class loaded from a .py file is used at
+         the prompt); a tensor's .grad and .requires_grad below */
         Value v = value_void();
         Status done;
         if (object_store(s, st, &v, &done)) return done;

@@ -270,7 +270,7 @@ UserFunc *session_function(Session *s, Code *code, const Stmt *def, const Node *
         return NULL;
     }
     *f = (UserFunc){.refs = 1, .code = code, .def = def, .lambda = lambda,
-                    .defaults = defaults, .closure = closure};
+                    .defaults = defaults, .closure = closure, .python = s->python};
     if (closure) closure->refs++;
     f->name = def ? def->target->as.text.text : "<lambda>";
     f->name_length = def ? def->target->as.text.length : 8;

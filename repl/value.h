@@ -190,6 +190,8 @@ struct UserFunc {
     size_t name_length;
     Value *defaults;           /* one per parameter; VAL_VOID where none; or NULL */
     Env *closure;              /* the defining call's variables, or NULL (top level) */
+    bool python;               /* defined in the .py dialect: its calls run in it, wherever
+                                  they come from (a class :load-ed at the prompt) */
 };
 
 /* f's parameters (NAME nodes), *n of them. */
