@@ -13,6 +13,22 @@
  */
 #include "elementwise.h"
 
+/* libm's functions one value a call, for PyTorch's scalar tails
+ * (elementwise.h): through a function gcc does not inline, so that no loop
+ * here becomes a call of libmvec's vector versions. */
+#define TAIL_MATH(name)                                                      \
+    static __attribute__((noinline)) double libm_##name(double x) {         \
+        return name(x);                                                      \
+    }                                                                        \
+    void ag_tail_##name(const double *x, double *y) {                       \
+        for (int i = 0; i < BLOCK; i++) y[i] = libm_##name(x[i]);           \
+    }
+TAIL_MATH(exp)
+TAIL_MATH(log1p)
+TAIL_MATH(tanh)
+TAIL_MATH(erf)
+#undef TAIL_MATH
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <dlfcn.h>
 #include <immintrin.h>
