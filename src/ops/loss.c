@@ -1133,6 +1133,17 @@ const AgOpInfo ag_op_cosine_embedding_loss = {
  *   a distance's gradient goes to u, its negative to v (norm_backward)
  * ====================================================================== */
 
+/* ||v||_2 as PyTorch's norm kernel computes it along the last dimension:
+ * one sum in order, each square fused into it (acc + v*v, which its
+ * build contracts into a fused multiply-add). A pairwise sum of rounded
+ * squares differed by an ulp, and margin + d(a, p) - d(a, n) cancels: a
+ * loss of 1.5 was 65536 ulps off. */
+static double norm2(const double *v, int64_t n) {
+    double acc = 0.0;
+    for (int64_t k = 0; k < n; k++) acc = fma(v[k], v[k], acc);
+    return sqrt(acc);
+}
+
 /* ||v||_p of n values (tmp: n doubles of scratch), as torch.norm. */
 static double pnorm(const double *v, int64_t n, double p, double *tmp) {
     if (isinf(p)) {
@@ -1144,7 +1155,7 @@ static double pnorm(const double *v, int64_t n, double p, double *tmp) {
         }
         return m;
     }
-    if (p == 2) return sqrt(dot(v, v, n, tmp));
+    if (p == 2) return norm2(v, n);
     if (p == 1) {
         SIMD_LOOP for (int64_t k = 0; k < n; k++) tmp[k] = fabs(v[k]);
         return ag_sum(tmp, n, 1);
@@ -1178,14 +1189,23 @@ static void pnorm_grad(const double *v, int64_t n, double p, double r, double gr
     }
 }
 
-/* The rows' shape: a, p and n broadcast, one ndim (>= 1, as PyTorch). */
+/* An operand's last dimension: 1 for a 0-d one (one row of one value). */
+static int64_t triplet_len(const Tensor *t) { return t->ndim > 0 ? t->shape[t->ndim - 1] : 1; }
+
+/* The rows' shape: a, p and n broadcast, one ndim, as PyTorch. Three 0-d
+ * operands are one row of one value, (1,), whose loss is 0-d (PyTorch's
+ * norm over dim -1 of a 0-d tensor is its absolute value). */
 static int triplet_shape(Tensor *const in[3], int *ndim, int64_t *shape) {
     const char *op = "triplet_margin_loss";
     char s[3][AG_SHAPE_STR_MAX];
     for (int k = 0; k < 3; k++) tensor_shape_str(in[k], s[k], sizeof s[k]);
-    if (in[0]->ndim < 1 || in[1]->ndim != in[0]->ndim || in[2]->ndim != in[0]->ndim)
+    if (in[1]->ndim != in[0]->ndim || in[2]->ndim != in[0]->ndim)
         return ag_fail("%s: anchor, positive and negative must have the same number of "
-                       "dimensions (at least 1), got %s, %s and %s", op, s[0], s[1], s[2]), -1;
+                       "dimensions, got %s, %s and %s", op, s[0], s[1], s[2]), -1;
+    if (in[0]->ndim == 0) {
+        *ndim = 1, shape[0] = 1;
+        return 0;
+    }
     Tensor probe = *in[0];
     if (ag_broadcast_shapes(op, in[0], in[1], probe.shape, &probe.ndim) != 0 ||
         ag_broadcast_shapes(op, &probe, in[2], shape, ndim) != 0)
@@ -1261,7 +1281,7 @@ static int triplet_open(Tensor *const in[3], int ndim, const int64_t *shape, Tri
     for (int k = 0; k < 3; k++) {
         int64_t own[AG_MAX_DIMS];
         memcpy(own, shape, (size_t)ndim * sizeof *own);
-        own[ndim - 1] = d->len[k] = in[k]->shape[ndim - 1];
+        own[ndim - 1] = d->len[k] = triplet_len(in[k]);
         if (!(d->v[k] = data_as(in[k], ndim, own, &d->copy[k]))) {
             triplet_close(d);
             return -1;
@@ -1320,7 +1340,8 @@ static void triplet_backward(Function *self, void *ctx, Tensor *g) {
         int64_t own[AG_MAX_DIMS];
         memcpy(own, shape, (size_t)ndim * sizeof *own);
         own[ndim - 1] = d.len[k];
-        if (!(grad[k] = ag_tensor_new(ndim, own))) {
+        /* a 0-d operand's gradient is 0-d: the same one value */
+        if (!(grad[k] = ag_tensor_new(self->inputs[k]->ndim == 0 ? 0 : ndim, own))) {
             for (int j = 0; j < k; j++) tensor_release(grad[j]);
             triplet_close(&d);
             return;

@@ -230,6 +230,16 @@ def cases():
     for p in [2.0, 1.0, 3.0]:
         yield from case("triplet_margin_loss", MSN, every, anchor=[[0.0], [1.0]], positive=[[0.5]],
                         negative=[[-1.0, 2.0], [0.5, -0.5]], swap=True, p=p)
+    # A distance near 66015 one ulp off is the loss, 1.5, 65536 ulps off:
+    # each distance PyTorch's in-order sum of fused squares (make difftest).
+    yield from case("triplet_margin_loss", MSN, every, anchor=[[1.0, -66015.39466749829]],
+                    positive=[[0.5]], negative=[[0.0]])
+    yield from case("triplet_margin_loss", MSN, every, anchor=[[0.3, -7.1, 2.2, 1e3, 0.1]],
+                    positive=[[0.5, 0.25, -3.0, 999.5, 1.0]], negative=[[0.0, 1.1, 2.0, 998.0, 0.7]])
+    # 0-d operands: one row of one value, a 0-d loss (make difftest).
+    yield from case("triplet_margin_loss", MSN, every, anchor=0.0, positive=0.0, negative=0.0)
+    yield from case("triplet_margin_loss", MSN, every, anchor=3.0, positive=1.0, negative=-2.5,
+                    margin=4.0)
     # inf, nan and signed zeros, as PyTorch's formulas give them.
     sx = [0.0, -0.0, 1.0, INF, -INF, NAN, 2.0]
     st = [0.0, 0.0, INF, INF, 1.0, 0.0, NAN]
