@@ -102,6 +102,11 @@ BLOCK_MATH(erf, erf)
 enum { TORCH_VEC_STEP = 8 };
 _Static_assert(BLOCK % TORCH_VEC_STEP == 0, "the tail fits in a block");
 
+/* libm's functions, never a vector clone */
+double ag_libm_exp(double x);
+double ag_libm_log1p(double x);
+double ag_libm_tanh(double x);
+double ag_libm_erf(double x);
 void ag_tail_exp(const double *x, double *y);
 void ag_tail_log1p(const double *x, double *y);
 void ag_tail_tanh(const double *x, double *y);

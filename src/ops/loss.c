@@ -614,8 +614,10 @@ const AgOpInfo ag_op_binary_cross_entropy_with_logits = {
  * kl_div: xlogy(t, t) - t x (t log(t) - t x, 0 where t = 0), or with
  * log_target exp(t) (t - x); x holds log-probabilities
  *   G = g / n; grad_x = -G t, or -(G exp(t))
- *   grad_t = (-G x + xlogy(G, t)) + G t / t (nan at t = 0, as PyTorch's
- *            xlogy), or G exp(t) + G (t - x) exp(t)
+ *   grad_t = (G xlogy(t != 0, t) + G t / t) - G x (nan at t = 0, as
+ *            PyTorch's xlogy), or G exp(t) + G (t - x) exp(t)
+ * (PyTorch 1.13's kl_div is a composite: xlogy's two gradients are summed
+ * first, then the product's is added.)
  * 'mean' is the mean over every element (PyTorch 1.13's, which warns that
  * 'batchmean', the sum over input's first size, is KL divergence's).
  * ====================================================================== */
@@ -639,7 +641,7 @@ static void kl_div_grads(const LossCtx *c, const Elems *e, Upstream u, double *d
             if (dt) dt[i] = G * et + G * (t - x) * et;
         } else {
             if (dx) dx[i] = -G * t;
-            if (dt) dt[i] = (-G * x + xlogy(G, t)) + G * t / t;
+            if (dt) dt[i] = (G * xlogy(t != 0, t) + G * t / t) + -G * x;
         }
     }
 }
@@ -1327,6 +1329,28 @@ static void triplet_put(double *dst, int64_t own, const double *dv, int64_t D, d
     dst[0] = add ? dst[0] + sum : sum;
 }
 
+/* Row r's gradient through one distance's node (0: d(a, p), 1: d(a, n),
+ * 2: d(p, n)): its vector's norm gradient to the first operand's row du,
+ * its negative to the second's dv_out (each written, or added with add). */
+static void triplet_node_grad(const TripletData *d, int64_t r, const LossCtx *c, Upstream u,
+                              int node, double *du, bool add_u, double *dv_out, bool add_v) {
+    static const int first[3] = {0, 0, 1}, second[3] = {1, 2, 2};
+    TripletRow t = triplet_at(d, r, c);
+    double gz = t.z >= 0 ? u.g[r * u.step] / u.n : 0.0, gneg = -gz, gswap = 0.0;
+    if (c->flag) { /* at::min's backward: ties split, the larger gets 0 */
+        double half = t.d_an == t.d_pn ? gneg / 2 : gneg;
+        gneg = t.d_an > t.d_pn ? 0.0 : half;
+        gswap = t.d_an < t.d_pn ? 0.0 : half;
+    }
+    const double *vec = node == 0 ? t.ap : node == 1 ? t.an : t.pn;
+    int64_t D = node == 0 ? t.D_ap : node == 1 ? t.D_an : t.D_pn;
+    double dist = node == 0 ? t.d_ap : node == 1 ? t.d_an : t.d_pn;
+    double *dv = d->scratch->data + 3 * d->D;
+    pnorm_grad(vec, D, c->param[1], dist, node == 0 ? gz : node == 1 ? gneg : gswap, dv);
+    triplet_put(du, d->len[first[node]], dv, D, 1.0, add_u);
+    triplet_put(dv_out, d->len[second[node]], dv, D, -1.0, add_v);
+}
+
 static void triplet_backward(Function *self, void *ctx, Tensor *g) {
     LossCtx *c = ctx;
     int ndim;
@@ -1348,31 +1372,36 @@ static void triplet_backward(Function *self, void *ctx, Tensor *g) {
         }
     }
     Upstream u = upstream(g, c);
-    double pp = c->param[1];
-    for (int64_t r = 0; r < d.rows; r++) {
-        double *da = grad[0]->data + r * d.len[0], *dp = grad[1]->data + r * d.len[1],
-               *dn = grad[2]->data + r * d.len[2], *dv = d.scratch->data + 3 * d.D;
-        TripletRow t = triplet_at(&d, r, c);
-        double gz = t.z >= 0 ? u.g[r * u.step] / u.n : 0.0, gneg = -gz, gswap = 0.0;
-        if (c->flag) { /* at::min's backward: ties split, the larger gets 0 */
-            double half = t.d_an == t.d_pn ? gneg / 2 : gneg;
-            gneg = t.d_an > t.d_pn ? 0.0 : half;
-            gswap = t.d_an < t.d_pn ? 0.0 : half;
-        }
-        pnorm_grad(t.ap, t.D_ap, pp, t.d_ap, gz, dv);
-        triplet_put(da, d.len[0], dv, t.D_ap, 1.0, false);
-        triplet_put(dp, d.len[1], dv, t.D_ap, -1.0, false);
-        pnorm_grad(t.an, t.D_an, pp, t.d_an, gneg, dv);
-        triplet_put(da, d.len[0], dv, t.D_an, 1.0, true);
-        triplet_put(dn, d.len[2], dv, t.D_an, -1.0, false);
-        if (c->flag) {
-            pnorm_grad(t.pn, t.D_pn, pp, t.d_pn, gswap, dv);
-            triplet_put(dp, d.len[1], dv, t.D_pn, 1.0, true);
-            triplet_put(dn, d.len[2], dv, t.D_pn, -1.0, true);
-        }
+    /* PyTorch runs the later distances' nodes first (d(p, n) with swap,
+     * then d(a, n), then d(a, p)), each sending its gradient to its first
+     * operand, then to its second; an operand passed twice (the anchor as
+     * the negative) sums them in that order: d(a, n)'s two parts cancel
+     * exactly before d(a, p)'s is added. */
+    int buf[3];
+    for (int k = 0; k < 3; k++) {
+        buf[k] = k;
+        for (int j = 0; j < k; j++)
+            if (self->inputs[j] == self->inputs[k]) {
+                buf[k] = j;
+                break;
+            }
+    }
+    bool written[3] = {false, false, false};
+    for (int node = c->flag ? 2 : 1; node >= 0; node--) {
+        int su = node == 2 ? 1 : 0, sv = node == 0 ? 1 : 2;
+        bool add_u = written[buf[su]], add_v = written[buf[sv]] || buf[sv] == buf[su];
+        for (int64_t r = 0; r < d.rows; r++)
+            triplet_node_grad(&d, r, c, u, node, grad[buf[su]]->data + r * d.len[su], add_u,
+                              grad[buf[sv]]->data + r * d.len[sv], add_v);
+        written[buf[su]] = written[buf[sv]] = true;
     }
     triplet_close(&d);
-    for (int k = 0; k < 3; k++) ag_accumulate_grad(self->inputs[k], grad[k]);
+    for (int k = 0; k < 3; k++) {
+        if (buf[k] == k)
+            ag_accumulate_grad(self->inputs[k], grad[k]); /* takes grad[k] */
+        else
+            tensor_release(grad[k]); /* summed into an earlier operand's */
+    }
 }
 
 Tensor *tensor_triplet_margin_loss(Tensor *anchor, Tensor *positive, Tensor *negative,

@@ -3,33 +3,57 @@
  * Fused for numerical stability (max subtracted before exp) and so that
  * each shows as one node in the graph. The losses are in loss.c.
  */
-#include "../internal.h"
+#include "elementwise.h"
 
 #include <math.h>
 #include <string.h>
 
-/* x viewed as (outer, n, inner) around the axis; element (o, k, i). */
+/* x viewed as (outer, n, inner) around the axis; element (o, k, i).
+ * last: the axis is x's last (PyTorch's vectorised kernels; another axis
+ * takes its scalar ones, even where inner is 1). */
 typedef struct {
     int64_t outer, n, inner;
+    bool last;
 } Lanes;
 
 static Lanes lanes(const Tensor *x, int axis) {
-    if (x->ndim == 0) return (Lanes){1, 1, 1};
+    if (x->ndim == 0) return (Lanes){1, 1, 1, true};
     Lanes l = {ag_shape_prod(x->shape, 0, axis), x->shape[axis],
-               ag_shape_prod(x->shape, axis + 1, x->ndim)};
+               ag_shape_prod(x->shape, axis + 1, x->ndim), axis == x->ndim - 1};
     return l;
 }
 
+static double vec_reduce_sum(const double *v, int64_t n);
+
+/* tmp[k] = exp(v[k] - m) for k < n, SLEEF's exp by blocks (PyTorch's
+ * vectorised kernels along the last axis). */
+static void exp_dev_contiguous(const double *v, int64_t n, double m, double *tmp) {
+    for (int64_t k0 = 0; k0 < n; k0 += BLOCK) {
+        int64_t len = n - k0 < BLOCK ? n - k0 : BLOCK;
+        _Alignas(64) double e[BLOCK] = {0};
+        for (int64_t k = 0; k < len; k++) e[k] = v[k0 + k] - m;
+        block_exp(e, e);
+        memcpy(tmp + k0, e, (size_t)len * sizeof *e);
+    }
+}
+
 /* max and sum(exp(v - max)) of n values at stride s; tmp (n values at the
- * same stride: the output lane will do) receives exp(v - max), which is
- * summed pairwise (ag_sum). */
-static double lane_sumexp(const double *v, int64_t n, int64_t s, double *tmp, double *max) {
+ * same stride: the output lane will do) receives exp(v - max). Along the
+ * last axis (s = 1) as PyTorch's vectorised kernel: SLEEF's exp, summed in
+ * vec::reduce_all's order; along another, libm's exp summed pairwise
+ * (ag_sum). */
+static double lane_sumexp(const double *v, int64_t n, int64_t s, bool last, double *tmp,
+                          double *max) {
     double m = -INFINITY;
     for (int64_t k = 0; k < n; k++)
         if (v[k * s] > m) m = v[k * s];
     if (m == -INFINITY) m = 0.0; /* all -inf: keep exp finite */
-    for (int64_t k = 0; k < n; k++) tmp[k * s] = exp(v[k * s] - m);
     *max = m;
+    if (last && n > 0) {
+        exp_dev_contiguous(v, n, m, tmp);
+        return vec_reduce_sum(tmp, n);
+    }
+    for (int64_t k = 0; k < n; k++) tmp[k * s] = exp(v[k * s] - m);
     return ag_sum(tmp, n, s);
 }
 
@@ -37,7 +61,7 @@ static double lane_sumexp(const double *v, int64_t n, int64_t s, double *tmp, do
  * (cross_entropy). */
 void ag_lane_logsumexp(const double *v, int64_t n, int64_t s, double *tmp, double *max,
                        double *lse) {
-    *lse = log(lane_sumexp(v, n, s, tmp, max));
+    *lse = log(lane_sumexp(v, n, s, s == 1, tmp, max));
 }
 
 typedef struct {
@@ -57,7 +81,7 @@ static void softmax_lanes(const Tensor *x, Lanes l, bool log_space, double *y) {
             int64_t base = o * l.n * l.inner + i, s = l.inner;
             const double *xv = x->data + base;
             double *yv = y + base, m;
-            double sum = lane_sumexp(xv, l.n, s, yv, &m); /* yv: exp(x - max) */
+            double sum = lane_sumexp(xv, l.n, s, l.last, yv, &m); /* yv: exp(x - max) */
             if (log_space) {
                 double lse = log(sum);
                 for (int64_t k = 0; k < l.n; k++) yv[k * s] = xv[k * s] - m - lse;
@@ -130,8 +154,41 @@ const AgOpInfo ag_op_softmax = {
 
 /* ======================================================================
  * log_softmax: y = x - max - log(sum(exp(x - max))) along the axis
- *   dx = g - exp(y) * sum_k(g)
+ *   dx = g - exp(y) * sum_k(g), as PyTorch 1.13's two kernels compute it:
+ *   along the last axis (its vectorised kernel) SLEEF's exp and the sum in
+ *   vec::reduce_all's order; along another (its scalar kernel) libm's exp
+ *   and the sum in order. Both fuse g - e * sum into one fma (its build
+ *   contracts them): ag's plain expression was 6 ulps off.
  * ====================================================================== */
+
+/* PyTorch's vec::reduce_all(+) of n contiguous values, 4 lanes (AVX2):
+ * fewer than 4 summed in order; else lane-wise sums of whole vectors, the
+ * rest added to the first lanes, then the lanes in order. */
+static double vec_reduce_sum(const double *v, int64_t n) {
+    if (n < 4) {
+        double s = v[0];
+        for (int64_t k = 1; k < n; k++) s += v[k];
+        return s;
+    }
+    double acc[4] = {v[0], v[1], v[2], v[3]};
+    int64_t d = 4;
+    for (; d + 4 <= n; d += 4)
+        for (int j = 0; j < 4; j++) acc[j] += v[d + j];
+    for (int j = 0; d + j < n; j++) acc[j] += v[d + j];
+    return ((acc[0] + acc[1]) + acc[2]) + acc[3];
+}
+
+/* A contiguous lane: dx = fma(-exp(y), gsum, g), exp SLEEF's, by blocks. */
+static void log_softmax_grad_last(const double *yv, const double *gv, int64_t n, double *dv) {
+    double gsum = vec_reduce_sum(gv, n);
+    for (int64_t k0 = 0; k0 < n; k0 += BLOCK) {
+        int64_t m = n - k0 < BLOCK ? n - k0 : BLOCK;
+        _Alignas(64) double e[BLOCK] = {0};
+        memcpy(e, yv + k0, (size_t)m * sizeof *e);
+        block_exp(e, e);
+        for (int64_t k = 0; k < m; k++) dv[k0 + k] = fma(-e[k], gsum, gv[k0 + k]);
+    }
+}
 
 /* Each lane: dx = g - exp(y) * sum(g). Only for a tensor with elements. */
 static void log_softmax_backward_lanes(const double *y, const double *g, Lanes l, double *dx) {
@@ -139,8 +196,14 @@ static void log_softmax_backward_lanes(const double *y, const double *g, Lanes l
         for (int64_t i = 0; i < l.inner; i++) {
             int64_t base = o * l.n * l.inner + i, s = l.inner;
             const double *yv = y + base, *gv = g + base;
-            double gsum = ag_sum(gv, l.n, s);
-            for (int64_t k = 0; k < l.n; k++) dx[base + k * s] = gv[k * s] - exp(yv[k * s]) * gsum;
+            if (l.last) {
+                log_softmax_grad_last(yv, gv, l.n, dx + base);
+                continue;
+            }
+            double gsum = 0.0;
+            for (int64_t k = 0; k < l.n; k++) gsum += gv[k * s];
+            for (int64_t k = 0; k < l.n; k++)
+                dx[base + k * s] = fma(-ag_libm_exp(yv[k * s]), gsum, gv[k * s]);
         }
 }
 

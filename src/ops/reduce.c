@@ -20,7 +20,7 @@
  * ag_accumulate_grad to reduce. No loop visits the lanes of a tensor
  * without elements (a (10^18, 0) tensor has 10^18 of them).
  */
-#include "../internal.h"
+#include "elementwise.h"
 
 #include <math.h>
 #include <string.h>
@@ -334,9 +334,9 @@ static bool reduce_groups(const double *x, Groups g, ReduceKind kind, double *ou
 typedef enum {
     ROW_SPREAD,     /* out = a                                  (sum, mean backward) */
     ROW_SQUARE_DEV, /* out = (x - a)^2                          (var forward) */
-    ROW_EXP_DEV,    /* out = exp(x - a)                         (logsumexp forward) */
+    ROW_DEV,        /* out = x - a                              (logsumexp forward) */
     ROW_VAR_GRAD,   /* out = a * (x - b)                        (var, std backward) */
-    ROW_LSE_GRAD,   /* out = a * exp(x - b)                     (logsumexp backward) */
+    ROW_SCALE,      /* out = a * x                              (logsumexp backward) */
     ROW_NORM2_GRAD, /* out = a * (x / b), 0 where b == 0        (norm, p = 2) */
     ROW_INF_MASK,   /* out = |x| == b or |x| is nan             (norm, p = +-inf) */
     ROW_INF_GRAD,   /* out = sign(x) * (a * mask)               (norm, p = +-inf) */
@@ -360,14 +360,14 @@ static ALWAYS_INLINE void row_loop(RowKind kind, const double *restrict x,
             out[j] = d * d;
         }
         break;
-    case ROW_EXP_DEV:
-        for (int64_t j = 0; j < n; j++) out[j] = exp(x[j] - a[j * s]);
+    case ROW_DEV:
+        for (int64_t j = 0; j < n; j++) out[j] = x[j] - a[j * s];
         break;
     case ROW_VAR_GRAD:
         for (int64_t j = 0; j < n; j++) out[j] = a[j * s] * (x[j] - b[j * s]);
         break;
-    case ROW_LSE_GRAD:
-        for (int64_t j = 0; j < n; j++) out[j] = a[j * s] * exp(x[j] - b[j * s]);
+    case ROW_SCALE:
+        for (int64_t j = 0; j < n; j++) out[j] = a[j * s] * x[j];
         break;
     case ROW_NORM2_GRAD:
         for (int64_t j = 0; j < n; j++) out[j] = a[j * s] * (b[j * s] == 0 ? 0.0 : x[j] / b[j * s]);
@@ -813,16 +813,38 @@ const AgOpInfo ag_op_norm = {
  * logsumexp: out = log(sum(exp(x - m))) + m, m the maximum over dims (0
  * where it is +-inf, as PyTorch), so that nothing overflows; over no
  * elements, log(0) = -inf. dx = g * exp(x - out): the softmax.
+ * exp and log are whole-tensor steps in PyTorch ((x - m).exp_(), log_(),
+ * and (x - out).exp() in the backward), its vml kernels: SLEEF's on every
+ * element, as apply_all calls them (libm's exp was 6 ulps off).
  * ====================================================================== */
+
+/* v[i] = f(v[i]) for i < n, BLOCK at a time (the last through a padded
+ * block): PyTorch's whole-tensor exp and log. */
+static void apply_all(MathBlock f, double *v, int64_t n) {
+    int64_t full = n - n % BLOCK;
+    for (int64_t i = 0; i < full; i += BLOCK) f(v + i, v + i);
+    if (full == n) return;
+    _Alignas(64) double t[BLOCK] = {0};
+    memcpy(t, v + full, (size_t)(n - full) * sizeof *t);
+    f(t, t);
+    memcpy(v + full, t, (size_t)(n - full) * sizeof *t);
+}
 
 static void logsumexp_backward(Function *self, void *ctx, Tensor *g) {
     ReduceCtx *c = ctx;
     Tensor *x = self->inputs[0];
     Groups gr = groups_of(x, c->info.mask);
-    Tensor *dx = ag_tensor_new_like(x);
-    if (!dx) return;
-    if (dx->numel > 0)
-        for_rows(ROW_LSE_GRAD, &gr, x->data, g->data, self->output->data, 0, dx->data);
+    Tensor *dx = ag_tensor_new_like(x), *e = dx ? ag_tensor_new_like(x) : NULL;
+    if (!e) {
+        tensor_release(dx);
+        return;
+    }
+    if (dx->numel > 0) {
+        for_rows(ROW_DEV, &gr, x->data, self->output->data, NULL, 0, e->data);
+        apply_all(block_exp, e->data, e->numel);
+        for_rows(ROW_SCALE, &gr, e->data, g->data, NULL, 0, dx->data);
+    }
+    tensor_release(e);
     ag_accumulate_grad(x, dx);
 }
 
@@ -839,10 +861,13 @@ Tensor *tensor_logsumexp_dims(Tensor *x, const int64_t *dims, int ndims, bool ke
         ok = e && reduce_groups(x->data, g, REDUCE_MAX, m->data);
         for (int64_t i = 0; ok && i < out->numel; i++)
             if (isinf(m->data[i])) m->data[i] = 0;
-        if (ok) for_rows(ROW_EXP_DEV, &g, x->data, m->data, NULL, 0, e->data);
+        if (ok) {
+            for_rows(ROW_DEV, &g, x->data, m->data, NULL, 0, e->data);
+            apply_all(block_exp, e->data, e->numel);
+        }
         ok = ok && reduce_groups(e->data, g, REDUCE_SUM, out->data);
-        for (int64_t i = 0; ok && i < out->numel; i++)
-            out->data[i] = log(out->data[i]) + m->data[i];
+        if (ok) apply_all(block_log, out->data, out->numel);
+        for (int64_t i = 0; ok && i < out->numel; i++) out->data[i] += m->data[i];
         tensor_release(e);
         tensor_release(m);
     }

@@ -17,11 +17,11 @@
  * (elementwise.h): through a function gcc does not inline, so that no loop
  * here becomes a call of libmvec's vector versions. */
 #define TAIL_MATH(name)                                                      \
-    static __attribute__((noinline)) double libm_##name(double x) {         \
+    __attribute__((noinline)) double ag_libm_##name(double x) {             \
         return name(x);                                                      \
     }                                                                        \
     void ag_tail_##name(const double *x, double *y) {                       \
-        for (int i = 0; i < BLOCK; i++) y[i] = libm_##name(x[i]);           \
+        for (int i = 0; i < BLOCK; i++) y[i] = ag_libm_##name(x[i]);        \
     }
 TAIL_MATH(exp)
 TAIL_MATH(log1p)
