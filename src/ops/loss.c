@@ -727,6 +727,7 @@ const AgOpInfo ag_op_hinge_embedding_loss = {
 
 typedef struct {
     int64_t outer, C, inner;
+    bool last; /* dimension 1 is input's last (1-D or 2-D): PyTorch's log_softmax vectorised */
 } ClassLanes;
 
 /* Checks input's and target's shapes and the classes; -1 with a message. */
@@ -744,6 +745,7 @@ static int class_lanes(const char *op, const Tensor *x, const Tensor *t, ClassLa
     l->outer = x->ndim == 1 ? 1 : x->shape[0];
     l->C = x->ndim == 1 ? x->shape[0] : x->shape[1];
     l->inner = x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim);
+    l->last = x->ndim <= 2;
     for (int64_t j = 0; j < t->numel; j++) {
         double c = t->data[j];
         if (!(c >= 0 && c < (double)l->C) || c != floor(c))
@@ -790,7 +792,7 @@ static bool nll_fill(const Tensor *x, const Tensor *t, ClassLanes l, double *out
 static void nll_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *x = self->inputs[0], *t = self->inputs[1];
     ClassLanes l = {x->ndim == 1 ? 1 : x->shape[0], x->ndim == 1 ? x->shape[0] : x->shape[1],
-                    x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim)};
+                    x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim), x->ndim <= 2};
     Upstream u = upstream(g, ctx);
     Tensor *dx = ag_tensor_filled_like(x, 0.0);
     if (!dx) return;
@@ -822,6 +824,12 @@ const AgOpInfo ag_op_nll_loss = {
  * 1e16), and the gradient is log_softmax's backward of nll's gc at the class.
  * ====================================================================== */
 
+/* Which of PyTorch's log_softmax lanes lane j is (nn.c). */
+static AgLane class_lane_kind(ClassLanes l, int64_t j) {
+    int64_t i = j % l.inner;
+    return l.last ? AG_LANE_LAST : i < l.inner - l.inner % 4 ? AG_LANE_VEC : AG_LANE_SCALAR;
+}
+
 /* Lane j of x, contiguous (copied into buf when the lane is strided), and
  * its max and logsumexp (buf[C ..] their scratch). */
 static const double *class_lane(const Tensor *x, ClassLanes l, int64_t j, double *buf,
@@ -831,7 +839,7 @@ static const double *class_lane(const Tensor *x, ClassLanes l, int64_t j, double
         for (int64_t k = 0; k < l.C; k++) buf[k] = v[k * l.inner];
         v = buf;
     }
-    ag_lane_logsumexp(v, l.C, 1, buf + l.C, m, lse);
+    ag_lane_logsumexp(v, l.C, 1, class_lane_kind(l, j), buf + l.C, m, lse);
     return v;
 }
 
@@ -857,7 +865,7 @@ static bool cross_entropy_fill(const Tensor *x, const Tensor *t, ClassLanes l, d
 static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *x = self->inputs[0], *t = self->inputs[1];
     ClassLanes l = {x->ndim == 1 ? 1 : x->shape[0], x->ndim == 1 ? x->shape[0] : x->shape[1],
-                    x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim)};
+                    x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim), x->ndim <= 2};
     Upstream u = upstream(g, ctx);
     Tensor *dx = ag_tensor_new_like(x), *scratch = t->numel > 0 ? lane_scratch(l) : NULL;
     if (!dx || (t->numel > 0 && !scratch)) {
@@ -869,9 +877,13 @@ static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
         double m, lse, gc = -(u.g[j * u.step] / u.n);
         int64_t cls = (int64_t)t->data[j];
         const double *v = class_lane(x, l, j, scratch->data, &m, &lse);
-        double *d = dx->data + class_index(l, j, 0);
-        for (int64_t k = 0; k < l.C; k++)
-            d[k * l.inner] = (k == cls ? gc : 0.0) - exp(v[k] - m - lse) * gc;
+        double *d = dx->data + class_index(l, j, 0), *e = scratch->data + l.C;
+        /* log_softmax's backward of nll's gradient (gc at the class, 0
+         * elsewhere; its sum is gc): g - exp(y) * sum(g) fused, exp as
+         * PyTorch's kernel has it (nn.c) */
+        for (int64_t k = 0; k < l.C; k++) e[k] = v[k] - m - lse;
+        ag_lane_exp(e, l.C, class_lane_kind(l, j), e);
+        for (int64_t k = 0; k < l.C; k++) d[k * l.inner] = fma(-e[k], gc, k == cls ? gc : 0.0);
     }
     tensor_release(scratch);
     ag_accumulate_grad(x, dx);

@@ -90,6 +90,18 @@ static void check_case(int index, const LossCase *lc, bool exact) {
     for (int k = 0; k < 4; k++) tensor_release(tensors[k]);
 }
 
+/* y times torch.linspace(lo, hi, n) in x's shape (consumes y). */
+static Tensor *weighted(Tensor *y, const Tensor *x, double lo, double hi) {
+    if (!y) return NULL;
+    Tensor *line = tensor_linspace(lo, hi, x->numel);
+    Tensor *w = line ? tensor_reshape(line, x->ndim, x->shape) : NULL;
+    Tensor *r = w ? tensor_mul(y, w) : NULL;
+    tensor_release(line);
+    tensor_release(w);
+    tensor_release(y);
+    return r;
+}
+
 /* exact_cases.h: the ops by name, as exact_cases.py calls them. */
 static Tensor *exact_op(const char *name, Tensor *x) {
     if (strcmp(name, "triplet_anchor_as_negative") == 0) {
@@ -100,6 +112,20 @@ static Tensor *exact_op(const char *name, Tensor *x) {
     }
     if (strncmp(name, "log_softmax_last", 16) == 0) return tensor_log_softmax(x, -1);
     if (strcmp(name, "log_softmax_first") == 0) return tensor_log_softmax(x, 0);
+    if (strcmp(name, "log_softmax_middle") == 0)
+        return weighted(tensor_log_softmax(x, 1), x, -1, 1);
+    if (strcmp(name, "log_softmax_first_9") == 0)
+        return weighted(tensor_log_softmax(x, 0), x, -1, 2);
+    if (strcmp(name, "softmax_last_6") == 0) return weighted(tensor_softmax(x, -1), x, -1, 1);
+    if (strcmp(name, "softmax_first") == 0) return weighted(tensor_softmax(x, 0), x, -1, 2);
+    if (strncmp(name, "cross_entropy", 13) == 0) {
+        bool two = strcmp(name, "cross_entropy_2d") == 0;
+        Tensor *t = two ? tensor_create(2, (int64_t[]){1, 2}, (double[]){2, 0}, false)
+                        : tensor_create(1, (int64_t[]){3}, (double[]){1, 0, 0}, false);
+        Tensor *y = tensor_cross_entropy_loss(x, t, AG_REDUCTION_MEAN);
+        tensor_release(t);
+        return y;
+    }
     return NULL;
 }
 
