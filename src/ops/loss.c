@@ -553,22 +553,43 @@ static double log_sigmoid(double x) {
     return -(m + log(exp(-m) + exp(-x - m)));
 }
 
+/* L = log(exp(-m) + exp(-x - m)), m = max(-x, 0), with PyTorch's
+ * whole-tensor exp_ and log_ (SLEEF's); a and b: n doubles of scratch. */
+static void bce_logits_log_term(const double *x, int64_t n, double *a, double *b) {
+    if (n <= 0) return;
+    for (int64_t i = 0; i < n; i++) {
+        double m = clamp_min0(-x[i]);
+        a[i] = -m, b[i] = -x[i] - m;
+    }
+    ag_exp_all(a, a, n);
+    ag_exp_all(b, b, n);
+    for (int64_t i = 0; i < n; i++) a[i] += b[i];
+    ag_log_all(a, a, n);
+}
+
 static void bce_logits_losses(const LossCtx *c, const Elems *e, double *out) {
     (void)c;
+    double *a = malloc((size_t)(2 * e->n + 1) * sizeof *a);
+    if (a) bce_logits_log_term(e->x, e->n, a, a + e->n);
     for (int64_t i = 0; i < e->n; i++) {
-        double x = e->x[i], t = e->t[i], m = clamp_min0(-x), L = log(exp(-m) + exp(-x - m));
+        double x = e->x[i], t = e->t[i], m = clamp_min0(-x);
+        double L = a ? a[i] : log(exp(-m) + exp(-x - m));
         double v = e->pw ? (1 - t) * x + ((e->pw[i] - 1) * t + 1) * (L + m) : (1 - t) * x + m + L;
         out[i] = e->w ? v * e->w[i] : v;
     }
+    free(a);
 }
 
 static void bce_logits_grads(const LossCtx *c, const Elems *e, Upstream u, double *dx,
                              double *dt) {
     (void)c;
+    /* input.sigmoid() as PyTorch's sigmoid kernel computes it (SLEEF's exp,
+     * libm's on its scalar tail: unary.c), into dx first */
+    if (dx) ag_sigmoid_values(e->x, dx, e->n);
     for (int64_t i = 0; i < e->n; i++) {
         double x = e->x[i], t = e->t[i], g = u.g[i * u.step], w = e->w ? e->w[i] : 1.0;
         if (dx) {
-            double s = 1.0 / (1.0 + exp(-x)), pt = e->pw ? e->pw[i] * t : 0.0;
+            double s = dx[i], pt = e->pw ? e->pw[i] * t : 0.0;
             double d = e->pw ? ((pt + 1 - t) * s - pt) * g : (s - t) * g;
             dx[i] = d * w / u.n;
         }

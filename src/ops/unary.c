@@ -237,6 +237,10 @@ static void sigmoid_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, sigmoid_grad_block, ctx);
 }
 
+void ag_sigmoid_values(const double *x, double *y, int64_t n) {
+    forward_blocks_tail(sigmoid_block, sigmoid_tail, x, y, n, NULL);
+}
+
 Tensor *tensor_sigmoid(Tensor *x) {
     return unary_forward_tail(AG_OP_SIGMOID, sigmoid_block, sigmoid_tail, x, NULL, 0);
 }
