@@ -175,9 +175,22 @@ double ag_sum(const double *x, int64_t n, int64_t stride);
 bool ag_sum_dims(const double *x, int ndim, const int64_t *shape, unsigned mask, double *out);
 /* max and log(sum(exp(v - max))) of n values at stride s (the max taken
  * out first, so large values do not overflow); tmp, n values at the same
- * stride, receives exp(v - max). (ops/nn.c: softmax; loss.c) */
-void ag_lane_logsumexp(const double *v, int64_t n, int64_t s, double *tmp, double *max,
-                       double *lse);
+ * stride, receives exp(v - max); kind: which of PyTorch's kernels' lanes
+ * it is (along the last axis, contiguous; along another, in a vector of
+ * inner elements or in the scalar rest). (ops/nn.c: softmax; loss.c) */
+/* y = sigmoid(x) for n values as PyTorch's sigmoid kernel computes them,
+ * its scalar tail included (ops/unary.c; loss.c). y may be x. */
+void ag_sigmoid_values(const double *x, double *y, int64_t n);
+/* y = exp(x), log(x) on n values as PyTorch's whole-tensor kernels (SLEEF's
+ * on every element where it is loaded; ops/vecmath.c). y may be x. */
+void ag_exp_all(const double *x, double *y, int64_t n);
+void ag_log_all(const double *x, double *y, int64_t n);
+typedef enum { AG_LANE_LAST, AG_LANE_VEC, AG_LANE_SCALAR } AgLane;
+void ag_lane_logsumexp(const double *v, int64_t n, int64_t s, AgLane kind, double *tmp,
+                       double *max, double *lse);
+/* exp(y[k]) for k < n as PyTorch's log_softmax backward has it in a lane
+ * of that kind: SLEEF's, libm's in a scalar lane. (ops/nn.c; loss.c) */
+void ag_lane_exp(const double *y, int64_t n, AgLane kind, double *out);
 /* Copies x broadcast to shape (ndim) into a new tensor (used by backward
  * kernels that need an operand in output shape space). */
 Tensor *ag_broadcast_to(const Tensor *x, int ndim, const int64_t *shape);

@@ -5,7 +5,12 @@
  * operations in the same order, so the same roundings), forward and
  * backward. Where PyTorch's vectorised kernel and its scalar one disagree
  * (the gradient of elu and relu6 at nan, of hardswish at 3 and at nan),
- * ag follows the scalar one: what a one-element tensor gives.
+ * ag follows the scalar one: what a one-element tensor gives. The ops that
+ * call exp, tanh, erf or log1p have a second block for PyTorch's scalar
+ * tail, the last n % 8 elements (elementwise.h): the same formula on
+ * libm's functions, where the rest have SLEEF's. Where PyTorch's build
+ * fuses a product and a sum into one fused multiply-add (gcc contracts
+ * them in both of its loops), ag calls fma: the comments say where.
  *
  * As in unary.c, each op is a block of its forward loop, one of its
  * backward loop (x the input, y the output, g in the output's shape), its
@@ -63,28 +68,42 @@ const AgOpInfo ag_op_leaky_relu = {
  * input_scale 1: e^x - 1, not expm1, and (g * alpha) * e^x in that order)
  * ====================================================================== */
 
-static void elu_block(const double *x, double *y, const double *p) {
+static ALWAYS_INLINE void elu_body(const double *x, double *y, const double *p, MathBlock exp_) {
     const double alpha = p[0];
     _Alignas(64) double e[BLOCK];
-    block_exp(x, e);
+    exp_(x, e);
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = x[i] <= 0.0 ? (e[i] - 1.0) * alpha : x[i];
+}
+
+static void elu_block(const double *x, double *y, const double *p) { elu_body(x, y, p, block_exp); }
+static void elu_tail(const double *x, double *y, const double *p) { elu_body(x, y, p, ag_tail_exp); }
+
+static ALWAYS_INLINE void elu_grad_body(const double *x, const double *g, double *dx,
+                                        const double *p, MathBlock exp_) {
+    const double alpha = p[0];
+    _Alignas(64) double e[BLOCK];
+    exp_(x, e);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = x[i] <= 0.0 ? g[i] * alpha * e[i] : g[i];
 }
 
 static void elu_grad_block(const double *x, const double *y, const double *g, double *dx,
                            const double *p) {
     (void)y;
-    const double alpha = p[0];
-    _Alignas(64) double e[BLOCK];
-    block_exp(x, e);
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = x[i] <= 0.0 ? g[i] * alpha * e[i] : g[i];
+    elu_grad_body(x, g, dx, p, block_exp);
+}
+
+static void elu_grad_tail(const double *x, const double *y, const double *g, double *dx,
+                          const double *p) {
+    (void)y;
+    elu_grad_body(x, g, dx, p, ag_tail_exp);
 }
 
 static void elu_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward(self, g, elu_grad_block, ctx);
+    unary_backward_tail(self, g, elu_grad_block, elu_grad_tail, ctx);
 }
 
 Tensor *tensor_elu(Tensor *x, double alpha) {
-    return unary_forward_with(AG_OP_ELU, elu_block, x, &alpha, 1);
+    return unary_forward_tail(AG_OP_ELU, elu_block, elu_tail, x, &alpha, 1);
 }
 
 static Tensor *elu_call(const AgOpArgs *a) {
@@ -114,71 +133,121 @@ static const double TWO_OVER_SQRT_PI = 0x1.20dd750429b6dp+0; /* M_2_SQRTPI */
 static const double SQRT_TWO = 0x1.6a09e667f3bcdp+0;       /* M_SQRT2 */
 static const double GELU_KAPPA = 0.044715;
 
-static void gelu_block(const double *x, double *y, const double *p) {
-    (void)p;
+static ALWAYS_INLINE void gelu_body(const double *x, double *y, MathBlock erf_) {
     _Alignas(64) double e[BLOCK];
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = x[i] * SQRT_HALF;
-    block_erf(e, e);
+    erf_(e, e);
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = x[i] * 0.5 * (1.0 + e[i]);
+}
+
+static void gelu_block(const double *x, double *y, const double *p) {
+    (void)p;
+    gelu_body(x, y, block_erf);
+}
+
+static void gelu_tail(const double *x, double *y, const double *p) {
+    (void)p;
+    gelu_body(x, y, ag_tail_erf);
+}
+
+/* cdf + x * pdf: fused in PyTorch's vector loop, not in its scalar one
+ * (gcc contracted the one and not the other). */
+static ALWAYS_INLINE void gelu_grad_body(const double *x, const double *g, double *dx,
+                                         MathBlock erf_, MathBlock exp_, bool fused) {
+    const double beta = TWO_OVER_SQRT_PI * SQRT_HALF * 0.5; /* 1 / sqrt(2 pi) */
+    _Alignas(64) double e[BLOCK], q[BLOCK];
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = x[i] * SQRT_HALF, q[i] = x[i] * x[i] * -0.5;
+    erf_(e, e);
+    exp_(q, q);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        double cdf = 0.5 * (1.0 + e[i]);
+        double pdf = beta * q[i];
+        dx[i] = g[i] * (fused ? fma(x[i], pdf, cdf) : cdf + x[i] * pdf);
+    }
 }
 
 static void gelu_grad_block(const double *x, const double *y, const double *g, double *dx,
                             const double *p) {
     (void)y, (void)p;
-    const double beta = TWO_OVER_SQRT_PI * SQRT_HALF * 0.5; /* 1 / sqrt(2 pi) */
-    _Alignas(64) double e[BLOCK], q[BLOCK];
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = x[i] * SQRT_HALF, q[i] = x[i] * x[i] * -0.5;
-    block_erf(e, e);
-    block_exp(q, q);
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
-        double cdf = 0.5 * (1.0 + e[i]);
-        double pdf = beta * q[i];
-        dx[i] = g[i] * (cdf + x[i] * pdf);
-    }
+    gelu_grad_body(x, g, dx, block_erf, block_exp, true);
+}
+
+static void gelu_grad_tail(const double *x, const double *y, const double *g, double *dx,
+                           const double *p) {
+    (void)y, (void)p;
+    gelu_grad_body(x, g, dx, ag_tail_erf, ag_tail_exp, false);
+}
+
+/* The tanh form's inner k (x + 0.044715 x^3), its sum fused. */
+static ALWAYS_INLINE void gelu_tanh_inner(const double *x, double *t) {
+    const double beta = SQRT_TWO * TWO_OVER_SQRT_PI * 0.5; /* sqrt(2 / pi) */
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) t[i] = beta * fma(GELU_KAPPA, x[i] * x[i] * x[i], x[i]);
+}
+
+static ALWAYS_INLINE void gelu_tanh_body(const double *x, double *y, MathBlock tanh_) {
+    _Alignas(64) double t[BLOCK];
+    gelu_tanh_inner(x, t);
+    tanh_(t, t);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = 0.5 * x[i] * (1.0 + t[i]);
 }
 
 static void gelu_tanh_block(const double *x, double *y, const double *p) {
     (void)p;
-    const double beta = SQRT_TWO * TWO_OVER_SQRT_PI * 0.5; /* sqrt(2 / pi) */
-    _Alignas(64) double t[BLOCK];
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) t[i] = beta * (x[i] + GELU_KAPPA * (x[i] * x[i] * x[i]));
-    block_tanh(t, t);
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = 0.5 * x[i] * (1.0 + t[i]);
+    gelu_tanh_body(x, y, block_tanh);
 }
 
-static void gelu_tanh_grad_block(const double *x, const double *y, const double *g, double *dx,
-                                 const double *p) {
-    (void)y, (void)p;
+static void gelu_tanh_tail(const double *x, double *y, const double *p) {
+    (void)p;
+    gelu_tanh_body(x, y, ag_tail_tanh);
+}
+
+/* PyTorch's steps; 1 - tanh^2 and 1 + 3 kappa x^2 fused, as its build
+ * computes them (1 - tanh^2 rounded once: 76 ulps apart at x = -3). */
+static ALWAYS_INLINE void gelu_tanh_grad_body(const double *x, const double *g, double *dx,
+                                              MathBlock tanh_) {
     const double beta = SQRT_TWO * TWO_OVER_SQRT_PI * 0.5;
     _Alignas(64) double t[BLOCK];
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) t[i] = beta * (x[i] + GELU_KAPPA * (x[i] * x[i] * x[i]));
-    block_tanh(t, t);
+    gelu_tanh_inner(x, t);
+    tanh_(t, t);
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
         double x_sq = x[i] * x[i];
         double tanh_inner = t[i];
         double left = 0.5 * x[i], right = 1.0 + tanh_inner;
         double left_derivative = 0.5 * right;
-        double tanh_derivative = 1.0 - tanh_inner * tanh_inner;
-        double inner_derivative = beta * (1.0 + 3.0 * GELU_KAPPA * x_sq);
+        double tanh_derivative = fma(-tanh_inner, tanh_inner, 1.0);
+        double inner_derivative = beta * fma(3.0 * GELU_KAPPA, x_sq, 1.0);
         double right_derivative = left * tanh_derivative * inner_derivative;
         dx[i] = g[i] * (left_derivative + right_derivative);
     }
 }
 
+static void gelu_tanh_grad_block(const double *x, const double *y, const double *g, double *dx,
+                                 const double *p) {
+    (void)y, (void)p;
+    gelu_tanh_grad_body(x, g, dx, block_tanh);
+}
+
+static void gelu_tanh_grad_tail(const double *x, const double *y, const double *g, double *dx,
+                                const double *p) {
+    (void)y, (void)p;
+    gelu_tanh_grad_body(x, g, dx, ag_tail_tanh);
+}
+
 static void gelu_backward(Function *self, void *ctx, Tensor *g) {
     const double *p = ctx;
     if (p[0] != 0.0)
-        unary_backward(self, g, gelu_tanh_grad_block, p);
+        unary_backward_tail(self, g, gelu_tanh_grad_block, gelu_tanh_grad_tail, p);
     else
-        unary_backward(self, g, gelu_grad_block, p);
+        unary_backward_tail(self, g, gelu_grad_block, gelu_grad_tail, p);
 }
 
 Tensor *tensor_gelu(Tensor *x) {
-    return unary_forward_with(AG_OP_GELU, gelu_block, x, (const double[]){0.0}, 1);
+    return unary_forward_tail(AG_OP_GELU, gelu_block, gelu_tail, x, (const double[]){0.0}, 1);
 }
 
 Tensor *tensor_gelu_tanh(Tensor *x) {
-    return unary_forward_with(AG_OP_GELU, gelu_tanh_block, x, (const double[]){1.0}, 1);
+    return unary_forward_tail(AG_OP_GELU, gelu_tanh_block, gelu_tanh_tail, x,
+                              (const double[]){1.0}, 1);
 }
 
 static Tensor *gelu_call(const AgOpArgs *a) {
@@ -201,31 +270,54 @@ const AgOpInfo ag_op_gelu = {
  * silu: y = x / (1 + e^-x); dx = g * s * (1 + x * (1 - s)), s = sigmoid(x)
  * ====================================================================== */
 
-static void silu_block(const double *x, double *y, const double *p) {
-    (void)p;
+static ALWAYS_INLINE void silu_body(const double *x, double *y, MathBlock exp_) {
     _Alignas(64) double e[BLOCK];
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = -x[i];
-    block_exp(e, e);
+    exp_(e, e);
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = x[i] / (1.0 + e[i]);
+}
+
+static void silu_block(const double *x, double *y, const double *p) {
+    (void)p;
+    silu_body(x, y, block_exp);
+}
+
+static void silu_tail(const double *x, double *y, const double *p) {
+    (void)p;
+    silu_body(x, y, ag_tail_exp);
+}
+
+/* 1 + x (1 - s) fused, as PyTorch's build computes it. */
+static ALWAYS_INLINE void silu_grad_body(const double *x, const double *g, double *dx,
+                                         MathBlock exp_) {
+    _Alignas(64) double e[BLOCK];
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = -x[i];
+    exp_(e, e);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        double s = 1.0 / (1.0 + e[i]);
+        dx[i] = g[i] * s * fma(x[i], 1.0 - s, 1.0);
+    }
 }
 
 static void silu_grad_block(const double *x, const double *y, const double *g, double *dx,
                             const double *p) {
     (void)y, (void)p;
-    _Alignas(64) double e[BLOCK];
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = -x[i];
-    block_exp(e, e);
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
-        double s = 1.0 / (1.0 + e[i]);
-        dx[i] = g[i] * s * (1.0 + x[i] * (1.0 - s));
-    }
+    silu_grad_body(x, g, dx, block_exp);
+}
+
+static void silu_grad_tail(const double *x, const double *y, const double *g, double *dx,
+                           const double *p) {
+    (void)y, (void)p;
+    silu_grad_body(x, g, dx, ag_tail_exp);
 }
 
 static void silu_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward(self, g, silu_grad_block, ctx);
+    unary_backward_tail(self, g, silu_grad_block, silu_grad_tail, ctx);
 }
 
-Tensor *tensor_silu(Tensor *x) { return unary_forward(AG_OP_SILU, silu_block, x); }
+Tensor *tensor_silu(Tensor *x) {
+    return unary_forward_tail(AG_OP_SILU, silu_block, silu_tail, x, NULL, 0);
+}
 
 const AgOpInfo ag_op_silu = UNARY_ROW(SILU, silu, "x * sigmoid(x) (swish)",
                                       "grad_x = g * s * (1 + x * (1 - s)), s = sigmoid(x)",
@@ -338,33 +430,53 @@ const AgOpInfo ag_op_hardswish =
  * p: beta, threshold
  * ====================================================================== */
 
-static void softplus_block(const double *x, double *y, const double *p) {
+static ALWAYS_INLINE void softplus_body(const double *x, double *y, const double *p,
+                                        MathBlock exp_, MathBlock log1p_) {
     const double beta = p[0], threshold = p[1];
     _Alignas(64) double s[BLOCK];
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) s[i] = x[i] * beta;
-    block_exp(s, s);
-    block_log1p(s, s);
+    exp_(s, s);
+    log1p_(s, s);
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) s[i] = s[i] / beta;
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = x[i] * beta > threshold ? x[i] : s[i];
+}
+
+static void softplus_block(const double *x, double *y, const double *p) {
+    softplus_body(x, y, p, block_exp, block_log1p);
+}
+
+static void softplus_tail(const double *x, double *y, const double *p) {
+    softplus_body(x, y, p, ag_tail_exp, ag_tail_log1p);
+}
+
+static ALWAYS_INLINE void softplus_grad_body(const double *x, const double *g, double *dx,
+                                             const double *p, MathBlock exp_) {
+    const double beta = p[0], threshold = p[1];
+    _Alignas(64) double z[BLOCK];
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) z[i] = x[i] * beta;
+    exp_(z, z);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++)
+        dx[i] = x[i] * beta > threshold ? g[i] : g[i] * z[i] / (z[i] + 1.0);
 }
 
 static void softplus_grad_block(const double *x, const double *y, const double *g, double *dx,
                                 const double *p) {
     (void)y;
-    const double beta = p[0], threshold = p[1];
-    _Alignas(64) double z[BLOCK];
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) z[i] = x[i] * beta;
-    block_exp(z, z);
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++)
-        dx[i] = x[i] * beta > threshold ? g[i] : g[i] * z[i] / (z[i] + 1.0);
+    softplus_grad_body(x, g, dx, p, block_exp);
+}
+
+static void softplus_grad_tail(const double *x, const double *y, const double *g, double *dx,
+                               const double *p) {
+    (void)y;
+    softplus_grad_body(x, g, dx, p, ag_tail_exp);
 }
 
 static void softplus_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward(self, g, softplus_grad_block, ctx);
+    unary_backward_tail(self, g, softplus_grad_block, softplus_grad_tail, ctx);
 }
 
 Tensor *tensor_softplus(Tensor *x, double beta, double threshold) {
-    return unary_forward_with(AG_OP_SOFTPLUS, softplus_block, x,
+    return unary_forward_tail(AG_OP_SOFTPLUS, softplus_block, softplus_tail, x,
                               (const double[]){beta, threshold}, 2);
 }
 

@@ -84,6 +84,37 @@ BLOCK_MATH(cos, cos)
 BLOCK_MATH(erf, erf)
 #undef BLOCK_MATH
 
+/* ---- PyTorch's scalar tail ----
+ * PyTorch's composite element-wise kernels (sigmoid, silu, elu, gelu,
+ * softplus and their backward formulas: cpu_kernel_vec) run 8 doubles at a
+ * time through their vector lambda (two AVX2 vectors, SLEEF's functions)
+ * and the last n % 8 elements through their scalar lambda, which calls
+ * glibc's libm (std::exp, std::tanh, ...). The two differ in the last bits
+ * at many inputs (tanh by hundreds of ulps where gelu's gradient cancels),
+ * and most small tensors are all tail: a one-element tensor is. So such an
+ * op has a second block function, the same formula on libm's functions,
+ * and the drivers run the last n % TORCH_VEC_STEP elements through it,
+ * where SLEEF is loaded: without it ag cannot have PyTorch's bits, and an
+ * op keeps the same result for the same input in every position.
+ * (PyTorch's kernels for exp, log, tanh, sin, cos, erf, log1p on their own
+ * run every element through SLEEF: no tail.) The tail_* functions are
+ * libm's, one call a value, never a vector clone (vecmath.c). */
+enum { TORCH_VEC_STEP = 8 };
+_Static_assert(BLOCK % TORCH_VEC_STEP == 0, "the tail fits in a block");
+
+/* libm's functions, never a vector clone */
+double ag_libm_exp(double x);
+double ag_libm_log1p(double x);
+double ag_libm_tanh(double x);
+double ag_libm_erf(double x);
+void ag_tail_exp(const double *x, double *y);
+void ag_tail_log1p(const double *x, double *y);
+void ag_tail_tanh(const double *x, double *y);
+void ag_tail_erf(const double *x, double *y);
+
+/* A block of math: block_exp, ag_tail_exp, ... */
+typedef void (*MathBlock)(const double *x, double *y);
+
 /* The drivers below take the block function as a pointer; inlined, the
  * pointer is a constant and the block's loop is inlined in turn. */
 #if defined(__GNUC__)
@@ -98,31 +129,67 @@ typedef void (*ForwardBlock)(const double *x, double *y, const double *p);
 typedef void (*BackwardBlock)(const double *x, const double *y, const double *g, double *dx,
                               const double *p);
 
-/* y[i] = f(x[i]) for i < n, BLOCK at a time. */
-static ALWAYS_INLINE void forward_blocks(ForwardBlock f, const double *x, double *y, int64_t n,
-                                         const double *p) {
-    int64_t full = n - n % BLOCK, rest = n - full;
+/* y[i] = f(x[i]) for i < n, BLOCK at a time (y may be x); with a tail
+ * function, the last n % TORCH_VEC_STEP through it instead (PyTorch's
+ * scalar tail), computed first: the blocks may overwrite x. */
+static ALWAYS_INLINE void forward_blocks_tail(ForwardBlock f, ForwardBlock tail, const double *x,
+                                              double *y, int64_t n, const double *p) {
+    int64_t full = n - n % BLOCK, rest = n - full, vec = n - n % TORCH_VEC_STEP;
+    _Alignas(64) double xt[BLOCK] = {0}, yt[BLOCK], tail_y[TORCH_VEC_STEP];
+    if (tail && !ag_vec_ready()) tail = NULL;
+    if (tail && vec < n) {
+        memcpy(xt, x + vec, (size_t)(n - vec) * sizeof *xt);
+        tail(xt, yt, p);
+        memcpy(tail_y, yt, (size_t)(n - vec) * sizeof *yt);
+    }
     for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, p);
-    if (rest == 0) return;
-    _Alignas(64) double xt[BLOCK] = {0}, yt[BLOCK];
-    memcpy(xt, x + full, (size_t)rest * sizeof *xt);
-    f(xt, yt, p);
-    memcpy(y + full, yt, (size_t)rest * sizeof *yt);
+    if (rest > 0) {
+        memset(xt, 0, sizeof xt);
+        memcpy(xt, x + full, (size_t)rest * sizeof *xt);
+        f(xt, yt, p);
+        memcpy(y + full, yt, (size_t)rest * sizeof *yt);
+    }
+    if (tail && vec < n) memcpy(y + vec, tail_y, (size_t)(n - vec) * sizeof *y);
 }
 
-/* dx[i] = f(x[i], y[i], g[i]) for i < n, BLOCK at a time (dx may be g). */
+static ALWAYS_INLINE void forward_blocks(ForwardBlock f, const double *x, double *y, int64_t n,
+                                         const double *p) {
+    forward_blocks_tail(f, NULL, x, y, n, p);
+}
+
+/* dx[i] = f(x[i], y[i], g[i]) for the n - first elements from first on,
+ * through a padded block, into out. */
+static ALWAYS_INLINE void backward_rest(BackwardBlock f, const double *x, const double *y,
+                                        const double *g, double *out, int64_t first, int64_t n,
+                                        const double *p) {
+    int64_t rest = n - first;
+    _Alignas(64) double xt[BLOCK] = {0}, yt[BLOCK] = {0}, gt[BLOCK] = {0}, dxt[BLOCK];
+    memcpy(xt, x + first, (size_t)rest * sizeof *xt);
+    memcpy(yt, y + first, (size_t)rest * sizeof *yt);
+    memcpy(gt, g + first, (size_t)rest * sizeof *gt);
+    f(xt, yt, gt, dxt, p);
+    memcpy(out, dxt, (size_t)rest * sizeof *dxt);
+}
+
+/* dx[i] = f(x[i], y[i], g[i]) for i < n, BLOCK at a time (dx may be g);
+ * with a tail function, the last n % TORCH_VEC_STEP through it instead,
+ * computed first: when dx is g, the blocks overwrite g. */
+static ALWAYS_INLINE void backward_blocks_tail(BackwardBlock f, BackwardBlock tail,
+                                               const double *x, const double *y, const double *g,
+                                               double *dx, int64_t n, const double *p) {
+    int64_t full = n - n % BLOCK, vec = n - n % TORCH_VEC_STEP;
+    _Alignas(64) double tail_dx[TORCH_VEC_STEP];
+    if (tail && !ag_vec_ready()) tail = NULL;
+    if (tail && vec < n) backward_rest(tail, x, y, g, tail_dx, vec, n, p);
+    for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, g + i, dx + i, p);
+    if (full < n) backward_rest(f, x, y, g, dx + full, full, n, p);
+    if (tail && vec < n) memcpy(dx + vec, tail_dx, (size_t)(n - vec) * sizeof *dx);
+}
+
 static ALWAYS_INLINE void backward_blocks(BackwardBlock f, const double *x, const double *y,
                                           const double *g, double *dx, int64_t n,
                                           const double *p) {
-    int64_t full = n - n % BLOCK, rest = n - full;
-    for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, g + i, dx + i, p);
-    if (rest == 0) return;
-    _Alignas(64) double xt[BLOCK] = {0}, yt[BLOCK] = {0}, gt[BLOCK] = {0}, dxt[BLOCK];
-    memcpy(xt, x + full, (size_t)rest * sizeof *xt);
-    memcpy(yt, y + full, (size_t)rest * sizeof *yt);
-    memcpy(gt, g + full, (size_t)rest * sizeof *gt);
-    f(xt, yt, gt, dxt, p);
-    memcpy(dx + full, dxt, (size_t)rest * sizeof *dxt);
+    backward_blocks_tail(f, NULL, x, y, g, dx, n, p);
 }
 
 /* The output tensor for op on x (NULL with a message when x is NULL). */
@@ -140,15 +207,20 @@ static inline Tensor *dx_buffer(Tensor *grad) {
 
 /* The forward of a unary op (an id of ops.h) with np numbers p: y = f(x)
  * block by block; p is copied into the ctx, for the backward. */
-static ALWAYS_INLINE Tensor *unary_forward_with(int op, ForwardBlock f, Tensor *x,
-                                                const double *p, int np) {
+static ALWAYS_INLINE Tensor *unary_forward_tail(int op, ForwardBlock f, ForwardBlock tail,
+                                                Tensor *x, const double *p, int np) {
     Tensor *y = unary_out(ag_op_at(op)->name, x);
     if (!y) return NULL;
-    forward_blocks(f, x->data, y->data, y->numel, p);
+    forward_blocks_tail(f, tail, x->data, y->data, y->numel, p);
     double *saved;
     y = ag_graph_record(y, op, &x, 1, (void **)&saved, (size_t)np * sizeof *saved);
     if (saved) memcpy(saved, p, (size_t)np * sizeof *saved);
     return y;
+}
+
+static ALWAYS_INLINE Tensor *unary_forward_with(int op, ForwardBlock f, Tensor *x,
+                                                const double *p, int np) {
+    return unary_forward_tail(op, f, NULL, x, p, np);
 }
 
 /* The forward of a unary op without numbers of its own. */
@@ -159,13 +231,18 @@ static ALWAYS_INLINE Tensor *unary_forward(int op, ForwardBlock f, Tensor *x) {
 /* The backward of a unary op: dx = f'(x, y, g) block by block, into g's
  * memory when nobody else holds it; p is the ctx, the numbers the forward
  * saved (NULL for an op without them). */
-static ALWAYS_INLINE void unary_backward(Function *self, Tensor *grad, BackwardBlock f,
-                                         const double *p) {
+static ALWAYS_INLINE void unary_backward_tail(Function *self, Tensor *grad, BackwardBlock f,
+                                              BackwardBlock tail, const double *p) {
     Tensor *dx = dx_buffer(grad);
     if (!dx) return;
-    backward_blocks(f, self->inputs[0]->data, self->output->data, grad->data, dx->data,
-                    grad->numel, p);
+    backward_blocks_tail(f, tail, self->inputs[0]->data, self->output->data, grad->data,
+                         dx->data, grad->numel, p);
     ag_accumulate_grad(self->inputs[0], dx);
+}
+
+static ALWAYS_INLINE void unary_backward(Function *self, Tensor *grad, BackwardBlock f,
+                                         const double *p) {
+    unary_backward_tail(self, grad, f, NULL, p);
 }
 
 /* The table row of a unary op without numbers: x.f() is f(x). */

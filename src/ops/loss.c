@@ -553,22 +553,43 @@ static double log_sigmoid(double x) {
     return -(m + log(exp(-m) + exp(-x - m)));
 }
 
+/* L = log(exp(-m) + exp(-x - m)), m = max(-x, 0), with PyTorch's
+ * whole-tensor exp_ and log_ (SLEEF's); a and b: n doubles of scratch. */
+static void bce_logits_log_term(const double *x, int64_t n, double *a, double *b) {
+    if (n <= 0) return;
+    for (int64_t i = 0; i < n; i++) {
+        double m = clamp_min0(-x[i]);
+        a[i] = -m, b[i] = -x[i] - m;
+    }
+    ag_exp_all(a, a, n);
+    ag_exp_all(b, b, n);
+    for (int64_t i = 0; i < n; i++) a[i] += b[i];
+    ag_log_all(a, a, n);
+}
+
 static void bce_logits_losses(const LossCtx *c, const Elems *e, double *out) {
     (void)c;
+    double *a = malloc((size_t)(2 * e->n + 1) * sizeof *a);
+    if (a) bce_logits_log_term(e->x, e->n, a, a + e->n);
     for (int64_t i = 0; i < e->n; i++) {
-        double x = e->x[i], t = e->t[i], m = clamp_min0(-x), L = log(exp(-m) + exp(-x - m));
+        double x = e->x[i], t = e->t[i], m = clamp_min0(-x);
+        double L = a ? a[i] : log(exp(-m) + exp(-x - m));
         double v = e->pw ? (1 - t) * x + ((e->pw[i] - 1) * t + 1) * (L + m) : (1 - t) * x + m + L;
         out[i] = e->w ? v * e->w[i] : v;
     }
+    free(a);
 }
 
 static void bce_logits_grads(const LossCtx *c, const Elems *e, Upstream u, double *dx,
                              double *dt) {
     (void)c;
+    /* input.sigmoid() as PyTorch's sigmoid kernel computes it (SLEEF's exp,
+     * libm's on its scalar tail: unary.c), into dx first */
+    if (dx) ag_sigmoid_values(e->x, dx, e->n);
     for (int64_t i = 0; i < e->n; i++) {
         double x = e->x[i], t = e->t[i], g = u.g[i * u.step], w = e->w ? e->w[i] : 1.0;
         if (dx) {
-            double s = 1.0 / (1.0 + exp(-x)), pt = e->pw ? e->pw[i] * t : 0.0;
+            double s = dx[i], pt = e->pw ? e->pw[i] * t : 0.0;
             double d = e->pw ? ((pt + 1 - t) * s - pt) * g : (s - t) * g;
             dx[i] = d * w / u.n;
         }
@@ -614,8 +635,10 @@ const AgOpInfo ag_op_binary_cross_entropy_with_logits = {
  * kl_div: xlogy(t, t) - t x (t log(t) - t x, 0 where t = 0), or with
  * log_target exp(t) (t - x); x holds log-probabilities
  *   G = g / n; grad_x = -G t, or -(G exp(t))
- *   grad_t = (-G x + xlogy(G, t)) + G t / t (nan at t = 0, as PyTorch's
- *            xlogy), or G exp(t) + G (t - x) exp(t)
+ *   grad_t = (G xlogy(t != 0, t) + G t / t) - G x (nan at t = 0, as
+ *            PyTorch's xlogy), or G exp(t) + G (t - x) exp(t)
+ * (PyTorch 1.13's kl_div is a composite: xlogy's two gradients are summed
+ * first, then the product's is added.)
  * 'mean' is the mean over every element (PyTorch 1.13's, which warns that
  * 'batchmean', the sum over input's first size, is KL divergence's).
  * ====================================================================== */
@@ -639,7 +662,7 @@ static void kl_div_grads(const LossCtx *c, const Elems *e, Upstream u, double *d
             if (dt) dt[i] = G * et + G * (t - x) * et;
         } else {
             if (dx) dx[i] = -G * t;
-            if (dt) dt[i] = (-G * x + xlogy(G, t)) + G * t / t;
+            if (dt) dt[i] = (G * xlogy(t != 0, t) + G * t / t) + -G * x;
         }
     }
 }
@@ -725,6 +748,7 @@ const AgOpInfo ag_op_hinge_embedding_loss = {
 
 typedef struct {
     int64_t outer, C, inner;
+    bool last; /* dimension 1 is input's last (1-D or 2-D): PyTorch's log_softmax vectorised */
 } ClassLanes;
 
 /* Checks input's and target's shapes and the classes; -1 with a message. */
@@ -742,6 +766,7 @@ static int class_lanes(const char *op, const Tensor *x, const Tensor *t, ClassLa
     l->outer = x->ndim == 1 ? 1 : x->shape[0];
     l->C = x->ndim == 1 ? x->shape[0] : x->shape[1];
     l->inner = x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim);
+    l->last = x->ndim <= 2;
     for (int64_t j = 0; j < t->numel; j++) {
         double c = t->data[j];
         if (!(c >= 0 && c < (double)l->C) || c != floor(c))
@@ -788,7 +813,7 @@ static bool nll_fill(const Tensor *x, const Tensor *t, ClassLanes l, double *out
 static void nll_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *x = self->inputs[0], *t = self->inputs[1];
     ClassLanes l = {x->ndim == 1 ? 1 : x->shape[0], x->ndim == 1 ? x->shape[0] : x->shape[1],
-                    x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim)};
+                    x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim), x->ndim <= 2};
     Upstream u = upstream(g, ctx);
     Tensor *dx = ag_tensor_filled_like(x, 0.0);
     if (!dx) return;
@@ -820,6 +845,12 @@ const AgOpInfo ag_op_nll_loss = {
  * 1e16), and the gradient is log_softmax's backward of nll's gc at the class.
  * ====================================================================== */
 
+/* Which of PyTorch's log_softmax lanes lane j is (nn.c). */
+static AgLane class_lane_kind(ClassLanes l, int64_t j) {
+    int64_t i = j % l.inner;
+    return l.last ? AG_LANE_LAST : i < l.inner - l.inner % 4 ? AG_LANE_VEC : AG_LANE_SCALAR;
+}
+
 /* Lane j of x, contiguous (copied into buf when the lane is strided), and
  * its max and logsumexp (buf[C ..] their scratch). */
 static const double *class_lane(const Tensor *x, ClassLanes l, int64_t j, double *buf,
@@ -829,7 +860,7 @@ static const double *class_lane(const Tensor *x, ClassLanes l, int64_t j, double
         for (int64_t k = 0; k < l.C; k++) buf[k] = v[k * l.inner];
         v = buf;
     }
-    ag_lane_logsumexp(v, l.C, 1, buf + l.C, m, lse);
+    ag_lane_logsumexp(v, l.C, 1, class_lane_kind(l, j), buf + l.C, m, lse);
     return v;
 }
 
@@ -855,7 +886,7 @@ static bool cross_entropy_fill(const Tensor *x, const Tensor *t, ClassLanes l, d
 static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *x = self->inputs[0], *t = self->inputs[1];
     ClassLanes l = {x->ndim == 1 ? 1 : x->shape[0], x->ndim == 1 ? x->shape[0] : x->shape[1],
-                    x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim)};
+                    x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim), x->ndim <= 2};
     Upstream u = upstream(g, ctx);
     Tensor *dx = ag_tensor_new_like(x), *scratch = t->numel > 0 ? lane_scratch(l) : NULL;
     if (!dx || (t->numel > 0 && !scratch)) {
@@ -867,9 +898,13 @@ static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
         double m, lse, gc = -(u.g[j * u.step] / u.n);
         int64_t cls = (int64_t)t->data[j];
         const double *v = class_lane(x, l, j, scratch->data, &m, &lse);
-        double *d = dx->data + class_index(l, j, 0);
-        for (int64_t k = 0; k < l.C; k++)
-            d[k * l.inner] = (k == cls ? gc : 0.0) - exp(v[k] - m - lse) * gc;
+        double *d = dx->data + class_index(l, j, 0), *e = scratch->data + l.C;
+        /* log_softmax's backward of nll's gradient (gc at the class, 0
+         * elsewhere; its sum is gc): g - exp(y) * sum(g) fused, exp as
+         * PyTorch's kernel has it (nn.c) */
+        for (int64_t k = 0; k < l.C; k++) e[k] = v[k] - m - lse;
+        ag_lane_exp(e, l.C, class_lane_kind(l, j), e);
+        for (int64_t k = 0; k < l.C; k++) d[k * l.inner] = fma(-e[k], gc, k == cls ? gc : 0.0);
     }
     tensor_release(scratch);
     ag_accumulate_grad(x, dx);
@@ -1133,6 +1168,17 @@ const AgOpInfo ag_op_cosine_embedding_loss = {
  *   a distance's gradient goes to u, its negative to v (norm_backward)
  * ====================================================================== */
 
+/* ||v||_2 as PyTorch's norm kernel computes it along the last dimension:
+ * one sum in order, each square fused into it (acc + v*v, which its
+ * build contracts into a fused multiply-add). A pairwise sum of rounded
+ * squares differed by an ulp, and margin + d(a, p) - d(a, n) cancels: a
+ * loss of 1.5 was 65536 ulps off. */
+static double norm2(const double *v, int64_t n) {
+    double acc = 0.0;
+    for (int64_t k = 0; k < n; k++) acc = fma(v[k], v[k], acc);
+    return sqrt(acc);
+}
+
 /* ||v||_p of n values (tmp: n doubles of scratch), as torch.norm. */
 static double pnorm(const double *v, int64_t n, double p, double *tmp) {
     if (isinf(p)) {
@@ -1144,7 +1190,7 @@ static double pnorm(const double *v, int64_t n, double p, double *tmp) {
         }
         return m;
     }
-    if (p == 2) return sqrt(dot(v, v, n, tmp));
+    if (p == 2) return norm2(v, n);
     if (p == 1) {
         SIMD_LOOP for (int64_t k = 0; k < n; k++) tmp[k] = fabs(v[k]);
         return ag_sum(tmp, n, 1);
@@ -1178,14 +1224,23 @@ static void pnorm_grad(const double *v, int64_t n, double p, double r, double gr
     }
 }
 
-/* The rows' shape: a, p and n broadcast, one ndim (>= 1, as PyTorch). */
+/* An operand's last dimension: 1 for a 0-d one (one row of one value). */
+static int64_t triplet_len(const Tensor *t) { return t->ndim > 0 ? t->shape[t->ndim - 1] : 1; }
+
+/* The rows' shape: a, p and n broadcast, one ndim, as PyTorch. Three 0-d
+ * operands are one row of one value, (1,), whose loss is 0-d (PyTorch's
+ * norm over dim -1 of a 0-d tensor is its absolute value). */
 static int triplet_shape(Tensor *const in[3], int *ndim, int64_t *shape) {
     const char *op = "triplet_margin_loss";
     char s[3][AG_SHAPE_STR_MAX];
     for (int k = 0; k < 3; k++) tensor_shape_str(in[k], s[k], sizeof s[k]);
-    if (in[0]->ndim < 1 || in[1]->ndim != in[0]->ndim || in[2]->ndim != in[0]->ndim)
+    if (in[1]->ndim != in[0]->ndim || in[2]->ndim != in[0]->ndim)
         return ag_fail("%s: anchor, positive and negative must have the same number of "
-                       "dimensions (at least 1), got %s, %s and %s", op, s[0], s[1], s[2]), -1;
+                       "dimensions, got %s, %s and %s", op, s[0], s[1], s[2]), -1;
+    if (in[0]->ndim == 0) {
+        *ndim = 1, shape[0] = 1;
+        return 0;
+    }
     Tensor probe = *in[0];
     if (ag_broadcast_shapes(op, in[0], in[1], probe.shape, &probe.ndim) != 0 ||
         ag_broadcast_shapes(op, &probe, in[2], shape, ndim) != 0)
@@ -1261,7 +1316,7 @@ static int triplet_open(Tensor *const in[3], int ndim, const int64_t *shape, Tri
     for (int k = 0; k < 3; k++) {
         int64_t own[AG_MAX_DIMS];
         memcpy(own, shape, (size_t)ndim * sizeof *own);
-        own[ndim - 1] = d->len[k] = in[k]->shape[ndim - 1];
+        own[ndim - 1] = d->len[k] = triplet_len(in[k]);
         if (!(d->v[k] = data_as(in[k], ndim, own, &d->copy[k]))) {
             triplet_close(d);
             return -1;
@@ -1307,6 +1362,28 @@ static void triplet_put(double *dst, int64_t own, const double *dv, int64_t D, d
     dst[0] = add ? dst[0] + sum : sum;
 }
 
+/* Row r's gradient through one distance's node (0: d(a, p), 1: d(a, n),
+ * 2: d(p, n)): its vector's norm gradient to the first operand's row du,
+ * its negative to the second's dv_out (each written, or added with add). */
+static void triplet_node_grad(const TripletData *d, int64_t r, const LossCtx *c, Upstream u,
+                              int node, double *du, bool add_u, double *dv_out, bool add_v) {
+    static const int first[3] = {0, 0, 1}, second[3] = {1, 2, 2};
+    TripletRow t = triplet_at(d, r, c);
+    double gz = t.z >= 0 ? u.g[r * u.step] / u.n : 0.0, gneg = -gz, gswap = 0.0;
+    if (c->flag) { /* at::min's backward: ties split, the larger gets 0 */
+        double half = t.d_an == t.d_pn ? gneg / 2 : gneg;
+        gneg = t.d_an > t.d_pn ? 0.0 : half;
+        gswap = t.d_an < t.d_pn ? 0.0 : half;
+    }
+    const double *vec = node == 0 ? t.ap : node == 1 ? t.an : t.pn;
+    int64_t D = node == 0 ? t.D_ap : node == 1 ? t.D_an : t.D_pn;
+    double dist = node == 0 ? t.d_ap : node == 1 ? t.d_an : t.d_pn;
+    double *dv = d->scratch->data + 3 * d->D;
+    pnorm_grad(vec, D, c->param[1], dist, node == 0 ? gz : node == 1 ? gneg : gswap, dv);
+    triplet_put(du, d->len[first[node]], dv, D, 1.0, add_u);
+    triplet_put(dv_out, d->len[second[node]], dv, D, -1.0, add_v);
+}
+
 static void triplet_backward(Function *self, void *ctx, Tensor *g) {
     LossCtx *c = ctx;
     int ndim;
@@ -1320,38 +1397,44 @@ static void triplet_backward(Function *self, void *ctx, Tensor *g) {
         int64_t own[AG_MAX_DIMS];
         memcpy(own, shape, (size_t)ndim * sizeof *own);
         own[ndim - 1] = d.len[k];
-        if (!(grad[k] = ag_tensor_new(ndim, own))) {
+        /* a 0-d operand's gradient is 0-d: the same one value */
+        if (!(grad[k] = ag_tensor_new(self->inputs[k]->ndim == 0 ? 0 : ndim, own))) {
             for (int j = 0; j < k; j++) tensor_release(grad[j]);
             triplet_close(&d);
             return;
         }
     }
     Upstream u = upstream(g, c);
-    double pp = c->param[1];
-    for (int64_t r = 0; r < d.rows; r++) {
-        double *da = grad[0]->data + r * d.len[0], *dp = grad[1]->data + r * d.len[1],
-               *dn = grad[2]->data + r * d.len[2], *dv = d.scratch->data + 3 * d.D;
-        TripletRow t = triplet_at(&d, r, c);
-        double gz = t.z >= 0 ? u.g[r * u.step] / u.n : 0.0, gneg = -gz, gswap = 0.0;
-        if (c->flag) { /* at::min's backward: ties split, the larger gets 0 */
-            double half = t.d_an == t.d_pn ? gneg / 2 : gneg;
-            gneg = t.d_an > t.d_pn ? 0.0 : half;
-            gswap = t.d_an < t.d_pn ? 0.0 : half;
-        }
-        pnorm_grad(t.ap, t.D_ap, pp, t.d_ap, gz, dv);
-        triplet_put(da, d.len[0], dv, t.D_ap, 1.0, false);
-        triplet_put(dp, d.len[1], dv, t.D_ap, -1.0, false);
-        pnorm_grad(t.an, t.D_an, pp, t.d_an, gneg, dv);
-        triplet_put(da, d.len[0], dv, t.D_an, 1.0, true);
-        triplet_put(dn, d.len[2], dv, t.D_an, -1.0, false);
-        if (c->flag) {
-            pnorm_grad(t.pn, t.D_pn, pp, t.d_pn, gswap, dv);
-            triplet_put(dp, d.len[1], dv, t.D_pn, 1.0, true);
-            triplet_put(dn, d.len[2], dv, t.D_pn, -1.0, true);
-        }
+    /* PyTorch runs the later distances' nodes first (d(p, n) with swap,
+     * then d(a, n), then d(a, p)), each sending its gradient to its first
+     * operand, then to its second; an operand passed twice (the anchor as
+     * the negative) sums them in that order: d(a, n)'s two parts cancel
+     * exactly before d(a, p)'s is added. */
+    int buf[3];
+    for (int k = 0; k < 3; k++) {
+        buf[k] = k;
+        for (int j = 0; j < k; j++)
+            if (self->inputs[j] == self->inputs[k]) {
+                buf[k] = j;
+                break;
+            }
+    }
+    bool written[3] = {false, false, false};
+    for (int node = c->flag ? 2 : 1; node >= 0; node--) {
+        int su = node == 2 ? 1 : 0, sv = node == 0 ? 1 : 2;
+        bool add_u = written[buf[su]], add_v = written[buf[sv]] || buf[sv] == buf[su];
+        for (int64_t r = 0; r < d.rows; r++)
+            triplet_node_grad(&d, r, c, u, node, grad[buf[su]]->data + r * d.len[su], add_u,
+                              grad[buf[sv]]->data + r * d.len[sv], add_v);
+        written[buf[su]] = written[buf[sv]] = true;
     }
     triplet_close(&d);
-    for (int k = 0; k < 3; k++) ag_accumulate_grad(self->inputs[k], grad[k]);
+    for (int k = 0; k < 3; k++) {
+        if (buf[k] == k)
+            ag_accumulate_grad(self->inputs[k], grad[k]); /* takes grad[k] */
+        else
+            tensor_release(grad[k]); /* summed into an earlier operand's */
+    }
 }
 
 Tensor *tensor_triplet_margin_loss(Tensor *anchor, Tensor *positive, Tensor *negative,

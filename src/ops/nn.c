@@ -3,41 +3,104 @@
  * Fused for numerical stability (max subtracted before exp) and so that
  * each shows as one node in the graph. The losses are in loss.c.
  */
-#include "../internal.h"
+#include "elementwise.h"
 
 #include <math.h>
 #include <string.h>
 
-/* x viewed as (outer, n, inner) around the axis; element (o, k, i). */
+/* x viewed as (outer, n, inner) around the axis; element (o, k, i).
+ * last: the axis is x's last (PyTorch's vectorised kernels; another axis
+ * takes its scalar ones, even where inner is 1). */
 typedef struct {
     int64_t outer, n, inner;
+    bool last;
 } Lanes;
 
 static Lanes lanes(const Tensor *x, int axis) {
-    if (x->ndim == 0) return (Lanes){1, 1, 1};
+    if (x->ndim == 0) return (Lanes){1, 1, 1, true};
     Lanes l = {ag_shape_prod(x->shape, 0, axis), x->shape[axis],
-               ag_shape_prod(x->shape, axis + 1, x->ndim)};
+               ag_shape_prod(x->shape, axis + 1, x->ndim), axis == x->ndim - 1};
     return l;
 }
 
+static double vec_reduce_sum(const double *v, int64_t n);
+
+/* tmp[k] = exp(v[k] - m) for k < n, SLEEF's exp by blocks (PyTorch's
+ * vectorised kernels along the last axis). */
+static void exp_dev_contiguous(const double *v, int64_t n, double m, double *tmp) {
+    for (int64_t k0 = 0; k0 < n; k0 += BLOCK) {
+        int64_t len = n - k0 < BLOCK ? n - k0 : BLOCK;
+        _Alignas(64) double e[BLOCK] = {0};
+        for (int64_t k = 0; k < len; k++) e[k] = v[k0 + k] - m;
+        block_exp(e, e);
+        memcpy(tmp + k0, e, (size_t)len * sizeof *e);
+    }
+}
+
 /* max and sum(exp(v - max)) of n values at stride s; tmp (n values at the
- * same stride: the output lane will do) receives exp(v - max), which is
- * summed pairwise (ag_sum). */
-static double lane_sumexp(const double *v, int64_t n, int64_t s, double *tmp, double *max) {
+ * same stride: the output lane will do) receives exp(v - max), as PyTorch
+ * 1.13's log_softmax and softmax kernels compute it: along the last axis
+ * (AG_LANE_LAST, s = 1) SLEEF's exp, summed in vec::reduce_all's order;
+ * along another, vectorised across the inner elements, the sum in order,
+ * exp SLEEF's on whole vectors of 4 (AG_LANE_VEC) and libm's on the last
+ * inner % 4 (AG_LANE_SCALAR). */
+static double lane_sumexp(const double *v, int64_t n, int64_t s, AgLane kind, double *tmp,
+                          double *max) {
     double m = -INFINITY;
     for (int64_t k = 0; k < n; k++)
         if (v[k * s] > m) m = v[k * s];
     if (m == -INFINITY) m = 0.0; /* all -inf: keep exp finite */
-    for (int64_t k = 0; k < n; k++) tmp[k * s] = exp(v[k * s] - m);
     *max = m;
-    return ag_sum(tmp, n, s);
+    if (kind == AG_LANE_LAST && n > 0) {
+        exp_dev_contiguous(v, n, m, tmp);
+        return vec_reduce_sum(tmp, n);
+    }
+    double sum = 0.0;
+    for (int64_t k = 0; k < n; k++) {
+        _Alignas(64) double t[BLOCK] = {v[k * s] - m};
+        if (kind == AG_LANE_VEC)
+            block_exp(t, t);
+        else
+            t[0] = ag_libm_exp(t[0]);
+        tmp[k * s] = t[0];
+        sum += t[0];
+    }
+    return sum;
+}
+
+/* log(sum) as PyTorch's log_softmax takes it, in every lane: SLEEF's
+ * (vec::map over the lanes' sums). */
+static double lane_log(double sum) {
+    _Alignas(64) double t[BLOCK] = {sum};
+    block_log(t, t);
+    return t[0];
+}
+
+/* Which of PyTorch's lanes lane i of l is. */
+static AgLane lane_kind(Lanes l, int64_t i) {
+    return l.last ? AG_LANE_LAST : i < l.inner - l.inner % 4 ? AG_LANE_VEC : AG_LANE_SCALAR;
 }
 
 /* max and log(sum(exp(v - max))), as lane_sumexp. Shared with loss.c
  * (cross_entropy). */
-void ag_lane_logsumexp(const double *v, int64_t n, int64_t s, double *tmp, double *max,
-                       double *lse) {
-    *lse = log(lane_sumexp(v, n, s, tmp, max));
+void ag_lane_logsumexp(const double *v, int64_t n, int64_t s, AgLane kind, double *tmp,
+                       double *max, double *lse) {
+    *lse = lane_log(lane_sumexp(v, n, s, kind, tmp, max));
+}
+
+void ag_lane_exp(const double *y, int64_t n, AgLane kind, double *out) {
+    if (kind == AG_LANE_LAST) {
+        exp_dev_contiguous(y, n, 0.0, out);
+        return;
+    }
+    for (int64_t k = 0; k < n; k++) {
+        _Alignas(64) double t[BLOCK] = {y[k]};
+        if (kind == AG_LANE_VEC)
+            block_exp(t, t);
+        else
+            t[0] = ag_libm_exp(t[0]);
+        out[k] = t[0];
+    }
 }
 
 typedef struct {
@@ -57,11 +120,12 @@ static void softmax_lanes(const Tensor *x, Lanes l, bool log_space, double *y) {
             int64_t base = o * l.n * l.inner + i, s = l.inner;
             const double *xv = x->data + base;
             double *yv = y + base, m;
-            double sum = lane_sumexp(xv, l.n, s, yv, &m); /* yv: exp(x - max) */
+            AgLane kind = lane_kind(l, i);
+            double sum = lane_sumexp(xv, l.n, s, kind, yv, &m); /* yv: exp(x - max) */
             if (log_space) {
-                double lse = log(sum);
+                double lse = lane_log(sum);
                 for (int64_t k = 0; k < l.n; k++) yv[k * s] = xv[k * s] - m - lse;
-            } else if (l.inner == 1) {
+            } else if (l.last) {
                 double r = 1.0 / sum;
                 for (int64_t k = 0; k < l.n; k++) yv[k] *= r;
             } else {
@@ -91,6 +155,22 @@ static Tensor *softmax_forward(int op_id, Tensor *x, int axis, bool log_space) {
  *   dx = y * (g - sum_k(g * y))
  * ====================================================================== */
 
+/* PyTorch's vec::map2_reduce_all of g * y with + over n contiguous values,
+ * 4 lanes (AVX2): fewer than 4 summed in order; else the first vector's
+ * products, the rest fused into their lanes (its build contracts
+ * acc + g * y), then the lanes in order. */
+static double vec_dot(const double *g, const double *y, int64_t n) {
+    if (n < 4) {
+        double s = g[0] * y[0];
+        for (int64_t k = 1; k < n; k++) s += g[k] * y[k];
+        return s;
+    }
+    double acc[4];
+    for (int j = 0; j < 4; j++) acc[j] = g[j] * y[j];
+    for (int64_t k = 4; k < n; k++) acc[k % 4] = fma(g[k], y[k], acc[k % 4]);
+    return ((acc[0] + acc[1]) + acc[2]) + acc[3];
+}
+
 /* Each lane: dx = (g - sum(g * y)) * y (PyTorch's order), dx holding g * y
  * while it is summed. Only for a tensor with elements. */
 static void softmax_backward_lanes(const double *y, const double *g, Lanes l, double *dx) {
@@ -99,8 +179,13 @@ static void softmax_backward_lanes(const double *y, const double *g, Lanes l, do
             int64_t base = o * l.n * l.inner + i, s = l.inner;
             const double *yv = y + base, *gv = g + base;
             double *dv = dx + base;
-            for (int64_t k = 0; k < l.n; k++) dv[k * s] = gv[k * s] * yv[k * s];
-            double dot = ag_sum(dv, l.n, s);
+            double dot;
+            if (l.last) {
+                dot = vec_dot(gv, yv, l.n);
+            } else {
+                dot = 0.0;
+                for (int64_t k = 0; k < l.n; k++) dot = fma(gv[k * s], yv[k * s], dot);
+            }
             for (int64_t k = 0; k < l.n; k++) dv[k * s] = (gv[k * s] - dot) * yv[k * s];
         }
 }
@@ -130,8 +215,41 @@ const AgOpInfo ag_op_softmax = {
 
 /* ======================================================================
  * log_softmax: y = x - max - log(sum(exp(x - max))) along the axis
- *   dx = g - exp(y) * sum_k(g)
+ *   dx = g - exp(y) * sum_k(g), as PyTorch 1.13's two kernels compute it:
+ *   along the last axis (its vectorised kernel) SLEEF's exp and the sum in
+ *   vec::reduce_all's order; along another (its scalar kernel) libm's exp
+ *   and the sum in order. Both fuse g - e * sum into one fma (its build
+ *   contracts them): ag's plain expression was 6 ulps off.
  * ====================================================================== */
+
+/* PyTorch's vec::reduce_all(+) of n contiguous values, 4 lanes (AVX2):
+ * fewer than 4 summed in order; else lane-wise sums of whole vectors, the
+ * rest added to the first lanes, then the lanes in order. */
+static double vec_reduce_sum(const double *v, int64_t n) {
+    if (n < 4) {
+        double s = v[0];
+        for (int64_t k = 1; k < n; k++) s += v[k];
+        return s;
+    }
+    double acc[4] = {v[0], v[1], v[2], v[3]};
+    int64_t d = 4;
+    for (; d + 4 <= n; d += 4)
+        for (int j = 0; j < 4; j++) acc[j] += v[d + j];
+    for (int j = 0; d + j < n; j++) acc[j] += v[d + j];
+    return ((acc[0] + acc[1]) + acc[2]) + acc[3];
+}
+
+/* A contiguous lane: dx = fma(-exp(y), gsum, g), exp SLEEF's, by blocks. */
+static void log_softmax_grad_last(const double *yv, const double *gv, int64_t n, double *dv) {
+    double gsum = vec_reduce_sum(gv, n);
+    for (int64_t k0 = 0; k0 < n; k0 += BLOCK) {
+        int64_t m = n - k0 < BLOCK ? n - k0 : BLOCK;
+        _Alignas(64) double e[BLOCK] = {0};
+        memcpy(e, yv + k0, (size_t)m * sizeof *e);
+        block_exp(e, e);
+        for (int64_t k = 0; k < m; k++) dv[k0 + k] = fma(-e[k], gsum, gv[k0 + k]);
+    }
+}
 
 /* Each lane: dx = g - exp(y) * sum(g). Only for a tensor with elements. */
 static void log_softmax_backward_lanes(const double *y, const double *g, Lanes l, double *dx) {
@@ -139,8 +257,21 @@ static void log_softmax_backward_lanes(const double *y, const double *g, Lanes l
         for (int64_t i = 0; i < l.inner; i++) {
             int64_t base = o * l.n * l.inner + i, s = l.inner;
             const double *yv = y + base, *gv = g + base;
-            double gsum = ag_sum(gv, l.n, s);
-            for (int64_t k = 0; k < l.n; k++) dx[base + k * s] = gv[k * s] - exp(yv[k * s]) * gsum;
+            if (l.last) {
+                log_softmax_grad_last(yv, gv, l.n, dx + base);
+                continue;
+            }
+            double gsum = 0.0;
+            bool vec = lane_kind(l, i) == AG_LANE_VEC;
+            for (int64_t k = 0; k < l.n; k++) gsum += gv[k * s];
+            for (int64_t k = 0; k < l.n; k++) {
+                _Alignas(64) double e[BLOCK] = {yv[k * s]};
+                if (vec)
+                    block_exp(e, e);
+                else
+                    e[0] = ag_libm_exp(e[0]);
+                dx[base + k * s] = fma(-e[0], gsum, gv[k * s]);
+            }
         }
 }
 

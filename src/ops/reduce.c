@@ -20,7 +20,7 @@
  * ag_accumulate_grad to reduce. No loop visits the lanes of a tensor
  * without elements (a (10^18, 0) tensor has 10^18 of them).
  */
-#include "../internal.h"
+#include "elementwise.h"
 
 #include <math.h>
 #include <string.h>
@@ -333,10 +333,9 @@ static bool reduce_groups(const double *x, Groups g, ReduceKind kind, double *ou
 
 typedef enum {
     ROW_SPREAD,     /* out = a                                  (sum, mean backward) */
-    ROW_SQUARE_DEV, /* out = (x - a)^2                          (var forward) */
-    ROW_EXP_DEV,    /* out = exp(x - a)                         (logsumexp forward) */
+    ROW_DEV,        /* out = x - a                              (logsumexp forward) */
     ROW_VAR_GRAD,   /* out = a * (x - b)                        (var, std backward) */
-    ROW_LSE_GRAD,   /* out = a * exp(x - b)                     (logsumexp backward) */
+    ROW_SCALE,      /* out = a * x                              (logsumexp backward) */
     ROW_NORM2_GRAD, /* out = a * (x / b), 0 where b == 0        (norm, p = 2) */
     ROW_INF_MASK,   /* out = |x| == b or |x| is nan             (norm, p = +-inf) */
     ROW_INF_GRAD,   /* out = sign(x) * (a * mask)               (norm, p = +-inf) */
@@ -354,20 +353,14 @@ static ALWAYS_INLINE void row_loop(RowKind kind, const double *restrict x,
     case ROW_SPREAD:
         for (int64_t j = 0; j < n; j++) out[j] = a[j * s];
         break;
-    case ROW_SQUARE_DEV:
-        for (int64_t j = 0; j < n; j++) {
-            double d = x[j] - a[j * s];
-            out[j] = d * d;
-        }
-        break;
-    case ROW_EXP_DEV:
-        for (int64_t j = 0; j < n; j++) out[j] = exp(x[j] - a[j * s]);
+    case ROW_DEV:
+        for (int64_t j = 0; j < n; j++) out[j] = x[j] - a[j * s];
         break;
     case ROW_VAR_GRAD:
         for (int64_t j = 0; j < n; j++) out[j] = a[j * s] * (x[j] - b[j * s]);
         break;
-    case ROW_LSE_GRAD:
-        for (int64_t j = 0; j < n; j++) out[j] = a[j * s] * exp(x[j] - b[j * s]);
+    case ROW_SCALE:
+        for (int64_t j = 0; j < n; j++) out[j] = a[j * s] * x[j];
         break;
     case ROW_NORM2_GRAD:
         for (int64_t j = 0; j < n; j++) out[j] = a[j * s] * (b[j * s] == 0 ? 0.0 : x[j] / b[j * s]);
@@ -579,9 +572,14 @@ const AgOpInfo ag_op_mean = {
 
 /* ======================================================================
  * var: out = sum((x - mean)^2) / (n - c), c = 1 when unbiased (PyTorch's
- * default), else 0; n - c <= 0 divides by 0 (nan, as PyTorch). Two
- * passes: the mean (kept in ctx), then the squared deviations, each summed
- * pairwise. dx = (2 / (n - c)) * g * (x - mean) (PyTorch's var_backward).
+ * default), else 0; n - c <= 0 divides by 0 (nan, as PyTorch). As
+ * PyTorch 1.13 computes it: to one output element (std_var_all_cpu), the
+ * mean (summed pairwise), then the squared deviations summed in memory
+ * order; to several (WelfordOps), Welford's update per output element,
+ * its elements in memory order, m2 += delta * new_delta fused (its
+ * build's contraction). The pairwise sum of squares was 5 ulps off. The
+ * mean (pairwise, kept in ctx) serves the backward:
+ * dx = (2 / (n - c)) * g * (x - mean) (PyTorch's var_backward).
  * std: out = sqrt(var); dx as var's with g / (2 std) in place of g, 0
  * where std is 0 (PyTorch's std_backward masks it).
  * ====================================================================== */
@@ -616,17 +614,58 @@ static void std_backward(Function *self, void *ctx, Tensor *g) {
     var_std_grad(self, ctx, g, true);
 }
 
+/* m2[o] = the sum of squared deviations of output o's elements, by
+ * Welford's update in memory order (PyTorch's WelfordOps); w: 2 * out_numel
+ * doubles of scratch (the running means and counts). */
+static void welford_m2(const double *x, const Groups *g, double *w, double *m2) {
+    double *mean = w, *count = w + g->out_numel;
+    for (int64_t o = 0; o < g->out_numel; o++) mean[o] = m2[o] = count[o] = 0.0;
+    int64_t ctr[AG_MAX_DIMS] = {0}, ostride[AG_MAX_DIMS], s = 1, o = 0;
+    for (int k = g->ndim - 1; k >= 0; k--) {
+        ostride[k] = g->reduced[k] ? 0 : s;
+        if (!g->reduced[k]) s *= g->size[k];
+    }
+    for (int64_t i = 0; i < g->numel; i++) {
+        double delta = x[i] - mean[o];
+        count[o] += 1.0;
+        mean[o] = mean[o] + delta / count[o];
+        m2[o] = fma(delta, x[i] - mean[o], m2[o]);
+        for (int k = g->ndim - 1; k >= 0; k--) { /* the next element's output */
+            if (++ctr[k] < g->size[k]) {
+                o += ostride[k];
+                break;
+            }
+            o -= ostride[k] * (g->size[k] - 1);
+            ctr[k] = 0;
+        }
+    }
+}
+
+/* The sum of (x - mean)^2 over all n values, in order (std_var_all_cpu). */
+static double squares_in_order(const double *x, int64_t n, double mean) {
+    double s = 0.0;
+    for (int64_t i = 0; i < n; i++) {
+        double d = x[i] - mean;
+        s += d * d;
+    }
+    return s;
+}
+
 static Tensor *var_forward(const char *op, int id, Tensor *x, const int64_t *dims, int ndims,
                            bool unbiased, bool keepdim) {
     unsigned mask;
     Groups g;
     Tensor *out = reduce_begin(op, x, dims, ndims, keepdim, &mask, &g);
     if (!out) return NULL;
-    Tensor *mean = scratch(out->numel), *dev = mean ? ag_tensor_new_like(x) : NULL;
+    Tensor *mean = scratch(out->numel), *dev = mean ? scratch(2 * out->numel + 1) : NULL;
     bool ok = dev && sum_into(x->data, &g, mean->data);
     for (int64_t i = 0; ok && i < out->numel; i++) mean->data[i] /= (double)g.n;
-    if (ok && x->numel > 0) for_rows(ROW_SQUARE_DEV, &g, x->data, mean->data, NULL, 0, dev->data);
-    ok = ok && sum_into(dev->data, &g, out->data);
+    if (ok && out->numel == 1)
+        out->data[0] = squares_in_order(x->data, x->numel, mean->data[0]);
+    else if (ok && x->numel > 0)
+        welford_m2(x->data, &g, dev->data, out->data);
+    else if (ok)
+        for (int64_t i = 0; i < out->numel; i++) out->data[i] = 0.0;
     double dof = (double)g.n - (unbiased ? 1 : 0);
     if (dof < 0) dof = 0;
     for (int64_t i = 0; ok && i < out->numel; i++) {
@@ -813,16 +852,38 @@ const AgOpInfo ag_op_norm = {
  * logsumexp: out = log(sum(exp(x - m))) + m, m the maximum over dims (0
  * where it is +-inf, as PyTorch), so that nothing overflows; over no
  * elements, log(0) = -inf. dx = g * exp(x - out): the softmax.
+ * exp and log are whole-tensor steps in PyTorch ((x - m).exp_(), log_(),
+ * and (x - out).exp() in the backward), its vml kernels: SLEEF's on every
+ * element, as apply_all calls them (libm's exp was 6 ulps off).
  * ====================================================================== */
+
+/* v[i] = f(v[i]) for i < n, BLOCK at a time (the last through a padded
+ * block): PyTorch's whole-tensor exp and log. */
+static void apply_all(MathBlock f, double *v, int64_t n) {
+    int64_t full = n - n % BLOCK;
+    for (int64_t i = 0; i < full; i += BLOCK) f(v + i, v + i);
+    if (full == n) return;
+    _Alignas(64) double t[BLOCK] = {0};
+    memcpy(t, v + full, (size_t)(n - full) * sizeof *t);
+    f(t, t);
+    memcpy(v + full, t, (size_t)(n - full) * sizeof *t);
+}
 
 static void logsumexp_backward(Function *self, void *ctx, Tensor *g) {
     ReduceCtx *c = ctx;
     Tensor *x = self->inputs[0];
     Groups gr = groups_of(x, c->info.mask);
-    Tensor *dx = ag_tensor_new_like(x);
-    if (!dx) return;
-    if (dx->numel > 0)
-        for_rows(ROW_LSE_GRAD, &gr, x->data, g->data, self->output->data, 0, dx->data);
+    Tensor *dx = ag_tensor_new_like(x), *e = dx ? ag_tensor_new_like(x) : NULL;
+    if (!e) {
+        tensor_release(dx);
+        return;
+    }
+    if (dx->numel > 0) {
+        for_rows(ROW_DEV, &gr, x->data, self->output->data, NULL, 0, e->data);
+        apply_all(block_exp, e->data, e->numel);
+        for_rows(ROW_SCALE, &gr, e->data, g->data, NULL, 0, dx->data);
+    }
+    tensor_release(e);
     ag_accumulate_grad(x, dx);
 }
 
@@ -839,10 +900,13 @@ Tensor *tensor_logsumexp_dims(Tensor *x, const int64_t *dims, int ndims, bool ke
         ok = e && reduce_groups(x->data, g, REDUCE_MAX, m->data);
         for (int64_t i = 0; ok && i < out->numel; i++)
             if (isinf(m->data[i])) m->data[i] = 0;
-        if (ok) for_rows(ROW_EXP_DEV, &g, x->data, m->data, NULL, 0, e->data);
+        if (ok) {
+            for_rows(ROW_DEV, &g, x->data, m->data, NULL, 0, e->data);
+            apply_all(block_exp, e->data, e->numel);
+        }
         ok = ok && reduce_groups(e->data, g, REDUCE_SUM, out->data);
-        for (int64_t i = 0; ok && i < out->numel; i++)
-            out->data[i] = log(out->data[i]) + m->data[i];
+        if (ok) apply_all(block_log, out->data, out->numel);
+        for (int64_t i = 0; ok && i < out->numel; i++) out->data[i] += m->data[i];
         tensor_release(e);
         tensor_release(m);
     }

@@ -205,16 +205,26 @@ const AgOpInfo ag_op_tanh = UNARY_ROW(TANH, tanh, "hyperbolic tangent",
  * PyTorch's formula as written, for every x: e/(1+e) with e = e^x below 0
  * keeps more precision but differed from PyTorch's value by an ulp or two
  * at half the negative x, and below -709 gave a subnormal where exp(-x)
- * overflows and PyTorch gives 0. exp is block_exp, the same for every
- * element (PyTorch's vector kernel: SLEEF's exp).
+ * overflows and PyTorch gives 0. exp is SLEEF's (PyTorch's vector
+ * kernel), libm's on the last n % 8 elements (its scalar tail:
+ * elementwise.h).
  * ====================================================================== */
+
+static ALWAYS_INLINE void sigmoid_body(const double *x, double *y, MathBlock exp_) {
+    _Alignas(64) double e[BLOCK];
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = -x[i];
+    exp_(e, e);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = 1.0 / (1.0 + e[i]);
+}
 
 static void sigmoid_block(const double *x, double *y, const double *p) {
     (void)p;
-    _Alignas(64) double e[BLOCK];
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = -x[i];
-    block_exp(e, e);
-    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = 1.0 / (1.0 + e[i]);
+    sigmoid_body(x, y, block_exp);
+}
+
+static void sigmoid_tail(const double *x, double *y, const double *p) {
+    (void)p;
+    sigmoid_body(x, y, ag_tail_exp);
 }
 
 static void sigmoid_grad_block(const double *x, const double *y, const double *g, double *dx,
@@ -227,7 +237,13 @@ static void sigmoid_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, sigmoid_grad_block, ctx);
 }
 
-Tensor *tensor_sigmoid(Tensor *x) { return unary_forward(AG_OP_SIGMOID, sigmoid_block, x); }
+void ag_sigmoid_values(const double *x, double *y, int64_t n) {
+    forward_blocks_tail(sigmoid_block, sigmoid_tail, x, y, n, NULL);
+}
+
+Tensor *tensor_sigmoid(Tensor *x) {
+    return unary_forward_tail(AG_OP_SIGMOID, sigmoid_block, sigmoid_tail, x, NULL, 0);
+}
 
 const AgOpInfo ag_op_sigmoid = UNARY_ROW(SIGMOID, sigmoid, "1 / (1 + e^-x)",
                                          "grad_x = g * s * (1 - s), s = sigmoid(x)",

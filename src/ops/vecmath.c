@@ -13,6 +13,37 @@
  */
 #include "elementwise.h"
 
+/* libm's functions one value a call, for PyTorch's scalar tails
+ * (elementwise.h): through a function gcc does not inline, so that no loop
+ * here becomes a call of libmvec's vector versions. */
+#define TAIL_MATH(name)                                                      \
+    __attribute__((noinline)) double ag_libm_##name(double x) {             \
+        return name(x);                                                      \
+    }                                                                        \
+    void ag_tail_##name(const double *x, double *y) {                       \
+        for (int i = 0; i < BLOCK; i++) y[i] = ag_libm_##name(x[i]);        \
+    }
+TAIL_MATH(exp)
+TAIL_MATH(log1p)
+TAIL_MATH(tanh)
+TAIL_MATH(erf)
+#undef TAIL_MATH
+
+/* y = f(x) on n values, BLOCK at a time, the last through a padded block:
+ * PyTorch's whole-tensor exp and log (vml: SLEEF's on every element). */
+static void map_all(void (*f)(const double *, double *), const double *x, double *y, int64_t n) {
+    int64_t full = n - n % BLOCK;
+    for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i);
+    if (full == n) return;
+    _Alignas(64) double t[BLOCK] = {0};
+    memcpy(t, x + full, (size_t)(n - full) * sizeof *t);
+    f(t, t);
+    memcpy(y + full, t, (size_t)(n - full) * sizeof *t);
+}
+
+void ag_exp_all(const double *x, double *y, int64_t n) { map_all(block_exp, x, y, n); }
+void ag_log_all(const double *x, double *y, int64_t n) { map_all(block_log, x, y, n); }
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <dlfcn.h>
 #include <immintrin.h>

@@ -9,7 +9,9 @@ for exp, log, tanh, sin, cos (vml) the last n % 4 elements go through a
 padded vector, but for the composite kernels (sigmoid, silu, elu, gelu,
 softplus and the backward formulas) the last n % 8 go through the scalar
 function (glibc's): 640 is a multiple of 8, so every element here is
-SLEEF's. The inputs: tenths and 64ths around 0, values scripts meet
+SLEEF's. The tail cases (math_tail_*) are each input in a one-element
+tensor, all tail: glibc's functions in the composite kernels, SLEEF's in
+the others. The inputs: tenths and 64ths around 0, values scripts meet
 (exp(-1), micrograd's 0.8813735870195432, multiples of pi), extremes, and
 a spread of random ones.
 """
@@ -37,11 +39,17 @@ while len(xs) < 640:
 X = torch.tensor(xs, dtype=D)
 
 
-def fwd_bwd(f):
+def fwd_bwd(f, X=X):
     x = X.clone().requires_grad_(True)
     y = f(x)
     y.backward(torch.ones_like(y))
     return y.detach().tolist(), x.grad.tolist()
+
+
+def fwd_bwd_each(f):
+    """Each input in a one-element tensor: PyTorch's scalar tail."""
+    pairs = [fwd_bwd(f, X[i:i + 1]) for i in range(len(xs))]
+    return [y[0] for y, _ in pairs], [dx[0] for _, dx in pairs]
 
 
 F = torch.nn.functional
@@ -64,4 +72,12 @@ for name, f, grad in ops:
 print("static const MathCase math_cases[] = {")
 for name, f, grad in ops:
     print('    {"%s", math_%s_y, %s},' % (name, name, "math_%s_dx" % name if grad else "NULL"))
+print("};")
+for name, f, grad in ops:
+    y, dx = fwd_bwd_each(f)
+    print("static const double math_tail_%s_y[] = {%s};" % (name, ", ".join(c(v) for v in y)))
+    print("static const double math_tail_%s_dx[] = {%s};" % (name, ", ".join(c(v) for v in dx)))
+print("static const MathCase math_tail_cases[] = {")
+for name, f, grad in ops:
+    print('    {"%s", math_tail_%s_y, math_tail_%s_dx},' % (name, name, name))
 print("};")

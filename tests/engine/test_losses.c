@@ -8,6 +8,7 @@
  */
 #include "harness.h"
 
+#include "exact_cases.h"
 #include "loss_cases.h"
 
 /* ======================================================================
@@ -44,11 +45,12 @@ static Tensor *call_loss(const char *loss, const char *reduction, Tensor *const 
  * PyTorch's values and gradients (loss_cases.h)
  * ====================================================================== */
 
-/* Compares n values; reports the first difference. */
+/* Compares n values (exactly, or within matches_torch's 1e-14); reports
+ * the first difference. */
 static void check_values(const char *what, int index, const double *got, const double *want,
-                         int64_t n) {
+                         int64_t n, bool exact) {
     for (int64_t k = 0; k < n; k++)
-        if (!matches_torch(got[k], want[k])) {
+        if (exact ? !same_double(got[k], want[k]) : !matches_torch(got[k], want[k])) {
             CHECK(false, "case %d, %s [%lld]: %.17g, PyTorch %.17g", index, what, (long long)k,
                   got[k], want[k]);
             return;
@@ -56,7 +58,7 @@ static void check_values(const char *what, int index, const double *got, const d
     CHECK(true, "case %d, %s", index, what);
 }
 
-static void check_case(int index, const LossCase *lc) {
+static void check_case(int index, const LossCase *lc, bool exact) {
     Tensor *tensors[4] = {NULL, NULL, NULL, NULL};
     for (int k = 0; k < lc->num_tensors; k++) {
         const LossArg *arg = &lc->tensors[k];
@@ -68,7 +70,7 @@ static void check_case(int index, const LossCase *lc) {
     Tensor *y = call_loss(lc->loss, lc->reduction, tensors, lc->numbers, lc->flags);
     if (CHECK(y && ag_shape_equal(y->ndim, y->shape, lc->out_ndim, lc->out_shape),
               "case %d, %s: %s", index, what, y ? "the output's shape" : ag_error())) {
-        check_values(what, index, y->data, lc->out, y->numel);
+        check_values(what, index, y->data, lc->out, y->numel, exact);
         Tensor *g = tensor_create(y->ndim, y->shape, lc->g, false);
         CHECK(tensor_backward(y, g) == 0, "case %d, %s: backward: %s", index, what, ag_error());
         tensor_release(g);
@@ -80,16 +82,73 @@ static void check_case(int index, const LossCase *lc) {
             if (!arg->grad)
                 CHECK(tensors[k]->grad == NULL, "case %d, %s: PyTorch has none", index, what);
             else if (CHECK(tensors[k]->grad != NULL, "case %d, %s: missing", index, what))
-                check_values(what, index, tensors[k]->grad->data, arg->grad, tensors[k]->numel);
+                check_values(what, index, tensors[k]->grad->data, arg->grad, tensors[k]->numel,
+                             exact);
         }
     }
     tensor_release(y);
     for (int k = 0; k < 4; k++) tensor_release(tensors[k]);
 }
 
+/* y times torch.linspace(lo, hi, n) in x's shape (consumes y). */
+static Tensor *weighted(Tensor *y, const Tensor *x, double lo, double hi) {
+    if (!y) return NULL;
+    Tensor *line = tensor_linspace(lo, hi, x->numel);
+    Tensor *w = line ? tensor_reshape(line, x->ndim, x->shape) : NULL;
+    Tensor *r = w ? tensor_mul(y, w) : NULL;
+    tensor_release(line);
+    tensor_release(w);
+    tensor_release(y);
+    return r;
+}
+
+/* exact_cases.h: the ops by name, as exact_cases.py calls them. */
+static Tensor *exact_op(const char *name, Tensor *x) {
+    if (strcmp(name, "triplet_anchor_as_negative") == 0) {
+        Tensor *p = tensor_zeros(2, (int64_t[]){1, 1}, false);
+        Tensor *y = tensor_triplet_margin_loss(x, p, x, 1.0, 2.0, 1e-6, false, AG_REDUCTION_MEAN);
+        tensor_release(p);
+        return y;
+    }
+    if (strncmp(name, "log_softmax_last", 16) == 0) return tensor_log_softmax(x, -1);
+    if (strcmp(name, "log_softmax_first") == 0) return tensor_log_softmax(x, 0);
+    if (strcmp(name, "log_softmax_middle") == 0)
+        return weighted(tensor_log_softmax(x, 1), x, -1, 1);
+    if (strcmp(name, "log_softmax_first_9") == 0)
+        return weighted(tensor_log_softmax(x, 0), x, -1, 2);
+    if (strcmp(name, "softmax_last_6") == 0) return weighted(tensor_softmax(x, -1), x, -1, 1);
+    if (strcmp(name, "softmax_first") == 0) return weighted(tensor_softmax(x, 0), x, -1, 2);
+    if (strncmp(name, "cross_entropy", 13) == 0) {
+        bool two = strcmp(name, "cross_entropy_2d") == 0;
+        Tensor *t = two ? tensor_create(2, (int64_t[]){1, 2}, (double[]){2, 0}, false)
+                        : tensor_create(1, (int64_t[]){3}, (double[]){1, 0, 0}, false);
+        Tensor *y = tensor_cross_entropy_loss(x, t, AG_REDUCTION_MEAN);
+        tensor_release(t);
+        return y;
+    }
+    return NULL;
+}
+
+/* Gradients make difftest found off, with PyTorch's bits now. */
+static void test_exact_cases(void) {
+    for (size_t i = 0; i < sizeof exact_cases / sizeof exact_cases[0]; i++) {
+        const ExactCase *e = &exact_cases[i];
+        Tensor *x = tensor_create(e->ndim, e->shape, e->x, true), *y = exact_op(e->name, x);
+        Tensor *s = y ? tensor_sum(y) : NULL;
+        if (CHECK(s && tensor_backward(s, NULL) == 0 && x->grad, "%s: %s", e->name, ag_error()))
+            check_values(e->name, (int)i, x->grad->data, e->grad, x->numel, true);
+        tensor_release(s);
+        tensor_release(y);
+        tensor_release(x);
+    }
+}
+
 static void test_pytorch_cases(void) {
+    test_exact_cases();
     for (size_t i = 0; i < sizeof loss_cases / sizeof loss_cases[0]; i++)
-        check_case((int)i, &loss_cases[i]);
+        check_case((int)i, &loss_cases[i], false);
+    for (size_t i = 0; i < sizeof loss_exact_cases / sizeof loss_exact_cases[0]; i++)
+        check_case((int)i, &loss_exact_cases[i], true);
 }
 
 /* ======================================================================
