@@ -297,6 +297,9 @@ Tensor *tensor_matmul(Tensor *a, Tensor *b);
 Tensor *tensor_dot(Tensor *a, Tensor *b);
 Tensor *tensor_mv(Tensor *a, Tensor *b);
 Tensor *tensor_mm(Tensor *a, Tensor *b);
+/* x @ w^T + b (PyTorch's F.linear, nn.Linear's layer): x (*, K), w (N, K),
+ * b (N,) or NULL; the result (*, N). */
+Tensor *tensor_linear(Tensor *x, Tensor *w, Tensor *b);
 /* What computes this thread's large matrix products: "ag's own kernel
  * (AVX-512, 8x24)", or "OpenBLAS (Haswell)" (OpenBLAS's name for the CPU)
  * where OpenBLAS is faster and can be loaded; AG_BLAS=own or

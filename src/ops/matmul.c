@@ -823,3 +823,103 @@ const AgOpInfo ag_op_mm = {
     .rule = "grad_a = g @ b^T, grad_b = a^T @ g", .backward_name = "MmBackward",
     .binary = tensor_mm, .backward = matmul_backward, .flags = AG_OP_METHOD,
 };
+
+/* ======================================================================
+ * linear: y = x @ w^T + b (PyTorch's F.linear): x (*, K), w (N, K),
+ * b (N,) or NULL; y (*, N). One product with w read transposed (no copy
+ * of w^T), the bias added to each row.
+ *   dx = g @ w, dw = g^T @ x (x's leading dims as rows), db = g summed
+ *   over the rows
+ * Recorded under PyTorch's names: AddmmBackward (2-D x with a bias),
+ * MmBackward (2-D, none), AddBackward / SqueezeBackward (1-D), ViewBackward
+ * / UnsafeViewBackward (more dims).
+ * ====================================================================== */
+
+typedef struct {
+    int64_t M, N, K; /* rows of x (its leading dims multiplied), outputs, inputs */
+} LinearPlan;
+
+static const char *linear_name(int ndim, bool bias) {
+    if (ndim == 2) return bias ? "AddmmBackward" : "MmBackward";
+    if (ndim == 1) return bias ? "AddBackward" : "SqueezeBackward";
+    return bias ? "ViewBackward" : "UnsafeViewBackward";
+}
+
+static int linear_check(const Tensor *x, const Tensor *w, const Tensor *b) {
+    char sx[AG_SHAPE_STR_MAX], sw[AG_SHAPE_STR_MAX], sb[AG_SHAPE_STR_MAX];
+    if (x->ndim < 1 || w->ndim != 2 || x->shape[x->ndim - 1] != w->shape[1])
+        return ag_fail("linear: mat1 and mat2 shapes cannot be multiplied: input %s, weight %s "
+                       "(the input's last dimension must be the weight's second)",
+                       tensor_shape_str(x, sx, sizeof sx), tensor_shape_str(w, sw, sizeof sw)), -1;
+    if (b && (b->ndim != 1 || b->shape[0] != w->shape[0]))
+        return ag_fail("linear: bias of shape %s for a weight of shape %s (it must be (%lld,))",
+                       tensor_shape_str(b, sb, sizeof sb), tensor_shape_str(w, sw, sizeof sw),
+                       (long long)w->shape[0]), -1;
+    return 0;
+}
+
+Tensor *tensor_linear(Tensor *x, Tensor *w, Tensor *b) {
+    if (!x || !w) return ag_fail("linear: an operand is NULL");
+    if (linear_check(x, w, b) != 0) return NULL;
+    LinearPlan p = {.N = w->shape[0], .K = w->shape[1]};
+    p.M = x->numel / (p.K ? p.K : 1);
+    if (p.K == 0) p.M = ag_shape_prod(x->shape, 0, x->ndim - 1);
+    int64_t shape[AG_MAX_DIMS];
+    memcpy(shape, x->shape, sizeof shape);
+    shape[x->ndim - 1] = p.N;
+    Tensor *out = ag_tensor_new(x->ndim, shape);
+    if (!out) return NULL;
+    if (p.M * p.N > 0) {
+        if (p.K > 0) ag_gemm(false, true, p.M, p.N, p.K, x->data, p.K, w->data, p.K, out->data, p.N, false);
+        else memset(out->data, 0, (size_t)(p.M * p.N) * sizeof(double));
+        for (int64_t i = 0; b && i < p.M; i++)
+            for (int64_t j = 0; j < p.N; j++) out->data[i * p.N + j] += b->data[j];
+    }
+    void *ctx;
+    Tensor *in[3] = {x, w, b};
+    out = ag_graph_record_named(out, AG_OP_LINEAR, linear_name(x->ndim, b != NULL), in, b ? 3 : 2,
+                                &ctx, sizeof p);
+    if (ctx) memcpy(ctx, &p, sizeof p);
+    return out;
+}
+
+static void linear_backward(Function *self, void *ctx, Tensor *g) {
+    const LinearPlan *p = ctx;
+    Tensor *x = self->inputs[0], *w = self->inputs[1];
+    Tensor *b = self->num_inputs > 2 ? self->inputs[2] : NULL;
+    if (x->requires_grad) {
+        Tensor *dx = ag_tensor_new_like(x);
+        if (!dx) return;
+        if (dx->numel > 0 && p->N > 0)
+            ag_gemm(false, false, p->M, p->K, p->N, g->data, p->N, w->data, p->K, dx->data, p->K, false);
+        else if (dx->numel > 0) memset(dx->data, 0, (size_t)dx->numel * sizeof(double));
+        ag_accumulate_grad(x, dx);
+    }
+    if (w->requires_grad) {
+        Tensor *dw = ag_tensor_new_like(w);
+        if (!dw) return;
+        if (dw->numel > 0 && p->M > 0)
+            ag_gemm(true, false, p->N, p->K, p->M, g->data, p->N, x->data, p->K, dw->data, p->K, false);
+        else if (dw->numel > 0) memset(dw->data, 0, (size_t)dw->numel * sizeof(double));
+        ag_accumulate_grad(w, dw);
+    }
+    if (b && b->requires_grad) {
+        Tensor *db = ag_tensor_new_like(b);
+        if (!db) return;
+        if (!ag_sum_dims(g->data, 2, (int64_t[]){p->M, p->N}, 1u, db->data)) {
+            tensor_release(db);
+            ag_alloc_failure = true;
+            return;
+        }
+        ag_accumulate_grad(b, db);
+    }
+}
+
+static Tensor *linear_call(const AgOpArgs *a) { return tensor_linear(a->t[0], a->t[1], a->t[2]); }
+
+const AgOpInfo ag_op_linear = {
+    .id = AG_OP_LINEAR, .name = "linear", .signature = "linear(input, weight, bias=None)",
+    .params = "TTt", .help = "input @ weight^T + bias: torch.nn.functional.linear, nn.Linear's forward",
+    .rule = "grad_input = g @ weight, grad_weight = g^T @ input, grad_bias = g summed over rows",
+    .backward_name = "AddmmBackward", .call = linear_call, .backward = linear_backward,
+};

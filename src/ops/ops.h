@@ -36,7 +36,7 @@
     /* reshape.c, transpose.c, matmul.c */                                     \
     X(RESHAPE, reshape) X(FLATTEN, flatten) X(SQUEEZE, squeeze)                \
     X(UNSQUEEZE, unsqueeze) X(TRANSPOSE, transpose) X(PERMUTE, permute) X(T, t) \
-    X(MATMUL, matmul) X(DOT, dot) X(MV, mv) X(MM, mm)                          \
+    X(MATMUL, matmul) X(DOT, dot) X(MV, mv) X(MM, mm) X(LINEAR, linear)       \
     /* nn.c */                                                                 \
     X(SOFTMAX, softmax) X(LOG_SOFTMAX, log_softmax)                            \
     /* loss.c */                                                               \

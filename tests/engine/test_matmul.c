@@ -435,6 +435,46 @@ static void test_rank_products(void) {
     tensor_release(v), tensor_release(w), tensor_release(m), tensor_release(n);
 }
 
+static Tensor *build_linear(Tensor **in, const void *arg) {
+    return tensor_linear(in[0], in[1], *(const bool *)arg ? in[2] : NULL);
+}
+
+/* linear: x @ w^T + b, its gradients against finite differences for x of
+ * one, two and three dims, with and without a bias; its value is matmul's
+ * (x @ w.t() + b) to the bit, and its names are PyTorch's
+ * (F.linear(x, W, b).grad_fn.name(): AddmmBackward0, MmBackward0,
+ * AddBackward0, SqueezeBackward3, ViewBackward0, UnsafeViewBackward0). */
+static void test_linear(void) {
+    static const bool with = true, without = false;
+    static const char *const names[3][2] = {{"SqueezeBackward", "AddBackward"},
+                                            {"MmBackward", "AddmmBackward"},
+                                            {"UnsafeViewBackward", "ViewBackward"}};
+    Tensor *w = test_uniform(-1, 1, true, SHAPE(4, 3)), *b = test_uniform(-1, 1, true, SHAPE(4));
+    Tensor *xs[3] = {test_uniform(-1, 1, true, SHAPE(3)), test_uniform(-1, 1, true, SHAPE(5, 3)),
+                     test_uniform(-1, 1, true, SHAPE(2, 5, 3))};
+    for (int d = 0; d < 3; d++) {
+        fd_check("linear with bias", build_linear, &with, (Tensor *[]){xs[d], w, b}, 3);
+        fd_check("linear without bias", build_linear, &without, (Tensor *[]){xs[d], w, b}, 2);
+        for (int k = 0; k < 2; k++) {
+            Tensor *y = tensor_linear(xs[d], w, k ? b : NULL), *wt = tensor_t(w);
+            Tensor *mm = tensor_matmul(xs[d], wt), *ref = k ? tensor_add(mm, b) : tensor_retain(mm);
+            bool same = y && ref && y->numel == ref->numel &&
+                        memcmp(y->data, ref->data, (size_t)y->numel * sizeof(double)) == 0;
+            CHECK(same && strcmp(y->op_name, names[d][k]) == 0, "linear of %d-D x%s: matmul's "
+                  "values, named %s", d + 1, k ? " with a bias" : "", y ? y->op_name : "?");
+            Tensor *all[] = {y, wt, mm, ref};
+            for (int i = 0; i < 4; i++) tensor_release(all[i]);
+        }
+    }
+    Tensor *bad = test_uniform(-1, 1, false, SHAPE(5, 2));
+    CHECK(!tensor_linear(bad, w, b) && strstr(ag_error(), "mat1 and mat2 shapes cannot be multiplied"),
+          "a wrong input width: %s", ag_error());
+    CHECK(!tensor_linear(xs[1], w, w) && strstr(ag_error(), "bias of shape (4, 3)"), "%s", ag_error());
+    ag_graph_free();
+    Tensor *all[] = {w, b, xs[0], xs[1], xs[2], bad};
+    for (int i = 0; i < 6; i++) tensor_release(all[i]);
+}
+
 void test_matmul(void) {
     test_blas_choice();
     test_gemm();
@@ -445,4 +485,5 @@ void test_matmul(void) {
     test_names();
     test_errors_matmul();
     test_rank_products();
+    test_linear();
 }
