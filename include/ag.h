@@ -300,6 +300,19 @@ Tensor *tensor_mm(Tensor *a, Tensor *b);
 /* x @ w^T + b (PyTorch's F.linear, nn.Linear's layer): x (*, K), w (N, K),
  * b (N,) or NULL; the result (*, N). */
 Tensor *tensor_linear(Tensor *x, Tensor *w, Tensor *b);
+/* The layers that are compositions of recorded ops (src/ops/layers.c):
+ * PyTorch's F.dropout: in training, each element kept with probability
+ * 1 - p (the mask is PyTorch's, from g or the default stream: bernoulli_
+ * then / (1 - p)) and scaled by 1 / (1 - p); not training or p = 0, x
+ * itself (a new reference); p = 1, zeros. */
+Tensor *tensor_dropout(Tensor *x, double p, bool training, AgGenerator *g);
+/* PyTorch's F.batch_norm over (N, C) or (N, C, L): in training (or with no
+ * running statistics) the batch's mean and biased variance per channel,
+ * and the running ones (when given) updated in place, momentum-weighted,
+ * with the unbiased variance; otherwise the running ones. Then
+ * (x - mean) / sqrt(var + eps) * weight + bias (weight, bias: (C,) or NULL). */
+Tensor *tensor_batch_norm(Tensor *x, Tensor *running_mean, Tensor *running_var, Tensor *weight,
+                          Tensor *bias, bool training, double momentum, double eps);
 /* What computes this thread's large matrix products: "ag's own kernel
  * (AVX-512, 8x24)", or "OpenBLAS (Haswell)" (OpenBLAS's name for the CPU)
  * where OpenBLAS is faster and can be loaded; AG_BLAS=own or

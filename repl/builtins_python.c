@@ -1247,6 +1247,39 @@ static BUILTIN(py_parameter) {
     return true;
 }
 
+/* A tensor argument that may be None (NULL then). */
+static bool optional_tensor(Session *s, CallArgs *a, int i, Tensor **t) {
+    *t = NULL;
+    return !arg_present(a, i) || arg_tensor(s, a, i, t);
+}
+
+/* F.dropout(input, p=0.5, training=True): PyTorch's mask, from its stream. */
+static BUILTIN(py_dropout) {
+    Tensor *x;
+    double p = 0.5;
+    bool training = true;
+    if (!arg_tensor(s, a, 0, &x) || (arg_present(a, 1) && !arg_number(s, a, 1, &p)) ||
+        !arg_bool(s, a, 2, &training))
+        return false;
+    return result_tensor(s, a, tensor_dropout(x, p, training, NULL), out);
+}
+
+/* F.batch_norm(input, running_mean, running_var, weight=None, bias=None,
+ * training=False, momentum=0.1, eps=1e-05): the running statistics change
+ * in place in training, as PyTorch's. */
+static BUILTIN(py_batch_norm) {
+    Tensor *x, *rm, *rv, *w, *b;
+    double momentum = 0.1, eps = 1e-5;
+    bool training = false;
+    if (!arg_tensor(s, a, 0, &x) || !optional_tensor(s, a, 1, &rm) ||
+        !optional_tensor(s, a, 2, &rv) || !optional_tensor(s, a, 3, &w) ||
+        !optional_tensor(s, a, 4, &b) || !arg_bool(s, a, 5, &training) ||
+        (arg_present(a, 6) && !arg_number(s, a, 6, &momentum)) ||
+        (arg_present(a, 7) && !arg_number(s, a, 7, &eps)))
+        return false;
+    return result_tensor(s, a, tensor_batch_norm(x, rm, rv, w, b, training, momentum, eps), out);
+}
+
 /* x.dim(): the number of dimensions (x.ndim). */
 static BUILTIN(py_dim) {
     Tensor *x;
@@ -1341,6 +1374,13 @@ const Builtin python_builtins[] = {
     PY("hasattr", "hasattr(object, name)", "whether object.name exists", py_hasattr, 0),
     PY("setattr", "setattr(object, name, value)", "object.name = value", py_setattr, BI_VOID),
     PY("dim", "dim(input)", "the number of dimensions (x.ndim)", py_dim, BI_METHOD),
+    PY("dropout", "dropout(input, p=0.5, training=True, inplace=False)", "F.dropout: in training, "
+       "each element zeroed with probability p (PyTorch's mask from its stream), the rest "
+       "scaled by 1 / (1 - p)", py_dropout, 0),
+    PY("batch_norm", "batch_norm(input, running_mean, running_var, weight=None, bias=None, "
+       "training=False, momentum=0.1, eps=1e-05)", "F.batch_norm over (N, C) or (N, C, L): "
+       "batch statistics in training (the running ones updated in place), else the running "
+       "ones", py_batch_norm, 0),
     PY("equal", "equal(input, other)", "whether the two have the same shape and values",
        py_equal, BI_METHOD),
     PY("empty_like", "empty_like(input, requires_grad=False, dtype=None, device=None)", "as "

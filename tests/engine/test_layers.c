@@ -1,0 +1,109 @@
+/*
+ * test_layers.c — the layers a C program calls (src/ops/layers.c):
+ * dropout and batch_norm against PyTorch's values, and their gradients
+ * against finite differences. Expected values: /usr/bin/python3 with torch
+ * 1.13 (the snippet beside each), float64.
+ */
+#include "harness.h"
+
+/* x = torch.tensor([[1.0, -2.0, 0.5], [3.0, 0.25, -1.0], [-0.5, 1.5, 2.0], [0.0, -1.0, 1.0]]) */
+static const double X[12] = {1.0, -2.0, 0.5, 3.0, 0.25, -1.0, -0.5, 1.5, 2.0, 0.0, -1.0, 1.0};
+
+static bool all_same(const Tensor *t, const double *want, int n, const char *what) {
+    for (int i = 0; i < n; i++)
+        if (!CHECK(same_double(t->data[i], want[i]), "%s[%d]: %.17g, PyTorch %.17g", what, i,
+                   t->data[i], want[i]))
+            return false;
+    return true;
+}
+
+/* Within matches_torch's 1e-14: PyTorch computes batch norm's last step as
+ * one fused multiply-add, fma(x, alpha, beta), which ag's composition of
+ * recorded ops rounds twice (a last-bit difference, seen at [7]). */
+static bool all_near(const Tensor *t, const double *want, int n, const char *what) {
+    for (int i = 0; i < n; i++)
+        if (!CHECK(matches_torch(t->data[i], want[i]), "%s[%d]: %.17g, PyTorch %.17g", what, i,
+                   t->data[i], want[i]))
+            return false;
+    return true;
+}
+
+/* torch.manual_seed(7); F.dropout(x, p=0.4, training=True) */
+static void test_dropout_values(void) {
+    static const double want[12] = {1.6666666666666667, -3.3333333333333335, 0.0, 0.0, 0.0, -0.0,
+                                    -0.8333333333333334, 2.5, 0.0, 0.0, -1.6666666666666667,
+                                    1.6666666666666667};
+    Tensor *x = tensor_create(SHAPE(4, 3), X, false);
+    ag_seed(7);
+    Tensor *d = tensor_dropout(x, 0.4, true, NULL);
+    if (CHECK(d != NULL, "dropout: %s", ag_error()) && all_same(d, want, 12, "dropout"))
+        CHECK(true, "dropout's mask is PyTorch's for the seed");
+    Tensor *e = tensor_dropout(x, 0.4, false, NULL), *z = tensor_dropout(x, 1, true, NULL);
+    CHECK(e == x && z && z->data[3] == 0, "not training: x itself; p = 1: zeros");
+    CHECK(!tensor_dropout(x, 1.5, true, NULL) && strstr(ag_error(), "between 0 and 1"), "%s", ag_error());
+    tensor_release(x), tensor_release(d), tensor_release(e), tensor_release(z);
+}
+
+/* rm = torch.zeros(3); rv = torch.ones(3); w = torch.tensor([1.5, -0.5, 2.0]);
+ * b = torch.tensor([0.1, 0.2, -0.3]); y = F.batch_norm(x, rm, rv, w, b, training=True,
+ * momentum=0.1, eps=1e-5); then y2 = F.batch_norm(x, rm, rv, w, b, training=False) */
+static void test_batch_norm_values(void) {
+    static const double train[12] = {0.23987533201827338, 0.8414025032368984, -0.530939122337697,
+                                     2.477880644310648, -0.013800834412299415, -3.3022085903900615,
+                                     -1.4386286522010074, -0.4889137997729648, 2.2403303457146677,
+                                     -0.8791273241279138, 0.461312130948366, 0.3928173670130912};
+    static const double rm_want[3] = {0.08750000000000001, -0.03125, 0.0625};
+    static const double rv_want[3] = {1.1395833333333334, 1.1307291666666668, 1.05625};
+    static const double eval[12] = {1.3821805430220513, 1.125719383996936, 0.5513784167842597,
+                                    4.192439267453945, 0.06775437371472347, -2.367633297904631,
+                                    -0.7255135003018687, -0.5200039653309501, 3.4703901314731502,
+                                    -0.022948819193895336, 0.655512712760397, 1.5243823216805565};
+    Tensor *x = tensor_create(SHAPE(4, 3), X, false);
+    Tensor *rm = tensor_zeros(SHAPE(3), false), *rv = tensor_ones(SHAPE(3), false);
+    Tensor *w = tensor_create(SHAPE(3), (double[]){1.5, -0.5, 2.0}, false);
+    Tensor *b = tensor_create(SHAPE(3), (double[]){0.1, 0.2, -0.3}, false);
+    Tensor *y = tensor_batch_norm(x, rm, rv, w, b, true, 0.1, 1e-5);
+    bool ok = CHECK(y != NULL, "batch_norm: %s", ag_error()) && all_near(y, train, 12, "training") &&
+              all_same(rm, rm_want, 3, "running_mean") && all_same(rv, rv_want, 3, "running_var");
+    Tensor *y2 = tensor_batch_norm(x, rm, rv, w, b, false, 0.1, 1e-5);
+    ok = ok && CHECK(y2 != NULL, "%s", ag_error()) && all_near(y2, eval, 12, "eval");
+    if (ok) CHECK(true, "batch_norm: PyTorch's values, running statistics and eval mode");
+    Tensor *bad = tensor_zeros(SHAPE(1, 3), false);
+    CHECK(!tensor_batch_norm(bad, rm, rv, w, b, true, 0.1, 1e-5) &&
+              strstr(ag_error(), "Expected more than 1 value per channel"), "%s", ag_error());
+    Tensor *all[] = {x, rm, rv, w, b, y, y2, bad};
+    for (int i = 0; i < 8; i++) tensor_release(all[i]);
+}
+
+/* Each build draws the same mask: the generator is reseeded. */
+static Tensor *build_dropout(Tensor **in, const void *arg) {
+    AgGenerator *g = (AgGenerator *)arg;
+    ag_generator_manual_seed(g, 3);
+    return tensor_dropout(in[0], 0.3, true, g);
+}
+
+static Tensor *build_batch_norm(Tensor **in, const void *arg) {
+    int64_t ndim = *(const int64_t *)arg;
+    (void)ndim;
+    return tensor_batch_norm(in[0], NULL, NULL, in[1], in[2], true, 0.1, 1e-5);
+}
+
+static void test_layer_gradients(void) {
+    AgGenerator *g = ag_generator_new();
+    Tensor *x = test_uniform(-1, 1, true, SHAPE(4, 5));
+    fd_check("dropout", build_dropout, g, (Tensor *[]){x}, 1);
+    ag_generator_free(g);
+    static const int64_t two = 2, three = 3;
+    Tensor *w = test_uniform(0.5, 1.5, true, SHAPE(5)), *b = test_uniform(-1, 1, true, SHAPE(5));
+    fd_check("batch_norm (N, C)", build_batch_norm, &two, (Tensor *[]){x, w, b}, 3);
+    Tensor *x3 = test_uniform(-1, 1, true, SHAPE(3, 5, 2));
+    fd_check("batch_norm (N, C, L)", build_batch_norm, &three, (Tensor *[]){x3, w, b}, 3);
+    ag_graph_free();
+    tensor_release(x), tensor_release(w), tensor_release(b), tensor_release(x3);
+}
+
+void test_layers(void) {
+    test_dropout_values();
+    test_batch_norm_values();
+    test_layer_gradients();
+}
