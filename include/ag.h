@@ -43,6 +43,16 @@ struct Tensor {
     int ndim;                    /* 0 for a scalar */
     int64_t numel;
     bool requires_grad;
+    /* Shared data (docs/engine.md, "Shared data and version counters"): a
+     * tensor made by tensor_detach or tensor_data shares base's elements
+     * (base, below, retained: always a tensor that owns its data; NULL: it
+     * owns them). Every in-place change bumps a version counter: base's
+     * for a detached tensor (PyTorch's detach shares it), its own
+     * otherwise. These sit in requires_grad's padding. */
+    bool own_version;            /* with a base: counts its own versions (x.data) */
+    bool parameter;              /* a client's mark (the shell's nn.Parameter); the engine
+                                    neither reads nor copies it */
+    uint32_t version;
     Tensor *grad;                /* leaf gradient, NULL until backward writes it */
     Function *grad_fn;           /* creator; valid only while tensor_has_graph() */
     const char *op_name;         /* creator's name ("MulBackward"), kept after the graph is freed */
@@ -52,16 +62,7 @@ struct Tensor {
      * runs, added to grad only when it finishes (NULL otherwise). */
     Tensor *staged_grad;
     Tensor *staged_next;
-    /* Shared data (docs/engine.md, "Version counters"): a tensor made by
-     * tensor_detach or tensor_data shares base's elements (base retained,
-     * always a tensor that owns its data); NULL: it owns them. Every
-     * in-place change bumps a version counter: base's for a detached
-     * tensor (PyTorch's detach shares it), its own otherwise. */
-    Tensor *base;
-    uint32_t version;
-    bool own_version;            /* with a base: counts its own versions (x.data) */
-    bool parameter;              /* a client's mark (the shell's nn.Parameter); the engine
-                                    neither reads nor copies it */
+    Tensor *base;                /* the tensor whose elements these are, or NULL (above) */
 };
 
 /* A recorded operation. Lives in the arena until backward (or ag_graph_free)
@@ -76,14 +77,17 @@ struct Function {
     int pending_count;                /* consumers not yet applied (invariant 1) */
     int release_output;               /* output references handed over by applied consumers */
     uint32_t seq;                     /* order of recording in its graph (ag_graph_mark) */
-    void *ctx;                        /* saved non-input data, arena-allocated */
     Function *arena_next;             /* the arena's list of Functions, newest first */
     uint64_t visit_mark;              /* backward's reachability stamp */
-    /* The versions of the inputs (the first AG_INLINE_INPUTS) and of the
-     * output when recorded: backward refuses to read one changed since
+    /* The versions of the inputs (the first AG_INLINE_INPUTS, their low 16
+     * bits: the Function stays 112 bytes) when recorded; the output's was
+     * 0, as it was new. Backward refuses to read one changed since
      * (PyTorch's "modified by an inplace operation"). */
-    uint32_t saved_versions[AG_INLINE_INPUTS + 1];
+    uint16_t saved_versions[AG_INLINE_INPUTS];
     bool checks_versions;             /* false: its backward reads no input or output */
+    bool has_ctx;                     /* saved non-input data follows the Function in the
+                                         arena (ag_function_ctx): no pointer, so a Function
+                                         stays 96 bytes */
 };
 
 /* ---- errors ------------------------------------------------------------ */

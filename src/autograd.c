@@ -40,6 +40,8 @@ typedef struct {
     int64_t sinks;            /* Functions with no consumer (pending_count 0) */
     uint32_t next_seq;        /* the seq of the next Function recorded */
     bool recount;             /* construction counts cannot be trusted (below) */
+    uint64_t writes_before;   /* ag_inplace_writes when its first Function was recorded: */
+                              /* with none since, backward skips the version checks */
 } Arena;
 
 static _Thread_local Arena arena;
@@ -221,7 +223,7 @@ static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
     if (grad_disabled || !ag_any_requires_grad(inputs, n)) return out; /* a constant */
     AG_ASSERT(info && info->backward, "a recorded op has a backward in the op table");
     /* The Function, its ctx, and (past AG_INLINE_INPUTS) its inputs array. */
-    size_t fn_bytes = (sizeof(Function) + 15) & ~(size_t)15;
+    size_t fn_bytes = AG_FUNCTION_BYTES;
     size_t ctx_bytes = (ctx_size + 15) & ~(size_t)15;
     size_t inputs_bytes = n > AG_INLINE_INPUTS ? (size_t)n * sizeof(Tensor *) : 0;
     Function *fn = arena_alloc(fn_bytes + ctx_bytes + inputs_bytes);
@@ -232,17 +234,18 @@ static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
     *fn = (Function){.apply = info->backward, .name = name, .seq = arena.next_seq++,
                      .output = out, /* (2) */
                      .num_inputs = n,
-                     .ctx = ctx_size ? (unsigned char *)fn + fn_bytes : NULL,
+                     .has_ctx = ctx_size > 0,
                      .arena_next = arena.functions};
-    if (ctx_size) memset(fn->ctx, 0, ctx_bytes);
+    if (ctx_size) memset(ag_function_ctx(fn), 0, ctx_bytes);
     fn->inputs = inputs_bytes ? (Tensor **)((unsigned char *)fn + fn_bytes + ctx_bytes)
                               : fn->inline_inputs;
+    if (arena.num_functions == 0) arena.writes_before = ag_inplace_writes;
     arena.sinks++; /* nothing consumes the new Function yet */
     fn->checks_versions = !(info->flags & AG_OP_SAVES_NOTHING);
-    fn->saved_versions[AG_INLINE_INPUTS] = tensor_version(out);
+    for (int i = 0; fn->checks_versions && i < n && i < AG_INLINE_INPUTS; i++)
+        fn->saved_versions[i] = (uint16_t)ag_version_of(inputs[i]);
     for (int i = 0; i < n; i++) {
         Tensor *in = inputs[i];
-        if (i < AG_INLINE_INPUTS) fn->saved_versions[i] = tensor_version(in);
         fn->inputs[i] = tensor_retain(in);                   /* (3) kept alive until freed */
         if (tensor_has_graph(in)) {
             if (in->grad_fn->pending_count++ == 0) arena.sinks--; /* (4) */
@@ -256,7 +259,7 @@ static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
     out->grad_fn = fn;                           /* (5) */
     out->op_name = name;
     out->graph_generation = arena.generation;
-    if (ctx) *ctx = fn->ctx;
+    if (ctx) *ctx = ag_function_ctx(fn);
     return out;
 }
 
@@ -541,8 +544,8 @@ static Function *ready_pop(Function **heap, int64_t *n) {
 }
 
 /* PyTorch's message for a tensor a Function saved that an in-place
- * change has moved past the version it recorded. */
-static int modified_fail(const Tensor *t, uint32_t saved) {
+ * change has moved past the version it recorded (saved: its low 16 bits). */
+static int modified_fail(const Tensor *t, uint16_t saved) {
     char shape[AG_SHAPE_STR_MAX] = "[";
     size_t used = 1;
     for (int i = 0; i < t->ndim; i++)
@@ -551,22 +554,23 @@ static int modified_fail(const Tensor *t, uint32_t saved) {
     snprintf(shape + used, sizeof shape - used, "]");
     char which[96] = "";
     if (t->grad_fn) snprintf(which, sizeof which, ", which is output 0 of %s0,", t->op_name);
+    uint32_t now = ag_version_of(t), then = now - (uint16_t)(now - saved);
     ag_fail("one of the variables needed for gradient computation has been modified by an "
             "inplace operation: [torch.DoubleTensor %s]%s is at version %u; expected version "
             "%u instead. Hint: enable anomaly detection to find the operation that failed to "
             "compute its gradient, with torch.autograd.set_detect_anomaly(True).",
-            shape, which, tensor_version(t), saved);
+            shape, which, now, then);
     return -1;
 }
 
-/* 0 when every tensor fn's backward reads is at the version recorded. */
+/* 0 when every tensor fn's backward reads is at the version recorded
+ * (the output's: 0, as it was made by fn). */
 static int check_versions(const Function *fn) {
     if (!fn->checks_versions) return 0;
     for (int i = 0; i < fn->num_inputs && i < AG_INLINE_INPUTS; i++)
-        if (tensor_version(fn->inputs[i]) != fn->saved_versions[i])
+        if ((uint16_t)ag_version_of(fn->inputs[i]) != fn->saved_versions[i])
             return modified_fail(fn->inputs[i], fn->saved_versions[i]);
-    if (tensor_version(fn->output) != fn->saved_versions[AG_INLINE_INPUTS])
-        return modified_fail(fn->output, fn->saved_versions[AG_INLINE_INPUTS]);
+    if (ag_version_of(fn->output) != 0) return modified_fail(fn->output, 0);
     return 0;
 }
 
@@ -577,17 +581,18 @@ static int check_versions(const Function *fn) {
  * flag is up. */
 static int run_backward(Function *root, Function **stack) {
     int64_t top = 0;
+    bool checks = ag_inplace_writes != arena.writes_before; /* an in-place write since recording */
     ready_push(stack, &top, root);
     while (top > 0) {
         if (interrupt_flag && *interrupt_flag) return ag_fail("interrupted"), -1;
         Function *fn = ready_pop(stack, &top);
         Tensor *out = fn->output;
         AG_ASSERT(out && out->grad, "(10) fn->output->grad is non-NULL when apply is called");
-        if (check_versions(fn) != 0) return -1;
+        if (checks && check_versions(fn) != 0) return -1;
         Tensor *grad_output = out->grad;
         out->grad = NULL; /* (7) intermediate gradients do not survive */
         if (trace_fn) trace((AgTraceEvent){.kind = AG_TRACE_APPLY, .fn = fn, .grad = grad_output});
-        fn->apply(fn, fn->ctx, grad_output);
+        fn->apply(fn, ag_function_ctx(fn), grad_output);
         tensor_release(grad_output);
         if (ag_alloc_failed()) return -1;
         for (int i = 0; i < fn->num_inputs; i++) {

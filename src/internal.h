@@ -61,6 +61,14 @@ Tensor *ag_tensor_new(int ndim, const int64_t *shape);
 Tensor *ag_tensor_new_like(const Tensor *t);
 /* Counts an in-place change of t's elements (its version counter's owner's). */
 void ag_bump_version(Tensor *t);
+/* In-place writes on this thread so far (ag_bump_version's): a graph with
+ * none since it was recorded needs no version check. */
+extern _Thread_local uint64_t ag_inplace_writes;
+/* tensor_version, inline: graph recording and backward read it for every
+ * operand, on the op_overhead path. */
+static inline uint32_t ag_version_of(const Tensor *t) {
+    return (t->base && !t->own_version ? t->base : t)->version;
+}
 /* Same shape as t, filled with value. */
 Tensor *ag_tensor_filled_like(const Tensor *t, double value);
 /* A failed ag_tensor_new also raises a flag, so that backward can stop
@@ -139,6 +147,13 @@ bool ag_broadcast_iter_init_n(BroadcastIter *it, int ndim, const int64_t *shape,
 bool ag_broadcast_iter_next(BroadcastIter *it);
 
 /* ---- graph recording and gradients (autograd.c) ---- */
+/* A Function's bytes in the arena, rounded to 16, its ctx (when it has
+ * one) right after them. */
+#define AG_FUNCTION_BYTES ((sizeof(Function) + 15) & ~(size_t)15)
+/* fn's saved non-input data (the ctx its op asked for), or NULL. */
+static inline void *ag_function_ctx(Function *fn) {
+    return fn->has_ctx ? (unsigned char *)fn + AG_FUNCTION_BYTES : NULL;
+}
 bool ag_any_requires_grad(Tensor *const *inputs, int n);
 /* When any input requires grad (and grad mode is on): allocates out's
  * Function for op (an id of ops.h: its backward and name come from the op

@@ -277,10 +277,13 @@ Tensor *tensor_retain(Tensor *t) {
     return t;
 }
 
-void tensor_release(Tensor *t) {
-    if (!t) return;
-    AG_ASSERT(t->ref_count > 0, "released a tensor with ref_count <= 0");
-    if (--t->ref_count > 0) return;
+/* The last reference is gone. Out of line, so that tensor_release's
+ * common case (another holder remains) costs a decrement and a compare
+ * (op_overhead: every op releases its operands). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void tensor_free(Tensor *t) {
     /* The Function may outlive its output (it lives until the arena is freed):
      * tell it, so nothing reads the freed tensor through fn->output. */
     if (t->grad_fn) ag_graph_output_freed(t);
@@ -290,7 +293,14 @@ void tensor_release(Tensor *t) {
     size_t size = base ? HEADER_BYTES : block_size(t->numel * (int64_t)sizeof(double));
     live_bytes -= (int64_t)size;
     block_free(t, size);
-    tensor_release(base);
+    if (base) tensor_release(base);
+}
+
+void tensor_release(Tensor *t) {
+    if (!t) return;
+    AG_ASSERT(t->ref_count > 0, "released a tensor with ref_count <= 0");
+    if (--t->ref_count > 0) return;
+    tensor_free(t);
 }
 
 /* ======================================================================
@@ -304,7 +314,12 @@ static Tensor *version_owner(const Tensor *t) {
 
 uint32_t tensor_version(const Tensor *t) { return version_owner(t)->version; }
 
-void ag_bump_version(Tensor *t) { version_owner(t)->version++; }
+_Thread_local uint64_t ag_inplace_writes;
+
+void ag_bump_version(Tensor *t) {
+    version_owner(t)->version++;
+    ag_inplace_writes++;
+}
 
 /* A header-only leaf sharing t's elements (t's base when t shares them). */
 static Tensor *alias(const Tensor *t, bool own_version) {
