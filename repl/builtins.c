@@ -219,9 +219,12 @@ static bool bind_keywords(Session *s, const Builtin *b, const Signature *sig, Ca
     return true;
 }
 
-bool builtin_call(Session *s, const Builtin *b, int line, int col, Value *pos,
-                  const Node **pos_nodes, int n, Value *kw, const Node **kw_nodes, int nkw,
-                  bool grad_flag, const FuncRef *func, Value *out) {
+bool builtin_call(Session *s, const Builtin *b, const BuiltinArgs *args, Value *out) {
+    int line = args->line, col = args->col, n = args->n, nkw = args->nkw;
+    Value *pos = args->pos, *kw = args->kw;
+    const Node **pos_nodes = args->pos_nodes, **kw_nodes = args->kw_nodes;
+    bool grad_flag = args->grad_flag;
+    const FuncRef *func = args->func;
     const Signature *sig = signature_of(b);
     CallArgs a;
     memset(&a, 0, sizeof a);

@@ -127,14 +127,25 @@ const Builtin *builtin_list(int *count);
 /* Every builtin's name, NULL-terminated (suggestions). */
 const char *const *builtin_names(int *count);
 
-/* The one call path: binds positional arguments (pos, n of them, taking
- * their references) and keyword arguments (kw_nodes: NODE_KEYWORD, their
- * values in kw; taken too) to b's signature, checks arity and keywords,
- * runs the builtin, and releases the arguments. line:col is the call.
- * grad_flag: a creation builtin was given a trailing bare `grad`. */
-bool builtin_call(Session *s, const Builtin *b, int line, int col, Value *pos,
-                  const Node **pos_nodes, int n, Value *kw, const Node **kw_nodes, int nkw,
-                  bool grad_flag, const FuncRef *func, Value *out);
+/* A call's arguments as the evaluator hands them to a builtin: the
+ * positional ones (pos, n of them; their references are taken), the
+ * keyword ones (kw_nodes: NODE_KEYWORD, their values in kw; taken too),
+ * and where the call is. */
+typedef struct {
+    int line, col;
+    Value *pos;
+    const Node **pos_nodes;
+    int n;
+    Value *kw;
+    const Node **kw_nodes;
+    int nkw;
+    bool grad_flag;          /* a creation builtin was given a trailing bare `grad` */
+    const FuncRef *func;     /* grad(f, ...), plot(f, ...): the function named first, or NULL */
+} BuiltinArgs;
+
+/* The one call path: binds the arguments to b's signature, checks arity
+ * and keywords, runs the builtin, and releases the arguments. */
+bool builtin_call(Session *s, const Builtin *b, const BuiltinArgs *args, Value *out);
 
 /* ---- reading bound arguments (each reports "bad argument #i to 'f'") ----
  * An argument is named by its parameter's index i, or by REST(k) for the

@@ -489,9 +489,8 @@ bool command_run(Session *s, const char *line, size_t len, const char *source_na
     }
     free(text);
     if (!ok && s->error[0]) {
-        fflush(s->out);
-        if (interactive) fprintf(s->err, "error: %s\n", s->error);
-        else fprintf(s->err, "%s:%d:%d: error: %s\n", source_name, s->error_line, 1, s->error);
+        s->error_col = 1; /* a command's error is its line's */
+        session_report(s, source_name, interactive, NULL, 0);
     }
     return ok;
 }

@@ -1289,8 +1289,8 @@ static bool invoke(Session *s, const FuncRef *f, Value *args, int n, Value *out)
         nodes[i] = f->at;
     }
     if (f->user) return apply_user(s, f->at, f->user, copies, n, NULL, out);
-    return builtin_call(s, f->builtin, f->at->line, f->at->col, copies, nodes, n, NULL, NULL, 0,
-                        false, NULL, out);
+    return builtin_call(s, f->builtin, &(BuiltinArgs){.line = f->at->line, .col = f->at->col,
+                        .pos = copies, .pos_nodes = nodes, .n = n}, out);
 }
 
 /* The function the first argument of grad, gradcheck or plot names (or,
@@ -1418,8 +1418,9 @@ static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *
         const Builtin *py = builtin_python_variant(b, pos, np);
         if (py) b = py;
     }
-    ok = builtin_call(s, b, call->line, call->col, pos, pos_nodes, np, kw, kw_nodes, nk,
-                      grad_flag, fref, out);
+    ok = builtin_call(s, b, &(BuiltinArgs){.line = call->line, .col = call->col, .pos = pos,
+                      .pos_nodes = pos_nodes, .n = np, .kw = kw, .kw_nodes = kw_nodes, .nkw = nk,
+                      .grad_flag = grad_flag, .func = fref}, out);
     if (fref) value_release(&fref->held);
     return ok;
 }
@@ -3406,8 +3407,8 @@ static bool call_for_builtin(Session *s, int line, int col, const Value *fn, con
         const Node *nodes[MAX_ARGS];
         for (int i = 0; i < n; i++) nodes[i] = &at;
         const Builtin *b = fn->as.builtin.row, *py = s->python ? builtin_python_variant(b, copies, n) : NULL;
-        return builtin_call(s, py ? py : b, at.line, at.col, copies, nodes, n, NULL, NULL, 0,
-                            false, NULL, out);
+        return builtin_call(s, py ? py : b, &(BuiltinArgs){.line = at.line, .col = at.col,
+                            .pos = copies, .pos_nodes = nodes, .n = n}, out);
     }
     release_args(copies, n);
     return session_fail(s, at.line, at.col, "TypeError: '%s' object is not callable", value_type_name(fn));

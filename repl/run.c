@@ -105,19 +105,10 @@ static const char *chunk_line(const char *chunk, int first_line, int line, size_
 /* Prints the session's error: FILE:LINE:COL for a script; the line and a
  * caret under the column at the terminal. */
 static void report(Session *s, const Source *src, const char *chunk, int first_line) {
-    fflush(s->out);
-    if (!src->interactive) {
-        fprintf(s->err, "%s:%d:%d: error: %s\n", src->name, s->error_line, s->error_col, s->error);
-        return;
-    }
-    size_t len;
-    const char *text = chunk ? chunk_line(chunk, first_line, s->error_line, &len) : "";
-    bool printable = true;
-    for (size_t i = 0; chunk && i < len; i++)
-        if ((unsigned char)text[i] < 32 || (unsigned char)text[i] >= 127) printable = false;
-    if (chunk && printable && s->error_col > 0 && (size_t)s->error_col <= len + 1 && len < 200)
-        fprintf(s->err, "  %.*s\n  %*s^\n", (int)len, text, s->error_col - 1, "");
-    fprintf(s->err, "error: %s\n", s->error);
+    size_t len = 0;
+    const char *text = chunk && src->interactive ? chunk_line(chunk, first_line, s->error_line, &len)
+                                                 : NULL;
+    session_report(s, src->name, src->interactive, text, len);
 }
 
 /* ======================================================================

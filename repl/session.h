@@ -192,6 +192,11 @@ bool session_object_truth(Session *s, int line, int col, const Value *obj, bool 
 bool session_iterable(Session *s, int line, int col, Value *v);
 /* Switches the .py dialect on or off (the print options follow). */
 void session_set_python(Session *s, bool python);
+/* The one way an error reaches the user (s->error at s->error_line:col):
+ * in a script, "SOURCE:LINE:COL: error: MESSAGE"; at the prompt the line's
+ * text (line, len; NULL: none) with a caret under the column, when it is
+ * printable, then "error: MESSAGE". stdout is flushed first. */
+void session_report(Session *s, const char *source, bool interactive, const char *line, size_t len);
 /* The exception an engine error is in a .py file, as its message's prefix
  * ("RuntimeError: ", or "IndexError: " for an index out of bounds, as
  * PyTorch raises them); "" in the .ag dialect. */
