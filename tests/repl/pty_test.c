@@ -16,18 +16,12 @@
 #include <unistd.h>
 
 #include "pty.h"
+#include "check.h"
 
-static int passed, failed;
 static Pty pty;
 
 static void check(bool ok, const char *what) {
-    if (ok) {
-        passed++;
-        printf("ok %s\n", what);
-    } else {
-        failed++;
-        printf("FAIL %s\n", what);
-    }
+    printf("%s %s\n", check_count(ok) ? "ok" : "FAIL", what);
 }
 
 static bool expect(const char *text) { return pty_expect(&pty, text); }
@@ -295,6 +289,5 @@ int main(int argc, char **argv) {
     char cmd[64];
     snprintf(cmd, sizeof cmd, "rm -rf %s", home);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", home);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return check_summary();
 }

@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+
 /* How a case's tensor is built: a plain constant, a leaf requiring grad, or
  * a non-leaf from a real engine op (x * 1 keeps the values exactly). */
 typedef enum { PLAIN, LEAF_GRAD, OP_MUL, OP_NEG, OP_SUM, OP_FREED } Kind;
@@ -598,14 +600,13 @@ static const Case cases[] = {
         "tensor(3., grad_fn=<MulBackward>)"},
 };
 
-static int passed, failed;
 
 static void check(const char *what, const char *got, const char *expected) {
     if (strcmp(got, expected) == 0) {
-        passed++;
+        check_passed++;
         return;
     }
-    failed++;
+    check_failed++;
     printf("FAIL %s\n--- expected:\n%s\n--- got:\n%s\n---\n", what, expected, got);
 }
 
@@ -654,7 +655,7 @@ static void run_case(int index, const Case *c) {
     double *values = case_values(c);
     Tensor *t = values ? build(c, values) : NULL;
     if (!t) {
-        failed++;
+        check_failed++;
         printf("FAIL %s: could not build the tensor: %s\n", what, ag_error());
     } else {
         StrBuf out;
@@ -893,9 +894,8 @@ int main(void) {
     test_strbuf_oom();
     AgStats stats = ag_stats();
     if (stats.live_tensors != 0) {
-        failed++;
+        check_failed++;
         printf("FAIL: %lld tensors still live at exit\n", (long long)stats.live_tensors);
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return check_summary();
 }

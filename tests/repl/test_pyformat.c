@@ -68,8 +68,8 @@ typedef struct {
 #define TPL(t, ok, e) {t, sizeof(t) - 1, ok, e, sizeof(e) - 1}
 
 #include "pyformat_cases.h"
+#include "check.h"
 
-static int passed, failed;
 
 /* Prints s with control bytes escaped, so that a failure line stays one line. */
 static void show(const char *s, size_t n) {
@@ -90,10 +90,10 @@ static void check(const char *label, const char *input, size_t input_len, bool o
     const char *got = ok ? out->data : err;
     size_t got_len = ok ? out->len : strlen(err);
     if (ok == want_ok && got_len == want_len && memcmp(got, want, want_len) == 0) {
-        passed++;
+        check_passed++;
         return;
     }
-    failed++;
+    check_failed++;
     printf("FAIL %s ", label);
     show(input, input_len);
     printf(": got %s ", ok ? "text" : "error");
@@ -190,6 +190,5 @@ int main(void) {
     test_percent();
     test_template();
     test_field();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return check_summary();
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "pty.h"
+#include "check.h"
 
 static Pty pty;
 
@@ -109,12 +110,11 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: transcript PATH_TO_AG FILE.md...\n");
         return 2;
     }
-    int passed = 0, failed = 0;
     for (int f = 2; f < argc; f++) {
         char *text = read_file(argv[f]);
         if (!text) {
             printf("FAIL cannot read %s\n", argv[f]);
-            failed++;
+            check_failed++;
             continue;
         }
         Block b = {.count = -1};
@@ -127,8 +127,8 @@ int main(int argc, char **argv) {
                 b.count = 0;
                 b.first_line = line_no;
             } else if (b.count >= 0 && strcmp(line, "```") == 0) {
-                if (run_block(argv[1], argv[f], &b)) passed++;
-                else failed++;
+                if (run_block(argv[1], argv[f], &b)) check_passed++;
+                else check_failed++;
                 b.count = -1;
             } else if (b.count >= 0 && b.count < 512) {
                 b.lines[b.count++] = line;
@@ -136,6 +136,5 @@ int main(int argc, char **argv) {
         }
         free(text);
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return check_summary();
 }
