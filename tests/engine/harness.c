@@ -57,9 +57,54 @@ static double eval_loss(BuildFn build, const void *arg, Tensor **consts, const T
     return v;
 }
 
+/* The ops whose backward a finite-difference check has run, by op id:
+ * every op of the table with a backward must have one (test_fd_coverage),
+ * so that a new op cannot pass the suite untested. An op is known by its
+ * backward function (ops that share one, as reshape and flatten, are
+ * covered together). */
+static bool fd_covered[AG_OP_COUNT];
+
+static void mark_covered(const Function *fn) {
+    for (int i = 0; i < ag_op_count(); i++)
+        if (ag_op_at(i)->backward == fn->apply) fd_covered[i] = true;
+}
+
+/* Marks the ops of out's graph (each Function once: the marks are
+ * per pass, from ag's reachability stamps' own counter). */
+static void cover_graph(const Tensor *out) {
+    enum { MAX = 4096 };
+    static const Function *stack[MAX], *seen[MAX];
+    int top = 0, num_seen = 0;
+    if (out->grad_fn && tensor_has_graph(out)) stack[top++] = out->grad_fn;
+    while (top > 0) {
+        const Function *fn = stack[--top];
+        bool again = false;
+        for (int i = 0; i < num_seen && !again; i++) again = seen[i] == fn;
+        if (again || num_seen == MAX) continue;
+        seen[num_seen++] = fn;
+        mark_covered(fn);
+        for (int i = 0; i < fn->num_inputs && top < MAX; i++) {
+            const Tensor *in = fn->inputs[i];
+            if (in->grad_fn && tensor_has_graph(in)) stack[top++] = in->grad_fn;
+        }
+    }
+}
+
+void test_fd_coverage(void) {
+    int missing = 0;
+    for (int i = 0; i < ag_op_count(); i++) {
+        const AgOpInfo *op = ag_op_at(i);
+        if (!op->backward || fd_covered[i]) continue;
+        missing++;
+        CHECK(false, "op %s has a backward that no finite-difference check ran", op->name);
+    }
+    if (missing == 0) CHECK(true, "every op with a backward was checked against finite differences");
+}
+
 bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs, int n) {
     Tensor *out = build(inputs, arg);
     if (!CHECK(out != NULL, "%s: forward failed: %s", name, ag_error())) return false;
+    cover_graph(out);
     Tensor *w = test_uniform(0.5, 1.5, false, out->ndim, out->shape);
     Tensor *weighted = tensor_mul(out, w);
     Tensor *loss = tensor_sum(weighted);
@@ -153,8 +198,10 @@ int main(int argc, char **argv) {
             return 2;
         }
     ag_seed(1234);
-    if (argc == 1)
+    if (argc == 1) {
         for (int g = 0; g < NUM_GROUPS; g++) run_group(g);
+        test_fd_coverage(); /* only over the whole suite */
+    }
     for (int i = 1; i < argc; i++) run_group(group_named(argv[i]));
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;

@@ -47,6 +47,10 @@ bool matches_torch(double got, double want);
 Tensor *test_uniform(double lo, double hi, bool requires_grad, int ndim, const int64_t *shape);
 #define SHAPE(...) (int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)), (int64_t[]){__VA_ARGS__}
 
+/* After every group: each op of the table with a backward has been
+ * through fd_check (harness.c). */
+void test_fd_coverage(void);
+
 /* The test groups main() runs, one per file (harness.c's groups[]); each
  * need not check for leaks: the harness checks after every group. */
 void test_core(void);

@@ -314,11 +314,36 @@ static void test_scalar_axes(void) {
     ag_graph_free();
 }
 
+static Tensor *build_table_unary(Tensor **in, const void *arg) {
+    return ((const AgOpInfo *)arg)->unary(in[0]);
+}
+
+/* Every op of the table taking one tensor, from the table itself (a new
+ * unary op is checked without being listed here): its gradient against
+ * finite differences at inputs in [0.2, 0.8], inside every unary op's
+ * domain and away from its kinks. */
+static void test_unary_table(void) {
+    Tensor *x = test_uniform(0.2, 0.8, true, SHAPE(3, 4));
+    int swept = 0;
+    for (int i = 0; i < ag_op_count(); i++) {
+        const AgOpInfo *op = ag_op_at(i);
+        if (!op->unary || !op->backward) continue;
+        char name[64];
+        snprintf(name, sizeof name, "%s (the op table's unary sweep)", op->name);
+        fd_check(name, build_table_unary, op, (Tensor *[]){x}, 1);
+        swept++;
+    }
+    CHECK(swept >= 15, "the unary sweep met %d ops of the table", swept);
+    ag_graph_free();
+    tensor_release(x);
+}
+
 void test_ops(void) {
     test_scalar_axes();
     test_empty();
     test_binary_ops();
     test_unary_ops();
+    test_unary_table();
     test_relu_mixed();
     test_axis_ops();
     test_reduction_values();
