@@ -350,9 +350,14 @@ def render_stmt(st, lang, caps):
                         f'{st.name}.zero_grad()',
                 'zeros': f'{st.name}.zero_grad(set_to_none=False)', 'keep': None}[st.zero]
         back = f'{st.loss}.backward()' if st.method or lang == 'py' else f'backward({st.loss})'
-        # PyTorch's loss may be a view of a variable (x0.T, x0.squeeze() of
-        # a 0-d x0) that the step then changes in place; ag has no views
-        loss = E(st.expr) if lang == 'ag' else f'({E(st.expr)}).clone()'
+        # The step changes its parameters in place, in both: a loss that is
+        # a parameter itself (v0 = x0) or a view of one in PyTorch (x0.T,
+        # x0.squeeze() of a 0-d x0; ag has no views, and returns x0 itself
+        # for x0.T of a 0-d or 1-D x0) would change with it in one and not
+        # the other. The loss is a copy in both, so the values compared are
+        # the step's, not the aliasing's (tests/shell/python/inplace_alias.py
+        # checks that).
+        loss = f'clone({E(st.expr)})' if lang == 'ag' else f'({E(st.expr)}).clone()'
         body = '; '.join(x for x in (zero, f'{st.loss} = {loss}', back, f'{st.name}.step()') if x)
         if lang == 'py':  # PyTorch 1.13's zero_grad() sets zeros: ag's sets None, as PyTorch 2
             return f'{st.name} = {E(st.ctor)}\nfor i in range({st.steps}): {body}'
