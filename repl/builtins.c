@@ -533,127 +533,12 @@ bool result_tensor(Session *s, const CallArgs *a, Tensor *t, Value *out) {
  * The table
  * ====================================================================== */
 
-/* Where a sentinel row stands, the engine's ops (or builtins_optim.c's
- * rows) are listed (:help shows them there). */
-#define OPS_HERE "(ops)"
-#define OPTIMIZERS_HERE "(optimizers)"
-
-static const Builtin shell_builtins[] = {
-    /* ---- creation ---- */
-    {"tensor", "tensor(data, requires_grad=False, dtype=None, device=None)", "a new leaf holding a copy of the value", NULL,
-     bi_tensor, BI_CREATION, VAL_VOID, NULL},
-    {"zeros", "zeros(*size, requires_grad=False, dtype=None, device=None)", "a new leaf of zeros of shape (d...)", NULL,
-     bi_zeros, BI_CREATION, VAL_VOID, NULL},
-    {"ones", "ones(*size, requires_grad=False, dtype=None, device=None)", "a new leaf of ones of shape (d...)", NULL,
-     bi_ones, BI_CREATION, VAL_VOID, NULL},
-    {"full", "full(*args, requires_grad=False, dtype=None, device=None)", "a new leaf filled with VALUE: full(VALUE, d...) or "
-     "full(SHAPE, VALUE)", NULL, bi_full, BI_CREATION, VAL_VOID, NULL},
-    {"zeros_like", "zeros_like(input, requires_grad=False, dtype=None, device=None)", "zeros in the shape of x", NULL,
-     bi_zeros_like, BI_CREATION, VAL_VOID, NULL},
-    {"ones_like", "ones_like(input, requires_grad=False, dtype=None, device=None)", "ones in the shape of x", NULL,
-     bi_ones_like, BI_CREATION, VAL_VOID, NULL},
-    {"randn", "randn(*size, requires_grad=False, dtype=None, device=None, generator=None)", "normal random numbers "
-     "(mean 0, variance 1), PyTorch's for the same seed", NULL, bi_randn, BI_CREATION, VAL_VOID, NULL},
-    {"rand", "rand(*size, requires_grad=False, dtype=None, device=None, generator=None)", "uniform random numbers in "
-     "[0, 1), PyTorch's for the same seed", NULL, bi_rand, BI_CREATION, VAL_VOID, NULL},
-    {"randn_like", "randn_like(input, requires_grad=False, dtype=None, device=None)", "normal random numbers in the shape "
-     "of x", NULL, bi_randn_like, BI_CREATION, VAL_VOID, NULL},
-    {"rand_like", "rand_like(input, requires_grad=False, dtype=None, device=None)", "uniform random numbers in [0, 1) in "
-     "the shape of x", NULL, bi_rand_like, BI_CREATION, VAL_VOID, NULL},
-    {"randint", "randint(*args, size=None, requires_grad=False, dtype=None, device=None, generator=None)",
-     "random integers in [low, high): randint(high, size) or randint(low, high, size)", "the integers are "
-     "float64 values (PyTorch's are int64); size is a tuple", bi_randint, BI_CREATION, VAL_VOID, NULL},
-    {"randint_like", "randint_like(input, *args, requires_grad=False, dtype=None, device=None)", "random integers in "
-     "[low, high) in the shape of x: randint_like(x, high) or randint_like(x, low, high)", NULL, bi_randint_like,
-     BI_CREATION, VAL_VOID, NULL},
-    {"randperm", "randperm(n, requires_grad=False, dtype=None, device=None, generator=None)", "a random permutation of "
-     "0 .. n-1 (as float64 values)", NULL, bi_randperm, BI_CREATION, VAL_VOID, NULL},
-    {"normal", "normal(mean, std=1.0, size=None, requires_grad=False, dtype=None, device=None, generator=None)",
-     "normal random numbers: normal(mean, std, size) of numbers, or a tensor mean or std", NULL, bi_normal,
-     BI_CREATION, VAL_VOID, NULL},
-    {"bernoulli", "bernoulli(input, p=None, generator=None)", "1 with each element's probability (or with p), else 0",
-     NULL, bi_bernoulli, BI_METHOD, VAL_VOID, NULL},
-    {"uniform_", "uniform_(input, from_=0.0, to=1.0, generator=None)", "fills x in place with uniform "
-     "numbers in [from_, to), PyTorch's for the same seed; returns x", NULL, bi_uniform_, BI_METHOD,
-     VAL_VOID, NULL},
-    {"normal_", "normal_(input, mean=0.0, std=1.0, generator=None)", "fills x in place with normal "
-     "numbers, PyTorch's for the same seed; returns x", NULL, bi_normal_, BI_METHOD, VAL_VOID, NULL},
-    {"bernoulli_", "bernoulli_(input, p=0.5, generator=None)", "fills x in place with 1 (probability "
-     "p) or 0, PyTorch's for the same seed; returns x", NULL, bi_bernoulli_, BI_METHOD, VAL_VOID, NULL},
-    {"multinomial", "multinomial(input, num_samples, replacement=False, generator=None)", "indices drawn with the "
-     "weights of each row of x (as float64 values)", NULL, bi_multinomial, BI_METHOD, VAL_VOID, NULL},
-    {"arange", "arange(*args, requires_grad=False, dtype=None, device=None)", "a, a+step, ... before b: arange(b), "
-     "arange(a, b[, step])", NULL, bi_arange, BI_CREATION, VAL_VOID, NULL},
-    {"range", "range(*args, requires_grad=False, dtype=None, device=None)", "as arange, with Python's integer arguments "
-     "(for i in range(n) loops over numbers)", NULL, bi_range, BI_CREATION, VAL_VOID, NULL},
-    {"eye", "eye(n, m=None, requires_grad=False, dtype=None, device=None)", "the n x n identity matrix", NULL, bi_eye,
-     BI_CREATION, VAL_VOID, NULL},
-    {"linspace", "linspace(start, end, steps, requires_grad=False, dtype=None, device=None)",
-     "steps evenly spaced points from start to end", NULL, bi_linspace, BI_CREATION, VAL_VOID, NULL},
-    {"seed", "seed(n)", "restarts the random stream, PyTorch's mt19937 (a new shell: seed 0)", NULL, bi_seed,
-     BI_VOID, VAL_VOID, NULL},
-    {"manual_seed", "manual_seed(n)", "as seed (PyTorch's name): the same numbers as PyTorch's after "
-     "torch.manual_seed(n)", NULL, bi_seed, BI_VOID, VAL_VOID, NULL},
-    {"initial_seed", "initial_seed()", "the seed the stream was last started from", NULL, bi_initial_seed,
-     0, VAL_VOID, NULL},
-    {"Generator", "Generator(device=None)", "a random stream of its own, for generator= (torch.Generator: "
-     "seeded 67280421310721 until g.manual_seed(n))", NULL, bi_generator, 0, VAL_VOID, NULL},
-    {"manual_seed", "manual_seed(self, seed)", "restarts the generator from seed; gives the generator back",
-     NULL, bi_generator_manual_seed, 0, VAL_GENERATOR, NULL},
-    {"initial_seed", "initial_seed(self)", "the seed the generator was last started from", NULL,
-     bi_generator_initial_seed, 0, VAL_GENERATOR, NULL},
-    /* ---- the engine's ops, from its op table ---- */
-    {OPS_HERE, NULL, NULL, NULL, NULL, 0, VAL_VOID, NULL},
-    /* ---- autograd and values ---- */
-    {"backward", "backward(tensor, gradient=None, retain_graph=None, create_graph=False)", "differentiates y; prints and accumulates "
-     "leaf .grads", "y must hold one element, or gradient (of y's shape) is given: the "
-     "vector-Jacobian product; afterwards the graph is freed (:help arena)", bi_backward,
-     BI_VOID | BI_METHOD, VAL_VOID, NULL},
-    {"zero_grad", "zero_grad(*tensors)", "resets .grad to None (no argument: every variable)",
-     NULL, bi_zero_grad, BI_VOID, VAL_VOID, NULL},
-    {"grad", "grad(f, *args)", "prints f(a, ...) and its gradient for each argument that "
-     "requires grad", "runs f afresh on copies: no .grad changes, no graph is freed", bi_grad,
-     BI_VOID | BI_FUNCTION_FIRST, VAL_VOID, NULL},
-    {"gradcheck", "gradcheck(f, *args)", "compares f's gradients with central finite differences",
-     "prints the largest errors per argument, ok or FAIL; no .grad changes", bi_gradcheck,
-     BI_VOID | BI_FUNCTION_FIRST, VAL_VOID, NULL},
-    {"requires_grad_", "requires_grad_(input, requires_grad=True)", "makes a leaf require "
-     "gradients (or not), and returns it: PyTorch's one in-place method", "only a leaf, one no "
-     "op has recorded, can change: the same tensor, not a copy", bi_requires_grad_, BI_METHOD, VAL_VOID, NULL},
-    {"detach", "detach(input)", "a constant copy of x (no graph, no grad)", NULL, bi_detach,
-     BI_KEEPS_BOOL | BI_METHOD, VAL_VOID, NULL},
-    {"numel", "numel(input)", "the number of elements of x", NULL, bi_numel, BI_METHOD, VAL_VOID, NULL},
-    {"item", "item(input)", "the value of a one-element tensor, as a number", NULL, bi_item,
-     BI_METHOD, VAL_VOID, NULL},
-    {"round", "round(number, ndigits=None)", "a number rounded to ndigits decimals (Python's "
-     "round: halves to even)", "for printing: print(t, round(loss.item(), 4))", bi_round, 0,
-     VAL_VOID, NULL},
-    {"len", "len(input)", "the size of the first dimension, as a number", NULL, bi_len, 0, VAL_VOID, NULL},
-    {"load_csv", "load_csv(file)", "a 2-D tensor of the numbers in a CSV file (a first line "
-     "of names is skipped)", "numbers separated by commas, or by blanks on a line without a "
-     "comma; a bad field is an error naming its line and column", bi_load_csv, 0, VAL_VOID, NULL},
-    {"save_csv", "save_csv(input, file)", "writes a 1-D (as a column) or 2-D tensor so that "
-     "load_csv reads it back exactly", NULL, bi_save_csv, BI_VOID | BI_METHOD, VAL_VOID, NULL},
-    {"plot", "plot(*args, ascii=None, width=None, height=None)", "a line chart: plot(y), "
-     "plot(x, y), or plot(f, a, b) for f and its derivative (by backward) over [a, b]",
-     "braille dots at a terminal, ASCII (* and +) elsewhere or with ascii=True",
-     bi_plot, BI_VOID | BI_MAYBE_FUNCTION, VAL_VOID, NULL},
-    /* ---- optimizers and their methods, from builtins_optim.c's table ---- */
-    {OPTIMIZERS_HERE, NULL, NULL, NULL, NULL, 0, VAL_VOID, NULL},
-    {"enumerate", "enumerate(iterable, start=0)", "(index, item) pairs of a list, tuple or "
-     "tensor's first axis, as a list", NULL, bi_enumerate, 0, VAL_VOID, NULL},
-    {"zip", "zip(*iterables)", "tuples of the i-th items of each argument, as a list (as long "
-     "as the shortest)", NULL, bi_zip, 0, VAL_VOID, NULL},
-    {"print", "print(*values, sep=None, end=None)", "prints its arguments separated by spaces (or sep), then a newline (or end)", NULL, bi_print,
-     BI_VOID, VAL_VOID, NULL},
-    {"set_printoptions", "set_printoptions(precision=None, threshold=None, edgeitems=None, "
-     "linewidth=None, sci_mode=None)", "how tensors print, as PyTorch's", NULL,
-     bi_set_printoptions, BI_VOID, VAL_VOID, NULL},
-};
-enum { NUM_SHELL_BUILTINS = sizeof shell_builtins / sizeof shell_builtins[0] };
-
-/* ---- the whole list: the shell's rows with the op table's in place of
- * OPS_HERE, built once ---- */
+/* The whole list, built once from the rows of each file that holds
+ * builtins' bodies (each row beside its body), in :help's order: creation,
+ * the op table's (an op is a builtin of its name, and of its alias),
+ * autograd and values, grad and gradcheck, data files, plot, the
+ * optimizers, math's and random's functions, then Python's (which must
+ * come last: builtin_python_variant). */
 
 static Builtin *builtins;
 static int num_builtins;
@@ -684,32 +569,34 @@ static Builtin op_builtin(const AgOpInfo *op, const char *alias) {
     return b;
 }
 
+static void add_rows(const Builtin *rows, int n) {
+    for (int i = 0; i < n; i++) builtins[num_builtins++] = rows[i];
+}
+
 static void build_builtins(void) {
     int ops = 0;
     for (int k = 0; k < ag_op_count(); k++)
         if (!(ag_op_at(k)->flags & AG_OP_HIDDEN)) ops += 1 + (ag_op_at(k)->alias != NULL);
-    builtins = calloc((size_t)(NUM_SHELL_BUILTINS + ops + optim_builtin_count() +
-                               num_module_builtins + num_python_builtins),
+    int files = num_create_builtins + num_values_builtins + num_grad_builtins +
+                num_data_builtins + num_plot_builtins;
+    builtins = calloc((size_t)(files + ops + optim_builtin_count() + num_module_builtins +
+                               num_python_builtins),
                       sizeof *builtins);
     if (!builtins) abort(); /* at start-up, a few KiB */
-    for (int i = 0; i < NUM_SHELL_BUILTINS; i++) {
-        if (strcmp(shell_builtins[i].name, OPTIMIZERS_HERE) == 0) {
-            for (int k = 0; k < optim_builtin_count(); k++) builtins[num_builtins++] = *optim_builtin(k);
-            continue;
-        }
-        if (strcmp(shell_builtins[i].name, OPS_HERE) != 0) {
-            builtins[num_builtins++] = shell_builtins[i];
-            continue;
-        }
-        for (int k = 0; k < ag_op_count(); k++) {
-            const AgOpInfo *op = ag_op_at(k);
-            if (op->flags & AG_OP_HIDDEN) continue;
-            builtins[num_builtins++] = op_builtin(op, NULL);
-            if (op->alias) builtins[num_builtins++] = op_builtin(op, op->alias);
-        }
+    add_rows(create_builtins, num_create_builtins);
+    for (int k = 0; k < ag_op_count(); k++) {
+        const AgOpInfo *op = ag_op_at(k);
+        if (op->flags & AG_OP_HIDDEN) continue;
+        builtins[num_builtins++] = op_builtin(op, NULL);
+        if (op->alias) builtins[num_builtins++] = op_builtin(op, op->alias);
     }
-    for (int i = 0; i < num_module_builtins; i++) builtins[num_builtins++] = module_builtins[i];
-    for (int i = 0; i < num_python_builtins; i++) builtins[num_builtins++] = python_builtins[i];
+    add_rows(values_builtins, num_values_builtins);
+    add_rows(grad_builtins, num_grad_builtins);
+    add_rows(data_builtins, num_data_builtins);
+    add_rows(plot_builtins, num_plot_builtins);
+    for (int k = 0; k < optim_builtin_count(); k++) builtins[num_builtins++] = *optim_builtin(k);
+    add_rows(module_builtins, num_module_builtins);
+    add_rows(python_builtins, num_python_builtins);
 }
 
 enum { BI_MODULE = BI_MODULE_MATH | BI_MODULE_RANDOM };

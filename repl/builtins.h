@@ -105,6 +105,15 @@ Value builtin_as_value(const Builtin *b);
  * values (list.append, dict.items, str.join, ...). */
 extern const Builtin python_builtins[];
 extern const int num_python_builtins;
+/* The rows of the files that hold builtins' bodies, each beside its
+ * bodies: builtins_create.c (creation), builtins_values.c (autograd and
+ * values), gradcheck.c (grad, gradcheck), builtins_data.c (load_csv,
+ * save_csv), plot.c (plot). */
+extern const Builtin create_builtins[], values_builtins[], grad_builtins[], data_builtins[],
+    plot_builtins[];
+extern const int num_create_builtins, num_values_builtins, num_grad_builtins, num_data_builtins,
+    num_plot_builtins;
+
 /* The rows of builtins_modules.c: the functions of Python's math and
  * random modules. */
 extern const Builtin module_builtins[];
@@ -187,24 +196,16 @@ bool arg_dims(Session *s, CallArgs *a, bool allow_infer, int *ndim, int64_t *sha
 /* The engine's result as the call's value, or its error at the call. */
 bool result_tensor(Session *s, const CallArgs *a, Tensor *t, Value *out);
 
-/* ---- the implementations (builtins_*.c, gradcheck.c) ---- */
+/* ---- the implementations (builtins_*.c, gradcheck.c, plot.c) ----
+ * Each file's rows sit beside its bodies (above); these few are also rows
+ * of another file's table (Python's Tensor, empty, nelement, round) or of
+ * builtins.c's (every op of the engine's table). */
 #define BUILTIN(name) bool name(Session *s, CallArgs *a, Value *out)
-/* creation */
-BUILTIN(bi_tensor); BUILTIN(bi_zeros); BUILTIN(bi_ones); BUILTIN(bi_full); BUILTIN(bi_randn);
-BUILTIN(bi_rand); BUILTIN(bi_arange); BUILTIN(bi_range); BUILTIN(bi_eye); BUILTIN(bi_linspace);
-BUILTIN(bi_seed); BUILTIN(bi_initial_seed); BUILTIN(bi_randint); BUILTIN(bi_randint_like);
-BUILTIN(bi_randperm); BUILTIN(bi_normal); BUILTIN(bi_bernoulli); BUILTIN(bi_multinomial);
-BUILTIN(bi_uniform_); BUILTIN(bi_normal_); BUILTIN(bi_bernoulli_);
-BUILTIN(bi_generator); BUILTIN(bi_generator_manual_seed); BUILTIN(bi_generator_initial_seed);
-BUILTIN(bi_zeros_like); BUILTIN(bi_ones_like); BUILTIN(bi_randn_like); BUILTIN(bi_rand_like);
-/* the engine's ops: every row of its op table */
+BUILTIN(bi_tensor);
+BUILTIN(bi_zeros);
+BUILTIN(bi_zeros_like);
+BUILTIN(bi_numel);
+BUILTIN(bi_round);
 BUILTIN(bi_op);
-/* autograd and values */
-BUILTIN(bi_backward); BUILTIN(bi_zero_grad); BUILTIN(bi_requires_grad_); BUILTIN(bi_detach); BUILTIN(bi_numel);
-BUILTIN(bi_item); BUILTIN(bi_round); BUILTIN(bi_len); BUILTIN(bi_print); BUILTIN(bi_set_printoptions);
-BUILTIN(bi_enumerate); BUILTIN(bi_zip);
-BUILTIN(bi_grad); BUILTIN(bi_gradcheck);
-/* data */
-BUILTIN(bi_load_csv); BUILTIN(bi_save_csv); BUILTIN(bi_plot);
 
 #endif

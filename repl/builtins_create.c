@@ -125,12 +125,12 @@ static bool make_like(Session *s, CallArgs *a, Maker make, Value *out) {
 }
 
 BUILTIN(bi_zeros_like) { return make_like(s, a, tensor_zeros, out); }
-BUILTIN(bi_ones_like) { return make_like(s, a, tensor_ones, out); }
+static BUILTIN(bi_ones_like) { return make_like(s, a, tensor_ones, out); }
 BUILTIN(bi_zeros) { return make_shaped(s, a, tensor_zeros, out); }
-BUILTIN(bi_ones) { return make_shaped(s, a, tensor_ones, out); }
+static BUILTIN(bi_ones) { return make_shaped(s, a, tensor_ones, out); }
 
 /* full(VALUE, d...) (ag's order) or full(SHAPE, VALUE) (PyTorch's). */
-BUILTIN(bi_full) {
+static BUILTIN(bi_full) {
     if (a->num_rest == 0)
         return session_fail(s, a->line, a->col, "full needs a value and a shape: full(VALUE, "
                             "d...) or full(SHAPE, VALUE)");
@@ -171,20 +171,20 @@ static bool range_args(Session *s, CallArgs *a, bool integers, double *start, do
     return true;
 }
 
-BUILTIN(bi_arange) {
+static BUILTIN(bi_arange) {
     double start, stop, step;
     return range_args(s, a, false, &start, &stop, &step) &&
            leaf_result(s, a, 1, tensor_arange(start, stop, step), out);
 }
 
-BUILTIN(bi_range) {
+static BUILTIN(bi_range) {
     double start, stop, step;
     return range_args(s, a, true, &start, &stop, &step) &&
            leaf_result(s, a, 1, tensor_arange(start, stop, step), out);
 }
 
 /* eye(n) and eye(n, m): ones on the diagonal of an n x m matrix. */
-BUILTIN(bi_eye) {
+static BUILTIN(bi_eye) {
     int64_t n, m;
     if (!arg_int(s, a, 0, "size", 0, INT64_MAX, &n)) return false;
     if (!arg_present(a, 1)) return leaf_result(s, a, 2, tensor_eye(n), out);
@@ -194,7 +194,7 @@ BUILTIN(bi_eye) {
     return leaf_result(s, a, 2, t, out);
 }
 
-BUILTIN(bi_linspace) {
+static BUILTIN(bi_linspace) {
     double start, stop;
     int64_t n;
     return arg_number(s, a, 0, &start) && arg_number(s, a, 1, &stop) &&
@@ -254,10 +254,10 @@ static bool random_like(Session *s, CallArgs *a, Fill fill, Value *out) {
            random_leaf(s, a, like->ndim, like->shape, fill, 0, 1, out);
 }
 
-BUILTIN(bi_rand) { return random_shaped(s, a, tensor_uniform_, out); }
-BUILTIN(bi_randn) { return random_shaped(s, a, tensor_normal_, out); }
-BUILTIN(bi_rand_like) { return random_like(s, a, tensor_uniform_, out); }
-BUILTIN(bi_randn_like) { return random_like(s, a, tensor_normal_, out); }
+static BUILTIN(bi_rand) { return random_shaped(s, a, tensor_uniform_, out); }
+static BUILTIN(bi_randn) { return random_shaped(s, a, tensor_normal_, out); }
+static BUILTIN(bi_rand_like) { return random_like(s, a, tensor_uniform_, out); }
+static BUILTIN(bi_randn_like) { return random_like(s, a, tensor_normal_, out); }
 
 /* x.uniform_(from, to), x.normal_(mean, std), x.bernoulli_(p): x filled
  * in place from the stream (nn.init's draws), returning x. A tensor that
@@ -276,9 +276,9 @@ static bool fill_in_place(Session *s, CallArgs *a, Fill fill, double p, double q
     return true;
 }
 
-BUILTIN(bi_uniform_) { return fill_in_place(s, a, tensor_uniform_, 0, 1, out); }
-BUILTIN(bi_normal_) { return fill_in_place(s, a, tensor_normal_, 0, 1, out); }
-BUILTIN(bi_bernoulli_) { return fill_in_place(s, a, fill_bernoulli, 0.5, 0, out); }
+static BUILTIN(bi_uniform_) { return fill_in_place(s, a, tensor_uniform_, 0, 1, out); }
+static BUILTIN(bi_normal_) { return fill_in_place(s, a, tensor_normal_, 0, 1, out); }
+static BUILTIN(bi_bernoulli_) { return fill_in_place(s, a, fill_bernoulli, 0.5, 0, out); }
 
 /* randint's bounds are integers PyTorch takes as int64; ag's values are
  * doubles, exact to 2^53. */
@@ -297,7 +297,7 @@ static bool randint_bounds(Session *s, CallArgs *a, int n, int first, int64_t *l
 }
 
 /* randint(high, size), randint(low, high, size), size= by keyword too. */
-BUILTIN(bi_randint) {
+static BUILTIN(bi_randint) {
     int size = arg_index(a, "size");
     bool size_given = arg_present(a, size);
     int bounds = a->num_rest - (size_given ? 0 : 1);
@@ -329,7 +329,7 @@ BUILTIN(bi_randint) {
 }
 
 /* randint_like(input, high) or randint_like(input, low, high). */
-BUILTIN(bi_randint_like) {
+static BUILTIN(bi_randint_like) {
     Tensor *like = NULL;
     if (!arg_tensor(s, a, 0, &like)) return false;
     if (a->num_rest < 1 || a->num_rest > 2)
@@ -342,7 +342,7 @@ BUILTIN(bi_randint_like) {
     return leaf_result(s, a, arg_index(a, "requires_grad"), t, out);
 }
 
-BUILTIN(bi_randperm) {
+static BUILTIN(bi_randperm) {
     int64_t n;
     AgGenerator *g;
     return arg_int(s, a, 0, "n", 0, INT64_C(1) << RANDINT_BITS, &n) && arg_generator(s, a, &g) &&
@@ -352,7 +352,7 @@ BUILTIN(bi_randperm) {
 /* normal(mean, std, size) of numbers; or a tensor mean or std (or both),
  * whose shape the result takes: N(0, std) + mean for a tensor mean and a
  * number std, else N(0, 1) * std + mean, as PyTorch computes each. */
-BUILTIN(bi_normal) {
+static BUILTIN(bi_normal) {
     enum { P_MEAN = 0, P_STD = 1, P_SIZE = 2 };
     bool mean_tensor = a->arg[P_MEAN].kind == VAL_TENSOR, std_tensor = a->arg[P_STD].kind == VAL_TENSOR;
     if (!mean_tensor && !std_tensor) {
@@ -399,7 +399,7 @@ BUILTIN(bi_normal) {
 
 /* bernoulli(input): 1 with each element's probability; bernoulli(input, p):
  * with p, in input's shape. */
-BUILTIN(bi_bernoulli) {
+static BUILTIN(bi_bernoulli) {
     Tensor *x = NULL;
     AgGenerator *g;
     if (!arg_tensor(s, a, 0, &x) || !arg_generator(s, a, &g)) return false;
@@ -408,7 +408,7 @@ BUILTIN(bi_bernoulli) {
     return arg_number(s, a, 1, &p) && random_leaf(s, a, x->ndim, x->shape, fill_bernoulli, p, 0, out);
 }
 
-BUILTIN(bi_multinomial) {
+static BUILTIN(bi_multinomial) {
     Tensor *p = NULL;
     int64_t n;
     bool replacement;
@@ -431,7 +431,7 @@ static bool seed_arg(Session *s, CallArgs *a, int i, uint64_t *seed) {
     return true;
 }
 
-BUILTIN(bi_seed) {
+static BUILTIN(bi_seed) {
     (void)out;
     uint64_t seed;
     if (!seed_arg(s, a, 0, &seed)) return false;
@@ -445,13 +445,13 @@ static Value seed_value(uint64_t seed) {
     return (Value){.kind = VAL_INT, .as.integer = (int64_t)seed};
 }
 
-BUILTIN(bi_initial_seed) {
+static BUILTIN(bi_initial_seed) {
     (void)s, (void)a;
     *out = seed_value(ag_generator_initial_seed(NULL));
     return true;
 }
 
-BUILTIN(bi_generator) {
+static BUILTIN(bi_generator) {
     static const char *const cpu = "cpu";
     const char *device;
     size_t length;
@@ -470,15 +470,86 @@ BUILTIN(bi_generator) {
 }
 
 /* g.manual_seed(s): reseeds g and gives g back (PyTorch's, for chaining). */
-BUILTIN(bi_generator_manual_seed) {
+static BUILTIN(bi_generator_manual_seed) {
     uint64_t seed;
     if (!seed_arg(s, a, 1, &seed)) return false;
     ag_generator_manual_seed(a->arg[0].as.generator->engine, seed);
     return value_copy(&a->arg[0], out);
 }
 
-BUILTIN(bi_generator_initial_seed) {
+static BUILTIN(bi_generator_initial_seed) {
     (void)s;
     *out = seed_value(ag_generator_initial_seed(a->arg[0].as.generator->engine));
     return true;
 }
+
+/* ======================================================================
+ * The rows of this file's builtins (builtins.c puts every file's in one
+ * list, in :help's order)
+ * ====================================================================== */
+
+const Builtin create_builtins[] = {
+    {"tensor", "tensor(data, requires_grad=False, dtype=None, device=None)", "a new leaf holding a copy of the value", NULL,
+     bi_tensor, BI_CREATION, VAL_VOID, NULL},
+    {"zeros", "zeros(*size, requires_grad=False, dtype=None, device=None)", "a new leaf of zeros of shape (d...)", NULL,
+     bi_zeros, BI_CREATION, VAL_VOID, NULL},
+    {"ones", "ones(*size, requires_grad=False, dtype=None, device=None)", "a new leaf of ones of shape (d...)", NULL,
+     bi_ones, BI_CREATION, VAL_VOID, NULL},
+    {"full", "full(*args, requires_grad=False, dtype=None, device=None)", "a new leaf filled with VALUE: full(VALUE, d...) or "
+     "full(SHAPE, VALUE)", NULL, bi_full, BI_CREATION, VAL_VOID, NULL},
+    {"zeros_like", "zeros_like(input, requires_grad=False, dtype=None, device=None)", "zeros in the shape of x", NULL,
+     bi_zeros_like, BI_CREATION, VAL_VOID, NULL},
+    {"ones_like", "ones_like(input, requires_grad=False, dtype=None, device=None)", "ones in the shape of x", NULL,
+     bi_ones_like, BI_CREATION, VAL_VOID, NULL},
+    {"randn", "randn(*size, requires_grad=False, dtype=None, device=None, generator=None)", "normal random numbers "
+     "(mean 0, variance 1), PyTorch's for the same seed", NULL, bi_randn, BI_CREATION, VAL_VOID, NULL},
+    {"rand", "rand(*size, requires_grad=False, dtype=None, device=None, generator=None)", "uniform random numbers in "
+     "[0, 1), PyTorch's for the same seed", NULL, bi_rand, BI_CREATION, VAL_VOID, NULL},
+    {"randn_like", "randn_like(input, requires_grad=False, dtype=None, device=None)", "normal random numbers in the shape "
+     "of x", NULL, bi_randn_like, BI_CREATION, VAL_VOID, NULL},
+    {"rand_like", "rand_like(input, requires_grad=False, dtype=None, device=None)", "uniform random numbers in [0, 1) in "
+     "the shape of x", NULL, bi_rand_like, BI_CREATION, VAL_VOID, NULL},
+    {"randint", "randint(*args, size=None, requires_grad=False, dtype=None, device=None, generator=None)",
+     "random integers in [low, high): randint(high, size) or randint(low, high, size)", "the integers are "
+     "float64 values (PyTorch's are int64); size is a tuple", bi_randint, BI_CREATION, VAL_VOID, NULL},
+    {"randint_like", "randint_like(input, *args, requires_grad=False, dtype=None, device=None)", "random integers in "
+     "[low, high) in the shape of x: randint_like(x, high) or randint_like(x, low, high)", NULL, bi_randint_like,
+     BI_CREATION, VAL_VOID, NULL},
+    {"randperm", "randperm(n, requires_grad=False, dtype=None, device=None, generator=None)", "a random permutation of "
+     "0 .. n-1 (as float64 values)", NULL, bi_randperm, BI_CREATION, VAL_VOID, NULL},
+    {"normal", "normal(mean, std=1.0, size=None, requires_grad=False, dtype=None, device=None, generator=None)",
+     "normal random numbers: normal(mean, std, size) of numbers, or a tensor mean or std", NULL, bi_normal,
+     BI_CREATION, VAL_VOID, NULL},
+    {"bernoulli", "bernoulli(input, p=None, generator=None)", "1 with each element's probability (or with p), else 0",
+     NULL, bi_bernoulli, BI_METHOD, VAL_VOID, NULL},
+    {"uniform_", "uniform_(input, from_=0.0, to=1.0, generator=None)", "fills x in place with uniform "
+     "numbers in [from_, to), PyTorch's for the same seed; returns x", NULL, bi_uniform_, BI_METHOD,
+     VAL_VOID, NULL},
+    {"normal_", "normal_(input, mean=0.0, std=1.0, generator=None)", "fills x in place with normal "
+     "numbers, PyTorch's for the same seed; returns x", NULL, bi_normal_, BI_METHOD, VAL_VOID, NULL},
+    {"bernoulli_", "bernoulli_(input, p=0.5, generator=None)", "fills x in place with 1 (probability "
+     "p) or 0, PyTorch's for the same seed; returns x", NULL, bi_bernoulli_, BI_METHOD, VAL_VOID, NULL},
+    {"multinomial", "multinomial(input, num_samples, replacement=False, generator=None)", "indices drawn with the "
+     "weights of each row of x (as float64 values)", NULL, bi_multinomial, BI_METHOD, VAL_VOID, NULL},
+    {"arange", "arange(*args, requires_grad=False, dtype=None, device=None)", "a, a+step, ... before b: arange(b), "
+     "arange(a, b[, step])", NULL, bi_arange, BI_CREATION, VAL_VOID, NULL},
+    {"range", "range(*args, requires_grad=False, dtype=None, device=None)", "as arange, with Python's integer arguments "
+     "(for i in range(n) loops over numbers)", NULL, bi_range, BI_CREATION, VAL_VOID, NULL},
+    {"eye", "eye(n, m=None, requires_grad=False, dtype=None, device=None)", "the n x n identity matrix", NULL, bi_eye,
+     BI_CREATION, VAL_VOID, NULL},
+    {"linspace", "linspace(start, end, steps, requires_grad=False, dtype=None, device=None)",
+     "steps evenly spaced points from start to end", NULL, bi_linspace, BI_CREATION, VAL_VOID, NULL},
+    {"seed", "seed(n)", "restarts the random stream, PyTorch's mt19937 (a new shell: seed 0)", NULL, bi_seed,
+     BI_VOID, VAL_VOID, NULL},
+    {"manual_seed", "manual_seed(n)", "as seed (PyTorch's name): the same numbers as PyTorch's after "
+     "torch.manual_seed(n)", NULL, bi_seed, BI_VOID, VAL_VOID, NULL},
+    {"initial_seed", "initial_seed()", "the seed the stream was last started from", NULL, bi_initial_seed,
+     0, VAL_VOID, NULL},
+    {"Generator", "Generator(device=None)", "a random stream of its own, for generator= (torch.Generator: "
+     "seeded 67280421310721 until g.manual_seed(n))", NULL, bi_generator, 0, VAL_VOID, NULL},
+    {"manual_seed", "manual_seed(self, seed)", "restarts the generator from seed; gives the generator back",
+     NULL, bi_generator_manual_seed, 0, VAL_GENERATOR, NULL},
+    {"initial_seed", "initial_seed(self)", "the seed the generator was last started from", NULL,
+     bi_generator_initial_seed, 0, VAL_GENERATOR, NULL},
+};
+const int num_create_builtins = sizeof create_builtins / sizeof create_builtins[0];

@@ -214,7 +214,7 @@ static bool path_arg(Session *s, CallArgs *a, int i, char *buf, size_t size) {
 }
 
 /* load_csv(file) */
-BUILTIN(bi_load_csv) {
+static BUILTIN(bi_load_csv) {
     char path[4096];
     if (!path_arg(s, a, 0, path, sizeof path)) return false;
     FILE *f = files_open_read(path); /* a FIFO waits for its writer, until Ctrl-C */
@@ -304,7 +304,7 @@ static const char *save_rows(const char *path, const Tensor *x) {
 }
 
 /* save_csv(x, file): a 2-D tensor row by row; a 1-D one as a column. */
-BUILTIN(bi_save_csv) {
+static BUILTIN(bi_save_csv) {
     (void)out;
     Tensor *x;
     char path[4096];
@@ -318,3 +318,17 @@ BUILTIN(bi_save_csv) {
     if (why) return arg_error(s, a, 1, "cannot write '%s': %s", path, why);
     return true;
 }
+
+/* ======================================================================
+ * The rows of this file's builtins (builtins.c puts every file's in one
+ * list, in :help's order)
+ * ====================================================================== */
+
+const Builtin data_builtins[] = {
+    {"load_csv", "load_csv(file)", "a 2-D tensor of the numbers in a CSV file (a first line "
+     "of names is skipped)", "numbers separated by commas, or by blanks on a line without a "
+     "comma; a bad field is an error naming its line and column", bi_load_csv, 0, VAL_VOID, NULL},
+    {"save_csv", "save_csv(input, file)", "writes a 1-D (as a column) or 2-D tensor so that "
+     "load_csv reads it back exactly", NULL, bi_save_csv, BI_VOID | BI_METHOD, VAL_VOID, NULL},
+};
+const int num_data_builtins = sizeof data_builtins / sizeof data_builtins[0];

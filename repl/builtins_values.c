@@ -13,7 +13,7 @@
  * Autograd
  * ====================================================================== */
 
-BUILTIN(bi_backward) {
+static BUILTIN(bi_backward) {
     (void)out;
     Tensor *y = NULL, *g = NULL;
     bool retain = false, create = false;
@@ -44,7 +44,7 @@ BUILTIN(bi_backward) {
     return ok;
 }
 
-BUILTIN(bi_zero_grad) {
+static BUILTIN(bi_zero_grad) {
     (void)out;
     for (int k = 0; k < a->num_rest; k++)
         if (a->rest[k].kind != VAL_TENSOR)
@@ -63,7 +63,7 @@ BUILTIN(bi_zero_grad) {
 
 /* x.requires_grad_(): the flag of a leaf, changed in place (PyTorch's
  * idiom x = torch.arange(4.); x.requires_grad_(True)). */
-BUILTIN(bi_requires_grad_) {
+static BUILTIN(bi_requires_grad_) {
     Tensor *x = NULL;
     bool flag;
     if (!arg_tensor(s, a, 0, &x) || !arg_bool(s, a, 1, &flag)) return false;
@@ -72,7 +72,7 @@ BUILTIN(bi_requires_grad_) {
     return true;
 }
 
-BUILTIN(bi_detach) {
+static BUILTIN(bi_detach) {
     Tensor *x = NULL;
     return arg_tensor(s, a, 0, &x) && result_tensor(s, a, tensor_detach(x), out);
 }
@@ -88,7 +88,7 @@ BUILTIN(bi_numel) {
     return true;
 }
 
-BUILTIN(bi_item) {
+static BUILTIN(bi_item) {
     Tensor *x = NULL;
     if (!arg_tensor(s, a, 0, &x)) return false;
     if (x->numel != 1) {
@@ -124,7 +124,7 @@ BUILTIN(bi_round) {
     return true;
 }
 
-BUILTIN(bi_len) {
+static BUILTIN(bi_len) {
     const Value *v = &a->arg[0];
     if (v->kind == VAL_SHAPE) *out = value_number(v->as.shape.ndim);
     else if (v->kind == VAL_LIST) *out = value_number(v->as.list->count);
@@ -152,7 +152,7 @@ static bool print_text(Session *s, CallArgs *a, int i, const char *fallback, con
     return true;
 }
 
-BUILTIN(bi_print) {
+static BUILTIN(bi_print) {
     (void)out;
     const char *sep, *end;
     size_t sep_len, end_len;
@@ -190,7 +190,7 @@ static bool option(Session *s, CallArgs *a, int i, int lo, int64_t hi, int *fiel
 /* set_printoptions(precision=None, threshold=None, edgeitems=None,
  * linewidth=None, sci_mode=None): as PyTorch, options left None keep their
  * value, except sci_mode, which None sets back to "decide per tensor". */
-BUILTIN(bi_set_printoptions) {
+static BUILTIN(bi_set_printoptions) {
     (void)out;
     PrintOptions o = s->print;
     if (!option(s, a, 0, 0, 40, &o.precision) || !option(s, a, 1, 0, INT_MAX, &o.threshold) ||
@@ -237,7 +237,7 @@ static bool list_result(Session *s, CallArgs *a, ValueList *l, bool ok, Value *o
     return true;
 }
 
-BUILTIN(bi_enumerate) {
+static BUILTIN(bi_enumerate) {
     int64_t count, start = 0;
     if (!iterable_count(s, a, 0, &a->arg[0], &count)) return false;
     if (arg_present(a, 1) && !arg_int(s, a, 1, "start", INT64_MIN / 2, INT64_MAX / 2, &start))
@@ -254,7 +254,7 @@ BUILTIN(bi_enumerate) {
     return list_result(s, a, l, ok, out);
 }
 
-BUILTIN(bi_zip) {
+static BUILTIN(bi_zip) {
     int64_t shortest = INT64_MAX;
     for (int i = 0; i < a->num_rest; i++) {
         int64_t n;
@@ -276,3 +276,39 @@ BUILTIN(bi_zip) {
     }
     return list_result(s, a, l, ok, out);
 }
+
+/* ======================================================================
+ * The rows of this file's builtins (builtins.c puts every file's in one
+ * list, in :help's order)
+ * ====================================================================== */
+
+const Builtin values_builtins[] = {
+    {"backward", "backward(tensor, gradient=None, retain_graph=None, create_graph=False)", "differentiates y; prints and accumulates "
+     "leaf .grads", "y must hold one element, or gradient (of y's shape) is given: the "
+     "vector-Jacobian product; afterwards the graph is freed (:help arena)", bi_backward,
+     BI_VOID | BI_METHOD, VAL_VOID, NULL},
+    {"zero_grad", "zero_grad(*tensors)", "resets .grad to None (no argument: every variable)",
+     NULL, bi_zero_grad, BI_VOID, VAL_VOID, NULL},
+    {"requires_grad_", "requires_grad_(input, requires_grad=True)", "makes a leaf require "
+     "gradients (or not), and returns it: PyTorch's one in-place method", "only a leaf, one no "
+     "op has recorded, can change: the same tensor, not a copy", bi_requires_grad_, BI_METHOD, VAL_VOID, NULL},
+    {"detach", "detach(input)", "a constant copy of x (no graph, no grad)", NULL, bi_detach,
+     BI_KEEPS_BOOL | BI_METHOD, VAL_VOID, NULL},
+    {"numel", "numel(input)", "the number of elements of x", NULL, bi_numel, BI_METHOD, VAL_VOID, NULL},
+    {"item", "item(input)", "the value of a one-element tensor, as a number", NULL, bi_item,
+     BI_METHOD, VAL_VOID, NULL},
+    {"round", "round(number, ndigits=None)", "a number rounded to ndigits decimals (Python's "
+     "round: halves to even)", "for printing: print(t, round(loss.item(), 4))", bi_round, 0,
+     VAL_VOID, NULL},
+    {"len", "len(input)", "the size of the first dimension, as a number", NULL, bi_len, 0, VAL_VOID, NULL},
+    {"enumerate", "enumerate(iterable, start=0)", "(index, item) pairs of a list, tuple or "
+     "tensor's first axis, as a list", NULL, bi_enumerate, 0, VAL_VOID, NULL},
+    {"zip", "zip(*iterables)", "tuples of the i-th items of each argument, as a list (as long "
+     "as the shortest)", NULL, bi_zip, 0, VAL_VOID, NULL},
+    {"print", "print(*values, sep=None, end=None)", "prints its arguments separated by spaces (or sep), then a newline (or end)", NULL, bi_print,
+     BI_VOID, VAL_VOID, NULL},
+    {"set_printoptions", "set_printoptions(precision=None, threshold=None, edgeitems=None, "
+     "linewidth=None, sci_mode=None)", "how tensors print, as PyTorch's", NULL,
+     bi_set_printoptions, BI_VOID, VAL_VOID, NULL},
+};
+const int num_values_builtins = sizeof values_builtins / sizeof values_builtins[0];

@@ -117,7 +117,7 @@ static void print_grads(Session *s, const CallArgs *a, Tensor *value, Value *cop
     }
 }
 
-BUILTIN(bi_grad) {
+static BUILTIN(bi_grad) {
     (void)out;
     if (!any_requires_grad_arg(s, a, "grad")) return false;
     if (ag_graph_push() != 0) return session_fail(s, a->line, a->col, "%s", ag_error());
@@ -402,7 +402,7 @@ static bool analytic_jacobian(Session *s, const CallArgs *a, double **jac, Tenso
     return true;
 }
 
-BUILTIN(bi_gradcheck) {
+static BUILTIN(bi_gradcheck) {
     (void)out;
     if (!any_requires_grad_arg(s, a, "gradcheck")) return false;
     int64_t total = 0;
@@ -461,3 +461,18 @@ BUILTIN(bi_gradcheck) {
     ag_graph_pop();
     return ok;
 }
+
+/* ======================================================================
+ * The rows of this file's builtins (builtins.c puts every file's in one
+ * list, in :help's order)
+ * ====================================================================== */
+
+const Builtin grad_builtins[] = {
+    {"grad", "grad(f, *args)", "prints f(a, ...) and its gradient for each argument that "
+     "requires grad", "runs f afresh on copies: no .grad changes, no graph is freed", bi_grad,
+     BI_VOID | BI_FUNCTION_FIRST, VAL_VOID, NULL},
+    {"gradcheck", "gradcheck(f, *args)", "compares f's gradients with central finite differences",
+     "prints the largest errors per argument, ok or FAIL; no .grad changes", bi_gradcheck,
+     BI_VOID | BI_FUNCTION_FIRST, VAL_VOID, NULL},
+};
+const int num_grad_builtins = sizeof grad_builtins / sizeof grad_builtins[0];

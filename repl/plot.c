@@ -310,7 +310,7 @@ static bool plot_function(Session *s, CallArgs *a, bool ascii, int width, int he
 
 /* plot(y), plot(x, y), plot(f, a, b); ascii=True forces plain characters;
  * width and height in characters. */
-BUILTIN(bi_plot) {
+static BUILTIN(bi_plot) {
     (void)out;
     bool ascii = !isatty(fileno(s->out)), forced;
     int64_t width = terminal_columns(s->out), height = DEFAULT_HEIGHT;
@@ -339,3 +339,16 @@ BUILTIN(bi_plot) {
     free(index);
     return ok;
 }
+
+/* ======================================================================
+ * The rows of this file's builtins (builtins.c puts every file's in one
+ * list, in :help's order)
+ * ====================================================================== */
+
+const Builtin plot_builtins[] = {
+    {"plot", "plot(*args, ascii=None, width=None, height=None)", "a line chart: plot(y), "
+     "plot(x, y), or plot(f, a, b) for f and its derivative (by backward) over [a, b]",
+     "braille dots at a terminal, ASCII (* and +) elsewhere or with ascii=True",
+     bi_plot, BI_VOID | BI_MAYBE_FUNCTION, VAL_VOID, NULL},
+};
+const int num_plot_builtins = sizeof plot_builtins / sizeof plot_builtins[0];

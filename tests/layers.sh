@@ -7,8 +7,8 @@
 #
 # The builtin table and its rows are one layer: builtins.c binds the
 # arguments and calls each body; the bodies (builtins_*.c, and any file that
-# defines a builtin bi_*: gradcheck.c, plot.c) read them with builtins.c's
-# arg_* helpers.
+# defines a builtin bi_* or a table of rows *_builtins: gradcheck.c, plot.c)
+# read them with builtins.c's arg_* helpers.
 #
 # Usage: tests/layers.sh DIR    (DIR holds the shell's objects: build/debug/plain)
 # Prints each file's callees, any loop, and "N passed, N failed" last.
@@ -25,7 +25,7 @@ for o in "$dir"/*.o; do
     defs=$(nm -g --defined-only "$o" | awk 'NF == 3 { print $3 }')
     module=$file
     case $file in builtins*) module=builtins ;; esac
-    printf '%s\n' "$defs" | grep -q '^bi_' && module=builtins
+    printf '%s\n' "$defs" | grep -q '^bi_\|_builtins$' && module=builtins
     printf '%s\n' "$defs" | awk -v m="$module" 'NF { print "D", m, $1 }'
     nm -u "$o" | awk -v m="$module" '{ print "U", m, $NF }'
 done >"$tmp.syms"
