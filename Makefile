@@ -303,10 +303,13 @@ difftest: ag
 # examples/python/RUNS lists the files ag runs today (make test checks them
 # too, without Python); the others wait on the issues their SOURCES.md rows
 # name, and are listed as pending, not failed.
-test-python: ag
+test-python: ag $(TEST_BIN)
 	@sh tests/python/check_oracle.sh
 	@sh tests/python/run.sh ./ag $$(sed 's|^|examples/python/|' examples/python/RUNS)
-	@for f in examples/python/*.py; do grep -qx "$${f##*/}" examples/python/RUNS || \
+	@if [ "$$($(TEST_BIN) --vecmath)" = SLEEF ]; then \
+	  sh tests/python/run.sh ./ag $$(sed 's|^|examples/python/|' examples/python/RUNS_SLEEF); \
+	else echo "(SLEEF cannot be loaded here: examples/python/RUNS_SLEEF not run; apt-get install libsleef3)"; fi
+	@for f in examples/python/*.py; do grep -qx "$${f##*/}" examples/python/RUNS examples/python/RUNS_SLEEF || \
 	  echo "pending: $$f"; done
 
 # ---- fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=60 ----

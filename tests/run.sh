@@ -65,6 +65,12 @@ for kind in rl plain; do
     # difference in micrograd's neuron).
     [ -n "$AG_SANITIZED" ] || tally "python examples ($kind)" sh tests/python/run.sh \
         "$build/$kind/ag" $(sed 's|^|examples/python/|' examples/python/RUNS)
+    # Those whose sin, exp or softmax are PyTorch's to the last bit only
+    # through SLEEF's vector math: where it loads.
+    if [ -z "$AG_SANITIZED" ] && [ "$("$build/test_engine" --vecmath)" = SLEEF ]; then
+        tally "python examples with SLEEF ($kind)" sh tests/python/run.sh \
+            "$build/$kind/ag" $(sed 's|^|examples/python/|' examples/python/RUNS_SLEEF)
+    fi
     if ls examples/*.ag >/dev/null 2>&1; then
         tally "examples ($kind)" $VALGRIND "$build/$kind/ag" --check examples/*.ag
     fi

@@ -3,6 +3,7 @@
  * runs every test group and prints "N passed, N failed" last.
  */
 #include "harness.h"
+#include "ops/elementwise.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -180,10 +181,16 @@ static int group_named(const char *name) {
 /* test_engine              every group
  * test_engine GROUP...     those groups (core, optim, ...)
  * test_engine --list       the groups' names
- * test_engine --blas       which matrix kernel runs (for make test) */
+ * test_engine --blas       which matrix kernel runs (for make test)
+ * test_engine --vecmath    SLEEF or libm: the element-wise math that runs
+ *                          (examples/python/RUNS_SLEEF need SLEEF) */
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--blas") == 0) {
         printf("%s\n", ag_blas_name());
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "--vecmath") == 0) {
+        printf("%s\n", ag_vec_ready() ? "SLEEF" : "libm");
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "--list") == 0) {

@@ -7,6 +7,7 @@
  * test_limits.c.
  */
 #include "harness.h"
+#include "ops/elementwise.h"
 
 #include "exact_cases.h"
 #include "loss_cases.h"
@@ -49,8 +50,13 @@ static Tensor *call_loss(const char *loss, const char *reduction, Tensor *const 
  * the first difference. */
 static void check_values(const char *what, int index, const double *got, const double *want,
                          int64_t n, bool exact) {
+    /* PyTorch's bits come through SLEEF's exp and log; where it does not
+     * load, libm's differ in the last bits, which log_softmax's
+     * subtraction can magnify tenfold: 1e-13, relative, then. */
+    bool libm = exact && !ag_vec_ready();
     for (int64_t k = 0; k < n; k++)
-        if (exact ? !same_double(got[k], want[k]) : !matches_torch(got[k], want[k])) {
+        if (libm ? !(same_double(got[k], want[k]) || fabs(got[k] - want[k]) <= 1e-13 * fabs(want[k]))
+                 : exact ? !same_double(got[k], want[k]) : !matches_torch(got[k], want[k])) {
             CHECK(false, "case %d, %s [%lld]: %.17g, PyTorch %.17g", index, what, (long long)k,
                   got[k], want[k]);
             return;

@@ -10,6 +10,7 @@
  * shell calls it), which calls the C API (tensor_sum_dims, ...).
  */
 #include "harness.h"
+#include "ops/elementwise.h"
 
 #include "reduce_cases.h"
 
@@ -417,14 +418,17 @@ static void test_torch_cases(void) {
         }
         Tensor *y = build_call(in, &c);
         bool ok = y && ag_shape_equal(y->ndim, y->shape, k->out_ndim, k->out_shape);
-        for (int64_t e = 0; ok && e < y->numel; e++, values++) ok = agrees(y->data[e], k->out[e], k->tol, &exact);
+        /* Exact cases (logsumexp's) are PyTorch's bits through SLEEF's exp
+         * and log; where it does not load, libm's are within 16 ulps. */
+        double tol = ag_vec_ready() ? k->tol : fmax(k->tol, 16);
+        for (int64_t e = 0; ok && e < y->numel; e++, values++) ok = agrees(y->data[e], k->out[e], tol, &exact);
         if (ok && differentiable) {
             Tensor *g = tensor_create(y->ndim, y->shape, k->g, false);
             ok = tensor_backward(y, g) == 0;
             tensor_release(g);
             for (int j = 0; ok && j < k->num_inputs; j++)
                 for (int64_t e = 0; ok && e < in[j]->numel; e++, values++)
-                    ok = in[j]->grad && agrees(in[j]->grad->data[e], k->in[j].grad[e], k->tol, &exact);
+                    ok = in[j]->grad && agrees(in[j]->grad->data[e], k->in[j].grad[e], tol, &exact);
         }
         if (!ok && failed++ < 10) {
             char s[AG_SHAPE_STR_MAX];
