@@ -170,8 +170,8 @@ static Value option_value(const CallArgs *a, int i, const Option *o, const AgOpt
         l->items[0] = value_number(c->beta1), l->items[1] = value_number(c->beta2);
         return (Value){.kind = VAL_LIST, .as.list = l};
     }
-    double x = *number_field((AgOptimConfig *)c, o);
-    if (x == (double)(int64_t)x && x == 0) return (Value){.kind = VAL_INT, .as.integer = 0};
+    double x = *number_field((AgOptimConfig *)c, o); /* nan: SGD's lr when none is given */
+    if (x == 0 && !signbit(x)) return (Value){.kind = VAL_INT, .as.integer = 0};
     return value_number(x);
 }
 
