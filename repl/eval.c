@@ -2986,6 +2986,9 @@ static bool module_object(Session *s, const Node *at, Env *env, Value *out) {
 /* The script's module DOTTED (run now if it never ran) into out; false
  * with the error set (ModuleNotFoundError when there is no such file). */
 static bool user_module(Session *s, const Node *at, const char *dotted, size_t len, Value *out) {
+    if (len > 255) /* no such file; and the packages above it recurse once per dot */
+        return session_fail(s, at->line, at->col, "ModuleNotFoundError: No module named '%.60s...'",
+                            dotted);
     Var *cache = session_lookup(s, "__ag_modules__", 14);
     Value key;
     if (!value_string(dotted, len, &key)) return session_fail(s, at->line, at->col, "MemoryError");
