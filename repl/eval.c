@@ -2956,8 +2956,8 @@ static bool run_module_text(Session *s, Env *env, const char *text, size_t len) 
     return ok;
 }
 
-/* The module object: an instance of a class "module" holding env's names. */
-static bool module_object(Session *s, const Node *at, Env *env, Value *out) {
+/* A new, empty module object: an instance of a class "module". */
+static bool module_object(Session *s, const Node *at, Value *out) {
     ClassObj *c = calloc(1, sizeof *c);
     Instance *o = calloc(1, sizeof *o);
     ValueDict *attrs = value_dict_new(false), *cattrs = value_dict_new(false);
@@ -2972,28 +2972,66 @@ static bool module_object(Session *s, const Node *at, Env *env, Value *out) {
     *c = (ClassObj){.refs = 1, .name = name, .attrs = cattrs};
     *o = (Instance){.refs = 1, .cls = c, .attrs = attrs};
     *out = (Value){.kind = VAL_INSTANCE, .as.object = o};
+    return true;
+}
+
+/* What the module's code bound, as its attributes. */
+static bool module_fill(Session *s, const Node *at, Env *env, Value *module) {
     for (int i = 0; i < env->num_locals; i++) {
         Local *l = &env->locals[i];
-        Value key, v;
+        Value v;
         if (l->value.kind == VAL_VOID) continue; /* deleted */
-        if (!value_string(l->name, l->length, &key) || !value_copy(&l->value, &v) ||
-            !value_dict_set(attrs, key, v))
-            return value_release(out), session_fail(s, at->line, at->col, "MemoryError");
+        if (!value_copy(&l->value, &v) || !value_setattr(module, l->name, l->length, v))
+            return session_fail(s, at->line, at->col, "MemoryError");
     }
     return true;
 }
 
+/* The hidden global __ag_modules__, the modules by dotted name (made on
+ * first need); NULL with the error set. */
+static ValueDict *module_cache(Session *s, const Node *at) {
+    Var *v = session_lookup(s, "__ag_modules__", 14);
+    if (v && v->value.kind == VAL_DICT) return v->value.as.dict;
+    ValueDict *d = value_dict_new(false);
+    if (!d || !session_bind(s, "__ag_modules__", 14, (Value){.kind = VAL_DICT, .as.dict = d},
+                            at->line, at->col)) {
+        session_set_error(s, at->line, at->col, "MemoryError");
+        return NULL;
+    }
+    return d;
+}
+
+/* Runs the module's text into the (empty) module object. */
+static bool module_run(Session *s, const Node *at, const char *path, const char *text, size_t n,
+                       Value *module) {
+    Env *env = session_env(s, NULL, NULL, at->line, at->col);
+    bool ok = env && run_module_text(s, env, text, n);
+    if (!ok && env) { /* its error, at the import: the line in the module named */
+        char inner[sizeof s->error];
+        memcpy(inner, s->error, sizeof inner);
+        int line = s->error_line;
+        session_set_error(s, at->line, at->col, "%.*s (%s, line %d)", 400, inner, path, line);
+    }
+    ok = ok && module_fill(s, at, env, module);
+    if (env) env_release(env);
+    return ok;
+}
+
 /* The script's module DOTTED (run now if it never ran) into out; false
- * with the error set (ModuleNotFoundError when there is no such file). */
+ * with the error set (ModuleNotFoundError when there is no such file).
+ * It is in the cache while it runs, as in Python's sys.modules, so a
+ * circular import finds it (still empty) instead of running it again. */
 static bool user_module(Session *s, const Node *at, const char *dotted, size_t len, Value *out) {
     if (len > 255) /* no such file; and the packages above it recurse once per dot */
         return session_fail(s, at->line, at->col, "ModuleNotFoundError: No module named '%.60s...'",
                             dotted);
-    Var *cache = session_lookup(s, "__ag_modules__", 14);
+    ValueDict *cache = module_cache(s, at);
     Value key;
+    if (!cache) return false;
     if (!value_string(dotted, len, &key)) return session_fail(s, at->line, at->col, "MemoryError");
-    Value *found = cache && cache->value.kind == VAL_DICT ? value_dict_get(cache->value.as.dict, &key) : NULL;
+    Value *found = value_dict_get(cache, &key);
     if (found) return value_release(&key), value_copy(found, out);
+    *out = value_void();
     const char *dot = NULL; /* the last '.' (memrchr is GNU's) */
     for (size_t i = len; i > 0 && !dot; i--)
         if (dotted[i - 1] == '.') dot = dotted + i - 1;
@@ -3004,43 +3042,26 @@ static bool user_module(Session *s, const Node *at, const char *dotted, size_t l
     size_t n;
     char *text = s->allow_files && module_path(s, dotted, len, path, sizeof path)
                  ? read_text(path, &n) : NULL; /* allow_files off (the fuzzer): no file is read */
-    if (!text) {
-        value_release(&key);
-        value_release(&parent);
-        return session_fail(s, at->line, at->col, "ModuleNotFoundError: No module named '%.*s'",
-                            (int)len, dotted);
-    }
-    Env *env = session_env(s, NULL, NULL, at->line, at->col);
-    bool ok = env && run_module_text(s, env, text, n);
-    if (!ok && env) { /* its error, at the import: the line in the module named */
-        char inner[sizeof s->error];
-        memcpy(inner, s->error, sizeof inner);
-        int line = s->error_line;
-        session_set_error(s, at->line, at->col, "%.*s (%s, line %d)", 400, inner, path, line);
-    }
-    ok = ok && module_object(s, at, env, out);
+    bool ok = text || session_fail(s, at->line, at->col, "ModuleNotFoundError: No module named "
+                                   "'%.*s'", (int)len, dotted);
+    Value held = value_void(), copy;
+    ok = ok && module_object(s, at, out) && value_copy(out, &held) && value_copy(&key, &copy) &&
+         (value_dict_set(cache, copy, held) || session_fail(s, at->line, at->col, "MemoryError"));
+    if (ok) ok = module_run(s, at, path, text, n, out);
     free(text);
-    if (env) env_release(env);
     if (ok && dot) {
-        Value k, v;
-        ok = value_string(dot + 1, len - (size_t)(dot - dotted) - 1, &k) && value_copy(out, &v) &&
-             value_dict_set(parent.as.object->attrs, k, v);
-        if (!ok) value_release(out), session_set_error(s, at->line, at->col, "MemoryError");
+        Value v;
+        ok = value_copy(out, &v) && value_setattr(&parent, dot + 1, len - (size_t)(dot - dotted) - 1, v);
+        if (!ok) session_set_error(s, at->line, at->col, "MemoryError");
+    }
+    if (!ok && out->kind == VAL_INSTANCE) { /* a failed module is not kept, as in Python */
+        ValueDict *now = module_cache(s, at);
+        if (now) value_dict_remove(now, &key);
+        value_release(out);
     }
     value_release(&parent);
-    if (!ok) return value_release(&key), false;
-    if (!cache || cache->value.kind != VAL_DICT) {
-        ValueDict *d = value_dict_new(false);
-        Value v = {.kind = VAL_DICT, .as.dict = d};
-        if (!d || !session_bind(s, "__ag_modules__", 14, v, at->line, at->col))
-            return value_release(&key), value_release(out), session_fail(s, at->line, at->col, "MemoryError");
-        cache = session_lookup(s, "__ag_modules__", 14);
-    }
-    Value copy;
-    value_copy(out, &copy);
-    if (!value_dict_set(cache->value.as.dict, key, copy))
-        return value_release(out), session_fail(s, at->line, at->col, "MemoryError");
-    return true;
+    value_release(&key);
+    return ok;
 }
 
 /* Binds name (a NAME node, or its alias) to a module. */
