@@ -636,20 +636,13 @@ static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
     return true;
 }
 
-/* Runs module_torch_nn_source (torch.nn and torch.optim.lr_scheduler) at
- * the top level, in the .py dialect, as
- * the session's own statements (its classes are the session's values). */
-static bool run_torch_nn(Session *s) {
-    Frame *frame = s->frame;
-    bool python = s->python;
-    int quiet = s->quiet, depth = s->call_depth;
-    s->frame = NULL;
-    s->quiet = 1;
-    session_set_python(s, true);
+/* Parses and runs Python source in the session as it stands (its frame,
+ * its dialect), a statement at a time: torch.nn's source, a script's own
+ * module. */
+static bool run_python_text(Session *s, const char *text, size_t len, int first_line) {
     AstArena arena = {0};
     Parser p;
-    const char *src = module_torch_nn_source;
-    parser_init_mode(&p, src, strlen(src), TORCH_NN_FIRST_LINE, &arena, true, true);
+    parser_init_mode(&p, text, len, first_line, &arena, true, true);
     bool ok = true;
     for (Stmt *stmt; ok;) {
         ParseStatus st = parse_statement(&p, &stmt);
@@ -661,6 +654,21 @@ static bool run_torch_nn(Session *s) {
     }
     parser_free(&p);
     ast_arena_free(&arena);
+    return ok;
+}
+
+/* Runs module_torch_nn_source (torch.nn and torch.optim.lr_scheduler) at
+ * the top level, in the .py dialect, as
+ * the session's own statements (its classes are the session's values). */
+static bool run_torch_nn(Session *s) {
+    Frame *frame = s->frame;
+    bool python = s->python;
+    int quiet = s->quiet, depth = s->call_depth;
+    s->frame = NULL;
+    s->quiet = 1;
+    session_set_python(s, true);
+    const char *src = module_torch_nn_source;
+    bool ok = run_python_text(s, src, strlen(src), TORCH_NN_FIRST_LINE);
     s->frame = frame;
     s->quiet = quiet;
     s->call_depth = depth;
@@ -2937,20 +2945,7 @@ static char *read_text(const char *path, size_t *len) {
 static bool run_module_text(Session *s, Env *env, const char *text, size_t len) {
     Frame frame = {.func = NULL, .env = env, .caller = s->frame, .result = value_void()};
     s->frame = &frame;
-    AstArena arena = {0};
-    Parser p;
-    parser_init_mode(&p, text, len, 1, &arena, true, true);
-    bool ok = true;
-    for (Stmt *stmt; ok;) {
-        ParseStatus st = parse_statement(&p, &stmt);
-        if (st == PARSE_END) break;
-        ok = st == PARSE_OK ? exec_statement(s, stmt) != EXEC_ERROR
-                            : session_fail(s, p.error_line, p.error_col, "%s", p.error);
-        ast_arena_free(&arena);
-        p.arena = &arena;
-    }
-    parser_free(&p);
-    ast_arena_free(&arena);
+    bool ok = run_python_text(s, text, len, 1);
     s->frame = frame.caller;
     value_release(&frame.result);
     return ok;
