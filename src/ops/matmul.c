@@ -883,26 +883,25 @@ Tensor *tensor_linear(Tensor *x, Tensor *w, Tensor *b) {
     return out;
 }
 
+/* t's gradient op(A)[rows, cols] @ B[inner, cols] (zeros when inner is
+ * 0), handed to ag_accumulate_grad. */
+static void linear_grad(Tensor *t, bool trans_a, int64_t rows, int64_t cols, int64_t inner,
+                        const double *a, int64_t lda, const double *b) {
+    Tensor *d = ag_tensor_new_like(t);
+    if (!d) return;
+    if (d->numel > 0 && inner > 0)
+        ag_gemm(trans_a, false, rows, cols, inner, a, lda, b, cols, d->data, cols, false);
+    else if (d->numel > 0)
+        memset(d->data, 0, (size_t)d->numel * sizeof(double));
+    ag_accumulate_grad(t, d);
+}
+
 static void linear_backward(Function *self, void *ctx, Tensor *g) {
     const LinearPlan *p = ctx;
     Tensor *x = self->inputs[0], *w = self->inputs[1];
     Tensor *b = self->num_inputs > 2 ? self->inputs[2] : NULL;
-    if (x->requires_grad) {
-        Tensor *dx = ag_tensor_new_like(x);
-        if (!dx) return;
-        if (dx->numel > 0 && p->N > 0)
-            ag_gemm(false, false, p->M, p->K, p->N, g->data, p->N, w->data, p->K, dx->data, p->K, false);
-        else if (dx->numel > 0) memset(dx->data, 0, (size_t)dx->numel * sizeof(double));
-        ag_accumulate_grad(x, dx);
-    }
-    if (w->requires_grad) {
-        Tensor *dw = ag_tensor_new_like(w);
-        if (!dw) return;
-        if (dw->numel > 0 && p->M > 0)
-            ag_gemm(true, false, p->N, p->K, p->M, g->data, p->N, x->data, p->K, dw->data, p->K, false);
-        else if (dw->numel > 0) memset(dw->data, 0, (size_t)dw->numel * sizeof(double));
-        ag_accumulate_grad(w, dw);
-    }
+    if (x->requires_grad) linear_grad(x, false, p->M, p->K, p->N, g->data, p->N, w->data);
+    if (w->requires_grad) linear_grad(w, true, p->N, p->K, p->M, g->data, p->N, x->data);
     if (b && b->requires_grad) {
         Tensor *db = ag_tensor_new_like(b);
         if (!db) return;

@@ -9,22 +9,15 @@
 /* x = torch.tensor([[1.0, -2.0, 0.5], [3.0, 0.25, -1.0], [-0.5, 1.5, 2.0], [0.0, -1.0, 1.0]]) */
 static const double X[12] = {1.0, -2.0, 0.5, 3.0, 0.25, -1.0, -0.5, 1.5, 2.0, 0.0, -1.0, 1.0};
 
-static bool all_same(const Tensor *t, const double *want, int n, const char *what) {
-    for (int i = 0; i < n; i++)
-        if (!CHECK(same_double(t->data[i], want[i]), "%s[%d]: %.17g, PyTorch %.17g", what, i,
-                   t->data[i], want[i]))
-            return false;
-    return true;
-}
-
-/* Within matches_torch's 1e-14: PyTorch computes batch norm's last step as
- * one fused multiply-add, fma(x, alpha, beta), which ag's composition of
- * recorded ops rounds twice (a last-bit difference, seen at [7]). */
-static bool all_near(const Tensor *t, const double *want, int n, const char *what) {
-    for (int i = 0; i < n; i++)
-        if (!CHECK(matches_torch(t->data[i], want[i]), "%s[%d]: %.17g, PyTorch %.17g", what, i,
-                   t->data[i], want[i]))
-            return false;
+/* t's n values against PyTorch's: the same bits, or (near) within
+ * matches_torch's 1e-14. PyTorch computes batch norm's last step as one
+ * fused multiply-add, fma(x, alpha, beta), which ag's composition of
+ * recorded ops rounds twice: a last-bit difference. */
+static bool agree(const Tensor *t, const double *want, int n, const char *what, bool near) {
+    for (int i = 0; i < n; i++) {
+        bool ok = near ? matches_torch(t->data[i], want[i]) : same_double(t->data[i], want[i]);
+        if (!CHECK(ok, "%s[%d]: %.17g, PyTorch %.17g", what, i, t->data[i], want[i])) return false;
+    }
     return true;
 }
 
@@ -36,7 +29,7 @@ static void test_dropout_values(void) {
     Tensor *x = tensor_create(SHAPE(4, 3), X, false);
     ag_seed(7);
     Tensor *d = tensor_dropout(x, 0.4, true, NULL);
-    if (CHECK(d != NULL, "dropout: %s", ag_error()) && all_same(d, want, 12, "dropout"))
+    if (CHECK(d != NULL, "dropout: %s", ag_error()) && agree(d, want, 12, "dropout", false))
         CHECK(true, "dropout's mask is PyTorch's for the seed");
     Tensor *e = tensor_dropout(x, 0.4, false, NULL), *z = tensor_dropout(x, 1, true, NULL);
     CHECK(e == x && z && z->data[3] == 0, "not training: x itself; p = 1: zeros");
@@ -63,10 +56,10 @@ static void test_batch_norm_values(void) {
     Tensor *w = tensor_create(SHAPE(3), (double[]){1.5, -0.5, 2.0}, false);
     Tensor *b = tensor_create(SHAPE(3), (double[]){0.1, 0.2, -0.3}, false);
     Tensor *y = tensor_batch_norm(x, rm, rv, w, b, true, 0.1, 1e-5);
-    bool ok = CHECK(y != NULL, "batch_norm: %s", ag_error()) && all_near(y, train, 12, "training") &&
-              all_same(rm, rm_want, 3, "running_mean") && all_same(rv, rv_want, 3, "running_var");
+    bool ok = CHECK(y != NULL, "batch_norm: %s", ag_error()) && agree(y, train, 12, "training", true) &&
+              agree(rm, rm_want, 3, "running_mean", false) && agree(rv, rv_want, 3, "running_var", false);
     Tensor *y2 = tensor_batch_norm(x, rm, rv, w, b, false, 0.1, 1e-5);
-    ok = ok && CHECK(y2 != NULL, "%s", ag_error()) && all_near(y2, eval, 12, "eval");
+    ok = ok && CHECK(y2 != NULL, "%s", ag_error()) && agree(y2, eval, 12, "eval", true);
     if (ok) CHECK(true, "batch_norm: PyTorch's values, running statistics and eval mode");
     Tensor *bad = tensor_zeros(SHAPE(1, 3), false);
     CHECK(!tensor_batch_norm(bad, rm, rv, w, b, true, 0.1, 1e-5) &&
