@@ -252,9 +252,12 @@ static void describe_tensor(Session *s, const Tensor *t) {
 static bool cmd_vars(Cmd *c, const char *arg) {
     (void)arg;
     Session *s = c->s;
-    if (s->num_vars == 0) fprintf(s->out, "no variables\n");
+    int shown = 0;
     for (int i = 0; i < s->num_vars; i++) {
         const Var *v = &s->vars[i];
+        /* deleted names, and the hidden ones (__torch_nn__, __ag_modules__) */
+        if (v->value.kind == VAL_VOID || strncmp(v->name, "__", 2) == 0) continue;
+        shown++;
         fprintf(s->out, "%-12s ", v->name);
         if (v->value.kind == VAL_FUNCTION) {
             const UserFunc *f = v->value.as.function;
@@ -279,6 +282,7 @@ static bool cmd_vars(Cmd *c, const char *arg) {
         }
         fputc('\n', s->out);
     }
+    if (shown == 0) fprintf(s->out, "no variables\n");
     return true;
 }
 
