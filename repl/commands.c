@@ -104,7 +104,7 @@ static const char pytorch_help[] =
     "  x.grad = None, x.grad.zero_()     the same, or zero_grad(x, ...), or\n"
     "                                      zero_grad() for every variable\n"
     "  torch.optim.SGD([w, b], lr=0.1)   the same, or SGD([w, b], lr=0.1); also Adam,\n"
-    "                                      AdamW, RMSprop, Adagrad: PyTorch 1.13's rules\n"
+    "                                      AdamW, RMSprop, Adagrad (PyTorch's rules)\n"
     "  nn.Sequential(nn.Linear(2, 8),    the same in .py files (nn.Module, the\n"
     "      nn.ReLU(), nn.Linear(8, 1))     layers, losses, model.parameters())\n"
     "  opt.zero_grad(); opt.step()       the same\n"
@@ -128,8 +128,9 @@ static const char pytorch_help[] =
     "\n"
     "Every tensor is float64. In-place ops (x -= ..., x.add_(y), x[i] = v)\n"
     "change the tensor every name holding it sees, but none is recorded; there\n"
-    "are no views and no retain_graph (:help arena). grad_fn names drop PyTorch's digit\n"
-    "(<MulBackward>). A literal alone is a tensor: 7 // 2 prints tensor(3.).\n"
+    "are no views and no retain_graph (:help arena). grad_fn names drop\n"
+    "PyTorch's digit (<MulBackward>). A literal alone is a tensor: 7 // 2 prints\n"
+    "tensor(3.).\n"
     "docs/pytorch.md has the whole table and the reasons.\n";
 
 static const struct {
