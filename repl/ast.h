@@ -81,6 +81,9 @@ struct Node {
     /* Whether a call in the subtree names a builtin that returns nothing
      * (eval.c's check_void_calls): 0 not yet known, 1 no, 2 yes. */
     signed char names_void;
+    /* LAMBDA: whether its body reads a name other than its parameters
+     * (eval.c's needs_closure): 0 not yet known, 1 no, 2 yes. */
+    signed char free_names;
 };
 
 typedef enum {
@@ -134,6 +137,7 @@ struct Stmt {
     bool nonlocal;         /* GLOBAL: nonlocal rather than global */
     Node *module;          /* IMPORT: from MODULE import ... (NULL: import ...) */
     bool has_block;        /* DEF: f(x) { ... } */
+    signed char free_names;/* DEF: as Node's (0 not yet known, 1 no, 2 yes) */
     const char *text;      /* DEF: the statement's source, for :vars and re-parsing */
     size_t text_length;
 };

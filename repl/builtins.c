@@ -599,11 +599,12 @@ static void build_builtins(void) {
     add_rows(python_builtins, num_python_builtins);
 }
 
-enum { BI_MODULE = BI_MODULE_MATH | BI_MODULE_RANDOM };
+enum { BI_MODULE = BI_MODULE_MATH | BI_MODULE_RANDOM | BI_MODULE_TIME };
 
 const Builtin *builtin_in_module(const char *module, const char *name, size_t length) {
     unsigned flag = strcmp(module, "math") == 0 ? BI_MODULE_MATH
-                    : strcmp(module, "random") == 0 ? BI_MODULE_RANDOM : 0;
+                    : strcmp(module, "random") == 0 ? BI_MODULE_RANDOM
+                    : strcmp(module, "time") == 0   ? BI_MODULE_TIME : 0;
     int n;
     const Builtin *b = all_builtins(&n);
     for (int i = 0; flag && i < n; i++)

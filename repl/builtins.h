@@ -70,6 +70,7 @@ enum {
     BI_MODULE_MATH = 1 << 9,    /* a function of Python's math module (math.exp): found by
                                    builtin_in_module, not by name */
     BI_MODULE_RANDOM = 1 << 10, /* a function of Python's random module (random.seed) */
+    BI_MODULE_TIME = 1 << 11,   /* a function of Python's time module (time.perf_counter) */
 };
 
 struct Builtin {

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "builtins.h"
+#include "interrupt.h"
 #include "modules.h"
 
 /* ======================================================================
@@ -246,8 +247,68 @@ static BUILTIN(py_random_gauss) {
  * The rows
  * ====================================================================== */
 
+/* Python's time module: the clocks a script times itself with. */
+static double clock_seconds(clockid_t clock) {
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int64_t clock_nanoseconds(clockid_t clock) {
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static BUILTIN(py_time_monotonic) {
+    (void)s, (void)a;
+    *out = value_number(clock_seconds(CLOCK_MONOTONIC));
+    return true;
+}
+
+static BUILTIN(py_time_monotonic_ns) {
+    (void)s, (void)a;
+    *out = value_integer(clock_nanoseconds(CLOCK_MONOTONIC));
+    return true;
+}
+
+static BUILTIN(py_time_time) {
+    (void)s, (void)a;
+    *out = value_number(clock_seconds(CLOCK_REALTIME));
+    return true;
+}
+
+static BUILTIN(py_time_time_ns) {
+    (void)s, (void)a;
+    *out = value_integer(clock_nanoseconds(CLOCK_REALTIME));
+    return true;
+}
+
+static BUILTIN(py_time_process_time) {
+    (void)s, (void)a;
+    *out = value_number(clock_seconds(CLOCK_PROCESS_CPUTIME_ID));
+    return true;
+}
+
+/* time.sleep(secs): in slices, so that Ctrl-C stops it. */
+static BUILTIN(py_time_sleep) {
+    double secs;
+    if (!arg_number(s, a, 0, &secs)) return false;
+    if (!(secs >= 0)) return arg_error(s, a, 0, "ValueError: sleep length must be non-negative");
+    double until = clock_seconds(CLOCK_MONOTONIC) + secs;
+    for (double left = secs; left > 0; left = until - clock_seconds(CLOCK_MONOTONIC)) {
+        if (session_interrupted) return session_fail(s, a->line, a->col, "interrupted");
+        double slice = left < 0.05 ? left : 0.05;
+        struct timespec ts = {(time_t)slice, (long)((slice - (double)(time_t)slice) * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+    *out = value_none();
+    return true;
+}
+
 #define MATH1(name, help) {name, name "(x)", help, NULL, py_math, BI_MODULE_MATH, VAL_VOID, NULL}
 #define MATH2(name, help) {name, name "(x, y)", help, NULL, py_math, BI_MODULE_MATH, VAL_VOID, NULL}
+#define TIME(name, help, fn) {name, name "()", help, NULL, fn, BI_MODULE_TIME, VAL_VOID, NULL}
 #define RANDOM(name, sig, help, fn, flags) \
     {name, sig, help, NULL, fn, BI_MODULE_RANDOM | (flags), VAL_VOID, NULL}
 
@@ -278,6 +339,15 @@ const Builtin module_builtins[] = {
     RANDOM("choice", "choice(seq)", "an item of seq", py_random_choice, 0),
     RANDOM("shuffle", "shuffle(x)", "shuffles a list in place", py_random_shuffle, BI_VOID),
     RANDOM("gauss", "gauss(mu=0.0, sigma=1.0)", "a normal random number", py_random_gauss, 0),
+    TIME("perf_counter", "seconds on a monotonic clock, a float", py_time_monotonic),
+    TIME("perf_counter_ns", "nanoseconds on a monotonic clock, an int", py_time_monotonic_ns),
+    TIME("monotonic", "seconds on a monotonic clock, a float", py_time_monotonic),
+    TIME("monotonic_ns", "nanoseconds on a monotonic clock, an int", py_time_monotonic_ns),
+    TIME("time", "seconds since the epoch, a float", py_time_time),
+    TIME("time_ns", "nanoseconds since the epoch, an int", py_time_time_ns),
+    TIME("process_time", "this process's CPU seconds, a float", py_time_process_time),
+    {"sleep", "sleep(secs)", "waits secs seconds (Ctrl-C stops it)", NULL, py_time_sleep,
+     BI_MODULE_TIME | BI_VOID, VAL_VOID, NULL},
 };
 
 const int num_module_builtins = (int)(sizeof module_builtins / sizeof module_builtins[0]);

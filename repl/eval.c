@@ -2665,8 +2665,56 @@ static bool eval_defaults(Session *s, Node *const *nodes, int n, Value *values, 
     return true;
 }
 
+/* Whether n reads a variable other than params (count of them): a name
+ * that may be another function's. Conservative: a nested function's own
+ * parameters count as such names too. */
+static bool reads_free_name(const Node *n, Node *const *params, int count) {
+    if (!n) return false;
+    if (n->kind == NODE_NAME) return !n->torch && !names_has(params, count, n);
+    if (reads_free_name(n->left, params, count) || reads_free_name(n->right, params, count))
+        return true;
+    for (int i = 0; i < n->num_kids; i++)
+        if (reads_free_name(n->kids[i], params, count)) return true;
+    return false;
+}
+
+static bool block_reads_free_name(const Block *b, Node *const *params, int count) {
+    for (int i = 0; i < b->count; i++) {
+        const Stmt *st = b->items[i];
+        /* names a statement binds or declares: not worked out, so kept */
+        if (st->kind == STMT_DEF || st->kind == STMT_CLASS || st->kind == STMT_GLOBAL ||
+            st->kind == STMT_IMPORT || st->kind == STMT_DEL || st->num_params > 0)
+            return true;
+        if (reads_free_name(st->target, params, count) || reads_free_name(st->expr, params, count) ||
+            block_reads_free_name(&st->body, params, count) ||
+            block_reads_free_name(&st->orelse, params, count))
+            return true;
+    }
+    return false;
+}
+
+/* Whether a function needs the variables of the call it is defined in: not
+ * when its body reads nothing but its parameters (micrograd's
+ * `self._backward = lambda: None`), so that it keeps no call alive and the
+ * object holding it goes when its last reference does, with no cycle left
+ * for the collector (CPython's closures hold only the names they read). */
+static bool needs_closure(const Stmt *def, const Node *lambda) {
+    signed char *known = def ? (signed char *)&def->free_names : (signed char *)&lambda->free_names;
+    if (*known) return *known == 2;
+    int n;
+    Node *const *params = def ? def->params : lambda->kids;
+    n = def ? def->num_params : lambda->num_positional;
+    bool reads;
+    if (lambda) reads = reads_free_name(lambda->left, params, n);
+    else if (!def->has_block) reads = reads_free_name(def->expr, params, n);
+    else reads = block_reads_free_name(&def->body, params, n);
+    *known = reads ? 2 : 1;
+    return reads;
+}
+
 /* A def or a lambda as a function value: inside a call, it shares the
- * running function's tree and closes over the call's variables. */
+ * running function's tree and closes over the call's variables (when it
+ * reads a name that may be one of them). */
 static bool make_function(Session *s, const Stmt *def, const Node *lambda, Value *out) {
     int n = def ? def->num_params : lambda->num_positional;
     Node *const *defaults = def ? def->defaults : lambda->kids ? lambda->kids + n : NULL;
@@ -2683,6 +2731,7 @@ static bool make_function(Session *s, const Stmt *def, const Node *lambda, Value
     Frame *f = s->frame;
     Env *closure = f ? f->env : NULL;
     while (closure && closure->class_scope) closure = closure->parent; /* methods skip the class's */
+    if (closure && !needs_closure(def, lambda)) closure = NULL;
     UserFunc *fn = session_function(s, f && f->func ? f->func->code : NULL, def, lambda, owned,
                                     closure);
     if (!fn) return false;
@@ -2717,7 +2766,7 @@ static Status loop_body(Session *s, const Stmt *st, bool *stop) {
     if (!take_step(s, st->line, st->col)) return EXEC_ERROR;
     Status r = exec_block(s, &st->body);
     session_note_arena(s); /* a loop that builds graphs says so as it goes */
-    if (!s->frame) session_maybe_collect(s); /* closures' cycles, made by each iteration */
+    session_maybe_collect(s); /* closures' cycles, made by each iteration */
     if (r == EXEC_BREAK) return EXEC_BREAK; /* the loop ends, its else skipped */
     if (r == EXEC_ERROR || r == EXEC_RETURN) return r;
     *stop = false; /* EXEC_OK or EXEC_CONTINUE: the next iteration */

@@ -4,6 +4,9 @@
  * and session.c (meaning), builtins.c and commands.c.
  */
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -172,6 +175,14 @@ int main(int argc, char **argv) {
     /* A write past the file-size limit (ulimit -f) fails with EFBIG, for
      * save_csv to report, instead of killing the shell. */
     signal(SIGXFSZ, SIG_IGN);
+#ifdef __GLIBC__
+    /* A script's objects come and go by the thousand (micrograd makes a
+     * graph of Values each step and the collector frees it): glibc would
+     * hand the freed top of the heap back to the kernel each time and fault
+     * fresh zeroed pages in again for the next step. Keep up to 64 MiB. */
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    mallopt(M_TOP_PAD, 1 << 20);
+#endif
     /* --help and --version work whatever the environment says */
     if (argc > 1 && strcmp(argv[1], "--help") == 0) {
         fputs(usage, stdout);

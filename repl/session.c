@@ -464,6 +464,161 @@ static void mark_env(Env *e) {
     }
 }
 
+/* The census (CPython's cycle detection): every container the collector
+ * can see (the lists and dicts on its circle, the envs, and the objects,
+ * bound methods, functions and classes they reach), each with its
+ * reference count less the references the others hold. What is left over
+ * is held from outside them: a global, a running call, or a value the C
+ * code holds while a statement runs (an operand, an argument, a list being
+ * looped over). Those are roots too, so the collector may run between the
+ * statements of a function, not only at the top level. */
+typedef struct {
+    ValueKind kind;  /* VAL_VOID: an Env */
+    void *p;
+} CensusNode;
+
+typedef struct {
+    unsigned pass;   /* the census's number: a GcCount with another is not counted yet */
+    CensusNode *nodes;
+    int64_t num, cap;
+    bool failed;     /* out of memory: no roots are known, nothing is swept */
+} Census;
+
+static void *container_of(const Value *v) {
+    switch (v->kind) {
+    case VAL_LIST: return v->as.list;
+    case VAL_DICT: return v->as.dict;
+    case VAL_INSTANCE: return v->as.object;
+    case VAL_METHOD: return v->as.bound;
+    case VAL_FUNCTION: return v->as.function;
+    case VAL_CLASS: return v->as.cls;
+    default: return NULL;
+    }
+}
+
+/* The container's count, and its reference count in *refs. */
+static GcCount *count_of(ValueKind kind, void *p, int *refs) {
+    switch (kind) {
+    case VAL_LIST: return *refs = ((ValueList *)p)->refs, &((ValueList *)p)->census;
+    case VAL_DICT: return *refs = ((ValueDict *)p)->refs, &((ValueDict *)p)->census;
+    case VAL_INSTANCE: return *refs = ((Instance *)p)->refs, &((Instance *)p)->census;
+    case VAL_METHOD: return *refs = ((Bound *)p)->refs, &((Bound *)p)->census;
+    case VAL_FUNCTION: return *refs = ((UserFunc *)p)->refs, &((UserFunc *)p)->census;
+    case VAL_CLASS: return *refs = ((ClassObj *)p)->refs, &((ClassObj *)p)->census;
+    default: return *refs = ((Env *)p)->refs, &((Env *)p)->census;
+    }
+}
+
+/* p's count, p counted in (with all its references) when first met. */
+static GcCount *census_count(Census *c, ValueKind kind, void *p) {
+    int refs;
+    GcCount *g = count_of(kind, p, &refs);
+    if (g->census == c->pass) return g;
+    if (c->num == c->cap) {
+        int64_t cap = c->cap ? c->cap * 2 : 1024;
+        CensusNode *grown = realloc(c->nodes, (size_t)cap * sizeof *grown);
+        if (!grown) return c->failed = true, NULL;
+        c->nodes = grown, c->cap = cap;
+    }
+    c->nodes[c->num++] = (CensusNode){kind, p};
+    *g = (GcCount){c->pass, refs};
+    return g;
+}
+
+/* A reference from a container of the census to p. */
+static void census_edge(Census *c, ValueKind kind, void *p) {
+    if (!p || c->failed) return;
+    GcCount *g = census_count(c, kind, p);
+    if (g) g->outside--;
+}
+
+static void census_value(Census *c, const Value *v) {
+    void *p = container_of(v);
+    if (p) census_edge(c, v->kind, p);
+}
+
+static void census_tracked(void *ctx, const Value *v) {
+    Census *c = ctx;
+    if (!c->failed) census_count(c, v->kind, container_of(v));
+}
+
+/* The references node n holds, each counted off its target. */
+static void census_out(Census *c, CensusNode n) {
+    switch (n.kind) {
+    case VAL_LIST: {
+        ValueList *l = n.p;
+        for (int i = 0; i < l->count; i++) census_value(c, &l->items[i]);
+        break;
+    }
+    case VAL_DICT: {
+        ValueDict *d = n.p;
+        for (int64_t i = 0; i < d->count; i++) {
+            census_value(c, &d->entries[i].key);
+            census_value(c, &d->entries[i].value);
+        }
+        break;
+    }
+    case VAL_INSTANCE:
+        census_edge(c, VAL_CLASS, ((Instance *)n.p)->cls);
+        census_edge(c, VAL_DICT, ((Instance *)n.p)->attrs);
+        break;
+    case VAL_METHOD:
+        census_value(c, &((Bound *)n.p)->func);
+        census_value(c, &((Bound *)n.p)->self);
+        census_edge(c, VAL_CLASS, ((Bound *)n.p)->from);
+        break;
+    case VAL_FUNCTION: {
+        UserFunc *f = n.p;
+        int count = f->def ? f->def->num_params : f->lambda ? f->lambda->num_positional : 0;
+        for (int i = 0; f->defaults && i < count; i++) census_value(c, &f->defaults[i]);
+        census_edge(c, VAL_VOID, f->closure);
+        break;
+    }
+    case VAL_CLASS:
+        census_edge(c, VAL_CLASS, ((ClassObj *)n.p)->base);
+        census_edge(c, VAL_DICT, ((ClassObj *)n.p)->attrs);
+        break;
+    default: {
+        Env *e = n.p;
+        for (int i = 0; i < e->num_locals; i++) census_value(c, &e->locals[i].value);
+        census_edge(c, VAL_VOID, e->parent);
+    }
+    }
+}
+
+/* Marks every container held from outside the census; false when the
+ * census ran out of memory (then nothing may be swept). */
+static bool mark_held_from_outside(Session *s) {
+    static unsigned pass;
+    if (++pass == 0) pass = 1; /* 0 is never a census: fresh containers are uncounted */
+    Census c = {.pass = pass};
+    value_each_tracked(census_tracked, &c);
+    for (Env *e = s->envs.next; !c.failed && e != &s->envs; e = e->next)
+        census_count(&c, VAL_VOID, e);
+    for (int64_t i = 0; !c.failed && i < c.num; i++) census_out(&c, c.nodes[i]);
+    for (int64_t i = 0; !c.failed && i < c.num; i++) {
+        int refs;
+        if (count_of(c.nodes[i].kind, c.nodes[i].p, &refs)->outside <= 0) continue;
+        if (c.nodes[i].kind == VAL_VOID) {
+            mark_env(c.nodes[i].p);
+            continue;
+        }
+        Value v = {.kind = c.nodes[i].kind};
+        switch (v.kind) {
+        case VAL_LIST: v.as.list = c.nodes[i].p; break;
+        case VAL_DICT: v.as.dict = c.nodes[i].p; break;
+        case VAL_INSTANCE: v.as.object = c.nodes[i].p; break;
+        case VAL_METHOD: v.as.bound = c.nodes[i].p; break;
+        case VAL_FUNCTION: v.as.function = c.nodes[i].p; break;
+        default: v.as.cls = c.nodes[i].p; break;
+        }
+        mark_value(&v);
+    }
+    bool ok = !c.failed;
+    free(c.nodes);
+    return ok;
+}
+
 void session_collect(Session *s) {
     if (!s->envs.next) return;
     int64_t count = 0;
@@ -476,6 +631,12 @@ void session_collect(Session *s) {
         mark_value(&f->result);
     }
     for (int i = 0; i < s->num_roots; i++) mark_value(s->roots[i]);
+    if (!mark_held_from_outside(s)) {
+        free(pending);
+        pending = NULL, num_pending = cap_pending = 0;
+        s->collect_at = s->num_envs + 1024; /* try again later, with more memory */
+        return;
+    }
     /* Hold every unreached env, then empty them: what only they kept goes,
      * and with it the references that made the cycles. */
     Env **dead = malloc((size_t)(count ? count : 1) * sizeof *dead);
@@ -504,7 +665,7 @@ void session_collect(Session *s) {
      * walked (at least 1024): the walks cost a constant per env made,
      * however large the heap of live objects grows. */
     s->num_envs = count - n;
-    int64_t work = s->num_envs + num_marked;
+    int64_t work = s->num_envs + num_marked; /* the census: garbage and live, paid for alike */
     s->collect_at = s->num_envs + (work > 1024 ? work : 1024);
 }
 

@@ -170,10 +170,12 @@ bool session_define(Session *s, const Stmt *def, Value *defaults);
 /* A new Env (one reference) whose names point into code, on the session's
  * list; NULL with the error set when out of memory. */
 Env *session_env(Session *s, Env *parent, Code *code, int line, int col);
-/* Clears the variables of envs that nothing outside a cycle of envs and
- * functions reaches (the roots: the globals, the running calls and
- * s->roots), so that cycles such as a nested function stored in the env it
- * closes over are freed. Called between statements, when many envs live. */
+/* Empties the envs, lists and dicts that nothing outside the cycles among
+ * them reaches (the roots: the globals, the running calls, s->roots, and
+ * every container with references its census cannot account for, such as
+ * a value the C code holds), so that cycles such as a nested function
+ * stored in the env it closes over are freed. Called between statements
+ * and loop iterations, inside functions too, when many envs were made. */
 void session_collect(Session *s);
 static inline void session_maybe_collect(Session *s) {
     if (s->num_envs >= s->collect_at) session_collect(s);

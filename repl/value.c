@@ -476,6 +476,14 @@ void value_keep(const Value *v) {
     else if (v->kind == VAL_DICT) gc_untrack(&v->as.dict->gc);
 }
 
+void value_each_tracked(void (*fn)(void *ctx, const Value *v), void *ctx) {
+    for (GcLink *l = gc_all.next; l != &gc_all; l = l->next) {
+        Value v = l->dict ? (Value){.kind = VAL_DICT, .as.dict = GC_OWNER(l, ValueDict)}
+                          : (Value){.kind = VAL_LIST, .as.list = GC_OWNER(l, ValueList)};
+        fn(ctx, &v);
+    }
+}
+
 int64_t value_clear_unseen(unsigned pass) {
     int64_t n = 0;
     for (GcLink *l = gc_all.next; l != &gc_all; l = l->next)

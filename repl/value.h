@@ -45,6 +45,12 @@ typedef enum {
 } ValueKind;
 
 typedef struct Value Value;
+/* What session_collect's census knows of a container: the census that last
+ * counted it, and its references from outside the containers counted. */
+typedef struct {
+    unsigned census;
+    int outside;
+} GcCount;
 typedef struct ValueList ValueList;
 typedef struct ValueDict ValueDict;
 typedef struct UserFunc UserFunc;
@@ -132,6 +138,7 @@ typedef struct GcLink {
 struct ValueList {
     int refs;
     unsigned seen;             /* session_collect's pass that last reached it */
+    GcCount census;            /* session_collect's count of its references */
     GcLink gc;
     bool tuple;     /* written (a, b) rather than [a, b] */
     int count, cap;
@@ -173,6 +180,7 @@ struct Env {
     int num_nonlocals;
     Env *prev, *next;          /* the session's list */
     bool marked;               /* reachable, during session_collect */
+    GcCount census;            /* session_collect's count of its references */
     bool class_scope;          /* a class body's namespace: functions defined in it do
                                   not close over it */
 };
@@ -183,6 +191,7 @@ struct Env {
 struct UserFunc {
     int refs;
     unsigned seen;             /* session_collect's pass that last reached it */
+    GcCount census;            /* session_collect's count of its references */
     Code *code;                /* owns def's or lambda's tree */
     const Stmt *def;           /* or */
     const Node *lambda;        /* NODE_LAMBDA */
@@ -205,6 +214,7 @@ static inline Node *const *userfunc_params(const UserFunc *f, int *n) {
 struct ClassObj {
     int refs;
     unsigned seen;             /* session_collect's pass that last reached it */
+    GcCount census;            /* session_collect's count of its references */
     char *name;
     ClassObj *base;            /* one of its refs, or NULL */
     ValueDict *attrs;
@@ -214,6 +224,7 @@ struct ClassObj {
 struct Instance {
     int refs;
     unsigned seen;             /* session_collect's pass that last reached it */
+    GcCount census;            /* session_collect's count of its references */
     ClassObj *cls;
     ValueDict *attrs;
 };
@@ -223,6 +234,7 @@ struct Instance {
 struct Bound {
     int refs;
     unsigned seen;             /* session_collect's pass that last reached it */
+    GcCount census;            /* session_collect's count of its references */
     Value func;
     Value self;
     ClassObj *from;            /* super(): one of its refs; NULL for a bound method */
@@ -248,6 +260,7 @@ static inline Value value_void(void) { return (Value){.kind = VAL_VOID}; }
 static inline Value value_none(void) { return (Value){.kind = VAL_NONE}; }
 static inline Value value_tensor(Tensor *t) { return (Value){.kind = VAL_TENSOR, .as.tensor = t}; }
 static inline Value value_number(double v) { return (Value){.kind = VAL_NUMBER, .as.number = v}; }
+static inline Value value_integer(int64_t v) { return (Value){.kind = VAL_INT, .as.integer = v}; }
 static inline Value value_bool(bool b) { return (Value){.kind = VAL_BOOL, .as.truth = b}; }
 
 /* A string value owning a copy of text; false when out of memory. */
@@ -272,6 +285,7 @@ typedef struct {
 struct ValueDict {
     int refs;
     unsigned seen;             /* session_collect's pass that last reached it */
+    GcCount census;            /* session_collect's count of its references */
     GcLink gc;
     bool set;
     int64_t count, cap;
@@ -293,6 +307,9 @@ bool value_dict_remove(ValueDict *d, const Value *key);
  * returns how many it emptied. Only the collector calls it, where every
  * live list and dict is reachable from what the pass marked. */
 int64_t value_clear_unseen(unsigned pass);
+/* Calls fn with every list and dict on the collector's circle (as a
+ * borrowed value), for the collector's census. */
+void value_each_tracked(void (*fn)(void *ctx, const Value *v), void *ctx);
 
 /* Takes the list or dict v holds off the collector's circle: it lives as
  * long as the program, held where no pass looks (a signature's default,
