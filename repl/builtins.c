@@ -403,7 +403,7 @@ bool arg_axes(Session *s, CallArgs *a, int i, int *count, int64_t *axes) {
                 (v->kind == VAL_TENSOR && v->as.tensor->ndim == 1);
     int n = !many ? 1
             : v->kind == VAL_LIST  ? v->as.list->count
-            : v->kind == VAL_SHAPE ? v->as.shape.ndim
+            : v->kind == VAL_SHAPE ? v->as.shape->ndim
                                    : (int)v->as.tensor->numel;
     if (n > AG_MAX_DIMS) return arg_error(s, a, i, "too many dimensions (at most %d)", AG_MAX_DIMS);
     bool ok = true;
@@ -411,7 +411,7 @@ bool arg_axes(Session *s, CallArgs *a, int i, int *count, int64_t *axes) {
     for (int k = 0; ok && k < n; k++) {
         if (many)
             *v = saved.kind == VAL_LIST    ? saved.as.list->items[k]
-                 : saved.kind == VAL_SHAPE ? value_number((double)saved.as.shape.dims[k])
+                 : saved.kind == VAL_SHAPE ? value_number((double)saved.as.shape->dims[k])
                                            : value_number(saved.as.tensor->data[k]);
         int axis = 0;
         ok = arg_axis(s, a, i, &axis);
@@ -469,8 +469,8 @@ static bool dims_of_list(Session *s, CallArgs *a, int i, bool allow_infer, int *
                          int64_t *shape) {
     const Value *v = slot(a, i);
     if (v->kind == VAL_SHAPE) {
-        *ndim = v->as.shape.ndim;
-        memcpy(shape, v->as.shape.dims, (size_t)*ndim * sizeof *shape);
+        *ndim = v->as.shape->ndim;
+        memcpy(shape, v->as.shape->dims, (size_t)*ndim * sizeof *shape);
         return true;
     }
     const ValueList *l = v->as.list;
@@ -617,13 +617,27 @@ Value builtin_as_value(const Builtin *b) {
     return (Value){.kind = VAL_BUILTIN, .as.builtin = {b, b->name, (b->flags & BI_TYPE) != 0}};
 }
 
+/* Each builtin's Python variant (or NULL), found once: a .py file asks at
+ * every call of sum, len, isinstance... */
+static const Builtin **variants;
+
+static void build_variants(void) {
+    int count;
+    const Builtin *all = all_builtins(&count);
+    variants = calloc((size_t)count, sizeof *variants);
+    if (!variants) abort(); /* at start-up: nothing sensible to do */
+    for (int k = 0; k < count; k++)
+        for (int i = count - num_python_builtins; i < count && !variants[k]; i++)
+            if ((all[i].flags & BI_PY_VARIANT) && strcmp(all[i].name, all[k].name) == 0)
+                variants[k] = &all[i];
+}
+
 const Builtin *builtin_python_variant(const Builtin *b, const Value *args, int n) {
     if (n > 0 && args[0].kind == VAL_TENSOR && strcmp(b->name, "range") != 0) return NULL;
     int count;
     const Builtin *all = all_builtins(&count);
-    for (int i = count - num_python_builtins; i < count; i++)
-        if ((all[i].flags & BI_PY_VARIANT) && strcmp(all[i].name, b->name) == 0) return &all[i];
-    return NULL;
+    if (!variants) build_variants();
+    return b >= all && b < all + count ? variants[b - all] : NULL;
 }
 
 static const Builtin *all_builtins(int *count) {

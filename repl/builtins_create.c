@@ -92,8 +92,8 @@ BUILTIN(bi_tensor) {
     bool boolean = value_all_boolean(v);
     if (v->kind == VAL_SHAPE) { /* tensor(x.shape): its dimensions */
         double dims[AG_MAX_DIMS];
-        for (int i = 0; i < v->as.shape.ndim; i++) dims[i] = (double)v->as.shape.dims[i];
-        return leaf_result(s, a, 1, tensor_create(1, (int64_t[]){v->as.shape.ndim}, dims, false),
+        for (int i = 0; i < v->as.shape->ndim; i++) dims[i] = (double)v->as.shape->dims[i];
+        return leaf_result(s, a, 1, tensor_create(1, (int64_t[]){v->as.shape->ndim}, dims, false),
                            out);
     }
     if (v->kind == VAL_LIST && v->as.list->tuple) { /* tensor((1, 2)): a list of the same items */

@@ -126,7 +126,7 @@ BUILTIN(bi_round) {
 
 static BUILTIN(bi_len) {
     const Value *v = &a->arg[0];
-    if (v->kind == VAL_SHAPE) *out = value_number(v->as.shape.ndim);
+    if (v->kind == VAL_SHAPE) *out = value_number(v->as.shape->ndim);
     else if (v->kind == VAL_LIST) *out = value_number(v->as.list->count);
     else if (v->kind != VAL_TENSOR) return arg_error(s, a, 0, "len() of %s", value_kind_name(v));
     else if (v->as.tensor->ndim == 0) return arg_error(s, a, 0, "len() of a 0-d tensor");

@@ -107,7 +107,7 @@ static bool truth(Session *s, const Node *at, const Value *v, bool *out) {
     case VAL_FUNCTION: case VAL_BUILTIN: case VAL_CLASS: case VAL_METHOD:
         *out = true;
         return true;
-    case VAL_SHAPE: *out = v->as.shape.ndim > 0; return true;
+    case VAL_SHAPE: *out = v->as.shape->ndim > 0; return true;
     case VAL_MODULE: case VAL_OPTIM: case VAL_GENERATOR: *out = true; return true;
     case VAL_TENSOR:
         if (v->as.tensor->numel == 1) {
@@ -599,8 +599,7 @@ static bool attr_grad(Session *s, const Node *n, Tensor *t, Value *out) {
 static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
     if (attr_is(n, "grad")) return attr_grad(s, n, t, out);
     if (attr_is(n, "shape")) {
-        *out = (Value){.kind = VAL_SHAPE, .as.shape.ndim = t->ndim};
-        memcpy(out->as.shape.dims, t->shape, sizeof t->shape);
+        if (!value_shape(t->ndim, t->shape, out)) return session_fail(s, n->line, n->col, "out of memory");
     } else if (attr_is(n, "T")) {
         /* 0-d and 1-D: the tensor itself, as PyTorch returns it */
         if (t->ndim < 2) *out = value_tensor(tensor_retain(t));
@@ -1090,11 +1089,11 @@ static bool eval_index(Session *s, const Node *n, Value *out) {
         if (ok) out->boolean = obj.boolean; /* a mask's elements are booleans */
     } else if ((obj.kind == VAL_SHAPE || obj.kind == VAL_LIST) && n->num_kids == 1 &&
                n->kids[0]->kind != NODE_SLICE) {
-        int64_t size = obj.kind == VAL_SHAPE ? obj.as.shape.ndim : obj.as.list->count, i = 0;
+        int64_t size = obj.kind == VAL_SHAPE ? obj.as.shape->ndim : obj.as.list->count, i = 0;
         Value v;
         ok = eval_expression(s, n->kids[0], &v) && index_number(s, n->kids[0], &v, -1, size, &i);
         value_release(&v);
-        if (ok && obj.kind == VAL_SHAPE) *out = value_number((double)obj.as.shape.dims[i]);
+        if (ok && obj.kind == VAL_SHAPE) *out = value_number((double)obj.as.shape->dims[i]);
         else if (ok) ok = value_copy(&obj.as.list->items[i], out);
     } else {
         ok = session_fail(s, n->line, n->col, "%s cannot be indexed that way",
@@ -1703,11 +1702,22 @@ static bool call_method(Session *s, const Node *call, Value *out) {
     const Node *attr = call->left;
     const Node *obj = attr->left;
     if (module_habit(s, attr)) return false;
-    const Builtin *b = builtin_find(attr->as.text.text, attr->as.text.length);
     Value self;
     if (!eval_expression(s, obj, &self)) return false;
     if (self.kind == VAL_TENSOR && in_place_name(attr)) return call_in_place(s, call, &self, out);
     if (self.kind == VAL_MODULE) return call_module(s, call, self.as.module, out);
+    if (self.kind == VAL_INSTANCE) { /* a method of its class: called with no bound method made */
+        const Value *f = value_method_of(&self, attr->as.text.text, attr->as.text.length);
+        if (f) {
+            UserFunc *fn = f->as.function;
+            fn->refs++; /* the call may replace the class's attribute */
+            Value held = {.kind = VAL_FUNCTION, .as.function = fn};
+            bool ok = call_user(s, call, fn, &self, out);
+            value_release(&held);
+            value_release(&self);
+            return ok;
+        }
+    }
     if (self.kind == VAL_INSTANCE || self.kind == VAL_CLASS || self.kind == VAL_METHOD) {
         Value f; /* obj.f(...): the bound method, or whatever the attribute holds */
         bool found = value_getattr(&self, attr->as.text.text, attr->as.text.length, &f);
@@ -1733,6 +1743,7 @@ static bool call_method(Session *s, const Node *call, Value *out) {
         return ok;
     }
     if (!stacked(s, obj, &self)) return false;
+    const Builtin *b = builtin_find(attr->as.text.text, attr->as.text.length);
     const Builtin *method = builtin_method(self.kind, attr->as.text.text, attr->as.text.length);
     if (method) return call_builtin(s, call, method, &self, out); /* opt.step() */
     bool tensor_like = self.kind == VAL_TENSOR || (self.kind == VAL_NUMBER && self.literal);
@@ -2497,7 +2508,7 @@ static Status assign_index(Session *s, const Stmt *st, TokenType op) {
  * shape's, a tensor's first axis. */
 static bool unpack_items(Session *s, const Node *at, const Value *v, int want, Value *items) {
     int64_t count = v->kind == VAL_LIST ? v->as.list->count
-                    : v->kind == VAL_SHAPE ? v->as.shape.ndim
+                    : v->kind == VAL_SHAPE ? v->as.shape->ndim
                     : v->kind == VAL_TENSOR && v->as.tensor->ndim > 0 ? v->as.tensor->shape[0]
                     : -1;
     if (count < 0)
@@ -2512,7 +2523,7 @@ static bool unpack_items(Session *s, const Node *at, const Value *v, int want, V
     for (int k = 0; k < want; k++) {
         bool ok = true;
         if (v->kind == VAL_LIST) ok = value_copy(&v->as.list->items[k], &items[k]);
-        else if (v->kind == VAL_SHAPE) items[k] = count_value(s, v->as.shape.dims[k]);
+        else if (v->kind == VAL_SHAPE) items[k] = count_value(s, v->as.shape->dims[k]);
         else ok = engine_result(s, at, tensor_select(v->as.tensor, 0, k), &items[k]);
         if (!ok) {
             for (int j = 0; j < k; j++) value_release(&items[j]);

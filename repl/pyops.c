@@ -136,7 +136,7 @@ static bool contains(Session *s, const Node *n, const Value *a, const Value *b, 
         return eq || session_fail(s, n->line, n->col, "%s", ag_error());
     }
     if (b->kind == VAL_SHAPE && value_is_scalar(a)) {
-        for (int i = 0; i < b->as.shape.ndim && !*out; i++) *out = b->as.shape.dims[i] == value_scalar(a);
+        for (int i = 0; i < b->as.shape->ndim && !*out; i++) *out = b->as.shape->dims[i] == value_scalar(a);
         return true;
     }
     if (b->kind == VAL_STRING && a->kind == VAL_STRING) {

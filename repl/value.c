@@ -86,7 +86,7 @@ static bool defer_release(Value *v) {
 
 static void release_now(Value *v);
 
-void value_release(Value *v) {
+void value_release_held(Value *v) {
     if (release_depth >= RELEASE_DEPTH && holds_values(v->kind) && defer_release(v)) return;
     release_depth++;
     release_now(v);
@@ -110,6 +110,9 @@ static void release_now(Value *v) {
         if (v->as.string.owner && --v->as.string.owner->refs == 0) free(v->as.string.owner);
         break;
     case VAL_TENSOR: tensor_release(v->as.tensor); break;
+    case VAL_SHAPE:
+        if (--v->as.shape->refs == 0) free(v->as.shape);
+        break;
     case VAL_LIST:
         if (v->as.list && --v->as.list->refs == 0) {
             gc_untrack(&v->as.list->gc);
@@ -162,6 +165,16 @@ ValueDict *value_dict_new(bool set) {
     return d;
 }
 
+bool value_shape(int ndim, const int64_t *dims, Value *out) {
+    ShapeObj *shape = malloc(sizeof *shape);
+    if (!shape) return *out = value_void(), false;
+    shape->refs = 1;
+    shape->ndim = ndim;
+    memcpy(shape->dims, dims, (size_t)ndim * sizeof *dims);
+    *out = (Value){.kind = VAL_SHAPE, .as.shape = shape};
+    return true;
+}
+
 bool value_hashable(const Value *v) {
     switch (v->kind) {
     case VAL_NONE: case VAL_BOOL: case VAL_INT: case VAL_NUMBER: case VAL_STRING:
@@ -211,7 +224,7 @@ static uint64_t value_hash(const Value *v) {
     }
     case VAL_SHAPE: {
         uint64_t h = 0x345678;
-        for (int i = 0; i < v->as.shape.ndim; i++) h = mix(h ^ mix((uint64_t)v->as.shape.dims[i]));
+        for (int i = 0; i < v->as.shape->ndim; i++) h = mix(h ^ mix((uint64_t)v->as.shape->dims[i]));
         return h;
     }
     default: return 0;
@@ -253,8 +266,8 @@ bool value_equal(const Value *a, const Value *b) {
     case VAL_CLASS: return a->as.cls == b->as.cls;
     case VAL_BUILTIN: return a->as.builtin.row == b->as.builtin.row;
     case VAL_SHAPE:
-        return a->as.shape.ndim == b->as.shape.ndim &&
-               memcmp(a->as.shape.dims, b->as.shape.dims, (size_t)a->as.shape.ndim * sizeof(int64_t)) == 0;
+        return a->as.shape->ndim == b->as.shape->ndim &&
+               memcmp(a->as.shape->dims, b->as.shape->dims, (size_t)a->as.shape->ndim * sizeof(int64_t)) == 0;
     case VAL_LIST:
         if (a->as.list == b->as.list) return true; /* Python compares items by identity first */
         if (a->as.list->tuple != b->as.list->tuple || a->as.list->count != b->as.list->count)
@@ -404,11 +417,26 @@ bool value_getattr(const Value *obj, const char *name, size_t length, Value *out
     return false;
 }
 
+const Value *value_method_of(const Value *obj, const char *name, size_t length) {
+    Value key = key_of(name, length);
+    if (value_dict_get(obj->as.object->attrs, &key)) return NULL; /* its own attribute */
+    const Value *f = value_class_lookup(obj->as.object->cls, name, length);
+    return f && f->kind == VAL_FUNCTION && !(f->as.function->def && f->as.function->def->staticmethod)
+               ? f : NULL;
+}
+
 bool value_setattr(const Value *obj, const char *name, size_t length, Value v) {
     ValueDict *d = obj->kind == VAL_INSTANCE ? obj->as.object->attrs
                    : obj->kind == VAL_CLASS  ? obj->as.cls->attrs
                                              : NULL;
-    Value key;
+    Value key = key_of(name, length);
+    Value *old = d ? value_dict_get(d, &key) : NULL;
+    if (old) { /* self.grad += ...: the key is there, so no copy of it is made */
+        Value was = *old;
+        *old = v;
+        value_release(&was);
+        return true;
+    }
     if (!d || !value_string(name, length, &key)) {
         value_release(&v);
         return false;
@@ -554,10 +582,10 @@ bool value_list_append(ValueList *l, Value v) {
     return true;
 }
 
-bool value_copy(const Value *v, Value *out) {
-    *out = *v;
+void value_copy_held(const Value *v) {
     switch (v->kind) {
     case VAL_TENSOR: tensor_retain(v->as.tensor); break;
+    case VAL_SHAPE: v->as.shape->refs++; break;
     case VAL_OPTIM: v->as.optim->refs++; break;
     case VAL_GENERATOR: v->as.generator->refs++; break;
     case VAL_LIST: v->as.list->refs++; break;
@@ -571,14 +599,13 @@ bool value_copy(const Value *v, Value *out) {
         break;
     default: break;
     }
-    return true;
 }
 
 int64_t value_item_count(const Value *v) {
     return v->kind == VAL_LIST ? v->as.list->count
            : v->kind == VAL_DICT ? v->as.dict->count
            : v->kind == VAL_STRING ? (int64_t)v->as.string.length
-           : v->kind == VAL_SHAPE ? v->as.shape.ndim
+           : v->kind == VAL_SHAPE ? v->as.shape->ndim
            : v->kind == VAL_TENSOR && v->as.tensor->ndim > 0 ? v->as.tensor->shape[0]
                                                             : -1;
 }
@@ -589,7 +616,7 @@ bool value_item(const Value *v, int64_t k, bool as_int, Value *out) {
     if (v->kind == VAL_DICT) return value_copy(&v->as.dict->entries[k].key, out);
     if (v->kind == VAL_STRING) return value_string(v->as.string.text + k, 1, out);
     if (v->kind == VAL_SHAPE) {
-        int64_t d = v->as.shape.dims[k];
+        int64_t d = v->as.shape->dims[k];
         *out = as_int ? (Value){.kind = VAL_INT, .as.integer = d} : value_number((double)d);
         return true;
     }
@@ -842,11 +869,11 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
     case VAL_SHAPE:
         if (opts->python) { /* torch.Size([2, 3]) */
             strbuf_append(out, "torch.Size([");
-            for (int i = 0; i < v->as.shape.ndim; i++)
-                strbuf_appendf(out, "%s%lld", i ? ", " : "", (long long)v->as.shape.dims[i]);
+            for (int i = 0; i < v->as.shape->ndim; i++)
+                strbuf_appendf(out, "%s%lld", i ? ", " : "", (long long)v->as.shape->dims[i]);
             strbuf_append(out, "])");
         } else {
-            strbuf_append(out, ag_shape_str(v->as.shape.ndim, v->as.shape.dims, buf, sizeof buf));
+            strbuf_append(out, ag_shape_str(v->as.shape->ndim, v->as.shape->dims, buf, sizeof buf));
         }
         break;
     case VAL_LIST: format_tuple(out, v->as.list, opts); break;

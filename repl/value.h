@@ -45,6 +45,13 @@ typedef enum {
 } ValueKind;
 
 typedef struct Value Value;
+/* x.shape's dimensions: shared by the values that hold them (refs), so
+ * that a value stays four words. */
+typedef struct ShapeObj {
+    int refs;
+    int ndim;
+    int64_t dims[AG_MAX_DIMS];
+} ShapeObj;
 /* What session_collect's census knows of a container: the census that last
  * counted it, and its references from outside the containers counted. */
 typedef struct {
@@ -106,7 +113,7 @@ struct Value {
         struct { const char *text; size_t length; struct StrObj *owner; } string;
                          /* owner: the refcounted bytes text points into, or NULL
                             for static text (a signature's default) */
-        struct { int ndim; int64_t dims[AG_MAX_DIMS]; } shape;
+        struct ShapeObj *shape;                              /* one of its refs */
         ValueList *list;                                     /* one of its refs */
         ValueDict *dict;                                     /* one of its refs */
         const char *grad_fn;                                 /* static text */
@@ -247,6 +254,10 @@ void class_release(ClassObj *c);
  * bound to the object, unless it is a staticmethod); a new value in out, or
  * false when there is none. */
 bool value_getattr(const Value *obj, const char *name, size_t length, Value *out);
+/* The function obj.NAME(...) would call with obj first (borrowed): a
+ * method of obj's class (not a staticmethod) that no attribute of obj's
+ * own hides; NULL otherwise. obj is an object (VAL_INSTANCE). */
+const Value *value_method_of(const Value *obj, const char *name, size_t length);
 /* obj.NAME = v (taking v) on an object or a class; false (v released) when
  * obj is neither or memory runs out. */
 bool value_setattr(const Value *obj, const char *name, size_t length, Value v);
@@ -263,13 +274,32 @@ static inline Value value_number(double v) { return (Value){.kind = VAL_NUMBER, 
 static inline Value value_integer(int64_t v) { return (Value){.kind = VAL_INT, .as.integer = v}; }
 static inline Value value_bool(bool b) { return (Value){.kind = VAL_BOOL, .as.truth = b}; }
 
+/* A torch.Size of ndim dims; false when out of memory. */
+bool value_shape(int ndim, const int64_t *dims, Value *out);
 /* A string value owning a copy of text; false when out of memory. */
 bool value_string(const char *text, size_t length, Value *out);
 
-void value_release(Value *v);
-/* A second owner of v's contents (a reference for tensors, a deep copy of
- * lists); false only when a list cannot be copied for lack of memory. */
-bool value_copy(const Value *v, Value *out);
+/* The kinds whose values hold a reference to something (value_release
+ * has work to do, value_copy a count to raise): a bit per ValueKind. */
+#define VALUE_HOLDS_MASK                                                                     \
+    ((1u << VAL_STRING) | (1u << VAL_TENSOR) | (1u << VAL_SHAPE) | (1u << VAL_LIST) |       \
+     (1u << VAL_DICT) | (1u << VAL_OPTIM) | (1u << VAL_GENERATOR) | (1u << VAL_FUNCTION) | \
+     (1u << VAL_CLASS) | (1u << VAL_INSTANCE) | (1u << VAL_METHOD))
+void value_release_held(Value *v);
+void value_copy_held(const Value *v);
+/* Drops v's reference (freeing what no other value holds); v becomes VAL_VOID.
+ * Inline, since most values the evaluator drops are numbers. */
+static inline void value_release(Value *v) {
+    if ((1u << v->kind) & VALUE_HOLDS_MASK) value_release_held(v);
+    else *v = value_void();
+}
+/* A second owner of v's contents (a second reference); true (the bool is
+ * kept for the callers written when lists were deep copies). */
+static inline bool value_copy(const Value *v, Value *out) {
+    *out = *v;
+    if ((1u << v->kind) & VALUE_HOLDS_MASK) value_copy_held(v);
+    return true;
+}
 /* A new list of count items, all VAL_VOID; NULL when out of memory. */
 ValueList *value_list_new(int count, bool tuple);
 /* Appends v to l (taking it); false when out of memory (v released). */
