@@ -76,6 +76,7 @@ struct Node {
      * the builtin of that name (found once: the table never changes) */
     int cache_slot;
     uint32_t cache_generation;
+    int local_slot;       /* NAME: 1 + where in a call's variables it was last found */
     const void *builtin;
     bool builtin_known;
     /* Whether a call in the subtree names a builtin that returns nothing

@@ -150,6 +150,21 @@ static bool names_has(Node *const *names, int count, const Node *n) {
     return false;
 }
 
+/* The variable n names among env e's, or NULL: looked for first where n
+ * found it last (a call binds its variables in the same order each time). */
+static Local *local_of(Env *e, const Node *n) {
+    int k = n->local_slot - 1;
+    size_t len = n->as.text.length;
+    if (k >= 0 && k < e->num_locals) {
+        Local *l = &e->locals[k];
+        if (l->length == len && (l->name == n->as.text.text || memcmp(l->name, n->as.text.text, len) == 0))
+            return l;
+    }
+    Local *l = env_lookup(e, n->as.text.text, len);
+    if (l) ((Node *)n)->local_slot = (int)(l - e->locals) + 1;
+    return l;
+}
+
 /* What a name means where it is read. */
 typedef struct {
     Value *value;            /* a variable of a running call (or one it closes over), a
@@ -176,7 +191,7 @@ static Meaning resolve(Session *s, const Node *n) {
     Env *e = s->frame ? s->frame->env : NULL;
     if (e && names_has(e->globals, e->num_globals, n)) e = NULL;
     for (; e && !m.value; e = e->parent) {
-        Local *l = env_lookup(e, n->as.text.text, n->as.text.length);
+        Local *l = local_of(e, n);
         if (l && l->value.kind != VAL_VOID) m.value = &l->value;
     }
     if (!m.value) {
@@ -214,6 +229,13 @@ static bool bind_name(Session *s, const Node *n, Value v) {
                     e = up;
                     break;
                 }
+        Local *l = local_of(e, n);
+        if (l) { /* rebinding a variable of the call */
+            Value was = l->value;
+            l->value = v;
+            value_release(&was);
+            return true;
+        }
         return env_bind(s, e, n->as.text.text, n->as.text.length, v, n->line, n->col);
     }
     Var *existing = global_var(s, n);
@@ -2095,8 +2117,9 @@ static bool eval_number(Session *s, const Node *n, Value *out) {
     return true;
 }
 
-bool eval_expression(Session *s, const Node *n, Value *out) {
-    *out = value_void();
+/* An expression with parts: evaluated below the checks that bound the
+ * recursion (kept out of eval_expression, so that a leaf costs a call). */
+static __attribute__((noinline)) bool eval_nested(Session *s, const Node *n, Value *out) {
     if (session_interrupted) return session_fail(s, n->line, n->col, "interrupted");
     if (s->eval_depth >= MAX_EVAL_DEPTH || !session_stack_ok(s))
         return session_fail(s, n->line, n->col, s->python ? "RecursionError: maximum recursion "
@@ -2141,6 +2164,16 @@ bool eval_expression(Session *s, const Node *n, Value *out) {
     }
     s->eval_depth--;
     return ok;
+}
+
+bool eval_expression(Session *s, const Node *n, Value *out) {
+    *out = value_void();
+    switch (n->kind) { /* the leaves: nothing below them to bound */
+    case NODE_NUMBER: return eval_number(s, n, out);
+    case NODE_NAME: return eval_name(s, n, out);
+    case NODE_CONST: return eval_const(n, out);
+    default: return eval_nested(s, n, out);
+    }
 }
 
 /* ======================================================================

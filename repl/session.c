@@ -7,6 +7,7 @@
 #include "session.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,12 +305,15 @@ bool session_define(Session *s, const Stmt *def, Value *defaults) {
  * ====================================================================== */
 
 Env *session_env(Session *s, Env *parent, Code *code, int line, int col) {
-    Env *e = calloc(1, sizeof *e);
+    Env *e = malloc(sizeof *e);
     if (!e) {
         session_set_error(s, line, col, "out of memory calling a function");
         return NULL;
     }
+    memset(e, 0, offsetof(Env, few)); /* the few locals are written as they are bound */
     e->refs = 1;
+    e->locals = e->few;
+    e->cap_locals = ENV_FEW_LOCALS;
     e->parent = parent;
     if (parent) parent->refs++;
     e->code = code;
@@ -334,11 +338,13 @@ bool env_bind(Session *s, Env *e, const char *name, size_t length, Value v, int 
     if (!l) {
         if (e->num_locals == e->cap_locals) {
             int cap = e->cap_locals ? e->cap_locals * 2 : 8;
-            Local *bigger = realloc(e->locals, (size_t)cap * sizeof *bigger);
+            Local *bigger = e->locals == e->few ? malloc((size_t)cap * sizeof *bigger)
+                                                : realloc(e->locals, (size_t)cap * sizeof *bigger);
             if (!bigger) {
                 value_release(&v);
                 return session_fail(s, line, col, "out of memory binding a name");
             }
+            if (e->locals == e->few) memcpy(bigger, e->few, (size_t)e->num_locals * sizeof *bigger);
             e->locals = bigger;
             e->cap_locals = cap;
         }
@@ -591,7 +597,9 @@ static void census_out(Census *c, CensusNode n) {
 static bool mark_held_from_outside(Session *s) {
     static unsigned pass;
     if (++pass == 0) pass = 1; /* 0 is never a census: fresh containers are uncounted */
-    Census c = {.pass = pass};
+    static CensusNode *kept; /* the last census's array, reused: no allocation per pass */
+    static int64_t kept_cap;
+    Census c = {.pass = pass, .nodes = kept, .cap = kept_cap};
     value_each_tracked(census_tracked, &c);
     for (Env *e = s->envs.next; !c.failed && e != &s->envs; e = e->next)
         census_count(&c, VAL_VOID, e);
@@ -615,7 +623,7 @@ static bool mark_held_from_outside(Session *s) {
         mark_value(&v);
     }
     bool ok = !c.failed;
-    free(c.nodes);
+    kept = c.nodes, kept_cap = c.cap;
     return ok;
 }
 
@@ -639,9 +647,15 @@ void session_collect(Session *s) {
     }
     /* Hold every unreached env, then empty them: what only they kept goes,
      * and with it the references that made the cycles. */
-    Env **dead = malloc((size_t)(count ? count : 1) * sizeof *dead);
+    static Env **dead; /* reused by each pass, grown as the envs grow */
+    static int64_t dead_cap;
+    if (count > dead_cap) {
+        Env **grown = realloc(dead, (size_t)count * 2 * sizeof *grown);
+        if (grown) dead = grown, dead_cap = count * 2;
+    }
+    if (count > dead_cap) count = 0; /* no memory: the cycles wait for the next pass */
     int64_t n = 0;
-    for (Env *e = s->envs.next; dead && e != &s->envs; e = e->next)
+    for (Env *e = s->envs.next; n < count && e != &s->envs; e = e->next)
         if (!e->marked) e->refs++, dead[n++] = e;
     for (int64_t i = 0; i < n; i++) {
         Env *e = dead[i];
@@ -653,11 +667,10 @@ void session_collect(Session *s) {
             value_release(&locals[k].value);
             if (!e->code) free((char *)locals[k].name);
         }
-        free(locals);
+        env_free_locals(e, locals);
         env_release(parent);
     }
     for (int64_t i = 0; i < n; i++) env_release(dead[i]);
-    free(dead);
     free(pending);
     pending = NULL, num_pending = cap_pending = 0;
     value_clear_unseen(mark_pass); /* the cycles of lists, dicts and objects */
@@ -666,7 +679,7 @@ void session_collect(Session *s) {
      * however large the heap of live objects grows. */
     s->num_envs = count - n;
     int64_t work = s->num_envs + num_marked; /* the census: garbage and live, paid for alike */
-    s->collect_at = s->num_envs + (work > 1024 ? work : 1024);
+    s->collect_at = s->num_envs + (work > 1024 ? 2 * work : 1024);
 }
 
 /* ======================================================================

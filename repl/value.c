@@ -459,7 +459,7 @@ void env_release(Env *e) {
         value_release(&e->locals[i].value);
         if (!e->code) free((char *)e->locals[i].name); /* env_bind's copies */
     }
-    free(e->locals);
+    env_free_locals(e, e->locals);
     env_release(e->parent);
     code_release(e->code);
     free(e);
@@ -516,8 +516,13 @@ int64_t value_clear_unseen(unsigned pass) {
     int64_t n = 0;
     for (GcLink *l = gc_all.next; l != &gc_all; l = l->next)
         n += (l->dict ? GC_OWNER(l, ValueDict)->seen : GC_OWNER(l, ValueList)->seen) != pass;
-    GcLink **dead = n ? malloc((size_t)n * sizeof *dead) : NULL;
-    if (!dead) return 0; /* nothing to do, or no memory: the cycles wait for the next pass */
+    static GcLink **dead; /* reused by each pass, grown as the heap grows */
+    static int64_t dead_cap;
+    if (n > dead_cap) {
+        GcLink **grown = realloc(dead, (size_t)n * 2 * sizeof *grown);
+        if (grown) dead = grown, dead_cap = n * 2;
+    }
+    if (!n || n > dead_cap) return 0; /* nothing to do, or no memory: the cycles wait */
     int64_t k = 0;
     for (GcLink *l = gc_all.next; l != &gc_all; l = l->next) {
         if (l->dict && GC_OWNER(l, ValueDict)->seen != pass) GC_OWNER(l, ValueDict)->refs++;
@@ -547,7 +552,6 @@ int64_t value_clear_unseen(unsigned pass) {
                                 : (Value){.kind = VAL_LIST, .as.list = GC_OWNER(dead[i], ValueList)};
         value_release(&v);
     }
-    free(dead);
     return k;
 }
 

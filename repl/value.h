@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "ag.h"
 #include "ast.h"
@@ -175,9 +176,10 @@ typedef struct {
  * is on its session's list, so that envs kept alive only by each other
  * (a nested function stored in the env it closes over) can be found and
  * cleared (session_collect). */
+enum { ENV_FEW_LOCALS = 6 };
 struct Env {
     int refs;
-    Local *locals;
+    Local *locals;             /* few, until more are bound */
     int num_locals, cap_locals;
     Env *parent;               /* the env the function was defined in, or NULL */
     Code *code;                /* what the names point into */
@@ -190,7 +192,12 @@ struct Env {
     GcCount census;            /* session_collect's count of its references */
     bool class_scope;          /* a class body's namespace: functions defined in it do
                                   not close over it */
+    Local few[ENV_FEW_LOCALS]; /* a call's first variables, with no allocation of their own */
 };
+/* Frees e's locals array unless it is e's own few. */
+static inline void env_free_locals(Env *e, Local *locals) {
+    if (locals != e->few) free(locals);
+}
 
 /* A function: a def (or ag's f(x) = EXPR, f(x) { ... }) or a lambda, with
  * its defaults (evaluated where it was defined) and the env it closes
