@@ -236,7 +236,7 @@ static bool bind_name(Session *s, const Node *n, Value v) {
             value_release(&was);
             return true;
         }
-        return env_bind(s, e, n->as.text.text, n->as.text.length, v, n->line, n->col);
+        return env_bind_new(s, e, NULL, n->as.text.text, n->as.text.length, v, n->line, n->col);
     }
     Var *existing = global_var(s, n);
     if (existing) { /* rebinding a variable: the common case, in loops */
@@ -1266,7 +1266,8 @@ static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int
     bool ok = true;
     for (int i = 0; i < n; i++) {
         const Node *p = params[i];
-        if (ok) ok = env_bind(s, env, p->as.text.text, p->as.text.length, args[i], at->line, at->col);
+        /* the parameters' names are distinct (session_function checked): no lookup */
+        if (ok) ok = env_bind_new(s, env, NULL, p->as.text.text, p->as.text.length, args[i], at->line, at->col);
         else value_release(&args[i]);
     }
     s->frame = &frame;
@@ -2348,11 +2349,8 @@ static bool store_slice(Session *s, const Stmt *st, ValueList *l) {
         }
     } else if (ok) { /* replace items [start, start + length) by the n new ones */
         int64_t count = l->count + n - length;
-        Value *grown = count > l->cap ? realloc(l->items, (size_t)count * sizeof *grown) : l->items;
-        ok = grown || session_fail(s, target->line, target->col, "MemoryError");
+        ok = value_list_reserve(l, count) || session_fail(s, target->line, target->col, "MemoryError");
         if (ok) {
-            l->items = grown;
-            if (count > l->cap) l->cap = (int)count;
             for (int64_t k = 0; k < length; k++) value_release(&l->items[start + k]);
             memmove(&l->items[start + n], &l->items[start + length],
                     (size_t)(l->count - start - length) * sizeof *l->items);

@@ -334,7 +334,11 @@ Local *env_lookup(Env *e, const char *name, size_t length) {
 }
 
 bool env_bind(Session *s, Env *e, const char *name, size_t length, Value v, int line, int col) {
-    Local *l = env_lookup(e, name, length);
+    return env_bind_new(s, e, env_lookup(e, name, length), name, length, v, line, col);
+}
+
+bool env_bind_new(Session *s, Env *e, Local *l, const char *name, size_t length, Value v,
+                  int line, int col) {
     if (!l) {
         if (e->num_locals == e->cap_locals) {
             int cap = e->cap_locals ? e->cap_locals * 2 : 8;

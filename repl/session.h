@@ -208,6 +208,10 @@ const char *session_engine_prefix(const Session *s, const char *message);
 Local *env_lookup(Env *e, const char *name, size_t length);
 /* Binds a variable of e (taking v's reference). */
 bool env_bind(Session *s, Env *e, const char *name, size_t length, Value v, int line, int col);
+/* The same, where l is env_lookup's answer, already known (NULL: a name e
+ * does not have yet, such as a parameter of a fresh call's env). */
+bool env_bind_new(Session *s, Env *e, Local *l, const char *name, size_t length, Value v,
+                  int line, int col);
 
 /* Prints a value as a statement's result (nothing for VAL_VOID). */
 void session_print_value(Session *s, const Value *v);

@@ -31,16 +31,77 @@ static void gc_untrack(GcLink *l) {
 
 struct StrObj {
     int refs;
+    size_t length;
+    uint64_t hash;   /* of the whole text: a dict key's, found once */
     char text[];
 };
 
-bool value_string(const char *text, size_t length, Value *out) {
+static uint64_t string_hash(const char *text, size_t length) {
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < length; i++) h = (h ^ (unsigned char)text[i]) * 1099511628211ULL;
+    return h;
+}
+
+static struct StrObj *str_new(const char *text, size_t length) {
     struct StrObj *o = malloc(sizeof *o + length + 1);
-    *out = value_void();
-    if (!o) return false;
+    if (!o) return NULL;
     o->refs = 1;
+    o->length = length;
+    o->hash = string_hash(text, length);
     memcpy(o->text, text, length);
     o->text[length] = '\0';
+    return o;
+}
+
+bool value_string(const char *text, size_t length, Value *out) {
+    struct StrObj *o = str_new(text, length);
+    *out = value_void();
+    if (!o) return false;
+    *out = (Value){.kind = VAL_STRING, .as.string = {o->text, length, o}};
+    return true;
+}
+
+/* Attribute names, one string each, kept for the program's life: a new
+ * attribute (self.grad = 0 in each of a million objects) then takes a
+ * reference to its name instead of a copy. Names come from the source, so
+ * the table stays small; past INTERN_MAX (setattr with made-up names) new
+ * names are copied as before. */
+enum { INTERN_MAX = 1 << 14 };
+static struct StrObj **interned;
+static int64_t num_interned, cap_interned;
+
+static bool intern_grow(void) {
+    int64_t cap = cap_interned ? cap_interned * 2 : 256;
+    struct StrObj **table = calloc((size_t)cap, sizeof *table);
+    if (!table) return false;
+    for (int64_t i = 0; i < cap_interned; i++) {
+        if (!interned[i]) continue;
+        int64_t at = (int64_t)(interned[i]->hash & (uint64_t)(cap - 1));
+        while (table[at]) at = (at + 1) & (cap - 1);
+        table[at] = interned[i];
+    }
+    free(interned);
+    interned = table, cap_interned = cap;
+    return true;
+}
+
+/* A key for the attribute name in out (a new reference): the interned
+ * string, or a fresh copy past INTERN_MAX; false when memory ran out. */
+static bool name_key(const char *name, size_t length, Value *out) {
+    uint64_t hash = string_hash(name, length);
+    if (num_interned * 2 >= cap_interned && (num_interned >= INTERN_MAX || !intern_grow()))
+        return value_string(name, length, out);
+    int64_t at = (int64_t)(hash & (uint64_t)(cap_interned - 1));
+    for (; interned[at]; at = (at + 1) & (cap_interned - 1))
+        if (interned[at]->hash == hash && interned[at]->length == length &&
+            memcmp(interned[at]->text, name, length) == 0)
+            break;
+    if (!interned[at]) { /* new: the table holds its one reference */
+        if (!(interned[at] = str_new(name, length))) return value_string(name, length, out);
+        num_interned++;
+    }
+    struct StrObj *o = interned[at];
+    o->refs++;
     *out = (Value){.kind = VAL_STRING, .as.string = {o->text, length, o}};
     return true;
 }
@@ -117,7 +178,7 @@ static void release_now(Value *v) {
         if (v->as.list && --v->as.list->refs == 0) {
             gc_untrack(&v->as.list->gc);
             for (int i = 0; i < v->as.list->count; i++) value_release(&v->as.list->items[i]);
-            free(v->as.list->items);
+            if (v->as.list->items != v->as.list->own) free(v->as.list->items);
             free(v->as.list);
         }
         break;
@@ -154,8 +215,7 @@ static void dict_release(ValueDict *d) {
         value_release(&d->entries[i].key);
         value_release(&d->entries[i].value);
     }
-    free(d->entries);
-    free(d->slots);
+    free(d->entries); /* and the slots after them */
     free(d);
 }
 
@@ -208,10 +268,9 @@ static uint64_t value_hash(const Value *v) {
         return mix(bits);
     }
     case VAL_STRING: {
-        uint64_t h = 1469598103934665603ULL;
-        for (size_t i = 0; i < v->as.string.length; i++)
-            h = (h ^ (unsigned char)v->as.string.text[i]) * 1099511628211ULL;
-        return h;
+        const struct StrObj *o = v->as.string.owner;
+        if (o && o->text == v->as.string.text && o->length == v->as.string.length) return o->hash;
+        return string_hash(v->as.string.text, v->as.string.length);
     }
     case VAL_TENSOR: return mix((uint64_t)(uintptr_t)v->as.tensor);
     case VAL_INSTANCE: return mix((uint64_t)(uintptr_t)v->as.object);
@@ -258,7 +317,8 @@ bool value_equal(const Value *a, const Value *b) {
     case VAL_NONE: return true;
     case VAL_STRING:
         return a->as.string.length == b->as.string.length &&
-               memcmp(a->as.string.text, b->as.string.text, a->as.string.length) == 0;
+               (a->as.string.text == b->as.string.text ||
+                memcmp(a->as.string.text, b->as.string.text, a->as.string.length) == 0);
     case VAL_TENSOR: return a->as.tensor == b->as.tensor;
     case VAL_MODULE: case VAL_DTYPE: return strcmp(a->as.module, b->as.module) == 0;
     case VAL_FUNCTION: return a->as.function == b->as.function;
@@ -291,7 +351,8 @@ bool value_equal(const Value *a, const Value *b) {
 
 static int64_t *dict_slot(const ValueDict *d, const Value *key, uint64_t hash) {
     if (!d->num_slots) return NULL;
-    for (int64_t at = (int64_t)(hash % (uint64_t)d->num_slots);; at = (at + 1) % d->num_slots) {
+    int64_t mask = d->num_slots - 1; /* a power of two */
+    for (int64_t at = (int64_t)(hash & (uint64_t)mask);; at = (at + 1) & mask) {
         int64_t *slot = &d->slots[at];
         if (!*slot) return slot;
         const DictEntry *e = &d->entries[*slot - 1];
@@ -304,14 +365,18 @@ Value *value_dict_get(const ValueDict *d, const Value *key) {
     return slot && *slot ? &d->entries[*slot - 1].value : NULL;
 }
 
+/* The entries and the slots share one allocation (the entries first, so
+ * that freeing d->entries frees both): one malloc per growth. */
 static bool dict_grow(ValueDict *d) {
     int64_t cap = d->cap ? d->cap * 2 : 8, num_slots = cap * 2;
-    DictEntry *entries = realloc(d->entries, (size_t)cap * sizeof *entries);
-    if (!entries) return false;
+    char *block = malloc((size_t)cap * sizeof(DictEntry) + (size_t)num_slots * sizeof(int64_t));
+    if (!block) return false;
+    DictEntry *entries = (DictEntry *)(void *)block;
+    int64_t *slots = (int64_t *)(void *)(block + (size_t)cap * sizeof(DictEntry));
+    if (d->count) memcpy(entries, d->entries, (size_t)d->count * sizeof *entries);
+    memset(slots, 0, (size_t)num_slots * sizeof *slots);
+    free(d->entries);
     d->entries = entries;
-    int64_t *slots = calloc((size_t)num_slots, sizeof *slots);
-    if (!slots) return false;
-    free(d->slots);
     d->slots = slots;
     d->num_slots = num_slots;
     d->cap = cap;
@@ -437,7 +502,7 @@ bool value_setattr(const Value *obj, const char *name, size_t length, Value v) {
         value_release(&was);
         return true;
     }
-    if (!d || !value_string(name, length, &key)) {
+    if (!d || !name_key(name, length, &key)) {
         value_release(&v);
         return false;
     }
@@ -556,31 +621,39 @@ int64_t value_clear_unseen(unsigned pass) {
 }
 
 ValueList *value_list_new(int count, bool tuple) {
-    ValueList *l = calloc(1, sizeof *l);
-    Value *items = l ? calloc((size_t)(count ? count : 1), sizeof *items) : NULL;
-    if (!items) {
-        free(l);
-        return NULL;
-    }
+    /* one allocation: the items made with it follow the list (a tuple
+     * (self, other) costs one malloc) */
+    ValueList *l = count >= 0 && count < (1 << 28)
+                       ? malloc(sizeof *l + (size_t)(count ? count : 1) * sizeof(Value)) : NULL;
+    if (!l) return NULL;
+    memset(l, 0, sizeof *l);
     l->refs = 1;
     l->tuple = tuple;
     gc_track(&l->gc, false);
     l->count = l->cap = count;
-    l->items = items;
+    l->items = l->own;
     for (int i = 0; i < count; i++) l->items[i] = value_void();
     return l;
 }
 
+bool value_list_reserve(ValueList *l, int64_t count) {
+    if (count <= l->cap) return true;
+    if (count >= (1 << 28)) return false;
+    int64_t cap = l->cap < 4 ? 8 : (int64_t)l->cap * 2;
+    if (cap < count) cap = count;
+    Value *bigger = l->items == l->own ? malloc((size_t)cap * sizeof *bigger)
+                                       : realloc(l->items, (size_t)cap * sizeof *bigger);
+    if (!bigger) return false;
+    if (l->items == l->own) memcpy(bigger, l->own, (size_t)l->count * sizeof *bigger);
+    l->items = bigger;
+    l->cap = (int)cap;
+    return true;
+}
+
 bool value_list_append(ValueList *l, Value v) {
-    if (l->count == l->cap) {
-        int cap = l->cap < 4 ? 8 : l->cap * 2;
-        Value *bigger = l->count < (1 << 28) ? realloc(l->items, (size_t)cap * sizeof *bigger) : NULL;
-        if (!bigger) {
-            value_release(&v);
-            return false;
-        }
-        l->items = bigger;
-        l->cap = cap;
+    if (l->count == l->cap && !value_list_reserve(l, (int64_t)l->count + 1)) {
+        value_release(&v);
+        return false;
     }
     l->items[l->count++] = v;
     return true;

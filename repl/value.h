@@ -150,8 +150,12 @@ struct ValueList {
     GcLink gc;
     bool tuple;     /* written (a, b) rather than [a, b] */
     int count, cap;
-    Value *items;
+    Value *items;   /* own, the items made with the list, until it grows past them
+                       (value_list_reserve) */
+    Value own[];
 };
+/* Room for at least count items in l; false when memory runs out. */
+bool value_list_reserve(ValueList *l, int64_t count);
 
 /* The source text and syntax tree that functions run: shared (refs) by the
  * functions whose trees live in it, and by the calls running them. */
@@ -327,7 +331,8 @@ struct ValueDict {
     bool set;
     int64_t count, cap;
     DictEntry *entries;
-    int64_t *slots;        /* open addressing: entry index + 1, 0 empty */
+    int64_t *slots;        /* open addressing: entry index + 1, 0 empty; in the entries'
+                              allocation, after them (freeing entries frees both) */
     int64_t num_slots;
 };
 ValueDict *value_dict_new(bool set);
