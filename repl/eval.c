@@ -145,7 +145,7 @@ static Var *global_var(Session *s, const Node *n) {
 static bool names_has(Node *const *names, int count, const Node *n) {
     for (int i = 0; i < count; i++)
         if (names[i]->as.text.length == n->as.text.length &&
-            memcmp(names[i]->as.text.text, n->as.text.text, n->as.text.length) == 0)
+            value_same_bytes(names[i]->as.text.text, n->as.text.text, n->as.text.length))
             return true;
     return false;
 }
@@ -157,7 +157,7 @@ static Local *local_of(Env *e, const Node *n) {
     size_t len = n->as.text.length;
     if (k >= 0 && k < e->num_locals) {
         Local *l = &e->locals[k];
-        if (l->length == len && (l->name == n->as.text.text || memcmp(l->name, n->as.text.text, len) == 0))
+        if (l->length == len && value_same_bytes(l->name, n->as.text.text, len))
             return l;
     }
     Local *l = env_lookup(e, n->as.text.text, len);
@@ -1528,8 +1528,28 @@ static bool spread_keywords(Session *s, const Node *call, const UserFunc *f, con
 /* Evaluates a call's arguments into f's parameter slots: positional ones
  * in order (*args spread), keyword ones by name, defaults for the rest
  * (apply_user). */
+/* f(a, b): positional arguments only, few of them, none starred (the
+ * common call): evaluated straight into the array apply_user binds, which
+ * also fills the defaults and says when the count is wrong. */
+static bool call_user_positional(Session *s, const Node *call, UserFunc *f, const Value *self,
+                                 Value *out) {
+    enum { FEW = 8 };
+    Value args[FEW];
+    int n = 0;
+    if (self) value_copy(self, &args[n++]);
+    for (int i = 0; i < call->num_kids; i++) {
+        if (!eval_expression(s, call->kids[i], &args[n])) return release_args(args, n), false;
+        n++;
+    }
+    return apply_user(s, call, f, args, n, NULL, out);
+}
+
 static bool call_user(Session *s, const Node *call, UserFunc *f, const Value *self,
                       Value *out) {
+    bool plain = call->num_positional == call->num_kids && call->num_kids + (self != NULL) <= 8 &&
+                 !(f->def && (f->def->star >= 0 || f->def->dstar >= 0));
+    for (int i = 0; plain && i < call->num_kids; i++) plain = call->kids[i]->kind != NODE_STARRED;
+    if (plain) return call_user_positional(s, call, f, self, out);
     /* Room for the arguments on the stack when they are few (recursion
      * goes deep on the C stack), on the heap otherwise. */
     enum { FEW = 8 };

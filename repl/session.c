@@ -328,7 +328,7 @@ Env *session_env(Session *s, Env *parent, Code *code, int line, int col) {
 
 Local *env_lookup(Env *e, const char *name, size_t length) {
     for (int i = 0; i < e->num_locals; i++)
-        if (e->locals[i].length == length && memcmp(e->locals[i].name, name, length) == 0)
+        if (e->locals[i].length == length && value_same_bytes(e->locals[i].name, name, length))
             return &e->locals[i];
     return NULL;
 }
@@ -683,7 +683,7 @@ void session_collect(Session *s) {
      * however large the heap of live objects grows. */
     s->num_envs = count - n;
     int64_t work = s->num_envs + num_marked; /* the census: garbage and live, paid for alike */
-    s->collect_at = s->num_envs + (work > 1024 ? 2 * work : 1024);
+    s->collect_at = s->num_envs + (work > 1024 ? work : 1024);
 }
 
 /* ======================================================================

@@ -317,8 +317,7 @@ bool value_equal(const Value *a, const Value *b) {
     case VAL_NONE: return true;
     case VAL_STRING:
         return a->as.string.length == b->as.string.length &&
-               (a->as.string.text == b->as.string.text ||
-                memcmp(a->as.string.text, b->as.string.text, a->as.string.length) == 0);
+               value_same_bytes(a->as.string.text, b->as.string.text, a->as.string.length);
     case VAL_TENSOR: return a->as.tensor == b->as.tensor;
     case VAL_MODULE: case VAL_DTYPE: return strcmp(a->as.module, b->as.module) == 0;
     case VAL_FUNCTION: return a->as.function == b->as.function;

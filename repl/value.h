@@ -46,6 +46,14 @@ typedef enum {
 } ValueKind;
 
 typedef struct Value Value;
+/* Whether the n bytes at a and b are the same: names and keys are short, so
+ * a loop here beats a call to memcmp. */
+static inline bool value_same_bytes(const char *a, const char *b, size_t n) {
+    if (a == b) return true;
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
 /* x.shape's dimensions: shared by the values that hold them (refs), so
  * that a value stays four words. */
 typedef struct ShapeObj {
