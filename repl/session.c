@@ -17,6 +17,10 @@
 
 volatile sig_atomic_t session_interrupted;
 
+/* Envs made between two passes of the collector: a young pass costs what
+ * was made since the last, so it may run often. */
+enum { YOUNG_ENVS = 1024 };
+
 void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     memset(s, 0, sizeof *s);
     s->out = out;
@@ -27,8 +31,9 @@ void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     s->gradcheck_max_elements = GRADCHECK_MAX_ELEMENTS;
     s->arena_note_at = ARENA_NOTE_FIRST;
     s->generation = 1;
-    s->envs.next = s->envs.prev = &s->envs;
-    s->collect_at = 1024;
+    s->envs.next = s->envs.prev = &s->envs_old; /* the circle: the sentinel and the boundary */
+    s->envs_old.next = s->envs_old.prev = &s->envs;
+    s->collect_at = YOUNG_ENVS;
     /* The stack's limit (8 MiB when unlimited or unknown), less a margin for
      * what runs below the evaluator: builtins, the engine, sanitizers' reports. */
     s->stack_base = SESSION_STACK_HERE();
@@ -492,7 +497,33 @@ typedef struct {
     CensusNode *nodes;
     int64_t num, cap;
     bool failed;     /* out of memory: no roots are known, nothing is swept */
+    bool young;      /* the young pass: lists, dicts and envs not counted at the start are
+                        old, outside it (their references to it count as from outside) */
+    bool reaching;   /* counting done: census_edge marks what it reaches (outside = 1) and
+                        stacks it, adding nothing */
+    CensusNode *stack;
+    int64_t num_stack, cap_stack;
 } Census;
+
+static unsigned census_pass;
+static CensusNode *census_nodes, *census_stack; /* the arrays, kept for the next pass */
+static int64_t census_cap, census_stack_cap;
+
+static Census census_begin(bool young) {
+    if (++census_pass == 0) census_pass = 1; /* 0 is never a census: fresh containers are uncounted */
+    return (Census){.pass = census_pass, .nodes = census_nodes, .cap = census_cap,
+                    .young = young, .stack = census_stack, .cap_stack = census_stack_cap};
+}
+
+static bool census_end(Census *c) {
+    census_nodes = c->nodes, census_cap = c->cap;
+    census_stack = c->stack, census_stack_cap = c->cap_stack;
+    return !c->failed;
+}
+
+static bool tracked_kind(ValueKind kind) {
+    return kind == VAL_LIST || kind == VAL_DICT || kind == VAL_VOID;
+}
 
 static void *container_of(const Value *v) {
     switch (v->kind) {
@@ -535,10 +566,31 @@ static GcCount *census_count(Census *c, ValueKind kind, void *p) {
     return g;
 }
 
+static void census_push(Census *c, ValueKind kind, void *p) {
+    if (c->num_stack == c->cap_stack) {
+        int64_t cap = c->cap_stack ? c->cap_stack * 2 : 1024;
+        CensusNode *grown = realloc(c->stack, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            c->failed = true;
+            return;
+        }
+        c->stack = grown, c->cap_stack = cap;
+    }
+    c->stack[c->num_stack++] = (CensusNode){kind, p};
+}
+
 /* A reference from a container of the census to p. */
 static void census_edge(Census *c, ValueKind kind, void *p) {
     if (!p || c->failed) return;
-    GcCount *g = census_count(c, kind, p);
+    int refs;
+    GcCount *g = count_of(kind, p, &refs);
+    if (g->census != c->pass && (c->reaching || (c->young && tracked_kind(kind))))
+        return; /* outside the census: an old list, dict or env of the young pass */
+    if (c->reaching) {
+        if (g->outside <= 0) g->outside = 1, census_push(c, kind, p);
+        return;
+    }
+    g = census_count(c, kind, p);
     if (g) g->outside--;
 }
 
@@ -596,17 +648,26 @@ static void census_out(Census *c, CensusNode n) {
     }
 }
 
+static Value container_value(CensusNode n) {
+    Value v = {.kind = n.kind};
+    switch (n.kind) {
+    case VAL_LIST: v.as.list = n.p; break;
+    case VAL_DICT: v.as.dict = n.p; break;
+    case VAL_INSTANCE: v.as.object = n.p; break;
+    case VAL_METHOD: v.as.bound = n.p; break;
+    case VAL_FUNCTION: v.as.function = n.p; break;
+    default: v.as.cls = n.p; break;
+    }
+    return v;
+}
+
 /* Marks every container held from outside the census; false when the
  * census ran out of memory (then nothing may be swept). */
 static bool mark_held_from_outside(Session *s) {
-    static unsigned pass;
-    if (++pass == 0) pass = 1; /* 0 is never a census: fresh containers are uncounted */
-    static CensusNode *kept; /* the last census's array, reused: no allocation per pass */
-    static int64_t kept_cap;
-    Census c = {.pass = pass, .nodes = kept, .cap = kept_cap};
+    Census c = census_begin(false);
     value_each_tracked(census_tracked, &c);
     for (Env *e = s->envs.next; !c.failed && e != &s->envs; e = e->next)
-        census_count(&c, VAL_VOID, e);
+        if (e != &s->envs_old) census_count(&c, VAL_VOID, e);
     for (int64_t i = 0; !c.failed && i < c.num; i++) census_out(&c, c.nodes[i]);
     for (int64_t i = 0; !c.failed && i < c.num; i++) {
         int refs;
@@ -615,20 +676,90 @@ static bool mark_held_from_outside(Session *s) {
             mark_env(c.nodes[i].p);
             continue;
         }
-        Value v = {.kind = c.nodes[i].kind};
-        switch (v.kind) {
-        case VAL_LIST: v.as.list = c.nodes[i].p; break;
-        case VAL_DICT: v.as.dict = c.nodes[i].p; break;
-        case VAL_INSTANCE: v.as.object = c.nodes[i].p; break;
-        case VAL_METHOD: v.as.bound = c.nodes[i].p; break;
-        case VAL_FUNCTION: v.as.function = c.nodes[i].p; break;
-        default: v.as.cls = c.nodes[i].p; break;
-        }
+        Value v = container_value(c.nodes[i]);
         mark_value(&v);
     }
-    bool ok = !c.failed;
-    kept = c.nodes, kept_cap = c.cap;
-    return ok;
+    return census_end(&c);
+}
+
+/* Empties an env the pass did not reach: what only it kept goes, and with
+ * it the references that made the cycles. */
+static void env_empty(Env *e) {
+    Local *locals = e->locals;
+    int num = e->num_locals;
+    Env *parent = e->parent;
+    e->locals = NULL, e->num_locals = e->cap_locals = 0, e->parent = NULL;
+    for (int k = 0; k < num; k++) {
+        value_release(&locals[k].value);
+        if (!e->code) free((char *)locals[k].name);
+    }
+    env_free_locals(e, locals);
+    env_release(parent);
+}
+
+/* Makes every env old: the boundary moves to the front. */
+static void promote_envs(Session *s) {
+    Env *b = &s->envs_old;
+    b->prev->next = b->next, b->next->prev = b->prev;
+    b->next = s->envs.next, b->prev = &s->envs;
+    s->envs.next->prev = b, s->envs.next = b;
+}
+
+
+/* The young pass: the census of the lists, dicts and envs made since the
+ * last pass (and the objects, functions and methods they reach), what is
+ * held from outside it (the old containers included) and what that
+ * reaches, kept and made old; the rest emptied. Its cost follows what was
+ * made, not what lives. */
+static void collect_young(Session *s) {
+    Census c = census_begin(true);
+    value_each_young(census_tracked, &c);
+    for (Env *e = s->envs.next; !c.failed && e != &s->envs_old; e = e->next)
+        census_count(&c, VAL_VOID, e);
+    for (int64_t i = 0; !c.failed && i < c.num; i++) census_out(&c, c.nodes[i]);
+    c.reaching = true;
+    for (int64_t i = 0; !c.failed && i < c.num; i++) {
+        int refs;
+        if (count_of(c.nodes[i].kind, c.nodes[i].p, &refs)->outside > 0)
+            census_push(&c, c.nodes[i].kind, c.nodes[i].p);
+    }
+    while (!c.failed && c.num_stack > 0) census_out(&c, c.stack[--c.num_stack]);
+    if (!census_end(&c)) return; /* no memory: the cycles wait for the next pass */
+    int64_t dead = 0, kept = 0;
+    for (int64_t i = 0; i < c.num; i++) { /* hold the unreached, so emptying one frees none */
+        int refs;
+        CensusNode n = c.nodes[i];
+        if (count_of(n.kind, n.p, &refs)->outside > 0) kept++;
+        else if (tracked_kind(n.kind)) {
+            c.nodes[dead++] = n;
+            Value v = container_value(n);
+            if (n.kind == VAL_VOID) ((Env *)n.p)->refs++;
+            else value_copy_held(&v);
+        }
+    }
+    for (int64_t i = 0; i < dead; i++) {
+        Value v = container_value(c.nodes[i]);
+        if (c.nodes[i].kind == VAL_VOID) env_empty(c.nodes[i].p);
+        else value_empty_container(&v);
+    }
+    for (int64_t i = 0; i < dead; i++) {
+        if (c.nodes[i].kind == VAL_VOID) {
+            env_release(c.nodes[i].p);
+        } else {
+            Value v = container_value(c.nodes[i]);
+            value_release(&v);
+        }
+    }
+    value_promote_young();
+    promote_envs(s);
+    s->promoted += kept;
+}
+
+void session_collect_due(Session *s) {
+    if (s->promoted > s->old_size / 4 + YOUNG_ENVS) session_collect(s);
+    else collect_young(s);
+    s->num_envs = 0;
+    s->collect_at = YOUNG_ENVS;
 }
 
 void session_collect(Session *s) {
@@ -636,7 +767,8 @@ void session_collect(Session *s) {
     int64_t count = 0;
     if (++mark_pass == 0) mark_pass = 1; /* 0 is never a pass: fresh objects are unseen */
     num_marked = 0;
-    for (Env *e = s->envs.next; e != &s->envs; e = e->next) e->marked = false, count++;
+    for (Env *e = s->envs.next; e != &s->envs; e = e->next)
+        if (e != &s->envs_old) e->marked = false, count++;
     for (int i = 0; i < s->num_vars; i++) mark_value(&s->vars[i].value);
     for (Frame *f = s->frame; f; f = f->caller) {
         mark_env(f->env);
@@ -646,7 +778,7 @@ void session_collect(Session *s) {
     if (!mark_held_from_outside(s)) {
         free(pending);
         pending = NULL, num_pending = cap_pending = 0;
-        s->collect_at = s->num_envs + 1024; /* try again later, with more memory */
+        s->collect_at = s->num_envs + YOUNG_ENVS; /* try again later, with more memory */
         return;
     }
     /* Hold every unreached env, then empty them: what only they kept goes,
@@ -660,30 +792,21 @@ void session_collect(Session *s) {
     if (count > dead_cap) count = 0; /* no memory: the cycles wait for the next pass */
     int64_t n = 0;
     for (Env *e = s->envs.next; n < count && e != &s->envs; e = e->next)
-        if (!e->marked) e->refs++, dead[n++] = e;
-    for (int64_t i = 0; i < n; i++) {
-        Env *e = dead[i];
-        Local *locals = e->locals;
-        int num = e->num_locals;
-        Env *parent = e->parent;
-        e->locals = NULL, e->num_locals = e->cap_locals = 0, e->parent = NULL;
-        for (int k = 0; k < num; k++) {
-            value_release(&locals[k].value);
-            if (!e->code) free((char *)locals[k].name);
-        }
-        env_free_locals(e, locals);
-        env_release(parent);
-    }
+        if (!e->marked && e != &s->envs_old) e->refs++, dead[n++] = e;
+    for (int64_t i = 0; i < n; i++) env_empty(dead[i]);
     for (int64_t i = 0; i < n; i++) env_release(dead[i]);
     free(pending);
     pending = NULL, num_pending = cap_pending = 0;
     value_clear_unseen(mark_pass); /* the cycles of lists, dicts and objects */
-    /* The next pass when as many envs again have been made as this one
-     * walked (at least 1024): the walks cost a constant per env made,
+    /* What is left is old; the next full pass when a quarter as much again
+     * has grown old, so that full passes cost a constant per container made,
      * however large the heap of live objects grows. */
-    s->num_envs = count - n;
-    int64_t work = s->num_envs + num_marked; /* the census: garbage and live, paid for alike */
-    s->collect_at = s->num_envs + (work > 1024 ? work : 1024);
+    value_promote_young();
+    promote_envs(s);
+    s->promoted = 0;
+    s->old_size = num_marked;
+    s->num_envs = 0;
+    s->collect_at = YOUNG_ENVS;
 }
 
 /* ======================================================================

@@ -96,7 +96,13 @@ struct Session {
     Frame *frame;              /* the innermost user-function call, or NULL */
     int isolated;              /* inside grad/gradcheck: variables read as constants */
     Env envs;                  /* the sentinel of the circle of every live Env */
-    int64_t num_envs, collect_at; /* session_collect runs when num_envs passes collect_at */
+    Env envs_old;              /* on that circle, the boundary: the young envs (made since
+                                  the collector last ran) come before it, the old after */
+    int64_t num_envs, collect_at; /* envs made since the collector last ran; it runs when
+                                     num_envs passes collect_at */
+    int64_t promoted, old_size; /* containers made old since the last full pass, and how
+                                   many that pass kept: a full pass runs when promoted
+                                   passes a quarter of old_size */
     const Value *roots[64];    /* values held by running statements (a loop's iterable),
                                   for session_collect */
     int num_roots;
@@ -177,8 +183,11 @@ Env *session_env(Session *s, Env *parent, Code *code, int line, int col);
  * stored in the env it closes over are freed. Called between statements
  * and loop iterations, inside functions too, when many envs were made. */
 void session_collect(Session *s);
+/* A pass over the young containers alone (CPython's generation 0), or a
+ * full one (session_collect) when enough have grown old since the last. */
+void session_collect_due(Session *s);
 static inline void session_maybe_collect(Session *s) {
-    if (s->num_envs >= s->collect_at) session_collect(s);
+    if (s->num_envs >= s->collect_at) session_collect_due(s);
 }
 /* obj.NAME(args) for an object whose class defines NAME (Python's special
  * methods: __len__, __iter__, __getitem__, __contains__): *found says

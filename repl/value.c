@@ -13,8 +13,13 @@
 #include <stddef.h>
 #include <string.h>
 
-/* The circle of every list and dict (value.h's GcLink). */
-static GcLink gc_all = {&gc_all, &gc_all, false};
+/* The circle of every list and dict (value.h's GcLink), and on it the
+ * boundary between the old ones (before it) and the young ones made since
+ * the collector last ran (after it: gc_track appends). The boundary is no
+ * list or dict: every walk passes over it. */
+static GcLink gc_young;
+static GcLink gc_all = {&gc_young, &gc_young, false};
+static GcLink gc_young = {&gc_all, &gc_all, false};
 
 static void gc_track(GcLink *l, bool dict) {
     l->dict = dict;
@@ -568,18 +573,55 @@ void value_keep(const Value *v) {
     else if (v->kind == VAL_DICT) gc_untrack(&v->as.dict->gc);
 }
 
+static Value tracked_value(GcLink *l) {
+    return l->dict ? (Value){.kind = VAL_DICT, .as.dict = GC_OWNER(l, ValueDict)}
+                   : (Value){.kind = VAL_LIST, .as.list = GC_OWNER(l, ValueList)};
+}
+
 void value_each_tracked(void (*fn)(void *ctx, const Value *v), void *ctx) {
     for (GcLink *l = gc_all.next; l != &gc_all; l = l->next) {
-        Value v = l->dict ? (Value){.kind = VAL_DICT, .as.dict = GC_OWNER(l, ValueDict)}
-                          : (Value){.kind = VAL_LIST, .as.list = GC_OWNER(l, ValueList)};
+        if (l == &gc_young) continue;
+        Value v = tracked_value(l);
         fn(ctx, &v);
+    }
+}
+
+void value_each_young(void (*fn)(void *ctx, const Value *v), void *ctx) {
+    for (GcLink *l = gc_young.next; l != &gc_all; l = l->next) {
+        Value v = tracked_value(l);
+        fn(ctx, &v);
+    }
+}
+
+void value_promote_young(void) {
+    gc_young.prev->next = gc_young.next, gc_young.next->prev = gc_young.prev;
+    gc_young.prev = gc_all.prev, gc_young.next = &gc_all;
+    gc_all.prev->next = &gc_young, gc_all.prev = &gc_young;
+}
+
+void value_empty_container(const Value *v) {
+    if (v->kind == VAL_DICT) {
+        ValueDict *d = v->as.dict;
+        int64_t count = d->count;
+        d->count = 0;
+        if (d->slots) memset(d->slots, 0, (size_t)d->num_slots * sizeof *d->slots);
+        for (int64_t e = 0; e < count; e++) {
+            value_release(&d->entries[e].key);
+            value_release(&d->entries[e].value);
+        }
+    } else if (v->kind == VAL_LIST) {
+        ValueList *list = v->as.list;
+        int count = list->count;
+        list->count = 0;
+        for (int e = 0; e < count; e++) value_release(&list->items[e]);
     }
 }
 
 int64_t value_clear_unseen(unsigned pass) {
     int64_t n = 0;
     for (GcLink *l = gc_all.next; l != &gc_all; l = l->next)
-        n += (l->dict ? GC_OWNER(l, ValueDict)->seen : GC_OWNER(l, ValueList)->seen) != pass;
+        n += l != &gc_young &&
+             (l->dict ? GC_OWNER(l, ValueDict)->seen : GC_OWNER(l, ValueList)->seen) != pass;
     static GcLink **dead; /* reused by each pass, grown as the heap grows */
     static int64_t dead_cap;
     if (n > dead_cap) {
@@ -589,31 +631,18 @@ int64_t value_clear_unseen(unsigned pass) {
     if (!n || n > dead_cap) return 0; /* nothing to do, or no memory: the cycles wait */
     int64_t k = 0;
     for (GcLink *l = gc_all.next; l != &gc_all; l = l->next) {
+        if (l == &gc_young) continue;
         if (l->dict && GC_OWNER(l, ValueDict)->seen != pass) GC_OWNER(l, ValueDict)->refs++;
         else if (!l->dict && GC_OWNER(l, ValueList)->seen != pass) GC_OWNER(l, ValueList)->refs++;
         else continue;
         dead[k++] = l; /* held, so that emptying one cannot free another under us */
     }
     for (int64_t i = 0; i < k; i++) { /* empty each: what only they held goes */
-        if (dead[i]->dict) {
-            ValueDict *d = GC_OWNER(dead[i], ValueDict);
-            int64_t count = d->count;
-            d->count = 0;
-            if (d->slots) memset(d->slots, 0, (size_t)d->num_slots * sizeof *d->slots);
-            for (int64_t e = 0; e < count; e++) {
-                value_release(&d->entries[e].key);
-                value_release(&d->entries[e].value);
-            }
-        } else {
-            ValueList *list = GC_OWNER(dead[i], ValueList);
-            int count = list->count;
-            list->count = 0;
-            for (int e = 0; e < count; e++) value_release(&list->items[e]);
-        }
+        Value v = tracked_value(dead[i]);
+        value_empty_container(&v);
     }
     for (int64_t i = 0; i < k; i++) { /* and let them go */
-        Value v = dead[i]->dict ? (Value){.kind = VAL_DICT, .as.dict = GC_OWNER(dead[i], ValueDict)}
-                                : (Value){.kind = VAL_LIST, .as.list = GC_OWNER(dead[i], ValueList)};
+        Value v = tracked_value(dead[i]);
         value_release(&v);
     }
     return k;

@@ -358,8 +358,15 @@ bool value_dict_remove(ValueDict *d, const Value *key);
  * live list and dict is reachable from what the pass marked. */
 int64_t value_clear_unseen(unsigned pass);
 /* Calls fn with every list and dict on the collector's circle (as a
- * borrowed value), for the collector's census. */
+ * borrowed value), for the collector's census; value_each_young with those
+ * made since value_promote_young last ran (the young generation). */
 void value_each_tracked(void (*fn)(void *ctx, const Value *v), void *ctx);
+void value_each_young(void (*fn)(void *ctx, const Value *v), void *ctx);
+/* Makes every list and dict on the circle old. */
+void value_promote_young(void);
+/* Empties the list or dict v holds (releasing its items), which breaks the
+ * cycles through it; the collector's sweep. */
+void value_empty_container(const Value *v);
 
 /* Takes the list or dict v holds off the collector's circle: it lives as
  * long as the program, held where no pass looks (a signature's default,
