@@ -616,8 +616,9 @@ Value builtin_as_value(const Builtin *b) {
     return (Value){.kind = VAL_BUILTIN, .as.builtin = {b, b->name, (b->flags & BI_TYPE) != 0}};
 }
 
-const Builtin *builtin_python_variant(const Builtin *b, const Value *args, int n) {
-    if (n > 0 && args[0].kind == VAL_TENSOR && strcmp(b->name, "range") != 0) return NULL;
+const Builtin *builtin_python_variant(const Builtin *b, const Value *args, int n, bool bare) {
+    bool pair = bare && n >= 2 && (strcmp(b->name, "max") == 0 || strcmp(b->name, "min") == 0);
+    if (n > 0 && args[0].kind == VAL_TENSOR && strcmp(b->name, "range") != 0 && !pair) return NULL;
     int count;
     const Builtin *all = all_builtins(&count);
     for (int i = count - num_python_builtins; i < count; i++)

@@ -1423,7 +1423,8 @@ static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *
         return false;
     }
     if (s->python && !self) { /* sum([1, 2]), max(a, b), len(xs): Python's own */
-        const Builtin *py = builtin_python_variant(b, pos, np);
+        bool bare = call->left->kind == NODE_NAME && !call->left->torch;
+        const Builtin *py = builtin_python_variant(b, pos, np, bare);
         if (py) b = py;
     }
     ok = builtin_call(s, b, &(BuiltinArgs){.line = call->line, .col = call->col, .pos = pos,
@@ -3425,7 +3426,7 @@ static bool call_for_builtin(Session *s, int line, int col, const Value *fn, con
     if (fn->kind == VAL_BUILTIN) {
         const Node *nodes[MAX_ARGS];
         for (int i = 0; i < n; i++) nodes[i] = &at;
-        const Builtin *b = fn->as.builtin.row, *py = s->python ? builtin_python_variant(b, copies, n) : NULL;
+        const Builtin *b = fn->as.builtin.row, *py = s->python ? builtin_python_variant(b, copies, n, false) : NULL;
         return builtin_call(s, py ? py : b, &(BuiltinArgs){.line = at.line, .col = at.col,
                             .pos = copies, .pos_nodes = nodes, .n = n}, out);
     }
