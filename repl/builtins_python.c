@@ -434,7 +434,7 @@ static bool text_of(Session *s, CallArgs *a, bool repr, Value *out) {
 }
 
 static BUILTIN(py_str) {
-    if (!arg_present(a, 0)) return value_string("", 0, out) || no_memory(s, a);
+    if (!a->given[0]) return value_string("", 0, out) || no_memory(s, a); /* str(None): 'None' */
     return text_of(s, a, false, out);
 }
 static BUILTIN(py_repr) { return text_of(s, a, true, out); }
