@@ -210,6 +210,7 @@ Tensor *tensor_mul(Tensor *a, Tensor *b);
 Tensor *tensor_div(Tensor *a, Tensor *b);
 Tensor *tensor_pow(Tensor *a, Tensor *b);
 Tensor *tensor_neg(Tensor *x);
+Tensor *tensor_reciprocal(Tensor *x); /* 1 / x */
 Tensor *tensor_exp(Tensor *x);
 Tensor *tensor_log(Tensor *x);
 Tensor *tensor_sqrt(Tensor *x);

@@ -478,7 +478,14 @@ static bool apply_tensor_binary(Session *s, const Node *n, TokenType op, const V
         tensor_release(ta);
         return false;
     }
-    Tensor *r = tensor_op(op, ta, tb);
+    Tensor *r;
+    if (s->python && op == TOK_SLASH && value_is_scalar(a) && b->kind == VAL_TENSOR) {
+        Tensor *inverse = tensor_reciprocal(tb); /* 2.0 / x: PyTorch's x.reciprocal() * 2.0 */
+        r = inverse ? tensor_mul(inverse, ta) : NULL;
+        tensor_release(inverse);
+    } else {
+        r = tensor_op(op, ta, tb);
+    }
     tensor_release(ta);
     tensor_release(tb);
     if (r && r->grad_fn && s->python && op == TOK_MINUS && value_is_scalar(a))
