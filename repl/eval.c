@@ -664,7 +664,8 @@ static bool run_python_text(Session *s, const char *text, size_t len, int first_
     return ok;
 }
 
-/* Runs module_torch_nn_source (torch.nn and torch.optim.lr_scheduler) at
+/* Runs module_torch_nn_source (torch.nn, torch.optim.lr_scheduler and
+ * torch.optim.LBFGS) at
  * the top level, in the .py dialect, as
  * the session's own statements (its classes are the session's values). */
 static bool run_torch_nn(Session *s) {
@@ -683,12 +684,27 @@ static bool run_torch_nn(Session *s) {
     return ok;
 }
 
-/* The hidden global holding the names of a module written in Python
- * (torch_nn.c): torch.nn's and torch.optim.lr_scheduler's; NULL for any
- * other module. */
-static const char *python_module_global(const char *module) {
-    if (strcmp(module, "torch.nn") == 0) return "__torch_nn__";
-    if (strcmp(module, "torch.optim.lr_scheduler") == 0) return "__torch_lr_scheduler__";
+/* The modules written in Python (torch_nn.c), each with the hidden global
+ * holding its names: all of torch.nn's and torch.optim.lr_scheduler's, and
+ * torch.optim's LBFGS (its other optimizers are builtins: builtins_optim.c). */
+static const struct {
+    const char *module, *global;
+    const char *only; /* the one name it has there, or NULL: all of the module's */
+} python_modules[] = {
+    {"torch.nn", "__torch_nn__", NULL},
+    {"torch.optim.lr_scheduler", "__torch_lr_scheduler__", NULL},
+    {"torch.optim", "__torch_optim__", "LBFGS"},
+};
+
+/* The hidden global holding module's NAME when it is written in Python;
+ * NULL otherwise (a builtin's name, or any other module). */
+static const char *python_module_global(const char *module, const char *name, size_t len) {
+    for (size_t i = 0; i < sizeof python_modules / sizeof python_modules[0]; i++) {
+        const char *only = python_modules[i].only;
+        if (strcmp(module, python_modules[i].module) == 0 &&
+            (!only || (strlen(only) == len && memcmp(only, name, len) == 0)))
+            return python_modules[i].global;
+    }
     return NULL;
 }
 
@@ -698,7 +714,7 @@ static const char *python_module_global(const char *module) {
 static bool python_module_name(Session *s, const Node *n, const char *module, const char *name,
                                size_t len, Value *out, bool *failed) {
     *failed = false;
-    const char *global = python_module_global(module);
+    const char *global = python_module_global(module, name, len);
     if (!global) return false;
     Var *v = session_lookup(s, global, strlen(global));
     if (!v || v->value.kind != VAL_DICT) {
