@@ -201,10 +201,16 @@ Tensor *tensor_multinomial(const Tensor *p, int64_t n, bool replacement, AgGener
  */
 Tensor *tensor_add(Tensor *a, Tensor *b);
 Tensor *tensor_sub(Tensor *a, Tensor *b);
+/* a + alpha * b and a - alpha * b (PyTorch's add and sub with alpha), each
+ * element rounded once: fma(b, alpha, a), fma(b, -alpha, a), as PyTorch's
+ * CPU kernel; alpha 1 is tensor_add and tensor_sub. */
+Tensor *tensor_add_scaled(Tensor *a, Tensor *b, double alpha);
+Tensor *tensor_sub_scaled(Tensor *a, Tensor *b, double alpha);
 Tensor *tensor_mul(Tensor *a, Tensor *b);
 Tensor *tensor_div(Tensor *a, Tensor *b);
 Tensor *tensor_pow(Tensor *a, Tensor *b);
 Tensor *tensor_neg(Tensor *x);
+Tensor *tensor_reciprocal(Tensor *x); /* 1 / x */
 Tensor *tensor_exp(Tensor *x);
 Tensor *tensor_log(Tensor *x);
 Tensor *tensor_sqrt(Tensor *x);

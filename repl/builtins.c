@@ -632,8 +632,9 @@ static void build_variants(void) {
                 variants[k] = &all[i];
 }
 
-const Builtin *builtin_python_variant(const Builtin *b, const Value *args, int n) {
-    if (n > 0 && args[0].kind == VAL_TENSOR && strcmp(b->name, "range") != 0) return NULL;
+const Builtin *builtin_python_variant(const Builtin *b, const Value *args, int n, bool bare) {
+    bool pair = bare && n >= 2 && (strcmp(b->name, "max") == 0 || strcmp(b->name, "min") == 0);
+    if (n > 0 && args[0].kind == VAL_TENSOR && strcmp(b->name, "range") != 0 && !pair) return NULL;
     int count;
     const Builtin *all = all_builtins(&count);
     if (!variants) build_variants();

@@ -65,7 +65,8 @@ enum {
     BI_KEEPS_BOOL = 1 << 6,     /* moves elements only: a boolean input, a boolean result */
     BI_PY_VARIANT = 1 << 7,     /* Python's builtin of a name ag's op has (sum, max, len...):
                                    taken in a .py file when the first argument is not a
-                                   tensor (builtin_python_variant); not found by name */
+                                   tensor, and for max(a, b) and min(a, b) by their bare
+                                   names (builtin_python_variant); not found by name */
     BI_TYPE = 1 << 8,           /* a type as well as a function: int, list, torch.Tensor */
     BI_MODULE_MATH = 1 << 9,    /* a function of Python's math module (math.exp): found by
                                    builtin_in_module, not by name */
@@ -93,8 +94,10 @@ struct Builtin {
 const Builtin *builtin_find(const char *name, size_t length);
 /* Python's builtin that stands for b in a .py file when called with args
  * (n of them) whose first is not a tensor: sum([1, 2]), max(a, b), len(xs);
- * or NULL. */
-const Builtin *builtin_python_variant(const Builtin *b, const Value *args, int n);
+ * or NULL. bare: called by its bare name (max, not torch.max), where max
+ * and min of two or more arguments are Python's even for tensors
+ * (max(t, 0.5) compares, as CPython; torch.max(x, 1) is the op's). */
+const Builtin *builtin_python_variant(const Builtin *b, const Value *args, int n, bool bare);
 /* FORMAT % ARGS for a string FORMAT (str's % operator); false with the
  * error set at line:col. */
 bool python_percent(Session *s, int line, int col, const Value *format, const Value *rhs,

@@ -434,7 +434,7 @@ static bool text_of(Session *s, CallArgs *a, bool repr, Value *out) {
 }
 
 static BUILTIN(py_str) {
-    if (!arg_present(a, 0)) return value_string("", 0, out) || no_memory(s, a);
+    if (!a->given[0]) return value_string("", 0, out) || no_memory(s, a); /* str(None): 'None' */
     return text_of(s, a, false, out);
 }
 static BUILTIN(py_repr) { return text_of(s, a, true, out); }
@@ -1299,6 +1299,14 @@ static BUILTIN(py_equal) {
     return true;
 }
 
+/* x.view_as(other), x.reshape_as(other): x reshaped to other's shape
+ * (the reshape op: its rules, its gradient). */
+static BUILTIN(py_view_as) {
+    Tensor *x, *other;
+    if (!arg_tensor(s, a, 0, &x) || !arg_tensor(s, a, 1, &other)) return false;
+    return result_tensor(s, a, tensor_reshape(x, other->ndim, other->shape), out);
+}
+
 /* vars(obj): the object's own attributes, the dict itself (a change
  * through it is the object's), as Python's __dict__. */
 static BUILTIN(py_vars) {
@@ -1397,6 +1405,10 @@ const Builtin python_builtins[] = {
        "(float64 for now; PyTorch's are int64)", py_one_hot, BI_METHOD),
     PY("allclose", "allclose(input, other, rtol=1e-05, atol=1e-08)", "whether |a - b| <= atol + "
        "rtol * |b| everywhere", py_allclose, BI_METHOD),
+    PY("view_as", "view_as(input, other)", "as view(other.shape): x reshaped to other's shape",
+       py_view_as, BI_METHOD),
+    PY("reshape_as", "reshape_as(input, other)", "as reshape(other.shape)", py_view_as,
+       BI_METHOD),
     PY("nelement", "nelement(input)", "as numel: the number of elements", bi_numel, BI_METHOD),
     PY("tolist", "tolist(input)", "the elements as nested lists of floats (0-d: a float)",
        py_tolist, BI_METHOD),

@@ -105,6 +105,7 @@ static const char pytorch_help[] =
     "                                      zero_grad() for every variable\n"
     "  torch.optim.SGD([w, b], lr=0.1)   the same, or SGD([w, b], lr=0.1); also Adam,\n"
     "                                      AdamW, RMSprop, Adagrad (PyTorch's rules)\n"
+    "  torch.optim.LBFGS(params)         the same in .py files: opt.step(closure)\n"
     "  nn.Sequential(nn.Linear(2, 8),    the same in .py files (nn.Module, the\n"
     "      nn.ReLU(), nn.Linear(8, 1))     layers, losses, model.parameters())\n"
     "  opt.zero_grad(); opt.step()       the same\n"

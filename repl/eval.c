@@ -500,7 +500,14 @@ static bool apply_tensor_binary(Session *s, const Node *n, TokenType op, const V
         tensor_release(ta);
         return false;
     }
-    Tensor *r = tensor_op(op, ta, tb);
+    Tensor *r;
+    if (s->python && op == TOK_SLASH && value_is_scalar(a) && b->kind == VAL_TENSOR) {
+        Tensor *inverse = tensor_reciprocal(tb); /* 2.0 / x: PyTorch's x.reciprocal() * 2.0 */
+        r = inverse ? tensor_mul(inverse, ta) : NULL;
+        tensor_release(inverse);
+    } else {
+        r = tensor_op(op, ta, tb);
+    }
     tensor_release(ta);
     tensor_release(tb);
     if (r && r->grad_fn && s->python && op == TOK_MINUS && value_is_scalar(a))
@@ -678,7 +685,8 @@ static bool run_python_text(Session *s, const char *text, size_t len, int first_
     return ok;
 }
 
-/* Runs module_torch_nn_source (torch.nn and torch.optim.lr_scheduler) at
+/* Runs module_torch_nn_source (torch.nn, torch.optim.lr_scheduler and
+ * torch.optim.LBFGS) at
  * the top level, in the .py dialect, as
  * the session's own statements (its classes are the session's values). */
 static bool run_torch_nn(Session *s) {
@@ -697,12 +705,27 @@ static bool run_torch_nn(Session *s) {
     return ok;
 }
 
-/* The hidden global holding the names of a module written in Python
- * (torch_nn.c): torch.nn's and torch.optim.lr_scheduler's; NULL for any
- * other module. */
-static const char *python_module_global(const char *module) {
-    if (strcmp(module, "torch.nn") == 0) return "__torch_nn__";
-    if (strcmp(module, "torch.optim.lr_scheduler") == 0) return "__torch_lr_scheduler__";
+/* The modules written in Python (torch_nn.c), each with the hidden global
+ * holding its names: all of torch.nn's and torch.optim.lr_scheduler's, and
+ * torch.optim's LBFGS (its other optimizers are builtins: builtins_optim.c). */
+static const struct {
+    const char *module, *global;
+    const char *only; /* the one name it has there, or NULL: all of the module's */
+} python_modules[] = {
+    {"torch.nn", "__torch_nn__", NULL},
+    {"torch.optim.lr_scheduler", "__torch_lr_scheduler__", NULL},
+    {"torch.optim", "__torch_optim__", "LBFGS"},
+};
+
+/* The hidden global holding module's NAME when it is written in Python;
+ * NULL otherwise (a builtin's name, or any other module). */
+static const char *python_module_global(const char *module, const char *name, size_t len) {
+    for (size_t i = 0; i < sizeof python_modules / sizeof python_modules[0]; i++) {
+        const char *only = python_modules[i].only;
+        if (strcmp(module, python_modules[i].module) == 0 &&
+            (!only || (strlen(only) == len && memcmp(only, name, len) == 0)))
+            return python_modules[i].global;
+    }
     return NULL;
 }
 
@@ -712,7 +735,7 @@ static const char *python_module_global(const char *module) {
 static bool python_module_name(Session *s, const Node *n, const char *module, const char *name,
                                size_t len, Value *out, bool *failed) {
     *failed = false;
-    const char *global = python_module_global(module);
+    const char *global = python_module_global(module, name, len);
     if (!global) return false;
     Var *v = session_lookup(s, global, strlen(global));
     if (!v || v->value.kind != VAL_DICT) {
@@ -1445,7 +1468,8 @@ static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *
         return false;
     }
     if (s->python && !self) { /* sum([1, 2]), max(a, b), len(xs): Python's own */
-        const Builtin *py = builtin_python_variant(b, pos, np);
+        bool bare = call->left->kind == NODE_NAME && !call->left->torch;
+        const Builtin *py = builtin_python_variant(b, pos, np, bare);
         if (py) b = py;
     }
     ok = builtin_call(s, b, &(BuiltinArgs){.line = call->line, .col = call->col, .pos = pos,
@@ -1546,8 +1570,10 @@ static bool call_user_positional(Session *s, const Node *call, UserFunc *f, cons
 
 static bool call_user(Session *s, const Node *call, UserFunc *f, const Value *self,
                       Value *out) {
+    int params;
+    userfunc_params(f, &params); /* apply_user fills the defaults in: room for them all */
     bool plain = call->num_positional == call->num_kids && call->num_kids + (self != NULL) <= 8 &&
-                 !(f->def && (f->def->star >= 0 || f->def->dstar >= 0));
+                 params <= 8 && !(f->def && (f->def->star >= 0 || f->def->dstar >= 0));
     for (int i = 0; plain && i < call->num_kids; i++) plain = call->kids[i]->kind != NODE_STARRED;
     if (plain) return call_user_positional(s, call, f, self, out);
     /* Room for the arguments on the stack when they are few (recursion
@@ -3536,7 +3562,7 @@ static bool call_for_builtin(Session *s, int line, int col, const Value *fn, con
     if (fn->kind == VAL_BUILTIN) {
         const Node *nodes[MAX_ARGS];
         for (int i = 0; i < n; i++) nodes[i] = &at;
-        const Builtin *b = fn->as.builtin.row, *py = s->python ? builtin_python_variant(b, copies, n) : NULL;
+        const Builtin *b = fn->as.builtin.row, *py = s->python ? builtin_python_variant(b, copies, n, false) : NULL;
         return builtin_call(s, py ? py : b, &(BuiltinArgs){.line = at.line, .col = at.col,
                             .pos = copies, .pos_nodes = nodes, .n = n}, out);
     }

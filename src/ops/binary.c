@@ -14,15 +14,17 @@
  * The broadcasting driver
  * ====================================================================== */
 
-/* o[i] = f(a[i*sa], b[i*sb]) for i < n, where sa and sb are 0 or 1. */
+/* o[i] = f(a[i*sa], b[i*sb]) for i < n, where sa and sb are 0 or 1; p is
+ * the op's number, if it takes one (add's alpha). */
 typedef void (*RowKernel)(const double *a, int64_t sa, const double *b, int64_t sb,
-                          double *o, int64_t n);
+                          double *o, int64_t n, double p);
 
-/* Defines a row kernel from an expression in x (from a) and y (from b), with
- * a loop per stride pattern so each one is a plain contiguous loop. */
+/* Defines a row kernel from an expression in x (from a), y (from b) and p,
+ * with a loop per stride pattern so each one is a plain contiguous loop. */
 #define ROW_KERNEL(name, EXPR)                                                    \
     static void name(const double *restrict a, int64_t sa, const double *restrict b, \
-                     int64_t sb, double *restrict o, int64_t n) {                \
+                     int64_t sb, double *restrict o, int64_t n, double p) {      \
+        (void)p;                                                                 \
         if (sa && sb) {                                                          \
             for (int64_t i = 0; i < n; i++) {                                    \
                 double x = a[i], y = b[i];                                       \
@@ -47,16 +49,16 @@ typedef void (*RowKernel)(const double *a, int64_t sa, const double *b, int64_t 
         }                                                                        \
     }
 
-/* A new tensor of shape (ndim) holding kernel(a, b), a and b broadcast. */
-static Tensor *broadcast_apply(RowKernel kernel, const Tensor *a, const Tensor *b, int ndim,
-                               const int64_t *shape) {
+/* A new tensor of shape (ndim) holding kernel(a, b, p), a and b broadcast. */
+static Tensor *broadcast_apply_p(RowKernel kernel, const Tensor *a, const Tensor *b, double p,
+                                 int ndim, const int64_t *shape) {
     Tensor *out = ag_tensor_new(ndim, shape);
     if (!out || out->numel == 0) return out; /* the kernels read a[0], b[0] */
     int64_t n = out->numel;
     bool a_full = a->numel == n, b_full = b->numel == n;
     /* Same shapes, or one side a single value: one flat call. */
     if ((a_full || a->numel == 1) && (b_full || b->numel == 1)) {
-        kernel(a->data, a_full && n > 1, b->data, b_full && n > 1, out->data, n);
+        kernel(a->data, a_full && n > 1, b->data, b_full && n > 1, out->data, n, p);
         return out;
     }
     BroadcastIter it;
@@ -65,10 +67,16 @@ static Tensor *broadcast_apply(RowKernel kernel, const Tensor *a, const Tensor *
          more = ag_broadcast_iter_next(&it)) {
         int last = it.ndim - 1;
         kernel(a->data + it.offset[0], it.stride[0][last], b->data + it.offset[1],
-               it.stride[1][last], o, it.row_len);
+               it.stride[1][last], o, it.row_len, p);
         o += it.row_len;
     }
     return out;
+}
+
+/* The same for a kernel that takes no number. */
+static Tensor *broadcast_apply(RowKernel kernel, const Tensor *a, const Tensor *b, int ndim,
+                               const int64_t *shape) {
+    return broadcast_apply_p(kernel, a, b, 0.0, ndim, shape);
 }
 
 /* Forward of a binary op (an id of ops.h): checks, broadcasts, computes,
@@ -93,49 +101,98 @@ static Tensor *negated(const Tensor *g) {
 
 ROW_KERNEL(add_rows, x + y)
 ROW_KERNEL(sub_rows, x - y)
+ROW_KERNEL(add_scaled_rows, fma(y, p, x)) /* x + p * y, one rounding */
 ROW_KERNEL(mul_rows, x *y)
 ROW_KERNEL(div_rows, x / y)
 
 /* ======================================================================
- * add: out = a + b; grad_a = g, grad_b = g
+ * add: out = a + alpha * b; grad_a = g, grad_b = g * alpha
+ * sub: out = a - alpha * b; grad_a = g, grad_b = -g * alpha
+ * alpha 1 (no ctx) is a + b and a - b. Any other alpha is PyTorch's CPU
+ * kernel, one rounding: fma(b, alpha, a) (ATen's vec::fmadd(other, alpha,
+ * self)), fma(b, -alpha, a) for sub (ATen's sub is add with -alpha); the
+ * Function keeps alpha as its ctx, and b's gradient is g * alpha as
+ * PyTorch's maybe_multiply (-g * alpha for sub).
  * ====================================================================== */
 
-/* The gradient passes through unchanged: both inputs share g (ag_accumulate_grad
- * never writes into a gradient another holder can see). */
+/* The alpha a Function of add or sub was recorded with (ctx: a double). */
+static double recorded_alpha(const void *ctx) { return ctx ? *(const double *)ctx : 1.0; }
+
+/* Forward of add (sign 1) or sub (sign -1) with alpha. */
+static Tensor *add_scaled_forward(int op, double sign, Tensor *a, Tensor *b, double alpha) {
+    if (alpha == 1.0) return binary_forward(op, sign > 0 ? add_rows : sub_rows, a, b);
+    const char *name = ag_op_at(op)->name;
+    if (!a || !b) return ag_fail("%s: an operand is NULL", name);
+    int64_t shape[AG_MAX_DIMS];
+    int ndim;
+    if (ag_broadcast_shapes(name, a, b, shape, &ndim) != 0) return NULL;
+    Tensor *out = broadcast_apply_p(add_scaled_rows, a, b, sign * alpha, ndim, shape);
+    void *ctx;
+    out = ag_graph_record(out, op, (Tensor *[]){a, b}, 2, &ctx, sizeof(double));
+    if (ctx) *(double *)ctx = alpha;
+    return out;
+}
+
+/* b's gradient, g * (sign * alpha): g itself (retained) for add with
+ * alpha 1, -g for sub (NULL if it cannot be allocated). */
+static Tensor *scaled_grad(Tensor *g, double sign, double alpha) {
+    if (alpha == 1.0) return sign > 0 ? tensor_retain(g) : negated(g);
+    Tensor *r = ag_tensor_new_like(g);
+    if (r)
+        for (int64_t i = 0; i < g->numel; i++) r->data[i] = (sign * g->data[i]) * alpha;
+    return r;
+}
+
+/* The gradient passes through unchanged to a: both inputs may share g
+ * (ag_accumulate_grad never writes into a gradient another holder can see). */
 static void add_backward(Function *self, void *ctx, Tensor *g) {
-    (void)ctx;
     ag_accumulate_grad(self->inputs[0], tensor_retain(g));
-    ag_accumulate_grad(self->inputs[1], tensor_retain(g));
+    if (!self->inputs[1]->requires_grad) return;
+    Tensor *gb = scaled_grad(g, 1.0, recorded_alpha(ctx));
+    if (gb) ag_accumulate_grad(self->inputs[1], gb);
 }
 
 Tensor *tensor_add(Tensor *a, Tensor *b) { return binary_forward(AG_OP_ADD, add_rows, a, b); }
 
+Tensor *tensor_add_scaled(Tensor *a, Tensor *b, double alpha) {
+    return add_scaled_forward(AG_OP_ADD, 1.0, a, b, alpha);
+}
+
+static Tensor *add_call(const AgOpArgs *a) {
+    return tensor_add_scaled(a->t[0], a->t[1], a->has_num[0] ? a->num[0] : 1.0);
+}
+
 const AgOpInfo ag_op_add = {
-    .id = AG_OP_ADD, .name = "add", .signature = "add(input, other)", .params = "TT",
-    .help = "a + b element-wise, broadcasting",
-    .rule = "grad_a = g, grad_b = g (each summed back to its input's shape)", .backward_name = "AddBackward",
-    .binary = tensor_add, .backward = add_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
+    .id = AG_OP_ADD, .name = "add", .signature = "add(input, other, *, alpha=1)", .params = "TTn",
+    .help = "a + alpha * b element-wise, broadcasting (alpha: one rounding, as PyTorch)",
+    .rule = "grad_a = g, grad_b = g (each summed back to its input's shape; with alpha=c, "
+            "grad_b = g * c)",
+    .backward_name = "AddBackward", .call = add_call, .backward = add_backward,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
-/* ======================================================================
- * sub: out = a - b; grad_a = g, grad_b = -g
- * ====================================================================== */
-
 static void sub_backward(Function *self, void *ctx, Tensor *g) {
-    (void)ctx;
     ag_accumulate_grad(self->inputs[0], tensor_retain(g));
     if (!self->inputs[1]->requires_grad) return;
-    Tensor *gb = negated(g);
+    Tensor *gb = scaled_grad(g, -1.0, recorded_alpha(ctx));
     if (gb) ag_accumulate_grad(self->inputs[1], gb);
 }
 
 Tensor *tensor_sub(Tensor *a, Tensor *b) { return binary_forward(AG_OP_SUB, sub_rows, a, b); }
 
+Tensor *tensor_sub_scaled(Tensor *a, Tensor *b, double alpha) {
+    return add_scaled_forward(AG_OP_SUB, -1.0, a, b, alpha);
+}
+
+static Tensor *sub_call(const AgOpArgs *a) {
+    return tensor_sub_scaled(a->t[0], a->t[1], a->has_num[0] ? a->num[0] : 1.0);
+}
+
 const AgOpInfo ag_op_sub = {
-    .id = AG_OP_SUB, .name = "sub", .signature = "sub(input, other)", .params = "TT",
-    .help = "a - b element-wise, broadcasting",
-    .rule = "grad_a = g, grad_b = -g", .backward_name = "SubBackward",
-    .binary = tensor_sub, .backward = sub_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
+    .id = AG_OP_SUB, .name = "sub", .signature = "sub(input, other, *, alpha=1)", .params = "TTn",
+    .help = "a - alpha * b element-wise, broadcasting (alpha: one rounding, as PyTorch)",
+    .rule = "grad_a = g, grad_b = -g (with alpha=c, -g * c)", .backward_name = "SubBackward",
+    .call = sub_call, .backward = sub_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 /* ======================================================================

@@ -666,8 +666,22 @@ static bool first_reader(const MatmulPlan *p, const int64_t *step, int64_t t) {
  *   a (batch..., M, K) @ b (batch..., K, N) -> out (batch..., M, N)
  * ====================================================================== */
 
+/* a (K,) . b (K,): summed in order, one product at a time, as the
+ * reference BLAS's ddot, which PyTorch's dot (and matmul of two vectors)
+ * calls: its numbers bit for bit, where ag_gemm's vector lanes would sum in
+ * another order (torch.optim.LBFGS is made of dots). */
+static double dot_in_order(int64_t K, const double *a, const double *b) {
+    double s = 0.0;
+    for (int64_t k = 0; k < K; k++) s += a[k] * b[k];
+    return s;
+}
+
 static void matmul_kernel(const MatmulPlan *p, const double *a, const double *b, double *out) {
     int64_t M = p->M, K = p->K, N = p->N;
+    if (p->a_vec && p->b_vec) {
+        out[0] = dot_in_order(K, a, b);
+        return;
+    }
     if (p->fold) { /* a (count*M, K) @ b (K, N) -> (count*M, N) */
         ag_gemm(false, false, p->count * M, N, K, a, K, b, N, out, N, false);
         return;

@@ -20,7 +20,8 @@
     X(REMAINDER, remainder) X(FLOOR_DIVIDE, floor_divide)                      \
     X(EQ, eq) X(NE, ne) X(LT, lt) X(LE, le) X(GT, gt) X(GE, ge)                \
     /* unary.c */                                                              \
-    X(NEG, neg) X(CLONE, clone) X(SINH, sinh) X(COSH, cosh) X(EXP, exp) X(LOG, log) X(SQRT, sqrt) X(TANH, tanh)            \
+    X(NEG, neg) X(RECIPROCAL, reciprocal) X(CLONE, clone) X(SINH, sinh)        \
+    X(COSH, cosh) X(EXP, exp) X(LOG, log) X(SQRT, sqrt) X(TANH, tanh)          \
     X(SIGMOID, sigmoid) X(RELU, relu) X(ABS, abs) X(SIN, sin) X(COS, cos)      \
     X(SIGN, sign)                                                              \
     /* activation.c */                                                         \

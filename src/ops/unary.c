@@ -1,6 +1,6 @@
 /*
- * unary.c — the element-wise unary ops: neg, clone, sinh, cosh, exp, log, sqrt, tanh, sigmoid,
- * relu, abs, sin, cos, sign. Each op is a block of its forward loop, its
+ * unary.c — the element-wise unary ops: neg, reciprocal, clone, sinh, cosh,
+ * exp, log, sqrt, tanh, sigmoid, relu, abs, sin, cos, sign. Each op is a block of its forward loop, its
  * backward loop (g in the output's shape, dx = g * f'(x) handed to
  * ag_accumulate_grad), its forward and backward, and its table row. The
  * drivers that run the blocks are in elementwise.h (shared with
@@ -30,6 +30,32 @@ static void neg_backward(Function *self, void *ctx, Tensor *g) {
 Tensor *tensor_neg(Tensor *x) { return unary_forward(AG_OP_NEG, neg_block, x); }
 
 const AgOpInfo ag_op_neg = UNARY_ROW(NEG, neg, "-x", "grad_x = -g", "NegBackward");
+
+/* ======================================================================
+ * reciprocal: y = 1 / x; dx = -g * (y * y), PyTorch's formula (y * y
+ * first). Python's number / tensor is PyTorch's reciprocal(x) * number.
+ * ====================================================================== */
+
+static void reciprocal_block(const double *x, double *y, const double *p) {
+    (void)p;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = 1.0 / x[i];
+}
+
+static void reciprocal_grad_block(const double *x, const double *y, const double *g, double *dx,
+                                  const double *p) {
+    (void)x, (void)p;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = -g[i] * (y[i] * y[i]);
+}
+
+static void reciprocal_backward(Function *self, void *ctx, Tensor *g) {
+    unary_backward(self, g, reciprocal_grad_block, ctx);
+}
+
+Tensor *tensor_reciprocal(Tensor *x) { return unary_forward(AG_OP_RECIPROCAL, reciprocal_block, x); }
+
+const AgOpInfo ag_op_reciprocal = UNARY_ROW(RECIPROCAL, reciprocal, "1 / x",
+                                            "grad_x = -g * (y * y), y = 1 / x",
+                                            "ReciprocalBackward");
 
 /* ======================================================================
  * clone: y = x, a copy recorded in the graph; dx = g

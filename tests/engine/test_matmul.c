@@ -435,6 +435,23 @@ static void test_rank_products(void) {
     tensor_release(v), tensor_release(w), tensor_release(m), tensor_release(n);
 }
 
+/* A product of two vectors sums in order, as the reference BLAS's ddot
+ * that PyTorch's dot calls: x_i = sin(i + 1), y_i = cos(2i + 1), i < 40,
+ * gives PyTorch 1.13's -0x1.dd1898977b628p-2 (by dot and by matmul), where
+ * summing in vector lanes gives its neighbour. */
+static void test_dot_order(void) {
+    int64_t n = 40;
+    double xs[40], ys[40];
+    for (int i = 0; i < 40; i++) xs[i] = sin(i + 1.0), ys[i] = cos(2.0 * i + 1);
+    Tensor *x = tensor_create(1, &n, xs, false), *y = tensor_create(1, &n, ys, false);
+    Tensor *d = tensor_dot(x, y), *m = tensor_matmul(x, y);
+    CHECK(d && d->data[0] == -0x1.dd1898977b628p-2, "dot of 40: %a", d ? d->data[0] : NAN);
+    CHECK(m && m->data[0] == -0x1.dd1898977b628p-2, "matmul of two vectors of 40: %a",
+          m ? m->data[0] : NAN);
+    Tensor *all[] = {x, y, d, m};
+    for (int i = 0; i < 4; i++) tensor_release(all[i]);
+}
+
 static Tensor *build_linear(Tensor **in, const void *arg) {
     return tensor_linear(in[0], in[1], *(const bool *)arg ? in[2] : NULL);
 }
@@ -485,5 +502,6 @@ void test_matmul(void) {
     test_names();
     test_errors_matmul();
     test_rank_products();
+    test_dot_order();
     test_linear();
 }

@@ -54,9 +54,38 @@ static void check_binary(const char *name, Binary op, double lo, double hi, doub
     }
 }
 
+/* add and sub with an alpha (PyTorch's alpha=): b's gradient is scaled. */
+static Tensor *add_alpha(Tensor *a, Tensor *b) { return tensor_add_scaled(a, b, -0.37); }
+static Tensor *sub_alpha(Tensor *a, Tensor *b) { return tensor_sub_scaled(a, b, 2.5); }
+static Tensor *sub_alpha_one(Tensor *a, Tensor *b) { return tensor_sub_scaled(a, b, 1.0); }
+
+/* a + alpha * b rounded once, as PyTorch 1.13's CPU kernel (fma): where
+ * a + (alpha * b) rounds twice to another double. PyTorch's results: */
+static void test_add_alpha_values(void) {
+    const double a[] = {-1.4625430235503951, 1.3503119026502914},
+                 b[] = {1.3897349477489307, 0.22581729060973377};
+    const double alpha[] = {1.0550984759064561, 0.5691774517297823};
+    const double add[] = {0.00376420173344008, 1.4788420126760633},
+                 sub[] = {-2.9288502488342303, 1.2217817926245196};
+    for (int i = 0; i < 2; i++) {
+        Tensor *ta = tensor_scalar(a[i]), *tb = tensor_scalar(b[i]);
+        Tensor *s = tensor_add_scaled(ta, tb, alpha[i]), *d = tensor_sub_scaled(ta, tb, alpha[i]);
+        CHECK(s && s->data[0] == add[i], "add alpha case %d: %.17g, PyTorch %.17g", i,
+              s ? s->data[0] : NAN, add[i]);
+        CHECK(d && d->data[0] == sub[i], "sub alpha case %d: %.17g, PyTorch %.17g", i,
+              d ? d->data[0] : NAN, sub[i]);
+        Tensor *all[] = {ta, tb, s, d};
+        for (int k = 0; k < 4; k++) tensor_release(all[k]);
+    }
+}
+
 static void test_binary_ops(void) {
     check_binary("add", tensor_add, -2, 2, -2, 2);
     check_binary("sub", tensor_sub, -2, 2, -2, 2);
+    check_binary("add alpha=-0.37", add_alpha, -2, 2, -2, 2);
+    check_binary("sub alpha=2.5", sub_alpha, -2, 2, -2, 2);
+    check_binary("sub alpha=1", sub_alpha_one, -2, 2, -2, 2);
+    test_add_alpha_values();
     check_binary("mul", tensor_mul, -2, 2, -2, 2);
     check_binary("div", tensor_div, -2, 2, 0.5, 2);
     check_binary("div negative divisor", tensor_div, -2, 2, -2, -0.5);
