@@ -2167,7 +2167,6 @@ static bool eval_number(Session *s, const Node *n, Value *out) {
 /* An expression with parts: evaluated below the checks that bound the
  * recursion (kept out of eval_expression, so that a leaf costs a call). */
 static __attribute__((noinline)) bool eval_nested(Session *s, const Node *n, Value *out) {
-    if (session_interrupted) return session_fail(s, n->line, n->col, "interrupted");
     if (s->eval_depth >= MAX_EVAL_DEPTH || !session_stack_ok(s))
         return session_fail(s, n->line, n->col, s->python ? "RecursionError: maximum recursion "
                             "depth exceeded" : "expression too deep to evaluate (calls nest "
@@ -2215,6 +2214,9 @@ static __attribute__((noinline)) bool eval_nested(Session *s, const Node *n, Val
 
 bool eval_expression(Session *s, const Node *n, Value *out) {
     *out = value_void();
+    /* checked at every node, leaves too: a chain a+b+c+... reaches its
+     * additions only as it comes back up, past its leaves */
+    if (session_interrupted) return session_fail(s, n->line, n->col, "interrupted");
     switch (n->kind) { /* the leaves: nothing below them to bound */
     case NODE_NUMBER: return eval_number(s, n, out);
     case NODE_NAME: return eval_name(s, n, out);
