@@ -3020,7 +3020,7 @@ static Status exec_return(Session *s, const Stmt *st) {
 static Status no_module(Session *s, const Node *n) {
     int len = name_len(n);
     return exec_fail(s, n->line, n->col, "ModuleNotFoundError: No module named '%.*s' (ag "
-                     "runs torch, math, random and the .py files beside the script)", len,
+                     "runs torch, math, random, time and the .py files beside the script)", len,
                      n->as.text.text);
 }
 
