@@ -1040,7 +1040,7 @@ static BUILTIN(py_filter) {
     if (ok) *out = (Value){.kind = VAL_LIST, .as.list = l};
     for (int i = 0; ok && i < items.as.list->count; i++) {
         const Value *item = &items.as.list->items[i];
-        Value r;
+        Value r = value_void();
         bool keep;
         if (a->arg[0].kind == VAL_NONE) ok = truth_of(s, a, item, &keep);
         else ok = s->call_value(s, a->line, a->col, &a->arg[0], item, 1, &r) && truth_of(s, a, &r, &keep),

@@ -3532,6 +3532,7 @@ static Status exec_block(Session *s, const Block *b) {
 static bool call_for_builtin(Session *s, int line, int col, const Value *fn, const Value *args,
                              int n, Value *out) {
     Value copies[MAX_ARGS];
+    *out = value_void(); /* set however the call fails: the builtin releases it */
     bool method = fn->kind == VAL_METHOD && !fn->as.bound->from;
     if (n + method > MAX_ARGS) return session_fail(s, line, col, "too many arguments");
     if (method) value_copy(&fn->as.bound->self, &copies[0]); /* a bound method: self first */
