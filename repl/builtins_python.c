@@ -564,6 +564,23 @@ static BUILTIN(py_list_pop) {
     return true;
 }
 
+/* next(iterator, default): iter() gives a list (ag's iterator), from which
+ * next takes the first item off; at its end default, else StopIteration. */
+static BUILTIN(py_next) {
+    const Value *v = &a->arg[0];
+    if (v->kind != VAL_LIST || v->as.list->tuple)
+        return arg_error(s, a, 0, "TypeError: '%s' object is not an iterator", value_type_name(v));
+    ValueList *l = v->as.list;
+    if (l->count == 0) {
+        if (arg_present(a, 1)) return value_copy(&a->arg[1], out) || no_memory(s, a);
+        return session_fail(s, a->line, a->col, "StopIteration");
+    }
+    *out = l->items[0];
+    memmove(&l->items[0], &l->items[1], (size_t)(l->count - 1) * sizeof *l->items);
+    l->count--;
+    return true;
+}
+
 static BUILTIN(py_list_insert) {
     (void)out;
     ValueList *l = a->arg[0].as.list;
@@ -1366,6 +1383,9 @@ const Builtin python_builtins[] = {
     PY("reversed", "reversed(seq)", "the items in reverse order, as a list", py_reversed, 0),
     PY("iter", "iter(iterable)", "the items, as a list (a for loop, list() or an object's "
        "__iter__ takes it)", py_iter, 0),
+    PY("next", "next(iterator, default=None)", "the next item of what iter() gave (ag's "
+       "iterators are lists: next takes their first item off); default at the end, if given",
+       py_next, 0),
     PY("list", "list(iterable=None)", "a new list of the items", py_list, BI_TYPE),
     PY("tuple", "tuple(iterable=None)", "a tuple of the items", py_tuple, BI_TYPE),
     PY("dict", "dict(iterable=None)", "a dict from (key, value) pairs or another dict", py_dict,
