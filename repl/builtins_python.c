@@ -1104,6 +1104,20 @@ static BUILTIN(py_same_tensor) {
     return true;
 }
 
+/* x.type(dtype): a float64 tensor of x (a boolean one's 0s and 1s, as
+ * .double()); x.type() with no dtype: its type's name. */
+static BUILTIN(py_tensor_type) {
+    Tensor *t;
+    if (!arg_tensor(s, a, 0, &t)) return false;
+    if (!arg_present(a, 1)) return value_string("torch.DoubleTensor", 18, out) || no_memory(s, a);
+    const Value *d = &a->arg[1];
+    bool named = d->kind == VAL_STRING && d->as.string.length == 18 &&
+                 memcmp(d->as.string.text, "torch.DoubleTensor", 18) == 0;
+    if (!named && !float64_only(s, a, 1)) return false;
+    *out = value_tensor(tensor_retain(t));
+    return true;
+}
+
 /* grad_fn.name(): PyTorch's name of the Function (MulBackward0). */
 static BUILTIN(py_grad_fn_name) {
     StrBuf sb;
@@ -1454,6 +1468,9 @@ const Builtin python_builtins[] = {
        "string)", py_same_tensor, BI_METHOD),
     PY("cpu", "cpu(input)", "the tensor itself: ag computes on the CPU", py_same_tensor,
        BI_METHOD),
+    METHOD(VAL_TENSOR, "type", "type(self, dtype=None)", "x as dtype (torch.float64: a boolean "
+           "tensor's 0s and 1s as floats); with no dtype, the name of its type",
+           py_tensor_type),
     METHOD(VAL_GRAD_FN, "name", "name(self)", "the Function's name, as PyTorch's "
            "(MulBackward0)", py_grad_fn_name),
     METHOD(VAL_LIST, "append", "append(self, object)", "adds an item at the end", py_list_append),

@@ -685,8 +685,8 @@ static bool run_python_text(Session *s, const char *text, size_t len, int first_
     return ok;
 }
 
-/* Runs module_torch_nn_source (torch.nn, torch.optim.lr_scheduler,
- * torch.optim.LBFGS and torch.utils.data) at
+/* Runs module_torch_nn_source (torch.nn, torch.nn.init,
+ * torch.optim.lr_scheduler, torch.optim.LBFGS and torch.utils.data) at
  * the top level, in the .py dialect, as
  * the session's own statements (its classes are the session's values). */
 static bool run_torch_nn(Session *s) {
@@ -706,9 +706,9 @@ static bool run_torch_nn(Session *s) {
 }
 
 /* The modules written in Python (torch_nn.c), each with the hidden global
- * holding its names: all of torch.nn's, torch.optim.lr_scheduler's and
- * torch.utils.data's, and torch.optim's LBFGS (its other optimizers are
- * builtins: builtins_optim.c). */
+ * holding its names: all of torch.nn's, torch.nn.init's,
+ * torch.optim.lr_scheduler's and torch.utils.data's, and torch.optim's
+ * LBFGS (its other optimizers are builtins: builtins_optim.c). */
 static const struct {
     const char *module, *global;
     const char *only; /* the one name it has there, or NULL: all of the module's */
@@ -716,6 +716,7 @@ static const struct {
     {"torch.nn", "__torch_nn__", NULL},
     {"torch.optim.lr_scheduler", "__torch_lr_scheduler__", NULL},
     {"torch.optim", "__torch_optim__", "LBFGS"},
+    {"torch.nn.init", "__torch_nn_init__", NULL},
     {"torch.utils.data", "__torch_utils_data__", NULL},
 };
 

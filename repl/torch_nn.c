@@ -1,12 +1,12 @@
 /*
  * torch_nn.c — torch.nn, written in the Python that ag runs: Module, the
  * layers and the loss modules, as classes a script can subclass; with them
- * torch.optim.lr_scheduler's schedulers, torch.optim.LBFGS (PyTorch's
+ * torch.nn.init, torch.optim.lr_scheduler's schedulers, torch.optim.LBFGS (PyTorch's
  * torch/optim/lbfgs.py, ported step for step) and torch.utils.data
  * (Dataset, TensorDataset, DataLoader with PyTorch 1.13's draws,
  * random_split). The evaluator runs this source once per session, on the
  * first use of any of them (eval.c, python_modules); their names then live
- * in the hidden globals __torch_nn__, __torch_lr_scheduler__,
+ * in the hidden globals __torch_nn__, __torch_nn_init__, __torch_lr_scheduler__,
  * __torch_optim__ and __torch_utils_data__. Every class here keeps PyTorch
  * 2's names, arguments, initialisation (from PyTorch's random stream) and
  * printed text; torch.utils.data draws as PyTorch 1.13 does.
@@ -105,6 +105,12 @@ const char module_torch_nn_source[] =
     "\n"
     "        def eval(self):\n"
     "            return self.train(False)\n"
+    "\n"
+    "        def apply(self, fn):\n"
+    "            for m in self.children():\n"
+    "                m.apply(fn)\n"
+    "            fn(self)\n"
+    "            return self\n"
     "\n"
     "        def requires_grad_(self, requires_grad=True):\n"
     "            for p in self.parameters():\n"
@@ -967,6 +973,52 @@ const char module_torch_nn_source[] =
     "    return {'LBFGS': LBFGS}\n"
     "\n"
     "\n"
+    "def __torch_nn_init_make__():\n"
+    "    import math\n"
+    "    import torch\n"
+    "\n"
+    "    def _fans(tensor):\n"
+    "        if tensor.dim() < 2:\n"
+    "            raise ValueError('Fan in and fan out can not be computed for tensor with fewer than '\n"
+    "                             '2 dimensions')\n"
+    "        receptive = 1\n"
+    "        for d in tensor.shape[2:]:\n"
+    "            receptive *= d\n"
+    "        return tensor.shape[1] * receptive, tensor.shape[0] * receptive\n"
+    "\n"
+    "    def uniform_(tensor, a=0.0, b=1.0):\n"
+    "        with torch.no_grad():\n"
+    "            return tensor.uniform_(a, b)\n"
+    "\n"
+    "    def normal_(tensor, mean=0.0, std=1.0):\n"
+    "        with torch.no_grad():\n"
+    "            return tensor.normal_(mean, std)\n"
+    "\n"
+    "    def constant_(tensor, val):\n"
+    "        with torch.no_grad():\n"
+    "            return tensor.fill_(val)\n"
+    "\n"
+    "    def ones_(tensor):\n"
+    "        return constant_(tensor, 1.0)\n"
+    "\n"
+    "    def zeros_(tensor):\n"
+    "        with torch.no_grad():\n"
+    "            return tensor.zero_()\n"
+    "\n"
+    "    def xavier_uniform_(tensor, gain=1.0):\n"
+    "        fan_in, fan_out = _fans(tensor)\n"
+    "        a = math.sqrt(3.0) * (gain * math.sqrt(2.0 / float(fan_in + fan_out)))\n"
+    "        return uniform_(tensor, -a, a)\n"
+    "\n"
+    "    def xavier_normal_(tensor, gain=1.0):\n"
+    "        fan_in, fan_out = _fans(tensor)\n"
+    "        return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)))\n"
+    "\n"
+    "    return {'uniform_': uniform_, 'normal_': normal_, 'constant_': constant_, 'ones_': ones_,\n"
+    "            'zeros_': zeros_, 'xavier_uniform_': xavier_uniform_,\n"
+    "            'xavier_normal_': xavier_normal_}\n"
+    "\n"
+    "\n"
     "def __torch_utils_data_make__():\n"
     "    import math\n"
     "    import torch\n"
@@ -1193,8 +1245,10 @@ const char module_torch_nn_source[] =
     "__torch_nn__ = __torch_nn_make__()\n"
     "__torch_lr_scheduler__ = __torch_lr_scheduler_make__()\n"
     "__torch_optim__ = __torch_optim_make__()\n"
+    "__torch_nn_init__ = __torch_nn_init_make__()\n"
     "__torch_utils_data__ = __torch_utils_data_make__()\n"
     "del __torch_nn_make__\n"
     "del __torch_lr_scheduler_make__\n"
     "del __torch_optim_make__\n"
+    "del __torch_nn_init_make__\n"
     "del __torch_utils_data_make__\n";
