@@ -447,7 +447,8 @@ static BUILTIN(py_bool) {
 }
 
 /* Whether v is an instance of the type a builtin value stands for (int,
- * float, str, list, tuple, dict, set, bool, torch.Tensor). */
+ * float, str, list, tuple, dict, set, bool, torch.Tensor,
+ * torch.optim.Optimizer). */
 static bool instance_of(const Value *v, const Value *type) {
     if (type->kind == VAL_CLASS) {
         for (const ClassObj *c = v->kind == VAL_INSTANCE ? v->as.object->cls : NULL; c; c = c->base)
@@ -464,8 +465,18 @@ static bool instance_of(const Value *v, const Value *type) {
     if (strcmp(t, "int") == 0) return v->kind == VAL_INT || v->kind == VAL_BOOL;
     if (strcmp(t, "Tensor") == 0 || strcmp(t, "tensor") == 0) return v->kind == VAL_TENSOR;
     if (strcmp(t, "Parameter") == 0) return v->kind == VAL_TENSOR && v->as.tensor->parameter;
+    if (strcmp(t, "Optimizer") == 0) return v->kind == VAL_OPTIM;
     if (strcmp(t, "object") == 0) return true;
     return strcmp(t, value_type_name(v)) == 0;
+}
+
+/* torch.optim.Optimizer: the base of ag's optimizers, for isinstance;
+ * ag's optimizers are made by their own classes (SGD, Adam, ...). */
+static BUILTIN(py_optimizer) {
+    (void)out;
+    return session_fail(s, a->line, a->col, "ag's torch.optim.Optimizer is for isinstance(opt, "
+                        "torch.optim.Optimizer): make an optimizer with its class (SGD, Adam, "
+                        "...)");
 }
 
 static BUILTIN(py_isinstance) {
@@ -1448,6 +1459,8 @@ const Builtin python_builtins[] = {
        py_tolist, BI_METHOD),
     PY("isinstance", "isinstance(obj, classinfo)", "whether obj is of the type (int, float, str, "
        "list, tuple, dict, set, bool, torch.Tensor) or one of a tuple of them", py_isinstance, 0),
+    PY("Optimizer", "Optimizer(params, defaults)", "torch.optim.Optimizer, the optimizers' "
+       "base: isinstance(opt, torch.optim.Optimizer)", py_optimizer, BI_TYPE),
     PY("ord", "ord(c)", "the code point of a one-character string", py_ord, 0),
     PY("chr", "chr(i)", "the one-character string of a code point", py_chr, 0),
     PY("map", "map(function, *iterables)", "function of each item (of the i-th items of each "
