@@ -178,6 +178,9 @@ void ag_seed(uint64_t seed);
 uint64_t ag_generator_initial_seed(AgGenerator *g); /* the last seed given */
 uint32_t ag_generator_random(AgGenerator *g);       /* one 32-bit draw */
 uint64_t ag_generator_random64(AgGenerator *g);     /* two, the first the high half */
+/* torch.empty((), dtype=torch.int64).random_(generator=g).item():
+ * random64 mod 2^63 (DataLoader's and RandomSampler's seeds). */
+int64_t ag_generator_random_int64(AgGenerator *g);
 
 /* In-place fills, as PyTorch's x.uniform_(from, to), normal_(mean, std),
  * random_(low, high) (randint's [low, high)), bernoulli_(p) and

@@ -451,6 +451,16 @@ static BUILTIN(bi_initial_seed) {
     return true;
 }
 
+/* torch._random_int64(generator=None): the int that PyTorch's
+ * torch.empty((), dtype=torch.int64).random_(generator=g).item() draws
+ * (DataLoader's seeds: torch_nn.c), until ag has int64 tensors. */
+static BUILTIN(bi_random_int64) {
+    AgGenerator *g;
+    if (!arg_generator(s, a, &g)) return false;
+    *out = (Value){.kind = VAL_INT, .as.integer = ag_generator_random_int64(g)};
+    return true;
+}
+
 static BUILTIN(bi_generator) {
     static const char *const cpu = "cpu";
     const char *device;
@@ -545,6 +555,9 @@ const Builtin create_builtins[] = {
      "torch.manual_seed(n)", NULL, bi_seed, BI_VOID, VAL_VOID, NULL},
     {"initial_seed", "initial_seed()", "the seed the stream was last started from", NULL, bi_initial_seed,
      0, VAL_VOID, NULL},
+    {"_random_int64", "_random_int64(generator=None)", "the int PyTorch's torch.empty((), "
+     "dtype=torch.int64).random_() draws (DataLoader's seeds)", NULL, bi_random_int64, 0, VAL_VOID,
+     NULL},
     {"Generator", "Generator(device=None)", "a random stream of its own, for generator= (torch.Generator: "
      "seeded 67280421310721 until g.manual_seed(n))", NULL, bi_generator, 0, VAL_VOID, NULL},
     {"manual_seed", "manual_seed(self, seed)", "restarts the generator from seed; gives the generator back",

@@ -447,7 +447,8 @@ static BUILTIN(py_bool) {
 }
 
 /* Whether v is an instance of the type a builtin value stands for (int,
- * float, str, list, tuple, dict, set, bool, torch.Tensor). */
+ * float, str, list, tuple, dict, set, bool, torch.Tensor,
+ * torch.optim.Optimizer). */
 static bool instance_of(const Value *v, const Value *type) {
     if (type->kind == VAL_CLASS) {
         for (const ClassObj *c = v->kind == VAL_INSTANCE ? v->as.object->cls : NULL; c; c = c->base)
@@ -464,8 +465,18 @@ static bool instance_of(const Value *v, const Value *type) {
     if (strcmp(t, "int") == 0) return v->kind == VAL_INT || v->kind == VAL_BOOL;
     if (strcmp(t, "Tensor") == 0 || strcmp(t, "tensor") == 0) return v->kind == VAL_TENSOR;
     if (strcmp(t, "Parameter") == 0) return v->kind == VAL_TENSOR && v->as.tensor->parameter;
+    if (strcmp(t, "Optimizer") == 0) return v->kind == VAL_OPTIM;
     if (strcmp(t, "object") == 0) return true;
     return strcmp(t, value_type_name(v)) == 0;
+}
+
+/* torch.optim.Optimizer: the base of ag's optimizers, for isinstance;
+ * ag's optimizers are made by their own classes (SGD, Adam, ...). */
+static BUILTIN(py_optimizer) {
+    (void)out;
+    return session_fail(s, a->line, a->col, "ag's torch.optim.Optimizer is for isinstance(opt, "
+                        "torch.optim.Optimizer): make an optimizer with its class (SGD, Adam, "
+                        "...)");
 }
 
 static BUILTIN(py_isinstance) {
@@ -560,6 +571,23 @@ static BUILTIN(py_list_pop) {
     if (arg_present(a, 1) && !list_index(s, a, 1, l->count, false, &k)) return false;
     *out = l->items[k];
     memmove(&l->items[k], &l->items[k + 1], (size_t)(l->count - k - 1) * sizeof *l->items);
+    l->count--;
+    return true;
+}
+
+/* next(iterator, default): iter() gives a list (ag's iterator), from which
+ * next takes the first item off; at its end default, else StopIteration. */
+static BUILTIN(py_next) {
+    const Value *v = &a->arg[0];
+    if (v->kind != VAL_LIST || v->as.list->tuple)
+        return arg_error(s, a, 0, "TypeError: '%s' object is not an iterator", value_type_name(v));
+    ValueList *l = v->as.list;
+    if (l->count == 0) {
+        if (arg_present(a, 1)) return value_copy(&a->arg[1], out) || no_memory(s, a);
+        return session_fail(s, a->line, a->col, "StopIteration");
+    }
+    *out = l->items[0];
+    memmove(&l->items[0], &l->items[1], (size_t)(l->count - 1) * sizeof *l->items);
     l->count--;
     return true;
 }
@@ -1087,6 +1115,20 @@ static BUILTIN(py_same_tensor) {
     return true;
 }
 
+/* x.type(dtype): a float64 tensor of x (a boolean one's 0s and 1s, as
+ * .double()); x.type() with no dtype: its type's name. */
+static BUILTIN(py_tensor_type) {
+    Tensor *t;
+    if (!arg_tensor(s, a, 0, &t)) return false;
+    if (!arg_present(a, 1)) return value_string("torch.DoubleTensor", 18, out) || no_memory(s, a);
+    const Value *d = &a->arg[1];
+    bool named = d->kind == VAL_STRING && d->as.string.length == 18 &&
+                 memcmp(d->as.string.text, "torch.DoubleTensor", 18) == 0;
+    if (!named && !float64_only(s, a, 1)) return false;
+    *out = value_tensor(tensor_retain(t));
+    return true;
+}
+
 /* grad_fn.name(): PyTorch's name of the Function (MulBackward0). */
 static BUILTIN(py_grad_fn_name) {
     StrBuf sb;
@@ -1366,6 +1408,9 @@ const Builtin python_builtins[] = {
     PY("reversed", "reversed(seq)", "the items in reverse order, as a list", py_reversed, 0),
     PY("iter", "iter(iterable)", "the items, as a list (a for loop, list() or an object's "
        "__iter__ takes it)", py_iter, 0),
+    PY("next", "next(iterator, default=None)", "the next item of what iter() gave (ag's "
+       "iterators are lists: next takes their first item off); default at the end, if given",
+       py_next, 0),
     PY("list", "list(iterable=None)", "a new list of the items", py_list, BI_TYPE),
     PY("tuple", "tuple(iterable=None)", "a tuple of the items", py_tuple, BI_TYPE),
     PY("dict", "dict(iterable=None)", "a dict from (key, value) pairs or another dict", py_dict,
@@ -1414,6 +1459,8 @@ const Builtin python_builtins[] = {
        py_tolist, BI_METHOD),
     PY("isinstance", "isinstance(obj, classinfo)", "whether obj is of the type (int, float, str, "
        "list, tuple, dict, set, bool, torch.Tensor) or one of a tuple of them", py_isinstance, 0),
+    PY("Optimizer", "Optimizer(params, defaults)", "torch.optim.Optimizer, the optimizers' "
+       "base: isinstance(opt, torch.optim.Optimizer)", py_optimizer, BI_TYPE),
     PY("ord", "ord(c)", "the code point of a one-character string", py_ord, 0),
     PY("chr", "chr(i)", "the one-character string of a code point", py_chr, 0),
     PY("map", "map(function, *iterables)", "function of each item (of the i-th items of each "
@@ -1434,6 +1481,9 @@ const Builtin python_builtins[] = {
        "string)", py_same_tensor, BI_METHOD),
     PY("cpu", "cpu(input)", "the tensor itself: ag computes on the CPU", py_same_tensor,
        BI_METHOD),
+    METHOD(VAL_TENSOR, "type", "type(self, dtype=None)", "x as dtype (torch.float64: a boolean "
+           "tensor's 0s and 1s as floats); with no dtype, the name of its type",
+           py_tensor_type),
     METHOD(VAL_GRAD_FN, "name", "name(self)", "the Function's name, as PyTorch's "
            "(MulBackward0)", py_grad_fn_name),
     METHOD(VAL_LIST, "append", "append(self, object)", "adds an item at the end", py_list_append),

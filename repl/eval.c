@@ -685,8 +685,8 @@ static bool run_python_text(Session *s, const char *text, size_t len, int first_
     return ok;
 }
 
-/* Runs module_torch_nn_source (torch.nn, torch.optim.lr_scheduler and
- * torch.optim.LBFGS) at
+/* Runs module_torch_nn_source (torch.nn, torch.nn.init,
+ * torch.optim.lr_scheduler, torch.optim.LBFGS and torch.utils.data) at
  * the top level, in the .py dialect, as
  * the session's own statements (its classes are the session's values). */
 static bool run_torch_nn(Session *s) {
@@ -706,8 +706,9 @@ static bool run_torch_nn(Session *s) {
 }
 
 /* The modules written in Python (torch_nn.c), each with the hidden global
- * holding its names: all of torch.nn's and torch.optim.lr_scheduler's, and
- * torch.optim's LBFGS (its other optimizers are builtins: builtins_optim.c). */
+ * holding its names: all of torch.nn's, torch.nn.init's,
+ * torch.optim.lr_scheduler's and torch.utils.data's, and torch.optim's
+ * LBFGS (its other optimizers are builtins: builtins_optim.c). */
 static const struct {
     const char *module, *global;
     const char *only; /* the one name it has there, or NULL: all of the module's */
@@ -715,6 +716,8 @@ static const struct {
     {"torch.nn", "__torch_nn__", NULL},
     {"torch.optim.lr_scheduler", "__torch_lr_scheduler__", NULL},
     {"torch.optim", "__torch_optim__", "LBFGS"},
+    {"torch.nn.init", "__torch_nn_init__", NULL},
+    {"torch.utils.data", "__torch_utils_data__", NULL},
 };
 
 /* The hidden global holding module's NAME when it is written in Python;
@@ -862,6 +865,9 @@ static bool index_number(Session *s, const Node *at, const Value *v, int dim, in
         return session_fail(s, at->line, at->col, "an index must be an integer, not %s",
                             isnan(x) ? value_kind_name(v) : "a fraction");
     int64_t i = (int64_t)x;
+    if ((i < -size || i >= size) && dim >= 0 && s->python) /* PyTorch's words */
+        return session_fail(s, at->line, at->col, "IndexError: index %lld is out of bounds for "
+                            "dimension %d with size %lld", (long long)i, dim, (long long)size);
     if ((i < -size || i >= size) && dim >= 0)
         return session_fail(s, at->line, at->col, "index %lld is out of range for dimension %d "
                             "of size %lld", (long long)i, dim, (long long)size);
@@ -955,6 +961,10 @@ static bool check_int_items(Session *s, const Node *n, const Tensor *x, const In
         const AgIndex *it = &ix->items[i];
         if (it->kind == AG_INDEX_INT && axis < x->ndim) {
             int64_t size = x->shape[axis];
+            if ((it->index < -size || it->index >= size) && s->python) /* PyTorch's words */
+                return session_fail(s, n->kids[i]->line, n->kids[i]->col, "IndexError: index "
+                                    "%lld is out of bounds for dimension %d with size %lld",
+                                    (long long)it->index, axis, (long long)size);
             if (it->index < -size || it->index >= size)
                 return session_fail(s, n->kids[i]->line, n->kids[i]->col, "index %lld is out of "
                                     "range for dimension %d of size %lld", (long long)it->index,

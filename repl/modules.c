@@ -9,8 +9,8 @@
 
 static const char *const modules[] = {
     "torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd",
-    "torch.nn.init", "torch.linalg", "torch.special", "torch.optim.lr_scheduler", "math", "random",
-    "time",
+    "torch.nn.init", "torch.linalg", "torch.special", "torch.optim.lr_scheduler", "torch.utils",
+    "torch.utils.data", "math", "random", "time",
 };
 
 static bool same(const char *a, const char *b, size_t length) {

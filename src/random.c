@@ -119,6 +119,12 @@ static inline uint64_t mt_draw64(AgGenerator *g) {
 
 uint64_t ag_generator_random64(AgGenerator *g) { return mt_draw64(generator_or_default(g)); }
 
+/* int64's random_() without bounds (uniform_int_distribution<int64_t>):
+ * random64 mod 2^63, the seed DataLoader and RandomSampler draw. */
+int64_t ag_generator_random_int64(AgGenerator *g) {
+    return (int64_t)(mt_draw64(generator_or_default(g)) % (UINT64_C(1) << 63));
+}
+
 /* ======================================================================
  * Samplers (g resolved: never NULL)
  * ====================================================================== */

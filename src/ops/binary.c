@@ -6,6 +6,7 @@
  * ag_accumulate_grad reduces them to each input's shape.
  */
 #include "../internal.h"
+#include "elementwise.h"
 
 #include <math.h>
 #include <string.h>
@@ -328,6 +329,21 @@ static void pow_backward(Function *self, void *ctx, Tensor *g) {
  * same kernels, and 0 for e = 0 (pow_backward). The exponent's gradient,
  * when it requires grad, is the tensor-tensor rule. */
 
+/* Any other exponent: PyTorch's Vectorized pow, SLEEF's, on whole steps of
+ * TORCH_VEC_STEP and std::pow on the tail (where SLEEF is loaded); else
+ * libm's pow on every element. */
+static void pow_general(const double *restrict x, double e, double *restrict o, int64_t n) {
+    int64_t vec = ag_vec_ready() ? n - n % TORCH_VEC_STEP : 0, i = 0;
+    for (; i + BLOCK <= vec; i += BLOCK) ag_vec_pow(x + i, e, o + i);
+    if (i < vec) {
+        _Alignas(64) double t[BLOCK] = {0};
+        memcpy(t, x + i, (size_t)(vec - i) * sizeof *t);
+        ag_vec_pow(t, e, t);
+        memcpy(o + i, t, (size_t)(vec - i) * sizeof *t);
+    }
+    for (i = vec; i < n; i++) o[i] = pow(x[i], e);
+}
+
 /* o[i] = x[i] ** e by PyTorch's kernel for e. */
 static void pow_by_scalar(const double *restrict x, double e, double *restrict o, int64_t n) {
     if (e == 0.0)
@@ -347,7 +363,7 @@ static void pow_by_scalar(const double *restrict x, double e, double *restrict o
     else if (e == -2.0)
         for (int64_t i = 0; i < n; i++) o[i] = 1.0 / (x[i] * x[i]);
     else
-        for (int64_t i = 0; i < n; i++) o[i] = pow(x[i], e);
+        pow_general(x, e, o, n);
 }
 
 /* a (..) ** e (one element) -> out (broadcast shape, a's elements in order);

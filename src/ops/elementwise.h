@@ -66,6 +66,7 @@ void ag_vec_tanh(const double *x, double *y);
 void ag_vec_sin(const double *x, double *y);
 void ag_vec_cos(const double *x, double *y);
 void ag_vec_erf(const double *x, double *y);
+void ag_vec_pow(const double *x, double e, double *y); /* y = x ** e */
 
 #define BLOCK_MATH(name, fn)                                                \
     static inline void block_##name(const double *x, double *y) {          \

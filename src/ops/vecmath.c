@@ -1,6 +1,7 @@
 /*
  * vecmath.c — exp, log, log1p, tanh, sin, cos and erf on blocks of BLOCK
- * doubles through SLEEF's vector functions, the ones PyTorch's CPU kernels
+ * doubles, and pow of a block by one exponent, through SLEEF's vector
+ * functions, the ones PyTorch's CPU kernels
  * call (Sleef_*d4_u10 in its AVX2 build), so that ag has PyTorch's bits,
  * and the same bits in every build of ag (release, debug, asan, valgrind):
  * the function called no longer depends on whether the compiler vectorised
@@ -57,6 +58,7 @@ enum { WIDTH = 8 };
 #define VEC_TARGET
 static inline Vec load(const double *p) { return _mm512_loadu_pd(p); }
 static inline void store(double *p, Vec v) { _mm512_storeu_pd(p, v); }
+static inline Vec splat(double x) { return _mm512_set1_pd(x); }
 #define SLEEF_SUFFIX "d8_u10"
 #else
 typedef __m256d Vec;
@@ -64,6 +66,7 @@ enum { WIDTH = 4 };
 #define VEC_TARGET __attribute__((target("avx2,fma")))
 static inline VEC_TARGET Vec load(const double *p) { return _mm256_loadu_pd(p); }
 static inline VEC_TARGET void store(double *p, Vec v) { _mm256_storeu_pd(p, v); }
+static inline VEC_TARGET Vec splat(double x) { return _mm256_set1_pd(x); }
 #define SLEEF_SUFFIX "d4_u10"
 #endif
 
@@ -73,6 +76,8 @@ typedef Vec (*VecFn)(Vec);
 enum { F_EXP, F_LOG, F_LOG1P, F_TANH, F_SIN, F_COS, F_ERF, NUM_FNS };
 static const char *const fn_names[NUM_FNS] = {"exp", "log", "log1p", "tanh", "sin", "cos", "erf"};
 static VecFn fns[NUM_FNS];
+typedef Vec (*VecFn2)(Vec, Vec);
+static VecFn2 pow_fn; /* Sleef_pow: x ** e (Vectorized<double>::pow) */
 
 atomic_int ag_vec_state;
 
@@ -94,6 +99,12 @@ static bool load_sleef(void) {
         }
         memcpy(&fns[i], &f, sizeof f); /* ISO C has no cast from void * to a function */
     }
+    void *f = dlsym(lib, "Sleef_pow" SLEEF_SUFFIX);
+    if (!f) {
+        dlclose(lib);
+        return false;
+    }
+    memcpy(&pow_fn, &f, sizeof f);
     return true;
 }
 
@@ -115,6 +126,11 @@ void ag_vec_tanh(const double *x, double *y) { apply(F_TANH, x, y); }
 void ag_vec_sin(const double *x, double *y) { apply(F_SIN, x, y); }
 void ag_vec_cos(const double *x, double *y) { apply(F_COS, x, y); }
 void ag_vec_erf(const double *x, double *y) { apply(F_ERF, x, y); }
+
+VEC_TARGET void ag_vec_pow(const double *x, double e, double *y) {
+    Vec ev = splat(e);
+    for (int i = 0; i < BLOCK; i += WIDTH) store(y + i, pow_fn(load(x + i), ev));
+}
 #else
 /* No AVX2 build: never loaded (ag_vec_state stays -1 once asked). */
 atomic_int ag_vec_state;
@@ -131,4 +147,5 @@ NO_VEC(tanh)
 NO_VEC(sin)
 NO_VEC(cos)
 NO_VEC(erf)
+void ag_vec_pow(const double *x, double e, double *y) { (void)x, (void)e, (void)y; }
 #endif

@@ -110,3 +110,17 @@ sequence("seq_generator", [lambda: torch.randn(3, dtype=D, generator=g),
                            lambda: torch.rand(2, dtype=D),
                            lambda: torch.randn(3, dtype=D, generator=g),
                            lambda: torch.rand(2, dtype=D)])
+
+# int64's random_() without bounds (random64 mod 2^63): the seed that
+# DataLoader draws for each iterator and RandomSampler for its generator;
+# then randperm from a generator seeded with it, as RandomSampler does.
+torch.manual_seed(0)
+draws = [torch.empty((), dtype=torch.int64).random_().item() for _ in range(3)]
+g = torch.Generator()
+g.manual_seed(draws[-1])
+draws += [torch.empty((), dtype=torch.int64).random_(generator=g).item()]
+print("static const int64_t seq_int64[] = {%s};" % ", ".join("INT64_C(%d)" % v for v in draws))
+torch.manual_seed(0)
+g.manual_seed(torch.empty((), dtype=torch.int64).random_().item())
+sequence("seq_sampler_perm", [lambda: torch.randperm(10, generator=g),
+                              lambda: torch.rand(2, dtype=D)])

@@ -1,6 +1,7 @@
 /*
- * test_math_bits.c — exp, log, tanh, sin, cos and the activations built on
- * them against PyTorch 1.13's bits (issue 22, item 17), at the inputs of
+ * test_math_bits.c — exp, log, tanh, sin, cos, the activations built on
+ * them and pow (SLEEF's, for exponents without a kernel of their own)
+ * against PyTorch 1.13's bits (issue 22, item 17), at the inputs of
  * math_cases.h (made by math_cases.py). Where SLEEF is loaded (installed,
  * and AG_SLEEF is not 0) ag calls the functions PyTorch calls and the
  * results named below must match; without it (glibc's libmvec or libm) the
@@ -21,6 +22,18 @@ static Tensor *log_abs(Tensor *x) {
 }
 static Tensor *elu1(Tensor *x) { return tensor_elu(x, 1.0); }
 static Tensor *softplus1(Tensor *x) { return tensor_softplus(x, 1.0, 20.0); }
+static Tensor *pow_by(Tensor *x, double e) {
+    Tensor *t = tensor_create(0, NULL, &e, false), *y = tensor_pow(x, t);
+    tensor_release(t);
+    return y;
+}
+static Tensor *pow4(Tensor *x) { return pow_by(x, 4.0); }
+static Tensor *pow5(Tensor *x) { return pow_by(x, 5.0); }
+static Tensor *pow2_5(Tensor *x) {
+    Tensor *a = tensor_abs(x), *y = pow_by(a, 2.5);
+    tensor_release(a);
+    return y;
+}
 
 /* exact: what must have PyTorch's bits with SLEEF: 2 values and gradients,
  * 1 values, 0 neither. PyTorch's build fuses some of its kernels' products
@@ -36,6 +49,7 @@ static const struct {
     {"sin", tensor_sin, 2},   {"cos", tensor_cos, 2},       {"sigmoid", tensor_sigmoid, 2},
     {"silu", tensor_silu, 2}, {"elu", elu1, 1},             {"gelu", tensor_gelu, 2},
     {"gelu_tanh", tensor_gelu_tanh, 2},                     {"softplus", softplus1, 2},
+    {"pow4", pow4, 2},        {"pow5", pow5, 2},            {"pow2_5", pow2_5, 2},
 };
 
 /* Each input in a one-element tensor: all of it PyTorch's scalar tail

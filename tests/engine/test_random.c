@@ -160,6 +160,27 @@ static void test_random_sequences(void) {
     CHECK(hi == 2357136044u, "mt19937 seeded 0: first draw %lu", (unsigned long)hi);
 }
 
+/* int64's unbounded random_(), and RandomSampler's pattern: a generator
+ * seeded with one such draw gives randperm, the default stream goes on. */
+static void test_random_int64(void) {
+    ag_seed(0);
+    AgGenerator *g = ag_generator_new();
+    if (!CHECK(g != NULL, "ag_generator_new: %s", ag_error())) return;
+    int64_t got[4];
+    for (int i = 0; i < 3; i++) got[i] = ag_generator_random_int64(NULL);
+    ag_generator_manual_seed(g, (uint64_t)got[2]);
+    got[3] = ag_generator_random_int64(g);
+    for (int i = 0; i < 4; i++)
+        CHECK(got[i] == seq_int64[i], "int64 random_ %d: %lld, PyTorch %lld", i,
+              (long long)got[i], (long long)seq_int64[i]);
+    size_t at = 0;
+    ag_seed(0);
+    ag_generator_manual_seed(g, (uint64_t)ag_generator_random_int64(NULL));
+    expect_values("sampler", tensor_randperm(10, g), seq_sampler_perm, &at);
+    expect_values("sampler", tensor_rand(SHAPE(2), false), seq_sampler_perm, &at);
+    ag_generator_free(g);
+}
+
 /* What PyTorch refuses, and what it allows at the edges. */
 static void test_random_arguments(void) {
     int64_t before = live_tensors();
@@ -210,6 +231,7 @@ static void test_random_arguments(void) {
 void test_random(void) {
     test_random_cases();
     test_random_sequences();
+    test_random_int64();
     test_random_arguments();
     ag_seed(1234); /* the stream the later groups expect */
 }

@@ -22,3 +22,6 @@ for step in range(6):
 print(model[2].weight)
 adam = torch.optim.Adam(model.parameters(), lr=0.01)
 print(adam.param_groups[0]['betas'], adam.param_groups[0]['eps'], adam.param_groups[0]['lr'])
+# torch.optim.Optimizer, the optimizers' base, for isinstance (d2l's train_epoch_ch3).
+print(isinstance(opt, torch.optim.Optimizer), isinstance(adam, torch.optim.Optimizer),
+      isinstance(model, torch.optim.Optimizer), isinstance([], torch.optim.Optimizer))
