@@ -254,39 +254,23 @@ static double clock_seconds(clockid_t clock) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int64_t clock_nanoseconds(clockid_t clock) {
-    struct timespec ts;
-    clock_gettime(clock, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static BUILTIN(py_time_monotonic) {
-    (void)s, (void)a;
-    *out = value_number(clock_seconds(CLOCK_MONOTONIC));
-    return true;
-}
-
-static BUILTIN(py_time_monotonic_ns) {
-    (void)s, (void)a;
-    *out = value_integer(clock_nanoseconds(CLOCK_MONOTONIC));
-    return true;
-}
-
-static BUILTIN(py_time_time) {
-    (void)s, (void)a;
-    *out = value_number(clock_seconds(CLOCK_REALTIME));
-    return true;
-}
-
-static BUILTIN(py_time_time_ns) {
-    (void)s, (void)a;
-    *out = value_integer(clock_nanoseconds(CLOCK_REALTIME));
-    return true;
-}
-
-static BUILTIN(py_time_process_time) {
-    (void)s, (void)a;
-    *out = value_number(clock_seconds(CLOCK_PROCESS_CPUTIME_ID));
+/* time.NAME(): the row's name says which clock (time: the wall clock,
+ * process_time: this process's CPU time, the others: the monotonic one)
+ * and whether in nanoseconds, as an int (a name ending _ns). */
+static BUILTIN(py_time_clock) {
+    (void)s;
+    const char *name = a->b->name;
+    size_t n = strlen(name);
+    clockid_t clock = strncmp(name, "time", 4) == 0      ? CLOCK_REALTIME
+                      : strcmp(name, "process_time") == 0 ? CLOCK_PROCESS_CPUTIME_ID
+                                                           : CLOCK_MONOTONIC;
+    if (n > 3 && strcmp(name + n - 3, "_ns") == 0) {
+        struct timespec ts;
+        clock_gettime(clock, &ts);
+        *out = value_integer((int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+    } else {
+        *out = value_number(clock_seconds(clock));
+    }
     return true;
 }
 
@@ -308,7 +292,7 @@ static BUILTIN(py_time_sleep) {
 
 #define MATH1(name, help) {name, name "(x)", help, NULL, py_math, BI_MODULE_MATH, VAL_VOID, NULL}
 #define MATH2(name, help) {name, name "(x, y)", help, NULL, py_math, BI_MODULE_MATH, VAL_VOID, NULL}
-#define TIME(name, help, fn) {name, name "()", help, NULL, fn, BI_MODULE_TIME, VAL_VOID, NULL}
+#define TIME(name, help) {name, name "()", help, NULL, py_time_clock, BI_MODULE_TIME, VAL_VOID, NULL}
 #define RANDOM(name, sig, help, fn, flags) \
     {name, sig, help, NULL, fn, BI_MODULE_RANDOM | (flags), VAL_VOID, NULL}
 
@@ -339,13 +323,13 @@ const Builtin module_builtins[] = {
     RANDOM("choice", "choice(seq)", "an item of seq", py_random_choice, 0),
     RANDOM("shuffle", "shuffle(x)", "shuffles a list in place", py_random_shuffle, BI_VOID),
     RANDOM("gauss", "gauss(mu=0.0, sigma=1.0)", "a normal random number", py_random_gauss, 0),
-    TIME("perf_counter", "seconds on a monotonic clock, a float", py_time_monotonic),
-    TIME("perf_counter_ns", "nanoseconds on a monotonic clock, an int", py_time_monotonic_ns),
-    TIME("monotonic", "seconds on a monotonic clock, a float", py_time_monotonic),
-    TIME("monotonic_ns", "nanoseconds on a monotonic clock, an int", py_time_monotonic_ns),
-    TIME("time", "seconds since the epoch, a float", py_time_time),
-    TIME("time_ns", "nanoseconds since the epoch, an int", py_time_time_ns),
-    TIME("process_time", "this process's CPU seconds, a float", py_time_process_time),
+    TIME("perf_counter", "seconds on a monotonic clock, a float"),
+    TIME("perf_counter_ns", "nanoseconds on a monotonic clock, an int"),
+    TIME("monotonic", "seconds on a monotonic clock, a float"),
+    TIME("monotonic_ns", "nanoseconds on a monotonic clock, an int"),
+    TIME("time", "seconds since the epoch, a float"),
+    TIME("time_ns", "nanoseconds since the epoch, an int"),
+    TIME("process_time", "this process's CPU seconds, a float"),
     {"sleep", "sleep(secs)", "waits secs seconds (Ctrl-C stops it)", NULL, py_time_sleep,
      BI_MODULE_TIME | BI_VOID, VAL_VOID, NULL},
 };
