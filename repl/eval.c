@@ -1847,6 +1847,7 @@ static bool instantiate(Session *s, const Node *call, const Value *cls, Value *o
     }
     *o = (Instance){.refs = 1, .cls = cls->as.cls, .attrs = attrs};
     cls->as.cls->refs++;
+    value_dict_reserve(attrs, cls->as.cls->object_attrs); /* a hint: without room it grows */
     Value self = {.kind = VAL_INSTANCE, .as.object = o}, init, r = value_void();
     bool ok = true;
     if (value_getattr(&self, "__init__", 8, &init)) {
@@ -1861,6 +1862,7 @@ static bool instantiate(Session *s, const Node *call, const Value *cls, Value *o
                           cls->as.cls->name);
     }
     if (!ok) return value_release(&self), false;
+    cls->as.cls->object_attrs = o->attrs->count;
     *out = self;
     return true;
 }

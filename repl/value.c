@@ -371,8 +371,8 @@ Value *value_dict_get(const ValueDict *d, const Value *key) {
 
 /* The entries and the slots share one allocation (the entries first, so
  * that freeing d->entries frees both): one malloc per growth. */
-static bool dict_grow(ValueDict *d) {
-    int64_t cap = d->cap ? d->cap * 2 : 8, num_slots = cap * 2;
+static bool dict_grow_to(ValueDict *d, int64_t cap) {
+    int64_t num_slots = cap * 2;
     char *block = malloc((size_t)cap * sizeof(DictEntry) + (size_t)num_slots * sizeof(int64_t));
     if (!block) return false;
     DictEntry *entries = (DictEntry *)(void *)block;
@@ -386,6 +386,17 @@ static bool dict_grow(ValueDict *d) {
     d->cap = cap;
     for (int64_t i = 0; i < d->count; i++) *dict_slot(d, &d->entries[i].key, d->entries[i].hash) = i + 1;
     return true;
+}
+
+/* Room for twice the entries: 4 at first (a set of a node's two children,
+ * a small dict), so that a million small dicts stay small. */
+static bool dict_grow(ValueDict *d) { return dict_grow_to(d, d->cap ? d->cap * 2 : 4); }
+
+bool value_dict_reserve(ValueDict *d, int64_t count) {
+    if (count <= d->cap) return true;
+    int64_t cap = 4;
+    while (cap < count) cap *= 2;
+    return cap <= (INT64_C(1) << 40) && dict_grow_to(d, cap);
 }
 
 bool value_dict_set(ValueDict *d, Value key, Value value) {

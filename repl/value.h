@@ -244,6 +244,8 @@ struct ClassObj {
     char *name;
     ClassObj *base;            /* one of its refs, or NULL */
     ValueDict *attrs;
+    int64_t object_attrs;      /* how many attributes its last new object had after
+                                  __init__: the next one's dict is made that big at once */
 };
 
 /* An object: its class and its attributes. */
@@ -344,6 +346,9 @@ struct ValueDict {
     int64_t num_slots;
 };
 ValueDict *value_dict_new(bool set);
+/* Room for count entries in d at once (a power of two); false when memory
+ * runs out (d unchanged). */
+bool value_dict_reserve(ValueDict *d, int64_t count);
 /* Whether v can be a key; false with its type's name in *type. */
 bool value_hashable(const Value *v);
 /* The value stored under key, or NULL. */
