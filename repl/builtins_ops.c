@@ -141,6 +141,31 @@ static bool read_op_args(Session *s, CallArgs *a, AgOpArgs *args, TensorList *l)
     return ok;
 }
 
+/* torch.max(x, dim) and min in a .py file: PyTorch's named tuple of the
+ * values (r, taken) and the indices (as floats until dtypes come). */
+static bool values_and_indices(Session *s, CallArgs *a, const AgOpArgs *args, Tensor *r,
+                               Value *out) {
+    bool max = strcmp(a->b->op->name, "max") == 0;
+    Tensor *x = tensor_detach(args->t[0]);
+    Tensor *i = x ? (max ? tensor_argmax_dim : tensor_argmin_dim)(x, (int)args->ints[0],
+                                                                   args->flags[0])
+                  : NULL;
+    tensor_release(x);
+    ValueList *l = i ? value_list_new(2, true) : NULL;
+    if (!l) {
+        tensor_release(r);
+        tensor_release(i);
+        return session_fail(s, a->line, a->col, "%s", i ? "MemoryError" : ag_error());
+    }
+    static const char *const fields[] = {"values", "indices"};
+    l->type_name = max ? "torch.return_types.max" : "torch.return_types.min";
+    l->fields = fields;
+    l->items[0] = value_tensor(r);
+    l->items[1] = value_tensor(i);
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    return true;
+}
+
 BUILTIN(bi_op) {
     const AgOpInfo *op = a->b->op;
     AgOpArgs args;
@@ -151,7 +176,13 @@ BUILTIN(bi_op) {
         Tensor *r = op->unary ? op->unary(args.t[0])
                     : op->binary ? op->binary(args.t[0], args.t[1])
                                  : op->call(&args);
-        ok = result_tensor(s, a, r, out);
+        bool pair = r && s->python && args.has_int[0] &&
+                    (strcmp(op->name, "max") == 0 || strcmp(op->name, "min") == 0);
+        bool whole = r && r->grad_fn && s->python && !args.has_int[0] &&
+                     (strcmp(op->name, "max") == 0 || strcmp(op->name, "min") == 0);
+        if (whole) /* PyTorch's names for the reduction over everything */
+            r->op_name = r->grad_fn->name = op->name[1] == 'a' ? "MaxBackward1" : "MinBackward1";
+        ok = pair ? values_and_indices(s, a, &args, r, out) : result_tensor(s, a, r, out);
         if (ok && (op->flags & AG_OP_BOOL_RESULT)) out->boolean = true;
     }
     tensor_list_free(&list);

@@ -824,6 +824,19 @@ static bool eval_attr(Session *s, const Node *n, Value *out) {
         value_release(&obj);
         return ok;
     }
+    if (obj.kind == VAL_LIST && obj.as.list->fields) { /* torch.max(x, 1).values */
+        const ValueList *l = obj.as.list;
+        for (int i = 0; i < l->count; i++)
+            if (attr_is(n, l->fields[i])) {
+                value_copy(&l->items[i], out);
+                value_release(&obj);
+                return true;
+            }
+        bool ok = session_fail(s, n->line, n->col, "AttributeError: '%s' object has no "
+                               "attribute '%.*s'", l->type_name, name_len(n), n->as.text.text);
+        value_release(&obj);
+        return ok;
+    }
     if (!stacked(s, n->left, &obj)) return false;
     bool tensor_like = obj.kind == VAL_TENSOR || (obj.kind == VAL_NUMBER && obj.literal);
     if (obj.kind == VAL_OPTIM && attr_is(n, "param_groups")) {

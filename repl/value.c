@@ -921,7 +921,22 @@ static bool repr_enter(const void *container) {
     return true;
 }
 
+/* PyTorch's named tuple of values and indices (torch.max(x, 1)):
+ * torch.return_types.max(\nvalues=...,\nindices=...) */
+static void format_named_tuple(StrBuf *out, const ValueList *l, const PrintOptions *opts) {
+    strbuf_appendf(out, "%s(\n", l->type_name);
+    for (int i = 0; i < l->count; i++) {
+        strbuf_appendf(out, "%s%s=", i ? ",\n" : "", l->fields[i]);
+        value_format(out, &l->items[i], opts, true);
+    }
+    strbuf_append(out, ")");
+}
+
 static void format_tuple(StrBuf *out, const ValueList *l, const PrintOptions *opts) {
+    if (l->type_name && l->fields) {
+        format_named_tuple(out, l, opts);
+        return;
+    }
     if (!repr_enter(l)) {
         strbuf_append(out, l->tuple ? "(...)" : "[...]");
         return;

@@ -157,6 +157,8 @@ struct ValueList {
     GcCount census;            /* session_collect's count of its references */
     GcLink gc;
     bool tuple;     /* written (a, b) rather than [a, b] */
+    const char *type_name;        /* a named tuple's ("torch.return_types.max"), or NULL */
+    const char *const *fields;    /* its items' names ({"values", "indices"}), or NULL */
     int count, cap;
     Value *items;   /* own, the items made with the list, until it grows past them
                        (value_list_reserve) */
