@@ -442,15 +442,20 @@ static int commit_staged(void) {
     return 0;
 }
 
+/* Drops t (taken off the list already) and any gradient still staged. */
+static void drop_staged(Tensor *t) {
+    t->staged_next = NULL;
+    tensor_release(t->staged_grad);
+    t->staged_grad = NULL;
+    tensor_release(t);
+}
+
 /* Empties the list of staged leaves, dropping any gradient still staged. */
 static void unstage(void) {
     while (staged_leaves) {
         Tensor *t = staged_leaves;
         staged_leaves = t->staged_next;
-        t->staged_next = NULL;
-        tensor_release(t->staged_grad);
-        t->staged_grad = NULL;
-        tensor_release(t);
+        drop_staged(t);
     }
 }
 
@@ -688,10 +693,7 @@ static void keep_staged(Tensor *const *keep, int n) {
             continue;
         }
         *link = t->staged_next;
-        t->staged_next = NULL;
-        tensor_release(t->staged_grad);
-        t->staged_grad = NULL;
-        tensor_release(t);
+        drop_staged(t);
     }
 }
 
