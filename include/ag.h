@@ -531,6 +531,41 @@ int backward(Tensor *loss);
  * Returns 0 or -1 as backward does; a grad of another shape, or none for a
  * y of several elements, is a user error naming the shapes. */
 int tensor_backward(Tensor *y, Tensor *grad);
+/* PyTorch's torch.autograd.backward(ys, grads, retain_graph, inputs=...):
+ * differentiates the n tensors ys together, as if the loss were the sum
+ * of sum(ys[i] * grads[i]) (grads NULL, or grads[i] NULL: ones, for a
+ * one-element ys[i]; borrowed, only their values read). tensor_backward
+ * is ag_backward(1, &y, &grad, false, 0, NULL).
+ *   - retain_graph: the graph stays (nothing is released, the arena is not
+ *     freed), so another backward can run through it and accumulates again,
+ *     as PyTorch's; the next backward that does not retain frees the arena
+ *     (every graph built since the last free) as usual.
+ *   - num_inputs > 0: only those leaves' ->grad accumulate (they must be
+ *     leaves that require grad); others are left as they were.
+ * Returns 0 or -1 as tensor_backward does; a failure while running (out of
+ * memory, an interrupt) leaves every ->grad as before and frees the arena
+ * unless retain_graph (the graph then stays, usable). */
+int ag_backward(int n, Tensor *const *ys, Tensor *const *grads, bool retain_graph,
+                int num_inputs, Tensor *const *inputs);
+/* Gradients as values (PyTorch's torch.autograd.grad(outputs, inputs,
+ * grad_outputs, retain_graph, create_graph=False, allow_unused)): the
+ * gradients of the n outputs (seeded as ag_backward seeds them, grad_outputs
+ * NULL or an entry NULL: ones for a one-element output) with respect to
+ * each of inputs (leaves or intermediates that require grad), stored in
+ * grads[j] as new references (constants). No ->grad changes, neither the
+ * inputs' nor any other leaf's. An input no output depends on gets NULL
+ * with allow_unused, and is an error (PyTorch's message) without it.
+ * retain_graph as in ag_backward. Returns 0, or -1 with every grads[j]
+ * NULL and every ->grad as it was: user errors (PyTorch's messages: an
+ * output or input that does not require grad, no grad_output for an output
+ * of several elements, an unused input; a freed graph, as backward) change
+ * nothing; a failure while running frees the arena unless retain_graph. */
+int ag_grad(int n, Tensor *const *outputs, Tensor *const *grad_outputs, int num_inputs,
+            Tensor *const *inputs, bool retain_graph, bool allow_unused, Tensor **grads);
+/* Whether the last refusal of backward or ag_grad on this thread was a
+ * graph an earlier backward freed (PyTorch: "Trying to backward through
+ * the graph a second time"): a shell words that one in its dialect. */
+bool ag_error_freed_graph(void);
 
 /* Makes backward poll *flag (borrowed; NULL: no polling) between Functions,
  * on this thread. When it is non-zero, backward stops and returns -1 with

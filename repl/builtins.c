@@ -5,6 +5,7 @@
  * helpers the implementations read their arguments with.
  */
 #include "builtins.h"
+#include "modules.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -599,18 +600,24 @@ static void build_builtins(void) {
     add_rows(python_builtins, num_python_builtins);
 }
 
-enum { BI_MODULE = BI_MODULE_MATH | BI_MODULE_RANDOM | BI_MODULE_TIME };
+enum { BI_MODULE = BI_MODULE_MATH | BI_MODULE_RANDOM | BI_MODULE_TIME | BI_MODULE_AUTOGRAD };
 
 const Builtin *builtin_in_module(const char *module, const char *name, size_t length) {
     unsigned flag = strcmp(module, "math") == 0 ? BI_MODULE_MATH
                     : strcmp(module, "random") == 0 ? BI_MODULE_RANDOM
-                    : strcmp(module, "time") == 0   ? BI_MODULE_TIME : 0;
+                    : strcmp(module, "time") == 0   ? BI_MODULE_TIME
+                    : strcmp(module, "torch.autograd") == 0 ? BI_MODULE_AUTOGRAD : 0;
     int n;
     const Builtin *b = all_builtins(&n);
     for (int i = 0; flag && i < n; i++)
         if ((b[i].flags & flag) && strlen(b[i].name) == length && memcmp(b[i].name, name, length) == 0)
             return &b[i];
     return NULL;
+}
+
+const Builtin *builtin_of_module(const char *module, const char *name, size_t length) {
+    const Builtin *own = builtin_in_module(module, name, length);
+    return own || !module_is_torch(module) ? own : builtin_find(name, length);
 }
 
 Value builtin_as_value(const Builtin *b) {

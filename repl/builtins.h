@@ -72,6 +72,8 @@ enum {
                                    builtin_in_module, not by name */
     BI_MODULE_RANDOM = 1 << 10, /* a function of Python's random module (random.seed) */
     BI_MODULE_TIME = 1 << 11,   /* a function of Python's time module (time.perf_counter) */
+    BI_MODULE_AUTOGRAD = 1 << 12, /* torch.autograd's own function where ag has another of
+                                     the name (torch.autograd.grad, not ag's grad(f, x)) */
 };
 
 struct Builtin {
@@ -129,8 +131,12 @@ extern const int num_module_builtins;
 bool optim_param_groups(const Optimizer *o, Value *out);
 const Builtin *optim_builtin(int i);
 int optim_builtin_count(void);
-/* The function NAME of Python's module MODULE ("math", "random"), or NULL. */
+/* The function NAME of Python's module MODULE ("math", "random",
+ * "torch.autograd"'s own), or NULL. */
 const Builtin *builtin_in_module(const char *module, const char *name, size_t length);
+/* module.NAME as a function: the module's own (builtin_in_module), else for
+ * torch and its submodules the builtin NAME; or NULL. */
+const Builtin *builtin_of_module(const char *module, const char *name, size_t length);
 
 /* The method name of values of kind (opt.step), or NULL. */
 const Builtin *builtin_method(ValueKind kind, const char *name, size_t length);

@@ -13,19 +13,69 @@
  * Autograd
  * ====================================================================== */
 
-static BUILTIN(bi_backward) {
-    (void)out;
-    Tensor *y = NULL, *g = NULL;
-    bool retain = false, create = false;
-    if (!arg_tensor(s, a, 0, &y) || (arg_present(a, 1) && !arg_tensor(s, a, 1, &g)) ||
-        (arg_present(a, 2) && !arg_bool(s, a, 2, &retain)) || !arg_bool(s, a, 3, &create))
+/* PyTorch's words for a freed graph in a .py file (ag's own, which say
+ * what to do in ag, otherwise), every backward failure a RuntimeError. */
+static bool autograd_error(Session *s, const CallArgs *a) {
+    const char *message = ag_error();
+    if (s->python && ag_error_freed_graph())
+        message = "Trying to backward through the graph a second time (or directly access "
+                  "saved tensors after they have already been freed). Saved intermediate "
+                  "values of the graph are freed when you call .backward() or autograd.grad(). "
+                  "Specify retain_graph=True if you need to backward through the graph a "
+                  "second time or if you need to access saved tensors after calling backward.";
+    session_set_error(s, a->line, a->col, "%s%s", s->python ? "RuntimeError: " : "", message);
+    return false;
+}
+
+/* Tensors given as one tensor or a list or tuple of them (items None too,
+ * where none_ok: grad_outputs), borrowed from the argument. *n of them, in
+ * *out (malloc'd; the caller frees it). */
+static bool arg_tensors(Session *s, CallArgs *a, int i, bool none_ok, Tensor ***out, int *n) {
+    const Value *v = &a->arg[i];
+    *out = NULL;
+    *n = 0;
+    if (v->kind != VAL_TENSOR && v->kind != VAL_LIST)
+        return arg_error(s, a, i, "TypeError: expected a tensor or a sequence of tensors, got %s",
+                         value_type_name(v));
+    int count = v->kind == VAL_TENSOR ? 1 : v->as.list->count;
+    *out = calloc((size_t)count + 1, sizeof **out);
+    if (!*out) return session_fail(s, a->line, a->col, "out of memory");
+    for (int k = 0; k < count; k++) {
+        const Value *item = v->kind == VAL_TENSOR ? v : &v->as.list->items[k];
+        if (item->kind == VAL_TENSOR) (*out)[k] = item->as.tensor;
+        else if (!(none_ok && item->kind == VAL_NONE)) {
+            free(*out);
+            *out = NULL;
+            return arg_error(s, a, i, "TypeError: item %d is %s, not a tensor", k,
+                             value_type_name(item));
+        }
+    }
+    *n = count;
+    return true;
+}
+
+/* The flags PyTorch's backward and autograd.grad share: retain_graph
+ * (None: create_graph's value) and create_graph, which ag refuses until
+ * backward records the gradient's graph. */
+static bool arg_retain(Session *s, CallArgs *a, int retain_i, int create_i, bool *retain) {
+    bool create = false;
+    *retain = false;
+    if (!arg_bool(s, a, create_i, &create) ||
+        (arg_present(a, retain_i) && !arg_bool(s, a, retain_i, retain)))
         return false;
-    if (retain)
-        return arg_error(s, a, 2, "ag has no retain_graph: backward frees the graph; run the "
-                         "forward again to differentiate again (:help arena)");
     if (create)
-        return arg_error(s, a, 3, "ag does not differentiate a backward (no create_graph): "
-                         "gradients are constants");
+        return arg_error(s, a, create_i, "create_graph=True is not supported yet: ag's "
+                         "backward does not record the gradient's own graph, so gradients "
+                         "are constants (higher-order gradients come later)");
+    return true;
+}
+
+/* y.backward(gradient, retain_graph, create_graph, inputs) and
+ * torch.autograd.backward(tensors, grad_tensors, retain_graph,
+ * create_graph, grad_variables, inputs): the same engine call, ag_backward.
+ * In a .ag file, prints the .grads that changed. */
+static bool run_backward(Session *s, CallArgs *a, int n, Tensor **ys, Tensor **grads,
+                         bool retain, int num_inputs, Tensor **inputs) {
     /* Hold each leaf's current gradient: accumulate_grad then leaves it as
      * it was, so a changed pointer means "received a gradient". */
     Tensor **before = calloc((size_t)s->num_vars + 1, sizeof *before);
@@ -33,14 +83,76 @@ static BUILTIN(bi_backward) {
     for (int i = 0; i < s->num_vars; i++)
         if (s->vars[i].value.kind == VAL_TENSOR)
             before[i] = tensor_retain(s->vars[i].value.as.tensor->grad);
-    bool ok = tensor_backward(y, g) == 0;
-    if (!ok) /* PyTorch raises every backward failure as a RuntimeError */
-        session_set_error(s, a->line, a->col, "%s%s", s->python ? "RuntimeError: " : "", ag_error());
+    bool ok = ag_backward(n, ys, grads, retain, num_inputs, inputs) == 0;
+    if (!ok) autograd_error(s, a);
     else if (!s->quiet && !s->python && session_print_grads(s, before) == 0 && s->interactive)
         fprintf(s->out, "note: no variable received a gradient: the leaves this backward "
                         "reached are not bound to names\n");
     for (int i = 0; i < s->num_vars; i++) tensor_release(before[i]);
     free(before);
+    return ok;
+}
+
+static BUILTIN(bi_backward) {
+    (void)out;
+    Tensor *y = NULL, *g = NULL, **inputs = NULL;
+    bool retain;
+    int num_inputs = 0;
+    if (!arg_tensor(s, a, 0, &y) || (arg_present(a, 1) && !arg_tensor(s, a, 1, &g)) ||
+        !arg_retain(s, a, 2, 3, &retain) ||
+        (arg_present(a, 4) && !arg_tensors(s, a, 4, false, &inputs, &num_inputs)))
+        return false;
+    bool ok = run_backward(s, a, 1, &y, &g, retain, num_inputs, inputs);
+    free(inputs);
+    return ok;
+}
+
+/* torch.autograd.backward(tensors, grad_tensors=None, ...) */
+static BUILTIN(bi_autograd_backward) {
+    (void)out;
+    Tensor **ys = NULL, **grads = NULL, **inputs = NULL;
+    int n = 0, num_grads = 0, num_inputs = 0;
+    int grads_i = arg_present(a, 1) ? 1 : 4; /* grad_variables: grad_tensors's old name */
+    bool retain, ok = arg_tensors(s, a, 0, false, &ys, &n) &&
+                      (!arg_present(a, grads_i) ||
+                       arg_tensors(s, a, grads_i, true, &grads, &num_grads)) &&
+                      arg_retain(s, a, 2, 3, &retain) &&
+                      (!arg_present(a, 5) || arg_tensors(s, a, 5, false, &inputs, &num_inputs));
+    if (ok && grads && num_grads != n)
+        ok = arg_error(s, a, grads_i, "RuntimeError: grad_tensors has %d tensors, for %d "
+                       "outputs: they must be as many", num_grads, n);
+    if (ok) ok = run_backward(s, a, n, ys, grads, retain, num_inputs, inputs);
+    free(ys), free(grads), free(inputs);
+    return ok;
+}
+
+/* torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None,
+ * create_graph=False, allow_unused=False): a tuple of the gradients of
+ * outputs with respect to inputs (None where unused and allowed); no
+ * .grad changes. */
+static BUILTIN(bi_autograd_grad) {
+    Tensor **ys = NULL, **inputs = NULL, **grads = NULL, **results = NULL;
+    int n = 0, num_inputs = 0, num_grads = 0;
+    bool retain, allow_unused = false;
+    bool ok = arg_tensors(s, a, 0, false, &ys, &n) &&
+              arg_tensors(s, a, 1, false, &inputs, &num_inputs) &&
+              (!arg_present(a, 2) || arg_tensors(s, a, 2, true, &grads, &num_grads)) &&
+              arg_retain(s, a, 3, 4, &retain) && arg_bool(s, a, 5, &allow_unused);
+    if (ok && grads && num_grads != n)
+        ok = arg_error(s, a, 2, "RuntimeError: grad_outputs has %d tensors, for %d outputs: "
+                       "they must be as many", num_grads, n);
+    if (ok && !(results = calloc((size_t)num_inputs + 1, sizeof *results)))
+        ok = session_fail(s, a->line, a->col, "out of memory");
+    if (ok && ag_grad(n, ys, grads, num_inputs, inputs, retain, allow_unused, results) != 0)
+        ok = autograd_error(s, a);
+    ValueList *l = ok ? value_list_new(num_inputs, true) : NULL;
+    if (ok && !l) ok = session_fail(s, a->line, a->col, "out of memory");
+    for (int j = 0; ok && j < num_inputs; j++)
+        l->items[j] = results[j] ? value_tensor(results[j]) : value_none(); /* taken */
+    if (ok) *out = (Value){.kind = VAL_LIST, .as.list = l};
+    else
+        for (int j = 0; results && j < num_inputs; j++) tensor_release(results[j]);
+    free(ys), free(inputs), free(grads), free(results);
     return ok;
 }
 
@@ -283,10 +395,24 @@ static BUILTIN(bi_zip) {
  * ====================================================================== */
 
 const Builtin values_builtins[] = {
-    {"backward", "backward(tensor, gradient=None, retain_graph=None, create_graph=False)", "differentiates y; prints and accumulates "
-     "leaf .grads", "y must hold one element, or gradient (of y's shape) is given: the "
-     "vector-Jacobian product; afterwards the graph is freed (:help arena)", bi_backward,
+    {"backward", "backward(tensor, gradient=None, retain_graph=None, create_graph=False, "
+     "inputs=None)", "differentiates y; prints and accumulates leaf .grads", "y must hold one "
+     "element, or gradient (of y's shape) is given: the vector-Jacobian product; afterwards "
+     "the graph is freed (:help arena), unless retain_graph=True keeps it for another "
+     "backward (the gradients then accumulate again); inputs=[leaves] accumulates into "
+     "those only; create_graph=True is not supported yet", bi_backward,
      BI_VOID | BI_METHOD, VAL_VOID, NULL},
+    {"backward", "backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, "
+     "grad_variables=None, inputs=None)", "torch.autograd.backward: differentiates several "
+     "outputs at once", "tensors: a tensor or a sequence of them, grad_tensors one gradient "
+     "(or None) for each; otherwise as y.backward()", bi_autograd_backward,
+     BI_VOID | BI_MODULE_AUTOGRAD, VAL_VOID, NULL},
+    {"grad", "grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, "
+     "allow_unused=False)", "torch.autograd.grad: the gradients of outputs with respect to "
+     "inputs, as a tuple", "no .grad changes; inputs may be leaves or intermediates; an input "
+     "the outputs do not depend on is an error, or None with allow_unused=True; the graph is "
+     "freed unless retain_graph=True; create_graph=True is not supported yet",
+     bi_autograd_grad, BI_MODULE_AUTOGRAD, VAL_VOID, NULL},
     {"zero_grad", "zero_grad(*tensors)", "resets .grad to None (no argument: every variable)",
      NULL, bi_zero_grad, BI_VOID, VAL_VOID, NULL},
     {"requires_grad_", "requires_grad_(input, requires_grad=True)", "makes a leaf require "

@@ -63,7 +63,8 @@ static const char arena_help[] =
     "  * backward() frees every graph built since the last backward, not just\n"
     "    the one it differentiated. Values keep their data, but backward on\n"
     "    one of them (or on anything computed from it) is an error: recompute\n"
-    "    it from the leaves. There is no retain_graph.\n";
+    "    it from the leaves, or keep the graph with backward(y,\n"
+    "    retain_graph=True): another backward can then run through it.\n";
 
 static const char functions_help[] =
     "Functions: f(x, w) = EXPR defines f; f(a, b) evaluates EXPR afresh with x = a\n"
@@ -129,7 +130,7 @@ static const char pytorch_help[] =
     "\n"
     "Every tensor is float64. In-place ops (x -= ..., x.add_(y), x[i] = v)\n"
     "change the tensor every name holding it sees, but none is recorded; there\n"
-    "are no views and no retain_graph (:help arena). grad_fn names drop\n"
+    "are no views and no create_graph (:help arena). grad_fn names drop\n"
     "PyTorch's digit (<MulBackward>). A literal alone is a tensor: 7 // 2 prints\n"
     "tensor(3.).\n"
     "docs/pytorch.md has the whole table and the reasons.\n";

@@ -771,8 +771,7 @@ static bool module_attr(Session *s, const Node *n, const char *module, Value *ou
     if (failed) return false;
     const char *dtype = strcmp(module, "torch") == 0 ? module_dtype(name, len) : NULL;
     if (dtype) return *out = (Value){.kind = VAL_DTYPE, .as.module = dtype}, true;
-    const Builtin *b = module_is_torch(module) ? builtin_find(name, len)
-                                               : builtin_in_module(module, name, len);
+    const Builtin *b = builtin_of_module(module, name, len);
     if (b && s->python) return builtin_value(b, out);
     if (b)
         return session_fail(s, n->line, n->col, "%s.%.*s is a function: call it (functions as "
@@ -1756,24 +1755,12 @@ static bool module_habit(Session *s, const Node *attr) {
     return true;
 }
 
-/* Names a module has in PyTorch that ag's builtin of the same name does
- * not stand for (yet): refused where they are reached. */
-static bool not_yet(Session *s, const char *module, const Node *name) {
-    bool grad = strcmp(module, "torch.autograd") == 0 && name->as.text.length == 4 &&
-                memcmp(name->as.text.text, "grad", 4) == 0;
-    if (grad)
-        session_set_error(s, name->line, name->col, "torch.autograd.grad is not supported yet "
-                          "(gradients as values come later): call y.backward() and read x.grad");
-    return grad;
-}
-
 /* module.f(args): a math function, or (torch and its submodules) the
  * builtin f. */
 static bool call_module(Session *s, const Node *call, const char *module, Value *out) {
     const Node *attr = call->left;
     const char *name = attr->as.text.text;
     size_t len = attr->as.text.length;
-    if (not_yet(s, module, attr)) return false;
     Value cls;
     bool failed;
     if (python_module_name(s, attr, module, name, len, &cls, &failed)) {
@@ -1782,8 +1769,7 @@ static bool call_module(Session *s, const Node *call, const char *module, Value 
         return ok;
     }
     if (failed) return false;
-    const Builtin *b = module_is_torch(module) ? builtin_find(name, len)
-                                               : builtin_in_module(module, name, len);
+    const Builtin *b = builtin_of_module(module, name, len);
     if (b && !b->self_kind) return call_builtin(s, call, b, NULL, out);
     return session_fail(s, attr->line, attr->col + 1, "AttributeError: module '%s' has no "
                         "attribute '%.*s'", module, name_len(attr), name);
@@ -3245,7 +3231,6 @@ static Status bind_module(Session *s, const Node *name, const Node *alias, const
 static Status import_from(Session *s, const char *module, const Node *name, const Node *alias) {
     const char *text = name->as.text.text;
     size_t len = name->as.text.length;
-    if (not_yet(s, module, name)) return EXEC_ERROR;
     const char *sub = module_submodule(module, text, len);
     double constant;
     Value cls;

@@ -6,7 +6,7 @@
  *
  * The arena is thread-local and owned by backward: every Function (and its
  * ctx) recorded since the last backward lives in it, and backward frees it
- * all at once. Forward without backward therefore keeps the arena: that is
+ * all at once (unless it retains the graph, for another backward). Forward without backward therefore keeps the arena: that is
  * the REPL-mode caveat of the design, named in docs/engine.md, not fixed here.
  */
 #include "internal.h"
@@ -442,15 +442,20 @@ static int commit_staged(void) {
     return 0;
 }
 
+/* Drops t (taken off the list already) and any gradient still staged. */
+static void drop_staged(Tensor *t) {
+    t->staged_next = NULL;
+    tensor_release(t->staged_grad);
+    t->staged_grad = NULL;
+    tensor_release(t);
+}
+
 /* Empties the list of staged leaves, dropping any gradient still staged. */
 static void unstage(void) {
     while (staged_leaves) {
         Tensor *t = staged_leaves;
         staged_leaves = t->staged_next;
-        t->staged_next = NULL;
-        tensor_release(t->staged_grad);
-        t->staged_grad = NULL;
-        tensor_release(t);
+        drop_staged(t);
     }
 }
 
@@ -458,22 +463,31 @@ static void unstage(void) {
  * backward
  * ====================================================================== */
 
-/* Counts, for every Function reachable from root, its consumers within the
- * reachable graph (ENGINE.md: an unreachable consumer must not stall a node),
- * and refuses a graph part of which an earlier backward freed. stack has room
- * for every Function in the arena. Returns 0 or -1. */
-static int count_pending(Function *root, Function **stack) {
+/* Whether the last refusal of backward (or ag_grad) was a graph an earlier
+ * backward freed: a shell words that one as its dialect does. */
+static _Thread_local bool freed_graph;
+
+/* Counts, for every Function reachable from the roots (n of them, each a
+ * live Function), its consumers within the reachable graph (ENGINE.md: an
+ * unreachable consumer must not stall a node), and refuses a graph part of
+ * which an earlier backward freed. stack has room for every Function in
+ * the arena. Returns 0 or -1. */
+static int count_pending(Function *const *roots, int n, Function **stack) {
     uint64_t mark = ++arena.visit_epoch;
     int64_t top = 0;
-    root->visit_mark = mark;
-    root->pending_count = 0;
-    stack[top++] = root;
+    for (int r = 0; r < n; r++) {
+        if (roots[r]->visit_mark == mark) continue; /* a root given twice */
+        roots[r]->visit_mark = mark;
+        roots[r]->pending_count = 0;
+        stack[top++] = roots[r];
+    }
     while (top > 0) {
         Function *fn = stack[--top];
         for (int i = 0; i < fn->num_inputs; i++) {
             Tensor *in = fn->inputs[i];
             if (!in->requires_grad || tensor_is_leaf(in)) continue;
             if (!tensor_has_graph(in)) {
+                freed_graph = true;
                 ag_fail("backward: part of this graph (%s) was freed by an earlier "
                         "backward; recompute the value from its leaves", in->op_name);
                 return -1;
@@ -490,7 +504,7 @@ static int count_pending(Function *root, Function **stack) {
     return 0;
 }
 
-/* An applied Function never runs again (no retain_graph), so what it kept
+/* An applied Function never runs again (unless the graph is retained), so what it kept
  * for backward can go now rather than when the arena is freed: memory
  * returns while backward runs, as in PyTorch. A leaf or constant input is
  * released at once. An intermediate input may still be needed by the
@@ -574,15 +588,34 @@ static int check_versions(const Function *fn) {
     return 0;
 }
 
+/* What one run of backward does besides differentiating: keep the graph,
+ * and take the gradients of some intermediates (torch.autograd.grad's
+ * inputs) as their Functions are applied. */
+typedef struct {
+    bool retain;                /* keep the graph: nothing is released after apply */
+    int num_capture;            /* want[i]'s gradient goes to got[i] (retained) */
+    Tensor *const *want;
+    Tensor **got;
+} Run;
+
+/* The gradient of every wanted intermediate that fn makes, taken as fn is
+ * applied (its sum is then whole). */
+static void capture(const Run *run, const Function *fn, Tensor *grad) {
+    for (int i = 0; i < run->num_capture; i++)
+        if (run->want[i] == fn->output && !run->got[i]) run->got[i] = tensor_retain(grad);
+}
+
 /* Applies every Function once, in dependency order: a Function runs when all
  * its consumers have handed it their gradient (pending_count reaches 0),
- * the latest recorded of those ready first (ready_push). Stops with -1 when
- * an allocation fails (the allocation left its message) or the interrupt
- * flag is up. */
-static int run_backward(Function *root, Function **stack) {
+ * the latest recorded of those ready first (ready_push). The roots (n, each
+ * live, each once) with no consumer are ready at the start. Stops with -1
+ * when an allocation fails (the allocation left its message) or the
+ * interrupt flag is up. */
+static int run_backward(Function *const *roots, int n, Function **stack, const Run *run) {
     int64_t top = 0;
     bool checks = ag_inplace_writes != arena.writes_before; /* an in-place write since recording */
-    ready_push(stack, &top, root);
+    for (int r = 0; r < n; r++)
+        if (roots[r]->pending_count == 0) ready_push(stack, &top, roots[r]);
     while (top > 0) {
         if (interrupt_flag && *interrupt_flag) return ag_fail("interrupted"), -1;
         Function *fn = ready_pop(stack, &top);
@@ -591,6 +624,7 @@ static int run_backward(Function *root, Function **stack) {
         if (checks && check_versions(fn) != 0) return -1;
         Tensor *grad_output = out->grad;
         out->grad = NULL; /* (7) intermediate gradients do not survive */
+        if (run->num_capture) capture(run, fn, grad_output);
         if (trace_fn) trace((AgTraceEvent){.kind = AG_TRACE_APPLY, .fn = fn, .grad = grad_output});
         fn->apply(fn, ag_function_ctx(fn), grad_output);
         tensor_release(grad_output);
@@ -606,28 +640,33 @@ static int run_backward(Function *root, Function **stack) {
                                      .pending = parent->pending_count});
             if (parent->pending_count == 0) ready_push(stack, &top, parent);
         }
-        release_after_apply(fn);
+        if (!run->retain) release_after_apply(fn);
     }
     return 0;
 }
 
-/* Differentiates from root, whose output holds its gradient. Returns 0, -1
- * after a failure while running (the graph must then be freed), or -2 when
- * the graph is refused before anything changed. */
-static int differentiate(Function *root) {
+/* Differentiates from the roots (n live Functions, each once), whose
+ * outputs hold their gradients. Returns 0, -1 after a failure while
+ * running, or -2 when the graph is refused before anything changed. */
+static int differentiate(Function *const *roots, int n, const Run *run) {
+    uint32_t seq_before = arena.next_seq;
     Function **stack = arena_alloc((size_t)arena.num_functions * sizeof *stack);
     if (!stack) return ag_fail("backward: out of memory"), -1;
     /* The counts made during construction are exact when the loss is the
      * arena's only sink: every Function then leads to the loss, so no
      * consumer lies outside its graph. Otherwise, count over what the loss
      * reaches (ENGINE.md); after that the construction counts are no longer
-     * whole. */
-    bool counted = !arena.recount && arena.sinks == 1 && root->pending_count == 0;
-    if (!counted) {
-        arena.recount = true;
-        if (count_pending(root, stack) != 0) return -2;
-    }
-    return run_backward(root, stack);
+     * whole. A retained graph's counts were used up: the next backward
+     * recounts. */
+    bool counted = !arena.recount && arena.sinks == 1 && n == 1 && roots[0]->pending_count == 0;
+    if (!counted || run->retain) arena.recount = true;
+    int rc = counted ? 0 : count_pending(roots, n, stack);
+    if (rc != 0) rc = -2;
+    else rc = run_backward(roots, n, stack, run);
+    /* A retained graph lives on: give back the stack, the arena's top (the
+     * first-order kernels record nothing). */
+    if (run->retain && arena.next_seq == seq_before) arena_release_top(stack);
+    return rc;
 }
 
 /* After a failed backward: the gradients of intermediates that were never
@@ -641,13 +680,32 @@ static void discard_gradients(void) {
     unstage();
 }
 
+/* Keeps on the list of staged leaves only those among keep (n of them):
+ * backward(inputs=...) accumulates into those alone. */
+static void keep_staged(Tensor *const *keep, int n) {
+    Tensor **link = &staged_leaves;
+    while (*link) {
+        Tensor *t = *link;
+        bool wanted = false;
+        for (int i = 0; i < n && !wanted; i++) wanted = keep[i] == t;
+        if (wanted) {
+            link = &t->staged_next;
+            continue;
+        }
+        *link = t->staged_next;
+        drop_staged(t);
+    }
+}
+
 /* The end of every backward that ran, rc its outcome so far: the staged
- * gradients are committed (0) or dropped with the intermediate ones (-1),
- * and the arena is freed either way. Returns 0 or -1. */
-static int finish_backward(int rc) {
-    if (rc == 0) rc = commit_staged();
+ * gradients are committed (0, commit) or dropped with the intermediate
+ * ones, and the arena is freed either way unless the graph is retained.
+ * Returns 0 or -1. */
+static int finish_backward(int rc, bool commit, bool retain) {
+    if (rc == 0 && commit) rc = commit_staged();
     if (rc != 0) discard_gradients();
     unstage();
+    if (retain) return rc;
     /* After a big graph (a long forward-only session, say), give the memory
      * back to the system, not only to malloc; small graphs skip the cost. */
     bool big = arena.bytes_used > TRIM_AFTER_BYTES;
@@ -672,35 +730,125 @@ static int refuse_backward(const Tensor *y, const Tensor *grad) {
     if (!y->requires_grad)
         return ag_fail("backward: the loss does not require grad, so there is no graph "
                        "to differentiate"), -1;
-    if (!tensor_is_leaf(y) && !tensor_has_graph(y))
+    if (!tensor_is_leaf(y) && !tensor_has_graph(y)) {
+        freed_graph = true;
         return ag_fail("backward: the graph of this value (%s) was freed by an earlier "
                        "backward; recompute it from its leaves", y->op_name), -1;
+    }
     return 0;
 }
 
-int tensor_backward(Tensor *y, Tensor *grad) {
-    if (refuse_backward(y, grad) != 0) return -1;
-    ag_alloc_clear_failure();
-    int rc;
-    /* The seed is backward's own: a copy of grad (which may require grad;
-     * its values are all that is used), or ones. */
-    Tensor *seed = grad ? tensor_copy(grad) : ag_tensor_filled_like(y, 1.0);
-    if (!seed) {
-        rc = -1;
-    } else if (tensor_is_leaf(y)) {
-        ag_accumulate_grad(y, seed);
-        rc = ag_alloc_failed() ? -1 : 0;
-    } else {
-        AG_ASSERT(y->grad == NULL, "(6) grad fields are NULL at entry");
-        y->grad = seed;
-        rc = differentiate(y->grad_fn);
-        if (rc == -2) { /* refused: nothing has changed */
-            tensor_release(y->grad);
-            y->grad = NULL;
-            return -1;
+/* Seeds every output (ys[i] gets a copy of grads[i], or ones: a leaf's
+ * goes to its staged gradient, an intermediate's to its ->grad) and
+ * differentiates from their Functions. Returns 0, -1 after a failure while
+ * running (the gradients are to be discarded), -2 when refused with
+ * nothing changed. */
+static int seed_and_run(int n, Tensor *const *ys, Tensor *const *grads, const Run *run) {
+    Function *inline_roots[4];
+    Function **roots = n <= 4 ? inline_roots : malloc((size_t)n * sizeof *roots);
+    if (!roots) return ag_fail("backward: out of memory"), -1;
+    int num_roots = 0, rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        Tensor *y = ys[i], *g = grads ? grads[i] : NULL;
+        /* The seed is backward's own: a copy of g (which may require grad;
+         * its values are all that is used), or ones. */
+        Tensor *seed = g ? tensor_copy(g) : ag_tensor_filled_like(y, 1.0);
+        if (!seed) {
+            rc = -1;
+        } else if (tensor_is_leaf(y)) {
+            ag_accumulate_grad(y, seed);
+            if (ag_alloc_failed()) rc = -1;
+        } else {
+            AG_ASSERT(i > 0 || y->grad == NULL, "(6) grad fields are NULL at entry");
+            bool again = y->grad != NULL; /* a root given twice */
+            add_to_sum(&y->grad, seed);
+            if (!again) roots[num_roots++] = y->grad_fn;
         }
     }
-    return finish_backward(rc);
+    if (rc == 0 && num_roots > 0) rc = differentiate(roots, num_roots, run);
+    if (roots != inline_roots) free(roots);
+    return rc;
 }
 
+bool ag_error_freed_graph(void) { return freed_graph; }
+
+int ag_backward(int n, Tensor *const *ys, Tensor *const *grads, bool retain_graph,
+                int num_inputs, Tensor *const *inputs) {
+    freed_graph = false;
+    for (int i = 0; i < n; i++)
+        if (refuse_backward(ys[i], grads ? grads[i] : NULL) != 0) return -1;
+    for (int i = 0; i < num_inputs; i++)
+        if (!inputs[i] || !tensor_is_leaf(inputs[i]) || !inputs[i]->requires_grad)
+            return ag_fail("backward: inputs= takes leaves that require grad; %s",
+                           !inputs[i] ? "one is NULL" : inputs[i]->requires_grad
+                           ? "one is an intermediate (ag accumulates only into leaves)"
+                           : "one does not require grad"), -1;
+    ag_alloc_clear_failure();
+    Run run = {.retain = retain_graph};
+    int rc = seed_and_run(n, ys, grads, &run);
+    if (rc == -2) { /* refused: nothing has changed */
+        discard_gradients();
+        unstage();
+        return -1;
+    }
+    if (rc == 0 && num_inputs > 0) keep_staged(inputs, num_inputs);
+    return finish_backward(rc, true, retain_graph);
+}
+
+int tensor_backward(Tensor *y, Tensor *grad) { return ag_backward(1, &y, &grad, false, 0, NULL); }
+
 int backward(Tensor *loss) { return tensor_backward(loss, NULL); }
+
+int ag_grad(int n, Tensor *const *outputs, Tensor *const *grad_outputs, int num_inputs,
+            Tensor *const *inputs, bool retain_graph, bool allow_unused, Tensor **grads) {
+    freed_graph = false;
+    for (int j = 0; j < num_inputs; j++) grads[j] = NULL;
+    for (int i = 0; i < n; i++) {
+        Tensor *y = outputs[i], *g = grad_outputs ? grad_outputs[i] : NULL;
+        if (y && !y->requires_grad)
+            return ag_fail("element %d of tensors does not require grad and does not have a "
+                           "grad_fn", i), -1;
+        if (y && !g && y->numel != 1)
+            return ag_fail("grad can be implicitly created only for scalar outputs"), -1;
+        if (refuse_backward(y, g) != 0) return -1;
+    }
+    for (int j = 0; j < num_inputs; j++) {
+        if (!inputs[j]) return ag_fail("grad: an input is NULL"), -1;
+        if (!inputs[j]->requires_grad)
+            return ag_fail("One of the differentiated Tensors does not require grad"), -1;
+        if (!tensor_is_leaf(inputs[j]) && !tensor_has_graph(inputs[j])) {
+            freed_graph = true;
+            return ag_fail("grad: the graph of an input (%s) was freed by an earlier "
+                           "backward; recompute it from its leaves", inputs[j]->op_name), -1;
+        }
+    }
+    ag_alloc_clear_failure();
+    Run run = {.retain = retain_graph, .num_capture = num_inputs, .want = inputs, .got = grads};
+    int rc = seed_and_run(n, outputs, grad_outputs, &run);
+    /* The leaves' gradients are their staged ones, never committed. */
+    for (int j = 0; rc == 0 && j < num_inputs; j++)
+        if (tensor_is_leaf(inputs[j]) && !grads[j]) grads[j] = tensor_retain(inputs[j]->staged_grad);
+    if (rc == -2) {
+        discard_gradients();
+        unstage();
+    } else {
+        rc = finish_backward(rc, false, retain_graph);
+    }
+    for (int j = 0; rc == 0 && j < num_inputs; j++) {
+        if (!grads[j] && !allow_unused) {
+            ag_fail("One of the differentiated Tensors appears to not have been used in the "
+                    "graph. Set allow_unused=True if this is the desired behavior.");
+            rc = -1;
+        } else if (grads[j] && grads[j]->ref_count > 1) {
+            /* Held elsewhere too (an input given twice, or a gradient a
+             * kernel handed to two operands): the caller's own copy. */
+            Tensor *copy = tensor_copy(grads[j]);
+            tensor_release(grads[j]);
+            grads[j] = copy;
+            if (!copy) rc = -1;
+        }
+    }
+    if (rc != 0)
+        for (int j = 0; j < num_inputs; j++) tensor_release(grads[j]), grads[j] = NULL;
+    return rc < 0 ? -1 : 0;
+}
