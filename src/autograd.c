@@ -620,13 +620,17 @@ static int run_backward(Function *const *roots, int n, Function **stack, const R
         if (interrupt_flag && *interrupt_flag) return ag_fail("interrupted"), -1;
         Function *fn = ready_pop(stack, &top);
         Tensor *out = fn->output;
-        AG_ASSERT(out && out->grad, "(10) fn->output->grad is non-NULL when apply is called");
-        if (checks && check_versions(fn) != 0) return -1;
+        AG_ASSERT(out, "(10) a Function applied has its output");
+        /* No gradient reached it: every consumer's backward sends none to
+         * this input (a loss's target, hinge_embedding_loss(x, y) with y
+         * computed): nothing to apply, but its inputs' counts still drop. */
         Tensor *grad_output = out->grad;
+        if (grad_output && checks && check_versions(fn) != 0) return -1;
         out->grad = NULL; /* (7) intermediate gradients do not survive */
-        if (run->num_capture) capture(run, fn, grad_output);
-        if (trace_fn) trace((AgTraceEvent){.kind = AG_TRACE_APPLY, .fn = fn, .grad = grad_output});
-        fn->apply(fn, ag_function_ctx(fn), grad_output);
+        if (grad_output && run->num_capture) capture(run, fn, grad_output);
+        if (grad_output && trace_fn)
+            trace((AgTraceEvent){.kind = AG_TRACE_APPLY, .fn = fn, .grad = grad_output});
+        if (grad_output) fn->apply(fn, ag_function_ctx(fn), grad_output);
         tensor_release(grad_output);
         if (ag_alloc_failed()) return -1;
         for (int i = 0; i < fn->num_inputs; i++) {
