@@ -2349,6 +2349,38 @@ static bool object_store(Session *s, const Stmt *st, Value *v, Status *status) {
     return true;
 }
 
+/* x.data = v: v's elements written into x's, unrecorded, as PyTorch's
+ * w.data = w.data - lr * w.grad does (PyTorch rebinds x to v's storage;
+ * ag copies, so a later in-place change of v does not reach x). v of
+ * another shape is refused: ag's tensors keep their shape. */
+static Status assign_data(Session *s, const Stmt *st) {
+    const Node *t = st->target;
+    Value obj, v;
+    if (!eval_expression(s, t->left, &obj)) return EXEC_ERROR;
+    bool ok = eval_expression(s, st->expr, &v);
+    if (ok && obj.kind != VAL_TENSOR)
+        ok = session_fail(s, t->line, t->col, "%s has no .data", value_kind_name(&obj));
+    Tensor *value = NULL, *data = NULL;
+    if (ok) ok = to_tensor(s, st->expr, &v, "the new data", &value);
+    bool same = ok && value->ndim == obj.as.tensor->ndim &&
+                memcmp(value->shape, obj.as.tensor->shape, (size_t)value->ndim * sizeof *value->shape) == 0;
+    if (ok && !same) {
+        char have[AG_SHAPE_STR_MAX], want[AG_SHAPE_STR_MAX];
+        ok = session_fail(s, t->line, t->col, "%sx.data = v needs v of x's shape %s, not %s: "
+                          "ag's tensors keep their shape", s->python ? "RuntimeError: " : "",
+                          tensor_shape_str(obj.as.tensor, want, sizeof want),
+                          tensor_shape_str(value, have, sizeof have));
+    }
+    if (ok) data = tensor_data(obj.as.tensor);
+    if (ok && (!data || tensor_assign(data, value) != 0))
+        ok = session_fail(s, t->line, t->col, "%s%s", session_engine_prefix(s, ag_error()), ag_error());
+    tensor_release(data);
+    tensor_release(value);
+    value_release(&obj);
+    value_release(&v);
+    return ok ? EXEC_OK : EXEC_ERROR;
+}
+
 static Status assign_attr(Session *s, const Stmt *st) {
     const Node *t = st->target;
     { /* an object's attribute (in both dialects: a class loaded from a .py file is used at
@@ -2358,9 +2390,10 @@ static Status assign_attr(Session *s, const Stmt *st) {
         if (object_store(s, st, &v, &done)) return done;
     }
     if (attr_is(t, "requires_grad")) return assign_requires_grad(s, st);
+    if (attr_is(t, "data")) return assign_data(s, st);
     if (!attr_is(t, "grad"))
-        return exec_fail(s, t->line, t->col, "only x.grad can be assigned (x.grad = None, or "
-                         "a gradient); .%.*s cannot", name_len(t), t->as.text.text);
+        return exec_fail(s, t->line, t->col, "only x.grad, x.data and x.requires_grad can be "
+                         "assigned; .%.*s cannot", name_len(t), t->as.text.text);
     Value obj, v;
     if (!eval_expression(s, t->left, &obj)) return EXEC_ERROR;
     bool ok = eval_expression(s, st->expr, &v);
