@@ -685,19 +685,17 @@ static bool run_python_text(Session *s, const char *text, size_t len, int first_
     return ok;
 }
 
-/* Runs module_torch_nn_source (torch.nn, torch.nn.init,
- * torch.optim.lr_scheduler, torch.optim.LBFGS and torch.utils.data) at
- * the top level, in the .py dialect, as
- * the session's own statements (its classes are the session's values). */
-static bool run_torch_nn(Session *s) {
+/* Runs the source of a module written in Python (torch_nn.c) at the top
+ * level, in the .py dialect, as the session's own statements (its classes
+ * are the session's values); its lines are numbered from first_line. */
+static bool run_torch_source(Session *s, const char *source, int first_line) {
     Frame *frame = s->frame;
     bool python = s->python;
     int quiet = s->quiet, depth = s->call_depth;
     s->frame = NULL;
     s->quiet = 1;
     session_set_python(s, true);
-    const char *src = module_torch_nn_source;
-    bool ok = run_python_text(s, src, strlen(src), TORCH_NN_FIRST_LINE);
+    bool ok = run_python_text(s, source, strlen(source), first_line);
     s->frame = frame;
     s->quiet = quiet;
     s->call_depth = depth;
@@ -706,30 +704,32 @@ static bool run_torch_nn(Session *s) {
 }
 
 /* The modules written in Python (torch_nn.c), each with the hidden global
- * holding its names: all of torch.nn's, torch.nn.init's,
- * torch.optim.lr_scheduler's and torch.utils.data's, and torch.optim's
- * LBFGS (its other optimizers are builtins: builtins_optim.c). */
+ * holding its names and its source, run on the first use of one: all of
+ * torch.nn's, torch.nn.init's, torch.optim.lr_scheduler's and
+ * torch.utils.data's, and torch.optim's LBFGS (its other optimizers are
+ * builtins: builtins_optim.c). */
 static const struct {
     const char *module, *global;
     const char *only; /* the one name it has there, or NULL: all of the module's */
+    const char *source;
 } python_modules[] = {
-    {"torch.nn", "__torch_nn__", NULL},
-    {"torch.optim.lr_scheduler", "__torch_lr_scheduler__", NULL},
-    {"torch.optim", "__torch_optim__", "LBFGS"},
-    {"torch.nn.init", "__torch_nn_init__", NULL},
-    {"torch.utils.data", "__torch_utils_data__", NULL},
+    {"torch.nn", "__torch_nn__", NULL, module_torch_nn_source},
+    {"torch.optim.lr_scheduler", "__torch_lr_scheduler__", NULL, module_torch_lr_scheduler_source},
+    {"torch.optim", "__torch_optim__", "LBFGS", module_torch_optim_source},
+    {"torch.nn.init", "__torch_nn_init__", NULL, module_torch_nn_init_source},
+    {"torch.utils.data", "__torch_utils_data__", NULL, module_torch_utils_data_source},
 };
 
-/* The hidden global holding module's NAME when it is written in Python;
- * NULL otherwise (a builtin's name, or any other module). */
-static const char *python_module_global(const char *module, const char *name, size_t len) {
+/* The row of python_modules of module's NAME when it is written in
+ * Python; -1 otherwise (a builtin's name, or any other module). */
+static int python_module_row(const char *module, const char *name, size_t len) {
     for (size_t i = 0; i < sizeof python_modules / sizeof python_modules[0]; i++) {
         const char *only = python_modules[i].only;
         if (strcmp(module, python_modules[i].module) == 0 &&
             (!only || (strlen(only) == len && memcmp(only, name, len) == 0)))
-            return python_modules[i].global;
+            return (int)i;
     }
-    return NULL;
+    return -1;
 }
 
 /* NAME of a module written in Python (torch.nn's Linear) into out: true
@@ -738,11 +738,14 @@ static const char *python_module_global(const char *module, const char *name, si
 static bool python_module_name(Session *s, const Node *n, const char *module, const char *name,
                                size_t len, Value *out, bool *failed) {
     *failed = false;
-    const char *global = python_module_global(module, name, len);
-    if (!global) return false;
+    int row = python_module_row(module, name, len);
+    if (row < 0) return false;
+    const char *global = python_modules[row].global;
     Var *v = session_lookup(s, global, strlen(global));
     if (!v || v->value.kind != VAL_DICT) {
-        if (!run_torch_nn(s) || !(v = session_lookup(s, global, strlen(global))) ||
+        int first_line = TORCH_NN_FIRST_LINE + row * TORCH_SOURCE_LINES;
+        if (!run_torch_source(s, python_modules[row].source, first_line) ||
+            !(v = session_lookup(s, global, strlen(global))) ||
             v->value.kind != VAL_DICT) {
             char inner[sizeof s->error];
             memcpy(inner, s->error, sizeof inner);

@@ -37,11 +37,19 @@ typedef struct {
 } MathFunction;
 const MathFunction *module_math_function(const char *name, size_t length);
 
-/* torch.nn's classes, as Python source (torch_nn.c), which the evaluator
- * runs once per session; its lines are numbered from TORCH_NN_FIRST_LINE,
- * past any script's, so that an error inside it can be told apart (and
- * reported at the script's line that called in). */
+/* The modules ag writes in Python (torch_nn.c): torch.nn's classes,
+ * torch.optim.lr_scheduler's, torch.optim's LBFGS, torch.nn.init's
+ * functions and torch.utils.data's, a source each, which the evaluator
+ * runs once per session, on first use. Their lines are numbered from
+ * TORCH_NN_FIRST_LINE (each source TORCH_SOURCE_LINES further than the
+ * one before), past any script's, so that an error inside one can be told
+ * apart (and reported at the script's line that called in). */
 extern const char module_torch_nn_source[];
+extern const char module_torch_lr_scheduler_source[];
+extern const char module_torch_optim_source[];
+extern const char module_torch_nn_init_source[];
+extern const char module_torch_utils_data_source[];
 #define TORCH_NN_FIRST_LINE 1000000000
+#define TORCH_SOURCE_LINES 100000
 
 #endif

@@ -4,18 +4,22 @@
  * torch.nn.init, torch.optim.lr_scheduler's schedulers, torch.optim.LBFGS (PyTorch's
  * torch/optim/lbfgs.py, ported step for step) and torch.utils.data
  * (Dataset, TensorDataset, DataLoader with PyTorch 1.13's draws,
- * random_split). The evaluator runs this source once per session, on the
- * first use of any of them (eval.c, python_modules); their names then live
- * in the hidden globals __torch_nn__, __torch_nn_init__, __torch_lr_scheduler__,
- * __torch_optim__ and __torch_utils_data__. Every class here keeps PyTorch
- * 2's names, arguments, initialisation (from PyTorch's random stream) and
- * printed text; torch.utils.data draws as PyTorch 1.13 does.
+ * random_split). Each module is a source of its own, which the evaluator
+ * runs once per session, on the first use of one of its names (eval.c,
+ * python_modules), so that a script using torch.nn parses neither LBFGS
+ * nor the data loaders; their names then live in the hidden globals
+ * __torch_nn__, __torch_nn_init__, __torch_lr_scheduler__, __torch_optim__
+ * and __torch_utils_data__. Every class here keeps PyTorch 2's names,
+ * arguments, initialisation (from PyTorch's random stream) and printed
+ * text; torch.utils.data draws as PyTorch 1.13 does.
  *
- * The source is one string, a line per line of Python, so that an error in
- * it names the line (counted from TORCH_NN_FIRST_LINE). To read it as a .py
- * file: sed -n 's/^    "\(.*\)\\n";\{0,1\}$/\1/p' repl/torch_nn.c | sed 's/\\"/"/g; s/\\\\/\\/g'
+ * Each source is one string, a line per line of Python, so that an error
+ * in it names the line (counted from its TORCH_*_FIRST_LINE, past any
+ * script's). To read them as a .py file:
+ * sed -n 's/^    "\(.*\)\\n";\{0,1\}$/\1/p' repl/torch_nn.c | sed 's/\\"/"/g; s/\\\\/\\/g'
  */
 #include "modules.h"
+
 
 const char module_torch_nn_source[] =
     "def __torch_nn_make__():\n"
@@ -447,7 +451,10 @@ const char module_torch_nn_source[] =
     "            'HuberLoss': HuberLoss, 'CrossEntropyLoss': CrossEntropyLoss, 'NLLLoss': NLLLoss,\n"
     "            'BCELoss': BCELoss, 'BCEWithLogitsLoss': BCEWithLogitsLoss}\n"
     "\n"
-    "\n"
+    "__torch_nn__ = __torch_nn_make__()\n"
+    "del __torch_nn_make__\n";
+
+const char module_torch_lr_scheduler_source[] =
     "def __torch_lr_scheduler_make__():\n"
     "    class LRScheduler:\n"
     "        def __init__(self, optimizer, last_epoch=-1, verbose=False):\n"
@@ -519,7 +526,10 @@ const char module_torch_nn_source[] =
     "    return {'LRScheduler': LRScheduler, '_LRScheduler': LRScheduler, 'StepLR': StepLR,\n"
     "            'MultiStepLR': MultiStepLR, 'ExponentialLR': ExponentialLR, 'LambdaLR': LambdaLR}\n"
     "\n"
-    "\n"
+    "__torch_lr_scheduler__ = __torch_lr_scheduler_make__()\n"
+    "del __torch_lr_scheduler_make__\n";
+
+const char module_torch_optim_source[] =
     "def __torch_optim_make__():\n"
     "    import torch\n"
     "\n"
@@ -972,7 +982,10 @@ const char module_torch_nn_source[] =
     "\n"
     "    return {'LBFGS': LBFGS}\n"
     "\n"
-    "\n"
+    "__torch_optim__ = __torch_optim_make__()\n"
+    "del __torch_optim_make__\n";
+
+const char module_torch_nn_init_source[] =
     "def __torch_nn_init_make__():\n"
     "    import math\n"
     "    import torch\n"
@@ -1018,7 +1031,10 @@ const char module_torch_nn_source[] =
     "            'zeros_': zeros_, 'xavier_uniform_': xavier_uniform_,\n"
     "            'xavier_normal_': xavier_normal_}\n"
     "\n"
-    "\n"
+    "__torch_nn_init__ = __torch_nn_init_make__()\n"
+    "del __torch_nn_init_make__\n";
+
+const char module_torch_utils_data_source[] =
     "def __torch_utils_data_make__():\n"
     "    import math\n"
     "    import torch\n"
@@ -1241,14 +1257,5 @@ const char module_torch_nn_source[] =
     "            'BatchSampler': BatchSampler, 'default_collate': default_collate,\n"
     "            'DataLoader': DataLoader}\n"
     "\n"
-    "\n"
-    "__torch_nn__ = __torch_nn_make__()\n"
-    "__torch_lr_scheduler__ = __torch_lr_scheduler_make__()\n"
-    "__torch_optim__ = __torch_optim_make__()\n"
-    "__torch_nn_init__ = __torch_nn_init_make__()\n"
     "__torch_utils_data__ = __torch_utils_data_make__()\n"
-    "del __torch_nn_make__\n"
-    "del __torch_lr_scheduler_make__\n"
-    "del __torch_optim_make__\n"
-    "del __torch_nn_init_make__\n"
     "del __torch_utils_data_make__\n";
