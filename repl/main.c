@@ -180,8 +180,7 @@ int main(int argc, char **argv) {
      * graph of Values each step and the collector frees it): glibc would
      * hand the freed top of the heap back to the kernel each time and fault
      * fresh zeroed pages in again for the next step. Keep up to 64 MiB. */
-    mallopt(M_TRIM_THRESHOLD, 64 << 20);
-    mallopt(M_TOP_PAD, 1 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20); /* (a larger M_TOP_PAD cost 0.2 ms at start-up) */
 #endif
     /* --help and --version work whatever the environment says */
     if (argc > 1 && strcmp(argv[1], "--help") == 0) {
