@@ -32,6 +32,21 @@
 typedef struct Tensor Tensor;
 typedef struct Function Function;
 
+/* Element types (docs/engine.md, "dtypes"). Every tensor stores its elements
+ * as doubles; the dtype says which values they hold: a float32 tensor's are
+ * float32 values (each op's result rounded to float32, as a float32 kernel
+ * would), an integer tensor's are integers, a bool tensor's 0 and 1.
+ * Ordered as PyTorch promotes them: the common type of two is the earlier
+ * one, and float64, the default, is 0 (a zeroed header is float64). */
+typedef enum AgDtype {
+    AG_FLOAT64,
+    AG_FLOAT32,
+    AG_INT64,
+    AG_INT32,
+    AG_BOOL,
+    AG_DTYPE_COUNT
+} AgDtype;
+
 /* The apply signature of the design: self is the Function, ctx its saved
  * non-input data, grad_output the gradient of self->output (borrowed). */
 typedef void (*ApplyFn)(Function *self, void *ctx, Tensor *grad_output);
@@ -42,7 +57,8 @@ struct Tensor {
     int64_t shape[AG_MAX_DIMS];
     int ndim;                    /* 0 for a scalar */
     int64_t numel;
-    bool requires_grad;
+    bool requires_grad;          /* only a floating tensor may */
+    uint8_t dtype;               /* an AgDtype: AG_FLOAT64 unless made otherwise */
     /* Shared data (docs/engine.md, "Shared data and version counters"): a
      * tensor made by tensor_detach or tensor_data shares base's elements
      * (base, below, retained: always a tensor that owns its data; NULL: it
@@ -160,6 +176,44 @@ Tensor *tensor_detach(const Tensor *t);
 Tensor *tensor_data(const Tensor *t);
 /* A new leaf holding a copy of t's values. New reference. */
 Tensor *tensor_copy(const Tensor *t);
+
+/* ---- dtypes (src/dtype.c) ------------------------------------------------ */
+
+/* "float64", "float32", "int64", "int32", "bool" (PyTorch's names, without
+ * "torch."); NULL for a value that is no dtype. */
+const char *ag_dtype_name(AgDtype dtype);
+bool ag_dtype_is_floating(AgDtype dtype);
+/* PyTorch's promote_types: the type a and b both convert to. */
+AgDtype ag_promote_types(AgDtype a, AgDtype b);
+/* PyTorch's result_type of n operands: the common type of those with
+ * dimensions; a 0-d one (the shell's Python numbers among them) counts
+ * only where its category (bool < integer < floating) is higher. So an
+ * int64 tensor times 2.5 is float64, a float32 tensor times a float64 0-d
+ * tensor float32, an int32 tensor plus an int64 0-d tensor int32. */
+AgDtype ag_result_type(Tensor *const *operands, int n);
+/* PyTorch's can_cast: whether an in-place op may write a result of type
+ * from into a tensor of type to (no floating into integral, no other type
+ * into bool): x += 1.5 on an int64 x may not. */
+bool ag_can_cast(AgDtype from, AgDtype to);
+/* The default floating type (torch.get_default_dtype): float64 unless set.
+ * Only a floating type may be set (-1 otherwise). Per thread. */
+AgDtype ag_default_dtype(void);
+int ag_set_default_dtype(AgDtype dtype);
+/* value as a tensor of dtype holds it: rounded to float32; truncated toward
+ * zero for the integer types and wrapped to their width (nan, infinities
+ * and values past int64: INT64_MIN, as x86's conversion gives); 1 or 0 for
+ * bool (nonzero is true). An int64 beyond 2^53 is the double nearest it. */
+double ag_dtype_convert(double value, AgDtype dtype);
+/* x's values as dtype (PyTorch's x.to(dtype)): x itself (retained) when it
+ * has that dtype; else a new tensor, recorded as ToCopyBackward (the
+ * gradient converted back to x's type) when x requires grad and dtype is
+ * floating. New reference. */
+Tensor *tensor_to(Tensor *x, AgDtype dtype);
+/* Converts the elements of t, a tensor the caller has just made, to dtype
+ * in place, and sets its dtype (a creation function's dtype=). Refused (-1,
+ * PyTorch's message) for a t that requires grad and a dtype that is not
+ * floating. */
+int tensor_set_dtype(Tensor *t, AgDtype dtype);
 
 /* Random numbers (src/random.c): PyTorch's CPU generator, an mt19937 that
  * manual_seed seeds with the seed mod 2^32, and its samplers, so that a seed
@@ -443,6 +497,21 @@ Tensor *tensor_triplet_margin_loss(Tensor *anchor, Tensor *positive, Tensor *neg
                                    AgReduction reduction);
 
 
+/* How an op's result type follows from its operands' (PyTorch's rules;
+ * src/dtype.c applies them to every op's result). */
+typedef enum AgDtypeRule {
+    AG_DTYPE_PROMOTE,   /* their result_type (add, relu, reshape, cat) */
+    AG_DTYPE_FLOATING,  /* the same, or the default dtype where it is integral (div, exp) */
+    AG_DTYPE_FLOAT_ONLY,/* the first operand's, which must be floating (mean) */
+    AG_DTYPE_BOOL,      /* bool (the comparisons) */
+    AG_DTYPE_INDEX,     /* int64 (argmax) */
+    AG_DTYPE_SUM,       /* int64 for an integral or bool operand, else its own (sum) */
+    AG_DTYPE_FIRST,     /* the first operand's: the others are indices or targets (nll_loss) */
+    AG_DTYPE_NOT_FIRST, /* the result_type of all but the first, a condition (where) */
+    AG_DTYPE_SAME,      /* the operands' one type: PyTorch refuses two (matmul) */
+    AG_DTYPE_OWN,       /* set by the op itself (to) */
+} AgDtypeRule;
+
 /* ---- the op table (src/ops/optable.c) -----------------------------------
  * Every op is registered once, in one table: its name, signature (the
  * shell's, with keywords and defaults as Python writes them), the kinds of
@@ -498,6 +567,7 @@ typedef struct AgOpInfo {
     Tensor *(*call)(const AgOpArgs *args);
     ApplyFn backward;
     unsigned flags;              /* AG_OP_METHOD, ... */
+    unsigned char dtype_rule;    /* an AgDtypeRule: the dtype of its result */
 } AgOpInfo;
 
 /* The table: ag_op_count() rows, in a fixed order. */

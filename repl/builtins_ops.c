@@ -172,6 +172,14 @@ BUILTIN(bi_op) {
     TensorList list = {0};
     memset(&args, 0, sizeof args);
     bool ok = read_op_args(s, a, &args, &list);
+    /* The .ag dialect's rule, version 2's: mean(pred == y) is a fraction,
+     * where PyTorch asks for (pred == y).float().mean(). */
+    Tensor *as_float = NULL;
+    if (ok && !s->python && op->dtype_rule == AG_DTYPE_FLOAT_ONLY && args.t[0] &&
+        !ag_dtype_is_floating((AgDtype)args.t[0]->dtype)) {
+        as_float = args.t[0] = tensor_to(args.t[0], ag_default_dtype());
+        ok = as_float || session_fail(s, a->line, a->col, "%s", ag_error());
+    }
     if (ok) {
         Tensor *r = op->unary ? op->unary(args.t[0])
                     : op->binary ? op->binary(args.t[0], args.t[1])
@@ -185,6 +193,7 @@ BUILTIN(bi_op) {
         ok = pair ? values_and_indices(s, a, &args, r, out) : result_tensor(s, a, r, out);
         if (ok && (op->flags & AG_OP_BOOL_RESULT)) out->boolean = true;
     }
+    tensor_release(as_float);
     tensor_list_free(&list);
     return ok;
 }

@@ -220,6 +220,10 @@ static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
                       Tensor *const *inputs, int n, void **ctx, size_t ctx_size) {
     if (ctx) *ctx = NULL;
     if (!out) return NULL;
+    if (ag_dtype_needed(info, inputs, n)) {
+        out = ag_apply_dtype(out, info->id, inputs, n);
+        if (!out || !ag_dtype_is_floating((AgDtype)out->dtype)) return out;
+    }
     if (grad_disabled || !ag_any_requires_grad(inputs, n)) return out; /* a constant */
     AG_ASSERT(info && info->backward, "a recorded op has a backward in the op table");
     /* The Function, its ctx, and (past AG_INLINE_INPUTS) its inputs array. */
@@ -393,6 +397,23 @@ static inline void add_to_sum(Tensor **sum, Tensor *grad) {
     }
 }
 
+/* grad (taken) as t's dtype: a float32 tensor's gradient is float32, each
+ * sum of two rounded again, as PyTorch's float32 kernels give it. NULL if
+ * a copy cannot be allocated. */
+static Tensor *typed_like(Tensor *grad, const Tensor *t) {
+    if (grad->dtype == t->dtype) return grad;
+    Tensor *r = grad->ref_count == 1 ? grad : tensor_copy(grad);
+    if (r != grad) tensor_release(grad);
+    if (r) tensor_set_dtype(r, (AgDtype)t->dtype);
+    return r;
+}
+
+/* After a sum into *sum: rounds it again where t is float32. */
+static void round_sum(Tensor *sum, const Tensor *t) {
+    if (t->dtype != AG_FLOAT32 || !sum || sum->ref_count != 1) return;
+    tensor_set_dtype(sum, AG_FLOAT32);
+}
+
 void ag_accumulate_grad(Tensor *t, Tensor *grad) {
     if (!grad) return; /* its allocation failed; backward has seen the flag */
     if (!t->requires_grad) {
@@ -409,6 +430,7 @@ void ag_accumulate_grad(Tensor *t, Tensor *grad) {
         if (!reduced) return;
         grad = reduced;
     }
+    if (grad->dtype != t->dtype && !(grad = typed_like(grad, t))) return;
     Tensor **sum = &t->grad;
     if (leaf) {
         if (!t->staged_grad) {
@@ -418,6 +440,7 @@ void ag_accumulate_grad(Tensor *t, Tensor *grad) {
         sum = &t->staged_grad;
     }
     add_to_sum(sum, grad);
+    round_sum(*sum, t);
     AG_ASSERT(!leaf || t->staged_grad != NULL, "a staged leaf has a staged gradient");
 }
 
@@ -437,6 +460,7 @@ static int commit_staged(void) {
     }
     for (Tensor *t = staged_leaves; t; t = t->staged_next) {
         add_to_sum(&t->grad, t->staged_grad); /* allocates nothing now */
+        round_sum(t->grad, t);
         t->staged_grad = NULL;
     }
     return 0;

@@ -69,6 +69,29 @@ extern _Thread_local uint64_t ag_inplace_writes;
 static inline uint32_t ag_version_of(const Tensor *t) {
     return (t->base && !t->own_version ? t->base : t)->version;
 }
+/* ---- dtypes (dtype.c) ---- */
+/* Gives out, an op's result (taken), the dtype its row's rule makes of the
+ * operands, its values converted; or refuses (NULL, PyTorch's message, out
+ * released) an operand type PyTorch refuses (-x of a bool, mean of an
+ * integer). */
+Tensor *ag_apply_dtype(Tensor *out, int op, Tensor *const *in, int n);
+extern _Thread_local AgDtype ag_default_dtype_now;
+/* Whether ag_apply_dtype has anything to do: every operand float64, the
+ * default float64 and a rule that keeps it is the common case, and costs
+ * one pass over the operands' dtypes (op_overhead). */
+static inline bool ag_dtype_needed(const AgOpInfo *info, Tensor *const *in, int n) {
+    unsigned any = (unsigned)ag_default_dtype_now;
+    for (int i = 0; i < n; i++) any |= in[i] ? in[i]->dtype : 0u;
+    return any != 0 || info->dtype_rule == AG_DTYPE_BOOL || info->dtype_rule == AG_DTYPE_INDEX ||
+           info->dtype_rule == AG_DTYPE_SUM;
+}
+
+/* out, a constant an op made without recording, typed as ag_graph_record
+ * types a recorded one. */
+static inline Tensor *ag_typed_constant(Tensor *out, int op, Tensor *const *in, int n) {
+    return out && ag_dtype_needed(ag_op_at(op), in, n) ? ag_apply_dtype(out, op, in, n) : out;
+}
+
 /* Same shape as t, filled with value. */
 Tensor *ag_tensor_filled_like(const Tensor *t, double value);
 /* A failed ag_tensor_new also raises a flag, so that backward can stop

@@ -335,6 +335,7 @@ static Tensor *alias(const Tensor *t, bool own_version) {
     a->ndim = t->ndim;
     memcpy(a->shape, t->shape, sizeof a->shape);
     a->numel = t->numel;
+    a->dtype = t->dtype;
     a->ref_count = 1;
     a->base = tensor_retain(base);
     a->own_version = own_version;
@@ -350,7 +351,9 @@ Tensor *tensor_data(const Tensor *t) { return alias(t, true); }
 
 Tensor *tensor_copy(const Tensor *t) {
     if (!t) return ag_fail("copy: tensor is NULL");
-    return tensor_create(t->ndim, t->shape, t->data, false);
+    Tensor *c = tensor_create(t->ndim, t->shape, t->data, false);
+    if (c) c->dtype = t->dtype;
+    return c;
 }
 
 /* PyTorch's "[2, 3]" for a shape. */
@@ -389,6 +392,7 @@ int tensor_assign(Tensor *t, const Tensor *value) {
         if (!same && !b) return -1;
         memmove(t->data, same ? value->data : b->data, (size_t)t->numel * sizeof(double));
         tensor_release(b);
+        if (t->dtype != value->dtype) tensor_set_dtype(t, (AgDtype)t->dtype); /* its values */
     }
     ag_bump_version(t);
     return 0;
@@ -510,6 +514,8 @@ int tensor_set_requires_grad(Tensor *t, bool requires_grad) {
     if (!tensor_is_leaf(t))
         return ag_fail("requires_grad can only be changed on a leaf, not on the result of %s",
                        t->op_name), -1;
+    if (requires_grad && !ag_dtype_is_floating((AgDtype)t->dtype))
+        return ag_fail("only Tensors of floating point dtype can require gradients"), -1;
     t->requires_grad = requires_grad;
     return 0;
 }

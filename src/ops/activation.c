@@ -59,6 +59,7 @@ const AgOpInfo ag_op_leaky_relu = {
     .help = "x where x > 0, else negative_slope * x",
     .rule = "grad_x = g where x > 0, else g * negative_slope", .backward_name = "LeakyReluBackward",
     .call = leaky_relu_call, .backward = leaky_relu_backward, .flags = AG_OP_METHOD,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -117,6 +118,7 @@ const AgOpInfo ag_op_elu = {
     .rule = "grad_x = g where x > 0 (or x is nan), else g * alpha * exp(x)",
     .backward_name = "EluBackward", .call = elu_call, .backward = elu_backward,
     .flags = AG_OP_METHOD,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -264,6 +266,7 @@ const AgOpInfo ag_op_gelu = {
             "(approximate='tanh': g times the tanh form's derivative)",
     .backward_name = "GeluBackward", .call = gelu_call, .backward = gelu_backward,
     .flags = AG_OP_METHOD,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -494,4 +497,5 @@ const AgOpInfo ag_op_softplus = {
     .rule = "grad_x = g * z / (z + 1), z = exp(beta * x); g where beta * x > threshold",
     .backward_name = "SoftplusBackward", .call = softplus_call, .backward = softplus_backward,
     .flags = AG_OP_METHOD,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };

@@ -274,6 +274,7 @@ const AgOpInfo ag_op_div = {
     .help = "a / b element-wise, broadcasting",
     .rule = "grad_a = g / b, grad_b = -g * a / b^2", .backward_name = "DivBackward",
     .binary = tensor_div, .backward = div_backward, .flags = AG_OP_METHOD,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================

@@ -12,7 +12,9 @@
 /* out = f(a, b) element-wise over the broadcast shape of a and b. */
 typedef double (*ElementFn)(double x, double y);
 
-static Tensor *broadcast_map(const char *op, ElementFn f, const Tensor *a, const Tensor *b) {
+static Tensor *broadcast_map(int id, ElementFn f, Tensor *a, Tensor *b) {
+    const AgOpInfo *info = ag_op_at(id);
+    const char *op = info->name;
     if (!a || !b) return ag_fail("%s: an operand is NULL", op);
     int64_t shape[AG_MAX_DIMS];
     int ndim;
@@ -29,7 +31,8 @@ static Tensor *broadcast_map(const char *op, ElementFn f, const Tensor *a, const
         for (int64_t j = 0; j < it.row_len; j++) o[j] = f(x[j * sx], y[j * sy]);
         o += it.row_len;
     }
-    return out;
+    Tensor *in[] = {a, b};
+    return ag_dtype_needed(info, in, 2) ? ag_apply_dtype(out, id, in, 2) : out;
 }
 
 /* ======================================================================
@@ -43,12 +46,12 @@ static double le(double x, double y) { return x <= y; }
 static double gt(double x, double y) { return x > y; }
 static double ge(double x, double y) { return x >= y; }
 
-Tensor *tensor_eq(Tensor *a, Tensor *b) { return broadcast_map("eq", eq, a, b); }
-Tensor *tensor_ne(Tensor *a, Tensor *b) { return broadcast_map("ne", ne, a, b); }
-Tensor *tensor_lt(Tensor *a, Tensor *b) { return broadcast_map("lt", lt, a, b); }
-Tensor *tensor_le(Tensor *a, Tensor *b) { return broadcast_map("le", le, a, b); }
-Tensor *tensor_gt(Tensor *a, Tensor *b) { return broadcast_map("gt", gt, a, b); }
-Tensor *tensor_ge(Tensor *a, Tensor *b) { return broadcast_map("ge", ge, a, b); }
+Tensor *tensor_eq(Tensor *a, Tensor *b) { return broadcast_map(AG_OP_EQ, eq, a, b); }
+Tensor *tensor_ne(Tensor *a, Tensor *b) { return broadcast_map(AG_OP_NE, ne, a, b); }
+Tensor *tensor_lt(Tensor *a, Tensor *b) { return broadcast_map(AG_OP_LT, lt, a, b); }
+Tensor *tensor_le(Tensor *a, Tensor *b) { return broadcast_map(AG_OP_LE, le, a, b); }
+Tensor *tensor_gt(Tensor *a, Tensor *b) { return broadcast_map(AG_OP_GT, gt, a, b); }
+Tensor *tensor_ge(Tensor *a, Tensor *b) { return broadcast_map(AG_OP_GE, ge, a, b); }
 
 /* The comparisons' rows: constants, printed as booleans; no gradient. */
 #define COMPARISON_ROW(ID, NAME, SYMBOL)                                          \
@@ -56,6 +59,7 @@ Tensor *tensor_ge(Tensor *a, Tensor *b) { return broadcast_map("ge", ge, a, b); 
         .id = AG_OP_##ID, .name = #NAME, .signature = #NAME "(input, other)",   \
         .params = "TT", .help = "a " SYMBOL " b element-wise (booleans), broadcasting", \
         .binary = tensor_##NAME, .flags = AG_OP_METHOD | AG_OP_BOOL_RESULT,    \
+        .dtype_rule = AG_DTYPE_BOOL,                                            \
     };
 COMPARISON_ROW(EQ, eq, "==")
 COMPARISON_ROW(NE, ne, "!=")
@@ -86,7 +90,7 @@ double ag_remainder(double a, double b) {
 }
 
 Tensor *tensor_floor_divide(Tensor *a, Tensor *b) {
-    return broadcast_map("floor_divide", ag_floor_divide, a, b);
+    return broadcast_map(AG_OP_FLOOR_DIVIDE, ag_floor_divide, a, b);
 }
 
 const AgOpInfo ag_op_floor_divide = {
@@ -105,14 +109,14 @@ static void remainder_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *a = self->inputs[0], *b = self->inputs[1];
     ag_accumulate_grad(a, tensor_retain(g));
     if (!b->requires_grad) return;
-    Tensor *q = broadcast_map("remainder", neg_floor_divide, a, b);
+    Tensor *q = broadcast_map(AG_OP_REMAINDER, neg_floor_divide, a, b);
     if (!q) return;
     for (int64_t i = 0; i < q->numel; i++) q->data[i] *= g->data[i];
     ag_accumulate_grad(b, q);
 }
 
 Tensor *tensor_remainder(Tensor *a, Tensor *b) {
-    Tensor *out = broadcast_map("remainder", ag_remainder, a, b);
+    Tensor *out = broadcast_map(AG_OP_REMAINDER, ag_remainder, a, b);
     return ag_graph_record(out, AG_OP_REMAINDER, (Tensor *[]){a, b}, 2, NULL, 0);
 }
 

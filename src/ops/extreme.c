@@ -177,8 +177,8 @@ const AgOpInfo ag_op_min = {
 };
 
 /* ======================================================================
- * argmax, argmin: the index of the first extreme (of the first nan), as a
- * float64 constant; over everything, the index into x flattened.
+ * argmax, argmin: the index of the first extreme (of the first nan), an
+ * int64 constant; over everything, the index into x flattened.
  * ====================================================================== */
 
 static Tensor *arg_forward(const char *op, bool is_min, Tensor *x, bool has_dim, int64_t dim,
@@ -194,7 +194,7 @@ static Tensor *arg_forward(const char *op, bool is_min, Tensor *x, bool has_dim,
         out = ag_tensor_new(keepdim ? x->ndim : 0, ones);
     }
     if (out && out->numel > 0) extreme_lanes(x, axis_view(x, axis), is_min, false, out->data, NULL);
-    return out;
+    return ag_apply_dtype(out, is_min ? AG_OP_ARGMIN : AG_OP_ARGMAX, &x, 1);
 }
 
 Tensor *tensor_argmax(Tensor *x) { return arg_forward("argmax", false, x, false, 0, false); }
@@ -219,11 +219,11 @@ static Tensor *argmin_call(const AgOpArgs *a) {
 const AgOpInfo ag_op_argmax = {
     .id = AG_OP_ARGMAX, .name = "argmax", .signature = "argmax(input, dim=None, keepdim=False)",
     .params = "Tib", .help = "index of the first largest element (of x flattened, or along dim)",
-    .call = argmax_call, .flags = AG_OP_METHOD,
+    .call = argmax_call, .flags = AG_OP_METHOD, .dtype_rule = AG_DTYPE_INDEX,
 };
 
 const AgOpInfo ag_op_argmin = {
     .id = AG_OP_ARGMIN, .name = "argmin", .signature = "argmin(input, dim=None, keepdim=False)",
     .params = "Tib", .help = "index of the first smallest element (of x flattened, or along dim)",
-    .call = argmin_call, .flags = AG_OP_METHOD,
+    .call = argmin_call, .flags = AG_OP_METHOD, .dtype_rule = AG_DTYPE_INDEX,
 };

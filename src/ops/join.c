@@ -57,7 +57,8 @@ Tensor *tensor_stack(Tensor *const *xs, int n, int dim) {
         for (int k = 0; k < n; k++)
             memcpy(out->data + (o * n + k) * inner, xs[k]->data + o * inner,
                    (size_t)inner * sizeof(double));
-    if (!ag_any_requires_grad(xs, n)) return out; /* constants: nothing to record */
+    if (!ag_any_requires_grad(xs, n)) /* constants: nothing to record */
+        return ag_typed_constant(out, AG_OP_STACK, xs, n);
     JoinCtx *c;
     out = ag_graph_record(out, AG_OP_STACK, xs, n, (void **)&c, sizeof *c);
     if (c) c->dim = dim;
@@ -150,7 +151,8 @@ Tensor *tensor_cat(Tensor *const *xs, int n, int dim) {
                    (size_t)inner * sizeof(double));
         offset += inner;
     }
-    if (!ag_any_requires_grad(xs, n)) return out; /* constants: nothing to record */
+    if (!ag_any_requires_grad(xs, n)) /* constants: nothing to record */
+        return ag_typed_constant(out, AG_OP_CAT, xs, n);
     CatCtx *c;
     out = ag_graph_record(out, AG_OP_CAT, xs, n, (void **)&c, sizeof *c);
     if (c) c->dim = dim;

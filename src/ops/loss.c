@@ -283,6 +283,7 @@ const AgOpInfo ag_op_mse_loss = {
     .rule = "grad_input = g * 2 (input - target) / n, grad_target = -grad_input "
             "(n: the element count for 'mean', else 1)",
     .backward_name = "MseLossBackward", .call = mse_call, .backward = mse_backward,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -321,6 +322,7 @@ const AgOpInfo ag_op_l1_loss = {
     .help = "|input - target|; input and target broadcast",
     .rule = "grad_input = g / n * sign(input - target) (0 where equal), grad_target = -grad_input",
     .backward_name = "L1LossBackward", .call = l1_call, .backward = l1_backward,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -377,6 +379,7 @@ const AgOpInfo ag_op_smooth_l1_loss = {
     .rule = "grad_input = g / n * clamp((input - target) / beta, -1, 1) (at |d| = beta: +-g / n), "
             "grad_target = the same of target - input",
     .backward_name = "SmoothL1LossBackward", .call = smooth_l1_call, .backward = smooth_l1_backward,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -431,6 +434,7 @@ const AgOpInfo ag_op_huber_loss = {
     .rule = "grad_input = g / n * clamp(input - target, -delta, delta), "
             "grad_target = the same of target - input",
     .backward_name = "HuberLossBackward", .call = huber_call, .backward = huber_backward,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -535,6 +539,7 @@ const AgOpInfo ag_op_binary_cross_entropy = {
     .rule = "grad_input = g * (input - target) / max(input (1 - input), 1e-12) * weight / n, "
             "grad_target = g * (log(1 - input) - log(input)) * weight / n",
     .backward_name = "BinaryCrossEntropyBackward", .call = bce_call, .backward = bce_backward,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -629,6 +634,7 @@ const AgOpInfo ag_op_binary_cross_entropy_with_logits = {
             "g w / n * (logsigmoid(-input) - pw logsigmoid(input)) (-g w / n * input without pw)",
     .backward_name = "BinaryCrossEntropyWithLogitsBackward", .call = bce_logits_call,
     .backward = bce_logits_backward,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -689,6 +695,7 @@ const AgOpInfo ag_op_kl_div = {
     .rule = "grad_input = -g / n * target, grad_target = g / n * (log(target) + 1 - input) "
             "(log_target: -g / n * exp(target), g / n * exp(target) (target - input + 1))",
     .backward_name = "KlDivBackward", .call = kl_div_call, .backward = kl_div_backward,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -738,6 +745,7 @@ const AgOpInfo ag_op_hinge_embedding_loss = {
     .rule = "grad_input = g / n where target != -1, minus g / n where target != 1 and "
             "input <= margin (the target: none)",
     .backward_name = "HingeEmbeddingLossBackward", .call = hinge_call, .backward = hinge_backward,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -834,6 +842,7 @@ const AgOpInfo ag_op_nll_loss = {
     .help = "-input[target] along dim 1: log-probabilities (N, C), classes (N,)",
     .rule = "grad_input = -g / n at each target's class, 0 elsewhere",
     .backward_name = "NllLossBackward", .call = nll_call, .backward = nll_backward,
+    .dtype_rule = AG_DTYPE_FIRST,
 };
 
 /* ======================================================================
@@ -929,6 +938,7 @@ const AgOpInfo ag_op_cross_entropy = {
     .rule = "grad_input = g / n * (softmax(input) - onehot(target)) along dim 1",
     .backward_name = "NllLossBackward", .call = cross_entropy_call,
     .backward = cross_entropy_backward,
+    .dtype_rule = AG_DTYPE_FIRST,
 };
 
 /* ======================================================================
@@ -1155,6 +1165,7 @@ const AgOpInfo ag_op_cosine_embedding_loss = {
             "gcos = -g / n where target is 1, g / n where -1 and cos >= margin; input2 alike",
     .backward_name = "CosineEmbeddingLossBackward", .call = cosine_call,
     .backward = cosine_backward,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -1477,4 +1488,5 @@ const AgOpInfo ag_op_triplet_margin_loss = {
             "gradient), grad_positive = -g / n * u(a - p), grad_negative = g / n * u(a - n)",
     .backward_name = "TripletMarginLossBackward", .call = triplet_call,
     .backward = triplet_backward,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };

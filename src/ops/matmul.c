@@ -795,6 +795,7 @@ const AgOpInfo ag_op_matmul = {
     .rule = "grad_a = g @ b^T, grad_b = a^T @ g (batch dimensions summed back)",
     .backward_name = "MmBackward", .binary = tensor_matmul, .backward = matmul_backward,
     .flags = AG_OP_METHOD,
+    .dtype_rule = AG_DTYPE_SAME,
 };
 
 /* ======================================================================
@@ -822,6 +823,7 @@ const AgOpInfo ag_op_dot = {
     .help = "the dot product of two vectors of one length",
     .rule = "grad_a = g * b, grad_b = g * a", .backward_name = "DotBackward",
     .binary = tensor_dot, .backward = matmul_backward, .flags = AG_OP_METHOD,
+    .dtype_rule = AG_DTYPE_SAME,
 };
 
 const AgOpInfo ag_op_mv = {
@@ -829,6 +831,7 @@ const AgOpInfo ag_op_mv = {
     .help = "matrix (M, K) times vector (K,)",
     .rule = "grad_a = outer(g, b), grad_b = a^T @ g", .backward_name = "MvBackward",
     .binary = tensor_mv, .backward = matmul_backward, .flags = AG_OP_METHOD,
+    .dtype_rule = AG_DTYPE_SAME,
 };
 
 const AgOpInfo ag_op_mm = {
@@ -836,6 +839,7 @@ const AgOpInfo ag_op_mm = {
     .help = "matrix (M, K) times matrix (K, N)",
     .rule = "grad_a = g @ b^T, grad_b = a^T @ g", .backward_name = "MmBackward",
     .binary = tensor_mm, .backward = matmul_backward, .flags = AG_OP_METHOD,
+    .dtype_rule = AG_DTYPE_SAME,
 };
 
 /* ======================================================================
@@ -935,4 +939,5 @@ const AgOpInfo ag_op_linear = {
     .params = "TTt", .help = "input @ weight^T + bias: torch.nn.functional.linear, nn.Linear's forward",
     .rule = "grad_input = g @ weight, grad_weight = g^T @ input, grad_bias = g summed over rows",
     .backward_name = "AddmmBackward", .call = linear_call, .backward = linear_backward,
+    .dtype_rule = AG_DTYPE_SAME,
 };

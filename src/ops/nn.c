@@ -211,6 +211,7 @@ const AgOpInfo ag_op_softmax = {
     .rule = "grad_x = y * (g - sum(g * y)) along the axis, y = softmax(x)",
     .backward_name = "SoftmaxBackward", .call = softmax_call, .backward = softmax_backward,
     .flags = AG_OP_METHOD,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -298,4 +299,5 @@ const AgOpInfo ag_op_log_softmax = {
     .rule = "grad_x = g - softmax(x) * sum(g) along the axis",
     .backward_name = "LogSoftmaxBackward", .call = log_softmax_call,
     .backward = log_softmax_backward, .flags = AG_OP_METHOD,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };

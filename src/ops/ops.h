@@ -50,7 +50,9 @@
     X(COSINE_EMBEDDING_LOSS, cosine_embedding_loss)                            \
     X(TRIPLET_MARGIN_LOSS, triplet_margin_loss)                                \
     /* index.c, join.c */                                                      \
-    X(SELECT, select) X(INDEX, index) X(STACK, stack) X(CAT, cat)
+    X(SELECT, select) X(INDEX, index) X(STACK, stack) X(CAT, cat)              \
+    /* ../dtype.c */                                                           \
+    X(TO, to)
 
 #define AG_OP_ENUM(ID, row) AG_OP_##ID,
 enum { AG_OP_LIST(AG_OP_ENUM) AG_OP_COUNT };

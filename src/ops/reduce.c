@@ -561,6 +561,7 @@ const AgOpInfo ag_op_sum = {
     .params = "Tdb", .help = "sum of all elements, or over dim (an int or a tuple)",
     .rule = "grad_x = g, copied to every summed element", .backward_name = "SumBackward",
     .call = sum_call, .backward = sum_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
+    .dtype_rule = AG_DTYPE_SUM,
 };
 
 const AgOpInfo ag_op_mean = {
@@ -568,6 +569,7 @@ const AgOpInfo ag_op_mean = {
     .params = "Tdb", .help = "mean of all elements, or over dim (an int or a tuple)",
     .rule = "grad_x = g / n to each of the n averaged elements", .backward_name = "MeanBackward",
     .call = mean_call, .backward = mean_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
+    .dtype_rule = AG_DTYPE_FLOAT_ONLY,
 };
 
 /* ======================================================================
@@ -706,6 +708,7 @@ const AgOpInfo ag_op_var = {
     .rule = "grad_x = g * 2 (x - mean) / (n - 1) (unbiased=False: / n)",
     .backward_name = "VarBackward", .call = var_call, .backward = var_backward,
     .flags = AG_OP_METHOD,
+    .dtype_rule = AG_DTYPE_FLOAT_ONLY,
 };
 
 const AgOpInfo ag_op_std = {
@@ -715,6 +718,7 @@ const AgOpInfo ag_op_std = {
     .rule = "grad_x = g * (x - mean) / ((n - 1) std) (unbiased=False: n std); 0 where std = 0",
     .backward_name = "StdBackward", .call = std_call, .backward = std_backward,
     .flags = AG_OP_METHOD,
+    .dtype_rule = AG_DTYPE_FLOAT_ONLY,
 };
 
 /* ======================================================================
@@ -846,6 +850,7 @@ const AgOpInfo ag_op_norm = {
             "p = inf: shared by the largest |x|; p = 0: 0)",
     .backward_name = "NormBackward", .call = norm_call, .backward = norm_backward,
     .flags = AG_OP_METHOD,
+    .dtype_rule = AG_DTYPE_FLOAT_ONLY,
 };
 
 /* ======================================================================
@@ -924,4 +929,5 @@ const AgOpInfo ag_op_logsumexp = {
     .rule = "grad_x = g * exp(x - logsumexp(x)) (the softmax)",
     .backward_name = "LogsumexpBackward", .call = logsumexp_call, .backward = logsumexp_backward,
     .flags = AG_OP_METHOD,
+    .dtype_rule = AG_DTYPE_FLOATING,
 };

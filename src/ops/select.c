@@ -294,7 +294,8 @@ Tensor *tensor_where(Tensor *condition, Tensor *a, Tensor *b) {
     Tensor *in[] = {condition, a, b}, *out = select_out("where", in, 3);
     if (!out) return NULL;
     select_apply(where_block, (const Tensor *[]){condition, a, b}, 3, &out, 1);
-    if (!a->requires_grad && !b->requires_grad) return out; /* a constant, as in PyTorch */
+    if (!a->requires_grad && !b->requires_grad) /* a constant, as in PyTorch */
+        return ag_typed_constant(out, AG_OP_WHERE, in, 3);
     return ag_graph_record(out, AG_OP_WHERE, in, 3, NULL, 0);
 }
 
@@ -307,6 +308,7 @@ const AgOpInfo ag_op_where = {
     .rule = "grad_input = g where condition, else 0; grad_other = g where not condition; "
             "condition gets none",
     .backward_name = "WhereBackward", .call = where_call, .backward = where_backward,
+    .dtype_rule = AG_DTYPE_NOT_FIRST,
 };
 
 /* ======================================================================

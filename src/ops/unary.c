@@ -29,7 +29,7 @@ static void neg_backward(Function *self, void *ctx, Tensor *g) {
 
 Tensor *tensor_neg(Tensor *x) { return unary_forward(AG_OP_NEG, neg_block, x); }
 
-const AgOpInfo ag_op_neg = UNARY_ROW(NEG, neg, "-x", "grad_x = -g", "NegBackward");
+const AgOpInfo ag_op_neg = UNARY_ROW_INT(NEG, neg, "-x", "grad_x = -g", "NegBackward");
 
 /* ======================================================================
  * reciprocal: y = 1 / x; dx = -g * (y * y), PyTorch's formula (y * y
@@ -79,7 +79,7 @@ static void clone_backward(Function *self, void *ctx, Tensor *g) {
 Tensor *tensor_clone(Tensor *x) { return unary_forward(AG_OP_CLONE, clone_block, x); }
 
 const AgOpInfo ag_op_clone =
-    UNARY_ROW(CLONE, clone, "a copy of x (the gradient flows through it)", "grad_x = g",
+    UNARY_ROW_INT(CLONE, clone, "a copy of x (the gradient flows through it)", "grad_x = g",
               "CloneBackward");
 
 /* ======================================================================
@@ -299,7 +299,7 @@ static void relu_backward(Function *self, void *ctx, Tensor *g) {
 
 Tensor *tensor_relu(Tensor *x) { return unary_forward(AG_OP_RELU, relu_block, x); }
 
-const AgOpInfo ag_op_relu = UNARY_ROW(RELU, relu, "max(x, 0)",
+const AgOpInfo ag_op_relu = UNARY_ROW_INT(RELU, relu, "max(x, 0)",
                                       "grad_x = g where x > 0 (or x is nan), else 0",
                                       "ReluBackward");
 
@@ -326,7 +326,7 @@ static void abs_backward(Function *self, void *ctx, Tensor *g) {
 Tensor *tensor_abs(Tensor *x) { return unary_forward(AG_OP_ABS, abs_block, x); }
 
 const AgOpInfo ag_op_abs =
-    UNARY_ROW(ABS, abs, "|x|", "grad_x = g * sign(x) (0 at x = 0)", "AbsBackward");
+    UNARY_ROW_INT(ABS, abs, "|x|", "grad_x = g * sign(x) (0 at x = 0)", "AbsBackward");
 
 /* ======================================================================
  * sin: y = sin x; dx = g * cos x
@@ -401,5 +401,5 @@ static void sign_backward(Function *self, void *ctx, Tensor *g) {
 
 Tensor *tensor_sign(Tensor *x) { return unary_forward(AG_OP_SIGN, sign_block, x); }
 
-const AgOpInfo ag_op_sign = UNARY_ROW(SIGN, sign, "-1, 0 or 1: the sign of x (0 at nan)",
+const AgOpInfo ag_op_sign = UNARY_ROW_INT(SIGN, sign, "-1, 0 or 1: the sign of x (0 at nan)",
                                       "grad_x = 0", "SignBackward");

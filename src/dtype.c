@@ -1,0 +1,256 @@
+/*
+ * dtype.c — element types: their names, PyTorch's promotion, each op's
+ * result type (its row's dtype rule, applied to every op's result by
+ * ag_apply_dtype), the conversion of values, and the cast op x.to(dtype).
+ *
+ * Every tensor stores doubles. A result is computed in float64 and then
+ * made what its dtype holds: rounded to float32, or wrapped to an integer
+ * width, or 0/1 (docs/engine.md, "dtypes"). For +, -, *, / and sqrt of
+ * float32 operands, float64's result rounded to float32 is exactly the
+ * float32 result (53 >= 2 * 24 + 2 bits); elsewhere (exp, sums) it is the
+ * correctly rounded value, which a float32 kernel may miss by an ulp.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const dtype_names[AG_DTYPE_COUNT] = {
+    [AG_FLOAT64] = "float64", [AG_FLOAT32] = "float32", [AG_INT64] = "int64",
+    [AG_INT32] = "int32", [AG_BOOL] = "bool",
+};
+
+/* PyTorch's names for its messages ("Got: Long"). */
+static const char *const scalar_type_names[AG_DTYPE_COUNT] = {
+    [AG_FLOAT64] = "Double", [AG_FLOAT32] = "Float", [AG_INT64] = "Long",
+    [AG_INT32] = "Int", [AG_BOOL] = "Bool",
+};
+
+const char *ag_dtype_name(AgDtype dtype) {
+    return (unsigned)dtype < AG_DTYPE_COUNT ? dtype_names[dtype] : NULL;
+}
+
+bool ag_dtype_is_floating(AgDtype dtype) { return dtype == AG_FLOAT64 || dtype == AG_FLOAT32; }
+
+/* bool 0, the integers 1, the floating types 2: PyTorch's categories. */
+static int category(AgDtype dtype) {
+    return dtype == AG_BOOL ? 0 : ag_dtype_is_floating(dtype) ? 2 : 1;
+}
+
+/* The enum is in promotion order: the common type is the earlier one. */
+AgDtype ag_promote_types(AgDtype a, AgDtype b) { return a < b ? a : b; }
+
+AgDtype ag_result_type(Tensor *const *operands, int n) {
+    int dim = -1, zero = -1; /* the common type of each tier; -1: none yet */
+    for (int i = 0; i < n; i++) {
+        if (!operands[i]) continue;
+        int *tier = operands[i]->ndim > 0 ? &dim : &zero;
+        AgDtype d = (AgDtype)operands[i]->dtype;
+        *tier = *tier < 0 ? (int)d : (int)ag_promote_types((AgDtype)*tier, d);
+    }
+    if (dim < 0) return zero < 0 ? AG_FLOAT64 : (AgDtype)zero;
+    if (zero < 0 || category((AgDtype)zero) <= category((AgDtype)dim)) return (AgDtype)dim;
+    return ag_promote_types((AgDtype)dim, (AgDtype)zero); /* c10's combine_categories */
+}
+
+bool ag_can_cast(AgDtype from, AgDtype to) {
+    if (ag_dtype_is_floating(from) && !ag_dtype_is_floating(to)) return false;
+    return !(from != AG_BOOL && to == AG_BOOL);
+}
+
+_Thread_local AgDtype ag_default_dtype_now = AG_FLOAT64;
+#define default_dtype ag_default_dtype_now
+
+AgDtype ag_default_dtype(void) { return default_dtype; }
+
+int ag_set_default_dtype(AgDtype dtype) {
+    if (!ag_dtype_is_floating(dtype))
+        return ag_fail("only floating-point types are supported as the default type"), -1;
+    default_dtype = dtype;
+    return 0;
+}
+
+/* A conversion to an integer type as x86's cvttsd2si does it: the value
+ * truncated, or the type's smallest where it has no such integer. */
+static double to_integer(double v, double limit) {
+    return v > -limit - 1 && v < limit ? trunc(v) + 0.0 : -limit; /* -0.5: 0, not -0 */
+}
+
+double ag_dtype_convert(double value, AgDtype dtype) {
+    switch (dtype) {
+    case AG_FLOAT32: return (double)(float)value;
+    case AG_INT64: return to_integer(value, 9223372036854775808.0);
+    case AG_INT32: return to_integer(value, 2147483648.0);
+    case AG_BOOL: return value != 0.0 ? 1.0 : 0.0; /* nan is true */
+    default: return value;
+    }
+}
+
+/* An integer op's result past its type's range, wrapped as two's
+ * complement arithmetic wraps it (int32: 2^31 - 1 + 1 is -2^31). */
+static double wrapped(double v, double limit) {
+    if (v >= -limit && v < limit) return v;
+    double r = fmod(v, 2 * limit); /* exact */
+    return r >= limit ? r - 2 * limit : r < -limit ? r + 2 * limit : r;
+}
+
+/* Converts n values in place: as ag_dtype_convert does, or for results of
+ * integer arithmetic (arith), wrapping. */
+static void convert_values(double *v, int64_t n, AgDtype dtype, bool arith) {
+    if (dtype == AG_FLOAT64) return;
+    if (dtype == AG_FLOAT32) {
+        SIMD_LOOP
+        for (int64_t i = 0; i < n; i++) v[i] = (double)(float)v[i];
+        return;
+    }
+    double limit = dtype == AG_INT32 ? 2147483648.0 : 9223372036854775808.0;
+    if (arith && dtype != AG_BOOL)
+        for (int64_t i = 0; i < n; i++) v[i] = wrapped(v[i], limit);
+    else
+        for (int64_t i = 0; i < n; i++) v[i] = ag_dtype_convert(v[i], dtype);
+}
+
+/* The kernels PyTorch has no bool version of, by op: its message names them
+ * ("\"argmax_cpu\" not implemented for 'Bool'"). */
+static const char *bool_kernel(int op, const Tensor *first) {
+    switch (op) {
+    case AG_OP_ARGMAX: return "argmax_cpu";
+    case AG_OP_ARGMIN: return "argmin_cpu";
+    case AG_OP_FLOOR_DIVIDE: return "div_floor_cpu";
+    case AG_OP_REMAINDER: return "remainder_cpu";
+    case AG_OP_POW: return "pow";
+    case AG_OP_ABS: return "abs_cpu";
+    case AG_OP_DOT: return "dot";
+    case AG_OP_MV: return "addmv_impl_cpu";
+    case AG_OP_MM: case AG_OP_LINEAR: return "addmm_impl_cpu_";
+    case AG_OP_MATMUL: return first->ndim == 1 ? "dot" : "addmm_impl_cpu_";
+    default: return NULL;
+    }
+}
+
+/* PyTorch's refusals of some dtypes by some ops: a message, or NULL. */
+static const char *refusal(int op, const AgOpInfo *info, Tensor *const *in, int n,
+                           AgDtype result) {
+    static _Thread_local char text[200];
+    AgDtype first = (AgDtype)in[0]->dtype;
+    if (op == AG_OP_NEG && first == AG_BOOL)
+        return "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+               "trying to invert a mask, use the `~` or `logical_not()` operator instead.";
+    if (op == AG_OP_SUB && n == 2 && first == AG_BOOL && in[1]->dtype == AG_BOOL)
+        return "Subtraction, the `-` operator, with two bool tensors is not supported. Use "
+               "the `^` or `logical_xor()` operator instead.";
+    if (op == AG_OP_RELU && first == AG_BOOL) return "Boolean inputs not supported for relu";
+    bool bools = result == AG_BOOL || (first == AG_BOOL && info->dtype_rule == AG_DTYPE_INDEX);
+    const char *kernel = bools ? bool_kernel(op, in[0]) : NULL;
+    if (kernel) {
+        snprintf(text, sizeof text, "\"%s\" not implemented for 'Bool'", kernel);
+        return text;
+    }
+    if (info->dtype_rule == AG_DTYPE_FLOAT_ONLY && !ag_dtype_is_floating(first)) {
+        if (op == AG_OP_VAR || op == AG_OP_STD)
+            return "std and var only support floating point and complex dtypes";
+        if (op == AG_OP_NORM) {
+            snprintf(text, sizeof text, "norm(): input dtype should be either floating point "
+                     "or complex. Got %s instead.", scalar_type_names[first]);
+            return text;
+        }
+        snprintf(text, sizeof text, "%s(): could not infer output dtype. Input dtype must be "
+                 "either a floating point or complex dtype. Got: %s", info->name,
+                 scalar_type_names[first]);
+        return text;
+    }
+    if (info->dtype_rule == AG_DTYPE_SAME)
+        for (int i = 1; i < n; i++)
+            if (in[i] && in[i]->dtype != first) {
+                snprintf(text, sizeof text, "expected scalar type %s but found %s",
+                         scalar_type_names[first], scalar_type_names[in[i]->dtype]);
+                return text;
+            }
+    if (op == AG_OP_POW && !ag_dtype_is_floating(result))
+        for (int64_t i = 0; i < in[1]->numel; i++)
+            if (in[1]->data[i] < 0) return "Integers to negative integer powers are not allowed.";
+    return NULL;
+}
+
+/* The dtype an op's rule gives its result. */
+static AgDtype rule_result(const AgOpInfo *info, Tensor *const *in, int n) {
+    switch ((AgDtypeRule)info->dtype_rule) {
+    case AG_DTYPE_BOOL: return AG_BOOL;
+    case AG_DTYPE_INDEX: return AG_INT64;
+    case AG_DTYPE_FIRST:
+    case AG_DTYPE_FLOAT_ONLY:
+    case AG_DTYPE_SAME: return (AgDtype)in[0]->dtype;
+    case AG_DTYPE_SUM: return ag_dtype_is_floating((AgDtype)in[0]->dtype) ? (AgDtype)in[0]->dtype
+                                                                           : AG_INT64;
+    case AG_DTYPE_NOT_FIRST: return ag_result_type(in + 1, n - 1);
+    case AG_DTYPE_FLOATING: {
+        AgDtype d = ag_result_type(in, n);
+        return ag_dtype_is_floating(d) ? d : default_dtype;
+    }
+    default: return ag_result_type(in, n);
+    }
+}
+
+Tensor *ag_apply_dtype(Tensor *out, int op, Tensor *const *in, int n) {
+    const AgOpInfo *info = ag_op_at(op);
+    if (!out || !info || n == 0 || info->dtype_rule == AG_DTYPE_OWN) return out;
+    AgDtype dtype = rule_result(info, in, n);
+    const char *why = refusal(op, info, in, n, dtype);
+    if (why) {
+        tensor_release(out);
+        return ag_fail("%s", why);
+    }
+    out->dtype = (uint8_t)dtype;
+    convert_values(out->data, out->numel, dtype, true);
+    return out;
+}
+
+int tensor_set_dtype(Tensor *t, AgDtype dtype) {
+    if (!t) return ag_fail("set_dtype: tensor is NULL"), -1;
+    if ((unsigned)dtype >= AG_DTYPE_COUNT) return ag_fail("set_dtype: no such dtype"), -1;
+    if (t->requires_grad && !ag_dtype_is_floating(dtype))
+        return ag_fail("only Tensors of floating point dtype can require gradients"), -1;
+    convert_values(t->data, t->numel, dtype, false);
+    t->dtype = (uint8_t)dtype;
+    return 0;
+}
+
+/* ======================================================================
+ * to: y = x as dtype; dx = g as x's dtype (ToCopyBackward)
+ * ====================================================================== */
+
+static void to_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    Tensor *x = self->inputs[0];
+    Tensor *dx = ag_tensor_new_like(g);
+    if (!dx) return;
+    memcpy(dx->data, g->data, (size_t)g->numel * sizeof(double));
+    dx->dtype = x->dtype;
+    convert_values(dx->data, dx->numel, (AgDtype)x->dtype, false);
+    ag_accumulate_grad(x, dx);
+}
+
+Tensor *tensor_to(Tensor *x, AgDtype dtype) {
+    if (!x) return ag_fail("to: tensor is NULL");
+    if ((unsigned)dtype >= AG_DTYPE_COUNT) return ag_fail("to: no such dtype");
+    if (x->dtype == dtype) return tensor_retain(x);
+    Tensor *out = ag_tensor_new_like(x);
+    if (!out) return NULL;
+    memcpy(out->data, x->data, (size_t)x->numel * sizeof(double));
+    out->dtype = (uint8_t)dtype;
+    convert_values(out->data, out->numel, dtype, false);
+    if (!ag_dtype_is_floating(dtype)) return out; /* no gradient flows to an integer */
+    return ag_graph_record(out, AG_OP_TO, &x, 1, NULL, 0);
+}
+
+static Tensor *to_call(const AgOpArgs *a) { return tensor_to(a->t[0], (AgDtype)a->ints[0]); }
+
+/* Hidden: a shell spells it x.to(torch.float32), x.float(). Its derivative
+ * is the identity, checked exactly (test_dtype.c): finite differences
+ * through a rounding to float32 mean nothing. */
+const AgOpInfo ag_op_to = {
+    .id = AG_OP_TO, .name = "to", .signature = "to(input, dtype)", .params = "Ti", .call = to_call,
+    .help = "x's values as another dtype", .rule = "grad_x = g (as x's dtype)",
+    .backward_name = "ToCopyBackward", .backward = to_backward,
+    .flags = AG_OP_HIDDEN | AG_OP_SAVES_NOTHING, .dtype_rule = AG_DTYPE_OWN,
+};

@@ -1,0 +1,173 @@
+/*
+ * test_dtype.c — element types: PyTorch's promotion, each kind of op's
+ * result type, conversions, float32 rounding of results and gradients, and
+ * the cast op's exact derivative. Expected values: dtype_cases.h, made by
+ * PyTorch (dtype_cases.py).
+ */
+#include "harness.h"
+
+#include "dtype_cases.h"
+
+/* A (2,) tensor, or a 0-d one, of dtype holding ones. */
+static Tensor *ones_of(AgDtype dtype, bool zero_dim) {
+    Tensor *t = zero_dim ? tensor_scalar(1.0) : tensor_ones(SHAPE(2), false);
+    tensor_set_dtype(t, dtype);
+    return t;
+}
+
+static void test_promotion(void) {
+    int wrong = 0;
+    for (size_t i = 0; i < sizeof promote_cases / sizeof promote_cases[0]; i++) {
+        const PromoteCase *c = &promote_cases[i];
+        Tensor *a = ones_of(c->a, c->a_0d), *b = ones_of(c->b, c->b_0d);
+        AgDtype got = ag_result_type((Tensor *[]){a, b}, 2);
+        Tensor *sum = tensor_add(a, b); /* add's rule is result_type */
+        bool ok = got == c->want && sum && sum->dtype == c->want;
+        wrong += !CHECK(ok, "result_type(%s%s, %s%s) = %s (add: %s), PyTorch %s",
+                        ag_dtype_name(c->a), c->a_0d ? " 0-d" : "", ag_dtype_name(c->b),
+                        c->b_0d ? " 0-d" : "", ag_dtype_name(got),
+                        sum ? ag_dtype_name((AgDtype)sum->dtype) : ag_error(),
+                        ag_dtype_name(c->want));
+        tensor_release(a);
+        tensor_release(b);
+        tensor_release(sum);
+    }
+    CHECK(wrong == 0, "every pair of dtypes promotes as PyTorch's result_type");
+}
+
+static Tensor *run_op(const char *op, Tensor *x) {
+    if (!strcmp(op, "add")) return tensor_add(x, x);
+    if (!strcmp(op, "div")) return tensor_div(x, x);
+    if (!strcmp(op, "exp")) return tensor_exp(x);
+    if (!strcmp(op, "neg")) return tensor_neg(x);
+    if (!strcmp(op, "sum")) return tensor_sum(x);
+    if (!strcmp(op, "mean")) return tensor_mean(x);
+    if (!strcmp(op, "argmax")) return tensor_argmax(x);
+    if (!strcmp(op, "eq")) return tensor_eq(x, x);
+    if (!strcmp(op, "relu")) return tensor_relu(x);
+    if (!strcmp(op, "matmul")) return tensor_matmul(x, x);
+    if (!strcmp(op, "floor_divide")) return tensor_floor_divide(x, x);
+    if (!strcmp(op, "pow")) return tensor_pow(x, x);
+    if (!strcmp(op, "where")) {
+        Tensor *zero = tensor_scalar(0.0), *cond = tensor_gt(x, zero);
+        Tensor *r = cond ? tensor_where(cond, x, x) : NULL;
+        tensor_release(zero);
+        tensor_release(cond);
+        return r;
+    }
+    return NULL;
+}
+
+static void test_op_dtypes(void) {
+    int wrong = 0;
+    for (size_t i = 0; i < sizeof op_dtype_cases / sizeof op_dtype_cases[0]; i++) {
+        const OpDtypeCase *c = &op_dtype_cases[i];
+        Tensor *x = tensor_create(SHAPE(2), (double[]){1, c->in == AG_BOOL ? 0 : 2}, false);
+        tensor_set_dtype(x, c->in);
+        Tensor *r = run_op(c->op, x);
+        int got = r ? (int)r->dtype : -1;
+        wrong += !CHECK(got == c->want, "%s of %s: %s, PyTorch %s", c->op,
+                        ag_dtype_name(c->in), r ? ag_dtype_name((AgDtype)got) : ag_error(),
+                        c->want < 0 ? "refuses" : ag_dtype_name((AgDtype)c->want));
+        tensor_release(x);
+        tensor_release(r);
+    }
+    CHECK(wrong == 0, "each kind of op gives PyTorch's result type for every operand type");
+}
+
+static void test_conversions(void) {
+    int wrong = 0;
+    for (size_t i = 0; i < sizeof convert_cases / sizeof convert_cases[0]; i++) {
+        const ConvertCase *c = &convert_cases[i];
+        Tensor *x = tensor_scalar(c->in), *y = tensor_to(x, c->to);
+        double got = y ? y->data[0] : NAN;
+        wrong += !CHECK(y && same_double(got, c->want) && y->dtype == c->to,
+                        "%.17g to %s: %.17g, PyTorch %.17g", c->in, ag_dtype_name(c->to), got,
+                        c->want);
+        tensor_release(x);
+        tensor_release(y);
+    }
+    CHECK(wrong == 0, "values convert to every dtype as PyTorch converts them");
+}
+
+/* Integer arithmetic wraps; a float32 result is the float32 operation's. */
+static void test_arithmetic(void) {
+    Tensor *big = tensor_create(SHAPE(1), (double[]){2147483647}, false);
+    tensor_set_dtype(big, AG_INT32);
+    Tensor *one = tensor_scalar(1.0);
+    tensor_set_dtype(one, AG_INT64);
+    Tensor *r = tensor_add(big, one);
+    CHECK(r && r->dtype == AG_INT32 && r->data[0] == -2147483648.0,
+          "int32 2^31 - 1 + 1 wraps to -2^31 (an int64 0-d operand keeps int32)");
+    tensor_release(r);
+    Tensor *third = tensor_create(SHAPE(1), (double[]){1}, false), *three = tensor_scalar(3.0);
+    tensor_set_dtype(third, AG_FLOAT32);
+    r = tensor_div(third, three);
+    CHECK(r && r->dtype == AG_FLOAT32 && r->data[0] == (double)(1.0f / 3.0f),
+          "float32 1 / 3 is float32's quotient (a float64 0-d operand keeps float32)");
+    tensor_release(r);
+    Tensor *i = tensor_create(SHAPE(2), (double[]){-1, 2}, false);
+    tensor_set_dtype(i, AG_INT64);
+    r = tensor_pow(i, i);
+    CHECK(!r && strstr(ag_error(), "Integers to negative integer powers"),
+          "an integer to a negative integer power is PyTorch's error: %s", ag_error());
+    CHECK(tensor_set_requires_grad(i, true) != 0 && strstr(ag_error(), "floating point"),
+          "an int64 tensor cannot require grad: %s", ag_error());
+    Tensor *all[] = {big, one, third, three, i};
+    for (int k = 0; k < 5; k++) tensor_release(all[k]);
+}
+
+/* to's backward: the gradient as the input's type; a float32 leaf's
+ * gradient is float32. */
+static void test_to_backward(void) {
+    Tensor *x = tensor_create(SHAPE(2), (double[]){0.1, 0.2}, true);
+    Tensor *w = tensor_create(SHAPE(2), (double[]){0.3, 1.0 / 3.0}, false);
+    Tensor *y = tensor_to(x, AG_FLOAT32), *yw = y ? tensor_mul(y, w) : NULL;
+    Tensor *loss = yw ? tensor_sum(yw) : NULL;
+    CHECK(y && y->dtype == AG_FLOAT32 && y->data[0] == (double)0.1f && yw->dtype == AG_FLOAT64,
+          "x.to(float32) rounds; float32 * float64 is float64");
+    CHECK(loss && tensor_backward(loss, NULL) == 0, "backward through to: %s", ag_error());
+    CHECK(x->grad && x->grad->dtype == AG_FLOAT64 && x->grad->data[0] == (double)(float)0.3 &&
+              x->grad->data[1] == (double)(float)(1.0 / 3.0),
+          "x.grad is w rounded to float32 (y's gradient is float32), as float64");
+    Tensor *leaf = tensor_create(SHAPE(2), (double[]){1, 2}, false);
+    tensor_set_dtype(leaf, AG_FLOAT32);
+    tensor_set_requires_grad(leaf, true);
+    Tensor *z = tensor_mul(leaf, w), *s = z ? tensor_sum(z) : NULL;
+    CHECK(z && z->dtype == AG_FLOAT64 && s && tensor_backward(s, NULL) == 0 && leaf->grad &&
+              leaf->grad->dtype == AG_FLOAT32 && leaf->grad->data[1] == (double)(float)(1.0 / 3.0),
+          "a float32 leaf's gradient is float32");
+    Tensor *all[] = {x, w, y, yw, loss, leaf, z, s};
+    for (int k = 0; k < 8; k++) tensor_release(all[k]);
+}
+
+static void test_refusals(void) {
+    Tensor *b = ones_of(AG_BOOL, false), *i = ones_of(AG_INT64, false), *f = ones_of(AG_FLOAT64, false);
+    Tensor *r = tensor_neg(b);
+    CHECK(!r && strstr(ag_error(), "Negation, the `-` operator, on a bool tensor"), "-bool: %s",
+          ag_error());
+    r = tensor_mean(i);
+    CHECK(!r && !strcmp(ag_error(), "mean(): could not infer output dtype. Input dtype must be "
+                                    "either a floating point or complex dtype. Got: Long"),
+          "mean of int64: %s", ag_error());
+    r = tensor_matmul(i, f);
+    CHECK(!r && !strcmp(ag_error(), "expected scalar type Long but found Double"),
+          "int64 @ float64: %s", ag_error());
+    CHECK(!ag_can_cast(AG_FLOAT64, AG_INT64) && !ag_can_cast(AG_INT64, AG_BOOL) &&
+              ag_can_cast(AG_INT64, AG_FLOAT32) && ag_can_cast(AG_BOOL, AG_INT32),
+          "can_cast as PyTorch's");
+    CHECK(ag_set_default_dtype(AG_INT64) != 0 && ag_default_dtype() == AG_FLOAT64,
+          "only a floating default dtype");
+    tensor_release(b);
+    tensor_release(i);
+    tensor_release(f);
+}
+
+void test_dtype(void) {
+    test_promotion();
+    test_op_dtypes();
+    test_conversions();
+    test_arithmetic();
+    test_to_backward();
+    test_refusals();
+}
