@@ -183,6 +183,9 @@ Tensor *tensor_copy(const Tensor *t);
  * "torch."); NULL for a value that is no dtype. */
 const char *ag_dtype_name(AgDtype dtype);
 bool ag_dtype_is_floating(AgDtype dtype);
+/* PyTorch's ScalarType name, for its messages: "Double", "Float", "Long",
+ * "Int", "Bool". */
+const char *ag_dtype_scalar_name(AgDtype dtype);
 /* PyTorch's promote_types: the type a and b both convert to. */
 AgDtype ag_promote_types(AgDtype a, AgDtype b);
 /* PyTorch's result_type of n operands: the common type of those with
@@ -540,8 +543,7 @@ typedef struct {
 
 enum {
     AG_OP_METHOD = 1 << 0,      /* x.f(...) means f(x, ...) */
-    AG_OP_KEEPS_BOOL = 1 << 1,  /* moves elements only: a boolean input, a boolean result */
-    AG_OP_BOOL_RESULT = 1 << 2, /* the result is a comparison's: booleans */
+    /* 1 << 1 and 1 << 2 marked boolean results before dtypes (dtype_rule) */
     AG_OP_HIDDEN = 1 << 3,      /* no builtin of its own (indexing is syntax) */
     AG_OP_SAVES_NOTHING = 1 << 4, /* its backward reads no operand and not its result
                                      (add, sum, reshape): later in-place changes are harmless */

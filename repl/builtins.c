@@ -268,10 +268,7 @@ bool builtin_call(Session *s, const Builtin *b, const BuiltinArgs *args, Value *
             value_release(&a.arg[i]), a.arg[i] = value_bool(true);
     }
     *out = value_void();
-    bool boolean_input = a.arg[0].kind == VAL_TENSOR && a.arg[0].boolean;
     if (ok) ok = b->fn(s, &a, out);
-    if (ok && (b->flags & BI_KEEPS_BOOL) && out->kind == VAL_TENSOR)
-        out->boolean = boolean_input; /* reshape of a mask is a mask */
     if (!ok) value_release(out);
     release_call(&a);
     for (int i = 0; i < n; i++) value_release(&pos[i]);
@@ -439,6 +436,16 @@ bool arg_axis_list(Session *s, CallArgs *a, int *count, int64_t *axes) {
     return true;
 }
 
+bool arg_dtype(Session *s, CallArgs *a, int i, AgDtype *out) {
+    const Value *v = &a->arg[i];
+    if (value_as_dtype(v, out)) return true;
+    if (v->kind == VAL_DTYPE)
+        return arg_error(s, a, i, "ag has no %s tensors: its dtypes are float64, float32, "
+                         "int64, int32 and bool", v->as.module);
+    return arg_error(s, a, i, "TypeError: %s must be a torch.dtype, not %s", arg_name(a, i),
+                     value_type_name(v));
+}
+
 bool arg_bool(Session *s, CallArgs *a, int i, bool *out) {
     const Value *v = slot(a, i);
     if (v->kind == VAL_BOOL) *out = v->as.truth;
@@ -560,7 +567,6 @@ static Builtin op_builtin(const AgOpInfo *op, const char *alias) {
     Builtin b = {.name = op->name, .signature = op->signature, .help = op->help, .fn = bi_op,
                  .self_kind = VAL_VOID, .op = op};
     if (op->flags & AG_OP_METHOD) b.flags |= BI_METHOD;
-    if (op->flags & AG_OP_KEEPS_BOOL) b.flags |= BI_KEEPS_BOOL;
     if (op->rule) b.flags |= BI_OP;
     if (alias) { /* view(input, *shape): as reshape */
         b.name = alias;

@@ -62,7 +62,7 @@ enum {
     BI_FUNCTION_FIRST = 1 << 3, /* the first argument names a function, unevaluated */
     BI_OP = 1 << 4,             /* an engine op with a gradient rule (grad can take it) */
     BI_MAYBE_FUNCTION = 1 << 5, /* the first argument may name a function (plot(f, a, b)) */
-    BI_KEEPS_BOOL = 1 << 6,     /* moves elements only: a boolean input, a boolean result */
+    /* 1 << 6 was BI_KEEPS_BOOL: a tensor's dtype says it now */
     BI_PY_VARIANT = 1 << 7,     /* Python's builtin of a name ag's op has (sum, max, len...):
                                    taken in a .py file when the first argument is not a
                                    tensor, and for max(a, b) and min(a, b) by their bare
@@ -192,6 +192,8 @@ bool arg_axes(Session *s, CallArgs *a, int i, int *count, int64_t *axes);
  * them (permute(x, (1, 0))); negative ones allowed. */
 bool arg_axis_list(Session *s, CallArgs *a, int *count, int64_t *axes);
 bool arg_bool(Session *s, CallArgs *a, int i, bool *out);
+/* A dtype (torch.float32, torch.long ...) that ag has. */
+bool arg_dtype(Session *s, CallArgs *a, int i, AgDtype *out);
 /* The index of the parameter named so, or -1. */
 int arg_index(const CallArgs *a, const char *name);
 /* The name of parameter i ("dim"). */

@@ -14,47 +14,54 @@
 /* Parameter indices, as in the signatures (builtins.c's table). */
 enum { P_DATA = 0 };
 
-/* dtype= and device= of a creation function: ag's tensors are float64 on
- * the CPU (other dtypes come with issue 18's work), so only those pass. */
-static bool float64_cpu(Session *s, CallArgs *a) {
-    static const char *const names[] = {"dtype", "device"};
-    for (int k = 0; k < 2; k++) {
-        int i = arg_index(a, names[k]);
-        const Value *v = i >= 0 ? &a->arg[i] : NULL;
-        if (!v || v->kind == VAL_NONE || v->kind == VAL_VOID) continue;
-        const char *name = names[k];
-        bool dtype = k == 0, device = k == 1;
-        if (dtype && v->kind == VAL_DTYPE && strcmp(v->as.module, "torch.float64") == 0) continue;
-        if (device && v->kind == VAL_STRING && v->as.string.length == 3 &&
-            memcmp(v->as.string.text, "cpu", 3) == 0)
-            continue;
-        if (dtype || device) {
-            StrBuf text;
-            strbuf_init(&text);
-            value_format(&text, v, &s->print, true);
-            bool ok = arg_error(s, a, i, "ag's tensors are float64 on the CPU for now: %s=%s is "
-                                "not supported yet", name, text.data);
-            strbuf_free(&text);
-            return ok;
-        }
-    }
-    return true;
+/* device= of a creation function: ag's tensors are on the CPU. */
+static bool cpu_device(Session *s, CallArgs *a) {
+    int i = arg_index(a, "device");
+    const Value *v = i >= 0 ? &a->arg[i] : NULL;
+    if (!v || v->kind == VAL_NONE || v->kind == VAL_VOID) return true;
+    if (v->kind == VAL_STRING && v->as.string.length == 3 && memcmp(v->as.string.text, "cpu", 3) == 0)
+        return true;
+    StrBuf text;
+    strbuf_init(&text);
+    value_format(&text, v, &s->print, true);
+    bool ok = arg_error(s, a, i, "ag's tensors are on the CPU: device=%s is not supported",
+                        text.data);
+    strbuf_free(&text);
+    return ok;
 }
 
-/* A new leaf: requires grad when asked (requires_grad=True or `grad`);
- * flag is requires_grad's index, or -1 for a builtin without it. */
-static bool leaf_result(Session *s, CallArgs *a, int flag, Tensor *t, Value *out) {
+/* dtype= of a creation function, or fallback where it is absent or None. */
+static bool creation_dtype(Session *s, CallArgs *a, AgDtype fallback, AgDtype *dtype) {
+    int i = arg_index(a, "dtype");
+    *dtype = fallback;
+    if (i < 0 || !arg_present(a, i) || a->arg[i].kind == VAL_NONE) return true;
+    return arg_dtype(s, a, i, dtype);
+}
+
+/* A new leaf of t's values as dtype= asks (else as dtype), requiring grad
+ * when asked (requires_grad=True or `grad`); flag is requires_grad's
+ * index, or -1 for a builtin without it. */
+static bool typed_leaf(Session *s, CallArgs *a, int flag, Tensor *t, AgDtype dtype, Value *out) {
     bool requires_grad = false;
-    if (t && !float64_cpu(s, a)) {
+    bool ok = t && cpu_device(s, a) && creation_dtype(s, a, dtype, &dtype) &&
+              (flag < 0 || arg_bool(s, a, flag, &requires_grad));
+    if (ok && requires_grad && !ag_dtype_is_floating(dtype))
+        ok = session_fail(s, a->line, a->col, "RuntimeError: Only Tensors of floating point "
+                          "and complex dtype can require gradients");
+    if (!ok && t) {
         tensor_release(t);
         return false;
     }
-    if (t && flag >= 0 && !arg_bool(s, a, flag, &requires_grad)) {
-        tensor_release(t);
-        return false;
-    }
+    if (t) tensor_set_dtype(t, dtype);
     if (t && requires_grad) tensor_set_requires_grad(t, true);
     return result_tensor(s, a, t, out);
+}
+
+/* The same where t's own dtype is the one to keep: a float64 tensor is
+ * made the default dtype (the makers make float64). */
+static bool leaf_result(Session *s, CallArgs *a, int flag, Tensor *t, Value *out) {
+    AgDtype own = t && t->dtype != AG_FLOAT64 ? (AgDtype)t->dtype : ag_default_dtype();
+    return typed_leaf(s, a, flag, t, own, out);
 }
 
 /* torch.tensor's data in a .py file: a tensor inside a list is the number it
@@ -67,7 +74,7 @@ static bool scalars_of(Session *s, CallArgs *a, const Value *v, int depth, Value
         if (v->as.tensor->numel != 1)
             return arg_error(s, a, P_DATA, "ValueError: only one element tensors can be converted "
                              "to Python scalars");
-        *out = value_number(v->as.tensor->data[0]);
+        *out = value_element(v->as.tensor, 0, true);
         return true;
     }
     if (v->kind != VAL_LIST) return value_copy(v, out);
@@ -89,7 +96,6 @@ BUILTIN(bi_tensor) {
         a->arg[P_DATA] = data;
     }
     const Value *v = &a->arg[P_DATA];
-    bool boolean = value_all_boolean(v);
     if (v->kind == VAL_SHAPE) { /* tensor(x.shape): its dimensions */
         double dims[AG_MAX_DIMS];
         for (int i = 0; i < v->as.shape->ndim; i++) dims[i] = (double)v->as.shape->dims[i];
@@ -103,9 +109,7 @@ BUILTIN(bi_tensor) {
         value_release(&a->arg[P_DATA]);
         a->arg[P_DATA] = (Value){.kind = VAL_LIST, .as.list = l};
     }
-    if (!arg_tensor(s, a, P_DATA, &t) || !leaf_result(s, a, 1, tensor_copy(t), out)) return false;
-    out->boolean = boolean && !out->as.tensor->requires_grad; /* a mask cannot require grad */
-    return true;
+    return arg_tensor(s, a, P_DATA, &t) && leaf_result(s, a, 1, tensor_copy(t), out);
 }
 
 typedef Tensor *(*Maker)(int ndim, const int64_t *shape, bool requires_grad);
@@ -121,7 +125,7 @@ static bool make_shaped(Session *s, CallArgs *a, Maker make, Value *out) {
 static bool make_like(Session *s, CallArgs *a, Maker make, Value *out) {
     Tensor *like = NULL;
     return arg_tensor(s, a, 0, &like) &&
-           leaf_result(s, a, 1, make(like->ndim, like->shape, false), out);
+           typed_leaf(s, a, 1, make(like->ndim, like->shape, false), (AgDtype)like->dtype, out);
 }
 
 BUILTIN(bi_zeros_like) { return make_like(s, a, tensor_zeros, out); }
@@ -145,8 +149,11 @@ static BUILTIN(bi_full) {
     if (!torch_order) dims.rest++, dims.rest_node++, dims.rest_first++;
     int ndim;
     int64_t shape[AG_MAX_DIMS];
+    const Value *value = &a->rest[torch_order ? 1 : 0]; /* an int fills int64, a bool bool */
+    AgDtype dtype = value->kind == VAL_INT ? AG_INT64 : value->kind == VAL_BOOL ? AG_BOOL
+                                                                               : ag_default_dtype();
     return arg_dims(s, &dims, false, &ndim, shape) &&
-           leaf_result(s, a, 1, tensor_full(v, ndim, shape, false), out);
+           typed_leaf(s, a, 1, tensor_full(v, ndim, shape, false), dtype, out);
 }
 
 /* The 1 to 3 numbers of arange or range into start, stop, step. */
@@ -171,10 +178,14 @@ static bool range_args(Session *s, CallArgs *a, bool integers, double *start, do
     return true;
 }
 
+/* arange of Python ints is int64, as PyTorch's. */
 static BUILTIN(bi_arange) {
     double start, stop, step;
+    bool ints = true;
+    for (int k = 0; k < a->num_rest; k++) ints = ints && a->rest[k].kind == VAL_INT;
     return range_args(s, a, false, &start, &stop, &step) &&
-           leaf_result(s, a, 1, tensor_arange(start, stop, step), out);
+           typed_leaf(s, a, 1, tensor_arange(start, stop, step),
+                      ints ? AG_INT64 : ag_default_dtype(), out);
 }
 
 static BUILTIN(bi_range) {
@@ -231,27 +242,29 @@ static int fill_bernoulli(Tensor *t, double p, double q, AgGenerator *g) {
 /* A new leaf of the shape filled by fill(p, q), from generator= when the
  * builtin takes one; requires grad when asked. */
 static bool random_leaf(Session *s, CallArgs *a, int ndim, const int64_t *shape, Fill fill,
-                        double p, double q, Value *out) {
+                        double p, double q, AgDtype fallback, Value *out) {
     AgGenerator *g;
-    if (!arg_generator(s, a, &g)) return false;
+    AgDtype dtype;
+    if (!arg_generator(s, a, &g) || !creation_dtype(s, a, fallback, &dtype)) return false;
     Tensor *t = tensor_zeros(ndim, shape, false);
-    if (t && fill(t, p, q, g) != 0) {
+    if (t && (tensor_set_dtype(t, dtype) != 0 || fill(t, p, q, g) != 0)) { /* drawn as its dtype */
         tensor_release(t);
-        t = NULL;
+        return session_fail(s, a->line, a->col, "%s", ag_error());
     }
-    return leaf_result(s, a, arg_index(a, "requires_grad"), t, out);
+    return typed_leaf(s, a, arg_index(a, "requires_grad"), t, dtype, out);
 }
 
 static bool random_shaped(Session *s, CallArgs *a, Fill fill, Value *out) {
     int ndim;
     int64_t shape[AG_MAX_DIMS];
-    return arg_dims(s, a, false, &ndim, shape) && random_leaf(s, a, ndim, shape, fill, 0, 1, out);
+    return arg_dims(s, a, false, &ndim, shape) &&
+           random_leaf(s, a, ndim, shape, fill, 0, 1, ag_default_dtype(), out);
 }
 
 static bool random_like(Session *s, CallArgs *a, Fill fill, Value *out) {
     Tensor *like = NULL;
     return arg_tensor(s, a, 0, &like) &&
-           random_leaf(s, a, like->ndim, like->shape, fill, 0, 1, out);
+           random_leaf(s, a, like->ndim, like->shape, fill, 0, 1, (AgDtype)like->dtype, out);
 }
 
 static BUILTIN(bi_rand) { return random_shaped(s, a, tensor_uniform_, out); }
@@ -322,10 +335,12 @@ static BUILTIN(bi_randint) {
     int64_t shape[AG_MAX_DIMS];
     if (!arg_dims(s, &dims, false, &ndim, shape)) return false;
     AgGenerator *g;
-    if (!arg_generator(s, a, &g)) return false;
+    AgDtype dtype;
+    if (!arg_generator(s, a, &g) || !creation_dtype(s, a, AG_INT64, &dtype)) return false;
     Tensor *t = tensor_zeros(ndim, shape, false);
+    if (t) tensor_set_dtype(t, dtype);
     if (t && tensor_random_(t, low, high, g) != 0) tensor_release(t), t = NULL;
-    return leaf_result(s, a, arg_index(a, "requires_grad"), t, out);
+    return typed_leaf(s, a, arg_index(a, "requires_grad"), t, dtype, out);
 }
 
 /* randint_like(input, high) or randint_like(input, low, high). */
@@ -338,8 +353,9 @@ static BUILTIN(bi_randint_like) {
     int64_t low, high;
     if (!randint_bounds(s, a, a->num_rest, 0, &low, &high)) return false;
     Tensor *t = tensor_zeros(like->ndim, like->shape, false);
+    if (t) tensor_set_dtype(t, (AgDtype)like->dtype);
     if (t && tensor_random_(t, low, high, NULL) != 0) tensor_release(t), t = NULL;
-    return leaf_result(s, a, arg_index(a, "requires_grad"), t, out);
+    return typed_leaf(s, a, arg_index(a, "requires_grad"), t, (AgDtype)like->dtype, out);
 }
 
 static BUILTIN(bi_randperm) {
@@ -366,7 +382,7 @@ static BUILTIN(bi_normal) {
         CallArgs dims = *a;
         dims.rest = &a->arg[P_SIZE], dims.rest_node = &a->node[P_SIZE], dims.num_rest = 1;
         return arg_dims(s, &dims, false, &ndim, shape) &&
-               random_leaf(s, a, ndim, shape, tensor_normal_, mean, std, out);
+               random_leaf(s, a, ndim, shape, tensor_normal_, mean, std, ag_default_dtype(), out);
     }
     if (arg_present(a, P_SIZE))
         return arg_error(s, a, P_SIZE, "TypeError: normal takes size= only with a number mean "
@@ -405,7 +421,8 @@ static BUILTIN(bi_bernoulli) {
     if (!arg_tensor(s, a, 0, &x) || !arg_generator(s, a, &g)) return false;
     if (!arg_present(a, 1)) return result_tensor(s, a, tensor_bernoulli(x, g), out);
     double p;
-    return arg_number(s, a, 1, &p) && random_leaf(s, a, x->ndim, x->shape, fill_bernoulli, p, 0, out);
+    return arg_number(s, a, 1, &p) && random_leaf(s, a, x->ndim, x->shape, fill_bernoulli, p, 0,
+                                                   (AgDtype)x->dtype, out);
 }
 
 static BUILTIN(bi_multinomial) {

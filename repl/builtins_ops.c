@@ -191,7 +191,6 @@ BUILTIN(bi_op) {
         if (whole) /* PyTorch's names for the reduction over everything */
             r->op_name = r->grad_fn->name = op->name[1] == 'a' ? "MaxBackward1" : "MinBackward1";
         ok = pair ? values_and_indices(s, a, &args, r, out) : result_tensor(s, a, r, out);
-        if (ok && (op->flags & AG_OP_BOOL_RESULT)) out->boolean = true;
     }
     tensor_release(as_float);
     tensor_list_free(&list);

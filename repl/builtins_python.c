@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "builtins.h"
+#include "modules.h"
 #include "pyformat.h"
 
 /* ======================================================================
@@ -1084,48 +1085,83 @@ static BUILTIN(py_filter) {
     return ok;
 }
 
-/* A dtype argument: only float64 is ag's, until dtypes come (issue 18). */
-static bool float64_only(Session *s, CallArgs *a, int i) {
-    const Value *v = &a->arg[i];
-    if (v->kind == VAL_DTYPE && strcmp(v->as.module, "torch.float64") == 0) return true;
-    return arg_error(s, a, i, "ag's tensors are float64 for now: %s is not supported yet",
-                     v->kind == VAL_DTYPE ? v->as.module : value_type_name(v));
-}
-
 static BUILTIN(py_get_default_dtype) {
     (void)s, (void)a;
-    *out = (Value){.kind = VAL_DTYPE, .as.module = "torch.float64"};
+    *out = value_dtype(ag_default_dtype());
     return true;
 }
 
 static BUILTIN(py_set_default_dtype) {
-    (void)out;
-    return float64_only(s, a, 0);
-}
-
-/* x.double(), x.to(torch.float64), x.cpu(): x itself, as PyTorch gives it
- * when nothing changes. */
-static BUILTIN(py_same_tensor) {
-    Tensor *t;
-    if (!arg_tensor(s, a, 0, &t)) return false;
-    if (arg_index(a, "dtype") == 1 && arg_present(a, 1) && a->arg[1].kind != VAL_STRING &&
-        !float64_only(s, a, 1))
-        return false;
-    *out = value_tensor(tensor_retain(t));
+    AgDtype d;
+    *out = value_void();
+    if (!arg_dtype(s, a, 0, &d)) return false;
+    if (ag_set_default_dtype(d) != 0)
+        return arg_error(s, a, 0, "TypeError: only floating-point types are supported as the "
+                         "default type");
     return true;
 }
 
-/* x.type(dtype): a float64 tensor of x (a boolean one's 0s and 1s, as
- * .double()); x.type() with no dtype: its type's name. */
+/* x's values as dtype (x itself when it has it), into out. */
+static bool cast_result(Session *s, CallArgs *a, Tensor *x, AgDtype dtype, Value *out) {
+    Tensor *r = tensor_to(x, dtype);
+    if (!r) return session_fail(s, a->line, a->col, "%s", ag_error());
+    *out = value_tensor(r);
+    return true;
+}
+
+/* x.float(), x.double(), x.long(), x.int(), x.bool(): the dtype the
+ * method's name says (modules.c's names of the dtypes). */
+static BUILTIN(py_cast) {
+    Tensor *t;
+    AgDtype dtype = AG_FLOAT64;
+    Value named = {.kind = VAL_DTYPE, .as.module = module_dtype(a->b->name, strlen(a->b->name))};
+    value_as_dtype(&named, &dtype);
+    return arg_tensor(s, a, 0, &t) && cast_result(s, a, t, dtype, out);
+}
+
+/* x.to(dtype), x.to('cpu'), x.to(other) (other's dtype), x.cpu(). */
+static BUILTIN(py_to) {
+    Tensor *t;
+    if (!arg_tensor(s, a, 0, &t)) return false;
+    int i = arg_index(a, "dtype");
+    const Value *d = i >= 0 && arg_present(a, i) ? &a->arg[i] : NULL;
+    AgDtype dtype = (AgDtype)t->dtype;
+    if (d && d->kind == VAL_TENSOR) dtype = (AgDtype)d->as.tensor->dtype;
+    else if (d && d->kind != VAL_STRING && d->kind != VAL_NONE && !arg_dtype(s, a, i, &dtype))
+        return false;
+    return cast_result(s, a, t, dtype, out);
+}
+
+/* The legacy type names, x.type()'s answers. */
+static const char *const tensor_type_names[AG_DTYPE_COUNT] = {
+    [AG_FLOAT64] = "torch.DoubleTensor", [AG_FLOAT32] = "torch.FloatTensor",
+    [AG_INT64] = "torch.LongTensor", [AG_INT32] = "torch.IntTensor", [AG_BOOL] = "torch.BoolTensor",
+};
+
+/* x.type(dtype) or x.type('torch.LongTensor'): x as that dtype; x.type()
+ * with no dtype: its type's name. */
 static BUILTIN(py_tensor_type) {
     Tensor *t;
     if (!arg_tensor(s, a, 0, &t)) return false;
-    if (!arg_present(a, 1)) return value_string("torch.DoubleTensor", 18, out) || no_memory(s, a);
+    const char *own = tensor_type_names[t->dtype];
+    if (!arg_present(a, 1)) return value_string(own, strlen(own), out) || no_memory(s, a);
     const Value *d = &a->arg[1];
-    bool named = d->kind == VAL_STRING && d->as.string.length == 18 &&
-                 memcmp(d->as.string.text, "torch.DoubleTensor", 18) == 0;
-    if (!named && !float64_only(s, a, 1)) return false;
-    *out = value_tensor(tensor_retain(t));
+    if (d->kind == VAL_STRING) {
+        for (int k = 0; k < AG_DTYPE_COUNT; k++)
+            if (strlen(tensor_type_names[k]) == d->as.string.length &&
+                memcmp(d->as.string.text, tensor_type_names[k], d->as.string.length) == 0)
+                return cast_result(s, a, t, (AgDtype)k, out);
+        return arg_error(s, a, 1, "ValueError: invalid type: '%.*s'", (int)d->as.string.length,
+                         d->as.string.text);
+    }
+    AgDtype dtype;
+    return arg_dtype(s, a, 1, &dtype) && cast_result(s, a, t, dtype, out);
+}
+
+static BUILTIN(py_is_floating_point) {
+    Tensor *t;
+    if (!arg_tensor(s, a, 0, &t)) return false;
+    *out = value_bool(ag_dtype_is_floating((AgDtype)t->dtype));
     return true;
 }
 
@@ -1142,7 +1178,7 @@ static BUILTIN(py_grad_fn_name) {
 /* tolist(): nested lists of the elements (a 0-d tensor: its number). */
 static void tensor_list(const Tensor *t, int dim, int64_t *at, Value *out) {
     if (dim == t->ndim) {
-        *out = value_number(t->data[(*at)++]);
+        *out = value_element(t, (*at)++, true);
         return;
     }
     ValueList *l = value_list_new((int)t->shape[dim], false);
@@ -1471,18 +1507,22 @@ const Builtin python_builtins[] = {
        "isinstance(x, torch.Tensor))", bi_tensor, BI_CREATION | BI_TYPE),
     PY("empty", "empty(*size, requires_grad=False, dtype=None, device=None)", "as zeros: "
        "PyTorch leaves the memory as it was; ag clears it", bi_zeros, BI_CREATION),
-    PY("get_default_dtype", "get_default_dtype()", "torch.float64: ag's tensors' dtype",
-       py_get_default_dtype, 0),
-    PY("set_default_dtype", "set_default_dtype(d)", "accepts torch.float64, ag's dtype (others "
-       "come later)", py_set_default_dtype, BI_VOID),
-    PY("double", "double(input)", "the tensor itself: it is float64 already", py_same_tensor,
-       BI_METHOD),
-    PY("to", "to(input, dtype=None)", "the tensor itself, for torch.float64 (or a device "
-       "string)", py_same_tensor, BI_METHOD),
-    PY("cpu", "cpu(input)", "the tensor itself: ag computes on the CPU", py_same_tensor,
-       BI_METHOD),
-    METHOD(VAL_TENSOR, "type", "type(self, dtype=None)", "x as dtype (torch.float64: a boolean "
-           "tensor's 0s and 1s as floats); with no dtype, the name of its type",
+    PY("get_default_dtype", "get_default_dtype()", "the dtype of new floating tensors "
+       "(torch.float64 unless set)", py_get_default_dtype, 0),
+    PY("set_default_dtype", "set_default_dtype(d)", "sets the dtype of new floating tensors "
+       "(torch.float64 or torch.float32)", py_set_default_dtype, BI_VOID),
+    PY("to", "to(input, dtype=None)", "x as dtype (x itself when it has it); a device string "
+       "('cpu') changes nothing; a tensor gives its dtype", py_to, BI_METHOD),
+    PY("cpu", "cpu(input)", "the tensor itself: ag computes on the CPU", py_to, BI_METHOD),
+    METHOD(VAL_TENSOR, "double", "double(self)", "x as float64", py_cast),
+    METHOD(VAL_TENSOR, "float", "float(self)", "x as float32", py_cast),
+    METHOD(VAL_TENSOR, "long", "long(self)", "x as int64", py_cast),
+    METHOD(VAL_TENSOR, "int", "int(self)", "x as int32", py_cast),
+    METHOD(VAL_TENSOR, "bool", "bool(self)", "x as bool (nonzero is True)", py_cast),
+    METHOD(VAL_TENSOR, "is_floating_point", "is_floating_point(self)", "whether x's dtype is "
+           "float64 or float32", py_is_floating_point),
+    METHOD(VAL_TENSOR, "type", "type(self, dtype=None)", "x as dtype (or a legacy name, "
+           "'torch.LongTensor'); with no dtype, the name of its type",
            py_tensor_type),
     METHOD(VAL_GRAD_FN, "name", "name(self)", "the Function's name, as PyTorch's "
            "(MulBackward0)", py_grad_fn_name),

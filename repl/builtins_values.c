@@ -208,7 +208,7 @@ static BUILTIN(bi_item) {
         return arg_error(s, a, 0, "item() needs a tensor with one element, not shape %s",
                          tensor_shape_str(x, shape, sizeof shape));
     }
-    *out = value_number(x->data[0]);
+    *out = value_element(x, 0, s->python);
     return true;
 }
 
@@ -419,7 +419,7 @@ const Builtin values_builtins[] = {
      "gradients (or not), and returns it: PyTorch's one in-place method", "only a leaf, one no "
      "op has recorded, can change: the same tensor, not a copy", bi_requires_grad_, BI_METHOD, VAL_VOID, NULL},
     {"detach", "detach(input)", "a constant copy of x (no graph, no grad)", NULL, bi_detach,
-     BI_KEEPS_BOOL | BI_METHOD, VAL_VOID, NULL},
+     BI_METHOD, VAL_VOID, NULL},
     {"numel", "numel(input)", "the number of elements of x", NULL, bi_numel, BI_METHOD, VAL_VOID, NULL},
     {"item", "item(input)", "the value of a one-element tensor, as a number", NULL, bi_item,
      BI_METHOD, VAL_VOID, NULL},

@@ -84,10 +84,9 @@ static bool to_tensor(Session *s, const Node *at, const Value *v, const char *wh
 static bool stacked(Session *s, const Node *at, Value *v) {
     if (v->kind != VAL_LIST || v->as.list->tuple) return true;
     Tensor *t;
-    bool ok = to_tensor(s, at, v, "the list", &t), boolean = value_all_boolean(v);
+    bool ok = to_tensor(s, at, v, "the list", &t); /* [True, False] is a bool tensor */
     value_release(v);
     if (ok) *v = value_tensor(t);
-    if (ok) v->boolean = boolean && !t->requires_grad; /* [True, False] is a mask */
     return ok;
 }
 
@@ -512,9 +511,7 @@ static bool apply_tensor_binary(Session *s, const Node *n, TokenType op, const V
     tensor_release(tb);
     if (r && r->grad_fn && s->python && op == TOK_MINUS && value_is_scalar(a))
         r->op_name = r->grad_fn->name = "RsubBackward1"; /* 4.2 - b: PyTorch's rsub */
-    if (!engine_result(s, n, r, out)) return false;
-    out->boolean = token_compares(op);
-    return true;
+    return engine_result(s, n, r, out);
 }
 
 /* a and b, a or b: short-circuit, a boolean (in a .py file, Python's: the
@@ -580,9 +577,6 @@ static bool eval_unary(Session *s, const Node *n, Value *out) {
         double x = value_scalar(&v);
         *out = value_number(n->op == TOK_MINUS ? -x : x);
         out->literal = v.literal;
-    } else if (v.kind == VAL_TENSOR && v.boolean && n->op == TOK_MINUS) {
-        ok = session_fail(s, n->line, n->col, "'-' of a boolean tensor: to invert a mask write "
-                          "1 - m, or compare again (x <= 0 for x > 0)");
     } else {
         Tensor *t;
         ok = to_tensor(s, n->left, &v, n->op == TOK_MINUS ? "the operand of '-'"
@@ -646,11 +640,11 @@ static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
     } else if (attr_is(n, "_version")) {
         *out = s->python ? (Value){.kind = VAL_INT, .as.integer = tensor_version(t)}
                          : value_number(tensor_version(t));
-    } else if (attr_is(n, "dtype") && s->python) {
-        *out = (Value){.kind = VAL_DTYPE, .as.module = "torch.float64"};
-    } else if (attr_is(n, "dtype") || attr_is(n, "device")) {
-        return session_fail(s, n->line, n->col, "ag tensors are all float64 on the CPU: there "
-                            "is no .%.*s", name_len(n), n->as.text.text);
+    } else if (attr_is(n, "dtype")) {
+        *out = value_dtype((AgDtype)t->dtype);
+    } else if (attr_is(n, "device")) {
+        return session_fail(s, n->line, n->col, "ag tensors are all on the CPU: there is no "
+                            ".device");
     } else {
         const Builtin *b = builtin_find(n->as.text.text, n->as.text.length);
         if (b && (b->flags & BI_METHOD))
@@ -853,13 +847,11 @@ static bool eval_attr(Session *s, const Node *n, Value *out) {
         return ok;
     }
     Tensor *t;
-    bool ok = to_tensor(s, n->left, &obj, "the object", &t), obj_boolean = obj.boolean;
+    bool ok = to_tensor(s, n->left, &obj, "the object", &t);
     value_release(&obj);
     if (!ok) return false;
     ok = tensor_attr(s, n, t, out);
     tensor_release(t);
-    if (ok && out->kind == VAL_TENSOR && (attr_is(n, "T") || attr_is(n, "data")))
-        out->boolean = obj_boolean; /* the same elements */
     return ok;
 }
 
@@ -953,7 +945,7 @@ static bool index_item(Session *s, const Node *at, Value *v, AgIndex *it) {
         *it = (AgIndex){.kind = AG_INDEX_INT};
         return index_integer(s, at, v, "an index", &it->index);
     case VAL_TENSOR:
-        if (v->boolean) *it = (AgIndex){.kind = AG_INDEX_MASK, .tensor = v->as.tensor};
+        if (v->as.tensor->dtype == AG_BOOL) *it = (AgIndex){.kind = AG_INDEX_MASK, .tensor = v->as.tensor};
         else if (v->as.tensor->ndim > 0) *it = (AgIndex){.kind = AG_INDEX_TENSOR, .tensor = v->as.tensor};
         else return *it = (AgIndex){.kind = AG_INDEX_INT}, index_integer(s, at, v, "an index", &it->index);
         return true;
@@ -1156,7 +1148,6 @@ static bool eval_index(Session *s, const Node *n, Value *out) {
             ok = index_tensor(s, n, t, out);
             tensor_release(t);
         }
-        if (ok) out->boolean = obj.boolean; /* a mask's elements are booleans */
     } else if ((obj.kind == VAL_SHAPE || obj.kind == VAL_LIST) && n->num_kids == 1 &&
                n->kids[0]->kind != NODE_SLICE) {
         int64_t size = obj.kind == VAL_SHAPE ? obj.as.shape->ndim : obj.as.list->count, i = 0;
@@ -2614,18 +2605,11 @@ static Status assign_index(Session *s, const Stmt *st, TokenType op) {
     ok = ok && (tensor_assign(x, fresh) == 0 ||
                 session_fail(s, target->line, target->col, "%s", ag_error()));
     ag_set_grad_enabled(was_enabled);
-    bool boolean = ok && old.boolean && value_all_boolean(&values);
-    bool named = target->left->kind == NODE_NAME && !target->left->torch;
     tensor_release(fresh);
     tensor_release(v);
     index_items_free(&ix);
     value_release(&values);
     value_release(&rhs);
-    if (ok && named && old.boolean != boolean) { /* a mask given numbers prints as numbers */
-        Value same = value_tensor(tensor_retain(x));
-        same.boolean = boolean;
-        ok = bind_name(s, target->left, same);
-    }
     value_release(&old);
     return ok ? EXEC_OK : EXEC_ERROR;
 }
@@ -2740,8 +2724,20 @@ static bool augassign_tensor(Session *s, const Stmt *st, Value *old, Value *rhs,
     ok = ok && apply_binary(s, &op_node, st->op, old, rhs, &r);
     value_release(rhs);
     bool recorded = ok && r.kind == VAL_TENSOR && !tensor_is_leaf(r.as.tensor);
-    if (ok && (recorded || old->boolean)) *fresh = r;
-    else ok = ok && write_in_place(s, st->target, x, &r);
+    /* An int64 x += 1.5 cannot be written in place: PyTorch's error in a
+     * .py file; in the .ag dialect x is rebound to the float result. */
+    AgDtype from = ok && r.kind == VAL_TENSOR ? (AgDtype)r.as.tensor->dtype : (AgDtype)x->dtype;
+    bool castable = ag_can_cast(from, (AgDtype)x->dtype);
+    if (ok && !castable && s->python) {
+        value_release(&r);
+        ok = session_fail(s, st->target->line, st->target->col, "RuntimeError: result type %s "
+                          "can't be cast to the desired output type %s", ag_dtype_scalar_name(from),
+                          ag_dtype_scalar_name((AgDtype)x->dtype));
+    } else if (ok && (recorded || !castable)) {
+        *fresh = r;
+    } else {
+        ok = ok && write_in_place(s, st->target, x, &r);
+    }
     if (step) ag_set_grad_enabled(was_enabled);
     value_release(old);
     return ok;

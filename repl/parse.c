@@ -539,6 +539,10 @@ static NumsStatus list_number(Parser *p) {
     if (memchr(t->start, '.', t->length) || memchr(t->start, 'e', t->length) ||
         memchr(t->start, 'E', t->length))
         p->values_fractional = true;
+    else
+        p->values_integral = true;
+    /* Python's [0.95, 0] holds a float and an int: read as expressions */
+    if (p->python && p->values_fractional && p->values_integral) return NUMS_NOT_NUMBERS;
     return token_number(p, t, &v) && push_value(p, negative ? -v : v) ? NUMS_OK : NUMS_FAILED;
 }
 
@@ -602,7 +606,7 @@ static Node *list(Parser *p) {
     bool known[8] = {false};
     int ndim = 1;
     p->num_values = 0;
-    p->values_fractional = false;
+    p->values_fractional = p->values_integral = false;
     NumsStatus st = list_level(p, 0, shape, known, &ndim);
     if (st == NUMS_FAILED) return NULL;
     /* The input ends inside the list: it is unfinished, whatever it holds

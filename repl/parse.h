@@ -44,6 +44,7 @@ typedef struct {
     double *values;
     int64_t num_values, cap_values;
     bool values_fractional;  /* one of them was written with '.' or an exponent */
+    bool values_integral;    /* one of them was written without */
 } Parser;
 
 void parser_init(Parser *p, const char *src, size_t len, int first_line, AstArena *arena);

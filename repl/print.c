@@ -9,7 +9,9 @@
  *   print_block      _tensor_str_with_formatter: nested rows and blocks;
  *   add_suffix       _add_suffixes: ", requires_grad=True" and friends.
  * It is not a general number formatter: the only modes are PyTorch's, with
- * its default options fixed below. There is no dtype suffix (all float64).
+ * its default options fixed below. Integer tensors print their integers,
+ * bool ones True/False, and the dtype suffix names a dtype other than the
+ * default, int64 and bool, as PyTorch's does.
  */
 #include "print.h"
 
@@ -33,6 +35,7 @@ enum { NUMBER_MAX = 400, PRECISION_MAX = 60 };
 
 typedef struct {
     bool boolean;  /* True / False, not numbers */
+    bool integer;  /* an integer tensor's elements: "12", no point */
     bool int_mode; /* every finite nonzero value is an integer: print "2." */
     bool sci_mode; /* "%.4e": magnitudes too far apart, too large or too small */
     int precision; /* decimals in fixed and scientific mode */
@@ -105,6 +108,7 @@ static void gather_stats(double v, void *ctx) {
  * where C's printf may write "-nan"), and int mode adds no "." to them. */
 static int number_text(const Formatter *f, double v, char *buf) {
     if (f->boolean) return snprintf(buf, NUMBER_MAX, v != 0 ? "True" : "False");
+    if (f->integer) return snprintf(buf, NUMBER_MAX, "%.0f", v);
     if (isnan(v)) return snprintf(buf, NUMBER_MAX, "nan");
     if (isinf(v)) return snprintf(buf, NUMBER_MAX, v < 0 ? "-inf" : "inf");
     if (f->sci_mode) return snprintf(buf, NUMBER_MAX, "%.*e", f->precision, v);
@@ -116,7 +120,7 @@ static void widen(double v, void *ctx) {
     Formatter *f = ctx;
     char buf[NUMBER_MAX];
     /* PyTorch sizes float columns by nonzero finite values only */
-    if (!f->boolean && (!isfinite(v) || v == 0.0)) return;
+    if (!f->boolean && !f->integer && (!isfinite(v) || v == 0.0)) return;
     int len = number_text(f, v, buf);
     if (len > f->width) f->width = len;
 }
@@ -125,9 +129,10 @@ static void widen(double v, void *ctx) {
  * its longest word; for floating ones int, fixed or scientific mode. As in
  * PyTorch, a sci_mode option overrides the mode after the widths are set. */
 static Formatter make_formatter(const Printer *p, bool boolean) {
-    Formatter f = {.boolean = boolean, .int_mode = true, .sci_mode = false,
-                   .precision = p->opts->precision, .width = 1};
-    if (boolean) {
+    bool integer = p->t->dtype == AG_INT64 || p->t->dtype == AG_INT32;
+    Formatter f = {.boolean = boolean, .integer = integer && !boolean, .int_mode = true,
+                   .sci_mode = false, .precision = p->opts->precision, .width = 1};
+    if (boolean || integer) {
         visit_shown(p, 0, 0, widen, &f);
         return f;
     }
@@ -267,6 +272,7 @@ void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts, bool 
         strbuf_append(out, "None");
         return;
     }
+    boolean = boolean || t->dtype == AG_BOOL;
     if (t->parameter && opts->python) /* nn.Parameter's repr, as PyTorch's */
         strbuf_append(out, "Parameter containing:\n");
     size_t start = out->len;
@@ -287,8 +293,16 @@ void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts, bool 
     int line = last_line_len(out, start);
     if (size.len > 0) add_suffix(out, &line, size.data, opts->linewidth);
     strbuf_free(&size);
-    /* In an empty tensor there is nothing to show its dtype: PyTorch names it. */
-    if (boolean && t->numel == 0) add_suffix(out, &line, "dtype=torch.bool", opts->linewidth);
+    /* PyTorch names a dtype its values do not show: any but the default,
+     * int64 and bool, and in an empty tensor any but the default. */
+    AgDtype dtype = boolean ? AG_BOOL : (AgDtype)t->dtype;
+    bool shown = dtype == ag_default_dtype() ||
+                 (t->numel > 0 && (dtype == AG_INT64 || dtype == AG_BOOL));
+    if (!shown) {
+        char text[40];
+        snprintf(text, sizeof text, "dtype=torch.%s", ag_dtype_name(dtype));
+        add_suffix(out, &line, text, opts->linewidth);
+    }
     if (t->grad_fn) {
         char grad_fn[128];
         const char *name = t->op_name ? t->op_name : "?";

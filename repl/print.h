@@ -2,14 +2,12 @@
  * print.h — formats a Tensor as PyTorch's repr does, for the shell's output.
  *
  * It is: a reproduction of torch/_tensor_str.py (PyTorch 1.13 / 2.x) for
- * float64 tensors, and for boolean ones (a comparison's result), under
+ * tensors of every dtype ag has, with their dtype suffix, under
  * PyTorch's print options (precision, threshold, edgeitems, linewidth,
  * sci_mode: set_printoptions), including summarisation with "...", line
  * wrapping and the placement of the ", requires_grad=True" and
  * ", grad_fn=<...>" suffixes; and Python's repr of a float for numbers.
  *
- * It never prints a float dtype suffix: every ag tensor is float64, which
- * the shell treats as the default.
  * It knows nothing of variable names: a caller printing "x.grad = " first
  * just appends to the same buffer; continuation lines stay indented by the
  * width of "tensor(" as PyTorch's would.
@@ -38,7 +36,7 @@ typedef struct {
 extern const PrintOptions print_defaults;
 
 /* Appends the PyTorch repr of t to out, e.g. "tensor([1., 2.], requires_grad=True)".
- * boolean: t holds a comparison's result (1. and 0.), printed as True/False.
+ * boolean: print t's 1. and 0. as True/False, as its dtype bool does.
  * Suffix: a leaf that requires grad gets ", requires_grad=True"; a non-leaf
  * (grad_fn != NULL, even if its graph was freed) gets ", grad_fn=<OPNAME>"
  * with t->op_name; a tensor that does not require grad gets none.

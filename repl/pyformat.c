@@ -361,7 +361,7 @@ static void str_of(StrBuf *out, const PyfmtArg *a) {
 /* repr(a) */
 static void repr_of(StrBuf *out, const PyfmtArg *a) {
     if (a->kind == PYFMT_STR && !a->repr) pyfmt_str_repr(out, a->str, a->str_len);
-    else if (a->kind == PYFMT_STR || a->kind == PYFMT_OTHER)
+    else if (a->repr) /* a 0-d tensor formats as its number, but its repr is its own */
         strbuf_appendn(out, a->repr, a->repr_len);
     else str_of(out, a);
 }

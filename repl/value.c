@@ -739,8 +739,29 @@ bool value_item(const Value *v, int64_t k, bool as_int, Value *out) {
     Tensor *t = tensor_select(v->as.tensor, 0, k);
     if (!t) return false;
     *out = value_tensor(t);
-    out->boolean = v->boolean;
     return true;
+}
+
+Value value_element(const Tensor *t, int64_t i, bool python) {
+    double v = t->data[i];
+    if (python && (t->dtype == AG_INT64 || t->dtype == AG_INT32)) return value_integer((int64_t)v);
+    if (python && t->dtype == AG_BOOL) return value_bool(v != 0);
+    return value_number(v);
+}
+
+/* The dtypes' values: VAL_DTYPE holds the canonical name (modules.c). */
+static const char *const dtype_values[AG_DTYPE_COUNT] = {
+    [AG_FLOAT64] = "torch.float64", [AG_FLOAT32] = "torch.float32", [AG_INT64] = "torch.int64",
+    [AG_INT32] = "torch.int32", [AG_BOOL] = "torch.bool",
+};
+
+Value value_dtype(AgDtype dtype) { return (Value){.kind = VAL_DTYPE, .as.module = dtype_values[dtype]}; }
+
+bool value_as_dtype(const Value *v, AgDtype *out) {
+    if (v->kind != VAL_DTYPE) return false;
+    for (int d = 0; d < AG_DTYPE_COUNT; d++)
+        if (strcmp(v->as.module, dtype_values[d]) == 0) return *out = (AgDtype)d, true;
+    return false;
 }
 
 const char *value_type_name(const Value *v) {
@@ -771,8 +792,11 @@ PyfmtArg value_pyfmt_arg(const Value *v, const PrintOptions *opts, StrBuf *text,
     if (v->kind == VAL_INT) a.kind = PYFMT_INT, a.i = v->as.integer;
     else if (v->kind == VAL_BOOL) a.kind = PYFMT_BOOL, a.i = v->as.truth;
     else if (v->kind == VAL_NUMBER) a.kind = PYFMT_FLOAT, a.f = v->as.number;
-    else if (v->kind == VAL_TENSOR && v->as.tensor->ndim == 0 && !v->boolean)
-        a.kind = PYFMT_FLOAT, a.f = v->as.tensor->data[0];
+    else if (v->kind == VAL_TENSOR && v->as.tensor->ndim == 0 && v->as.tensor->dtype != AG_BOOL) {
+        bool integer = v->as.tensor->dtype == AG_INT64 || v->as.tensor->dtype == AG_INT32;
+        if (integer) a.kind = PYFMT_INT, a.i = (int64_t)v->as.tensor->data[0];
+        else a.kind = PYFMT_FLOAT, a.f = v->as.tensor->data[0];
+    }
     else if (v->kind == VAL_STRING) a.kind = PYFMT_STR;
     value_format(text, v, opts, false);
     if (v->kind == VAL_STRING) pyfmt_str_repr(repr, v->as.string.text, v->as.string.length);
@@ -808,15 +832,6 @@ const char *value_kind_name(const Value *v) {
 
 /* A list nested deeper than a tensor's dimensions (a list that holds
  * itself: a.append(a)) is no tensor: the walks below stop there. */
-static bool all_boolean(const Value *v, int depth) {
-    if (v->kind == VAL_BOOL || (v->kind == VAL_TENSOR && v->boolean)) return true;
-    if (v->kind != VAL_LIST || v->as.list->count == 0 || depth > AG_MAX_DIMS) return false;
-    for (int i = 0; i < v->as.list->count; i++)
-        if (!all_boolean(&v->as.list->items[i], depth + 1)) return false;
-    return true;
-}
-
-bool value_all_boolean(const Value *v) { return all_boolean(v, 0); }
 
 bool value_is_scalar(const Value *v) {
     return v->kind == VAL_NUMBER || v->kind == VAL_BOOL || v->kind == VAL_INT;
@@ -873,9 +888,13 @@ static Tensor *to_tensor_at(const Value *v, int depth, char *why, size_t size) {
     why[0] = '\0';
     switch (v->kind) {
     case VAL_TENSOR: return tensor_retain(v->as.tensor);
-    case VAL_NUMBER:
+    case VAL_NUMBER: return tensor_scalar(v->as.number);
     case VAL_INT:
-    case VAL_BOOL: return tensor_scalar(value_scalar(v));
+    case VAL_BOOL: { /* a Python int or bool: PyTorch's int64 and bool */
+        Tensor *t = tensor_scalar(value_scalar(v));
+        if (t) tensor_set_dtype(t, v->kind == VAL_INT ? AG_INT64 : AG_BOOL);
+        return t;
+    }
     case VAL_LIST:
         if (!v->as.list->tuple) return stack_list(v->as.list, depth, why, size);
         snprintf(why, size, "a tuple");
@@ -979,7 +998,7 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
     switch (v->kind) {
     case VAL_VOID: break;
     case VAL_NONE: strbuf_append(out, "None"); break;
-    case VAL_TENSOR: format_tensor(out, v->as.tensor, opts, v->boolean); break;
+    case VAL_TENSOR: format_tensor(out, v->as.tensor, opts, false); break;
     case VAL_NUMBER:
         if (v->literal) { /* on its own, a literal is the constant tensor it writes */
             double x = v->as.number; /* a view of it: no allocation, so under the memory

@@ -114,7 +114,6 @@ void generator_release(Generator *g);
 struct Value {
     ValueKind kind;
     bool literal;   /* NUMBER: written as a number literal */
-    bool boolean;   /* TENSOR: a comparison's result, printed as True/False */
     union {
         Tensor *tensor;                                      /* owned reference */
         double number;
@@ -297,6 +296,15 @@ static inline Value value_number(double v) { return (Value){.kind = VAL_NUMBER, 
 static inline Value value_integer(int64_t v) { return (Value){.kind = VAL_INT, .as.integer = v}; }
 static inline Value value_bool(bool b) { return (Value){.kind = VAL_BOOL, .as.truth = b}; }
 
+/* Element i of t as the Python value PyTorch's item() gives: an int of an
+ * integer tensor and a bool of a bool one in a .py file (python), else a
+ * number. */
+Value value_element(const Tensor *t, int64_t i, bool python);
+/* torch.float32 and the others as values, and back: false for a value
+ * that is no dtype ag has (torch.float16 among them). */
+Value value_dtype(AgDtype dtype);
+bool value_as_dtype(const Value *v, AgDtype *out);
+
 /* A torch.Size of ndim dims; false when out of memory. */
 bool value_shape(int ndim, const int64_t *dims, Value *out);
 /* A string value owning a copy of text; false when out of memory. */
@@ -417,9 +425,6 @@ static inline bool value_is_int(const Value *v) { return v->kind == VAL_INT || v
 static inline int64_t value_int(const Value *v) {
     return v->kind == VAL_BOOL ? (int64_t)v->as.truth : v->as.integer;
 }
-/* Whether v holds only booleans: True, a mask, a list of them (as a tensor,
- * a mask: PyTorch's tensor of booleans is a bool tensor). */
-bool value_all_boolean(const Value *v);
 double value_scalar(const Value *v);
 
 /* The value as a tensor: a new reference. Numbers and booleans become 0-d

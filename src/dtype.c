@@ -30,6 +30,10 @@ const char *ag_dtype_name(AgDtype dtype) {
     return (unsigned)dtype < AG_DTYPE_COUNT ? dtype_names[dtype] : NULL;
 }
 
+const char *ag_dtype_scalar_name(AgDtype dtype) {
+    return (unsigned)dtype < AG_DTYPE_COUNT ? scalar_type_names[dtype] : NULL;
+}
+
 bool ag_dtype_is_floating(AgDtype dtype) { return dtype == AG_FLOAT64 || dtype == AG_FLOAT32; }
 
 /* bool 0, the integers 1, the floating types 2: PyTorch's categories. */

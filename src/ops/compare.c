@@ -58,7 +58,7 @@ Tensor *tensor_ge(Tensor *a, Tensor *b) { return broadcast_map(AG_OP_GE, ge, a, 
     const AgOpInfo ag_op_##NAME = {                                             \
         .id = AG_OP_##ID, .name = #NAME, .signature = #NAME "(input, other)",   \
         .params = "TT", .help = "a " SYMBOL " b element-wise (booleans), broadcasting", \
-        .binary = tensor_##NAME, .flags = AG_OP_METHOD | AG_OP_BOOL_RESULT,    \
+        .binary = tensor_##NAME, .flags = AG_OP_METHOD,    \
         .dtype_rule = AG_DTYPE_BOOL,                                            \
     };
 COMPARISON_ROW(EQ, eq, "==")

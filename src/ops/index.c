@@ -70,7 +70,7 @@ const AgOpInfo ag_op_select = {
     .params = "Tii", .help = "the slice at index along dim (removed): x[index] for dim 0",
     .rule = "grad_x = g at the selected index, 0 elsewhere", .backward_name = "SelectBackward",
     .call = select_call, .backward = select_backward,
-    .flags = AG_OP_METHOD | AG_OP_KEEPS_BOOL | AG_OP_SAVES_NOTHING,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 /* ======================================================================
@@ -460,7 +460,7 @@ const AgOpInfo ag_op_index = {
     .help = "x[...]: integers, slices, None, integer tensors and masks (syntax only)",
     .rule = "grad_x = g scattered back to the indexed elements (added where one is taken twice)",
     .backward_name = "IndexBackward", .backward = index_backward,
-    .flags = AG_OP_HIDDEN | AG_OP_KEEPS_BOOL,
+    .flags = AG_OP_HIDDEN,
 };
 
 /* Whether values (shape) broadcast to the shape (ndim) without growing. */

@@ -73,7 +73,7 @@ const AgOpInfo ag_op_stack = {
     .id = AG_OP_STACK, .name = "stack", .signature = "stack(tensors, dim=0)", .params = "Li",
     .help = "equal-shape tensors joined along a new dimension dim",
     .rule = "grad of each input = its slice of g", .backward_name = "StackBackward",
-    .call = stack_call, .backward = stack_backward, .flags = AG_OP_KEEPS_BOOL | AG_OP_SAVES_NOTHING,
+    .call = stack_call, .backward = stack_backward, .flags = AG_OP_SAVES_NOTHING,
 };
 
 /* ======================================================================
@@ -167,5 +167,5 @@ const AgOpInfo ag_op_cat = {
     .id = AG_OP_CAT, .name = "cat", .signature = "cat(tensors, dim=0)", .params = "Li",
     .help = "tensors joined along dim (their sizes may differ there only)",
     .rule = "grad of each input = its slice of g", .backward_name = "CatBackward",
-    .call = cat_call, .backward = cat_backward, .flags = AG_OP_KEEPS_BOOL | AG_OP_SAVES_NOTHING,
+    .call = cat_call, .backward = cat_backward, .flags = AG_OP_SAVES_NOTHING,
 };

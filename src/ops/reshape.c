@@ -72,7 +72,7 @@ const AgOpInfo ag_op_reshape = {
     .id = AG_OP_RESHAPE, .name = "reshape", .alias = "view", .signature = "reshape(input, *shape)",
     .params = "TD", .help = "the same elements in shape (d...); one d can be -1",
     .rule = "grad_x = g reshaped back to x's shape", .backward_name = "ReshapeBackward",
-    .call = reshape_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_KEEPS_BOOL | AG_OP_SAVES_NOTHING,
+    .call = reshape_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 /* ======================================================================
@@ -113,7 +113,7 @@ const AgOpInfo ag_op_flatten = {
     .id = AG_OP_FLATTEN, .name = "flatten", .signature = "flatten(input, start_dim=0, end_dim=-1)",
     .params = "Tii", .help = "dims start_dim to end_dim merged into one (all: a 1-D copy)",
     .rule = "grad_x = g reshaped back to x's shape", .backward_name = "FlattenBackward",
-    .call = flatten_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_KEEPS_BOOL | AG_OP_SAVES_NOTHING,
+    .call = flatten_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 /* squeeze(x): every dim of size 1 removed; squeeze_dim(x, dim): that one,
@@ -143,7 +143,7 @@ const AgOpInfo ag_op_squeeze = {
     .id = AG_OP_SQUEEZE, .name = "squeeze", .signature = "squeeze(input, dim=None)",
     .params = "Ti", .help = "dims of size 1 removed (only dim, if given and of size 1)",
     .rule = "grad_x = g reshaped back to x's shape", .backward_name = "SqueezeBackward",
-    .call = squeeze_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_KEEPS_BOOL | AG_OP_SAVES_NOTHING,
+    .call = squeeze_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 /* unsqueeze(x, dim): a dim of size 1 inserted at dim, in [-ndim-1, ndim]. */
@@ -170,5 +170,5 @@ const AgOpInfo ag_op_unsqueeze = {
     .id = AG_OP_UNSQUEEZE, .name = "unsqueeze", .signature = "unsqueeze(input, dim)",
     .params = "Ti", .help = "a dim of size 1 inserted at dim",
     .rule = "grad_x = g reshaped back to x's shape", .backward_name = "UnsqueezeBackward",
-    .call = unsqueeze_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_KEEPS_BOOL | AG_OP_SAVES_NOTHING,
+    .call = unsqueeze_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };

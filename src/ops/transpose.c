@@ -104,7 +104,7 @@ const AgOpInfo ag_op_transpose = {
     .params = "Tii", .help = "swaps dims dim0 and dim1 (default: the last two)",
     .rule = "grad_x = g with the two axes swapped back", .backward_name = "TransposeBackward",
     .call = transpose_call, .backward = permute_backward,
-    .flags = AG_OP_METHOD | AG_OP_KEEPS_BOOL | AG_OP_SAVES_NOTHING,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 /* ======================================================================
@@ -140,7 +140,7 @@ const AgOpInfo ag_op_permute = {
     .help = "the dims reordered: out's dim i is dims[i] of input",
     .rule = "grad_x = g permuted back (the inverse permutation)",
     .backward_name = "PermuteBackward",
-    .call = permute_call, .backward = permute_backward, .flags = AG_OP_METHOD | AG_OP_KEEPS_BOOL | AG_OP_SAVES_NOTHING,
+    .call = permute_call, .backward = permute_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 /* ======================================================================
@@ -164,5 +164,5 @@ const AgOpInfo ag_op_t = {
     .id = AG_OP_T, .name = "t", .signature = "t(input)", .params = "T",
     .help = "a matrix transposed (0-D and 1-D: as they are)",
     .rule = "grad_x = g transposed back", .backward_name = "TBackward", .unary = tensor_t,
-    .backward = permute_backward, .flags = AG_OP_METHOD | AG_OP_KEEPS_BOOL | AG_OP_SAVES_NOTHING,
+    .backward = permute_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };

@@ -1,7 +1,7 @@
 # Version 2's reductions and shape ops in the shell: keywords, tuple dims,
 # keepdim, methods and torch. prefixes, then bad input, one line each.
 # The values are PyTorch 1.13's printing of the same lines (float64 by
-# default; max and min along a dim: .values; argmax and argmin: .double()):
+# default; max and min along a dim: .values):
 # /usr/bin/python3 tests/shell/reductions_shapes_torch.py compares them.
 $AG - <<'EOF'
 x = torch.tensor([[1., 5., 3.], [4., 2., 6.]], requires_grad=True)
