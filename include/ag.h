@@ -405,6 +405,18 @@ Tensor *tensor_ge(Tensor *a, Tensor *b);
  * remainder (the divisor's sign; grad_b = -g * floor(a / b)). Broadcasting. */
 Tensor *tensor_floor_divide(Tensor *a, Tensor *b);
 Tensor *tensor_remainder(Tensor *a, Tensor *b);
+/* Bitwise and, or, xor and not of integer or bool tensors (logical ones of
+ * bool tensors: PyTorch's &, |, ^ and ~), refused for floating ones as
+ * PyTorch refuses them; and the logical ones of any tensors (nonzero is
+ * true), bool results. Constants. Broadcasting. */
+Tensor *tensor_bitwise_and(Tensor *a, Tensor *b);
+Tensor *tensor_bitwise_or(Tensor *a, Tensor *b);
+Tensor *tensor_bitwise_xor(Tensor *a, Tensor *b);
+Tensor *tensor_bitwise_not(Tensor *x);
+Tensor *tensor_logical_and(Tensor *a, Tensor *b);
+Tensor *tensor_logical_or(Tensor *a, Tensor *b);
+Tensor *tensor_logical_xor(Tensor *a, Tensor *b);
+Tensor *tensor_logical_not(Tensor *x);
 /* The same on two numbers, for the shell's arithmetic on numbers. */
 double ag_floor_divide(double a, double b);
 double ag_remainder(double a, double b);
@@ -513,6 +525,7 @@ typedef enum AgDtypeRule {
     AG_DTYPE_NOT_FIRST, /* the result_type of all but the first, a condition (where) */
     AG_DTYPE_SAME,      /* the operands' one type: PyTorch refuses two (matmul) */
     AG_DTYPE_OWN,       /* set by the op itself (to) */
+    AG_DTYPE_INTEGRAL,  /* their result_type, integral or bool: PyTorch has no float kernel (&) */
 } AgDtypeRule;
 
 /* ---- the op table (src/ops/optable.c) -----------------------------------

@@ -411,6 +411,9 @@ static Tensor *tensor_op(TokenType op, Tensor *a, Tensor *b) {
     case TOK_LT: return tensor_lt(a, b);
     case TOK_LE: return tensor_le(a, b);
     case TOK_GT: return tensor_gt(a, b);
+    case TOK_AMP: return tensor_bitwise_and(a, b);
+    case TOK_PIPE: return tensor_bitwise_or(a, b);
+    case TOK_CARET: return tensor_bitwise_xor(a, b);
     default: return tensor_ge(a, b);
     }
 }
@@ -430,6 +433,8 @@ static void dunders(TokenType op, const char **name, const char **rname) {
         {TOK_EQ, "__eq__", "__eq__"},              {TOK_NE, "__ne__", "__ne__"},
         {TOK_LT, "__lt__", "__gt__"},              {TOK_LE, "__le__", "__ge__"},
         {TOK_GT, "__gt__", "__lt__"},              {TOK_GE, "__ge__", "__le__"},
+        {TOK_AMP, "__and__", "__rand__"},          {TOK_PIPE, "__or__", "__ror__"},
+        {TOK_CARET, "__xor__", "__rxor__"},
     };
     *name = *rname = NULL;
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
@@ -476,6 +481,10 @@ static bool apply_binary(Session *s, const Node *n, TokenType op, const Value *a
         bool ok = pyops_binary(s, n, op, a, b, out, &done);
         if (done) return ok;
     }
+    if (value_is_scalar(a) && value_is_scalar(b) && (op == TOK_AMP || op == TOK_PIPE ||
+                                                      op == TOK_CARET))
+        return session_fail(s, n->line, n->col, "TypeError: unsupported operand type(s) for %s: "
+                            "'%s' and '%s'", token_text(op), value_type_name(a), value_type_name(b));
     if (value_is_scalar(a) && value_is_scalar(b) && op != TOK_AT) {
         double r = number_op(op, value_scalar(a), value_scalar(b));
         if (token_compares(op)) *out = value_bool(r != 0);
@@ -553,12 +562,28 @@ static bool eval_binary(Session *s, const Node *n, Value *out) {
     return ok;
 }
 
+/* ~v of a value that is no object: an int's complement, a tensor's
+ * bitwise_not (a mask's negation). */
+static bool invert(Session *s, const Node *n, const Value *v, Value *out) {
+    if (value_is_int(v) && s->python) return *out = value_integer(~value_int(v)), true;
+    if (v->kind == VAL_TENSOR) {
+        Tensor *t = v->as.tensor;
+        if (ag_dtype_is_floating((AgDtype)t->dtype))
+            return session_fail(s, n->line, n->col, "TypeError: ~ (operator.invert) is only "
+                                "implemented on integer and Boolean-type tensors");
+        return engine_result(s, n, tensor_bitwise_not(t), out);
+    }
+    return session_fail(s, n->line, n->col, "TypeError: bad operand type for unary ~: '%s'",
+                        value_type_name(v));
+}
+
 static bool eval_unary(Session *s, const Node *n, Value *out) {
     Value v;
     if (!eval_expression(s, n->left, &v)) return false;
     bool ok = true;
+    const char *dunder = n->op == TOK_MINUS ? "__neg__" : n->op == TOK_TILDE ? "__invert__" : "__pos__";
     if (v.kind == VAL_INSTANCE && n->op != TOK_NOT) { /* -obj: its __neg__ */
-        if (!call_dunder(s, n, &v, n->op == TOK_MINUS ? "__neg__" : "__pos__", NULL, out, &ok))
+        if (!call_dunder(s, n, &v, dunder, NULL, out, &ok))
             ok = session_fail(s, n->line, n->col, "TypeError: bad operand type for unary %s: "
                               "'%s'", token_text(n->op), value_type_name(&v));
         value_release(&v);
@@ -568,6 +593,9 @@ static bool eval_unary(Session *s, const Node *n, Value *out) {
         bool t = false; /* truth leaves it unset when it fails */
         ok = truth(s, n->left, &v, &t);
         *out = value_bool(!t);
+    } else if (n->op == TOK_TILDE) {
+        if (v.kind == VAL_LIST && !stacked(s, n->left, &v)) ok = false;
+        else ok = invert(s, n, &v, out);
     } else if (s->python && value_is_int(&v)) {
         int64_t x = value_int(&v);
         if (x == INT64_MIN && n->op == TOK_MINUS)

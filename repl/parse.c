@@ -31,9 +31,12 @@ typedef enum {
     PREC_AND,     /* and */
     PREC_NOT,     /* not */
     PREC_COMPARE, /* == != < <= > >= */
+    PREC_BIT_OR,  /* | */
+    PREC_BIT_XOR, /* ^ */
+    PREC_BIT_AND, /* & */
     PREC_TERM,    /* + - */
     PREC_FACTOR,  /* * / // % @ */
-    PREC_UNARY,   /* - + */
+    PREC_UNARY,   /* - + ~ */
     PREC_POWER,   /* ** */
     PREC_POSTFIX, /* () . [] */
 } Precedence;
@@ -651,6 +654,9 @@ static ParseRule rule_for(TokenType type);
 
 static Node *binary(Parser *p, Node *left) {
     Token op = p->previous;
+    if (op.type == TOK_CARET && !p->python) /* x^2 meant a power far more often than xor */
+        return fail_at(p, &op, "'^' is not an operator in ag's dialect: write ** for a power "
+                       "(in a .py file ^ is Python's xor)"), NULL;
     if (op.type == TOK_IS && match(p, TOK_NOT)) op.type = TOK_IS_NOT;
     else if (op.type == TOK_NOT) { /* not in */
         expect(p, TOK_IN, "'in' after 'not' (x not in y)");
@@ -965,6 +971,10 @@ static ParseRule rule_for(TokenType type) {
         [TOK_PERCENT] = {NULL, binary, PREC_FACTOR},
         [TOK_AT] = {NULL, binary, PREC_FACTOR},
         [TOK_STARSTAR] = {NULL, binary, PREC_POWER},
+        [TOK_PIPE] = {NULL, binary, PREC_BIT_OR},
+        [TOK_CARET] = {NULL, binary, PREC_BIT_XOR},
+        [TOK_AMP] = {NULL, binary, PREC_BIT_AND},
+        [TOK_TILDE] = {unary, NULL, PREC_NONE},
     };
     if ((unsigned)type < TOK_COUNT) return rules[type];
     return (ParseRule){NULL, NULL, PREC_NONE};
@@ -1742,7 +1752,7 @@ static Stmt *simple_statement(Parser *p) {
         Node *holder = n && s->expr ? new_node(p, NODE_TUPLE, &eq) : NULL;
         if (holder && !set_kids(p, holder, more, n)) return NULL;
         if (holder) s->params = holder->kids, s->num_params = n;
-    } else if (op >= TOK_PLUS_EQUAL && op <= TOK_SLASH_EQUAL) {
+    } else if (op >= TOK_PLUS_EQUAL && op <= TOK_CARET_EQUAL) {
         Token at = p->current;
         advance(p);
         if (!(e->kind == NODE_NAME && !e->torch) && e->kind != NODE_INDEX && e->kind != NODE_ATTR) {
@@ -1750,8 +1760,9 @@ static Stmt *simple_statement(Parser *p) {
             return NULL;
         }
         s->kind = STMT_AUGASSIGN;
-        s->op = op == TOK_PLUS_EQUAL ? TOK_PLUS : op == TOK_MINUS_EQUAL ? TOK_MINUS
-                : op == TOK_STAR_EQUAL ? TOK_STAR : TOK_SLASH;
+        static const TokenType plain[] = {TOK_PLUS, TOK_MINUS, TOK_STAR, TOK_SLASH,
+                                          TOK_AMP, TOK_PIPE, TOK_CARET};
+        s->op = plain[op - TOK_PLUS_EQUAL]; /* the compound assignments' order */
         s->target = e;
         s->expr = expr_list(p);
     } else {

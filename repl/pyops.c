@@ -64,6 +64,9 @@ static bool int_binary(Session *s, const Node *n, TokenType op, int64_t x, int64
     case TOK_LE: *out = value_bool(x <= y); return true;
     case TOK_GT: *out = value_bool(x > y); return true;
     case TOK_GE: *out = value_bool(x >= y); return true;
+    case TOK_AMP: r = x & y; break;
+    case TOK_PIPE: r = x | y; break;
+    case TOK_CARET: r = x ^ y; break;
     default: return session_fail(s, n->line, n->col, "TypeError: unsupported operand type(s) for "
                                  "%s: 'int' and 'int'", token_text(op));
     }
@@ -252,6 +255,12 @@ bool pyops_binary(Session *s, const Node *n, TokenType op, const Value *a, const
             return session_fail(s, n->line, n->col, "RecursionError: maximum recursion depth "
                                 "exceeded in comparison");
         *out = value_bool(op == TOK_EQ ? same : !same);
+        return true;
+    }
+    bool bits = op == TOK_AMP || op == TOK_PIPE || op == TOK_CARET;
+    if (bits && a->kind == VAL_BOOL && b->kind == VAL_BOOL) { /* True & False is a bool */
+        bool x = a->as.truth, y = b->as.truth;
+        *out = value_bool(op == TOK_AMP ? x && y : op == TOK_PIPE ? x || y : x != y);
         return true;
     }
     if (s->python && value_is_int(a) && value_is_int(b) && op != TOK_AT)

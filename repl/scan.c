@@ -173,17 +173,17 @@ static Token bad_byte(Scanner *s, int c) {
                     "comments and strings)", c);
 }
 
-/* Operators from Python, C or maths that ag spells differently. */
+/* C's !, && and ||, which ag (as Python) spells otherwise. */
 static Token habit(Scanner *s, int c) {
-    if (c == '^') return error_at(s, s->current, "'%c' is not an operator: write ** for a power", c);
-    if (c == '&') return error_at(s, s->current, "'%c' is not an operator: write 'and'", c);
-    if (c == '|') return error_at(s, s->current, "'%c' is not an operator: write 'or'", c);
+    if (c == '&') return error_at(s, s->current, "'&&' is not an operator: write 'and'");
+    if (c == '|') return error_at(s, s->current, "'||' is not an operator: write 'or'");
     return error_at(s, s->current, "'%c' is not an operator: write 'not' (or != for not equal)", c);
 }
 
 /* The token of a one- or two-character operator at the current position:
  * "op" then "op=" (or "**", "//"). */
 static Token operator(Scanner *s, int c) {
+    if ((c == '&' || c == '|') && peek(s, 1) == c) return habit(s, c);
     static const struct {
         char c;
         TokenType one, with_equal;
@@ -197,6 +197,8 @@ static Token operator(Scanner *s, int c) {
         {'>', TOK_GT, TOK_GE, 0, TOK_ERROR},       {'%', TOK_PERCENT, TOK_ERROR, 0, TOK_ERROR},
         {'@', TOK_AT, TOK_ERROR, 0, TOK_ERROR},    {',', TOK_COMMA, TOK_ERROR, 0, TOK_ERROR},
         {'.', TOK_DOT, TOK_ERROR, 0, TOK_ERROR},   {':', TOK_COLON, TOK_ERROR, 0, TOK_ERROR},
+        {'&', TOK_AMP, TOK_AMP_EQUAL, 0, TOK_ERROR}, {'|', TOK_PIPE, TOK_PIPE_EQUAL, 0, TOK_ERROR},
+        {'^', TOK_CARET, TOK_CARET_EQUAL, 0, TOK_ERROR}, {'~', TOK_TILDE, TOK_ERROR, 0, TOK_ERROR},
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (ops[i].c != c) continue;
@@ -215,7 +217,7 @@ static Token operator(Scanner *s, int c) {
         s->current += 2;
         return make(s, TOK_NE);
     }
-    if (c == '^' || c == '&' || c == '|' || c == '!') return habit(s, c);
+    if (c == '!') return habit(s, c);
     return bad_byte(s, c);
 }
 
@@ -394,7 +396,9 @@ const char *token_text(TokenType type) {
         [TOK_PLUS] = "+", [TOK_MINUS] = "-", [TOK_STAR] = "*", [TOK_SLASH] = "/",
         [TOK_SLASHSLASH] = "//", [TOK_PERCENT] = "%", [TOK_AT] = "@", [TOK_STARSTAR] = "**",
         [TOK_EQUAL] = "=", [TOK_PLUS_EQUAL] = "+=", [TOK_MINUS_EQUAL] = "-=",
-        [TOK_STAR_EQUAL] = "*=", [TOK_SLASH_EQUAL] = "/=", [TOK_EQ] = "==", [TOK_NE] = "!=",
+        [TOK_STAR_EQUAL] = "*=", [TOK_SLASH_EQUAL] = "/=", [TOK_AMP] = "&", [TOK_PIPE] = "|",
+        [TOK_CARET] = "^", [TOK_TILDE] = "~", [TOK_AMP_EQUAL] = "&=", [TOK_PIPE_EQUAL] = "|=",
+        [TOK_CARET_EQUAL] = "^=", [TOK_EQ] = "==", [TOK_NE] = "!=",
         [TOK_LT] = "<", [TOK_LE] = "<=", [TOK_GT] = ">", [TOK_GE] = ">=", [TOK_LPAREN] = "(",
         [TOK_RPAREN] = ")", [TOK_LBRACKET] = "[", [TOK_RBRACKET] = "]", [TOK_LBRACE] = "{",
         [TOK_RBRACE] = "}", [TOK_COMMA] = ",", [TOK_DOT] = ".", [TOK_COLON] = ":",

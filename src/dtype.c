@@ -170,6 +170,11 @@ static const char *refusal(int op, const AgOpInfo *info, Tensor *const *in, int 
                          scalar_type_names[first], scalar_type_names[in[i]->dtype]);
                 return text;
             }
+    if (info->dtype_rule == AG_DTYPE_INTEGRAL && ag_dtype_is_floating(result)) {
+        snprintf(text, sizeof text, "\"%s_cpu\" not implemented for '%s'", info->name,
+                 scalar_type_names[result]);
+        return text;
+    }
     if (op == AG_OP_POW && !ag_dtype_is_floating(result))
         for (int64_t i = 0; i < in[1]->numel; i++)
             if (in[1]->data[i] < 0) return "Integers to negative integer powers are not allowed.";

@@ -1,7 +1,7 @@
 /*
- * compare.c — element-wise comparisons (== != < <= > >=), floor division
- * and remainder, with NumPy broadcasting. Comparisons and floor division
- * record nothing: their results are constants (no gradient flows through a
+ * compare.c — element-wise comparisons (== != < <= > >=), the bitwise and
+ * logical ops (& | ^ ~), floor division and remainder, with NumPy
+ * broadcasting. Comparisons, bitwise ops and floor division record nothing: their results are constants (no gradient flows through a
  * comparison, and PyTorch cannot differentiate floor division). remainder
  * is differentiable, with PyTorch's gradients.
  */
@@ -67,6 +67,70 @@ COMPARISON_ROW(LT, lt, "<")
 COMPARISON_ROW(LE, le, "<=")
 COMPARISON_ROW(GT, gt, ">")
 COMPARISON_ROW(GE, ge, ">=")
+
+/* ======================================================================
+ * Bitwise ops of integers and booleans (a bool's are logical), and the
+ * logical ops of anything; the dtype rules refuse a float's bitwise op
+ * ====================================================================== */
+
+static int64_t as_int(double v) { return (int64_t)v; }
+static double and_bits(double x, double y) { return (double)(as_int(x) & as_int(y)); }
+static double or_bits(double x, double y) { return (double)(as_int(x) | as_int(y)); }
+static double xor_bits(double x, double y) { return (double)(as_int(x) ^ as_int(y)); }
+static double logical_and(double x, double y) { return x != 0 && y != 0; }
+static double logical_or(double x, double y) { return x != 0 || y != 0; }
+static double logical_xor(double x, double y) { return (x != 0) != (y != 0); }
+
+Tensor *tensor_bitwise_and(Tensor *a, Tensor *b) { return broadcast_map(AG_OP_BITWISE_AND, and_bits, a, b); }
+Tensor *tensor_bitwise_or(Tensor *a, Tensor *b) { return broadcast_map(AG_OP_BITWISE_OR, or_bits, a, b); }
+Tensor *tensor_bitwise_xor(Tensor *a, Tensor *b) { return broadcast_map(AG_OP_BITWISE_XOR, xor_bits, a, b); }
+Tensor *tensor_logical_and(Tensor *a, Tensor *b) { return broadcast_map(AG_OP_LOGICAL_AND, logical_and, a, b); }
+Tensor *tensor_logical_or(Tensor *a, Tensor *b) { return broadcast_map(AG_OP_LOGICAL_OR, logical_or, a, b); }
+Tensor *tensor_logical_xor(Tensor *a, Tensor *b) { return broadcast_map(AG_OP_LOGICAL_XOR, logical_xor, a, b); }
+
+/* out = f(x) element-wise, typed by op's rule. */
+static Tensor *unary_map(int op, double (*f)(double), Tensor *x) {
+    if (!x) return ag_fail("%s: the operand is NULL", ag_op_at(op)->name);
+    Tensor *out = ag_tensor_new_like(x);
+    if (!out) return NULL;
+    for (int64_t i = 0; i < x->numel; i++) out->data[i] = f(x->data[i]);
+    return ag_apply_dtype(out, op, &x, 1);
+}
+
+/* ~x: a bool's negation, an integer's complement (~5 is -6) */
+static double not_bits(double x) { return (double)~as_int(x); }
+static double not_bool(double x) { return x == 0; }
+
+Tensor *tensor_bitwise_not(Tensor *x) {
+    return unary_map(AG_OP_BITWISE_NOT, x && x->dtype == AG_BOOL ? not_bool : not_bits, x);
+}
+Tensor *tensor_logical_not(Tensor *x) { return unary_map(AG_OP_LOGICAL_NOT, not_bool, x); }
+
+#define BITWISE_ROW(ID, NAME, SYMBOL, RULE)                                        \
+    const AgOpInfo ag_op_##NAME = {                                             \
+        .id = AG_OP_##ID, .name = #NAME, .signature = #NAME "(input, other)",   \
+        .params = "TT", .help = SYMBOL " element-wise, broadcasting (a constant)", \
+        .binary = tensor_##NAME, .flags = AG_OP_METHOD, .dtype_rule = RULE,     \
+    };
+BITWISE_ROW(BITWISE_AND, bitwise_and, "a & b: bitwise and of integers or booleans",
+            AG_DTYPE_INTEGRAL)
+BITWISE_ROW(BITWISE_OR, bitwise_or, "a | b: bitwise or of integers or booleans", AG_DTYPE_INTEGRAL)
+BITWISE_ROW(BITWISE_XOR, bitwise_xor, "a ^ b: bitwise xor of integers or booleans",
+            AG_DTYPE_INTEGRAL)
+BITWISE_ROW(LOGICAL_AND, logical_and, "a and b (nonzero is true), booleans", AG_DTYPE_BOOL)
+BITWISE_ROW(LOGICAL_OR, logical_or, "a or b (nonzero is true), booleans", AG_DTYPE_BOOL)
+BITWISE_ROW(LOGICAL_XOR, logical_xor, "a xor b (nonzero is true), booleans", AG_DTYPE_BOOL)
+
+const AgOpInfo ag_op_bitwise_not = {
+    .id = AG_OP_BITWISE_NOT, .name = "bitwise_not", .signature = "bitwise_not(input)",
+    .params = "T", .help = "~x: a bool's negation, an integer's complement (a constant)",
+    .unary = tensor_bitwise_not, .flags = AG_OP_METHOD, .dtype_rule = AG_DTYPE_INTEGRAL,
+};
+const AgOpInfo ag_op_logical_not = {
+    .id = AG_OP_LOGICAL_NOT, .name = "logical_not", .signature = "logical_not(input)",
+    .params = "T", .help = "not x (nonzero is true), booleans (a constant)",
+    .unary = tensor_logical_not, .flags = AG_OP_METHOD, .dtype_rule = AG_DTYPE_BOOL,
+};
 
 /* ======================================================================
  * Floor division and remainder: Python's, whose remainder takes the

@@ -19,6 +19,10 @@
     /* compare.c */                                                            \
     X(REMAINDER, remainder) X(FLOOR_DIVIDE, floor_divide)                      \
     X(EQ, eq) X(NE, ne) X(LT, lt) X(LE, le) X(GT, gt) X(GE, ge)                \
+    X(BITWISE_AND, bitwise_and) X(BITWISE_OR, bitwise_or)                      \
+    X(BITWISE_XOR, bitwise_xor) X(BITWISE_NOT, bitwise_not)                    \
+    X(LOGICAL_AND, logical_and) X(LOGICAL_OR, logical_or)                      \
+    X(LOGICAL_XOR, logical_xor) X(LOGICAL_NOT, logical_not)                    \
     /* unary.c */                                                              \
     X(NEG, neg) X(RECIPROCAL, reciprocal) X(CLONE, clone) X(SINH, sinh)        \
     X(COSH, cosh) X(EXP, exp) X(LOG, log) X(SQRT, sqrt) X(TANH, tanh)          \
