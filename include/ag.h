@@ -238,8 +238,10 @@ int64_t ag_generator_random_int64(AgGenerator *g);
 
 /* In-place fills, as PyTorch's x.uniform_(from, to), normal_(mean, std),
  * random_(low, high) (randint's [low, high)), bernoulli_(p) and
- * exponential_(lambd). Fail (-1) on a tensor that requires grad or on
- * arguments PyTorch refuses. */
+ * exponential_(lambd), each drawing as PyTorch does for t's dtype. Fail
+ * (-1) on a tensor that requires grad or on arguments PyTorch refuses:
+ * uniform_, normal_ and exponential_ of an integral tensor, random_ bounds
+ * past an int32's or a bool's range. */
 int tensor_uniform_(Tensor *t, double from, double to, AgGenerator *g);
 int tensor_normal_(Tensor *t, double mean, double std, AgGenerator *g);
 int tensor_random_(Tensor *t, int64_t low, int64_t high, AgGenerator *g);
