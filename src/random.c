@@ -482,10 +482,12 @@ int tensor_exponential_(Tensor *t, double lambd, AgGenerator *g) {
  * New tensors
  * ====================================================================== */
 
-/* A new leaf filled by fill (default generator), then marked as asked. */
+/* A new leaf of the default dtype (torch.rand's) filled by fill (default
+ * generator), then marked as asked. */
 static Tensor *filled(int ndim, const int64_t *shape, bool requires_grad,
                       int (*fill)(Tensor *, double, double, AgGenerator *), double a, double b) {
     Tensor *t = tensor_zeros(ndim, shape, false);
+    if (t) t->dtype = (uint8_t)ag_default_dtype(); /* zeros are every type's */
     if (t && fill(t, a, b, NULL) != 0) {
         tensor_release(t);
         return NULL;
@@ -502,25 +504,35 @@ Tensor *tensor_randn(int ndim, const int64_t *shape, bool requires_grad) {
     return filled(ndim, shape, requires_grad, tensor_normal_, 0.0, 1.0);
 }
 
-/* torch.bernoulli(p): one uniform per element, compared with its p. */
+/* torch.bernoulli(p): one uniform per element, compared with its p, in
+ * p's dtype: ATen's bernoulli_distribution<float> for a float32 p, whose
+ * uniforms are float32's. */
 Tensor *tensor_bernoulli(const Tensor *p, AgGenerator *g) {
     if (!p) return ag_fail("bernoulli: tensor is NULL");
+    if (!floating_kernel(p, "bernoulli_tensor_cpu_p_")) return NULL;
     for (int64_t i = 0; i < p->numel; i++)
         if (!(p->data[i] >= 0.0 && p->data[i] <= 1.0))
             return ag_fail("bernoulli: every probability must be in [0, 1], found %g",
                            p->data[i]);
     Tensor *t = tensor_zeros(p->ndim, p->shape, false);
     if (!t) return NULL;
+    t->dtype = p->dtype;
     g = generator_or_default(g);
-    for (int64_t i = 0; i < p->numel; i++) t->data[i] = uniform01(g) < p->data[i] ? 1.0 : 0.0;
+    bool f32 = p->dtype == AG_FLOAT32;
+    for (int64_t i = 0; i < p->numel; i++) {
+        double u = f32 ? uniform01_f32(g) : uniform01(g);
+        t->data[i] = u < p->data[i] ? 1.0 : 0.0;
+    }
     return t;
 }
 
-/* randperm: 0..n-1, element i swapped with i + random() % (n - i). */
+/* randperm: 0..n-1 (int64, as PyTorch's), element i swapped with
+ * i + random() % (n - i). */
 Tensor *tensor_randperm(int64_t n, AgGenerator *g) {
     if (n < 0) return ag_fail("randperm: n must be non-negative, got %lld", (long long)n);
     Tensor *t = tensor_zeros(1, &n, false);
     if (!t) return NULL;
+    t->dtype = AG_INT64;
     g = generator_or_default(g);
     double *d = t->data;
     for (int64_t i = 0; i < n; i++) d[i] = (double)i;
@@ -533,14 +545,19 @@ Tensor *tensor_randperm(int64_t n, AgGenerator *g) {
     return t;
 }
 
+/* x in the probabilities' type: a float32 row's sums and quotients are
+ * float's (each operation in double, then rounded: exact for + and /). */
+static inline double in_type(double x, bool f32) { return f32 ? (double)(float)x : x; }
+
 /* With replacement: the row's cumulative sums over their total, the last
  * set to 1, and a binary search for each float64 uniform (ATen's
- * multinomial_with_replacement). cum has the row's length. */
-static void multinomial_row_replaced(const double *p, int64_t k, int64_t n, double *cum,
-                                     double *out, AgGenerator *g) {
+ * multinomial_with_replacement, the sums in p's type). cum has the row's
+ * length. */
+static void multinomial_row_replaced(const double *p, int64_t k, int64_t n, bool f32,
+                                     double *cum, double *out, AgGenerator *g) {
     double sum = 0.0;
-    for (int64_t j = 0; j < k; j++) cum[j] = sum += p[j];
-    for (int64_t j = 0; j < k; j++) cum[j] /= sum;
+    for (int64_t j = 0; j < k; j++) cum[j] = sum = in_type(sum + p[j], f32);
+    for (int64_t j = 0; j < k; j++) cum[j] = in_type(cum[j] / sum, f32);
     cum[k - 1] = 1.0;
     for (int64_t s = 0; s < n; s++) {
         double u = uniform01(g);
@@ -596,21 +613,26 @@ Tensor *tensor_multinomial(const Tensor *p, int64_t n, bool replacement, AgGener
     int64_t shape[2] = {rows, n};
     Tensor *t = p->ndim == 2 ? tensor_zeros(2, shape, false) : tensor_zeros(1, &n, false);
     if (!t) return NULL;
+    t->dtype = AG_INT64; /* indices, as PyTorch's */
     g = generator_or_default(g);
+    bool f32 = p->dtype == AG_FLOAT32;
     if (replacement) {
         double *cum = malloc((size_t)k * sizeof *cum);
         if (!cum) return tensor_release(t), ag_fail("multinomial: out of memory");
         for (int64_t r = 0; r < rows; r++)
-            multinomial_row_replaced(p->data + r * k, k, n, cum, t->data + r * n, g);
+            multinomial_row_replaced(p->data + r * k, k, n, f32, cum, t->data + r * n, g);
         free(cum);
         return t;
     }
     /* Without replacement: the top n of p / q, q ~ Exp(1) drawn for every
-     * element first (ATen's exponential trick, Gumbel top-k). */
+     * element first (ATen's exponential trick, Gumbel top-k), q and the
+     * quotient in p's type. */
     Ranked *ranked = malloc((size_t)p->numel * sizeof *ranked);
     if (!ranked) return tensor_release(t), ag_fail("multinomial: out of memory");
-    for (int64_t i = 0; i < p->numel; i++)
-        ranked[i] = (Ranked){p->data[i] / (-1.0 * log(1.0 - uniform01(g))), i % k};
+    for (int64_t i = 0; i < p->numel; i++) {
+        double q = in_type(-1.0 * log(1.0 - uniform01(g)), f32);
+        ranked[i] = (Ranked){in_type(p->data[i] / q, f32), i % k};
+    }
     for (int64_t r = 0; r < rows; r++) {
         qsort(ranked + r * k, (size_t)k, sizeof *ranked, ranked_descending);
         for (int64_t s = 0; s < n; s++) t->data[r * n + s] = (double)ranked[r * k + s].index;
