@@ -220,11 +220,13 @@ int tensor_set_dtype(Tensor *t, AgDtype dtype);
 
 /* Random numbers (src/random.c): PyTorch's CPU generator, an mt19937 that
  * manual_seed seeds with the seed mod 2^32, and its samplers, so that a seed
- * gives PyTorch 1.13's float64 numbers bit for bit. Every function that
- * takes a generator uses the default one, one per thread, for NULL; a new
- * thread's default starts as if ag_seed(0) had been called (PyTorch's from
- * a nondeterministic seed). Integer results (randint, randperm,
- * multinomial) are stored as doubles, where PyTorch gives int64. */
+ * gives PyTorch 1.13's numbers bit for bit, in the tensor's dtype: float64,
+ * float32 (its own draws: 24-bit uniforms, the AVX2 normal from 16
+ * elements), int64 and int32. Every function that takes a generator uses
+ * the default one, one per thread, for NULL; a new thread's default starts
+ * as if ag_seed(0) had been called (PyTorch's from a nondeterministic
+ * seed). Indices (randperm, multinomial) are int64 tensors, as PyTorch's;
+ * random_ keeps the tensor's dtype. */
 typedef struct AgGenerator AgGenerator;
 AgGenerator *ag_generator_new(void); /* seeded as torch.Generator(): 67280421310721 */
 void ag_generator_free(AgGenerator *g);
@@ -241,16 +243,20 @@ int64_t ag_generator_random_int64(AgGenerator *g);
 
 /* In-place fills, as PyTorch's x.uniform_(from, to), normal_(mean, std),
  * random_(low, high) (randint's [low, high)), bernoulli_(p) and
- * exponential_(lambd). Fail (-1) on a tensor that requires grad or on
- * arguments PyTorch refuses. */
+ * exponential_(lambd), each drawing as PyTorch does for t's dtype. Fail
+ * (-1) on a tensor that requires grad or on arguments PyTorch refuses:
+ * uniform_, normal_ and exponential_ of an integral tensor, random_ bounds
+ * past an int32's or a bool's range. */
 int tensor_uniform_(Tensor *t, double from, double to, AgGenerator *g);
 int tensor_normal_(Tensor *t, double mean, double std, AgGenerator *g);
 int tensor_random_(Tensor *t, int64_t low, int64_t high, AgGenerator *g);
 int tensor_bernoulli_(Tensor *t, double p, AgGenerator *g);
 int tensor_exponential_(Tensor *t, double lambd, AgGenerator *g);
 /* New constant tensors: torch.bernoulli(p) (each element 1 with its
- * probability), torch.randperm(n), torch.multinomial(p, n, replacement)
- * (p 1-D or 2-D, one row of indices per row of p). */
+ * probability, in p's dtype), torch.randperm(n), torch.multinomial(p, n,
+ * replacement) (p 1-D or 2-D, one row of indices per row of p; a float32
+ * p's sums in float32, as PyTorch's). tensor_rand and tensor_randn make
+ * the default dtype. */
 Tensor *tensor_bernoulli(const Tensor *p, AgGenerator *g);
 Tensor *tensor_randperm(int64_t n, AgGenerator *g);
 Tensor *tensor_multinomial(const Tensor *p, int64_t n, bool replacement, AgGenerator *g);

@@ -1,59 +1,76 @@
-"""Writes tests/engine/random_cases.h: PyTorch 1.13's random numbers in
-float64, for test_random.c: 20 seeds, every sampler, sizes below, at and
-above the 16 where randn changes algorithm.
+"""Writes tests/engine/random_cases.h: PyTorch 1.13's random numbers for
+test_random.c: 20 seeds, every sampler in every dtype it takes (float64,
+float32, and int64 and int32 for randint), sizes below, at and above the 16
+where randn changes algorithm (and float32's normal takes its AVX2 path).
 
     /usr/bin/python3 tests/engine/random_cases.py > tests/engine/random_cases.h
 
-Each case seeds the default generator, makes one tensor and keeps a hash of
-its values' bits (FNV-1a over the 64-bit words), its first value and its
-last, so that a mismatch anywhere shows and the file stays small. Integer
-results (randint, randperm, multinomial) are hashed as the doubles ag
-stores. A few sequences follow, in full: several calls on one seed, which
-check the cached second normal and a separate torch.Generator.
+Each case seeds the default generator and makes one tensor per size; a row
+keeps, per seed, sampler and dtype, a hash of each size's values (FNV-1a
+over the 64-bit words of the doubles ag stores: float32 values and integers
+are exact as doubles), so that a mismatch anywhere shows and the file stays
+small. A few sequences follow, in full: several calls on one seed, which
+check the cached second normal (shared by float64 and float32) and a
+separate torch.Generator.
 """
 import struct
+import warnings
 
 import torch
 
 from torch_cases import c
 
 D = torch.float64
+F = torch.float32
+L = torch.int64
+I = torch.int32
 SEEDS = [0, 1, 2, 3, 4, 5, 7, 42, 123, 1234, 2023, 31337, 65535, 99999, 2**31 - 1,
          2**32 - 1, 2**32 + 5, 2**40 + 3, 67280421310721, 2**64 - 1]
 SIZES = [1, 5, 15, 16, 17, 33, 100]
+DTYPES = {D: "AG_FLOAT64", F: "AG_FLOAT32", L: "AG_INT64", I: "AG_INT32"}
+
+# randint on a float32 tensor past 2^24 warns that float32 cannot hold every
+# integer (and moves its bounds inward, which ag does too).
+warnings.filterwarnings("ignore", "from is out of bounds")
+warnings.filterwarnings("ignore", "to - 1 is out of bounds")
 
 
-def weights(n):
+def weights(n, dtype):
     """Positive weights for multinomial, not normalised."""
-    return torch.tensor([(i % 7 + 1) / 3 for i in range(n)], dtype=D)
+    return torch.tensor([(i % 7 + 1) / 3 for i in range(n)], dtype=dtype)
 
 
-def probabilities(n):
+def probabilities(n, dtype):
     """Probabilities for bernoulli, 0 and 1 among them."""
-    return torch.tensor([(i % 11) / 10 for i in range(n)], dtype=D)
+    return torch.tensor([(i % 11) / 10 for i in range(n)], dtype=dtype)
 
 
-def rows(n):
+def rows(n, dtype):
     """Three rows of weights for multinomial."""
-    return torch.stack([weights(n), weights(n).flip(0), torch.ones(n, dtype=D)])
+    w = weights(n, dtype)
+    return torch.stack([w, w.flip(0), torch.ones(n, dtype=dtype)])
 
 
-# name: how PyTorch makes n values (the C side has the same table).
+# name: (how PyTorch makes n values of a dtype, the dtypes; the C side has
+# the same table).
+FLOATS = [D, F]
 SAMPLERS = {
-    "RAND": lambda n: torch.rand(n, dtype=D),
-    "RANDN": lambda n: torch.randn(n, dtype=D),
-    "NORMAL": lambda n: torch.empty(n, dtype=D).normal_(1.5, 0.25),
-    "UNIFORM": lambda n: torch.empty(n, dtype=D).uniform_(-2, 3),
-    "RANDINT": lambda n: torch.randint(-7, 50, (n,)),
-    "RANDINT_WIDE": lambda n: torch.randint(-2**40, 2**40, (n,)),
-    "RANDPERM": lambda n: torch.randperm(n),
-    "BERNOULLI_P": lambda n: torch.empty(n, dtype=D).bernoulli_(0.3),
-    "BERNOULLI": lambda n: torch.bernoulli(probabilities(n)),
-    "EXPONENTIAL": lambda n: torch.empty(n, dtype=D).exponential_(1.5),
-    "MULTINOMIAL": lambda n: torch.multinomial(weights(n), 2 * n + 1, True),
-    "MULTINOMIAL_NOREP": lambda n: torch.multinomial(weights(n), (n + 1) // 2, False),
-    "MULTINOMIAL_ROWS": lambda n: torch.multinomial(rows(n), 3, True),
-    "MULTINOMIAL_ROWS_NOREP": lambda n: torch.multinomial(rows(n), min(n, 3), False),
+    "RAND": (lambda n, t: torch.rand(n, dtype=t), FLOATS),
+    "RANDN": (lambda n, t: torch.randn(n, dtype=t), FLOATS),
+    "NORMAL": (lambda n, t: torch.empty(n, dtype=t).normal_(1.5, 0.25), FLOATS),
+    "UNIFORM": (lambda n, t: torch.empty(n, dtype=t).uniform_(-2, 3), FLOATS),
+    "RANDINT": (lambda n, t: torch.randint(-7, 50, (n,), dtype=t), [D, F, L, I]),
+    "RANDINT_WIDE": (lambda n, t: torch.randint(-2**40, 2**40, (n,), dtype=t), [D, F, L]),
+    "RANDPERM": (lambda n, t: torch.randperm(n), [L]),
+    "BERNOULLI_P": (lambda n, t: torch.empty(n, dtype=t).bernoulli_(0.3), [D, F, L]),
+    "BERNOULLI": (lambda n, t: torch.bernoulli(probabilities(n, t)), FLOATS),
+    "EXPONENTIAL": (lambda n, t: torch.empty(n, dtype=t).exponential_(1.5), FLOATS),
+    "MULTINOMIAL": (lambda n, t: torch.multinomial(weights(n, t), 2 * n + 1, True), FLOATS),
+    "MULTINOMIAL_NOREP": (lambda n, t: torch.multinomial(weights(n, t), (n + 1) // 2, False),
+                          FLOATS),
+    "MULTINOMIAL_ROWS": (lambda n, t: torch.multinomial(rows(n, t), 3, True), FLOATS),
+    "MULTINOMIAL_ROWS_NOREP": (lambda n, t: torch.multinomial(rows(n, t), min(n, 3), False),
+                               FLOATS),
 }
 
 
@@ -64,20 +81,32 @@ def fnv(values):
     return h
 
 
+def result_dtype(name, t):
+    """The dtype PyTorch gives: indices are int64, the rest the asked type."""
+    return L if name.startswith("MULTINOMIAL") or name == "RANDPERM" else t
+
+
 print("/* Generated by: /usr/bin/python3 tests/engine/random_cases.py > "
       "tests/engine/random_cases.h")
 print(" * (PyTorch %s). Do not edit: change the script and run it again. */" % torch.__version__)
 print("enum { %s };" % ", ".join("S_" + k for k in SAMPLERS))
-print("typedef struct { uint64_t seed; int sampler; int64_t n; uint64_t hash; double first, last; "
+print("static const int64_t random_sizes[] = {%s};" % ", ".join(map(str, SIZES)))
+print("enum { RANDOM_SIZES = %d };" % len(SIZES))
+print("/* hash[i]: the values for random_sizes[i]; dtype: the tensor's, and the")
+print(" * result's, except for indices (randperm, multinomial: int64). */")
+print("typedef struct { uint64_t seed; int sampler; AgDtype dtype; uint64_t hash[RANDOM_SIZES]; "
       "} RandomCase;")
 print("static const RandomCase random_cases[] = {")
 for seed in SEEDS:
-    for name, make in SAMPLERS.items():
-        for n in SIZES:
-            torch.manual_seed(seed)
-            v = make(n).flatten().tolist()
-            print("    {%du, S_%s, %d, 0x%016xu, %s, %s}," % (seed, name, n, fnv(v), c(float(v[0])),
-                                                             c(float(v[-1]))))
+    for name, (make, dtypes) in SAMPLERS.items():
+        for t in dtypes:
+            hashes = []
+            for n in SIZES:
+                torch.manual_seed(seed)
+                x = make(n, t)
+                assert x.dtype == result_dtype(name, t), (name, t, x.dtype)
+                hashes.append("0x%016xu" % fnv(x.flatten().tolist()))
+            print("    {%du, S_%s, %s, {%s}}," % (seed, name, DTYPES[t], ", ".join(hashes)))
 print("};")
 
 
@@ -96,6 +125,14 @@ sequence("seq_cache", [lambda: torch.randn(1, dtype=D), lambda: torch.randn(3, d
                        lambda: torch.randn(20, dtype=D), lambda: torch.rand(2, dtype=D),
                        lambda: torch.randn(1, dtype=D),
                        lambda: torch.empty(2, dtype=D).normal_(-1, 3)])
+# float32 below 16 elements is float64's Box-Muller rounded, with the same
+# cache; from 16 its own path, which leaves the cache alone.
+torch.manual_seed(5)
+sequence("seq_cache_f32", [lambda: torch.randn(1, dtype=F), lambda: torch.randn(3, dtype=D),
+                           lambda: torch.randn(20, dtype=F), lambda: torch.rand(2, dtype=F),
+                           lambda: torch.randn(1, dtype=F),
+                           lambda: torch.empty(2, dtype=F).normal_(-1, 3),
+                           lambda: torch.empty(16, dtype=F).normal_(-1, 3)])
 torch.manual_seed(5)
 torch.randn(1, dtype=D)
 torch.manual_seed(6)

@@ -1,8 +1,9 @@
 /*
  * test_random.c — the random stream against PyTorch 1.13's, bit for bit:
- * every sampler at 20 seeds and sizes around randn's 16 (random_cases.h,
- * made by random_cases.py), sequences that check the cached normal and a
- * separate generator, and the arguments PyTorch refuses.
+ * every sampler in every dtype it takes (float64, float32, int64, int32) at
+ * 20 seeds and sizes around randn's 16 (random_cases.h, made by
+ * random_cases.py), sequences that check the cached normal and a separate
+ * generator, and the arguments PyTorch refuses.
  */
 #include "harness.h"
 
@@ -19,10 +20,12 @@ static uint64_t values_hash(const Tensor *t) {
     return h;
 }
 
-/* A constant tensor from the values f(i), i < n. */
-static Tensor *vector_of(int64_t n, double (*f)(int64_t)) {
+/* A constant tensor of dtype from the values f(i), i < n (rounded to the
+ * dtype, as torch.tensor(values, dtype=) rounds them). */
+static Tensor *vector_of(int64_t n, double (*f)(int64_t), AgDtype dtype) {
     Tensor *t = tensor_zeros(1, &n, false);
     for (int64_t i = 0; t && i < n; i++) t->data[i] = f(i);
+    if (t) tensor_set_dtype(t, dtype);
     return t;
 }
 
@@ -30,74 +33,112 @@ static double weight(int64_t i) { return (double)(i % 7 + 1) / 3; }
 static double probability(int64_t i) { return (double)(i % 11) / 10; }
 
 /* random_cases.py's rows(n): weights, weights reversed, ones. */
-static Tensor *weight_rows(int64_t n) {
+static Tensor *weight_rows(int64_t n, AgDtype dtype) {
     Tensor *t = tensor_zeros(2, (int64_t[]){3, n}, false);
     for (int64_t i = 0; t && i < n; i++) {
         t->data[i] = weight(i);
         t->data[n + i] = weight(n - 1 - i);
         t->data[2 * n + i] = 1.0;
     }
+    if (t) tensor_set_dtype(t, dtype);
     return t;
 }
 
-static Tensor *empty_of(int64_t n) { return tensor_zeros(1, &n, false); }
+static Tensor *empty_of(int64_t n, AgDtype dtype) {
+    Tensor *t = tensor_zeros(1, &n, false);
+    if (t) tensor_set_dtype(t, dtype);
+    return t;
+}
 
-/* Fills a new n-vector with fill's status folded into the result. */
+/* t when its fill succeeded (status 0); else NULL, t released. */
 static Tensor *checked(Tensor *t, int status) {
     if (status == 0) return t;
     tensor_release(t);
     return NULL;
 }
 
-/* The tensor random_cases.py's SAMPLERS[sampler] makes from n. */
-static Tensor *sample(int sampler, int64_t n) {
-    Tensor *t = NULL, *p = NULL;
+/* rand and randn make the default dtype, as torch.rand(n, dtype=) asks. */
+static Tensor *default_typed(Tensor *(*make)(int, const int64_t *, bool), int64_t n,
+                             AgDtype dtype) {
+    AgDtype was = ag_default_dtype();
+    ag_set_default_dtype(dtype);
+    Tensor *t = make(1, &n, false);
+    ag_set_default_dtype(was);
+    return t;
+}
+
+/* An in-place fill of a new n-vector of dtype. */
+static Tensor *fill_of(int sampler, int64_t n, AgDtype dtype) {
+    Tensor *t = empty_of(n, dtype);
+    if (!t) return NULL;
     switch (sampler) {
-    case S_RAND: return tensor_rand(1, &n, false);
-    case S_RANDN: return tensor_randn(1, &n, false);
-    case S_NORMAL: t = empty_of(n); return checked(t, tensor_normal_(t, 1.5, 0.25, NULL));
-    case S_UNIFORM: t = empty_of(n); return checked(t, tensor_uniform_(t, -2, 3, NULL));
-    case S_RANDINT: t = empty_of(n); return checked(t, tensor_random_(t, -7, 50, NULL));
+    case S_NORMAL: return checked(t, tensor_normal_(t, 1.5, 0.25, NULL));
+    case S_UNIFORM: return checked(t, tensor_uniform_(t, -2, 3, NULL));
+    case S_RANDINT: return checked(t, tensor_random_(t, -7, 50, NULL));
     case S_RANDINT_WIDE:
-        t = empty_of(n);
         return checked(t, tensor_random_(t, -(INT64_C(1) << 40), INT64_C(1) << 40, NULL));
-    case S_RANDPERM: return tensor_randperm(n, NULL);
-    case S_BERNOULLI_P: t = empty_of(n); return checked(t, tensor_bernoulli_(t, 0.3, NULL));
-    case S_BERNOULLI: p = vector_of(n, probability); t = tensor_bernoulli(p, NULL); break;
-    case S_EXPONENTIAL: t = empty_of(n); return checked(t, tensor_exponential_(t, 1.5, NULL));
-    case S_MULTINOMIAL: p = vector_of(n, weight); t = tensor_multinomial(p, 2 * n + 1, true, NULL); break;
-    case S_MULTINOMIAL_NOREP:
-        p = vector_of(n, weight);
-        t = tensor_multinomial(p, (n + 1) / 2, false, NULL);
-        break;
-    case S_MULTINOMIAL_ROWS: p = weight_rows(n); t = tensor_multinomial(p, 3, true, NULL); break;
-    case S_MULTINOMIAL_ROWS_NOREP:
-        p = weight_rows(n);
-        t = tensor_multinomial(p, n < 3 ? n : 3, false, NULL);
-        break;
+    case S_BERNOULLI_P: return checked(t, tensor_bernoulli_(t, 0.3, NULL));
+    default: return checked(t, tensor_exponential_(t, 1.5, NULL)); /* S_EXPONENTIAL */
+    }
+}
+
+/* The multinomial samplers of random_cases.py, p of dtype. */
+static Tensor *multinomial_of(int sampler, int64_t n, AgDtype dtype) {
+    bool rows = sampler == S_MULTINOMIAL_ROWS || sampler == S_MULTINOMIAL_ROWS_NOREP;
+    Tensor *p = rows ? weight_rows(n, dtype) : vector_of(n, weight, dtype), *t = NULL;
+    switch (sampler) {
+    case S_MULTINOMIAL: t = tensor_multinomial(p, 2 * n + 1, true, NULL); break;
+    case S_MULTINOMIAL_NOREP: t = tensor_multinomial(p, (n + 1) / 2, false, NULL); break;
+    case S_MULTINOMIAL_ROWS: t = tensor_multinomial(p, 3, true, NULL); break;
+    default: t = tensor_multinomial(p, n < 3 ? n : 3, false, NULL); break;
     }
     tensor_release(p);
     return t;
 }
 
+/* The tensor random_cases.py's SAMPLERS[sampler] makes from n and dtype. */
+static Tensor *sample(int sampler, int64_t n, AgDtype dtype) {
+    switch (sampler) {
+    case S_RAND: return default_typed(tensor_rand, n, dtype);
+    case S_RANDN: return default_typed(tensor_randn, n, dtype);
+    case S_RANDPERM: return tensor_randperm(n, NULL);
+    case S_BERNOULLI: {
+        Tensor *p = vector_of(n, probability, dtype), *t = tensor_bernoulli(p, NULL);
+        tensor_release(p);
+        return t;
+    }
+    case S_MULTINOMIAL: case S_MULTINOMIAL_NOREP: case S_MULTINOMIAL_ROWS:
+    case S_MULTINOMIAL_ROWS_NOREP:
+        return multinomial_of(sampler, n, dtype);
+    default: return fill_of(sampler, n, dtype);
+    }
+}
+
+/* The dtype PyTorch's result has: indices are int64. */
+static AgDtype result_dtype(int sampler, AgDtype dtype) {
+    return sampler == S_RANDPERM || sampler >= S_MULTINOMIAL ? AG_INT64 : dtype;
+}
+
 static void test_random_cases(void) {
-    int failed = 0;
+    int failed = 0, total = 0;
     enum { SHOWN = 10 }; /* a broken sampler fails every case: show the first few */
     for (size_t i = 0; i < sizeof random_cases / sizeof *random_cases; i++) {
         const RandomCase *k = &random_cases[i];
-        ag_seed(k->seed);
-        Tensor *t = sample(k->sampler, k->n);
-        bool ok = t && values_hash(t) == k->hash;
-        if (!ok && failed++ < SHOWN)
-            CHECK(false, "random case %zu (seed %llu, sampler %d, n %lld): %s; first %.17g "
-                  "(PyTorch %.17g), last %.17g (PyTorch %.17g)", i,
-                  (unsigned long long)k->seed, k->sampler, (long long)k->n,
-                  t ? "other values" : ag_error(), t ? t->data[0] : NAN, k->first,
-                  t ? t->data[t->numel - 1] : NAN, k->last);
-        tensor_release(t);
+        for (int j = 0; j < RANDOM_SIZES; j++, total++) {
+            ag_seed(k->seed);
+            Tensor *t = sample(k->sampler, random_sizes[j], k->dtype);
+            bool ok = t && values_hash(t) == k->hash[j] &&
+                      t->dtype == result_dtype(k->sampler, k->dtype);
+            if (!ok && failed++ < SHOWN)
+                CHECK(false, "random case %zu (seed %llu, sampler %d, %s, n %lld): %s; "
+                      "first %.17g, dtype %s", i, (unsigned long long)k->seed, k->sampler,
+                      ag_dtype_name(k->dtype), (long long)random_sizes[j],
+                      t ? "other values" : ag_error(), t ? t->data[0] : NAN,
+                      t ? ag_dtype_name((AgDtype)t->dtype) : "-");
+            tensor_release(t);
+        }
     }
-    CHECK(failed == 0, "random cases: %d of %zu differ from PyTorch's", failed,
-          sizeof random_cases / sizeof *random_cases);
+    CHECK(failed == 0, "random cases: %d of %d differ from PyTorch's", failed, total);
 }
 
 /* got's values, in order, are want[*at ...]; *at moves past them. */
@@ -110,13 +151,34 @@ static void expect_values(const char *label, Tensor *got, const double *want, si
 }
 
 static Tensor *normal_of(int64_t n, double mean, double std, AgGenerator *g) {
-    Tensor *t = empty_of(n);
+    Tensor *t = empty_of(n, AG_FLOAT64);
     return checked(t, tensor_normal_(t, mean, std, g));
 }
 
 static Tensor *rand_of(int64_t n, AgGenerator *g) {
-    Tensor *t = empty_of(n);
+    Tensor *t = empty_of(n, AG_FLOAT64);
     return checked(t, tensor_uniform_(t, 0, 1, g));
+}
+
+/* float32 draws of n elements: normal_(mean, std), or uniform_ for NAN. */
+static Tensor *f32_of(int64_t n, double mean, double std) {
+    Tensor *t = empty_of(n, AG_FLOAT32);
+    return checked(t, isnan(mean) ? tensor_uniform_(t, 0, 1, NULL)
+                                  : tensor_normal_(t, mean, std, NULL));
+}
+
+/* float32's small normals share float64's cached sine; its large path
+ * leaves the cache alone. */
+static void test_random_f32_cache(void) {
+    size_t at = 0;
+    ag_seed(5);
+    expect_values("f32 cache", f32_of(1, 0, 1), seq_cache_f32, &at);
+    expect_values("f32 cache", normal_of(3, 0, 1, NULL), seq_cache_f32, &at);
+    expect_values("f32 cache", f32_of(20, 0, 1), seq_cache_f32, &at);
+    expect_values("f32 cache", f32_of(2, NAN, 0), seq_cache_f32, &at);
+    expect_values("f32 cache", f32_of(1, 0, 1), seq_cache_f32, &at);
+    expect_values("f32 cache", f32_of(2, -1, 3), seq_cache_f32, &at);
+    expect_values("f32 cache", f32_of(16, -1, 3), seq_cache_f32, &at);
 }
 
 /* The cached second normal, reseeding, and a generator of one's own. */
@@ -184,7 +246,7 @@ static void test_random_int64(void) {
 /* What PyTorch refuses, and what it allows at the edges. */
 static void test_random_arguments(void) {
     int64_t before = live_tensors();
-    Tensor *t = empty_of(4);
+    Tensor *t = empty_of(4, AG_FLOAT64);
     CHECK(tensor_uniform_(t, 2, 1, NULL) == -1 && strstr(ag_error(), "from=2 > to=1"),
           "uniform_ from > to: %s", ag_error());
     CHECK(tensor_normal_(t, 0, -1, NULL) == -1 && strstr(ag_error(), "std >= 0.0"),
@@ -228,10 +290,55 @@ static void test_random_arguments(void) {
     CHECK(live_tensors() == before, "random arguments: nothing leaked");
 }
 
+/* What each dtype refuses: the continuous samplers have no integral
+ * kernels, and random_'s bounds must fit an int32 or a bool (PyTorch's
+ * messages); a float32 randint moves bounds it cannot hold inward. */
+static void test_random_dtypes(void) {
+    int64_t before = live_tensors();
+    Tensor *l = empty_of(3, AG_INT64), *i = empty_of(3, AG_INT32), *b = empty_of(3, AG_BOOL);
+    CHECK(tensor_uniform_(l, 0, 1, NULL) == -1 &&
+          strstr(ag_error(), "\"check_uniform_bounds\" not implemented for 'Long'"),
+          "uniform_ of int64: %s", ag_error());
+    CHECK(tensor_normal_(i, 0, 1, NULL) == -1 &&
+          strstr(ag_error(), "\"normal_kernel_cpu\" not implemented for 'Int'"),
+          "normal_ of int32: %s", ag_error());
+    CHECK(tensor_exponential_(b, 1, NULL) == -1 &&
+          strstr(ag_error(), "\"exponential_cpu\" not implemented for 'Bool'"),
+          "exponential_ of bool: %s", ag_error());
+    CHECK(tensor_random_(i, 0, INT64_C(1) << 40, NULL) == -1 &&
+          strstr(ag_error(), "to - 1 is out of bounds for int"), "int32 to: %s", ag_error());
+    CHECK(tensor_random_(i, -(INT64_C(1) << 40), 2, NULL) == -1 &&
+          strstr(ag_error(), "from is out of bounds for int"), "int32 from: %s", ag_error());
+    CHECK(tensor_random_(b, 0, 3, NULL) == -1 &&
+          strstr(ag_error(), "to - 1 is out of bounds for bool"), "bool to: %s", ag_error());
+    /* int32's whole range takes one 32-bit draw each: torch.int32's
+     * random_(-2**31, 2**31) and torch.bool's random_(0, 2) after
+     * manual_seed(0). */
+    ag_seed(0);
+    int status = tensor_random_(i, INT32_MIN, INT64_C(1) << 31, NULL);
+    CHECK(status == 0 && i->data[0] == 209652396 && i->data[1] == 398764591 &&
+          i->data[2] == 924231285, "int32 random_ over its range: %.17g %.17g %.17g",
+          i->data[0], i->data[1], i->data[2]);
+    ag_seed(0);
+    status = tensor_random_(b, 0, 2, NULL);
+    CHECK(status == 0 && b->data[0] == 0 && b->data[1] == 1 && b->data[2] == 1,
+          "bool random_(0, 2): %g %g %g", b->data[0], b->data[1], b->data[2]);
+    CHECK(tensor_bernoulli_(l, 0.5, NULL) == 0 && l->dtype == AG_INT64, "bernoulli_ of int64");
+    CHECK(tensor_bernoulli(l, NULL) == NULL &&
+          strstr(ag_error(), "\"bernoulli_tensor_cpu_p_\" not implemented for 'Long'"),
+          "bernoulli of an int64 p: %s", ag_error());
+    tensor_release(l);
+    tensor_release(i);
+    tensor_release(b);
+    CHECK(live_tensors() == before, "random dtypes: nothing leaked");
+}
+
 void test_random(void) {
     test_random_cases();
     test_random_sequences();
+    test_random_f32_cache();
     test_random_int64();
     test_random_arguments();
+    test_random_dtypes();
     ag_seed(1234); /* the stream the later groups expect */
 }
