@@ -1240,13 +1240,16 @@ static BUILTIN(py_device) {
     return value_copy(&a->arg[0], out);
 }
 
-/* one_hot(tensor, num_classes=-1): rows of zeros with a one at each index
- * (float64 for now: PyTorch's are int64). */
+/* one_hot(tensor, num_classes=-1): int64 rows of zeros with a one at each
+ * index. A .py file's indices must be int64, as PyTorch's; the .ag
+ * dialect's literals are floats, so there integral floats serve. */
 static BUILTIN(py_one_hot) {
     Tensor *t;
     int64_t classes = -1;
     if (!arg_tensor(s, a, 0, &t) || !arg_int(s, a, 1, "num_classes", -1, 1 << 24, &classes))
         return false;
+    if (s->python && t->dtype != AG_INT64)
+        return arg_error(s, a, 0, "RuntimeError: one_hot is only applicable to index tensor.");
     Tensor *c = tensor_retain(t);
     if (!c) return session_fail(s, a->line, a->col, "%s", ag_error());
     int64_t top = -1;
@@ -1267,6 +1270,7 @@ static BUILTIN(py_one_hot) {
         memcpy(shape, c->shape, (size_t)c->ndim * sizeof *shape);
         shape[c->ndim] = classes;
         r = tensor_zeros(c->ndim + 1, shape, false);
+        if (r) tensor_set_dtype(r, AG_INT64);
         for (int64_t i = 0; r && i < c->numel; i++) r->data[i * classes + (int64_t)c->data[i]] = 1;
     }
     tensor_release(c);
@@ -1482,8 +1486,8 @@ const Builtin python_builtins[] = {
     PY("type", "type(object)", "the type of a value (type(3) is int)", py_type, 0),
     PY("id", "id(object)", "a number that is the same for the same object", py_id, 0),
     PY("device", "device(type)", "torch.device('cpu'): ag computes on the CPU", py_device, 0),
-    PY("one_hot", "one_hot(tensor, num_classes=-1)", "rows with a one at each class index "
-       "(float64 for now; PyTorch's are int64)", py_one_hot, BI_METHOD),
+    PY("one_hot", "one_hot(tensor, num_classes=-1)", "int64 rows with a one at each class "
+       "index", py_one_hot, BI_METHOD),
     PY("allclose", "allclose(input, other, rtol=1e-05, atol=1e-08)", "whether |a - b| <= atol + "
        "rtol * |b| everywhere", py_allclose, BI_METHOD),
     PY("view_as", "view_as(input, other)", "as view(other.shape): x reshaped to other's shape",

@@ -179,7 +179,9 @@ static BUILTIN(bi_requires_grad_) {
     Tensor *x = NULL;
     bool flag;
     if (!arg_tensor(s, a, 0, &x) || !arg_bool(s, a, 1, &flag)) return false;
-    if (tensor_set_requires_grad(x, flag) != 0) return arg_error(s, a, 0, "%s", ag_error());
+    if (tensor_set_requires_grad(x, flag) != 0)
+        return s->python ? session_fail(s, a->line, a->col, "RuntimeError: %s", ag_error())
+                         : arg_error(s, a, 0, "%s", ag_error());
     *out = value_tensor(tensor_retain(x));
     return true;
 }

@@ -1,0 +1,3 @@
+import torch
+print("before")
+print(-torch.tensor([True]))

@@ -1,0 +1,3 @@
+import torch
+print("before")
+print(torch.randn(2, dtype=torch.int64))

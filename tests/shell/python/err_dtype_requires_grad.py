@@ -1,0 +1,3 @@
+import torch
+print("before")
+torch.tensor([1, 2], requires_grad=True)
