@@ -521,16 +521,18 @@ Tensor *tensor_triplet_margin_loss(Tensor *anchor, Tensor *positive, Tensor *neg
 /* How an op's result type follows from its operands' (PyTorch's rules;
  * src/dtype.c applies them to every op's result). */
 typedef enum AgDtypeRule {
+    /* float64 operands give float64 under these (with the default float64) */
     AG_DTYPE_PROMOTE,   /* their result_type (add, relu, reshape, cat) */
     AG_DTYPE_FLOATING,  /* the same, or the default dtype where it is integral (div, exp) */
     AG_DTYPE_FLOAT_ONLY,/* the first operand's, which must be floating (mean) */
-    AG_DTYPE_BOOL,      /* bool (the comparisons) */
-    AG_DTYPE_INDEX,     /* int64 (argmax) */
     AG_DTYPE_SUM,       /* int64 for an integral or bool operand, else its own (sum) */
     AG_DTYPE_FIRST,     /* the first operand's: the others are indices or targets (nll_loss) */
     AG_DTYPE_NOT_FIRST, /* the result_type of all but the first, a condition (where) */
     AG_DTYPE_SAME,      /* the operands' one type: PyTorch refuses two (matmul) */
     AG_DTYPE_OWN,       /* set by the op itself (to) */
+    /* these make another type, or refuse float64, whatever the operands */
+    AG_DTYPE_BOOL,      /* bool (the comparisons) */
+    AG_DTYPE_INDEX,     /* int64 (argmax) */
     AG_DTYPE_INTEGRAL,  /* their result_type, integral or bool: PyTorch has no float kernel (&) */
 } AgDtypeRule;
 

@@ -220,11 +220,18 @@ static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
                       Tensor *const *inputs, int n, void **ctx, size_t ctx_size) {
     if (ctx) *ctx = NULL;
     if (!out) return NULL;
-    if (ag_dtype_needed(info, inputs, n)) {
+    /* One pass over the operands for both questions (op_overhead). */
+    unsigned any_dtype = (unsigned)ag_default_dtype_now;
+    bool any_grad = false;
+    for (int i = 0; i < n; i++) {
+        any_dtype |= inputs[i]->dtype;
+        any_grad |= inputs[i]->requires_grad;
+    }
+    if (any_dtype != 0 || info->dtype_rule >= AG_DTYPE_BOOL) { /* ag_dtype_needed's test */
         out = ag_apply_dtype(out, info->id, inputs, n);
         if (!out || !ag_dtype_is_floating((AgDtype)out->dtype)) return out;
     }
-    if (grad_disabled || !ag_any_requires_grad(inputs, n)) return out; /* a constant */
+    if (grad_disabled || !any_grad) return out; /* a constant */
     AG_ASSERT(info && info->backward, "a recorded op has a backward in the op table");
     /* The Function, its ctx, and (past AG_INLINE_INPUTS) its inputs array. */
     size_t fn_bytes = AG_FUNCTION_BYTES;

@@ -82,8 +82,7 @@ extern _Thread_local AgDtype ag_default_dtype_now;
 static inline bool ag_dtype_needed(const AgOpInfo *info, Tensor *const *in, int n) {
     unsigned any = (unsigned)ag_default_dtype_now;
     for (int i = 0; i < n; i++) any |= in[i] ? in[i]->dtype : 0u;
-    return any != 0 || info->dtype_rule == AG_DTYPE_BOOL || info->dtype_rule == AG_DTYPE_INDEX ||
-           info->dtype_rule == AG_DTYPE_SUM || info->dtype_rule == AG_DTYPE_INTEGRAL;
+    return any != 0 || info->dtype_rule >= AG_DTYPE_BOOL;
 }
 
 /* out, a constant an op made without recording, typed as ag_graph_record
