@@ -142,7 +142,7 @@ static bool read_op_args(Session *s, CallArgs *a, AgOpArgs *args, TensorList *l)
 }
 
 /* torch.max(x, dim) and min in a .py file: PyTorch's named tuple of the
- * values (r, taken) and the indices (as floats until dtypes come). */
+ * values (r, taken) and the indices (int64). */
 static bool values_and_indices(Session *s, CallArgs *a, const AgOpArgs *args, Tensor *r,
                                Value *out) {
     bool max = strcmp(a->b->op->name, "max") == 0;

@@ -2373,8 +2373,9 @@ static bool object_store(Session *s, const Stmt *st, Value *v, Status *status) {
 
 /* x.data = v: v's elements written into x's, unrecorded, as PyTorch's
  * w.data = w.data - lr * w.grad does (PyTorch rebinds x to v's storage;
- * ag copies, so a later in-place change of v does not reach x). v of
- * another shape is refused: ag's tensors keep their shape. */
+ * ag copies, so a later in-place change of v does not reach x). x takes
+ * v's dtype (model.float() does this to every parameter); v of another
+ * shape is refused: ag's tensors keep their shape. */
 static Status assign_data(Session *s, const Stmt *st) {
     const Node *t = st->target;
     Value obj, v;
@@ -2393,6 +2394,9 @@ static Status assign_data(Session *s, const Stmt *st) {
                           tensor_shape_str(obj.as.tensor, want, sizeof want),
                           tensor_shape_str(value, have, sizeof have));
     }
+    if (ok && value->dtype != obj.as.tensor->dtype &&
+        tensor_set_dtype(obj.as.tensor, (AgDtype)value->dtype) != 0)
+        ok = session_fail(s, t->line, t->col, "%s%s", session_engine_prefix(s, ag_error()), ag_error());
     if (ok) data = tensor_data(obj.as.tensor);
     if (ok && (!data || tensor_assign(data, value) != 0))
         ok = session_fail(s, t->line, t->col, "%s%s", session_engine_prefix(s, ag_error()), ag_error());

@@ -601,10 +601,10 @@ static int modified_fail(const Tensor *t, uint16_t saved) {
     if (t->grad_fn) snprintf(which, sizeof which, ", which is output 0 of %s0,", t->op_name);
     uint32_t now = ag_version_of(t), then = now - (uint16_t)(now - saved);
     ag_fail("one of the variables needed for gradient computation has been modified by an "
-            "inplace operation: [torch.DoubleTensor %s]%s is at version %u; expected version "
+            "inplace operation: [torch.%sTensor %s]%s is at version %u; expected version "
             "%u instead. Hint: enable anomaly detection to find the operation that failed to "
             "compute its gradient, with torch.autograd.set_detect_anomaly(True).",
-            shape, which, now, then);
+            ag_dtype_scalar_name((AgDtype)t->dtype), shape, which, now, then);
     return -1;
 }
 
