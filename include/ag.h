@@ -56,6 +56,8 @@ struct Tensor {
     double *data;                /* numel doubles, 64-byte aligned: owned, or base's */
     int64_t shape[AG_MAX_DIMS];
     int ndim;                    /* 0 for a scalar */
+    bool wrapped_number;         /* a 0-d tensor standing for a client's number
+                                    (tensor_number): promotion's lowest tier */
     int64_t numel;
     bool requires_grad;          /* only a floating tensor may */
     uint8_t dtype;               /* an AgDtype: AG_FLOAT64 unless made otherwise */
@@ -119,6 +121,12 @@ void ag_clear_error(void);
  * is NULL). New reference. */
 Tensor *tensor_create(int ndim, const int64_t *shape, const double *data, bool requires_grad);
 Tensor *tensor_scalar(double value); /* 0-d constant. New reference. */
+/* A 0-d constant standing for a number of the client's language (the
+ * shell's Python 2, 2.5, True: dtype int64, float64 or bool), which
+ * promotion ranks below every tensor, as PyTorch's wrapped numbers: a
+ * float32 tensor, even 0-d, times 2.5 is float32, an int64 tensor times
+ * 2.5 the default dtype. New reference. */
+Tensor *tensor_number(double value, AgDtype dtype);
 Tensor *tensor_retain(Tensor *t);    /* returns t; NULL does nothing */
 void tensor_release(Tensor *t);      /* NULL does nothing, like free(NULL) */
 
@@ -189,10 +197,11 @@ const char *ag_dtype_scalar_name(AgDtype dtype);
 /* PyTorch's promote_types: the type a and b both convert to. */
 AgDtype ag_promote_types(AgDtype a, AgDtype b);
 /* PyTorch's result_type of n operands: the common type of those with
- * dimensions; a 0-d one (the shell's Python numbers among them) counts
- * only where its category (bool < integer < floating) is higher. So an
- * int64 tensor times 2.5 is float64, a float32 tensor times a float64 0-d
- * tensor float32, an int32 tensor plus an int64 0-d tensor int32. */
+ * dimensions; a 0-d one counts only where its category (bool < integer <
+ * floating) is higher, and a number (tensor_number) only where its
+ * category is higher than both, a floating one as the default dtype. So
+ * an int64 tensor times 2.5 is float64, a float32 tensor times a float64
+ * 0-d tensor float32, an int32 tensor plus an int64 0-d tensor int32. */
 AgDtype ag_result_type(Tensor *const *operands, int n);
 /* PyTorch's can_cast: whether an in-place op may write a result of type
  * from into a tensor of type to (no floating into integral, no other type

@@ -888,13 +888,9 @@ static Tensor *to_tensor_at(const Value *v, int depth, char *why, size_t size) {
     why[0] = '\0';
     switch (v->kind) {
     case VAL_TENSOR: return tensor_retain(v->as.tensor);
-    case VAL_NUMBER: return tensor_scalar(v->as.number);
-    case VAL_INT:
-    case VAL_BOOL: { /* a Python int or bool: PyTorch's int64 and bool */
-        Tensor *t = tensor_scalar(value_scalar(v));
-        if (t) tensor_set_dtype(t, v->kind == VAL_INT ? AG_INT64 : AG_BOOL);
-        return t;
-    }
+    case VAL_NUMBER: return tensor_number(v->as.number, AG_FLOAT64); /* PyTorch's wrapped numbers */
+    case VAL_INT: return tensor_number(value_scalar(v), AG_INT64);
+    case VAL_BOOL: return tensor_number(value_scalar(v), AG_BOOL);
     case VAL_LIST:
         if (!v->as.list->tuple) return stack_list(v->as.list, depth, why, size);
         snprintf(why, size, "a tuple");

@@ -15,6 +15,9 @@
 #include <math.h>
 #include <string.h>
 
+_Thread_local AgDtype ag_default_dtype_now = AG_FLOAT64;
+#define default_dtype ag_default_dtype_now
+
 static const char *const dtype_names[AG_DTYPE_COUNT] = {
     [AG_FLOAT64] = "float64", [AG_FLOAT32] = "float32", [AG_INT64] = "int64",
     [AG_INT32] = "int32", [AG_BOOL] = "bool",
@@ -44,17 +47,26 @@ static int category(AgDtype dtype) {
 /* The enum is in promotion order: the common type is the earlier one. */
 AgDtype ag_promote_types(AgDtype a, AgDtype b) { return a < b ? a : b; }
 
+/* c10's combine_categories: higher's type, unless lower's category is
+ * higher (then their common type); -1 for none. */
+static int combine(int higher, int lower) {
+    if (higher < 0) return lower;
+    if (lower < 0 || category((AgDtype)lower) <= category((AgDtype)higher)) return higher;
+    return (int)ag_promote_types((AgDtype)higher, (AgDtype)lower);
+}
+
 AgDtype ag_result_type(Tensor *const *operands, int n) {
-    int dim = -1, zero = -1; /* the common type of each tier; -1: none yet */
+    int tiers[3] = {-1, -1, -1}; /* dimensioned, 0-d, numbers: each tier's common type */
     for (int i = 0; i < n; i++) {
-        if (!operands[i]) continue;
-        int *tier = operands[i]->ndim > 0 ? &dim : &zero;
-        AgDtype d = (AgDtype)operands[i]->dtype;
-        *tier = *tier < 0 ? (int)d : (int)ag_promote_types((AgDtype)*tier, d);
+        const Tensor *t = operands[i];
+        if (!t) continue;
+        int k = t->wrapped_number ? 2 : t->ndim > 0 ? 0 : 1;
+        AgDtype d = (AgDtype)t->dtype;
+        if (k == 2 && ag_dtype_is_floating(d)) d = default_dtype; /* a Python float */
+        tiers[k] = tiers[k] < 0 ? (int)d : (int)ag_promote_types((AgDtype)tiers[k], d);
     }
-    if (dim < 0) return zero < 0 ? AG_FLOAT64 : (AgDtype)zero;
-    if (zero < 0 || category((AgDtype)zero) <= category((AgDtype)dim)) return (AgDtype)dim;
-    return ag_promote_types((AgDtype)dim, (AgDtype)zero); /* c10's combine_categories */
+    int r = combine(tiers[0], combine(tiers[1], tiers[2]));
+    return r < 0 ? AG_FLOAT64 : (AgDtype)r;
 }
 
 bool ag_can_cast(AgDtype from, AgDtype to) {
@@ -62,8 +74,6 @@ bool ag_can_cast(AgDtype from, AgDtype to) {
     return !(from != AG_BOOL && to == AG_BOOL);
 }
 
-_Thread_local AgDtype ag_default_dtype_now = AG_FLOAT64;
-#define default_dtype ag_default_dtype_now
 
 AgDtype ag_default_dtype(void) { return default_dtype; }
 
@@ -212,6 +222,14 @@ Tensor *ag_apply_dtype(Tensor *out, int op, Tensor *const *in, int n) {
     out->dtype = (uint8_t)dtype;
     convert_values(out->data, out->numel, dtype, true);
     return out;
+}
+
+Tensor *ag_call_in_common_type(Tensor *(*f)(Tensor *, Tensor *), Tensor *a, Tensor *b) {
+    Tensor *ca = tensor_to(a, AG_FLOAT32), *cb = ca ? tensor_to(b, AG_FLOAT32) : NULL;
+    Tensor *r = cb ? f(ca, cb) : NULL;
+    tensor_release(ca);
+    tensor_release(cb);
+    return r;
 }
 
 int tensor_set_dtype(Tensor *t, AgDtype dtype) {

@@ -85,6 +85,19 @@ static inline bool ag_dtype_needed(const AgOpInfo *info, Tensor *const *in, int 
     return any != 0 || info->dtype_rule >= AG_DTYPE_BOOL;
 }
 
+/* PyTorch computes a binary op in its operands' common type: a float64 0-d
+ * operand (the shell's Python number) beside a float32 tensor becomes
+ * float32 first, so x * 0.1 multiplies by 0.1f and x > 0.1 compares with
+ * 0.1f. ag_needs_common_type is the cheap test (two dtypes that differ,
+ * one float32); ag_call_in_common_type converts and calls f (the op's own
+ * public function: with the operands converted the test fails, so it
+ * computes). */
+static inline bool ag_needs_common_type(const Tensor *a, const Tensor *b) {
+    return a && b && a->dtype != b->dtype && (a->dtype == AG_FLOAT32 || b->dtype == AG_FLOAT32) &&
+           ag_result_type((Tensor *const[]){(Tensor *)a, (Tensor *)b}, 2) == AG_FLOAT32;
+}
+Tensor *ag_call_in_common_type(Tensor *(*f)(Tensor *, Tensor *), Tensor *a, Tensor *b);
+
 /* out, a constant an op made without recording, typed as ag_graph_record
  * types a recorded one. */
 static inline Tensor *ag_typed_constant(Tensor *out, int op, Tensor *const *in, int n) {

@@ -418,6 +418,16 @@ Tensor *tensor_scalar(double value) {
     return tensor_create(0, NULL, &value, false);
 }
 
+Tensor *tensor_number(double value, AgDtype dtype) {
+    Tensor *t = tensor_scalar(value);
+    if (t && tensor_set_dtype(t, dtype) != 0) {
+        tensor_release(t);
+        return NULL;
+    }
+    if (t) t->wrapped_number = true;
+    return t;
+}
+
 Tensor *tensor_full(double value, int ndim, const int64_t *shape, bool requires_grad) {
     if (ndim > 0 && !shape) return ag_fail("full: shape is NULL");
     Tensor *t = ag_tensor_new(ndim, shape);

@@ -153,7 +153,10 @@ static void add_backward(Function *self, void *ctx, Tensor *g) {
     if (gb) ag_accumulate_grad(self->inputs[1], gb);
 }
 
-Tensor *tensor_add(Tensor *a, Tensor *b) { return binary_forward(AG_OP_ADD, add_rows, a, b); }
+Tensor *tensor_add(Tensor *a, Tensor *b) {
+    if (ag_needs_common_type(a, b)) return ag_call_in_common_type(tensor_add, a, b);
+    return binary_forward(AG_OP_ADD, add_rows, a, b);
+}
 
 Tensor *tensor_add_scaled(Tensor *a, Tensor *b, double alpha) {
     return add_scaled_forward(AG_OP_ADD, 1.0, a, b, alpha);
@@ -179,7 +182,10 @@ static void sub_backward(Function *self, void *ctx, Tensor *g) {
     if (gb) ag_accumulate_grad(self->inputs[1], gb);
 }
 
-Tensor *tensor_sub(Tensor *a, Tensor *b) { return binary_forward(AG_OP_SUB, sub_rows, a, b); }
+Tensor *tensor_sub(Tensor *a, Tensor *b) {
+    if (ag_needs_common_type(a, b)) return ag_call_in_common_type(tensor_sub, a, b);
+    return binary_forward(AG_OP_SUB, sub_rows, a, b);
+}
 
 Tensor *tensor_sub_scaled(Tensor *a, Tensor *b, double alpha) {
     return add_scaled_forward(AG_OP_SUB, -1.0, a, b, alpha);
@@ -236,7 +242,10 @@ static void mul_backward(Function *self, void *ctx, Tensor *g) {
     }
 }
 
-Tensor *tensor_mul(Tensor *a, Tensor *b) { return binary_forward(AG_OP_MUL, mul_rows, a, b); }
+Tensor *tensor_mul(Tensor *a, Tensor *b) {
+    if (ag_needs_common_type(a, b)) return ag_call_in_common_type(tensor_mul, a, b);
+    return binary_forward(AG_OP_MUL, mul_rows, a, b);
+}
 
 const AgOpInfo ag_op_mul = {
     .id = AG_OP_MUL, .name = "mul", .signature = "mul(input, other)", .params = "TT",
@@ -267,7 +276,10 @@ static void div_backward(Function *self, void *ctx, Tensor *g) {
     }
 }
 
-Tensor *tensor_div(Tensor *a, Tensor *b) { return binary_forward(AG_OP_DIV, div_rows, a, b); }
+Tensor *tensor_div(Tensor *a, Tensor *b) {
+    if (ag_needs_common_type(a, b)) return ag_call_in_common_type(tensor_div, a, b);
+    return binary_forward(AG_OP_DIV, div_rows, a, b);
+}
 
 const AgOpInfo ag_op_div = {
     .id = AG_OP_DIV, .name = "div", .signature = "div(input, other)", .params = "TT",
@@ -394,6 +406,7 @@ static void pow_scalar_backward(Function *self, Tensor *g) {
 }
 
 Tensor *tensor_pow(Tensor *a, Tensor *b) {
+    if (ag_needs_common_type(a, b)) return ag_call_in_common_type(tensor_pow, a, b);
     if (!a || !b || b->numel != 1) return binary_forward(AG_OP_POW, pow_rows, a, b);
     int64_t shape[AG_MAX_DIMS];
     int ndim;

@@ -13,6 +13,13 @@
 typedef double (*ElementFn)(double x, double y);
 
 static Tensor *broadcast_map(int id, ElementFn f, Tensor *a, Tensor *b) {
+    if (ag_needs_common_type(a, b)) { /* x > 0.1 on float32 x compares with 0.1f */
+        Tensor *ca = tensor_to(a, AG_FLOAT32), *cb = ca ? tensor_to(b, AG_FLOAT32) : NULL;
+        Tensor *r = cb ? broadcast_map(id, f, ca, cb) : NULL;
+        tensor_release(ca);
+        tensor_release(cb);
+        return r;
+    }
     const AgOpInfo *info = ag_op_at(id);
     const char *op = info->name;
     if (!a || !b) return ag_fail("%s: an operand is NULL", op);

@@ -232,10 +232,12 @@ static void minimum_backward(Function *self, void *ctx, Tensor *g) {
 }
 
 Tensor *tensor_maximum(Tensor *a, Tensor *b) {
+    if (ag_needs_common_type(a, b)) return ag_call_in_common_type(tensor_maximum, a, b);
     return extremum_forward(AG_OP_MAXIMUM, maximum_block, a, b);
 }
 
 Tensor *tensor_minimum(Tensor *a, Tensor *b) {
+    if (ag_needs_common_type(a, b)) return ag_call_in_common_type(tensor_minimum, a, b);
     return extremum_forward(AG_OP_MINIMUM, minimum_block, a, b);
 }
 

@@ -34,6 +34,17 @@ for a in DTYPES:
                 print("    {%s, %d, %s, %d, %s}," % (name(a), a0, name(b), b0, name(r)))
 print("};")
 
+# A tensor and a Python number (a wrapped number: the lowest tier).
+NUMBERS = [(2, "AG_INT64"), (2.5, "AG_FLOAT64"), (True, "AG_BOOL")]
+print("typedef struct { AgDtype a; bool a_0d; double number; AgDtype number_dtype; AgDtype want; } NumberCase;")
+print("static const NumberCase number_cases[] = {")
+for a in DTYPES:
+    for a0 in (False, True):
+        for v, vname in NUMBERS:
+            r = torch.result_type(sample(a, a0), v)
+            print("    {%s, %d, %s, %s, %s}," % (name(a), a0, float(v), vname, name(r)))
+print("};")
+
 # An op of each rule on a (2,) operand of each type: its result type, or
 # "refused" (-1) where PyTorch raises.
 OPS = [

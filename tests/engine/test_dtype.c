@@ -35,6 +35,31 @@ static void test_promotion(void) {
     CHECK(wrong == 0, "every pair of dtypes promotes as PyTorch's result_type");
 }
 
+/* A tensor and a number (tensor_number, the shell's Python numbers). */
+static void test_numbers(void) {
+    int wrong = 0;
+    for (size_t i = 0; i < sizeof number_cases / sizeof number_cases[0]; i++) {
+        const NumberCase *c = &number_cases[i];
+        Tensor *a = ones_of(c->a, c->a_0d), *b = tensor_number(c->number, c->number_dtype);
+        Tensor *r = tensor_mul(a, b);
+        wrong += !CHECK(r && r->dtype == c->want, "%s%s * a %s number: %s, PyTorch %s",
+                        ag_dtype_name(c->a), c->a_0d ? " 0-d" : "", ag_dtype_name(c->number_dtype),
+                        r ? ag_dtype_name((AgDtype)r->dtype) : ag_error(), ag_dtype_name(c->want));
+        tensor_release(a);
+        tensor_release(b);
+        tensor_release(r);
+    }
+    CHECK(wrong == 0, "a tensor and a number promote as PyTorch's wrapped numbers");
+    /* and the number is converted before the product: 0.1f, not 0.1 */
+    Tensor *x = ones_of(AG_FLOAT32, false), *tenth = tensor_number(0.1, AG_FLOAT64);
+    Tensor *three = tensor_number(3, AG_INT64), *x3 = tensor_mul(x, three);
+    Tensor *r = x3 ? tensor_mul(x3, tenth) : NULL;
+    CHECK(r && r->dtype == AG_FLOAT32 && r->data[0] == (double)(3.0f * 0.1f),
+          "float32 3 * 0.1 is 3.0f * 0.1f");
+    Tensor *all[] = {x, tenth, three, x3, r};
+    for (int k = 0; k < 5; k++) tensor_release(all[k]);
+}
+
 static Tensor *run_op(const char *op, Tensor *x) {
     if (!strcmp(op, "add")) return tensor_add(x, x);
     if (!strcmp(op, "div")) return tensor_div(x, x);
@@ -165,6 +190,7 @@ static void test_refusals(void) {
 
 void test_dtype(void) {
     test_promotion();
+    test_numbers();
     test_op_dtypes();
     test_conversions();
     test_arithmetic();
