@@ -45,6 +45,7 @@ static bool apply_tensor_binary(Session *s, const Node *n, TokenType op, const V
 
 /* The engine's result as a value, or its error at the node. */
 static bool engine_result(Session *s, const Node *n, Tensor *t, Value *out) {
+    *out = value_void(); /* a failure leaves nothing for the caller to release */
     if (!t) return session_fail(s, n->line, n->col, "%s%s", session_engine_prefix(s, ag_error()),
                                 ag_error());
     *out = value_tensor(t);
@@ -2621,7 +2622,7 @@ static Status assign_index(Session *s, const Stmt *st, TokenType op) {
     ok = ok && eval_index_items(s, target, x, &ix) && eval_expression(s, st->expr, &rhs);
     bool was_enabled = ag_set_grad_enabled(false); /* nothing is recorded */
     if (ok && op != TOK_ERROR) { /* the current elements, op the new value */
-        Value cur;
+        Value cur = value_void();
         ok = engine_result(s, target, tensor_index(x, ix.items, ix.count), &cur);
         Node op_node = *target;
         op_node.left = st->target, op_node.right = st->expr;
