@@ -35,11 +35,16 @@ Tensor *tensor_dropout(Tensor *x, double p, bool training, AgGenerator *g) {
     /* PyTorch's: noise = bernoulli_(1 - p) (its stream), noise / (1 - p), x * noise */
     Tensor *noise = ag_tensor_new_like(x);
     if (!noise) return NULL;
+    noise->dtype = x->dtype; /* empty_like: a float64 noise would promote a float32 x */
     bool was = ag_set_grad_enabled(false);
     int rc = tensor_bernoulli_(noise, 1 - p, g);
     ag_set_grad_enabled(was);
     if (rc != 0) return tensor_release(noise), NULL;
-    for (int64_t i = 0; i < noise->numel; i++) noise->data[i] /= 1 - p;
+    /* noise.div_(1 - p): the Python float 1 - p becomes noise's dtype, and
+     * float32's quotient is float64's rounded (53 >= 2 * 24 + 2 bits) */
+    double keep = ag_dtype_convert(1 - p, (AgDtype)x->dtype);
+    for (int64_t i = 0; i < noise->numel; i++) noise->data[i] /= keep;
+    if (x->dtype == AG_FLOAT32) tensor_set_dtype(noise, AG_FLOAT32);
     Tensor *r = tensor_mul(x, noise);
     tensor_release(noise);
     return r;
