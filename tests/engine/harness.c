@@ -44,6 +44,12 @@ Tensor *test_uniform(double lo, double hi, bool requires_grad, int ndim, const i
     return t;
 }
 
+Tensor *test_like(Tensor *c, const Tensor *like) {
+    if (c && like && ag_dtype_is_floating((AgDtype)like->dtype) && c->dtype != like->dtype)
+        tensor_set_dtype(c, (AgDtype)like->dtype);
+    return c;
+}
+
 /* loss = sum(out * w) as a plain double, with no graph. */
 static double weighted_sum(const Tensor *out, const Tensor *w) {
     double s = 0.0;
@@ -103,6 +109,155 @@ void test_fd_coverage(void) {
     if (missing == 0) CHECK(true, "every op with a backward was checked against finite differences");
 }
 
+/* ---- the float32 pass ----------------------------------------------------
+ * After the float64 check, the same build runs on float32 copies of the
+ * inputs and is compared with a float64 run at the same points (the inputs
+ * rounded to float32, kept float64). Finite differences are not used here:
+ * in float32 a central difference's rounding error, eps / h with eps =
+ * 6e-8, and its truncation error, h^2, cannot both get under 1e-4 (h = 1e-3
+ * leaves both near 1e-5 to 1e-4 times the local scale, and worse where the
+ * values cancel), so a float32 finite-difference check would pass wrong
+ * gradients or fail right ones. The reference instead is float64's analytic
+ * gradient, the code the finite differences just verified, at points within
+ * an ulp of float32 of those it verified it at.
+ *
+ * Tolerance: each float32 op rounds once (relative 2^-24 = 6e-8); a graph
+ * of tens of ops, sums over up to a few hundred terms and a condition
+ * number of ten or so stay under 1e-4 relative. Where terms cancel the
+ * error is relative to the terms, not to the result, so an absolute part
+ * is scaled by the largest magnitude of the tensor compared:
+ *   |got - want| <= 1e-4 |want| + 1e-5 max(1, max |want|). */
+enum { MAX_INPUTS = 8 };
+
+typedef struct {
+    Tensor *out;
+    Tensor *grads[MAX_INPUTS]; /* NULL: not reached (zero) or not required */
+} Run;
+
+/* A leaf copy of t with its values rounded to float32: typed float32 when
+ * typed, else float64 holding float32 values. Non-floating tensors (class
+ * indices, masks) are copied as they are. */
+static Tensor *as_float32(const Tensor *t, bool typed) {
+    Tensor *c = tensor_copy(t);
+    if (!c || !ag_dtype_is_floating((AgDtype)t->dtype)) return c;
+    tensor_set_dtype(c, AG_FLOAT32);
+    if (!typed) c->dtype = (uint8_t)t->dtype;
+    tensor_set_requires_grad(c, t->requires_grad);
+    return c;
+}
+
+/* t's values are float32's: none lost bits a float32 would not hold. */
+static bool holds_float32(const Tensor *t) {
+    for (int64_t k = 0; k < t->numel; k++)
+        if (!same_double((double)(float)t->data[k], t->data[k])) return false;
+    return true;
+}
+
+/* A floating result of the graph that is not float32: a promotion in an op
+ * that should have kept float32 (or a float64 constant of the build's), or
+ * a float32 tensor holding values float32 cannot (a rounding missed). */
+static bool promoted(const Tensor *t) {
+    return t->dtype == AG_FLOAT64 || (t->dtype == AG_FLOAT32 && !holds_float32(t));
+}
+
+/* The first intermediate result of out's graph (out itself included) that
+ * is not float32; NULL when all are float32 (or not floating). */
+static const char *promoted_op(const Tensor *out) {
+    enum { MAX = 4096 };
+    static const Function *stack[MAX];
+    int top = 0;
+    if (promoted(out)) return out->op_name ? out->op_name : "the result";
+    if (out->grad_fn && tensor_has_graph(out)) stack[top++] = out->grad_fn;
+    for (int steps = 0; top > 0 && steps < MAX; steps++) {
+        const Function *fn = stack[--top];
+        for (int i = 0; i < fn->num_inputs; i++) {
+            const Tensor *in = fn->inputs[i];
+            if (!in->grad_fn || !tensor_has_graph(in)) continue;
+            if (promoted(in)) return in->grad_fn->name;
+            if (top < MAX) stack[top++] = in->grad_fn;
+        }
+    }
+    return NULL;
+}
+
+/* Builds on in and differentiates sum(out * w): r gets the result and each
+ * input's gradient. float32: also reports a promoted intermediate. */
+static bool run_build(const char *name, BuildFn build, const void *arg, Tensor **in, int n,
+                      const Tensor *w, bool float32, Run *r) {
+    r->out = build(in, arg);
+    if (!CHECK(r->out != NULL, "%s (float%d): forward failed: %s", name, float32 ? 32 : 64,
+               ag_error()))
+        return false;
+    const char *where = float32 ? promoted_op(r->out) : NULL;
+    bool ok = CHECK(!where, "%s (float32): %s gives a result that is not float32", name, where);
+    Tensor *wt = as_float32(w, float32);
+    Tensor *weighted = tensor_mul(r->out, wt), *loss = tensor_sum(weighted);
+    tensor_release(weighted);
+    tensor_release(wt);
+    if (loss->requires_grad)
+        ok = CHECK(backward(loss) == 0, "%s (float%d): backward failed: %s", name,
+                   float32 ? 32 : 64, ag_error()) && ok;
+    tensor_release(loss);
+    for (int i = 0; i < n; i++) r->grads[i] = tensor_retain(in[i]->grad);
+    return ok;
+}
+
+static void release_run(Run *r, int n) {
+    tensor_release(r->out);
+    for (int i = 0; i < n; i++) tensor_release(r->grads[i]);
+}
+
+/* got (float32) agrees with want (float64, at the same points) within the
+ * float32 tolerance above; a NULL gradient is zeros. */
+static bool agree32(const char *name, const char *what, const Tensor *got, const Tensor *want) {
+    double scale = 1.0;
+    for (int64_t k = 0; want && k < want->numel; k++)
+        if (isfinite(want->data[k])) scale = fmax(scale, fabs(want->data[k]));
+    int64_t numel = want ? want->numel : got ? got->numel : 0;
+    for (int64_t k = 0; k < numel; k++) {
+        double g = got ? got->data[k] : 0.0, e = want ? want->data[k] : 0.0;
+        bool same = isfinite(e) ? fabs(g - e) <= 1e-4 * fabs(e) + 1e-5 * scale
+                                : same_double(g, e) || (isnan(g) && isnan(e));
+        if (!same)
+            return CHECK(false, "%s (float32): %s [%lld]: %.9g, float64 gives %.9g", name, what,
+                         (long long)k, g, e);
+    }
+    return true;
+}
+
+/* The float32 pass: results float32 (or what the float64 run's were, where
+ * those are not floating), values and gradients float64's within the
+ * tolerance, each gradient float32. */
+static bool check_float32(const char *name, BuildFn build, const void *arg, Tensor **inputs,
+                          int n, const Tensor *w) {
+    Tensor *in64[MAX_INPUTS], *in32[MAX_INPUTS];
+    for (int i = 0; i < n; i++) in64[i] = as_float32(inputs[i], false);
+    for (int i = 0; i < n; i++) in32[i] = as_float32(inputs[i], true);
+    Run want = {0}, got = {0};
+    bool ok = run_build(name, build, arg, in64, n, w, false, &want) &&
+              run_build(name, build, arg, in32, n, w, true, &got);
+    if (ok && !ag_dtype_is_floating((AgDtype)want.out->dtype))
+        ok = CHECK(got.out->dtype == want.out->dtype, "%s (float32): a %s result, not %s", name,
+                   ag_dtype_name((AgDtype)got.out->dtype), ag_dtype_name((AgDtype)want.out->dtype));
+    ok = ok && agree32(name, "value", got.out, want.out);
+    for (int i = 0; ok && i < n; i++) {
+        if (!in32[i]->requires_grad) continue;
+        char what[32];
+        snprintf(what, sizeof what, "d/d input %d", i);
+        ok = (!got.grads[i] || CHECK(got.grads[i]->dtype == AG_FLOAT32 &&
+                                         holds_float32(got.grads[i]),
+                                     "%s (float32): %s is %s, or holds more than float32 does", name, what,
+                                     ag_dtype_name((AgDtype)got.grads[i]->dtype))) &&
+             agree32(name, what, got.grads[i], want.grads[i]);
+    }
+    release_run(&want, n);
+    release_run(&got, n);
+    for (int i = 0; i < n; i++) tensor_release(in64[i]), tensor_release(in32[i]);
+    if (!ok) ag_graph_free(); /* a failed backward may leave its graph */
+    if (ok) CHECK(true, "%s (float32)", name);
+    return ok;
+}
+
 bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs, int n) {
     Tensor *out = build(inputs, arg);
     if (!CHECK(out != NULL, "%s: forward failed: %s", name, ag_error())) return false;
@@ -119,7 +274,6 @@ bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs,
     tensor_release(out);
 
     /* Numeric side: constant copies, perturbed one element at a time. */
-    enum { MAX_INPUTS = 8 };
     if (!CHECK(n <= MAX_INPUTS, "%s: fd_check takes at most %d inputs", name, MAX_INPUTS))
         return false;
     Tensor *consts[MAX_INPUTS];
@@ -145,8 +299,9 @@ bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs,
         }
     }
     for (int i = 0; i < n; i++) tensor_release(consts[i]);
-    tensor_release(w);
     if (ok) CHECK(true, "%s", name);
+    ok = ok && check_float32(name, build, arg, inputs, n, w);
+    tensor_release(w);
     return ok;
 }
 
