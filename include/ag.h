@@ -399,6 +399,11 @@ const char *ag_blas_name(void);
 Tensor *tensor_softmax(Tensor *x, int axis);
 Tensor *tensor_log_softmax(Tensor *x, int axis);
 
+/* Running sums and products along dim, each lane in order (PyTorch's CPU
+ * kernel's values); an integral or bool x gives int64. */
+Tensor *tensor_cumsum(Tensor *x, int64_t dim);
+Tensor *tensor_cumprod(Tensor *x, int64_t dim);
+
 /* Comparisons: 1. where true, 0. where false; constants (no gradient flows
  * through a comparison). Broadcasting. */
 Tensor *tensor_eq(Tensor *a, Tensor *b);

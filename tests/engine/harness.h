@@ -84,6 +84,7 @@ void test_random(void);
 void test_layers(void);
 void test_retain(void);
 void test_dtype(void);
+void test_cumulative(void);
 
 /* Baseline of live tensors, to prove a test leaked nothing (the harness
  * checks every group; a test checks its own where a path must free all). */
