@@ -166,6 +166,11 @@ Tensor *tensor_rand(int ndim, const int64_t *shape, bool requires_grad);  /* U[0
 Tensor *tensor_arange(double start, double stop, double step);           /* 1-D */
 Tensor *tensor_eye(int64_t n);
 Tensor *tensor_linspace(double start, double stop, int64_t n);
+/* The same as dtype: float32's are PyTorch's float32 kernels' points (its
+ * steps in float, or in double rounded), not float64's rounded; other
+ * dtypes float64's, converted. */
+Tensor *tensor_arange_as(double start, double stop, double step, AgDtype dtype);
+Tensor *tensor_linspace_as(double start, double stop, int64_t n, AgDtype dtype);
 /* A constant copy of t's values: a leaf that does not require grad. */
 /* A new leaf that shares t's elements and version counter (PyTorch's
  * detach): an in-place change through either is seen by both, and a graph
