@@ -31,7 +31,15 @@ Tensor *tensor_dropout(Tensor *x, double p, bool training, AgGenerator *g) {
     if (!(p >= 0 && p <= 1))
         return ag_fail("dropout probability has to be between 0 and 1, but got %g", p);
     if (!training || p == 0) return tensor_retain(x);
-    if (p == 1) return with_number(tensor_mul, x, 0.0);
+    if (p == 1) { /* x * zeros({}, x.options()): x's dtype, an integer one too */
+        Tensor *zero = tensor_scalar(0.0);
+        if (zero) tensor_set_dtype(zero, (AgDtype)x->dtype);
+        return take2(tensor_mul, tensor_retain(x), zero);
+    }
+    if (!ag_dtype_is_floating((AgDtype)x->dtype)) /* PyTorch's noise.div_(1 - p), in place */
+        return ag_fail("result type %s can't be cast to the desired output type %s",
+                       ag_dtype_scalar_name(ag_default_dtype()),
+                       ag_dtype_scalar_name((AgDtype)x->dtype));
     /* PyTorch's: noise = bernoulli_(1 - p) (its stream), noise / (1 - p), x * noise */
     Tensor *noise = ag_tensor_new_like(x);
     if (!noise) return NULL;
