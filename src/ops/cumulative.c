@@ -128,8 +128,9 @@ const AgOpInfo ag_op_cumsum = {
  *     reversed cumsum from 0 at the end;
  *   - with its first zero at z1 (and its second at z2, or n): before z1
  *     the same over w[k .. z1-1]; at z1, y[z1-1] (1 when z1 = 0) times
- *     g[z1] + sum over z1 < j < z2 of g[j] * x[z1+1] * ... * x[j];
- *     after z1, 0.
+ *     g[z1] + sum over z1 < j < z2 of g[j] * x[z1+1] * ... * x[j], a
+ *     sum over the whole dim (zeros outside) in its sum's order; after
+ *     z1, 0.
  *   A float32 x has PyTorch's float32 steps: w, the reversed cumsum and
  *   the product rounded (its tensors between ops are float32), the running
  *   products in double (its cumprod's accumulator).
@@ -138,38 +139,60 @@ const AgOpInfo ag_op_cumsum = {
 static double round_if(double v, bool f32) { return f32 ? (double)(float)v : v; }
 
 /* dx[k] for k < end: the reversed cumsum of w = y * g over [k, end),
- * divided by x[k]. Lane elements at stride s. */
-static void before_zero(const double *x, const double *y, const double *g, int64_t end, int64_t s,
-                        bool f32, double *dx) {
+ * divided by x[k]; 0 from end on. Lane elements at stride s. */
+static void before_zero(const double *x, const double *y, const double *g, int64_t end,
+                        int64_t n, int64_t s, bool f32, double *dx) {
     double acc = 0.0;
+    for (int64_t k = n - 1; k >= end; k--) dx[k * s] = 0.0;
     for (int64_t k = end - 1; k >= 0; k--) {
         acc += round_if(y[k * s] * g[k * s], f32);
         dx[k * s] = round_if(acc, f32) / x[k * s];
     }
 }
 
-/* dx at the first zero z1 of a lane of n, as the comment above says: the
- * sum over the dim in order (its terms outside [z1, z2) are zeros). */
-static double at_zero(const double *x, const double *y, const double *g, int64_t z1, int64_t n,
-                      int64_t s, bool f32) {
-    double sum = g[z1 * s], run = 1.0;
-    for (int64_t j = z1 + 1; j < n && x[j * s] != 0.0; j++) {
-        run *= x[j * s];
-        sum += round_if(round_if(run, f32) * g[j * s], f32);
-        sum = round_if(sum, f32);
-    }
-    return z1 == 0 ? sum : sum * y[(z1 - 1) * s];
+/* Index of the first zero of a lane of n at stride s, from k; n if none. */
+static int64_t next_zero(const double *x, int64_t k, int64_t n, int64_t s) {
+    while (k < n && x[k * s] != 0.0) k++;
+    return k;
 }
 
-/* One lane of n at stride s: dx as cumprod_backward gives it. */
-static void cumprod_lane(const double *x, const double *y, const double *g, int64_t n, int64_t s,
-                         bool f32, double *dx) {
-    int64_t z1 = 0;
-    while (z1 < n && x[z1 * s] != 0.0) z1++;
-    before_zero(x, y, g, z1, s, f32, dx);
-    if (z1 == n) return;
-    dx[z1 * s] = at_zero(x, y, g, z1, n, s, f32);
-    for (int64_t k = z1 + 1; k < n; k++) dx[k * s] = 0.0;
+/* The terms PyTorch sums for the first zero z1 of a lane (second zero or
+ * end z2): cumprod of x with 1 outside (z1, z2), times g inside [z1, z2)
+ * and 0 outside; zeros for a lane without a zero. */
+static void zero_terms(const double *x, const double *g, int64_t n, int64_t s, bool f32,
+                       double *t) {
+    int64_t z1 = next_zero(x, 0, n, s), z2 = z1 < n ? next_zero(x, z1 + 1, n, s) : n;
+    double run = 1.0; /* the cumprod's accumulator: double for both float types */
+    for (int64_t k = 0; k < n; k++) {
+        if (k > z1 && k < z2) run *= x[k * s];
+        t[k * s] = round_if(round_if(run, f32) * (k >= z1 && k < z2 ? g[k * s] : 0.0), f32);
+    }
+}
+
+/* dx at each lane's first zero z1: the terms above summed over the dim in
+ * PyTorch's order (ag's sum, keepdim), times y[z1 - 1] (1 where z1 = 0).
+ * false when a tensor could not be allocated. */
+static bool at_first_zeros(const Tensor *x, const Tensor *y, const Tensor *g, Lanes l,
+                           int64_t axis, double *dx) {
+    Tensor *terms = ag_tensor_new_like(x), *sums = NULL;
+    if (terms) {
+        terms->dtype = x->dtype;
+        for (int64_t j = 0; j < l.outer * l.inner; j++) {
+            int64_t b = lane_base(l, j);
+            zero_terms(x->data + b, g->data + b, l.n, l.inner, x->dtype == AG_FLOAT32,
+                       terms->data + b);
+        }
+        sums = tensor_sum_dims(terms, &axis, 1, true);
+    }
+    for (int64_t j = 0; sums && j < l.outer * l.inner; j++) {
+        int64_t b = lane_base(l, j), z1 = next_zero(x->data + b, 0, l.n, l.inner);
+        if (z1 == l.n) continue;
+        double sum = sums->data[j];
+        dx[b + z1 * l.inner] = z1 == 0 ? sum : sum * y->data[b + (z1 - 1) * l.inner];
+    }
+    bool ok = sums != NULL;
+    tensor_release(terms), tensor_release(sums);
+    return ok;
 }
 
 static void cumprod_backward(Function *self, void *ctx, Tensor *g) {
@@ -183,10 +206,15 @@ static void cumprod_backward(Function *self, void *ctx, Tensor *g) {
     }
     Tensor *dx = ag_tensor_new_like(g);
     if (!dx) return;
-    bool f32 = x->dtype == AG_FLOAT32;
+    bool f32 = x->dtype == AG_FLOAT32, zeros = false;
     for (int64_t j = 0; j < l.outer * l.inner; j++) {
-        int64_t b = lane_base(l, j);
-        cumprod_lane(x->data + b, y->data + b, g->data + b, l.n, l.inner, f32, dx->data + b);
+        int64_t b = lane_base(l, j), z1 = next_zero(x->data + b, 0, l.n, l.inner);
+        before_zero(x->data + b, y->data + b, g->data + b, z1, l.n, l.inner, f32, dx->data + b);
+        zeros = zeros || z1 < l.n;
+    }
+    if (zeros && !at_first_zeros(x, y, g, l, c->axis, dx->data)) {
+        tensor_release(dx);
+        return;
     }
     ag_accumulate_grad(x, dx);
 }

