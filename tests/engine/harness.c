@@ -119,13 +119,15 @@ void test_fd_coverage(void) {
  * After the float64 check, the same build runs on float32 copies of the
  * inputs and is compared with a float64 run at the same points (the inputs
  * rounded to float32, kept float64). Finite differences are not used here:
- * in float32 a central difference's rounding error, eps / h with eps =
- * 6e-8, and its truncation error, h^2, cannot both get under 1e-4 (h = 1e-3
- * leaves both near 1e-5 to 1e-4 times the local scale, and worse where the
- * values cancel), so a float32 finite-difference check would pass wrong
- * gradients or fail right ones. The reference instead is float64's analytic
- * gradient, the code the finite differences just verified, at points within
- * an ulp of float32 of those it verified it at.
+ * in float32 a central difference of the loss carries rounding noise of
+ * about eps |loss| / h (eps = 6e-8) and a truncation error of about h^2
+ * times the third derivative; at the best h (near 5e-3) each is some 1e-5
+ * of the loss's scale, and the loss sums every output, so one element's
+ * derivative, often a hundred times smaller, would be off by 1e-3 of
+ * itself or more: a tolerance loose enough for that passes wrong
+ * gradients. The reference instead is float64's analytic gradient, the
+ * code the finite differences just verified, at points within an ulp of
+ * float32 of those it verified it at.
  *
  * Tolerance: each float32 op rounds once (relative 2^-24 = 6e-8); a graph
  * of tens of ops, sums over up to a few hundred terms and a condition
@@ -134,14 +136,16 @@ void test_fd_coverage(void) {
  * is scaled by the largest magnitude of the tensor compared:
  *   |got - want| <= 1e-4 |want| + 1e-5 max(1, max |want|).
  * Over the whole suite the largest error is 4% of that (a random graph's
- * gradient), so the bound is loose enough for sums and tight enough to
- * catch a wrong formula or a missed rounding.
+ * gradient): loose enough for sums, tight enough for a wrong formula. A
+ * missed rounding is caught apart, exactly: every float32 tensor must hold
+ * float32 values (holds_float32).
  *
- * Kinks need no skipping: the float64 check has already kept every input
- * further than its step h = 1e-6 from one (or it would have failed, and
- * the random graphs keep 1e-4 away: KINK_MARGIN), while float32 moves a
- * value by 6e-8 of it per op; a value that crossed a kink would show as an
- * error here, which is what it would be in PyTorch's float32 too. */
+ * Kinks need no skipping: the tests place inputs away from them (both
+ * sides of each, and the random graphs at least KINK_MARGIN = 1e-4 off),
+ * or the float64 finite differences, which straddle anything within h =
+ * 1e-6, would have failed first; float32 moves a value by 6e-8 of itself
+ * per op. A value that crossed a kink would show as an error here, which
+ * is what it would be in PyTorch's float32 too. */
 enum { MAX_INPUTS = 8 };
 
 typedef struct {
