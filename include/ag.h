@@ -174,6 +174,11 @@ Tensor *tensor_rand(int ndim, const int64_t *shape, bool requires_grad);  /* U[0
 Tensor *tensor_arange(double start, double stop, double step);           /* 1-D */
 Tensor *tensor_eye(int64_t n);
 Tensor *tensor_linspace(double start, double stop, int64_t n);
+/* The same as dtype: float32's are PyTorch's float32 kernels' points (its
+ * steps in float, or in double rounded), not float64's rounded; other
+ * dtypes float64's, converted. */
+Tensor *tensor_arange_as(double start, double stop, double step, AgDtype dtype);
+Tensor *tensor_linspace_as(double start, double stop, int64_t n, AgDtype dtype);
 /* A constant copy of t's values: a leaf that does not require grad. */
 /* A new leaf that shares t's elements and version counter (PyTorch's
  * detach): an in-place change through either is seen by both, and a graph
@@ -407,6 +412,11 @@ const char *ag_blas_name(void);
 
 Tensor *tensor_softmax(Tensor *x, int axis);
 Tensor *tensor_log_softmax(Tensor *x, int axis);
+
+/* Running sums and products along dim, each lane in order (PyTorch's CPU
+ * kernel's values); an integral or bool x gives int64. */
+Tensor *tensor_cumsum(Tensor *x, int64_t dim);
+Tensor *tensor_cumprod(Tensor *x, int64_t dim);
 
 /* Comparisons: 1. where true, 0. where false; constants (no gradient flows
  * through a comparison). Broadcasting. */

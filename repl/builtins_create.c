@@ -178,20 +178,24 @@ static bool range_args(Session *s, CallArgs *a, bool integers, double *start, do
     return true;
 }
 
-/* arange of Python ints is int64, as PyTorch's. */
+/* arange of Python ints is int64, as PyTorch's. The dtype is known before
+ * the points are: float32's are computed as PyTorch's float32 kernel does. */
 static BUILTIN(bi_arange) {
     double start, stop, step;
     bool ints = true;
     for (int k = 0; k < a->num_rest; k++) ints = ints && a->rest[k].kind == VAL_INT;
+    AgDtype dtype;
     return range_args(s, a, false, &start, &stop, &step) &&
-           typed_leaf(s, a, 1, tensor_arange(start, stop, step),
-                      ints ? AG_INT64 : ag_default_dtype(), out);
+           creation_dtype(s, a, ints ? AG_INT64 : ag_default_dtype(), &dtype) &&
+           typed_leaf(s, a, 1, tensor_arange_as(start, stop, step, dtype), dtype, out);
 }
 
 static BUILTIN(bi_range) {
     double start, stop, step;
+    AgDtype dtype;
     return range_args(s, a, true, &start, &stop, &step) &&
-           leaf_result(s, a, 1, tensor_arange(start, stop, step), out);
+           creation_dtype(s, a, ag_default_dtype(), &dtype) &&
+           leaf_result(s, a, 1, tensor_arange_as(start, stop, step, dtype), out);
 }
 
 /* eye(n) and eye(n, m): ones on the diagonal of an n x m matrix. */
@@ -208,9 +212,11 @@ static BUILTIN(bi_eye) {
 static BUILTIN(bi_linspace) {
     double start, stop;
     int64_t n;
+    AgDtype dtype;
     return arg_number(s, a, 0, &start) && arg_number(s, a, 1, &stop) &&
            arg_int(s, a, 2, "the number of points", 0, INT64_MAX, &n) &&
-           leaf_result(s, a, 3, tensor_linspace(start, stop, n), out);
+           creation_dtype(s, a, ag_default_dtype(), &dtype) &&
+           leaf_result(s, a, 3, tensor_linspace_as(start, stop, n, dtype), out);
 }
 
 

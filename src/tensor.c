@@ -471,6 +471,28 @@ Tensor *tensor_arange(double start, double stop, double step) {
     return t;
 }
 
+/* PyTorch's float32 arange: each point start + step*i in double (float's
+ * accumulate type) rounded to float; in its vector loop, two vectors of 8
+ * floats, each vector's first point so, and the next seven that float plus
+ * j*step in double, rounded. (float64's points rounded differ by an ulp.) */
+static void arange_float32(double start, double step, int64_t n, double *out) {
+    int64_t i = 0;
+    for (; n - i >= 16; i += 16)
+        for (int64_t v = i; v < i + 16; v += 8) {
+            float first = (float)fma(step, (double)v, start);
+            out[v] = first;
+            for (int j = 1; j < 8; j++) out[v + j] = (float)fma((double)j, step, (double)first);
+        }
+    for (; i < n; i++) out[i] = (float)fma(step, (double)i, start);
+}
+
+Tensor *tensor_arange_as(double start, double stop, double step, AgDtype dtype) {
+    Tensor *t = tensor_arange(start, stop, step);
+    if (t && dtype == AG_FLOAT32) arange_float32(start, step, t->numel, t->data);
+    if (t && tensor_set_dtype(t, dtype) != 0) return tensor_release(t), NULL;
+    return t;
+}
+
 Tensor *tensor_eye(int64_t n) {
     if (n < 0) return ag_fail("eye: size must be non-negative, not %lld", (long long)n);
     Tensor *t = tensor_zeros(2, (int64_t[]){n, n}, false);
@@ -504,6 +526,34 @@ Tensor *tensor_linspace(double start, double stop, int64_t n) {
             for (int j = 0; j < 4; j++) t->data[v + j] = j ? first + step * (double)j : first;
         }
     for (; i < n; i++) t->data[i] = linspace_point(start, stop, step, n, i);
+    return t;
+}
+
+/* PyTorch's float32 linspace: as float64's, but every step in float
+ * (start, stop and the step rounded to float first, each point one fused
+ * multiply-add in float, the vector loop's two vectors of 8 floats each
+ * first + step*j in float). */
+static float linspace_point32(float start, float stop, float step, int64_t n, int64_t i) {
+    return i < (n == 1 ? 1 : n / 2) ? fmaf(step, (float)i, start)
+                                    : fmaf(-step, (float)(n - 1 - i), stop);
+}
+
+static void linspace_float32(double start, double stop, int64_t n, double *out) {
+    float s = (float)start, e = (float)stop, step = n > 1 ? (e - s) / (float)(n - 1) : 0.0f;
+    int64_t i = 0;
+    for (; n - i >= 16; i += 16)
+        for (int64_t v = i; v < i + 16; v += 8) {
+            float first = linspace_point32(s, e, step, n, v);
+            out[v] = first;
+            for (int j = 1; j < 8; j++) out[v + j] = first + step * (float)j;
+        }
+    for (; i < n; i++) out[i] = linspace_point32(s, e, step, n, i);
+}
+
+Tensor *tensor_linspace_as(double start, double stop, int64_t n, AgDtype dtype) {
+    Tensor *t = tensor_linspace(start, stop, n);
+    if (t && dtype == AG_FLOAT32) linspace_float32(start, stop, n, t->data);
+    if (t && tensor_set_dtype(t, dtype) != 0) return tensor_release(t), NULL;
     return t;
 }
 

@@ -31,15 +31,28 @@ Tensor *tensor_dropout(Tensor *x, double p, bool training, AgGenerator *g) {
     if (!(p >= 0 && p <= 1))
         return ag_fail("dropout probability has to be between 0 and 1, but got %g", p);
     if (!training || p == 0) return tensor_retain(x);
-    if (p == 1) return with_number(tensor_mul, x, 0.0);
+    if (p == 1) { /* x * zeros({}, x.options()): x's dtype, an integer one too */
+        Tensor *zero = tensor_scalar(0.0);
+        if (zero) tensor_set_dtype(zero, (AgDtype)x->dtype);
+        return take2(tensor_mul, tensor_retain(x), zero);
+    }
+    if (!ag_dtype_is_floating((AgDtype)x->dtype)) /* PyTorch's noise.div_(1 - p), in place */
+        return ag_fail("result type %s can't be cast to the desired output type %s",
+                       ag_dtype_scalar_name(ag_default_dtype()),
+                       ag_dtype_scalar_name((AgDtype)x->dtype));
     /* PyTorch's: noise = bernoulli_(1 - p) (its stream), noise / (1 - p), x * noise */
     Tensor *noise = ag_tensor_new_like(x);
     if (!noise) return NULL;
+    noise->dtype = x->dtype; /* empty_like: a float64 noise would promote a float32 x */
     bool was = ag_set_grad_enabled(false);
     int rc = tensor_bernoulli_(noise, 1 - p, g);
     ag_set_grad_enabled(was);
     if (rc != 0) return tensor_release(noise), NULL;
-    for (int64_t i = 0; i < noise->numel; i++) noise->data[i] /= 1 - p;
+    /* noise.div_(1 - p): the Python float 1 - p becomes noise's dtype, and
+     * float32's quotient is float64's rounded (53 >= 2 * 24 + 2 bits) */
+    double keep = ag_dtype_convert(1 - p, (AgDtype)x->dtype);
+    for (int64_t i = 0; i < noise->numel; i++) noise->data[i] /= keep;
+    if (x->dtype == AG_FLOAT32) tensor_set_dtype(noise, AG_FLOAT32);
     Tensor *r = tensor_mul(x, noise);
     tensor_release(noise);
     return r;

@@ -55,6 +55,8 @@
     X(TRIPLET_MARGIN_LOSS, triplet_margin_loss)                                \
     /* index.c, join.c */                                                      \
     X(SELECT, select) X(INDEX, index) X(STACK, stack) X(CAT, cat)              \
+    /* cumulative.c */                                                         \
+    X(CUMSUM, cumsum) X(CUMPROD, cumprod)                                      \
     /* ../dtype.c */                                                           \
     X(TO, to)
 

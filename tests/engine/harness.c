@@ -44,6 +44,12 @@ Tensor *test_uniform(double lo, double hi, bool requires_grad, int ndim, const i
     return t;
 }
 
+Tensor *test_like(Tensor *c, const Tensor *like) {
+    if (c && like && ag_dtype_is_floating((AgDtype)like->dtype) && c->dtype != like->dtype)
+        tensor_set_dtype(c, (AgDtype)like->dtype);
+    return c;
+}
+
 /* loss = sum(out * w) as a plain double, with no graph. */
 static double weighted_sum(const Tensor *out, const Tensor *w) {
     double s = 0.0;
@@ -60,19 +66,19 @@ static double eval_loss(BuildFn build, const void *arg, Tensor **consts, const T
 
 /* The ops whose backward a finite-difference check has run, by op id:
  * every op of the table with a backward must have one (test_fd_coverage),
- * so that a new op cannot pass the suite untested. An op is known by its
- * backward function (ops that share one, as reshape and flatten, are
- * covered together). */
-static bool fd_covered[AG_OP_COUNT];
+ * so that a new op cannot pass the suite untested; and, [1], the same for
+ * the float32 pass. An op is known by its backward function (ops that
+ * share one, as reshape and flatten, are covered together). */
+static bool fd_covered[2][AG_OP_COUNT];
 
-static void mark_covered(const Function *fn) {
+static void mark_covered(const Function *fn, bool float32) {
     for (int i = 0; i < ag_op_count(); i++)
-        if (ag_op_at(i)->backward == fn->apply) fd_covered[i] = true;
+        if (ag_op_at(i)->backward == fn->apply) fd_covered[float32][i] = true;
 }
 
 /* Marks the ops of out's graph (each Function once: the marks are
  * per pass, from ag's reachability stamps' own counter). */
-static void cover_graph(const Tensor *out) {
+static void cover_graph(const Tensor *out, bool float32) {
     enum { MAX = 4096 };
     static const Function *stack[MAX], *seen[MAX];
     int top = 0, num_seen = 0;
@@ -83,7 +89,7 @@ static void cover_graph(const Tensor *out) {
         for (int i = 0; i < num_seen && !again; i++) again = seen[i] == fn;
         if (again || num_seen == MAX) continue;
         seen[num_seen++] = fn;
-        mark_covered(fn);
+        mark_covered(fn, float32);
         for (int i = 0; i < fn->num_inputs && top < MAX; i++) {
             const Tensor *in = fn->inputs[i];
             if (in->grad_fn && tensor_has_graph(in)) stack[top++] = in->grad_fn;
@@ -96,17 +102,186 @@ void test_fd_coverage(void) {
     for (int i = 0; i < ag_op_count(); i++) {
         const AgOpInfo *op = ag_op_at(i);
         /* to's derivative, the identity across a rounding, is checked exactly */
-        if (!op->backward || fd_covered[i] || op->id == AG_OP_TO) continue;
-        missing++;
-        CHECK(false, "op %s has a backward that no finite-difference check ran", op->name);
+        if (!op->backward || op->id == AG_OP_TO) continue;
+        for (int f32 = 0; f32 < 2; f32++) {
+            if (fd_covered[f32][i]) continue;
+            missing++;
+            CHECK(false, "op %s has a backward that no %s check ran", op->name,
+                  f32 ? "float32" : "finite-difference");
+        }
     }
-    if (missing == 0) CHECK(true, "every op with a backward was checked against finite differences");
+    if (missing == 0)
+        CHECK(true, "every op with a backward was checked against finite differences and in "
+                    "float32");
+}
+
+/* ---- the float32 pass ----------------------------------------------------
+ * After the float64 check, the same build runs on float32 copies of the
+ * inputs and is compared with a float64 run at the same points (the inputs
+ * rounded to float32, kept float64). Finite differences are not used here:
+ * in float32 a central difference of the loss carries rounding noise of
+ * about eps |loss| / h (eps = 6e-8) and a truncation error of about h^2
+ * times the third derivative; at the best h (near 5e-3) each is some 1e-5
+ * of the loss's scale, and the loss sums every output, so one element's
+ * derivative, often a hundred times smaller, would be off by 1e-3 of
+ * itself or more: a tolerance loose enough for that passes wrong
+ * gradients. The reference instead is float64's analytic gradient, the
+ * code the finite differences just verified, at points within an ulp of
+ * float32 of those it verified it at.
+ *
+ * Tolerance: each float32 op rounds once (relative 2^-24 = 6e-8); a graph
+ * of tens of ops, sums over up to a few hundred terms and a condition
+ * number of ten or so stay under 1e-4 relative. Where terms cancel the
+ * error is relative to the terms, not to the result, so an absolute part
+ * is scaled by the largest magnitude of the tensor compared:
+ *   |got - want| <= 1e-4 |want| + 1e-5 max(1, max |want|).
+ * Over the whole suite the largest error is 4% of that (a random graph's
+ * gradient): loose enough for sums, tight enough for a wrong formula. A
+ * missed rounding is caught apart, exactly: every float32 tensor must hold
+ * float32 values (holds_float32).
+ *
+ * Kinks need no skipping: the tests place inputs away from them (both
+ * sides of each, and the random graphs at least KINK_MARGIN = 1e-4 off),
+ * or the float64 finite differences, which straddle anything within h =
+ * 1e-6, would have failed first; float32 moves a value by 6e-8 of itself
+ * per op. A value that crossed a kink would show as an error here, which
+ * is what it would be in PyTorch's float32 too. */
+enum { MAX_INPUTS = 8 };
+
+typedef struct {
+    Tensor *out;
+    Tensor *grads[MAX_INPUTS]; /* NULL: not reached (zero) or not required */
+} Run;
+
+/* A leaf copy of t with its values rounded to float32: typed float32 when
+ * typed, else float64 holding float32 values. Non-floating tensors (class
+ * indices, masks) are copied as they are. */
+static Tensor *as_float32(const Tensor *t, bool typed) {
+    Tensor *c = tensor_copy(t);
+    if (!c || !ag_dtype_is_floating((AgDtype)t->dtype)) return c;
+    tensor_set_dtype(c, AG_FLOAT32);
+    if (!typed) c->dtype = (uint8_t)t->dtype;
+    tensor_set_requires_grad(c, t->requires_grad);
+    return c;
+}
+
+/* t's values are float32's: none lost bits a float32 would not hold. */
+static bool holds_float32(const Tensor *t) {
+    for (int64_t k = 0; k < t->numel; k++)
+        if (!same_double((double)(float)t->data[k], t->data[k])) return false;
+    return true;
+}
+
+/* A floating result of the graph that is not float32: a promotion in an op
+ * that should have kept float32 (or a float64 constant of the build's), or
+ * a float32 tensor holding values float32 cannot (a rounding missed). */
+static bool promoted(const Tensor *t) {
+    return t->dtype == AG_FLOAT64 || (t->dtype == AG_FLOAT32 && !holds_float32(t));
+}
+
+/* The first intermediate result of out's graph (out itself included) that
+ * is not float32; NULL when all are float32 (or not floating). */
+static const char *promoted_op(const Tensor *out) {
+    enum { MAX = 4096 };
+    static const Function *stack[MAX];
+    int top = 0;
+    if (promoted(out)) return out->op_name ? out->op_name : "the result";
+    if (out->grad_fn && tensor_has_graph(out)) stack[top++] = out->grad_fn;
+    for (int steps = 0; top > 0 && steps < MAX; steps++) {
+        const Function *fn = stack[--top];
+        for (int i = 0; i < fn->num_inputs; i++) {
+            const Tensor *in = fn->inputs[i];
+            if (!in->grad_fn || !tensor_has_graph(in)) continue;
+            if (promoted(in)) return in->grad_fn->name;
+            if (top < MAX) stack[top++] = in->grad_fn;
+        }
+    }
+    return NULL;
+}
+
+/* Builds on in and differentiates sum(out * w): r gets the result and each
+ * input's gradient. float32: also reports a promoted intermediate. */
+static bool run_build(const char *name, BuildFn build, const void *arg, Tensor **in, int n,
+                      const Tensor *w, bool float32, Run *r) {
+    r->out = build(in, arg);
+    if (!CHECK(r->out != NULL, "%s (float%d): forward failed: %s", name, float32 ? 32 : 64,
+               ag_error()))
+        return false;
+    if (float32) cover_graph(r->out, true);
+    const char *where = float32 ? promoted_op(r->out) : NULL;
+    bool ok = CHECK(!where, "%s (float32): %s gives a result that is not float32", name, where);
+    Tensor *wt = as_float32(w, float32);
+    Tensor *weighted = tensor_mul(r->out, wt), *loss = tensor_sum(weighted);
+    tensor_release(weighted);
+    tensor_release(wt);
+    if (loss->requires_grad)
+        ok = CHECK(backward(loss) == 0, "%s (float%d): backward failed: %s", name,
+                   float32 ? 32 : 64, ag_error()) && ok;
+    tensor_release(loss);
+    for (int i = 0; i < n; i++) r->grads[i] = tensor_retain(in[i]->grad);
+    return ok;
+}
+
+static void release_run(Run *r, int n) {
+    tensor_release(r->out);
+    for (int i = 0; i < n; i++) tensor_release(r->grads[i]);
+}
+
+/* got (float32) agrees with want (float64, at the same points) within the
+ * float32 tolerance above; a NULL gradient is zeros. */
+static bool agree32(const char *name, const char *what, const Tensor *got, const Tensor *want) {
+    double scale = 1.0;
+    for (int64_t k = 0; want && k < want->numel; k++)
+        if (isfinite(want->data[k])) scale = fmax(scale, fabs(want->data[k]));
+    int64_t numel = want ? want->numel : got ? got->numel : 0;
+    for (int64_t k = 0; k < numel; k++) {
+        double g = got ? got->data[k] : 0.0, e = want ? want->data[k] : 0.0;
+        bool same = isfinite(e) ? fabs(g - e) <= 1e-4 * fabs(e) + 1e-5 * scale
+                                : same_double(g, e) || (isnan(g) && isnan(e));
+        if (!same)
+            return CHECK(false, "%s (float32): %s [%lld]: %.9g, float64 gives %.9g", name, what,
+                         (long long)k, g, e);
+    }
+    return true;
+}
+
+/* The float32 pass: results float32 (or what the float64 run's were, where
+ * those are not floating), values and gradients float64's within the
+ * tolerance, each gradient float32. */
+static bool check_float32(const char *name, BuildFn build, const void *arg, Tensor **inputs,
+                          int n, const Tensor *w) {
+    Tensor *in64[MAX_INPUTS], *in32[MAX_INPUTS];
+    for (int i = 0; i < n; i++) in64[i] = as_float32(inputs[i], false);
+    for (int i = 0; i < n; i++) in32[i] = as_float32(inputs[i], true);
+    Run want = {0}, got = {0};
+    bool ok = run_build(name, build, arg, in64, n, w, false, &want) &&
+              run_build(name, build, arg, in32, n, w, true, &got);
+    if (ok && !ag_dtype_is_floating((AgDtype)want.out->dtype))
+        ok = CHECK(got.out->dtype == want.out->dtype, "%s (float32): a %s result, not %s", name,
+                   ag_dtype_name((AgDtype)got.out->dtype), ag_dtype_name((AgDtype)want.out->dtype));
+    ok = ok && agree32(name, "value", got.out, want.out);
+    for (int i = 0; ok && i < n; i++) {
+        if (!in32[i]->requires_grad) continue;
+        char what[32];
+        snprintf(what, sizeof what, "d/d input %d", i);
+        ok = (!got.grads[i] || CHECK(got.grads[i]->dtype == AG_FLOAT32 &&
+                                         holds_float32(got.grads[i]),
+                                     "%s (float32): %s is %s, or holds more than float32 does", name, what,
+                                     ag_dtype_name((AgDtype)got.grads[i]->dtype))) &&
+             agree32(name, what, got.grads[i], want.grads[i]);
+    }
+    release_run(&want, n);
+    release_run(&got, n);
+    for (int i = 0; i < n; i++) tensor_release(in64[i]), tensor_release(in32[i]);
+    if (!ok) ag_graph_free(); /* a failed backward may leave its graph */
+    if (ok) CHECK(true, "%s (float32)", name);
+    return ok;
 }
 
 bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs, int n) {
     Tensor *out = build(inputs, arg);
     if (!CHECK(out != NULL, "%s: forward failed: %s", name, ag_error())) return false;
-    cover_graph(out);
+    cover_graph(out, false);
     Tensor *w = test_uniform(0.5, 1.5, false, out->ndim, out->shape);
     Tensor *weighted = tensor_mul(out, w);
     Tensor *loss = tensor_sum(weighted);
@@ -119,7 +294,6 @@ bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs,
     tensor_release(out);
 
     /* Numeric side: constant copies, perturbed one element at a time. */
-    enum { MAX_INPUTS = 8 };
     if (!CHECK(n <= MAX_INPUTS, "%s: fd_check takes at most %d inputs", name, MAX_INPUTS))
         return false;
     Tensor *consts[MAX_INPUTS];
@@ -145,8 +319,9 @@ bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs,
         }
     }
     for (int i = 0; i < n; i++) tensor_release(consts[i]);
-    tensor_release(w);
     if (ok) CHECK(true, "%s", name);
+    ok = ok && check_float32(name, build, arg, inputs, n, w);
+    tensor_release(w);
     return ok;
 }
 
@@ -159,6 +334,7 @@ static const struct {
     GROUP(core), GROUP(ops), GROUP(errors), GROUP(matmul), GROUP(limits), GROUP(numerics),
     GROUP(syntax_ops), GROUP(optim), GROUP(backward), GROUP(index), GROUP(losses),
     GROUP(elementwise), GROUP(reduce), GROUP(sum_order), GROUP(math_bits), GROUP(inplace), GROUP(retain), GROUP(dtype),
+    GROUP(cumulative),
     GROUP(random), GROUP(layers),
 };
 #undef GROUP

@@ -28,8 +28,11 @@ typedef Tensor *(*BuildFn)(Tensor **inputs, const void *arg);
 /* Checks d loss / d input for every input that requires grad, where
  * loss = sum(build(inputs) * W) for a fixed random W, against central finite
  * differences (h = 1e-6): |analytic - numeric| <= 1e-6 + 1e-5 * |numeric|
- * elementwise; an input backward did not reach has gradient 0. Returns true
- * when every element agrees. */
+ * elementwise; an input backward did not reach has gradient 0. Then, once
+ * that passes, the same build in float32 (harness.c, "the float32 pass"):
+ * float32 copies of the inputs must give float32 results (every result in
+ * the graph) whose values and gradients are float64's at the same points
+ * within float32's tolerance. Returns true when every element agrees. */
 bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs, int n);
 
 /* a and b are the same double: equal, or both nan (any payload). Zeros
@@ -41,6 +44,14 @@ bool same_double(double a, double b);
  * x = 3 magnifies a hundredfold, and ag's sums are pairwise where
  * PyTorch's are its own. The rules under test are not about those bits. */
 bool matches_torch(double got, double want);
+
+/* c, a constant a build has just made (tensor_zeros, tensor_create), in
+ * like's dtype, and returned. fd_check runs each build in float32 too: a
+ * PyTorch program in float32 makes its constants float32 (the default
+ * dtype, or .to(x.dtype)), where ag's C constructors make float64, which
+ * would promote the float32 graph to float64 and leave its float32 path
+ * untested. */
+Tensor *test_like(Tensor *c, const Tensor *like);
 
 /* A tensor of the given shape with values from ag's seeded stream, scaled
  * into [lo, hi). */
@@ -73,6 +84,7 @@ void test_random(void);
 void test_layers(void);
 void test_retain(void);
 void test_dtype(void);
+void test_cumulative(void);
 
 /* Baseline of live tensors, to prove a test leaked nothing (the harness
  * checks every group; a test checks its own where a path must free all). */

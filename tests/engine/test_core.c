@@ -550,7 +550,7 @@ static void near_value(Gen *g, Tensor *a, double v) {
 /* x broadcast to (3, 4) (x + 0), for the ops that need the whole shape. */
 static Tensor *full(Tensor *x) {
     if (x->ndim == 2 && x->shape[0] == 3 && x->shape[1] == 4) return tensor_retain(x);
-    Tensor *zero = tensor_zeros(SHAPE(3, 4), false), *r = tensor_add(x, zero);
+    Tensor *zero = test_like(tensor_zeros(SHAPE(3, 4), false), x), *r = tensor_add(x, zero);
     tensor_release(zero);
     return r;
 }
@@ -678,7 +678,8 @@ static Tensor *activation_node(Gen *g, Tensor *a) {
 static Tensor *std_node(Gen *g, Tensor *x, const int64_t *dims, int ndims, bool keepdim) {
     double steps[12];
     for (int k = 0; k < 12; k++) steps[k] = 0.1 * k;
-    Tensor *ramp = tensor_create(SHAPE(3, 4), steps, false), *y = tensor_add(x, ramp);
+    Tensor *ramp = test_like(tensor_create(SHAPE(3, 4), steps, false), x);
+    Tensor *y = tensor_add(x, ramp);
     Tensor *r = tensor_std_dims(y, dims, ndims, true, keepdim);
     near_value(g, r, 0);
     tensor_release(ramp), tensor_release(y);

@@ -188,7 +188,28 @@ static void test_refusals(void) {
     tensor_release(f);
 }
 
+/* float32 ranges are PyTorch's float32 kernels' points, not float64's
+ * rounded (values from PyTorch 1.13: torch.linspace(-1, 1, 12,
+ * dtype=torch.float32), torch.arange(0, 2, 0.05, dtype=torch.float32)). */
+static void test_float32_ranges(void) {
+    static const double lin[] = {-1.0, -0.8181818127632141, -0.6363636255264282,
+                                 -0.45454543828964233, -0.27272725105285645,
+                                 -0.09090906381607056, 0.09090906381607056};
+    Tensor *l = tensor_linspace_as(-1, 1, 12, AG_FLOAT32);
+    bool ok = l && l->dtype == AG_FLOAT32 && l->numel == 12;
+    for (int i = 0; ok && i < 7; i++) ok = l->data[i] == lin[i];
+    CHECK(ok, "float32 linspace: PyTorch's points");
+    Tensor *a = tensor_arange_as(0, 2, 0.05, AG_FLOAT32);
+    ok = a && a->dtype == AG_FLOAT32 && a->numel == 40 && a->data[9] == 0.45000001788139343 &&
+         a->data[31] == 1.5500000715255737;
+    CHECK(ok, "float32 arange: PyTorch's points");
+    Tensor *i = tensor_arange_as(0, 5, 1, AG_INT64);
+    CHECK(i && i->dtype == AG_INT64 && i->data[4] == 4, "int64 arange");
+    tensor_release(l), tensor_release(a), tensor_release(i);
+}
+
 void test_dtype(void) {
+    test_float32_ranges();
     test_promotion();
     test_numbers();
     test_op_dtypes();

@@ -95,7 +95,22 @@ static void test_layer_gradients(void) {
     tensor_release(x), tensor_release(w), tensor_release(b), tensor_release(x3);
 }
 
+/* Dropout of an integer tensor: PyTorch's in-place division of its noise
+ * by 1 - p cannot keep the integer type; p = 1 (zeros) and eval mode can. */
+static void test_dropout_integral(void) {
+    Tensor *x = tensor_create(SHAPE(3), (double[]){1, 2, 3}, false);
+    tensor_set_dtype(x, AG_INT64);
+    CHECK(!tensor_dropout(x, 0.3, true, NULL) &&
+              strstr(ag_error(), "result type Double can't be cast to the desired output type Long"),
+          "dropout of int64: %s", ag_error());
+    Tensor *zeros = tensor_dropout(x, 1, true, NULL), *same = tensor_dropout(x, 0.3, false, NULL);
+    CHECK(zeros && zeros->dtype == AG_INT64 && zeros->data[2] == 0 && same == x,
+          "dropout of int64 with p = 1, or not training");
+    tensor_release(zeros), tensor_release(same), tensor_release(x);
+}
+
 void test_layers(void) {
+    test_dropout_integral();
     test_dropout_values();
     test_batch_norm_values();
     test_layer_gradients();

@@ -1,0 +1,234 @@
+/*
+ * cumulative.c — cumsum and cumprod along one dim, as PyTorch 1.13's CPU
+ * kernel (cpu_cum_base_kernel) computes them: each lane in order, from an
+ * accumulator of 0 (cumsum) or 1 (cumprod) in the accumulate type (double
+ * for both float types), each output the accumulator as it stands. ag's
+ * doubles are that accumulator: a float32 result is rounded once, by the
+ * dtype rule, exactly as PyTorch's (float)cum_number. An integral or bool
+ * input gives int64 (AG_DTYPE_SUM, PyTorch's default dtype for them).
+ *
+ * x is viewed as (outer, n, inner) around the dim; lane (o, i) is
+ * x[o, :, i]. No loop visits the lanes of a tensor without elements.
+ */
+#include "../internal.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+    int64_t outer, n, inner;
+} Lanes;
+
+typedef struct {
+    int axis;
+} CumCtx;
+
+/* x's lanes around axis (a 0-d x: one lane of one). */
+static Lanes lanes_of(const Tensor *x, int axis) {
+    if (x->ndim == 0) return (Lanes){1, 1, 1};
+    return (Lanes){ag_shape_prod(x->shape, 0, axis), x->shape[axis],
+                   ag_shape_prod(x->shape, axis + 1, x->ndim)};
+}
+
+/* Lane j's first element and its stride. */
+static int64_t lane_base(Lanes l, int64_t j) { return (j / l.inner) * l.n * l.inner + j % l.inner; }
+
+/* out[k] = out[k - 1] (+ or *) x[k] from 0 (sum) or 1 (product), each lane
+ * in order. Walks k outside the inner index so that rows stay contiguous;
+ * each lane still sees its own elements in order. */
+static void scan_forward(const double *x, Lanes l, bool product, double *out) {
+    double start = product ? 1.0 : 0.0;
+    for (int64_t o = 0; o < l.outer; o++) {
+        const double *xo = x + o * l.n * l.inner;
+        double *yo = out + o * l.n * l.inner;
+        for (int64_t i = 0; i < l.inner; i++)
+            yo[i] = product ? start * xo[i] : start + xo[i];
+        for (int64_t k = 1; k < l.n; k++) {
+            const double *xk = xo + k * l.inner;
+            double *yk = yo + k * l.inner, *prev = yk - l.inner;
+            if (product)
+                for (int64_t i = 0; i < l.inner; i++) yk[i] = prev[i] * xk[i];
+            else
+                for (int64_t i = 0; i < l.inner; i++) yk[i] = prev[i] + xk[i];
+        }
+    }
+}
+
+/* Shared forward: checks x and dim, scans, records. PyTorch: a 0-d x is
+ * its own result (-0 stays -0), an empty one zeros. */
+static Tensor *cum_forward(int op_id, Tensor *x, int64_t dim) {
+    const char *op = ag_op_at(op_id)->name;
+    if (!x) return ag_fail("%s: argument is NULL", op);
+    int axis = x->ndim == 0 && (dim == 0 || dim == -1) ? 0 : ag_normalize_axis(op, dim, x->ndim);
+    if (axis < 0) return NULL;
+    Tensor *y = ag_tensor_new_like(x);
+    if (!y) return NULL;
+    if (x->ndim == 0)
+        y->data[0] = x->data[0];
+    else if (y->numel > 0)
+        scan_forward(x->data, lanes_of(x, axis), op_id == AG_OP_CUMPROD, y->data);
+    CumCtx *c;
+    y = ag_graph_record(y, op_id, &x, 1, (void **)&c, sizeof *c);
+    if (c) c->axis = axis;
+    return y;
+}
+
+/* ======================================================================
+ * cumsum: y[k] = x[0] + ... + x[k] along the dim
+ *   dx[k] = g[k] + ... + g[n-1]: the reversed cumsum of g (PyTorch's
+ *   cumsum_backward, flip(cumsum(flip(g)))), from 0 at the end; g itself
+ *   where the dim has one element (or x one in all)
+ * ====================================================================== */
+
+/* dx = the reversed cumsum of g along each lane. */
+static void reversed_cumsum(const double *g, Lanes l, double *dx) {
+    for (int64_t o = 0; o < l.outer; o++) {
+        const double *go = g + o * l.n * l.inner;
+        double *d = dx + o * l.n * l.inner;
+        int64_t last = (l.n - 1) * l.inner;
+        for (int64_t i = 0; i < l.inner; i++) d[last + i] = 0.0 + go[last + i];
+        for (int64_t k = l.n - 2; k >= 0; k--)
+            for (int64_t i = 0; i < l.inner; i++)
+                d[k * l.inner + i] = d[(k + 1) * l.inner + i] + go[k * l.inner + i];
+    }
+}
+
+static void cumsum_backward(Function *self, void *ctx, Tensor *g) {
+    const CumCtx *c = ctx;
+    Tensor *x = self->inputs[0];
+    Lanes l = lanes_of(x, c->axis);
+    if (g->numel <= 1 || l.n == 1) { /* PyTorch's trivial case: g as it is */
+        ag_accumulate_grad(x, tensor_retain(g));
+        return;
+    }
+    Tensor *dx = ag_tensor_new_like(g);
+    if (!dx) return;
+    reversed_cumsum(g->data, l, dx->data);
+    ag_accumulate_grad(x, dx);
+}
+
+Tensor *tensor_cumsum(Tensor *x, int64_t dim) { return cum_forward(AG_OP_CUMSUM, x, dim); }
+
+static Tensor *cumsum_call(const AgOpArgs *a) { return tensor_cumsum(a->t[0], a->ints[0]); }
+
+const AgOpInfo ag_op_cumsum = {
+    .id = AG_OP_CUMSUM, .name = "cumsum", .signature = "cumsum(input, dim)", .params = "Ti",
+    .help = "running sums along dim: y[k] = x[0] + ... + x[k]",
+    .rule = "grad_x[k] = g[k] + ... + g[n-1] along the dim (the reversed cumsum of g)",
+    .backward_name = "CumsumBackward", .call = cumsum_call, .backward = cumsum_backward,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
+    .dtype_rule = AG_DTYPE_SUM,
+};
+
+/* ======================================================================
+ * cumprod: y[k] = x[0] * ... * x[k] along the dim
+ *   PyTorch 1.13's cumprod_backward, lane by lane (its masks select the
+ *   same), with w = y * g:
+ *   - a lane without zeros: dx[k] = (w[k] + ... + w[n-1]) / x[k], the
+ *     reversed cumsum from 0 at the end;
+ *   - with its first zero at z1 (and its second at z2, or n): before z1
+ *     the same over w[k .. z1-1]; at z1, y[z1-1] (1 when z1 = 0) times
+ *     g[z1] + sum over z1 < j < z2 of g[j] * x[z1+1] * ... * x[j], a
+ *     sum over the whole dim (zeros outside) in its sum's order; after
+ *     z1, 0.
+ *   A float32 x has PyTorch's float32 steps: w, the reversed cumsum and
+ *   the product rounded (its tensors between ops are float32), the running
+ *   products in double (its cumprod's accumulator).
+ * ====================================================================== */
+
+static double round_if(double v, bool f32) { return f32 ? (double)(float)v : v; }
+
+/* dx[k] for k < end: the reversed cumsum of w = y * g over [k, end),
+ * divided by x[k]; 0 from end on. Lane elements at stride s. */
+static void before_zero(const double *x, const double *y, const double *g, int64_t end,
+                        int64_t n, int64_t s, bool f32, double *dx) {
+    double acc = 0.0;
+    for (int64_t k = n - 1; k >= end; k--) dx[k * s] = 0.0;
+    for (int64_t k = end - 1; k >= 0; k--) {
+        acc += round_if(y[k * s] * g[k * s], f32);
+        dx[k * s] = round_if(acc, f32) / x[k * s];
+    }
+}
+
+/* Index of the first zero of a lane of n at stride s, from k; n if none. */
+static int64_t next_zero(const double *x, int64_t k, int64_t n, int64_t s) {
+    while (k < n && x[k * s] != 0.0) k++;
+    return k;
+}
+
+/* The terms PyTorch sums for the first zero z1 of a lane (second zero or
+ * end z2): cumprod of x with 1 outside (z1, z2), times g inside [z1, z2)
+ * and 0 outside; zeros for a lane without a zero. */
+static void zero_terms(const double *x, const double *g, int64_t n, int64_t s, bool f32,
+                       double *t) {
+    int64_t z1 = next_zero(x, 0, n, s), z2 = z1 < n ? next_zero(x, z1 + 1, n, s) : n;
+    double run = 1.0; /* the cumprod's accumulator: double for both float types */
+    for (int64_t k = 0; k < n; k++) {
+        if (k > z1 && k < z2) run *= x[k * s];
+        t[k * s] = round_if(round_if(run, f32) * (k >= z1 && k < z2 ? g[k * s] : 0.0), f32);
+    }
+}
+
+/* dx at each lane's first zero z1: the terms above summed over the dim in
+ * PyTorch's order (ag's sum, keepdim), times y[z1 - 1] (1 where z1 = 0).
+ * false when a tensor could not be allocated. */
+static bool at_first_zeros(const Tensor *x, const Tensor *y, const Tensor *g, Lanes l,
+                           int64_t axis, double *dx) {
+    Tensor *terms = ag_tensor_new_like(x), *sums = NULL;
+    if (terms) {
+        terms->dtype = x->dtype;
+        for (int64_t j = 0; j < l.outer * l.inner; j++) {
+            int64_t b = lane_base(l, j);
+            zero_terms(x->data + b, g->data + b, l.n, l.inner, x->dtype == AG_FLOAT32,
+                       terms->data + b);
+        }
+        sums = tensor_sum_dims(terms, &axis, 1, true);
+    }
+    for (int64_t j = 0; sums && j < l.outer * l.inner; j++) {
+        int64_t b = lane_base(l, j), z1 = next_zero(x->data + b, 0, l.n, l.inner);
+        if (z1 == l.n) continue;
+        double sum = sums->data[j];
+        dx[b + z1 * l.inner] = z1 == 0 ? sum : sum * y->data[b + (z1 - 1) * l.inner];
+    }
+    bool ok = sums != NULL;
+    tensor_release(terms), tensor_release(sums);
+    return ok;
+}
+
+static void cumprod_backward(Function *self, void *ctx, Tensor *g) {
+    const CumCtx *c = ctx;
+    Tensor *x = self->inputs[0];
+    const Tensor *y = self->output;
+    Lanes l = lanes_of(x, c->axis);
+    if (x->numel <= 1 || l.n == 1) { /* PyTorch's trivial case: g as it is */
+        ag_accumulate_grad(x, tensor_retain(g));
+        return;
+    }
+    Tensor *dx = ag_tensor_new_like(g);
+    if (!dx) return;
+    bool f32 = x->dtype == AG_FLOAT32, zeros = false;
+    for (int64_t j = 0; j < l.outer * l.inner; j++) {
+        int64_t b = lane_base(l, j), z1 = next_zero(x->data + b, 0, l.n, l.inner);
+        before_zero(x->data + b, y->data + b, g->data + b, z1, l.n, l.inner, f32, dx->data + b);
+        zeros = zeros || z1 < l.n;
+    }
+    if (zeros && !at_first_zeros(x, y, g, l, c->axis, dx->data)) {
+        tensor_release(dx);
+        return;
+    }
+    ag_accumulate_grad(x, dx);
+}
+
+Tensor *tensor_cumprod(Tensor *x, int64_t dim) { return cum_forward(AG_OP_CUMPROD, x, dim); }
+
+static Tensor *cumprod_call(const AgOpArgs *a) { return tensor_cumprod(a->t[0], a->ints[0]); }
+
+const AgOpInfo ag_op_cumprod = {
+    .id = AG_OP_CUMPROD, .name = "cumprod", .signature = "cumprod(input, dim)", .params = "Ti",
+    .help = "running products along dim: y[k] = x[0] * ... * x[k]",
+    .rule = "grad_x[k] = (sum_{j >= k} g[j] * y[j]) / x[k] along the dim, zeros as PyTorch's "
+            "cumprod_backward",
+    .backward_name = "CumprodBackward", .call = cumprod_call, .backward = cumprod_backward,
+    .flags = AG_OP_METHOD,
+    .dtype_rule = AG_DTYPE_SUM,
+};
