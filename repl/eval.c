@@ -2598,10 +2598,16 @@ static bool index_store_allowed(Session *s, const Node *target, const Value *old
         return session_fail(s, target->left->line, target->left->col, "%s is %s: only a "
                             "tensor's elements can be assigned", who, value_kind_name(old));
     Tensor *x = old->as.tensor;
-    if (x->requires_grad && !tensor_is_leaf(x))
-        return session_fail(s, target->line, target->col, "%s was computed by a recorded op "
+    bool view_of_leaf = x->base && x->base->requires_grad && tensor_is_leaf(x->base);
+    if (x->requires_grad && !tensor_is_leaf(x) && ag_is_grad_enabled() && view_of_leaf)
+        return session_fail(s, target->line, target->col, "%sa view of a leaf Variable that "
+                            "requires grad is being used in an in-place operation.",
+                            s->python ? "RuntimeError: " : "");
+    if (x->requires_grad && !tensor_is_leaf(x) && ag_is_grad_enabled())
+        return session_fail(s, target->line, target->col, "%s%s was computed by a recorded op "
                             "(%s): ag does not record in-place writes; compute a new value "
-                            "instead (where(mask, a, b) selects elements)", who, x->op_name);
+                            "instead (where(mask, a, b) selects elements)",
+                            s->python ? "RuntimeError: " : "", who, x->op_name);
     if (s->python && x->requires_grad && ag_is_grad_enabled())
         return session_fail(s, target->line, target->col, "RuntimeError: a leaf Variable that "
                             "requires grad is being used in an in-place operation.");

@@ -386,10 +386,10 @@ static inline void add_to_sum(Tensor **sum, Tensor *grad) {
     Tensor *have = *sum;
     if (!have) {
         *sum = grad;
-    } else if (have->ref_count == 1) {
+    } else if (ag_exclusive(have)) {
         add_into(have->data, grad->data, grad->numel);
         tensor_release(grad);
-    } else if (grad->ref_count == 1) {
+    } else if (ag_exclusive(grad)) {
         add_into(grad->data, have->data, grad->numel);
         tensor_release(have);
         *sum = grad;
@@ -409,7 +409,7 @@ static inline void add_to_sum(Tensor **sum, Tensor *grad) {
  * a copy cannot be allocated. */
 static Tensor *typed_like(Tensor *grad, const Tensor *t) {
     if (grad->dtype == t->dtype) return grad;
-    Tensor *r = grad->ref_count == 1 ? grad : tensor_copy(grad);
+    Tensor *r = ag_exclusive(grad) ? grad : tensor_copy(grad);
     if (r != grad) tensor_release(grad);
     if (r) tensor_set_dtype(r, (AgDtype)t->dtype);
     return r;
@@ -417,7 +417,7 @@ static Tensor *typed_like(Tensor *grad, const Tensor *t) {
 
 /* After a sum into *sum: rounds it again where t is float32. */
 static void round_sum(Tensor *sum, const Tensor *t) {
-    if (t->dtype != AG_FLOAT32 || !sum || sum->ref_count != 1) return;
+    if (t->dtype != AG_FLOAT32 || !sum || !ag_exclusive(sum)) return;
     tensor_set_dtype(sum, AG_FLOAT32);
 }
 
@@ -458,7 +458,7 @@ void ag_accumulate_grad(Tensor *t, Tensor *grad) {
 static int commit_staged(void) {
     for (Tensor *t = staged_leaves; t; t = t->staged_next) {
         Tensor *g = t->staged_grad;
-        if (t->grad && t->grad->ref_count > 1 && g->ref_count > 1) {
+        if (t->grad && !ag_exclusive(t->grad) && !ag_exclusive(g)) {
             Tensor *copy = tensor_copy(g);
             if (!copy) return -1;
             tensor_release(g);
@@ -874,7 +874,7 @@ int ag_grad(int n, Tensor *const *outputs, Tensor *const *grad_outputs, int num_
             ag_fail("One of the differentiated Tensors appears to not have been used in the "
                     "graph. Set allow_unused=True if this is the desired behavior.");
             rc = -1;
-        } else if (grads[j] && grads[j]->ref_count > 1) {
+        } else if (grads[j] && !ag_exclusive(grads[j])) {
             /* Held elsewhere too (an input given twice, or a gradient a
              * kernel handed to two operands): the caller's own copy. */
             Tensor *copy = tensor_copy(grads[j]);

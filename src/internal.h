@@ -59,6 +59,14 @@ void *ag_fail(const char *fmt, ...) AG_PRINTF(1, 2);
  * too. */
 Tensor *ag_tensor_new(int ndim, const int64_t *shape);
 Tensor *ag_tensor_new_like(const Tensor *t);
+/* A header-only tensor of shape (ndim) sharing t's elements and version
+ * counter (t's numel elements in the new shape): reshape's view. New
+ * reference; NULL when the header cannot be allocated. */
+Tensor *ag_tensor_view(const Tensor *t, int ndim, const int64_t *shape);
+/* Whether t's elements are this holder's alone, so a kernel may write them
+ * in place: one reference, and no shared elements (a view's are its
+ * base's, and a base with views has their references). */
+static inline bool ag_exclusive(const Tensor *t) { return t->ref_count == 1 && !t->base; }
 /* Counts an in-place change of t's elements (its version counter's owner's). */
 void ag_bump_version(Tensor *t);
 /* In-place writes on this thread so far (ag_bump_version's): a graph with

@@ -347,6 +347,15 @@ static Tensor *alias(const Tensor *t, bool own_version) {
 
 Tensor *tensor_detach(const Tensor *t) { return alias(t, false); }
 
+Tensor *ag_tensor_view(const Tensor *t, int ndim, const int64_t *shape) {
+    Tensor *v = alias(t, false);
+    if (!v) return NULL;
+    memset(v->shape, 0, sizeof v->shape);
+    v->ndim = ndim;
+    if (ndim > 0) memcpy(v->shape, shape, (size_t)ndim * sizeof *shape);
+    return v;
+}
+
 Tensor *tensor_data(const Tensor *t) { return alias(t, true); }
 
 Tensor *tensor_copy(const Tensor *t) {

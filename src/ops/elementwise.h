@@ -203,7 +203,7 @@ static inline Tensor *unary_out(const char *op, const Tensor *x) {
  * (each dx[i] needs only g[i], so in place is safe, and the memory is warm),
  * else a new one (NULL if that fails). */
 static inline Tensor *dx_buffer(Tensor *grad) {
-    return grad->ref_count == 1 ? tensor_retain(grad) : ag_tensor_new_like(grad);
+    return ag_exclusive(grad) ? tensor_retain(grad) : ag_tensor_new_like(grad);
 }
 
 /* The forward of a unary op (an id of ops.h) with np numbers p: y = f(x)

@@ -1,8 +1,10 @@
 /*
- * reshape.c — reshape, flatten, squeeze and unsqueeze: the same elements in
- * a new shape, copied (ag has no views). reshape's shape may have one -1,
- * inferred from the element count; the others compute theirs by PyTorch's
- * rules. Backward copies g back into x's shape.
+ * reshape.c — reshape (view), flatten, squeeze and unsqueeze: the same
+ * elements in a new shape, as views of x's elements (PyTorch's: every ag
+ * tensor is contiguous, so a reshape always can be one): a write through
+ * the result is a write to x. reshape's shape may have one -1, inferred
+ * from the element count; the others compute theirs by PyTorch's rules.
+ * Backward copies g back into x's shape.
  */
 #include "../internal.h"
 
@@ -60,7 +62,7 @@ Tensor *tensor_reshape(Tensor *x, int ndim, const int64_t *req) {
         return ag_fail("reshape: tensors have at most %d dimensions, not %d", AG_MAX_DIMS, ndim);
     int64_t shape[AG_MAX_DIMS];
     if (resolve_shape(x, ndim, req, shape) != 0) return NULL;
-    Tensor *out = copy_as(x, ndim, shape);
+    Tensor *out = ag_tensor_view(x, ndim, shape);
     return ag_graph_record(out, AG_OP_RESHAPE, &x, 1, NULL, 0);
 }
 
@@ -80,9 +82,9 @@ const AgOpInfo ag_op_reshape = {
  * shape, each with its own Function name; backward as reshape's.
  * ====================================================================== */
 
-/* x's elements in shape (ndim), recorded as op. */
+/* x's elements in shape (ndim), a view, recorded as op. */
 static Tensor *reshaped(Tensor *x, int op, int ndim, const int64_t *shape) {
-    return ag_graph_record(copy_as(x, ndim, shape), op, &x, 1, NULL, 0);
+    return ag_graph_record(ag_tensor_view(x, ndim, shape), op, &x, 1, NULL, 0);
 }
 
 /* flatten(x, start_dim, end_dim): dims start..end (negative from the end)
