@@ -455,18 +455,38 @@ static bool seed_arg(Session *s, CallArgs *a, int i, uint64_t *seed) {
     return true;
 }
 
-static BUILTIN(bi_seed) {
-    (void)out;
-    uint64_t seed;
-    if (!seed_arg(s, a, 0, &seed)) return false;
-    ag_seed(seed);
-    return true;
-}
-
 /* A seed as a Python int: one above 2^63 (a negative seed's) as a float. */
 static Value seed_value(uint64_t seed) {
     if (seed > (uint64_t)INT64_MAX) return value_number((double)seed);
     return (Value){.kind = VAL_INT, .as.integer = (int64_t)seed};
+}
+
+/* A seed no run repeats (torch.seed()'s): the system's random bytes, or
+ * the clock where there are none; below 2^63, so that it is a Python int
+ * of ag's (PyTorch's may be any 64-bit number). */
+static uint64_t fresh_seed(void) {
+    uint64_t seed = 0;
+    FILE *f = fopen("/dev/urandom", "rb");
+    bool read = f && fread(&seed, sizeof seed, 1, f) == 1;
+    if (f) fclose(f);
+    if (!read) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        seed = (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec;
+    }
+    return seed & (uint64_t)INT64_MAX;
+}
+
+/* seed(n) and manual_seed(n) restart the stream from n; torch.seed()
+ * (no n) from a fresh seed, which it gives back. */
+static BUILTIN(bi_seed) {
+    uint64_t seed;
+    bool given = arg_present(a, 0);
+    if (given && !seed_arg(s, a, 0, &seed)) return false;
+    if (!given) seed = fresh_seed();
+    ag_seed(seed);
+    *out = given ? value_void() : seed_value(seed);
+    return true;
 }
 
 static BUILTIN(bi_initial_seed) {
@@ -573,8 +593,8 @@ const Builtin create_builtins[] = {
      BI_CREATION, VAL_VOID, NULL},
     {"linspace", "linspace(start, end, steps, requires_grad=False, dtype=None, device=None)",
      "steps evenly spaced points from start to end", NULL, bi_linspace, BI_CREATION, VAL_VOID, NULL},
-    {"seed", "seed(n)", "restarts the random stream, PyTorch's mt19937 (a new shell: seed 0)", NULL, bi_seed,
-     BI_VOID, VAL_VOID, NULL},
+    {"seed", "seed(n=None)", "restarts the random stream, PyTorch's mt19937 (a new shell: seed 0), "
+     "from n, or (torch.seed()) from a fresh seed it gives back", NULL, bi_seed, 0, VAL_VOID, NULL},
     {"manual_seed", "manual_seed(n)", "as seed (PyTorch's name): the same numbers as PyTorch's after "
      "torch.manual_seed(n)", NULL, bi_seed, BI_VOID, VAL_VOID, NULL},
     {"initial_seed", "initial_seed()", "the seed the stream was last started from", NULL, bi_initial_seed,

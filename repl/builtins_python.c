@@ -1158,6 +1158,18 @@ static BUILTIN(py_tensor_type) {
     return arg_dtype(s, a, 1, &dtype) && cast_result(s, a, t, dtype, out);
 }
 
+/* x.all(), x.any(): a bool 0-d tensor, whether every (some) element is
+ * nonzero (nan is); all of none is True, any of none False. */
+static BUILTIN(py_tensor_all_any) {
+    Tensor *t;
+    if (!arg_tensor(s, a, 0, &t)) return false;
+    bool all = strcmp(a->b->name, "all") == 0, found = false;
+    for (int64_t i = 0; i < t->numel && !found; i++) found = (t->data[i] != 0) != all;
+    Tensor *r = tensor_scalar(all ? !found : found);
+    if (r) tensor_set_dtype(r, AG_BOOL);
+    return result_tensor(s, a, r, out);
+}
+
 static BUILTIN(py_is_floating_point) {
     Tensor *t;
     if (!arg_tensor(s, a, 0, &t)) return false;
@@ -1523,6 +1535,10 @@ const Builtin python_builtins[] = {
     METHOD(VAL_TENSOR, "long", "long(self)", "x as int64", py_cast),
     METHOD(VAL_TENSOR, "int", "int(self)", "x as int32", py_cast),
     METHOD(VAL_TENSOR, "bool", "bool(self)", "x as bool (nonzero is True)", py_cast),
+    METHOD(VAL_TENSOR, "all", "all(self)", "tensor(True) if every element is nonzero",
+           py_tensor_all_any),
+    METHOD(VAL_TENSOR, "any", "any(self)", "tensor(True) if some element is nonzero",
+           py_tensor_all_any),
     METHOD(VAL_TENSOR, "is_floating_point", "is_floating_point(self)", "whether x's dtype is "
            "float64 or float32", py_is_floating_point),
     METHOD(VAL_TENSOR, "type", "type(self, dtype=None)", "x as dtype (or a legacy name, "
