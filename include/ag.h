@@ -293,6 +293,8 @@ Tensor *tensor_neg(Tensor *x);
 Tensor *tensor_reciprocal(Tensor *x); /* 1 / x */
 Tensor *tensor_exp(Tensor *x);
 Tensor *tensor_log(Tensor *x);
+Tensor *tensor_log10(Tensor *x); /* base 10: dx = g / (x ln 10) */
+Tensor *tensor_log2(Tensor *x);  /* base 2: dx = g / (x ln 2) */
 Tensor *tensor_sqrt(Tensor *x);
 Tensor *tensor_tanh(Tensor *x);
 Tensor *tensor_sigmoid(Tensor *x);

@@ -61,6 +61,8 @@ static inline bool ag_vec_ready(void) {
 }
 void ag_vec_exp(const double *x, double *y);
 void ag_vec_log(const double *x, double *y);
+void ag_vec_log10(const double *x, double *y);
+void ag_vec_log2(const double *x, double *y);
 void ag_vec_log1p(const double *x, double *y);
 void ag_vec_tanh(const double *x, double *y);
 void ag_vec_sin(const double *x, double *y);
@@ -78,6 +80,8 @@ void ag_vec_pow(const double *x, double e, double *y); /* y = x ** e */
     }
 BLOCK_MATH(exp, exp)
 BLOCK_MATH(log, log)
+BLOCK_MATH(log10, log10)
+BLOCK_MATH(log2, log2)
 BLOCK_MATH(log1p, log1p)
 BLOCK_MATH(tanh, tanh)
 BLOCK_MATH(sin, sin)
@@ -97,7 +101,7 @@ BLOCK_MATH(erf, erf)
  * and the drivers run the last n % TORCH_VEC_STEP elements through it,
  * where SLEEF is loaded: without it ag cannot have PyTorch's bits, and an
  * op keeps the same result for the same input in every position.
- * (PyTorch's kernels for exp, log, tanh, sin, cos, erf, log1p on their own
+ * (PyTorch's kernels for exp, log, log10, log2, tanh, sin, cos, erf, log1p on their own
  * run every element through SLEEF: no tail.) The tail_* functions are
  * libm's, one call a value, never a vector clone (vecmath.c). */
 enum { TORCH_VEC_STEP = 8 };

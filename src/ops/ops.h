@@ -25,7 +25,8 @@
     X(LOGICAL_XOR, logical_xor) X(LOGICAL_NOT, logical_not)                    \
     /* unary.c */                                                              \
     X(NEG, neg) X(RECIPROCAL, reciprocal) X(CLONE, clone) X(SINH, sinh)        \
-    X(COSH, cosh) X(EXP, exp) X(LOG, log) X(SQRT, sqrt) X(TANH, tanh)          \
+    X(COSH, cosh) X(EXP, exp) X(LOG, log) X(LOG10, log10) X(LOG2, log2)       \
+    X(SQRT, sqrt) X(TANH, tanh)                                                \
     X(SIGMOID, sigmoid) X(RELU, relu) X(ABS, abs) X(SIN, sin) X(COS, cos)      \
     X(SIGN, sign)                                                              \
     /* activation.c */                                                         \

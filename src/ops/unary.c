@@ -175,6 +175,51 @@ const AgOpInfo ag_op_log =
     UNARY_ROW(LOG, log, "natural logarithm", "grad_x = g / x", "LogBackward");
 
 /* ======================================================================
+ * log10, log2: y = log_b x; dx = g / (x ln b), PyTorch's formula (its
+ * constant ln b, a multiplication then a division)
+ * ====================================================================== */
+
+static void log10_block(const double *x, double *y, const double *p) {
+    (void)p;
+    block_log10(x, y);
+}
+
+static void log10_grad_block(const double *x, const double *y, const double *g, double *dx,
+                             const double *p) {
+    (void)y, (void)p;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] / (x[i] * 2.3025850929940456);
+}
+
+static void log10_backward(Function *self, void *ctx, Tensor *g) {
+    unary_backward(self, g, log10_grad_block, ctx);
+}
+
+Tensor *tensor_log10(Tensor *x) { return unary_forward(AG_OP_LOG10, log10_block, x); }
+
+const AgOpInfo ag_op_log10 = UNARY_ROW(LOG10, log10, "base-10 logarithm",
+                                       "grad_x = g / (x ln 10)", "Log10Backward");
+
+static void log2_block(const double *x, double *y, const double *p) {
+    (void)p;
+    block_log2(x, y);
+}
+
+static void log2_grad_block(const double *x, const double *y, const double *g, double *dx,
+                            const double *p) {
+    (void)y, (void)p;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] / (x[i] * 0.6931471805599453);
+}
+
+static void log2_backward(Function *self, void *ctx, Tensor *g) {
+    unary_backward(self, g, log2_grad_block, ctx);
+}
+
+Tensor *tensor_log2(Tensor *x) { return unary_forward(AG_OP_LOG2, log2_block, x); }
+
+const AgOpInfo ag_op_log2 = UNARY_ROW(LOG2, log2, "base-2 logarithm",
+                                      "grad_x = g / (x ln 2)", "Log2Backward");
+
+/* ======================================================================
  * sqrt: y = x^(1/2); dx = g / (2 y)
  * ====================================================================== */
 

@@ -1,5 +1,5 @@
 /*
- * vecmath.c — exp, log, log1p, tanh, sin, cos and erf on blocks of BLOCK
+ * vecmath.c — exp, log, log10, log2, log1p, tanh, sin, cos and erf on blocks of BLOCK
  * doubles, and pow of a block by one exponent, through SLEEF's vector
  * functions, the ones PyTorch's CPU kernels
  * call (Sleef_*d4_u10 in its AVX2 build), so that ag has PyTorch's bits,
@@ -73,8 +73,9 @@ static inline VEC_TARGET Vec splat(double x) { return _mm256_set1_pd(x); }
 _Static_assert(BLOCK % WIDTH == 0, "a block is whole vectors");
 
 typedef Vec (*VecFn)(Vec);
-enum { F_EXP, F_LOG, F_LOG1P, F_TANH, F_SIN, F_COS, F_ERF, NUM_FNS };
-static const char *const fn_names[NUM_FNS] = {"exp", "log", "log1p", "tanh", "sin", "cos", "erf"};
+enum { F_EXP, F_LOG, F_LOG10, F_LOG2, F_LOG1P, F_TANH, F_SIN, F_COS, F_ERF, NUM_FNS };
+static const char *const fn_names[NUM_FNS] = {"exp", "log", "log10", "log2", "log1p", "tanh",
+                                              "sin", "cos", "erf"};
 static VecFn fns[NUM_FNS];
 typedef Vec (*VecFn2)(Vec, Vec);
 static VecFn2 pow_fn; /* Sleef_pow: x ** e (Vectorized<double>::pow) */
@@ -121,6 +122,8 @@ static VEC_TARGET void apply(int f, const double *x, double *y) {
 
 void ag_vec_exp(const double *x, double *y) { apply(F_EXP, x, y); }
 void ag_vec_log(const double *x, double *y) { apply(F_LOG, x, y); }
+void ag_vec_log10(const double *x, double *y) { apply(F_LOG10, x, y); }
+void ag_vec_log2(const double *x, double *y) { apply(F_LOG2, x, y); }
 void ag_vec_log1p(const double *x, double *y) { apply(F_LOG1P, x, y); }
 void ag_vec_tanh(const double *x, double *y) { apply(F_TANH, x, y); }
 void ag_vec_sin(const double *x, double *y) { apply(F_SIN, x, y); }
@@ -142,6 +145,8 @@ bool ag_vec_load(void) {
     void ag_vec_##name(const double *x, double *y) { (void)x, (void)y; }
 NO_VEC(exp)
 NO_VEC(log)
+NO_VEC(log10)
+NO_VEC(log2)
 NO_VEC(log1p)
 NO_VEC(tanh)
 NO_VEC(sin)

@@ -56,6 +56,7 @@ def fwd_bwd_each(f):
 F = torch.nn.functional
 ops = [  # name, the function, whether its gradient is measured
     ("exp", torch.exp, False), ("log", lambda x: torch.log(x.abs()), False),
+    ("log10", lambda x: torch.log10(x.abs()), True), ("log2", lambda x: torch.log2(x.abs()), True),
     ("tanh", torch.tanh, False), ("sin", torch.sin, True), ("cos", torch.cos, True),
     ("sigmoid", torch.sigmoid, False), ("silu", F.silu, True), ("elu", F.elu, True),
     ("gelu", F.gelu, True), ("gelu_tanh", lambda x: F.gelu(x, approximate="tanh"), True),

@@ -20,6 +20,13 @@ static Tensor *log_abs(Tensor *x) {
     tensor_release(a);
     return y;
 }
+static Tensor *abs_then(Tensor *(*f)(Tensor *), Tensor *x) {
+    Tensor *a = tensor_abs(x), *y = f(a);
+    tensor_release(a);
+    return y;
+}
+static Tensor *log10_abs(Tensor *x) { return abs_then(tensor_log10, x); }
+static Tensor *log2_abs(Tensor *x) { return abs_then(tensor_log2, x); }
 static Tensor *elu1(Tensor *x) { return tensor_elu(x, 1.0); }
 static Tensor *softplus1(Tensor *x) { return tensor_softplus(x, 1.0, 20.0); }
 static Tensor *pow_by(Tensor *x, double e) {
@@ -45,7 +52,8 @@ static const struct {
     MathFn f;
     int exact;
 } fns[] = {
-    {"exp", tensor_exp, 2},   {"log", log_abs, 2},          {"tanh", tensor_tanh, 2},
+    {"exp", tensor_exp, 2},   {"log", log_abs, 2},          {"log10", log10_abs, 2},
+    {"log2", log2_abs, 2},    {"tanh", tensor_tanh, 2},
     {"sin", tensor_sin, 2},   {"cos", tensor_cos, 2},       {"sigmoid", tensor_sigmoid, 2},
     {"silu", tensor_silu, 2}, {"elu", elu1, 1},             {"gelu", tensor_gelu, 2},
     {"gelu_tanh", tensor_gelu_tanh, 2},                     {"softplus", softplus1, 2},

@@ -108,6 +108,8 @@ static void test_unary_ops(void) {
     check_unary("neg", tensor_neg, -3, 3);
     check_unary("exp", tensor_exp, -2, 2);
     check_unary("log", tensor_log, 0.2, 3);
+    check_unary("log10", tensor_log10, 0.2, 3);
+    check_unary("log2", tensor_log2, 0.2, 3);
     check_unary("sqrt", tensor_sqrt, 0.2, 3);
     check_unary("tanh", tensor_tanh, -2, 2);
     check_unary("sigmoid", tensor_sigmoid, -4, 4);
