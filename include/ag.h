@@ -98,14 +98,23 @@ struct Function {
     Function *arena_next;             /* the arena's list of Functions, newest first */
     uint64_t visit_mark;              /* backward's reachability stamp */
     /* The versions of the inputs (the first AG_INLINE_INPUTS, their low 16
-     * bits: the Function stays 112 bytes) when recorded; the output's was
-     * 0, as it was new. Backward refuses to read one changed since
-     * (PyTorch's "modified by an inplace operation"). */
+     * bits: the Function stays 96 bytes) when recorded, and the output's
+     * (low 8 bits: 0 as it was new, or what an in-place op that moved the
+     * Function to a written tensor left). Backward refuses to read one
+     * changed since (PyTorch's "modified by an inplace operation"). */
     uint16_t saved_versions[AG_INLINE_INPUTS];
-    bool checks_versions;             /* false: its backward reads no input or output */
-    bool has_ctx;                     /* saved non-input data follows the Function in the
+    uint8_t output_version;
+    uint8_t flags;                    /* AG_FN_*: what backward checks; a ctx follows */
+};
+
+enum {
+    AG_FN_CHECK_INPUTS = 1 << 0,      /* its backward reads its inputs: check their versions */
+    AG_FN_CHECK_OUTPUT = 1 << 1,      /* ... and its output (exp's result): check it too */
+    AG_FN_HAS_CTX = 1 << 2,           /* saved non-input data follows the Function in the
                                          arena (ag_function_ctx): no pointer, so a Function
                                          stays 96 bytes */
+    AG_FN_SKIP_INPUT0 = 1 << 3,       /* input 0's version is not checked (a bilinear op's, */
+    AG_FN_SKIP_INPUT1 = 1 << 4,       /* ... read only for the other's gradient: not wanted) */
 };
 
 /* ---- errors ------------------------------------------------------------ */
@@ -158,6 +167,15 @@ uint32_t tensor_version(const Tensor *t);
  * ("output with shape [3] doesn't match the broadcast shape [2, 3]"). */
 int tensor_assign(Tensor *t, const Tensor *value);
 
+/* PyTorch's recorded in-place op (h.add_(v), h *= w) on h, an intermediate:
+ * r = op(h, ...) has just been recorded from h; h takes r's values (in
+ * place, its version bumped) and r's Function, and the Functions recorded
+ * since h's own (r's included) are given instead of h a new tensor that
+ * holds h's place in the graph before the write (docs/engine.md,
+ * "Recorded in-place ops"). r is left a constant with the same values.
+ * Refused (-1, nothing changed): r's Function is not the newest, h is a
+ * view or has a view in the graph, the shapes differ. */
+int ag_rebase_in_place(Tensor *h, Tensor *r);
 bool tensor_is_leaf(const Tensor *t);   /* no recorded creator */
 bool tensor_has_graph(const Tensor *t); /* its grad_fn is still in the arena */
 /* "(2, 3)", "(3,)", "()" into buf; returns buf. */
@@ -589,6 +607,12 @@ enum {
     AG_OP_HIDDEN = 1 << 3,      /* no builtin of its own (indexing is syntax) */
     AG_OP_SAVES_NOTHING = 1 << 4, /* its backward reads no operand and not its result
                                      (add, sum, reshape): later in-place changes are harmless */
+    AG_OP_BILINEAR = 1 << 5,    /* mul, matmul: its backward never reads its result, and
+                                   reads each operand only for the other's gradient, so an
+                                   in-place change of either is harmless when the other
+                                   does not require grad (PyTorch saves no more) */
+    AG_OP_QUOTIENT = 1 << 6,    /* div: its backward never reads a, and reads its result
+                                   only for b's gradient */
 };
 
 typedef struct AgOpInfo {

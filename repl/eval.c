@@ -1674,6 +1674,22 @@ static bool call_user(Session *s, const Node *call, UserFunc *f, const Value *se
     return ok;
 }
 
+/* Whether an in-place op on x is recorded, as PyTorch records it: x is an
+ * intermediate (it has a Function) and grad mode is on. */
+static bool in_place_recorded(const Tensor *x) {
+    return x->requires_grad && !tensor_is_leaf(x) && ag_is_grad_enabled();
+}
+
+/* x takes the values and the Function of r (taken), x op v just recorded
+ * from x: the engine rebases x's history (ag_rebase_in_place). */
+static bool rebase_in_place(Session *s, const Node *at, Tensor *x, Value *r) {
+    bool ok = ag_rebase_in_place(x, r->as.tensor) == 0 ||
+              session_fail(s, at->line, at->col, "%s%s", s->python ? "RuntimeError: " : "",
+                           ag_error());
+    value_release(r);
+    return ok;
+}
+
 /* Writes r (taken) into the tensor x in place: every name, list item and
  * optimizer holding x sees it. */
 static bool write_in_place(Session *s, const Node *at, Tensor *x, Value *r) {
@@ -1714,6 +1730,14 @@ static bool in_place_values(Session *s, const Node *call, const Value *self, Val
     return call_builtin(s, call, b, &x, out);
 }
 
+/* zero_, fill_ and copy_: their values are not an op of x's. */
+static bool in_place_fill(const Node *attr) {
+    size_t len = attr->as.text.length - 1;
+    const char *name = attr->as.text.text;
+    return len == 4 && (memcmp(name, "zero", 4) == 0 || memcmp(name, "fill", 4) == 0 ||
+                        memcmp(name, "copy", 4) == 0);
+}
+
 /* x.add_(y), x.zero_(), x.relu_(): in place, as PyTorch: every name, list
  * item and optimizer holding x sees the new values, and the call returns
  * x. A leaf that requires grad, with grad mode on, is PyTorch's error; an
@@ -1728,6 +1752,13 @@ static bool call_in_place(Session *s, const Node *call, Value *self, Value *out)
                            "is being used in an in-place operation.",
                            s->python ? "RuntimeError: " : "");
     ok = ok && in_place_values(s, call, self, &r);
+    if (ok && r.kind == VAL_TENSOR && !tensor_is_leaf(r.as.tensor) && in_place_recorded(x) &&
+        !in_place_fill(attr)) {
+        ok = rebase_in_place(s, attr, x, &r);
+        if (ok) *out = value_tensor(tensor_retain(x));
+        value_release(self);
+        return ok;
+    }
     if (ok && r.kind == VAL_TENSOR && !tensor_is_leaf(r.as.tensor)) {
         ok = session_fail(s, attr->line, attr->col + 1, "ag does not record in-place operations "
                           "on tensors that require grad: write x = x.%.*s(...) (a new tensor) "
@@ -2748,6 +2779,12 @@ static bool current_value(Session *s, const Node *n, Value *out) { return eval_n
  * not record in-place ops, so *fresh gets the new tensor for the target to
  * take, as version 2 did (docs/pytorch.md); else *fresh is void. old and
  * rhs are taken. */
+/* += -= *= /= (the statement holds the plain operator): PyTorch's add_,
+ * sub_, mul_, div_, recorded on an intermediate. */
+static bool arithmetic_update(TokenType op) {
+    return op == TOK_PLUS || op == TOK_MINUS || op == TOK_STAR || op == TOK_SLASH;
+}
+
 static bool augassign_tensor(Session *s, const Stmt *st, Value *old, Value *rhs, Value *fresh) {
     Tensor *x = old->as.tensor;
     bool step = x->requires_grad && tensor_is_leaf(x) && ag_is_grad_enabled();
@@ -2772,6 +2809,8 @@ static bool augassign_tensor(Session *s, const Stmt *st, Value *old, Value *rhs,
         ok = session_fail(s, st->target->line, st->target->col, "RuntimeError: result type %s "
                           "can't be cast to the desired output type %s", ag_dtype_scalar_name(from),
                           ag_dtype_scalar_name((AgDtype)x->dtype));
+    } else if (ok && recorded && in_place_recorded(x) && arithmetic_update(st->op)) {
+        ok = rebase_in_place(s, st->target, x, &r);
     } else if (ok && (recorded || !castable)) {
         *fresh = r;
     } else {

@@ -215,6 +215,20 @@ bool ag_any_requires_grad(Tensor *const *inputs, int n) {
     return false;
 }
 
+/* What a binary op's backward does not read is not checked, so a change
+ * to it is harmless, as in PyTorch, which saves no more: a bilinear op
+ * (mul, matmul) reads a only for b's gradient and b only for a's (h * 3,
+ * then h.add_(1): PyTorch saves only the 3); div never reads a, and reads
+ * its result only for b's gradient (h / 2, then h.add_(1)). */
+static void skip_unread(Function *fn, const AgOpInfo *info, Tensor *const *inputs) {
+    if ((info->flags & AG_OP_QUOTIENT) || !inputs[1]->requires_grad)
+        fn->flags |= AG_FN_SKIP_INPUT0;
+    if ((info->flags & AG_OP_BILINEAR) && !inputs[0]->requires_grad)
+        fn->flags |= AG_FN_SKIP_INPUT1;
+    if ((info->flags & AG_OP_QUOTIENT) && !inputs[1]->requires_grad)
+        fn->flags &= (uint8_t)~AG_FN_CHECK_OUTPUT;
+}
+
 /* ag_graph_record_named with the op's row looked up once. */
 static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
                       Tensor *const *inputs, int n, void **ctx, size_t ctx_size) {
@@ -245,15 +259,17 @@ static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
     *fn = (Function){.apply = info->backward, .name = name, .seq = arena.next_seq++,
                      .output = out, /* (2) */
                      .num_inputs = n,
-                     .has_ctx = ctx_size > 0,
+                     .flags = ctx_size > 0 ? AG_FN_HAS_CTX : 0,
                      .arena_next = arena.functions};
     if (ctx_size) memset(ag_function_ctx(fn), 0, ctx_bytes);
     fn->inputs = inputs_bytes ? (Tensor **)((unsigned char *)fn + fn_bytes + ctx_bytes)
                               : fn->inline_inputs;
     if (arena.num_functions == 0) arena.writes_before = ag_inplace_writes;
     arena.sinks++; /* nothing consumes the new Function yet */
-    fn->checks_versions = !(info->flags & AG_OP_SAVES_NOTHING);
-    for (int i = 0; fn->checks_versions && i < n && i < AG_INLINE_INPUTS; i++)
+    if (!(info->flags & AG_OP_SAVES_NOTHING))
+        fn->flags |= AG_FN_CHECK_INPUTS | (info->flags & AG_OP_BILINEAR ? 0 : AG_FN_CHECK_OUTPUT);
+    if ((info->flags & (AG_OP_BILINEAR | AG_OP_QUOTIENT)) && n == 2) skip_unread(fn, info, inputs);
+    for (int i = 0; (fn->flags & AG_FN_CHECK_INPUTS) && i < n && i < AG_INLINE_INPUTS; i++)
         fn->saved_versions[i] = (uint16_t)ag_version_of(inputs[i]);
     for (int i = 0; i < n; i++) {
         Tensor *in = inputs[i];
@@ -283,6 +299,114 @@ Tensor *ag_graph_record(Tensor *out, int op, Tensor *const *inputs, int n, void 
                         size_t ctx_size) {
     const AgOpInfo *info = ag_op_at(op);
     return record(out, info, info ? info->backward_name : "?", inputs, n, ctx, ctx_size);
+}
+
+/* ======================================================================
+ * Recorded in-place ops: h's history rebased onto the op's Function
+ * ====================================================================== */
+
+/* PyTorch's "[2, 3]" for t's shape, into buf. */
+static void bracket_shape(const Tensor *t, char *buf, size_t size) {
+    size_t used = (size_t)snprintf(buf, size, "[");
+    for (int i = 0; i < t->ndim && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, i ? ", %lld" : "%lld",
+                                 (long long)t->shape[i]);
+    if (used < size) snprintf(buf + used, size - used, "]");
+}
+
+/* Whether a Function recorded since h's own (stop) made a view of h: its
+ * output shares h's elements, and its Function would need regenerating
+ * after the write (PyTorch's view replay), which ag does not do. */
+static bool viewed_in_graph(const Tensor *h, const Function *stop) {
+    for (const Function *fn = arena.functions; fn && fn != stop; fn = fn->arena_next)
+        if (fn->output && fn->output->base == h) return true;
+    return false;
+}
+
+/* h_old: the tensor that takes h's place in the graph as it was before the
+ * write, with h's Function, op name and generation. When the op's backward
+ * reads nothing (add, sub) it shares h's elements and version counter, so
+ * the write moves the version that every earlier Function saved of h, at
+ * no copy. When it reads its operands (mul, div) it needs h's old values,
+ * as PyTorch's saved original self: a copy, with a counter of its own set
+ * to the version h reaches by the write (those earlier Functions must
+ * still see a change). */
+static Tensor *take_place(Tensor *h, bool copy) {
+    Tensor *old = copy ? tensor_copy(h) : ag_tensor_view(h, h->ndim, h->shape);
+    if (!old) return NULL;
+    if (copy) old->version = ag_version_of(h) + 1;
+    old->requires_grad = true;
+    old->grad_fn = h->grad_fn;
+    old->op_name = h->op_name;
+    old->graph_generation = h->graph_generation;
+    return old;
+}
+
+/* Gives every Function recorded since stop (h's own), newest first, old
+ * instead of h: the consumers recorded before the write keep sending
+ * their gradients to h's old Function. Counts do not change: each edge
+ * still ends at the same Function. */
+static void hand_over(Tensor *h, Tensor *old, const Function *stop) {
+    for (Function *fn = arena.functions; fn && fn != stop; fn = fn->arena_next)
+        for (int i = 0; i < fn->num_inputs; i++)
+            if (fn->inputs[i] == h) {
+                fn->inputs[i] = tensor_retain(old);
+                tensor_release(h);
+            }
+}
+
+/* The new Function reads its self (input 0) at the version old has now:
+ * old is the unchanged copy, PyTorch's saved original self. Another
+ * operand that was h (h *= h) is PyTorch's saved live h, which the write
+ * changed: its check still fails, as PyTorch's does. */
+static void settle_versions(Function *fn, const Tensor *old) {
+    if (fn->inputs[0] == old) fn->saved_versions[0] = (uint16_t)ag_version_of(old);
+}
+
+static int rebase_refusal(const Tensor *h, const Tensor *r) {
+    bool consumes = false;
+    for (int i = 0; tensor_has_graph(r) && i < r->grad_fn->num_inputs; i++)
+        consumes |= r->grad_fn->inputs[i] == h;
+    if (!consumes || r->grad_fn != arena.functions)
+        return ag_fail("in-place op: the result is not an op of the tensor just recorded"), -1;
+    if (h->base)
+        return ag_fail("ag does not record an in-place op on a view (%s): write a new tensor "
+                       "instead", h->op_name), -1;
+    if (!ag_shape_equal(h->ndim, h->shape, r->ndim, r->shape)) {
+        char sh[AG_SHAPE_STR_MAX], sr[AG_SHAPE_STR_MAX];
+        bracket_shape(h, sh, sizeof sh);
+        bracket_shape(r, sr, sizeof sr);
+        return ag_fail("output with shape %s doesn't match the broadcast shape %s", sh, sr), -1;
+    }
+    Function *stop = tensor_has_graph(h) ? h->grad_fn : NULL;
+    if (viewed_in_graph(h, stop))
+        return ag_fail("ag does not record an in-place op on a tensor a view of which is in "
+                       "the graph: write a new tensor instead"), -1;
+    return 0;
+}
+
+int ag_rebase_in_place(Tensor *h, Tensor *r) {
+    if (!h || !r) return ag_fail("in-place op: tensor is NULL"), -1;
+    if (rebase_refusal(h, r) != 0) return -1;
+    Function *fn = r->grad_fn, *stop = tensor_has_graph(h) ? h->grad_fn : NULL;
+    Tensor *old = take_place(h, fn->flags & AG_FN_CHECK_INPUTS);
+    if (!old) return -1;
+    hand_over(h, old, stop);
+    if (stop) stop->output = old;
+    memcpy(h->data, r->data, (size_t)h->numel * sizeof(double));
+    if (h->dtype != r->dtype) tensor_set_dtype(h, (AgDtype)h->dtype); /* its values */
+    ag_bump_version(h);
+    settle_versions(fn, old);
+    /* r gives its Function to h, so releasing r leaves it alone. */
+    fn->output = h;
+    fn->output_version = (uint8_t)ag_version_of(h);
+    h->grad_fn = fn;
+    h->op_name = r->op_name;
+    h->graph_generation = r->graph_generation;
+    r->grad_fn = NULL;
+    r->requires_grad = false;
+    tensor_release(old); /* the Functions hold it */
+    return 0;
 }
 
 /* ======================================================================
@@ -591,12 +715,8 @@ static Function *ready_pop(Function **heap, int64_t *n) {
 /* PyTorch's message for a tensor a Function saved that an in-place
  * change has moved past the version it recorded (saved: its low 16 bits). */
 static int modified_fail(const Tensor *t, uint16_t saved) {
-    char shape[AG_SHAPE_STR_MAX] = "[";
-    size_t used = 1;
-    for (int i = 0; i < t->ndim; i++)
-        used += (size_t)snprintf(shape + used, sizeof shape - used, i ? ", %lld" : "%lld",
-                                 (long long)t->shape[i]);
-    snprintf(shape + used, sizeof shape - used, "]");
+    char shape[AG_SHAPE_STR_MAX];
+    bracket_shape(t, shape, sizeof shape);
     char which[96] = "";
     if (t->grad_fn) snprintf(which, sizeof which, ", which is output 0 of %s0,", t->op_name);
     uint32_t now = ag_version_of(t), then = now - (uint16_t)(now - saved);
@@ -611,11 +731,13 @@ static int modified_fail(const Tensor *t, uint16_t saved) {
 /* 0 when every tensor fn's backward reads is at the version recorded
  * (the output's: 0, as it was made by fn). */
 static int check_versions(const Function *fn) {
-    if (!fn->checks_versions) return 0;
+    if (!(fn->flags & AG_FN_CHECK_INPUTS)) return 0;
     for (int i = 0; i < fn->num_inputs && i < AG_INLINE_INPUTS; i++)
-        if ((uint16_t)ag_version_of(fn->inputs[i]) != fn->saved_versions[i])
+        if ((uint16_t)ag_version_of(fn->inputs[i]) != fn->saved_versions[i] &&
+            !(fn->flags & (AG_FN_SKIP_INPUT0 << i)))
             return modified_fail(fn->inputs[i], fn->saved_versions[i]);
-    if (ag_version_of(fn->output) != 0) return modified_fail(fn->output, 0);
+    bool moved = (uint8_t)ag_version_of(fn->output) != fn->output_version;
+    if ((fn->flags & AG_FN_CHECK_OUTPUT) && moved) return modified_fail(fn->output, fn->output_version);
     return 0;
 }
 

@@ -195,7 +195,7 @@ bool ag_broadcast_iter_next(BroadcastIter *it);
 #define AG_FUNCTION_BYTES ((sizeof(Function) + 15) & ~(size_t)15)
 /* fn's saved non-input data (the ctx its op asked for), or NULL. */
 static inline void *ag_function_ctx(Function *fn) {
-    return fn->has_ctx ? (unsigned char *)fn + AG_FUNCTION_BYTES : NULL;
+    return (fn->flags & AG_FN_HAS_CTX) ? (unsigned char *)fn + AG_FUNCTION_BYTES : NULL;
 }
 bool ag_any_requires_grad(Tensor *const *inputs, int n);
 /* When any input requires grad (and grad mode is on): allocates out's

@@ -251,7 +251,7 @@ const AgOpInfo ag_op_mul = {
     .id = AG_OP_MUL, .name = "mul", .signature = "mul(input, other)", .params = "TT",
     .help = "a * b element-wise, broadcasting",
     .rule = "grad_a = g * b, grad_b = g * a", .backward_name = "MulBackward",
-    .binary = tensor_mul, .backward = mul_backward, .flags = AG_OP_METHOD,
+    .binary = tensor_mul, .backward = mul_backward, .flags = AG_OP_METHOD | AG_OP_BILINEAR,
 };
 
 /* ======================================================================
@@ -285,7 +285,7 @@ const AgOpInfo ag_op_div = {
     .id = AG_OP_DIV, .name = "div", .signature = "div(input, other)", .params = "TT",
     .help = "a / b element-wise, broadcasting",
     .rule = "grad_a = g / b, grad_b = -g * a / b^2", .backward_name = "DivBackward",
-    .binary = tensor_div, .backward = div_backward, .flags = AG_OP_METHOD,
+    .binary = tensor_div, .backward = div_backward, .flags = AG_OP_METHOD | AG_OP_QUOTIENT,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
