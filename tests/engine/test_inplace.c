@@ -113,9 +113,78 @@ static void test_version_check(void) {
     tensor_release(x);
 }
 
+/* h += 1 on h = x * w: r = h + 1 recorded, then h rebased onto it. */
+static Tensor *rebased(Tensor *h, Tensor *r) {
+    CHECK(ag_rebase_in_place(h, r) == 0, "rebase: %s", ag_error());
+    tensor_release(r);
+    return h;
+}
+
+/* The values PyTorch 1.13 gives, printed by /usr/bin/python3 (the snippet
+ * beside each check). */
+static void test_rebase(void) {
+    int64_t live = ag_stats().live_tensors;
+    Tensor *x = tensor_create(SHAPE(2), (double[]){1, 2}, true);
+    Tensor *w = tensor_create(SHAPE(2), (double[]){3, 4}, true);
+    Tensor *one = tensor_scalar(1), *three = tensor_scalar(3);
+    /* h = x * w; a = h * 3; h += 1; (h.sum() + a.sum()).backward()
+     *   -> x.grad [12., 16.], w.grad [4., 8.] */
+    Tensor *h = tensor_mul(x, w), *a = tensor_mul(h, three);
+    Function *mul = h->grad_fn;
+    rebased(h, tensor_add(h, one));
+    CHECK(h->data[1] == 9 && tensor_version(h) == 1 && strcmp(h->op_name, "AddBackward") == 0,
+          "h holds x * w + 1, at version 1, made by add");
+    Tensor *old = h->grad_fn->inputs[0];
+    CHECK(old != h && old->grad_fn == mul && mul->output == old && a->grad_fn->inputs[0] == old,
+          "add and the earlier consumer read the old h, whose Function is mul's");
+    Tensor *sh = summed(tensor_retain(h)), *sa = summed(tensor_retain(a));
+    Tensor *loss = tensor_add(sh, sa);
+    tensor_release(sh), tensor_release(sa);
+    CHECK(backward(loss) == 0 && x->grad->data[0] == 12 && x->grad->data[1] == 16 &&
+              w->grad->data[0] == 4 && w->grad->data[1] == 8,
+          "the gradients are PyTorch's: %s", ag_error());
+    tensor_release(h), tensor_release(a), tensor_release(loss);
+    tensor_set_grad(x, NULL), tensor_set_grad(w, NULL);
+
+    /* h = x * 1; h.mul_(w); h.sum().backward() -> x.grad [3., 4.], w.grad [1., 2.]:
+     * mul_ reads h's old values (PyTorch's saved original self) */
+    h = tensor_mul(x, one);
+    rebased(h, tensor_mul(h, w));
+    loss = summed(tensor_retain(h));
+    CHECK(backward(loss) == 0 && x->grad->data[1] == 4 && w->grad->data[1] == 2,
+          "mul_ by a tensor that requires grad reads the old h: %s", ag_error());
+    tensor_release(h), tensor_release(loss);
+
+    /* h = x * w; a = h * w; h.mul_(3); a.sum().backward() -> the saved h changed */
+    h = tensor_mul(x, w), a = tensor_mul(h, w);
+    rebased(h, tensor_mul(h, three));
+    loss = summed(tensor_retain(a));
+    char want[600];
+    snprintf(want, sizeof want, MODIFIED, ", which is output 0 of MulBackward0,");
+    CHECK(backward(loss) == -1, "a Function that saved h refuses backward");
+    error_is(want);
+    tensor_release(h), tensor_release(a), tensor_release(loss);
+
+    /* Refusals change nothing. */
+    h = tensor_mul(x, w);
+    Tensor *zeros = tensor_zeros(SHAPE(2, 2), false);
+    Tensor *other = tensor_mul(w, three), *wide = tensor_add(h, zeros);
+    CHECK(ag_rebase_in_place(h, other) == -1 && tensor_version(h) == 0, "r must be an op of h");
+    CHECK(ag_rebase_in_place(h, wide) == -1, "a broadcast that would grow h");
+    error_is("output with shape [2] doesn't match the broadcast shape [2, 2]");
+    Tensor *v = tensor_reshape(h, SHAPE(2)), *r = tensor_add(h, one);
+    CHECK(ag_rebase_in_place(h, r) == -1 && strstr(ag_error(), "a view of which"),
+          "a view of h in the graph: %s", ag_error());
+    Tensor *all[] = {h, other, wide, v, r, x, w, one, three, zeros};
+    for (int i = 0; i < 10; i++) tensor_release(all[i]);
+    ag_graph_free();
+    CHECK(ag_stats().live_tensors == live, "every tensor is freed with the graph");
+}
+
 void test_inplace(void) {
     test_aliases();
     test_assign();
     test_version_check();
+    test_rebase();
     ag_graph_free(); /* the graphs refused backwards left */
 }
