@@ -175,10 +175,15 @@ bool tensor_has_graph(const Tensor *t) {
     return t->grad_fn != NULL && t->graph_generation == arena.generation;
 }
 
+/* Whether t's Function is in an arena set aside by ag_graph_push. */
+static bool in_outer_graph(const Tensor *t) {
+    for (int d = 0; d < graph_depth; d++)
+        if (t->graph_generation == outer[d].generation) return true;
+    return false;
+}
+
 void ag_graph_output_freed(const Tensor *t) {
-    bool live = t->graph_generation == arena.generation;
-    for (int d = 0; d < graph_depth && !live; d++) live = t->graph_generation == outer[d].generation;
-    if (live) t->grad_fn->output = NULL;
+    if (t->graph_generation == arena.generation || in_outer_graph(t)) t->grad_fn->output = NULL;
 }
 
 int64_t ag_arena_sinks(void) { return arena.sinks; }
@@ -378,6 +383,9 @@ static int rebase_refusal(const Tensor *h, const Tensor *r) {
         bracket_shape(r, sr, sizeof sr);
         return ag_fail("output with shape %s doesn't match the broadcast shape %s", sh, sr), -1;
     }
+    if (h->grad_fn && !tensor_has_graph(h) && in_outer_graph(h))
+        return ag_fail("ag does not record an in-place op inside grad or gradcheck on a tensor "
+                       "of the graph outside: write a new tensor instead"), -1;
     Function *stop = tensor_has_graph(h) ? h->grad_fn : NULL;
     if (viewed_in_graph(h, stop))
         return ag_fail("ag does not record an in-place op on a tensor a view of which is in "
@@ -393,7 +401,7 @@ int ag_rebase_in_place(Tensor *h, Tensor *r) {
     if (!old) return -1;
     hand_over(h, old, stop);
     if (stop) stop->output = old;
-    memcpy(h->data, r->data, (size_t)h->numel * sizeof(double));
+    memmove(h->data, r->data, (size_t)h->numel * sizeof(double));
     if (h->dtype != r->dtype) tensor_set_dtype(h, (AgDtype)h->dtype); /* its values */
     ag_bump_version(h);
     settle_versions(fn, old);
@@ -736,7 +744,10 @@ static int check_versions(const Function *fn) {
         if ((uint16_t)ag_version_of(fn->inputs[i]) != fn->saved_versions[i] &&
             !(fn->flags & (AG_FN_SKIP_INPUT0 << i)))
             return modified_fail(fn->inputs[i], fn->saved_versions[i]);
-    bool moved = (uint8_t)ag_version_of(fn->output) != fn->output_version;
+    /* The whole version against the 8 bits kept: past 255 a moved
+     * Function's output always counts as changed (a refusal, never a
+     * gradient computed from changed values). */
+    bool moved = ag_version_of(fn->output) != fn->output_version;
     if ((fn->flags & AG_FN_CHECK_OUTPUT) && moved) return modified_fail(fn->output, fn->output_version);
     return 0;
 }
