@@ -1126,6 +1126,13 @@ static BUILTIN(py_to) {
     int i = arg_index(a, "dtype");
     const Value *d = i >= 0 && arg_present(a, i) ? &a->arg[i] : NULL;
     AgDtype dtype = (AgDtype)t->dtype;
+    bool cpu = d && d->kind == VAL_STRING && d->as.string.length == 3 &&
+               memcmp(d->as.string.text, "cpu", 3) == 0;
+    if (d && d->kind == VAL_STRING && !cpu) /* x.to('cuda'): PyTorch's CPU-only build says */
+        return arg_error(s, a, i, "%s", d->as.string.length >= 4 &&
+                         memcmp(d->as.string.text, "cuda", 4) == 0
+                             ? "AssertionError: Torch not compiled with CUDA enabled"
+                             : "RuntimeError: ag's tensors are on the CPU only");
     if (d && d->kind == VAL_TENSOR) dtype = (AgDtype)d->as.tensor->dtype;
     else if (d && d->kind != VAL_STRING && d->kind != VAL_NONE && !arg_dtype(s, a, i, &dtype))
         return false;
