@@ -220,8 +220,10 @@ static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
                       Tensor *const *inputs, int n, void **ctx, size_t ctx_size) {
     if (ctx) *ctx = NULL;
     if (!out) return NULL;
-    /* One pass over the operands for both questions (op_overhead). */
-    unsigned any_dtype = (unsigned)ag_default_dtype_now;
+    /* One pass over the operands for both questions (op_overhead). The
+     * default dtype matters only with an operand of another dtype (an
+     * integer one, for a floating result): not read here. */
+    unsigned any_dtype = 0;
     bool any_grad = false;
     for (int i = 0; i < n; i++) {
         any_dtype |= inputs[i]->dtype;
