@@ -1296,6 +1296,27 @@ static BUILTIN(py_one_hot) {
     return ok && result_tensor(s, a, r, out);
 }
 
+/* nonzero(x): the int64 (count, ndim) indices of x's nonzero elements
+ * (nan is nonzero), in row-major order, as PyTorch's. */
+static BUILTIN(py_nonzero) {
+    Tensor *t;
+    if (!arg_tensor(s, a, 0, &t)) return false;
+    int64_t count = 0;
+    for (int64_t i = 0; i < t->numel; i++) count += t->data[i] != 0;
+    Tensor *r = tensor_zeros(2, (int64_t[]){count, t->ndim}, false);
+    if (!r) return session_fail(s, a->line, a->col, "%s", ag_error());
+    tensor_set_dtype(r, AG_INT64);
+    for (int64_t i = 0, k = 0; i < t->numel; i++) {
+        if (t->data[i] == 0) continue;
+        for (int64_t d = t->ndim - 1, rest = i; d >= 0; d--) { /* i's coordinates */
+            r->data[k * t->ndim + d] = (double)(rest % t->shape[d]);
+            rest /= t->shape[d];
+        }
+        k++;
+    }
+    return result_tensor(s, a, r, out);
+}
+
 /* allclose(a, b, rtol=1e-05, atol=1e-08): |a - b| <= atol + rtol * |b|
  * everywhere (broadcast), as PyTorch's. */
 static BUILTIN(py_allclose) {
@@ -1507,6 +1528,8 @@ const Builtin python_builtins[] = {
     PY("device", "device(type)", "torch.device('cpu'): ag computes on the CPU", py_device, 0),
     PY("one_hot", "one_hot(tensor, num_classes=-1)", "int64 rows with a one at each class "
        "index", py_one_hot, BI_METHOD),
+    PY("nonzero", "nonzero(input)", "the int64 indices of the nonzero elements, one row each",
+       py_nonzero, BI_METHOD),
     PY("allclose", "allclose(input, other, rtol=1e-05, atol=1e-08)", "whether |a - b| <= atol + "
        "rtol * |b| everywhere", py_allclose, BI_METHOD),
     PY("view_as", "view_as(input, other)", "as view(other.shape): x reshaped to other's shape",
