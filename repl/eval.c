@@ -978,6 +978,9 @@ static bool index_item(Session *s, const Node *at, Value *v, AgIndex *it) {
         *it = (AgIndex){.kind = AG_INDEX_INT};
         return index_integer(s, at, v, "an index", &it->index);
     case VAL_TENSOR:
+        if (s->python && ag_dtype_is_floating((AgDtype)v->as.tensor->dtype)) /* .ag: floats serve */
+            return session_fail(s, at->line, at->col, "IndexError: tensors used as indices must be "
+                                "long, int, byte or bool tensors");
         if (v->as.tensor->dtype == AG_BOOL) *it = (AgIndex){.kind = AG_INDEX_MASK, .tensor = v->as.tensor};
         else if (v->as.tensor->ndim > 0) *it = (AgIndex){.kind = AG_INDEX_TENSOR, .tensor = v->as.tensor};
         else return *it = (AgIndex){.kind = AG_INDEX_INT}, index_integer(s, at, v, "an index", &it->index);
