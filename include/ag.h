@@ -70,6 +70,7 @@ struct Tensor {
     bool own_version;            /* with a base: counts its own versions (x.data) */
     bool parameter;              /* a client's mark (the shell's nn.Parameter); the engine
                                     neither reads nor copies it */
+    bool retains_grad;           /* a non-leaf that keeps its .grad (tensor_retain_grad) */
     uint32_t version;
     Tensor *grad;                /* leaf gradient, NULL until backward writes it */
     Function *grad_fn;           /* creator; valid only while tensor_has_graph() */
@@ -144,6 +145,11 @@ void tensor_zero_grad(Tensor *t);
 /* Sets a leaf's .grad to a copy of grad's values (NULL: None), as PyTorch's
  * x.grad = g. Fails (-1) on a non-leaf or a gradient of another shape. */
 int tensor_set_grad(Tensor *t, const Tensor *grad);
+/* PyTorch's t.retain_grad(): a non-leaf that requires grad keeps the
+ * gradient backward computes for it in t->grad (summed over backwards, as a
+ * leaf's), where intermediates otherwise keep none. Nothing to do for a
+ * leaf; fails (-1) on a tensor that does not require grad. */
+int tensor_retain_grad(Tensor *t);
 /* Marks a leaf as requiring grad (or not). Fails (-1) on a non-leaf. */
 int tensor_set_requires_grad(Tensor *t, bool requires_grad);
 /* Makes t, a new leaf, take old's place as a variable: t requires grad as

@@ -175,6 +175,14 @@ BUILTIN(bi_op) {
     /* The .ag dialect's rule, version 2's: mean(pred == y) is a fraction,
      * where PyTorch asks for (pred == y).float().mean(). */
     Tensor *as_float = NULL;
+    /* Class indices are int64 in PyTorch (.py files); the .ag dialect's
+     * literals are floats, so there integral floats serve. */
+    bool indices = ok && s->python && op->dtype_rule == AG_DTYPE_FIRST && /* nll_loss, cross_entropy */
+                   args.t[0] && args.t[1] && args.t[1]->ndim != args.t[0]->ndim &&
+                   args.t[1]->dtype != AG_INT64;
+    if (indices)
+        ok = session_fail(s, a->line, a->col, "RuntimeError: expected scalar type Long but found %s",
+                          ag_dtype_scalar_name((AgDtype)args.t[1]->dtype));
     if (ok && !s->python && op->dtype_rule == AG_DTYPE_FLOAT_ONLY && args.t[0] &&
         !ag_dtype_is_floating((AgDtype)args.t[0]->dtype)) {
         as_float = args.t[0] = tensor_to(args.t[0], ag_default_dtype());

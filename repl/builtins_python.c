@@ -1126,6 +1126,13 @@ static BUILTIN(py_to) {
     int i = arg_index(a, "dtype");
     const Value *d = i >= 0 && arg_present(a, i) ? &a->arg[i] : NULL;
     AgDtype dtype = (AgDtype)t->dtype;
+    bool cpu = d && d->kind == VAL_STRING && d->as.string.length == 3 &&
+               memcmp(d->as.string.text, "cpu", 3) == 0;
+    if (d && d->kind == VAL_STRING && !cpu) /* x.to('cuda'): PyTorch's CPU-only build says */
+        return arg_error(s, a, i, "%s", d->as.string.length >= 4 &&
+                         memcmp(d->as.string.text, "cuda", 4) == 0
+                             ? "AssertionError: Torch not compiled with CUDA enabled"
+                             : "RuntimeError: ag's tensors are on the CPU only");
     if (d && d->kind == VAL_TENSOR) dtype = (AgDtype)d->as.tensor->dtype;
     else if (d && d->kind != VAL_STRING && d->kind != VAL_NONE && !arg_dtype(s, a, i, &dtype))
         return false;
@@ -1287,6 +1294,27 @@ static BUILTIN(py_one_hot) {
     }
     tensor_release(c);
     return ok && result_tensor(s, a, r, out);
+}
+
+/* nonzero(x): the int64 (count, ndim) indices of x's nonzero elements
+ * (nan is nonzero), in row-major order, as PyTorch's. */
+static BUILTIN(py_nonzero) {
+    Tensor *t;
+    if (!arg_tensor(s, a, 0, &t)) return false;
+    int64_t count = 0;
+    for (int64_t i = 0; i < t->numel; i++) count += t->data[i] != 0;
+    Tensor *r = tensor_zeros(2, (int64_t[]){count, t->ndim}, false);
+    if (!r) return session_fail(s, a->line, a->col, "%s", ag_error());
+    tensor_set_dtype(r, AG_INT64);
+    for (int64_t i = 0, k = 0; i < t->numel; i++) {
+        if (t->data[i] == 0) continue;
+        for (int64_t d = t->ndim - 1, rest = i; d >= 0; d--) { /* i's coordinates */
+            r->data[k * t->ndim + d] = (double)(rest % t->shape[d]);
+            rest /= t->shape[d];
+        }
+        k++;
+    }
+    return result_tensor(s, a, r, out);
 }
 
 /* allclose(a, b, rtol=1e-05, atol=1e-08): |a - b| <= atol + rtol * |b|
@@ -1500,6 +1528,8 @@ const Builtin python_builtins[] = {
     PY("device", "device(type)", "torch.device('cpu'): ag computes on the CPU", py_device, 0),
     PY("one_hot", "one_hot(tensor, num_classes=-1)", "int64 rows with a one at each class "
        "index", py_one_hot, BI_METHOD),
+    PY("nonzero", "nonzero(input)", "the int64 indices of the nonzero elements, one row each",
+       py_nonzero, BI_METHOD),
     PY("allclose", "allclose(input, other, rtol=1e-05, atol=1e-08)", "whether |a - b| <= atol + "
        "rtol * |b| everywhere", py_allclose, BI_METHOD),
     PY("view_as", "view_as(input, other)", "as view(other.shape): x reshaped to other's shape",

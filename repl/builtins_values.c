@@ -186,6 +186,17 @@ static BUILTIN(bi_requires_grad_) {
     return true;
 }
 
+/* x.retain_grad(): a non-leaf keeps the gradient backward gives it. */
+static BUILTIN(bi_retain_grad) {
+    Tensor *x = NULL;
+    if (!arg_tensor(s, a, 0, &x)) return false;
+    if (tensor_retain_grad(x) != 0)
+        return session_fail(s, a->line, a->col, "%s%s", s->python ? "RuntimeError: " : "",
+                            ag_error());
+    *out = value_void();
+    return true;
+}
+
 static BUILTIN(bi_detach) {
     Tensor *x = NULL;
     return arg_tensor(s, a, 0, &x) && result_tensor(s, a, tensor_detach(x), out);
@@ -417,6 +428,8 @@ const Builtin values_builtins[] = {
      bi_autograd_grad, BI_MODULE_AUTOGRAD, VAL_VOID, NULL},
     {"zero_grad", "zero_grad(*tensors)", "resets .grad to None (no argument: every variable)",
      NULL, bi_zero_grad, BI_VOID, VAL_VOID, NULL},
+    {"retain_grad", "retain_grad(input)", "a non-leaf keeps the gradient backward computes for it "
+     "in x.grad (PyTorch's retain_grad)", NULL, bi_retain_grad, BI_METHOD, VAL_VOID, NULL},
     {"requires_grad_", "requires_grad_(input, requires_grad=True)", "makes a leaf require "
      "gradients (or not), and returns it: PyTorch's one in-place method", "only a leaf, one no "
      "op has recorded, can change: the same tensor, not a copy", bi_requires_grad_, BI_METHOD, VAL_VOID, NULL},

@@ -633,7 +633,9 @@ static void object_name(const Node *obj, char *buf, size_t size) {
 }
 
 static bool attr_grad(Session *s, const Node *n, Tensor *t, Value *out) {
-    if (!tensor_is_leaf(t) && n->left->kind == NODE_NAME) {
+    if (!tensor_is_leaf(t) && !t->retains_grad && s->python) /* PyTorch's None (and a warning) */
+        return *out = value_none(), true;
+    if (!tensor_is_leaf(t) && !t->retains_grad && n->left->kind == NODE_NAME) {
         char who[64]; /* named only here: w.grad is read in every training step */
         object_name(n->left, who, sizeof who);
         return session_fail(s, n->line, n->col,
@@ -641,7 +643,7 @@ static bool attr_grad(Session *s, const Node *n, Tensor *t, Value *out) {
                             "intermediate result (%s); its gradient is freed during backward",
                             who, who, t->op_name);
     }
-    if (!tensor_is_leaf(t))
+    if (!tensor_is_leaf(t) && !t->retains_grad)
         return session_fail(s, n->line, n->col, ".grad of an intermediate result (%s): only "
                             "leaf tensors keep their gradient", t->op_name);
     *out = t->grad ? value_tensor(tensor_retain(t->grad)) : value_none();
@@ -660,6 +662,8 @@ static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
         *out = value_number(t->ndim);
     } else if (attr_is(n, "requires_grad")) {
         *out = value_bool(t->requires_grad);
+    } else if (attr_is(n, "retains_grad")) {
+        *out = value_bool(t->retains_grad);
     } else if (attr_is(n, "is_leaf")) {
         *out = value_bool(tensor_is_leaf(t));
     } else if (attr_is(n, "grad_fn")) {
@@ -974,6 +978,9 @@ static bool index_item(Session *s, const Node *at, Value *v, AgIndex *it) {
         *it = (AgIndex){.kind = AG_INDEX_INT};
         return index_integer(s, at, v, "an index", &it->index);
     case VAL_TENSOR:
+        if (s->python && ag_dtype_is_floating((AgDtype)v->as.tensor->dtype)) /* .ag: floats serve */
+            return session_fail(s, at->line, at->col, "IndexError: tensors used as indices must be "
+                                "long, int, byte or bool tensors");
         if (v->as.tensor->dtype == AG_BOOL) *it = (AgIndex){.kind = AG_INDEX_MASK, .tensor = v->as.tensor};
         else if (v->as.tensor->ndim > 0) *it = (AgIndex){.kind = AG_INDEX_TENSOR, .tensor = v->as.tensor};
         else return *it = (AgIndex){.kind = AG_INDEX_INT}, index_integer(s, at, v, "an index", &it->index);

@@ -848,7 +848,8 @@ int session_print_grads(Session *s, Tensor **before) {
         Var *v = &s->vars[i];
         if (v->value.kind != VAL_TENSOR) continue;
         Tensor *t = v->value.as.tensor;
-        if (!tensor_is_leaf(t) || !t->grad || t->grad == before[i]) continue;
+        bool keeps = tensor_is_leaf(t) || t->retains_grad; /* retain_grad(): shown too */
+        if (!keeps || !t->grad || t->grad == before[i]) continue;
         if (before[i] && s->interactive && !s->accumulation_noted) {
             s->accumulation_noted = true;
             fprintf(s->out, "note: gradients accumulate over backward calls, as in PyTorch; "

@@ -239,8 +239,10 @@ static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
                       Tensor *const *inputs, int n, void **ctx, size_t ctx_size) {
     if (ctx) *ctx = NULL;
     if (!out) return NULL;
-    /* One pass over the operands for both questions (op_overhead). */
-    unsigned any_dtype = (unsigned)ag_default_dtype_now;
+    /* One pass over the operands for both questions (op_overhead). The
+     * default dtype matters only with an operand of another dtype (an
+     * integer one, for a floating result): not read here. */
+    unsigned any_dtype = 0;
     bool any_grad = false;
     for (int i = 0; i < n; i++) {
         any_dtype |= inputs[i]->dtype;
@@ -559,7 +561,9 @@ void ag_accumulate_grad(Tensor *t, Tensor *grad) {
         tensor_release(grad);
         return;
     }
-    bool leaf = t->grad_fn == NULL;
+    /* A leaf's gradients, and those of an intermediate that retains its
+     * .grad, are summed apart (staged) and added to .grad at the end. */
+    bool leaf = t->grad_fn == NULL || t->retains_grad;
     if (trace_fn)
         trace((AgTraceEvent){.kind = AG_TRACE_ACCUMULATE, .tensor = t, .grad = grad,
                              .summed = t->grad != NULL || (leaf && t->staged_grad != NULL)});
@@ -789,8 +793,13 @@ static int run_backward(Function *const *roots, int n, Function **stack, const R
          * this input (a loss's target, hinge_embedding_loss(x, y) with y
          * computed): nothing to apply, but its inputs' counts still drop. */
         Tensor *grad_output = out->grad;
-        if (grad_output && checks && check_versions(fn) != 0) return -1;
-        out->grad = NULL; /* (7) intermediate gradients do not survive */
+        if (out->retains_grad) /* its sum is staged, for out->grad at the end */
+            grad_output = tensor_retain(out->staged_grad);
+        if (grad_output && checks && check_versions(fn) != 0) {
+            if (out->retains_grad) tensor_release(grad_output);
+            return -1;
+        }
+        if (!out->retains_grad) out->grad = NULL; /* (7) intermediate gradients do not survive */
         if (grad_output && run->num_capture) capture(run, fn, grad_output);
         if (grad_output && trace_fn)
             trace((AgTraceEvent){.kind = AG_TRACE_APPLY, .fn = fn, .grad = grad_output});

@@ -84,11 +84,14 @@ static inline uint32_t ag_version_of(const Tensor *t) {
  * integer). */
 Tensor *ag_apply_dtype(Tensor *out, int op, Tensor *const *in, int n);
 extern _Thread_local AgDtype ag_default_dtype_now;
-/* Whether ag_apply_dtype has anything to do: every operand float64, the
- * default float64 and a rule that keeps it is the common case, and costs
- * one pass over the operands' dtypes (op_overhead). */
+/* Whether ag_apply_dtype has anything to do: every operand float64 and a
+ * rule that keeps it is the common case, and costs one pass over the
+ * operands' dtypes (op_overhead). The default dtype decides nothing there:
+ * a float64 operand's result stays float64 whatever the default (only
+ * Python numbers alone would take it, and the shell computes those as
+ * numbers). */
 static inline bool ag_dtype_needed(const AgOpInfo *info, Tensor *const *in, int n) {
-    unsigned any = (unsigned)ag_default_dtype_now;
+    unsigned any = 0;
     for (int i = 0; i < n; i++) any |= in[i] ? in[i]->dtype : 0u;
     return any != 0 || info->dtype_rule >= AG_DTYPE_BOOL;
 }

@@ -578,6 +578,14 @@ void tensor_zero_grad(Tensor *t) {
 
 bool tensor_is_leaf(const Tensor *t) { return t->grad_fn == NULL; }
 
+int tensor_retain_grad(Tensor *t) {
+    if (!t) return ag_fail("retain_grad: tensor is NULL"), -1;
+    if (!t->requires_grad)
+        return ag_fail("can't retain_grad on Tensor that has requires_grad=False"), -1;
+    if (!tensor_is_leaf(t)) t->retains_grad = true;
+    return 0;
+}
+
 int tensor_set_requires_grad(Tensor *t, bool requires_grad) {
     if (!t) return ag_fail("requires_grad: tensor is NULL"), -1;
     if (!tensor_is_leaf(t))
@@ -638,7 +646,7 @@ int tensor_inherit(Tensor *t, const Tensor *old) {
 int tensor_set_grad(Tensor *t, const Tensor *grad) {
     char st[AG_SHAPE_STR_MAX], sg[AG_SHAPE_STR_MAX];
     if (!t) return ag_fail("set_grad: tensor is NULL"), -1;
-    if (!tensor_is_leaf(t))
+    if (!tensor_is_leaf(t) && !t->retains_grad)
         return ag_fail("only a leaf keeps a gradient; this is the result of %s", t->op_name), -1;
     if (grad && !ag_shape_equal(t->ndim, t->shape, grad->ndim, grad->shape))
         return ag_fail("a gradient of shape %s for a tensor of shape %s",

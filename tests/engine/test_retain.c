@@ -276,7 +276,28 @@ static void test_retain_interrupted(void) {
     tensor_release(x), tensor_release(y), tensor_release(z), tensor_release(s);
 }
 
+/* retain_grad: an intermediate keeps its gradient, summed over backwards;
+ * the flow through it is unchanged; a failed backward leaves it as it was. */
+static void test_retain_grad(void) {
+    Tensor *x = tensor_create(SHAPE(2), (double[]){1.5, -2.0}, true);
+    Tensor *h = tensor_mul(x, x), *t = h ? tensor_tanh(h) : NULL, *y = t ? tensor_sum(t) : NULL;
+    CHECK(y && tensor_retain_grad(h) == 0 && h->retains_grad, "retain_grad on x * x");
+    CHECK(ag_backward(1, &y, NULL, true, 0, NULL) == 0, "first backward: %s", ag_error());
+    /* tanh's last bits are SLEEF's or libm's: compare to 1e-14 */
+    double want0 = 1 - tanh(2.25) * tanh(2.25), got0 = h->grad ? h->grad->data[0] : NAN;
+    CHECK(fabs(got0 - want0) < 1e-14 && x->grad && x->grad->data[0] == got0 * 3.0,
+          "h.grad is d y / d h, and x.grad still flows through h");
+    CHECK(tensor_backward(y, NULL) == 0 && h->grad && h->grad->data[0] == 2 * got0,
+          "a second backward adds to h.grad, as to a leaf's");
+    Tensor *c = tensor_scalar(1.0);
+    CHECK(tensor_retain_grad(c) != 0 && strstr(ag_error(), "requires_grad=False"),
+          "retain_grad on a constant: %s", ag_error());
+    Tensor *all[] = {x, h, t, y, c};
+    for (int k = 0; k < 5; k++) tensor_release(all[k]);
+}
+
 void test_retain(void) {
+    test_retain_grad();
     test_backward_twice();
     test_retain_other_root();
     test_backward_many();

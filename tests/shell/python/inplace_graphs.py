@@ -32,3 +32,13 @@ g += torch.tensor([0.1, 0.2, 0.3], dtype=torch.float64)
 print(g, g.dtype)
 g.sum().backward()
 print(x.grad)
+
+# retain_grad before in-place ops: the gradient of h as it is at the end
+x.grad = None
+h = x * 2
+h.retain_grad()
+a = h * 3
+h += 1
+h.mul_(x)
+(h.sum() + a.sum()).backward()
+print(h.grad, x.grad, h.retains_grad)
