@@ -225,13 +225,24 @@ bool ag_any_requires_grad(Tensor *const *inputs, int n) {
  * (mul, matmul) reads a only for b's gradient and b only for a's (h * 3,
  * then h.add_(1): PyTorch saves only the 3); div never reads a, and reads
  * its result only for b's gradient (h / 2, then h.add_(1)). */
-static void skip_unread(Function *fn, const AgOpInfo *info, Tensor *const *inputs) {
-    if ((info->flags & AG_OP_QUOTIENT) || !inputs[1]->requires_grad)
-        fn->flags |= AG_FN_SKIP_INPUT0;
-    if ((info->flags & AG_OP_BILINEAR) && !inputs[0]->requires_grad)
-        fn->flags |= AG_FN_SKIP_INPUT1;
+static unsigned skip_unread(unsigned flags, const AgOpInfo *info, Tensor *const *inputs) {
+    if ((info->flags & AG_OP_QUOTIENT) || !inputs[1]->requires_grad) flags |= AG_FN_SKIP_INPUT0;
+    if ((info->flags & AG_OP_BILINEAR) && !inputs[0]->requires_grad) flags |= AG_FN_SKIP_INPUT1;
     if ((info->flags & AG_OP_QUOTIENT) && !inputs[1]->requires_grad)
-        fn->flags &= (uint8_t)~AG_FN_CHECK_OUTPUT;
+        flags &= ~(unsigned)AG_FN_CHECK_OUTPUT;
+    return flags;
+}
+
+/* The Function's flags: what its backward reads, so what backward checks.
+ * Made before the Function is written, in one store (op_overhead: setting
+ * them on the Function bit by bit cost 8 ns an op). */
+static uint8_t function_flags(const AgOpInfo *info, Tensor *const *inputs, int n, size_t ctx_size) {
+    unsigned flags = ctx_size > 0 ? AG_FN_HAS_CTX : 0;
+    if (!(info->flags & AG_OP_SAVES_NOTHING))
+        flags |= AG_FN_CHECK_INPUTS | (info->flags & AG_OP_BILINEAR ? 0 : AG_FN_CHECK_OUTPUT);
+    if ((info->flags & (AG_OP_BILINEAR | AG_OP_QUOTIENT)) && n == 2)
+        flags = skip_unread(flags, info, inputs);
+    return (uint8_t)flags;
 }
 
 /* ag_graph_record_named with the op's row looked up once. */
@@ -266,16 +277,13 @@ static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
     *fn = (Function){.apply = info->backward, .name = name, .seq = arena.next_seq++,
                      .output = out, /* (2) */
                      .num_inputs = n,
-                     .flags = ctx_size > 0 ? AG_FN_HAS_CTX : 0,
+                     .flags = function_flags(info, inputs, n, ctx_size),
                      .arena_next = arena.functions};
     if (ctx_size) memset(ag_function_ctx(fn), 0, ctx_bytes);
     fn->inputs = inputs_bytes ? (Tensor **)((unsigned char *)fn + fn_bytes + ctx_bytes)
                               : fn->inline_inputs;
     if (arena.num_functions == 0) arena.writes_before = ag_inplace_writes;
     arena.sinks++; /* nothing consumes the new Function yet */
-    if (!(info->flags & AG_OP_SAVES_NOTHING))
-        fn->flags |= AG_FN_CHECK_INPUTS | (info->flags & AG_OP_BILINEAR ? 0 : AG_FN_CHECK_OUTPUT);
-    if ((info->flags & (AG_OP_BILINEAR | AG_OP_QUOTIENT)) && n == 2) skip_unread(fn, info, inputs);
     for (int i = 0; (fn->flags & AG_FN_CHECK_INPUTS) && i < n && i < AG_INLINE_INPUTS; i++)
         fn->saved_versions[i] = (uint16_t)ag_version_of(inputs[i]);
     for (int i = 0; i < n; i++) {
@@ -752,7 +760,8 @@ static int check_versions(const Function *fn) {
      * Function's output always counts as changed (a refusal, never a
      * gradient computed from changed values). */
     bool moved = ag_version_of(fn->output) != fn->output_version;
-    if ((fn->flags & AG_FN_CHECK_OUTPUT) && moved) return modified_fail(fn->output, fn->output_version);
+    if ((fn->flags & AG_FN_CHECK_OUTPUT) && moved)
+        return modified_fail(fn->output, fn->output_version);
     return 0;
 }
 
