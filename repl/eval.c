@@ -1747,9 +1747,11 @@ static bool in_place_fill(const Node *attr) {
 
 /* x.add_(y), x.zero_(), x.relu_(): in place, as PyTorch: every name, list
  * item and optimizer holding x sees the new values, and the call returns
- * x. A leaf that requires grad, with grad mode on, is PyTorch's error; an
- * op that would have to be recorded (x or an argument requiring grad) is
- * refused: ag records no in-place ops (docs/pytorch.md). self is taken. */
+ * x. A leaf that requires grad, with grad mode on, is PyTorch's error. On
+ * an intermediate, with grad mode on, the op is recorded and x's history
+ * rebased onto it (ag_rebase_in_place); another op that would have to be
+ * recorded (c.add_(x), c a constant) is refused (docs/pytorch.md). self is
+ * taken. */
 static bool call_in_place(Session *s, const Node *call, Value *self, Value *out) {
     const Node *attr = call->left;
     Tensor *x = self->as.tensor;
@@ -2779,19 +2781,21 @@ static bool current_value(Session *s, const Node *n, Value *out) { return eval_n
  * EXPR. */
 /* obj.NAME op= v on an object (self.grad += g): read, apply, store. */
 
-/* x op= v on a tensor, as PyTorch does it: in place. A leaf that requires
- * grad, with grad mode on: in a .py file PyTorch's error; in the dialect
- * a gradient step that records nothing (version 2's friendly rule). A
- * result the op would have to record (h += 1, h requiring grad): ag does
- * not record in-place ops, so *fresh gets the new tensor for the target to
- * take, as version 2 did (docs/pytorch.md); else *fresh is void. old and
- * rhs are taken. */
 /* += -= *= /= (the statement holds the plain operator): PyTorch's add_,
  * sub_, mul_, div_, recorded on an intermediate. */
 static bool arithmetic_update(TokenType op) {
     return op == TOK_PLUS || op == TOK_MINUS || op == TOK_STAR || op == TOK_SLASH;
 }
 
+/* x op= v on a tensor, as PyTorch does it: in place. A leaf that requires
+ * grad, with grad mode on: in a .py file PyTorch's error; in the dialect
+ * a gradient step that records nothing (version 2's friendly rule). On an
+ * intermediate (h += 1, h requiring grad, grad mode on) the op is
+ * recorded and h's history rebased onto it (ag_rebase_in_place), as
+ * PyTorch does. Another result the op would have to record (c += x, c a
+ * constant, x requiring grad): ag does not record that, so *fresh gets
+ * the new tensor for the target to take, as version 2 did
+ * (docs/pytorch.md); else *fresh is void. old and rhs are taken. */
 static bool augassign_tensor(Session *s, const Stmt *st, Value *old, Value *rhs, Value *fresh) {
     Tensor *x = old->as.tensor;
     bool step = x->requires_grad && tensor_is_leaf(x) && ag_is_grad_enabled();
