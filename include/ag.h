@@ -173,14 +173,16 @@ uint32_t tensor_version(const Tensor *t);
  * ("output with shape [3] doesn't match the broadcast shape [2, 3]"). */
 int tensor_assign(Tensor *t, const Tensor *value);
 
-/* PyTorch's recorded in-place op (h.add_(v), h *= w) on h, an intermediate:
+/* PyTorch's recorded in-place op (h.add_(v), h *= w) on h, an intermediate
+ * or a constant (c += x, x requiring grad: c becomes an intermediate):
  * r = op(h, ...) has just been recorded from h; h takes r's values (in
  * place, its version bumped) and r's Function, and the Functions recorded
  * since h's own (r's included) are given instead of h a new tensor that
  * holds h's place in the graph before the write (docs/engine.md,
  * "Recorded in-place ops"). r is left a constant with the same values.
  * Refused (-1, nothing changed): r's Function is not the newest, h is a
- * view or has a view in the graph, the shapes differ. */
+ * leaf that requires grad, a view or has a view in the graph, the shapes
+ * differ. */
 int ag_rebase_in_place(Tensor *h, Tensor *r);
 bool tensor_is_leaf(const Tensor *t);   /* no recorded creator */
 bool tensor_has_graph(const Tensor *t); /* its grad_fn is still in the arena */

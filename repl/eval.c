@@ -1681,10 +1681,13 @@ static bool call_user(Session *s, const Node *call, UserFunc *f, const Value *se
     return ok;
 }
 
-/* Whether an in-place op on x is recorded, as PyTorch records it: x is an
- * intermediate (it has a Function) and grad mode is on. */
+/* Whether an in-place op on x whose result was recorded is recorded, as
+ * PyTorch records it (grad mode on): x is an intermediate (it has a
+ * Function), or a constant that owns its elements (c += x, x requiring
+ * grad; a constant view of another keeps version 2's rule). */
 static bool in_place_recorded(const Tensor *x) {
-    return x->requires_grad && !tensor_is_leaf(x) && ag_is_grad_enabled();
+    bool intermediate = x->requires_grad && !tensor_is_leaf(x);
+    return ag_is_grad_enabled() && (intermediate || (!x->requires_grad && !x->base));
 }
 
 /* x takes the values and the Function of r (taken), x op v just recorded
@@ -2820,7 +2823,7 @@ static bool augassign_tensor(Session *s, const Stmt *st, Value *old, Value *rhs,
         ok = session_fail(s, st->target->line, st->target->col, "RuntimeError: result type %s "
                           "can't be cast to the desired output type %s", ag_dtype_scalar_name(from),
                           ag_dtype_scalar_name((AgDtype)x->dtype));
-    } else if (ok && recorded && in_place_recorded(x) && arithmetic_update(st->op)) {
+    } else if (ok && recorded && castable && in_place_recorded(x) && arithmetic_update(st->op)) {
         ok = rebase_in_place(s, st->target, x, &r);
     } else if (ok && (recorded || !castable)) {
         *fresh = r;

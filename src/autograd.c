@@ -350,17 +350,18 @@ static Tensor *take_place(Tensor *h, bool copy) {
     Tensor *old = copy ? tensor_copy(h) : ag_tensor_view(h, h->ndim, h->shape);
     if (!old) return NULL;
     if (copy) old->version = ag_version_of(h) + 1;
-    old->requires_grad = true;
+    old->requires_grad = h->requires_grad; /* false for a constant: no gradient to it */
     old->grad_fn = h->grad_fn;
     old->op_name = h->op_name;
     old->graph_generation = h->graph_generation;
     return old;
 }
 
-/* Gives every Function recorded since stop (h's own), newest first, old
- * instead of h: the consumers recorded before the write keep sending
- * their gradients to h's old Function. Counts do not change: each edge
- * still ends at the same Function. */
+/* Gives every Function recorded since stop (h's own; every one, for a
+ * constant h), newest first, old instead of h: the consumers recorded
+ * before the write keep sending their gradients to h's old Function, or
+ * none to a constant that the write makes an intermediate. Counts do not
+ * change: each edge still ends at the same Function. */
 static void hand_over(Tensor *h, Tensor *old, const Function *stop) {
     for (Function *fn = arena.functions; fn && fn != stop; fn = fn->arena_next)
         for (int i = 0; i < fn->num_inputs; i++)
@@ -384,9 +385,12 @@ static int rebase_refusal(const Tensor *h, const Tensor *r) {
         consumes |= r->grad_fn->inputs[i] == h;
     if (!consumes || r->grad_fn != arena.functions)
         return ag_fail("in-place op: the result is not an op of the tensor just recorded"), -1;
+    if (h->requires_grad && !h->grad_fn)
+        return ag_fail("a leaf Variable that requires grad is being used in an in-place "
+                       "operation."), -1;
     if (h->base)
-        return ag_fail("ag does not record an in-place op on a view (%s): write a new tensor "
-                       "instead", h->op_name), -1;
+        return ag_fail("ag does not record an in-place op on a view: write a new tensor "
+                       "instead"), -1;
     if (!ag_shape_equal(h->ndim, h->shape, r->ndim, r->shape)) {
         char sh[AG_SHAPE_STR_MAX], sr[AG_SHAPE_STR_MAX];
         bracket_shape(h, sh, sizeof sh);
@@ -419,6 +423,7 @@ int ag_rebase_in_place(Tensor *h, Tensor *r) {
     fn->output = h;
     fn->output_version = (uint8_t)ag_version_of(h);
     h->grad_fn = fn;
+    h->requires_grad = true; /* a constant becomes an intermediate */
     h->op_name = r->op_name;
     h->graph_generation = r->graph_generation;
     r->grad_fn = NULL;

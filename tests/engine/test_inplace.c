@@ -165,7 +165,25 @@ static void test_rebase(void) {
     error_is(want);
     tensor_release(h), tensor_release(a), tensor_release(loss);
 
+    /* c = torch.zeros(2); y = x + c; c += x; (c.sum() + y.sum()).backward()
+     *   -> c.grad_fn AddBackward0, x.grad [2., 2.]: y's c was a constant */
+    Tensor *c = tensor_zeros(SHAPE(2), false), *y = tensor_add(x, c);
+    rebased(c, tensor_add(c, x));
+    CHECK(c->requires_grad && !tensor_is_leaf(c) && !y->grad_fn->inputs[1]->requires_grad,
+          "the constant becomes an intermediate; y keeps a constant");
+    Tensor *sc = summed(tensor_retain(c)), *sy = summed(tensor_retain(y));
+    loss = tensor_add(sc, sy);
+    tensor_set_grad(x, NULL);
+    CHECK(backward(loss) == 0 && x->grad->data[0] == 2 && x->grad->data[1] == 2,
+          "no gradient reaches the constant y read: %s", ag_error());
+    Tensor *done[] = {c, y, sc, sy, loss};
+    for (int i = 0; i < 5; i++) tensor_release(done[i]);
+
     /* Refusals change nothing. */
+    Tensor *rx = tensor_add(x, one);
+    CHECK(ag_rebase_in_place(x, rx) == -1, "a leaf that requires grad");
+    error_is("a leaf Variable that requires grad is being used in an in-place operation.");
+    tensor_release(rx);
     h = tensor_mul(x, w);
     Tensor *zeros = tensor_zeros(SHAPE(2, 2), false);
     Tensor *other = tensor_mul(w, three), *wide = tensor_add(h, zeros);
