@@ -68,6 +68,9 @@ struct Tensor {
     bool own_version;            /* with a base: counts its own versions (x.data) */
     bool parameter;              /* a client's mark (the shell's nn.Parameter); the engine
                                     neither reads nor copies it */
+    bool wrapped;                /* a client's mark: a Python number made a 0-d tensor for
+                                    one op (PyTorch's wrapped number), which
+                                    ag_result_type ranks below 0-d tensors */
     uint32_t version;
     Tensor *grad;                /* leaf gradient, NULL until backward writes it */
     Function *grad_fn;           /* creator; valid only while tensor_has_graph() */
@@ -189,10 +192,12 @@ const char *ag_dtype_scalar_name(AgDtype dtype);
 /* PyTorch's promote_types: the type a and b both convert to. */
 AgDtype ag_promote_types(AgDtype a, AgDtype b);
 /* PyTorch's result_type of n operands: the common type of those with
- * dimensions; a 0-d one (the shell's Python numbers among them) counts
- * only where its category (bool < integer < floating) is higher. So an
- * int64 tensor times 2.5 is float64, a float32 tensor times a float64 0-d
- * tensor float32, an int32 tensor plus an int64 0-d tensor int32. */
+ * dimensions; a 0-d one counts only where its category (bool < integer <
+ * floating) is higher, and a wrapped number (Tensor.wrapped: the shell's
+ * Python numbers) only where its category is higher than both, a floating
+ * one as the default dtype. So an int64 tensor times 2.5 is float64, a
+ * float32 tensor times a float64 0-d tensor float32, an int32 tensor plus
+ * an int64 0-d tensor int32, and a float32 0-d tensor times 2.5 float32. */
 AgDtype ag_result_type(Tensor *const *operands, int n);
 /* PyTorch's can_cast: whether an in-place op may write a result of type
  * from into a tensor of type to (no floating into integral, no other type

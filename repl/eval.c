@@ -68,6 +68,7 @@ static bool operand_tensor(Session *s, const Node *at, const Value *v, const cha
                            const char *side, TokenType op, Tensor **out) {
     char why[200], name[48];
     *out = value_to_tensor(v, why, sizeof why);
+    if (*out && value_is_scalar(v)) (*out)->wrapped = true; /* a fresh 0-d tensor: x * 2.5 */
     if (*out) return true;
     if (!why[0]) return session_fail(s, at->line, at->col, "%s", ag_error());
     if (v->kind == VAL_LIST && !v->as.list->tuple) return session_fail(s, at->line, at->col, "%s", why);

@@ -44,17 +44,34 @@ static int category(AgDtype dtype) {
 /* The enum is in promotion order: the common type is the earlier one. */
 AgDtype ag_promote_types(AgDtype a, AgDtype b) { return a < b ? a : b; }
 
+/* c10's combine_categories of two tiers' types (-1: no operand there):
+ * the higher tier's, unless the lower's category is higher. */
+static int combine_tiers(int higher, int lower) {
+    if (higher < 0) return lower;
+    if (lower < 0 || category((AgDtype)lower) <= category((AgDtype)higher)) return higher;
+    return (int)ag_promote_types((AgDtype)higher, (AgDtype)lower);
+}
+
 AgDtype ag_result_type(Tensor *const *operands, int n) {
-    int dim = -1, zero = -1; /* the common type of each tier; -1: none yet */
+    int tier[3] = {-1, -1, -1}; /* with dimensions, 0-d, wrapped numbers: each's common type */
     for (int i = 0; i < n; i++) {
-        if (!operands[i]) continue;
-        int *tier = operands[i]->ndim > 0 ? &dim : &zero;
-        AgDtype d = (AgDtype)operands[i]->dtype;
-        *tier = *tier < 0 ? (int)d : (int)ag_promote_types((AgDtype)*tier, d);
+        const Tensor *t = operands[i];
+        if (!t) continue;
+        int k = t->wrapped ? 2 : t->ndim > 0 ? 0 : 1;
+        AgDtype d = (AgDtype)t->dtype;
+        if (t->wrapped && ag_dtype_is_floating(d)) d = ag_default_dtype();
+        tier[k] = tier[k] < 0 ? (int)d : (int)ag_promote_types((AgDtype)tier[k], d);
     }
-    if (dim < 0) return zero < 0 ? AG_FLOAT64 : (AgDtype)zero;
-    if (zero < 0 || category((AgDtype)zero) <= category((AgDtype)dim)) return (AgDtype)dim;
-    return ag_promote_types((AgDtype)dim, (AgDtype)zero); /* c10's combine_categories */
+    int r = combine_tiers(tier[0], combine_tiers(tier[1], tier[2]));
+    return r < 0 ? AG_FLOAT64 : (AgDtype)r;
+}
+
+void ag_round_wrapped(Tensor *a, Tensor *b) {
+    if (ag_result_type((Tensor *[]){a, b}, 2) != AG_FLOAT32) return;
+    Tensor *both[2] = {a, b};
+    for (int i = 0; i < 2; i++)
+        if (both[i]->wrapped && both[i]->dtype == AG_FLOAT64 && both[i]->numel == 1)
+            both[i]->data[0] = (double)(float)both[i]->data[0];
 }
 
 bool ag_can_cast(AgDtype from, AgDtype to) {

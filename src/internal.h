@@ -86,6 +86,16 @@ static inline bool ag_dtype_needed(const AgOpInfo *info, Tensor *const *in, int 
            info->dtype_rule == AG_DTYPE_SUM || info->dtype_rule == AG_DTYPE_INTEGRAL;
 }
 
+/* A wrapped number (Tensor.wrapped: a Python float) beside a float32
+ * operand is rounded to float32 before the op computes, as PyTorch's
+ * TensorIterator casts its CPU scalar to the common type: x32 + 0.1 adds
+ * 0.1's float32, x32 < 0.1 compares with it. A wrapped tensor is the
+ * shell's temporary for this one op, so it is written in place. */
+void ag_round_wrapped(Tensor *a, Tensor *b);
+static inline void ag_wrapped_operands(Tensor *a, Tensor *b) {
+    if (a && b && (a->wrapped || b->wrapped)) ag_round_wrapped(a, b);
+}
+
 /* out, a constant an op made without recording, typed as ag_graph_record
  * types a recorded one. */
 static inline Tensor *ag_typed_constant(Tensor *out, int op, Tensor *const *in, int n) {

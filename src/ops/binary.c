@@ -88,6 +88,7 @@ static Tensor *binary_forward(int op, RowKernel kernel, Tensor *a, Tensor *b) {
     int64_t shape[AG_MAX_DIMS];
     int ndim;
     if (ag_broadcast_shapes(name, a, b, shape, &ndim) != 0) return NULL;
+    ag_wrapped_operands(a, b);
     Tensor *out = broadcast_apply(kernel, a, b, ndim, shape);
     return ag_graph_record(out, op, (Tensor *[]){a, b}, 2, NULL, 0);
 }
@@ -127,6 +128,7 @@ static Tensor *add_scaled_forward(int op, double sign, Tensor *a, Tensor *b, dou
     int64_t shape[AG_MAX_DIMS];
     int ndim;
     if (ag_broadcast_shapes(name, a, b, shape, &ndim) != 0) return NULL;
+    ag_wrapped_operands(a, b);
     Tensor *out = broadcast_apply_p(add_scaled_rows, a, b, sign * alpha, ndim, shape);
     void *ctx;
     out = ag_graph_record(out, op, (Tensor *[]){a, b}, 2, &ctx, sizeof(double));
@@ -398,6 +400,7 @@ Tensor *tensor_pow(Tensor *a, Tensor *b) {
     int64_t shape[AG_MAX_DIMS];
     int ndim;
     if (ag_broadcast_shapes("pow", a, b, shape, &ndim) != 0) return NULL;
+    ag_wrapped_operands(a, b);
     Tensor *out = ag_tensor_new(ndim, shape); /* a's elements, in a's order */
     if (!out) return NULL;
     pow_by_scalar(a->data, b->data[0], out->data, out->numel);

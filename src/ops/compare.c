@@ -19,6 +19,7 @@ static Tensor *broadcast_map(int id, ElementFn f, Tensor *a, Tensor *b) {
     int64_t shape[AG_MAX_DIMS];
     int ndim;
     if (ag_broadcast_shapes(op, a, b, shape, &ndim) != 0) return NULL;
+    ag_wrapped_operands(a, b);
     Tensor *out = ag_tensor_new(ndim, shape);
     if (!out) return NULL;
     BroadcastIter it;

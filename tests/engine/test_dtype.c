@@ -163,8 +163,52 @@ static void test_refusals(void) {
     tensor_release(f);
 }
 
+/* A Python number (Tensor.wrapped) of dtype holding v. */
+static Tensor *wrapped_number(double v, AgDtype dtype) {
+    Tensor *t = tensor_scalar(v);
+    tensor_set_dtype(t, dtype);
+    t->wrapped = true;
+    return t;
+}
+
+/* Python numbers rank below 0-d tensors (PyTorch's wrapped numbers), and a
+ * float one beside float32 is converted to float32 before the op. */
+static void test_wrapped_numbers(void) {
+    static const struct {
+        AgDtype tensor, number, want;
+        bool zero_dim;
+    } cases[] = {
+        {AG_FLOAT32, AG_FLOAT64, AG_FLOAT32, true}, /* x32 * 2.5, x 0-d */
+        {AG_INT32, AG_INT64, AG_INT32, true},       /* i32 - 4 */
+        {AG_BOOL, AG_INT64, AG_INT64, true},        /* b + 1 */
+        {AG_INT32, AG_FLOAT64, AG_FLOAT64, true},   /* i32 * 2.5: the default dtype */
+        {AG_INT64, AG_BOOL, AG_INT64, false},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        Tensor *a = ones_of(cases[k].tensor, cases[k].zero_dim);
+        Tensor *b = wrapped_number(2, cases[k].number);
+        AgDtype got = ag_result_type((Tensor *[]){a, b}, 2);
+        CHECK(got == cases[k].want, "result_type(%s, a Python %s) = %s, PyTorch %s",
+              ag_dtype_name(cases[k].tensor), ag_dtype_name(cases[k].number), ag_dtype_name(got),
+              ag_dtype_name(cases[k].want));
+        tensor_release(a);
+        tensor_release(b);
+    }
+    Tensor *x = tensor_create(SHAPE(1), (double[]){-0.5290198983090271}, false);
+    tensor_set_dtype(x, AG_FLOAT32);
+    Tensor *n = wrapped_number(2.1144957425270103, AG_FLOAT64);
+    Tensor *r = tensor_add(x, n);
+    float want = (float)x->data[0] + (float)2.1144957425270103;
+    CHECK(r && r->dtype == AG_FLOAT32 && r->data[0] == (double)want,
+          "x32 + 2.1144957425270103 adds the number's float32, as PyTorch: %.17g", r ? r->data[0] : 0);
+    tensor_release(r);
+    tensor_release(n);
+    tensor_release(x);
+}
+
 void test_dtype(void) {
     test_promotion();
+    test_wrapped_numbers();
     test_op_dtypes();
     test_conversions();
     test_arithmetic();
