@@ -125,10 +125,14 @@ static void convert_values(double *v, int64_t n, AgDtype dtype, bool arith) {
         return;
     }
     double limit = dtype == AG_INT32 ? 2147483648.0 : 9223372036854775808.0;
-    if (arith && dtype != AG_BOOL)
-        for (int64_t i = 0; i < n; i++) v[i] = wrapped(v[i], limit);
+    if (arith && dtype != AG_BOOL) /* + 0.0: an integer has no -0 (-2 % 2 computes fmod's -0) */
+        for (int64_t i = 0; i < n; i++) v[i] = wrapped(v[i], limit) + 0.0;
     else
         for (int64_t i = 0; i < n; i++) v[i] = ag_dtype_convert(v[i], dtype);
+}
+
+void ag_convert_from(double *v, int64_t n, AgDtype from, AgDtype to) {
+    convert_values(v, n, to, !ag_dtype_is_floating(from));
 }
 
 /* The kernels PyTorch has no bool version of, by op: its message names them
@@ -192,9 +196,14 @@ static const char *refusal(int op, const AgOpInfo *info, Tensor *const *in, int 
                  scalar_type_names[result]);
         return text;
     }
-    if (op == AG_OP_POW && !ag_dtype_is_floating(result))
+    /* Only a Python number as the exponent: a tensor's negative exponents
+     * give 0 (PyTorch's powi; integer_powers below) */
+    if (op == AG_OP_POW && !ag_dtype_is_floating(result) && in[1]->wrapped)
         for (int64_t i = 0; i < in[1]->numel; i++)
             if (in[1]->data[i] < 0) return "Integers to negative integer powers are not allowed.";
+    if ((op == AG_OP_FLOOR_DIVIDE || op == AG_OP_REMAINDER) && !ag_dtype_is_floating(result))
+        for (int64_t i = 0; i < in[1]->numel; i++)
+            if (in[1]->data[i] == 0) return "ZeroDivisionError"; /* PyTorch's, a RuntimeError */
     return NULL;
 }
 
@@ -217,6 +226,14 @@ static AgDtype rule_result(const AgOpInfo *info, Tensor *const *in, int n) {
     }
 }
 
+/* An integer power with a negative exponent is PyTorch's powi: 1 and -1
+ * keep their powers (exact in pow), every other base gives 0, 0 included
+ * (pow's fraction truncated, its inf replaced; + 0.0 makes -0 a 0). */
+static void integer_powers(Tensor *out) {
+    for (int64_t i = 0; i < out->numel; i++)
+        out->data[i] = isinf(out->data[i]) ? 0 : trunc(out->data[i]) + 0.0;
+}
+
 Tensor *ag_apply_dtype(Tensor *out, int op, Tensor *const *in, int n) {
     const AgOpInfo *info = ag_op_at(op);
     if (!out || !info || n == 0 || info->dtype_rule == AG_DTYPE_OWN) return out;
@@ -227,6 +244,7 @@ Tensor *ag_apply_dtype(Tensor *out, int op, Tensor *const *in, int n) {
         return ag_fail("%s", why);
     }
     out->dtype = (uint8_t)dtype;
+    if (op == AG_OP_POW && !ag_dtype_is_floating(dtype)) integer_powers(out);
     convert_values(out->data, out->numel, dtype, true);
     return out;
 }
@@ -264,7 +282,7 @@ Tensor *tensor_to(Tensor *x, AgDtype dtype) {
     if (!out) return NULL;
     memcpy(out->data, x->data, (size_t)x->numel * sizeof(double));
     out->dtype = (uint8_t)dtype;
-    convert_values(out->data, out->numel, dtype, false);
+    ag_convert_from(out->data, out->numel, (AgDtype)x->dtype, dtype);
     if (!ag_dtype_is_floating(dtype)) return out; /* no gradient flows to an integer */
     return ag_graph_record(out, AG_OP_TO, &x, 1, NULL, 0);
 }

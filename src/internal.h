@@ -76,6 +76,10 @@ static inline uint32_t ag_version_of(const Tensor *t) {
  * integer). */
 Tensor *ag_apply_dtype(Tensor *out, int op, Tensor *const *in, int n);
 extern _Thread_local AgDtype ag_default_dtype_now;
+/* n values of type from converted in place to type to: an integer to a
+ * narrower one wraps (C's and PyTorch's int64 -> int32), a float past an
+ * integer's range gives its minimum (x86's conversion: PyTorch's there). */
+void ag_convert_from(double *v, int64_t n, AgDtype from, AgDtype to);
 /* Whether ag_apply_dtype has anything to do: every operand float64, the
  * default float64 and a rule that keeps it is the common case, and costs
  * one pass over the operands' dtypes (op_overhead). */

@@ -109,8 +109,16 @@ static void test_arithmetic(void) {
     Tensor *i = tensor_create(SHAPE(2), (double[]){-1, 2}, false);
     tensor_set_dtype(i, AG_INT64);
     r = tensor_pow(i, i);
+    CHECK(r && r->dtype == AG_INT64 && r->data[0] == -1 && r->data[1] == 4,
+          "an integer tensor's negative integer powers are PyTorch's powi: (-1)^-1 = -1");
+    tensor_release(r);
+    Tensor *minus = tensor_scalar(-1.0);
+    tensor_set_dtype(minus, AG_INT64);
+    minus->wrapped = true; /* a Python int: x ** -1 */
+    r = tensor_pow(i, minus);
     CHECK(!r && strstr(ag_error(), "Integers to negative integer powers"),
-          "an integer to a negative integer power is PyTorch's error: %s", ag_error());
+          "an integer to a Python int's negative power is PyTorch's error: %s", ag_error());
+    tensor_release(minus);
     CHECK(tensor_set_requires_grad(i, true) != 0 && strstr(ag_error(), "floating point"),
           "an int64 tensor cannot require grad: %s", ag_error());
     Tensor *all[] = {big, one, third, three, i};
