@@ -1714,6 +1714,37 @@ static bool in_place_values(Session *s, const Node *call, const Value *self, Val
     return call_builtin(s, call, b, &x, out);
 }
 
+/* Whether the result r of x.NAME_(...) may be written into x: an op's
+ * result must cast to x's dtype (bool_x.add_(1.5) and int_x.mul_(0.5) are
+ * PyTorch's errors, as x += 1.5 is); zero_, fill_ and copy_ convert any
+ * value, as PyTorch's do. */
+static bool in_place_castable(Session *s, const Node *attr, const Tensor *x, const Value *r) {
+    size_t len = attr->as.text.length;
+    bool converts = len == 5 && (memcmp(attr->as.text.text, "fill_", 5) == 0 ||
+                                 memcmp(attr->as.text.text, "copy_", 5) == 0 ||
+                                 memcmp(attr->as.text.text, "zero_", 5) == 0);
+    if (converts || r->kind != VAL_TENSOR) return true;
+    AgDtype from = (AgDtype)r->as.tensor->dtype, to = (AgDtype)x->dtype;
+    if (ag_can_cast(from, to)) return true;
+    return session_fail(s, attr->line, attr->col + 1, "%sresult type %s can't be cast to the "
+                        "desired output type %s", s->python ? "RuntimeError: " : "",
+                        ag_dtype_scalar_name(from), ag_dtype_scalar_name(to));
+}
+
+/* Evaluates a call's arguments for their errors only: Python evaluates
+ * them before the method runs, so x.mul_(~f) of a leaf x that requires
+ * grad and a float f is ~'s TypeError, not the method's refusal of x. */
+static bool arguments_evaluate(Session *s, const Node *call) {
+    for (int i = 0; i < call->num_kids; i++) {
+        const Node *k = call->kids[i];
+        Value v;
+        if (k->kind == NODE_KEYWORD && k->as.text.length == 0) continue; /* **dict */
+        if (!eval_expression(s, k->kind == NODE_KEYWORD ? k->left : k, &v)) return false;
+        value_release(&v);
+    }
+    return true;
+}
+
 /* x.add_(y), x.zero_(), x.relu_(): in place, as PyTorch: every name, list
  * item and optimizer holding x sees the new values, and the call returns
  * x. A leaf that requires grad, with grad mode on, is PyTorch's error; an
@@ -1724,10 +1755,15 @@ static bool call_in_place(Session *s, const Node *call, Value *self, Value *out)
     Tensor *x = self->as.tensor;
     Value r = value_void();
     bool ok = !(x->requires_grad && tensor_is_leaf(x) && ag_is_grad_enabled()) ||
-              session_fail(s, attr->line, attr->col + 1, "%sa leaf Variable that requires grad "
-                           "is being used in an in-place operation.",
-                           s->python ? "RuntimeError: " : "");
+              (arguments_evaluate(s, call) &&
+               session_fail(s, attr->line, attr->col + 1, "%sa leaf Variable that requires grad "
+                            "is being used in an in-place operation.",
+                            s->python ? "RuntimeError: " : ""));
     ok = ok && in_place_values(s, call, self, &r);
+    if (ok && !in_place_castable(s, attr, x, &r)) {
+        value_release(&r);
+        ok = false;
+    }
     if (ok && r.kind == VAL_TENSOR && !tensor_is_leaf(r.as.tensor)) {
         ok = session_fail(s, attr->line, attr->col + 1, "ag does not record in-place operations "
                           "on tensors that require grad: write x = x.%.*s(...) (a new tensor) "
@@ -2502,6 +2538,8 @@ static bool object_store_item(Session *s, const Stmt *st, TokenType op, const Va
     return ok;
 }
 
+static bool augassign_tensor(Session *s, const Stmt *st, Value *old, Value *rhs, Value *fresh);
+
 static bool python_store(Session *s, const Stmt *st, TokenType op, Status *status) {
     const Node *target = st->target;
     Value obj, key = value_void(), rhs = value_void(), cur = value_void(), result = value_void();
@@ -2555,7 +2593,13 @@ static bool python_store(Session *s, const Stmt *st, TokenType op, Status *statu
             strbuf_free(&text);
         }
     }
-    if (ok && op != TOK_ERROR) {
+    if (ok && op != TOK_ERROR && slot->kind == VAL_TENSOR) {
+        /* L[0] += v is L[0] = L[0].__iadd__(v): the tensor changes in place */
+        value_copy(slot, &cur);
+        ok = augassign_tensor(s, st, &cur, &rhs, &result);
+        cur = rhs = value_void(); /* taken */
+        if (ok && result.kind == VAL_VOID) value_copy(slot, &result);
+    } else if (ok && op != TOK_ERROR) {
         Node op_node = *target;
         op_node.left = st->target, op_node.right = st->expr;
         value_copy(slot, &cur);
@@ -2630,9 +2674,11 @@ static Status assign_index(Session *s, const Stmt *st, TokenType op) {
     Tensor *v = NULL;
     ok = ok && to_tensor(s, st->expr, &values, "the value", &v);
     if (ok) fresh = tensor_index_put(x, ix.items, ix.count, v);
-    ok = ok && (fresh || session_fail(s, target->line, target->col, "%s", ag_error()));
+    /* what is left to fail is a shape: PyTorch's RuntimeError in a .py file */
+    const char *type = s->python ? "RuntimeError: " : "";
+    ok = ok && (fresh || session_fail(s, target->line, target->col, "%s%s", type, ag_error()));
     ok = ok && (tensor_assign(x, fresh) == 0 ||
-                session_fail(s, target->line, target->col, "%s", ag_error()));
+                session_fail(s, target->line, target->col, "%s%s", type, ag_error()));
     ag_set_grad_enabled(was_enabled);
     tensor_release(fresh);
     tensor_release(v);
