@@ -178,11 +178,16 @@ static bool range_args(Session *s, CallArgs *a, bool integers, double *start, do
     return true;
 }
 
-/* arange of Python ints is int64, as PyTorch's. */
+/* arange of Python ints is int64, as PyTorch's; it has no bool kernel. */
 static BUILTIN(bi_arange) {
     double start, stop, step;
     bool ints = true;
+    AgDtype asked;
     for (int k = 0; k < a->num_rest; k++) ints = ints && a->rest[k].kind == VAL_INT;
+    if (!creation_dtype(s, a, AG_FLOAT64, &asked)) return false;
+    if (asked == AG_BOOL)
+        return session_fail(s, a->line, a->col, "RuntimeError: \"arange_cpu\" not implemented "
+                            "for 'Bool'");
     return range_args(s, a, false, &start, &stop, &step) &&
            typed_leaf(s, a, 1, tensor_arange(start, stop, step),
                       ints ? AG_INT64 : ag_default_dtype(), out);

@@ -164,6 +164,9 @@ static const char *refusal(int op, const AgOpInfo *info, Tensor *const *in, int 
     if (op == AG_OP_SUB && n == 2 && first == AG_BOOL && in[1]->dtype == AG_BOOL)
         return "Subtraction, the `-` operator, with two bool tensors is not supported. Use "
                "the `^` or `logical_xor()` operator instead.";
+    if (op == AG_OP_SUB && n == 2 && (first == AG_BOOL || in[1]->dtype == AG_BOOL))
+        return "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+               "trying to invert a mask, use the `~` or `logical_not()` operator instead.";
     if (op == AG_OP_RELU && first == AG_BOOL) return "Boolean inputs not supported for relu";
     bool bools = result == AG_BOOL || (first == AG_BOOL && info->dtype_rule == AG_DTYPE_INDEX);
     const char *kernel = bools ? bool_kernel(op, in[0]) : NULL;
