@@ -66,12 +66,23 @@ AgDtype ag_result_type(Tensor *const *operands, int n) {
     return r < 0 ? AG_FLOAT64 : (AgDtype)r;
 }
 
-void ag_round_wrapped(Tensor *a, Tensor *b) {
-    if (ag_result_type((Tensor *[]){a, b}, 2) != AG_FLOAT32) return;
-    Tensor *both[2] = {a, b};
-    for (int i = 0; i < 2; i++)
-        if (both[i]->wrapped && both[i]->dtype == AG_FLOAT64 && both[i]->numel == 1)
-            both[i]->data[0] = (double)(float)both[i]->data[0];
+/* A float32 copy of x's values (x float64): an operand as the common type. */
+static Tensor *float32_copy(const Tensor *x) {
+    Tensor *c = ag_tensor_new_like(x);
+    if (!c) return NULL;
+    for (int64_t i = 0; i < x->numel; i++) c->data[i] = (double)(float)x->data[i];
+    c->dtype = AG_FLOAT32;
+    return c;
+}
+
+int ag_common_float32(Tensor *a, Tensor *b, Tensor **ca, Tensor **cb) {
+    if (ag_result_type((Tensor *[]){a, b}, 2) != AG_FLOAT32) return 0;
+    if (a->dtype == AG_FLOAT64 && !(*ca = float32_copy(a))) return -1;
+    if (b->dtype == AG_FLOAT64 && !(*cb = float32_copy(b))) {
+        ag_common_release(*ca, a);
+        return -1;
+    }
+    return 0;
 }
 
 bool ag_can_cast(AgDtype from, AgDtype to) {

@@ -90,14 +90,20 @@ static inline bool ag_dtype_needed(const AgOpInfo *info, Tensor *const *in, int 
            info->dtype_rule == AG_DTYPE_SUM || info->dtype_rule == AG_DTYPE_INTEGRAL;
 }
 
-/* A wrapped number (Tensor.wrapped: a Python float) beside a float32
- * operand is rounded to float32 before the op computes, as PyTorch's
- * TensorIterator casts its CPU scalar to the common type: x32 + 0.1 adds
- * 0.1's float32, x32 < 0.1 compares with it. A wrapped tensor is the
- * shell's temporary for this one op, so it is written in place. */
-void ag_round_wrapped(Tensor *a, Tensor *b);
-static inline void ag_wrapped_operands(Tensor *a, Tensor *b) {
-    if (a && b && (a->wrapped || b->wrapped)) ag_round_wrapped(a, b);
+/* The operands an element-wise op computes with, in *ca and *cb: a and b,
+ * or where their common type is float32 and one is float64 (a 0-d tensor
+ * or a Python number beside float32 ones), a float32 copy of that one:
+ * PyTorch's TensorIterator casts every operand to the common type first
+ * (x32 + 0.1 adds 0.1's float32, x32 == t64 compares t64's float32). The
+ * op records a and b. -1 when a copy cannot be made. ag_common_release
+ * frees what this made. */
+int ag_common_float32(Tensor *a, Tensor *b, Tensor **ca, Tensor **cb);
+static inline int ag_common_operands(Tensor *a, Tensor *b, Tensor **ca, Tensor **cb) {
+    *ca = a, *cb = b;
+    return a->dtype == b->dtype ? 0 : ag_common_float32(a, b, ca, cb);
+}
+static inline void ag_common_release(Tensor *c, const Tensor *given) {
+    if (c != given) tensor_release(c);
 }
 
 /* out, a constant an op made without recording, typed as ag_graph_record

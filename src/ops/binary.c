@@ -87,9 +87,13 @@ static Tensor *binary_forward(int op, RowKernel kernel, Tensor *a, Tensor *b) {
     if (!a || !b) return ag_fail("%s: an operand is NULL", name);
     int64_t shape[AG_MAX_DIMS];
     int ndim;
-    if (ag_broadcast_shapes(name, a, b, shape, &ndim) != 0) return NULL;
-    ag_wrapped_operands(a, b);
-    Tensor *out = broadcast_apply(kernel, a, b, ndim, shape);
+    Tensor *ca, *cb; /* as their common type */
+    if (ag_broadcast_shapes(name, a, b, shape, &ndim) != 0 ||
+        ag_common_operands(a, b, &ca, &cb) != 0)
+        return NULL;
+    Tensor *out = broadcast_apply(kernel, ca, cb, ndim, shape);
+    ag_common_release(ca, a);
+    ag_common_release(cb, b);
     return ag_graph_record(out, op, (Tensor *[]){a, b}, 2, NULL, 0);
 }
 
@@ -127,9 +131,13 @@ static Tensor *add_scaled_forward(int op, double sign, Tensor *a, Tensor *b, dou
     if (!a || !b) return ag_fail("%s: an operand is NULL", name);
     int64_t shape[AG_MAX_DIMS];
     int ndim;
-    if (ag_broadcast_shapes(name, a, b, shape, &ndim) != 0) return NULL;
-    ag_wrapped_operands(a, b);
-    Tensor *out = broadcast_apply_p(add_scaled_rows, a, b, sign * alpha, ndim, shape);
+    Tensor *ca, *cb; /* as their common type */
+    if (ag_broadcast_shapes(name, a, b, shape, &ndim) != 0 ||
+        ag_common_operands(a, b, &ca, &cb) != 0)
+        return NULL;
+    Tensor *out = broadcast_apply_p(add_scaled_rows, ca, cb, sign * alpha, ndim, shape);
+    ag_common_release(ca, a);
+    ag_common_release(cb, b);
     void *ctx;
     out = ag_graph_record(out, op, (Tensor *[]){a, b}, 2, &ctx, sizeof(double));
     if (ctx) *(double *)ctx = alpha;
@@ -400,10 +408,12 @@ Tensor *tensor_pow(Tensor *a, Tensor *b) {
     int64_t shape[AG_MAX_DIMS];
     int ndim;
     if (ag_broadcast_shapes("pow", a, b, shape, &ndim) != 0) return NULL;
-    ag_wrapped_operands(a, b);
     Tensor *out = ag_tensor_new(ndim, shape); /* a's elements, in a's order */
     if (!out) return NULL;
-    pow_by_scalar(a->data, b->data[0], out->data, out->numel);
+    double exponent = b->data[0]; /* as the common type: x32 ** 1.3 raises to 1.3's float32 */
+    if (b->dtype == AG_FLOAT64 && ag_result_type((Tensor *[]){a, b}, 2) == AG_FLOAT32)
+        exponent = (double)(float)exponent;
+    pow_by_scalar(a->data, exponent, out->data, out->numel);
     return ag_graph_record(out, AG_OP_POW, (Tensor *[]){a, b}, 2, NULL, 0);
 }
 

@@ -17,3 +17,14 @@ t = torch.tensor([0.1], dtype=torch.float32)
 print(t < 0.1, t == 0.1, t > 0.1)
 x0 = torch.tensor(-3.0, dtype=torch.float32)
 print((x0 / 1.216).tolist(), torch.where(x0 < 0, x0 / 1.216, x0).dtype)
+# a float64 0-d tensor beside float32 ones is cast to float32 first too
+x1 = torch.tensor(2.7240710260618064, requires_grad=True)
+w = torch.where(torch.tensor([[-1.498], [1.0]], dtype=torch.int32) > 0, x1,
+                torch.tensor([-3.0, 2.661], dtype=torch.float32))
+print(w.dtype, (w == x1).tolist(), (w - x1).tolist(), (w * x1).dtype)
+t = torch.tensor(0.1)
+f = torch.tensor([0.1, 0.2], dtype=torch.float32, requires_grad=True)
+y = f * t + t
+print(y.tolist(), (f == t).tolist())
+y.sum().backward()
+print(f.grad.tolist(), f.grad.dtype)
