@@ -2648,6 +2648,22 @@ static bool index_store_allowed(Session *s, const Node *target, const Value *old
     return true;
 }
 
+/* PyTorch's index_put_ (x[i] = v with a tensor or mask among the indices)
+ * takes a tensor v only of x's dtype in a .py file; a mask alone with a
+ * one-element v is its masked_fill_, which converts. */
+static bool index_put_dtype(Session *s, const Node *target, const Tensor *x,
+                            const IndexItems *ix, const Tensor *v) {
+    int tensors = 0;
+    for (int k = 0; k < ix->count; k++)
+        tensors += ix->items[k].kind == AG_INDEX_TENSOR || ix->items[k].kind == AG_INDEX_MASK;
+    bool fill = ix->count == 1 && ix->items[0].kind == AG_INDEX_MASK && v->numel == 1;
+    if (!s->python || tensors == 0 || fill || v->dtype == x->dtype) return true;
+    return session_fail(s, target->line, target->col, "RuntimeError: Index put requires the "
+                        "source and destination dtypes match, got %s for the destination and %s "
+                        "for the source.", ag_dtype_scalar_name((AgDtype)x->dtype),
+                        ag_dtype_scalar_name((AgDtype)v->dtype));
+}
+
 /* x[...] = v and x[...] op= v: the elements written in place (every name
  * holding x sees them), nothing recorded. */
 static Status assign_index(Session *s, const Stmt *st, TokenType op) {
@@ -2672,7 +2688,9 @@ static Status assign_index(Session *s, const Stmt *st, TokenType op) {
         values = rhs, rhs = value_void();
     }
     Tensor *v = NULL;
+    bool number = value_is_scalar(&values); /* converted to x's dtype, as PyTorch does */
     ok = ok && to_tensor(s, st->expr, &values, "the value", &v);
+    ok = ok && (number || op != TOK_ERROR || index_put_dtype(s, target, x, &ix, v));
     if (ok) fresh = tensor_index_put(x, ix.items, ix.count, v);
     /* what is left to fail is a shape: PyTorch's RuntimeError in a .py file */
     const char *type = s->python ? "RuntimeError: " : "";
