@@ -1884,6 +1884,13 @@ static bool call_method(Session *s, const Node *call, Value *out) {
     const Builtin *method = builtin_method(self.kind, attr->as.text.text, attr->as.text.length);
     if (method) return call_builtin(s, call, method, &self, out); /* opt.step() */
     bool tensor_like = self.kind == VAL_TENSOR || (self.kind == VAL_NUMBER && self.literal);
+    if ((!tensor_like || !b || !(b->flags & BI_METHOD)) && s->python) { /* (-1).to(...) */
+        bool ok = session_fail(s, attr->line, attr->col + 1, "AttributeError: '%s' object has no "
+                               "attribute '%.*s'", value_type_name(&self), name_len(attr),
+                               attr->as.text.text);
+        value_release(&self);
+        return ok;
+    }
     if (!tensor_like || !b || !(b->flags & BI_METHOD)) {
         bool ok = session_fail(s, attr->line, attr->col + 1, "%s has no method '%.*s'%s",
                                value_kind_name(&self), name_len(attr), attr->as.text.text,
