@@ -355,6 +355,12 @@ class DGen:
             return self.number(dtype, special)
         return [self.literal(shape[1:], dtype, special) for _ in range(shape[0])]
 
+    def mixed(self, shape, special):
+        """A literal whose elements are ints, floats and bools."""
+        if not shape:
+            return self.number(self.rng.choice(('int64', 'float64', 'bool')), special)
+        return [self.mixed(shape[1:], special) for _ in range(shape[0])]
+
     def lit_text(self, v):
         if isinstance(v, list):
             return '[' + ', '.join(self.lit_text(x) for x in v) + ']'
@@ -371,6 +377,10 @@ class DGen:
         dt = rng.choice(DTYPES)
         kw = f', dtype=torch.{dt}' if rng.random() < 0.5 else ''
         r = rng.random()
+        if r < 0.1 and shape:  # [True, 2] is int64, [1, 2.5] float64
+            lit = self.mixed(shape, dt not in INTS or not kw)
+            return f'torch.tensor({self.lit_text(lit)}{kw})', ['torch.tensor(mixed literal)'] + \
+                (['dtype='] if kw else [])
         if r < 0.5:
             lit_dt = dt if not kw or rng.random() < 0.7 else rng.choice(DTYPES)
             lit = self.literal(shape, lit_dt, dt not in INTS or not kw)
@@ -617,7 +627,9 @@ class DGen:
             idx = rng.choice((str(rng.randrange(v.shape[0])), f'{t} > 0', '-1', ':'))
             b, tb = self.scalar() if rng.random() < 0.6 else self.operand(1)
             self.no_grad_operand(b)
-            text, tags = f'{t}[{idx}] = {b}', tb + ['x[i] = v' if '>' not in idx else 'x[mask] = v']
+            op = rng.choice(('+=', '-=', '*=')) if rng.random() < 0.3 else '='
+            text = f'{t}[{idx}] {op} {b}'
+            tags = tb + [f"x[{'mask' if '>' in idx else 'i'}] {op} v"]
         else:
             f = rng.choice(('add_', 'sub_', 'mul_', 'zero_', 'clamp_', 'fill_'))
             if f == 'zero_':
