@@ -252,7 +252,8 @@ const AgOpInfo ag_op_mul = {
     .id = AG_OP_MUL, .name = "mul", .signature = "mul(input, other)", .params = "TT",
     .help = "a * b element-wise, broadcasting",
     .rule = "grad_a = g * b, grad_b = g * a", .backward_name = "MulBackward",
-    .binary = tensor_mul, .backward = mul_backward, .flags = AG_OP_METHOD,
+    .binary = tensor_mul, .backward = mul_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
+    .grad_reads = {2, 1}, /* each operand's gradient reads the other */
 };
 
 /* ======================================================================
@@ -283,8 +284,8 @@ const AgOpInfo ag_op_div = {
     .id = AG_OP_DIV, .name = "div", .signature = "div(input, other)", .params = "TT",
     .help = "a / b element-wise, broadcasting",
     .rule = "grad_a = g / b, grad_b = -g * a / b^2", .backward_name = "DivBackward",
-    .binary = tensor_div, .backward = div_backward, .flags = AG_OP_METHOD,
-    .dtype_rule = AG_DTYPE_FLOATING,
+    .binary = tensor_div, .backward = div_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
+    .dtype_rule = AG_DTYPE_FLOATING, .grad_reads = {2, 3}, /* a's reads b; b's both */
 };
 
 /* ======================================================================

@@ -200,5 +200,6 @@ const AgOpInfo ag_op_remainder = {
     .id = AG_OP_REMAINDER, .name = "remainder", .signature = "remainder(input, other)",
     .params = "TT", .help = "a % b: Python's remainder, with the divisor's sign",
     .rule = "grad_a = g, grad_b = -g * floor(a / b)", .backward_name = "RemainderBackward",
-    .binary = tensor_remainder, .backward = remainder_backward, .flags = AG_OP_METHOD,
+    .binary = tensor_remainder, .backward = remainder_backward,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS, .grad_reads = {0, 3}, /* a's reads nothing */
 };

@@ -308,7 +308,8 @@ const AgOpInfo ag_op_where = {
     .rule = "grad_input = g where condition, else 0; grad_other = g where not condition; "
             "condition gets none",
     .backward_name = "WhereBackward", .call = where_call, .backward = where_backward,
-    .dtype_rule = AG_DTYPE_NOT_FIRST,
+    .flags = AG_OP_SAVES_READS, .dtype_rule = AG_DTYPE_NOT_FIRST,
+    .grad_reads = {0, 1, 1}, /* the condition alone */
 };
 
 /* ======================================================================
