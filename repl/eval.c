@@ -2655,6 +2655,15 @@ static bool index_store_allowed(Session *s, const Node *target, const Value *old
     return true;
 }
 
+/* x[i] op= v in a .py file is x[i] = x[i].__iop__(v): the op's result must
+ * cast to x's dtype (bool x[:] += 1.0 is PyTorch's RuntimeError). */
+static bool index_op_castable(Session *s, const Node *target, const Tensor *x, const Tensor *v) {
+    if (!s->python || ag_can_cast((AgDtype)v->dtype, (AgDtype)x->dtype)) return true;
+    return session_fail(s, target->line, target->col, "RuntimeError: result type %s can't be "
+                        "cast to the desired output type %s", ag_dtype_scalar_name((AgDtype)v->dtype),
+                        ag_dtype_scalar_name((AgDtype)x->dtype));
+}
+
 /* PyTorch's index_put_ (x[i] = v with a tensor or mask among the indices)
  * takes a tensor v only of x's dtype in a .py file; a mask alone with a
  * one-element v is its masked_fill_, which converts. */
@@ -2698,6 +2707,7 @@ static Status assign_index(Session *s, const Stmt *st, TokenType op) {
     bool number = value_is_scalar(&values); /* converted to x's dtype, as PyTorch does */
     ok = ok && to_tensor(s, st->expr, &values, "the value", &v);
     ok = ok && (number || op != TOK_ERROR || index_put_dtype(s, target, x, &ix, v));
+    ok = ok && (op == TOK_ERROR || index_op_castable(s, target, x, v));
     if (ok) fresh = tensor_index_put(x, ix.items, ix.count, v);
     /* what is left to fail is a shape: PyTorch's RuntimeError in a .py file */
     const char *type = s->python ? "RuntimeError: " : "";
