@@ -106,7 +106,7 @@ _mid(m) = _r(_rem(m) / 524288)
 _lo(m) = _rem(m) - _mid(m) * 524288
 _c(v) = reshape(v + 1048576, -1, 1)
 _q(x) = _c(_e(x)) * [1, 0, 0, 0] + _c(_hi(_m(x))) * [0, 1, 0, 0] + _c(_mid(_m(x))) * [0, 0, 1, 0] + _c(_lo(_m(x))) * [0, 0, 0, 1]
-_enc(x) = _q(tensor(x))'''.splitlines()
+_enc(x) = _q(tensor(x).double())'''.splitlines()
 
 MARK = re.compile(r'^tensor\(-9(\d{7})\.\)$')
 ERROR = re.compile(r'^<stdin>:(\d+):(\d+): error: (.*)$', re.M)
