@@ -411,10 +411,10 @@ Tensor *tensor_pow(Tensor *a, Tensor *b) {
     if (ag_broadcast_shapes("pow", a, b, shape, &ndim) != 0) return NULL;
     Tensor *out = ag_tensor_new(ndim, shape); /* a's elements, in a's order */
     if (!out) return NULL;
-    double exponent = b->data[0]; /* as the common type: x32 ** 1.3 raises to 1.3's float32 */
-    if (b->dtype == AG_FLOAT64 && ag_result_type((Tensor *[]){a, b}, 2) == AG_FLOAT32)
-        exponent = (double)(float)exponent;
-    pow_by_scalar(a->data, exponent, out->data, out->numel);
+    /* x32 ** 1.6 raises to the double 1.6, as PyTorch's scalar loop does
+     * (std::pow(float, double)); its vector loop, on 8 elements at a time,
+     * rounds the exponent to float first: ag follows the scalar one */
+    pow_by_scalar(a->data, b->data[0], out->data, out->numel);
     return ag_graph_record(out, AG_OP_POW, (Tensor *[]){a, b}, 2, NULL, 0);
 }
 
