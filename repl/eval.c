@@ -114,6 +114,9 @@ static bool truth(Session *s, const Node *at, const Value *v, bool *out) {
             *out = v->as.tensor->data[0] != 0;
             return true;
         }
+        if (s->python) /* a < b < c of tensors too: (a < b) and (b < c) */
+            return session_fail(s, at->line, at->col, "RuntimeError: Boolean value of Tensor "
+                                "with more than one value is ambiguous");
         return session_fail(s, at->line, at->col, "the truth of a tensor of shape %s is "
                             "ambiguous: a condition needs exactly one element (reduce it first, "
                             "e.g. with sum or max, or take one element)", tensor_shape_str(v->as.tensor, shape, sizeof shape));
