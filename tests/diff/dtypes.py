@@ -463,9 +463,26 @@ class DGen:
             op = rng.choice(('<', '>', '=='))
             b, tb = self.scalar() if rng.random() < 0.3 else self.operand(depth)
             return f'torch.where({self.wrap(c)} {op} 0, {a}, {b})', ta + tb + tc + ['where']
-        lo, hi = sorted((rng.randint(-2, 1), rng.randint(0, 3)))
-        lo, hi = (lo, float(hi) + 0.5) if rng.random() < 0.3 else (lo, hi)
-        return f'{A}.clamp({lo}, {hi})', ta + ['clamp']
+        if r < 0.98:
+            lo, hi = sorted((rng.randint(-2, 1), rng.randint(0, 3)))
+            lo, hi = (lo, float(hi) + 0.5) if rng.random() < 0.3 else (lo, hi)
+            return f'{A}.clamp({lo}, {hi})', ta + ['clamp']
+        return self.pair(a, A, ta, depth)
+
+    def pair(self, a, A, ta, depth):
+        """Ops of two tensors of any dtypes: cat, stack, maximum, minimum,
+        x.to(y), dot; and max/min along a dim, values or indices."""
+        rng = self.rng
+        b, tb = self.operand(depth)
+        f = rng.choice(('cat', 'stack', 'maximum', 'minimum', 'to', 'dot', 'max_dim', 'min_dim'))
+        if f in ('cat', 'stack'):
+            return f'torch.{f}([{a}, {b}])', ta + tb + [f]
+        if f in ('maximum', 'minimum', 'dot'):
+            return f'torch.{f}({a}, {b})', ta + tb + [f]
+        if f == 'to':
+            return f'{A}.to({self.wrap(b)})', ta + tb + ['x.to(y)']
+        part = rng.choice(('values', 'indices'))
+        return f'{A}.{f[:3]}({rng.choice((0, -1))}).{part}', ta + [f'{f[:3]}(dim).{part}']
 
     # -- checks on PyTorch's value
     def fine(self, v):
@@ -532,7 +549,7 @@ class DGen:
                     if v.numel() and not bool((v.abs() < 2**31).all()):
                         return True
                 break
-        m = re.fullmatch(r'(\S+)\[.*\] = (.*)', text)
+        m = re.fullmatch(r'(\S+)\[.*\] = (.*)', text) or re.fullmatch(r'(\S+)\.copy_\((.*)\)', text)
         if m:  # a float written into an integer tensor is cast too
             try:
                 t, v = eval(m.group(1), self.ns), eval(m.group(2), self.ns)
@@ -631,8 +648,9 @@ class DGen:
             text = f'{t}[{idx}] {op} {b}'
             tags = tb + [f"x[{'mask' if '>' in idx else 'i'}] {op} v"]
         else:
-            f = rng.choice(('add_', 'sub_', 'mul_', 'zero_', 'clamp_', 'fill_'))
-            if f == 'zero_':
+            f = rng.choice(('add_', 'sub_', 'mul_', 'zero_', 'clamp_', 'fill_', 'div_', 'neg_',
+                            'abs_', 'pow_', 'exp_', 'copy_'))
+            if f in ('zero_', 'neg_', 'abs_', 'exp_'):
                 args, tb = '', []
             elif f == 'clamp_':
                 lo, hi = sorted((rng.randint(-2, 1), rng.randint(0, 3)))

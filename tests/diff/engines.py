@@ -188,7 +188,7 @@ def parse_item(lines):
         raise ValueError('printed summarised (more than 1000 numbers)')
     plain, shape = chunks[0], tuple(int(d) for d in re.findall(r'\d+', chunks[1]))
     if plain.startswith('tensor('):
-        plain = re.split(r', (?:grad_fn|requires_grad|size)=', plain[7:])[0]
+        plain = re.split(r', (?:grad_fn|requires_grad|size|dtype)=', plain[7:])[0]
     tokens = NUMBER.findall(plain)
     n = math.prod(shape)
     if len(tokens) != n:
