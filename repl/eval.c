@@ -2658,6 +2658,31 @@ static bool index_store_allowed(Session *s, const Node *target, const Value *old
     return true;
 }
 
+/* "[1, 3]": a shape as PyTorch's messages write it. */
+static void bracket_dims(const Tensor *t, char *buf, size_t size) {
+    size_t used = (size_t)snprintf(buf, size, "[");
+    for (int i = 0; i < t->ndim && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, i ? ", %lld" : "%lld",
+                                 (long long)t->shape[i]);
+    if (used < size) snprintf(buf + used, size - used, "]");
+}
+
+/* x[i] op= v in a .py file computes x[i].__iop__(v) in place, so the
+ * result may not grow x[i]'s shape (x[m] -= v of a (k,) x[m] and a (1, k)
+ * v is PyTorch's error; x[i] = v would strip v's leading 1s). */
+static bool index_op_shape(Session *s, const Node *target, const Value *cur, const Value *r) {
+    if (!s->python || cur->kind != VAL_TENSOR || r->kind != VAL_TENSOR) return true;
+    const Tensor *c = cur->as.tensor, *v = r->as.tensor;
+    bool same = c->ndim == v->ndim;
+    for (int i = 0; same && i < c->ndim; i++) same = c->shape[i] == v->shape[i];
+    if (same) return true;
+    char sc[AG_SHAPE_STR_MAX + 8], sv[AG_SHAPE_STR_MAX + 8];
+    bracket_dims(c, sc, sizeof sc);
+    bracket_dims(v, sv, sizeof sv);
+    return session_fail(s, target->line, target->col, "RuntimeError: output with shape %s "
+                        "doesn't match the broadcast shape %s", sc, sv);
+}
+
 /* x[i] op= v in a .py file is x[i] = x[i].__iop__(v): the op's result must
  * cast to x's dtype (bool x[:] += 1.0 is PyTorch's RuntimeError). */
 static bool index_op_castable(Session *s, const Node *target, const Tensor *x, const Tensor *v) {
@@ -2676,7 +2701,13 @@ static bool index_put_dtype(Session *s, const Node *target, const Tensor *x,
     for (int k = 0; k < ix->count; k++)
         tensors += ix->items[k].kind == AG_INDEX_TENSOR || ix->items[k].kind == AG_INDEX_MASK;
     bool fill = ix->count == 1 && ix->items[0].kind == AG_INDEX_MASK && v->numel == 1;
-    if (!s->python || tensors == 0 || fill || v->dtype == x->dtype) return true;
+    if (!s->python || tensors == 0 || fill) return true;
+    if (v->data == x->data) /* x[m] = x: index_put_ reads what it writes */
+        return session_fail(s, target->line, target->col, "RuntimeError: unsupported operation: "
+                            "some elements of the input tensor and the written-to tensor refer "
+                            "to a single memory location. Please clone() the tensor before "
+                            "performing the operation.");
+    if (v->dtype == x->dtype) return true;
     return session_fail(s, target->line, target->col, "RuntimeError: Index put requires the "
                         "source and destination dtypes match, got %s for the destination and %s "
                         "for the source.", ag_dtype_scalar_name((AgDtype)x->dtype),
@@ -2702,6 +2733,7 @@ static Status assign_index(Session *s, const Stmt *st, TokenType op) {
         Node op_node = *target;
         op_node.left = st->target, op_node.right = st->expr;
         ok = ok && apply_binary(s, &op_node, op, &cur, &rhs, &values);
+        ok = ok && index_op_shape(s, target, &cur, &values);
         value_release(&cur);
     } else if (ok) {
         values = rhs, rhs = value_void();
