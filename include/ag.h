@@ -28,6 +28,7 @@
 #define AG_VERSION "0.1.0"
 #define AG_MAX_DIMS 8   /* dimensions a tensor may have */
 #define AG_INLINE_INPUTS 3 /* inputs a Function holds in place (where has 3); more (cat) go in the arena */
+#define AG_CHECKS_OUTPUT 0x80 /* Function.checks_versions: the backward reads the output */
 
 typedef struct Tensor Tensor;
 typedef struct Function Function;
@@ -103,7 +104,8 @@ struct Function {
      * 0, as it was new. Backward refuses to read one changed since
      * (PyTorch's "modified by an inplace operation"). */
     uint16_t saved_versions[AG_INLINE_INPUTS];
-    bool checks_versions;             /* false: its backward reads no input or output */
+    uint8_t checks_versions;          /* what its backward reads: bit i input i, and
+                                         AG_CHECKS_OUTPUT; 0: nothing */
     bool has_ctx;                     /* saved non-input data follows the Function in the
                                          arena (ag_function_ctx): no pointer, so a Function
                                          stays 96 bytes */
@@ -212,7 +214,8 @@ AgDtype ag_promote_types(AgDtype a, AgDtype b);
  * floating) is higher, and a number (tensor_number) only where its
  * category is higher than both, a floating one as the default dtype. So
  * an int64 tensor times 2.5 is float64, a float32 tensor times a float64
- * 0-d tensor float32, an int32 tensor plus an int64 0-d tensor int32. */
+ * 0-d tensor float32, an int32 tensor plus an int64 0-d tensor int32, and a
+ * float32 0-d tensor times 2.5 float32. */
 AgDtype ag_result_type(Tensor *const *operands, int n);
 /* PyTorch's can_cast: whether an in-place op may write a result of type
  * from into a tensor of type to (no floating into integral, no other type
@@ -595,6 +598,8 @@ enum {
     AG_OP_HIDDEN = 1 << 3,      /* no builtin of its own (indexing is syntax) */
     AG_OP_SAVES_NOTHING = 1 << 4, /* its backward reads no operand and not its result
                                      (add, sum, reshape): later in-place changes are harmless */
+    AG_OP_SAVES_READS = 1 << 5, /* its backward reads only the operands grad_reads names for
+                                   the operands that require grad, and not its result */
 };
 
 typedef struct AgOpInfo {
@@ -618,6 +623,11 @@ typedef struct AgOpInfo {
     ApplyFn backward;
     unsigned flags;              /* AG_OP_METHOD, ... */
     unsigned char dtype_rule;    /* an AgDtypeRule: the dtype of its result */
+    /* With AG_OP_SAVES_READS: bit k of grad_reads[j] is set when operand j's
+     * gradient reads operand k (mul: {2, 1}, each reads the other). Only
+     * those an operand requiring grad reads are checked for in-place
+     * changes, as PyTorch saves only them. */
+    unsigned char grad_reads[AG_INLINE_INPUTS];
 } AgOpInfo;
 
 /* The table: ag_op_count() rows, in a fixed order. */

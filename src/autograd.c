@@ -215,6 +215,21 @@ bool ag_any_requires_grad(Tensor *const *inputs, int n) {
     return false;
 }
 
+
+/* What a Function's backward reads, as Function.checks_versions: every
+ * input and the output, or for an op with AG_OP_SAVES_READS only the
+ * inputs read by the gradients of those that require grad (x * c with c
+ * constant reads c alone, so changing x in place afterwards is harmless,
+ * as in PyTorch, which saves only those). */
+static uint8_t saved_reads(const AgOpInfo *info, Tensor *const *inputs, int n) {
+    if (info->flags & AG_OP_SAVES_NOTHING) return 0;
+    if (!(info->flags & AG_OP_SAVES_READS)) return 0xff;
+    uint8_t reads = 0;
+    for (int j = 0; j < n && j < AG_INLINE_INPUTS; j++)
+        if (inputs[j] && inputs[j]->requires_grad) reads |= info->grad_reads[j];
+    return reads;
+}
+
 /* ag_graph_record_named with the op's row looked up once. */
 static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
                       Tensor *const *inputs, int n, void **ctx, size_t ctx_size) {
@@ -254,7 +269,7 @@ static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
                               : fn->inline_inputs;
     if (arena.num_functions == 0) arena.writes_before = ag_inplace_writes;
     arena.sinks++; /* nothing consumes the new Function yet */
-    fn->checks_versions = !(info->flags & AG_OP_SAVES_NOTHING);
+    fn->checks_versions = saved_reads(info, inputs, n);
     for (int i = 0; fn->checks_versions && i < n && i < AG_INLINE_INPUTS; i++)
         fn->saved_versions[i] = (uint16_t)ag_version_of(inputs[i]);
     for (int i = 0; i < n; i++) {
@@ -617,9 +632,11 @@ static int modified_fail(const Tensor *t, uint16_t saved) {
 static int check_versions(const Function *fn) {
     if (!fn->checks_versions) return 0;
     for (int i = 0; i < fn->num_inputs && i < AG_INLINE_INPUTS; i++)
-        if ((uint16_t)ag_version_of(fn->inputs[i]) != fn->saved_versions[i])
+        if ((fn->checks_versions & (1u << i)) &&
+            (uint16_t)ag_version_of(fn->inputs[i]) != fn->saved_versions[i])
             return modified_fail(fn->inputs[i], fn->saved_versions[i]);
-    if (ag_version_of(fn->output) != 0) return modified_fail(fn->output, 0);
+    if ((fn->checks_versions & AG_CHECKS_OUTPUT) && ag_version_of(fn->output) != 0)
+        return modified_fail(fn->output, 0);
     return 0;
 }
 
