@@ -59,6 +59,9 @@ struct Tensor {
     int ndim;                    /* 0 for a scalar */
     bool wrapped_number;         /* a 0-d tensor standing for a client's number
                                     (tensor_number): promotion's lowest tier */
+    bool retains_grad;           /* a non-leaf that keeps its .grad (tensor_retain_grad);
+                                    both flags sit in ndim's padding, so that the fields
+                                    backward reads stay in the header's first two lines */
     int64_t numel;
     bool requires_grad;          /* only a floating tensor may */
     uint8_t dtype;               /* an AgDtype: AG_FLOAT64 unless made otherwise */
@@ -71,7 +74,6 @@ struct Tensor {
     bool own_version;            /* with a base: counts its own versions (x.data) */
     bool parameter;              /* a client's mark (the shell's nn.Parameter); the engine
                                     neither reads nor copies it */
-    bool retains_grad;           /* a non-leaf that keeps its .grad (tensor_retain_grad) */
     uint32_t version;
     Tensor *grad;                /* leaf gradient, NULL until backward writes it */
     Function *grad_fn;           /* creator; valid only while tensor_has_graph() */
