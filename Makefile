@@ -10,7 +10,7 @@
 #   make install    the header, the library and the shell under PREFIX
 #   make asan       the tests under AddressSanitizer + UBSan
 #   make valgrind   the tests under valgrind (apt-get install valgrind)
-#   make difftest   ag against PyTorch on random programs (DIFF_SEED=, DIFF_COUNT=;
+#   make difftest   ag against PyTorch on random programs (DIFF_SEED=, DIFF_COUNT=, DIFF_DTYPES=;
 #                   apt-get install python3-torch)
 #   make clean      remove build/ and ./ag
 #
@@ -289,11 +289,15 @@ bench-compare: $(BENCH) $(AG)
 # ---- differential test against PyTorch (optional: apt-get install python3-torch) ----
 # Random programs in ag and in PyTorch, every value and gradient compared
 # exactly; each disagreement shrunk into build/difftest/failures/.
+# DIFF_DTYPES: the share of Python programs over dtypes and in-place
+# statements (tests/diff/dtypes.py), run by ag as .py text.
 DIFF_SEED ?= 1
 DIFF_COUNT ?= 1000
+DIFF_DTYPES ?= 0.3
 
 difftest: ag
-	@sh tests/diff/run.sh --ag ./ag --seed $(DIFF_SEED) --count $(DIFF_COUNT) --out build/difftest
+	@sh tests/diff/run.sh --ag ./ag --seed $(DIFF_SEED) --count $(DIFF_COUNT) \
+		--dtypes $(DIFF_DTYPES) --out build/difftest
 
 # ---- Python scripts from teaching material (optional: apt-get install python3-torch) ----
 # examples/python/*.py, as published (examples/python/SOURCES.md); each

@@ -28,6 +28,9 @@
 #define AG_VERSION "0.1.0"
 #define AG_MAX_DIMS 8   /* dimensions a tensor may have */
 #define AG_INLINE_INPUTS 3 /* inputs a Function holds in place (where has 3); more (cat) go in the arena */
+#define AG_CHECKS_OUTPUT 0x80 /* Function.checks_versions: the backward reads the output */
+#define AG_CHECKS_INPUTS 0x07 /* ... the bits of its (inline) inputs */
+#define AG_FN_HAS_CTX 0x40    /* ... not a check: saved non-input data follows the Function */
 
 typedef struct Tensor Tensor;
 typedef struct Function Function;
@@ -58,6 +61,9 @@ struct Tensor {
     int ndim;                    /* 0 for a scalar */
     bool wrapped_number;         /* a 0-d tensor standing for a client's number
                                     (tensor_number): promotion's lowest tier */
+    bool retains_grad;           /* a non-leaf that keeps its .grad (tensor_retain_grad);
+                                    both flags sit in ndim's padding, so that the fields
+                                    backward reads stay in the header's first two lines */
     int64_t numel;
     bool requires_grad;          /* only a floating tensor may */
     uint8_t dtype;               /* an AgDtype: AG_FLOAT64 unless made otherwise */
@@ -70,7 +76,6 @@ struct Tensor {
     bool own_version;            /* with a base: counts its own versions (x.data) */
     bool parameter;              /* a client's mark (the shell's nn.Parameter); the engine
                                     neither reads nor copies it */
-    bool retains_grad;           /* a non-leaf that keeps its .grad (tensor_retain_grad) */
     uint32_t version;
     Tensor *grad;                /* leaf gradient, NULL until backward writes it */
     Function *grad_fn;           /* creator; valid only while tensor_has_graph() */
@@ -104,18 +109,12 @@ struct Function {
      * Function to a written tensor left). Backward refuses to read one
      * changed since (PyTorch's "modified by an inplace operation"). */
     uint16_t saved_versions[AG_INLINE_INPUTS];
-    uint8_t output_version;
-    uint8_t flags;                    /* AG_FN_*: what backward checks; a ctx follows */
-};
-
-enum {
-    AG_FN_CHECK_INPUTS = 1 << 0,      /* its backward reads its inputs: check their versions */
-    AG_FN_CHECK_OUTPUT = 1 << 1,      /* ... and its output (exp's result): check it too */
-    AG_FN_HAS_CTX = 1 << 2,           /* saved non-input data follows the Function in the
-                                         arena (ag_function_ctx): no pointer, so a Function
+    uint8_t checks_versions;          /* what its backward reads: bit i input i, and
+                                         AG_CHECKS_OUTPUT; AG_FN_HAS_CTX: saved non-input
+                                         data follows the Function in the arena
+                                         (ag_function_ctx): no pointer, so a Function
                                          stays 96 bytes */
-    AG_FN_SKIP_INPUT0 = 1 << 3,       /* input 0's version is not checked (a bilinear op's, */
-    AG_FN_SKIP_INPUT1 = 1 << 4,       /* ... read only for the other's gradient: not wanted) */
+    uint8_t output_version;           /* the output's version (low 8 bits) to check */
 };
 
 /* ---- errors ------------------------------------------------------------ */
@@ -232,7 +231,8 @@ AgDtype ag_promote_types(AgDtype a, AgDtype b);
  * floating) is higher, and a number (tensor_number) only where its
  * category is higher than both, a floating one as the default dtype. So
  * an int64 tensor times 2.5 is float64, a float32 tensor times a float64
- * 0-d tensor float32, an int32 tensor plus an int64 0-d tensor int32. */
+ * 0-d tensor float32, an int32 tensor plus an int64 0-d tensor int32, and a
+ * float32 0-d tensor times 2.5 float32. */
 AgDtype ag_result_type(Tensor *const *operands, int n);
 /* PyTorch's can_cast: whether an in-place op may write a result of type
  * from into a tensor of type to (no floating into integral, no other type
@@ -615,12 +615,8 @@ enum {
     AG_OP_HIDDEN = 1 << 3,      /* no builtin of its own (indexing is syntax) */
     AG_OP_SAVES_NOTHING = 1 << 4, /* its backward reads no operand and not its result
                                      (add, sum, reshape): later in-place changes are harmless */
-    AG_OP_BILINEAR = 1 << 5,    /* mul, matmul: its backward never reads its result, and
-                                   reads each operand only for the other's gradient, so an
-                                   in-place change of either is harmless when the other
-                                   does not require grad (PyTorch saves no more) */
-    AG_OP_QUOTIENT = 1 << 6,    /* div: its backward never reads a, and reads its result
-                                   only for b's gradient */
+    AG_OP_SAVES_READS = 1 << 5, /* its backward reads only the operands grad_reads names for
+                                   the operands that require grad, and not its result */
 };
 
 typedef struct AgOpInfo {
@@ -644,6 +640,11 @@ typedef struct AgOpInfo {
     ApplyFn backward;
     unsigned flags;              /* AG_OP_METHOD, ... */
     unsigned char dtype_rule;    /* an AgDtypeRule: the dtype of its result */
+    /* With AG_OP_SAVES_READS: bit k of grad_reads[j] is set when operand j's
+     * gradient reads operand k (mul: {2, 1}, each reads the other). Only
+     * those an operand requiring grad reads are checked for in-place
+     * changes, as PyTorch saves only them. */
+    unsigned char grad_reads[AG_INLINE_INPUTS];
 } AgOpInfo;
 
 /* The table: ag_op_count() rows, in a fixed order. */

@@ -178,15 +178,19 @@ static bool range_args(Session *s, CallArgs *a, bool integers, double *start, do
     return true;
 }
 
-/* arange of Python ints is int64, as PyTorch's. The dtype is known before
- * the points are: float32's are computed as PyTorch's float32 kernel does. */
+/* arange of Python ints is int64, as PyTorch's; it has no bool kernel. The
+ * dtype is known before the points are: float32's are computed as
+ * PyTorch's float32 kernel does. */
 static BUILTIN(bi_arange) {
     double start, stop, step;
     bool ints = true;
-    for (int k = 0; k < a->num_rest; k++) ints = ints && a->rest[k].kind == VAL_INT;
     AgDtype dtype;
+    for (int k = 0; k < a->num_rest; k++) ints = ints && a->rest[k].kind == VAL_INT;
+    if (!creation_dtype(s, a, ints ? AG_INT64 : ag_default_dtype(), &dtype)) return false;
+    if (dtype == AG_BOOL)
+        return session_fail(s, a->line, a->col, "RuntimeError: \"arange_cpu\" not implemented "
+                            "for 'Bool'");
     return range_args(s, a, false, &start, &stop, &step) &&
-           creation_dtype(s, a, ints ? AG_INT64 : ag_default_dtype(), &dtype) &&
            typed_leaf(s, a, 1, tensor_arange_as(start, stop, step, dtype), dtype, out);
 }
 

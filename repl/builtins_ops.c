@@ -142,11 +142,13 @@ static bool read_op_args(Session *s, CallArgs *a, AgOpArgs *args, TensorList *l)
 }
 
 /* torch.max(x, dim) and min in a .py file: PyTorch's named tuple of the
- * values (r, taken) and the indices (int64). */
+ * values (r, taken) and the int64 indices. A bool x has them too (PyTorch's
+ * max has a bool kernel, its argmax none): found on x as int64. */
 static bool values_and_indices(Session *s, CallArgs *a, const AgOpArgs *args, Tensor *r,
                                Value *out) {
     bool max = strcmp(a->b->op->name, "max") == 0;
-    Tensor *x = tensor_detach(args->t[0]);
+    Tensor *t = args->t[0];
+    Tensor *x = t->dtype == AG_BOOL ? tensor_to(t, AG_INT64) : tensor_detach(t);
     Tensor *i = x ? (max ? tensor_argmax_dim : tensor_argmin_dim)(x, (int)args->ints[0],
                                                                    args->flags[0])
                   : NULL;

@@ -69,6 +69,7 @@ static bool operand_tensor(Session *s, const Node *at, const Value *v, const cha
                            const char *side, TokenType op, Tensor **out) {
     char why[200], name[48];
     *out = value_to_tensor(v, why, sizeof why);
+    if (*out && value_is_scalar(v)) (*out)->wrapped_number = true; /* a fresh 0-d tensor: x * 2.5 */
     if (*out) return true;
     if (!why[0]) return session_fail(s, at->line, at->col, "%s", ag_error());
     if (v->kind == VAL_LIST && !v->as.list->tuple) return session_fail(s, at->line, at->col, "%s", why);
@@ -114,6 +115,9 @@ static bool truth(Session *s, const Node *at, const Value *v, bool *out) {
             *out = v->as.tensor->data[0] != 0;
             return true;
         }
+        if (s->python) /* a < b < c of tensors too: (a < b) and (b < c) */
+            return session_fail(s, at->line, at->col, "RuntimeError: Boolean value of Tensor "
+                                "with more than one value is ambiguous");
         return session_fail(s, at->line, at->col, "the truth of a tensor of shape %s is "
                             "ambiguous: a condition needs exactly one element (reduce it first, "
                             "e.g. with sum or max, or take one element)", tensor_shape_str(v->as.tensor, shape, sizeof shape));
@@ -1748,6 +1752,37 @@ static bool in_place_fill(const Node *attr) {
                         memcmp(name, "copy", 4) == 0);
 }
 
+/* Whether the result r of x.NAME_(...) may be written into x: an op's
+ * result must cast to x's dtype (bool_x.add_(1.5) and int_x.mul_(0.5) are
+ * PyTorch's errors, as x += 1.5 is); zero_, fill_ and copy_ convert any
+ * value, as PyTorch's do. */
+static bool in_place_castable(Session *s, const Node *attr, const Tensor *x, const Value *r) {
+    size_t len = attr->as.text.length;
+    bool converts = len == 5 && (memcmp(attr->as.text.text, "fill_", 5) == 0 ||
+                                 memcmp(attr->as.text.text, "copy_", 5) == 0 ||
+                                 memcmp(attr->as.text.text, "zero_", 5) == 0);
+    if (converts || r->kind != VAL_TENSOR) return true;
+    AgDtype from = (AgDtype)r->as.tensor->dtype, to = (AgDtype)x->dtype;
+    if (ag_can_cast(from, to)) return true;
+    return session_fail(s, attr->line, attr->col + 1, "%sresult type %s can't be cast to the "
+                        "desired output type %s", s->python ? "RuntimeError: " : "",
+                        ag_dtype_scalar_name(from), ag_dtype_scalar_name(to));
+}
+
+/* Evaluates a call's arguments for their errors only: Python evaluates
+ * them before the method runs, so x.mul_(~f) of a leaf x that requires
+ * grad and a float f is ~'s TypeError, not the method's refusal of x. */
+static bool arguments_evaluate(Session *s, const Node *call) {
+    for (int i = 0; i < call->num_kids; i++) {
+        const Node *k = call->kids[i];
+        Value v;
+        if (k->kind == NODE_KEYWORD && k->as.text.length == 0) continue; /* **dict */
+        if (!eval_expression(s, k->kind == NODE_KEYWORD ? k->left : k, &v)) return false;
+        value_release(&v);
+    }
+    return true;
+}
+
 /* x.add_(y), x.zero_(), x.relu_(): in place, as PyTorch: every name, list
  * item and optimizer holding x sees the new values, and the call returns
  * x. A leaf that requires grad, with grad mode on, is PyTorch's error. On
@@ -1760,10 +1795,15 @@ static bool call_in_place(Session *s, const Node *call, Value *self, Value *out)
     Tensor *x = self->as.tensor;
     Value r = value_void();
     bool ok = !(x->requires_grad && tensor_is_leaf(x) && ag_is_grad_enabled()) ||
-              session_fail(s, attr->line, attr->col + 1, "%sa leaf Variable that requires grad "
-                           "is being used in an in-place operation.",
-                           s->python ? "RuntimeError: " : "");
+              (arguments_evaluate(s, call) &&
+               session_fail(s, attr->line, attr->col + 1, "%sa leaf Variable that requires grad "
+                            "is being used in an in-place operation.",
+                            s->python ? "RuntimeError: " : ""));
     ok = ok && in_place_values(s, call, self, &r);
+    if (ok && !in_place_castable(s, attr, x, &r)) {
+        value_release(&r);
+        ok = false;
+    }
     if (ok && r.kind == VAL_TENSOR && !tensor_is_leaf(r.as.tensor) && in_place_recorded(x) &&
         !in_place_fill(attr)) {
         ok = rebase_in_place(s, attr, x, &r);
@@ -1891,6 +1931,13 @@ static bool call_method(Session *s, const Node *call, Value *out) {
     const Builtin *method = builtin_method(self.kind, attr->as.text.text, attr->as.text.length);
     if (method) return call_builtin(s, call, method, &self, out); /* opt.step() */
     bool tensor_like = self.kind == VAL_TENSOR || (self.kind == VAL_NUMBER && self.literal);
+    if ((!tensor_like || !b || !(b->flags & BI_METHOD)) && s->python) { /* (-1).to(...) */
+        bool ok = session_fail(s, attr->line, attr->col + 1, "AttributeError: '%s' object has no "
+                               "attribute '%.*s'", value_type_name(&self), name_len(attr),
+                               attr->as.text.text);
+        value_release(&self);
+        return ok;
+    }
     if (!tensor_like || !b || !(b->flags & BI_METHOD)) {
         bool ok = session_fail(s, attr->line, attr->col + 1, "%s has no method '%.*s'%s",
                                value_kind_name(&self), name_len(attr), attr->as.text.text,
@@ -2549,6 +2596,8 @@ static bool object_store_item(Session *s, const Stmt *st, TokenType op, const Va
     return ok;
 }
 
+static bool augassign_tensor(Session *s, const Stmt *st, Value *old, Value *rhs, Value *fresh);
+
 static bool python_store(Session *s, const Stmt *st, TokenType op, Status *status) {
     const Node *target = st->target;
     Value obj, key = value_void(), rhs = value_void(), cur = value_void(), result = value_void();
@@ -2602,7 +2651,13 @@ static bool python_store(Session *s, const Stmt *st, TokenType op, Status *statu
             strbuf_free(&text);
         }
     }
-    if (ok && op != TOK_ERROR) {
+    if (ok && op != TOK_ERROR && slot->kind == VAL_TENSOR) {
+        /* L[0] += v is L[0] = L[0].__iadd__(v): the tensor changes in place */
+        value_copy(slot, &cur);
+        ok = augassign_tensor(s, st, &cur, &rhs, &result);
+        cur = rhs = value_void(); /* taken */
+        if (ok && result.kind == VAL_VOID) value_copy(slot, &result);
+    } else if (ok && op != TOK_ERROR) {
         Node op_node = *target;
         op_node.left = st->target, op_node.right = st->expr;
         value_copy(slot, &cur);
@@ -2657,6 +2712,62 @@ static bool index_store_allowed(Session *s, const Node *target, const Value *old
     return true;
 }
 
+/* "[1, 3]": a shape as PyTorch's messages write it. */
+static void bracket_dims(const Tensor *t, char *buf, size_t size) {
+    size_t used = (size_t)snprintf(buf, size, "[");
+    for (int i = 0; i < t->ndim && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, i ? ", %lld" : "%lld",
+                                 (long long)t->shape[i]);
+    if (used < size) snprintf(buf + used, size - used, "]");
+}
+
+/* x[i] op= v in a .py file computes x[i].__iop__(v) in place, so the
+ * result may not grow x[i]'s shape (x[m] -= v of a (k,) x[m] and a (1, k)
+ * v is PyTorch's error; x[i] = v would strip v's leading 1s). */
+static bool index_op_shape(Session *s, const Node *target, const Value *cur, const Value *r) {
+    if (!s->python || cur->kind != VAL_TENSOR || r->kind != VAL_TENSOR) return true;
+    const Tensor *c = cur->as.tensor, *v = r->as.tensor;
+    bool same = c->ndim == v->ndim;
+    for (int i = 0; same && i < c->ndim; i++) same = c->shape[i] == v->shape[i];
+    if (same) return true;
+    char sc[AG_SHAPE_STR_MAX + 8], sv[AG_SHAPE_STR_MAX + 8];
+    bracket_dims(c, sc, sizeof sc);
+    bracket_dims(v, sv, sizeof sv);
+    return session_fail(s, target->line, target->col, "RuntimeError: output with shape %s "
+                        "doesn't match the broadcast shape %s", sc, sv);
+}
+
+/* x[i] op= v in a .py file is x[i] = x[i].__iop__(v): the op's result must
+ * cast to x's dtype (bool x[:] += 1.0 is PyTorch's RuntimeError). */
+static bool index_op_castable(Session *s, const Node *target, const Tensor *x, const Tensor *v) {
+    if (!s->python || ag_can_cast((AgDtype)v->dtype, (AgDtype)x->dtype)) return true;
+    return session_fail(s, target->line, target->col, "RuntimeError: result type %s can't be "
+                        "cast to the desired output type %s", ag_dtype_scalar_name((AgDtype)v->dtype),
+                        ag_dtype_scalar_name((AgDtype)x->dtype));
+}
+
+/* PyTorch's index_put_ (x[i] = v with a tensor or mask among the indices)
+ * takes a tensor v only of x's dtype in a .py file; a mask alone with a
+ * one-element v is its masked_fill_, which converts. */
+static bool index_put_dtype(Session *s, const Node *target, const Tensor *x,
+                            const IndexItems *ix, const Tensor *v) {
+    int tensors = 0;
+    for (int k = 0; k < ix->count; k++)
+        tensors += ix->items[k].kind == AG_INDEX_TENSOR || ix->items[k].kind == AG_INDEX_MASK;
+    bool fill = ix->count == 1 && ix->items[0].kind == AG_INDEX_MASK && v->numel == 1;
+    if (!s->python || tensors == 0 || fill) return true;
+    if (v->data == x->data) /* x[m] = x: index_put_ reads what it writes */
+        return session_fail(s, target->line, target->col, "RuntimeError: unsupported operation: "
+                            "some elements of the input tensor and the written-to tensor refer "
+                            "to a single memory location. Please clone() the tensor before "
+                            "performing the operation.");
+    if (v->dtype == x->dtype) return true;
+    return session_fail(s, target->line, target->col, "RuntimeError: Index put requires the "
+                        "source and destination dtypes match, got %s for the destination and %s "
+                        "for the source.", ag_dtype_scalar_name((AgDtype)x->dtype),
+                        ag_dtype_scalar_name((AgDtype)v->dtype));
+}
+
 /* x[...] = v and x[...] op= v: the elements written in place (every name
  * holding x sees them), nothing recorded. */
 static Status assign_index(Session *s, const Stmt *st, TokenType op) {
@@ -2676,16 +2787,22 @@ static Status assign_index(Session *s, const Stmt *st, TokenType op) {
         Node op_node = *target;
         op_node.left = st->target, op_node.right = st->expr;
         ok = ok && apply_binary(s, &op_node, op, &cur, &rhs, &values);
+        ok = ok && index_op_shape(s, target, &cur, &values);
         value_release(&cur);
     } else if (ok) {
         values = rhs, rhs = value_void();
     }
     Tensor *v = NULL;
+    bool number = value_is_scalar(&values); /* converted to x's dtype, as PyTorch does */
     ok = ok && to_tensor(s, st->expr, &values, "the value", &v);
+    ok = ok && (number || op != TOK_ERROR || index_put_dtype(s, target, x, &ix, v));
+    ok = ok && (op == TOK_ERROR || index_op_castable(s, target, x, v));
     if (ok) fresh = tensor_index_put(x, ix.items, ix.count, v);
-    ok = ok && (fresh || session_fail(s, target->line, target->col, "%s", ag_error()));
+    /* what is left to fail is a shape: PyTorch's RuntimeError in a .py file */
+    const char *type = s->python ? "RuntimeError: " : "";
+    ok = ok && (fresh || session_fail(s, target->line, target->col, "%s%s", type, ag_error()));
     ok = ok && (tensor_assign(x, fresh) == 0 ||
-                session_fail(s, target->line, target->col, "%s", ag_error()));
+                session_fail(s, target->line, target->col, "%s%s", type, ag_error()));
     ag_set_grad_enabled(was_enabled);
     tensor_release(fresh);
     tensor_release(v);

@@ -63,6 +63,7 @@ void session_reset(Session *s) {
     s->accumulation_noted = false;
     s->arena_note_at = ARENA_NOTE_FIRST;
     s->print = print_defaults;
+    s->print.python = s->python; /* :reset at a Python prompt still prints Python's 1.0 */
 }
 
 void session_free(Session *s) {

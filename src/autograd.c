@@ -220,29 +220,22 @@ bool ag_any_requires_grad(Tensor *const *inputs, int n) {
     return false;
 }
 
-/* What a binary op's backward does not read is not checked, so a change
- * to it is harmless, as in PyTorch, which saves no more: a bilinear op
- * (mul, matmul) reads a only for b's gradient and b only for a's (h * 3,
- * then h.add_(1): PyTorch saves only the 3); div never reads a, and reads
- * its result only for b's gradient (h / 2, then h.add_(1)). */
-static unsigned skip_unread(unsigned flags, const AgOpInfo *info, Tensor *const *inputs) {
-    if ((info->flags & AG_OP_QUOTIENT) || !inputs[1]->requires_grad) flags |= AG_FN_SKIP_INPUT0;
-    if ((info->flags & AG_OP_BILINEAR) && !inputs[0]->requires_grad) flags |= AG_FN_SKIP_INPUT1;
-    if ((info->flags & AG_OP_QUOTIENT) && !inputs[1]->requires_grad)
-        flags &= ~(unsigned)AG_FN_CHECK_OUTPUT;
-    return flags;
-}
-
-/* The Function's flags: what its backward reads, so what backward checks.
- * Made before the Function is written, in one store (op_overhead: setting
- * them on the Function bit by bit cost 8 ns an op). */
-static uint8_t function_flags(const AgOpInfo *info, Tensor *const *inputs, int n, size_t ctx_size) {
-    unsigned flags = ctx_size > 0 ? AG_FN_HAS_CTX : 0;
-    if (!(info->flags & AG_OP_SAVES_NOTHING))
-        flags |= AG_FN_CHECK_INPUTS | (info->flags & AG_OP_BILINEAR ? 0 : AG_FN_CHECK_OUTPUT);
-    if ((info->flags & (AG_OP_BILINEAR | AG_OP_QUOTIENT)) && n == 2)
-        flags = skip_unread(flags, info, inputs);
-    return (uint8_t)flags;
+/* What a Function's backward reads, as Function.checks_versions: every
+ * input and the output, or for an op with AG_OP_SAVES_READS only the
+ * inputs read by the gradients of those that require grad (x * c with c
+ * constant reads c alone, so changing x in place afterwards is harmless,
+ * as in PyTorch, which saves only those); and whether a ctx follows.
+ * Made before the Function is written and stored with it (op_overhead:
+ * setting bits on the Function one by one cost 8 ns an op). */
+static uint8_t saved_reads(const AgOpInfo *info, Tensor *const *inputs, int n, size_t ctx_size) {
+    unsigned ctx = ctx_size > 0 ? AG_FN_HAS_CTX : 0;
+    if (info->flags & AG_OP_SAVES_NOTHING) return (uint8_t)ctx;
+    if (!(info->flags & AG_OP_SAVES_READS))
+        return (uint8_t)(ctx | AG_CHECKS_INPUTS | AG_CHECKS_OUTPUT);
+    unsigned reads = ctx;
+    for (int j = 0; j < n && j < AG_INLINE_INPUTS; j++)
+        if (inputs[j] && inputs[j]->requires_grad) reads |= info->grad_reads[j];
+    return (uint8_t)reads;
 }
 
 /* ag_graph_record_named with the op's row looked up once. */
@@ -277,14 +270,15 @@ static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
     *fn = (Function){.apply = info->backward, .name = name, .seq = arena.next_seq++,
                      .output = out, /* (2) */
                      .num_inputs = n,
-                     .flags = function_flags(info, inputs, n, ctx_size),
+                     .checks_versions = saved_reads(info, inputs, n, ctx_size),
                      .arena_next = arena.functions};
     if (ctx_size) memset(ag_function_ctx(fn), 0, ctx_bytes);
     fn->inputs = inputs_bytes ? (Tensor **)((unsigned char *)fn + fn_bytes + ctx_bytes)
                               : fn->inline_inputs;
     if (arena.num_functions == 0) arena.writes_before = ag_inplace_writes;
     arena.sinks++; /* nothing consumes the new Function yet */
-    for (int i = 0; (fn->flags & AG_FN_CHECK_INPUTS) && i < n && i < AG_INLINE_INPUTS; i++)
+    bool saves = fn->checks_versions & AG_CHECKS_INPUTS;
+    for (int i = 0; saves && i < n && i < AG_INLINE_INPUTS; i++)
         fn->saved_versions[i] = (uint16_t)ag_version_of(inputs[i]);
     for (int i = 0; i < n; i++) {
         Tensor *in = inputs[i];
@@ -339,13 +333,13 @@ static bool viewed_in_graph(const Tensor *h, const Function *stop) {
 }
 
 /* h_old: the tensor that takes h's place in the graph as it was before the
- * write, with h's Function, op name and generation. When the op's backward
- * reads nothing (add, sub) it shares h's elements and version counter, so
- * the write moves the version that every earlier Function saved of h, at
- * no copy. When it reads its operands (mul, div) it needs h's old values,
- * as PyTorch's saved original self: a copy, with a counter of its own set
- * to the version h reaches by the write (those earlier Functions must
- * still see a change). */
+ * write, with h's Function, op name and generation. When the new op's
+ * backward does not read h (add, sub, h.mul_(3)) it shares h's elements
+ * and version counter, so the write moves the version that every earlier
+ * Function saved of h, at no copy. When it does (h.mul_(w), w requiring
+ * grad; exp_) it needs h's old values, as PyTorch's saved original self:
+ * a copy, with a counter of its own set to the version h reaches by the
+ * write (those earlier Functions must still see a change). */
 static Tensor *take_place(Tensor *h, bool copy) {
     Tensor *old = copy ? tensor_copy(h) : ag_tensor_view(h, h->ndim, h->shape);
     if (!old) return NULL;
@@ -411,7 +405,7 @@ int ag_rebase_in_place(Tensor *h, Tensor *r) {
     if (!h || !r) return ag_fail("in-place op: tensor is NULL"), -1;
     if (rebase_refusal(h, r) != 0) return -1;
     Function *fn = r->grad_fn, *stop = tensor_has_graph(h) ? h->grad_fn : NULL;
-    Tensor *old = take_place(h, fn->flags & AG_FN_CHECK_INPUTS);
+    Tensor *old = take_place(h, fn->checks_versions & 1); /* it reads h (input 0) */
     if (!old) return -1;
     hand_over(h, old, stop);
     if (stop) stop->output = old;
@@ -756,16 +750,16 @@ static int modified_fail(const Tensor *t, uint16_t saved) {
 /* 0 when every tensor fn's backward reads is at the version recorded
  * (the output's: 0, as it was made by fn). */
 static int check_versions(const Function *fn) {
-    if (!(fn->flags & AG_FN_CHECK_INPUTS)) return 0;
+    if (!(fn->checks_versions & (AG_CHECKS_INPUTS | AG_CHECKS_OUTPUT))) return 0;
     for (int i = 0; i < fn->num_inputs && i < AG_INLINE_INPUTS; i++)
-        if ((uint16_t)ag_version_of(fn->inputs[i]) != fn->saved_versions[i] &&
-            !(fn->flags & (AG_FN_SKIP_INPUT0 << i)))
+        if ((fn->checks_versions & (1u << i)) &&
+            (uint16_t)ag_version_of(fn->inputs[i]) != fn->saved_versions[i])
             return modified_fail(fn->inputs[i], fn->saved_versions[i]);
     /* The whole version against the 8 bits kept: past 255 a moved
      * Function's output always counts as changed (a refusal, never a
      * gradient computed from changed values). */
     bool moved = ag_version_of(fn->output) != fn->output_version;
-    if ((fn->flags & AG_FN_CHECK_OUTPUT) && moved)
+    if ((fn->checks_versions & AG_CHECKS_OUTPUT) && moved)
         return modified_fail(fn->output, fn->output_version);
     return 0;
 }

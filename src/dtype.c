@@ -15,9 +15,6 @@
 #include <math.h>
 #include <string.h>
 
-_Thread_local AgDtype ag_default_dtype_now = AG_FLOAT64;
-#define default_dtype ag_default_dtype_now
-
 static const char *const dtype_names[AG_DTYPE_COUNT] = {
     [AG_FLOAT64] = "float64", [AG_FLOAT32] = "float32", [AG_INT64] = "int64",
     [AG_INT32] = "int32", [AG_BOOL] = "bool",
@@ -47,26 +44,45 @@ static int category(AgDtype dtype) {
 /* The enum is in promotion order: the common type is the earlier one. */
 AgDtype ag_promote_types(AgDtype a, AgDtype b) { return a < b ? a : b; }
 
-/* c10's combine_categories: higher's type, unless lower's category is
- * higher (then their common type); -1 for none. */
-static int combine(int higher, int lower) {
+/* c10's combine_categories of two tiers' types (-1: no operand there):
+ * the higher tier's, unless the lower's category is higher. */
+static int combine_tiers(int higher, int lower) {
     if (higher < 0) return lower;
     if (lower < 0 || category((AgDtype)lower) <= category((AgDtype)higher)) return higher;
     return (int)ag_promote_types((AgDtype)higher, (AgDtype)lower);
 }
 
 AgDtype ag_result_type(Tensor *const *operands, int n) {
-    int tiers[3] = {-1, -1, -1}; /* dimensioned, 0-d, numbers: each tier's common type */
+    int tier[3] = {-1, -1, -1}; /* with dimensions, 0-d, wrapped numbers: each's common type */
     for (int i = 0; i < n; i++) {
         const Tensor *t = operands[i];
         if (!t) continue;
         int k = t->wrapped_number ? 2 : t->ndim > 0 ? 0 : 1;
         AgDtype d = (AgDtype)t->dtype;
-        if (k == 2 && ag_dtype_is_floating(d)) d = default_dtype; /* a Python float */
-        tiers[k] = tiers[k] < 0 ? (int)d : (int)ag_promote_types((AgDtype)tiers[k], d);
+        if (t->wrapped_number && ag_dtype_is_floating(d)) d = ag_default_dtype();
+        tier[k] = tier[k] < 0 ? (int)d : (int)ag_promote_types((AgDtype)tier[k], d);
     }
-    int r = combine(tiers[0], combine(tiers[1], tiers[2]));
+    int r = combine_tiers(tier[0], combine_tiers(tier[1], tier[2]));
     return r < 0 ? AG_FLOAT64 : (AgDtype)r;
+}
+
+/* A float32 copy of x's values (x float64): an operand as the common type. */
+static Tensor *float32_copy(const Tensor *x) {
+    Tensor *c = ag_tensor_new_like(x);
+    if (!c) return NULL;
+    for (int64_t i = 0; i < x->numel; i++) c->data[i] = (double)(float)x->data[i];
+    c->dtype = AG_FLOAT32;
+    return c;
+}
+
+int ag_common_float32(Tensor *a, Tensor *b, Tensor **ca, Tensor **cb) {
+    if (ag_result_type((Tensor *[]){a, b}, 2) != AG_FLOAT32) return 0;
+    if (a->dtype == AG_FLOAT64 && !(*ca = float32_copy(a))) return -1;
+    if (b->dtype == AG_FLOAT64 && !(*cb = float32_copy(b))) {
+        ag_common_release(*ca, a);
+        return -1;
+    }
+    return 0;
 }
 
 bool ag_can_cast(AgDtype from, AgDtype to) {
@@ -74,6 +90,8 @@ bool ag_can_cast(AgDtype from, AgDtype to) {
     return !(from != AG_BOOL && to == AG_BOOL);
 }
 
+_Thread_local AgDtype ag_default_dtype_now = AG_FLOAT64;
+#define default_dtype ag_default_dtype_now
 
 AgDtype ag_default_dtype(void) { return default_dtype; }
 
@@ -118,10 +136,14 @@ static void convert_values(double *v, int64_t n, AgDtype dtype, bool arith) {
         return;
     }
     double limit = dtype == AG_INT32 ? 2147483648.0 : 9223372036854775808.0;
-    if (arith && dtype != AG_BOOL)
-        for (int64_t i = 0; i < n; i++) v[i] = wrapped(v[i], limit);
+    if (arith && dtype != AG_BOOL) /* + 0.0: an integer has no -0 (-2 % 2 computes fmod's -0) */
+        for (int64_t i = 0; i < n; i++) v[i] = wrapped(v[i], limit) + 0.0;
     else
         for (int64_t i = 0; i < n; i++) v[i] = ag_dtype_convert(v[i], dtype);
+}
+
+void ag_convert_from(double *v, int64_t n, AgDtype from, AgDtype to) {
+    convert_values(v, n, to, !ag_dtype_is_floating(from));
 }
 
 /* The kernels PyTorch has no bool version of, by op: its message names them
@@ -153,6 +175,9 @@ static const char *refusal(int op, const AgOpInfo *info, Tensor *const *in, int 
     if (op == AG_OP_SUB && n == 2 && first == AG_BOOL && in[1]->dtype == AG_BOOL)
         return "Subtraction, the `-` operator, with two bool tensors is not supported. Use "
                "the `^` or `logical_xor()` operator instead.";
+    if (op == AG_OP_SUB && n == 2 && (first == AG_BOOL || in[1]->dtype == AG_BOOL))
+        return "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+               "trying to invert a mask, use the `~` or `logical_not()` operator instead.";
     if (op == AG_OP_RELU && first == AG_BOOL) return "Boolean inputs not supported for relu";
     bool bools = result == AG_BOOL || (first == AG_BOOL && info->dtype_rule == AG_DTYPE_INDEX);
     const char *kernel = bools ? bool_kernel(op, in[0]) : NULL;
@@ -185,9 +210,14 @@ static const char *refusal(int op, const AgOpInfo *info, Tensor *const *in, int 
                  scalar_type_names[result]);
         return text;
     }
-    if (op == AG_OP_POW && !ag_dtype_is_floating(result))
+    /* Only a Python number as the exponent: a tensor's negative exponents
+     * give 0 (PyTorch's powi; integer_powers below) */
+    if (op == AG_OP_POW && !ag_dtype_is_floating(result) && in[1]->wrapped_number)
         for (int64_t i = 0; i < in[1]->numel; i++)
             if (in[1]->data[i] < 0) return "Integers to negative integer powers are not allowed.";
+    if ((op == AG_OP_FLOOR_DIVIDE || op == AG_OP_REMAINDER) && !ag_dtype_is_floating(result))
+        for (int64_t i = 0; i < in[1]->numel; i++)
+            if (in[1]->data[i] == 0) return "ZeroDivisionError"; /* PyTorch's, a RuntimeError */
     return NULL;
 }
 
@@ -210,6 +240,14 @@ static AgDtype rule_result(const AgOpInfo *info, Tensor *const *in, int n) {
     }
 }
 
+/* An integer power with a negative exponent is PyTorch's powi: 1 and -1
+ * keep their powers (exact in pow), every other base gives 0, 0 included
+ * (pow's fraction truncated, its inf replaced; + 0.0 makes -0 a 0). */
+static void integer_powers(Tensor *out) {
+    for (int64_t i = 0; i < out->numel; i++)
+        out->data[i] = isinf(out->data[i]) ? 0 : trunc(out->data[i]) + 0.0;
+}
+
 Tensor *ag_apply_dtype(Tensor *out, int op, Tensor *const *in, int n) {
     const AgOpInfo *info = ag_op_at(op);
     if (!out || !info || n == 0 || info->dtype_rule == AG_DTYPE_OWN) return out;
@@ -220,16 +258,9 @@ Tensor *ag_apply_dtype(Tensor *out, int op, Tensor *const *in, int n) {
         return ag_fail("%s", why);
     }
     out->dtype = (uint8_t)dtype;
+    if (op == AG_OP_POW && !ag_dtype_is_floating(dtype)) integer_powers(out);
     convert_values(out->data, out->numel, dtype, true);
     return out;
-}
-
-Tensor *ag_call_in_common_type(Tensor *(*f)(Tensor *, Tensor *), Tensor *a, Tensor *b) {
-    Tensor *ca = tensor_to(a, AG_FLOAT32), *cb = ca ? tensor_to(b, AG_FLOAT32) : NULL;
-    Tensor *r = cb ? f(ca, cb) : NULL;
-    tensor_release(ca);
-    tensor_release(cb);
-    return r;
 }
 
 int tensor_set_dtype(Tensor *t, AgDtype dtype) {
@@ -265,7 +296,7 @@ Tensor *tensor_to(Tensor *x, AgDtype dtype) {
     if (!out) return NULL;
     memcpy(out->data, x->data, (size_t)x->numel * sizeof(double));
     out->dtype = (uint8_t)dtype;
-    convert_values(out->data, out->numel, dtype, false);
+    ag_convert_from(out->data, out->numel, (AgDtype)x->dtype, dtype);
     if (!ag_dtype_is_floating(dtype)) return out; /* no gradient flows to an integer */
     return ag_graph_record(out, AG_OP_TO, &x, 1, NULL, 0);
 }

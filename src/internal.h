@@ -84,6 +84,10 @@ static inline uint32_t ag_version_of(const Tensor *t) {
  * integer). */
 Tensor *ag_apply_dtype(Tensor *out, int op, Tensor *const *in, int n);
 extern _Thread_local AgDtype ag_default_dtype_now;
+/* n values of type from converted in place to type to: an integer to a
+ * narrower one wraps (C's and PyTorch's int64 -> int32), a float past an
+ * integer's range gives its minimum (x86's conversion: PyTorch's there). */
+void ag_convert_from(double *v, int64_t n, AgDtype from, AgDtype to);
 /* Whether ag_apply_dtype has anything to do: every operand float64 and a
  * rule that keeps it is the common case, and costs one pass over the
  * operands' dtypes (op_overhead). The default dtype decides nothing there:
@@ -96,18 +100,21 @@ static inline bool ag_dtype_needed(const AgOpInfo *info, Tensor *const *in, int 
     return any != 0 || info->dtype_rule >= AG_DTYPE_BOOL;
 }
 
-/* PyTorch computes a binary op in its operands' common type: a float64 0-d
- * operand (the shell's Python number) beside a float32 tensor becomes
- * float32 first, so x * 0.1 multiplies by 0.1f and x > 0.1 compares with
- * 0.1f. ag_needs_common_type is the cheap test (two dtypes that differ,
- * one float32); ag_call_in_common_type converts and calls f (the op's own
- * public function: with the operands converted the test fails, so it
- * computes). */
-static inline bool ag_needs_common_type(const Tensor *a, const Tensor *b) {
-    return a && b && a->dtype != b->dtype && (a->dtype == AG_FLOAT32 || b->dtype == AG_FLOAT32) &&
-           ag_result_type((Tensor *const[]){(Tensor *)a, (Tensor *)b}, 2) == AG_FLOAT32;
+/* The operands an element-wise op computes with, in *ca and *cb: a and b,
+ * or where their common type is float32 and one is float64 (a 0-d tensor
+ * or a Python number beside float32 ones), a float32 copy of that one:
+ * PyTorch's TensorIterator casts every operand to the common type first
+ * (x32 + 0.1 adds 0.1's float32, x32 == t64 compares t64's float32). The
+ * op records a and b. -1 when a copy cannot be made. ag_common_release
+ * frees what this made. */
+int ag_common_float32(Tensor *a, Tensor *b, Tensor **ca, Tensor **cb);
+static inline int ag_common_operands(Tensor *a, Tensor *b, Tensor **ca, Tensor **cb) {
+    *ca = a, *cb = b;
+    return a->dtype == b->dtype ? 0 : ag_common_float32(a, b, ca, cb);
 }
-Tensor *ag_call_in_common_type(Tensor *(*f)(Tensor *, Tensor *), Tensor *a, Tensor *b);
+static inline void ag_common_release(Tensor *c, const Tensor *given) {
+    if (c != given) tensor_release(c);
+}
 
 /* out, a constant an op made without recording, typed as ag_graph_record
  * types a recorded one. */
@@ -198,7 +205,7 @@ bool ag_broadcast_iter_next(BroadcastIter *it);
 #define AG_FUNCTION_BYTES ((sizeof(Function) + 15) & ~(size_t)15)
 /* fn's saved non-input data (the ctx its op asked for), or NULL. */
 static inline void *ag_function_ctx(Function *fn) {
-    return (fn->flags & AG_FN_HAS_CTX) ? (unsigned char *)fn + AG_FUNCTION_BYTES : NULL;
+    return (fn->checks_versions & AG_FN_HAS_CTX) ? (unsigned char *)fn + AG_FUNCTION_BYTES : NULL;
 }
 bool ag_any_requires_grad(Tensor *const *inputs, int n);
 /* When any input requires grad (and grad mode is on): allocates out's

@@ -401,7 +401,8 @@ int tensor_assign(Tensor *t, const Tensor *value) {
         if (!same && !b) return -1;
         memmove(t->data, same ? value->data : b->data, (size_t)t->numel * sizeof(double));
         tensor_release(b);
-        if (t->dtype != value->dtype) tensor_set_dtype(t, (AgDtype)t->dtype); /* its values */
+        if (t->dtype != value->dtype) /* its values: an int64 result wraps into an int32 t */
+            ag_convert_from(t->data, t->numel, (AgDtype)value->dtype, (AgDtype)t->dtype);
     }
     ag_bump_version(t);
     return 0;

@@ -87,8 +87,13 @@ static Tensor *binary_forward(int op, RowKernel kernel, Tensor *a, Tensor *b) {
     if (!a || !b) return ag_fail("%s: an operand is NULL", name);
     int64_t shape[AG_MAX_DIMS];
     int ndim;
-    if (ag_broadcast_shapes(name, a, b, shape, &ndim) != 0) return NULL;
-    Tensor *out = broadcast_apply(kernel, a, b, ndim, shape);
+    Tensor *ca, *cb; /* as their common type */
+    if (ag_broadcast_shapes(name, a, b, shape, &ndim) != 0 ||
+        ag_common_operands(a, b, &ca, &cb) != 0)
+        return NULL;
+    Tensor *out = broadcast_apply(kernel, ca, cb, ndim, shape);
+    ag_common_release(ca, a);
+    ag_common_release(cb, b);
     return ag_graph_record(out, op, (Tensor *[]){a, b}, 2, NULL, 0);
 }
 
@@ -126,8 +131,13 @@ static Tensor *add_scaled_forward(int op, double sign, Tensor *a, Tensor *b, dou
     if (!a || !b) return ag_fail("%s: an operand is NULL", name);
     int64_t shape[AG_MAX_DIMS];
     int ndim;
-    if (ag_broadcast_shapes(name, a, b, shape, &ndim) != 0) return NULL;
-    Tensor *out = broadcast_apply_p(add_scaled_rows, a, b, sign * alpha, ndim, shape);
+    Tensor *ca, *cb; /* as their common type */
+    if (ag_broadcast_shapes(name, a, b, shape, &ndim) != 0 ||
+        ag_common_operands(a, b, &ca, &cb) != 0)
+        return NULL;
+    Tensor *out = broadcast_apply_p(add_scaled_rows, ca, cb, sign * alpha, ndim, shape);
+    ag_common_release(ca, a);
+    ag_common_release(cb, b);
     void *ctx;
     out = ag_graph_record(out, op, (Tensor *[]){a, b}, 2, &ctx, sizeof(double));
     if (ctx) *(double *)ctx = alpha;
@@ -154,7 +164,6 @@ static void add_backward(Function *self, void *ctx, Tensor *g) {
 }
 
 Tensor *tensor_add(Tensor *a, Tensor *b) {
-    if (ag_needs_common_type(a, b)) return ag_call_in_common_type(tensor_add, a, b);
     return binary_forward(AG_OP_ADD, add_rows, a, b);
 }
 
@@ -183,7 +192,6 @@ static void sub_backward(Function *self, void *ctx, Tensor *g) {
 }
 
 Tensor *tensor_sub(Tensor *a, Tensor *b) {
-    if (ag_needs_common_type(a, b)) return ag_call_in_common_type(tensor_sub, a, b);
     return binary_forward(AG_OP_SUB, sub_rows, a, b);
 }
 
@@ -243,7 +251,6 @@ static void mul_backward(Function *self, void *ctx, Tensor *g) {
 }
 
 Tensor *tensor_mul(Tensor *a, Tensor *b) {
-    if (ag_needs_common_type(a, b)) return ag_call_in_common_type(tensor_mul, a, b);
     return binary_forward(AG_OP_MUL, mul_rows, a, b);
 }
 
@@ -251,7 +258,8 @@ const AgOpInfo ag_op_mul = {
     .id = AG_OP_MUL, .name = "mul", .signature = "mul(input, other)", .params = "TT",
     .help = "a * b element-wise, broadcasting",
     .rule = "grad_a = g * b, grad_b = g * a", .backward_name = "MulBackward",
-    .binary = tensor_mul, .backward = mul_backward, .flags = AG_OP_METHOD | AG_OP_BILINEAR,
+    .binary = tensor_mul, .backward = mul_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
+    .grad_reads = {2, 1}, /* each operand's gradient reads the other */
 };
 
 /* ======================================================================
@@ -277,7 +285,6 @@ static void div_backward(Function *self, void *ctx, Tensor *g) {
 }
 
 Tensor *tensor_div(Tensor *a, Tensor *b) {
-    if (ag_needs_common_type(a, b)) return ag_call_in_common_type(tensor_div, a, b);
     return binary_forward(AG_OP_DIV, div_rows, a, b);
 }
 
@@ -285,8 +292,9 @@ const AgOpInfo ag_op_div = {
     .id = AG_OP_DIV, .name = "div", .signature = "div(input, other)", .params = "TT",
     .help = "a / b element-wise, broadcasting",
     .rule = "grad_a = g / b, grad_b = -g * a / b^2", .backward_name = "DivBackward",
-    .binary = tensor_div, .backward = div_backward, .flags = AG_OP_METHOD | AG_OP_QUOTIENT,
-    .dtype_rule = AG_DTYPE_FLOATING,
+    .binary = tensor_div, .backward = div_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
+    .dtype_rule = AG_DTYPE_FLOATING, /* a's gradient reads b; b's b and the result */
+    .grad_reads = {2, 2 | AG_CHECKS_OUTPUT},
 };
 
 /* ======================================================================
@@ -406,13 +414,15 @@ static void pow_scalar_backward(Function *self, Tensor *g) {
 }
 
 Tensor *tensor_pow(Tensor *a, Tensor *b) {
-    if (ag_needs_common_type(a, b)) return ag_call_in_common_type(tensor_pow, a, b);
     if (!a || !b || b->numel != 1) return binary_forward(AG_OP_POW, pow_rows, a, b);
     int64_t shape[AG_MAX_DIMS];
     int ndim;
     if (ag_broadcast_shapes("pow", a, b, shape, &ndim) != 0) return NULL;
     Tensor *out = ag_tensor_new(ndim, shape); /* a's elements, in a's order */
     if (!out) return NULL;
+    /* x32 ** 1.6 raises to the double 1.6, as PyTorch's scalar loop does
+     * (std::pow(float, double)); its vector loop, on 8 elements at a time,
+     * rounds the exponent to float first: ag follows the scalar one */
     pow_by_scalar(a->data, b->data[0], out->data, out->numel);
     return ag_graph_record(out, AG_OP_POW, (Tensor *[]){a, b}, 2, NULL, 0);
 }

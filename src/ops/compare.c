@@ -12,20 +12,9 @@
 /* out = f(a, b) element-wise over the broadcast shape of a and b. */
 typedef double (*ElementFn)(double x, double y);
 
-static Tensor *broadcast_map(int id, ElementFn f, Tensor *a, Tensor *b) {
-    if (ag_needs_common_type(a, b)) { /* x > 0.1 on float32 x compares with 0.1f */
-        Tensor *ca = tensor_to(a, AG_FLOAT32), *cb = ca ? tensor_to(b, AG_FLOAT32) : NULL;
-        Tensor *r = cb ? broadcast_map(id, f, ca, cb) : NULL;
-        tensor_release(ca);
-        tensor_release(cb);
-        return r;
-    }
-    const AgOpInfo *info = ag_op_at(id);
-    const char *op = info->name;
-    if (!a || !b) return ag_fail("%s: an operand is NULL", op);
-    int64_t shape[AG_MAX_DIMS];
-    int ndim;
-    if (ag_broadcast_shapes(op, a, b, shape, &ndim) != 0) return NULL;
+/* f over a and b as given (their common type already). */
+static Tensor *map_rows(ElementFn f, const Tensor *a, const Tensor *b, int ndim,
+                        const int64_t *shape) {
     Tensor *out = ag_tensor_new(ndim, shape);
     if (!out) return NULL;
     BroadcastIter it;
@@ -38,8 +27,24 @@ static Tensor *broadcast_map(int id, ElementFn f, Tensor *a, Tensor *b) {
         for (int64_t j = 0; j < it.row_len; j++) o[j] = f(x[j * sx], y[j * sy]);
         o += it.row_len;
     }
+    return out;
+}
+
+static Tensor *broadcast_map(int id, ElementFn f, Tensor *a, Tensor *b) {
+    const AgOpInfo *info = ag_op_at(id);
+    const char *op = info->name;
+    if (!a || !b) return ag_fail("%s: an operand is NULL", op);
+    int64_t shape[AG_MAX_DIMS];
+    int ndim;
+    Tensor *ca, *cb; /* as their common type: x32 == t64 compares t64's float32 */
+    if (ag_broadcast_shapes(op, a, b, shape, &ndim) != 0 ||
+        ag_common_operands(a, b, &ca, &cb) != 0)
+        return NULL;
+    Tensor *out = map_rows(f, ca, cb, ndim, shape);
+    ag_common_release(ca, a);
+    ag_common_release(cb, b);
     Tensor *in[] = {a, b};
-    return ag_dtype_needed(info, in, 2) ? ag_apply_dtype(out, id, in, 2) : out;
+    return out && ag_dtype_needed(info, in, 2) ? ag_apply_dtype(out, id, in, 2) : out;
 }
 
 /* ======================================================================
@@ -195,5 +200,6 @@ const AgOpInfo ag_op_remainder = {
     .id = AG_OP_REMAINDER, .name = "remainder", .signature = "remainder(input, other)",
     .params = "TT", .help = "a % b: Python's remainder, with the divisor's sign",
     .rule = "grad_a = g, grad_b = -g * floor(a / b)", .backward_name = "RemainderBackward",
-    .binary = tensor_remainder, .backward = remainder_backward, .flags = AG_OP_METHOD,
+    .binary = tensor_remainder, .backward = remainder_backward,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS, .grad_reads = {0, 3}, /* a's reads nothing */
 };

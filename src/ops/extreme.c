@@ -194,6 +194,10 @@ static Tensor *arg_forward(const char *op, bool is_min, Tensor *x, bool has_dim,
         out = ag_tensor_new(keepdim ? x->ndim : 0, ones);
     }
     if (out && out->numel > 0) extreme_lanes(x, axis_view(x, axis), is_min, false, out->data, NULL);
+    if (out && x->dtype == AG_BOOL && axis >= 0 && x->shape[axis] == 1) {
+        out->dtype = AG_INT64; /* PyTorch's shortcut: a dimension of one is index 0, with no */
+        return out;            /* kernel run, so a bool x is not its "argmax_cpu" error */
+    }
     return ag_apply_dtype(out, is_min ? AG_OP_ARGMIN : AG_OP_ARGMAX, &x, 1);
 }
 

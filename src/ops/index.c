@@ -473,10 +473,24 @@ static bool broadcasts_to(const Tensor *v, int ndim, const int64_t *shape) {
     return true;
 }
 
-Tensor *tensor_index_put(const Tensor *x, const AgIndex *items, int n, const Tensor *values) {
-    if (!x || !values) return ag_fail("index: argument is NULL");
+/* values without the leading dimensions of size 1 beyond ndim: PyTorch's
+ * x[0] = v of a (3,) x[0] and a (1, 3) v writes v's one row. A header on
+ * the stack, borrowing values' data (only read, by ag_broadcast_to). */
+static Tensor drop_leading_ones(const Tensor *values, int ndim) {
+    Tensor v = *values;
+    int lead = 0;
+    while (v.ndim - lead > ndim && v.shape[lead] == 1) lead++;
+    v.ndim -= lead;
+    memmove(v.shape, v.shape + lead, (size_t)v.ndim * sizeof v.shape[0]);
+    return v;
+}
+
+Tensor *tensor_index_put(const Tensor *x, const AgIndex *items, int n, const Tensor *given) {
+    if (!x || !given) return ag_fail("index: argument is NULL");
     IndexPlan p;
     if (plan_index(&p, x, items, n) != 0) return plan_free(&p), NULL;
+    Tensor stripped = drop_leading_ones(given, p.ndim);
+    const Tensor *values = &stripped;
     char sv[AG_SHAPE_STR_MAX], sp[AG_SHAPE_STR_MAX];
     Tensor *out = NULL, *v = NULL;
     int64_t numel = ag_shape_prod(p.shape, 0, p.ndim);
@@ -488,6 +502,8 @@ Tensor *tensor_index_put(const Tensor *x, const AgIndex *items, int n, const Ten
     else if ((v = ag_broadcast_to(values, p.ndim, p.shape)) && (off = plan_ints(&p, numel)) &&
              (out = ag_tensor_new_like(x))) {
         memcpy(out->data, x->data, (size_t)x->numel * sizeof *out->data);
+        if (values->dtype != x->dtype) /* v is ours: its values as x's dtype holds them */
+            ag_convert_from(v->data, numel, (AgDtype)values->dtype, (AgDtype)x->dtype);
         fill_offsets(&p, numel, off);
         for (int64_t k = 0; k < numel; k++) out->data[off[k]] = v->data[k];
     }

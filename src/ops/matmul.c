@@ -794,7 +794,8 @@ const AgOpInfo ag_op_matmul = {
     .help = "matrix product, as a @ b (1-D, 2-D and batched)",
     .rule = "grad_a = g @ b^T, grad_b = a^T @ g (batch dimensions summed back)",
     .backward_name = "MmBackward", .binary = tensor_matmul, .backward = matmul_backward,
-    .flags = AG_OP_METHOD | AG_OP_BILINEAR,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
+    .grad_reads = {2, 1}, /* a's gradient reads b, b's reads a */
     .dtype_rule = AG_DTYPE_SAME,
 };
 
@@ -822,7 +823,8 @@ const AgOpInfo ag_op_dot = {
     .id = AG_OP_DOT, .name = "dot", .signature = "dot(input, other)", .params = "TT",
     .help = "the dot product of two vectors of one length",
     .rule = "grad_a = g * b, grad_b = g * a", .backward_name = "DotBackward",
-    .binary = tensor_dot, .backward = matmul_backward, .flags = AG_OP_METHOD | AG_OP_BILINEAR,
+    .binary = tensor_dot, .backward = matmul_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
+    .grad_reads = {2, 1}, /* a's gradient reads b, b's reads a */
     .dtype_rule = AG_DTYPE_SAME,
 };
 
@@ -830,7 +832,8 @@ const AgOpInfo ag_op_mv = {
     .id = AG_OP_MV, .name = "mv", .signature = "mv(input, vec)", .params = "TT",
     .help = "matrix (M, K) times vector (K,)",
     .rule = "grad_a = outer(g, b), grad_b = a^T @ g", .backward_name = "MvBackward",
-    .binary = tensor_mv, .backward = matmul_backward, .flags = AG_OP_METHOD | AG_OP_BILINEAR,
+    .binary = tensor_mv, .backward = matmul_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
+    .grad_reads = {2, 1}, /* a's gradient reads b, b's reads a */
     .dtype_rule = AG_DTYPE_SAME,
 };
 
@@ -838,7 +841,8 @@ const AgOpInfo ag_op_mm = {
     .id = AG_OP_MM, .name = "mm", .signature = "mm(input, mat2)", .params = "TT",
     .help = "matrix (M, K) times matrix (K, N)",
     .rule = "grad_a = g @ b^T, grad_b = a^T @ g", .backward_name = "MmBackward",
-    .binary = tensor_mm, .backward = matmul_backward, .flags = AG_OP_METHOD | AG_OP_BILINEAR,
+    .binary = tensor_mm, .backward = matmul_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
+    .grad_reads = {2, 1}, /* a's gradient reads b, b's reads a */
     .dtype_rule = AG_DTYPE_SAME,
 };
 

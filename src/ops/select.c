@@ -207,9 +207,15 @@ static void minimum_grad_block(const double *const *in, double *const *out) {
 
 /* The forward of maximum or minimum (op) by its block. */
 static ALWAYS_INLINE Tensor *extremum_forward(int op, SelectBlock f, Tensor *a, Tensor *b) {
-    Tensor *in[] = {a, b}, *out = select_out(ag_op_at(op)->name, in, 2);
+    Tensor *in[] = {a, b}, *out = select_out(ag_op_at(op)->name, in, 2), *ca, *cb;
     if (!out) return NULL;
-    select_apply(f, (const Tensor *[]){a, b}, 2, &out, 1);
+    if (ag_common_operands(a, b, &ca, &cb) != 0) { /* float32 beside float64: as float32 */
+        tensor_release(out);
+        return NULL;
+    }
+    select_apply(f, (const Tensor *[]){ca, cb}, 2, &out, 1);
+    ag_common_release(ca, a);
+    ag_common_release(cb, b);
     return ag_graph_record(out, op, in, 2, NULL, 0);
 }
 
@@ -232,12 +238,10 @@ static void minimum_backward(Function *self, void *ctx, Tensor *g) {
 }
 
 Tensor *tensor_maximum(Tensor *a, Tensor *b) {
-    if (ag_needs_common_type(a, b)) return ag_call_in_common_type(tensor_maximum, a, b);
     return extremum_forward(AG_OP_MAXIMUM, maximum_block, a, b);
 }
 
 Tensor *tensor_minimum(Tensor *a, Tensor *b) {
-    if (ag_needs_common_type(a, b)) return ag_call_in_common_type(tensor_minimum, a, b);
     return extremum_forward(AG_OP_MINIMUM, minimum_block, a, b);
 }
 
@@ -310,7 +314,8 @@ const AgOpInfo ag_op_where = {
     .rule = "grad_input = g where condition, else 0; grad_other = g where not condition; "
             "condition gets none",
     .backward_name = "WhereBackward", .call = where_call, .backward = where_backward,
-    .dtype_rule = AG_DTYPE_NOT_FIRST,
+    .flags = AG_OP_SAVES_READS, .dtype_rule = AG_DTYPE_NOT_FIRST,
+    .grad_reads = {0, 1, 1}, /* the condition alone */
 };
 
 /* ======================================================================

@@ -13,7 +13,10 @@ Element by element, with the values read exactly from both sides:
              further apart), 'shape', 'grad-none' (a gradient None on one
              side only), 'ag-error' / 'torch-error' (one side refused a
              statement the other ran; both refusing the same statement
-             agrees), 'crash' (ag crashed or hung).
+             agrees), 'crash' (ag crashed or hung); for dtypes.py's
+             programs also 'dtype' (another dtype or requires_grad) and
+             'error-type' (both refuse a statement, with another
+             exception type).
 
 Why ULP_TOL and not 0 or a relative tolerance: ag aims at PyTorch's last
 digit and is compared exactly first (the 'exact' figure). But a few results
@@ -34,7 +37,8 @@ from dataclasses import dataclass
 ULP_TOL = 4
 
 # Most severe first: a program's category is its most severe mismatch.
-SEVERITY = ['crash', 'ag-error', 'torch-error', 'shape', 'grad-none', 'nan', 'inf', 'value',
+SEVERITY = ['crash', 'ag-error', 'torch-error', 'error-type', 'dtype', 'shape', 'grad-none',
+            'nan', 'inf', 'value',
             'amplified', 'ulps', '-0']
 TOLERATED = {'amplified', 'ulps', '-0'}
 

@@ -13,6 +13,7 @@ import argparse
 import contextlib
 import io
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,11 +22,13 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import compare  # noqa: E402
+import dtypes  # noqa: E402
 import ops  # noqa: E402
 from compare import TOLERATED, category  # noqa: E402
 from engines import run_ag, run_anchored, run_torch  # noqa: E402
 from program import (Assign, Backward, Gen, Program, Retry, features,  # noqa: E402
                      generate, ops_used, render_stmt, reports, PRELUDE)
+import random  # noqa: E402
 from shrink import Shrinker  # noqa: E402
 
 BATCH = 100
@@ -125,6 +128,44 @@ def run_batch(ag, progs, caps):
     return out
 
 
+def run_dtypes(ag, progs):
+    """The same for programs of dtypes.py (Python text, `ag --python -`)."""
+    tres = [dtypes.run_torch(p) for p in progs]
+    ares = dtypes.run_ag(ag, progs)
+    return [(t, a, dtypes.compare(p, t, a)) for p, t, a in zip(progs, tres, ares)]
+
+
+def run_any(ag, progs, caps):
+    """run_batch or run_dtypes for each program, in the programs' order."""
+    dt = [k for k, p in enumerate(progs) if isinstance(p, dtypes.DProgram)]
+    old = [k for k in range(len(progs)) if k not in set(dt)]
+    out = [None] * len(progs)
+    for ks, res in ((dt, run_dtypes(ag, [progs[k] for k in dt]) if dt else []),
+                    (old, run_batch(ag, [progs[k] for k in old], caps) if old else [])):
+        for k, r in zip(ks, res):
+            out[k] = r
+    return out
+
+
+def is_dtypes(seed, share):
+    """Whether the program of this seed is a dtypes.py program."""
+    return random.Random(seed * 7919 + 17).random() < share
+
+
+def used(p):
+    return dtypes.ops_used(p) if isinstance(p, dtypes.DProgram) else ops_used(p)
+
+
+def feats(p):
+    return dtypes.features(p) if isinstance(p, dtypes.DProgram) else features(p)
+
+
+def stmt_lines(p, caps):
+    if isinstance(p, dtypes.DProgram):
+        return [line for st in p.stmts for line in st.text.split('\n')]
+    return [render_stmt(st, 'ag', caps) for st in p.stmts]
+
+
 def signature(mm):
     """What must stay the same while shrinking: the category and, for an
     error, the first words of its message."""
@@ -138,6 +179,9 @@ def signature(mm):
 
 def shrink(ag, prog, caps, mm, budget):
     sig = signature(mm)
+    if isinstance(prog, dtypes.DProgram):
+        return dtypes.shrink(prog, lambda cands: [signature(r[2]) == sig
+                                                  for r in run_dtypes(ag, cands)], budget)
 
     def still(cands):
         return [signature(r[2]) == sig for r in run_batch(ag, cands, caps)]
@@ -197,8 +241,30 @@ def exact_table(tres, ares, mm):
     return '\n'.join(out) + '\n'
 
 
+def write_dtypes_failure(ag, d, prog, tres, ares, mm, count, seed):
+    """program.py (run by both: ag as a .py file), ag.out, torch.out, exact.txt."""
+    with open(f'{d}/program.py', 'w') as f:
+        f.write(dtypes.text(prog))
+    try:
+        r = subprocess.run([ag, f'{d}/program.py'], capture_output=True, text=True, timeout=30)
+        text = r.stdout + r.stderr + ('' if r.returncode in (0, 1) else f'(exit status {r.returncode})\n')
+    except subprocess.TimeoutExpired:
+        text = '(no answer in 30s)\n'
+    with open(f'{d}/ag.out', 'w') as f:
+        f.write(text)
+    r = subprocess.run([sys.executable, f'{d}/program.py'], capture_output=True, text=True, timeout=60)
+    with open(f'{d}/torch.out', 'w') as f:
+        f.write(r.stdout + (r.stderr.strip().splitlines() or [''])[-1] + '\n')
+    with open(f'{d}/exact.txt', 'w') as f:
+        f.write(f'{count} generated program(s) disagreed this way; the first was seed {seed}\n\n')
+        for m in mm:
+            f.write(f'{m.kind}: {describe(m.key)} {m.detail}\n')
+
+
 def write_failure(ag, d, prog, caps, tres, ares, mm, count, seed):
     os.makedirs(d, exist_ok=True)
+    if isinstance(prog, dtypes.DProgram):
+        return write_dtypes_failure(ag, d, prog, tres, ares, mm, count, seed)
     show = {m.key for m in mm if m.key}
     with open(f'{d}/program.ag', 'w') as f:
         f.write(ag_text(prog, caps, show))
@@ -244,6 +310,8 @@ def main():
     ap.add_argument('--budget', type=int, default=3000, help='candidate programs per shrink')
     ap.add_argument('--tolerated', action='store_true', help='also shrink tolerated differences')
     ap.add_argument('--quiet', action='store_true', help='no progress line')
+    ap.add_argument('--dtypes', type=float, default=0.3,
+                    help='share of programs from dtypes.py (Python: dtypes, in-place)')
     a = ap.parse_args()
     ag = os.path.abspath(a.ag)
     t0 = time.time()
@@ -258,8 +326,9 @@ def main():
     results = []   # (seed, prog, tres, ares, mismatches)
     for start in range(0, a.count, BATCH):
         seeds = [a.seed * 1_000_003 + k for k in range(start, min(start + BATCH, a.count))]
-        progs = [generate(s, rows, caps) for s in seeds]
-        for s, p, (t, r, mm) in zip(seeds, progs, run_batch(ag, progs, caps)):
+        progs = [dtypes.generate(s) if is_dtypes(s, a.dtypes) else generate(s, rows, caps)
+                 for s in seeds]
+        for s, p, (t, r, mm) in zip(seeds, progs, run_any(ag, progs, caps)):
             results.append((s, p, t, r, mm))
         if not a.quiet and sys.stderr.isatty():
             print(f'\r{len(results)} programs, {time.time() - t0:.0f}s', end='', file=sys.stderr)
@@ -272,7 +341,7 @@ def main():
     per_op, per_feature, kinds = {}, {}, {}
     for s, p, t, r, mm in results:
         ok_exact, ok_tol = not mm, all(m.kind in TOLERATED for m in mm)
-        for table, names in ((per_op, ops_used(p)), (per_feature, features(p) | {'(all)'})):
+        for table, names in ((per_op, used(p)), (per_feature, feats(p) | {'(all)'})):
             for n in names:
                 c = table.setdefault(n, [0, 0, 0])
                 c[0] += 1
@@ -290,32 +359,34 @@ def main():
         cat = category(mm)
         if cat is None or (cat in TOLERATED and not a.tolerated):
             continue
-        used = set(ops_used(p))  # one with every op of a found one: counted with it
-        known = [f for f in found if f[0] == cat and set(f[1]) <= used]
+        mine = set(used(p))  # one with every op of a found one: counted with it
+        known = [f for f in found if f[0] == cat and set(f[1]) <= mine]
         if known:
             known[0][6] += 1
             continue
         if budget_left <= 0 or any('hang' in m.detail for m in mm):  # a hang: too slow to shrink
-            found.append([cat, ops_used(p), p, t, r, mm, 1, s])
+            found.append([cat, used(p), p, t, r, mm, 1, s])
             continue
         budget_left -= 1
         small = shrink(ag, p, caps, mm, a.budget)
-        (st, sr, smm), = run_batch(ag, [small], caps)
+        (st, sr, smm), = run_any(ag, [small], caps)
         if category(smm) != cat:  # should not happen; keep the original
             small, st, sr, smm = p, t, r, mm
-        dup = [f for f in found if f[0] == cat and f[1] == ops_used(small)]
+        dup = [f for f in found if f[0] == cat and f[1] == used(small)]
         if dup:
             dup[0][6] += 1
             continue
-        found.append([cat, ops_used(small), small, st, sr, smm, 1, s])
+        found.append([cat, used(small), small, st, sr, smm, 1, s])
         if not a.quiet and sys.stderr.isatty():
             print(f'\rshrunk {len(found)} disagreements, {time.time() - t0:.0f}s', end='',
                   file=sys.stderr)
     if not a.quiet and sys.stderr.isatty():
         print(file=sys.stderr)
     found.sort(key=lambda f: (compare.SEVERITY.index(f[0]), f[1]))
-    for k, (cat, used, prog, t, r, mm, count, seed) in enumerate(found, 1):
-        d = os.path.join(out, f'{k:03d}-{cat}-{"-".join(used)[:60]}'.replace('/', '_').replace(' ', ''))
+    for k, (cat, names, prog, t, r, mm, count, seed) in enumerate(found, 1):
+        d = os.path.join(out, f'{k:03d}-{cat}-{"-".join(names)[:60]}')
+        d = re.sub(r'[^\w.=+-]', '_', d[len(out):]).lstrip('_')
+        d = os.path.join(out, d)
         write_failure(ag, d, prog, caps, t, r, mm, count, seed)
 
     # the report
@@ -329,11 +400,11 @@ def main():
         print('disagreements by kind: ' + ', '.join(
             f'{k} {v}' for k, v in sorted(kinds.items(), key=lambda kv: compare.SEVERITY.index(kv[0]))))
     print(f'{len(found)} distinct disagreement(s) beyond the tolerance, minimal programs in {out}/:')
-    for k, (cat, used, prog, t, r, mm, count, seed) in enumerate(found, 1):
+    for k, (cat, names, prog, t, r, mm, count, seed) in enumerate(found, 1):
         first = next(m for m in mm if m.kind == cat)
         print(f'  {k:03d} {cat} ({count} program(s)): {describe(first.key)} {first.detail}')
-        for st in prog.stmts:
-            print('        ' + render_stmt(st, 'ag', caps))
+        for line in stmt_lines(prog, caps):
+            print('        ' + line)
     print(f'seed {a.seed}, {n} programs, {time.time() - t0:.0f}s')
     print(f'{exact} of {n} programs agree exactly')
     print(f'{tol} of {n} programs agree within the tolerance ({compare.ULP_TOL} ulps, the sign of zero)')

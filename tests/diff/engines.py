@@ -106,7 +106,7 @@ _mid(m) = _r(_rem(m) / 524288)
 _lo(m) = _rem(m) - _mid(m) * 524288
 _c(v) = reshape(v + 1048576, -1, 1)
 _q(x) = _c(_e(x)) * [1, 0, 0, 0] + _c(_hi(_m(x))) * [0, 1, 0, 0] + _c(_mid(_m(x))) * [0, 0, 1, 0] + _c(_lo(_m(x))) * [0, 0, 0, 1]
-_enc(x) = _q(tensor(x))'''.splitlines()
+_enc(x) = _q(tensor(x).double())'''.splitlines()
 
 MARK = re.compile(r'^tensor\(-9(\d{7})\.\)$')
 ERROR = re.compile(r'^<stdin>:(\d+):(\d+): error: (.*)$', re.M)
@@ -188,7 +188,7 @@ def parse_item(lines):
         raise ValueError('printed summarised (more than 1000 numbers)')
     plain, shape = chunks[0], tuple(int(d) for d in re.findall(r'\d+', chunks[1]))
     if plain.startswith('tensor('):
-        plain = re.split(r', (?:grad_fn|requires_grad|size)=', plain[7:])[0]
+        plain = re.split(r', (?:grad_fn|requires_grad|size|dtype)=', plain[7:])[0]
     tokens = NUMBER.findall(plain)
     n = math.prod(shape)
     if len(tokens) != n:

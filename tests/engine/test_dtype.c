@@ -134,8 +134,16 @@ static void test_arithmetic(void) {
     Tensor *i = tensor_create(SHAPE(2), (double[]){-1, 2}, false);
     tensor_set_dtype(i, AG_INT64);
     r = tensor_pow(i, i);
+    CHECK(r && r->dtype == AG_INT64 && r->data[0] == -1 && r->data[1] == 4,
+          "an integer tensor's negative integer powers are PyTorch's powi: (-1)^-1 = -1");
+    tensor_release(r);
+    Tensor *minus = tensor_scalar(-1.0);
+    tensor_set_dtype(minus, AG_INT64);
+    minus->wrapped_number = true; /* a Python int: x ** -1 */
+    r = tensor_pow(i, minus);
     CHECK(!r && strstr(ag_error(), "Integers to negative integer powers"),
-          "an integer to a negative integer power is PyTorch's error: %s", ag_error());
+          "an integer to a Python int's negative power is PyTorch's error: %s", ag_error());
+    tensor_release(minus);
     CHECK(tensor_set_requires_grad(i, true) != 0 && strstr(ag_error(), "floating point"),
           "an int64 tensor cannot require grad: %s", ag_error());
     Tensor *all[] = {big, one, third, three, i};
@@ -208,10 +216,49 @@ static void test_float32_ranges(void) {
     tensor_release(l), tensor_release(a), tensor_release(i);
 }
 
+/* A Python number (tensor_number) of dtype holding v. */
+static Tensor *wrapped_number(double v, AgDtype dtype) { return tensor_number(v, dtype); }
+
+/* Python numbers rank below 0-d tensors (PyTorch's wrapped numbers), and a
+ * float one beside float32 is converted to float32 before the op. */
+static void test_wrapped_numbers(void) {
+    static const struct {
+        AgDtype tensor, number, want;
+        bool zero_dim;
+    } cases[] = {
+        {AG_FLOAT32, AG_FLOAT64, AG_FLOAT32, true}, /* x32 * 2.5, x 0-d */
+        {AG_INT32, AG_INT64, AG_INT32, true},       /* i32 - 4 */
+        {AG_BOOL, AG_INT64, AG_INT64, true},        /* b + 1 */
+        {AG_INT32, AG_FLOAT64, AG_FLOAT64, true},   /* i32 * 2.5: the default dtype */
+        {AG_INT64, AG_BOOL, AG_INT64, false},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        Tensor *a = ones_of(cases[k].tensor, cases[k].zero_dim);
+        Tensor *b = wrapped_number(2, cases[k].number);
+        AgDtype got = ag_result_type((Tensor *[]){a, b}, 2);
+        CHECK(got == cases[k].want, "result_type(%s, a Python %s) = %s, PyTorch %s",
+              ag_dtype_name(cases[k].tensor), ag_dtype_name(cases[k].number), ag_dtype_name(got),
+              ag_dtype_name(cases[k].want));
+        tensor_release(a);
+        tensor_release(b);
+    }
+    Tensor *x = tensor_create(SHAPE(1), (double[]){-0.5290198983090271}, false);
+    tensor_set_dtype(x, AG_FLOAT32);
+    Tensor *n = wrapped_number(2.1144957425270103, AG_FLOAT64);
+    Tensor *r = tensor_add(x, n);
+    float want = (float)x->data[0] + (float)2.1144957425270103;
+    CHECK(r && r->dtype == AG_FLOAT32 && r->data[0] == (double)want,
+          "x32 + 2.1144957425270103 adds the number's float32, as PyTorch: %.17g", r ? r->data[0] : 0);
+    tensor_release(r);
+    tensor_release(n);
+    tensor_release(x);
+}
+
 void test_dtype(void) {
     test_float32_ranges();
     test_promotion();
     test_numbers();
+    test_wrapped_numbers();
     test_op_dtypes();
     test_conversions();
     test_arithmetic();
