@@ -125,6 +125,8 @@ static Tensor *extreme_forward(const char *op, int id, Tensor *x, bool has_dim, 
         return ag_fail("%s: keepdim=True needs a dim (as in PyTorch)", op);
     Tensor *out = axis < 0 ? ag_tensor_new(0, NULL) : ag_reduced_new(x, 1u << axis, keepdim);
     if (!out) return NULL;
+    if (x->dtype != AG_FLOAT64) /* recording converts them to the dtype: defined first */
+        memset(out->data, 0, (size_t)out->numel * sizeof(double));
     ExtremeCtx *c;
     out = ag_graph_record(out, id, &x, 1, (void **)&c,
                           sizeof *c + (axis < 0 ? 0 : (size_t)out->numel * sizeof(int64_t)));

@@ -439,6 +439,8 @@ Tensor *tensor_index(Tensor *x, const AgIndex *items, int n) {
     if (plan_index(&p, x, items, n) != 0) return plan_free(&p), NULL;
     Tensor *out = ag_tensor_new(p.ndim, p.shape);
     void *ctx = NULL;
+    if (out && x->dtype != AG_FLOAT64) /* recording converts them to the dtype: defined first */
+        memset(out->data, 0, (size_t)out->numel * sizeof(double));
     if (out)
         out = ag_graph_record_named(out, AG_OP_INDEX, p.name, &x, 1, &ctx,
                                     (size_t)(out->numel > 0 ? out->numel : 1) * sizeof(int64_t));
