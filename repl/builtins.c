@@ -321,8 +321,8 @@ bool arg_tensor(Session *s, CallArgs *a, int i, Tensor **t) {
     if (!converted)
         return why[0] ? arg_error(s, a, i, "expected a tensor, got %s", why)
                       : arg_error(s, a, i, "%s", ag_error());
-    /* a Python number is PyTorch's wrapped number (x.add_(2.5), where(m, x, 0.5)) */
-    converted->wrapped_number = value_is_scalar(v);
+    /* a Python number became PyTorch's wrapped number (tensor_number: x.add_(2.5),
+     * where(m, x, 0.5)) */
     value_release(v);
     *v = value_tensor(converted);
     *t = converted;

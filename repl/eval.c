@@ -68,8 +68,7 @@ static int name_len(const Node *n) {
 static bool operand_tensor(Session *s, const Node *at, const Value *v, const char *what,
                            const char *side, TokenType op, Tensor **out) {
     char why[200], name[48];
-    *out = value_to_tensor(v, why, sizeof why);
-    if (*out && value_is_scalar(v)) (*out)->wrapped_number = true; /* a fresh 0-d tensor: x * 2.5 */
+    *out = value_to_tensor(v, why, sizeof why); /* a number: a wrapped number (x * 2.5) */
     if (*out) return true;
     if (!why[0]) return session_fail(s, at->line, at->col, "%s", ag_error());
     if (v->kind == VAL_LIST && !v->as.list->tuple) return session_fail(s, at->line, at->col, "%s", why);
@@ -505,11 +504,22 @@ static bool apply_binary(Session *s, const Node *n, TokenType op, const Value *a
 }
 
 /* a op b through the engine, each operand made a tensor. */
+/* A Python int or bool beside a float64 tensor: the float64 number it
+ * converts to in PyTorch's common type (s + i), so that the op takes the
+ * float64 path (py_loop); else NULL. */
+static Tensor *number_as_float64(const Value *number, const Value *other) {
+    bool float64 = other->kind == VAL_TENSOR && other->as.tensor->dtype == AG_FLOAT64;
+    return float64 && value_is_int(number) ? tensor_number(value_scalar(number), AG_FLOAT64) : NULL;
+}
+
 static bool apply_tensor_binary(Session *s, const Node *n, TokenType op, const Value *a,
                                 const Value *b, Value *out) {
-    Tensor *ta, *tb;
-    if (!operand_tensor(s, n->left ? n->left : n, a, NULL, "left", op, &ta)) return false;
-    if (!operand_tensor(s, n->right ? n->right : n, b, NULL, "right", op, &tb)) {
+    Tensor *ta = number_as_float64(a, b), *tb = number_as_float64(b, a);
+    if (!ta && !operand_tensor(s, n->left ? n->left : n, a, NULL, "left", op, &ta)) {
+        tensor_release(tb);
+        return false;
+    }
+    if (!tb && !operand_tensor(s, n->right ? n->right : n, b, NULL, "right", op, &tb)) {
         tensor_release(ta);
         return false;
     }

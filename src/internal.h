@@ -110,7 +110,8 @@ static inline bool ag_dtype_needed(const AgOpInfo *info, Tensor *const *in, int 
 int ag_common_float32(Tensor *a, Tensor *b, Tensor **ca, Tensor **cb);
 static inline int ag_common_operands(Tensor *a, Tensor *b, Tensor **ca, Tensor **cb) {
     *ca = a, *cb = b;
-    return a->dtype == b->dtype ? 0 : ag_common_float32(a, b, ca, cb);
+    bool float32 = a->dtype != b->dtype && (a->dtype == AG_FLOAT32 || b->dtype == AG_FLOAT32);
+    return float32 ? ag_common_float32(a, b, ca, cb) : 0; /* only float32 converts */
 }
 static inline void ag_common_release(Tensor *c, const Tensor *given) {
     if (c != given) tensor_release(c);

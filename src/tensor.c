@@ -429,12 +429,12 @@ Tensor *tensor_scalar(double value) {
 }
 
 Tensor *tensor_number(double value, AgDtype dtype) {
-    Tensor *t = tensor_scalar(value);
-    if (t && tensor_set_dtype(t, dtype) != 0) {
-        tensor_release(t);
-        return NULL;
-    }
-    if (t) t->wrapped_number = true;
+    if ((unsigned)dtype >= AG_DTYPE_COUNT) return ag_fail("tensor_number: no such dtype");
+    Tensor *t = ag_tensor_new(0, NULL); /* every Python number of a loop: no more than this */
+    if (!t) return NULL;
+    t->data[0] = ag_dtype_convert(value, dtype);
+    t->dtype = (uint8_t)dtype;
+    t->wrapped_number = true;
     return t;
 }
 
