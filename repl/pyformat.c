@@ -201,9 +201,17 @@ static bool dtoa_digits(double a, int mode, int ndigits, Digits *d) {
     return true;
 }
 
+/* The most digits ag writes for a float (a departure: Python writes any
+ * number, glibc's printf then needing four bytes a digit): past it the
+ * format is a MemoryError, not a gigabyte's allocation. */
+enum { FLOAT_DIGITS_MAX = 10000000 };
+#define DIGITS_WHY ": ag writes a float with at most 10000000 digits"
+
 /* PyOS_double_to_string(v, type, precision, flags): type is one of e E f F
- * g G r. Appends e.g. "-1.5e+07"; false when memory runs out. */
+ * g G r. Appends e.g. "-1.5e+07"; false when memory runs out, or when
+ * precision passes FLOAT_DIGITS_MAX. */
 static bool double_to_string(StrBuf *out, double v, char type, int precision, int flags) {
+    if (precision > FLOAT_DIGITS_MAX) return false;
     bool upper = type >= 'A' && type <= 'Z';
     char lower = upper ? (char)(type - 'A' + 'a') : type;
     if (isnan(v) || isinf(v)) { /* a nan's sign is never shown */
@@ -648,7 +656,7 @@ static bool format_float(StrBuf *out, double val, const Spec *sp, char *err, siz
     strbuf_init(&text);
     if (!double_to_string(&text, val, type, precision, flags)) {
         strbuf_free(&text);
-        return fail(err, errsize, "MemoryError");
+        return fail(err, errsize, "MemoryError%s", precision > FLOAT_DIGITS_MAX ? DIGITS_WHY : "");
     }
     if (add_pct) strbuf_append(&text, "%");
     Number num = {.group = group_size(sp, false), .sep = sp->thousands};
@@ -992,7 +1000,7 @@ static bool percent_float(StrBuf *text, const PyfmtArg *v, PercentArg *a, char *
     else return fail(err, errsize, "TypeError: must be real number, not %.200s", type_name(v));
     int prec = a->prec < 0 ? 6 : (int)a->prec;
     if (!double_to_string(text, x, (char)a->ch, prec, (a->flags & F_ALT) ? DTSF_ALT : 0))
-        return fail(err, errsize, "MemoryError");
+        return fail(err, errsize, "MemoryError%s", prec > FLOAT_DIGITS_MAX ? DIGITS_WHY : "");
     a->sign = true;
     return true;
 }
