@@ -1,13 +1,17 @@
 /*
  * ag.h — the public interface of the ag autograd engine.
  *
- * A reverse-mode autograd engine over float64 tensors: refcounted tensors,
- * a bump arena for the graph's Functions, dependency-counting backward, and
- * accumulate_grad as the one place gradients are summed (docs/engine.md).
+ * A reverse-mode autograd engine: refcounted tensors of five dtypes (their
+ * elements stored as doubles), a bump arena for the graph's Functions,
+ * dependency-counting backward, and accumulate_grad as the one place
+ * gradients are summed (docs/engine.md). Tensors may share elements
+ * (detach, x.data, the reshape family's views) and change in place, with
+ * PyTorch's version counters; an in-place op on an intermediate is recorded
+ * by ag_rebase_in_place; retain_graph keeps a graph for another backward.
  *
- * It is deliberately NOT: thread-shared (one graph per thread), in-place
- * (no tensor that requires grad is ever written), view-based (every tensor
- * owns its data), or able to differentiate a graph twice (no retain_graph).
+ * It is deliberately NOT: thread-shared (one graph per thread), strided
+ * (a transpose copies), or able to record the graph of a gradient (no
+ * create_graph yet).
  *
  * Ownership, in every declaration below:
  *   "new reference"  the caller owns the result and must tensor_release it;
@@ -167,7 +171,7 @@ uint32_t tensor_version(const Tensor *t);
  * t's data sees the new values. Refused (-1, with PyTorch's message where
  * PyTorch has one, nothing changed): with grad mode on, a t that requires
  * grad ("a leaf Variable that requires grad is being used in an in-place
- * operation."; an intermediate: ag does not record in-place ops) or a
+ * operation."; an intermediate: record it with ag_rebase_in_place) or a
  * value that requires grad; a value that does not broadcast to t's shape
  * ("output with shape [3] doesn't match the broadcast shape [2, 3]"). */
 int tensor_assign(Tensor *t, const Tensor *value);
