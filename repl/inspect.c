@@ -296,7 +296,7 @@ static void small_values(const Tensor *t, char *buf, size_t size) {
     if (t->numel > 8) return;
     StrBuf sb;
     strbuf_init(&sb);
-    format_tensor(&sb, t, &print_defaults, false);
+    format_tensor(&sb, t, &print_defaults);
     const char *p = sb.data + strlen("tensor(");
     size_t n = 0, len = sb.len > strlen("tensor()") ? sb.len - strlen("tensor()") : 0;
     n += (size_t)snprintf(buf, size, " = ");

@@ -253,26 +253,25 @@ static void add_suffix(StrBuf *out, int *line, const char *suffix, int linewidth
 /* ---- entry points -------------------------------------------------------- */
 
 /* The bracketed values of a non-empty tensor (_tensor_str). */
-static void print_values(StrBuf *out, const Tensor *t, const PrintOptions *opts, bool boolean) {
+static void print_values(StrBuf *out, const Tensor *t, const PrintOptions *opts) {
     Printer p = {.t = t, .opts = opts, .out = out, .summarize = t->numel > opts->threshold};
     int64_t stride = 1;
     for (int d = t->ndim - 1; d >= 0; d--) {
         p.stride[d] = stride;
         stride *= t->shape[d];
     }
-    p.fmt = make_formatter(&p, boolean);
+    p.fmt = make_formatter(&p, t->dtype == AG_BOOL);
     if (t->ndim == 0)
         print_number(&p, t->data[0]);
     else
         print_block(&p, 0, 0, PREFIX_INDENT);
 }
 
-void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts, bool boolean) {
+void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts) {
     if (!t) {
         strbuf_append(out, "None");
         return;
     }
-    boolean = boolean || t->dtype == AG_BOOL;
     if (t->parameter && opts->python) /* nn.Parameter's repr, as PyTorch's */
         strbuf_append(out, "Parameter containing:\n");
     size_t start = out->len;
@@ -288,14 +287,14 @@ void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts, bool 
             strbuf_append(&size, tensor_shape_str(t, shape, sizeof shape));
         }
     } else {
-        print_values(out, t, opts, boolean);
+        print_values(out, t, opts);
     }
     int line = last_line_len(out, start);
     if (size.len > 0) add_suffix(out, &line, size.data, opts->linewidth);
     strbuf_free(&size);
     /* PyTorch names a dtype its values do not show: any but the default,
      * int64 and bool, and in an empty tensor any but the default. */
-    AgDtype dtype = boolean ? AG_BOOL : (AgDtype)t->dtype;
+    AgDtype dtype = (AgDtype)t->dtype;
     bool shown = dtype == ag_default_dtype() ||
                  (t->numel > 0 && (dtype == AG_INT64 || dtype == AG_BOOL));
     if (!shown) {

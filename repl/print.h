@@ -36,12 +36,11 @@ typedef struct {
 extern const PrintOptions print_defaults;
 
 /* Appends the PyTorch repr of t to out, e.g. "tensor([1., 2.], requires_grad=True)".
- * boolean: print t's 1. and 0. as True/False, as its dtype bool does.
  * Suffix: a leaf that requires grad gets ", requires_grad=True"; a non-leaf
  * (grad_fn != NULL, even if its graph was freed) gets ", grad_fn=<OPNAME>"
  * with t->op_name; a tensor that does not require grad gets none.
  * A NULL t appends "None", as Python prints a missing gradient. */
-void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts, bool boolean);
+void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts);
 
 /* Appends v as Python's repr prints a float, except that an integral value
  * below 1e16 has no ".0": 3, 24.70408163265306, 1e-05, 1e+16, inf, nan. */

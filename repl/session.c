@@ -836,7 +836,7 @@ void session_print_value(Session *s, const Value *v) {
 void session_print_named(Session *s, const char *prefix, const Tensor *t) {
     StrBuf sb;
     strbuf_init(&sb);
-    format_tensor(&sb, t, &s->print, false);
+    format_tensor(&sb, t, &s->print);
     fputs(prefix, s->out);
     write_indented(s->out, sb.data, strlen(prefix));
     fputc('\n', s->out);

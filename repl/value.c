@@ -994,13 +994,13 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
     switch (v->kind) {
     case VAL_VOID: break;
     case VAL_NONE: strbuf_append(out, "None"); break;
-    case VAL_TENSOR: format_tensor(out, v->as.tensor, opts, false); break;
+    case VAL_TENSOR: format_tensor(out, v->as.tensor, opts); break;
     case VAL_NUMBER:
         if (v->literal) { /* on its own, a literal is the constant tensor it writes */
             double x = v->as.number; /* a view of it: no allocation, so under the memory
                                         limit's last bytes it still prints */
             const Tensor t = {.data = &x, .ndim = 0, .numel = 1};
-            format_tensor(out, &t, opts, false);
+            format_tensor(out, &t, opts);
         } else if (opts->python) {
             pyfmt_float_repr(out, v->as.number);
         } else {

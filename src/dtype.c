@@ -90,7 +90,7 @@ bool ag_can_cast(AgDtype from, AgDtype to) {
     return !(from != AG_BOOL && to == AG_BOOL);
 }
 
-_Thread_local AgDtype ag_default_dtype_now = AG_FLOAT64;
+static _Thread_local AgDtype ag_default_dtype_now = AG_FLOAT64;
 #define default_dtype ag_default_dtype_now
 
 AgDtype ag_default_dtype(void) { return default_dtype; }

@@ -83,7 +83,6 @@ static inline uint32_t ag_version_of(const Tensor *t) {
  * released) an operand type PyTorch refuses (-x of a bool, mean of an
  * integer). */
 Tensor *ag_apply_dtype(Tensor *out, int op, Tensor *const *in, int n);
-extern _Thread_local AgDtype ag_default_dtype_now;
 /* n values of type from converted in place to type to: an integer to a
  * narrower one wraps (C's and PyTorch's int64 -> int32), a float past an
  * integer's range gives its minimum (x86's conversion: PyTorch's there). */

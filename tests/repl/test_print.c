@@ -660,7 +660,7 @@ static void run_case(int index, const Case *c) {
     } else {
         StrBuf out;
         strbuf_init(&out);
-        format_tensor(&out, t, &print_defaults, false);
+        format_tensor(&out, t, &print_defaults);
         check(what, out.data, c->expected);
         strbuf_free(&out);
     }
@@ -677,7 +677,7 @@ static void test_prefix(void) {
     StrBuf out;
     strbuf_init(&out);
     strbuf_append(&out, "x.grad = ");
-    format_tensor(&out, t, &print_defaults, false);
+    format_tensor(&out, t, &print_defaults);
     check("prefix", out.data,
           "x.grad = tensor([[1.5000, 2.0000],\n"
           "        [3.0000, 4.0000]])");
@@ -689,7 +689,7 @@ static void test_prefix(void) {
 static void test_none(void) {
     StrBuf out;
     strbuf_init(&out);
-    format_tensor(&out, NULL, &print_defaults, false);
+    format_tensor(&out, NULL, &print_defaults);
     check("None", out.data, "None");
     strbuf_free(&out);
 }
@@ -701,7 +701,7 @@ static void test_grad_after_backward(void) {
     Tensor *y = tensor_mul(x, one);
     StrBuf out;
     strbuf_init(&out);
-    if (y && backward(y) == 0) format_tensor(&out, x->grad, &print_defaults, false);
+    if (y && backward(y) == 0) format_tensor(&out, x->grad, &print_defaults);
     check("x.grad", out.data, "tensor(1.)");
     strbuf_free(&out);
     tensor_release(y);
@@ -791,8 +791,10 @@ static void check_format(const char *what, const Tensor *t, const PrintOptions *
                          const char *expected) {
     StrBuf out;
     strbuf_init(&out);
-    format_tensor(&out, t, o, boolean);
+    Tensor *shown = boolean ? tensor_to((Tensor *)t, AG_BOOL) : NULL; /* a mask is a bool tensor */
+    format_tensor(&out, shown ? shown : t, o);
     check(what, out.data, expected);
+    tensor_release(shown);
     strbuf_free(&out);
 }
 
