@@ -57,6 +57,12 @@ typedef enum AgDtype {
 /* The apply signature of the design: self is the Function, ctx its saved
  * non-input data, grad_output the gradient of self->output (borrowed). */
 typedef void (*ApplyFn)(Function *self, void *ctx, Tensor *grad_output);
+/* An op's backward written in recorded engine ops (create_graph): grads[i]
+ * gets the gradient of input i (a new reference; left NULL for an input
+ * that does not require grad), in input i's shape or broadcast to the
+ * output's, made by tensor_* calls so that it has a graph of its own.
+ * Returns 0, or -1 when a call failed (its message stands). */
+typedef int (*GraphApplyFn)(Function *self, void *ctx, Tensor *grad_output, Tensor **grads);
 
 /* Fields are readable by clients; write them only through the calls below. */
 struct Tensor {
@@ -336,6 +342,9 @@ Tensor *tensor_cosh(Tensor *x);
 Tensor *tensor_sin(Tensor *x);
 Tensor *tensor_cos(Tensor *x);
 Tensor *tensor_sign(Tensor *x);                /* gradient 0 */
+/* g * (1 - y^2), 1 - y*y rounded once: tanh's gradient at y = tanh(x), an op
+ * of its own so that it can be differentiated again (PyTorch's tanh_backward). */
+Tensor *tensor_tanh_backward(Tensor *g, Tensor *y);
 
 /* Selection, broadcasting (select.c): PyTorch's values at nan, ties and
  * bounds, and gradients that select g (an operand not chosen gets 0).
@@ -402,6 +411,9 @@ Tensor *tensor_argmin_dim(Tensor *x, int dim, bool keepdim);
 /* Shapes. Copies: there are no views. Dims may be negative. */
 /* One entry of shape may be -1 (inferred). */
 Tensor *tensor_reshape(Tensor *x, int ndim, const int64_t *shape);
+/* x broadcast to sizes (PyTorch's x.expand(*sizes): -1 keeps x's size, new
+ * dims lead); a copy. Its gradient is g summed back to x's shape. */
+Tensor *tensor_expand(Tensor *x, int ndim, const int64_t *sizes);
 /* dims start_dim..end_dim merged into one; a 0-d x becomes (1,) */
 Tensor *tensor_flatten(Tensor *x, int start_dim, int end_dim);
 Tensor *tensor_squeeze(Tensor *x);             /* every dim of size 1 removed */
@@ -642,6 +654,10 @@ typedef struct AgOpInfo {
     Tensor *(*binary)(Tensor *a, Tensor *b);
     Tensor *(*call)(const AgOpArgs *args);
     ApplyFn backward;
+    /* The same backward as recorded ops, for create_graph (and so for
+     * gradients of gradients); NULL: not yet written for this op, and a
+     * create_graph backward through it is refused by name. */
+    GraphApplyFn graph_backward;
     unsigned flags;              /* AG_OP_METHOD, ... */
     unsigned char dtype_rule;    /* an AgDtypeRule: the dtype of its result */
     /* With AG_OP_SAVES_READS: bit k of grad_reads[j] is set when operand j's
@@ -682,37 +698,56 @@ int backward(Tensor *loss);
  * Returns 0 or -1 as backward does; a grad of another shape, or none for a
  * y of several elements, is a user error naming the shapes. */
 int tensor_backward(Tensor *y, Tensor *grad);
-/* PyTorch's torch.autograd.backward(ys, grads, retain_graph, inputs=...):
- * differentiates the n tensors ys together, as if the loss were the sum
- * of sum(ys[i] * grads[i]) (grads NULL, or grads[i] NULL: ones, for a
- * one-element ys[i]; borrowed, only their values read). tensor_backward
- * is ag_backward(1, &y, &grad, false, 0, NULL).
- *   - retain_graph: the graph stays (nothing is released, the arena is not
- *     freed), so another backward can run through it and accumulates again,
- *     as PyTorch's; the next backward that does not retain frees the arena
- *     (every graph built since the last free) as usual.
+/* How a backward treats its graph (ag_backward's and ag_grad's graph_flags). */
+enum {
+    /* The graph stays (nothing is released, the arena is not freed), so
+     * another backward can run through it and accumulates again, as
+     * PyTorch's; the next backward that does not retain frees the arena
+     * (every graph built since the last free) as usual. */
+    AG_RETAIN_GRAPH = 1 << 0,
+    /* PyTorch's create_graph=True: every Function's gradient is computed
+     * by its op's graph_backward in recorded ops, so the gradients have
+     * graphs of their own and can be differentiated again (to any order).
+     * Implies AG_RETAIN_GRAPH (PyTorch's default retain_graph=create_graph;
+     * ag keeps the graph even when told not to: the new graphs live in the
+     * same arena). A seed (grads[i]) that requires grad is differentiable
+     * too. A Function whose op has no graph_backward is refused by name
+     * before any gradient changes. Slower than the first-order kernels,
+     * which the same backward without this flag runs. */
+    AG_CREATE_GRAPH = 1 << 1,
+};
+/* PyTorch's torch.autograd.backward(ys, grads, retain_graph, create_graph,
+ * inputs=...): differentiates the n tensors ys together, as if the loss
+ * were the sum of sum(ys[i] * grads[i]) (grads NULL, or grads[i] NULL:
+ * ones, for a one-element ys[i]; borrowed, only their values read unless
+ * AG_CREATE_GRAPH). tensor_backward is ag_backward(1, &y, &grad, 0, 0, NULL).
+ *   - graph_flags: AG_RETAIN_GRAPH, AG_CREATE_GRAPH (above); with
+ *     AG_CREATE_GRAPH a leaf's new ->grad is old + new as a recorded add
+ *     (a tensor with a graph), as PyTorch's.
  *   - num_inputs > 0: only those leaves' ->grad accumulate (they must be
  *     leaves that require grad); others are left as they were.
  * Returns 0 or -1 as tensor_backward does; a failure while running (out of
  * memory, an interrupt) leaves every ->grad as before and frees the arena
- * unless retain_graph (the graph then stays, usable). */
-int ag_backward(int n, Tensor *const *ys, Tensor *const *grads, bool retain_graph,
+ * unless the graph is retained (it then stays, usable). */
+int ag_backward(int n, Tensor *const *ys, Tensor *const *grads, unsigned graph_flags,
                 int num_inputs, Tensor *const *inputs);
 /* Gradients as values (PyTorch's torch.autograd.grad(outputs, inputs,
- * grad_outputs, retain_graph, create_graph=False, allow_unused)): the
+ * grad_outputs, retain_graph, create_graph, allow_unused)): the
  * gradients of the n outputs (seeded as ag_backward seeds them, grad_outputs
  * NULL or an entry NULL: ones for a one-element output) with respect to
  * each of inputs (leaves or intermediates that require grad), stored in
- * grads[j] as new references (constants). No ->grad changes, neither the
- * inputs' nor any other leaf's. An input no output depends on gets NULL
- * with allow_unused, and is an error (PyTorch's message) without it.
- * retain_graph as in ag_backward. Returns 0, or -1 with every grads[j]
- * NULL and every ->grad as it was: user errors (PyTorch's messages: an
- * output or input that does not require grad, no grad_output for an output
- * of several elements, an unused input; a freed graph, as backward) change
- * nothing; a failure while running frees the arena unless retain_graph. */
+ * grads[j] as new references: constants, or with AG_CREATE_GRAPH tensors
+ * with graphs of their own where the gradient depends on something that
+ * requires grad. No ->grad changes, neither the inputs' nor any other
+ * leaf's. An input no output depends on gets NULL with allow_unused, and
+ * is an error (PyTorch's message) without it. graph_flags as in
+ * ag_backward. Returns 0, or -1 with every grads[j] NULL and every ->grad
+ * as it was: user errors (PyTorch's messages: an output or input that does
+ * not require grad, no grad_output for an output of several elements, an
+ * unused input; a freed graph, as backward) change nothing; a failure while
+ * running frees the arena unless the graph is retained. */
 int ag_grad(int n, Tensor *const *outputs, Tensor *const *grad_outputs, int num_inputs,
-            Tensor *const *inputs, bool retain_graph, bool allow_unused, Tensor **grads);
+            Tensor *const *inputs, unsigned graph_flags, bool allow_unused, Tensor **grads);
 /* Whether the last refusal of backward or ag_grad on this thread was a
  * graph an earlier backward freed (PyTorch: "Trying to backward through
  * the graph a second time"): a shell words that one in its dialect. */

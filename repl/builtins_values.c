@@ -83,7 +83,7 @@ static bool run_backward(Session *s, CallArgs *a, int n, Tensor **ys, Tensor **g
     for (int i = 0; i < s->num_vars; i++)
         if (s->vars[i].value.kind == VAL_TENSOR)
             before[i] = tensor_retain(s->vars[i].value.as.tensor->grad);
-    bool ok = ag_backward(n, ys, grads, retain, num_inputs, inputs) == 0;
+    bool ok = ag_backward(n, ys, grads, retain ? AG_RETAIN_GRAPH : 0, num_inputs, inputs) == 0;
     if (!ok) autograd_error(s, a);
     else if (!s->quiet && !s->python && session_print_grads(s, before) == 0 && s->interactive)
         fprintf(s->out, "note: no variable received a gradient: the leaves this backward "
@@ -143,7 +143,7 @@ static BUILTIN(bi_autograd_grad) {
                        "they must be as many", num_grads, n);
     if (ok && !(results = calloc((size_t)num_inputs + 1, sizeof *results)))
         ok = session_fail(s, a->line, a->col, "out of memory");
-    if (ok && ag_grad(n, ys, grads, num_inputs, inputs, retain, allow_unused, results) != 0)
+    if (ok && ag_grad(n, ys, grads, num_inputs, inputs, retain ? AG_RETAIN_GRAPH : 0, allow_unused, results) != 0)
         ok = autograd_error(s, a);
     ValueList *l = ok ? value_list_new(num_inputs, true) : NULL;
     if (ok && !l) ok = session_fail(s, a->line, a->col, "out of memory");

@@ -205,6 +205,11 @@ AgStats ag_stats(void) {
  * ====================================================================== */
 
 static _Thread_local bool grad_disabled; /* grad mode is on unless set off */
+/* A create_graph backward is running: the Functions its graph_backwards
+ * record must not count as consumers of the graph being differentiated
+ * (its pending counts are in use), and gradients are summed by recorded
+ * adds (ag_accumulate_grad). */
+static _Thread_local bool creating_graph;
 
 bool ag_set_grad_enabled(bool enabled) {
     bool was = !grad_disabled;
@@ -284,7 +289,7 @@ static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
         Tensor *in = inputs[i];
         fn->inputs[i] = tensor_retain(in);                   /* (3) kept alive until freed */
         if (tensor_has_graph(in)) {
-            if (in->grad_fn->pending_count++ == 0) arena.sinks--; /* (4) */
+            if (!creating_graph && in->grad_fn->pending_count++ == 0) arena.sinks--; /* (4) */
         } else if (in->requires_grad && !tensor_is_leaf(in)) {
             arena.recount = true; /* its graph is gone: let count_pending report it */
         }
@@ -316,11 +321,7 @@ Tensor *ag_graph_record(Tensor *out, int op, Tensor *const *inputs, int n, void 
 
 /* PyTorch's "[2, 3]" for t's shape, into buf. */
 static void bracket_shape(const Tensor *t, char *buf, size_t size) {
-    size_t used = (size_t)snprintf(buf, size, "[");
-    for (int i = 0; i < t->ndim && used < size; i++)
-        used += (size_t)snprintf(buf + used, size - used, i ? ", %lld" : "%lld",
-                                 (long long)t->shape[i]);
-    if (used < size) snprintf(buf + used, size - used, "]");
+    ag_shape_list_str(t->ndim, t->shape, buf, size);
 }
 
 /* Whether a Function recorded since h's own (stop) made a view of h: its
@@ -562,10 +563,25 @@ static void round_sum(Tensor *sum, const Tensor *t) {
     tensor_set_dtype(sum, AG_FLOAT32);
 }
 
+/* create_graph's ag_accumulate_grad: grad (taken) summed to t's shape,
+ * cast to its dtype and added to what t has, each by a recorded op, so that
+ * the sum has a graph; never written in place. The bits are the first-order
+ * path's: the same sums in the same order. */
+static void accumulate_recorded(Tensor *t, Tensor *grad, Tensor **sum);
+
 void ag_accumulate_grad(Tensor *t, Tensor *grad) {
     if (!grad) return; /* its allocation failed; backward has seen the flag */
     if (!t->requires_grad) {
         tensor_release(grad);
+        return;
+    }
+    if (creating_graph) {
+        bool leaf = t->grad_fn == NULL || t->retains_grad;
+        if (leaf && !t->staged_grad) {
+            t->staged_next = staged_leaves;
+            staged_leaves = tensor_retain(t);
+        }
+        accumulate_recorded(t, grad, leaf ? &t->staged_grad : &t->grad);
         return;
     }
     /* A leaf's gradients, and those of an intermediate that retains its
@@ -594,11 +610,81 @@ void ag_accumulate_grad(Tensor *t, Tensor *grad) {
     AG_ASSERT(!leaf || t->staged_grad != NULL, "a staged leaf has a staged gradient");
 }
 
+/* grad (a broadcast of like's shape) summed over its broadcast dims, by
+ * recorded ops: reduce_to_shape's sums (keepdim, then the leading dims
+ * dropped). NULL if one failed. */
+static Tensor *sum_to_recorded(Tensor *grad, const Tensor *like) {
+    int64_t dims[AG_MAX_DIMS];
+    int lead = grad->ndim - like->ndim, nd = 0;
+    for (int d = 0; d < grad->ndim; d++)
+        if (d < lead || (like->shape[d - lead] == 1 && grad->shape[d] != 1)) dims[nd++] = d;
+    Tensor *summed = nd > 0 ? tensor_sum_dims(grad, dims, nd, true) : tensor_retain(grad);
+    if (!summed) return NULL;
+    Tensor *r = tensor_reshape(summed, like->ndim, like->shape);
+    tensor_release(summed);
+    return r;
+}
+
+/* *sum + grad (taken) as a recorded add into *sum; on a failure *sum is
+ * unchanged. */
+static void add_recorded(Tensor **sum, Tensor *grad) {
+    if (!*sum) {
+        *sum = grad;
+        return;
+    }
+    Tensor *r = tensor_add(*sum, grad);
+    tensor_release(grad);
+    if (!r) return;
+    tensor_release(*sum);
+    *sum = r;
+}
+
+static void accumulate_recorded(Tensor *t, Tensor *grad, Tensor **sum) {
+    if (!ag_shape_equal(t->ndim, t->shape, grad->ndim, grad->shape)) {
+        Tensor *reduced = sum_to_recorded(grad, t);
+        tensor_release(grad);
+        if (!(grad = reduced)) return;
+    }
+    if (grad->dtype != t->dtype) {
+        Tensor *cast = tensor_to(grad, (AgDtype)t->dtype);
+        tensor_release(grad);
+        if (!(grad = cast)) return;
+    }
+    add_recorded(sum, grad);
+}
+
+/* A gradient summed into *sum (taken): in place where the first-order
+ * path may, by a recorded add while creating a graph. */
+static void sum_into(Tensor **sum, Tensor *grad) {
+    if (creating_graph) add_recorded(sum, grad);
+    else add_to_sum(sum, grad);
+}
+
+/* commit_staged while creating a graph: leaf.grad = leaf.grad + staged, a
+ * recorded add (PyTorch's create_graph accumulation), all made before any
+ * .grad changes. Returns 0, or -1 with nothing committed. */
+static int commit_staged_recorded(void) {
+    for (Tensor *t = staged_leaves; t; t = t->staged_next) {
+        if (!t->grad) continue;
+        Tensor *sum = tensor_add(t->grad, t->staged_grad);
+        if (!sum) return -1;
+        tensor_release(t->staged_grad);
+        t->staged_grad = sum;
+    }
+    for (Tensor *t = staged_leaves; t; t = t->staged_next) {
+        tensor_release(t->grad);
+        t->grad = t->staged_grad;
+        t->staged_grad = NULL;
+    }
+    return 0;
+}
+
 /* Adds every staged gradient to its leaf's .grad. The sums that need memory
  * (the old and the new gradient both held elsewhere: the new one is copied
  * first) are made before any .grad changes, so that a failure changes
  * nothing. Returns 0, or -1 with nothing committed. */
 static int commit_staged(void) {
+    if (creating_graph) return commit_staged_recorded();
     for (Tensor *t = staged_leaves; t; t = t->staged_next) {
         Tensor *g = t->staged_grad;
         if (t->grad && !ag_exclusive(t->grad) && !ag_exclusive(g)) {
@@ -641,12 +727,35 @@ static void unstage(void) {
  * backward freed: a shell words that one as its dialect does. */
 static _Thread_local bool freed_graph;
 
+/* The op table's row whose backward fn runs (every Function is recorded
+ * from one: record() takes its apply from the row), or NULL. Rows are few
+ * and create_graph is the slow path: a scan, with the last row found kept. */
+static const AgOpInfo *op_of(const Function *fn) {
+    static _Thread_local const AgOpInfo *last;
+    if (last && last->backward == fn->apply) return last;
+    for (int i = 0; i < ag_op_count(); i++) {
+        const AgOpInfo *op = ag_op_at(i);
+        if (op && op->backward == fn->apply) return last = op;
+    }
+    return NULL;
+}
+
+/* Refuses (-1) a Function a create_graph backward cannot differentiate
+ * in recorded ops. */
+static int refuse_graph_backward(const Function *fn) {
+    const AgOpInfo *op = op_of(fn);
+    if (op && op->graph_backward) return 0;
+    ag_fail("create_graph: %s has no differentiable backward in ag yet, so the gradient "
+            "through it cannot be differentiated again", fn->name);
+    return -1;
+}
+
 /* Counts, for every Function reachable from the roots (n of them, each a
  * live Function), its consumers within the reachable graph (ENGINE.md: an
  * unreachable consumer must not stall a node), and refuses a graph part of
  * which an earlier backward freed. stack has room for every Function in
  * the arena. Returns 0 or -1. */
-static int count_pending(Function *const *roots, int n, Function **stack) {
+static int count_pending(Function *const *roots, int n, Function **stack, bool create) {
     uint64_t mark = ++arena.visit_epoch;
     int64_t top = 0;
     for (int r = 0; r < n; r++) {
@@ -657,6 +766,7 @@ static int count_pending(Function *const *roots, int n, Function **stack) {
     }
     while (top > 0) {
         Function *fn = stack[--top];
+        if (create && refuse_graph_backward(fn) != 0) return -1;
         for (int i = 0; i < fn->num_inputs; i++) {
             Tensor *in = fn->inputs[i];
             if (!in->requires_grad || tensor_is_leaf(in)) continue;
@@ -769,6 +879,7 @@ static int check_versions(const Function *fn) {
  * inputs) as their Functions are applied. */
 typedef struct {
     bool retain;                /* keep the graph: nothing is released after apply */
+    bool create;                /* create_graph: apply by the ops' graph_backward */
     int num_capture;            /* want[i]'s gradient goes to got[i] (retained) */
     Tensor *const *want;
     Tensor **got;
@@ -779,6 +890,35 @@ typedef struct {
 static void capture(const Run *run, const Function *fn, Tensor *grad) {
     for (int i = 0; i < run->num_capture; i++)
         if (run->want[i] == fn->output && !run->got[i]) run->got[i] = tensor_retain(grad);
+}
+
+/* Runs graph (an op's backward in recorded ops) for fn and hands the
+ * gradients it made to ag_accumulate_grad (which, creating a graph, sums
+ * them by recorded adds). Returns 0 or -1. */
+static int apply_graph(Function *fn, Tensor *grad_output, GraphApplyFn graph) {
+    Tensor *inline_grads[AG_INLINE_INPUTS] = {0};
+    int n = fn->num_inputs;
+    Tensor **grads = n <= AG_INLINE_INPUTS ? inline_grads : calloc((size_t)n, sizeof *grads);
+    if (!grads) return ag_fail("backward: out of memory"), -1;
+    int rc = graph(fn, ag_function_ctx(fn), grad_output, grads);
+    for (int i = 0; i < n; i++) {
+        if (rc == 0) ag_accumulate_grad(fn->inputs[i], grads[i]);
+        else tensor_release(grads[i]);
+    }
+    if (grads != inline_grads) free(grads);
+    return rc;
+}
+
+/* create_graph's apply: fn's op's graph_backward. */
+static int apply_recorded(Function *fn, Tensor *grad_output) {
+    return apply_graph(fn, grad_output, op_of(fn)->graph_backward);
+}
+
+void ag_apply_by_graph(Function *fn, void *ctx, Tensor *grad_output, GraphApplyFn graph) {
+    (void)ctx; /* apply_graph finds it */
+    bool was_enabled = ag_set_grad_enabled(false); /* a first-order backward records nothing */
+    if (apply_graph(fn, grad_output, graph) != 0) ag_alloc_failure = true; /* backward stops */
+    ag_set_grad_enabled(was_enabled);
 }
 
 /* Applies every Function once, in dependency order: a Function runs when all
@@ -811,9 +951,11 @@ static int run_backward(Function *const *roots, int n, Function **stack, const R
         if (grad_output && run->num_capture) capture(run, fn, grad_output);
         if (grad_output && trace_fn)
             trace((AgTraceEvent){.kind = AG_TRACE_APPLY, .fn = fn, .grad = grad_output});
-        if (grad_output) fn->apply(fn, ag_function_ctx(fn), grad_output);
+        int rc = 0;
+        if (grad_output && run->create) rc = apply_recorded(fn, grad_output);
+        else if (grad_output) fn->apply(fn, ag_function_ctx(fn), grad_output);
         tensor_release(grad_output);
-        if (ag_alloc_failed()) return -1;
+        if (rc != 0 || ag_alloc_failed()) return -1;
         for (int i = 0; i < fn->num_inputs; i++) {
             Tensor *in = fn->inputs[i];
             if (!tensor_has_graph(in)) continue;
@@ -843,12 +985,16 @@ static int differentiate(Function *const *roots, int n, const Run *run) {
      * reaches (ENGINE.md); after that the construction counts are no longer
      * whole. A retained graph's counts were used up: the next backward
      * recounts. */
-    bool counted = !arena.recount && arena.sinks == 1 && n == 1 && roots[0]->pending_count == 0;
+    bool counted = !arena.recount && arena.sinks == 1 && n == 1 &&
+                   roots[0]->pending_count == 0 && !run->create;
     if (!counted || run->retain) arena.recount = true;
-    int rc = counted ? 0 : count_pending(roots, n, stack);
+    int rc = counted ? 0 : count_pending(roots, n, stack, run->create);
+    /* While creating a graph, what is recorded never counts as a consumer
+     * of this one (record); the next backward recounts. */
+    bool was_enabled = ag_set_grad_enabled(run->create || ag_is_grad_enabled());
     if (rc != 0) rc = -2;
     else rc = run_backward(roots, n, stack, run);
-    /* A retained graph lives on: give back the stack, the arena's top (the
+    ag_set_grad_enabled(was_enabled);    /* A retained graph lives on: give back the stack, the arena's top (the
      * first-order kernels record nothing). */
     if (run->retain && arena.next_seq == seq_before) arena_release_top(stack);
     return rc;
@@ -937,7 +1083,8 @@ static int seed_and_run(int n, Tensor *const *ys, Tensor *const *grads, const Ru
         Tensor *y = ys[i], *g = grads ? grads[i] : NULL;
         /* The seed is backward's own: a copy of g (which may require grad;
          * its values are all that is used), or ones. */
-        Tensor *seed = g ? tensor_copy(g) : ag_tensor_filled_like(y, 1.0);
+        Tensor *seed = g && run->create ? tensor_retain(g) /* differentiable too */
+                       : g ? tensor_copy(g) : ag_tensor_filled_like(y, 1.0);
         if (!seed) {
             rc = -1;
         } else if (tensor_is_leaf(y)) {
@@ -946,7 +1093,7 @@ static int seed_and_run(int n, Tensor *const *ys, Tensor *const *grads, const Ru
         } else {
             AG_ASSERT(i > 0 || y->grad == NULL, "(6) grad fields are NULL at entry");
             bool again = y->grad != NULL; /* a root given twice */
-            add_to_sum(&y->grad, seed);
+            sum_into(&y->grad, seed);
             if (!again) roots[num_roots++] = y->grad_fn;
         }
     }
@@ -957,7 +1104,16 @@ static int seed_and_run(int n, Tensor *const *ys, Tensor *const *grads, const Ru
 
 bool ag_error_freed_graph(void) { return freed_graph; }
 
-int ag_backward(int n, Tensor *const *ys, Tensor *const *grads, bool retain_graph,
+/* Starts a backward with graph_flags: whether it creates a graph (and so
+ * retains the one it runs through). Returns the Run. */
+static Run start_run(unsigned graph_flags) {
+    bool create = graph_flags & AG_CREATE_GRAPH;
+    creating_graph = create;
+    if (create) arena.recount = true; /* what it records counts no consumer */
+    return (Run){.retain = create || (graph_flags & AG_RETAIN_GRAPH), .create = create};
+}
+
+int ag_backward(int n, Tensor *const *ys, Tensor *const *grads, unsigned graph_flags,
                 int num_inputs, Tensor *const *inputs) {
     freed_graph = false;
     for (int i = 0; i < n; i++)
@@ -969,23 +1125,26 @@ int ag_backward(int n, Tensor *const *ys, Tensor *const *grads, bool retain_grap
                            ? "one is an intermediate (ag accumulates only into leaves)"
                            : "one does not require grad"), -1;
     ag_alloc_clear_failure();
-    Run run = {.retain = retain_graph};
+    Run run = start_run(graph_flags);
     int rc = seed_and_run(n, ys, grads, &run);
     if (rc == -2) { /* refused: nothing has changed */
         discard_gradients();
         unstage();
-        return -1;
+        rc = -1;
+    } else {
+        if (rc == 0 && num_inputs > 0) keep_staged(inputs, num_inputs);
+        rc = finish_backward(rc, true, run.retain);
     }
-    if (rc == 0 && num_inputs > 0) keep_staged(inputs, num_inputs);
-    return finish_backward(rc, true, retain_graph);
+    creating_graph = false;
+    return rc;
 }
 
-int tensor_backward(Tensor *y, Tensor *grad) { return ag_backward(1, &y, &grad, false, 0, NULL); }
+int tensor_backward(Tensor *y, Tensor *grad) { return ag_backward(1, &y, &grad, 0, 0, NULL); }
 
 int backward(Tensor *loss) { return tensor_backward(loss, NULL); }
 
 int ag_grad(int n, Tensor *const *outputs, Tensor *const *grad_outputs, int num_inputs,
-            Tensor *const *inputs, bool retain_graph, bool allow_unused, Tensor **grads) {
+            Tensor *const *inputs, unsigned graph_flags, bool allow_unused, Tensor **grads) {
     freed_graph = false;
     for (int j = 0; j < num_inputs; j++) grads[j] = NULL;
     for (int i = 0; i < n; i++) {
@@ -1008,7 +1167,10 @@ int ag_grad(int n, Tensor *const *outputs, Tensor *const *grad_outputs, int num_
         }
     }
     ag_alloc_clear_failure();
-    Run run = {.retain = retain_graph, .num_capture = num_inputs, .want = inputs, .got = grads};
+    Run run = start_run(graph_flags);
+    run.num_capture = num_inputs;
+    run.want = inputs;
+    run.got = grads;
     int rc = seed_and_run(n, outputs, grad_outputs, &run);
     /* The leaves' gradients are their staged ones, never committed. */
     for (int j = 0; rc == 0 && j < num_inputs; j++)
@@ -1017,16 +1179,19 @@ int ag_grad(int n, Tensor *const *outputs, Tensor *const *grad_outputs, int num_
         discard_gradients();
         unstage();
     } else {
-        rc = finish_backward(rc, false, retain_graph);
+        rc = finish_backward(rc, false, run.retain);
     }
+    creating_graph = false;
     for (int j = 0; rc == 0 && j < num_inputs; j++) {
         if (!grads[j] && !allow_unused) {
             ag_fail("One of the differentiated Tensors appears to not have been used in the "
                     "graph. Set allow_unused=True if this is the desired behavior.");
             rc = -1;
-        } else if (grads[j] && !ag_exclusive(grads[j])) {
+        } else if (grads[j] && !ag_exclusive(grads[j]) && !grads[j]->requires_grad) {
             /* Held elsewhere too (an input given twice, or a gradient a
-             * kernel handed to two operands): the caller's own copy. */
+             * kernel handed to two operands): the caller's own copy. One
+             * with a graph (create_graph) stays itself: a copy would cut
+             * it off, and an in-place change of it is caught by versions. */
             Tensor *copy = tensor_copy(grads[j]);
             tensor_release(grads[j]);
             grads[j] = copy;

@@ -231,6 +231,64 @@ int64_t ag_arena_sinks(void);
  * Does nothing (but release) when t does not require grad. */
 void ag_accumulate_grad(Tensor *t, Tensor *grad);
 
+/* ---- writing a graph_backward (an op's backward in recorded ops) ----
+ * Temporaries are kept in a GradTemps and released together at the end.
+ * A failed call (NULL, its message standing) marks the whole failed; the
+ * calls given its NULL fail too (every op refuses a NULL operand), and
+ * ag_grad_done reports the first message. So a graph_backward reads as its
+ * formula:
+ *     GradTemps t = {0};
+ *     Tensor *y = fn->output;
+ *     grads[0] = ag_grad_out(&t, tensor_mul(g, ag_grad_tmp(&t, tensor_neg(y))));
+ *     return ag_grad_done(&t);
+ */
+enum { AG_GRAD_TEMPS = 24 };
+typedef struct {
+    Tensor *held[AG_GRAD_TEMPS];
+    int n;
+    bool failed;
+    char first_error[160];
+} GradTemps;
+
+static inline void ag_grad_note(GradTemps *s, const Tensor *t) {
+    if (t || s->failed) return;
+    s->failed = true;
+    snprintf(s->first_error, sizeof s->first_error, "%s", ag_error());
+}
+/* t, kept for release by ag_grad_done. */
+static inline Tensor *ag_grad_tmp(GradTemps *s, Tensor *t) {
+    ag_grad_note(s, t);
+    AG_ASSERT(s->n < AG_GRAD_TEMPS, "a graph_backward keeps at most AG_GRAD_TEMPS temporaries");
+    if (t) s->held[s->n++] = t;
+    return t;
+}
+/* t, a gradient handed to the engine (not released here). */
+static inline Tensor *ag_grad_out(GradTemps *s, Tensor *t) {
+    ag_grad_note(s, t);
+    return t;
+}
+/* Releases the temporaries: 0, or -1 with the first failure's message. */
+static inline int ag_grad_done(GradTemps *s) {
+    for (int i = 0; i < s->n; i++) tensor_release(s->held[i]);
+    if (!s->failed) return 0;
+    ag_fail("%s", s->first_error);
+    return -1;
+}
+/* A 0-d number like x's dtype's (a wrapped number: it never promotes). */
+static inline Tensor *ag_grad_num(GradTemps *s, double v) {
+    return ag_grad_tmp(s, tensor_number(v, AG_FLOAT64));
+}
+/* The first-order backward of an op written only as a graph_backward
+ * (tanh_backward): runs graph (grad mode off unless creating a graph) and
+ * hands its gradients to ag_accumulate_grad. An op's own backward function
+ * calls it, so that each row keeps a backward of its own (the engine finds
+ * a Function's row by it). */
+void ag_apply_by_graph(Function *fn, void *ctx, Tensor *grad_output, GraphApplyFn graph);
+/* Whether input i of fn wants a gradient. */
+static inline bool ag_grad_wanted(const Function *fn, int i) {
+    return fn->inputs[i] && fn->inputs[i]->requires_grad;
+}
+
 /* ---- kernels shared by ops ---- */
 /* The sum of n values at stride, as PyTorch sums a 1-D tensor (its order:
  * cascaded accumulators, the error growing like n^(1/4), and PyTorch's
@@ -259,6 +317,9 @@ void ag_lane_logsumexp(const double *v, int64_t n, int64_t s, AgLane kind, doubl
 /* exp(y[k]) for k < n as PyTorch's log_softmax backward has it in a lane
  * of that kind: SLEEF's, libm's in a scalar lane. (ops/nn.c; loss.c) */
 void ag_lane_exp(const double *y, int64_t n, AgLane kind, double *out);
+/* "[2, 3]": a shape as PyTorch's C++ messages write it (ag_shape_str is
+ * Python's tuple). Returns buf. (tensor.c) */
+char *ag_shape_list_str(int ndim, const int64_t *shape, char *buf, size_t size);
 /* Copies x broadcast to shape (ndim) into a new tensor (used by backward
  * kernels that need an operand in output shape space). */
 Tensor *ag_broadcast_to(const Tensor *x, int ndim, const int64_t *shape);

@@ -618,6 +618,15 @@ char *ag_shape_str(int ndim, const int64_t *shape, char *buf, size_t size) {
     return buf;
 }
 
+char *ag_shape_list_str(int ndim, const int64_t *shape, char *buf, size_t size) {
+    size_t used = (size_t)snprintf(buf, size, "[");
+    for (int i = 0; i < ndim && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, i ? ", %lld" : "%lld",
+                                 (long long)shape[i]);
+    if (used < size) snprintf(buf + used, size - used, "]");
+    return buf;
+}
+
 char *tensor_shape_str(const Tensor *t, char *buf, size_t size) {
     return ag_shape_str(t->ndim, t->shape, buf, size);
 }

@@ -1,6 +1,6 @@
 /*
  * binary.c — the element-wise binary ops with NumPy broadcasting: add, sub,
- * mul, div, pow. Each op's row kernel, forward and backward sit together.
+ * mul, div, pow, and tanh_backward (tanh's gradient as an op). Each op's row kernel, forward and backward sit together.
  *
  * Backward kernels produce gradients in the output's shape (invariant 3);
  * ag_accumulate_grad reduces them to each input's shape.
@@ -163,6 +163,24 @@ static void add_backward(Function *self, void *ctx, Tensor *g) {
     if (gb) ag_accumulate_grad(self->inputs[1], gb);
 }
 
+/* add's and sub's gradients as recorded ops, in scaled_grad's order:
+ * grad_a = g, grad_b = (sign * g) * alpha. */
+static int add_sub_graph(Function *self, void *ctx, Tensor *g, Tensor **grads, double sign) {
+    GradTemps t = {0};
+    if (ag_grad_wanted(self, 0)) grads[0] = tensor_retain(g);
+    if (ag_grad_wanted(self, 1)) {
+        double alpha = recorded_alpha(ctx);
+        Tensor *signed_g = sign > 0 ? g : ag_grad_tmp(&t, tensor_neg(g));
+        grads[1] = ag_grad_out(&t, alpha == 1.0 ? tensor_retain(signed_g)
+                                                : tensor_mul(signed_g, ag_grad_num(&t, alpha)));
+    }
+    return ag_grad_done(&t);
+}
+
+static int add_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    return add_sub_graph(self, ctx, g, grads, 1.0);
+}
+
 Tensor *tensor_add(Tensor *a, Tensor *b) {
     return binary_forward(AG_OP_ADD, add_rows, a, b);
 }
@@ -181,6 +199,7 @@ const AgOpInfo ag_op_add = {
     .rule = "grad_a = g, grad_b = g (each summed back to its input's shape; with alpha=c, "
             "grad_b = g * c)",
     .backward_name = "AddBackward", .call = add_call, .backward = add_backward,
+    .graph_backward = add_graph,
     .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
@@ -189,6 +208,10 @@ static void sub_backward(Function *self, void *ctx, Tensor *g) {
     if (!self->inputs[1]->requires_grad) return;
     Tensor *gb = scaled_grad(g, -1.0, recorded_alpha(ctx));
     if (gb) ag_accumulate_grad(self->inputs[1], gb);
+}
+
+static int sub_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    return add_sub_graph(self, ctx, g, grads, -1.0);
 }
 
 Tensor *tensor_sub(Tensor *a, Tensor *b) {
@@ -207,7 +230,8 @@ const AgOpInfo ag_op_sub = {
     .id = AG_OP_SUB, .name = "sub", .signature = "sub(input, other, *, alpha=1)", .params = "TTn",
     .help = "a - alpha * b element-wise, broadcasting (alpha: one rounding, as PyTorch)",
     .rule = "grad_a = g, grad_b = -g (with alpha=c, -g * c)", .backward_name = "SubBackward",
-    .call = sub_call, .backward = sub_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
+    .call = sub_call, .backward = sub_backward, .graph_backward = sub_graph,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 /* ======================================================================
@@ -250,6 +274,14 @@ static void mul_backward(Function *self, void *ctx, Tensor *g) {
     }
 }
 
+static int mul_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&t, tensor_mul(g, self->inputs[1]));
+    if (ag_grad_wanted(self, 1)) grads[1] = ag_grad_out(&t, tensor_mul(g, self->inputs[0]));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_mul(Tensor *a, Tensor *b) {
     return binary_forward(AG_OP_MUL, mul_rows, a, b);
 }
@@ -258,7 +290,8 @@ const AgOpInfo ag_op_mul = {
     .id = AG_OP_MUL, .name = "mul", .signature = "mul(input, other)", .params = "TT",
     .help = "a * b element-wise, broadcasting",
     .rule = "grad_a = g * b, grad_b = g * a", .backward_name = "MulBackward",
-    .binary = tensor_mul, .backward = mul_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
+    .binary = tensor_mul, .backward = mul_backward, .graph_backward = mul_graph,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
     .grad_reads = {2, 1}, /* each operand's gradient reads the other */
 };
 
@@ -284,6 +317,18 @@ static void div_backward(Function *self, void *ctx, Tensor *g) {
     }
 }
 
+static int div_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    Tensor *b = self->inputs[1];
+    if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&t, tensor_div(g, b));
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *ratio = ag_grad_tmp(&t, tensor_div(self->output, b));
+        grads[1] = ag_grad_out(&t, tensor_mul(ag_grad_tmp(&t, tensor_neg(g)), ratio));
+    }
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_div(Tensor *a, Tensor *b) {
     return binary_forward(AG_OP_DIV, div_rows, a, b);
 }
@@ -292,9 +337,51 @@ const AgOpInfo ag_op_div = {
     .id = AG_OP_DIV, .name = "div", .signature = "div(input, other)", .params = "TT",
     .help = "a / b element-wise, broadcasting",
     .rule = "grad_a = g / b, grad_b = -g * a / b^2", .backward_name = "DivBackward",
-    .binary = tensor_div, .backward = div_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
+    .binary = tensor_div, .backward = div_backward, .graph_backward = div_graph,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
     .dtype_rule = AG_DTYPE_FLOATING, /* a's gradient reads b; b's b and the result */
     .grad_reads = {2, 2 | AG_CHECKS_OUTPUT},
+};
+
+/* ======================================================================
+ * tanh_backward: g * (1 - y^2), 1 - y*y rounded once (tanh's gradient
+ * kernel, unary.c), as an op of its own (PyTorch's tanh_backward): tanh's
+ * graph_backward makes its gradient with it, so the gradient has the first-
+ * order kernel's bits and can be differentiated again:
+ *   grad_g = gg * (1 - y^2) (tanh_backward again), grad_y = (gg * g) * (-2 * y)
+ * Its first-order backward is the same formula (ag_apply_by_graph).
+ * ====================================================================== */
+
+ROW_KERNEL(tanh_backward_rows, x * fma(-y, y, 1.0))
+
+static int tanh_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    Tensor *g = self->inputs[0], *y = self->inputs[1];
+    if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&t, tensor_tanh_backward(gg, y));
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *m2y = ag_grad_tmp(&t, tensor_mul(ag_grad_num(&t, -2.0), y));
+        grads[1] = ag_grad_out(&t, tensor_mul(ag_grad_tmp(&t, tensor_mul(gg, g)), m2y));
+    }
+    return ag_grad_done(&t);
+}
+
+static void tanh_backward_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, tanh_backward_graph);
+}
+
+Tensor *tensor_tanh_backward(Tensor *g, Tensor *y) {
+    return binary_forward(AG_OP_TANH_BACKWARD, tanh_backward_rows, g, y);
+}
+
+const AgOpInfo ag_op_tanh_backward = {
+    .id = AG_OP_TANH_BACKWARD, .name = "tanh_backward",
+    .signature = "tanh_backward(grad, output)", .params = "TT",
+    .help = "grad * (1 - output^2): tanh's gradient, an op so it can be differentiated",
+    .rule = "grad_grad = gg * (1 - output^2), grad_output = gg * grad * (-2 output)",
+    .backward_name = "TanhBackwardBackward", .binary = tensor_tanh_backward,
+    .backward = tanh_backward_backward, .graph_backward = tanh_backward_graph,
+    .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -315,6 +402,16 @@ static Tensor *in_shape(Tensor *t, const Tensor *g) {
 
 static void pow_scalar_backward(Function *self, Tensor *g);
 
+/* log(a) as the log op computes it (SLEEF's on whole vectors: PyTorch's
+ * self.log() in pow_backward_exponent, and pow_graph's), in a's shape;
+ * a constant. NULL if it cannot be allocated. */
+static Tensor *log_of(Tensor *a) {
+    bool was_enabled = ag_set_grad_enabled(false);
+    Tensor *r = tensor_log(a);
+    ag_set_grad_enabled(was_enabled);
+    return r;
+}
+
 static void pow_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *a = self->inputs[0], *b = self->inputs[1];
@@ -323,20 +420,24 @@ static void pow_backward(Function *self, void *ctx, Tensor *g) {
         return;
     }
     Tensor *av = in_shape(a, g), *bv = av ? in_shape(b, g) : NULL;
+    Tensor *la = bv && b->requires_grad ? log_of(a) : NULL;
+    Tensor *lv = la ? in_shape(la, g) : NULL;
     Tensor *ga = bv && a->requires_grad ? ag_tensor_new_like(g) : NULL;
-    Tensor *gb = bv && b->requires_grad ? ag_tensor_new_like(g) : NULL;
+    Tensor *gb = lv ? ag_tensor_new_like(g) : NULL;
+    Tensor *held[] = {av, bv, la, lv};
     if (!bv || (a->requires_grad && !ga) || (b->requires_grad && !gb)) {
-        Tensor *t[] = {av, bv, ga, gb};
-        for (int i = 0; i < 4; i++) tensor_release(t[i]);
+        for (int i = 0; i < 4; i++) tensor_release(held[i]);
+        tensor_release(ga);
+        tensor_release(gb);
         return;
     }
     const double *x = av->data, *e = bv->data, *out = self->output->data, *gv = g->data;
     for (int64_t i = 0; i < g->numel; i++) {
         if (ga) ga->data[i] = e[i] == 0.0 ? 0.0 : gv[i] * (e[i] * pow(x[i], e[i] - 1.0));
-        if (gb) gb->data[i] = gv[i] * ((x[i] == 0.0 && e[i] >= 0.0) ? 0.0 : out[i] * log(x[i]));
+        if (gb)
+            gb->data[i] = gv[i] * ((x[i] == 0.0 && e[i] >= 0.0) ? 0.0 : out[i] * lv->data[i]);
     }
-    tensor_release(av);
-    tensor_release(bv);
+    for (int i = 0; i < 4; i++) tensor_release(held[i]);
     if (ga) ag_accumulate_grad(a, ga);
     if (gb) ag_accumulate_grad(b, gb);
 }
@@ -405,12 +506,39 @@ static void pow_scalar_backward(Function *self, Tensor *g) {
         ag_accumulate_grad(a, ga);
     }
     if (b->requires_grad) {
-        Tensor *gb = ag_tensor_new_like(g);
-        if (!gb) return;
+        Tensor *la = log_of(a), *gb = la ? ag_tensor_new_like(g) : NULL;
+        if (!gb) {
+            tensor_release(la);
+            return;
+        }
         for (int64_t i = 0; i < gb->numel; i++)
-            gb->data[i] = gv[i] * ((x[i] == 0.0 && e >= 0.0) ? 0.0 : out[i] * log(x[i]));
+            gb->data[i] = gv[i] * ((x[i] == 0.0 && e >= 0.0) ? 0.0 : out[i] * la->data[i]);
+        tensor_release(la);
         ag_accumulate_grad(b, gb);
     }
+}
+
+/* pow's gradients as recorded ops, pow_backward's and pow_scalar_backward's
+ * formulas (a one-element exponent: its kernels, by tensor_pow's own path):
+ *   grad_a = where(b == 0, 0, g * (b * a ** (b - 1)))
+ *   grad_b = g * where(a == 0 & b >= 0, 0, out * log(a)) */
+static int pow_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    Tensor *a = self->inputs[0], *b = self->inputs[1], *zero = ag_grad_num(&t, 0.0);
+    if (ag_grad_wanted(self, 0)) {
+        Tensor *b1 = ag_grad_tmp(&t, tensor_sub(b, ag_grad_num(&t, 1.0)));
+        Tensor *d = ag_grad_tmp(&t, tensor_mul(b, ag_grad_tmp(&t, tensor_pow(a, b1))));
+        Tensor *ga = ag_grad_tmp(&t, tensor_mul(g, d));
+        grads[0] = ag_grad_out(&t, tensor_where(ag_grad_tmp(&t, tensor_eq(b, zero)), zero, ga));
+    }
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *at0 = ag_grad_tmp(&t, tensor_logical_and(ag_grad_tmp(&t, tensor_eq(a, zero)),
+                                                         ag_grad_tmp(&t, tensor_ge(b, zero))));
+        Tensor *ol = ag_grad_tmp(&t, tensor_mul(self->output, ag_grad_tmp(&t, tensor_log(a))));
+        grads[1] = ag_grad_out(&t, tensor_mul(g, ag_grad_tmp(&t, tensor_where(at0, zero, ol))));
+    }
+    return ag_grad_done(&t);
 }
 
 Tensor *tensor_pow(Tensor *a, Tensor *b) {
@@ -431,5 +559,6 @@ const AgOpInfo ag_op_pow = {
     .id = AG_OP_POW, .name = "pow", .signature = "pow(input, exponent)", .params = "TT",
     .help = "x ** p element-wise, broadcasting",
     .rule = "grad_a = g * b * a^(b-1), grad_b = g * a^b * log(a)", .backward_name = "PowBackward",
-    .binary = tensor_pow, .backward = pow_backward, .flags = AG_OP_METHOD,
+    .binary = tensor_pow, .backward = pow_backward, .graph_backward = pow_graph,
+    .flags = AG_OP_METHOD,
 };

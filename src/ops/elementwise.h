@@ -254,7 +254,8 @@ static ALWAYS_INLINE void unary_backward(Function *self, Tensor *grad, BackwardB
 #define UNARY_ROW_TYPED(ID, NAME, HELP, RULE, BACKWARD_NAME, DTYPE_RULE)                 \
     {.id = AG_OP_##ID, .name = #NAME, .signature = #NAME "(input)", .params = "T",     \
      .help = HELP, .rule = RULE, .backward_name = BACKWARD_NAME, .unary = tensor_##NAME, \
-     .backward = NAME##_backward, .flags = AG_OP_METHOD, .dtype_rule = DTYPE_RULE}
+     .backward = NAME##_backward, .graph_backward = NAME##_graph, .flags = AG_OP_METHOD,   \
+     .dtype_rule = DTYPE_RULE}
 /* A row of a floating op (exp: an integer x gives a float result), and of
  * one that keeps an integer x's type (neg, relu, abs). */
 #define UNARY_ROW(ID, NAME, HELP, RULE, BACKWARD_NAME)                                 \

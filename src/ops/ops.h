@@ -16,6 +16,7 @@
 #define AG_OP_LIST(X)                                                          \
     /* binary.c */                                                             \
     X(ADD, add) X(SUB, sub) X(MUL, mul) X(DIV, div) X(POW, pow)                \
+    X(TANH_BACKWARD, tanh_backward)                                            \
     /* compare.c */                                                            \
     X(REMAINDER, remainder) X(FLOOR_DIVIDE, floor_divide)                      \
     X(EQ, eq) X(NE, ne) X(LT, lt) X(LE, le) X(GT, gt) X(GE, ge)                \
@@ -41,7 +42,7 @@
     X(MAX, max) X(MIN, min) X(ARGMAX, argmax) X(ARGMIN, argmin)                \
     /* reshape.c, transpose.c, matmul.c */                                     \
     X(RESHAPE, reshape) X(FLATTEN, flatten) X(SQUEEZE, squeeze)                \
-    X(UNSQUEEZE, unsqueeze) X(TRANSPOSE, transpose) X(PERMUTE, permute) X(T, t) \
+    X(UNSQUEEZE, unsqueeze) X(EXPAND, expand) X(TRANSPOSE, transpose) X(PERMUTE, permute) X(T, t) \
     X(MATMUL, matmul) X(DOT, dot) X(MV, mv) X(MM, mm) X(LINEAR, linear)       \
     /* nn.c */                                                                 \
     X(SOFTMAX, softmax) X(LOG_SOFTMAX, log_softmax)                            \

@@ -514,6 +514,32 @@ static void mean_backward(Function *self, void *ctx, Tensor *g) {
     tensor_release(a);
 }
 
+/* sum's and mean's gradients as recorded ops: g (mean: divided by n first,
+ * mean_backward's order) with the reduced dims kept at size 1, expanded to
+ * x's shape. */
+static int sum_mean_graph(Function *self, ReduceCtx *c, Tensor *g, Tensor **grads, bool mean) {
+    Tensor *x = self->inputs[0];
+    int64_t kept[AG_MAX_DIMS];
+    for (int d = 0; d < x->ndim; d++) kept[d] = (c->info.mask >> d) & 1 ? 1 : x->shape[d];
+    GradTemps t = {0};
+    Tensor *scaled = g;
+    if (mean) {
+        Groups gr = groups_of(x, c->info.mask);
+        scaled = ag_grad_tmp(&t, tensor_div(g, ag_grad_num(&t, (double)gr.n)));
+    }
+    Tensor *r = ag_grad_tmp(&t, tensor_reshape(scaled, x->ndim, kept));
+    grads[0] = ag_grad_out(&t, tensor_expand(r, x->ndim, x->shape));
+    return ag_grad_done(&t);
+}
+
+static int sum_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    return sum_mean_graph(self, ctx, g, grads, false);
+}
+
+static int mean_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    return sum_mean_graph(self, ctx, g, grads, true);
+}
+
 static Tensor *sum_forward(const char *op, int id, Tensor *x, const int64_t *dims, int ndims,
                            bool keepdim) {
     unsigned mask;
@@ -560,7 +586,7 @@ const AgOpInfo ag_op_sum = {
     .id = AG_OP_SUM, .name = "sum", .signature = "sum(input, dim=None, keepdim=False)",
     .params = "Tdb", .help = "sum of all elements, or over dim (an int or a tuple)",
     .rule = "grad_x = g, copied to every summed element", .backward_name = "SumBackward",
-    .call = sum_call, .backward = sum_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
+    .call = sum_call, .backward = sum_backward, .graph_backward = sum_graph, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
     .dtype_rule = AG_DTYPE_SUM,
 };
 
@@ -568,7 +594,7 @@ const AgOpInfo ag_op_mean = {
     .id = AG_OP_MEAN, .name = "mean", .signature = "mean(input, dim=None, keepdim=False)",
     .params = "Tdb", .help = "mean of all elements, or over dim (an int or a tuple)",
     .rule = "grad_x = g / n to each of the n averaged elements", .backward_name = "MeanBackward",
-    .call = mean_call, .backward = mean_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
+    .call = mean_call, .backward = mean_backward, .graph_backward = mean_graph, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
     .dtype_rule = AG_DTYPE_FLOAT_ONLY,
 };
 

@@ -4,7 +4,8 @@
  * tensor is contiguous, so a reshape always can be one): a write through
  * the result is a write to x. reshape's shape may have one -1, inferred
  * from the element count; the others compute theirs by PyTorch's rules.
- * Backward copies g back into x's shape.
+ * Backward copies g back into x's shape. And expand: x broadcast to a
+ * shape (a copy), whose backward sums g back to x's shape.
  */
 #include "../internal.h"
 
@@ -23,6 +24,14 @@ static void reshape_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *x = self->inputs[0];
     Tensor *dx = copy_as(g, x->ndim, x->shape);
     if (dx) ag_accumulate_grad(x, dx);
+}
+
+/* reshape, flatten, squeeze, unsqueeze as a recorded op: g reshaped back. */
+static int reshape_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)ctx;
+    Tensor *x = self->inputs[0];
+    grads[0] = tensor_reshape(g, x->ndim, x->shape);
+    return grads[0] ? 0 : -1;
 }
 
 /* Resolves one -1 in shape against numel; -1 with a message when the shape
@@ -74,7 +83,7 @@ const AgOpInfo ag_op_reshape = {
     .id = AG_OP_RESHAPE, .name = "reshape", .alias = "view", .signature = "reshape(input, *shape)",
     .params = "TD", .help = "the same elements in shape (d...); one d can be -1",
     .rule = "grad_x = g reshaped back to x's shape", .backward_name = "ReshapeBackward",
-    .call = reshape_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
+    .call = reshape_call, .backward = reshape_backward, .graph_backward = reshape_graph, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 /* ======================================================================
@@ -115,7 +124,7 @@ const AgOpInfo ag_op_flatten = {
     .id = AG_OP_FLATTEN, .name = "flatten", .signature = "flatten(input, start_dim=0, end_dim=-1)",
     .params = "Tii", .help = "dims start_dim to end_dim merged into one (all: a 1-D copy)",
     .rule = "grad_x = g reshaped back to x's shape", .backward_name = "FlattenBackward",
-    .call = flatten_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
+    .call = flatten_call, .backward = reshape_backward, .graph_backward = reshape_graph, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 /* squeeze(x): every dim of size 1 removed; squeeze_dim(x, dim): that one,
@@ -145,7 +154,7 @@ const AgOpInfo ag_op_squeeze = {
     .id = AG_OP_SQUEEZE, .name = "squeeze", .signature = "squeeze(input, dim=None)",
     .params = "Ti", .help = "dims of size 1 removed (only dim, if given and of size 1)",
     .rule = "grad_x = g reshaped back to x's shape", .backward_name = "SqueezeBackward",
-    .call = squeeze_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
+    .call = squeeze_call, .backward = reshape_backward, .graph_backward = reshape_graph, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 /* unsqueeze(x, dim): a dim of size 1 inserted at dim, in [-ndim-1, ndim]. */
@@ -172,5 +181,73 @@ const AgOpInfo ag_op_unsqueeze = {
     .id = AG_OP_UNSQUEEZE, .name = "unsqueeze", .signature = "unsqueeze(input, dim)",
     .params = "Ti", .help = "a dim of size 1 inserted at dim",
     .rule = "grad_x = g reshaped back to x's shape", .backward_name = "UnsqueezeBackward",
-    .call = unsqueeze_call, .backward = reshape_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
+    .call = unsqueeze_call, .backward = reshape_backward, .graph_backward = reshape_graph, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
+};
+
+/* ======================================================================
+ * expand: x broadcast to sizes, PyTorch's x.expand(*sizes): -1 keeps x's
+ * size, a dim of size 1 is repeated, new dims lead. A copy (ag's tensors
+ * are contiguous), not PyTorch's view. dx = g summed back to x's shape:
+ * the engine's own reduction of a broadcast gradient (ag_accumulate_grad).
+ * ====================================================================== */
+
+/* The expanded shape of x, or -1 with PyTorch's message. */
+static int expand_shape(const Tensor *x, int ndim, const int64_t *sizes, int64_t *shape) {
+    char sx[AG_SHAPE_STR_MAX], ss[AG_SHAPE_STR_MAX];
+    if (ndim < x->ndim)
+        return ag_fail("expand(torch.%sTensor{%s}, size=%s): the number of sizes provided (%d) "
+                       "must be greater or equal to the number of dimensions in the tensor (%d)",
+                       ag_dtype_scalar_name((AgDtype)x->dtype),
+                       ag_shape_list_str(x->ndim, x->shape, sx, sizeof sx),
+                       ag_shape_list_str(ndim, sizes, ss, sizeof ss),
+                       ndim, x->ndim), -1;
+    int lead = ndim - x->ndim;
+    for (int d = 0; d < ndim; d++) {
+        int64_t have = d < lead ? 1 : x->shape[d - lead];
+        if (sizes[d] == -1 && d < lead)
+            return ag_fail("The expanded size of the tensor (-1) isn't allowed in a leading, "
+                           "non-existing dimension %d", d), -1;
+        shape[d] = sizes[d] == -1 ? have : sizes[d];
+        if (shape[d] < 0 || (have != 1 && shape[d] != have))
+            return ag_fail("The expanded size of the tensor (%lld) must match the existing size "
+                           "(%lld) at non-singleton dimension %d.  Target sizes: %s.  Tensor "
+                           "sizes: %s", (long long)shape[d], (long long)have, d,
+                           ag_shape_list_str(ndim, sizes, ss, sizeof ss),
+                           ag_shape_list_str(x->ndim, x->shape, sx, sizeof sx)), -1;
+    }
+    return 0;
+}
+
+static void expand_backward(Function *self, void *ctx, Tensor *g) {
+    (void)ctx;
+    ag_accumulate_grad(self->inputs[0], tensor_retain(g));
+}
+
+static int expand_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    grads[0] = tensor_retain(g); /* summed to x's shape by the engine, recorded */
+    return 0;
+}
+
+Tensor *tensor_expand(Tensor *x, int ndim, const int64_t *sizes) {
+    if (!x || (ndim > 0 && !sizes)) return ag_fail("expand: argument is NULL");
+    if (ndim < 0 || ndim > AG_MAX_DIMS)
+        return ag_fail("expand: tensors have at most %d dimensions, not %d", AG_MAX_DIMS, ndim);
+    int64_t shape[AG_MAX_DIMS];
+    if (expand_shape(x, ndim, sizes, shape) != 0) return NULL;
+    Tensor *out = ag_broadcast_to(x, ndim, shape);
+    return ag_graph_record(out, AG_OP_EXPAND, &x, 1, NULL, 0);
+}
+
+static Tensor *expand_call(const AgOpArgs *a) {
+    return tensor_expand(a->t[0], a->num_dims, a->dims);
+}
+
+const AgOpInfo ag_op_expand = {
+    .id = AG_OP_EXPAND, .name = "expand", .signature = "expand(input, *sizes)",
+    .params = "TD", .help = "x repeated along its dims of size 1 (and new leading dims) to sizes; "
+                            "-1 keeps a dim (a copy, not a view)",
+    .rule = "grad_x = g summed back to x's shape", .backward_name = "ExpandBackward",
+    .call = expand_call, .backward = expand_backward, .graph_backward = expand_graph,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING, .dtype_rule = AG_DTYPE_FIRST,
 };

@@ -296,6 +296,16 @@ static void where_backward(Function *self, void *ctx, Tensor *g) {
     accumulate_all(in + 1, grads, 2, ok);
 }
 
+/* where's gradients as recorded ops: where(c, g, 0) and where(c, 0, g). */
+static int where_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    Tensor *c = self->inputs[0], *zero = ag_grad_num(&t, 0.0);
+    if (ag_grad_wanted(self, 1)) grads[1] = ag_grad_out(&t, tensor_where(c, g, zero));
+    if (ag_grad_wanted(self, 2)) grads[2] = ag_grad_out(&t, tensor_where(c, zero, g));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_where(Tensor *condition, Tensor *a, Tensor *b) {
     Tensor *in[] = {condition, a, b}, *out = select_out("where", in, 3);
     if (!out) return NULL;
@@ -314,6 +324,7 @@ const AgOpInfo ag_op_where = {
     .rule = "grad_input = g where condition, else 0; grad_other = g where not condition; "
             "condition gets none",
     .backward_name = "WhereBackward", .call = where_call, .backward = where_backward,
+    .graph_backward = where_graph,
     .flags = AG_OP_SAVES_READS, .dtype_rule = AG_DTYPE_NOT_FIRST,
     .grad_reads = {0, 1, 1}, /* the condition alone */
 };

@@ -27,6 +27,13 @@ static void neg_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, neg_grad_block, ctx);
 }
 
+static int neg_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    grads[0] = ag_grad_out(&t, tensor_neg(g));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_neg(Tensor *x) { return unary_forward(AG_OP_NEG, neg_block, x); }
 
 const AgOpInfo ag_op_neg = UNARY_ROW_INT(NEG, neg, "-x", "grad_x = -g", "NegBackward");
@@ -49,6 +56,14 @@ static void reciprocal_grad_block(const double *x, const double *y, const double
 
 static void reciprocal_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, reciprocal_grad_block, ctx);
+}
+
+static int reciprocal_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    Tensor *y = self->output;
+    grads[0] = ag_grad_out(&t, tensor_mul(ag_grad_tmp(&t, tensor_neg(g)), ag_grad_tmp(&t, tensor_mul(y, y))));
+    return ag_grad_done(&t);
 }
 
 Tensor *tensor_reciprocal(Tensor *x) { return unary_forward(AG_OP_RECIPROCAL, reciprocal_block, x); }
@@ -76,6 +91,13 @@ static void clone_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, clone_grad_block, ctx);
 }
 
+static int clone_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    grads[0] = tensor_retain(g);
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_clone(Tensor *x) { return unary_forward(AG_OP_CLONE, clone_block, x); }
 
 const AgOpInfo ag_op_clone =
@@ -101,6 +123,14 @@ static void sinh_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, sinh_grad_block, ctx);
 }
 
+static int sinh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    Tensor *x = self->inputs[0];
+    grads[0] = ag_grad_out(&t, tensor_mul(g, ag_grad_tmp(&t, tensor_cosh(x))));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_sinh(Tensor *x) { return unary_forward(AG_OP_SINH, sinh_block, x); }
 
 const AgOpInfo ag_op_sinh =
@@ -119,6 +149,14 @@ static void cosh_grad_block(const double *x, const double *y, const double *g, d
 
 static void cosh_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, cosh_grad_block, ctx);
+}
+
+static int cosh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    Tensor *x = self->inputs[0];
+    grads[0] = ag_grad_out(&t, tensor_mul(g, ag_grad_tmp(&t, tensor_sinh(x))));
+    return ag_grad_done(&t);
 }
 
 Tensor *tensor_cosh(Tensor *x) { return unary_forward(AG_OP_COSH, cosh_block, x); }
@@ -145,6 +183,14 @@ static void exp_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, exp_grad_block, ctx);
 }
 
+static int exp_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    Tensor *y = self->output;
+    grads[0] = ag_grad_out(&t, tensor_mul(g, y));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_exp(Tensor *x) { return unary_forward(AG_OP_EXP, exp_block, x); }
 
 const AgOpInfo ag_op_exp =
@@ -167,6 +213,14 @@ static void log_grad_block(const double *x, const double *y, const double *g, do
 
 static void log_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, log_grad_block, ctx);
+}
+
+static int log_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    Tensor *x = self->inputs[0];
+    grads[0] = ag_grad_out(&t, tensor_div(g, x));
+    return ag_grad_done(&t);
 }
 
 Tensor *tensor_log(Tensor *x) { return unary_forward(AG_OP_LOG, log_block, x); }
@@ -194,6 +248,14 @@ static void log10_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, log10_grad_block, ctx);
 }
 
+static int log10_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    Tensor *x = self->inputs[0];
+    grads[0] = ag_grad_out(&t, tensor_div(g, ag_grad_tmp(&t, tensor_mul(x, ag_grad_num(&t, 2.3025850929940456)))));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_log10(Tensor *x) { return unary_forward(AG_OP_LOG10, log10_block, x); }
 
 const AgOpInfo ag_op_log10 = UNARY_ROW(LOG10, log10, "base-10 logarithm",
@@ -212,6 +274,14 @@ static void log2_grad_block(const double *x, const double *y, const double *g, d
 
 static void log2_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, log2_grad_block, ctx);
+}
+
+static int log2_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    Tensor *x = self->inputs[0];
+    grads[0] = ag_grad_out(&t, tensor_div(g, ag_grad_tmp(&t, tensor_mul(x, ag_grad_num(&t, 0.6931471805599453)))));
+    return ag_grad_done(&t);
 }
 
 Tensor *tensor_log2(Tensor *x) { return unary_forward(AG_OP_LOG2, log2_block, x); }
@@ -236,6 +306,14 @@ static void sqrt_grad_block(const double *x, const double *y, const double *g, d
 
 static void sqrt_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, sqrt_grad_block, ctx);
+}
+
+static int sqrt_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    Tensor *y = self->output;
+    grads[0] = ag_grad_out(&t, tensor_div(g, ag_grad_tmp(&t, tensor_mul(ag_grad_num(&t, 2.0), y))));
+    return ag_grad_done(&t);
 }
 
 Tensor *tensor_sqrt(Tensor *x) { return unary_forward(AG_OP_SQRT, sqrt_block, x); }
@@ -264,6 +342,14 @@ static void tanh_grad_block(const double *x, const double *y, const double *g, d
 
 static void tanh_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, tanh_grad_block, ctx);
+}
+
+static int tanh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    Tensor *y = self->output;
+    grads[0] = ag_grad_out(&t, tensor_tanh_backward(g, y));
+    return ag_grad_done(&t);
 }
 
 Tensor *tensor_tanh(Tensor *x) { return unary_forward(AG_OP_TANH, tanh_block, x); }
@@ -312,6 +398,15 @@ void ag_sigmoid_values(const double *x, double *y, int64_t n) {
     forward_blocks_tail(sigmoid_block, sigmoid_tail, x, y, n, NULL);
 }
 
+static int sigmoid_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    Tensor *y = self->output;
+    Tensor *one_minus = ag_grad_tmp(&t, tensor_sub(ag_grad_num(&t, 1.0), y));
+    grads[0] = ag_grad_out(&t, tensor_mul(ag_grad_tmp(&t, tensor_mul(g, one_minus)), y));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_sigmoid(Tensor *x) {
     return unary_forward_tail(AG_OP_SIGMOID, sigmoid_block, sigmoid_tail, x, NULL, 0);
 }
@@ -342,6 +437,15 @@ static void relu_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, relu_grad_block, ctx);
 }
 
+static int relu_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    Tensor *y = self->output;
+    Tensor *zero = ag_grad_num(&t, 0.0);
+    grads[0] = ag_grad_out(&t, tensor_where(ag_grad_tmp(&t, tensor_le(y, zero)), zero, g));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_relu(Tensor *x) { return unary_forward(AG_OP_RELU, relu_block, x); }
 
 const AgOpInfo ag_op_relu = UNARY_ROW_INT(RELU, relu, "max(x, 0)",
@@ -366,6 +470,14 @@ static void abs_grad_block(const double *x, const double *y, const double *g, do
 
 static void abs_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, abs_grad_block, ctx);
+}
+
+static int abs_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    Tensor *x = self->inputs[0];
+    grads[0] = ag_grad_out(&t, tensor_mul(g, ag_grad_tmp(&t, tensor_sign(x))));
+    return ag_grad_done(&t);
 }
 
 Tensor *tensor_abs(Tensor *x) { return unary_forward(AG_OP_ABS, abs_block, x); }
@@ -394,6 +506,14 @@ static void sin_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, sin_grad_block, ctx);
 }
 
+static int sin_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    Tensor *x = self->inputs[0];
+    grads[0] = ag_grad_out(&t, tensor_mul(g, ag_grad_tmp(&t, tensor_cos(x))));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_sin(Tensor *x) { return unary_forward(AG_OP_SIN, sin_block, x); }
 
 const AgOpInfo ag_op_sin = UNARY_ROW(SIN, sin, "sine", "grad_x = g * cos(x)", "SinBackward");
@@ -419,6 +539,14 @@ static void cos_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, cos_grad_block, ctx);
 }
 
+static int cos_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    Tensor *x = self->inputs[0];
+    grads[0] = ag_grad_out(&t, tensor_mul(ag_grad_tmp(&t, tensor_neg(g)), ag_grad_tmp(&t, tensor_sin(x))));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_cos(Tensor *x) { return unary_forward(AG_OP_COS, cos_block, x); }
 
 const AgOpInfo ag_op_cos = UNARY_ROW(COS, cos, "cosine", "grad_x = -g * sin(x)", "CosBackward");
@@ -442,6 +570,13 @@ static void sign_grad_block(const double *x, const double *y, const double *g, d
 
 static void sign_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, sign_grad_block, ctx);
+}
+
+static int sign_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self, (void)ctx;
+    GradTemps t = {0};
+    grads[0] = ag_grad_out(&t, ag_tensor_filled_like(g, 0.0));
+    return ag_grad_done(&t);
 }
 
 Tensor *tensor_sign(Tensor *x) { return unary_forward(AG_OP_SIGN, sign_block, x); }

@@ -69,16 +69,18 @@ static double eval_loss(BuildFn build, const void *arg, Tensor **consts, const T
  * so that a new op cannot pass the suite untested; and, [1], the same for
  * the float32 pass. An op is known by its backward function (ops that
  * share one, as reshape and flatten, are covered together). */
-static bool fd_covered[2][AG_OP_COUNT];
+static bool fd_covered[3][AG_OP_COUNT]; /* [2]: the create_graph pass */
 
-static void mark_covered(const Function *fn, bool float32) {
+enum { PASS_FLOAT64, PASS_FLOAT32, PASS_GRAPH };
+
+static void mark_covered(const Function *fn, int pass) {
     for (int i = 0; i < ag_op_count(); i++)
-        if (ag_op_at(i)->backward == fn->apply) fd_covered[float32][i] = true;
+        if (ag_op_at(i)->backward == fn->apply) fd_covered[pass][i] = true;
 }
 
 /* Marks the ops of out's graph (each Function once: the marks are
  * per pass, from ag's reachability stamps' own counter). */
-static void cover_graph(const Tensor *out, bool float32) {
+static void cover_graph(const Tensor *out, int pass) {
     enum { MAX = 4096 };
     static const Function *stack[MAX], *seen[MAX];
     int top = 0, num_seen = 0;
@@ -89,7 +91,7 @@ static void cover_graph(const Tensor *out, bool float32) {
         for (int i = 0; i < num_seen && !again; i++) again = seen[i] == fn;
         if (again || num_seen == MAX) continue;
         seen[num_seen++] = fn;
-        mark_covered(fn, float32);
+        mark_covered(fn, pass);
         for (int i = 0; i < fn->num_inputs && top < MAX; i++) {
             const Tensor *in = fn->inputs[i];
             if (in->grad_fn && tensor_has_graph(in)) stack[top++] = in->grad_fn;
@@ -103,16 +105,18 @@ void test_fd_coverage(void) {
         const AgOpInfo *op = ag_op_at(i);
         /* to's derivative, the identity across a rounding, is checked exactly */
         if (!op->backward || op->id == AG_OP_TO) continue;
-        for (int f32 = 0; f32 < 2; f32++) {
-            if (fd_covered[f32][i]) continue;
+        static const char *const pass_name[] = {"finite-difference", "float32",
+                                                 "create_graph (second-order)"};
+        for (int pass = 0; pass < 3; pass++) {
+            /* ops not yet written as recorded ops are refused by create_graph */
+            if (fd_covered[pass][i] || (pass == PASS_GRAPH && !op->graph_backward)) continue;
             missing++;
-            CHECK(false, "op %s has a backward that no %s check ran", op->name,
-                  f32 ? "float32" : "finite-difference");
+            CHECK(false, "op %s has a backward that no %s check ran", op->name, pass_name[pass]);
         }
     }
     if (missing == 0)
-        CHECK(true, "every op with a backward was checked against finite differences and in "
-                    "float32");
+        CHECK(true, "every op with a backward was checked against finite differences, in "
+                    "float32 and to the second order");
 }
 
 /* ---- the float32 pass ----------------------------------------------------
@@ -207,7 +211,7 @@ static bool run_build(const char *name, BuildFn build, const void *arg, Tensor *
     if (!CHECK(r->out != NULL, "%s (float%d): forward failed: %s", name, float32 ? 32 : 64,
                ag_error()))
         return false;
-    if (float32) cover_graph(r->out, true);
+    if (float32) cover_graph(r->out, PASS_FLOAT32);
     const char *where = float32 ? promoted_op(r->out) : NULL;
     bool ok = CHECK(!where, "%s (float32): %s gives a result that is not float32", name, where);
     Tensor *wt = as_float32(w, float32);
@@ -278,10 +282,152 @@ static bool check_float32(const char *name, BuildFn build, const void *arg, Tens
     return ok;
 }
 
+/* ---- the create_graph pass ----------------------------------------------
+ * After the float64 and float32 checks: the gradient made by every op's
+ * graph_backward (recorded ops, create_graph) must have the bits of the
+ * first-order kernels the finite differences just verified (ENGINE.md
+ * version 3: one definition, two paths that cannot drift), and its own
+ * gradient, the Hessian-vector product d/dx sum_i <grad_i(x), v_i> for fixed
+ * random v, must agree with central differences of the first-order
+ * gradient: |analytic - numeric| <= 1e-5 + 1e-4 |numeric| (h = 1e-6: the
+ * difference of two gradients carries rounding of some 1e-16 |grad| / h,
+ * far below; the kinks are where the first-order check placed them, away).
+ * A build through an op that has no graph_backward yet is skipped (and its
+ * op counted as not covered, test_fd_coverage). */
+
+/* sum_i <grad_i, v_i> by the first-order path, at the values of consts
+ * (inputs requiring grad where want[i]). */
+static double grad_dot(BuildFn build, const void *arg, Tensor **consts, const bool *want, int n,
+                       const Tensor *w, Tensor *const *v) {
+    Tensor *in[MAX_INPUTS];
+    for (int i = 0; i < n; i++) {
+        in[i] = tensor_copy(consts[i]);
+        if (want[i]) tensor_set_requires_grad(in[i], true);
+    }
+    Run r = {0};
+    double dot = NAN;
+    if (run_build("grad_dot", build, arg, in, n, w, false, &r)) {
+        dot = 0.0;
+        for (int i = 0; i < n; i++)
+            for (int64_t k = 0; want[i] && r.grads[i] && k < r.grads[i]->numel; k++)
+                dot += r.grads[i]->data[k] * v[i]->data[k];
+    }
+    release_run(&r, n);
+    for (int i = 0; i < n; i++) tensor_release(in[i]);
+    return dot;
+}
+
+/* Every gradient of the create_graph path is the first-order one's bits
+ * (first[i]: NULL where backward reached nothing, a zero gradient). */
+static bool same_bits(const char *name, Tensor *const *got, Tensor *const *first, const bool *want,
+                      int n) {
+    for (int i = 0; i < n; i++) {
+        if (!want[i]) continue;
+        const Tensor *a = got[i], *b = first[i];
+        int64_t numel = a ? a->numel : b ? b->numel : 0;
+        for (int64_t k = 0; k < numel; k++) {
+            double x = a ? a->data[k] : 0.0, y = b ? b->data[k] : 0.0;
+            if (!same_double(x, y) && !(x == 0.0 && y == 0.0))
+                return CHECK(false, "%s (create_graph): d/d input %d [%lld] is %.17g, the "
+                             "first-order kernel gives %.17g", name, i, (long long)k, x, y);
+        }
+    }
+    return true;
+}
+
+/* The Hessian-vector products (inputs' ->grad after differentiating
+ * sum_i <grads[i], v_i>) against central differences of grad_dot. */
+static bool check_hvp(const char *name, BuildFn build, const void *arg, Tensor **inputs,
+                      const bool *want, int n, const Tensor *w, Tensor *const *v) {
+    Tensor *consts[MAX_INPUTS];
+    for (int i = 0; i < n; i++) consts[i] = tensor_copy(inputs[i]);
+    const double h = 1e-6;
+    bool ok = true;
+    for (int i = 0; ok && i < n; i++) {
+        const Tensor *hv = inputs[i]->grad; /* NULL: no second-order term reached it */
+        for (int64_t k = 0; ok && want[i] && k < consts[i]->numel; k++) {
+            double saved = consts[i]->data[k];
+            consts[i]->data[k] = saved + h;
+            double up = grad_dot(build, arg, consts, want, n, w, v);
+            consts[i]->data[k] = saved - h;
+            double down = grad_dot(build, arg, consts, want, n, w, v);
+            consts[i]->data[k] = saved;
+            double numeric = (up - down) / (2 * h), analytic = hv ? hv->data[k] : 0.0;
+            if (!(fabs(analytic - numeric) <= 1e-5 + 1e-4 * fabs(numeric)))
+                ok = CHECK(false, "%s (create_graph): d2/d input %d [%lld]: analytic %.10g, "
+                           "numeric %.10g", name, i, (long long)k, analytic, numeric);
+        }
+    }
+    for (int i = 0; i < n; i++) tensor_release(consts[i]);
+    return ok;
+}
+
+/* The pass. inputs' ->grad hold the first-order gradients (fd_check's
+ * backward); they are put back as they were. */
+static bool check_graph_backward(const char *name, BuildFn build, const void *arg,
+                                 Tensor **inputs, int n, Tensor *w) {
+    bool want[MAX_INPUTS];
+    Tensor *first[MAX_INPUTS], *got[MAX_INPUTS] = {0}, *v[MAX_INPUTS] = {0}, *ins[MAX_INPUTS];
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        want[i] = inputs[i]->requires_grad;
+        first[i] = inputs[i]->grad; /* taken; put back at the end */
+        inputs[i]->grad = NULL;
+        if (want[i]) ins[m++] = inputs[i];
+    }
+    Tensor *out = build(inputs, arg), *weighted = tensor_mul(out, w), *loss = tensor_sum(weighted);
+    tensor_release(weighted);
+    tensor_release(out);
+    Tensor *made[MAX_INPUTS] = {0};
+    bool ok = true, skipped = false;
+    if (m > 0 && loss->requires_grad && ag_grad(1, &loss, NULL, m, ins, AG_CREATE_GRAPH, true, made) != 0) {
+        skipped = strncmp(ag_error(), "create_graph:", 13) == 0;
+        ok = skipped || CHECK(false, "%s (create_graph): grad failed: %s", name, ag_error());
+    }
+    for (int i = 0, j = 0; i < n; i++)
+        if (want[i]) got[i] = made[j++];
+    ok = ok && !skipped && same_bits(name, got, first, want, n);
+    if (ok) cover_graph(loss, PASS_GRAPH); /* (a linear op's gradient has no graph) */
+    /* The second order: differentiate sum_i <got_i, v_i>. */
+    Tensor *total = NULL;
+    for (int i = 0; ok && i < n; i++) {
+        if (!want[i] || !got[i]) continue;
+        v[i] = test_uniform(-1.0, 1.0, false, got[i]->ndim, got[i]->shape);
+        Tensor *p = tensor_mul(got[i], v[i]), *s = tensor_sum(p);
+        tensor_release(p);
+        if (total) {
+            Tensor *sum = tensor_add(total, s);
+            tensor_release(total);
+            tensor_release(s);
+            s = sum;
+        }
+        total = s;
+    }
+    for (int i = 0; i < n; i++) tensor_zero_grad(inputs[i]);
+    if (ok && total && total->requires_grad) {
+        ok = CHECK(backward(total) == 0, "%s (create_graph): backward of the gradient failed: %s",
+                   name, ag_error());
+    }
+    for (int i = 0; i < n; i++)
+        if (want[i] && !v[i]) v[i] = test_uniform(-1.0, 1.0, false, inputs[i]->ndim, inputs[i]->shape);
+    ok = ok && check_hvp(name, build, arg, inputs, want, n, w, v);
+    tensor_release(total);
+    tensor_release(loss);
+    ag_graph_free();
+    for (int i = 0; i < n; i++) {
+        tensor_release(got[i]);
+        tensor_release(v[i]);
+        tensor_release(inputs[i]->grad);
+        inputs[i]->grad = first[i];
+    }
+    if (ok && !skipped) CHECK(true, "%s (create_graph)", name);
+    return ok;
+}
+
 bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs, int n) {
     Tensor *out = build(inputs, arg);
     if (!CHECK(out != NULL, "%s: forward failed: %s", name, ag_error())) return false;
-    cover_graph(out, false);
+    cover_graph(out, PASS_FLOAT64);
     Tensor *w = test_uniform(0.5, 1.5, false, out->ndim, out->shape);
     Tensor *weighted = tensor_mul(out, w);
     Tensor *loss = tensor_sum(weighted);
@@ -321,6 +467,7 @@ bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs,
     for (int i = 0; i < n; i++) tensor_release(consts[i]);
     if (ok) CHECK(true, "%s", name);
     ok = ok && check_float32(name, build, arg, inputs, n, w);
+    ok = ok && check_graph_backward(name, build, arg, inputs, n, w);
     tensor_release(w);
     return ok;
 }
@@ -333,7 +480,7 @@ static const struct {
 } groups[] = {
     GROUP(core), GROUP(ops), GROUP(errors), GROUP(matmul), GROUP(limits), GROUP(numerics),
     GROUP(syntax_ops), GROUP(optim), GROUP(backward), GROUP(index), GROUP(losses),
-    GROUP(elementwise), GROUP(reduce), GROUP(sum_order), GROUP(math_bits), GROUP(inplace), GROUP(retain), GROUP(dtype),
+    GROUP(elementwise), GROUP(reduce), GROUP(sum_order), GROUP(math_bits), GROUP(inplace), GROUP(retain), GROUP(graph), GROUP(dtype),
     GROUP(cumulative),
     GROUP(random), GROUP(layers),
 };

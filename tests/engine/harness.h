@@ -83,6 +83,7 @@ void test_inplace(void);
 void test_random(void);
 void test_layers(void);
 void test_retain(void);
+void test_graph(void);
 void test_dtype(void);
 void test_cumulative(void);
 

@@ -1,0 +1,222 @@
+/*
+ * test_graph.c — gradients of gradients (AG_CREATE_GRAPH): derivatives to
+ * the fourth order and a Hessian-vector product against PyTorch's numbers
+ * (graph_cases.h, from graph_cases.py), backward(create_graph) accumulating
+ * into .grad as a recorded sum, the refusal of an op without a
+ * graph_backward (by name, nothing changed), and the finite-difference
+ * checks of the ops made for it (tanh_backward, expand). Every op's own
+ * second derivative is checked by fd_check's create_graph pass.
+ */
+#include "harness.h"
+
+#include "graph_cases.h"
+
+/* got's n values are want's within 1e-14 (matches_torch). */
+static bool agrees(const char *what, const Tensor *got, const double *want, int64_t n) {
+    if (!CHECK(got && got->numel == n, "%s: %s", what, got ? "wrong size" : ag_error()))
+        return false;
+    for (int64_t k = 0; k < n; k++)
+        if (!matches_torch(got->data[k], want[k]))
+            return CHECK(false, "%s [%lld]: %.17g, PyTorch %.17g", what, (long long)k,
+                         got->data[k], want[k]);
+    return CHECK(true, "%s", what);
+}
+
+static Tensor *x3(void) { return tensor_create(SHAPE(3), (double[]){0.5, -1.25, 2.0}, true); }
+
+/* d/dx of sum(g), g a gradient made with create_graph; NULL on failure. */
+static Tensor *grad_of_sum(Tensor *g, Tensor *x, unsigned flags) {
+    Tensor *s = tensor_sum(g), *r = NULL;
+    if (ag_grad(1, &s, NULL, 1, &x, flags, false, &r) != 0) r = NULL;
+    tensor_release(s);
+    return r;
+}
+
+static void test_cube_to_third_order(void) {
+    Tensor *x = x3(), *three = tensor_number(3, AG_INT64), *c = tensor_pow(x, three);
+    Tensor *y = tensor_sum(c), *g1 = NULL;
+    CHECK(ag_grad(1, &y, NULL, 1, &x, AG_CREATE_GRAPH, false, &g1) == 0, "x^3: %s", ag_error());
+    Tensor *g2 = g1 ? grad_of_sum(g1, x, AG_CREATE_GRAPH) : NULL;
+    Tensor *g3 = g2 ? grad_of_sum(g2, x, 0) : NULL;
+    agrees("d/dx x^3 = 3x^2", g1, cube_d1, 3);
+    CHECK(g1 && g1->requires_grad && !tensor_is_leaf(g1), "the first derivative has a graph");
+    agrees("d2/dx2 x^3 = 6x", g2, cube_d2, 3);
+    agrees("d3/dx3 x^3 = 6", g3, cube_d3, 3);
+    CHECK(g3 && !g3->requires_grad, "without create_graph the gradient is a constant");
+    CHECK(x->grad == NULL, "grad() leaves x.grad alone");
+    Tensor *all[] = {x, three, c, y, g1, g2, g3};
+    for (int i = 0; i < 7; i++) tensor_release(all[i]);
+    ag_graph_free();
+}
+
+/* Four derivatives of tanh (tanh_backward's own gradient, then its own). */
+static void test_tanh_to_fourth_order(void) {
+    static const double *const want[] = {tanh_d1, tanh_d2, tanh_d3, tanh_d4};
+    Tensor *x = x3(), *t = tensor_tanh(x), *y = tensor_sum(t);
+    tensor_release(t);
+    for (int k = 0; k < 4; k++) {
+        Tensor *g = NULL;
+        CHECK(ag_grad(1, &y, NULL, 1, &x, AG_CREATE_GRAPH, false, &g) == 0, "order %d: %s",
+              k + 1, ag_error());
+        char what[48];
+        snprintf(what, sizeof what, "derivative %d of tanh", k + 1);
+        agrees(what, g, want[k], 3);
+        tensor_release(y);
+        y = g ? tensor_sum(g) : NULL;
+        tensor_release(g);
+        if (!y) break;
+    }
+    tensor_release(y);
+    tensor_release(x);
+    ag_graph_free();
+}
+
+/* f(x, w) = sum(exp(sin(x) * w) / (1 + x^2)): the gradient and the
+ * Hessian-vector product, with w broadcast along x's rows. */
+static void test_hessian_vector_product(void) {
+    Tensor *x = tensor_create(SHAPE(2, 3), (double[]){0.3, -0.7, 1.1, 0.9, 0.2, -0.4}, true);
+    Tensor *w = tensor_create(SHAPE(3), (double[]){0.5, -1.5, 0.25}, true);
+    Tensor *v = tensor_create(SHAPE(2, 3), (double[]){1.0, -2.0, 0.5, 0.25, 1.5, -1.0}, false);
+    Tensor *u = tensor_create(SHAPE(3), (double[]){0.75, -0.5, 2.0}, false);
+    Tensor *sx = tensor_sin(x), *p = tensor_mul(sx, w), *e = tensor_exp(p);
+    Tensor *one = tensor_number(1, AG_INT64), *two = tensor_number(2, AG_INT64);
+    Tensor *sq = tensor_pow(x, two), *den = tensor_add(one, sq), *q = tensor_div(e, den);
+    Tensor *f = tensor_sum(q), *ins[] = {x, w}, *g[2] = {0}, *h[2] = {0};
+    CHECK(ag_grad(1, &f, NULL, 2, ins, AG_CREATE_GRAPH, false, g) == 0, "grad: %s", ag_error());
+    agrees("d f / d x", g[0], hvp_gx, 6);
+    agrees("d f / d w", g[1], hvp_gw, 3);
+    if (g[0] && g[1]) {
+        Tensor *a = tensor_mul(g[0], v), *b = tensor_mul(g[1], u);
+        Tensor *sa = tensor_sum(a), *sb = tensor_sum(b), *s = tensor_add(sa, sb);
+        CHECK(ag_grad(1, &s, NULL, 2, ins, 0, false, h) == 0, "hvp: %s", ag_error());
+        agrees("H v, x part", h[0], hvp_hx, 6);
+        agrees("H v, w part", h[1], hvp_hw, 3);
+        Tensor *tmp[] = {a, b, sa, sb, s};
+        for (int i = 0; i < 5; i++) tensor_release(tmp[i]);
+    }
+    Tensor *all[] = {x, w, v, u, sx, p, e, one, two, sq, den, q, f, g[0], g[1], h[0], h[1]};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) tensor_release(all[i]);
+    ag_graph_free();
+}
+
+/* y.backward(create_graph=True): x.grad has a graph; a second backward
+ * through it adds to x.grad (PyTorch's numbers). */
+static void test_backward_create_graph(void) {
+    Tensor *x = x3(), *two = tensor_number(2, AG_INT64), *sq = tensor_pow(x, two);
+    Tensor *s = tensor_sigmoid(x);
+    Tensor *p = tensor_mul(sq, s), *y = tensor_sum(p);
+    CHECK(ag_backward(1, &y, NULL, AG_CREATE_GRAPH, 0, NULL) == 0, "backward: %s", ag_error());
+    CHECK(x->grad && x->grad->requires_grad && tensor_has_graph(x->grad),
+          "x.grad has a graph of its own");
+    Tensor *gx = tensor_mul(x->grad, x), *z = tensor_sum(gx);
+    CHECK(backward(z) == 0, "backward through x.grad: %s", ag_error());
+    agrees("x.grad after both", x->grad, acc_grad, 3);
+    Tensor *all[] = {x, two, sq, s, p, y, gx, z};
+    for (int i = 0; i < 8; i++) tensor_release(all[i]);
+    ag_graph_free();
+}
+
+/* An op without a graph_backward: refused by its Function's name before
+ * anything changes (x.grad as it was, the graph still there). */
+static void test_refusal(void) {
+    const AgOpInfo *none = NULL;
+    for (int i = 0; i < ag_op_count() && !none; i++)
+        if (ag_op_at(i)->backward && !ag_op_at(i)->graph_backward) none = ag_op_at(i);
+    if (!none) {
+        CHECK(true, "every op has a graph_backward: nothing to refuse");
+        return;
+    }
+    /* Any op will do for the mechanism: a Function's apply made to look
+     * like the op's, on a graph of exp. */
+    Tensor *x = x3(), *e = tensor_exp(x), *y = tensor_sum(e);
+    ApplyFn saved = e->grad_fn->apply;
+    const char *name = e->grad_fn->name;
+    e->grad_fn->apply = none->backward;
+    e->grad_fn->name = none->backward_name;
+    Tensor *g = NULL;
+    CHECK(ag_grad(1, &y, NULL, 1, &x, AG_CREATE_GRAPH, false, &g) == -1 && g == NULL &&
+              strstr(ag_error(), none->backward_name) && strstr(ag_error(), "create_graph"),
+          "refused by name: %s", ag_error());
+    CHECK(x->grad == NULL && tensor_has_graph(y), "nothing changed");
+    e->grad_fn->apply = saved;
+    e->grad_fn->name = name;
+    CHECK(backward(y) == 0 && x->grad, "the graph still runs first-order: %s", ag_error());
+    Tensor *all[] = {x, e, y};
+    for (int i = 0; i < 3; i++) tensor_release(all[i]);
+}
+
+/* Rows that share a backward share its graph_backward: the engine finds a
+ * Function's row by its backward. */
+static void test_rows_agree(void) {
+    bool ok = true;
+    for (int i = 0; i < ag_op_count(); i++)
+        for (int j = i + 1; j < ag_op_count(); j++) {
+            const AgOpInfo *a = ag_op_at(i), *b = ag_op_at(j);
+            if (a->backward && a->backward == b->backward && a->graph_backward != b->graph_backward)
+                ok = CHECK(false, "%s and %s share a backward but not a graph_backward", a->name,
+                           b->name);
+        }
+    CHECK(ok, "rows sharing a backward share a graph_backward");
+}
+
+static Tensor *build_tanh_backward(Tensor **in, const void *arg) {
+    (void)arg;
+    return tensor_tanh_backward(in[0], in[1]);
+}
+
+typedef struct {
+    int ndim;
+    int64_t sizes[4];
+} Sizes;
+
+static Tensor *build_expand(Tensor **in, const void *arg) {
+    const Sizes *s = arg;
+    return tensor_expand(in[0], s->ndim, s->sizes);
+}
+
+static void test_new_ops(void) {
+    Tensor *in[] = {test_uniform(-2, 2, true, SHAPE(2, 3)), test_uniform(-0.9, 0.9, true, SHAPE(2, 3))};
+    fd_check("tanh_backward", build_tanh_backward, NULL, in, 2);
+    tensor_release(in[0]);
+    tensor_release(in[1]);
+    static const struct {
+        int ndim;
+        int64_t shape[3];
+        Sizes to;
+    } cases[] = {
+        {1, {3}, {2, {4, 3}}},
+        {2, {2, 1}, {2, {2, 5}}},
+        {2, {1, 3}, {3, {2, -1, 3}}},
+        {0, {0}, {2, {2, 2}}},
+        {3, {1, 2, 1}, {4, {2, 3, -1, 4}}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        Tensor *x = test_uniform(-1, 1, true, cases[c].ndim, cases[c].shape);
+        char label[32];
+        snprintf(label, sizeof label, "expand %zu", c);
+        fd_check(label, build_expand, &cases[c].to, &x, 1);
+        tensor_release(x);
+    }
+    Tensor *x = tensor_create(SHAPE(3, 2), NULL, false);
+    Tensor *bad = tensor_expand(x, 2, (int64_t[]){3, 4});
+    CHECK(!bad && strcmp(ag_error(), "The expanded size of the tensor (4) must match the existing "
+                         "size (2) at non-singleton dimension 1.  Target sizes: [3, 4].  Tensor "
+                         "sizes: [3, 2]") == 0, "expand's refusal is PyTorch's: %s", ag_error());
+    bad = tensor_expand(x, 1, (int64_t[]){4});
+    CHECK(!bad && strstr(ag_error(), "the number of sizes provided (1) must be greater or equal "
+                         "to the number of dimensions in the tensor (2)"), "%s", ag_error());
+    bad = tensor_expand(x, 3, (int64_t[]){-1, 3, 2});
+    CHECK(!bad && strstr(ag_error(), "isn't allowed in a leading, non-existing dimension 0"), "%s",
+          ag_error());
+    tensor_release(x);
+}
+
+void test_graph(void) {
+    test_cube_to_third_order();
+    test_tanh_to_fourth_order();
+    test_hessian_vector_product();
+    test_backward_create_graph();
+    test_refusal();
+    test_rows_agree();
+    test_new_ops();
+}
