@@ -54,19 +54,18 @@ static bool arg_tensors(Session *s, CallArgs *a, int i, bool none_ok, Tensor ***
     return true;
 }
 
-/* The flags PyTorch's backward and autograd.grad share: retain_graph
- * (None: create_graph's value) and create_graph, which ag refuses until
- * backward records the gradient's graph. */
-static bool arg_retain(Session *s, CallArgs *a, int retain_i, int create_i, bool *retain) {
-    bool create = false;
-    *retain = false;
+/* The flags PyTorch's backward and autograd.grad share, as the engine's
+ * graph_flags: retain_graph (None: create_graph's value) and create_graph
+ * (the gradients get graphs of their own; the engine then keeps the graph
+ * it ran through, whatever retain_graph says). */
+static bool arg_graph_flags(Session *s, CallArgs *a, int retain_i, int create_i,
+                            unsigned *flags) {
+    bool create = false, retain = false;
     if (!arg_bool(s, a, create_i, &create) ||
-        (arg_present(a, retain_i) && !arg_bool(s, a, retain_i, retain)))
+        (arg_present(a, retain_i) && a->arg[retain_i].kind != VAL_NONE &&
+         !arg_bool(s, a, retain_i, &retain)))
         return false;
-    if (create)
-        return arg_error(s, a, create_i, "create_graph=True is not supported yet: ag's "
-                         "backward does not record the gradient's own graph, so gradients "
-                         "are constants (higher-order gradients come later)");
+    *flags = (create ? AG_CREATE_GRAPH : 0) | (retain ? AG_RETAIN_GRAPH : 0);
     return true;
 }
 
@@ -75,7 +74,7 @@ static bool arg_retain(Session *s, CallArgs *a, int retain_i, int create_i, bool
  * create_graph, grad_variables, inputs): the same engine call, ag_backward.
  * In a .ag file, prints the .grads that changed. */
 static bool run_backward(Session *s, CallArgs *a, int n, Tensor **ys, Tensor **grads,
-                         bool retain, int num_inputs, Tensor **inputs) {
+                         unsigned flags, int num_inputs, Tensor **inputs) {
     /* Hold each leaf's current gradient: accumulate_grad then leaves it as
      * it was, so a changed pointer means "received a gradient". */
     Tensor **before = calloc((size_t)s->num_vars + 1, sizeof *before);
@@ -83,7 +82,7 @@ static bool run_backward(Session *s, CallArgs *a, int n, Tensor **ys, Tensor **g
     for (int i = 0; i < s->num_vars; i++)
         if (s->vars[i].value.kind == VAL_TENSOR)
             before[i] = tensor_retain(s->vars[i].value.as.tensor->grad);
-    bool ok = ag_backward(n, ys, grads, retain ? AG_RETAIN_GRAPH : 0, num_inputs, inputs) == 0;
+    bool ok = ag_backward(n, ys, grads, flags, num_inputs, inputs) == 0;
     if (!ok) autograd_error(s, a);
     else if (!s->quiet && !s->python && session_print_grads(s, before) == 0 && s->interactive)
         fprintf(s->out, "note: no variable received a gradient: the leaves this backward "
@@ -96,13 +95,13 @@ static bool run_backward(Session *s, CallArgs *a, int n, Tensor **ys, Tensor **g
 static BUILTIN(bi_backward) {
     (void)out;
     Tensor *y = NULL, *g = NULL, **inputs = NULL;
-    bool retain;
+    unsigned flags = 0;
     int num_inputs = 0;
     if (!arg_tensor(s, a, 0, &y) || (arg_present(a, 1) && !arg_tensor(s, a, 1, &g)) ||
-        !arg_retain(s, a, 2, 3, &retain) ||
+        !arg_graph_flags(s, a, 2, 3, &flags) ||
         (arg_present(a, 4) && !arg_tensors(s, a, 4, false, &inputs, &num_inputs)))
         return false;
-    bool ok = run_backward(s, a, 1, &y, &g, retain, num_inputs, inputs);
+    bool ok = run_backward(s, a, 1, &y, &g, flags, num_inputs, inputs);
     free(inputs);
     return ok;
 }
@@ -113,15 +112,16 @@ static BUILTIN(bi_autograd_backward) {
     Tensor **ys = NULL, **grads = NULL, **inputs = NULL;
     int n = 0, num_grads = 0, num_inputs = 0;
     int grads_i = arg_present(a, 1) ? 1 : 4; /* grad_variables: grad_tensors's old name */
-    bool retain, ok = arg_tensors(s, a, 0, false, &ys, &n) &&
+    unsigned flags = 0;
+    bool ok = arg_tensors(s, a, 0, false, &ys, &n) &&
                       (!arg_present(a, grads_i) ||
                        arg_tensors(s, a, grads_i, true, &grads, &num_grads)) &&
-                      arg_retain(s, a, 2, 3, &retain) &&
+                      arg_graph_flags(s, a, 2, 3, &flags) &&
                       (!arg_present(a, 5) || arg_tensors(s, a, 5, false, &inputs, &num_inputs));
     if (ok && grads && num_grads != n)
         ok = arg_error(s, a, grads_i, "RuntimeError: grad_tensors has %d tensors, for %d "
                        "outputs: they must be as many", num_grads, n);
-    if (ok) ok = run_backward(s, a, n, ys, grads, retain, num_inputs, inputs);
+    if (ok) ok = run_backward(s, a, n, ys, grads, flags, num_inputs, inputs);
     free(ys), free(grads), free(inputs);
     return ok;
 }
@@ -133,17 +133,18 @@ static BUILTIN(bi_autograd_backward) {
 static BUILTIN(bi_autograd_grad) {
     Tensor **ys = NULL, **inputs = NULL, **grads = NULL, **results = NULL;
     int n = 0, num_inputs = 0, num_grads = 0;
-    bool retain, allow_unused = false;
+    unsigned flags = 0;
+    bool allow_unused = false;
     bool ok = arg_tensors(s, a, 0, false, &ys, &n) &&
               arg_tensors(s, a, 1, false, &inputs, &num_inputs) &&
               (!arg_present(a, 2) || arg_tensors(s, a, 2, true, &grads, &num_grads)) &&
-              arg_retain(s, a, 3, 4, &retain) && arg_bool(s, a, 5, &allow_unused);
+              arg_graph_flags(s, a, 3, 4, &flags) && arg_bool(s, a, 5, &allow_unused);
     if (ok && grads && num_grads != n)
         ok = arg_error(s, a, 2, "RuntimeError: grad_outputs has %d tensors, for %d outputs: "
                        "they must be as many", num_grads, n);
     if (ok && !(results = calloc((size_t)num_inputs + 1, sizeof *results)))
         ok = session_fail(s, a->line, a->col, "out of memory");
-    if (ok && ag_grad(n, ys, grads, num_inputs, inputs, retain ? AG_RETAIN_GRAPH : 0, allow_unused, results) != 0)
+    if (ok && ag_grad(n, ys, grads, num_inputs, inputs, flags, allow_unused, results) != 0)
         ok = autograd_error(s, a);
     ValueList *l = ok ? value_list_new(num_inputs, true) : NULL;
     if (ok && !l) ok = session_fail(s, a->line, a->col, "out of memory");

@@ -305,7 +305,10 @@ void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts) {
     if (t->grad_fn) {
         char grad_fn[128];
         const char *name = t->op_name ? t->op_name : "?";
-        bool numbered = name[0] && isdigit((unsigned char)name[strlen(name) - 1]); /* RsubBackward1 */
+        /* PyTorch numbers its generated Functions (RsubBackward1 is numbered
+         * already); its hand-written ones end otherwise (CopyBackwards). */
+        size_t len = strlen(name);
+        bool numbered = len < 8 || strcmp(name + len - 8, "Backward") != 0;
         snprintf(grad_fn, sizeof grad_fn, "grad_fn=<%s%s>", name,
                  opts->python && !numbered ? "0" : "");
         add_suffix(out, &line, grad_fn, opts->linewidth);

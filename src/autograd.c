@@ -660,13 +660,23 @@ static void sum_into(Tensor **sum, Tensor *grad) {
     else add_to_sum(sum, grad);
 }
 
+/* A copy of g recorded as PyTorch's AccumulateGrad records a leaf's first
+ * gradient while creating a graph (g.new_empty_strided(...).copy_(g)):
+ * CopyBackwards, the identity. NULL if it cannot be made. */
+static Tensor *copy_recorded(Tensor *g) {
+    Tensor *copy = tensor_copy(g);
+    if (copy) tensor_set_dtype(copy, (AgDtype)g->dtype);
+    return ag_graph_record_named(copy, AG_OP_CLONE, "CopyBackwards", &g, 1, NULL, 0);
+}
+
 /* commit_staged while creating a graph: leaf.grad = leaf.grad + staged, a
- * recorded add (PyTorch's create_graph accumulation), all made before any
- * .grad changes. Returns 0, or -1 with nothing committed. */
+ * recorded add (PyTorch's create_graph accumulation; a first gradient
+ * with a graph is copied, copy_recorded), all made before any .grad
+ * changes. Returns 0, or -1 with nothing committed. */
 static int commit_staged_recorded(void) {
     for (Tensor *t = staged_leaves; t; t = t->staged_next) {
-        if (!t->grad) continue;
-        Tensor *sum = tensor_add(t->grad, t->staged_grad);
+        if (!t->grad && !t->staged_grad->requires_grad) continue;
+        Tensor *sum = t->grad ? tensor_add(t->grad, t->staged_grad) : copy_recorded(t->staged_grad);
         if (!sum) return -1;
         tensor_release(t->staged_grad);
         t->staged_grad = sum;
@@ -695,7 +705,13 @@ static int commit_staged(void) {
         }
     }
     for (Tensor *t = staged_leaves; t; t = t->staged_next) {
-        add_to_sum(&t->grad, t->staged_grad); /* allocates nothing now */
+        if (t->grad && t->grad->grad_fn) { /* made by create_graph: PyTorch's grad += new, */
+            add_into(t->grad->data, t->staged_grad->data, t->grad->numel); /* in place */
+            ag_bump_version(t->grad);
+            tensor_release(t->staged_grad);
+        } else {
+            add_to_sum(&t->grad, t->staged_grad); /* allocates nothing now */
+        }
         round_sum(t->grad, t);
         t->staged_grad = NULL;
     }

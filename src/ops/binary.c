@@ -521,16 +521,24 @@ static void pow_scalar_backward(Function *self, Tensor *g) {
 /* pow's gradients as recorded ops, pow_backward's and pow_scalar_backward's
  * formulas (a one-element exponent: its kernels, by tensor_pow's own path):
  *   grad_a = where(b == 0, 0, g * (b * a ** (b - 1)))
- *   grad_b = g * where(a == 0 & b >= 0, 0, out * log(a)) */
+ *   grad_b = g * where(a == 0 & b >= 0, 0, out * log(a))
+ * A number exponent (x ** 3) takes PyTorch's pow(Tensor, Scalar) rule,
+ * without the where: g * (3 * x ** 2) (MulBackward, as PyTorch shows it),
+ * and zeros for x ** 0. */
 static int pow_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     (void)ctx;
     GradTemps t = {0};
     Tensor *a = self->inputs[0], *b = self->inputs[1], *zero = ag_grad_num(&t, 0.0);
-    if (ag_grad_wanted(self, 0)) {
-        Tensor *b1 = ag_grad_tmp(&t, tensor_sub(b, ag_grad_num(&t, 1.0)));
+    bool number = b->wrapped_number;
+    if (ag_grad_wanted(self, 0) && number && b->data[0] == 0.0) {
+        grads[0] = ag_grad_out(&t, ag_tensor_filled_like(g, 0.0));
+    } else if (ag_grad_wanted(self, 0)) {
+        Tensor *b1 = ag_grad_tmp(&t, number ? tensor_number(b->data[0] - 1.0, (AgDtype)b->dtype)
+                                            : tensor_sub(b, ag_grad_num(&t, 1.0)));
         Tensor *d = ag_grad_tmp(&t, tensor_mul(b, ag_grad_tmp(&t, tensor_pow(a, b1))));
-        Tensor *ga = ag_grad_tmp(&t, tensor_mul(g, d));
-        grads[0] = ag_grad_out(&t, tensor_where(ag_grad_tmp(&t, tensor_eq(b, zero)), zero, ga));
+        Tensor *ga = number ? g : ag_grad_tmp(&t, tensor_mul(g, d));
+        grads[0] = ag_grad_out(&t, number ? tensor_mul(g, d)
+                               : tensor_where(ag_grad_tmp(&t, tensor_eq(b, zero)), zero, ga));
     }
     if (ag_grad_wanted(self, 1)) {
         Tensor *at0 = ag_grad_tmp(&t, tensor_logical_and(ag_grad_tmp(&t, tensor_eq(a, zero)),
