@@ -759,6 +759,10 @@ static const struct {
     {"torch.optim", "__torch_optim__", "LBFGS", module_torch_optim_source},
     {"torch.nn.init", "__torch_nn_init__", NULL, module_torch_nn_init_source},
     {"torch.utils.data", "__torch_utils_data__", NULL, module_torch_utils_data_source},
+    {"torch.autograd.functional", "__torch_autograd_functional__", NULL,
+     module_torch_autograd_functional_source},
+    {"torch.func", "__torch_func__", NULL, module_torch_func_source},
+    {"functorch", "__torch_func__", NULL, module_torch_func_source},
 };
 
 /* The row of python_modules of module's NAME when it is written in
@@ -1483,6 +1487,17 @@ static bool positional_arg(Session *s, const Node *k, Value *pos, const Node **n
     return ok;
 }
 
+/* **kwargs passed on to a builtin: fine when empty (a wrapper's
+ * f(*args, **kwargs) with no keywords); others are not supported yet. */
+static bool empty_double_star(Session *s, const Node *k, const Builtin *b) {
+    Value v;
+    if (!eval_expression(s, k->left, &v)) return false;
+    bool empty = v.kind == VAL_DICT && v.as.dict->count == 0;
+    value_release(&v);
+    return empty || session_fail(s, k->line, k->col, "ag cannot pass **dict to its builtin %s "
+                                 "yet: write the keyword arguments out", b->name);
+}
+
 /* Evaluates a call's arguments into pos (positional; self first for a
  * method call) and kw (keyword), then calls b through builtin_call. */
 static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *self,
@@ -1518,8 +1533,7 @@ static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *
         const Node *k = call->kids[i];
         if (i >= positional && i < call->num_positional) continue; /* the grad flag */
         if (k->kind == NODE_KEYWORD && k->as.text.length == 0) {
-            ok = session_fail(s, k->line, k->col, "ag cannot pass **dict to its builtin %s yet: "
-                              "write the keyword arguments out", b->name);
+            ok = empty_double_star(s, k, b);
         } else if (k->kind == NODE_KEYWORD) {
             ok = eval_expression(s, k->left, &kw[nk]);
             if (ok) kw_nodes[nk++] = k;

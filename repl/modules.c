@@ -10,7 +10,8 @@
 static const char *const modules[] = {
     "torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd",
     "torch.nn.init", "torch.linalg", "torch.special", "torch.optim.lr_scheduler", "torch.utils",
-    "torch.utils.data", "math", "random", "time",
+    "torch.utils.data", "torch.autograd.functional", "torch.func", "functorch", "math", "random",
+    "time",
 };
 
 static bool same(const char *a, const char *b, size_t length) {
