@@ -35,6 +35,7 @@
 #define AG_CHECKS_OUTPUT 0x80 /* Function.checks_versions: the backward reads the output */
 #define AG_CHECKS_INPUTS 0x07 /* ... the bits of its (inline) inputs */
 #define AG_FN_HAS_CTX 0x40    /* ... not a check: saved non-input data follows the Function */
+#define AG_FN_FREED 0x20      /* ... not a check: a backward ran it and freed what it saved */
 
 typedef struct Tensor Tensor;
 typedef struct Function Function;

@@ -414,7 +414,8 @@ const Builtin values_builtins[] = {
      "element, or gradient (of y's shape) is given: the vector-Jacobian product; afterwards "
      "the graph is freed (:help arena), unless retain_graph=True keeps it for another "
      "backward (the gradients then accumulate again); inputs=[leaves] accumulates into "
-     "those only; create_graph=True is not supported yet", bi_backward,
+     "those only; create_graph=True records the gradients' own graph (x.grad then has a "
+     "grad_fn), so they can be differentiated again", bi_backward,
      BI_VOID | BI_METHOD, VAL_VOID, NULL},
     {"backward", "backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, "
      "grad_variables=None, inputs=None)", "torch.autograd.backward: differentiates several "
@@ -425,7 +426,8 @@ const Builtin values_builtins[] = {
      "allow_unused=False)", "torch.autograd.grad: the gradients of outputs with respect to "
      "inputs, as a tuple", "no .grad changes; inputs may be leaves or intermediates; an input "
      "the outputs do not depend on is an error, or None with allow_unused=True; the graph is "
-     "freed unless retain_graph=True; create_graph=True is not supported yet",
+     "freed unless retain_graph=True; create_graph=True gives gradients with graphs of their "
+     "own (and keeps the graph): differentiate them again for second derivatives",
      bi_autograd_grad, BI_MODULE_AUTOGRAD, VAL_VOID, NULL},
     {"zero_grad", "zero_grad(*tensors)", "resets .grad to None (no argument: every variable)",
      NULL, bi_zero_grad, BI_VOID, VAL_VOID, NULL},

@@ -52,19 +52,21 @@ static const char arena_help[] =
     "\n"
     "Every operation on a tensor that requires grad records a Function (the\n"
     "node that knows how to send gradients back) in an arena: one block of\n"
-    "memory per thread, freed all at once by the next backward(). That makes\n"
-    "recording nearly free, and it has a caveat:\n"
+    "memory per thread. backward() frees the graph it ran through (as PyTorch\n"
+    "does); the arena's memory goes back once no graph in it is alive. That\n"
+    "makes recording nearly free, and it has a caveat:\n"
     "\n"
     "  * A forward pass that never reaches backward keeps its graph in the\n"
-    "    arena, with every tensor the graph needs, until the next backward\n"
-    "    or :reset. Exploring at the prompt builds such graphs all the time;\n"
-    "    :mem shows how much is waiting, and the shell prints a note when it\n"
-    "    passes 1,000 nodes (then 10,000, ...). no_grad { } records nothing.\n"
-    "  * backward() frees every graph built since the last backward, not just\n"
-    "    the one it differentiated. Values keep their data, but backward on\n"
-    "    one of them (or on anything computed from it) is an error: recompute\n"
-    "    it from the leaves, or keep the graph with backward(y,\n"
-    "    retain_graph=True): another backward can then run through it.\n";
+    "    arena, with every tensor the graph needs, until a backward finds it\n"
+    "    dead (no name holds its result) or :reset. Exploring at the prompt\n"
+    "    builds such graphs all the time; :mem shows how much is waiting, and\n"
+    "    the shell prints a note when it passes 1,000 nodes (then 10,000, ...).\n"
+    "    no_grad { } records nothing.\n"
+    "  * A graph a name keeps alive keeps the arena, with the memory of the\n"
+    "    graphs already differentiated, up to 64 MiB; past that a backward\n"
+    "    frees the whole arena, and backward on a value whose graph went is an\n"
+    "    error: recompute it from the leaves, or keep the graph with\n"
+    "    backward(y, retain_graph=True) for another backward.\n";
 
 static const char functions_help[] =
     "Functions: f(x, w) = EXPR defines f; f(a, b) evaluates EXPR afresh with x = a\n"
@@ -129,9 +131,9 @@ static const char pytorch_help[] =
     "  import torch.nn.functional as F   binds F; numpy and others are errors\n"
     "  exit(), quit()                    :quit or Ctrl-D\n"
     "\n"
-    "Every tensor is float64. In-place ops (x -= ..., x.add_(y), x[i] = v)\n"
-    "change the tensor every name holding it sees, but none is recorded; there\n"
-    "are no views and no create_graph (:help arena). grad_fn names drop\n"
+    "Tensors are float64 unless made otherwise (dtype=, .float()). In-place\n"
+    "ops change the tensor every name holding it sees; reshape and view share\n"
+    "data, transposes copy. create_graph=True works (:help arena). grad_fn names drop\n"
     "PyTorch's digit (<MulBackward>). A literal alone is a tensor: 7 // 2 prints\n"
     "tensor(3.).\n"
     "docs/pytorch.md has the whole table and the reasons.\n";
@@ -318,8 +320,8 @@ static bool cmd_mem(Cmd *c, const char *arg) {
             (long long)st.arena_functions, (long long)st.arena_bytes,
             (long long)st.arena_capacity);
     if (st.arena_functions > 0)
-        fprintf(s->out, "         graphs built without a backward stay until the next "
-                        "backward or :reset (:help arena)\n");
+        fprintf(s->out, "         graphs stay until a backward finds none of them alive, or "
+                        ":reset (:help arena)\n");
     fprintf(s->out, "cache:   %lld bytes of freed tensors kept for reuse (:reset returns them)\n",
             (long long)st.cached_bytes);
     double now = 0, peak = 0;

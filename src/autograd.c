@@ -27,6 +27,8 @@ enum {
     CHUNK_BYTES = 64 * 1024,  /* a standard chunk */
     KEEP_CHUNKS = 16,         /* standard chunks kept for reuse after a free */
     TRIM_AFTER_BYTES = 8 << 20, /* a graph this big returns memory to the system */
+    KEPT_ARENA_BYTES = 64 << 20, /* past this, backward frees the arena even with a
+                                    graph alive in it (finish_backward) */
 };
 
 typedef struct {
@@ -172,7 +174,8 @@ void ag_graph_pop(void) {
 }
 
 bool tensor_has_graph(const Tensor *t) {
-    return t->grad_fn != NULL && t->graph_generation == arena.generation;
+    return t->grad_fn != NULL && t->graph_generation == arena.generation &&
+           !(t->grad_fn->checks_versions & AG_FN_FREED);
 }
 
 /* Whether t's Function is in an arena set aside by ag_graph_push. */
@@ -819,6 +822,7 @@ static void release_after_apply(Function *fn) {
         else tensor_release(in);
     }
     fn->num_inputs = 0;
+    fn->checks_versions |= AG_FN_FREED; /* its output's graph is gone (tensor_has_graph) */
     Tensor *out = fn->output;
     for (; fn->release_output > 0; fn->release_output--) tensor_release(out);
 }
@@ -1044,15 +1048,39 @@ static void keep_staged(Tensor *const *keep, int n) {
     }
 }
 
+/* Whether a graph this backward did not run through is still in use: a
+ * Function it did not free whose output a client holds (d2l's y = x * x
+ * kept while z = u * x is differentiated, then y.sum().backward()). A
+ * client holds an output when it has more references than the Functions
+ * that consume it take (counted here in pending_count, whose construction
+ * counts are spent: the next backward recounts). */
+static bool other_graph_alive(void) {
+    for (Function *fn = arena.functions; fn; fn = fn->arena_next) fn->pending_count = 0;
+    for (Function *fn = arena.functions; fn; fn = fn->arena_next)
+        for (int i = 0; i < fn->num_inputs; i++)
+            if (tensor_has_graph(fn->inputs[i])) fn->inputs[i]->grad_fn->pending_count++;
+    arena.recount = true;
+    for (Function *fn = arena.functions; fn; fn = fn->arena_next)
+        if (fn->output && !(fn->checks_versions & AG_FN_FREED) &&
+            fn->output->ref_count > fn->pending_count)
+            return true;
+    return false;
+}
+
 /* The end of every backward that ran, rc its outcome so far: the staged
  * gradients are committed (0, commit) or dropped with the intermediate
  * ones, and the arena is freed either way unless the graph is retained.
+ * A backward that freed its own graph (each Function it ran is marked)
+ * keeps the arena while another graph in it is alive and the arena is
+ * under KEPT_ARENA_BYTES (docs/engine.md, "The arena"): the arena is one
+ * block, so the memory of the graph it freed waits for the arena's free.
  * Returns 0 or -1. */
 static int finish_backward(int rc, bool commit, bool retain) {
     if (rc == 0 && commit) rc = commit_staged();
     if (rc != 0) discard_gradients();
     unstage();
     if (retain) return rc;
+    if (rc == 0 && arena.bytes_used < KEPT_ARENA_BYTES && other_graph_alive()) return rc;
     /* After a big graph (a long forward-only session, say), give the memory
      * back to the system, not only to malloc; small graphs skip the cost. */
     bool big = arena.bytes_used > TRIM_AFTER_BYTES;

@@ -25,5 +25,5 @@ echo '--- :help load (with or without the colon)'
 [ "$($AG -e ':help load')" = "$($AG -e ':help :load')" ] && echo same
 echo '--- :help arena'
 out=$($AG -e ':help arena'); echo "[exit $?]"
-printf '%s\n' "$out" | grep -q 'until the next backward' && echo 'says a graph waits until the next backward'
+printf '%s\n' "$out" | grep -q 'until a backward finds it' && echo 'says a graph waits until a backward finds it dead'
 printf '%s\n' "$out" | grep -q ':mem' && echo 'points to :mem'

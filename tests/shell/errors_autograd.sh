@@ -1,5 +1,6 @@
 # backward on a non-scalar (naming its shape) or on a value with no graph;
-# a freed graph; .grad of a non-leaf.
+# a freed graph (and another graph, which a backward leaves alone); .grad of
+# a non-leaf.
 e() { $AG -e "$1" 2>&1; echo "[exit $?]"; }
 e 'x = ones(2, 3, grad); y = x * 2; backward(y)'
 e 'backward(ones(2, grad))'
