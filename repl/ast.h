@@ -135,6 +135,7 @@ struct Stmt {
     bool generator;        /* DEF: its body yields (a call gives the yielded values) */
     signed char grad_mode; /* DEF: @torch.no_grad() (-1) or @torch.enable_grad() (1) on it */
     bool staticmethod;     /* DEF: @staticmethod on it (no self when called on an object) */
+    bool classmethod;      /* DEF: @classmethod on it (its class, not the object, comes first) */
     bool nonlocal;         /* GLOBAL: nonlocal rather than global */
     Node *module;          /* IMPORT: from MODULE import ... (NULL: import ...) */
     bool has_block;        /* DEF: f(x) { ... } */

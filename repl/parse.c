@@ -1487,9 +1487,11 @@ static Stmt *decorated(Parser *p) {
                                                                                              : 0;
     bool is_static = d->kind == NODE_NAME && !d->torch && d->as.text.length == 12 &&
                      memcmp(d->as.text.text, "staticmethod", 12) == 0;
-    if (!mode && !is_static)
-        return fail_at(p, &at, "decorators other than @staticmethod, @torch.no_grad() and "
-                       "@torch.enable_grad() are not supported yet"), NULL;
+    bool is_class = d->kind == NODE_NAME && !d->torch && d->as.text.length == 11 &&
+                    memcmp(d->as.text.text, "classmethod", 11) == 0;
+    if (!mode && !is_static && !is_class)
+        return fail_at(p, &at, "decorators other than @staticmethod, @classmethod, "
+                       "@torch.no_grad() and @torch.enable_grad() are not supported yet"), NULL;
     if (!check(p, TOK_END_STMT)) return fail_found(p, "the end of the decorator's line"), NULL;
     skip_newlines(p);
     Token def = p->current;
@@ -1497,7 +1499,10 @@ static Stmt *decorated(Parser *p) {
     Stmt *s = def_statement(p);
     /* its text (parsed again to outlive the statement) starts at def: the
      * decorator's effect is carried over by session_function */
-    if (s) s->grad_mode = (signed char)mode, s->staticmethod = is_static, s->text = def.start;
+    if (s) {
+        s->grad_mode = (signed char)mode, s->staticmethod = is_static;
+        s->classmethod = is_class, s->text = def.start;
+    }
     return s;
 }
 

@@ -279,6 +279,7 @@ UserFunc *session_function(Session *s, Code *code, const Stmt *def, const Node *
         if (code && original) { /* a decorator's effect: its text begins at the def */
             ((Stmt *)def)->grad_mode = original->grad_mode;
             ((Stmt *)def)->staticmethod = original->staticmethod;
+            ((Stmt *)def)->classmethod = original->classmethod;
         }
         if (!code) {
             free(f);

@@ -463,11 +463,23 @@ const Value *value_class_lookup(const ClassObj *c, const char *name, size_t leng
     return NULL;
 }
 
-/* f bound to self (a new VAL_METHOD), or a copy of f when it is no
- * function to bind (a class attribute) or a staticmethod. */
+/* How a class attribute f binds: 0 not at all (no function, or a
+ * staticmethod), 1 to the object, 2 to its class (a classmethod). */
+static int binding_of(const Value *f) {
+    if (f->kind != VAL_FUNCTION || !f->as.function->def) return f->kind == VAL_FUNCTION;
+    const Stmt *def = f->as.function->def;
+    return def->staticmethod ? 0 : def->classmethod ? 2 : 1;
+}
+
+/* f bound to self (a new VAL_METHOD; a classmethod to self's class, or to
+ * self itself when it is a class), or a copy of f when it is no function to
+ * bind (a class attribute) or a staticmethod. */
 static bool bind_method(const Value *f, const Value *self, Value *out) {
-    if (f->kind != VAL_FUNCTION || (f->as.function->def && f->as.function->def->staticmethod))
-        return value_copy(f, out);
+    int binding = binding_of(f);
+    if (binding == 0 || (binding == 1 && self->kind == VAL_CLASS)) return value_copy(f, out);
+    Value cls = {.kind = VAL_CLASS};
+    if (binding == 2 && self->kind == VAL_INSTANCE) cls.as.cls = self->as.object->cls;
+    if (binding == 2) self = self->kind == VAL_CLASS ? self : &cls;
     Bound *b = calloc(1, sizeof *b);
     if (!b) return false;
     b->refs = 1;
@@ -488,7 +500,7 @@ bool value_getattr(const Value *obj, const char *name, size_t length, Value *out
     }
     if (obj->kind == VAL_CLASS) {
         const Value *f = value_class_lookup(obj->as.cls, name, length);
-        return f && value_copy(f, out);
+        return f && bind_method(f, obj, out); /* a classmethod binds; others stay plain */
     }
     if (obj->kind == VAL_METHOD && obj->as.bound->from) { /* super().name */
         const Value *f = value_class_lookup(obj->as.bound->from, name, length);
@@ -501,8 +513,7 @@ const Value *value_method_of(const Value *obj, const char *name, size_t length) 
     Value key = key_of(name, length);
     if (value_dict_get(obj->as.object->attrs, &key)) return NULL; /* its own attribute */
     const Value *f = value_class_lookup(obj->as.object->cls, name, length);
-    return f && f->kind == VAL_FUNCTION && !(f->as.function->def && f->as.function->def->staticmethod)
-               ? f : NULL;
+    return f && binding_of(f) == 1 ? f : NULL;
 }
 
 bool value_setattr(const Value *obj, const char *name, size_t length, Value v) {
