@@ -749,6 +749,24 @@ int ag_backward(int n, Tensor *const *ys, Tensor *const *grads, unsigned graph_f
  * running frees the arena unless the graph is retained. */
 int ag_grad(int n, Tensor *const *outputs, Tensor *const *grad_outputs, int num_inputs,
             Tensor *const *inputs, unsigned graph_flags, bool allow_unused, Tensor **grads);
+/* A client's backward for ag_custom_function: grads[i] gets the gradient
+ * of input i (a new reference, or NULL for none) from grad_output, the
+ * gradient of the output (borrowed). Runs with grad mode off in a
+ * first-order backward and on under AG_CREATE_GRAPH, so a backward made of
+ * tensor_* calls is differentiable. Returns 0, or -1 after ag_fail (or
+ * with the client's own error kept by the client): backward then stops as
+ * after a failed allocation. */
+typedef int (*AgCustomBackward)(void *ctx, Tensor *grad_output, int n, Tensor **grads);
+/* PyTorch's torch.autograd.Function: out (taken; computed by the client,
+ * with no graph) recorded as made from the n inputs (borrowed) by a
+ * Function named name (a string that outlives the graph), whose backward
+ * is the client's. release(ctx) (NULL: none) runs when the Function is
+ * freed: after the backward that frees its graph, or with the arena; at
+ * once when nothing is recorded (no input requires grad, or grad mode is
+ * off: out is returned as a constant). Returns out, or NULL (out released,
+ * ctx released) on failure. */
+Tensor *ag_custom_function(Tensor *out, Tensor *const *inputs, int n, const char *name,
+                           AgCustomBackward client, void *ctx, void (*release)(void *ctx));
 /* Whether the last refusal of backward or ag_grad on this thread was a
  * graph an earlier backward freed (PyTorch: "Trying to backward through
  * the graph a second time"): a shell words that one in its dialect. */

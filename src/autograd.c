@@ -120,6 +120,7 @@ static void arena_free(void) {
     arena.recount = false;
     arena.next_seq = 0;
     for (; fn; fn = fn->arena_next) {
+        ag_custom_release(fn);
         for (int i = 0; i < fn->num_inputs; i++) tensor_release(fn->inputs[i]);
         /* References handed over by applied consumers of a Function that
          * never ran (a backward that stopped). */
@@ -450,6 +451,7 @@ static void release_dead_function(Function *fn) {
         tensor_release(in); /* may free in, and so kill its Function */
     }
     fn->num_inputs = 0;
+    ag_custom_release(fn);
     arena.num_functions--;
 }
 
@@ -823,6 +825,7 @@ static void release_after_apply(Function *fn) {
     }
     fn->num_inputs = 0;
     fn->checks_versions |= AG_FN_FREED; /* its output's graph is gone (tensor_has_graph) */
+    ag_custom_release(fn);
     Tensor *out = fn->output;
     for (; fn->release_output > 0; fn->release_output--) tensor_release(out);
 }

@@ -284,6 +284,9 @@ static inline Tensor *ag_grad_num(GradTemps *s, double v) {
  * calls it, so that each row keeps a backward of its own (the engine finds
  * a Function's row by it). */
 void ag_apply_by_graph(Function *fn, void *ctx, Tensor *grad_output, GraphApplyFn graph);
+/* Releases a custom Function's client ctx (ops/custom.c; nothing for any
+ * other Function): when its graph is freed. */
+void ag_custom_release(Function *fn);
 /* Whether input i of fn wants a gradient. */
 static inline bool ag_grad_wanted(const Function *fn, int i) {
     return fn->inputs[i] && fn->inputs[i]->requires_grad;

@@ -59,8 +59,8 @@
     X(SELECT, select) X(INDEX, index) X(STACK, stack) X(CAT, cat)              \
     /* cumulative.c */                                                         \
     X(CUMSUM, cumsum) X(CUMPROD, cumprod)                                      \
-    /* ../dtype.c */                                                           \
-    X(TO, to)
+    /* ../dtype.c, custom.c */                                                 \
+    X(TO, to) X(CUSTOM, custom)
 
 #define AG_OP_ENUM(ID, row) AG_OP_##ID,
 enum { AG_OP_LIST(AG_OP_ENUM) AG_OP_COUNT };

@@ -211,7 +211,56 @@ static void test_new_ops(void) {
     tensor_release(x);
 }
 
+/* PyTorch's LegendrePolynomial3 as a custom Function: the client computes
+ * P3(x) = 0.5 (5x^3 - 3x) and writes its backward, g * 1.5 (5x^2 - 1), in
+ * ops; ctx is x, retained (released with the Function). */
+static int releases;
+
+static void release_x(void *ctx) {
+    releases++;
+    tensor_release(ctx);
+}
+
+static int legendre_backward(void *ctx, Tensor *g, int n, Tensor **grads) {
+    (void)n;
+    Tensor *x = ctx, *x2 = tensor_mul(x, x), *five = tensor_scalar(5), *one = tensor_scalar(1);
+    Tensor *a = tensor_mul(five, x2), *b = tensor_sub(a, one), *k = tensor_scalar(1.5);
+    Tensor *d = tensor_mul(k, b);
+    grads[0] = tensor_mul(g, d);
+    Tensor *tmp[] = {x2, five, one, a, b, k, d};
+    for (int i = 0; i < 7; i++) tensor_release(tmp[i]);
+    return grads[0] ? 0 : -1;
+}
+
+static Tensor *build_legendre(Tensor **in, const void *arg) {
+    (void)arg;
+    Tensor *x = in[0], *out = tensor_copy(x);
+    for (int64_t i = 0; i < out->numel; i++) {
+        double v = x->data[i];
+        out->data[i] = 0.5 * (5 * v * v * v - 3 * v);
+    }
+    tensor_set_dtype(out, (AgDtype)x->dtype);
+    return ag_custom_function(out, &x, 1, "LegendrePolynomial3Backward", legendre_backward,
+                              tensor_retain(x), release_x);
+}
+
+static void test_custom_function(void) {
+    Tensor *x = test_uniform(-1, 1, true, SHAPE(5));
+    releases = 0;
+    fd_check("custom function (LegendrePolynomial3)", build_legendre, NULL, &x, 1);
+    ag_graph_free();
+    CHECK(releases > 0, "its ctx is released with the Function (%d)", releases);
+    Tensor *c = tensor_copy(x); /* no input requires grad: a constant, ctx released at once */
+    tensor_set_requires_grad(c, false);
+    int before = releases;
+    Tensor *y = build_legendre(&c, NULL);
+    CHECK(y && !y->requires_grad && releases == before + 1, "a constant releases its ctx at once");
+    Tensor *all[] = {x, c, y};
+    for (int i = 0; i < 3; i++) tensor_release(all[i]);
+}
+
 void test_graph(void) {
+    test_custom_function();
     test_cube_to_third_order();
     test_tanh_to_fourth_order();
     test_hessian_vector_product();
