@@ -56,7 +56,8 @@
     X(COSINE_EMBEDDING_LOSS, cosine_embedding_loss)                            \
     X(TRIPLET_MARGIN_LOSS, triplet_margin_loss)                                \
     /* index.c, join.c */                                                      \
-    X(SELECT, select) X(INDEX, index) X(STACK, stack) X(CAT, cat)              \
+    X(SELECT, select) X(INDEX, index) X(INDEX_SCATTER, index_scatter)          \
+    X(STACK, stack) X(CAT, cat)                                                \
     /* cumulative.c */                                                         \
     X(CUMSUM, cumsum) X(CUMPROD, cumprod)                                      \
     /* ../dtype.c */                                                           \
