@@ -44,6 +44,7 @@
     X(RESHAPE, reshape) X(FLATTEN, flatten) X(SQUEEZE, squeeze)                \
     X(UNSQUEEZE, unsqueeze) X(EXPAND, expand) X(TRANSPOSE, transpose) X(PERMUTE, permute) X(T, t) \
     X(MATMUL, matmul) X(DOT, dot) X(MV, mv) X(MM, mm) X(LINEAR, linear)       \
+    X(MATMUL_NT, matmul_nt) X(MATMUL_TN, matmul_tn)                            \
     /* nn.c */                                                                 \
     X(SOFTMAX, softmax) X(LOG_SOFTMAX, log_softmax)                            \
     /* loss.c */                                                               \
