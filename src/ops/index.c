@@ -500,14 +500,9 @@ const AgOpInfo ag_op_index = {
  * its own so that those gradients can be differentiated again; it is
  * linear in g:
  *   grad_g = gg gathered at the offsets (an index Function, the offsets
- *   its ctx: twice put, twice gathered)
+ *   its ctx as its own: twice put, twice gathered; added or copied alike)
  * Its first-order backward is the same (ag_apply_by_graph).
  * ====================================================================== */
-
-typedef struct {
-    bool accumulate;
-    int64_t off[]; /* one per element of g */
-} ScatterCtx;
 
 /* x's elements at off (one per element of shape, each within x), recorded
  * as index (name: its Function's) with the offsets as its ctx. */
@@ -524,10 +519,10 @@ static Tensor *gather_at(Tensor *x, const int64_t *off, int ndim, const int64_t 
     return out;
 }
 
+/* ctx: the offsets, one per element of g (index's ctx too). */
 static int scatter_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
-    const ScatterCtx *c = ctx;
     Tensor *g = self->inputs[0];
-    grads[0] = gather_at(gg, c->off, g->ndim, g->shape, "IndexBackward");
+    grads[0] = gather_at(gg, ctx, g->ndim, g->shape, "IndexBackward");
     return grads[0] ? 0 : -1;
 }
 
@@ -546,14 +541,11 @@ Tensor *ag_index_scatter(Tensor *g, const int64_t *off, bool accumulate, int ndi
         if (accumulate) out->data[off[k]] += g->data[k];
         else out->data[off[k]] = g->data[k];
     }
-    ScatterCtx *c;
+    void *ctx;
     int64_t n = g->numel;
-    out = ag_graph_record(out, AG_OP_INDEX_SCATTER, &g, 1, (void **)&c,
-                          sizeof *c + (size_t)n * sizeof *off);
-    if (c) {
-        c->accumulate = accumulate;
-        memcpy(c->off, off, (size_t)n * sizeof *off);
-    }
+    out = ag_graph_record(out, AG_OP_INDEX_SCATTER, &g, 1, &ctx,
+                          (size_t)(n > 0 ? n : 1) * sizeof *off);
+    if (ctx) memcpy(ctx, off, (size_t)n * sizeof *off);
     return out;
 }
 
