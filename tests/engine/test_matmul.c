@@ -491,6 +491,15 @@ static Tensor *build_linear(Tensor **in, const void *arg) {
     return tensor_linear(in[0], in[1], *(const bool *)arg ? in[2] : NULL);
 }
 
+/* A layer, tanh(x @ w^T + b): every gradient depends on every input, so
+ * the create_graph pass differentiates each part of linear's gradient. */
+static Tensor *build_tanh_linear(Tensor **in, const void *arg) {
+    (void)arg;
+    Tensor *y = tensor_linear(in[0], in[1], in[2]), *r = tensor_tanh(y);
+    tensor_release(y);
+    return r;
+}
+
 /* linear: x @ w^T + b, its gradients against finite differences for x of
  * one, two and three dims, with and without a bias; its value is matmul's
  * (x @ w.t() + b) to the bit, and its names are PyTorch's
@@ -507,6 +516,7 @@ static void test_linear(void) {
     for (int d = 0; d < 3; d++) {
         fd_check("linear with bias", build_linear, &with, (Tensor *[]){xs[d], w, b}, 3);
         fd_check("linear without bias", build_linear, &without, (Tensor *[]){xs[d], w, b}, 2);
+        fd_check("tanh of linear", build_tanh_linear, NULL, (Tensor *[]){xs[d], w, b}, 3);
         for (int k = 0; k < 2; k++) {
             Tensor *y = tensor_linear(xs[d], w, k ? b : NULL), *wt = tensor_t(w);
             Tensor *mm = tensor_matmul(xs[d], wt), *ref = k ? tensor_add(mm, b) : tensor_retain(mm);
