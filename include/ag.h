@@ -432,6 +432,14 @@ Tensor *tensor_matmul(Tensor *a, Tensor *b);
 Tensor *tensor_dot(Tensor *a, Tensor *b);
 Tensor *tensor_mv(Tensor *a, Tensor *b);
 Tensor *tensor_mm(Tensor *a, Tensor *b);
+/* matmul's gradients as ops of their own, so that they can be
+ * differentiated again (create_graph), with the first-order kernels' bits.
+ * For a of shape a_shape and b, or a and b of shape b_shape, and g of
+ * a @ b's shape: g @ b^T in a's shape and a^T @ g in b's, each product of
+ * a batch summed into the matrix of the operand it read (a 1-D operand
+ * promoted, as matmul). */
+Tensor *tensor_matmul_nt(Tensor *g, Tensor *b, int a_ndim, const int64_t *a_shape);
+Tensor *tensor_matmul_tn(Tensor *a, Tensor *g, int b_ndim, const int64_t *b_shape);
 /* x @ w^T + b (PyTorch's F.linear, nn.Linear's layer): x (*, K), w (N, K),
  * b (N,) or NULL; the result (*, N). */
 Tensor *tensor_linear(Tensor *x, Tensor *w, Tensor *b);

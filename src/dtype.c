@@ -288,6 +288,14 @@ static void to_backward(Function *self, void *ctx, Tensor *g) {
     ag_accumulate_grad(x, dx);
 }
 
+/* The same as a recorded op: dx = to(g, x's dtype), the same conversion
+ * (g is floating: convert_values without integer wrapping, as above). */
+static int to_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)ctx;
+    grads[0] = tensor_to(g, (AgDtype)self->inputs[0]->dtype);
+    return grads[0] ? 0 : -1;
+}
+
 Tensor *tensor_to(Tensor *x, AgDtype dtype) {
     if (!x) return ag_fail("to: tensor is NULL");
     if ((unsigned)dtype >= AG_DTYPE_COUNT) return ag_fail("to: no such dtype");
@@ -309,6 +317,6 @@ static Tensor *to_call(const AgOpArgs *a) { return tensor_to(a->t[0], (AgDtype)a
 const AgOpInfo ag_op_to = {
     .id = AG_OP_TO, .name = "to", .signature = "to(input, dtype)", .params = "Ti", .call = to_call,
     .help = "x's values as another dtype", .rule = "grad_x = g (as x's dtype)",
-    .backward_name = "ToCopyBackward", .backward = to_backward,
+    .backward_name = "ToCopyBackward", .backward = to_backward, .graph_backward = to_graph,
     .flags = AG_OP_HIDDEN | AG_OP_SAVES_NOTHING, .dtype_rule = AG_DTYPE_OWN,
 };

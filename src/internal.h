@@ -323,6 +323,13 @@ void ag_lane_exp(const double *y, int64_t n, AgLane kind, double *out);
 /* "[2, 3]": a shape as PyTorch's C++ messages write it (ag_shape_str is
  * Python's tuple). Returns buf. (tensor.c) */
 char *ag_shape_list_str(int ndim, const int64_t *shape, char *buf, size_t size);
+/* A new tensor of shape (ndim) holding zeros, with g's element k put at
+ * offset off[k] (each within the shape), added (accumulate: twice put,
+ * twice added) or copied: index's and select's gradient, recorded as the
+ * hidden op index_scatter so that it can be differentiated (create_graph).
+ * off is copied. (ops/index.c) */
+Tensor *ag_index_scatter(Tensor *g, const int64_t *off, bool accumulate, int ndim,
+                         const int64_t *shape);
 /* Copies x broadcast to shape (ndim) into a new tensor (used by backward
  * kernels that need an operand in output shape space). */
 Tensor *ag_broadcast_to(const Tensor *x, int ndim, const int64_t *shape);

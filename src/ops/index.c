@@ -1,7 +1,9 @@
 /*
  * index.c — taking parts of a tensor: select (x[i] along one dimension,
- * the dimension removed). A copy (ag has no views); backward puts g back
- * at the selected place of a zero gradient in x's shape.
+ * the dimension removed) and index (x[items]). A copy (ag has no views);
+ * backward puts g back at the selected places of a zero gradient in x's
+ * shape. And index_scatter, that gradient as an op (create_graph), whose
+ * own gradient gathers again.
  */
 #include "../internal.h"
 
@@ -39,6 +41,25 @@ static void select_backward(Function *self, void *ctx, Tensor *g) {
     ag_accumulate_grad(x, dx);
 }
 
+/* The same as a recorded op: g put at x's offsets of the slice, a copy
+ * (index_scatter without accumulating, as the memcpy above). */
+static int select_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    SelectCtx *c = ctx;
+    Tensor *x = self->inputs[0];
+    int64_t n = g->numel > 0 ? g->numel : 1;
+    Tensor *scratch = ag_tensor_new(1, &n); /* the offsets, counted as tensor memory */
+    if (!scratch) return -1;
+    int64_t *off = (int64_t *)(void *)scratch->data; /* only ever read as int64 */
+    int64_t outer = ag_shape_prod(x->shape, 0, c->dim);
+    int64_t inner = ag_shape_prod(x->shape, c->dim + 1, x->ndim);
+    for (int64_t o = 0; g->numel > 0 && o < outer; o++)
+        for (int64_t i = 0; i < inner; i++)
+            off[o * inner + i] = (o * x->shape[c->dim] + c->index) * inner + i;
+    grads[0] = ag_index_scatter(g, off, false, x->ndim, x->shape);
+    tensor_release(scratch);
+    return grads[0] ? 0 : -1;
+}
+
 Tensor *tensor_select(Tensor *x, int dim, int64_t index) {
     if (!x) return ag_fail("select: argument is NULL");
     if (x->ndim == 0) return ag_fail("select: a 0-d tensor cannot be indexed");
@@ -69,7 +90,7 @@ const AgOpInfo ag_op_select = {
     .id = AG_OP_SELECT, .name = "select", .signature = "select(input, dim, index)",
     .params = "Tii", .help = "the slice at index along dim (removed): x[index] for dim 0",
     .rule = "grad_x = g at the selected index, 0 elsewhere", .backward_name = "SelectBackward",
-    .call = select_call, .backward = select_backward,
+    .call = select_call, .backward = select_backward, .graph_backward = select_graph,
     .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
@@ -433,6 +454,13 @@ static void index_backward(Function *self, void *ctx, Tensor *g) {
     ag_accumulate_grad(x, dx);
 }
 
+/* The same as a recorded op: index_scatter of g to the offsets, added. */
+static int index_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    Tensor *x = self->inputs[0];
+    grads[0] = ag_index_scatter(g, ctx, true, x->ndim, x->shape);
+    return grads[0] ? 0 : -1;
+}
+
 Tensor *tensor_index(Tensor *x, const AgIndex *items, int n) {
     if (!x) return ag_fail("index: argument is NULL");
     IndexPlan p;
@@ -461,8 +489,74 @@ const AgOpInfo ag_op_index = {
     .id = AG_OP_INDEX, .name = "index", .signature = "index(input, indices)", .params = "TT",
     .help = "x[...]: integers, slices, None, integer tensors and masks (syntax only)",
     .rule = "grad_x = g scattered back to the indexed elements (added where one is taken twice)",
-    .backward_name = "IndexBackward", .backward = index_backward,
+    .backward_name = "IndexBackward", .backward = index_backward, .graph_backward = index_graph,
     .flags = AG_OP_HIDDEN,
+};
+
+/* ======================================================================
+ * index_scatter: out = zeros of a shape with g's element k put at offset
+ * off[k], added (index's gradient: PyTorch's index_put_ of g on zeros
+ * with accumulate) or copied (select's: a copy into the slice). An op of
+ * its own so that those gradients can be differentiated again; it is
+ * linear in g:
+ *   grad_g = gg gathered at the offsets (an index Function, the offsets
+ *   its ctx as its own: twice put, twice gathered; added or copied alike)
+ * Its first-order backward is the same (ag_apply_by_graph).
+ * ====================================================================== */
+
+/* x's elements at off (one per element of shape, each within x), recorded
+ * as index (name: its Function's) with the offsets as its ctx. */
+static Tensor *gather_at(Tensor *x, const int64_t *off, int ndim, const int64_t *shape,
+                         const char *name) {
+    Tensor *out = ag_tensor_new(ndim, shape);
+    if (!out) return NULL;
+    for (int64_t k = 0; k < out->numel; k++) out->data[k] = x->data[off[k]];
+    int64_t n = out->numel;
+    void *ctx;
+    out = ag_graph_record_named(out, AG_OP_INDEX, name, &x, 1, &ctx,
+                                (size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+    if (ctx) memcpy(ctx, off, (size_t)n * sizeof *off);
+    return out;
+}
+
+/* ctx: the offsets, one per element of g (index's ctx too). */
+static int scatter_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    Tensor *g = self->inputs[0];
+    grads[0] = gather_at(gg, ctx, g->ndim, g->shape, "IndexBackward");
+    return grads[0] ? 0 : -1;
+}
+
+static void scatter_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, scatter_graph);
+}
+
+Tensor *ag_index_scatter(Tensor *g, const int64_t *off, bool accumulate, int ndim,
+                         const int64_t *shape) {
+    if (!g) return ag_fail("index_scatter: argument is NULL");
+    Tensor *out = ag_tensor_new(ndim, shape);
+    if (!out) return NULL;
+    memset(out->data, 0, (size_t)out->numel * sizeof(double));
+    for (int64_t k = 0; k < g->numel; k++) {
+        AG_ASSERT(off[k] >= 0 && off[k] < out->numel, "index_scatter: an offset is in the shape");
+        if (accumulate) out->data[off[k]] += g->data[k];
+        else out->data[off[k]] = g->data[k];
+    }
+    void *ctx;
+    int64_t n = g->numel;
+    out = ag_graph_record(out, AG_OP_INDEX_SCATTER, &g, 1, &ctx,
+                          (size_t)(n > 0 ? n : 1) * sizeof *off);
+    if (ctx) memcpy(ctx, off, (size_t)n * sizeof *off);
+    return out;
+}
+
+const AgOpInfo ag_op_index_scatter = {
+    .id = AG_OP_INDEX_SCATTER, .name = "index_scatter",
+    .signature = "index_scatter(grad, indices)", .params = "TT",
+    .help = "grad put at the indexed elements of zeros: x[...]'s gradient, an op so it can be "
+            "differentiated",
+    .rule = "grad_grad = gg at the indexed elements", .backward_name = "IndexPutBackward",
+    .backward = scatter_backward, .graph_backward = scatter_graph,
+    .flags = AG_OP_HIDDEN | AG_OP_SAVES_NOTHING,
 };
 
 /* Whether values (shape) broadcast to the shape (ndim) without growing. */

@@ -2,7 +2,8 @@
  * join.c — stack (equal-shape tensors joined along a new dimension) and cat
  * (tensors joined along an existing one, where their sizes may differ).
  * Copies, a contiguous block per input and outer index; backward hands
- * each input its slice of g, copied the same way.
+ * each input its slice of g, copied the same way (create_graph: by select
+ * and a slicing index, the same copies recorded).
  */
 #include "../internal.h"
 
@@ -31,6 +32,15 @@ static void stack_backward(Function *self, void *ctx, Tensor *g) {
         if (!r) return;
         ag_accumulate_grad(x, r);
     }
+}
+
+/* The same as recorded ops: input k's gradient is g[..., k, ...], select's copy. */
+static int stack_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    JoinCtx *c = ctx;
+    GradTemps t = {0};
+    for (int k = 0; k < self->num_inputs; k++)
+        if (ag_grad_wanted(self, k)) grads[k] = ag_grad_out(&t, tensor_select(g, c->dim, k));
+    return ag_grad_done(&t);
 }
 
 Tensor *tensor_stack(Tensor *const *xs, int n, int dim) {
@@ -73,7 +83,8 @@ const AgOpInfo ag_op_stack = {
     .id = AG_OP_STACK, .name = "stack", .signature = "stack(tensors, dim=0)", .params = "Li",
     .help = "equal-shape tensors joined along a new dimension dim",
     .rule = "grad of each input = its slice of g", .backward_name = "StackBackward",
-    .call = stack_call, .backward = stack_backward, .flags = AG_OP_SAVES_NOTHING,
+    .call = stack_call, .backward = stack_backward, .graph_backward = stack_graph,
+    .flags = AG_OP_SAVES_NOTHING,
 };
 
 /* ======================================================================
@@ -109,6 +120,27 @@ static void cat_backward(Function *self, void *ctx, Tensor *g) {
         }
         offset += inner;
     }
+}
+
+/* The same as recorded ops: input k's gradient is g[:, ..., offset:offset + size]
+ * along dim (an index Function: a copy); a skipped (0,) input's, (0,). */
+static int cat_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    CatCtx *c = ctx;
+    GradTemps t = {0};
+    AgIndex items[AG_MAX_DIMS];
+    for (int d = 0; d < c->dim; d++) items[d] = (AgIndex){.kind = AG_INDEX_SLICE, .step = 1};
+    int64_t offset = 0;
+    for (int k = 0; k < self->num_inputs; k++) {
+        Tensor *x = self->inputs[k];
+        int64_t size = cat_skipped(x) ? 0 : x->shape[c->dim];
+        items[c->dim] = (AgIndex){.kind = AG_INDEX_SLICE, .start = offset, .stop = offset + size,
+                                  .step = 1, .has_start = true, .has_stop = true};
+        if (ag_grad_wanted(self, k))
+            grads[k] = ag_grad_out(&t, cat_skipped(x) ? ag_tensor_new_like(x)
+                                                      : tensor_index(g, items, c->dim + 1));
+        offset += size;
+    }
+    return ag_grad_done(&t);
 }
 
 Tensor *tensor_cat(Tensor *const *xs, int n, int dim) {
@@ -167,5 +199,6 @@ const AgOpInfo ag_op_cat = {
     .id = AG_OP_CAT, .name = "cat", .signature = "cat(tensors, dim=0)", .params = "Li",
     .help = "tensors joined along dim (their sizes may differ there only)",
     .rule = "grad of each input = its slice of g", .backward_name = "CatBackward",
-    .call = cat_call, .backward = cat_backward, .flags = AG_OP_SAVES_NOTHING,
+    .call = cat_call, .backward = cat_backward, .graph_backward = cat_graph,
+    .flags = AG_OP_SAVES_NOTHING,
 };

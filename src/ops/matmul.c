@@ -2,7 +2,8 @@
  * matmul.c — matrix products: ag_gemm, the dense kernel every matrix product
  * in the engine goes through, and tensor_matmul with torch.matmul's rules
  * (dot, matrix-vector, matrix-matrix, batched with broadcast batch dims),
- * its forward and backward side by side.
+ * its forward and backward side by side; and matmul_nt and matmul_tn, its
+ * gradient kernels as ops (create_graph).
  *
  * It is not: a BLAS (no alpha/beta, no complex, no threads), nor a view
  * engine (a transpose is a flag given to ag_gemm, never a materialised copy).
@@ -757,6 +758,130 @@ static void matmul_backward(Function *self, void *ctx, Tensor *g) {
     if (b->requires_grad) ag_accumulate_grad(b, matmul_grad_b(p, g, a, b));
 }
 
+/* The same as recorded ops (matmul_nt and matmul_tn below run these very
+ * kernels, so the same bits): grad_a = matmul_nt(g, b), grad_b =
+ * matmul_tn(a, g). Shared by matmul, dot, mv and mm, as their backward is. */
+static int matmul_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    Tensor *a = self->inputs[0], *b = self->inputs[1];
+    if (ag_grad_wanted(self, 0))
+        grads[0] = ag_grad_out(&t, tensor_matmul_nt(g, b, a->ndim, a->shape));
+    if (ag_grad_wanted(self, 1))
+        grads[1] = ag_grad_out(&t, tensor_matmul_tn(a, g, b->ndim, b->shape));
+    return ag_grad_done(&t);
+}
+
+/* ======================================================================
+ * matmul_nt, matmul_tn: matmul's two gradient kernels as ops of their own
+ * (hidden), so that create_graph records them and gradients of gradients
+ * keep the first-order bits. For the plan of a (batch..., M, K) @
+ * b (batch..., K, N), with g of the product's shape:
+ *   matmul_nt(g, b; a's shape) = g @ b^T in a's shape (matmul_grad_a)
+ *   matmul_tn(a, g; b's shape) = a^T @ g in b's shape (matmul_grad_b)
+ * Linear in each operand; their gradients are made of the three ops under
+ * the same plan (gg has the result's shape, a's or b's):
+ *   nt: grad_g = gg @ b,              grad_b = matmul_tn(gg, g)
+ *   tn: grad_a = matmul_nt(g, gg),    grad_g = a @ gg
+ * Their first-order backward is the same (ag_apply_by_graph).
+ * ====================================================================== */
+
+/* A header of the given shape and no elements: the operand matmul's
+ * gradient kernels read only the shape of. */
+static Tensor shape_only(int ndim, const int64_t *shape) {
+    Tensor t = {.ndim = ndim};
+    memcpy(t.shape, shape, (size_t)ndim * sizeof *shape);
+    t.numel = ag_shape_prod(shape, 0, ndim);
+    return t;
+}
+
+/* Forward of matmul_nt (x = g, y = b) or matmul_tn (x = a, y = g), the
+ * missing operand's shape given: checks g against the product's shape,
+ * runs the kernel, records. */
+static Tensor *matmul_grad_forward(int op, Tensor *x, Tensor *y, int ndim, const int64_t *shape) {
+    const char *name = ag_op_at(op)->name;
+    char sg[AG_SHAPE_STR_MAX], sp[AG_SHAPE_STR_MAX];
+    if (!x || !y || (ndim > 0 && !shape)) return ag_fail("%s: an operand is NULL", name);
+    if (ndim < 0 || ndim > AG_MAX_DIMS)
+        return ag_fail("%s: tensors have at most %d dimensions, not %d", name, AG_MAX_DIMS, ndim);
+    bool nt = op == AG_OP_MATMUL_NT;
+    Tensor like = shape_only(ndim, shape);
+    Tensor *a = nt ? &like : x, *b = nt ? y : &like, *g = nt ? x : y;
+    MatmulPlan p;
+    if (plan_matmul(&p, a, b) != 0) return NULL;
+    int64_t out[AG_MAX_DIMS];
+    int nd = batch_shape(&p, out, p.a_vec ? -1 : p.M, p.b_vec ? -1 : p.N);
+    if (!ag_shape_equal(g->ndim, g->shape, nd, out))
+        return ag_fail("%s: the gradient's shape %s is not the product's, %s", name,
+                       tensor_shape_str(g, sg, sizeof sg), ag_shape_str(nd, out, sp, sizeof sp));
+    Tensor *r = nt ? matmul_grad_a(&p, g, a, b) : matmul_grad_b(&p, g, a, b);
+    return ag_graph_record(r, op, (Tensor *[]){x, y}, 2, NULL, 0);
+}
+
+Tensor *tensor_matmul_nt(Tensor *g, Tensor *b, int a_ndim, const int64_t *a_shape) {
+    return matmul_grad_forward(AG_OP_MATMUL_NT, g, b, a_ndim, a_shape);
+}
+
+Tensor *tensor_matmul_tn(Tensor *a, Tensor *g, int b_ndim, const int64_t *b_shape) {
+    return matmul_grad_forward(AG_OP_MATMUL_TN, a, g, b_ndim, b_shape);
+}
+
+static int matmul_nt_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    Tensor *g = self->inputs[0], *b = self->inputs[1];
+    if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&t, tensor_matmul(gg, b));
+    if (ag_grad_wanted(self, 1))
+        grads[1] = ag_grad_out(&t, tensor_matmul_tn(gg, g, b->ndim, b->shape));
+    return ag_grad_done(&t);
+}
+
+static int matmul_tn_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    Tensor *a = self->inputs[0], *g = self->inputs[1];
+    if (ag_grad_wanted(self, 0))
+        grads[0] = ag_grad_out(&t, tensor_matmul_nt(g, gg, a->ndim, a->shape));
+    if (ag_grad_wanted(self, 1)) grads[1] = ag_grad_out(&t, tensor_matmul(a, gg));
+    return ag_grad_done(&t);
+}
+
+static void matmul_nt_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, matmul_nt_graph);
+}
+
+static void matmul_tn_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, matmul_tn_graph);
+}
+
+static Tensor *matmul_nt_call(const AgOpArgs *a) {
+    return tensor_matmul_nt(a->t[0], a->t[1], a->num_dims, a->dims);
+}
+
+static Tensor *matmul_tn_call(const AgOpArgs *a) {
+    return tensor_matmul_tn(a->t[0], a->t[1], a->num_dims, a->dims);
+}
+
+const AgOpInfo ag_op_matmul_nt = {
+    .id = AG_OP_MATMUL_NT, .name = "matmul_nt", .signature = "matmul_nt(grad, other, *shape)",
+    .params = "TTD", .call = matmul_nt_call,
+    .help = "grad @ other^T summed into shape: matmul's gradient for its first operand, an op "
+            "so it can be differentiated",
+    .rule = "grad_grad = gg @ other, grad_other = gg^T @ grad",
+    .backward_name = "MatmulNtBackward", .backward = matmul_nt_backward,
+    .graph_backward = matmul_nt_graph, .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_SAME,
+};
+
+const AgOpInfo ag_op_matmul_tn = {
+    .id = AG_OP_MATMUL_TN, .name = "matmul_tn", .signature = "matmul_tn(input, grad, *shape)",
+    .params = "TTD", .call = matmul_tn_call,
+    .help = "input^T @ grad summed into shape: matmul's gradient for its second operand, an op "
+            "so it can be differentiated",
+    .rule = "grad_input = grad @ gg^T, grad_grad = input @ gg",
+    .backward_name = "MatmulTnBackward", .backward = matmul_tn_backward,
+    .graph_backward = matmul_tn_graph, .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_SAME,
+};
+
 /* ======================================================================
  * tensor_matmul
  *
@@ -794,7 +919,7 @@ const AgOpInfo ag_op_matmul = {
     .help = "matrix product, as a @ b (1-D, 2-D and batched)",
     .rule = "grad_a = g @ b^T, grad_b = a^T @ g (batch dimensions summed back)",
     .backward_name = "MmBackward", .binary = tensor_matmul, .backward = matmul_backward,
-    .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
+    .graph_backward = matmul_graph, .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
     .grad_reads = {2, 1}, /* a's gradient reads b, b's reads a */
     .dtype_rule = AG_DTYPE_SAME,
 };
@@ -823,7 +948,8 @@ const AgOpInfo ag_op_dot = {
     .id = AG_OP_DOT, .name = "dot", .signature = "dot(input, other)", .params = "TT",
     .help = "the dot product of two vectors of one length",
     .rule = "grad_a = g * b, grad_b = g * a", .backward_name = "DotBackward",
-    .binary = tensor_dot, .backward = matmul_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
+    .binary = tensor_dot, .backward = matmul_backward, .graph_backward = matmul_graph,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
     .grad_reads = {2, 1}, /* a's gradient reads b, b's reads a */
     .dtype_rule = AG_DTYPE_SAME,
 };
@@ -832,7 +958,8 @@ const AgOpInfo ag_op_mv = {
     .id = AG_OP_MV, .name = "mv", .signature = "mv(input, vec)", .params = "TT",
     .help = "matrix (M, K) times vector (K,)",
     .rule = "grad_a = outer(g, b), grad_b = a^T @ g", .backward_name = "MvBackward",
-    .binary = tensor_mv, .backward = matmul_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
+    .binary = tensor_mv, .backward = matmul_backward, .graph_backward = matmul_graph,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
     .grad_reads = {2, 1}, /* a's gradient reads b, b's reads a */
     .dtype_rule = AG_DTYPE_SAME,
 };
@@ -841,7 +968,8 @@ const AgOpInfo ag_op_mm = {
     .id = AG_OP_MM, .name = "mm", .signature = "mm(input, mat2)", .params = "TT",
     .help = "matrix (M, K) times matrix (K, N)",
     .rule = "grad_a = g @ b^T, grad_b = a^T @ g", .backward_name = "MmBackward",
-    .binary = tensor_mm, .backward = matmul_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
+    .binary = tensor_mm, .backward = matmul_backward, .graph_backward = matmul_graph,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
     .grad_reads = {2, 1}, /* a's gradient reads b, b's reads a */
     .dtype_rule = AG_DTYPE_SAME,
 };
@@ -936,6 +1064,24 @@ static void linear_backward(Function *self, void *ctx, Tensor *g) {
     }
 }
 
+/* The same as recorded ops, the same kernels' calls: dx = g @ w (matmul
+ * folds x's leading dims into rows, as linear_grad's one product), dw =
+ * matmul_tn(g, x) (g^T @ x, x's leading dims as rows), db = g as (M, N)
+ * summed over dim 0 (ag_sum_dims's sum above). */
+static int linear_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const LinearPlan *p = ctx;
+    GradTemps t = {0};
+    Tensor *x = self->inputs[0], *w = self->inputs[1];
+    if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&t, tensor_matmul(g, w));
+    if (ag_grad_wanted(self, 1))
+        grads[1] = ag_grad_out(&t, tensor_matmul_tn(g, x, w->ndim, w->shape));
+    if (self->num_inputs > 2 && ag_grad_wanted(self, 2)) {
+        Tensor *rows = ag_grad_tmp(&t, tensor_reshape(g, 2, (int64_t[]){p->M, p->N}));
+        grads[2] = ag_grad_out(&t, tensor_sum_dims(rows, (int64_t[]){0}, 1, false));
+    }
+    return ag_grad_done(&t);
+}
+
 static Tensor *linear_call(const AgOpArgs *a) { return tensor_linear(a->t[0], a->t[1], a->t[2]); }
 
 const AgOpInfo ag_op_linear = {
@@ -943,5 +1089,6 @@ const AgOpInfo ag_op_linear = {
     .params = "TTt", .help = "input @ weight^T + bias: torch.nn.functional.linear, nn.Linear's forward",
     .rule = "grad_input = g @ weight, grad_weight = g^T @ input, grad_bias = g summed over rows",
     .backward_name = "AddmmBackward", .call = linear_call, .backward = linear_backward,
+    .graph_backward = linear_graph,
     .dtype_rule = AG_DTYPE_SAME,
 };

@@ -44,6 +44,7 @@
     X(RESHAPE, reshape) X(FLATTEN, flatten) X(SQUEEZE, squeeze)                \
     X(UNSQUEEZE, unsqueeze) X(EXPAND, expand) X(TRANSPOSE, transpose) X(PERMUTE, permute) X(T, t) \
     X(MATMUL, matmul) X(DOT, dot) X(MV, mv) X(MM, mm) X(LINEAR, linear)       \
+    X(MATMUL_NT, matmul_nt) X(MATMUL_TN, matmul_tn)                            \
     /* nn.c */                                                                 \
     X(SOFTMAX, softmax) X(LOG_SOFTMAX, log_softmax)                            \
     /* loss.c */                                                               \
@@ -56,7 +57,8 @@
     X(COSINE_EMBEDDING_LOSS, cosine_embedding_loss)                            \
     X(TRIPLET_MARGIN_LOSS, triplet_margin_loss)                                \
     /* index.c, join.c */                                                      \
-    X(SELECT, select) X(INDEX, index) X(STACK, stack) X(CAT, cat)              \
+    X(SELECT, select) X(INDEX, index) X(INDEX_SCATTER, index_scatter)          \
+    X(STACK, stack) X(CAT, cat)                                                \
     /* cumulative.c */                                                         \
     X(CUMSUM, cumsum) X(CUMPROD, cumprod)                                      \
     /* ../dtype.c, custom.c */                                                 \

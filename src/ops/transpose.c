@@ -2,7 +2,7 @@
  * transpose.c — transpose(x, a, b), permute(x, dims) and t(x): the axes of
  * x reordered, copying (ag has no views). One kernel serves the three: a
  * copy of x with its axes permuted. Backward permutes g back with the
- * inverse permutation.
+ * inverse permutation (create_graph: by permute, the same copy recorded).
  */
 #include "../internal.h"
 
@@ -47,14 +47,30 @@ static Tensor *permuted(const Tensor *x, const int *perm) {
     return out;
 }
 
+/* The inverse of c's permutation of n axes: axis perm[i] of x is axis i
+ * of out. */
+static void inverse_of(const PermuteCtx *c, int n, int *inverse) {
+    for (int i = 0; i < n; i++) inverse[c->perm[i]] = i;
+}
+
 /* x (axes in x's order) -> out (axes perm); dx = g with the inverse
  * permutation: dx's axis perm[i] is g's axis i. */
 static void permute_backward(Function *self, void *ctx, Tensor *g) {
-    PermuteCtx *c = ctx;
     int inverse[AG_MAX_DIMS];
-    for (int i = 0; i < g->ndim; i++) inverse[c->perm[i]] = i;
+    inverse_of(ctx, g->ndim, inverse);
     Tensor *dx = permuted(g, inverse);
     if (dx) ag_accumulate_grad(self->inputs[0], dx);
+}
+
+/* The same as a recorded op: dx = permute(g, inverse), permuted's copy. */
+static int permute_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)self;
+    int inverse[AG_MAX_DIMS];
+    int64_t dims[AG_MAX_DIMS];
+    inverse_of(ctx, g->ndim, inverse);
+    for (int i = 0; i < g->ndim; i++) dims[i] = inverse[i];
+    grads[0] = tensor_permute(g, dims, g->ndim);
+    return grads[0] ? 0 : -1;
 }
 
 /* out = x permuted, recorded as op with its permutation. */
@@ -103,7 +119,7 @@ const AgOpInfo ag_op_transpose = {
     .id = AG_OP_TRANSPOSE, .name = "transpose", .signature = "transpose(input, dim0=None, dim1=None)",
     .params = "Tii", .help = "swaps dims dim0 and dim1 (default: the last two)",
     .rule = "grad_x = g with the two axes swapped back", .backward_name = "TransposeBackward",
-    .call = transpose_call, .backward = permute_backward,
+    .call = transpose_call, .backward = permute_backward, .graph_backward = permute_graph,
     .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
@@ -140,7 +156,8 @@ const AgOpInfo ag_op_permute = {
     .help = "the dims reordered: out's dim i is dims[i] of input",
     .rule = "grad_x = g permuted back (the inverse permutation)",
     .backward_name = "PermuteBackward",
-    .call = permute_call, .backward = permute_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
+    .call = permute_call, .backward = permute_backward, .graph_backward = permute_graph,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 /* ======================================================================
@@ -164,5 +181,6 @@ const AgOpInfo ag_op_t = {
     .id = AG_OP_T, .name = "t", .signature = "t(input)", .params = "T",
     .help = "a matrix transposed (0-D and 1-D: as they are)",
     .rule = "grad_x = g transposed back", .backward_name = "TBackward", .unary = tensor_t,
-    .backward = permute_backward, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
+    .backward = permute_backward, .graph_backward = permute_graph,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };

@@ -174,6 +174,32 @@ static void test_to_backward(void) {
     for (int k = 0; k < 8; k++) tensor_release(all[k]);
 }
 
+/* to's gradient as a recorded op (create_graph): the first-order bits, and
+ * differentiable again. loss = sum(w * y^2), y = x.to(float32): the
+ * gradient 2 w y in float32, as float64; its own gradient, d/dx of
+ * sum(dx), is (float)w + (float)w (exact), as float64. */
+static void test_to_graph(void) {
+    Tensor *x = tensor_create(SHAPE(2), (double[]){0.1, -0.7}, true);
+    Tensor *w = tensor_create(SHAPE(2), (double[]){0.3, 1.0 / 3.0}, false);
+    Tensor *y = tensor_to(x, AG_FLOAT32), *yy = tensor_mul(y, y), *yw = tensor_mul(yy, w);
+    Tensor *loss = tensor_sum(yw), *first = NULL, *dx = NULL, *d2 = NULL;
+    CHECK(ag_grad(1, &loss, NULL, 1, &x, AG_RETAIN_GRAPH, false, &first) == 0,
+          "first-order gradient through to: %s", ag_error());
+    CHECK(ag_grad(1, &loss, NULL, 1, &x, AG_CREATE_GRAPH, false, &dx) == 0, "to, create_graph: %s",
+          ag_error());
+    bool same = dx && first && dx->dtype == AG_FLOAT64 && dx->requires_grad;
+    for (int k = 0; same && k < 2; k++) same = same_double(dx->data[k], first->data[k]);
+    CHECK(same, "to's create_graph gradient is float64 with the first-order bits, and a graph");
+    Tensor *s = dx ? tensor_sum(dx) : NULL;
+    CHECK(s && ag_grad(1, &s, NULL, 1, &x, 0, false, &d2) == 0, "to, second order: %s", ag_error());
+    CHECK(d2 && d2->dtype == AG_FLOAT64 && d2->data[0] == 2.0 * (double)(float)0.3 &&
+              d2->data[1] == 2.0 * (double)(float)(1.0 / 3.0),
+          "d2/dx2 sum(w * x.float()^2) = 2 w, w rounded to float32");
+    Tensor *all[] = {x, w, y, yy, yw, loss, first, dx, s, d2};
+    for (int k = 0; k < 10; k++) tensor_release(all[k]);
+    ag_graph_free();
+}
+
 static void test_refusals(void) {
     Tensor *b = ones_of(AG_BOOL, false), *i = ones_of(AG_INT64, false), *f = ones_of(AG_FLOAT64, false);
     Tensor *r = tensor_neg(b);
@@ -263,5 +289,6 @@ void test_dtype(void) {
     test_conversions();
     test_arithmetic();
     test_to_backward();
+    test_to_graph();
     test_refusals();
 }

@@ -171,6 +171,47 @@ static void test_gradients(void) {
     tensor_release(rep), tensor_release(pair), tensor_release(mask);
 }
 
+/* index_scatter, index's gradient as an op: g put at offsets of zeros,
+ * added (twice put, twice added) or copied; its own gradient gathers. */
+typedef struct {
+    const int64_t *off;
+    bool accumulate;
+} ScatterArg;
+
+static Tensor *build_scatter(Tensor **in, const void *arg) {
+    const ScatterArg *a = arg;
+    return ag_index_scatter(in[0], a->off, a->accumulate, SHAPE(2, 4));
+}
+
+/* x[items] squared: its gradient depends on x, so the create_graph pass
+ * differentiates index_scatter (and select's) again. */
+static Tensor *build_index_squared(Tensor **in, const void *arg) {
+    Tensor *y = build_index(in, arg), *r = tensor_mul(y, y);
+    tensor_release(y);
+    return r;
+}
+
+static void test_scatter(void) {
+    static const int64_t repeated[] = {4, 0, 4, 7, 2, 4}, distinct[] = {4, 0, 5, 7, 2, 1};
+    const ScatterArg add = {repeated, true}, copy = {distinct, false};
+    Tensor *g = test_uniform(-1, 1, true, SHAPE(2, 3));
+    fd_check("index_scatter, added", build_scatter, &add, &g, 1);
+    fd_check("index_scatter, copied", build_scatter, &copy, &g, 1);
+    Tensor *r = ag_index_scatter(g, repeated, true, SHAPE(2, 4));
+    CHECK(r && r->data[4] == g->data[0] + g->data[2] + g->data[5] && r->data[3] == 0 &&
+              strcmp(r->op_name, "IndexPutBackward") == 0,
+          "index_scatter adds at a repeated offset, and leaves zeros elsewhere");
+    tensor_release(r);
+    tensor_release(g);
+    Tensor *rep = vec(4, (double[]){2, 0, 2, 2});
+    const IndexArg rows = {{TENSOR(rep)}, 1}, one = {{ALL, INT(1)}, 2};
+    Tensor *x = test_uniform(-1, 1, true, SHAPE(3, 2, 4));
+    fd_check("x[[2, 0, 2, 2]]^2", build_index_squared, &rows, &x, 1);
+    fd_check("x[:, 1]^2", build_index_squared, &one, &x, 1);
+    tensor_release(x);
+    tensor_release(rep);
+}
+
 /* PyTorch's names: the last basic step's, IndexBackward with tensors. */
 static void test_names(void) {
     Tensor *x = tensor_zeros(SHAPE(3, 2), true), *t = vec(1, (double[]){0});
@@ -274,6 +315,7 @@ void test_index(void) {
     test_masks(x);
     tensor_release(x);
     test_gradients();
+    test_scatter();
     test_names();
     test_index_put();
     test_errors_index();

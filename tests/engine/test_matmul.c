@@ -246,6 +246,41 @@ static void test_grad(void) {
     for (int k = 0; k < 2; k++) grad_case(&big[k], true, true);
 }
 
+/* matmul_nt and matmul_tn, matmul's gradient kernels as ops (create_graph):
+ * g @ b^T in a's shape and a^T @ g in b's, for every case of matmul. */
+static Tensor *build_matmul_nt(Tensor **in, const void *arg) {
+    const MatmulCase *c = arg;
+    return tensor_matmul_nt(in[0], in[1], c->a_ndim, c->a_shape);
+}
+
+static Tensor *build_matmul_tn(Tensor **in, const void *arg) {
+    const MatmulCase *c = arg;
+    return tensor_matmul_tn(in[0], in[1], c->b_ndim, c->b_shape);
+}
+
+static void test_grad_ops(void) {
+    for (int k = 0; k < NUM_CASES; k++) {
+        const MatmulCase *c = &cases[k];
+        char name[160], base[128];
+        case_name(c, base, sizeof base);
+        Tensor *a = test_uniform(-1, 1, true, c->a_ndim, c->a_shape);
+        Tensor *b = test_uniform(-1, 1, true, c->b_ndim, c->b_shape);
+        Tensor *g = test_uniform(-1, 1, true, c->out_ndim, c->out_shape);
+        snprintf(name, sizeof name, "matmul_nt of %s", base);
+        fd_check(name, build_matmul_nt, c, (Tensor *[]){g, b}, 2);
+        snprintf(name, sizeof name, "matmul_tn of %s", base);
+        fd_check(name, build_matmul_tn, c, (Tensor *[]){a, g}, 2);
+        tensor_release(a), tensor_release(b), tensor_release(g);
+    }
+    Tensor *g = test_uniform(-1, 1, false, SHAPE(3, 4)), *b = test_uniform(-1, 1, false, SHAPE(4, 5));
+    CHECK(!tensor_matmul_nt(g, b, SHAPE(3, 4)) &&
+              strstr(ag_error(), "matmul_nt: the gradient's shape (3, 4) is not the product's, (3, 5)"),
+          "matmul_nt checks g's shape: %s", ag_error());
+    CHECK(!tensor_matmul_tn(b, g, SHAPE(2, 5)) && strstr(ag_error(), "cannot be multiplied"),
+          "matmul_tn checks the shapes multiply: %s", ag_error());
+    tensor_release(g), tensor_release(b);
+}
+
 /* The gradients of sum(a @ b) by the definition, for 3-D and 4-D operands
  * (no 1-D ones): each batch entry t adds, into the matrices oa and ob it
  * reads, d/da[oa, i, k] = sum_j b[ob, k, j] and d/db[ob, k, j] = sum_i a[oa, i, k]. */
@@ -456,6 +491,15 @@ static Tensor *build_linear(Tensor **in, const void *arg) {
     return tensor_linear(in[0], in[1], *(const bool *)arg ? in[2] : NULL);
 }
 
+/* A layer, tanh(x @ w^T + b): every gradient depends on every input, so
+ * the create_graph pass differentiates each part of linear's gradient. */
+static Tensor *build_tanh_linear(Tensor **in, const void *arg) {
+    (void)arg;
+    Tensor *y = tensor_linear(in[0], in[1], in[2]), *r = tensor_tanh(y);
+    tensor_release(y);
+    return r;
+}
+
 /* linear: x @ w^T + b, its gradients against finite differences for x of
  * one, two and three dims, with and without a bias; its value is matmul's
  * (x @ w.t() + b) to the bit, and its names are PyTorch's
@@ -472,6 +516,7 @@ static void test_linear(void) {
     for (int d = 0; d < 3; d++) {
         fd_check("linear with bias", build_linear, &with, (Tensor *[]){xs[d], w, b}, 3);
         fd_check("linear without bias", build_linear, &without, (Tensor *[]){xs[d], w, b}, 2);
+        fd_check("tanh of linear", build_tanh_linear, NULL, (Tensor *[]){xs[d], w, b}, 3);
         for (int k = 0; k < 2; k++) {
             Tensor *y = tensor_linear(xs[d], w, k ? b : NULL), *wt = tensor_t(w);
             Tensor *mm = tensor_matmul(xs[d], wt), *ref = k ? tensor_add(mm, b) : tensor_retain(mm);
@@ -498,6 +543,7 @@ void test_matmul(void) {
     test_forward();
     test_forward_large();
     test_grad();
+    test_grad_ops();
     test_broadcast_grad_memory();
     test_names();
     test_errors_matmul();

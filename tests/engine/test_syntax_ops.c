@@ -126,6 +126,35 @@ static Tensor *build_stack(Tensor **in, const void *arg) {
     return tensor_stack(in, s->n, s->dim);
 }
 
+typedef struct {
+    bool cat;
+    int n, dim;
+} JoinArg;
+
+/* stack or cat, squared: the gradient depends on the inputs, so the
+ * create_graph pass differentiates the join's graph_backward (select, or a
+ * slicing index) again. */
+static Tensor *build_join_squared(Tensor **in, const void *arg) {
+    const JoinArg *j = arg;
+    Tensor *y = j->cat ? tensor_cat(in, j->n, j->dim) : tensor_stack(in, j->n, j->dim);
+    Tensor *r = tensor_mul(y, y);
+    tensor_release(y);
+    return r;
+}
+
+static void test_join_squared(void) {
+    static const JoinArg cases[] = {{false, 3, 1}, {false, 2, -1}, {true, 3, 0}, {true, 2, -1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        Tensor *in[3];
+        for (int k = 0; k < cases[c].n; k++)
+            in[k] = test_uniform(-1, 1, k != 1, SHAPE(2, 3));
+        char label[48];
+        snprintf(label, sizeof label, "%s squared, case %zu", cases[c].cat ? "cat" : "stack", c);
+        fd_check(label, build_join_squared, &cases[c], in, cases[c].n);
+        for (int k = 0; k < cases[c].n; k++) tensor_release(in[k]);
+    }
+}
+
 static void test_stack(void) {
     static const StackArg cases[] = {{2, 0}, {3, 1}, {3, 2}, {4, -1}, {1, 0}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -204,6 +233,7 @@ void test_syntax_ops(void) {
     test_remainder_grad();
     test_select();
     test_stack();
+    test_join_squared();
     test_grad_mode();
     test_inherit();
     test_empty_lanes();
