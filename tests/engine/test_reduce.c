@@ -245,8 +245,34 @@ static void test_fd_cat(void) {
  * Ties and the edges, by hand
  * ====================================================================== */
 
+/* Whether grad (NULL: not reached, 0) holds want's n values (nan for nan). */
+static bool grad_is(const Tensor *grad, const double *want, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        double v = grad ? grad->data[i] : 0.0;
+        if (!(v == want[i] || (isnan(v) && isnan(want[i])))) return false;
+    }
+    return true;
+}
+
+/* x's gradient made by create_graph (the op's graph_backward) is want_grad
+ * too, at ties and edges as well as at random points; an op without a
+ * graph_backward is passed over. */
+static void check_graph_by_hand(const char *what, OpCall c, Tensor *x, const double *want_grad) {
+    Tensor *y = build_call(&x, &c), *got = NULL;
+    Tensor *g = y ? tensor_ones(y->ndim, y->shape, false) : NULL;
+    int rc = y && y->requires_grad ? ag_grad(1, &y, &g, 1, &x, AG_CREATE_GRAPH, true, &got) : 0;
+    if (rc == 0 || strncmp(ag_error(), "create_graph:", 13) != 0)
+        CHECK(rc == 0 && grad_is(got, want_grad, x->numel), "%s (create_graph): gradient%s%s",
+              what, rc ? ": " : "", rc ? ag_error() : "");
+    tensor_release(got);
+    tensor_release(g);
+    tensor_release(y);
+    ag_graph_free();
+}
+
 /* y = op(x) with backward from g (all ones when NULL); checks y's values
- * and x's gradient against want and want_grad. */
+ * and x's gradient against want and want_grad, by backward and by
+ * create_graph. */
 static void check_by_hand(const char *what, OpCall c, Tensor *x, int n_out, const double *want,
                           const double *want_grad) {
     Tensor *y = build_call(&x, &c);
@@ -258,12 +284,10 @@ static void check_by_hand(const char *what, OpCall c, Tensor *x, int n_out, cons
     Tensor *g = tensor_ones(y->ndim, y->shape, false);
     tensor_zero_grad(x);
     CHECK(tensor_backward(y, g) == 0, "%s: backward: %s", what, ag_error());
-    bool grads = x->grad != NULL;
-    for (int64_t i = 0; grads && i < x->numel; i++)
-        grads = x->grad->data[i] == want_grad[i] || (isnan(x->grad->data[i]) && isnan(want_grad[i]));
-    CHECK(grads, "%s: gradient", what);
+    CHECK(x->grad != NULL && grad_is(x->grad, want_grad, x->numel), "%s: gradient", what);
     tensor_release(g);
     tensor_release(y);
+    check_graph_by_hand(what, c, x, want_grad);
 }
 
 static void test_ties(void) {
