@@ -276,7 +276,8 @@ static int softmax_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor 
     SoftmaxCtx *c = ctx;
     GradTemps t = {0};
     Tensor *g = self->inputs[0], *y = self->inputs[1];
-    if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&t, tensor_softmax_backward(gg, y, c->axis));
+    if (ag_grad_wanted(self, 0))
+        grads[0] = ag_grad_out(&t, tensor_softmax_backward(gg, y, c->axis));
     if (ag_grad_wanted(self, 1)) {
         Tensor *dot = ag_grad_tmp(&t, lane_sum(ag_grad_tmp(&t, tensor_mul(g, y)), c));
         Tensor *ggy = ag_grad_tmp(&t, lane_sum(ag_grad_tmp(&t, tensor_mul(gg, y)), c));

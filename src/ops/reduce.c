@@ -922,6 +922,26 @@ static Tensor *norm_inf_graph(GradTemps *t, Tensor *x, Tensor *g, Tensor *norm, 
     return tensor_mul(ag_grad_tmp(t, tensor_sign(x)), share);
 }
 
+/* where(at, 0, base ** e), base taken as 1 where at holds so that the
+ * power's gradient there meets no inf; 0 is the kernel's value there too
+ * (x's power masked at x = 0; norm^(1-p) = 0 at norm 0). */
+static Tensor *masked_pow(GradTemps *t, Tensor *at, Tensor *base, double e) {
+    Tensor *safe = ag_grad_tmp(t, tensor_where(at, ag_grad_num(t, 1.0), base));
+    Tensor *pw = ag_grad_tmp(t, tensor_pow(safe, ag_grad_num(t, e)));
+    return tensor_where(at, ag_grad_num(t, 0.0), pw);
+}
+
+/* norm's gradient for p < 1: (sign(x) |x|^(p-1) (0 at x = 0) * g) *
+ * norm^(1-p), both powers masked (norm^(1-p) is 0 at norm 0). */
+static Tensor *norm_small_graph(GradTemps *t, Tensor *x, Tensor *g, Tensor *norm, double p,
+                                Tensor *sign, Tensor *norm0) {
+    Tensor *x0 = ag_grad_tmp(t, tensor_eq(x, ag_grad_num(t, 0.0)));
+    Tensor *pw = ag_grad_tmp(t, masked_pow(t, x0, ag_grad_tmp(t, tensor_abs(x)), p - 1));
+    Tensor *scaled = ag_grad_tmp(t, tensor_mul(sign, pw));
+    Tensor *b = ag_grad_tmp(t, masked_pow(t, norm0, norm, 1 - p));
+    return tensor_mul(ag_grad_tmp(t, tensor_mul(scaled, g)), b);
+}
+
 /* norm's gradient as recorded ops, norm_backward's formula for p (g and
  * norm with the reduced dims kept); the masks are constants. */
 static Tensor *norm_p_graph(GradTemps *t, Tensor *x, Tensor *g, Tensor *norm, const ReduceCtx *c) {
@@ -931,14 +951,7 @@ static Tensor *norm_p_graph(GradTemps *t, Tensor *x, Tensor *g, Tensor *norm, co
     if (p == 1) return tensor_mul(sign, g);
     Tensor *at0 = ag_grad_tmp(t, tensor_eq(norm, zero));
     if (p == 2) return tensor_mul(g, ag_grad_tmp(t, masked_div(t, at0, x, norm)));
-    if (p < 1) { /* sign(x) |x|^(p-1) (0 at 0) * g * norm^(1-p) */
-        Tensor *pw = ag_grad_tmp(t, abs_pow_op(t, x, p - 1));
-        Tensor *x0 = ag_grad_tmp(t, tensor_eq(x, zero));
-        Tensor *masked = ag_grad_tmp(t, tensor_where(x0, zero, pw));
-        Tensor *scaled = ag_grad_tmp(t, tensor_mul(sign, masked));
-        Tensor *b = ag_grad_tmp(t, tensor_pow(norm, ag_grad_num(t, 1 - p)));
-        return tensor_mul(ag_grad_tmp(t, tensor_mul(scaled, g)), b);
-    }
+    if (p < 1) return norm_small_graph(t, x, g, norm, p, sign, at0);
     /* (sign(x) |x|^(p-1) or x |x|^(p-2)) * where(norm == 0, 0, g / norm^(p-1)) */
     Tensor *lead = p < 2 ? sign : x, *pw = ag_grad_tmp(t, abs_pow_op(t, x, p < 2 ? p - 1 : p - 2));
     Tensor *norm_p1 = ag_grad_tmp(t, tensor_pow(norm, ag_grad_num(t, p - 1)));

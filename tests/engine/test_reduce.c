@@ -348,6 +348,22 @@ static void test_ties(void) {
     tensor_release(qa), tensor_release(qi), tensor_release(q);
 }
 
+/* The second derivative of sum(op(x)) at x (d/dx sum(its gradient)) has
+ * no nan: where a mask makes the gradient 0 (std 0, norm 0, x = 0 for
+ * p < 1), the branch not taken meets no 0 * inf. */
+static void check_second_order_finite(const char *what, OpCall c, Tensor *x) {
+    Tensor *y = build_call(&x, &c), *s = y ? tensor_sum(y) : NULL, *g1 = NULL, *g2 = NULL;
+    bool ran = s && ag_grad(1, &s, NULL, 1, &x, AG_CREATE_GRAPH, false, &g1) == 0;
+    Tensor *s1 = ran ? tensor_sum(g1) : NULL;
+    ran = ran && s1 && (!s1->requires_grad || ag_grad(1, &s1, NULL, 1, &x, 0, true, &g2) == 0);
+    bool finite = ran;
+    for (int64_t i = 0; finite && g2 && i < g2->numel; i++) finite = !isnan(g2->data[i]);
+    CHECK(finite, "%s: the second derivative %s", what, ran ? "has a nan" : ag_error());
+    Tensor *all[] = {y, s, g1, s1, g2};
+    for (int i = 0; i < 5; i++) tensor_release(all[i]);
+    ag_graph_free();
+}
+
 /* var and std where n - c <= 0: over everything, PyTorch's var_backward
  * gives (2 / 0) * g (inf times g: reduce_cases.h has its 0-d cases; for a
  * 1-D tensor its backward raises an error, and ag gives the same inf), std
@@ -369,6 +385,7 @@ static void test_variance_edges(void) {
     std.args.flags[0] = true;
     check_by_hand("std of equal values: 0, gradient 0", std, flat, 1, (double[]){0},
                   (double[]){0, 0, 0});
+    check_second_order_finite("std of equal values", std, flat);
     tensor_release(flat);
     /* the column of the PyTorch cases where its Welford update loses digits
      * (reduce_cases.py): ag's two passes come within 2 ulp of the std of the
@@ -391,6 +408,18 @@ static void test_variance_edges(void) {
     Tensor *zeros = tensor_zeros(SHAPE(3), true);
     check_by_hand("norm of zeros: 0, gradient 0", norm2, zeros, 1, (double[]){0},
                   (double[]){0, 0, 0});
+    check_second_order_finite("norm of zeros", norm2, zeros);
+    /* (not 1 < p < 2: |x|^(p-1) has an infinite derivative at x = 0) */
+    static const double ps[] = {0.5, -1, 3, 4};
+    for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
+        OpCall normp = reduce_call("norm", -1, NULL, false);
+        normp.args.has_num[0] = true, normp.args.num[0] = ps[i];
+        char what[48];
+        snprintf(what, sizeof what, "norm p=%g with a zero", ps[i]);
+        check_second_order_finite(what, normp, z);
+        snprintf(what, sizeof what, "norm p=%g of zeros", ps[i]);
+        check_second_order_finite(what, normp, zeros);
+    }
     tensor_release(zeros);
     tensor_release(z);
 }
