@@ -465,6 +465,13 @@ const char *ag_blas_name(void);
 
 Tensor *tensor_softmax(Tensor *x, int axis);
 Tensor *tensor_log_softmax(Tensor *x, int axis);
+/* Their gradients at y = softmax(x) (log_softmax(x)) along axis, for g of
+ * y's shape: (g - sum(g * y)) * y and g - exp(y) * sum(g), the first-order
+ * kernels' bits, as ops of their own so that they can be differentiated
+ * again (PyTorch's _softmax_backward_data, _log_softmax_backward_data).
+ * New reference. */
+Tensor *tensor_softmax_backward(Tensor *g, Tensor *y, int axis);
+Tensor *tensor_log_softmax_backward(Tensor *g, Tensor *y, int axis);
 
 /* Running sums and products along dim, each lane in order (PyTorch's CPU
  * kernel's values); an integral or bool x gives int64. */

@@ -310,6 +310,12 @@ bool ag_sum_dims(const double *x, int ndim, const int64_t *shape, unsigned mask,
 /* y = sigmoid(x) for n values as PyTorch's sigmoid kernel computes them,
  * its scalar tail included (ops/unary.c; loss.c). y may be x. */
 void ag_sigmoid_values(const double *x, double *y, int64_t n);
+/* o[i] = x[i] ** e for i < n by PyTorch's pow_tensor_scalar kernels (exact
+ * products and roots for e in {0, +-0.5, +-1, 2, 3, -2}, else SLEEF's pow on
+ * whole vectors and libm's on the tail): x ** e with a one-element exponent,
+ * and PyTorch's x.pow(e) in a backward formula. o must not be x.
+ * (ops/binary.c; reduce.c) */
+void ag_pow_scalar(const double *restrict x, double e, double *restrict o, int64_t n);
 /* y = exp(x), log(x) on n values as PyTorch's whole-tensor kernels (SLEEF's
  * on every element where it is loaded; ops/vecmath.c). y may be x. */
 void ag_exp_all(const double *x, double *y, int64_t n);

@@ -466,8 +466,8 @@ static void pow_general(const double *restrict x, double e, double *restrict o, 
     for (i = vec; i < n; i++) o[i] = pow(x[i], e);
 }
 
-/* o[i] = x[i] ** e by PyTorch's kernel for e. */
-static void pow_by_scalar(const double *restrict x, double e, double *restrict o, int64_t n) {
+/* o[i] = x[i] ** e by PyTorch's kernel for e (internal.h). */
+void ag_pow_scalar(const double *restrict x, double e, double *restrict o, int64_t n) {
     if (e == 0.0)
         for (int64_t i = 0; i < n; i++) o[i] = 1.0;
     else if (e == 1.0)
@@ -500,7 +500,7 @@ static void pow_scalar_backward(Function *self, Tensor *g) {
         if (e == 0.0) {
             memset(ga->data, 0, (size_t)ga->numel * sizeof(double));
         } else {
-            pow_by_scalar(x, e - 1.0, ga->data, ga->numel);
+            ag_pow_scalar(x, e - 1.0, ga->data, ga->numel);
             for (int64_t i = 0; i < ga->numel; i++) ga->data[i] = gv[i] * (e * ga->data[i]);
         }
         ag_accumulate_grad(a, ga);
@@ -559,7 +559,7 @@ Tensor *tensor_pow(Tensor *a, Tensor *b) {
     /* x32 ** 1.6 raises to the double 1.6, as PyTorch's scalar loop does
      * (std::pow(float, double)); its vector loop, on 8 elements at a time,
      * rounds the exponent to float first: ag follows the scalar one */
-    pow_by_scalar(a->data, b->data[0], out->data, out->numel);
+    ag_pow_scalar(a->data, b->data[0], out->data, out->numel);
     return ag_graph_record(out, AG_OP_POW, (Tensor *[]){a, b}, 2, NULL, 0);
 }
 

@@ -116,6 +116,44 @@ static void extreme_backward(Function *self, void *ctx, Tensor *g) {
     ag_accumulate_grad(x, dx);
 }
 
+/* Where x is the extreme top (a constant): x == top, or x is nan when top is. */
+static Tensor *top_mask(Tensor *x, Tensor *top) {
+    return isnan(top->data[0]) ? tensor_ne(x, x) : tensor_eq(x, top);
+}
+
+/* A bool constant of x's shape, true at each lane's extreme (ctx's index). */
+static Tensor *index_mask(const Tensor *x, const ExtremeCtx *c) {
+    Tensor *mask = ag_tensor_filled_like(x, 0.0);
+    if (!mask) return NULL;
+    AxisView v = axis_view(x, c->axis);
+    for (int64_t o = 0; o < v.outer; o++)
+        for (int64_t i = 0; i < v.inner; i++)
+            mask->data[(o * v.n + c->index[o * v.inner + i]) * v.inner + i] = 1.0;
+    tensor_set_dtype(mask, AG_BOOL);
+    return mask;
+}
+
+/* max's and min's gradients as recorded ops, extreme_backward's:
+ *   over everything: where(is_top(x), g / count, 0), count = sum(is_top(x))
+ *   along a dim:     where(index_mask, g with the dim kept at size 1, 0) */
+static int extreme_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    ExtremeCtx *c = ctx;
+    Tensor *x = self->inputs[0], *mask, *share;
+    GradTemps t = {0};
+    if (c->axis < 0) {
+        mask = ag_grad_tmp(&t, top_mask(x, self->output));
+        share = ag_grad_tmp(&t, tensor_div(g, ag_grad_tmp(&t, tensor_sum(mask))));
+    } else {
+        int64_t kept[AG_MAX_DIMS];
+        memcpy(kept, x->shape, (size_t)x->ndim * sizeof *kept);
+        kept[c->axis] = 1;
+        mask = ag_grad_tmp(&t, index_mask(x, c));
+        share = ag_grad_tmp(&t, tensor_reshape(g, x->ndim, kept));
+    }
+    grads[0] = ag_grad_out(&t, tensor_where(mask, share, ag_grad_num(&t, 0.0)));
+    return ag_grad_done(&t);
+}
+
 static Tensor *extreme_forward(const char *op, int id, Tensor *x, bool has_dim, int64_t dim,
                                bool keepdim) {
     int axis;
@@ -166,7 +204,7 @@ const AgOpInfo ag_op_max = {
     .rule = "grad_x = g shared equally by the tied maxima (along a dim: g to the first), "
             "0 elsewhere",
     .backward_name = "MaxBackward", .call = max_call, .backward = extreme_backward,
-    .flags = AG_OP_METHOD,
+    .graph_backward = extreme_graph, .flags = AG_OP_METHOD,
 };
 
 const AgOpInfo ag_op_min = {
@@ -175,7 +213,7 @@ const AgOpInfo ag_op_min = {
     .rule = "grad_x = g shared equally by the tied minima (along a dim: g to the first), "
             "0 elsewhere",
     .backward_name = "MinBackward", .call = min_call, .backward = extreme_backward,
-    .flags = AG_OP_METHOD,
+    .graph_backward = extreme_graph, .flags = AG_OP_METHOD,
 };
 
 /* ======================================================================

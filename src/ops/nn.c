@@ -1,7 +1,10 @@
 /*
  * nn.c — the neural-net helpers: softmax and log_softmax (along one axis).
  * Fused for numerical stability (max subtracted before exp) and so that
- * each shows as one node in the graph. The losses are in loss.c.
+ * each shows as one node in the graph; and their gradients as ops of their
+ * own (softmax_backward, log_softmax_backward), so that a gradient made
+ * with create_graph has the fused kernels' bits and can be differentiated
+ * again. The losses are in loss.c.
  */
 #include "elementwise.h"
 
@@ -134,13 +137,18 @@ static void softmax_lanes(const Tensor *x, Lanes l, bool log_space, double *y) {
         }
 }
 
+/* axis of x normalised (a 0-d x takes 0 or -1, as in PyTorch: one lane of
+ * one), or -1 with op's message. */
+static int lane_axis(const char *op, const Tensor *x, int axis) {
+    if (x->ndim == 0 && (axis == 0 || axis == -1)) return 0;
+    return ag_normalize_axis(op, axis, x->ndim);
+}
+
 /* Shared forward: y = softmax or log_softmax of x along axis. */
 static Tensor *softmax_forward(int op_id, Tensor *x, int axis, bool log_space) {
     const char *op = ag_op_at(op_id)->name;
     if (!x) return ag_fail("%s: argument is NULL", op);
-    /* A 0-d tensor takes axis 0 or -1, as in PyTorch: one lane of one. */
-    if (x->ndim == 0 && (axis == 0 || axis == -1)) axis = 0;
-    else if ((axis = ag_normalize_axis(op, axis, x->ndim)) < 0) return NULL;
+    if ((axis = lane_axis(op, x, axis)) < 0) return NULL;
     Tensor *y = ag_tensor_new_like(x);
     if (!y) return NULL;
     if (y->numel > 0) softmax_lanes(x, lanes(x, axis), log_space, y->data);
@@ -148,6 +156,37 @@ static Tensor *softmax_forward(int op_id, Tensor *x, int axis, bool log_space) {
     y = ag_graph_record(y, op_id, &x, 1, (void **)&c, sizeof *c);
     if (c) c->axis = axis;
     return y;
+}
+
+/* A lane kernel of a gradient: dx of g and y (both laid out as l). */
+typedef void (*LaneGradKernel)(const double *y, const double *g, Lanes l, double *dx);
+
+/* Forward of softmax_backward and log_softmax_backward: kernel's dx of g
+ * and y (one shape) along axis, recorded with the axis. */
+static Tensor *lane_grad_forward(int op_id, LaneGradKernel kernel, Tensor *g, Tensor *y,
+                                 int axis) {
+    const char *op = ag_op_at(op_id)->name;
+    if (!g || !y) return ag_fail("%s: an operand is NULL", op);
+    if (!ag_shape_equal(g->ndim, g->shape, y->ndim, y->shape)) {
+        char gs[AG_SHAPE_STR_MAX], ys[AG_SHAPE_STR_MAX];
+        return ag_fail("%s: grad %s and output %s differ in shape", op,
+                       ag_shape_str(g->ndim, g->shape, gs, sizeof gs),
+                       ag_shape_str(y->ndim, y->shape, ys, sizeof ys));
+    }
+    if ((axis = lane_axis(op, y, axis)) < 0) return NULL;
+    Tensor *dx = ag_tensor_new_like(y);
+    if (!dx) return NULL;
+    if (dx->numel > 0) kernel(y->data, g->data, lanes(y, axis), dx->data);
+    SoftmaxCtx *c;
+    dx = ag_graph_record(dx, op_id, (Tensor *[]){g, y}, 2, (void **)&c, sizeof *c);
+    if (c) c->axis = axis;
+    return dx;
+}
+
+/* sum(t) along the recorded axis, kept at size 1 (a recorded op). */
+static Tensor *lane_sum(Tensor *t, const SoftmaxCtx *c) {
+    int64_t axis = c->axis;
+    return tensor_sum_dims(t, &axis, 1, true);
 }
 
 /* ======================================================================
@@ -199,6 +238,14 @@ static void softmax_backward(Function *self, void *ctx, Tensor *g) {
     ag_accumulate_grad(self->inputs[0], dx);
 }
 
+/* softmax's gradient as a recorded op: softmax_backward(g, y). */
+static int softmax_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    SoftmaxCtx *c = ctx;
+    GradTemps t = {0};
+    grads[0] = ag_grad_out(&t, tensor_softmax_backward(g, self->output, c->axis));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_softmax(Tensor *x, int axis) {
     return softmax_forward(AG_OP_SOFTMAX, x, axis, false);
 }
@@ -210,8 +257,58 @@ const AgOpInfo ag_op_softmax = {
     .help = "exp(x) / sum(exp(x)) along dim (default last)",
     .rule = "grad_x = y * (g - sum(g * y)) along the axis, y = softmax(x)",
     .backward_name = "SoftmaxBackward", .call = softmax_call, .backward = softmax_backward,
-    .flags = AG_OP_METHOD,
+    .graph_backward = softmax_graph, .flags = AG_OP_METHOD,
     .dtype_rule = AG_DTYPE_FLOATING,
+};
+
+/* ======================================================================
+ * softmax_backward: dx = (g - sum(g * y)) * y along the axis, softmax's
+ * gradient kernel (its fused dot product) as an op of its own (PyTorch's
+ * _softmax_backward_data): softmax's graph_backward makes its gradient
+ * with it, so the gradient has the first-order kernel's bits and can be
+ * differentiated again:
+ *   grad_g = softmax_backward(gg, y)   (diag(y) - y y^T is symmetric)
+ *   grad_y = gg * (g - sum(g * y)) - g * sum(gg * y)
+ * Its first-order backward is the same formula (ag_apply_by_graph).
+ * ====================================================================== */
+
+static int softmax_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    SoftmaxCtx *c = ctx;
+    GradTemps t = {0};
+    Tensor *g = self->inputs[0], *y = self->inputs[1];
+    if (ag_grad_wanted(self, 0))
+        grads[0] = ag_grad_out(&t, tensor_softmax_backward(gg, y, c->axis));
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *dot = ag_grad_tmp(&t, lane_sum(ag_grad_tmp(&t, tensor_mul(g, y)), c));
+        Tensor *ggy = ag_grad_tmp(&t, lane_sum(ag_grad_tmp(&t, tensor_mul(gg, y)), c));
+        Tensor *own = ag_grad_tmp(&t, tensor_mul(gg, ag_grad_tmp(&t, tensor_sub(g, dot))));
+        grads[1] = ag_grad_out(&t, tensor_sub(own, ag_grad_tmp(&t, tensor_mul(g, ggy))));
+    }
+    return ag_grad_done(&t);
+}
+
+static void softmax_backward_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, softmax_backward_graph);
+}
+
+Tensor *tensor_softmax_backward(Tensor *g, Tensor *y, int axis) {
+    return lane_grad_forward(AG_OP_SOFTMAX_BACKWARD, softmax_backward_lanes, g, y, axis);
+}
+
+static Tensor *softmax_backward_call(const AgOpArgs *a) {
+    return tensor_softmax_backward(a->t[0], a->t[1], (int)a->ints[0]);
+}
+
+const AgOpInfo ag_op_softmax_backward = {
+    .id = AG_OP_SOFTMAX_BACKWARD, .name = "softmax_backward",
+    .signature = "softmax_backward(grad, output, dim)", .params = "TTi",
+    .help = "(grad - sum(grad * output)) * output along dim: softmax's gradient, an op so it "
+            "can be differentiated",
+    .rule = "grad_grad = softmax_backward(gg, output), grad_output = gg * (grad - "
+            "sum(grad * output)) - grad * sum(gg * output)",
+    .backward_name = "SoftmaxBackwardBackward", .call = softmax_backward_call,
+    .backward = softmax_backward_backward, .graph_backward = softmax_backward_graph,
+    .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -285,6 +382,14 @@ static void log_softmax_backward(Function *self, void *ctx, Tensor *g) {
     ag_accumulate_grad(self->inputs[0], dx);
 }
 
+/* log_softmax's gradient as a recorded op: log_softmax_backward(g, y). */
+static int log_softmax_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    SoftmaxCtx *c = ctx;
+    GradTemps t = {0};
+    grads[0] = ag_grad_out(&t, tensor_log_softmax_backward(g, self->output, c->axis));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_log_softmax(Tensor *x, int axis) {
     return softmax_forward(AG_OP_LOG_SOFTMAX, x, axis, true);
 }
@@ -298,6 +403,52 @@ const AgOpInfo ag_op_log_softmax = {
     .params = "Ti", .help = "x - log(sum(exp(x))) along dim (default last)",
     .rule = "grad_x = g - softmax(x) * sum(g) along the axis",
     .backward_name = "LogSoftmaxBackward", .call = log_softmax_call,
-    .backward = log_softmax_backward, .flags = AG_OP_METHOD,
-    .dtype_rule = AG_DTYPE_FLOATING,
+    .backward = log_softmax_backward, .graph_backward = log_softmax_graph,
+    .flags = AG_OP_METHOD, .dtype_rule = AG_DTYPE_FLOATING,
+};
+
+/* ======================================================================
+ * log_softmax_backward: dx = g - exp(y) * sum(g) along the axis,
+ * log_softmax's gradient kernel (its exp and fused g - e * sum) as an op
+ * of its own (PyTorch's _log_softmax_backward_data), for log_softmax's
+ * graph_backward as softmax_backward is for softmax's:
+ *   grad_g = gg - sum(gg * exp(y)),  grad_y = -(gg * exp(y)) * sum(g)
+ * Its first-order backward is the same formula (ag_apply_by_graph).
+ * ====================================================================== */
+
+static int log_softmax_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    SoftmaxCtx *c = ctx;
+    GradTemps t = {0};
+    Tensor *g = self->inputs[0], *y = self->inputs[1];
+    Tensor *gge = ag_grad_tmp(&t, tensor_mul(gg, ag_grad_tmp(&t, tensor_exp(y))));
+    if (ag_grad_wanted(self, 0))
+        grads[0] = ag_grad_out(&t, tensor_sub(gg, ag_grad_tmp(&t, lane_sum(gge, c))));
+    if (ag_grad_wanted(self, 1))
+        grads[1] = ag_grad_out(&t, tensor_mul(ag_grad_tmp(&t, tensor_neg(gge)),
+                                              ag_grad_tmp(&t, lane_sum(g, c))));
+    return ag_grad_done(&t);
+}
+
+static void log_softmax_backward_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, log_softmax_backward_graph);
+}
+
+Tensor *tensor_log_softmax_backward(Tensor *g, Tensor *y, int axis) {
+    return lane_grad_forward(AG_OP_LOG_SOFTMAX_BACKWARD, log_softmax_backward_lanes, g, y, axis);
+}
+
+static Tensor *log_softmax_backward_call(const AgOpArgs *a) {
+    return tensor_log_softmax_backward(a->t[0], a->t[1], (int)a->ints[0]);
+}
+
+const AgOpInfo ag_op_log_softmax_backward = {
+    .id = AG_OP_LOG_SOFTMAX_BACKWARD, .name = "log_softmax_backward",
+    .signature = "log_softmax_backward(grad, output, dim)", .params = "TTi",
+    .help = "grad - exp(output) * sum(grad) along dim: log_softmax's gradient, an op so it "
+            "can be differentiated",
+    .rule = "grad_grad = gg - sum(gg * exp(output)), grad_output = -gg * exp(output) * "
+            "sum(grad)",
+    .backward_name = "LogSoftmaxBackwardBackward", .call = log_softmax_backward_call,
+    .backward = log_softmax_backward_backward, .graph_backward = log_softmax_backward_graph,
+    .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
 };

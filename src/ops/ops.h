@@ -47,6 +47,8 @@
     X(MATMUL_NT, matmul_nt) X(MATMUL_TN, matmul_tn)                            \
     /* nn.c */                                                                 \
     X(SOFTMAX, softmax) X(LOG_SOFTMAX, log_softmax)                            \
+    X(SOFTMAX_BACKWARD, softmax_backward)                                      \
+    X(LOG_SOFTMAX_BACKWARD, log_softmax_backward)                              \
     /* loss.c */                                                               \
     X(MSE_LOSS, mse_loss) X(L1_LOSS, l1_loss)                                  \
     X(SMOOTH_L1_LOSS, smooth_l1_loss) X(HUBER_LOSS, huber_loss)                \

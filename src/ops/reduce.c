@@ -339,6 +339,8 @@ typedef enum {
     ROW_NORM2_GRAD, /* out = a * (x / b), 0 where b == 0        (norm, p = 2) */
     ROW_INF_MASK,   /* out = |x| == b or |x| is nan             (norm, p = +-inf) */
     ROW_INF_GRAD,   /* out = sign(x) * (a * mask)               (norm, p = +-inf) */
+    ROW_SIGN_GRAD,  /* out = sign(x) * a                        (norm, p = 1) */
+    /* the next three read out, holding |x|^(p-1) (p > 2: |x|^(p-2)) */
     ROW_SMALL_GRAD, /* out = sign(x)|x|^(p-1) (0 at 0) * a * b  (norm, p < 1) */
     ROW_MID_GRAD,   /* out = sign(x)|x|^(p-1) * a               (norm, 1 < p < 2) */
     ROW_BIG_GRAD,   /* out = x|x|^(p-2) * a                     (norm, p > 2) */
@@ -348,7 +350,7 @@ static inline double sign_of(double x) { return (double)((x > 0) - (x < 0)); }
 
 static ALWAYS_INLINE void row_loop(RowKind kind, const double *restrict x,
                                    const double *restrict a, const double *restrict b,
-                                   int64_t s, int64_t n, double p, double *restrict out) {
+                                   int64_t s, int64_t n, double *restrict out) {
     switch (kind) {
     case ROW_SPREAD:
         for (int64_t j = 0; j < n; j++) out[j] = a[j * s];
@@ -374,28 +376,32 @@ static ALWAYS_INLINE void row_loop(RowKind kind, const double *restrict x,
             out[j] = sign_of(x[j]) * (a[j * s] * mask);
         }
         break;
+    case ROW_SIGN_GRAD:
+        for (int64_t j = 0; j < n; j++) out[j] = sign_of(x[j]) * a[j * s];
+        break;
     case ROW_SMALL_GRAD:
         for (int64_t j = 0; j < n; j++) {
-            double scaled = sign_of(x[j]) * (x[j] == 0 ? 0.0 : pow(fabs(x[j]), p - 1));
+            double scaled = sign_of(x[j]) * (x[j] == 0 ? 0.0 : out[j]);
             out[j] = scaled * a[j * s] * b[j * s];
         }
         break;
     case ROW_MID_GRAD:
-        for (int64_t j = 0; j < n; j++) out[j] = sign_of(x[j]) * pow(fabs(x[j]), p - 1) * a[j * s];
+        for (int64_t j = 0; j < n; j++) out[j] = sign_of(x[j]) * out[j] * a[j * s];
         break;
     case ROW_BIG_GRAD:
-        for (int64_t j = 0; j < n; j++) out[j] = x[j] * pow(fabs(x[j]), p - 2) * a[j * s];
+        for (int64_t j = 0; j < n; j++) out[j] = x[j] * out[j] * a[j * s];
         break;
     }
 }
 
 /* out = kind(x, a, b) over every element of x (laid out as g; with
  * elements), a and b (b may be NULL when unused) holding one value per
- * output element. A row is the innermost group; the group before it runs
- * its rows with a fixed step in a (1 when that group is kept, 0 when it is
- * reduced); the groups before those go by an odometer. */
+ * output element (out, for the kinds that read it, one per element of x).
+ * A row is the innermost group; the group before it runs its rows with a
+ * fixed step in a (1 when that group is kept, 0 when it is reduced); the
+ * groups before those go by an odometer. */
 static void for_rows(RowKind kind, const Groups *g, const double *x, const double *a,
-                     const double *b, double p, double *out) {
+                     const double *b, double *out) {
     if (!b) b = a; /* a stand-in: the kernel does not read it */
     int nd = g->ndim, outer_nd = nd > 2 ? nd - 2 : 0;
     int64_t len = nd > 0 ? g->size[nd - 1] : 1, s = nd > 0 && !g->reduced[nd - 1];
@@ -412,10 +418,10 @@ static void for_rows(RowKind kind, const Groups *g, const double *x, const doubl
         int64_t at = block * rows * len;
         if (s == 1) /* rows along a kept group: a runs along them */
             for (int64_t r = 0; r < rows; r++, at += len)
-                row_loop(kind, x + at, a + off + r * step, b + off + r * step, 1, len, p, out + at);
+                row_loop(kind, x + at, a + off + r * step, b + off + r * step, 1, len, out + at);
         else        /* rows along a reduced group: one a value each */
             for (int64_t r = 0; r < rows; r++, at += len)
-                row_loop(kind, x + at, a + off + r * step, b + off + r * step, 0, len, p, out + at);
+                row_loop(kind, x + at, a + off + r * step, b + off + r * step, 0, len, out + at);
         for (int d = outer_nd - 1; d >= 0; d--) {
             off += stride[d];
             if (++index[d] < g->size[d]) break;
@@ -487,8 +493,34 @@ bool ag_sum_dims(const double *x, int ndim, const int64_t *shape, unsigned mask,
 static void spread_to(Tensor *x, const Groups *g, const double *a) {
     Tensor *dx = ag_tensor_new_like(x);
     if (!dx) return;
-    if (dx->numel > 0) for_rows(ROW_SPREAD, g, x->data, a, NULL, 0, dx->data);
+    if (dx->numel > 0) for_rows(ROW_SPREAD, g, x->data, a, NULL, dx->data);
     ag_accumulate_grad(x, dx);
+}
+
+/* ---- for the graph_backwards: the same steps as recorded ops ---- */
+
+/* The dims of mask (bit i: dim i), ascending, into dims; how many. */
+static int dims_of_mask(unsigned mask, int ndim, int64_t *dims) {
+    int n = 0;
+    for (int d = 0; d < ndim; d++)
+        if (mask >> d & 1) dims[n++] = d;
+    return n;
+}
+
+/* t, an output-shaped tensor (g, the output), with x's reduced dims kept at
+ * size 1 so that it broadcasts against x (a recorded reshape). */
+static Tensor *kept_shape(Tensor *t, const Tensor *x, unsigned mask) {
+    int64_t kept[AG_MAX_DIMS];
+    for (int d = 0; d < x->ndim; d++) kept[d] = (mask >> d) & 1 ? 1 : x->shape[d];
+    return tensor_reshape(t, x->ndim, kept);
+}
+
+/* where(zero, 0, n / d), the divisor 1 where zero holds so that the branch
+ * not taken gives the second order no 0 * inf: n / d's bits elsewhere. */
+static Tensor *masked_div(GradTemps *t, Tensor *zero, Tensor *n, Tensor *d) {
+    Tensor *z = ag_grad_num(t, 0.0);
+    Tensor *safe = ag_grad_tmp(t, tensor_where(zero, ag_grad_num(t, 1.0), d));
+    return tensor_where(zero, z, ag_grad_tmp(t, tensor_div(n, safe)));
 }
 
 /* ======================================================================
@@ -519,15 +551,13 @@ static void mean_backward(Function *self, void *ctx, Tensor *g) {
  * x's shape. */
 static int sum_mean_graph(Function *self, ReduceCtx *c, Tensor *g, Tensor **grads, bool mean) {
     Tensor *x = self->inputs[0];
-    int64_t kept[AG_MAX_DIMS];
-    for (int d = 0; d < x->ndim; d++) kept[d] = (c->info.mask >> d) & 1 ? 1 : x->shape[d];
     GradTemps t = {0};
     Tensor *scaled = g;
     if (mean) {
         Groups gr = groups_of(x, c->info.mask);
         scaled = ag_grad_tmp(&t, tensor_div(g, ag_grad_num(&t, (double)gr.n)));
     }
-    Tensor *r = ag_grad_tmp(&t, tensor_reshape(scaled, x->ndim, kept));
+    Tensor *r = ag_grad_tmp(&t, kept_shape(scaled, x, c->info.mask));
     grads[0] = ag_grad_out(&t, tensor_expand(r, x->ndim, x->shape));
     return ag_grad_done(&t);
 }
@@ -629,7 +659,7 @@ static void var_std_grad(Function *self, ReduceCtx *c, Tensor *g, bool is_std) {
         a->data[i] = scale * gv;
     }
     RowKind kind = c->info.whole && dof <= 0 ? ROW_SPREAD : ROW_VAR_GRAD;
-    if (dx->numel > 0) for_rows(kind, &gr, x->data, a->data, c->saved, 0, dx->data);
+    if (dx->numel > 0) for_rows(kind, &gr, x->data, a->data, c->saved, dx->data);
     tensor_release(a);
     ag_accumulate_grad(x, dx);
 }
@@ -640,6 +670,43 @@ static void var_backward(Function *self, void *ctx, Tensor *g) {
 
 static void std_backward(Function *self, void *ctx, Tensor *g) {
     var_std_grad(self, ctx, g, true);
+}
+
+/* var's and std's gradients as recorded ops, var_std_grad's order:
+ *   a = scale * gv, gv = g (var) or where(std == 0, 0, g / (std * 2)) (std)
+ *   dx = a * (x - mean), or a spread over x (everything, n - c <= 0)
+ * with the mean taken again by the mean op (ctx's, bit for bit, and now
+ * a function of x that the second order differentiates). */
+static int var_std_graph(Function *self, ReduceCtx *c, Tensor *g, Tensor **grads, bool is_std) {
+    Tensor *x = self->inputs[0];
+    Groups gr = groups_of(x, c->info.mask);
+    double dof = (double)gr.n - (c->info.unbiased ? 1 : 0), scale = 2.0 / (dof > 0 ? dof : 0);
+    GradTemps t = {0};
+    Tensor *gv = g;
+    if (is_std) {
+        Tensor *std = self->output, *zero = ag_grad_tmp(&t, tensor_eq(std, ag_grad_num(&t, 0.0)));
+        gv = ag_grad_tmp(&t, masked_div(&t, zero, g,
+                                        ag_grad_tmp(&t, tensor_mul(std, ag_grad_num(&t, 2.0)))));
+    }
+    Tensor *a = ag_grad_tmp(&t, tensor_mul(ag_grad_num(&t, scale), gv));
+    a = ag_grad_tmp(&t, kept_shape(a, x, c->info.mask));
+    if (c->info.whole && dof <= 0) {
+        grads[0] = ag_grad_out(&t, tensor_expand(a, x->ndim, x->shape));
+    } else {
+        int64_t dims[AG_MAX_DIMS];
+        int nd = dims_of_mask(c->info.mask, x->ndim, dims);
+        Tensor *mean = ag_grad_tmp(&t, tensor_mean_dims(x, dims, nd, true));
+        grads[0] = ag_grad_out(&t, tensor_mul(a, ag_grad_tmp(&t, tensor_sub(x, mean))));
+    }
+    return ag_grad_done(&t);
+}
+
+static int var_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    return var_std_graph(self, ctx, g, grads, false);
+}
+
+static int std_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    return var_std_graph(self, ctx, g, grads, true);
 }
 
 /* m2[o] = the sum of squared deviations of output o's elements, by
@@ -733,7 +800,7 @@ const AgOpInfo ag_op_var = {
     .help = "variance over dim (all by default), dividing by n - 1 (unbiased) or n",
     .rule = "grad_x = g * 2 (x - mean) / (n - 1) (unbiased=False: / n)",
     .backward_name = "VarBackward", .call = var_call, .backward = var_backward,
-    .flags = AG_OP_METHOD,
+    .graph_backward = var_graph, .flags = AG_OP_METHOD,
     .dtype_rule = AG_DTYPE_FLOAT_ONLY,
 };
 
@@ -743,7 +810,7 @@ const AgOpInfo ag_op_std = {
     .help = "standard deviation: sqrt(var(input, dim, unbiased))",
     .rule = "grad_x = g * (x - mean) / ((n - 1) std) (unbiased=False: n std); 0 where std = 0",
     .backward_name = "StdBackward", .call = std_call, .backward = std_backward,
-    .flags = AG_OP_METHOD,
+    .graph_backward = std_graph, .flags = AG_OP_METHOD,
     .dtype_rule = AG_DTYPE_FLOAT_ONLY,
 };
 
@@ -761,6 +828,9 @@ const AgOpInfo ag_op_std = {
  *   p < 1          dx = sign(x) |x|^(p-1) (0 at x = 0) * g * norm^(1-p)
  *   1 < p < 2      dx = sign(x) |x|^(p-1) * (g / norm^(p-1)), 0 where norm == 0
  *   p > 2          dx = x |x|^(p-2) * (g / norm^(p-1)), 0 where norm == 0
+ * Each power is PyTorch's x.pow(e), by its pow kernels (ag_pow_scalar:
+ * sqrt for 0.5, x * x for 2, SLEEF's pow for most others), so that the
+ * graph path, through the pow op, has the same bits.
  * ====================================================================== */
 
 /* Fills a and b, the per-output values norm's row kernel for p reads, and
@@ -770,8 +840,8 @@ static bool norm_grad_terms(const Tensor *x, const Groups *gr, const Tensor *g,
                             const double *norm, double p, double *a, double *b, double *mask,
                             RowKind *kind) {
     size_t bytes = (size_t)g->numel * sizeof(double);
-    if (p == 1) { /* sign(x) * |x|^0 * g */
-        *kind = ROW_MID_GRAD;
+    if (p == 1) { /* sign(x) * g */
+        *kind = ROW_SIGN_GRAD;
         memcpy(a, g->data, bytes);
     } else if (p == 2) {
         *kind = ROW_NORM2_GRAD;
@@ -779,19 +849,38 @@ static bool norm_grad_terms(const Tensor *x, const Groups *gr, const Tensor *g,
         memcpy(b, norm, bytes);
     } else if (isinf(p)) { /* a = g / count, count = the mask summed */
         *kind = ROW_INF_GRAD;
-        for_rows(ROW_INF_MASK, gr, x->data, norm, norm, p, mask);
+        for_rows(ROW_INF_MASK, gr, x->data, norm, norm, mask);
         if (!sum_into(mask, gr, a)) return false;
         for (int64_t i = 0; i < g->numel; i++) a[i] = g->data[i] / a[i];
         memcpy(b, norm, bytes);
     } else if (p < 1) {
         *kind = ROW_SMALL_GRAD;
         memcpy(a, g->data, bytes);
-        for (int64_t i = 0; i < g->numel; i++) b[i] = pow(norm[i], 1 - p);
+        ag_pow_scalar(norm, 1 - p, b, g->numel);
     } else {
         *kind = p < 2 ? ROW_MID_GRAD : ROW_BIG_GRAD;
-        for (int64_t i = 0; i < g->numel; i++)
-            a[i] = norm[i] == 0 ? 0.0 : g->data[i] / pow(norm[i], p - 1);
+        ag_pow_scalar(norm, p - 1, a, g->numel);
+        for (int64_t i = 0; i < g->numel; i++) a[i] = norm[i] == 0 ? 0.0 : g->data[i] / a[i];
     }
+    return true;
+}
+
+/* The exponent of |x| in norm's row kernel for p (p > 2: x |x|^(p-2)), or
+ * 0 for the kernels that take no power of |x| (never one that those with
+ * one take: p - 1 for p < 2, p - 2 for p > 2). */
+static double norm_abs_exponent(RowKind kind, double p) {
+    if (kind == ROW_BIG_GRAD) return p - 2;
+    return kind == ROW_SMALL_GRAD || kind == ROW_MID_GRAD ? p - 1 : 0;
+}
+
+/* out = |x| ** e, PyTorch's self.abs().pow_(e); false on an allocation
+ * failure. */
+static bool abs_pow(const Tensor *x, double e, double *out) {
+    Tensor *a = ag_tensor_new_like(x);
+    if (!a) return false;
+    for (int64_t i = 0; i < x->numel; i++) a->data[i] = fabs(x->data[i]);
+    ag_pow_scalar(a->data, e, out, x->numel);
+    tensor_release(a);
     return true;
 }
 
@@ -806,12 +895,82 @@ static void norm_backward(Function *self, void *ctx, Tensor *g) {
         RowKind kind;
         bool ok = b && norm_grad_terms(x, &gr, g, self->output->data, c->info.p, a->data, b->data,
                                        dx->data, &kind);
-        if (ok) for_rows(kind, &gr, x->data, a->data, b->data, c->info.p, dx->data);
+        double e = ok ? norm_abs_exponent(kind, c->info.p) : 0;
+        if (e != 0) ok = abs_pow(x, e, dx->data); /* read by the row kernel */
+        if (ok) for_rows(kind, &gr, x->data, a->data, b->data, dx->data);
         tensor_release(a);
         tensor_release(b);
         if (!ok) return tensor_release(dx);
     }
     ag_accumulate_grad(x, dx);
+}
+
+/* |x| ** e by the pow op (ag_pow_scalar's kernels, as abs_pow). */
+static Tensor *abs_pow_op(GradTemps *t, Tensor *x, double e) {
+    return tensor_pow(ag_grad_tmp(t, tensor_abs(x)), ag_grad_num(t, e));
+}
+
+/* norm's gradient for p = +-inf as recorded ops: sign(x) * ((g / count) *
+ * mask), mask = |x| == norm or x is nan, count = mask summed (int64). */
+static Tensor *norm_inf_graph(GradTemps *t, Tensor *x, Tensor *g, Tensor *norm, unsigned mask) {
+    int64_t dims[AG_MAX_DIMS];
+    int nd = dims_of_mask(mask, x->ndim, dims);
+    Tensor *at_norm = ag_grad_tmp(t, tensor_eq(ag_grad_tmp(t, tensor_abs(x)), norm));
+    Tensor *top = ag_grad_tmp(t, tensor_logical_or(at_norm, ag_grad_tmp(t, tensor_ne(x, x))));
+    Tensor *count = ag_grad_tmp(t, tensor_sum_dims(top, dims, nd, true));
+    Tensor *share = ag_grad_tmp(t, tensor_mul(ag_grad_tmp(t, tensor_div(g, count)), top));
+    return tensor_mul(ag_grad_tmp(t, tensor_sign(x)), share);
+}
+
+/* where(at, 0, base ** e), base taken as 1 where at holds so that the
+ * power's gradient there meets no inf; 0 is the kernel's value there too
+ * (x's power masked at x = 0; norm^(1-p) = 0 at norm 0). */
+static Tensor *masked_pow(GradTemps *t, Tensor *at, Tensor *base, double e) {
+    Tensor *safe = ag_grad_tmp(t, tensor_where(at, ag_grad_num(t, 1.0), base));
+    Tensor *pw = ag_grad_tmp(t, tensor_pow(safe, ag_grad_num(t, e)));
+    return tensor_where(at, ag_grad_num(t, 0.0), pw);
+}
+
+/* norm's gradient for p < 1: (sign(x) |x|^(p-1) (0 at x = 0) * g) *
+ * norm^(1-p), both powers masked (norm^(1-p) is 0 at norm 0). */
+static Tensor *norm_small_graph(GradTemps *t, Tensor *x, Tensor *g, Tensor *norm, double p,
+                                Tensor *sign, Tensor *norm0) {
+    Tensor *x0 = ag_grad_tmp(t, tensor_eq(x, ag_grad_num(t, 0.0)));
+    Tensor *pw = ag_grad_tmp(t, masked_pow(t, x0, ag_grad_tmp(t, tensor_abs(x)), p - 1));
+    Tensor *scaled = ag_grad_tmp(t, tensor_mul(sign, pw));
+    Tensor *b = ag_grad_tmp(t, masked_pow(t, norm0, norm, 1 - p));
+    return tensor_mul(ag_grad_tmp(t, tensor_mul(scaled, g)), b);
+}
+
+/* norm's gradient as recorded ops, norm_backward's formula for p (g and
+ * norm with the reduced dims kept); the masks are constants. */
+static Tensor *norm_p_graph(GradTemps *t, Tensor *x, Tensor *g, Tensor *norm, const ReduceCtx *c) {
+    double p = c->info.p;
+    if (isinf(p)) return norm_inf_graph(t, x, g, norm, c->info.mask);
+    Tensor *sign = ag_grad_tmp(t, tensor_sign(x)), *zero = ag_grad_num(t, 0.0);
+    if (p == 1) return tensor_mul(sign, g);
+    Tensor *at0 = ag_grad_tmp(t, tensor_eq(norm, zero));
+    if (p == 2) return tensor_mul(g, ag_grad_tmp(t, masked_div(t, at0, x, norm)));
+    if (p < 1) return norm_small_graph(t, x, g, norm, p, sign, at0);
+    /* (sign(x) |x|^(p-1) or x |x|^(p-2)) * where(norm == 0, 0, g / norm^(p-1)) */
+    Tensor *lead = p < 2 ? sign : x, *pw = ag_grad_tmp(t, abs_pow_op(t, x, p < 2 ? p - 1 : p - 2));
+    Tensor *norm_p1 = ag_grad_tmp(t, tensor_pow(norm, ag_grad_num(t, p - 1)));
+    Tensor *a = ag_grad_tmp(t, masked_div(t, at0, g, norm_p1));
+    return tensor_mul(ag_grad_tmp(t, tensor_mul(lead, pw)), a);
+}
+
+static int norm_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    ReduceCtx *c = ctx;
+    Tensor *x = self->inputs[0];
+    GradTemps t = {0};
+    if (x->numel == 0 || c->info.p == 0) { /* flat: a constant 0 */
+        grads[0] = ag_grad_out(&t, ag_tensor_filled_like(x, 0.0));
+        return ag_grad_done(&t);
+    }
+    Tensor *gk = ag_grad_tmp(&t, kept_shape(g, x, c->info.mask));
+    Tensor *norm = ag_grad_tmp(&t, kept_shape(self->output, x, c->info.mask));
+    grads[0] = ag_grad_out(&t, norm_p_graph(&t, x, gk, norm, c));
+    return ag_grad_done(&t);
 }
 
 /* t = the element-wise term of the norm of x (|x|, x^2, |x|^p, x != 0). */
@@ -875,7 +1034,7 @@ const AgOpInfo ag_op_norm = {
     .rule = "grad_x = g * sign(x) |x|^(p-1) / norm^(p-1) (p = 2: g * x / norm, 0 at norm 0; "
             "p = inf: shared by the largest |x|; p = 0: 0)",
     .backward_name = "NormBackward", .call = norm_call, .backward = norm_backward,
-    .flags = AG_OP_METHOD,
+    .graph_backward = norm_graph, .flags = AG_OP_METHOD,
     .dtype_rule = AG_DTYPE_FLOAT_ONLY,
 };
 
@@ -910,12 +1069,25 @@ static void logsumexp_backward(Function *self, void *ctx, Tensor *g) {
         return;
     }
     if (dx->numel > 0) {
-        for_rows(ROW_DEV, &gr, x->data, self->output->data, NULL, 0, e->data);
+        for_rows(ROW_DEV, &gr, x->data, self->output->data, NULL, e->data);
         apply_all(block_exp, e->data, e->numel);
-        for_rows(ROW_SCALE, &gr, e->data, g->data, NULL, 0, dx->data);
+        for_rows(ROW_SCALE, &gr, e->data, g->data, NULL, dx->data);
     }
     tensor_release(e);
     ag_accumulate_grad(x, dx);
+}
+
+/* logsumexp's gradient as recorded ops, logsumexp_backward's order:
+ * g * exp(x - out), g and out with the reduced dims kept (exp: the exp op,
+ * SLEEF's on whole blocks as apply_all). */
+static int logsumexp_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    ReduceCtx *c = ctx;
+    Tensor *x = self->inputs[0];
+    GradTemps t = {0};
+    Tensor *out = ag_grad_tmp(&t, kept_shape(self->output, x, c->info.mask));
+    Tensor *e = ag_grad_tmp(&t, tensor_exp(ag_grad_tmp(&t, tensor_sub(x, out))));
+    grads[0] = ag_grad_out(&t, tensor_mul(ag_grad_tmp(&t, kept_shape(g, x, c->info.mask)), e));
+    return ag_grad_done(&t);
 }
 
 Tensor *tensor_logsumexp_dims(Tensor *x, const int64_t *dims, int ndims, bool keepdim) {
@@ -932,7 +1104,7 @@ Tensor *tensor_logsumexp_dims(Tensor *x, const int64_t *dims, int ndims, bool ke
         for (int64_t i = 0; ok && i < out->numel; i++)
             if (isinf(m->data[i])) m->data[i] = 0;
         if (ok) {
-            for_rows(ROW_DEV, &g, x->data, m->data, NULL, 0, e->data);
+            for_rows(ROW_DEV, &g, x->data, m->data, NULL, e->data);
             apply_all(block_exp, e->data, e->numel);
         }
         ok = ok && reduce_groups(e->data, g, REDUCE_SUM, out->data);
@@ -954,6 +1126,6 @@ const AgOpInfo ag_op_logsumexp = {
     .params = "Tdb", .help = "log(sum(exp(x))) over dim, computed without overflow",
     .rule = "grad_x = g * exp(x - logsumexp(x)) (the softmax)",
     .backward_name = "LogsumexpBackward", .call = logsumexp_call, .backward = logsumexp_backward,
-    .flags = AG_OP_METHOD,
+    .graph_backward = logsumexp_graph, .flags = AG_OP_METHOD,
     .dtype_rule = AG_DTYPE_FLOATING,
 };

@@ -149,12 +149,46 @@ static void check_axes(const char *name, AxisOp op) {
     }
 }
 
+/* softmax's and log_softmax's gradients as ops (softmax_backward,
+ * log_softmax_backward: what their create_graph gradients are made with),
+ * g and y both differentiated, along every axis of every shape; (2, 1, 3,
+ * 2) has lanes of each of PyTorch's kernels (AgLane). y in [lo, hi). */
+typedef Tensor *(*LaneGradOp)(Tensor *, Tensor *, int);
+typedef struct {
+    LaneGradOp op;
+    int axis;
+} LaneGradArg;
+static Tensor *build_lane_grad(Tensor **in, const void *arg) {
+    const LaneGradArg *a = arg;
+    return a->op(in[0], in[1], a->axis);
+}
+
+static void check_lane_grads(const char *name, LaneGradOp op, double lo, double hi) {
+    static const ShapeArg shapes[] = {{0, {0}}, {1, {5}}, {2, {3, 4}}, {3, {2, 3, 4}},
+                                      {4, {2, 1, 3, 2}}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        int nd = shapes[s].ndim;
+        for (int axis = nd > 0 ? -nd : -1; axis < (nd > 0 ? nd : 1); axis++) {
+            Tensor *in[] = {test_uniform(-2, 2, true, nd, shapes[s].shape),
+                            test_uniform(lo, hi, true, nd, shapes[s].shape)};
+            LaneGradArg arg = {op, axis};
+            char label[64];
+            snprintf(label, sizeof label, "%s shape %zu axis %d", name, s, axis);
+            fd_check(label, build_lane_grad, &arg, in, 2);
+            tensor_release(in[0]);
+            tensor_release(in[1]);
+        }
+    }
+}
+
 static void test_axis_ops(void) {
     check_axes("sum_axis", tensor_sum_axis);
     check_axes("mean_axis", tensor_mean_axis);
     check_axes("max_axis", tensor_max_axis);
     check_axes("softmax", tensor_softmax);
     check_axes("log_softmax", tensor_log_softmax);
+    check_lane_grads("softmax_backward", tensor_softmax_backward, 0.05, 0.9);
+    check_lane_grads("log_softmax_backward", tensor_log_softmax_backward, -3, 0);
 }
 
 /* Forward values of the reductions against closed forms; shapes removed. */

@@ -245,8 +245,34 @@ static void test_fd_cat(void) {
  * Ties and the edges, by hand
  * ====================================================================== */
 
+/* Whether grad (NULL: not reached, 0) holds want's n values (nan for nan). */
+static bool grad_is(const Tensor *grad, const double *want, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        double v = grad ? grad->data[i] : 0.0;
+        if (!(v == want[i] || (isnan(v) && isnan(want[i])))) return false;
+    }
+    return true;
+}
+
+/* x's gradient made by create_graph (the op's graph_backward) is want_grad
+ * too, at ties and edges as well as at random points; an op without a
+ * graph_backward is passed over. */
+static void check_graph_by_hand(const char *what, OpCall c, Tensor *x, const double *want_grad) {
+    Tensor *y = build_call(&x, &c), *got = NULL;
+    Tensor *g = y ? tensor_ones(y->ndim, y->shape, false) : NULL;
+    int rc = y && y->requires_grad ? ag_grad(1, &y, &g, 1, &x, AG_CREATE_GRAPH, true, &got) : 0;
+    if (rc == 0 || strncmp(ag_error(), "create_graph:", 13) != 0)
+        CHECK(rc == 0 && grad_is(got, want_grad, x->numel), "%s (create_graph): gradient%s%s",
+              what, rc ? ": " : "", rc ? ag_error() : "");
+    tensor_release(got);
+    tensor_release(g);
+    tensor_release(y);
+    ag_graph_free();
+}
+
 /* y = op(x) with backward from g (all ones when NULL); checks y's values
- * and x's gradient against want and want_grad. */
+ * and x's gradient against want and want_grad, by backward and by
+ * create_graph. */
 static void check_by_hand(const char *what, OpCall c, Tensor *x, int n_out, const double *want,
                           const double *want_grad) {
     Tensor *y = build_call(&x, &c);
@@ -258,12 +284,10 @@ static void check_by_hand(const char *what, OpCall c, Tensor *x, int n_out, cons
     Tensor *g = tensor_ones(y->ndim, y->shape, false);
     tensor_zero_grad(x);
     CHECK(tensor_backward(y, g) == 0, "%s: backward: %s", what, ag_error());
-    bool grads = x->grad != NULL;
-    for (int64_t i = 0; grads && i < x->numel; i++)
-        grads = x->grad->data[i] == want_grad[i] || (isnan(x->grad->data[i]) && isnan(want_grad[i]));
-    CHECK(grads, "%s: gradient", what);
+    CHECK(x->grad != NULL && grad_is(x->grad, want_grad, x->numel), "%s: gradient", what);
     tensor_release(g);
     tensor_release(y);
+    check_graph_by_hand(what, c, x, want_grad);
 }
 
 static void test_ties(void) {
@@ -324,6 +348,22 @@ static void test_ties(void) {
     tensor_release(qa), tensor_release(qi), tensor_release(q);
 }
 
+/* The second derivative of sum(op(x)) at x (d/dx sum(its gradient)) has
+ * no nan: where a mask makes the gradient 0 (std 0, norm 0, x = 0 for
+ * p < 1), the branch not taken meets no 0 * inf. */
+static void check_second_order_finite(const char *what, OpCall c, Tensor *x) {
+    Tensor *y = build_call(&x, &c), *s = y ? tensor_sum(y) : NULL, *g1 = NULL, *g2 = NULL;
+    bool ran = s && ag_grad(1, &s, NULL, 1, &x, AG_CREATE_GRAPH, false, &g1) == 0;
+    Tensor *s1 = ran ? tensor_sum(g1) : NULL;
+    ran = ran && s1 && (!s1->requires_grad || ag_grad(1, &s1, NULL, 1, &x, 0, true, &g2) == 0);
+    bool finite = ran;
+    for (int64_t i = 0; finite && g2 && i < g2->numel; i++) finite = !isnan(g2->data[i]);
+    CHECK(finite, "%s: the second derivative %s", what, ran ? "has a nan" : ag_error());
+    Tensor *all[] = {y, s, g1, s1, g2};
+    for (int i = 0; i < 5; i++) tensor_release(all[i]);
+    ag_graph_free();
+}
+
 /* var and std where n - c <= 0: over everything, PyTorch's var_backward
  * gives (2 / 0) * g (inf times g: reduce_cases.h has its 0-d cases; for a
  * 1-D tensor its backward raises an error, and ag gives the same inf), std
@@ -345,6 +385,7 @@ static void test_variance_edges(void) {
     std.args.flags[0] = true;
     check_by_hand("std of equal values: 0, gradient 0", std, flat, 1, (double[]){0},
                   (double[]){0, 0, 0});
+    check_second_order_finite("std of equal values", std, flat);
     tensor_release(flat);
     /* the column of the PyTorch cases where its Welford update loses digits
      * (reduce_cases.py): ag's two passes come within 2 ulp of the std of the
@@ -367,6 +408,18 @@ static void test_variance_edges(void) {
     Tensor *zeros = tensor_zeros(SHAPE(3), true);
     check_by_hand("norm of zeros: 0, gradient 0", norm2, zeros, 1, (double[]){0},
                   (double[]){0, 0, 0});
+    check_second_order_finite("norm of zeros", norm2, zeros);
+    /* (not 1 < p < 2: |x|^(p-1) has an infinite derivative at x = 0) */
+    static const double ps[] = {0.5, -1, 3, 4};
+    for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
+        OpCall normp = reduce_call("norm", -1, NULL, false);
+        normp.args.has_num[0] = true, normp.args.num[0] = ps[i];
+        char what[48];
+        snprintf(what, sizeof what, "norm p=%g with a zero", ps[i]);
+        check_second_order_finite(what, normp, z);
+        snprintf(what, sizeof what, "norm p=%g of zeros", ps[i]);
+        check_second_order_finite(what, normp, zeros);
+    }
     tensor_release(zeros);
     tensor_release(z);
 }
