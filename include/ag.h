@@ -412,6 +412,7 @@ Tensor *tensor_argmin_dim(Tensor *x, int dim, bool keepdim);
 /* Shapes. Copies: there are no views. Dims may be negative. */
 /* One entry of shape may be -1 (inferred). */
 Tensor *tensor_reshape(Tensor *x, int ndim, const int64_t *shape);
+Tensor *tensor_view(Tensor *x, int ndim, const int64_t *shape); /* reshape, named ViewBackward */
 /* x broadcast to sizes (PyTorch's x.expand(*sizes): -1 keeps x's size, new
  * dims lead); a copy. Its gradient is g summed back to x's shape. */
 Tensor *tensor_expand(Tensor *x, int ndim, const int64_t *sizes);

@@ -1422,8 +1422,14 @@ static BUILTIN(py_equal) {
 }
 
 /* x.view_as(other), x.reshape_as(other): x reshaped to other's shape
- * (the reshape op: its rules, its gradient). */
+ * (the view and reshape ops: their rules, their gradient). */
 static BUILTIN(py_view_as) {
+    Tensor *x, *other;
+    if (!arg_tensor(s, a, 0, &x) || !arg_tensor(s, a, 1, &other)) return false;
+    return result_tensor(s, a, tensor_view(x, other->ndim, other->shape), out);
+}
+
+static BUILTIN(py_reshape_as) {
     Tensor *x, *other;
     if (!arg_tensor(s, a, 0, &x) || !arg_tensor(s, a, 1, &other)) return false;
     return result_tensor(s, a, tensor_reshape(x, other->ndim, other->shape), out);
@@ -1534,7 +1540,7 @@ const Builtin python_builtins[] = {
        "rtol * |b| everywhere", py_allclose, BI_METHOD),
     PY("view_as", "view_as(input, other)", "as view(other.shape): x reshaped to other's shape",
        py_view_as, BI_METHOD),
-    PY("reshape_as", "reshape_as(input, other)", "as reshape(other.shape)", py_view_as,
+    PY("reshape_as", "reshape_as(input, other)", "as reshape(other.shape)", py_reshape_as,
        BI_METHOD),
     PY("nelement", "nelement(input)", "as numel: the number of elements", bi_numel, BI_METHOD),
     PY("tolist", "tolist(input)", "the elements as nested lists of floats (0-d: a float)",

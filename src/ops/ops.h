@@ -41,7 +41,7 @@
     X(LOGSUMEXP, logsumexp)                                                    \
     X(MAX, max) X(MIN, min) X(ARGMAX, argmax) X(ARGMIN, argmin)                \
     /* reshape.c, transpose.c, matmul.c */                                     \
-    X(RESHAPE, reshape) X(FLATTEN, flatten) X(SQUEEZE, squeeze)                \
+    X(RESHAPE, reshape) X(VIEW, view) X(FLATTEN, flatten) X(SQUEEZE, squeeze)                \
     X(UNSQUEEZE, unsqueeze) X(EXPAND, expand) X(TRANSPOSE, transpose) X(PERMUTE, permute) X(T, t) \
     X(MATMUL, matmul) X(DOT, dot) X(MV, mv) X(MM, mm) X(LINEAR, linear)       \
     X(MATMUL_NT, matmul_nt) X(MATMUL_TN, matmul_tn)                            \

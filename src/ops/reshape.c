@@ -65,25 +65,46 @@ static int resolve_shape(const Tensor *x, int ndim, const int64_t *req, int64_t 
     return 0;
 }
 
-Tensor *tensor_reshape(Tensor *x, int ndim, const int64_t *req) {
+/* reshape and view: the same view, each with its Function's name. */
+static Tensor *reshape_forward(int op, Tensor *x, int ndim, const int64_t *req) {
     if (!x || (ndim > 0 && !req)) return ag_fail("reshape: argument is NULL");
     if (ndim < 0 || ndim > AG_MAX_DIMS)
         return ag_fail("reshape: tensors have at most %d dimensions, not %d", AG_MAX_DIMS, ndim);
     int64_t shape[AG_MAX_DIMS];
     if (resolve_shape(x, ndim, req, shape) != 0) return NULL;
     Tensor *out = ag_tensor_view(x, ndim, shape);
-    return ag_graph_record(out, AG_OP_RESHAPE, &x, 1, NULL, 0);
+    return ag_graph_record(out, op, &x, 1, NULL, 0);
+}
+
+Tensor *tensor_reshape(Tensor *x, int ndim, const int64_t *req) {
+    return reshape_forward(AG_OP_RESHAPE, x, ndim, req);
+}
+
+Tensor *tensor_view(Tensor *x, int ndim, const int64_t *req) {
+    return reshape_forward(AG_OP_VIEW, x, ndim, req);
 }
 
 static Tensor *reshape_call(const AgOpArgs *a) {
     return tensor_reshape(a->t[0], a->num_dims, a->dims);
 }
 
+static Tensor *view_call(const AgOpArgs *a) { return tensor_view(a->t[0], a->num_dims, a->dims); }
+
 const AgOpInfo ag_op_reshape = {
-    .id = AG_OP_RESHAPE, .name = "reshape", .alias = "view", .signature = "reshape(input, *shape)",
+    .id = AG_OP_RESHAPE, .name = "reshape", .signature = "reshape(input, *shape)",
     .params = "TD", .help = "the same elements in shape (d...); one d can be -1",
     .rule = "grad_x = g reshaped back to x's shape", .backward_name = "ReshapeBackward",
     .call = reshape_call, .backward = reshape_backward, .graph_backward = reshape_graph, .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
+};
+
+/* view: reshape under PyTorch's other name, its Function ViewBackward (as
+ * PyTorch names it). */
+const AgOpInfo ag_op_view = {
+    .id = AG_OP_VIEW, .name = "view", .signature = "view(input, *shape)",
+    .params = "TD", .help = "the same elements in shape (d...), sharing them; one d can be -1",
+    .rule = "grad_x = g reshaped back to x's shape", .backward_name = "ViewBackward",
+    .call = view_call, .backward = reshape_backward, .graph_backward = reshape_graph,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_NOTHING,
 };
 
 /* ======================================================================
