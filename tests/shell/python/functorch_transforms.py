@@ -1,0 +1,28 @@
+# functorch's transforms (torch.func in PyTorch 2): grad to any order,
+# grad_and_value, argnums, vjp, jvp, jacrev, jacfwd, hessian, vmap.
+import torch
+from functorch import grad, grad_and_value, vjp, jvp, jacrev, jacfwd, hessian, vmap
+x = torch.tensor(0.5)
+print(grad(torch.tanh)(x))
+print(grad(grad(torch.tanh))(x))
+print(grad(grad(grad(torch.tanh)))(x))
+f = lambda t: (torch.sin(t) * t ** 2).sum()
+v = torch.tensor([0.5, -1.0, 2.0])
+print(grad(f)(v))
+print(grad_and_value(f)(v))
+print(jacrev(torch.sin)(v))
+print(jacfwd(torch.sin)(v))
+print(hessian(f)(v))
+g = lambda a, b: (a * b.exp()).sum()
+w = torch.tensor([1.5, 0.5, -0.25])
+print(grad(g, argnums=(0, 1))(v, w))
+out, fn = vjp(torch.sin, v)
+print(out, fn(torch.ones(3)))
+print(jvp(torch.sin, (v,), (torch.ones(3),)))
+print(vmap(torch.dot)(torch.ones(4, 3), torch.arange(12.).reshape(4, 3)))
+print(vmap(grad(f))(torch.arange(6.).reshape(2, 3)))
+print(jacrev(lambda a, b: a * b, argnums=1)(v, w))
+print(grad(lambda a, b: (a * b).sum(), argnums=1)(v, w))
+print(grad(lambda t: (t.sin().sum(), t.cos()), has_aux=True)(v))
+print(hessian(lambda t: (t ** 3).sum())(torch.tensor([1.0, 2.0])))
+grad(torch.sin)(v)
