@@ -15,8 +15,18 @@
 
 /* PyTorch's words for a freed graph in a .py file (ag's own, which say
  * what to do in ag, otherwise), every backward failure a RuntimeError. */
+/* The error of a torch.autograd.Function's backward (a Python error) that
+ * stopped the engine's backward, kept here for autograd_error to report
+ * ("" when none). */
+static char custom_error[sizeof ((Session *)0)->error];
+
 static bool autograd_error(Session *s, const CallArgs *a) {
     const char *message = ag_error();
+    if (custom_error[0]) {
+        session_set_error(s, a->line, a->col, "%s", custom_error);
+        custom_error[0] = '\0';
+        return false;
+    }
     if (s->python && ag_error_freed_graph())
         message = "Trying to backward through the graph a second time (or directly access "
                   "saved tensors after they have already been freed). Saved intermediate "
@@ -82,6 +92,7 @@ static bool run_backward(Session *s, CallArgs *a, int n, Tensor **ys, Tensor **g
     for (int i = 0; i < s->num_vars; i++)
         if (s->vars[i].value.kind == VAL_TENSOR)
             before[i] = tensor_retain(s->vars[i].value.as.tensor->grad);
+    custom_error[0] = '\0';
     bool ok = ag_backward(n, ys, grads, flags, num_inputs, inputs) == 0;
     if (!ok) autograd_error(s, a);
     else if (!s->quiet && !s->python && session_print_grads(s, before) == 0 && s->interactive)
@@ -144,6 +155,7 @@ static BUILTIN(bi_autograd_grad) {
                        "they must be as many", num_grads, n);
     if (ok && !(results = calloc((size_t)num_inputs + 1, sizeof *results)))
         ok = session_fail(s, a->line, a->col, "out of memory");
+    custom_error[0] = '\0';
     if (ok && ag_grad(n, ys, grads, num_inputs, inputs, flags, allow_unused, results) != 0)
         ok = autograd_error(s, a);
     ValueList *l = ok ? value_list_new(num_inputs, true) : NULL;
@@ -155,6 +167,93 @@ static BUILTIN(bi_autograd_grad) {
         for (int j = 0; results && j < num_inputs; j++) tensor_release(results[j]);
     free(ys), free(inputs), free(grads), free(results);
     return ok;
+}
+
+/* ---- torch.autograd.Function: the engine's custom Function, its
+ * backward a Python function (repl/torch_autograd.c's Function.apply calls
+ * _custom_function) ---- */
+
+typedef struct {
+    Session *s;
+    Value backward;      /* backward(*grad_outputs): cls.backward bound to its ctx */
+    int line, col;       /* the apply call: where its errors point */
+    int num_args;        /* forward's arguments, and which were the tensor inputs: */
+    int position[MAX_ARGS];
+    const char *name;    /* its Function's name (lasting_name) */
+} PyFunction;
+
+static void py_function_release(void *ctx) {
+    PyFunction *f = ctx;
+    value_release(&f->backward);
+    free(f);
+}
+
+/* The gradient backward gave for argument k: a tensor, None (NULL), or an
+ * error. */
+static bool one_grad(const Value *v, Tensor **out) {
+    *out = NULL;
+    if (v->kind == VAL_NONE) return true;
+    if (v->kind == VAL_TENSOR) return *out = tensor_retain(v->as.tensor), true;
+    snprintf(custom_error, sizeof custom_error, "TypeError: backward returned %s where a "
+             "gradient (a tensor or None) was expected", value_type_name(v));
+    return false;
+}
+
+/* The engine's callback: calls backward(grad_output) and hands over the
+ * gradient of each tensor input (backward returns one per argument of
+ * forward, as PyTorch's). */
+static int py_function_backward(void *ctx, Tensor *grad_output, int n, Tensor **grads) {
+    PyFunction *f = ctx;
+    Value g = value_tensor(tensor_retain(grad_output)), result;
+    bool ok = f->s->call_value(f->s, f->line, f->col, &f->backward, &g, 1, &result);
+    value_release(&g);
+    if (!ok) return snprintf(custom_error, sizeof custom_error, "%s", f->s->error), -1;
+    bool many = result.kind == VAL_LIST;
+    int count = many ? (int)result.as.list->count : 1;
+    if (count != f->num_args) {
+        snprintf(custom_error, sizeof custom_error, "RuntimeError: function %s returned an "
+                 "incorrect number of gradients (expected %d, got %d)", f->name, f->num_args,
+                 count);
+        value_release(&result);
+        return -1;
+    }
+    for (int i = 0; ok && i < n; i++) {
+        int k = f->position[i];
+        ok = one_grad(many ? &result.as.list->items[k] : &result, &grads[i]);
+    }
+    value_release(&result);
+    return ok ? 0 : -1;
+}
+
+/* _custom_function(output, args, name, backward): output (forward's, made
+ * under no_grad) recorded as made from the tensors among args by a Function
+ * named name, whose backward calls backward(grad_output). */
+static BUILTIN(bi_custom_function) {
+    Tensor *y = NULL;
+    const Value *args = &a->arg[1], *name = &a->arg[2];
+    if (!arg_tensor(s, a, 0, &y)) return false;
+    if (args->kind != VAL_LIST || name->kind != VAL_STRING)
+        return arg_error(s, a, 1, "TypeError: expected a tuple of arguments and a name");
+    PyFunction *f = calloc(1, sizeof *f);
+    if (!f) return session_fail(s, a->line, a->col, "MemoryError");
+    *f = (PyFunction){.s = s, .line = a->line, .col = a->col,
+                      .num_args = (int)args->as.list->count};
+    Tensor *inputs[MAX_ARGS];
+    int n = 0;
+    for (int k = 0; k < f->num_args && k < MAX_ARGS; k++)
+        if (args->as.list->items[k].kind == VAL_TENSOR) {
+            f->position[n] = k;
+            inputs[n++] = args->as.list->items[k].as.tensor;
+        }
+    value_copy(&a->arg[3], &f->backward);
+    const char *fn_name = f->name = print_custom_function_name(name->as.string.text,
+                                                               name->as.string.length);
+    Tensor *copy = tensor_copy(y); /* forward's result may be one of its inputs */
+    if (copy) tensor_set_dtype(copy, (AgDtype)y->dtype);
+    Tensor *r = copy ? ag_custom_function(copy, inputs, n, fn_name, py_function_backward, f,
+                                          py_function_release)
+                     : (py_function_release(f), NULL);
+    return result_tensor(s, a, r, out);
 }
 
 static BUILTIN(bi_zero_grad) {
@@ -429,6 +528,10 @@ const Builtin values_builtins[] = {
      "freed unless retain_graph=True; create_graph=True gives gradients with graphs of their "
      "own (and keeps the graph): differentiate them again for second derivatives",
      bi_autograd_grad, BI_MODULE_AUTOGRAD, VAL_VOID, NULL},
+    {"_custom_function", "_custom_function(output, args, name, backward)", "records a "
+     "torch.autograd.Function's output (its apply calls this)", "output: forward's result; "
+     "backward(*grads) returns a gradient per argument of forward", bi_custom_function,
+     BI_MODULE_AUTOGRAD, VAL_VOID, NULL},
     {"zero_grad", "zero_grad(*tensors)", "resets .grad to None (no argument: every variable)",
      NULL, bi_zero_grad, BI_VOID, VAL_VOID, NULL},
     {"retain_grad", "retain_grad(input)", "a non-leaf keeps the gradient backward computes for it "

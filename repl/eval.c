@@ -763,6 +763,8 @@ static const struct {
      module_torch_autograd_functional_source},
     {"torch.func", "__torch_func__", NULL, module_torch_func_source},
     {"functorch", "__torch_func__", NULL, module_torch_func_source},
+    {"torch.autograd", "__torch_autograd_function__", "Function",
+     module_torch_autograd_function_source},
 };
 
 /* The row of python_modules of module's NAME when it is written in

@@ -267,6 +267,31 @@ static void print_values(StrBuf *out, const Tensor *t, const PrintOptions *opts)
         print_block(&p, 0, 0, PREFIX_INDENT);
 }
 
+/* Custom Functions' names: each distinct one once, never freed (a
+ * class's name, a few of them). */
+static struct CustomName {
+    struct CustomName *next;
+    char text[];
+} *custom_names;
+
+const char *print_custom_function_name(const char *text, size_t length) {
+    for (struct CustomName *n = custom_names; n; n = n->next)
+        if (strlen(n->text) == length && memcmp(n->text, text, length) == 0) return n->text;
+    struct CustomName *n = malloc(sizeof *n + length + 1);
+    if (!n) return "CustomFunctionBackward";
+    memcpy(n->text, text, length);
+    n->text[length] = '\0';
+    n->next = custom_names;
+    custom_names = n;
+    return n->text;
+}
+
+static bool is_custom(const char *name) {
+    for (struct CustomName *n = custom_names; n; n = n->next)
+        if (n->text == name) return true;
+    return false;
+}
+
 void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts) {
     if (!t) {
         strbuf_append(out, "None");
@@ -306,9 +331,10 @@ void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts) {
         char grad_fn[128];
         const char *name = t->op_name ? t->op_name : "?";
         /* PyTorch numbers its generated Functions (RsubBackward1 is numbered
-         * already); its hand-written ones end otherwise (CopyBackwards). */
+         * already); its hand-written ones end otherwise (CopyBackwards), and
+         * a custom Function's has no number. */
         size_t len = strlen(name);
-        bool numbered = len < 8 || strcmp(name + len - 8, "Backward") != 0;
+        bool numbered = len < 8 || strcmp(name + len - 8, "Backward") != 0 || is_custom(name);
         snprintf(grad_fn, sizeof grad_fn, "grad_fn=<%s%s>", name,
                  opts->python && !numbered ? "0" : "");
         add_suffix(out, &line, grad_fn, opts->linewidth);

@@ -41,6 +41,11 @@ extern const PrintOptions print_defaults;
  * with t->op_name; a tensor that does not require grad gets none.
  * A NULL t appends "None", as Python prints a missing gradient. */
 void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts);
+/* The name of a torch.autograd.Function subclass's Function
+ * ("LegendrePolynomial3Backward"), kept for the life of the process (a
+ * tensor keeps its creator's name after the graph is freed); printed
+ * without the digit PyTorch gives its own Functions. */
+const char *print_custom_function_name(const char *text, size_t length);
 
 /* Appends v as Python's repr prints a float, except that an integral value
  * below 1e16 has no ".0": 3, 24.70408163265306, 1e-05, 1e+16, inf, nan. */

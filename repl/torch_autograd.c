@@ -3,7 +3,10 @@
  * jvp, hvp, vhp: PyTorch's torch/autograd/functional.py, ported line for
  * line, with its messages) and torch.func (functorch's grad,
  * grad_and_value, vjp, jvp, jacrev, jacfwd, hessian, vmap; `functorch` is
- * the same module, PyTorch 1.13's name for it), written in the Python that
+ * the same module, PyTorch 1.13's name for it) and torch.autograd.Function
+ * (a custom Function: forward without recording, then the engine's
+ * ag_custom_function with the class's backward, through the builtin
+ * torch.autograd._custom_function), written in the Python that
  * ag runs, on torch.autograd.grad with create_graph=True. Each source runs
  * once per session, on first use of one of its names (eval.c,
  * python_modules), as torch_nn.c's do.
@@ -626,3 +629,62 @@ const char module_torch_func_source[] =
     "\n"
     "__torch_func__ = __torch_func_make__()\n"
     "del __torch_func_make__\n";
+
+const char module_torch_autograd_function_source[] =
+    "def __torch_autograd_function_make__():\n"
+    "    import torch\n"
+    "\n"
+    "    class FunctionCtx:\n"
+    "        def __init__(self):\n"
+    "            self.saved_tensors = ()\n"
+    "            self.needs_input_grad = ()\n"
+    "            self.materialize_grads = True\n"
+    "\n"
+    "        def save_for_backward(self, *tensors):\n"
+    "            self.saved_tensors = tensors\n"
+    "\n"
+    "        def mark_non_differentiable(self, *args):\n"
+    "            pass\n"
+    "\n"
+    "        def mark_dirty(self, *args):\n"
+    "            pass\n"
+    "\n"
+    "        def set_materialize_grads(self, value):\n"
+    "            self.materialize_grads = value\n"
+    "\n"
+    "    class Function:\n"
+    "        @staticmethod\n"
+    "        def forward(ctx, *args):\n"
+    "            raise NotImplementedError('You must implement the forward function for custom '\n"
+    "                                      'autograd.Function.')\n"
+    "\n"
+    "        @staticmethod\n"
+    "        def backward(ctx, *grad_outputs):\n"
+    "            raise NotImplementedError('You must implement either the backward or vjp method '\n"
+    "                                      'for your custom autograd.Function to use it with '\n"
+    "                                      'backward mode AD.')\n"
+    "\n"
+    "        @classmethod\n"
+    "        def apply(cls, *args):\n"
+    "            # forward runs without recording; the engine records its result\n"
+    "            # as made from the tensor arguments, with cls.backward as the\n"
+    "            # Function's backward (one gradient per argument of forward)\n"
+    "            ctx = FunctionCtx()\n"
+    "            ctx.needs_input_grad = tuple(isinstance(a, torch.Tensor) and a.requires_grad\n"
+    "                                         for a in args)\n"
+    "            with torch.no_grad():\n"
+    "                output = cls.forward(ctx, *args)\n"
+    "            if not isinstance(output, torch.Tensor):\n"
+    "                raise TypeError('ag records a custom Function that returns one tensor; ' +\n"
+    "                                cls.__name__ + '.forward returned ' + type(output).__name__)\n"
+    "\n"
+    "            def backward(grad):\n"
+    "                return cls.backward(ctx, grad)\n"
+    "\n"
+    "            return torch.autograd._custom_function(output, args, cls.__name__ + 'Backward',\n"
+    "                                                   backward)\n"
+    "\n"
+    "    return {'Function': Function, 'FunctionCtx': FunctionCtx}\n"
+    "\n"
+    "__torch_autograd_function__ = __torch_autograd_function_make__()\n"
+    "del __torch_autograd_function_make__\n";
