@@ -345,6 +345,9 @@ Tensor *tensor_sign(Tensor *x);                /* gradient 0 */
 /* g * (1 - y^2), 1 - y*y rounded once: tanh's gradient at y = tanh(x), an op
  * of its own so that it can be differentiated again (PyTorch's tanh_backward). */
 Tensor *tensor_tanh_backward(Tensor *g, Tensor *y);
+/* a * log(b), 0 where a is 0 (nan where b is nan): PyTorch's xlogy, hidden (kl_div's
+ * gradient takes log(target) from it). */
+Tensor *tensor_xlogy(Tensor *a, Tensor *b);
 
 /* Selection, broadcasting (select.c): PyTorch's values at nan, ties and
  * bounds, and gradients that select g (an operand not chosen gets 0).
