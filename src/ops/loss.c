@@ -220,6 +220,47 @@ static void elementwise_backward(Function *self, const LossCtx *c, const Tensor 
     if (dt) ag_accumulate_grad(in[1], dt);
 }
 
+/* ---- graph_backwards: the same gradients in recorded ops ----
+ * Each writes its loss's first-order loop as recorded ops in the loop's
+ * order of operations (so the bits are the kernel's), each temporary kept
+ * in the GradTemps its fn or helper opened. */
+
+/* a op b, kept in s. */
+static Tensor *gmul(GradTemps *s, Tensor *a, Tensor *b) { return ag_grad_tmp(s, tensor_mul(a, b)); }
+static Tensor *gdiv(GradTemps *s, Tensor *a, Tensor *b) { return ag_grad_tmp(s, tensor_div(a, b)); }
+static Tensor *gsub(GradTemps *s, Tensor *a, Tensor *b) { return ag_grad_tmp(s, tensor_sub(a, b)); }
+static Tensor *gadd(GradTemps *s, Tensor *a, Tensor *b) { return ag_grad_tmp(s, tensor_add(a, b)); }
+static Tensor *gneg(GradTemps *s, Tensor *a) { return ag_grad_tmp(s, tensor_neg(a)); }
+static Tensor *gwhere(GradTemps *s, Tensor *c, Tensor *a, Tensor *b) {
+    return ag_grad_tmp(s, tensor_where(c, a, b));
+}
+
+/* G = g / n, what each element loss receives (n is 1 but for 'mean'). */
+static Tensor *shared_g(GradTemps *s, Tensor *g, const LossCtx *c) {
+    return gdiv(s, g, ag_grad_num(s, c->n));
+}
+
+/* r (a new reference, or NULL) handed out of a helper's own GradTemps:
+ * NULL, r released, when the helper failed. */
+static Tensor *grad_result(GradTemps *s, Tensor *r) {
+    ag_grad_note(s, r);
+    if (ag_grad_done(s) == 0) return r;
+    tensor_release(r);
+    return NULL;
+}
+
+/* v in the element losses' shape, the broadcast of input and target
+ * (expanded where v has a smaller one: a gradient must broadcast from
+ * its input's shape). */
+static Tensor *in_elems(GradTemps *s, Tensor *v, const Function *self) {
+    int64_t shape[AG_MAX_DIMS];
+    int ndim;
+    if (ag_broadcast_shapes(self->name, self->inputs[0], self->inputs[1], shape, &ndim) != 0)
+        return ag_grad_tmp(s, NULL);
+    if (ag_shape_equal(v->ndim, v->shape, ndim, shape)) return v;
+    return ag_grad_tmp(s, tensor_expand(v, ndim, shape));
+}
+
 /* A loss of input and target that broadcast, as PyTorch's F.mse_loss,
  * l1_loss, smooth_l1_loss, huber_loss (with a warning) and kl_div and
  * hinge_embedding_loss (silently) broadcast them. */
@@ -266,6 +307,18 @@ static void mse_backward(Function *self, void *ctx, Tensor *g) {
     elementwise_backward(self, ctx, g, mse_grads, true);
 }
 
+/* grad_x = ((2 / n) (x - t)) g, grad_t = ((2 / n) (t - x)) g */
+static int mse_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const LossCtx *c = ctx;
+    GradTemps s = {0};
+    Tensor *x = self->inputs[0], *t = self->inputs[1], *norm = ag_grad_num(&s, 2.0 / c->n);
+    if (ag_grad_wanted(self, 0))
+        grads[0] = ag_grad_out(&s, tensor_mul(gmul(&s, norm, gsub(&s, x, t)), g));
+    if (ag_grad_wanted(self, 1))
+        grads[1] = ag_grad_out(&s, tensor_mul(gmul(&s, norm, gsub(&s, t, x)), g));
+    return ag_grad_done(&s);
+}
+
 Tensor *tensor_mse_loss(Tensor *input, Tensor *target, AgReduction reduction) {
     return broadcast_loss(AG_OP_MSE_LOSS, input, target, reduction, (LossCtx){0}, mse_losses);
 }
@@ -283,6 +336,7 @@ const AgOpInfo ag_op_mse_loss = {
     .rule = "grad_input = g * 2 (input - target) / n, grad_target = -grad_input "
             "(n: the element count for 'mean', else 1)",
     .backward_name = "MseLossBackward", .call = mse_call, .backward = mse_backward,
+    .graph_backward = mse_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -310,6 +364,17 @@ static void l1_backward(Function *self, void *ctx, Tensor *g) {
     elementwise_backward(self, ctx, g, l1_grads, true);
 }
 
+/* d = (g / n) sign(x - t); grad_x = d, grad_t = -d */
+static int l1_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    GradTemps s = {0};
+    Tensor *x = self->inputs[0], *t = self->inputs[1];
+    Tensor *sign = ag_grad_tmp(&s, tensor_sign(gsub(&s, x, t)));
+    Tensor *d = gmul(&s, shared_g(&s, g, ctx), sign);
+    if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&s, tensor_retain(d));
+    if (ag_grad_wanted(self, 1)) grads[1] = ag_grad_out(&s, tensor_neg(d));
+    return ag_grad_done(&s);
+}
+
 Tensor *tensor_l1_loss(Tensor *input, Tensor *target, AgReduction reduction) {
     return broadcast_loss(AG_OP_L1_LOSS, input, target, reduction, (LossCtx){0}, l1_losses);
 }
@@ -321,7 +386,7 @@ const AgOpInfo ag_op_l1_loss = {
     .signature = "l1_loss(input, target, *, reduction='mean')", .params = "TTs",
     .help = "|input - target|; input and target broadcast",
     .rule = "grad_input = g / n * sign(input - target) (0 where equal), grad_target = -grad_input",
-    .backward_name = "L1LossBackward", .call = l1_call, .backward = l1_backward,
+    .backward_name = "L1LossBackward", .call = l1_call, .backward = l1_backward, .graph_backward = l1_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -359,6 +424,29 @@ static void smooth_l1_backward(Function *self, void *ctx, Tensor *g) {
     elementwise_backward(self, ctx, g, smooth_l1_grads, true);
 }
 
+/* smooth_l1_grad of a - b as recorded ops: where(d <= -beta, -norm g,
+ * where(d >= beta, norm g, ((norm d) g) / beta)); a new reference or NULL.
+ * At beta 0 every d but nan takes a side: the middle is (norm d) g, which
+ * keeps nan's nan and, unselected, sends no 0 / 0 into the second order. */
+static Tensor *smooth_l1_graph_of(Tensor *a, Tensor *b, Tensor *g, const LossCtx *c) {
+    GradTemps s = {0};
+    double norm = 1.0 / c->n, beta = c->param[0];
+    Tensor *d = gsub(&s, a, b), *above = gmul(&s, ag_grad_num(&s, norm), g);
+    Tensor *mid = gmul(&s, gmul(&s, ag_grad_num(&s, norm), d), g);
+    if (beta > 0) mid = gdiv(&s, mid, ag_grad_num(&s, beta));
+    Tensor *upper = gwhere(&s, ag_grad_tmp(&s, tensor_ge(d, ag_grad_num(&s, beta))), above, mid);
+    Tensor *lo = ag_grad_tmp(&s, tensor_le(d, ag_grad_num(&s, -beta)));
+    return grad_result(&s, tensor_where(lo, gmul(&s, ag_grad_num(&s, -norm), g), upper));
+}
+
+static int smooth_l1_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    GradTemps s = {0};
+    Tensor *x = self->inputs[0], *t = self->inputs[1];
+    if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&s, smooth_l1_graph_of(x, t, g, ctx));
+    if (ag_grad_wanted(self, 1)) grads[1] = ag_grad_out(&s, smooth_l1_graph_of(t, x, g, ctx));
+    return ag_grad_done(&s);
+}
+
 Tensor *tensor_smooth_l1_loss(Tensor *input, Tensor *target, AgReduction reduction, double beta) {
     if (!(beta >= 0))
         return ag_fail("smooth_l1_loss: beta must not be negative, got %g", beta);
@@ -379,6 +467,7 @@ const AgOpInfo ag_op_smooth_l1_loss = {
     .rule = "grad_input = g / n * clamp((input - target) / beta, -1, 1) (at |d| = beta: +-g / n), "
             "grad_target = the same of target - input",
     .backward_name = "SmoothL1LossBackward", .call = smooth_l1_call, .backward = smooth_l1_backward,
+    .graph_backward = smooth_l1_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -415,6 +504,28 @@ static void huber_backward(Function *self, void *ctx, Tensor *g) {
     elementwise_backward(self, ctx, g, huber_grads, true);
 }
 
+/* huber_grad of a - b as recorded ops: where(d <= -delta, (-norm g) delta,
+ * where(d >= delta, (norm g) delta, (norm d) g)); a new reference or NULL. */
+static Tensor *huber_graph_of(Tensor *a, Tensor *b, Tensor *g, const LossCtx *c) {
+    GradTemps s = {0};
+    double norm = 1.0 / c->n;
+    Tensor *delta = ag_grad_num(&s, c->param[0]), *d = gsub(&s, a, b);
+    Tensor *above = gmul(&s, gmul(&s, ag_grad_num(&s, norm), g), delta);
+    Tensor *below = gmul(&s, gmul(&s, ag_grad_num(&s, -norm), g), delta);
+    Tensor *mid = gmul(&s, gmul(&s, ag_grad_num(&s, norm), d), g);
+    Tensor *upper = gwhere(&s, ag_grad_tmp(&s, tensor_ge(d, delta)), above, mid);
+    Tensor *lo = ag_grad_tmp(&s, tensor_le(d, ag_grad_num(&s, -c->param[0])));
+    return grad_result(&s, tensor_where(lo, below, upper));
+}
+
+static int huber_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    GradTemps s = {0};
+    Tensor *x = self->inputs[0], *t = self->inputs[1];
+    if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&s, huber_graph_of(x, t, g, ctx));
+    if (ag_grad_wanted(self, 1)) grads[1] = ag_grad_out(&s, huber_graph_of(t, x, g, ctx));
+    return ag_grad_done(&s);
+}
+
 Tensor *tensor_huber_loss(Tensor *input, Tensor *target, AgReduction reduction, double delta) {
     if (!(delta > 0)) return ag_fail("huber_loss: delta must be positive, got %g", delta);
     return broadcast_loss(AG_OP_HUBER_LOSS, input, target, reduction,
@@ -434,6 +545,7 @@ const AgOpInfo ag_op_huber_loss = {
     .rule = "grad_input = g / n * clamp(input - target, -delta, delta), "
             "grad_target = the same of target - input",
     .backward_name = "HuberLossBackward", .call = huber_call, .backward = huber_backward,
+    .graph_backward = huber_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -652,18 +764,32 @@ const AgOpInfo ag_op_binary_cross_entropy_with_logits = {
 /* PyTorch's xlogy(a, b): nan if b is nan, 0 if a is 0, else a log(b). */
 static double xlogy(double a, double b) { return isnan(b) ? b : a == 0 ? 0.0 : a * log(b); }
 
+/* exp(t) of n targets as PyTorch's at::exp(target) (the exp op's kernel,
+ * SLEEF's), in a new buffer: the caller frees it; NULL if it cannot be
+ * allocated, then each is libm's. */
+static double *exp_targets(const double *t, int64_t n) {
+    double *et = malloc((size_t)(n > 0 ? n : 1) * sizeof *et);
+    if (et) ag_exp_all(t, et, n);
+    return et;
+}
+
 static void kl_div_losses(const LossCtx *c, const Elems *e, double *out) {
-    if (c->flag)
-        for (int64_t i = 0; i < e->n; i++) out[i] = exp(e->t[i]) * (e->t[i] - e->x[i]);
-    else
+    if (c->flag) {
+        double *et = exp_targets(e->t, e->n);
+        for (int64_t i = 0; i < e->n; i++)
+            out[i] = (et ? et[i] : exp(e->t[i])) * (e->t[i] - e->x[i]);
+        free(et);
+    } else {
         for (int64_t i = 0; i < e->n; i++) out[i] = xlogy(e->t[i], e->t[i]) - e->t[i] * e->x[i];
+    }
 }
 
 static void kl_div_grads(const LossCtx *c, const Elems *e, Upstream u, double *dx, double *dt) {
+    double *ets = c->flag ? exp_targets(e->t, e->n) : NULL;
     for (int64_t i = 0; i < e->n; i++) {
         double x = e->x[i], t = e->t[i], G = u.g[i * u.step] / u.n;
         if (c->flag) {
-            double et = exp(t);
+            double et = ets ? ets[i] : exp(t);
             if (dx) dx[i] = -(G * et);
             if (dt) dt[i] = G * et + G * (t - x) * et;
         } else {
@@ -671,10 +797,40 @@ static void kl_div_grads(const LossCtx *c, const Elems *e, Upstream u, double *d
             if (dt) dt[i] = (G * xlogy(t != 0, t) + G * t / t) + -G * x;
         }
     }
+    free(ets);
 }
 
 static void kl_div_backward(Function *self, void *ctx, Tensor *g) {
     elementwise_backward(self, ctx, g, kl_div_grads, true);
+}
+
+/* kl_div_grads as recorded ops, G = g / n:
+ *   grad_x = (-G) t, grad_t = (G xlogy(t != 0, t) + (G t) / t) + (-G) x
+ *   log_target, et = exp(t): grad_x = -(G et), grad_t = G et + (G (t - x)) et */
+static int kl_div_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const LossCtx *c = ctx;
+    GradTemps s = {0};
+    Tensor *x = self->inputs[0], *t = self->inputs[1], *G = shared_g(&s, g, c);
+    if (c->flag) {
+        Tensor *G_et = gmul(&s, G, ag_grad_tmp(&s, tensor_exp(t)));
+        if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&s, tensor_neg(in_elems(&s, G_et, self)));
+        if (ag_grad_wanted(self, 1)) {
+            Tensor *et = ag_grad_tmp(&s, tensor_exp(t));
+            Tensor *via_exp = gmul(&s, gmul(&s, G, gsub(&s, t, x)), et);
+            grads[1] = ag_grad_out(&s, tensor_add(G_et, via_exp));
+        }
+        return ag_grad_done(&s);
+    }
+    Tensor *minus_G = gneg(&s, G);
+    if (ag_grad_wanted(self, 0))
+        grads[0] = ag_grad_out(&s, tensor_retain(in_elems(&s, gmul(&s, minus_G, t), self)));
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *nonzero = ag_grad_tmp(&s, tensor_ne(t, ag_grad_num(&s, 0.0)));
+        Tensor *log_t = gmul(&s, G, ag_grad_tmp(&s, tensor_xlogy(nonzero, t)));
+        Tensor *xlogy_grad = gadd(&s, log_t, gdiv(&s, gmul(&s, G, t), t));
+        grads[1] = ag_grad_out(&s, tensor_add(xlogy_grad, gmul(&s, minus_G, x)));
+    }
+    return ag_grad_done(&s);
 }
 
 Tensor *tensor_kl_div(Tensor *input, Tensor *target, AgReduction reduction, bool log_target) {
@@ -695,6 +851,7 @@ const AgOpInfo ag_op_kl_div = {
     .rule = "grad_input = -g / n * target, grad_target = g / n * (log(target) + 1 - input) "
             "(log_target: -g / n * exp(target), g / n * exp(target) (target - input + 1))",
     .backward_name = "KlDivBackward", .call = kl_div_call, .backward = kl_div_backward,
+    .graph_backward = kl_div_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -725,6 +882,22 @@ static void hinge_backward(Function *self, void *ctx, Tensor *g) {
     elementwise_backward(self, ctx, g, hinge_grads, false);
 }
 
+/* G = g / n; grad_x = where(t != -1, G, 0) + -where(t != 1 and margin - x
+ * >= 0, G, 0) (the masks are constants: the second order is 0) */
+static int hinge_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const LossCtx *c = ctx;
+    GradTemps s = {0};
+    Tensor *x = self->inputs[0], *t = self->inputs[1], *zero = ag_grad_num(&s, 0.0);
+    if (!ag_grad_wanted(self, 0)) return 0;
+    Tensor *G = shared_g(&s, g, c);
+    Tensor *gap = gsub(&s, ag_grad_num(&s, c->param[0]), x);
+    Tensor *hinged = ag_grad_tmp(&s, tensor_logical_and(
+        ag_grad_tmp(&s, tensor_ne(t, ag_grad_num(&s, 1.0))), ag_grad_tmp(&s, tensor_ge(gap, zero))));
+    Tensor *kept = gwhere(&s, ag_grad_tmp(&s, tensor_ne(t, ag_grad_num(&s, -1.0))), G, zero);
+    grads[0] = ag_grad_out(&s, tensor_add(kept, gneg(&s, gwhere(&s, hinged, G, zero))));
+    return ag_grad_done(&s);
+}
+
 Tensor *tensor_hinge_embedding_loss(Tensor *input, Tensor *target, double margin,
                                     AgReduction reduction) {
     return broadcast_loss(AG_OP_HINGE_EMBEDDING_LOSS, input, target, reduction,
@@ -745,6 +918,7 @@ const AgOpInfo ag_op_hinge_embedding_loss = {
     .rule = "grad_input = g / n where target != -1, minus g / n where target != 1 and "
             "input <= margin (the target: none)",
     .backward_name = "HingeEmbeddingLossBackward", .call = hinge_call, .backward = hinge_backward,
+    .graph_backward = hinge_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
