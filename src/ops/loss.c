@@ -240,6 +240,22 @@ static Tensor *shared_g(GradTemps *s, Tensor *g, const LossCtx *c) {
     return gdiv(s, g, ag_grad_num(s, c->n));
 }
 
+/* The operands of an element-wise loss's Function: w and pw NULL when absent. */
+typedef struct {
+    Tensor *x, *t, *w, *pw;
+} LossOperands;
+
+static LossOperands loss_operands(const Function *self, const LossCtx *c) {
+    return (LossOperands){self->inputs[0], self->inputs[1], c->weight ? self->inputs[2] : NULL,
+                          c->pos_weight ? self->inputs[2 + c->weight] : NULL};
+}
+
+/* (d w) / n, the loops' last step (d * w / u.n; d itself times an absent
+ * weight's 1.0): a new reference or NULL. */
+static Tensor *weighted_share(GradTemps *s, Tensor *d, Tensor *w, const LossCtx *c) {
+    return tensor_div(w ? gmul(s, d, w) : d, ag_grad_num(s, c->n));
+}
+
 /* r (a new reference, or NULL) handed out of a helper's own GradTemps:
  * NULL, r released, when the helper failed. */
 static Tensor *grad_result(GradTemps *s, Tensor *r) {
@@ -624,6 +640,33 @@ static void bce_backward(Function *self, void *ctx, Tensor *g) {
     elementwise_backward(self, ctx, g, bce_grads, true);
 }
 
+/* libm's log(v) (the loop's), as xlogy(1, v): its gradient g / v. */
+static Tensor *libm_log(GradTemps *s, Tensor *v) {
+    return ag_grad_tmp(s, tensor_xlogy(ag_grad_num(s, 1.0), v));
+}
+
+/* bce_grads as recorded ops (fmax(p, EPSILON) as where(p >= EPSILON, p,
+ * EPSILON), nan giving EPSILON as fmax does):
+ *   grad_x = (((g (x - t)) / fmax((1 - x) x, EPSILON)) w) / n
+ *   grad_t = (((log(1 - x) - log(x)) g) w) / n */
+static int bce_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const LossCtx *c = ctx;
+    LossOperands o = loss_operands(self, c);
+    GradTemps s = {0};
+    Tensor *one_minus_x = gsub(&s, ag_grad_num(&s, 1.0), o.x);
+    if (ag_grad_wanted(self, 0)) {
+        Tensor *p = gmul(&s, one_minus_x, o.x), *eps = ag_grad_num(&s, EPSILON);
+        Tensor *denom = gwhere(&s, ag_grad_tmp(&s, tensor_ge(p, eps)), p, eps);
+        Tensor *d = gdiv(&s, gmul(&s, g, gsub(&s, o.x, o.t)), denom);
+        grads[0] = ag_grad_out(&s, weighted_share(&s, d, o.w, c));
+    }
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *logit = gsub(&s, libm_log(&s, one_minus_x), libm_log(&s, o.x));
+        grads[1] = ag_grad_out(&s, weighted_share(&s, gmul(&s, logit, g), o.w, c));
+    }
+    return ag_grad_done(&s);
+}
+
 Tensor *tensor_binary_cross_entropy(Tensor *input, Tensor *target, Tensor *weight,
                                     AgReduction reduction) {
     const char *op = "binary_cross_entropy";
@@ -651,6 +694,7 @@ const AgOpInfo ag_op_binary_cross_entropy = {
     .rule = "grad_input = g * (input - target) / max(input (1 - input), 1e-12) * weight / n, "
             "grad_target = g * (log(1 - input) - log(input)) * weight / n",
     .backward_name = "BinaryCrossEntropyBackward", .call = bce_call, .backward = bce_backward,
+    .graph_backward = bce_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -663,12 +707,6 @@ const AgOpInfo ag_op_binary_cross_entropy = {
  *            times w, / n
  *   grad_t = -x g, or (logsigmoid(-x) - pw logsigmoid(x)) g; times w, / n
  * ====================================================================== */
-
-/* PyTorch's log_sigmoid: -(m + log(exp(-m) + exp(-x - m))), m = max(-x, 0). */
-static double log_sigmoid(double x) {
-    double m = clamp_min0(-x);
-    return -(m + log(exp(-m) + exp(-x - m)));
-}
 
 /* L = log(exp(-m) + exp(-x - m)), m = max(-x, 0), with PyTorch's
  * whole-tensor exp_ and log_ (SLEEF's); a and b: n doubles of scratch. */
@@ -697,9 +735,35 @@ static void bce_logits_losses(const LossCtx *c, const Elems *e, double *out) {
     free(a);
 }
 
+/* PyTorch's log_sigmoid of sign * x, -(m + log(exp(-m) + exp(-v - m))),
+ * m = max(-v, 0), on n values with its whole-tensor exp and log (SLEEF's,
+ * as its vectorised kernel), into out; scratch: 3 n doubles. */
+static void log_sigmoid_all(const double *x, double sign, int64_t n, double *out,
+                            double *scratch) {
+    double *v = scratch, *a = scratch + n, *b = scratch + 2 * n;
+    for (int64_t i = 0; i < n; i++) v[i] = sign * x[i];
+    bce_logits_log_term(v, n, a, b);
+    for (int64_t i = 0; i < n; i++) out[i] = -(clamp_min0(-v[i]) + a[i]);
+}
+
+/* log_sigmoid(-x) and log_sigmoid(x) (pos_weight's target gradient): a
+ * new tensor of 5 n doubles, the first n the one, the next n the other;
+ * NULL (the failure flagged) if it cannot be allocated. */
+static Tensor *log_sigmoids(const double *x, int64_t n) {
+    int64_t len = 5 * n + 1;
+    Tensor *ls = ag_tensor_new(1, &len);
+    if (!ls) return NULL;
+    log_sigmoid_all(x, -1.0, n, ls->data, ls->data + 2 * n);
+    log_sigmoid_all(x, 1.0, n, ls->data + n, ls->data + 2 * n);
+    return ls;
+}
+
 static void bce_logits_grads(const LossCtx *c, const Elems *e, Upstream u, double *dx,
                              double *dt) {
     (void)c;
+    Tensor *sigmoids = dt && e->pw ? log_sigmoids(e->x, e->n) : NULL;
+    if (dt && e->pw && !sigmoids) return; /* backward stops */
+    const double *ls = sigmoids ? sigmoids->data : NULL;
     /* input.sigmoid() as PyTorch's sigmoid kernel computes it (SLEEF's exp,
      * libm's on its scalar tail: unary.c), into dx first */
     if (dx) ag_sigmoid_values(e->x, dx, e->n);
@@ -711,14 +775,58 @@ static void bce_logits_grads(const LossCtx *c, const Elems *e, Upstream u, doubl
             dx[i] = d * w / u.n;
         }
         if (dt) {
-            double d = e->pw ? (log_sigmoid(-x) - log_sigmoid(x) * e->pw[i]) * g : -x * g;
+            double d = e->pw ? (ls[i] - ls[e->n + i] * e->pw[i]) * g : -x * g;
             dt[i] = d * w / u.n;
         }
     }
+    tensor_release(sigmoids);
 }
 
 static void bce_logits_backward(Function *self, void *ctx, Tensor *g) {
     elementwise_backward(self, ctx, g, bce_logits_grads, true);
+}
+
+/* log_sigmoid(v) as recorded ops, log_sigmoid_all's:
+ * -(m + log(exp(-m) + exp(-v - m))), m = where(-v < 0, 0, -v); a new
+ * reference or NULL. */
+static Tensor *log_sigmoid_graph(Tensor *v) {
+    GradTemps s = {0};
+    Tensor *neg_v = gneg(&s, v), *zero = ag_grad_num(&s, 0.0);
+    Tensor *m = gwhere(&s, ag_grad_tmp(&s, tensor_lt(neg_v, zero)), zero, neg_v);
+    Tensor *e1 = ag_grad_tmp(&s, tensor_exp(gneg(&s, m)));
+    Tensor *e2 = ag_grad_tmp(&s, tensor_exp(gsub(&s, neg_v, m)));
+    Tensor *lse = ag_grad_tmp(&s, tensor_log(gadd(&s, e1, e2)));
+    return grad_result(&s, tensor_neg(gadd(&s, m, lse)));
+}
+
+/* bce_logits_grads as recorded ops, s = sigmoid(x), then times w, / n:
+ *   grad_x = (s - t) g, or (((pw t + 1) - t) s - pw t) g
+ *   grad_t = (-x) g, or (log_sigmoid(-x) - log_sigmoid(x) pw) g */
+static int bce_logits_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const LossCtx *c = ctx;
+    LossOperands o = loss_operands(self, c);
+    GradTemps s = {0};
+    if (ag_grad_wanted(self, 0)) {
+        Tensor *sig = ag_grad_tmp(&s, tensor_sigmoid(o.x)), *slope = gsub(&s, sig, o.t);
+        if (o.pw) {
+            Tensor *pt = gmul(&s, o.pw, o.t);
+            Tensor *scale = gsub(&s, gadd(&s, pt, ag_grad_num(&s, 1.0)), o.t);
+            slope = gsub(&s, gmul(&s, scale, sig), pt);
+        }
+        grads[0] = ag_grad_out(&s, weighted_share(&s, gmul(&s, slope, g), o.w, c));
+    }
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *d;
+        if (o.pw) {
+            Tensor *of_neg = ag_grad_tmp(&s, log_sigmoid_graph(gneg(&s, o.x)));
+            Tensor *of_x = ag_grad_tmp(&s, log_sigmoid_graph(o.x));
+            d = gsub(&s, of_neg, gmul(&s, of_x, o.pw));
+        } else {
+            d = gneg(&s, o.x);
+        }
+        grads[1] = ag_grad_out(&s, weighted_share(&s, gmul(&s, d, g), o.w, c));
+    }
+    return ag_grad_done(&s);
 }
 
 Tensor *tensor_binary_cross_entropy_with_logits(Tensor *input, Tensor *target, Tensor *weight,
@@ -745,7 +853,7 @@ const AgOpInfo ag_op_binary_cross_entropy_with_logits = {
     .rule = "grad_input = g w / n * ((pw t + 1 - t) sigmoid(input) - pw t), grad_target = "
             "g w / n * (logsigmoid(-input) - pw logsigmoid(input)) (-g w / n * input without pw)",
     .backward_name = "BinaryCrossEntropyWithLogitsBackward", .call = bce_logits_call,
-    .backward = bce_logits_backward,
+    .backward = bce_logits_backward, .graph_backward = bce_logits_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
