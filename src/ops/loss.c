@@ -1089,6 +1089,29 @@ static int64_t class_index(ClassLanes l, int64_t j, int64_t k) {
     return (o * l.C + k) * l.inner + i;
 }
 
+/* The lanes of an input class_lanes has checked. */
+static ClassLanes lanes_of(const Tensor *x) {
+    return (ClassLanes){x->ndim == 1 ? 1 : x->shape[0], x->ndim == 1 ? x->shape[0] : x->shape[1],
+                        x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim), x->ndim <= 2};
+}
+
+/* The one-hot of the target's classes in input's shape, a bool constant
+ * (kept in s). */
+static Tensor *class_mask(GradTemps *s, const Tensor *x, const Tensor *t) {
+    ClassLanes l = lanes_of(x);
+    Tensor *m = ag_grad_tmp(s, ag_tensor_filled_like(x, 0.0));
+    if (!m) return NULL;
+    for (int64_t j = 0; j < t->numel; j++) m->data[class_index(l, j, (int64_t)t->data[j])] = 1.0;
+    tensor_set_dtype(m, AG_BOOL);
+    return m;
+}
+
+/* v (0-d, or the target's shape for 'none') along each lane: a dim of 1
+ * inserted at input's class dimension. */
+static Tensor *along_lanes(GradTemps *s, Tensor *v) {
+    return v->ndim == 0 ? v : ag_grad_tmp(s, tensor_unsqueeze(v, 1));
+}
+
 /* ======================================================================
  * nll_loss: -input[class] in each lane
  *   grad_input = -(g / n) at the class, 0 elsewhere (PyTorch's order)
@@ -1102,14 +1125,23 @@ static bool nll_fill(const Tensor *x, const Tensor *t, ClassLanes l, double *out
 
 static void nll_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *x = self->inputs[0], *t = self->inputs[1];
-    ClassLanes l = {x->ndim == 1 ? 1 : x->shape[0], x->ndim == 1 ? x->shape[0] : x->shape[1],
-                    x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim), x->ndim <= 2};
+    ClassLanes l = lanes_of(x);
     Upstream u = upstream(g, ctx);
     Tensor *dx = ag_tensor_filled_like(x, 0.0);
     if (!dx) return;
     for (int64_t j = 0; j < t->numel; j++)
         dx->data[class_index(l, j, (int64_t)t->data[j])] = -(u.g[j * u.step] / u.n);
     ag_accumulate_grad(x, dx);
+}
+
+/* grad_input = where(onehot(class), -(g / n), 0), g along the lanes */
+static int nll_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    GradTemps s = {0};
+    if (!ag_grad_wanted(self, 0)) return 0;
+    Tensor *mask = class_mask(&s, self->inputs[0], self->inputs[1]);
+    Tensor *gc = along_lanes(&s, gneg(&s, shared_g(&s, g, ctx)));
+    grads[0] = ag_grad_out(&s, tensor_where(mask, gc, ag_grad_num(&s, 0.0)));
+    return ag_grad_done(&s);
 }
 
 Tensor *tensor_nll_loss(Tensor *input, Tensor *classes, AgReduction reduction) {
@@ -1123,7 +1155,7 @@ const AgOpInfo ag_op_nll_loss = {
     .signature = "nll_loss(input, target, *, reduction='mean')", .params = "TTs",
     .help = "-input[target] along dim 1: log-probabilities (N, C), classes (N,)",
     .rule = "grad_input = -g / n at each target's class, 0 elsewhere",
-    .backward_name = "NllLossBackward", .call = nll_call, .backward = nll_backward,
+    .backward_name = "NllLossBackward", .call = nll_call, .backward = nll_backward, .graph_backward = nll_graph,
     .dtype_rule = AG_DTYPE_FIRST,
 };
 
@@ -1176,8 +1208,7 @@ static bool cross_entropy_fill(const Tensor *x, const Tensor *t, ClassLanes l, d
 
 static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *x = self->inputs[0], *t = self->inputs[1];
-    ClassLanes l = {x->ndim == 1 ? 1 : x->shape[0], x->ndim == 1 ? x->shape[0] : x->shape[1],
-                    x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim), x->ndim <= 2};
+    ClassLanes l = lanes_of(x);
     Upstream u = upstream(g, ctx);
     Tensor *dx = ag_tensor_new_like(x), *scratch = t->numel > 0 ? lane_scratch(l) : NULL;
     if (!dx || (t->numel > 0 && !scratch)) {
