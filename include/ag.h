@@ -566,6 +566,12 @@ Tensor *tensor_nll_loss(Tensor *input, Tensor *classes, AgReduction reduction);
 /* nll_loss of log_softmax(input) along dimension 1 (0 for a 1-D input) */
 Tensor *tensor_cross_entropy_loss(Tensor *input, Tensor *classes, AgReduction reduction);
 Tensor *tensor_cross_entropy(Tensor *logits, Tensor *classes); /* ..._loss, mean */
+/* cross_entropy's gradient of input for the loss's gradient grad (0-d, or
+ * the classes' shape for 'none'): (g / n) (softmax(input) - onehot(classes))
+ * along dimension 1, the first-order kernel's bits; hidden, an op so that
+ * the gradient can be differentiated again. */
+Tensor *tensor_cross_entropy_backward(Tensor *grad, Tensor *input, Tensor *classes,
+                                      AgReduction reduction);
 /* t (log(t) - x), or exp(t) (t - x) with log_target; 'mean' is the mean
  * over every element (PyTorch 1.13's), 'batchmean' KL divergence's */
 Tensor *tensor_kl_div(Tensor *input, Tensor *target, AgReduction reduction, bool log_target);

@@ -1095,14 +1095,14 @@ static ClassLanes lanes_of(const Tensor *x) {
                         x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim), x->ndim <= 2};
 }
 
-/* The one-hot of the target's classes in input's shape, a bool constant
- * (kept in s). */
-static Tensor *class_mask(GradTemps *s, const Tensor *x, const Tensor *t) {
+/* The one-hot of the target's classes in input's shape, a constant of
+ * dtype (kept in s). */
+static Tensor *class_onehot(GradTemps *s, const Tensor *x, const Tensor *t, AgDtype dtype) {
     ClassLanes l = lanes_of(x);
     Tensor *m = ag_grad_tmp(s, ag_tensor_filled_like(x, 0.0));
     if (!m) return NULL;
     for (int64_t j = 0; j < t->numel; j++) m->data[class_index(l, j, (int64_t)t->data[j])] = 1.0;
-    tensor_set_dtype(m, AG_BOOL);
+    tensor_set_dtype(m, dtype);
     return m;
 }
 
@@ -1138,7 +1138,7 @@ static void nll_backward(Function *self, void *ctx, Tensor *g) {
 static int nll_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     GradTemps s = {0};
     if (!ag_grad_wanted(self, 0)) return 0;
-    Tensor *mask = class_mask(&s, self->inputs[0], self->inputs[1]);
+    Tensor *mask = class_onehot(&s, self->inputs[0], self->inputs[1], AG_BOOL);
     Tensor *gc = along_lanes(&s, gneg(&s, shared_g(&s, g, ctx)));
     grads[0] = ag_grad_out(&s, tensor_where(mask, gc, ag_grad_num(&s, 0.0)));
     return ag_grad_done(&s);
@@ -1206,30 +1206,45 @@ static bool cross_entropy_fill(const Tensor *x, const Tensor *t, ClassLanes l, d
     return true;
 }
 
-static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
-    Tensor *x = self->inputs[0], *t = self->inputs[1];
+/* dx: log_softmax's backward of nll's gradient per lane (gc = -(g / n) at
+ * the class, 0 elsewhere; its sum is gc): g - exp(y) * sum(g) fused, exp as
+ * PyTorch's kernel has it (nn.c). The kernel of cross_entropy's backward
+ * and of cross_entropy_backward; false if its scratch cannot be made. */
+static bool cross_entropy_grads(const Tensor *x, const Tensor *t, Upstream u, Tensor *dx) {
     ClassLanes l = lanes_of(x);
-    Upstream u = upstream(g, ctx);
-    Tensor *dx = ag_tensor_new_like(x), *scratch = t->numel > 0 ? lane_scratch(l) : NULL;
-    if (!dx || (t->numel > 0 && !scratch)) {
-        tensor_release(dx);
-        tensor_release(scratch);
-        return;
-    }
+    Tensor *scratch = t->numel > 0 ? lane_scratch(l) : NULL;
+    if (t->numel > 0 && !scratch) return false;
     for (int64_t j = 0; j < t->numel; j++) {
         double m, lse, gc = -(u.g[j * u.step] / u.n);
         int64_t cls = (int64_t)t->data[j];
         const double *v = class_lane(x, l, j, scratch->data, &m, &lse);
         double *d = dx->data + class_index(l, j, 0), *e = scratch->data + l.C;
-        /* log_softmax's backward of nll's gradient (gc at the class, 0
-         * elsewhere; its sum is gc): g - exp(y) * sum(g) fused, exp as
-         * PyTorch's kernel has it (nn.c) */
         for (int64_t k = 0; k < l.C; k++) e[k] = v[k] - m - lse;
         ag_lane_exp(e, l.C, class_lane_kind(l, j), e);
         for (int64_t k = 0; k < l.C; k++) d[k * l.inner] = fma(-e[k], gc, k == cls ? gc : 0.0);
     }
     tensor_release(scratch);
-    ag_accumulate_grad(x, dx);
+    return true;
+}
+
+static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
+    Tensor *x = self->inputs[0], *dx = ag_tensor_new_like(x);
+    if (dx && !cross_entropy_grads(x, self->inputs[1], upstream(g, ctx), dx)) {
+        tensor_release(dx);
+        return;
+    }
+    if (dx) ag_accumulate_grad(x, dx);
+}
+
+/* grad_input = cross_entropy_backward(g, input, target): the kernel's
+ * fma, as an op that can be differentiated */
+static int cross_entropy_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const LossCtx *c = ctx;
+    GradTemps s = {0};
+    if (ag_grad_wanted(self, 0))
+        grads[0] = ag_grad_out(&s, tensor_cross_entropy_backward(g, self->inputs[0],
+                                                                 self->inputs[1], c->reduction));
+    return ag_grad_done(&s);
 }
 
 Tensor *tensor_cross_entropy_loss(Tensor *input, Tensor *classes, AgReduction reduction) {
@@ -1250,8 +1265,105 @@ const AgOpInfo ag_op_cross_entropy = {
     .help = "nll_loss(log_softmax(input, 1), target): logits (N, C), classes (N,)",
     .rule = "grad_input = g / n * (softmax(input) - onehot(target)) along dim 1",
     .backward_name = "NllLossBackward", .call = cross_entropy_call,
-    .backward = cross_entropy_backward,
+    .backward = cross_entropy_backward, .graph_backward = cross_entropy_graph,
     .dtype_rule = AG_DTYPE_FIRST,
+};
+
+/* ======================================================================
+ * cross_entropy_backward (hidden): cross_entropy's input gradient D for
+ * the loss's g, cross_entropy_grads' bits, differentiable. With p =
+ * softmax(input) along the lanes, gc = -(g / n) and gg D's gradient:
+ *   D = gc (onehot - p)
+ *   grad_input = ((-gc) p) (gg - sum_lane(gg p))
+ *   grad_g = sum_lane(gg (onehot - p)) (-1 / n), in g's shape
+ * Its first-order backward is the same formula (ag_apply_by_graph).
+ * ====================================================================== */
+
+/* Each lane's largest value, a constant of x's shape with the class
+ * dimension 1 (kept in s): softmax does not move with it. */
+static Tensor *lane_max(GradTemps *s, const Tensor *x) {
+    ClassLanes l = lanes_of(x);
+    int64_t shape[AG_MAX_DIMS];
+    memcpy(shape, x->shape, (size_t)x->ndim * sizeof *shape);
+    shape[x->ndim == 1 ? 0 : 1] = 1;
+    Tensor *m = ag_grad_tmp(s, ag_tensor_new(x->ndim, shape));
+    for (int64_t j = 0; m && j < l.outer * l.inner; j++) {
+        double top = -INFINITY;
+        for (int64_t k = 0; k < l.C; k++) top = fmax(top, x->data[class_index(l, j, k)]);
+        m->data[j] = top;
+    }
+    return m;
+}
+
+/* softmax(x) along the lanes, exp(x - max) / sum_lane(exp(x - max)), as
+ * recorded ops (kept in s). */
+static Tensor *lane_softmax(GradTemps *s, Tensor *x) {
+    int64_t dim = x->ndim == 1 ? 0 : 1;
+    Tensor *e = ag_grad_tmp(s, tensor_exp(gsub(s, x, lane_max(s, x))));
+    return gdiv(s, e, ag_grad_tmp(s, tensor_sum_dims(e, &dim, 1, true)));
+}
+
+static int cross_entropy_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    const LossCtx *c = ctx;
+    GradTemps s = {0};
+    Tensor *g = self->inputs[0], *x = self->inputs[1];
+    int64_t dim = x->ndim == 1 ? 0 : 1;
+    Tensor *p = lane_softmax(&s, x);
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *gc = along_lanes(&s, gneg(&s, shared_g(&s, g, c)));
+        Tensor *gg_p = ag_grad_tmp(&s, tensor_sum_dims(gmul(&s, gg, p), &dim, 1, true));
+        grads[1] = ag_grad_out(&s, tensor_mul(gmul(&s, gneg(&s, gc), p), gsub(&s, gg, gg_p)));
+    }
+    if (ag_grad_wanted(self, 0)) {
+        Tensor *onehot = class_onehot(&s, x, self->inputs[2], AG_FLOAT64);
+        Tensor *per_class = gmul(&s, gmul(&s, gg, gsub(&s, onehot, p)), ag_grad_num(&s, -1.0 / c->n));
+        grads[0] = ag_grad_out(&s, g->ndim == 0 ? tensor_sum(per_class)
+                                                : tensor_sum_dims(per_class, &dim, 1, false));
+    }
+    return ag_grad_done(&s);
+}
+
+static void cross_entropy_backward_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, cross_entropy_backward_graph);
+}
+
+Tensor *tensor_cross_entropy_backward(Tensor *grad, Tensor *input, Tensor *classes,
+                                      AgReduction reduction) {
+    const char *name = "cross_entropy_backward";
+    ClassLanes l;
+    if (!grad || !input || !classes) return ag_fail("%s: an argument is NULL", name);
+    if (check_reduction(name, reduction, false) != 0 || class_lanes(name, input, classes, &l) != 0)
+        return NULL;
+    bool none = reduction == AG_REDUCTION_NONE;
+    if (none ? !ag_shape_equal(grad->ndim, grad->shape, classes->ndim, classes->shape)
+             : grad->ndim != 0)
+        return ag_fail("%s: grad must have %s", name,
+                       none ? "the classes' shape for 'none'" : "no dimensions");
+    LossCtx c = {.reduction = reduction, .n = divisor(reduction, classes->numel, input)};
+    Tensor *dx = ag_tensor_new_like(input);
+    if (dx && !cross_entropy_grads(input, classes, upstream(grad, &c), dx)) {
+        tensor_release(dx);
+        return NULL;
+    }
+    return record_loss(dx, AG_OP_CROSS_ENTROPY_BACKWARD, (Tensor *[]){grad, input, classes}, 3, &c);
+}
+
+static Tensor *cross_entropy_backward_call(const AgOpArgs *a) {
+    AgReduction r;
+    if (parse_reduction(AG_OP_CROSS_ENTROPY_BACKWARD, a, &r) != 0) return NULL;
+    return tensor_cross_entropy_backward(a->t[0], a->t[1], a->t[2], r);
+}
+
+const AgOpInfo ag_op_cross_entropy_backward = {
+    .id = AG_OP_CROSS_ENTROPY_BACKWARD, .name = "cross_entropy_backward",
+    .signature = "cross_entropy_backward(grad, input, target, *, reduction='mean')",
+    .params = "TTTs",
+    .help = "cross_entropy's gradient of input: an op so that it can be differentiated",
+    .rule = "grad_input = gc p (sum(gg p) - gg), grad_grad = -sum(gg (onehot - p)) / n "
+            "(p = softmax(input), gc = -grad / n)",
+    .backward_name = "CrossEntropyBackwardBackward", .call = cross_entropy_backward_call,
+    .backward = cross_entropy_backward_backward, .graph_backward = cross_entropy_backward_graph,
+    .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FIRST,
 };
 
 /* ======================================================================

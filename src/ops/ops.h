@@ -56,6 +56,7 @@
     X(HINGE_EMBEDDING_LOSS, hinge_embedding_loss)                              \
     X(COSINE_EMBEDDING_LOSS, cosine_embedding_loss)                            \
     X(TRIPLET_MARGIN_LOSS, triplet_margin_loss)                                \
+    X(CROSS_ENTROPY_BACKWARD, cross_entropy_backward)                          \
     /* index.c, join.c */                                                      \
     X(SELECT, select) X(INDEX, index) X(STACK, stack) X(CAT, cat)              \
     /* cumulative.c */                                                         \

@@ -342,6 +342,39 @@ static void test_class_losses(void) {
     release_all(all, 6);
 }
 
+typedef struct {
+    AgReduction reduction;
+    Tensor *classes;
+} ClassGrad;
+
+static Tensor *build_cross_entropy_backward(Tensor **in, const void *arg) {
+    const ClassGrad *c = arg;
+    return tensor_cross_entropy_backward(in[0], in[1], c->classes, c->reduction);
+}
+
+/* cross_entropy_backward (cross_entropy's hidden gradient op): its grad
+ * and input differentiated, each reduction, (N, C), (C,) and (N, C, d). */
+static void test_cross_entropy_backward(void) {
+    Tensor *x[3] = {test_uniform(-3, 1, true, SHAPE(4, 5)), test_uniform(-3, 1, true, SHAPE(5)),
+                    test_uniform(-3, 1, true, SHAPE(2, 3, 4))};
+    Tensor *c[3] = {tensor_create(1, (int64_t[]){4}, (double[]){0, 4, 2, 2}, false),
+                    tensor_scalar(3),
+                    tensor_create(2, (int64_t[]){2, 4}, (double[]){0, 2, 1, 1, 2, 0, 0, 1}, false)};
+    for (int k = 0; k < 3; k++)
+        for (int r = 0; r < 3; r++) {
+            ClassGrad arg = {(AgReduction)r, c[k]};
+            Tensor *g = r == AG_REDUCTION_NONE ? test_uniform(0.5, 1.5, true, c[k]->ndim, c[k]->shape)
+                                               : test_uniform(0.5, 1.5, true, 0, NULL);
+            char label[64];
+            snprintf(label, sizeof label, "cross_entropy_backward %dd, reduction='%s'", x[k]->ndim,
+                     REDUCTIONS[r]);
+            fd_check(label, build_cross_entropy_backward, &arg, (Tensor *[]){g, x[k]}, 2);
+            tensor_release(g);
+        }
+    release_all(x, 3);
+    release_all(c, 3);
+}
+
 /* cos(a, b) of n values, as the loss computes it (eps included). */
 static double cosine(const double *a, const double *b, int64_t n) {
     double p = 0, m1 = 1e-12, m2 = 1e-12;
@@ -478,6 +511,7 @@ void test_losses(void) {
     test_kl_div();
     test_hinge();
     test_class_losses();
+    test_cross_entropy_backward();
     test_cosine();
     test_triplet();
 }
