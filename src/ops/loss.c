@@ -1396,7 +1396,8 @@ static Tensor *row_scratch(int64_t n) {
  * summed over the broadcast rows, m1 and m2 over a's and b's own: a (N, 1)
  * against b (N, 3) has m1 = a^2, not 3 a^2. Then a's m1 part of the
  * gradient is made in a's own shape, dm summed over the rows a is
- * broadcast to (PyTorch's sum_to), and added to the reduced dp b part.
+ * broadcast to (PyTorch's sum_to: a sum op's order, ag_sum), and added to
+ * the reduced dp b part.
  * ====================================================================== */
 
 typedef struct {
@@ -1498,7 +1499,7 @@ static void cosine_backward(Function *self, void *ctx, Tensor *g) {
                     ag_shape_equal(b->ndim, b->shape, s.ndim, s.shape)};
     Tensor *dm[2] = {NULL, NULL}, *dmine[2] = {NULL, NULL};
     for (int k = 0; k < 2; k++)
-        if (!full[k] && (!(dm[k] = ag_tensor_new(1, &s.rows[k])) ||
+        if (!full[k] && (!(dm[k] = ag_tensor_new(1, &s.N)) ||
                          !(dmine[k] = ag_tensor_new_like(k ? b : a)))) {
             for (int j = 0; j <= k; j++) tensor_release(dm[j]), tensor_release(dmine[j]);
             tensor_release(da), tensor_release(db), tensor_release(tmp);
@@ -1522,19 +1523,24 @@ static void cosine_backward(Function *self, void *ctx, Tensor *g) {
             SIMD_LOOP for (int64_t k = 0; k < s.D; k++) dar[k] = 2 * (dm1 * ar[k]) + dp * br[k];
         } else {
             SIMD_LOOP for (int64_t k = 0; k < s.D; k++) dar[k] = dp * br[k];
-            dm[0]->data[s.rows[0] == 1 ? 0 : r] += dm1;
+            dm[0]->data[r] = dm1;
         }
         if (full[1]) {
             SIMD_LOOP for (int64_t k = 0; k < s.D; k++) dbr[k] = 2 * (dm2 * br[k]) + dp * ar[k];
         } else {
             SIMD_LOOP for (int64_t k = 0; k < s.D; k++) dbr[k] = dp * ar[k];
-            dm[1]->data[s.rows[1] == 1 ? 0 : r] += dm2;
+            dm[1]->data[r] = dm2;
         }
     }
     for (int k = 0; k < 2; k++)
-        if (dm[k]) /* 2 (dm x): x * x's gradient, dm x from each side */
-            for (int64_t i = 0; i < dmine[k]->numel; i++)
-                dmine[k]->data[i] = 2 * (dm[k]->data[i / s.len[k]] * (k ? b : a)->data[i]);
+        if (dm[k]) { /* 2 (dm x): x * x's gradient, dm x from each side */
+            /* one row serving every row: dm summed as PyTorch's sum_to sums */
+            double all = s.rows[k] == 1 ? ag_sum(dm[k]->data, s.N, 1) : 0.0;
+            for (int64_t i = 0; i < dmine[k]->numel; i++) {
+                double own = s.rows[k] == 1 ? all : dm[k]->data[i / s.len[k]];
+                dmine[k]->data[i] = 2 * (own * (k ? b : a)->data[i]);
+            }
+        }
     tensor_release(tmp);
     cosine_close(&d);
     ag_accumulate_grad(a, da); /* reduced to a's shape: then its m part added */
@@ -1542,6 +1548,77 @@ static void cosine_backward(Function *self, void *ctx, Tensor *g) {
     ag_accumulate_grad(b, db);
     if (dmine[1]) ag_accumulate_grad(b, dmine[1]);
     tensor_release(dm[0]), tensor_release(dm[1]);
+}
+
+/* The sum of u v along the last dimension: a new reference or NULL. */
+static Tensor *row_dot(Tensor *u, Tensor *v) {
+    GradTemps s = {0};
+    int64_t last = (u->ndim > v->ndim ? u->ndim : v->ndim) - 1;
+    return grad_result(&s, tensor_sum_dims(gmul(&s, u, v), &last, 1, false));
+}
+
+/* v, one value per row, along the last dimension of the rows (a 0-d v as it is). */
+static Tensor *along_rows(GradTemps *s, Tensor *v) {
+    return v->ndim == 0 ? v : ag_grad_tmp(s, tensor_unsqueeze(v, v->ndim));
+}
+
+/* gcos = -where(y == 1, G, 0) + where(cos - margin >= 0, where(y == -1, G,
+ * 0), 0), G = g / n: a new reference or NULL. */
+static Tensor *cosine_gcos(Tensor *g, Tensor *y, Tensor *cos, const LossCtx *c) {
+    GradTemps s = {0};
+    Tensor *G = shared_g(&s, g, c), *zero = ag_grad_num(&s, 0.0);
+    Tensor *similar = gwhere(&s, ag_grad_tmp(&s, tensor_eq(y, ag_grad_num(&s, 1.0))), G, zero);
+    Tensor *dissimilar = gwhere(&s, ag_grad_tmp(&s, tensor_eq(y, ag_grad_num(&s, -1.0))), G, zero);
+    Tensor *gap = gsub(&s, cos, ag_grad_num(&s, c->param[0]));
+    Tensor *hinged = gwhere(&s, ag_grad_tmp(&s, tensor_ge(gap, zero)), dissimilar, zero);
+    return grad_result(&s, tensor_add(gneg(&s, similar), hinged));
+}
+
+/* u's gradient, cosine_backward's: 2 (dm u) + dp v where u has the rows'
+ * shape; else dp v (in the rows' shape) summed to u's shape, plus 2 (dm u)
+ * with dm summed over the rows u's one row serves. A new reference or NULL. */
+static Tensor *cosine_side(Tensor *u, Tensor *v, Tensor *dm, Tensor *dp, const CosineShape *sh) {
+    GradTemps s = {0};
+    Tensor *cross = gmul(&s, along_rows(&s, dp), v);
+    if (ag_shape_equal(u->ndim, u->shape, sh->ndim, sh->shape)) {
+        Tensor *own = gmul(&s, ag_grad_num(&s, 2.0), gmul(&s, along_rows(&s, dm), u));
+        return grad_result(&s, tensor_add(own, cross));
+    }
+    if (u->ndim == 2 && u->shape[0] == 1 && sh->N > 1) dm = ag_grad_tmp(&s, tensor_sum(dm));
+    int64_t dims[2];
+    int nd = 0;
+    for (int d = 0; d < sh->ndim; d++)
+        if (u->shape[d] == 1 && sh->shape[d] != 1) dims[nd++] = d;
+    Tensor *rows = ag_grad_tmp(&s, tensor_expand(cross, sh->ndim, sh->shape));
+    Tensor *summed = ag_grad_tmp(&s, tensor_sum_dims(rows, dims, nd, true));
+    Tensor *own = gmul(&s, ag_grad_num(&s, 2.0), gmul(&s, along_rows(&s, dm), u));
+    return grad_result(&s, tensor_add(summed, own));
+}
+
+/* cosine_backward's chain as recorded ops (sums along the last dimension):
+ *   p = sum(a b), m1 = sum(a a) + EPSILON, m2 = sum(b b) + EPSILON,
+ *   denom = sqrt(m1 m2), cos = p / denom, gcos (cosine_gcos),
+ *   dp = gcos / denom, dprod = (-gcos ((p / denom) / denom)) / (2 denom),
+ *   grad_a = cosine_side(a, b, dprod m2), grad_b = cosine_side(b, a, dprod m1) */
+static int cosine_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const LossCtx *c = ctx;
+    Tensor *a = self->inputs[0], *b = self->inputs[1], *y = self->inputs[2];
+    CosineShape sh;
+    if (cosine_shape(a, b, y, &sh) != 0) return -1;
+    GradTemps s = {0};
+    Tensor *eps = ag_grad_num(&s, EPSILON), *p = ag_grad_tmp(&s, row_dot(a, b));
+    Tensor *m1 = gadd(&s, ag_grad_tmp(&s, row_dot(a, a)), eps);
+    Tensor *m2 = gadd(&s, ag_grad_tmp(&s, row_dot(b, b)), eps);
+    Tensor *denom = ag_grad_tmp(&s, tensor_sqrt(gmul(&s, m1, m2)));
+    Tensor *gcos = ag_grad_tmp(&s, cosine_gcos(g, y, gdiv(&s, p, denom), c));
+    Tensor *dp = gdiv(&s, gcos, denom);
+    Tensor *dden = gmul(&s, gneg(&s, gcos), gdiv(&s, gdiv(&s, p, denom), denom));
+    Tensor *dprod = gdiv(&s, dden, gmul(&s, ag_grad_num(&s, 2.0), denom));
+    if (ag_grad_wanted(self, 0))
+        grads[0] = ag_grad_out(&s, cosine_side(a, b, gmul(&s, dprod, m2), dp, &sh));
+    if (ag_grad_wanted(self, 1))
+        grads[1] = ag_grad_out(&s, cosine_side(b, a, gmul(&s, dprod, m1), dp, &sh));
+    return ag_grad_done(&s);
 }
 
 Tensor *tensor_cosine_embedding_loss(Tensor *input1, Tensor *input2, Tensor *target,
@@ -1589,7 +1666,7 @@ const AgOpInfo ag_op_cosine_embedding_loss = {
     .rule = "grad_input1 = gcos * (input2 / |input1||input2| - cos input1 / |input1|^2), "
             "gcos = -g / n where target is 1, g / n where -1 and cos >= margin; input2 alike",
     .backward_name = "CosineEmbeddingLossBackward", .call = cosine_call,
-    .backward = cosine_backward,
+    .backward = cosine_backward, .graph_backward = cosine_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 

@@ -415,6 +415,34 @@ static void test_cosine(void) {
     tensor_release(y0);
 }
 
+/* cosine_embedding_loss with a broadcast input, a (1, 3) and a (5, 1)
+ * against b (5, 3) (p summed over the broadcast rows, m1 over a's own):
+ * each row's cos moved 0.02 from the margin 0. */
+static void test_cosine_broadcast(void) {
+    Tensor *y = tensor_create(1, (int64_t[]){5}, (double[]){1, -1, -1, 0, -1}, false);
+    Tensor *ones = tensor_create(1, (int64_t[]){5}, (double[]){1, 1, 1, 1, 1}, false);
+    Tensor *as[2] = {test_uniform(-1, 1, true, SHAPE(1, 3)), test_uniform(-1, 1, true, SHAPE(5, 1))};
+    for (int k = 0; k < 2; k++) {
+        Tensor *b = test_uniform(-1, 1, true, SHAPE(5, 3)), *a = tensor_copy(as[k]);
+        for (bool moved = true; moved;) { /* cos = 1 - loss where y is 1 */
+            Tensor *bc = tensor_copy(b);
+            Tensor *l = tensor_cosine_embedding_loss(a, bc, ones, 0.0, AG_REDUCTION_NONE);
+            moved = false;
+            for (int64_t r = 0; l && r < 5; r++)
+                if (fabs(1 - l->data[r]) < 0.02) b->data[3 * r] += 0.05, moved = true;
+            tensor_release(l);
+            tensor_release(bc);
+        }
+        LossSpec spec = {.loss = "cosine_embedding_loss", .numbers = {0.0}, .slot = {0, 1, 2, -1}};
+        fd_losses(spec, (Tensor *[]){as[k], b, y}, 3, k ? "input1 (5, 1)" : "input1 (1, 3)");
+        tensor_release(a);
+        tensor_release(b);
+    }
+    release_all(as, 2);
+    tensor_release(y);
+    tensor_release(ones);
+}
+
 /* ||v||_p of n values. */
 static double norm_p(const double *v, int64_t n, double p) {
     double s = 0;
@@ -513,5 +541,6 @@ void test_losses(void) {
     test_class_losses();
     test_cross_entropy_backward();
     test_cosine();
+    test_cosine_broadcast();
     test_triplet();
 }
