@@ -572,6 +572,14 @@ Tensor *tensor_cross_entropy(Tensor *logits, Tensor *classes); /* ..._loss, mean
  * the gradient can be differentiated again. */
 Tensor *tensor_cross_entropy_backward(Tensor *grad, Tensor *input, Tensor *classes,
                                       AgReduction reduction);
+/* ||v||_p along v's last dimension (1-d or more), as triplet_margin_loss's
+ * distances compute it (p = 2: one fused sum in order); hidden, so that
+ * the loss's gradient can be differentiated again. */
+Tensor *tensor_row_norm(Tensor *v, double p);
+/* row_norm's gradient: grad (v's shape without its last dimension) times
+ * d||v||_p / dv, norm holding row_norm(v, p) (PyTorch's norm_backward);
+ * hidden, differentiable. */
+Tensor *tensor_row_norm_backward(Tensor *v, Tensor *norm, Tensor *grad, double p);
 /* t (log(t) - x), or exp(t) (t - x) with log_target; 'mean' is the mean
  * over every element (PyTorch 1.13's), 'batchmean' KL divergence's */
 Tensor *tensor_kl_div(Tensor *input, Tensor *target, AgReduction reduction, bool log_target);

@@ -1737,6 +1737,183 @@ static void pnorm_grad(const double *v, int64_t n, double p, double r, double gr
     }
 }
 
+/* ======================================================================
+ * row_norm, row_norm_backward (hidden): pnorm and pnorm_grad on each row
+ * of the last dimension, ops so that triplet_margin_loss's gradient has
+ * the kernels' bits and can be differentiated again.
+ *   row_norm: r = ||v||_p; grad_v = row_norm_backward(v, r, g)
+ *   row_norm_backward: dv = F(v) gr s(r) (pnorm_grad's cases: F = v
+ *   |v|^(p-2) or sign(v) |v|^(p-1), s = r^(1-p), 0 at r = 0 for p > 1);
+ *   with gg its gradient: grad_v = gg (p-1) |v|^(p-2) gr s(r),
+ *   grad_r = sum(gg F gr) s'(r), grad_gr = sum(gg F) s(r) (p = 1 and
+ *   inf: only grad_gr, sum(gg sign(v)) and sum(gg sign(v) mask) / count)
+ * Their first-order backwards are the same formulas (ag_apply_by_graph).
+ * ====================================================================== */
+
+typedef struct {
+    double p;
+} RowNormCtx;
+
+/* v's shape without its last dimension (v is 1-d or more). */
+static void row_shape(const Tensor *v, int *ndim, int64_t *shape) {
+    *ndim = v->ndim - 1;
+    memcpy(shape, v->shape, (size_t)*ndim * sizeof *shape);
+}
+
+static int row_norm_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const RowNormCtx *c = ctx;
+    grads[0] = tensor_row_norm_backward(self->inputs[0], self->output, g, c->p);
+    return grads[0] ? 0 : -1;
+}
+
+static void row_norm_backward_fn(Function *self, void *ctx, Tensor *g) {
+    ag_apply_by_graph(self, ctx, g, row_norm_graph);
+}
+
+Tensor *tensor_row_norm(Tensor *v, double p) {
+    if (!v) return ag_fail("row_norm: an argument is NULL");
+    if (v->ndim < 1) return ag_fail("row_norm: v must have a dimension");
+    int ndim;
+    int64_t shape[AG_MAX_DIMS], D = v->shape[v->ndim - 1];
+    row_shape(v, &ndim, shape);
+    Tensor *out = ag_tensor_new(ndim, shape), *tmp = out ? row_scratch(D) : NULL;
+    if (out && !tmp) {
+        tensor_release(out);
+        return NULL;
+    }
+    for (int64_t r = 0; out && r < out->numel; r++) out->data[r] = pnorm(v->data + r * D, D, p, tmp->data);
+    tensor_release(tmp);
+    RowNormCtx *saved;
+    out = ag_graph_record(out, AG_OP_ROW_NORM, &v, 1, (void **)&saved, sizeof *saved);
+    if (saved) saved->p = p;
+    return out;
+}
+
+static Tensor *row_norm_call(const AgOpArgs *a) {
+    return tensor_row_norm(a->t[0], a->has_num[0] ? a->num[0] : 2.0);
+}
+
+const AgOpInfo ag_op_row_norm = {
+    .id = AG_OP_ROW_NORM, .name = "row_norm", .signature = "row_norm(input, p=2)",
+    .params = "Tn", .help = "||input||_p along the last dimension: triplet_margin_loss's distance",
+    .rule = "grad_input = row_norm_backward(input, output, g)", .backward_name = "RowNormBackward",
+    .call = row_norm_call, .backward = row_norm_backward_fn, .graph_backward = row_norm_graph,
+    .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
+};
+
+/* x ** e, kept in s. */
+static Tensor *gpow(GradTemps *s, Tensor *x, double e) {
+    return ag_grad_tmp(s, tensor_pow(x, ag_grad_num(s, e)));
+}
+
+/* k r^e, 0 where r is 0 for p > 1 (pnorm_grad's 0 where the norm is 0):
+ * a new reference or NULL. */
+static Tensor *norm_scale(Tensor *r, double e, double k, double p) {
+    GradTemps s = {0};
+    Tensor *v = gpow(&s, r, e), *zero = ag_grad_num(&s, 0.0);
+    if (k != 1) v = gmul(&s, ag_grad_num(&s, k), v);
+    if (p < 1) return grad_result(&s, tensor_retain(v));
+    return grad_result(&s, tensor_where(ag_grad_tmp(&s, tensor_eq(r, zero)), zero, v));
+}
+
+/* F(v), pnorm_grad's element factor for finite p != 1: v |v|^(p-2) (p >= 2),
+ * sign(v) |v|^(p-1), 0 at v = 0 for p < 1; and with slope, its derivative
+ * (p-1) |v|^(p-2). A new reference or NULL. */
+static Tensor *norm_factor(Tensor *v, double p, bool slope) {
+    GradTemps s = {0};
+    Tensor *a = ag_grad_tmp(&s, tensor_abs(v));
+    if (slope) return grad_result(&s, tensor_mul(ag_grad_num(&s, p - 1), gpow(&s, a, p - 2)));
+    if (p >= 2) return grad_result(&s, tensor_mul(v, gpow(&s, a, p - 2)));
+    Tensor *f = gmul(&s, ag_grad_tmp(&s, tensor_sign(v)), gpow(&s, a, p - 1));
+    if (p > 1) return grad_result(&s, tensor_retain(f));
+    Tensor *zero = ag_grad_num(&s, 0.0);
+    return grad_result(&s, tensor_where(ag_grad_tmp(&s, tensor_eq(v, zero)), zero, f));
+}
+
+/* The sum of x along its last dimension. Kept in s. */
+static Tensor *sum_last(GradTemps *s, Tensor *x) {
+    int64_t last = x->ndim - 1;
+    return ag_grad_tmp(s, tensor_sum_dims(x, &last, 1, false));
+}
+
+/* row_norm_backward's gradients at p = 1 or inf: grad_gr = sum(gg sign(v))
+ * (p = 1), or sum(gg sign(v) mask) / count (inf: mask the largest |v|). */
+static int row_norm_backward_graph_flat(Function *self, double p, Tensor *gg, Tensor **grads) {
+    GradTemps s = {0};
+    Tensor *v = self->inputs[0], *r = self->inputs[1];
+    Tensor *dir = gmul(&s, gg, ag_grad_tmp(&s, tensor_sign(v)));
+    if (p == 1) {
+        grads[2] = ag_grad_out(&s, tensor_sum_dims(dir, (int64_t[]){v->ndim - 1}, 1, false));
+        return ag_grad_done(&s);
+    }
+    Tensor *top = ag_grad_tmp(&s, tensor_eq(ag_grad_tmp(&s, tensor_abs(v)), along_rows(&s, r)));
+    Tensor *mask = ag_grad_tmp(&s, tensor_logical_or(top, ag_grad_tmp(&s, tensor_ne(v, v))));
+    Tensor *ones = ag_grad_tmp(&s, tensor_to(mask, AG_FLOAT64));
+    grads[2] = ag_grad_out(&s, tensor_div(sum_last(&s, gmul(&s, dir, ones)), sum_last(&s, ones)));
+    return ag_grad_done(&s);
+}
+
+static int row_norm_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    double p = ((const RowNormCtx *)ctx)->p;
+    if (p == 1 || isinf(p)) return ag_grad_wanted(self, 2) ? row_norm_backward_graph_flat(self, p, gg, grads) : 0;
+    GradTemps s = {0};
+    Tensor *v = self->inputs[0], *r = self->inputs[1], *gr = self->inputs[2];
+    Tensor *f = ag_grad_tmp(&s, norm_factor(v, p, false));
+    Tensor *scale = ag_grad_tmp(&s, norm_scale(r, 1 - p, 1, p));
+    if (ag_grad_wanted(self, 0)) {
+        Tensor *per = gmul(&s, gmul(&s, gg, ag_grad_tmp(&s, norm_factor(v, p, true))),
+                           along_rows(&s, gr));
+        grads[0] = ag_grad_out(&s, tensor_mul(per, along_rows(&s, scale)));
+    }
+    Tensor *gg_f = sum_last(&s, gmul(&s, gg, f));
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *ds = ag_grad_tmp(&s, norm_scale(r, -p, 1 - p, p));
+        grads[1] = ag_grad_out(&s, tensor_mul(gmul(&s, gg_f, gr), ds));
+    }
+    if (ag_grad_wanted(self, 2)) grads[2] = ag_grad_out(&s, tensor_mul(gg_f, scale));
+    return ag_grad_done(&s);
+}
+
+static void row_norm_backward_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, row_norm_backward_graph);
+}
+
+Tensor *tensor_row_norm_backward(Tensor *v, Tensor *norm, Tensor *grad, double p) {
+    const char *name = "row_norm_backward";
+    if (!v || !norm || !grad) return ag_fail("%s: an argument is NULL", name);
+    int ndim;
+    int64_t shape[AG_MAX_DIMS];
+    if (v->ndim < 1) return ag_fail("%s: v must have a dimension", name);
+    row_shape(v, &ndim, shape);
+    if (!ag_shape_equal(norm->ndim, norm->shape, ndim, shape) ||
+        !ag_shape_equal(grad->ndim, grad->shape, ndim, shape))
+        return ag_fail("%s: norm and grad must have v's shape without its last dimension", name);
+    Tensor *out = ag_tensor_new_like(v);
+    int64_t D = v->shape[v->ndim - 1];
+    for (int64_t r = 0; out && r < norm->numel; r++)
+        pnorm_grad(v->data + r * D, D, p, norm->data[r], grad->data[r], out->data + r * D);
+    RowNormCtx *saved;
+    out = ag_graph_record(out, AG_OP_ROW_NORM_BACKWARD, (Tensor *[]){v, norm, grad}, 3,
+                          (void **)&saved, sizeof *saved);
+    if (saved) saved->p = p;
+    return out;
+}
+
+static Tensor *row_norm_backward_call(const AgOpArgs *a) {
+    return tensor_row_norm_backward(a->t[0], a->t[1], a->t[2], a->has_num[0] ? a->num[0] : 2.0);
+}
+
+const AgOpInfo ag_op_row_norm_backward = {
+    .id = AG_OP_ROW_NORM_BACKWARD, .name = "row_norm_backward",
+    .signature = "row_norm_backward(input, norm, grad, p=2)", .params = "TTTn",
+    .help = "row_norm's gradient (PyTorch's norm_backward along the last dimension)",
+    .rule = "grad_input = gg (p-1) |input|^(p-2) grad s(norm), grad_norm = sum(gg F grad) s'(norm), "
+            "grad_grad = sum(gg F) s(norm) (F, s: the gradient's factors)",
+    .backward_name = "RowNormBackwardBackward", .call = row_norm_backward_call,
+    .backward = row_norm_backward_backward, .graph_backward = row_norm_backward_graph,
+    .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
+};
+
 /* An operand's last dimension: 1 for a 0-d one (one row of one value). */
 static int64_t triplet_len(const Tensor *t) { return t->ndim > 0 ? t->shape[t->ndim - 1] : 1; }
 
@@ -1859,7 +2036,7 @@ static TripletRow triplet_at(const TripletData *d, int64_t r, const LossCtx *c) 
 
 /* dst (own values) = (add ? dst : 0) + sign dv, dv of length D summed into
  * one value when own is 1 (the operand broadcast along the pair's rows:
- * PyTorch's sum_to). */
+ * PyTorch's sum_to, a sum op's order). */
 static void triplet_put(double *dst, int64_t own, const double *dv, int64_t D, double sign,
                         bool add) {
     if (own == D) {
@@ -1870,8 +2047,7 @@ static void triplet_put(double *dst, int64_t own, const double *dv, int64_t D, d
         }
         return;
     }
-    double sum = 0.0;
-    for (int64_t k = 0; k < D; k++) sum += sign * dv[k];
+    double sum = sign * ag_sum(dv, D, 1); /* as PyTorch's sum_to sums */
     dst[0] = add ? dst[0] + sum : sum;
 }
 
@@ -1950,6 +2126,112 @@ static void triplet_backward(Function *self, void *ctx, Tensor *g) {
     }
 }
 
+/* ---- triplet_margin_loss's graph_backward ----
+ * The kernel's rows as recorded ops: each pair's u - v + eps expanded to
+ * the rows (its own last dimension), its distance by row_norm, each
+ * node's gradient by row_norm_backward (pnorm_grad's bits), summed into
+ * the operands in triplet_backward's order. The hinge and min masks are
+ * constants read from the distances, as the kernel reads them. */
+
+/* A bool constant shaped like d: test(x[i], y[i]) for each element of x and y. */
+static Tensor *triplet_mask(GradTemps *s, const Tensor *d, const double *x, const double *y,
+                            int test) {
+    Tensor *m = ag_grad_tmp(s, ag_tensor_new(d->ndim, d->shape));
+    for (int64_t i = 0; m && i < m->numel; i++)
+        m->data[i] = test == 0 ? x[i] >= y[i] : test == 1 ? x[i] == y[i] : test == 2 ? x[i] > y[i]
+                                                                        : x[i] < y[i];
+    if (m) tensor_set_dtype(m, AG_BOOL);
+    return m;
+}
+
+/* Each node's gradient (new references in out): gz = where(z >= 0, g / n,
+ * 0) to d(a, p), -gz to d(a, n); with swap at::min's backward (ties
+ * split, the larger gets 0). z = (margin + d(a, p)) - dneg, as triplet_row. */
+static int triplet_node_grads(Tensor *g, const LossCtx *c, Tensor *const dist[3], Tensor *out[3]) {
+    GradTemps s = {0};
+    const double *ap = dist[0]->data, *an = dist[1]->data, *pn = c->flag ? dist[2]->data : NULL;
+    Tensor *zs = ag_grad_tmp(&s, ag_tensor_new(dist[0]->ndim, dist[0]->shape));
+    for (int64_t i = 0; zs && i < zs->numel; i++) {
+        double dneg = an[i];
+        if (pn) dneg = isnan(an[i]) || isnan(pn[i]) ? NAN : fmin(an[i], pn[i]);
+        zs->data[i] = (c->param[0] + ap[i]) - dneg;
+    }
+    Tensor *zero = ag_grad_num(&s, 0.0), *zeros = zs ? ag_grad_tmp(&s, ag_tensor_filled_like(zs, 0.0)) : NULL;
+    Tensor *hinged = zs && zeros ? triplet_mask(&s, zs, zs->data, zeros->data, 0) : NULL;
+    Tensor *gz = gwhere(&s, hinged, shared_g(&s, g, c), zero), *to_neg = gneg(&s, gz);
+    Tensor *to_swap = NULL;
+    if (pn) {
+        Tensor *tie = triplet_mask(&s, dist[1], an, pn, 1);
+        Tensor *half = gwhere(&s, tie, gdiv(&s, to_neg, ag_grad_num(&s, 2.0)), to_neg);
+        to_neg = gwhere(&s, triplet_mask(&s, dist[1], an, pn, 2), zero, half);
+        to_swap = gwhere(&s, triplet_mask(&s, dist[1], an, pn, 3), zero, half);
+    }
+    Tensor *made[3] = {gz, to_neg, to_swap};
+    for (int k = 0; k < 3; k++) out[k] = s.failed || !made[k] ? NULL : tensor_retain(made[k]);
+    return ag_grad_done(&s);
+}
+
+/* *sum (a new reference, replaced) = *sum + sign dv, or sign dv when empty;
+ * dv summed along its last dimension first when the operand's is 1. */
+static void triplet_add(Tensor **sum, Tensor *dv, double sign, int64_t own) {
+    GradTemps s = {0};
+    Tensor *part = sign > 0 ? dv : gneg(&s, dv);
+    if (own == 1 && dv->ndim > 0 && dv->shape[dv->ndim - 1] > 1)
+        part = ag_grad_tmp(&s, tensor_sum_dims(part, (int64_t[]){dv->ndim - 1}, 1, true));
+    Tensor *r = grad_result(&s, *sum ? tensor_add(*sum, part) : tensor_retain(part));
+    tensor_release(*sum);
+    *sum = r;
+}
+
+/* u - v + eps expanded to the rows (ndim, shape: the rows' shape, whose
+ * last dimension becomes the pair's); kept in s. */
+static Tensor *triplet_vector(GradTemps *s, Tensor *u, Tensor *v, Tensor *eps, int ndim,
+                              const int64_t *shape) {
+    int64_t own[AG_MAX_DIMS];
+    memcpy(own, shape, (size_t)ndim * sizeof *own);
+    int64_t lu = triplet_len(u), lv = triplet_len(v);
+    own[ndim - 1] = lu > lv ? lu : lv;
+    return ag_grad_tmp(s, tensor_expand(gadd(s, gsub(s, u, v), eps), ndim, own));
+}
+
+static int triplet_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    static const int first[3] = {0, 0, 1}, second[3] = {1, 2, 2};
+    const LossCtx *c = ctx;
+    Tensor *const *in = self->inputs;
+    int ndim, nodes = c->flag ? 3 : 2;
+    int64_t shape[AG_MAX_DIMS];
+    if (triplet_shape(self->inputs, &ndim, shape) != 0) return -1;
+    GradTemps s = {0};
+    Tensor *eps = ag_grad_num(&s, c->param[2]), *vec[3] = {0}, *dist[3] = {0}, *gnode[3] = {0};
+    for (int k = 0; k < nodes; k++) {
+        vec[k] = triplet_vector(&s, in[first[k]], in[second[k]], eps, ndim, shape);
+        dist[k] = ag_grad_tmp(&s, tensor_row_norm(vec[k], c->param[1]));
+    }
+    if (!s.failed && triplet_node_grads(g, c, dist, gnode) != 0) ag_grad_note(&s, NULL);
+    for (int k = 0; k < 3; k++)
+        if (gnode[k]) ag_grad_tmp(&s, gnode[k]);
+    /* triplet_backward's order: later nodes first, each to its first
+     * operand, then its second; an operand passed twice sums in one */
+    int buf[3];
+    for (int k = 0; k < 3; k++) {
+        buf[k] = k;
+        for (int j = k - 1; j >= 0; j--)
+            if (in[j] == in[k]) buf[k] = j;
+    }
+    Tensor *sum[3] = {NULL, NULL, NULL};
+    for (int k = nodes - 1; k >= 0 && !s.failed; k--) {
+        Tensor *dv = ag_grad_tmp(&s, tensor_row_norm_backward(vec[k], dist[k], gnode[k], c->param[1]));
+        if (!dv) break;
+        triplet_add(&sum[buf[first[k]]], dv, 1.0, triplet_len(in[first[k]]));
+        triplet_add(&sum[buf[second[k]]], dv, -1.0, triplet_len(in[second[k]]));
+    }
+    for (int k = 0; k < 3; k++) {
+        if (buf[k] == k && ag_grad_wanted(self, k) && !s.failed) grads[k] = ag_grad_out(&s, tensor_retain(sum[k]));
+        tensor_release(sum[k]);
+    }
+    return ag_grad_done(&s);
+}
+
 Tensor *tensor_triplet_margin_loss(Tensor *anchor, Tensor *positive, Tensor *negative,
                                    double margin, double p, double eps, bool swap,
                                    AgReduction reduction) {
@@ -1989,6 +2271,6 @@ const AgOpInfo ag_op_triplet_margin_loss = {
     .rule = "grad_anchor = g / n * (u(a - p) - u(a - n)) where the loss > 0 (u: the p-norm's "
             "gradient), grad_positive = -g / n * u(a - p), grad_negative = g / n * u(a - n)",
     .backward_name = "TripletMarginLossBackward", .call = triplet_call,
-    .backward = triplet_backward,
+    .backward = triplet_backward, .graph_backward = triplet_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };

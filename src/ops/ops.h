@@ -57,6 +57,7 @@
     X(COSINE_EMBEDDING_LOSS, cosine_embedding_loss)                            \
     X(TRIPLET_MARGIN_LOSS, triplet_margin_loss)                                \
     X(CROSS_ENTROPY_BACKWARD, cross_entropy_backward)                          \
+    X(ROW_NORM, row_norm) X(ROW_NORM_BACKWARD, row_norm_backward)              \
     /* index.c, join.c */                                                      \
     X(SELECT, select) X(INDEX, index) X(STACK, stack) X(CAT, cat)              \
     /* cumulative.c */                                                         \

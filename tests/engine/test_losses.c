@@ -532,6 +532,56 @@ static void test_triplet(void) {
     }
 }
 
+static Tensor *build_row_norm(Tensor **in, const void *arg) {
+    return tensor_row_norm(in[0], *(const double *)arg);
+}
+
+static Tensor *build_row_norm_backward(Tensor **in, const void *arg) {
+    return tensor_row_norm_backward(in[0], in[1], in[2], *(const double *)arg);
+}
+
+/* row_norm and row_norm_backward (triplet_margin_loss's hidden ops) for
+ * each p, v away from 0 and its largest |v| apart. row_norm_backward
+ * differentiates v, norm and grad apart (norm an input of its own); at
+ * p = inf only grad, its mask moving with v and norm. */
+static void test_row_norm(void) {
+    static const double ps[] = {2, 1, 1.5, 3, 0.5, INFINITY};
+    for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+        Tensor *v = test_uniform(0.2, 1, true, SHAPE(3, 4));
+        for (int64_t i = 0; i < 12; i++) /* signs mixed, |v| 0.1 apart within each row */
+            v->data[i] = (i % 3 ? 1 : -1) * (0.3 + 0.1 * (double)(i % 4) + 0.01 * v->data[i]);
+        char label[64];
+        snprintf(label, sizeof label, "row_norm p=%g", ps[k]);
+        fd_check(label, build_row_norm, &ps[k], &v, 1);
+        Tensor *norm = tensor_row_norm(v, ps[k]), *r = tensor_copy(norm);
+        Tensor *g = test_uniform(0.5, 1.5, true, SHAPE(3));
+        tensor_set_requires_grad(r, !isinf(ps[k]));
+        tensor_set_requires_grad(v, !isinf(ps[k]));
+        snprintf(label, sizeof label, "row_norm_backward p=%g", ps[k]);
+        fd_check(label, build_row_norm_backward, &ps[k], (Tensor *[]){v, r, g}, 3);
+        Tensor *all[] = {v, norm, r, g};
+        release_all(all, 4);
+    }
+}
+
+/* triplet_margin_loss with operands broadcast along the last dimension:
+ * anchor (4, 1) against positive and negative (4, 3). */
+static void test_triplet_last_broadcast(void) {
+    Tensor *a = test_uniform(-1, 1, true, SHAPE(4, 1)), *p = test_uniform(-1, 1, true, SHAPE(4, 3));
+    Tensor *n = test_uniform(-1, 1, true, SHAPE(4, 3));
+    for (int64_t r = 0; r < 4; r++) /* every row's differences 0.02 from 0 and from the hinge */
+        for (int tries = 0; tries < 1000; tries++) {
+            double ar[3] = {a->data[r], a->data[r], a->data[r]};
+            if (triplet_row_smooth(ar, p->data + 3 * r, n->data + 3 * r, 3, 2, 0.5, false)) break;
+            for (int k = 0; k < 3; k++) n->data[3 * r + k] += 0.0371 * (k + 1) - 0.05;
+        }
+    LossSpec spec = {.loss = "triplet_margin_loss", .numbers = {0.5, 2, 1e-6},
+                     .slot = {0, 1, 2, -1}};
+    fd_losses(spec, (Tensor *[]){a, p, n}, 3, "anchor (4, 1)");
+    Tensor *all[] = {a, p, n};
+    release_all(all, 3);
+}
+
 void test_losses(void) {
     test_pytorch_cases();
     test_regression_losses();
@@ -543,4 +593,6 @@ void test_losses(void) {
     test_cosine();
     test_cosine_broadcast();
     test_triplet();
+    test_triplet_last_broadcast();
+    test_row_norm();
 }
