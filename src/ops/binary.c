@@ -1,6 +1,7 @@
 /*
  * binary.c — the element-wise binary ops with NumPy broadcasting: add, sub,
- * mul, div, pow, and tanh_backward and xlogy (gradients as ops). Each op's row kernel, forward and backward sit together.
+ * mul, div, pow, and tanh_backward and xlogy (gradients as ops, hidden).
+ * Each op's row kernel, forward and backward sit together.
  *
  * Backward kernels produce gradients in the output's shape (invariant 3);
  * ag_accumulate_grad reduces them to each input's shape.

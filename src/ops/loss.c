@@ -402,7 +402,8 @@ const AgOpInfo ag_op_l1_loss = {
     .signature = "l1_loss(input, target, *, reduction='mean')", .params = "TTs",
     .help = "|input - target|; input and target broadcast",
     .rule = "grad_input = g / n * sign(input - target) (0 where equal), grad_target = -grad_input",
-    .backward_name = "L1LossBackward", .call = l1_call, .backward = l1_backward, .graph_backward = l1_graph,
+    .backward_name = "L1LossBackward", .call = l1_call, .backward = l1_backward,
+    .graph_backward = l1_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -920,10 +921,10 @@ static int kl_div_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     GradTemps s = {0};
     Tensor *x = self->inputs[0], *t = self->inputs[1], *G = shared_g(&s, g, c);
     if (c->flag) {
-        Tensor *G_et = gmul(&s, G, ag_grad_tmp(&s, tensor_exp(t)));
-        if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&s, tensor_neg(in_elems(&s, G_et, self)));
+        Tensor *et = ag_grad_tmp(&s, tensor_exp(t)), *G_et = gmul(&s, G, et);
+        if (ag_grad_wanted(self, 0))
+            grads[0] = ag_grad_out(&s, tensor_neg(in_elems(&s, G_et, self)));
         if (ag_grad_wanted(self, 1)) {
-            Tensor *et = ag_grad_tmp(&s, tensor_exp(t));
             Tensor *via_exp = gmul(&s, gmul(&s, G, gsub(&s, t, x)), et);
             grads[1] = ag_grad_out(&s, tensor_add(G_et, via_exp));
         }
@@ -999,8 +1000,9 @@ static int hinge_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     if (!ag_grad_wanted(self, 0)) return 0;
     Tensor *G = shared_g(&s, g, c);
     Tensor *gap = gsub(&s, ag_grad_num(&s, c->param[0]), x);
-    Tensor *hinged = ag_grad_tmp(&s, tensor_logical_and(
-        ag_grad_tmp(&s, tensor_ne(t, ag_grad_num(&s, 1.0))), ag_grad_tmp(&s, tensor_ge(gap, zero))));
+    Tensor *not_similar = ag_grad_tmp(&s, tensor_ne(t, ag_grad_num(&s, 1.0)));
+    Tensor *hinged = ag_grad_tmp(&s, tensor_logical_and(not_similar,
+                                                        ag_grad_tmp(&s, tensor_ge(gap, zero))));
     Tensor *kept = gwhere(&s, ag_grad_tmp(&s, tensor_ne(t, ag_grad_num(&s, -1.0))), G, zero);
     grads[0] = ag_grad_out(&s, tensor_add(kept, gneg(&s, gwhere(&s, hinged, G, zero))));
     return ag_grad_done(&s);
@@ -1155,7 +1157,8 @@ const AgOpInfo ag_op_nll_loss = {
     .signature = "nll_loss(input, target, *, reduction='mean')", .params = "TTs",
     .help = "-input[target] along dim 1: log-probabilities (N, C), classes (N,)",
     .rule = "grad_input = -g / n at each target's class, 0 elsewhere",
-    .backward_name = "NllLossBackward", .call = nll_call, .backward = nll_backward, .graph_backward = nll_graph,
+    .backward_name = "NllLossBackward", .call = nll_call, .backward = nll_backward,
+    .graph_backward = nll_graph,
     .dtype_rule = AG_DTYPE_FIRST,
 };
 
@@ -1316,7 +1319,8 @@ static int cross_entropy_backward_graph(Function *self, void *ctx, Tensor *gg, T
     }
     if (ag_grad_wanted(self, 0)) {
         Tensor *onehot = class_onehot(&s, x, self->inputs[2], AG_FLOAT64);
-        Tensor *per_class = gmul(&s, gmul(&s, gg, gsub(&s, onehot, p)), ag_grad_num(&s, -1.0 / c->n));
+        Tensor *per_class =
+            gmul(&s, gmul(&s, gg, gsub(&s, onehot, p)), ag_grad_num(&s, -1.0 / c->n));
         grads[0] = ag_grad_out(&s, g->ndim == 0 ? tensor_sum(per_class)
                                                 : tensor_sum_dims(per_class, &dim, 1, false));
     }
@@ -1781,7 +1785,8 @@ Tensor *tensor_row_norm(Tensor *v, double p) {
         tensor_release(out);
         return NULL;
     }
-    for (int64_t r = 0; out && r < out->numel; r++) out->data[r] = pnorm(v->data + r * D, D, p, tmp->data);
+    for (int64_t r = 0; out && r < out->numel; r++)
+        out->data[r] = pnorm(v->data + r * D, D, p, tmp->data);
     tensor_release(tmp);
     RowNormCtx *saved;
     out = ag_graph_record(out, AG_OP_ROW_NORM, &v, 1, (void **)&saved, sizeof *saved);
@@ -1855,7 +1860,8 @@ static int row_norm_backward_graph_flat(Function *self, double p, Tensor *gg, Te
 
 static int row_norm_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
     double p = ((const RowNormCtx *)ctx)->p;
-    if (p == 1 || isinf(p)) return ag_grad_wanted(self, 2) ? row_norm_backward_graph_flat(self, p, gg, grads) : 0;
+    if (p == 1 || isinf(p))
+        return ag_grad_wanted(self, 2) ? row_norm_backward_graph_flat(self, p, gg, grads) : 0;
     GradTemps s = {0};
     Tensor *v = self->inputs[0], *r = self->inputs[1], *gr = self->inputs[2];
     Tensor *f = ag_grad_tmp(&s, norm_factor(v, p, false));
@@ -1907,8 +1913,9 @@ const AgOpInfo ag_op_row_norm_backward = {
     .id = AG_OP_ROW_NORM_BACKWARD, .name = "row_norm_backward",
     .signature = "row_norm_backward(input, norm, grad, p=2)", .params = "TTTn",
     .help = "row_norm's gradient (PyTorch's norm_backward along the last dimension)",
-    .rule = "grad_input = gg (p-1) |input|^(p-2) grad s(norm), grad_norm = sum(gg F grad) s'(norm), "
-            "grad_grad = sum(gg F) s(norm) (F, s: the gradient's factors)",
+    .rule = "grad_input = gg (p-1) |input|^(p-2) grad s(norm), "
+            "grad_norm = sum(gg F grad) s'(norm), grad_grad = sum(gg F) s(norm) "
+            "(F, s: the gradient's factors)",
     .backward_name = "RowNormBackwardBackward", .call = row_norm_backward_call,
     .backward = row_norm_backward_backward, .graph_backward = row_norm_backward_graph,
     .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
@@ -2133,13 +2140,17 @@ static void triplet_backward(Function *self, void *ctx, Tensor *g) {
  * the operands in triplet_backward's order. The hinge and min masks are
  * constants read from the distances, as the kernel reads them. */
 
-/* A bool constant shaped like d: test(x[i], y[i]) for each element of x and y. */
+typedef enum { AT_LEAST, EQUAL, ABOVE, BELOW } Comparison;
+
+/* A bool constant shaped like d: x[i] compared with y[i] for each element. */
 static Tensor *triplet_mask(GradTemps *s, const Tensor *d, const double *x, const double *y,
-                            int test) {
+                            Comparison test) {
     Tensor *m = ag_grad_tmp(s, ag_tensor_new(d->ndim, d->shape));
     for (int64_t i = 0; m && i < m->numel; i++)
-        m->data[i] = test == 0 ? x[i] >= y[i] : test == 1 ? x[i] == y[i] : test == 2 ? x[i] > y[i]
-                                                                        : x[i] < y[i];
+        m->data[i] = test == AT_LEAST ? x[i] >= y[i]
+                     : test == EQUAL  ? x[i] == y[i]
+                     : test == ABOVE  ? x[i] > y[i]
+                                      : x[i] < y[i];
     if (m) tensor_set_dtype(m, AG_BOOL);
     return m;
 }
@@ -2156,15 +2167,16 @@ static int triplet_node_grads(Tensor *g, const LossCtx *c, Tensor *const dist[3]
         if (pn) dneg = isnan(an[i]) || isnan(pn[i]) ? NAN : fmin(an[i], pn[i]);
         zs->data[i] = (c->param[0] + ap[i]) - dneg;
     }
-    Tensor *zero = ag_grad_num(&s, 0.0), *zeros = zs ? ag_grad_tmp(&s, ag_tensor_filled_like(zs, 0.0)) : NULL;
-    Tensor *hinged = zs && zeros ? triplet_mask(&s, zs, zs->data, zeros->data, 0) : NULL;
+    Tensor *zero = ag_grad_num(&s, 0.0);
+    Tensor *zeros = zs ? ag_grad_tmp(&s, ag_tensor_filled_like(zs, 0.0)) : NULL;
+    Tensor *hinged = zs && zeros ? triplet_mask(&s, zs, zs->data, zeros->data, AT_LEAST) : NULL;
     Tensor *gz = gwhere(&s, hinged, shared_g(&s, g, c), zero), *to_neg = gneg(&s, gz);
     Tensor *to_swap = NULL;
     if (pn) {
-        Tensor *tie = triplet_mask(&s, dist[1], an, pn, 1);
+        Tensor *tie = triplet_mask(&s, dist[1], an, pn, EQUAL);
         Tensor *half = gwhere(&s, tie, gdiv(&s, to_neg, ag_grad_num(&s, 2.0)), to_neg);
-        to_neg = gwhere(&s, triplet_mask(&s, dist[1], an, pn, 2), zero, half);
-        to_swap = gwhere(&s, triplet_mask(&s, dist[1], an, pn, 3), zero, half);
+        to_neg = gwhere(&s, triplet_mask(&s, dist[1], an, pn, ABOVE), zero, half);
+        to_swap = gwhere(&s, triplet_mask(&s, dist[1], an, pn, BELOW), zero, half);
     }
     Tensor *made[3] = {gz, to_neg, to_swap};
     for (int k = 0; k < 3; k++) out[k] = s.failed || !made[k] ? NULL : tensor_retain(made[k]);
@@ -2220,13 +2232,15 @@ static int triplet_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     }
     Tensor *sum[3] = {NULL, NULL, NULL};
     for (int k = nodes - 1; k >= 0 && !s.failed; k--) {
-        Tensor *dv = ag_grad_tmp(&s, tensor_row_norm_backward(vec[k], dist[k], gnode[k], c->param[1]));
+        Tensor *dv =
+            ag_grad_tmp(&s, tensor_row_norm_backward(vec[k], dist[k], gnode[k], c->param[1]));
         if (!dv) break;
         triplet_add(&sum[buf[first[k]]], dv, 1.0, triplet_len(in[first[k]]));
         triplet_add(&sum[buf[second[k]]], dv, -1.0, triplet_len(in[second[k]]));
     }
     for (int k = 0; k < 3; k++) {
-        if (buf[k] == k && ag_grad_wanted(self, k) && !s.failed) grads[k] = ag_grad_out(&s, tensor_retain(sum[k]));
+        if (buf[k] == k && ag_grad_wanted(self, k) && !s.failed)
+            grads[k] = ag_grad_out(&s, tensor_retain(sum[k]));
         tensor_release(sum[k]);
     }
     return ag_grad_done(&s);

@@ -363,8 +363,8 @@ static void test_cross_entropy_backward(void) {
     for (int k = 0; k < 3; k++)
         for (int r = 0; r < 3; r++) {
             ClassGrad arg = {(AgReduction)r, c[k]};
-            Tensor *g = r == AG_REDUCTION_NONE ? test_uniform(0.5, 1.5, true, c[k]->ndim, c[k]->shape)
-                                               : test_uniform(0.5, 1.5, true, 0, NULL);
+            bool none = r == AG_REDUCTION_NONE;
+            Tensor *g = test_uniform(0.5, 1.5, true, none ? c[k]->ndim : 0, c[k]->shape);
             char label[64];
             snprintf(label, sizeof label, "cross_entropy_backward %dd, reduction='%s'", x[k]->ndim,
                      REDUCTIONS[r]);
@@ -421,7 +421,8 @@ static void test_cosine(void) {
 static void test_cosine_broadcast(void) {
     Tensor *y = tensor_create(1, (int64_t[]){5}, (double[]){1, -1, -1, 0, -1}, false);
     Tensor *ones = tensor_create(1, (int64_t[]){5}, (double[]){1, 1, 1, 1, 1}, false);
-    Tensor *as[2] = {test_uniform(-1, 1, true, SHAPE(1, 3)), test_uniform(-1, 1, true, SHAPE(5, 1))};
+    Tensor *as[2] = {test_uniform(-1, 1, true, SHAPE(1, 3)),
+                     test_uniform(-1, 1, true, SHAPE(5, 1))};
     for (int k = 0; k < 2; k++) {
         Tensor *b = test_uniform(-1, 1, true, SHAPE(5, 3)), *a = tensor_copy(as[k]);
         for (bool moved = true; moved;) { /* cos = 1 - loss where y is 1 */
