@@ -346,6 +346,9 @@ Tensor *tensor_sign(Tensor *x);                /* gradient 0 */
 /* g * (1 - y^2), 1 - y*y rounded once: tanh's gradient at y = tanh(x), an op
  * of its own so that it can be differentiated again (PyTorch's tanh_backward). */
 Tensor *tensor_tanh_backward(Tensor *g, Tensor *y);
+/* a * log(b), 0 where a is 0 (nan where b is nan): PyTorch's xlogy, hidden (kl_div's
+ * gradient takes log(target) from it). */
+Tensor *tensor_xlogy(Tensor *a, Tensor *b);
 
 /* Selection, broadcasting (select.c): PyTorch's values at nan, ties and
  * bounds, and gradients that select g (an operand not chosen gets 0).
@@ -580,6 +583,20 @@ Tensor *tensor_nll_loss(Tensor *input, Tensor *classes, AgReduction reduction);
 /* nll_loss of log_softmax(input) along dimension 1 (0 for a 1-D input) */
 Tensor *tensor_cross_entropy_loss(Tensor *input, Tensor *classes, AgReduction reduction);
 Tensor *tensor_cross_entropy(Tensor *logits, Tensor *classes); /* ..._loss, mean */
+/* cross_entropy's gradient of input for the loss's gradient grad (0-d, or
+ * the classes' shape for 'none'): (g / n) (softmax(input) - onehot(classes))
+ * along dimension 1, the first-order kernel's bits; hidden, an op so that
+ * the gradient can be differentiated again. */
+Tensor *tensor_cross_entropy_backward(Tensor *grad, Tensor *input, Tensor *classes,
+                                      AgReduction reduction);
+/* ||v||_p along v's last dimension (1-d or more), as triplet_margin_loss's
+ * distances compute it (p = 2: one fused sum in order); hidden, so that
+ * the loss's gradient can be differentiated again. */
+Tensor *tensor_row_norm(Tensor *v, double p);
+/* row_norm's gradient: grad (v's shape without its last dimension) times
+ * d||v||_p / dv, norm holding row_norm(v, p) (PyTorch's norm_backward);
+ * hidden, differentiable. */
+Tensor *tensor_row_norm_backward(Tensor *v, Tensor *norm, Tensor *grad, double p);
 /* t (log(t) - x), or exp(t) (t - x) with log_target; 'mean' is the mean
  * over every element (PyTorch 1.13's), 'batchmean' KL divergence's */
 Tensor *tensor_kl_div(Tensor *input, Tensor *target, AgReduction reduction, bool log_target);

@@ -1,6 +1,7 @@
 /*
  * binary.c — the element-wise binary ops with NumPy broadcasting: add, sub,
- * mul, div, pow, and tanh_backward (tanh's gradient as an op). Each op's row kernel, forward and backward sit together.
+ * mul, div, pow, and tanh_backward and xlogy (gradients as ops, hidden).
+ * Each op's row kernel, forward and backward sit together.
  *
  * Backward kernels produce gradients in the output's shape (invariant 3);
  * ag_accumulate_grad reduces them to each input's shape.
@@ -382,6 +383,46 @@ const AgOpInfo ag_op_tanh_backward = {
     .backward_name = "TanhBackwardBackward", .binary = tensor_tanh_backward,
     .backward = tanh_backward_backward, .graph_backward = tanh_backward_graph,
     .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
+};
+
+/* ======================================================================
+ * xlogy: a log(b), 0 where a is 0, nan where b is nan: PyTorch's xlogy
+ * kernel (a scalar loop: libm's log), hidden; kl_div's gradient takes its
+ * log(target) from it, so that gradient can be differentiated again.
+ *   grad_a = g * xlogy(a != 0, b), grad_b = (g * a) / b (PyTorch's)
+ * Its first-order backward is the same formula (ag_apply_by_graph).
+ * ====================================================================== */
+
+ROW_KERNEL(xlogy_rows, isnan(y) ? y : x == 0 ? 0.0 : x * log(y))
+
+static int xlogy_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    Tensor *a = self->inputs[0], *b = self->inputs[1];
+    if (ag_grad_wanted(self, 0)) {
+        Tensor *nonzero = ag_grad_tmp(&t, tensor_ne(a, ag_grad_num(&t, 0.0)));
+        grads[0] = ag_grad_out(&t, tensor_mul(g, ag_grad_tmp(&t, tensor_xlogy(nonzero, b))));
+    }
+    if (ag_grad_wanted(self, 1))
+        grads[1] = ag_grad_out(&t, tensor_div(ag_grad_tmp(&t, tensor_mul(g, a)), b));
+    return ag_grad_done(&t);
+}
+
+static void xlogy_backward(Function *self, void *ctx, Tensor *g) {
+    ag_apply_by_graph(self, ctx, g, xlogy_graph);
+}
+
+Tensor *tensor_xlogy(Tensor *a, Tensor *b) {
+    return binary_forward(AG_OP_XLOGY, xlogy_rows, a, b);
+}
+
+const AgOpInfo ag_op_xlogy = {
+    .id = AG_OP_XLOGY, .name = "xlogy", .signature = "xlogy(input, other)", .params = "TT",
+    .help = "input * log(other), 0 where input is 0: kl_div's gradient, an op so it can be "
+            "differentiated",
+    .rule = "grad_input = g * xlogy(input != 0, other), grad_other = g * input / other",
+    .backward_name = "XlogyBackward", .binary = tensor_xlogy, .backward = xlogy_backward,
+    .graph_backward = xlogy_graph, .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================

@@ -220,6 +220,63 @@ static void elementwise_backward(Function *self, const LossCtx *c, const Tensor 
     if (dt) ag_accumulate_grad(in[1], dt);
 }
 
+/* ---- graph_backwards: the same gradients in recorded ops ----
+ * Each writes its loss's first-order loop as recorded ops in the loop's
+ * order of operations (so the bits are the kernel's), each temporary kept
+ * in the GradTemps its fn or helper opened. */
+
+/* a op b, kept in s. */
+static Tensor *gmul(GradTemps *s, Tensor *a, Tensor *b) { return ag_grad_tmp(s, tensor_mul(a, b)); }
+static Tensor *gdiv(GradTemps *s, Tensor *a, Tensor *b) { return ag_grad_tmp(s, tensor_div(a, b)); }
+static Tensor *gsub(GradTemps *s, Tensor *a, Tensor *b) { return ag_grad_tmp(s, tensor_sub(a, b)); }
+static Tensor *gadd(GradTemps *s, Tensor *a, Tensor *b) { return ag_grad_tmp(s, tensor_add(a, b)); }
+static Tensor *gneg(GradTemps *s, Tensor *a) { return ag_grad_tmp(s, tensor_neg(a)); }
+static Tensor *gwhere(GradTemps *s, Tensor *c, Tensor *a, Tensor *b) {
+    return ag_grad_tmp(s, tensor_where(c, a, b));
+}
+
+/* G = g / n, what each element loss receives (n is 1 but for 'mean'). */
+static Tensor *shared_g(GradTemps *s, Tensor *g, const LossCtx *c) {
+    return gdiv(s, g, ag_grad_num(s, c->n));
+}
+
+/* The operands of an element-wise loss's Function: w and pw NULL when absent. */
+typedef struct {
+    Tensor *x, *t, *w, *pw;
+} LossOperands;
+
+static LossOperands loss_operands(const Function *self, const LossCtx *c) {
+    return (LossOperands){self->inputs[0], self->inputs[1], c->weight ? self->inputs[2] : NULL,
+                          c->pos_weight ? self->inputs[2 + c->weight] : NULL};
+}
+
+/* (d w) / n, the loops' last step (d * w / u.n; d itself times an absent
+ * weight's 1.0): a new reference or NULL. */
+static Tensor *weighted_share(GradTemps *s, Tensor *d, Tensor *w, const LossCtx *c) {
+    return tensor_div(w ? gmul(s, d, w) : d, ag_grad_num(s, c->n));
+}
+
+/* r (a new reference, or NULL) handed out of a helper's own GradTemps:
+ * NULL, r released, when the helper failed. */
+static Tensor *grad_result(GradTemps *s, Tensor *r) {
+    ag_grad_note(s, r);
+    if (ag_grad_done(s) == 0) return r;
+    tensor_release(r);
+    return NULL;
+}
+
+/* v in the element losses' shape, the broadcast of input and target
+ * (expanded where v has a smaller one: a gradient must broadcast from
+ * its input's shape). */
+static Tensor *in_elems(GradTemps *s, Tensor *v, const Function *self) {
+    int64_t shape[AG_MAX_DIMS];
+    int ndim;
+    if (ag_broadcast_shapes(self->name, self->inputs[0], self->inputs[1], shape, &ndim) != 0)
+        return ag_grad_tmp(s, NULL);
+    if (ag_shape_equal(v->ndim, v->shape, ndim, shape)) return v;
+    return ag_grad_tmp(s, tensor_expand(v, ndim, shape));
+}
+
 /* A loss of input and target that broadcast, as PyTorch's F.mse_loss,
  * l1_loss, smooth_l1_loss, huber_loss (with a warning) and kl_div and
  * hinge_embedding_loss (silently) broadcast them. */
@@ -266,6 +323,18 @@ static void mse_backward(Function *self, void *ctx, Tensor *g) {
     elementwise_backward(self, ctx, g, mse_grads, true);
 }
 
+/* grad_x = ((2 / n) (x - t)) g, grad_t = ((2 / n) (t - x)) g */
+static int mse_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const LossCtx *c = ctx;
+    GradTemps s = {0};
+    Tensor *x = self->inputs[0], *t = self->inputs[1], *norm = ag_grad_num(&s, 2.0 / c->n);
+    if (ag_grad_wanted(self, 0))
+        grads[0] = ag_grad_out(&s, tensor_mul(gmul(&s, norm, gsub(&s, x, t)), g));
+    if (ag_grad_wanted(self, 1))
+        grads[1] = ag_grad_out(&s, tensor_mul(gmul(&s, norm, gsub(&s, t, x)), g));
+    return ag_grad_done(&s);
+}
+
 Tensor *tensor_mse_loss(Tensor *input, Tensor *target, AgReduction reduction) {
     return broadcast_loss(AG_OP_MSE_LOSS, input, target, reduction, (LossCtx){0}, mse_losses);
 }
@@ -283,6 +352,7 @@ const AgOpInfo ag_op_mse_loss = {
     .rule = "grad_input = g * 2 (input - target) / n, grad_target = -grad_input "
             "(n: the element count for 'mean', else 1)",
     .backward_name = "MseLossBackward", .call = mse_call, .backward = mse_backward,
+    .graph_backward = mse_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -310,6 +380,17 @@ static void l1_backward(Function *self, void *ctx, Tensor *g) {
     elementwise_backward(self, ctx, g, l1_grads, true);
 }
 
+/* d = (g / n) sign(x - t); grad_x = d, grad_t = -d */
+static int l1_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    GradTemps s = {0};
+    Tensor *x = self->inputs[0], *t = self->inputs[1];
+    Tensor *sign = ag_grad_tmp(&s, tensor_sign(gsub(&s, x, t)));
+    Tensor *d = gmul(&s, shared_g(&s, g, ctx), sign);
+    if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&s, tensor_retain(d));
+    if (ag_grad_wanted(self, 1)) grads[1] = ag_grad_out(&s, tensor_neg(d));
+    return ag_grad_done(&s);
+}
+
 Tensor *tensor_l1_loss(Tensor *input, Tensor *target, AgReduction reduction) {
     return broadcast_loss(AG_OP_L1_LOSS, input, target, reduction, (LossCtx){0}, l1_losses);
 }
@@ -322,6 +403,7 @@ const AgOpInfo ag_op_l1_loss = {
     .help = "|input - target|; input and target broadcast",
     .rule = "grad_input = g / n * sign(input - target) (0 where equal), grad_target = -grad_input",
     .backward_name = "L1LossBackward", .call = l1_call, .backward = l1_backward,
+    .graph_backward = l1_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -359,6 +441,29 @@ static void smooth_l1_backward(Function *self, void *ctx, Tensor *g) {
     elementwise_backward(self, ctx, g, smooth_l1_grads, true);
 }
 
+/* smooth_l1_grad of a - b as recorded ops: where(d <= -beta, -norm g,
+ * where(d >= beta, norm g, ((norm d) g) / beta)); a new reference or NULL.
+ * At beta 0 every d but nan takes a side: the middle is (norm d) g, which
+ * keeps nan's nan and, unselected, sends no 0 / 0 into the second order. */
+static Tensor *smooth_l1_graph_of(Tensor *a, Tensor *b, Tensor *g, const LossCtx *c) {
+    GradTemps s = {0};
+    double norm = 1.0 / c->n, beta = c->param[0];
+    Tensor *d = gsub(&s, a, b), *above = gmul(&s, ag_grad_num(&s, norm), g);
+    Tensor *mid = gmul(&s, gmul(&s, ag_grad_num(&s, norm), d), g);
+    if (beta > 0) mid = gdiv(&s, mid, ag_grad_num(&s, beta));
+    Tensor *upper = gwhere(&s, ag_grad_tmp(&s, tensor_ge(d, ag_grad_num(&s, beta))), above, mid);
+    Tensor *lo = ag_grad_tmp(&s, tensor_le(d, ag_grad_num(&s, -beta)));
+    return grad_result(&s, tensor_where(lo, gmul(&s, ag_grad_num(&s, -norm), g), upper));
+}
+
+static int smooth_l1_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    GradTemps s = {0};
+    Tensor *x = self->inputs[0], *t = self->inputs[1];
+    if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&s, smooth_l1_graph_of(x, t, g, ctx));
+    if (ag_grad_wanted(self, 1)) grads[1] = ag_grad_out(&s, smooth_l1_graph_of(t, x, g, ctx));
+    return ag_grad_done(&s);
+}
+
 Tensor *tensor_smooth_l1_loss(Tensor *input, Tensor *target, AgReduction reduction, double beta) {
     if (!(beta >= 0))
         return ag_fail("smooth_l1_loss: beta must not be negative, got %g", beta);
@@ -379,6 +484,7 @@ const AgOpInfo ag_op_smooth_l1_loss = {
     .rule = "grad_input = g / n * clamp((input - target) / beta, -1, 1) (at |d| = beta: +-g / n), "
             "grad_target = the same of target - input",
     .backward_name = "SmoothL1LossBackward", .call = smooth_l1_call, .backward = smooth_l1_backward,
+    .graph_backward = smooth_l1_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -415,6 +521,28 @@ static void huber_backward(Function *self, void *ctx, Tensor *g) {
     elementwise_backward(self, ctx, g, huber_grads, true);
 }
 
+/* huber_grad of a - b as recorded ops: where(d <= -delta, (-norm g) delta,
+ * where(d >= delta, (norm g) delta, (norm d) g)); a new reference or NULL. */
+static Tensor *huber_graph_of(Tensor *a, Tensor *b, Tensor *g, const LossCtx *c) {
+    GradTemps s = {0};
+    double norm = 1.0 / c->n;
+    Tensor *delta = ag_grad_num(&s, c->param[0]), *d = gsub(&s, a, b);
+    Tensor *above = gmul(&s, gmul(&s, ag_grad_num(&s, norm), g), delta);
+    Tensor *below = gmul(&s, gmul(&s, ag_grad_num(&s, -norm), g), delta);
+    Tensor *mid = gmul(&s, gmul(&s, ag_grad_num(&s, norm), d), g);
+    Tensor *upper = gwhere(&s, ag_grad_tmp(&s, tensor_ge(d, delta)), above, mid);
+    Tensor *lo = ag_grad_tmp(&s, tensor_le(d, ag_grad_num(&s, -c->param[0])));
+    return grad_result(&s, tensor_where(lo, below, upper));
+}
+
+static int huber_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    GradTemps s = {0};
+    Tensor *x = self->inputs[0], *t = self->inputs[1];
+    if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&s, huber_graph_of(x, t, g, ctx));
+    if (ag_grad_wanted(self, 1)) grads[1] = ag_grad_out(&s, huber_graph_of(t, x, g, ctx));
+    return ag_grad_done(&s);
+}
+
 Tensor *tensor_huber_loss(Tensor *input, Tensor *target, AgReduction reduction, double delta) {
     if (!(delta > 0)) return ag_fail("huber_loss: delta must be positive, got %g", delta);
     return broadcast_loss(AG_OP_HUBER_LOSS, input, target, reduction,
@@ -434,6 +562,7 @@ const AgOpInfo ag_op_huber_loss = {
     .rule = "grad_input = g / n * clamp(input - target, -delta, delta), "
             "grad_target = the same of target - input",
     .backward_name = "HuberLossBackward", .call = huber_call, .backward = huber_backward,
+    .graph_backward = huber_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -512,6 +641,33 @@ static void bce_backward(Function *self, void *ctx, Tensor *g) {
     elementwise_backward(self, ctx, g, bce_grads, true);
 }
 
+/* libm's log(v) (the loop's), as xlogy(1, v): its gradient g / v. */
+static Tensor *libm_log(GradTemps *s, Tensor *v) {
+    return ag_grad_tmp(s, tensor_xlogy(ag_grad_num(s, 1.0), v));
+}
+
+/* bce_grads as recorded ops (fmax(p, EPSILON) as where(p >= EPSILON, p,
+ * EPSILON), nan giving EPSILON as fmax does):
+ *   grad_x = (((g (x - t)) / fmax((1 - x) x, EPSILON)) w) / n
+ *   grad_t = (((log(1 - x) - log(x)) g) w) / n */
+static int bce_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const LossCtx *c = ctx;
+    LossOperands o = loss_operands(self, c);
+    GradTemps s = {0};
+    Tensor *one_minus_x = gsub(&s, ag_grad_num(&s, 1.0), o.x);
+    if (ag_grad_wanted(self, 0)) {
+        Tensor *p = gmul(&s, one_minus_x, o.x), *eps = ag_grad_num(&s, EPSILON);
+        Tensor *denom = gwhere(&s, ag_grad_tmp(&s, tensor_ge(p, eps)), p, eps);
+        Tensor *d = gdiv(&s, gmul(&s, g, gsub(&s, o.x, o.t)), denom);
+        grads[0] = ag_grad_out(&s, weighted_share(&s, d, o.w, c));
+    }
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *logit = gsub(&s, libm_log(&s, one_minus_x), libm_log(&s, o.x));
+        grads[1] = ag_grad_out(&s, weighted_share(&s, gmul(&s, logit, g), o.w, c));
+    }
+    return ag_grad_done(&s);
+}
+
 Tensor *tensor_binary_cross_entropy(Tensor *input, Tensor *target, Tensor *weight,
                                     AgReduction reduction) {
     const char *op = "binary_cross_entropy";
@@ -539,6 +695,7 @@ const AgOpInfo ag_op_binary_cross_entropy = {
     .rule = "grad_input = g * (input - target) / max(input (1 - input), 1e-12) * weight / n, "
             "grad_target = g * (log(1 - input) - log(input)) * weight / n",
     .backward_name = "BinaryCrossEntropyBackward", .call = bce_call, .backward = bce_backward,
+    .graph_backward = bce_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -551,12 +708,6 @@ const AgOpInfo ag_op_binary_cross_entropy = {
  *            times w, / n
  *   grad_t = -x g, or (logsigmoid(-x) - pw logsigmoid(x)) g; times w, / n
  * ====================================================================== */
-
-/* PyTorch's log_sigmoid: -(m + log(exp(-m) + exp(-x - m))), m = max(-x, 0). */
-static double log_sigmoid(double x) {
-    double m = clamp_min0(-x);
-    return -(m + log(exp(-m) + exp(-x - m)));
-}
 
 /* L = log(exp(-m) + exp(-x - m)), m = max(-x, 0), with PyTorch's
  * whole-tensor exp_ and log_ (SLEEF's); a and b: n doubles of scratch. */
@@ -585,9 +736,35 @@ static void bce_logits_losses(const LossCtx *c, const Elems *e, double *out) {
     free(a);
 }
 
+/* PyTorch's log_sigmoid of sign * x, -(m + log(exp(-m) + exp(-v - m))),
+ * m = max(-v, 0), on n values with its whole-tensor exp and log (SLEEF's,
+ * as its vectorised kernel), into out; scratch: 3 n doubles. */
+static void log_sigmoid_all(const double *x, double sign, int64_t n, double *out,
+                            double *scratch) {
+    double *v = scratch, *a = scratch + n, *b = scratch + 2 * n;
+    for (int64_t i = 0; i < n; i++) v[i] = sign * x[i];
+    bce_logits_log_term(v, n, a, b);
+    for (int64_t i = 0; i < n; i++) out[i] = -(clamp_min0(-v[i]) + a[i]);
+}
+
+/* log_sigmoid(-x) and log_sigmoid(x) (pos_weight's target gradient): a
+ * new tensor of 5 n doubles, the first n the one, the next n the other;
+ * NULL (the failure flagged) if it cannot be allocated. */
+static Tensor *log_sigmoids(const double *x, int64_t n) {
+    int64_t len = 5 * n + 1;
+    Tensor *ls = ag_tensor_new(1, &len);
+    if (!ls) return NULL;
+    log_sigmoid_all(x, -1.0, n, ls->data, ls->data + 2 * n);
+    log_sigmoid_all(x, 1.0, n, ls->data + n, ls->data + 2 * n);
+    return ls;
+}
+
 static void bce_logits_grads(const LossCtx *c, const Elems *e, Upstream u, double *dx,
                              double *dt) {
     (void)c;
+    Tensor *sigmoids = dt && e->pw ? log_sigmoids(e->x, e->n) : NULL;
+    if (dt && e->pw && !sigmoids) return; /* backward stops */
+    const double *ls = sigmoids ? sigmoids->data : NULL;
     /* input.sigmoid() as PyTorch's sigmoid kernel computes it (SLEEF's exp,
      * libm's on its scalar tail: unary.c), into dx first */
     if (dx) ag_sigmoid_values(e->x, dx, e->n);
@@ -599,14 +776,58 @@ static void bce_logits_grads(const LossCtx *c, const Elems *e, Upstream u, doubl
             dx[i] = d * w / u.n;
         }
         if (dt) {
-            double d = e->pw ? (log_sigmoid(-x) - log_sigmoid(x) * e->pw[i]) * g : -x * g;
+            double d = e->pw ? (ls[i] - ls[e->n + i] * e->pw[i]) * g : -x * g;
             dt[i] = d * w / u.n;
         }
     }
+    tensor_release(sigmoids);
 }
 
 static void bce_logits_backward(Function *self, void *ctx, Tensor *g) {
     elementwise_backward(self, ctx, g, bce_logits_grads, true);
+}
+
+/* log_sigmoid(v) as recorded ops, log_sigmoid_all's:
+ * -(m + log(exp(-m) + exp(-v - m))), m = where(-v < 0, 0, -v); a new
+ * reference or NULL. */
+static Tensor *log_sigmoid_graph(Tensor *v) {
+    GradTemps s = {0};
+    Tensor *neg_v = gneg(&s, v), *zero = ag_grad_num(&s, 0.0);
+    Tensor *m = gwhere(&s, ag_grad_tmp(&s, tensor_lt(neg_v, zero)), zero, neg_v);
+    Tensor *e1 = ag_grad_tmp(&s, tensor_exp(gneg(&s, m)));
+    Tensor *e2 = ag_grad_tmp(&s, tensor_exp(gsub(&s, neg_v, m)));
+    Tensor *lse = ag_grad_tmp(&s, tensor_log(gadd(&s, e1, e2)));
+    return grad_result(&s, tensor_neg(gadd(&s, m, lse)));
+}
+
+/* bce_logits_grads as recorded ops, s = sigmoid(x), then times w, / n:
+ *   grad_x = (s - t) g, or (((pw t + 1) - t) s - pw t) g
+ *   grad_t = (-x) g, or (log_sigmoid(-x) - log_sigmoid(x) pw) g */
+static int bce_logits_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const LossCtx *c = ctx;
+    LossOperands o = loss_operands(self, c);
+    GradTemps s = {0};
+    if (ag_grad_wanted(self, 0)) {
+        Tensor *sig = ag_grad_tmp(&s, tensor_sigmoid(o.x)), *slope = gsub(&s, sig, o.t);
+        if (o.pw) {
+            Tensor *pt = gmul(&s, o.pw, o.t);
+            Tensor *scale = gsub(&s, gadd(&s, pt, ag_grad_num(&s, 1.0)), o.t);
+            slope = gsub(&s, gmul(&s, scale, sig), pt);
+        }
+        grads[0] = ag_grad_out(&s, weighted_share(&s, gmul(&s, slope, g), o.w, c));
+    }
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *d;
+        if (o.pw) {
+            Tensor *of_neg = ag_grad_tmp(&s, log_sigmoid_graph(gneg(&s, o.x)));
+            Tensor *of_x = ag_grad_tmp(&s, log_sigmoid_graph(o.x));
+            d = gsub(&s, of_neg, gmul(&s, of_x, o.pw));
+        } else {
+            d = gneg(&s, o.x);
+        }
+        grads[1] = ag_grad_out(&s, weighted_share(&s, gmul(&s, d, g), o.w, c));
+    }
+    return ag_grad_done(&s);
 }
 
 Tensor *tensor_binary_cross_entropy_with_logits(Tensor *input, Tensor *target, Tensor *weight,
@@ -633,7 +854,7 @@ const AgOpInfo ag_op_binary_cross_entropy_with_logits = {
     .rule = "grad_input = g w / n * ((pw t + 1 - t) sigmoid(input) - pw t), grad_target = "
             "g w / n * (logsigmoid(-input) - pw logsigmoid(input)) (-g w / n * input without pw)",
     .backward_name = "BinaryCrossEntropyWithLogitsBackward", .call = bce_logits_call,
-    .backward = bce_logits_backward,
+    .backward = bce_logits_backward, .graph_backward = bce_logits_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -652,18 +873,32 @@ const AgOpInfo ag_op_binary_cross_entropy_with_logits = {
 /* PyTorch's xlogy(a, b): nan if b is nan, 0 if a is 0, else a log(b). */
 static double xlogy(double a, double b) { return isnan(b) ? b : a == 0 ? 0.0 : a * log(b); }
 
+/* exp(t) of n targets as PyTorch's at::exp(target) (the exp op's kernel,
+ * SLEEF's), in a new buffer: the caller frees it; NULL if it cannot be
+ * allocated, then each is libm's. */
+static double *exp_targets(const double *t, int64_t n) {
+    double *et = malloc((size_t)(n > 0 ? n : 1) * sizeof *et);
+    if (et) ag_exp_all(t, et, n);
+    return et;
+}
+
 static void kl_div_losses(const LossCtx *c, const Elems *e, double *out) {
-    if (c->flag)
-        for (int64_t i = 0; i < e->n; i++) out[i] = exp(e->t[i]) * (e->t[i] - e->x[i]);
-    else
+    if (c->flag) {
+        double *et = exp_targets(e->t, e->n);
+        for (int64_t i = 0; i < e->n; i++)
+            out[i] = (et ? et[i] : exp(e->t[i])) * (e->t[i] - e->x[i]);
+        free(et);
+    } else {
         for (int64_t i = 0; i < e->n; i++) out[i] = xlogy(e->t[i], e->t[i]) - e->t[i] * e->x[i];
+    }
 }
 
 static void kl_div_grads(const LossCtx *c, const Elems *e, Upstream u, double *dx, double *dt) {
+    double *ets = c->flag ? exp_targets(e->t, e->n) : NULL;
     for (int64_t i = 0; i < e->n; i++) {
         double x = e->x[i], t = e->t[i], G = u.g[i * u.step] / u.n;
         if (c->flag) {
-            double et = exp(t);
+            double et = ets ? ets[i] : exp(t);
             if (dx) dx[i] = -(G * et);
             if (dt) dt[i] = G * et + G * (t - x) * et;
         } else {
@@ -671,10 +906,40 @@ static void kl_div_grads(const LossCtx *c, const Elems *e, Upstream u, double *d
             if (dt) dt[i] = (G * xlogy(t != 0, t) + G * t / t) + -G * x;
         }
     }
+    free(ets);
 }
 
 static void kl_div_backward(Function *self, void *ctx, Tensor *g) {
     elementwise_backward(self, ctx, g, kl_div_grads, true);
+}
+
+/* kl_div_grads as recorded ops, G = g / n:
+ *   grad_x = (-G) t, grad_t = (G xlogy(t != 0, t) + (G t) / t) + (-G) x
+ *   log_target, et = exp(t): grad_x = -(G et), grad_t = G et + (G (t - x)) et */
+static int kl_div_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const LossCtx *c = ctx;
+    GradTemps s = {0};
+    Tensor *x = self->inputs[0], *t = self->inputs[1], *G = shared_g(&s, g, c);
+    if (c->flag) {
+        Tensor *et = ag_grad_tmp(&s, tensor_exp(t)), *G_et = gmul(&s, G, et);
+        if (ag_grad_wanted(self, 0))
+            grads[0] = ag_grad_out(&s, tensor_neg(in_elems(&s, G_et, self)));
+        if (ag_grad_wanted(self, 1)) {
+            Tensor *via_exp = gmul(&s, gmul(&s, G, gsub(&s, t, x)), et);
+            grads[1] = ag_grad_out(&s, tensor_add(G_et, via_exp));
+        }
+        return ag_grad_done(&s);
+    }
+    Tensor *minus_G = gneg(&s, G);
+    if (ag_grad_wanted(self, 0))
+        grads[0] = ag_grad_out(&s, tensor_retain(in_elems(&s, gmul(&s, minus_G, t), self)));
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *nonzero = ag_grad_tmp(&s, tensor_ne(t, ag_grad_num(&s, 0.0)));
+        Tensor *log_t = gmul(&s, G, ag_grad_tmp(&s, tensor_xlogy(nonzero, t)));
+        Tensor *xlogy_grad = gadd(&s, log_t, gdiv(&s, gmul(&s, G, t), t));
+        grads[1] = ag_grad_out(&s, tensor_add(xlogy_grad, gmul(&s, minus_G, x)));
+    }
+    return ag_grad_done(&s);
 }
 
 Tensor *tensor_kl_div(Tensor *input, Tensor *target, AgReduction reduction, bool log_target) {
@@ -695,6 +960,7 @@ const AgOpInfo ag_op_kl_div = {
     .rule = "grad_input = -g / n * target, grad_target = g / n * (log(target) + 1 - input) "
             "(log_target: -g / n * exp(target), g / n * exp(target) (target - input + 1))",
     .backward_name = "KlDivBackward", .call = kl_div_call, .backward = kl_div_backward,
+    .graph_backward = kl_div_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -725,6 +991,23 @@ static void hinge_backward(Function *self, void *ctx, Tensor *g) {
     elementwise_backward(self, ctx, g, hinge_grads, false);
 }
 
+/* G = g / n; grad_x = where(t != -1, G, 0) + -where(t != 1 and margin - x
+ * >= 0, G, 0) (the masks are constants: the second order is 0) */
+static int hinge_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const LossCtx *c = ctx;
+    GradTemps s = {0};
+    Tensor *x = self->inputs[0], *t = self->inputs[1], *zero = ag_grad_num(&s, 0.0);
+    if (!ag_grad_wanted(self, 0)) return 0;
+    Tensor *G = shared_g(&s, g, c);
+    Tensor *gap = gsub(&s, ag_grad_num(&s, c->param[0]), x);
+    Tensor *not_similar = ag_grad_tmp(&s, tensor_ne(t, ag_grad_num(&s, 1.0)));
+    Tensor *hinged = ag_grad_tmp(&s, tensor_logical_and(not_similar,
+                                                        ag_grad_tmp(&s, tensor_ge(gap, zero))));
+    Tensor *kept = gwhere(&s, ag_grad_tmp(&s, tensor_ne(t, ag_grad_num(&s, -1.0))), G, zero);
+    grads[0] = ag_grad_out(&s, tensor_add(kept, gneg(&s, gwhere(&s, hinged, G, zero))));
+    return ag_grad_done(&s);
+}
+
 Tensor *tensor_hinge_embedding_loss(Tensor *input, Tensor *target, double margin,
                                     AgReduction reduction) {
     return broadcast_loss(AG_OP_HINGE_EMBEDDING_LOSS, input, target, reduction,
@@ -745,6 +1028,7 @@ const AgOpInfo ag_op_hinge_embedding_loss = {
     .rule = "grad_input = g / n where target != -1, minus g / n where target != 1 and "
             "input <= margin (the target: none)",
     .backward_name = "HingeEmbeddingLossBackward", .call = hinge_call, .backward = hinge_backward,
+    .graph_backward = hinge_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -807,6 +1091,29 @@ static int64_t class_index(ClassLanes l, int64_t j, int64_t k) {
     return (o * l.C + k) * l.inner + i;
 }
 
+/* The lanes of an input class_lanes has checked. */
+static ClassLanes lanes_of(const Tensor *x) {
+    return (ClassLanes){x->ndim == 1 ? 1 : x->shape[0], x->ndim == 1 ? x->shape[0] : x->shape[1],
+                        x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim), x->ndim <= 2};
+}
+
+/* The one-hot of the target's classes in input's shape, a constant of
+ * dtype (kept in s). */
+static Tensor *class_onehot(GradTemps *s, const Tensor *x, const Tensor *t, AgDtype dtype) {
+    ClassLanes l = lanes_of(x);
+    Tensor *m = ag_grad_tmp(s, ag_tensor_filled_like(x, 0.0));
+    if (!m) return NULL;
+    for (int64_t j = 0; j < t->numel; j++) m->data[class_index(l, j, (int64_t)t->data[j])] = 1.0;
+    tensor_set_dtype(m, dtype);
+    return m;
+}
+
+/* v (0-d, or the target's shape for 'none') along each lane: a dim of 1
+ * inserted at input's class dimension. */
+static Tensor *along_lanes(GradTemps *s, Tensor *v) {
+    return v->ndim == 0 ? v : ag_grad_tmp(s, tensor_unsqueeze(v, 1));
+}
+
 /* ======================================================================
  * nll_loss: -input[class] in each lane
  *   grad_input = -(g / n) at the class, 0 elsewhere (PyTorch's order)
@@ -820,14 +1127,23 @@ static bool nll_fill(const Tensor *x, const Tensor *t, ClassLanes l, double *out
 
 static void nll_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *x = self->inputs[0], *t = self->inputs[1];
-    ClassLanes l = {x->ndim == 1 ? 1 : x->shape[0], x->ndim == 1 ? x->shape[0] : x->shape[1],
-                    x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim), x->ndim <= 2};
+    ClassLanes l = lanes_of(x);
     Upstream u = upstream(g, ctx);
     Tensor *dx = ag_tensor_filled_like(x, 0.0);
     if (!dx) return;
     for (int64_t j = 0; j < t->numel; j++)
         dx->data[class_index(l, j, (int64_t)t->data[j])] = -(u.g[j * u.step] / u.n);
     ag_accumulate_grad(x, dx);
+}
+
+/* grad_input = where(onehot(class), -(g / n), 0), g along the lanes */
+static int nll_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    GradTemps s = {0};
+    if (!ag_grad_wanted(self, 0)) return 0;
+    Tensor *mask = class_onehot(&s, self->inputs[0], self->inputs[1], AG_BOOL);
+    Tensor *gc = along_lanes(&s, gneg(&s, shared_g(&s, g, ctx)));
+    grads[0] = ag_grad_out(&s, tensor_where(mask, gc, ag_grad_num(&s, 0.0)));
+    return ag_grad_done(&s);
 }
 
 Tensor *tensor_nll_loss(Tensor *input, Tensor *classes, AgReduction reduction) {
@@ -842,6 +1158,7 @@ const AgOpInfo ag_op_nll_loss = {
     .help = "-input[target] along dim 1: log-probabilities (N, C), classes (N,)",
     .rule = "grad_input = -g / n at each target's class, 0 elsewhere",
     .backward_name = "NllLossBackward", .call = nll_call, .backward = nll_backward,
+    .graph_backward = nll_graph,
     .dtype_rule = AG_DTYPE_FIRST,
 };
 
@@ -892,31 +1209,45 @@ static bool cross_entropy_fill(const Tensor *x, const Tensor *t, ClassLanes l, d
     return true;
 }
 
-static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
-    Tensor *x = self->inputs[0], *t = self->inputs[1];
-    ClassLanes l = {x->ndim == 1 ? 1 : x->shape[0], x->ndim == 1 ? x->shape[0] : x->shape[1],
-                    x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim), x->ndim <= 2};
-    Upstream u = upstream(g, ctx);
-    Tensor *dx = ag_tensor_new_like(x), *scratch = t->numel > 0 ? lane_scratch(l) : NULL;
-    if (!dx || (t->numel > 0 && !scratch)) {
-        tensor_release(dx);
-        tensor_release(scratch);
-        return;
-    }
+/* dx: log_softmax's backward of nll's gradient per lane (gc = -(g / n) at
+ * the class, 0 elsewhere; its sum is gc): g - exp(y) * sum(g) fused, exp as
+ * PyTorch's kernel has it (nn.c). The kernel of cross_entropy's backward
+ * and of cross_entropy_backward; false if its scratch cannot be made. */
+static bool cross_entropy_grads(const Tensor *x, const Tensor *t, Upstream u, Tensor *dx) {
+    ClassLanes l = lanes_of(x);
+    Tensor *scratch = t->numel > 0 ? lane_scratch(l) : NULL;
+    if (t->numel > 0 && !scratch) return false;
     for (int64_t j = 0; j < t->numel; j++) {
         double m, lse, gc = -(u.g[j * u.step] / u.n);
         int64_t cls = (int64_t)t->data[j];
         const double *v = class_lane(x, l, j, scratch->data, &m, &lse);
         double *d = dx->data + class_index(l, j, 0), *e = scratch->data + l.C;
-        /* log_softmax's backward of nll's gradient (gc at the class, 0
-         * elsewhere; its sum is gc): g - exp(y) * sum(g) fused, exp as
-         * PyTorch's kernel has it (nn.c) */
         for (int64_t k = 0; k < l.C; k++) e[k] = v[k] - m - lse;
         ag_lane_exp(e, l.C, class_lane_kind(l, j), e);
         for (int64_t k = 0; k < l.C; k++) d[k * l.inner] = fma(-e[k], gc, k == cls ? gc : 0.0);
     }
     tensor_release(scratch);
-    ag_accumulate_grad(x, dx);
+    return true;
+}
+
+static void cross_entropy_backward(Function *self, void *ctx, Tensor *g) {
+    Tensor *x = self->inputs[0], *dx = ag_tensor_new_like(x);
+    if (dx && !cross_entropy_grads(x, self->inputs[1], upstream(g, ctx), dx)) {
+        tensor_release(dx);
+        return;
+    }
+    if (dx) ag_accumulate_grad(x, dx);
+}
+
+/* grad_input = cross_entropy_backward(g, input, target): the kernel's
+ * fma, as an op that can be differentiated */
+static int cross_entropy_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const LossCtx *c = ctx;
+    GradTemps s = {0};
+    if (ag_grad_wanted(self, 0))
+        grads[0] = ag_grad_out(&s, tensor_cross_entropy_backward(g, self->inputs[0],
+                                                                 self->inputs[1], c->reduction));
+    return ag_grad_done(&s);
 }
 
 Tensor *tensor_cross_entropy_loss(Tensor *input, Tensor *classes, AgReduction reduction) {
@@ -937,8 +1268,106 @@ const AgOpInfo ag_op_cross_entropy = {
     .help = "nll_loss(log_softmax(input, 1), target): logits (N, C), classes (N,)",
     .rule = "grad_input = g / n * (softmax(input) - onehot(target)) along dim 1",
     .backward_name = "NllLossBackward", .call = cross_entropy_call,
-    .backward = cross_entropy_backward,
+    .backward = cross_entropy_backward, .graph_backward = cross_entropy_graph,
     .dtype_rule = AG_DTYPE_FIRST,
+};
+
+/* ======================================================================
+ * cross_entropy_backward (hidden): cross_entropy's input gradient D for
+ * the loss's g, cross_entropy_grads' bits, differentiable. With p =
+ * softmax(input) along the lanes, gc = -(g / n) and gg D's gradient:
+ *   D = gc (onehot - p)
+ *   grad_input = ((-gc) p) (gg - sum_lane(gg p))
+ *   grad_g = sum_lane(gg (onehot - p)) (-1 / n), in g's shape
+ * Its first-order backward is the same formula (ag_apply_by_graph).
+ * ====================================================================== */
+
+/* Each lane's largest value, a constant of x's shape with the class
+ * dimension 1 (kept in s): softmax does not move with it. */
+static Tensor *lane_max(GradTemps *s, const Tensor *x) {
+    ClassLanes l = lanes_of(x);
+    int64_t shape[AG_MAX_DIMS];
+    memcpy(shape, x->shape, (size_t)x->ndim * sizeof *shape);
+    shape[x->ndim == 1 ? 0 : 1] = 1;
+    Tensor *m = ag_grad_tmp(s, ag_tensor_new(x->ndim, shape));
+    for (int64_t j = 0; m && j < l.outer * l.inner; j++) {
+        double top = -INFINITY;
+        for (int64_t k = 0; k < l.C; k++) top = fmax(top, x->data[class_index(l, j, k)]);
+        m->data[j] = top;
+    }
+    return m;
+}
+
+/* softmax(x) along the lanes, exp(x - max) / sum_lane(exp(x - max)), as
+ * recorded ops (kept in s). */
+static Tensor *lane_softmax(GradTemps *s, Tensor *x) {
+    int64_t dim = x->ndim == 1 ? 0 : 1;
+    Tensor *e = ag_grad_tmp(s, tensor_exp(gsub(s, x, lane_max(s, x))));
+    return gdiv(s, e, ag_grad_tmp(s, tensor_sum_dims(e, &dim, 1, true)));
+}
+
+static int cross_entropy_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    const LossCtx *c = ctx;
+    GradTemps s = {0};
+    Tensor *g = self->inputs[0], *x = self->inputs[1];
+    int64_t dim = x->ndim == 1 ? 0 : 1;
+    Tensor *p = lane_softmax(&s, x);
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *gc = along_lanes(&s, gneg(&s, shared_g(&s, g, c)));
+        Tensor *gg_p = ag_grad_tmp(&s, tensor_sum_dims(gmul(&s, gg, p), &dim, 1, true));
+        grads[1] = ag_grad_out(&s, tensor_mul(gmul(&s, gneg(&s, gc), p), gsub(&s, gg, gg_p)));
+    }
+    if (ag_grad_wanted(self, 0)) {
+        Tensor *onehot = class_onehot(&s, x, self->inputs[2], AG_FLOAT64);
+        Tensor *per_class =
+            gmul(&s, gmul(&s, gg, gsub(&s, onehot, p)), ag_grad_num(&s, -1.0 / c->n));
+        grads[0] = ag_grad_out(&s, g->ndim == 0 ? tensor_sum(per_class)
+                                                : tensor_sum_dims(per_class, &dim, 1, false));
+    }
+    return ag_grad_done(&s);
+}
+
+static void cross_entropy_backward_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, cross_entropy_backward_graph);
+}
+
+Tensor *tensor_cross_entropy_backward(Tensor *grad, Tensor *input, Tensor *classes,
+                                      AgReduction reduction) {
+    const char *name = "cross_entropy_backward";
+    ClassLanes l;
+    if (!grad || !input || !classes) return ag_fail("%s: an argument is NULL", name);
+    if (check_reduction(name, reduction, false) != 0 || class_lanes(name, input, classes, &l) != 0)
+        return NULL;
+    bool none = reduction == AG_REDUCTION_NONE;
+    if (none ? !ag_shape_equal(grad->ndim, grad->shape, classes->ndim, classes->shape)
+             : grad->ndim != 0)
+        return ag_fail("%s: grad must have %s", name,
+                       none ? "the classes' shape for 'none'" : "no dimensions");
+    LossCtx c = {.reduction = reduction, .n = divisor(reduction, classes->numel, input)};
+    Tensor *dx = ag_tensor_new_like(input);
+    if (dx && !cross_entropy_grads(input, classes, upstream(grad, &c), dx)) {
+        tensor_release(dx);
+        return NULL;
+    }
+    return record_loss(dx, AG_OP_CROSS_ENTROPY_BACKWARD, (Tensor *[]){grad, input, classes}, 3, &c);
+}
+
+static Tensor *cross_entropy_backward_call(const AgOpArgs *a) {
+    AgReduction r;
+    if (parse_reduction(AG_OP_CROSS_ENTROPY_BACKWARD, a, &r) != 0) return NULL;
+    return tensor_cross_entropy_backward(a->t[0], a->t[1], a->t[2], r);
+}
+
+const AgOpInfo ag_op_cross_entropy_backward = {
+    .id = AG_OP_CROSS_ENTROPY_BACKWARD, .name = "cross_entropy_backward",
+    .signature = "cross_entropy_backward(grad, input, target, *, reduction='mean')",
+    .params = "TTTs",
+    .help = "cross_entropy's gradient of input: an op so that it can be differentiated",
+    .rule = "grad_input = gc p (sum(gg p) - gg), grad_grad = -sum(gg (onehot - p)) / n "
+            "(p = softmax(input), gc = -grad / n)",
+    .backward_name = "CrossEntropyBackwardBackward", .call = cross_entropy_backward_call,
+    .backward = cross_entropy_backward_backward, .graph_backward = cross_entropy_backward_graph,
+    .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FIRST,
 };
 
 /* ======================================================================
@@ -971,7 +1400,8 @@ static Tensor *row_scratch(int64_t n) {
  * summed over the broadcast rows, m1 and m2 over a's and b's own: a (N, 1)
  * against b (N, 3) has m1 = a^2, not 3 a^2. Then a's m1 part of the
  * gradient is made in a's own shape, dm summed over the rows a is
- * broadcast to (PyTorch's sum_to), and added to the reduced dp b part.
+ * broadcast to (PyTorch's sum_to: a sum op's order, ag_sum), and added to
+ * the reduced dp b part.
  * ====================================================================== */
 
 typedef struct {
@@ -1073,7 +1503,7 @@ static void cosine_backward(Function *self, void *ctx, Tensor *g) {
                     ag_shape_equal(b->ndim, b->shape, s.ndim, s.shape)};
     Tensor *dm[2] = {NULL, NULL}, *dmine[2] = {NULL, NULL};
     for (int k = 0; k < 2; k++)
-        if (!full[k] && (!(dm[k] = ag_tensor_new(1, &s.rows[k])) ||
+        if (!full[k] && (!(dm[k] = ag_tensor_new(1, &s.N)) ||
                          !(dmine[k] = ag_tensor_new_like(k ? b : a)))) {
             for (int j = 0; j <= k; j++) tensor_release(dm[j]), tensor_release(dmine[j]);
             tensor_release(da), tensor_release(db), tensor_release(tmp);
@@ -1097,19 +1527,24 @@ static void cosine_backward(Function *self, void *ctx, Tensor *g) {
             SIMD_LOOP for (int64_t k = 0; k < s.D; k++) dar[k] = 2 * (dm1 * ar[k]) + dp * br[k];
         } else {
             SIMD_LOOP for (int64_t k = 0; k < s.D; k++) dar[k] = dp * br[k];
-            dm[0]->data[s.rows[0] == 1 ? 0 : r] += dm1;
+            dm[0]->data[r] = dm1;
         }
         if (full[1]) {
             SIMD_LOOP for (int64_t k = 0; k < s.D; k++) dbr[k] = 2 * (dm2 * br[k]) + dp * ar[k];
         } else {
             SIMD_LOOP for (int64_t k = 0; k < s.D; k++) dbr[k] = dp * ar[k];
-            dm[1]->data[s.rows[1] == 1 ? 0 : r] += dm2;
+            dm[1]->data[r] = dm2;
         }
     }
     for (int k = 0; k < 2; k++)
-        if (dm[k]) /* 2 (dm x): x * x's gradient, dm x from each side */
-            for (int64_t i = 0; i < dmine[k]->numel; i++)
-                dmine[k]->data[i] = 2 * (dm[k]->data[i / s.len[k]] * (k ? b : a)->data[i]);
+        if (dm[k]) { /* 2 (dm x): x * x's gradient, dm x from each side */
+            /* one row serving every row: dm summed as PyTorch's sum_to sums */
+            double all = s.rows[k] == 1 ? ag_sum(dm[k]->data, s.N, 1) : 0.0;
+            for (int64_t i = 0; i < dmine[k]->numel; i++) {
+                double own = s.rows[k] == 1 ? all : dm[k]->data[i / s.len[k]];
+                dmine[k]->data[i] = 2 * (own * (k ? b : a)->data[i]);
+            }
+        }
     tensor_release(tmp);
     cosine_close(&d);
     ag_accumulate_grad(a, da); /* reduced to a's shape: then its m part added */
@@ -1117,6 +1552,77 @@ static void cosine_backward(Function *self, void *ctx, Tensor *g) {
     ag_accumulate_grad(b, db);
     if (dmine[1]) ag_accumulate_grad(b, dmine[1]);
     tensor_release(dm[0]), tensor_release(dm[1]);
+}
+
+/* The sum of u v along the last dimension: a new reference or NULL. */
+static Tensor *row_dot(Tensor *u, Tensor *v) {
+    GradTemps s = {0};
+    int64_t last = (u->ndim > v->ndim ? u->ndim : v->ndim) - 1;
+    return grad_result(&s, tensor_sum_dims(gmul(&s, u, v), &last, 1, false));
+}
+
+/* v, one value per row, along the last dimension of the rows (a 0-d v as it is). */
+static Tensor *along_rows(GradTemps *s, Tensor *v) {
+    return v->ndim == 0 ? v : ag_grad_tmp(s, tensor_unsqueeze(v, v->ndim));
+}
+
+/* gcos = -where(y == 1, G, 0) + where(cos - margin >= 0, where(y == -1, G,
+ * 0), 0), G = g / n: a new reference or NULL. */
+static Tensor *cosine_gcos(Tensor *g, Tensor *y, Tensor *cos, const LossCtx *c) {
+    GradTemps s = {0};
+    Tensor *G = shared_g(&s, g, c), *zero = ag_grad_num(&s, 0.0);
+    Tensor *similar = gwhere(&s, ag_grad_tmp(&s, tensor_eq(y, ag_grad_num(&s, 1.0))), G, zero);
+    Tensor *dissimilar = gwhere(&s, ag_grad_tmp(&s, tensor_eq(y, ag_grad_num(&s, -1.0))), G, zero);
+    Tensor *gap = gsub(&s, cos, ag_grad_num(&s, c->param[0]));
+    Tensor *hinged = gwhere(&s, ag_grad_tmp(&s, tensor_ge(gap, zero)), dissimilar, zero);
+    return grad_result(&s, tensor_add(gneg(&s, similar), hinged));
+}
+
+/* u's gradient, cosine_backward's: 2 (dm u) + dp v where u has the rows'
+ * shape; else dp v (in the rows' shape) summed to u's shape, plus 2 (dm u)
+ * with dm summed over the rows u's one row serves. A new reference or NULL. */
+static Tensor *cosine_side(Tensor *u, Tensor *v, Tensor *dm, Tensor *dp, const CosineShape *sh) {
+    GradTemps s = {0};
+    Tensor *cross = gmul(&s, along_rows(&s, dp), v);
+    if (ag_shape_equal(u->ndim, u->shape, sh->ndim, sh->shape)) {
+        Tensor *own = gmul(&s, ag_grad_num(&s, 2.0), gmul(&s, along_rows(&s, dm), u));
+        return grad_result(&s, tensor_add(own, cross));
+    }
+    if (u->ndim == 2 && u->shape[0] == 1 && sh->N > 1) dm = ag_grad_tmp(&s, tensor_sum(dm));
+    int64_t dims[2];
+    int nd = 0;
+    for (int d = 0; d < sh->ndim; d++)
+        if (u->shape[d] == 1 && sh->shape[d] != 1) dims[nd++] = d;
+    Tensor *rows = ag_grad_tmp(&s, tensor_expand(cross, sh->ndim, sh->shape));
+    Tensor *summed = ag_grad_tmp(&s, tensor_sum_dims(rows, dims, nd, true));
+    Tensor *own = gmul(&s, ag_grad_num(&s, 2.0), gmul(&s, along_rows(&s, dm), u));
+    return grad_result(&s, tensor_add(summed, own));
+}
+
+/* cosine_backward's chain as recorded ops (sums along the last dimension):
+ *   p = sum(a b), m1 = sum(a a) + EPSILON, m2 = sum(b b) + EPSILON,
+ *   denom = sqrt(m1 m2), cos = p / denom, gcos (cosine_gcos),
+ *   dp = gcos / denom, dprod = (-gcos ((p / denom) / denom)) / (2 denom),
+ *   grad_a = cosine_side(a, b, dprod m2), grad_b = cosine_side(b, a, dprod m1) */
+static int cosine_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const LossCtx *c = ctx;
+    Tensor *a = self->inputs[0], *b = self->inputs[1], *y = self->inputs[2];
+    CosineShape sh;
+    if (cosine_shape(a, b, y, &sh) != 0) return -1;
+    GradTemps s = {0};
+    Tensor *eps = ag_grad_num(&s, EPSILON), *p = ag_grad_tmp(&s, row_dot(a, b));
+    Tensor *m1 = gadd(&s, ag_grad_tmp(&s, row_dot(a, a)), eps);
+    Tensor *m2 = gadd(&s, ag_grad_tmp(&s, row_dot(b, b)), eps);
+    Tensor *denom = ag_grad_tmp(&s, tensor_sqrt(gmul(&s, m1, m2)));
+    Tensor *gcos = ag_grad_tmp(&s, cosine_gcos(g, y, gdiv(&s, p, denom), c));
+    Tensor *dp = gdiv(&s, gcos, denom);
+    Tensor *dden = gmul(&s, gneg(&s, gcos), gdiv(&s, gdiv(&s, p, denom), denom));
+    Tensor *dprod = gdiv(&s, dden, gmul(&s, ag_grad_num(&s, 2.0), denom));
+    if (ag_grad_wanted(self, 0))
+        grads[0] = ag_grad_out(&s, cosine_side(a, b, gmul(&s, dprod, m2), dp, &sh));
+    if (ag_grad_wanted(self, 1))
+        grads[1] = ag_grad_out(&s, cosine_side(b, a, gmul(&s, dprod, m1), dp, &sh));
+    return ag_grad_done(&s);
 }
 
 Tensor *tensor_cosine_embedding_loss(Tensor *input1, Tensor *input2, Tensor *target,
@@ -1164,7 +1670,7 @@ const AgOpInfo ag_op_cosine_embedding_loss = {
     .rule = "grad_input1 = gcos * (input2 / |input1||input2| - cos input1 / |input1|^2), "
             "gcos = -g / n where target is 1, g / n where -1 and cos >= margin; input2 alike",
     .backward_name = "CosineEmbeddingLossBackward", .call = cosine_call,
-    .backward = cosine_backward,
+    .backward = cosine_backward, .graph_backward = cosine_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -1234,6 +1740,186 @@ static void pnorm_grad(const double *v, int64_t n, double p, double r, double gr
                     scale;
     }
 }
+
+/* ======================================================================
+ * row_norm, row_norm_backward (hidden): pnorm and pnorm_grad on each row
+ * of the last dimension, ops so that triplet_margin_loss's gradient has
+ * the kernels' bits and can be differentiated again.
+ *   row_norm: r = ||v||_p; grad_v = row_norm_backward(v, r, g)
+ *   row_norm_backward: dv = F(v) gr s(r) (pnorm_grad's cases: F = v
+ *   |v|^(p-2) or sign(v) |v|^(p-1), s = r^(1-p), 0 at r = 0 for p > 1);
+ *   with gg its gradient: grad_v = gg (p-1) |v|^(p-2) gr s(r),
+ *   grad_r = sum(gg F gr) s'(r), grad_gr = sum(gg F) s(r) (p = 1 and
+ *   inf: only grad_gr, sum(gg sign(v)) and sum(gg sign(v) mask) / count)
+ * Their first-order backwards are the same formulas (ag_apply_by_graph).
+ * ====================================================================== */
+
+typedef struct {
+    double p;
+} RowNormCtx;
+
+/* v's shape without its last dimension (v is 1-d or more). */
+static void row_shape(const Tensor *v, int *ndim, int64_t *shape) {
+    *ndim = v->ndim - 1;
+    memcpy(shape, v->shape, (size_t)*ndim * sizeof *shape);
+}
+
+static int row_norm_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const RowNormCtx *c = ctx;
+    grads[0] = tensor_row_norm_backward(self->inputs[0], self->output, g, c->p);
+    return grads[0] ? 0 : -1;
+}
+
+static void row_norm_backward_fn(Function *self, void *ctx, Tensor *g) {
+    ag_apply_by_graph(self, ctx, g, row_norm_graph);
+}
+
+Tensor *tensor_row_norm(Tensor *v, double p) {
+    if (!v) return ag_fail("row_norm: an argument is NULL");
+    if (v->ndim < 1) return ag_fail("row_norm: v must have a dimension");
+    int ndim;
+    int64_t shape[AG_MAX_DIMS], D = v->shape[v->ndim - 1];
+    row_shape(v, &ndim, shape);
+    Tensor *out = ag_tensor_new(ndim, shape), *tmp = out ? row_scratch(D) : NULL;
+    if (out && !tmp) {
+        tensor_release(out);
+        return NULL;
+    }
+    for (int64_t r = 0; out && r < out->numel; r++)
+        out->data[r] = pnorm(v->data + r * D, D, p, tmp->data);
+    tensor_release(tmp);
+    RowNormCtx *saved;
+    out = ag_graph_record(out, AG_OP_ROW_NORM, &v, 1, (void **)&saved, sizeof *saved);
+    if (saved) saved->p = p;
+    return out;
+}
+
+static Tensor *row_norm_call(const AgOpArgs *a) {
+    return tensor_row_norm(a->t[0], a->has_num[0] ? a->num[0] : 2.0);
+}
+
+const AgOpInfo ag_op_row_norm = {
+    .id = AG_OP_ROW_NORM, .name = "row_norm", .signature = "row_norm(input, p=2)",
+    .params = "Tn", .help = "||input||_p along the last dimension: triplet_margin_loss's distance",
+    .rule = "grad_input = row_norm_backward(input, output, g)", .backward_name = "RowNormBackward",
+    .call = row_norm_call, .backward = row_norm_backward_fn, .graph_backward = row_norm_graph,
+    .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
+};
+
+/* x ** e, kept in s. */
+static Tensor *gpow(GradTemps *s, Tensor *x, double e) {
+    return ag_grad_tmp(s, tensor_pow(x, ag_grad_num(s, e)));
+}
+
+/* k r^e, 0 where r is 0 for p > 1 (pnorm_grad's 0 where the norm is 0):
+ * a new reference or NULL. */
+static Tensor *norm_scale(Tensor *r, double e, double k, double p) {
+    GradTemps s = {0};
+    Tensor *v = gpow(&s, r, e), *zero = ag_grad_num(&s, 0.0);
+    if (k != 1) v = gmul(&s, ag_grad_num(&s, k), v);
+    if (p < 1) return grad_result(&s, tensor_retain(v));
+    return grad_result(&s, tensor_where(ag_grad_tmp(&s, tensor_eq(r, zero)), zero, v));
+}
+
+/* F(v), pnorm_grad's element factor for finite p != 1: v |v|^(p-2) (p >= 2),
+ * sign(v) |v|^(p-1), 0 at v = 0 for p < 1; and with slope, its derivative
+ * (p-1) |v|^(p-2). A new reference or NULL. */
+static Tensor *norm_factor(Tensor *v, double p, bool slope) {
+    GradTemps s = {0};
+    Tensor *a = ag_grad_tmp(&s, tensor_abs(v));
+    if (slope) return grad_result(&s, tensor_mul(ag_grad_num(&s, p - 1), gpow(&s, a, p - 2)));
+    if (p >= 2) return grad_result(&s, tensor_mul(v, gpow(&s, a, p - 2)));
+    Tensor *f = gmul(&s, ag_grad_tmp(&s, tensor_sign(v)), gpow(&s, a, p - 1));
+    if (p > 1) return grad_result(&s, tensor_retain(f));
+    Tensor *zero = ag_grad_num(&s, 0.0);
+    return grad_result(&s, tensor_where(ag_grad_tmp(&s, tensor_eq(v, zero)), zero, f));
+}
+
+/* The sum of x along its last dimension. Kept in s. */
+static Tensor *sum_last(GradTemps *s, Tensor *x) {
+    int64_t last = x->ndim - 1;
+    return ag_grad_tmp(s, tensor_sum_dims(x, &last, 1, false));
+}
+
+/* row_norm_backward's gradients at p = 1 or inf: grad_gr = sum(gg sign(v))
+ * (p = 1), or sum(gg sign(v) mask) / count (inf: mask the largest |v|). */
+static int row_norm_backward_graph_flat(Function *self, double p, Tensor *gg, Tensor **grads) {
+    GradTemps s = {0};
+    Tensor *v = self->inputs[0], *r = self->inputs[1];
+    Tensor *dir = gmul(&s, gg, ag_grad_tmp(&s, tensor_sign(v)));
+    if (p == 1) {
+        grads[2] = ag_grad_out(&s, tensor_sum_dims(dir, (int64_t[]){v->ndim - 1}, 1, false));
+        return ag_grad_done(&s);
+    }
+    Tensor *top = ag_grad_tmp(&s, tensor_eq(ag_grad_tmp(&s, tensor_abs(v)), along_rows(&s, r)));
+    Tensor *mask = ag_grad_tmp(&s, tensor_logical_or(top, ag_grad_tmp(&s, tensor_ne(v, v))));
+    Tensor *ones = ag_grad_tmp(&s, tensor_to(mask, AG_FLOAT64));
+    grads[2] = ag_grad_out(&s, tensor_div(sum_last(&s, gmul(&s, dir, ones)), sum_last(&s, ones)));
+    return ag_grad_done(&s);
+}
+
+static int row_norm_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    double p = ((const RowNormCtx *)ctx)->p;
+    if (p == 1 || isinf(p))
+        return ag_grad_wanted(self, 2) ? row_norm_backward_graph_flat(self, p, gg, grads) : 0;
+    GradTemps s = {0};
+    Tensor *v = self->inputs[0], *r = self->inputs[1], *gr = self->inputs[2];
+    Tensor *f = ag_grad_tmp(&s, norm_factor(v, p, false));
+    Tensor *scale = ag_grad_tmp(&s, norm_scale(r, 1 - p, 1, p));
+    if (ag_grad_wanted(self, 0)) {
+        Tensor *per = gmul(&s, gmul(&s, gg, ag_grad_tmp(&s, norm_factor(v, p, true))),
+                           along_rows(&s, gr));
+        grads[0] = ag_grad_out(&s, tensor_mul(per, along_rows(&s, scale)));
+    }
+    Tensor *gg_f = sum_last(&s, gmul(&s, gg, f));
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *ds = ag_grad_tmp(&s, norm_scale(r, -p, 1 - p, p));
+        grads[1] = ag_grad_out(&s, tensor_mul(gmul(&s, gg_f, gr), ds));
+    }
+    if (ag_grad_wanted(self, 2)) grads[2] = ag_grad_out(&s, tensor_mul(gg_f, scale));
+    return ag_grad_done(&s);
+}
+
+static void row_norm_backward_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, row_norm_backward_graph);
+}
+
+Tensor *tensor_row_norm_backward(Tensor *v, Tensor *norm, Tensor *grad, double p) {
+    const char *name = "row_norm_backward";
+    if (!v || !norm || !grad) return ag_fail("%s: an argument is NULL", name);
+    int ndim;
+    int64_t shape[AG_MAX_DIMS];
+    if (v->ndim < 1) return ag_fail("%s: v must have a dimension", name);
+    row_shape(v, &ndim, shape);
+    if (!ag_shape_equal(norm->ndim, norm->shape, ndim, shape) ||
+        !ag_shape_equal(grad->ndim, grad->shape, ndim, shape))
+        return ag_fail("%s: norm and grad must have v's shape without its last dimension", name);
+    Tensor *out = ag_tensor_new_like(v);
+    int64_t D = v->shape[v->ndim - 1];
+    for (int64_t r = 0; out && r < norm->numel; r++)
+        pnorm_grad(v->data + r * D, D, p, norm->data[r], grad->data[r], out->data + r * D);
+    RowNormCtx *saved;
+    out = ag_graph_record(out, AG_OP_ROW_NORM_BACKWARD, (Tensor *[]){v, norm, grad}, 3,
+                          (void **)&saved, sizeof *saved);
+    if (saved) saved->p = p;
+    return out;
+}
+
+static Tensor *row_norm_backward_call(const AgOpArgs *a) {
+    return tensor_row_norm_backward(a->t[0], a->t[1], a->t[2], a->has_num[0] ? a->num[0] : 2.0);
+}
+
+const AgOpInfo ag_op_row_norm_backward = {
+    .id = AG_OP_ROW_NORM_BACKWARD, .name = "row_norm_backward",
+    .signature = "row_norm_backward(input, norm, grad, p=2)", .params = "TTTn",
+    .help = "row_norm's gradient (PyTorch's norm_backward along the last dimension)",
+    .rule = "grad_input = gg (p-1) |input|^(p-2) grad s(norm), "
+            "grad_norm = sum(gg F grad) s'(norm), grad_grad = sum(gg F) s(norm) "
+            "(F, s: the gradient's factors)",
+    .backward_name = "RowNormBackwardBackward", .call = row_norm_backward_call,
+    .backward = row_norm_backward_backward, .graph_backward = row_norm_backward_graph,
+    .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
+};
 
 /* An operand's last dimension: 1 for a 0-d one (one row of one value). */
 static int64_t triplet_len(const Tensor *t) { return t->ndim > 0 ? t->shape[t->ndim - 1] : 1; }
@@ -1357,7 +2043,7 @@ static TripletRow triplet_at(const TripletData *d, int64_t r, const LossCtx *c) 
 
 /* dst (own values) = (add ? dst : 0) + sign dv, dv of length D summed into
  * one value when own is 1 (the operand broadcast along the pair's rows:
- * PyTorch's sum_to). */
+ * PyTorch's sum_to, a sum op's order). */
 static void triplet_put(double *dst, int64_t own, const double *dv, int64_t D, double sign,
                         bool add) {
     if (own == D) {
@@ -1368,8 +2054,7 @@ static void triplet_put(double *dst, int64_t own, const double *dv, int64_t D, d
         }
         return;
     }
-    double sum = 0.0;
-    for (int64_t k = 0; k < D; k++) sum += sign * dv[k];
+    double sum = sign * ag_sum(dv, D, 1); /* as PyTorch's sum_to sums */
     dst[0] = add ? dst[0] + sum : sum;
 }
 
@@ -1448,6 +2133,119 @@ static void triplet_backward(Function *self, void *ctx, Tensor *g) {
     }
 }
 
+/* ---- triplet_margin_loss's graph_backward ----
+ * The kernel's rows as recorded ops: each pair's u - v + eps expanded to
+ * the rows (its own last dimension), its distance by row_norm, each
+ * node's gradient by row_norm_backward (pnorm_grad's bits), summed into
+ * the operands in triplet_backward's order. The hinge and min masks are
+ * constants read from the distances, as the kernel reads them. */
+
+typedef enum { AT_LEAST, EQUAL, ABOVE, BELOW } Comparison;
+
+/* A bool constant shaped like d: x[i] compared with y[i] for each element. */
+static Tensor *triplet_mask(GradTemps *s, const Tensor *d, const double *x, const double *y,
+                            Comparison test) {
+    Tensor *m = ag_grad_tmp(s, ag_tensor_new(d->ndim, d->shape));
+    for (int64_t i = 0; m && i < m->numel; i++)
+        m->data[i] = test == AT_LEAST ? x[i] >= y[i]
+                     : test == EQUAL  ? x[i] == y[i]
+                     : test == ABOVE  ? x[i] > y[i]
+                                      : x[i] < y[i];
+    if (m) tensor_set_dtype(m, AG_BOOL);
+    return m;
+}
+
+/* Each node's gradient (new references in out): gz = where(z >= 0, g / n,
+ * 0) to d(a, p), -gz to d(a, n); with swap at::min's backward (ties
+ * split, the larger gets 0). z = (margin + d(a, p)) - dneg, as triplet_row. */
+static int triplet_node_grads(Tensor *g, const LossCtx *c, Tensor *const dist[3], Tensor *out[3]) {
+    GradTemps s = {0};
+    const double *ap = dist[0]->data, *an = dist[1]->data, *pn = c->flag ? dist[2]->data : NULL;
+    Tensor *zs = ag_grad_tmp(&s, ag_tensor_new(dist[0]->ndim, dist[0]->shape));
+    for (int64_t i = 0; zs && i < zs->numel; i++) {
+        double dneg = an[i];
+        if (pn) dneg = isnan(an[i]) || isnan(pn[i]) ? NAN : fmin(an[i], pn[i]);
+        zs->data[i] = (c->param[0] + ap[i]) - dneg;
+    }
+    Tensor *zero = ag_grad_num(&s, 0.0);
+    Tensor *zeros = zs ? ag_grad_tmp(&s, ag_tensor_filled_like(zs, 0.0)) : NULL;
+    Tensor *hinged = zs && zeros ? triplet_mask(&s, zs, zs->data, zeros->data, AT_LEAST) : NULL;
+    Tensor *gz = gwhere(&s, hinged, shared_g(&s, g, c), zero), *to_neg = gneg(&s, gz);
+    Tensor *to_swap = NULL;
+    if (pn) {
+        Tensor *tie = triplet_mask(&s, dist[1], an, pn, EQUAL);
+        Tensor *half = gwhere(&s, tie, gdiv(&s, to_neg, ag_grad_num(&s, 2.0)), to_neg);
+        to_neg = gwhere(&s, triplet_mask(&s, dist[1], an, pn, ABOVE), zero, half);
+        to_swap = gwhere(&s, triplet_mask(&s, dist[1], an, pn, BELOW), zero, half);
+    }
+    Tensor *made[3] = {gz, to_neg, to_swap};
+    for (int k = 0; k < 3; k++) out[k] = s.failed || !made[k] ? NULL : tensor_retain(made[k]);
+    return ag_grad_done(&s);
+}
+
+/* *sum (a new reference, replaced) = *sum + sign dv, or sign dv when empty;
+ * dv summed along its last dimension first when the operand's is 1. */
+static void triplet_add(Tensor **sum, Tensor *dv, double sign, int64_t own) {
+    GradTemps s = {0};
+    Tensor *part = sign > 0 ? dv : gneg(&s, dv);
+    if (own == 1 && dv->ndim > 0 && dv->shape[dv->ndim - 1] > 1)
+        part = ag_grad_tmp(&s, tensor_sum_dims(part, (int64_t[]){dv->ndim - 1}, 1, true));
+    Tensor *r = grad_result(&s, *sum ? tensor_add(*sum, part) : tensor_retain(part));
+    tensor_release(*sum);
+    *sum = r;
+}
+
+/* u - v + eps expanded to the rows (ndim, shape: the rows' shape, whose
+ * last dimension becomes the pair's); kept in s. */
+static Tensor *triplet_vector(GradTemps *s, Tensor *u, Tensor *v, Tensor *eps, int ndim,
+                              const int64_t *shape) {
+    int64_t own[AG_MAX_DIMS];
+    memcpy(own, shape, (size_t)ndim * sizeof *own);
+    int64_t lu = triplet_len(u), lv = triplet_len(v);
+    own[ndim - 1] = lu > lv ? lu : lv;
+    return ag_grad_tmp(s, tensor_expand(gadd(s, gsub(s, u, v), eps), ndim, own));
+}
+
+static int triplet_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    static const int first[3] = {0, 0, 1}, second[3] = {1, 2, 2};
+    const LossCtx *c = ctx;
+    Tensor *const *in = self->inputs;
+    int ndim, nodes = c->flag ? 3 : 2;
+    int64_t shape[AG_MAX_DIMS];
+    if (triplet_shape(self->inputs, &ndim, shape) != 0) return -1;
+    GradTemps s = {0};
+    Tensor *eps = ag_grad_num(&s, c->param[2]), *vec[3] = {0}, *dist[3] = {0}, *gnode[3] = {0};
+    for (int k = 0; k < nodes; k++) {
+        vec[k] = triplet_vector(&s, in[first[k]], in[second[k]], eps, ndim, shape);
+        dist[k] = ag_grad_tmp(&s, tensor_row_norm(vec[k], c->param[1]));
+    }
+    if (!s.failed && triplet_node_grads(g, c, dist, gnode) != 0) ag_grad_note(&s, NULL);
+    for (int k = 0; k < 3; k++)
+        if (gnode[k]) ag_grad_tmp(&s, gnode[k]);
+    /* triplet_backward's order: later nodes first, each to its first
+     * operand, then its second; an operand passed twice sums in one */
+    int buf[3];
+    for (int k = 0; k < 3; k++) {
+        buf[k] = k;
+        for (int j = k - 1; j >= 0; j--)
+            if (in[j] == in[k]) buf[k] = j;
+    }
+    Tensor *sum[3] = {NULL, NULL, NULL};
+    for (int k = nodes - 1; k >= 0 && !s.failed; k--) {
+        Tensor *dv =
+            ag_grad_tmp(&s, tensor_row_norm_backward(vec[k], dist[k], gnode[k], c->param[1]));
+        if (!dv) break;
+        triplet_add(&sum[buf[first[k]]], dv, 1.0, triplet_len(in[first[k]]));
+        triplet_add(&sum[buf[second[k]]], dv, -1.0, triplet_len(in[second[k]]));
+    }
+    for (int k = 0; k < 3; k++) {
+        if (buf[k] == k && ag_grad_wanted(self, k) && !s.failed)
+            grads[k] = ag_grad_out(&s, tensor_retain(sum[k]));
+        tensor_release(sum[k]);
+    }
+    return ag_grad_done(&s);
+}
+
 Tensor *tensor_triplet_margin_loss(Tensor *anchor, Tensor *positive, Tensor *negative,
                                    double margin, double p, double eps, bool swap,
                                    AgReduction reduction) {
@@ -1487,6 +2285,6 @@ const AgOpInfo ag_op_triplet_margin_loss = {
     .rule = "grad_anchor = g / n * (u(a - p) - u(a - n)) where the loss > 0 (u: the p-norm's "
             "gradient), grad_positive = -g / n * u(a - p), grad_negative = g / n * u(a - n)",
     .backward_name = "TripletMarginLossBackward", .call = triplet_call,
-    .backward = triplet_backward,
+    .backward = triplet_backward, .graph_backward = triplet_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
 };

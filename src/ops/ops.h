@@ -17,6 +17,7 @@
     /* binary.c */                                                             \
     X(ADD, add) X(SUB, sub) X(MUL, mul) X(DIV, div) X(POW, pow)                \
     X(TANH_BACKWARD, tanh_backward)                                            \
+    X(XLOGY, xlogy)                                                            \
     /* compare.c */                                                            \
     X(REMAINDER, remainder) X(FLOOR_DIVIDE, floor_divide)                      \
     X(EQ, eq) X(NE, ne) X(LT, lt) X(LE, le) X(GT, gt) X(GE, ge)                \
@@ -58,6 +59,8 @@
     X(HINGE_EMBEDDING_LOSS, hinge_embedding_loss)                              \
     X(COSINE_EMBEDDING_LOSS, cosine_embedding_loss)                            \
     X(TRIPLET_MARGIN_LOSS, triplet_margin_loss)                                \
+    X(CROSS_ENTROPY_BACKWARD, cross_entropy_backward)                          \
+    X(ROW_NORM, row_norm) X(ROW_NORM_BACKWARD, row_norm_backward)              \
     /* index.c, join.c */                                                      \
     X(SELECT, select) X(INDEX, index) X(INDEX_SCATTER, index_scatter)          \
     X(STACK, stack) X(CAT, cat)                                                \

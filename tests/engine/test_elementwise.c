@@ -508,7 +508,32 @@ static void test_elementwise_errors(void) {
     for (int i = 0; i < 9; i++) tensor_release(t[i]);
 }
 
+static Tensor *build_xlogy(Tensor **in, const void *arg) {
+    (void)arg;
+    return tensor_xlogy(in[0], in[1]);
+}
+
+/* xlogy (kl_div's hidden gradient op): b > 0, broadcasting (a away from
+ * 0, where PyTorch's grad_a is 0, not log(b)); its values are libm's
+ * a * log(b), 0 where a is 0. */
+static void test_xlogy(void) {
+    Tensor *a = test_uniform(-2, 2, true, SHAPE(3, 4)), *b = test_uniform(0.1, 3, true, SHAPE(4));
+    fd_check("xlogy", build_xlogy, NULL, (Tensor *[]){a, b}, 2);
+    a->data[1] = a->data[6] = 0.0;
+    Tensor *y = tensor_xlogy(a, b);
+    bool ok = y != NULL;
+    for (int64_t i = 0; ok && i < 12; i++)
+        ok = y->data[i] == (a->data[i] == 0 ? 0.0 : a->data[i] * log(b->data[i % 4]));
+    CHECK(ok, "xlogy(a, b) is a log(b), 0 where a is 0: %s", ag_error());
+    Tensor *zero = tensor_zeros(SHAPE(1), false), *nan = tensor_scalar(NAN);
+    Tensor *n = tensor_xlogy(zero, nan);
+    CHECK(n && isnan(n->data[0]), "xlogy(0, nan) is nan, as PyTorch's");
+    Tensor *t[] = {a, b, y, zero, nan, n};
+    for (int i = 0; i < 6; i++) tensor_release(t[i]);
+}
+
 void test_elementwise(void) {
+    test_xlogy();
     test_sigmoid_values();
     test_activation_fd();
     test_select_fd();

@@ -342,6 +342,39 @@ static void test_class_losses(void) {
     release_all(all, 6);
 }
 
+typedef struct {
+    AgReduction reduction;
+    Tensor *classes;
+} ClassGrad;
+
+static Tensor *build_cross_entropy_backward(Tensor **in, const void *arg) {
+    const ClassGrad *c = arg;
+    return tensor_cross_entropy_backward(in[0], in[1], c->classes, c->reduction);
+}
+
+/* cross_entropy_backward (cross_entropy's hidden gradient op): its grad
+ * and input differentiated, each reduction, (N, C), (C,) and (N, C, d). */
+static void test_cross_entropy_backward(void) {
+    Tensor *x[3] = {test_uniform(-3, 1, true, SHAPE(4, 5)), test_uniform(-3, 1, true, SHAPE(5)),
+                    test_uniform(-3, 1, true, SHAPE(2, 3, 4))};
+    Tensor *c[3] = {tensor_create(1, (int64_t[]){4}, (double[]){0, 4, 2, 2}, false),
+                    tensor_scalar(3),
+                    tensor_create(2, (int64_t[]){2, 4}, (double[]){0, 2, 1, 1, 2, 0, 0, 1}, false)};
+    for (int k = 0; k < 3; k++)
+        for (int r = 0; r < 3; r++) {
+            ClassGrad arg = {(AgReduction)r, c[k]};
+            bool none = r == AG_REDUCTION_NONE;
+            Tensor *g = test_uniform(0.5, 1.5, true, none ? c[k]->ndim : 0, c[k]->shape);
+            char label[64];
+            snprintf(label, sizeof label, "cross_entropy_backward %dd, reduction='%s'", x[k]->ndim,
+                     REDUCTIONS[r]);
+            fd_check(label, build_cross_entropy_backward, &arg, (Tensor *[]){g, x[k]}, 2);
+            tensor_release(g);
+        }
+    release_all(x, 3);
+    release_all(c, 3);
+}
+
 /* cos(a, b) of n values, as the loss computes it (eps included). */
 static double cosine(const double *a, const double *b, int64_t n) {
     double p = 0, m1 = 1e-12, m2 = 1e-12;
@@ -380,6 +413,35 @@ static void test_cosine(void) {
     }
     tensor_release(y);
     tensor_release(y0);
+}
+
+/* cosine_embedding_loss with a broadcast input, a (1, 3) and a (5, 1)
+ * against b (5, 3) (p summed over the broadcast rows, m1 over a's own):
+ * each row's cos moved 0.02 from the margin 0. */
+static void test_cosine_broadcast(void) {
+    Tensor *y = tensor_create(1, (int64_t[]){5}, (double[]){1, -1, -1, 0, -1}, false);
+    Tensor *ones = tensor_create(1, (int64_t[]){5}, (double[]){1, 1, 1, 1, 1}, false);
+    Tensor *as[2] = {test_uniform(-1, 1, true, SHAPE(1, 3)),
+                     test_uniform(-1, 1, true, SHAPE(5, 1))};
+    for (int k = 0; k < 2; k++) {
+        Tensor *b = test_uniform(-1, 1, true, SHAPE(5, 3)), *a = tensor_copy(as[k]);
+        for (bool moved = true; moved;) { /* cos = 1 - loss where y is 1 */
+            Tensor *bc = tensor_copy(b);
+            Tensor *l = tensor_cosine_embedding_loss(a, bc, ones, 0.0, AG_REDUCTION_NONE);
+            moved = false;
+            for (int64_t r = 0; l && r < 5; r++)
+                if (fabs(1 - l->data[r]) < 0.02) b->data[3 * r] += 0.05, moved = true;
+            tensor_release(l);
+            tensor_release(bc);
+        }
+        LossSpec spec = {.loss = "cosine_embedding_loss", .numbers = {0.0}, .slot = {0, 1, 2, -1}};
+        fd_losses(spec, (Tensor *[]){as[k], b, y}, 3, k ? "input1 (5, 1)" : "input1 (1, 3)");
+        tensor_release(a);
+        tensor_release(b);
+    }
+    release_all(as, 2);
+    tensor_release(y);
+    tensor_release(ones);
 }
 
 /* ||v||_p of n values. */
@@ -471,6 +533,56 @@ static void test_triplet(void) {
     }
 }
 
+static Tensor *build_row_norm(Tensor **in, const void *arg) {
+    return tensor_row_norm(in[0], *(const double *)arg);
+}
+
+static Tensor *build_row_norm_backward(Tensor **in, const void *arg) {
+    return tensor_row_norm_backward(in[0], in[1], in[2], *(const double *)arg);
+}
+
+/* row_norm and row_norm_backward (triplet_margin_loss's hidden ops) for
+ * each p, v away from 0 and its largest |v| apart. row_norm_backward
+ * differentiates v, norm and grad apart (norm an input of its own); at
+ * p = inf only grad, its mask moving with v and norm. */
+static void test_row_norm(void) {
+    static const double ps[] = {2, 1, 1.5, 3, 0.5, INFINITY};
+    for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+        Tensor *v = test_uniform(0.2, 1, true, SHAPE(3, 4));
+        for (int64_t i = 0; i < 12; i++) /* signs mixed, |v| 0.1 apart within each row */
+            v->data[i] = (i % 3 ? 1 : -1) * (0.3 + 0.1 * (double)(i % 4) + 0.01 * v->data[i]);
+        char label[64];
+        snprintf(label, sizeof label, "row_norm p=%g", ps[k]);
+        fd_check(label, build_row_norm, &ps[k], &v, 1);
+        Tensor *norm = tensor_row_norm(v, ps[k]), *r = tensor_copy(norm);
+        Tensor *g = test_uniform(0.5, 1.5, true, SHAPE(3));
+        tensor_set_requires_grad(r, !isinf(ps[k]));
+        tensor_set_requires_grad(v, !isinf(ps[k]));
+        snprintf(label, sizeof label, "row_norm_backward p=%g", ps[k]);
+        fd_check(label, build_row_norm_backward, &ps[k], (Tensor *[]){v, r, g}, 3);
+        Tensor *all[] = {v, norm, r, g};
+        release_all(all, 4);
+    }
+}
+
+/* triplet_margin_loss with operands broadcast along the last dimension:
+ * anchor (4, 1) against positive and negative (4, 3). */
+static void test_triplet_last_broadcast(void) {
+    Tensor *a = test_uniform(-1, 1, true, SHAPE(4, 1)), *p = test_uniform(-1, 1, true, SHAPE(4, 3));
+    Tensor *n = test_uniform(-1, 1, true, SHAPE(4, 3));
+    for (int64_t r = 0; r < 4; r++) /* every row's differences 0.02 from 0 and from the hinge */
+        for (int tries = 0; tries < 1000; tries++) {
+            double ar[3] = {a->data[r], a->data[r], a->data[r]};
+            if (triplet_row_smooth(ar, p->data + 3 * r, n->data + 3 * r, 3, 2, 0.5, false)) break;
+            for (int k = 0; k < 3; k++) n->data[3 * r + k] += 0.0371 * (k + 1) - 0.05;
+        }
+    LossSpec spec = {.loss = "triplet_margin_loss", .numbers = {0.5, 2, 1e-6},
+                     .slot = {0, 1, 2, -1}};
+    fd_losses(spec, (Tensor *[]){a, p, n}, 3, "anchor (4, 1)");
+    Tensor *all[] = {a, p, n};
+    release_all(all, 3);
+}
+
 void test_losses(void) {
     test_pytorch_cases();
     test_regression_losses();
@@ -478,6 +590,10 @@ void test_losses(void) {
     test_kl_div();
     test_hinge();
     test_class_losses();
+    test_cross_entropy_backward();
     test_cosine();
+    test_cosine_broadcast();
     test_triplet();
+    test_triplet_last_broadcast();
+    test_row_norm();
 }
