@@ -98,6 +98,7 @@ struct Tensor {
     Tensor *staged_grad;
     Tensor *staged_next;
     Tensor *base;                /* the tensor whose elements these are, or NULL (above) */
+    struct AgHook *hooks;        /* tensor_register_hook's, in order; NULL: none */
 };
 
 /* A recorded operation. Lives in the arena until backward (or ag_graph_free)
@@ -782,6 +783,21 @@ int ag_backward(int n, Tensor *const *ys, Tensor *const *grads, unsigned graph_f
  * running frees the arena unless the graph is retained. */
 int ag_grad(int n, Tensor *const *outputs, Tensor *const *grad_outputs, int num_inputs,
             Tensor *const *inputs, unsigned graph_flags, bool allow_unused, Tensor **grads);
+/* A gradient hook (PyTorch's Tensor.register_hook): called with the
+ * gradient computed for the tensor it is registered on (borrowed; a leaf's
+ * whole sum, once backward has it, before it reaches .grad or autograd.grad's
+ * result; an intermediate's before its Function runs). Returns NULL to
+ * keep the gradient, or a new reference to use instead (same shape);
+ * *failed = true stops backward (every .grad as before). Grad mode is off
+ * while it runs, on under AG_CREATE_GRAPH. */
+typedef Tensor *(*AgHookFn)(void *ctx, Tensor *grad, bool *failed);
+/* Registers fn on t (a tensor that requires grad); hooks run in the order
+ * registered, each on the last one's result. release(ctx) (NULL: none)
+ * when the hook is removed or t freed. Returns a handle > 0, or -1 with
+ * a message (ctx released). */
+int tensor_register_hook(Tensor *t, AgHookFn fn, void *ctx, void (*release)(void *ctx));
+/* Removes the hook of that handle from t; false if t has none such. */
+bool tensor_remove_hook(Tensor *t, int handle);
 /* A client's backward for ag_custom_function: grads[i] gets the gradient
  * of input i (a new reference, or NULL for none) from grad_output, the
  * gradient of the output (borrowed). Runs with grad mode off in a

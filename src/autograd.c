@@ -915,6 +915,44 @@ static void capture(const Run *run, const Function *fn, Tensor *grad) {
         if (run->want[i] == fn->output && !run->got[i]) run->got[i] = tensor_retain(grad);
 }
 
+int ag_run_hooks(const Tensor *t, Tensor **grad) {
+    bool was_enabled = ag_set_grad_enabled(creating_graph); /* nothing recorded counts (record) */
+    int rc = 0;
+    for (const AgHook *h = t->hooks; h && rc == 0; h = h->next) {
+        bool failed = false;
+        Tensor *r = h->fn(h->ctx, *grad, &failed);
+        if (failed) {
+            tensor_release(r);
+            rc = -1;
+        } else if (r) {
+            tensor_release(*grad);
+            *grad = r;
+        }
+    }
+    ag_set_grad_enabled(was_enabled);
+    if (rc != 0) tensor_release(*grad), *grad = NULL;
+    return rc;
+}
+
+/* An intermediate's hooks, on its whole gradient before its Function runs;
+ * one that retains its .grad keeps what the hooks made (PyTorch runs
+ * retain_grad's hook last). Returns 0 or -1. */
+static int hook_intermediate(Tensor *out, Tensor **grad) {
+    if (ag_run_hooks(out, grad) != 0) return -1;
+    if (out->retains_grad) {
+        tensor_release(out->staged_grad);
+        out->staged_grad = tensor_retain(*grad);
+    }
+    return 0;
+}
+
+/* The leaves' hooks, on each staged (whole) gradient. Returns 0 or -1. */
+static int hook_leaves(void) {
+    for (Tensor *t = staged_leaves; t; t = t->staged_next)
+        if (t->hooks && !t->retains_grad && ag_run_hooks(t, &t->staged_grad) != 0) return -1;
+    return 0;
+}
+
 /* Runs graph (an op's backward in recorded ops) for fn and hands the
  * gradients it made to ag_accumulate_grad (which, creating a graph, sums
  * them by recorded adds). Returns 0 or -1. */
@@ -971,6 +1009,7 @@ static int run_backward(Function *const *roots, int n, Function **stack, const R
             return -1;
         }
         if (!out->retains_grad) out->grad = NULL; /* (7) intermediate gradients do not survive */
+        if (grad_output && out->hooks && hook_intermediate(out, &grad_output) != 0) return -1;
         if (grad_output && run->num_capture) capture(run, fn, grad_output);
         if (grad_output && trace_fn)
             trace((AgTraceEvent){.kind = AG_TRACE_APPLY, .fn = fn, .grad = grad_output});
@@ -1145,6 +1184,7 @@ static int seed_and_run(int n, Tensor *const *ys, Tensor *const *grads, const Ru
         }
     }
     if (rc == 0 && num_roots > 0) rc = differentiate(roots, num_roots, run);
+    if (rc == 0) rc = hook_leaves();
     if (roots != inline_roots) free(roots);
     return rc;
 }

@@ -284,6 +284,17 @@ static inline Tensor *ag_grad_num(GradTemps *s, double v) {
  * calls it, so that each row keeps a backward of its own (the engine finds
  * a Function's row by it). */
 void ag_apply_by_graph(Function *fn, void *ctx, Tensor *grad_output, GraphApplyFn graph);
+/* A registered gradient hook (tensor_register_hook), one of a tensor's list. */
+typedef struct AgHook {
+    AgHookFn fn;
+    void *ctx;
+    void (*release)(void *ctx);
+    int handle;
+    struct AgHook *next;
+} AgHook;
+/* Runs t's hooks on *grad (taken; replaced by their result). Returns 0,
+ * or -1 (*grad released and NULL) when one failed. (autograd.c) */
+int ag_run_hooks(const Tensor *t, Tensor **grad);
 /* Releases a custom Function's client ctx (ops/custom.c; nothing for any
  * other Function): when its graph is freed. */
 void ag_custom_release(Function *fn);

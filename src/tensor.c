@@ -288,6 +288,7 @@ static void tensor_free(Tensor *t) {
      * tell it, so nothing reads the freed tensor through fn->output. */
     if (t->grad_fn) ag_graph_output_freed(t);
     tensor_release(t->grad);
+    while (t->hooks) tensor_remove_hook(t, t->hooks->handle);
     live_tensors--;
     Tensor *base = t->base;
     size_t size = base ? HEADER_BYTES : block_size(t->numel * (int64_t)sizeof(double));
@@ -667,4 +668,39 @@ int tensor_set_grad(Tensor *t, const Tensor *grad) {
     tensor_release(t->grad);
     t->grad = copy;
     return 0;
+}
+
+/* ======================================================================
+ * Gradient hooks (run by backward: autograd.c)
+ * ====================================================================== */
+
+int tensor_register_hook(Tensor *t, AgHookFn fn, void *ctx, void (*release)(void *ctx)) {
+    static int last_handle;
+    const char *why = !t || !fn ? "register_hook: tensor or hook is NULL"
+                      : !t->requires_grad ? "cannot register a hook on a tensor that doesn't "
+                                            "require gradient"
+                                          : NULL;
+    AgHook *h = why ? NULL : malloc(sizeof *h);
+    if (!h) {
+        if (release) release(ctx);
+        ag_fail("%s", why ? why : "register_hook: out of memory");
+        return -1;
+    }
+    *h = (AgHook){.fn = fn, .ctx = ctx, .release = release, .handle = ++last_handle};
+    AgHook **end = &t->hooks;
+    while (*end) end = &(*end)->next;
+    *end = h;
+    return h->handle;
+}
+
+bool tensor_remove_hook(Tensor *t, int handle) {
+    for (AgHook **link = t ? &t->hooks : NULL; link && *link; link = &(*link)->next) {
+        AgHook *h = *link;
+        if (h->handle != handle) continue;
+        *link = h->next;
+        if (h->release) h->release(h->ctx);
+        free(h);
+        return true;
+    }
+    return false;
 }

@@ -259,7 +259,62 @@ static void test_custom_function(void) {
     for (int i = 0; i < 3; i++) tensor_release(all[i]);
 }
 
+/* Hooks: a hook's result replaces the gradient (an intermediate's flows
+ * on to the leaves, a leaf's reaches .grad), hooks chain in order, a
+ * removed one no longer runs, and a failing one stops backward with every
+ * .grad as it was. */
+static int hook_calls, hook_releases;
+
+static Tensor *scale_hook(void *ctx, Tensor *grad, bool *failed) {
+    (void)failed;
+    hook_calls++;
+    Tensor *k = tensor_scalar(*(const double *)ctx), *r = tensor_mul(grad, k);
+    tensor_release(k);
+    return r;
+}
+
+static Tensor *failing_hook(void *ctx, Tensor *grad, bool *failed) {
+    (void)ctx, (void)grad;
+    *failed = true;
+    return NULL;
+}
+
+static void count_release(void *ctx) {
+    (void)ctx;
+    hook_releases++;
+}
+
+static void test_hooks(void) {
+    static const double two = 2, ten = 10;
+    Tensor *x = x3(), *h = tensor_mul(x, x), *y = tensor_sum(h); /* dy/dx = 2x */
+    hook_calls = hook_releases = 0;
+    int a = tensor_register_hook(h, scale_hook, (void *)&two, count_release);
+    int b = tensor_register_hook(x, scale_hook, (void *)&ten, count_release);
+    CHECK(a > 0 && b > a, "handles: %d %d", a, b);
+    CHECK(backward(y) == 0 && x->grad && hook_calls == 2, "backward runs both hooks: %s",
+          ag_error());
+    bool ok = true;
+    for (int i = 0; i < 3; i++) ok = ok && x->grad->data[i] == 2 * 2 * x->data[i] * 10;
+    CHECK(ok, "x.grad = 10 (2 (2x)): the intermediate's hook, then the leaf's");
+    CHECK(tensor_remove_hook(x, b) && !tensor_remove_hook(x, b) && hook_releases == 1,
+          "a removed hook is released, once");
+    tensor_zero_grad(x);
+    Tensor *h2 = tensor_mul(x, x), *y2 = tensor_sum(h2);
+    tensor_register_hook(h2, failing_hook, NULL, NULL);
+    CHECK(backward(y2) == -1 && x->grad == NULL, "a failing hook stops backward, x.grad as it was");
+    Tensor *all[] = {x, h, y, h2, y2};
+    for (int i = 0; i < 5; i++) tensor_release(all[i]);
+    ag_graph_free();
+    CHECK(hook_releases == 2, "a freed tensor releases its hooks (%d)", hook_releases);
+    Tensor *c = tensor_scalar(1);
+    CHECK(tensor_register_hook(c, scale_hook, NULL, count_release) == -1 && hook_releases == 3 &&
+              strstr(ag_error(), "doesn't require gradient"),
+          "no hook on a constant: %s", ag_error());
+    tensor_release(c);
+}
+
 void test_graph(void) {
+    test_hooks();
     test_custom_function();
     test_cube_to_third_order();
     test_tanh_to_fourth_order();
