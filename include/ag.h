@@ -367,6 +367,14 @@ Tensor *tensor_relu6(Tensor *x);
 Tensor *tensor_hardsigmoid(Tensor *x);
 Tensor *tensor_hardswish(Tensor *x);
 Tensor *tensor_softplus(Tensor *x, double beta, double threshold);
+/* The gradients g * f'(x) of elu, gelu, silu and softplus, with the
+ * activation's numbers, as ops of their own so that they can be
+ * differentiated again (PyTorch's elu_backward, gelu_backward, ...): the
+ * first-order kernels' bits. g and x have one shape. */
+Tensor *tensor_elu_backward(Tensor *g, Tensor *x, double alpha);
+Tensor *tensor_gelu_backward(Tensor *g, Tensor *x, bool tanh_form);
+Tensor *tensor_silu_backward(Tensor *g, Tensor *x);
+Tensor *tensor_softplus_backward(Tensor *g, Tensor *x, double beta, double threshold);
 
 /* Reductions over a set of dimensions, PyTorch 1.13's: dims holds ndims
  * distinct axes (negative ones counted from the end); ndims == 0 (dims may

@@ -34,6 +34,8 @@
     X(LEAKY_RELU, leaky_relu) X(ELU, elu) X(GELU, gelu) X(SILU, silu)          \
     X(RELU6, relu6) X(HARDSIGMOID, hardsigmoid) X(HARDSWISH, hardswish)        \
     X(SOFTPLUS, softplus)                                                      \
+    X(ELU_BACKWARD, elu_backward) X(GELU_BACKWARD, gelu_backward)              \
+    X(SILU_BACKWARD, silu_backward) X(SOFTPLUS_BACKWARD, softplus_backward)    \
     /* select.c */                                                             \
     X(CLAMP, clamp) X(WHERE, where) X(MINIMUM, minimum) X(MAXIMUM, maximum)    \
     /* reduce.c, extreme.c */                                                  \
