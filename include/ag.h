@@ -469,6 +469,11 @@ Tensor *tensor_log_softmax(Tensor *x, int axis);
  * kernel's values); an integral or bool x gives int64. */
 Tensor *tensor_cumsum(Tensor *x, int64_t dim);
 Tensor *tensor_cumprod(Tensor *x, int64_t dim);
+/* Their gradient kernels as ops of their own, so that they can be
+ * differentiated again: the reversed cumsum of g along dim, and cumprod's
+ * gradient g (x's shape) at x. */
+Tensor *tensor_cumsum_backward(Tensor *g, int64_t dim);
+Tensor *tensor_cumprod_backward(Tensor *g, Tensor *x, int64_t dim);
 
 /* Comparisons: 1. where true, 0. where false; constants (no gradient flows
  * through a comparison). Broadcasting. */

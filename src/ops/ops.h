@@ -61,6 +61,7 @@
     X(SELECT, select) X(INDEX, index) X(STACK, stack) X(CAT, cat)              \
     /* cumulative.c */                                                         \
     X(CUMSUM, cumsum) X(CUMPROD, cumprod)                                      \
+    X(CUMSUM_BACKWARD, cumsum_backward) X(CUMPROD_BACKWARD, cumprod_backward)  \
     /* ../dtype.c */                                                           \
     X(TO, to)
 
