@@ -55,7 +55,8 @@ static Tensor *grad_op_forward(int op, BackwardBlock f, BackwardBlock tail, Tens
     return dx;
 }
 
-/* grad_x of a gradient op: gg * g * f'' (f'' new, taken), in t. */
+/* grad_x of a gradient op, (gg * g) * f'': a new reference; f'' (a new
+ * reference or NULL) is taken, held in t. */
 static Tensor *times_gg_g(GradTemps *t, Tensor *gg, Tensor *g, Tensor *second) {
     ag_grad_tmp(t, second);
     return tensor_mul(ag_grad_tmp(t, tensor_mul(gg, g)), second);
@@ -174,7 +175,8 @@ static int elu_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **gr
     if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&t, tensor_elu_backward(gg, x, p[0]));
     if (ag_grad_wanted(self, 1)) {
         Tensor *e = ag_grad_tmp(&t, tensor_exp(x));
-        Tensor *term = ag_grad_tmp(&t, times_gg_g(&t, gg, g, tensor_mul(ag_grad_num(&t, p[0]), e)));
+        Tensor *second = tensor_mul(ag_grad_num(&t, p[0]), e);
+        Tensor *term = ag_grad_tmp(&t, times_gg_g(&t, gg, g, second));
         Tensor *negative = ag_grad_tmp(&t, tensor_le(x, zero));
         grads[1] = ag_grad_out(&t, tensor_where(negative, term, zero));
     }
@@ -353,9 +355,12 @@ static int gelu_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 static Tensor *gelu_second(Tensor *x) {
     GradTemps t = {0};
     Tensor *x_sq = ag_grad_tmp(&t, tensor_mul(x, x));
-    Tensor *q = ag_grad_tmp(&t, tensor_exp(ag_grad_tmp(&t, tensor_mul(x_sq, ag_grad_num(&t, -0.5)))));
-    Tensor *pdf = ag_grad_tmp(&t, tensor_mul(ag_grad_num(&t, TWO_OVER_SQRT_PI * SQRT_HALF * 0.5), q));
-    Tensor *r = ag_grad_out(&t, tensor_mul(pdf, ag_grad_tmp(&t, tensor_sub(ag_grad_num(&t, 2.0), x_sq))));
+    Tensor *half_sq = ag_grad_tmp(&t, tensor_mul(x_sq, ag_grad_num(&t, -0.5)));
+    Tensor *q = ag_grad_tmp(&t, tensor_exp(half_sq));
+    Tensor *beta = ag_grad_num(&t, TWO_OVER_SQRT_PI * SQRT_HALF * 0.5); /* 1 / sqrt(2 pi) */
+    Tensor *pdf = ag_grad_tmp(&t, tensor_mul(beta, q));
+    Tensor *two_minus = ag_grad_tmp(&t, tensor_sub(ag_grad_num(&t, 2.0), x_sq));
+    Tensor *r = ag_grad_out(&t, tensor_mul(pdf, two_minus));
     return ag_grad_done(&t) == 0 ? r : NULL;
 }
 
@@ -367,7 +372,8 @@ static Tensor *gelu_tanh_second(Tensor *x) {
     Tensor *x_sq = ag_grad_tmp(&t, tensor_mul(x, x));
     Tensor *c = ag_grad_tmp(&t, tensor_mul(ag_grad_num(&t, 3.0 * GELU_KAPPA), x_sq));
     Tensor *x_cubed = ag_grad_tmp(&t, tensor_mul(x_sq, x));
-    Tensor *inner = ag_grad_tmp(&t, tensor_add(x, ag_grad_tmp(&t, tensor_mul(ag_grad_num(&t, GELU_KAPPA), x_cubed))));
+    Tensor *cubic = ag_grad_tmp(&t, tensor_mul(ag_grad_num(&t, GELU_KAPPA), x_cubed));
+    Tensor *inner = ag_grad_tmp(&t, tensor_add(x, cubic));
     Tensor *th = ag_grad_tmp(&t, tensor_tanh(ag_grad_tmp(&t, tensor_mul(k, inner))));
     Tensor *sech_sq = ag_grad_tmp(&t, tensor_sub(one, ag_grad_tmp(&t, tensor_mul(th, th))));
     Tensor *du = ag_grad_tmp(&t, tensor_mul(k, ag_grad_tmp(&t, tensor_add(one, c))));
@@ -395,8 +401,10 @@ static int gelu_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **g
     Tensor *g = self->inputs[0], *x = self->inputs[1];
     if (ag_grad_wanted(self, 0))
         grads[0] = ag_grad_out(&t, tensor_gelu_backward(gg, x, p[0] != 0.0));
-    if (ag_grad_wanted(self, 1))
-        grads[1] = ag_grad_out(&t, times_gg_g(&t, gg, g, p[0] != 0.0 ? gelu_tanh_second(x) : gelu_second(x)));
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *second = p[0] != 0.0 ? gelu_tanh_second(x) : gelu_second(x);
+        grads[1] = ag_grad_out(&t, times_gg_g(&t, gg, g, second));
+    }
     return ag_grad_done(&t);
 }
 
@@ -541,7 +549,8 @@ const AgOpInfo ag_op_silu = UNARY_ROW(SILU, silu, "x * sigmoid(x) (swish)",
 
 const AgOpInfo ag_op_silu_backward = {
     .id = AG_OP_SILU_BACKWARD, .name = "silu_backward", .signature = "silu_backward(grad, input)",
-    .params = "TT", .help = "silu's gradient grad * silu'(input), an op so it can be differentiated",
+    .params = "TT",
+    .help = "silu's gradient grad * silu'(input), an op so it can be differentiated",
     .rule = "grad_grad = silu_backward(gg, input), grad_input = gg * grad * s (1 - s) "
             "(2 + input (1 - 2 s)), s = sigmoid(input)",
     .backward_name = "SiluBackwardBackward", .binary = tensor_silu_backward,
@@ -625,8 +634,9 @@ static int hardsigmoid_graph(Function *self, void *ctx, Tensor *g, Tensor **grad
     (void)ctx;
     GradTemps t = {0};
     Tensor *x = self->inputs[0];
-    Tensor *inside = ag_grad_tmp(&t, tensor_logical_and(ag_grad_tmp(&t, tensor_gt(x, ag_grad_num(&t, -3.0))),
-                                                        ag_grad_tmp(&t, tensor_lt(x, ag_grad_num(&t, 3.0)))));
+    Tensor *above = ag_grad_tmp(&t, tensor_gt(x, ag_grad_num(&t, -3.0)));
+    Tensor *below = ag_grad_tmp(&t, tensor_lt(x, ag_grad_num(&t, 3.0)));
+    Tensor *inside = ag_grad_tmp(&t, tensor_logical_and(above, below));
     Tensor *scaled = ag_grad_tmp(&t, tensor_mul(g, ag_grad_num(&t, ONE_SIXTH_FLOAT)));
     grads[0] = ag_grad_out(&t, tensor_where(inside, scaled, ag_grad_num(&t, 0.0)));
     return ag_grad_done(&t);
@@ -672,10 +682,11 @@ static int hardswish_graph(Function *self, void *ctx, Tensor *g, Tensor **grads)
     (void)ctx;
     GradTemps t = {0};
     Tensor *x = self->inputs[0];
-    Tensor *slope = ag_grad_tmp(&t, tensor_add(ag_grad_tmp(&t, tensor_div(x, ag_grad_num(&t, 3.0))),
-                                               ag_grad_num(&t, 0.5)));
-    Tensor *middle = ag_grad_tmp(&t, tensor_where(ag_grad_tmp(&t, tensor_le(x, ag_grad_num(&t, 3.0))),
-                                                  ag_grad_tmp(&t, tensor_mul(g, slope)), g));
+    Tensor *third = ag_grad_tmp(&t, tensor_div(x, ag_grad_num(&t, 3.0)));
+    Tensor *slope = ag_grad_tmp(&t, tensor_add(third, ag_grad_num(&t, 0.5)));
+    Tensor *inside = ag_grad_tmp(&t, tensor_le(x, ag_grad_num(&t, 3.0)));
+    Tensor *sloped = ag_grad_tmp(&t, tensor_mul(g, slope));
+    Tensor *middle = ag_grad_tmp(&t, tensor_where(inside, sloped, g));
     Tensor *low = ag_grad_tmp(&t, tensor_lt(x, ag_grad_num(&t, -3.0)));
     grads[0] = ag_grad_out(&t, tensor_where(low, ag_grad_num(&t, 0.0), middle));
     return ag_grad_done(&t);
@@ -764,8 +775,10 @@ static int softplus_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor
     if (ag_grad_wanted(self, 1)) {
         Tensor *bx = ag_grad_tmp(&t, tensor_mul(x, ag_grad_num(&t, p[0])));
         Tensor *s = ag_grad_tmp(&t, tensor_sigmoid(bx));
-        Tensor *ds = ag_grad_tmp(&t, tensor_mul(s, ag_grad_tmp(&t, tensor_sub(ag_grad_num(&t, 1.0), s))));
-        Tensor *term = ag_grad_tmp(&t, times_gg_g(&t, gg, g, tensor_mul(ag_grad_num(&t, p[0]), ds)));
+        Tensor *one_minus = ag_grad_tmp(&t, tensor_sub(ag_grad_num(&t, 1.0), s));
+        Tensor *ds = ag_grad_tmp(&t, tensor_mul(s, one_minus));
+        Tensor *second = tensor_mul(ag_grad_num(&t, p[0]), ds);
+        Tensor *term = ag_grad_tmp(&t, times_gg_g(&t, gg, g, second));
         Tensor *linear = ag_grad_tmp(&t, tensor_gt(bx, ag_grad_num(&t, p[1])));
         grads[1] = ag_grad_out(&t, tensor_where(linear, ag_grad_num(&t, 0.0), term));
     }

@@ -367,15 +367,17 @@ static int cumprod_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor 
     Tensor *gg_k = ag_grad_tmp(&t, tensor_unsqueeze(gg, d + 1));
     if (ag_grad_wanted(self, 0)) {
         Tensor *products = ag_grad_tmp(&t, tensor_cumprod(omitted, d + 1));
-        Tensor *terms = ag_grad_tmp(&t, tensor_where(upper, ag_grad_tmp(&t, tensor_mul(gg_k, products)), zero));
+        Tensor *weighted = ag_grad_tmp(&t, tensor_mul(gg_k, products));
+        Tensor *terms = ag_grad_tmp(&t, tensor_where(upper, weighted, zero));
         grads[0] = ag_grad_out(&t, tensor_sum_dims(terms, &k_dim, 1, false));
     }
     if (ag_grad_wanted(self, 1)) {
         Tensor *g_j = ag_grad_tmp(&t, tensor_unsqueeze(g, d));
-        Tensor *w = ag_grad_tmp(&t, tensor_where(upper, ag_grad_tmp(&t, tensor_mul(gg_k, g_j)), zero));
+        Tensor *outer = ag_grad_tmp(&t, tensor_mul(gg_k, g_j));
+        Tensor *w = ag_grad_tmp(&t, tensor_where(upper, outer, zero));
         Tensor *through = ag_grad_tmp(&t, tensor_cumprod_backward(w, omitted, d + 1));
-        grads[1] = ag_grad_out(&t, tensor_sum_dims(ag_grad_tmp(&t, tensor_where(eye, zero, through)),
-                                                   &k_dim, 1, false));
+        Tensor *to_x = ag_grad_tmp(&t, tensor_where(eye, zero, through)); /* not the 1s */
+        grads[1] = ag_grad_out(&t, tensor_sum_dims(to_x, &k_dim, 1, false));
     }
     return ag_grad_done(&t);
 }
@@ -398,7 +400,8 @@ Tensor *tensor_cumprod_backward(Tensor *g, Tensor *x, int64_t dim) {
         Tensor *y = ag_tensor_new_like(x); /* cumprod(x), as its forward rounds it */
         if (!y) return NULL;
         scan_forward(x->data, lanes_of(x, axis), true, y->data);
-        for (int64_t i = 0; x->dtype == AG_FLOAT32 && i < y->numel; i++) y->data[i] = (float)y->data[i];
+        for (int64_t i = 0; x->dtype == AG_FLOAT32 && i < y->numel; i++)
+            y->data[i] = (float)y->data[i];
         dx = cumprod_grad(x, y, g, axis);
         tensor_release(y);
     }

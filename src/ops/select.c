@@ -244,7 +244,8 @@ static int extremum_graph(Function *self, Tensor *g, Tensor **grads, bool is_max
     GradTemps t = {0};
     Tensor *a = self->inputs[0], *b = self->inputs[1], *zero = ag_grad_num(&t, 0.0);
     Tensor *tie = ag_grad_tmp(&t, tensor_eq(a, b));
-    Tensor *h = ag_grad_tmp(&t, tensor_where(tie, ag_grad_tmp(&t, tensor_div(g, ag_grad_num(&t, 2.0))), g));
+    Tensor *half = ag_grad_tmp(&t, tensor_div(g, ag_grad_num(&t, 2.0)));
+    Tensor *h = ag_grad_tmp(&t, tensor_where(tie, half, g));
     if (ag_grad_wanted(self, 0)) {
         Tensor *a_loses = ag_grad_tmp(&t, is_max ? tensor_lt(a, b) : tensor_gt(a, b));
         grads[0] = ag_grad_out(&t, tensor_where(a_loses, zero, h));
