@@ -1,6 +1,9 @@
 /*
  * activation.c — torch.nn.functional's element-wise activations:
- * leaky_relu, elu, gelu, silu, relu6, hardsigmoid, hardswish, softplus.
+ * leaky_relu, elu, gelu, silu, relu6, hardsigmoid, hardswish, softplus,
+ * and the gradients of four of them as hidden ops (elu_backward,
+ * gelu_backward, silu_backward, softplus_backward), so that create_graph
+ * can differentiate them again with the first-order kernels' bits.
  * Each is PyTorch 1.13's CPU kernel formula for formula (the same
  * operations in the same order, so the same roundings), forward and
  * backward. Where PyTorch's vectorised kernel and its scalar one disagree

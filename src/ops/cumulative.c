@@ -7,6 +7,9 @@
  * dtype rule, exactly as PyTorch's (float)cum_number. An integral or bool
  * input gives int64 (AG_DTYPE_SUM, PyTorch's default dtype for them).
  *
+ * Their gradient kernels are hidden ops too (cumsum_backward,
+ * cumprod_backward), so that create_graph differentiates them again.
+ *
  * x is viewed as (outer, n, inner) around the dim; lane (o, i) is
  * x[o, :, i]. No loop visits the lanes of a tensor without elements.
  */
