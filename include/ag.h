@@ -372,6 +372,14 @@ Tensor *tensor_relu6(Tensor *x);
 Tensor *tensor_hardsigmoid(Tensor *x);
 Tensor *tensor_hardswish(Tensor *x);
 Tensor *tensor_softplus(Tensor *x, double beta, double threshold);
+/* The gradients g * f'(x) of elu, gelu, silu and softplus, with the
+ * activation's numbers, as ops of their own so that they can be
+ * differentiated again (PyTorch's elu_backward, gelu_backward, ...): the
+ * first-order kernels' bits. g and x have one shape. */
+Tensor *tensor_elu_backward(Tensor *g, Tensor *x, double alpha);
+Tensor *tensor_gelu_backward(Tensor *g, Tensor *x, bool tanh_form);
+Tensor *tensor_silu_backward(Tensor *g, Tensor *x);
+Tensor *tensor_softplus_backward(Tensor *g, Tensor *x, double beta, double threshold);
 
 /* Reductions over a set of dimensions, PyTorch 1.13's: dims holds ndims
  * distinct axes (negative ones counted from the end); ndims == 0 (dims may
@@ -482,6 +490,11 @@ Tensor *tensor_log_softmax_backward(Tensor *g, Tensor *y, int axis);
  * kernel's values); an integral or bool x gives int64. */
 Tensor *tensor_cumsum(Tensor *x, int64_t dim);
 Tensor *tensor_cumprod(Tensor *x, int64_t dim);
+/* Their gradient kernels as ops of their own, so that they can be
+ * differentiated again: the reversed cumsum of g along dim, and cumprod's
+ * gradient g (x's shape) at x. */
+Tensor *tensor_cumsum_backward(Tensor *g, int64_t dim);
+Tensor *tensor_cumprod_backward(Tensor *g, Tensor *x, int64_t dim);
 
 /* Comparisons: 1. where true, 0. where false; constants (no gradient flows
  * through a comparison). Broadcasting. */

@@ -1,6 +1,9 @@
 /*
  * activation.c — torch.nn.functional's element-wise activations:
- * leaky_relu, elu, gelu, silu, relu6, hardsigmoid, hardswish, softplus.
+ * leaky_relu, elu, gelu, silu, relu6, hardsigmoid, hardswish, softplus,
+ * and the gradients of four of them as hidden ops (elu_backward,
+ * gelu_backward, silu_backward, softplus_backward), so that create_graph
+ * can differentiate them again with the first-order kernels' bits.
  * Each is PyTorch 1.13's CPU kernel formula for formula (the same
  * operations in the same order, so the same roundings), forward and
  * backward. Where PyTorch's vectorised kernel and its scalar one disagree
@@ -22,12 +25,45 @@
  */
 #include "elementwise.h"
 
-/* Not yet written as recorded ops (issue 19): create_graph refuses these
- * ops by name until they are. */
-#define silu_graph NULL
-#define relu6_graph NULL
-#define hardsigmoid_graph NULL
-#define hardswish_graph NULL
+/* ======================================================================
+ * The gradient ops (elu_backward, gelu_backward, silu_backward,
+ * softplus_backward: PyTorch's names; hidden, as tanh_backward). Their
+ * activations' gradients call exp, erf or tanh with PyTorch's scalar tail
+ * and fused products that no recorded op reproduces, so each gradient is
+ * an op of its own: its forward runs the activation's backward blocks on
+ * (g, x), the first-order kernel's bits, and its graph_backward (also its
+ * first-order backward, by ag_apply_by_graph) differentiates it again:
+ *   grad_g = the same op on (gg, x), grad_x = gg * g * f''(x)
+ * ====================================================================== */
+
+/* dx = g * f'(x) by an activation's backward blocks (they read x, not y),
+ * recorded on (g, x) with the np numbers p in the ctx. */
+static Tensor *grad_op_forward(int op, BackwardBlock f, BackwardBlock tail, Tensor *g, Tensor *x,
+                               const double *p, int np) {
+    const char *name = ag_op_at(op)->name;
+    if (!g || !x) return ag_fail("%s: an operand is NULL", name);
+    if (!ag_shape_equal(g->ndim, g->shape, x->ndim, x->shape)) {
+        char gs[64], xs[64];
+        return ag_fail("%s: grad of shape %s and input of shape %s differ", name,
+                       ag_shape_list_str(g->ndim, g->shape, gs, sizeof gs),
+                       ag_shape_list_str(x->ndim, x->shape, xs, sizeof xs));
+    }
+    Tensor *dx = ag_tensor_new_like(g);
+    if (!dx) return NULL;
+    backward_blocks_tail(f, tail, x->data, x->data, g->data, dx->data, dx->numel, p);
+    double *saved;
+    dx = ag_graph_record(dx, op, (Tensor *[]){g, x}, 2, (void **)&saved,
+                         (size_t)np * sizeof *saved);
+    if (saved) memcpy(saved, p, (size_t)np * sizeof *saved);
+    return dx;
+}
+
+/* grad_x of a gradient op, (gg * g) * f'': a new reference; f'' (a new
+ * reference or NULL) is taken, held in t. */
+static Tensor *times_gg_g(GradTemps *t, Tensor *gg, Tensor *g, Tensor *second) {
+    ag_grad_tmp(t, second);
+    return tensor_mul(ag_grad_tmp(t, tensor_mul(gg, g)), second);
+}
 
 /* ======================================================================
  * leaky_relu: y = x where x > 0, else x * slope;
@@ -50,6 +86,17 @@ static void leaky_relu_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, leaky_relu_grad_block, ctx);
 }
 
+/* where(x > 0, g, g * slope) */
+static int leaky_relu_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const double *p = ctx;
+    GradTemps t = {0};
+    Tensor *x = self->inputs[0];
+    Tensor *positive = ag_grad_tmp(&t, tensor_gt(x, ag_grad_num(&t, 0.0)));
+    Tensor *sloped = ag_grad_tmp(&t, tensor_mul(g, ag_grad_num(&t, p[0])));
+    grads[0] = ag_grad_out(&t, tensor_where(positive, g, sloped));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_leaky_relu(Tensor *x, double negative_slope) {
     return unary_forward_with(AG_OP_LEAKY_RELU, leaky_relu_block, x, &negative_slope, 1);
 }
@@ -65,7 +112,8 @@ const AgOpInfo ag_op_leaky_relu = {
     .signature = "leaky_relu(input, negative_slope=0.01)", .params = "Tn",
     .help = "x where x > 0, else negative_slope * x",
     .rule = "grad_x = g where x > 0, else g * negative_slope", .backward_name = "LeakyReluBackward",
-    .call = leaky_relu_call, .backward = leaky_relu_backward, .flags = AG_OP_METHOD,
+    .call = leaky_relu_call, .backward = leaky_relu_backward, .graph_backward = leaky_relu_graph,
+    .flags = AG_OP_METHOD,
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -110,8 +158,44 @@ static void elu_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward_tail(self, g, elu_grad_block, elu_grad_tail, ctx);
 }
 
+static int elu_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const double *p = ctx;
+    GradTemps t = {0};
+    grads[0] = ag_grad_out(&t, tensor_elu_backward(g, self->inputs[0], p[0]));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_elu(Tensor *x, double alpha) {
     return unary_forward_tail(AG_OP_ELU, elu_block, elu_tail, x, &alpha, 1);
+}
+
+/* elu_backward(g, x): elu's gradient kernel; f'' = alpha e^x where x <= 0:
+ *   grad_g = elu_backward(gg, x), grad_x = where(x <= 0, gg * g * (alpha * e^x), 0) */
+static int elu_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    const double *p = ctx;
+    GradTemps t = {0};
+    Tensor *g = self->inputs[0], *x = self->inputs[1], *zero = ag_grad_num(&t, 0.0);
+    if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&t, tensor_elu_backward(gg, x, p[0]));
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *e = ag_grad_tmp(&t, tensor_exp(x));
+        Tensor *second = tensor_mul(ag_grad_num(&t, p[0]), e);
+        Tensor *term = ag_grad_tmp(&t, times_gg_g(&t, gg, g, second));
+        Tensor *negative = ag_grad_tmp(&t, tensor_le(x, zero));
+        grads[1] = ag_grad_out(&t, tensor_where(negative, term, zero));
+    }
+    return ag_grad_done(&t);
+}
+
+static void elu_backward_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, elu_backward_graph);
+}
+
+Tensor *tensor_elu_backward(Tensor *g, Tensor *x, double alpha) {
+    return grad_op_forward(AG_OP_ELU_BACKWARD, elu_grad_block, elu_grad_tail, g, x, &alpha, 1);
+}
+
+static Tensor *elu_backward_call(const AgOpArgs *a) {
+    return tensor_elu_backward(a->t[0], a->t[1], a->num[0]);
 }
 
 static Tensor *elu_call(const AgOpArgs *a) {
@@ -124,8 +208,20 @@ const AgOpInfo ag_op_elu = {
     .help = "x where x > 0, else alpha * (e^x - 1)",
     .rule = "grad_x = g where x > 0 (or x is nan), else g * alpha * exp(x)",
     .backward_name = "EluBackward", .call = elu_call, .backward = elu_backward,
+    .graph_backward = elu_graph,
     .flags = AG_OP_METHOD,
     .dtype_rule = AG_DTYPE_FLOATING,
+};
+
+const AgOpInfo ag_op_elu_backward = {
+    .id = AG_OP_ELU_BACKWARD, .name = "elu_backward",
+    .signature = "elu_backward(grad, input, alpha)", .params = "TTn",
+    .help = "elu's gradient grad * elu'(input), an op so it can be differentiated",
+    .rule = "grad_grad = elu_backward(gg, input), grad_input = gg * grad * alpha * exp(input) "
+            "where input <= 0, else 0",
+    .backward_name = "EluBackwardBackward", .call = elu_backward_call,
+    .backward = elu_backward_backward, .graph_backward = elu_backward_graph,
+    .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -250,6 +346,47 @@ static void gelu_backward(Function *self, void *ctx, Tensor *g) {
         unary_backward_tail(self, g, gelu_grad_block, gelu_grad_tail, p);
 }
 
+static int gelu_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const double *p = ctx;
+    GradTemps t = {0};
+    grads[0] = ag_grad_out(&t, tensor_gelu_backward(g, self->inputs[0], p[0] != 0.0));
+    return ag_grad_done(&t);
+}
+
+/* The exact form's f'' = phi(x) (2 - x^2), phi(x) = e^(-x^2/2) / sqrt(2 pi)
+ * (a new tensor). */
+static Tensor *gelu_second(Tensor *x) {
+    GradTemps t = {0};
+    Tensor *x_sq = ag_grad_tmp(&t, tensor_mul(x, x));
+    Tensor *half_sq = ag_grad_tmp(&t, tensor_mul(x_sq, ag_grad_num(&t, -0.5)));
+    Tensor *q = ag_grad_tmp(&t, tensor_exp(half_sq));
+    Tensor *beta = ag_grad_num(&t, TWO_OVER_SQRT_PI * SQRT_HALF * 0.5); /* 1 / sqrt(2 pi) */
+    Tensor *pdf = ag_grad_tmp(&t, tensor_mul(beta, q));
+    Tensor *two_minus = ag_grad_tmp(&t, tensor_sub(ag_grad_num(&t, 2.0), x_sq));
+    Tensor *r = ag_grad_out(&t, tensor_mul(pdf, two_minus));
+    return ag_grad_done(&t) == 0 ? r : NULL;
+}
+
+/* The tanh form's f'' = (1 - t^2) (u' - x t u'^2 + k c), u = k (x + kappa x^3),
+ * t = tanh u, c = 3 kappa x^2, u' = k (1 + c) (a new tensor). */
+static Tensor *gelu_tanh_second(Tensor *x) {
+    GradTemps t = {0};
+    Tensor *k = ag_grad_num(&t, SQRT_TWO * TWO_OVER_SQRT_PI * 0.5), *one = ag_grad_num(&t, 1.0);
+    Tensor *x_sq = ag_grad_tmp(&t, tensor_mul(x, x));
+    Tensor *c = ag_grad_tmp(&t, tensor_mul(ag_grad_num(&t, 3.0 * GELU_KAPPA), x_sq));
+    Tensor *x_cubed = ag_grad_tmp(&t, tensor_mul(x_sq, x));
+    Tensor *cubic = ag_grad_tmp(&t, tensor_mul(ag_grad_num(&t, GELU_KAPPA), x_cubed));
+    Tensor *inner = ag_grad_tmp(&t, tensor_add(x, cubic));
+    Tensor *th = ag_grad_tmp(&t, tensor_tanh(ag_grad_tmp(&t, tensor_mul(k, inner))));
+    Tensor *sech_sq = ag_grad_tmp(&t, tensor_sub(one, ag_grad_tmp(&t, tensor_mul(th, th))));
+    Tensor *du = ag_grad_tmp(&t, tensor_mul(k, ag_grad_tmp(&t, tensor_add(one, c))));
+    Tensor *xtdu = ag_grad_tmp(&t, tensor_mul(ag_grad_tmp(&t, tensor_mul(x, th)), du));
+    Tensor *sum = ag_grad_tmp(&t, tensor_sub(du, ag_grad_tmp(&t, tensor_mul(xtdu, du))));
+    sum = ag_grad_tmp(&t, tensor_add(sum, ag_grad_tmp(&t, tensor_mul(k, c))));
+    Tensor *r = ag_grad_out(&t, tensor_mul(sech_sq, sum));
+    return ag_grad_done(&t) == 0 ? r : NULL;
+}
+
 Tensor *tensor_gelu(Tensor *x) {
     return unary_forward_tail(AG_OP_GELU, gelu_block, gelu_tail, x, (const double[]){0.0}, 1);
 }
@@ -259,10 +396,46 @@ Tensor *tensor_gelu_tanh(Tensor *x) {
                               (const double[]){1.0}, 1);
 }
 
+/* gelu_backward(g, x): gelu's gradient kernel (p[0]: 1 for the tanh form):
+ *   grad_g = gelu_backward(gg, x), grad_x = gg * g * f''(x) */
+static int gelu_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    const double *p = ctx;
+    GradTemps t = {0};
+    Tensor *g = self->inputs[0], *x = self->inputs[1];
+    if (ag_grad_wanted(self, 0))
+        grads[0] = ag_grad_out(&t, tensor_gelu_backward(gg, x, p[0] != 0.0));
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *second = p[0] != 0.0 ? gelu_tanh_second(x) : gelu_second(x);
+        grads[1] = ag_grad_out(&t, times_gg_g(&t, gg, g, second));
+    }
+    return ag_grad_done(&t);
+}
+
+static void gelu_backward_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, gelu_backward_graph);
+}
+
+Tensor *tensor_gelu_backward(Tensor *g, Tensor *x, bool tanh_form) {
+    const double p = tanh_form;
+    if (tanh_form)
+        return grad_op_forward(AG_OP_GELU_BACKWARD, gelu_tanh_grad_block, gelu_tanh_grad_tail, g,
+                               x, &p, 1);
+    return grad_op_forward(AG_OP_GELU_BACKWARD, gelu_grad_block, gelu_grad_tail, g, x, &p, 1);
+}
+
 static Tensor *gelu_call(const AgOpArgs *a) {
     if (a->str_len == 4 && memcmp(a->str, "none", 4) == 0) return tensor_gelu(a->t[0]);
     if (a->str_len == 4 && memcmp(a->str, "tanh", 4) == 0) return tensor_gelu_tanh(a->t[0]);
     return ag_fail("gelu: approximate must be 'none' or 'tanh', not '%.*s'",
+                   (int)(a->str_len > 40 ? 40 : a->str_len), a->str);
+}
+
+static Tensor *gelu_backward_call(const AgOpArgs *a) {
+    if (a->str_len == 4 && memcmp(a->str, "none", 4) == 0)
+        return tensor_gelu_backward(a->t[0], a->t[1], false);
+    if (a->str_len == 4 && memcmp(a->str, "tanh", 4) == 0)
+        return tensor_gelu_backward(a->t[0], a->t[1], true);
+    return ag_fail("gelu_backward: approximate must be 'none' or 'tanh', not '%.*s'",
                    (int)(a->str_len > 40 ? 40 : a->str_len), a->str);
 }
 
@@ -272,8 +445,19 @@ const AgOpInfo ag_op_gelu = {
     .rule = "grad_x = g * (Phi(x) + x * phi(x)), Phi and phi the normal cdf and pdf "
             "(approximate='tanh': g times the tanh form's derivative)",
     .backward_name = "GeluBackward", .call = gelu_call, .backward = gelu_backward,
+    .graph_backward = gelu_graph,
     .flags = AG_OP_METHOD,
     .dtype_rule = AG_DTYPE_FLOATING,
+};
+
+const AgOpInfo ag_op_gelu_backward = {
+    .id = AG_OP_GELU_BACKWARD, .name = "gelu_backward",
+    .signature = "gelu_backward(grad, input, approximate='none')", .params = "TTs",
+    .help = "gelu's gradient grad * gelu'(input), an op so it can be differentiated",
+    .rule = "grad_grad = gelu_backward(gg, input), grad_input = gg * grad * gelu''(input)",
+    .backward_name = "GeluBackwardBackward", .call = gelu_backward_call,
+    .backward = gelu_backward_backward, .graph_backward = gelu_backward_graph,
+    .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================
@@ -325,13 +509,57 @@ static void silu_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward_tail(self, g, silu_grad_block, silu_grad_tail, ctx);
 }
 
+static int silu_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    grads[0] = ag_grad_out(&t, tensor_silu_backward(g, self->inputs[0]));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_silu(Tensor *x) {
     return unary_forward_tail(AG_OP_SILU, silu_block, silu_tail, x, NULL, 0);
+}
+
+/* silu_backward(g, x): silu's gradient kernel; f'' = s (1 - s) (2 + x (1 - 2 s)):
+ *   grad_g = silu_backward(gg, x), grad_x = gg * g * f''(x) */
+static int silu_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    Tensor *g = self->inputs[0], *x = self->inputs[1];
+    if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&t, tensor_silu_backward(gg, x));
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *s = ag_grad_tmp(&t, tensor_sigmoid(x));
+        Tensor *one_minus = ag_grad_tmp(&t, tensor_sub(ag_grad_num(&t, 1.0), s));
+        Tensor *ds = ag_grad_tmp(&t, tensor_mul(s, one_minus));
+        Tensor *x_term = ag_grad_tmp(&t, tensor_mul(x, ag_grad_tmp(&t, tensor_sub(one_minus, s))));
+        Tensor *factor = ag_grad_tmp(&t, tensor_add(ag_grad_num(&t, 2.0), x_term));
+        grads[1] = ag_grad_out(&t, times_gg_g(&t, gg, g, tensor_mul(ds, factor)));
+    }
+    return ag_grad_done(&t);
+}
+
+static void silu_backward_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, silu_backward_graph);
+}
+
+Tensor *tensor_silu_backward(Tensor *g, Tensor *x) {
+    return grad_op_forward(AG_OP_SILU_BACKWARD, silu_grad_block, silu_grad_tail, g, x, NULL, 0);
 }
 
 const AgOpInfo ag_op_silu = UNARY_ROW(SILU, silu, "x * sigmoid(x) (swish)",
                                       "grad_x = g * s * (1 + x * (1 - s)), s = sigmoid(x)",
                                       "SiluBackward");
+
+const AgOpInfo ag_op_silu_backward = {
+    .id = AG_OP_SILU_BACKWARD, .name = "silu_backward", .signature = "silu_backward(grad, input)",
+    .params = "TT",
+    .help = "silu's gradient grad * silu'(input), an op so it can be differentiated",
+    .rule = "grad_grad = silu_backward(gg, input), grad_input = gg * grad * s (1 - s) "
+            "(2 + input (1 - 2 s)), s = sigmoid(input)",
+    .backward_name = "SiluBackwardBackward", .binary = tensor_silu_backward,
+    .backward = silu_backward_backward, .graph_backward = silu_backward_graph,
+    .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
+};
 
 /* ======================================================================
  * relu6: PyTorch's hardtanh(x, 0, 6): y = min(max(x, 0), 6), x itself
@@ -356,6 +584,18 @@ static void relu6_grad_block(const double *x, const double *y, const double *g, 
 
 static void relu6_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, relu6_grad_block, ctx);
+}
+
+/* where(x <= 0, 0, where(x >= 6, 0, g)) */
+static int relu6_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    Tensor *x = self->inputs[0], *zero = ag_grad_num(&t, 0.0);
+    Tensor *low = ag_grad_tmp(&t, tensor_le(x, zero));
+    Tensor *high = ag_grad_tmp(&t, tensor_ge(x, ag_grad_num(&t, 6.0)));
+    Tensor *below_six = ag_grad_tmp(&t, tensor_where(high, zero, g));
+    grads[0] = ag_grad_out(&t, tensor_where(low, zero, below_six));
+    return ag_grad_done(&t);
 }
 
 Tensor *tensor_relu6(Tensor *x) { return unary_forward(AG_OP_RELU6, relu6_block, x); }
@@ -392,6 +632,19 @@ static void hardsigmoid_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, hardsigmoid_grad_block, ctx);
 }
 
+/* where(-3 < x < 3, g * (1/6 as a float), 0) */
+static int hardsigmoid_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    Tensor *x = self->inputs[0];
+    Tensor *above = ag_grad_tmp(&t, tensor_gt(x, ag_grad_num(&t, -3.0)));
+    Tensor *below = ag_grad_tmp(&t, tensor_lt(x, ag_grad_num(&t, 3.0)));
+    Tensor *inside = ag_grad_tmp(&t, tensor_logical_and(above, below));
+    Tensor *scaled = ag_grad_tmp(&t, tensor_mul(g, ag_grad_num(&t, ONE_SIXTH_FLOAT)));
+    grads[0] = ag_grad_out(&t, tensor_where(inside, scaled, ag_grad_num(&t, 0.0)));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_hardsigmoid(Tensor *x) {
     return unary_forward(AG_OP_HARDSIGMOID, hardsigmoid_block, x);
 }
@@ -425,6 +678,21 @@ static void hardswish_grad_block(const double *x, const double *y, const double 
 
 static void hardswish_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, hardswish_grad_block, ctx);
+}
+
+/* where(x < -3, 0, where(x <= 3, g * (x / 3 + 0.5), g)) */
+static int hardswish_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    Tensor *x = self->inputs[0];
+    Tensor *third = ag_grad_tmp(&t, tensor_div(x, ag_grad_num(&t, 3.0)));
+    Tensor *slope = ag_grad_tmp(&t, tensor_add(third, ag_grad_num(&t, 0.5)));
+    Tensor *inside = ag_grad_tmp(&t, tensor_le(x, ag_grad_num(&t, 3.0)));
+    Tensor *sloped = ag_grad_tmp(&t, tensor_mul(g, slope));
+    Tensor *middle = ag_grad_tmp(&t, tensor_where(inside, sloped, g));
+    Tensor *low = ag_grad_tmp(&t, tensor_lt(x, ag_grad_num(&t, -3.0)));
+    grads[0] = ag_grad_out(&t, tensor_where(low, ag_grad_num(&t, 0.0), middle));
+    return ag_grad_done(&t);
 }
 
 Tensor *tensor_hardswish(Tensor *x) { return unary_forward(AG_OP_HARDSWISH, hardswish_block, x); }
@@ -485,9 +753,52 @@ static void softplus_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward_tail(self, g, softplus_grad_block, softplus_grad_tail, ctx);
 }
 
+static int softplus_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const double *p = ctx;
+    GradTemps t = {0};
+    grads[0] = ag_grad_out(&t, tensor_softplus_backward(g, self->inputs[0], p[0], p[1]));
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_softplus(Tensor *x, double beta, double threshold) {
     return unary_forward_tail(AG_OP_SOFTPLUS, softplus_block, softplus_tail, x,
                               (const double[]){beta, threshold}, 2);
+}
+
+/* softplus_backward(g, x): softplus's gradient kernel; f'' = beta s (1 - s),
+ * s = sigmoid(beta x), where beta x <= threshold (beyond it f' is 1):
+ *   grad_g = softplus_backward(gg, x),
+ *   grad_x = where(beta x > threshold, 0, gg * g * (beta * s * (1 - s))) */
+static int softplus_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    const double *p = ctx;
+    GradTemps t = {0};
+    Tensor *g = self->inputs[0], *x = self->inputs[1];
+    if (ag_grad_wanted(self, 0))
+        grads[0] = ag_grad_out(&t, tensor_softplus_backward(gg, x, p[0], p[1]));
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *bx = ag_grad_tmp(&t, tensor_mul(x, ag_grad_num(&t, p[0])));
+        Tensor *s = ag_grad_tmp(&t, tensor_sigmoid(bx));
+        Tensor *one_minus = ag_grad_tmp(&t, tensor_sub(ag_grad_num(&t, 1.0), s));
+        Tensor *ds = ag_grad_tmp(&t, tensor_mul(s, one_minus));
+        Tensor *second = tensor_mul(ag_grad_num(&t, p[0]), ds);
+        Tensor *term = ag_grad_tmp(&t, times_gg_g(&t, gg, g, second));
+        Tensor *linear = ag_grad_tmp(&t, tensor_gt(bx, ag_grad_num(&t, p[1])));
+        grads[1] = ag_grad_out(&t, tensor_where(linear, ag_grad_num(&t, 0.0), term));
+    }
+    return ag_grad_done(&t);
+}
+
+static void softplus_backward_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, softplus_backward_graph);
+}
+
+Tensor *tensor_softplus_backward(Tensor *g, Tensor *x, double beta, double threshold) {
+    return grad_op_forward(AG_OP_SOFTPLUS_BACKWARD, softplus_grad_block, softplus_grad_tail, g, x,
+                           (const double[]){beta, threshold}, 2);
+}
+
+static Tensor *softplus_backward_call(const AgOpArgs *a) {
+    return tensor_softplus_backward(a->t[0], a->t[1], a->num[0], a->num[1]);
 }
 
 static Tensor *softplus_call(const AgOpArgs *a) {
@@ -503,6 +814,18 @@ const AgOpInfo ag_op_softplus = {
     .help = "log(1 + e^(beta x)) / beta; x itself where beta * x > threshold",
     .rule = "grad_x = g * z / (z + 1), z = exp(beta * x); g where beta * x > threshold",
     .backward_name = "SoftplusBackward", .call = softplus_call, .backward = softplus_backward,
+    .graph_backward = softplus_graph,
     .flags = AG_OP_METHOD,
     .dtype_rule = AG_DTYPE_FLOATING,
+};
+
+const AgOpInfo ag_op_softplus_backward = {
+    .id = AG_OP_SOFTPLUS_BACKWARD, .name = "softplus_backward",
+    .signature = "softplus_backward(grad, input, beta, threshold)", .params = "TTnn",
+    .help = "softplus's gradient grad * softplus'(input), an op so it can be differentiated",
+    .rule = "grad_grad = softplus_backward(gg, input), grad_input = gg * grad * beta * s (1 - s), "
+            "s = sigmoid(beta * input), 0 where beta * input > threshold",
+    .backward_name = "SoftplusBackwardBackward", .call = softplus_backward_call,
+    .backward = softplus_backward_backward, .graph_backward = softplus_backward_graph,
+    .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
 };

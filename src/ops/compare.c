@@ -191,6 +191,19 @@ static void remainder_backward(Function *self, void *ctx, Tensor *g) {
     ag_accumulate_grad(b, q);
 }
 
+/* grad_a = g, grad_b = -floor_divide(a, b) * g (the kernel's order) */
+static int remainder_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    Tensor *a = self->inputs[0], *b = self->inputs[1];
+    if (ag_grad_wanted(self, 0)) grads[0] = tensor_retain(g);
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *q = ag_grad_tmp(&t, tensor_neg(ag_grad_tmp(&t, tensor_floor_divide(a, b))));
+        grads[1] = ag_grad_out(&t, tensor_mul(q, g));
+    }
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_remainder(Tensor *a, Tensor *b) {
     Tensor *out = broadcast_map(AG_OP_REMAINDER, ag_remainder, a, b);
     return ag_graph_record(out, AG_OP_REMAINDER, (Tensor *[]){a, b}, 2, NULL, 0);
@@ -200,6 +213,6 @@ const AgOpInfo ag_op_remainder = {
     .id = AG_OP_REMAINDER, .name = "remainder", .signature = "remainder(input, other)",
     .params = "TT", .help = "a % b: Python's remainder, with the divisor's sign",
     .rule = "grad_a = g, grad_b = -g * floor(a / b)", .backward_name = "RemainderBackward",
-    .binary = tensor_remainder, .backward = remainder_backward,
+    .binary = tensor_remainder, .backward = remainder_backward, .graph_backward = remainder_graph,
     .flags = AG_OP_METHOD | AG_OP_SAVES_READS, .grad_reads = {0, 3}, /* a's reads nothing */
 };

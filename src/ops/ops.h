@@ -35,6 +35,8 @@
     X(LEAKY_RELU, leaky_relu) X(ELU, elu) X(GELU, gelu) X(SILU, silu)          \
     X(RELU6, relu6) X(HARDSIGMOID, hardsigmoid) X(HARDSWISH, hardswish)        \
     X(SOFTPLUS, softplus)                                                      \
+    X(ELU_BACKWARD, elu_backward) X(GELU_BACKWARD, gelu_backward)              \
+    X(SILU_BACKWARD, silu_backward) X(SOFTPLUS_BACKWARD, softplus_backward)    \
     /* select.c */                                                             \
     X(CLAMP, clamp) X(WHERE, where) X(MINIMUM, minimum) X(MAXIMUM, maximum)    \
     /* reduce.c, extreme.c */                                                  \
@@ -66,6 +68,7 @@
     X(STACK, stack) X(CAT, cat)                                                \
     /* cumulative.c */                                                         \
     X(CUMSUM, cumsum) X(CUMPROD, cumprod)                                      \
+    X(CUMSUM_BACKWARD, cumsum_backward) X(CUMPROD_BACKWARD, cumprod_backward)  \
     /* ../dtype.c, custom.c */                                                 \
     X(TO, to) X(CUSTOM, custom)
 

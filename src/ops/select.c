@@ -237,6 +237,36 @@ static void minimum_backward(Function *self, void *ctx, Tensor *g) {
     extremum_backward(self, g, minimum_grad_block);
 }
 
+/* The kernels' selections as recorded ops: h = where(a == b, g / 2, g);
+ * grad_a = where(a loses, 0, h), grad_b = where(b loses, 0, h), where a
+ * loses when a < b (maximum) or a > b (minimum). */
+static int extremum_graph(Function *self, Tensor *g, Tensor **grads, bool is_max) {
+    GradTemps t = {0};
+    Tensor *a = self->inputs[0], *b = self->inputs[1], *zero = ag_grad_num(&t, 0.0);
+    Tensor *tie = ag_grad_tmp(&t, tensor_eq(a, b));
+    Tensor *half = ag_grad_tmp(&t, tensor_div(g, ag_grad_num(&t, 2.0)));
+    Tensor *h = ag_grad_tmp(&t, tensor_where(tie, half, g));
+    if (ag_grad_wanted(self, 0)) {
+        Tensor *a_loses = ag_grad_tmp(&t, is_max ? tensor_lt(a, b) : tensor_gt(a, b));
+        grads[0] = ag_grad_out(&t, tensor_where(a_loses, zero, h));
+    }
+    if (ag_grad_wanted(self, 1)) {
+        Tensor *b_loses = ag_grad_tmp(&t, is_max ? tensor_gt(a, b) : tensor_lt(a, b));
+        grads[1] = ag_grad_out(&t, tensor_where(b_loses, zero, h));
+    }
+    return ag_grad_done(&t);
+}
+
+static int maximum_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)ctx;
+    return extremum_graph(self, g, grads, true);
+}
+
+static int minimum_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    (void)ctx;
+    return extremum_graph(self, g, grads, false);
+}
+
 Tensor *tensor_maximum(Tensor *a, Tensor *b) {
     return extremum_forward(AG_OP_MAXIMUM, maximum_block, a, b);
 }
@@ -251,6 +281,7 @@ const AgOpInfo ag_op_maximum = {
     .rule = "grad_a = g where a > b (or either is nan), g / 2 where a == b, else 0; "
             "grad_b the same with a and b swapped",
     .backward_name = "MaximumBackward", .binary = tensor_maximum, .backward = maximum_backward,
+    .graph_backward = maximum_graph,
     .flags = AG_OP_METHOD,
 };
 
@@ -260,6 +291,7 @@ const AgOpInfo ag_op_minimum = {
     .rule = "grad_a = g where a < b (or either is nan), g / 2 where a == b, else 0; "
             "grad_b the same with a and b swapped",
     .backward_name = "MinimumBackward", .binary = tensor_minimum, .backward = minimum_backward,
+    .graph_backward = minimum_graph,
     .flags = AG_OP_METHOD,
 };
 
@@ -419,6 +451,45 @@ static void clamp_backward(Function *self, void *ctx, Tensor *g) {
     accumulate_all(in, grads, n, ok);
 }
 
+/* where(mask, g, 0) for a mask made in t (the engine takes the result). */
+static Tensor *g_where(GradTemps *t, Tensor *mask, Tensor *g) {
+    return ag_grad_out(t, tensor_where(ag_grad_tmp(t, mask), g, ag_grad_num(t, 0.0)));
+}
+
+/* The kernels' masks as recorded ops (both bounds):
+ *   grad_x = where(x >= min and x <= max, g, 0),
+ *   grad_min = where(x < min and min < max, g, 0),
+ *   grad_max = where(x > max or max < min, g, 0) */
+static void clamp_both_graph(Function *self, Tensor *g, Tensor **grads, GradTemps *t) {
+    Tensor *x = self->inputs[0], *lo = self->inputs[1], *hi = self->inputs[2];
+    if (ag_grad_wanted(self, 0))
+        grads[0] = g_where(t, tensor_logical_and(ag_grad_tmp(t, tensor_ge(x, lo)),
+                                                 ag_grad_tmp(t, tensor_le(x, hi))), g);
+    if (ag_grad_wanted(self, 1))
+        grads[1] = g_where(t, tensor_logical_and(ag_grad_tmp(t, tensor_lt(x, lo)),
+                                                 ag_grad_tmp(t, tensor_lt(lo, hi))), g);
+    if (ag_grad_wanted(self, 2))
+        grads[2] = g_where(t, tensor_logical_or(ag_grad_tmp(t, tensor_gt(x, hi)),
+                                                ag_grad_tmp(t, tensor_lt(hi, lo))), g);
+}
+
+/* One bound: grad_x = where(x >= min, g, 0), grad_min = where(x < min, g, 0)
+ * (a max: x <= max and x > max). */
+static int clamp_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const ClampCtx *c = ctx;
+    GradTemps t = {0};
+    Tensor *x = self->inputs[0], *bound = self->inputs[1];
+    if (self->num_inputs == 3) {
+        clamp_both_graph(self, g, grads, &t);
+    } else {
+        if (ag_grad_wanted(self, 0))
+            grads[0] = g_where(&t, c->has_min ? tensor_ge(x, bound) : tensor_le(x, bound), g);
+        if (ag_grad_wanted(self, 1))
+            grads[1] = g_where(&t, c->has_min ? tensor_lt(x, bound) : tensor_gt(x, bound), g);
+    }
+    return ag_grad_done(&t);
+}
+
 Tensor *tensor_clamp(Tensor *x, Tensor *min, Tensor *max) {
     if (!min && !max) return ag_fail("clamp: at least one of min and max must be given");
     Tensor *in[3] = {x, min ? min : max, max};
@@ -447,5 +518,6 @@ const AgOpInfo ag_op_clamp = {
     .rule = "grad_x = g where min <= x <= max, else 0; grad_min = g where x < min < max; "
             "grad_max = g where x > max or max < min (one bound alone: x < min, x > max)",
     .backward_name = "ClampBackward", .call = clamp_call, .backward = clamp_backward,
+    .graph_backward = clamp_graph,
     .flags = AG_OP_METHOD,
 };

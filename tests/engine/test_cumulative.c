@@ -67,6 +67,59 @@ static void test_fd_zeros(void) {
     tensor_release(x);
 }
 
+/* The gradient ops made for create_graph (hidden): cumsum_backward along
+ * every dim, cumprod_backward along every dim and at lanes with zeros, g
+ * and x each requiring grad or not. */
+static Tensor *build_cumsum_backward(Tensor **in, const void *arg) {
+    return tensor_cumsum_backward(in[0], *(const int64_t *)arg);
+}
+
+static Tensor *build_cumprod_backward(Tensor **in, const void *arg) {
+    return tensor_cumprod_backward(in[0], in[1], *(const int64_t *)arg);
+}
+
+static void check_cumprod_backward(const char *label, Tensor *x, int64_t dim) {
+    for (int mask = 1; mask <= 3; mask++) {
+        Tensor *in[2] = {test_uniform(-1.5, 1.5, mask & 1, x->ndim, x->shape), tensor_copy(x)};
+        tensor_set_requires_grad(in[1], mask & 2);
+        char full[96];
+        snprintf(full, sizeof full, "%s mask %d", label, mask);
+        fd_check(full, build_cumprod_backward, &dim, in, 2);
+        tensor_release(in[0]);
+        tensor_release(in[1]);
+    }
+}
+
+static void test_fd_gradient_ops(void) {
+    static const struct {
+        int ndim;
+        int64_t shape[3];
+    } shapes[] = {{0, {0}}, {1, {5}}, {2, {3, 4}}, {3, {2, 3, 2}}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        int nd = shapes[s].ndim;
+        for (int64_t d = nd ? -nd : -1; d < (nd ? nd : 1); d++) {
+            char label[64];
+            Tensor *g = test_uniform(-2, 2, true, nd, shapes[s].shape);
+            snprintf(label, sizeof label, "cumsum_backward shape %zu dim %d", s, (int)d);
+            fd_check(label, build_cumsum_backward, &d, &g, 1);
+            tensor_release(g);
+            Tensor *x = test_uniform(0.5, 1.5, false, nd, shapes[s].shape);
+            for (int64_t k = 0; k < x->numel; k += 3) x->data[k] = -x->data[k];
+            snprintf(label, sizeof label, "cumprod_backward shape %zu dim %d", s, (int)d);
+            check_cumprod_backward(label, x, d);
+            tensor_release(x);
+        }
+    }
+    static const double lanes[][5] = {{1.5, 0, -2, 0.5, 3}, {1.5, 0, 2, 0, -3}, {0, 0, 2, 1, 3}};
+    for (size_t l = 0; l < sizeof lanes / sizeof lanes[0]; l++) {
+        Tensor *x = tensor_create(SHAPE(5), lanes[l], false);
+        char label[64];
+        snprintf(label, sizeof label, "cumprod_backward zeros lane %zu", l);
+        check_cumprod_backward(label, x, 0);
+        tensor_release(x);
+    }
+}
+
 /* Values: each lane in order from 0 (cumsum) or 1 (cumprod), bit for bit. */
 static void test_values(void) {
     double v[6] = {0.1, 0.2, 0.3, 1e16, 1, -1e16};
@@ -152,6 +205,7 @@ static void test_cum_errors(void) {
 void test_cumulative(void) {
     test_fd_dims();
     test_fd_zeros();
+    test_fd_gradient_ops();
     test_values();
     test_dtypes();
     test_edges();

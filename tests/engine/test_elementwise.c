@@ -108,6 +108,50 @@ static void test_activation_fd(void) {
     check_activation((Activation){"softplus", "", {0.5, 3}}, -5, 10, (double[]){6}, 1);
 }
 
+/* The activations' gradient ops (elu_backward, ...: hidden, made so that
+ * their gradients are differentiable) on (g, x), through their rows. */
+static Tensor *build_gradient_op(Tensor **in, const void *arg) {
+    const Activation *a = arg;
+    const AgOpInfo *op = ag_op_find(a->op);
+    if (op->binary) return op->binary(in[0], in[1]);
+    AgOpArgs args;
+    memset(&args, 0, sizeof args);
+    args.t[0] = in[0], args.t[1] = in[1];
+    args.num[0] = a->p[0], args.num[1] = a->p[1];
+    args.has_num[0] = args.has_num[1] = true;
+    args.str = a->approximate;
+    args.str_len = strlen(a->approximate);
+    return op->call(&args);
+}
+
+/* fd_check of a gradient op on every shape, g and x each requiring grad or
+ * not, x in [lo, hi) away from the kinks. */
+static void check_gradient_op(Activation a, double lo, double hi, const double *kinks, int nk) {
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int mask = 1; mask <= 3; mask++) {
+            Tensor *in[2] = {test_uniform(-1.5, 1.5, mask & 1, shapes[s].ndim, shapes[s].shape),
+                             away_from(kinks, nk, lo, hi, shapes[s].ndim, shapes[s].shape)};
+            tensor_set_requires_grad(in[1], mask & 2);
+            char label[96];
+            snprintf(label, sizeof label, "%s%s%s (%g, %g) shape %zu mask %d", a.op,
+                     a.approximate[0] ? " " : "", a.approximate, a.p[0], a.p[1], s, mask);
+            fd_check(label, build_gradient_op, &a, in, 2);
+            tensor_release(in[0]);
+            tensor_release(in[1]);
+        }
+}
+
+static void test_gradient_ops_fd(void) {
+    const double zero[] = {0};
+    check_gradient_op((Activation){"elu_backward", "", {1.0, 0}}, -3, 2, zero, 1);
+    check_gradient_op((Activation){"elu_backward", "", {0.5, 0}}, -3, 2, zero, 1);
+    check_gradient_op((Activation){"gelu_backward", "none", {0, 0}}, -4, 4, NULL, 0);
+    check_gradient_op((Activation){"gelu_backward", "tanh", {0, 0}}, -4, 4, NULL, 0);
+    check_gradient_op((Activation){"silu_backward", "", {0, 0}}, -6, 6, NULL, 0);
+    check_gradient_op((Activation){"softplus_backward", "", {1, 20}}, -5, 25, (double[]){20}, 1);
+    check_gradient_op((Activation){"softplus_backward", "", {2, 10}}, -3, 8, (double[]){5}, 1);
+}
+
 typedef struct {
     int ndim;
     int64_t shape[AG_MAX_DIMS];
@@ -536,6 +580,7 @@ void test_elementwise(void) {
     test_xlogy();
     test_sigmoid_values();
     test_activation_fd();
+    test_gradient_ops_fd();
     test_select_fd();
     test_activation_values();
     test_clamp_values();
