@@ -256,6 +256,75 @@ static BUILTIN(bi_custom_function) {
     return result_tensor(s, a, r, out);
 }
 
+/* ---- Tensor.register_hook: the engine's gradient hook calling a Python
+ * function; the handle is torch.autograd's _RemovableHandle (Python) ---- */
+
+typedef struct {
+    Session *s;
+    Value hook;          /* hook(grad) -> a new gradient, or None */
+    int line, col;       /* the register_hook call */
+} PyHook;
+
+static void py_hook_release(void *ctx) {
+    PyHook *h = ctx;
+    value_release(&h->hook);
+    free(h);
+}
+
+static Tensor *py_hook_call(void *ctx, Tensor *grad, bool *failed) {
+    PyHook *h = ctx;
+    Value g = value_tensor(tensor_retain(grad)), r;
+    bool ok = h->s->call_value(h->s, h->line, h->col, &h->hook, &g, 1, &r);
+    value_release(&g);
+    Tensor *out = NULL;
+    if (!ok) {
+        snprintf(custom_error, sizeof custom_error, "%s", h->s->error);
+    } else if (r.kind == VAL_TENSOR &&
+               r.as.tensor->numel == grad->numel && r.as.tensor->ndim == grad->ndim) {
+        out = tensor_retain(r.as.tensor);
+    } else if (r.kind != VAL_NONE && r.kind != VAL_VOID) { /* (no return: void) */
+        snprintf(custom_error, sizeof custom_error, r.kind == VAL_TENSOR
+                 ? "RuntimeError: hook 'hook' has changed the size of value"
+                 : "TypeError: a hook must return a tensor or None, not %s", value_type_name(&r));
+        ok = false;
+    }
+    value_release(&r);
+    *failed = !ok;
+    return out;
+}
+
+/* x.register_hook(hook): hook(grad) runs on the gradient backward computes
+ * for x (PyTorch's); returns a handle whose remove() takes it off. */
+static BUILTIN(bi_register_hook) {
+    Tensor *x = NULL;
+    if (!arg_tensor(s, a, 0, &x)) return false;
+    PyHook *h = calloc(1, sizeof *h);
+    if (!h) return session_fail(s, a->line, a->col, "MemoryError");
+    *h = (PyHook){.s = s, .line = a->line, .col = a->col};
+    value_copy(&a->arg[1], &h->hook);
+    int handle = tensor_register_hook(x, py_hook_call, h, py_hook_release);
+    if (handle < 0)
+        return session_fail(s, a->line, a->col, "%s%s", s->python ? "RuntimeError: " : "",
+                            ag_error());
+    Value cls, args[2] = {value_tensor(tensor_retain(x)), value_integer(handle)};
+    bool ok = s->module_value(s, a->line, a->col, "torch.autograd", "_RemovableHandle", &cls);
+    if (ok) ok = s->call_value(s, a->line, a->col, &cls, args, 2, out);
+    if (ok) value_release(&cls);
+    value_release(&args[0]);
+    return ok;
+}
+
+/* _remove_hook(x, handle): RemovableHandle.remove(). */
+static BUILTIN(bi_remove_hook) {
+    Tensor *x = NULL;
+    int64_t handle = 0;
+    if (!arg_tensor(s, a, 0, &x) || !arg_int(s, a, 1, "a handle", 0, INT_MAX, &handle))
+        return false;
+    tensor_remove_hook(x, (int)handle);
+    *out = value_none();
+    return true;
+}
+
 static BUILTIN(bi_zero_grad) {
     (void)out;
     for (int k = 0; k < a->num_rest; k++)
@@ -532,6 +601,12 @@ const Builtin values_builtins[] = {
      "torch.autograd.Function's output (its apply calls this)", "output: forward's result; "
      "backward(*grads) returns a gradient per argument of forward", bi_custom_function,
      BI_MODULE_AUTOGRAD, VAL_VOID, NULL},
+    {"register_hook", "register_hook(input, hook)", "hook(grad) runs on the gradient backward "
+     "computes for x; a tensor it returns replaces that gradient (PyTorch's register_hook)",
+     "returns a handle: handle.remove() takes the hook off", bi_register_hook, BI_METHOD,
+     VAL_VOID, NULL},
+    {"_remove_hook", "_remove_hook(input, handle)", "takes a hook off (handle.remove())", NULL,
+     bi_remove_hook, BI_MODULE_AUTOGRAD, VAL_VOID, NULL},
     {"zero_grad", "zero_grad(*tensors)", "resets .grad to None (no argument: every variable)",
      NULL, bi_zero_grad, BI_VOID, VAL_VOID, NULL},
     {"retain_grad", "retain_grad(input)", "a non-leaf keeps the gradient backward computes for it "

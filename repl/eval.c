@@ -765,6 +765,8 @@ static const struct {
     {"functorch", "__torch_func__", NULL, module_torch_func_source},
     {"torch.autograd", "__torch_autograd_function__", "Function",
      module_torch_autograd_function_source},
+    {"torch.autograd", "__torch_autograd_function__", "_RemovableHandle",
+     module_torch_autograd_function_source},
 };
 
 /* The row of python_modules of module's NAME when it is written in
@@ -806,6 +808,16 @@ static bool python_module_name(Session *s, const Node *n, const char *module, co
     Value *found = value_dict_get(v->value.as.dict, &key);
     value_release(&key);
     return found && value_copy(found, out);
+}
+
+/* python_module_name for a builtin (Session.module_value). */
+static bool module_value_for_builtin(Session *s, int line, int col, const char *module,
+                                     const char *name, Value *out) {
+    Node at = {.kind = NODE_NAME, .line = line, .col = col};
+    bool failed;
+    if (python_module_name(s, &at, module, name, strlen(name), out, &failed)) return true;
+    return failed ? false : session_fail(s, line, col, "AttributeError: module '%s' has no "
+                                         "attribute '%s'", module, name);
 }
 
 /* module.NAME: a submodule or a constant (a function must be called). */
@@ -3876,6 +3888,7 @@ bool eval_statement(Session *s, const Stmt *stmt) {
     s->print.text = object_text;
     s->print.text_ctx = s;
     s->call_value = call_for_builtin;
+    s->module_value = module_value_for_builtin;
     s->binary = binary_for_builtin;
     Status r = exec_statement(s, stmt);
     session_note_arena(s);

@@ -70,6 +70,10 @@ typedef struct Session Session;
  * the evaluator's, handed to builtins (sorted's key, max's key). */
 typedef bool (*CallValueFn)(Session *s, int line, int col, const Value *fn, const Value *args,
                             int n, Value *out);
+/* NAME of a module written in Python (torch.autograd's _RemovableHandle),
+ * loading it on first use; false with the error set at line:col. */
+typedef bool (*ModuleValueFn)(Session *s, int line, int col, const char *module, const char *name,
+                              Value *out);
 /* a OP b as the evaluator does it (sum's additions); false with the error set at line:col. */
 typedef bool (*BinaryFn)(Session *s, int line, int col, TokenType op, const Value *a,
                          const Value *b, Value *out);
@@ -107,6 +111,7 @@ struct Session {
                                   for session_collect */
     int num_roots;
     CallValueFn call_value;    /* the evaluator's (set by eval_statement) */
+    ModuleValueFn module_value; /* the same */
     const char *stack_base;    /* an address near the bottom of the C stack (session_init's) */
     size_t stack_budget;       /* how much of the C stack the evaluator may use */
     BinaryFn binary;
