@@ -36,6 +36,7 @@ typedef struct {
     Chunk *spare;             /* empty standard chunks kept for reuse */
     Function *functions;      /* every live Function, newest first */
     int64_t num_functions;
+    int64_t num_freed;        /* of them, marked AG_FN_FREED by a backward */
     int64_t bytes_used, capacity;
     uint64_t generation;      /* bumped by every free; tensors record it */
     uint64_t visit_epoch;     /* backward's reachability stamps */
@@ -47,6 +48,12 @@ typedef struct {
 } Arena;
 
 static _Thread_local Arena arena;
+
+/* A custom Function's client ctx goes with the Function (ops/custom.c);
+ * one compare for every other. */
+static inline void release_client(Function *fn) {
+    if (fn->apply == ag_op_custom.backward) ag_custom_release(fn);
+}
 
 /* Generations are unique across the nested arenas of ag_graph_push, so a
  * tensor from an outer graph never passes for one of the inner graph. */
@@ -116,11 +123,12 @@ static void arena_free(void) {
     Function *fn = arena.functions;
     arena.functions = NULL;
     arena.num_functions = 0;
+    arena.num_freed = 0;
     arena.sinks = 0;
     arena.recount = false;
     arena.next_seq = 0;
     for (; fn; fn = fn->arena_next) {
-        ag_custom_release(fn);
+        release_client(fn);
         for (int i = 0; i < fn->num_inputs; i++) tensor_release(fn->inputs[i]);
         /* References handed over by applied consumers of a Function that
          * never ran (a backward that stopped). */
@@ -451,7 +459,8 @@ static void release_dead_function(Function *fn) {
         tensor_release(in); /* may free in, and so kill its Function */
     }
     fn->num_inputs = 0;
-    ag_custom_release(fn);
+    release_client(fn);
+    if (fn->checks_versions & AG_FN_FREED) arena.num_freed--;
     arena.num_functions--;
 }
 
@@ -825,7 +834,8 @@ static void release_after_apply(Function *fn) {
     }
     fn->num_inputs = 0;
     fn->checks_versions |= AG_FN_FREED; /* its output's graph is gone (tensor_has_graph) */
-    ag_custom_release(fn);
+    arena.num_freed++;
+    release_client(fn);
     Tensor *out = fn->output;
     for (; fn->release_output > 0; fn->release_output--) tensor_release(out);
 }
@@ -948,6 +958,7 @@ static int hook_intermediate(Tensor *out, Tensor **grad) {
 
 /* The leaves' hooks, on each staged (whole) gradient. Returns 0 or -1. */
 static int hook_leaves(void) {
+    if (ag_hooks_live == 0) return 0;
     for (Tensor *t = staged_leaves; t; t = t->staged_next)
         if (t->hooks && !t->retains_grad && ag_run_hooks(t, &t->staged_grad) != 0) return -1;
     return 0;
@@ -1009,7 +1020,9 @@ static int run_backward(Function *const *roots, int n, Function **stack, const R
             return -1;
         }
         if (!out->retains_grad) out->grad = NULL; /* (7) intermediate gradients do not survive */
-        if (grad_output && out->hooks && hook_intermediate(out, &grad_output) != 0) return -1;
+        if (grad_output && ag_hooks_live > 0 && out->hooks &&
+            hook_intermediate(out, &grad_output) != 0)
+            return -1;
         if (grad_output && run->num_capture) capture(run, fn, grad_output);
         if (grad_output && trace_fn)
             trace((AgTraceEvent){.kind = AG_TRACE_APPLY, .fn = fn, .grad = grad_output});
@@ -1097,6 +1110,7 @@ static void keep_staged(Tensor *const *keep, int n) {
  * that consume it take (counted here in pending_count, whose construction
  * counts are spent: the next backward recounts). */
 static bool other_graph_alive(void) {
+    if (arena.num_freed == arena.num_functions) return false; /* the usual case: no scan */
     for (Function *fn = arena.functions; fn; fn = fn->arena_next) fn->pending_count = 0;
     for (Function *fn = arena.functions; fn; fn = fn->arena_next)
         for (int i = 0; i < fn->num_inputs; i++)

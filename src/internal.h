@@ -292,6 +292,9 @@ typedef struct AgHook {
     int handle;
     struct AgHook *next;
 } AgHook;
+/* Hooks registered and not removed, on this thread: backward reads a
+ * tensor's hooks only when there are some (its header's third line). */
+extern _Thread_local int64_t ag_hooks_live;
 /* Runs t's hooks on *grad (taken; replaced by their result). Returns 0,
  * or -1 (*grad released and NULL) when one failed. (autograd.c) */
 int ag_run_hooks(const Tensor *t, Tensor **grad);

@@ -674,6 +674,8 @@ int tensor_set_grad(Tensor *t, const Tensor *grad) {
  * Gradient hooks (run by backward: autograd.c)
  * ====================================================================== */
 
+_Thread_local int64_t ag_hooks_live;
+
 int tensor_register_hook(Tensor *t, AgHookFn fn, void *ctx, void (*release)(void *ctx)) {
     static int last_handle;
     const char *why = !t || !fn ? "register_hook: tensor or hook is NULL"
@@ -687,6 +689,7 @@ int tensor_register_hook(Tensor *t, AgHookFn fn, void *ctx, void (*release)(void
         return -1;
     }
     *h = (AgHook){.fn = fn, .ctx = ctx, .release = release, .handle = ++last_handle};
+    ag_hooks_live++;
     AgHook **end = &t->hooks;
     while (*end) end = &(*end)->next;
     *end = h;
@@ -698,6 +701,7 @@ bool tensor_remove_hook(Tensor *t, int handle) {
         AgHook *h = *link;
         if (h->handle != handle) continue;
         *link = h->next;
+        ag_hooks_live--;
         if (h->release) h->release(h->ctx);
         free(h);
         return true;
