@@ -871,8 +871,8 @@ void session_note_arena(Session *s) {
     while (s->arena_note_at <= st.arena_functions) s->arena_note_at *= 10;
     fflush(s->out);
     fprintf(s->err,
-            "note: %lld graph nodes (%lld KiB) are waiting for a backward: graphs built "
-            "without one stay in memory until the next backward or :reset (:help arena)\n",
+            "note: %lld graph nodes (%lld KiB) are waiting for a backward: graphs stay in "
+            "memory until a backward finds none of them alive, or :reset (:help arena)\n",
             (long long)st.arena_functions, (long long)(st.arena_bytes / 1024));
 }
 
