@@ -765,6 +765,11 @@ static int matmul_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     (void)ctx;
     GradTemps t = {0};
     Tensor *a = self->inputs[0], *b = self->inputs[1];
+    if (a->ndim == 1 && b->ndim == 1) { /* a dot: g * b and g * a, as PyTorch (MulBackward) */
+        if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&t, tensor_mul(g, b));
+        if (ag_grad_wanted(self, 1)) grads[1] = ag_grad_out(&t, tensor_mul(g, a));
+        return ag_grad_done(&t);
+    }
     if (ag_grad_wanted(self, 0))
         grads[0] = ag_grad_out(&t, tensor_matmul_nt(g, b, a->ndim, a->shape));
     if (ag_grad_wanted(self, 1))
