@@ -68,6 +68,24 @@ static const char arena_help[] =
     "    error: recompute it from the leaves, or keep the graph with\n"
     "    backward(y, retain_graph=True) for another backward.\n";
 
+static const char grad_help[] =
+    "\nGradients, first and higher order.\n"
+    "\n"
+    "  backward(y)                    each leaf's .grad += dy/dleaf (y one element;\n"
+    "                                 backward(y, g) for any y: the vector-Jacobian product)\n"
+    "  grad(f, x)                     prints f(x) and df/dx, on copies: no .grad changes\n"
+    "  backward(y, create_graph=True) .grad gets a graph of its own (a grad_fn), so\n"
+    "                                 backward(x.grad) gives the second derivative\n"
+    "  backward(y, retain_graph=True) keeps y's graph for another backward\n"
+    "\n"
+    "In .py files, PyTorch's: torch.autograd.grad(y, x, create_graph=True) returns\n"
+    "the gradient (a tuple), to differentiate again to any order;\n"
+    "torch.autograd.functional's jacobian, hessian, vjp, jvp, hvp, vhp; torch.func\n"
+    "(or functorch): grad(grad(f)), grad_and_value, jacrev, jacfwd, hessian, vmap;\n"
+    "x.retain_grad(), x.register_hook(fn) and torch.autograd.Function for your own\n"
+    "backward. Forward mode (jvp, jacfwd) is two reverse passes (the double-vjp trick).\n"
+    "Every op differentiates to any order. docs/tutorial.md, chapters 13 and 14.\n";
+
 static const char functions_help[] =
     "Functions: f(x, w) = EXPR defines f; f(a, b) evaluates EXPR afresh with x = a\n"
     "and w = b. A body can also be a block ending in return:\n"
@@ -142,6 +160,7 @@ static const struct {
     const char *name, *text;
 } topics[] = {
     {"arena", arena_help}, {"functions", functions_help}, {"blocks", blocks_help},
+    {"grad", grad_help},
     {"pytorch", pytorch_help},
 };
 
@@ -167,7 +186,8 @@ static void help_overview(Session *s) {
                     "x.grad_fn x.data\n\nCommands:\n");
     for (int i = 0; i < num_commands; i++)
         fprintf(s->out, "  %-40s %s\n", commands[i].info.usage, commands[i].info.help);
-    fprintf(s->out, "\nTopics: :help arena, :help functions, :help blocks, :help pytorch\n");
+    fprintf(s->out, "\nTopics: :help grad, :help arena, :help functions, :help blocks, "
+                    ":help pytorch\n");
 }
 
 /* The operators, by symbol and by the engine's name for them. */
@@ -234,6 +254,8 @@ static bool cmd_help(Cmd *c, const char *arg) {
     const Command *cmd = command_find(arg, len);
     const char *topic = topic_text(arg);
     if (b) help_builtin(s, b);
+    if (b && topic) fputs(topic, s->out); /* :help grad: the builtin, then the topic */
+    else if (b) {}
     else if (help_operator(s, arg)) {}
     else if (cmd) fprintf(s->out, "%s\n  %s\n", cmd->info.usage, cmd->info.help);
     else if (topic) fputs(topic, s->out);

@@ -27,3 +27,7 @@ echo '--- :help arena'
 out=$($AG -e ':help arena'); echo "[exit $?]"
 printf '%s\n' "$out" | grep -q 'until a backward finds it' && echo 'says a graph waits until a backward finds it dead'
 printf '%s\n' "$out" | grep -q ':mem' && echo 'points to :mem'
+echo '--- :help grad'
+out=$($AG -e ':help grad'); echo "[exit $?]"
+printf '%s\n' "$out" | grep -q '^grad(f, \*args)' && echo 'shows the grad builtin'
+printf '%s\n' "$out" | grep -q 'create_graph=True' && echo 'and higher-order use'
