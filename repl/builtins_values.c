@@ -283,9 +283,15 @@ static Tensor *py_hook_call(void *ctx, Tensor *grad, bool *failed) {
                r.as.tensor->numel == grad->numel && r.as.tensor->ndim == grad->ndim) {
         out = tensor_retain(r.as.tensor);
     } else if (r.kind != VAL_NONE && r.kind != VAL_VOID) { /* (no return: void) */
-        snprintf(custom_error, sizeof custom_error, r.kind == VAL_TENSOR
-                 ? "RuntimeError: hook 'hook' has changed the size of value"
-                 : "TypeError: a hook must return a tensor or None, not %s", value_type_name(&r));
+        const Value *f = &h->hook;
+        int len = f->kind == VAL_FUNCTION ? (int)f->as.function->name_length : 4;
+        const char *name = f->kind == VAL_FUNCTION ? f->as.function->name : "hook";
+        if (r.kind == VAL_TENSOR)
+            snprintf(custom_error, sizeof custom_error, "RuntimeError: hook '%.*s' has changed "
+                     "the size of value", len, name);
+        else
+            snprintf(custom_error, sizeof custom_error, "TypeError: expected Variable, but hook "
+                     "returned '%s'", value_type_name(&r));
         ok = false;
     }
     value_release(&r);
