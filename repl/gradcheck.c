@@ -1,5 +1,6 @@
 /*
- * gradcheck.c — grad(f, a, ...) and gradcheck(f, a, ...): run a function
+ * gradcheck.c — grad(f, a, ...), gradcheck(f, a, ...) and gradgradcheck(f,
+ * a, ...) (gradcheck of f's vector-Jacobian product): run a function
  * forward and backward afresh, on copies of its arguments, in a graph of
  * their own (ag_graph_push), so that neither the arguments' .grad nor the
  * graphs the user is building are touched. Inside, every variable the body
