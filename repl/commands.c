@@ -96,7 +96,9 @@ static const char functions_help[] =
     "are looked up when f is called. Defining f again replaces it.\n"
     "\n"
     "  grad(f, x, w)        f's value and df/dx, df/dw (for arguments that require grad)\n"
-    "  gradcheck(f, x, w)   those gradients against finite differences\n";
+    "  gradcheck(f, x, w)   those gradients against finite differences\n"
+    "  gradgradcheck(f, x, w)  the gradients' own gradients (second derivatives)\n"
+    "                       against finite differences of the gradients\n";
 
 static const char blocks_help[] =
     "Blocks and loops (a block is { statements }; } else goes on the line of the }):\n"

@@ -767,6 +767,10 @@ static const struct {
      module_torch_autograd_function_source},
     {"torch.autograd", "__torch_autograd_function__", "_RemovableHandle",
      module_torch_autograd_function_source},
+    {"torch.autograd", "__torch_autograd_gradcheck__", "gradcheck",
+     module_torch_autograd_gradcheck_source},
+    {"torch.autograd", "__torch_autograd_gradcheck__", "gradgradcheck",
+     module_torch_autograd_gradcheck_source},
 };
 
 /* The row of python_modules of module's NAME when it is written in

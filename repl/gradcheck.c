@@ -1,5 +1,6 @@
 /*
- * gradcheck.c — grad(f, a, ...) and gradcheck(f, a, ...): run a function
+ * gradcheck.c — grad(f, a, ...), gradcheck(f, a, ...) and gradgradcheck(f,
+ * a, ...) (gradcheck of f's vector-Jacobian product): run a function
  * forward and backward afresh, on copies of its arguments, in a graph of
  * their own (ag_graph_push), so that neither the arguments' .grad nor the
  * graphs the user is building are touched. Inside, every variable the body
@@ -25,6 +26,10 @@ static const double FD_STEP = 1e-6, ATOL = 1e-5, RTOL = 1e-3;
 /* The name of f's i-th argument: the user function's parameter; for a
  * builtin, the argument itself when it is a name, else x1, x2, ... */
 static void param_name(const CallArgs *a, int i, char *buf, size_t size) {
+    if (i == a->num_rest) { /* gradgradcheck's extra argument */
+        snprintf(buf, size, "grad_output");
+        return;
+    }
     const UserFunc *u = a->func.user;
     const Node *arg = a->rest_node[i];
     const Node *p = u && i < u->def->num_params ? u->def->params[i]
@@ -57,12 +62,12 @@ static bool call_f(Session *s, const CallArgs *a, Value *args, Tensor **out) {
     return *out || session_fail(s, a->line, a->col, "%s", why[0] ? why : ag_error());
 }
 
-/* Copies of the arguments: tensors become fresh leaves that require grad
- * as the originals do (backward fills the copies' .grad, never the
- * originals'); other values are passed as they are. */
-static bool copy_args(Session *s, const CallArgs *a, Value *copies) {
-    for (int i = 0; i < a->num_rest; i++) {
-        const Value *v = &a->rest[i];
+/* Copies of the n arguments args: tensors become fresh leaves that
+ * require grad as the originals do (backward fills the copies' .grad,
+ * never the originals'); other values are passed as they are. */
+static bool copy_args(Session *s, const CallArgs *a, int n, const Value *args, Value *copies) {
+    for (int i = 0; i < n; i++) {
+        const Value *v = &args[i];
         if (v->kind != VAL_TENSOR) {
             value_copy(v, &copies[i]);
             continue;
@@ -123,7 +128,7 @@ static BUILTIN(bi_grad) {
     if (ag_graph_push() != 0) return session_fail(s, a->line, a->col, "%s", ag_error());
     Value copies[MAX_ARGS];
     Tensor *value = NULL;
-    bool copied = copy_args(s, a, copies), ok = copied && call_f(s, a, copies, &value);
+    bool copied = copy_args(s, a, a->num_rest, a->rest, copies), ok = copied && call_f(s, a, copies, &value);
     if (ok && value->numel != 1) {
         char shape[AG_SHAPE_STR_MAX];
         ok = session_fail(s, a->line, a->col, "grad: %.*s returns shape %s; it must "
@@ -163,18 +168,90 @@ typedef struct {
     char why[200];
 } ArgReport;
 
+/* The map a check differentiates: f itself (gradcheck), or f's
+ * vector-Jacobian product (gradgradcheck), a map of f's arguments and one
+ * more, the grad_output v. */
+typedef struct {
+    const CallArgs *a; /* f, its arguments, where messages point */
+    int n;             /* the map's arguments: f's, then v for the vjp */
+    const Value *args; /* the n of them as given (v: random, requires grad) */
+    bool vjp;
+} Map;
+
+/* The gradients of the vjp map, one per argument of f that requires grad
+ * (NULL: f does not depend on it, a zero), as one tensor: that argument's
+ * gradient itself when there is one, else each flattened and joined in
+ * order. */
+static Tensor *join_grads(Tensor **wrt, Tensor **grads, int k) {
+    Tensor *flat[MAX_ARGS] = {0}, *joined = NULL;
+    bool ok = true;
+    for (int i = 0; ok && i < k; i++) {
+        Tensor *g = grads[i] ? tensor_retain(grads[i]) : tensor_zeros(wrt[i]->ndim, wrt[i]->shape, false);
+        flat[i] = k == 1 || !g ? g : tensor_reshape(g, 1, (int64_t[]){-1});
+        if (k > 1) tensor_release(g);
+        ok = flat[i] != NULL;
+    }
+    if (ok) joined = k == 1 ? tensor_retain(flat[0]) : tensor_cat(flat, k, 0);
+    for (int i = 0; i < k; i++) tensor_release(flat[i]);
+    return joined;
+}
+
+/* The vjp map at args (f's arguments, then v): the gradients of
+ * sum(f(args) * v) with respect to each argument of f that requires grad
+ * (as given: a->rest), by ag_grad with create_graph, so that they can be
+ * differentiated again; PyTorch's gradgradcheck checks this map with
+ * gradcheck. An argument passed as a constant (the finite differences'
+ * copies) is differentiated through a leaf copy of its own. */
+static bool vjp_call(Session *s, const Map *m, Value *args, Tensor **out) {
+    const CallArgs *a = m->a;
+    Value leaves[MAX_ARGS];
+    Tensor *wrt[MAX_ARGS], *grads[MAX_ARGS] = {0}, *y = NULL, *v = args[a->num_rest].as.tensor;
+    int k = 0;
+    for (int i = 0; i < a->num_rest; i++) {
+        if (!requires_grad(&a->rest[i])) {
+            value_copy(&args[i], &leaves[i]);
+            continue;
+        }
+        Tensor *t = args[i].as.tensor;
+        t = t->requires_grad ? tensor_retain(t) : tensor_copy(t);
+        if (t) tensor_set_requires_grad(t, true);
+        leaves[i] = value_tensor(t);
+        wrt[k++] = t;
+    }
+    bool ok = call_f(s, a, leaves, &y);
+    if (ok && y->numel != v->numel)
+        ok = session_fail(s, a->line, a->col, "%.*s returned %lld elements, then %lld",
+                          (int)a->func.length, a->func.name, (long long)v->numel,
+                          (long long)y->numel);
+    if (ok && y->requires_grad &&
+        ag_grad(1, &y, &v, k, wrt, AG_CREATE_GRAPH, true, grads) != 0)
+        ok = session_fail(s, a->line, a->col, "%s", ag_error());
+    if (ok && !(*out = join_grads(wrt, grads, k)))
+        ok = session_fail(s, a->line, a->col, "%s", ag_error());
+    for (int i = 0; i < k; i++) tensor_release(grads[i]);
+    tensor_release(y);
+    release_all(leaves, a->num_rest);
+    return ok;
+}
+
+/* The map at args: f's value, or its vjp. */
+static bool map_call(Session *s, const Map *m, Value *args, Tensor **out) {
+    return m->vjp ? vjp_call(s, m, args, out) : call_f(s, m->a, args, out);
+}
+
 /* f's outputs with argument i's element k moved by delta, copied into
  * values (m of them; false if f now returns another number of elements).
  * The arguments are constants here, so nothing is recorded. The outputs
  * are read before the element is restored: f may return the
  * argument itself. */
-static bool outputs_at(Session *s, const CallArgs *a, Value *consts, int i, int64_t k,
+static bool outputs_at(Session *s, const Map *map, Value *consts, int i, int64_t k,
                        double delta, int64_t m, double *values) {
+    const CallArgs *a = map->a;
     Tensor *t = consts[i].as.tensor;
     double saved = t->data[k];
     t->data[k] = saved + delta;
     Tensor *out = NULL;
-    bool ok = call_f(s, a, consts, &out);
+    bool ok = map_call(s, map, consts, &out);
     if (ok && out->numel != m)
         ok = session_fail(s, a->line, a->col, "it returns %lld elements, not %lld",
                           (long long)out->numel, (long long)m);
@@ -234,8 +311,9 @@ static void compare_entry(ArgReport *r, int64_t j, int64_t k, double f0, double 
  * central differences, output by output. An argument whose perturbation
  * makes f fail (it is used as a dimension or an index) is reported as not
  * differentiable. False only on an interrupt or out of memory. */
-static bool check_arg(Session *s, const CallArgs *a, Value *consts, int i, const double *f0,
+static bool check_arg(Session *s, const Map *map, Value *consts, int i, const double *f0,
                       int64_t m, const double *jac, ArgReport *r) {
+    const CallArgs *a = map->a;
     memset(r, 0, sizeof *r);
     int64_t n = consts[i].as.tensor->numel;
     double *up = malloc((size_t)m * 2 * sizeof *up);
@@ -247,8 +325,8 @@ static bool check_arg(Session *s, const CallArgs *a, Value *consts, int i, const
             ok = session_fail(s, a->line, a->col, "interrupted");
             break;
         }
-        if (!outputs_at(s, a, consts, i, k, FD_STEP, m, up) ||
-            !outputs_at(s, a, consts, i, k, -FD_STEP, m, down)) {
+        if (!outputs_at(s, map, consts, i, k, FD_STEP, m, up) ||
+            !outputs_at(s, map, consts, i, k, -FD_STEP, m, down)) {
             if (session_interrupted) {
                 ok = false;
                 break;
@@ -354,20 +432,21 @@ static bool print_report(Session *s, const char *param, const Tensor *out, const
  * PyTorch's gradcheck does: jac[i] (for each argument i that requires
  * grad) gets m rows of its numel. out gets f's output from the first
  * forward. False with the error set. */
-static bool analytic_jacobian(Session *s, const CallArgs *a, double **jac, Tensor **out) {
+static bool analytic_jacobian(Session *s, const Map *map, double **jac, Tensor **out) {
+    const CallArgs *a = map->a;
     *out = NULL;
     int64_t m = 1;
     for (int64_t j = 0; j < m; j++) {
         if (session_interrupted) return session_fail(s, a->line, a->col, "interrupted");
         Value copies[MAX_ARGS];
         Tensor *y = NULL, *onehot = NULL;
-        if (!copy_args(s, a, copies)) return false;
-        bool ok = call_f(s, a, copies, &y);
+        if (!copy_args(s, a, map->n, map->args, copies)) return false;
+        bool ok = map_call(s, map, copies, &y);
         if (ok && j == 0) {
             m = y->numel;
             *out = y;
             tensor_retain(y);
-            for (int i = 0; ok && i < a->num_rest; i++) {
+            for (int i = 0; ok && i < map->n; i++) {
                 if (!requires_grad(&copies[i])) continue;
                 int64_t n = copies[i].as.tensor->numel;
                 if (m > 0 && n > s->gradcheck_max_elements * 10 / m)
@@ -389,37 +468,39 @@ static bool analytic_jacobian(Session *s, const CallArgs *a, double **jac, Tenso
         }
         if (ok && m > 0 && y->requires_grad && tensor_backward(y, onehot) != 0)
             ok = session_fail(s, a->line, a->col, "%s", ag_error());
-        for (int i = 0; ok && i < a->num_rest; i++) {
+        for (int i = 0; ok && i < map->n; i++) {
             if (!requires_grad(&copies[i]) || !copies[i].as.tensor->grad) continue;
             int64_t n = copies[i].as.tensor->numel;
             memcpy(jac[i] + j * n, copies[i].as.tensor->grad->data, (size_t)n * sizeof **jac);
         }
         tensor_release(onehot);
         tensor_release(y);
-        release_all(copies, a->num_rest);
+        release_all(copies, map->n);
         if (!ok) return false;
     }
     return true;
 }
 
-static BUILTIN(bi_gradcheck) {
-    (void)out;
-    if (!any_requires_grad_arg(s, a, "gradcheck")) return false;
+/* Checks map's Jacobian against central differences and prints the
+ * report under a title ("gradcheck f"); false only on an error. Runs in a
+ * graph of its own. */
+static bool run_check(Session *s, const Map *map, const char *title) {
+    const CallArgs *a = map->a;
     int64_t total = 0;
-    for (int i = 0; i < a->num_rest; i++)
-        if (a->rest[i].kind == VAL_TENSOR) total += a->rest[i].as.tensor->numel;
+    for (int i = 0; i < map->n; i++)
+        if (map->args[i].kind == VAL_TENSOR) total += map->args[i].as.tensor->numel;
     if (total > s->gradcheck_max_elements)
-        return session_fail(s, a->line, a->col, "gradcheck: %lld elements are too many "
-                            "to check one by one (at most %lld)", (long long)total,
+        return session_fail(s, a->line, a->col, "%s: %lld elements are too many "
+                            "to check one by one (at most %lld)", title, (long long)total,
                             (long long)s->gradcheck_max_elements);
     if (ag_graph_push() != 0) return session_fail(s, a->line, a->col, "%s", ag_error());
     double *jac[MAX_ARGS] = {0};
     Tensor *y = NULL;
     Value consts[MAX_ARGS];
     int made = 0;
-    bool ok = analytic_jacobian(s, a, jac, &y), all_ok = true;
-    for (; ok && made < a->num_rest; made++) { /* constants to perturb */
-        const Value *v = &a->rest[made];
+    bool ok = analytic_jacobian(s, map, jac, &y), all_ok = true;
+    for (; ok && made < map->n; made++) { /* constants to perturb */
+        const Value *v = &map->args[made];
         if (v->kind != VAL_TENSOR) {
             value_copy(v, &consts[made]);
             continue;
@@ -430,35 +511,93 @@ static BUILTIN(bi_gradcheck) {
     }
     if (ok) {
         char shape[AG_SHAPE_STR_MAX];
-        fprintf(s->out, "gradcheck %.*s", (int)a->func.length, a->func.name);
-        if (y->numel != 1)
+        fprintf(s->out, "%s", title);
+        if (map->vjp)
+            fprintf(s->out, " (the gradients' Jacobian, for a random grad_output of shape %s)",
+                    tensor_shape_str(map->args[a->num_rest].as.tensor, shape, sizeof shape));
+        else if (y->numel != 1)
             fprintf(s->out, " (it returns shape %s: checking each element's gradient)",
                     tensor_shape_str(y, shape, sizeof shape));
         fprintf(s->out, ":\n");
         int64_t checked = 0;
-        for (int i = 0; ok && i < a->num_rest; i++) {
-            if (!requires_grad(&a->rest[i])) continue;
+        for (int i = 0; ok && i < map->n; i++) {
+            if (!requires_grad(&map->args[i])) continue;
             ArgReport r;
             char param[64];
-            ok = check_arg(s, a, consts, i, y->data, y->numel, jac[i], &r);
+            ok = check_arg(s, map, consts, i, y->data, y->numel, jac[i], &r);
             if (!ok) break;
             param_name(a, i, param, sizeof param);
-            if (!print_report(s, param, y, a->rest[i].as.tensor, &r)) all_ok = false;
+            if (!print_report(s, param, y, map->args[i].as.tensor, &r)) all_ok = false;
             checked += r.checked;
         }
         /* Never ok about nothing: entries all inf, nan or kinks FAIL (as
          * PyTorch's gradcheck fails on nan); no entries at all are said so. */
         bool any_entries = false;
-        for (int i = 0; i < a->num_rest; i++)
-            if (requires_grad(&a->rest[i]) && a->rest[i].as.tensor->numel > 0 && y->numel > 0)
+        for (int i = 0; i < map->n; i++)
+            if (requires_grad(&map->args[i]) && map->args[i].as.tensor->numel > 0 && y->numel > 0)
                 any_entries = true;
         if (ok && checked == 0 && any_entries) all_ok = false;
         if (ok) fprintf(s->out, "%s\n", !all_ok ? "FAIL" : any_entries ? "ok" : "nothing to check");
     }
     release_all(consts, made);
-    for (int i = 0; i < a->num_rest; i++) free(jac[i]);
+    for (int i = 0; i < map->n; i++) free(jac[i]);
     tensor_release(y);
     ag_graph_pop();
+    return ok;
+}
+
+static BUILTIN(bi_gradcheck) {
+    (void)out;
+    if (!any_requires_grad_arg(s, a, "gradcheck")) return false;
+    char title[128];
+    snprintf(title, sizeof title, "gradcheck %.*s", (int)a->func.length, a->func.name);
+    return run_check(s, &(Map){a, a->num_rest, a->rest, false}, title);
+}
+
+/* f(args) once, in a graph of its own, for the shape of its result; false
+ * with the error set. */
+static bool output_of(Session *s, const CallArgs *a, Tensor **y) {
+    *y = NULL;
+    if (ag_graph_push() != 0) return session_fail(s, a->line, a->col, "%s", ag_error());
+    Value copies[MAX_ARGS];
+    bool ok = copy_args(s, a, a->num_rest, a->rest, copies);
+    if (ok) {
+        ok = call_f(s, a, copies, y);
+        release_all(copies, a->num_rest);
+    }
+    if (ok) { /* a constant copy, not the graph's own result */
+        Tensor *c = tensor_copy(*y);
+        tensor_release(*y);
+        *y = c;
+    }
+    ag_graph_pop();
+    return ok && (*y || session_fail(s, a->line, a->col, "%s", ag_error()));
+}
+
+/* gradgradcheck(f, a, ...): PyTorch's gradgradcheck. For a grad_output v
+ * drawn from the seeded stream (randn, f's output's shape), the map
+ * (args, v) -> vjp(f, args, v), made with create_graph, is checked as
+ * gradcheck checks f: its Jacobian, by backward through the vjp's own
+ * graph (the second derivatives of f, and f's Jacobian for v), against
+ * central differences of the map. */
+static BUILTIN(bi_gradgradcheck) {
+    (void)out;
+    if (!any_requires_grad_arg(s, a, "gradgradcheck")) return false;
+    if (a->num_rest + 1 > MAX_ARGS)
+        return session_fail(s, a->line, a->col, "gradgradcheck: at most %d arguments",
+                            MAX_ARGS - 1);
+    Tensor *y = NULL;
+    if (!output_of(s, a, &y)) return false;
+    Tensor *v = tensor_randn(y->ndim, y->shape, true);
+    tensor_release(y);
+    if (!v) return session_fail(s, a->line, a->col, "%s", ag_error());
+    Value args[MAX_ARGS];
+    for (int i = 0; i < a->num_rest; i++) args[i] = a->rest[i];
+    args[a->num_rest] = value_tensor(v);
+    char title[128];
+    snprintf(title, sizeof title, "gradgradcheck %.*s", (int)a->func.length, a->func.name);
+    bool ok = run_check(s, &(Map){a, a->num_rest + 1, args, true}, title);
+    tensor_release(v);
     return ok;
 }
 
@@ -474,5 +613,9 @@ const Builtin grad_builtins[] = {
     {"gradcheck", "gradcheck(f, *args)", "compares f's gradients with central finite differences",
      "prints the largest errors per argument, ok or FAIL; no .grad changes", bi_gradcheck,
      BI_VOID | BI_FUNCTION_FIRST, VAL_VOID, NULL},
+    {"gradgradcheck", "gradgradcheck(f, *args)", "checks f's second derivatives: the gradients of "
+     "its gradients against central finite differences of them",
+     "for a random grad_output v: the Jacobian of (args, v) -> vjp(f, args, v), as gradcheck; "
+     "no .grad changes", bi_gradgradcheck, BI_VOID | BI_FUNCTION_FIRST, VAL_VOID, NULL},
 };
 const int num_grad_builtins = sizeof grad_builtins / sizeof grad_builtins[0];

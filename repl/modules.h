@@ -49,11 +49,12 @@ extern const char module_torch_lr_scheduler_source[];
 extern const char module_torch_optim_source[];
 extern const char module_torch_nn_init_source[];
 extern const char module_torch_utils_data_source[];
-/* torch.autograd.functional, torch.func (functorch) and torch.autograd's
- * Function, torch_autograd.c */
+/* torch.autograd.functional, torch.func (functorch), torch.autograd's
+ * Function and its gradcheck and gradgradcheck, torch_autograd.c */
 extern const char module_torch_autograd_functional_source[];
 extern const char module_torch_func_source[];
 extern const char module_torch_autograd_function_source[];
+extern const char module_torch_autograd_gradcheck_source[]; /* gradcheck, gradgradcheck */
 #define TORCH_NN_FIRST_LINE 1000000000
 #define TORCH_SOURCE_LINES 100000
 

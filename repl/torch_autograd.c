@@ -6,7 +6,8 @@
  * the same module, PyTorch 1.13's name for it) and torch.autograd.Function
  * (a custom Function: forward without recording, then the engine's
  * ag_custom_function with the class's backward, through the builtin
- * torch.autograd._custom_function), written in the Python that
+ * torch.autograd._custom_function), and torch.autograd.gradcheck and
+ * gradgradcheck (PyTorch's slow mode), written in the Python that
  * ag runs, on torch.autograd.grad with create_graph=True. Each source runs
  * once per session, on first use of one of its names (eval.c,
  * python_modules), as torch_nn.c's do.
@@ -702,3 +703,111 @@ const char module_torch_autograd_function_source[] =
     "\n"
     "__torch_autograd_function__ = __torch_autograd_function_make__()\n"
     "del __torch_autograd_function_make__\n";
+
+/* torch.autograd.gradcheck and gradgradcheck: PyTorch 1.13's slow mode
+ * (torch/autograd/gradcheck.py), its checks and message: each output's
+ * Jacobian with respect to each input that requires grad, analytically by
+ * a backward per output element (grad_output one-hot) and numerically by
+ * central differences (eps 1e-6), compared by allclose(analytical,
+ * numerical, rtol, atol); True, or the first mismatch raised (a
+ * RuntimeError: PyTorch's GradcheckError is one; ag has no classes of
+ * exceptions) or, with raise_exception=False, False. gradgradcheck is
+ * PyTorch's: gradcheck of (inputs, grad_outputs) -> the gradients of the
+ * outputs with respect to the inputs, taken with create_graph=True, for
+ * grad_outputs drawn uniform in [-1, 1) when not given. The .ag dialect's
+ * gradcheck and gradgradcheck builtins (gradcheck.c) print a report
+ * instead. */
+const char module_torch_autograd_gradcheck_source[] =
+    "def __torch_autograd_gradcheck_make__():\n"
+    "    import torch\n"
+    "\n"
+    "    def _as_tuple(x):\n"
+    "        if isinstance(x, tuple):\n"
+    "            return x\n"
+    "        if isinstance(x, list):\n"
+    "            return tuple(x)\n"
+    "        return (x,)\n"
+    "\n"
+    "    def _differentiable(inputs):\n"
+    "        return [j for j, x in enumerate(inputs) if isinstance(x, torch.Tensor) and x.requires_grad]\n"
+    "\n"
+    "    def _numerical(func, inputs, i, j, eps):\n"
+    "        # d outputs[i] / d inputs[j] by central differences, one row per element\n"
+    "        # of inputs[j]: (inputs[j].numel(), outputs[i].numel())\n"
+    "        x = inputs[j]\n"
+    "        rows = []\n"
+    "        for k in range(x.numel()):\n"
+    "            step = torch.zeros(x.numel(), dtype=x.dtype)\n"
+    "            step[k] = eps\n"
+    "            step = step.reshape(x.shape)\n"
+    "            ends = []\n"
+    "            for delta in (step, -step):\n"
+    "                moved = (x.detach() + delta).requires_grad_(x.requires_grad)\n"
+    "                args = inputs[:j] + (moved,) + inputs[j + 1:]\n"
+    "                ends.append(_as_tuple(func(*args))[i].detach().reshape(-1))\n"
+    "            rows.append((ends[0] - ends[1]) / (2 * eps))\n"
+    "        return torch.stack(rows)\n"
+    "\n"
+    "    def _analytical(func, inputs, i, js):\n"
+    "        # d outputs[i] / d inputs[j] for each j in js by a backward per output\n"
+    "        # element (grad_output one-hot), as PyTorch's slow mode\n"
+    "        out = _as_tuple(func(*inputs))[i]\n"
+    "        wrt = tuple(inputs[j] for j in js)\n"
+    "        columns = [[] for j in js]\n"
+    "        for m in range(out.numel()):\n"
+    "            onehot = torch.zeros(out.numel(), dtype=out.dtype)\n"
+    "            onehot[m] = 1.0\n"
+    "            grads = (None,) * len(js)\n"
+    "            if out.requires_grad:\n"
+    "                grads = torch.autograd.grad(out, wrt, onehot.reshape(out.shape), retain_graph=True,\n"
+    "                                            allow_unused=True)\n"
+    "            for c, (g, x) in enumerate(zip(grads, wrt)):\n"
+    "                columns[c].append(torch.zeros(x.numel(), dtype=x.dtype) if g is None\n"
+    "                                  else g.detach().reshape(-1))\n"
+    "        return [torch.stack(col, dim=1) if col else torch.zeros(x.numel(), 0)\n"
+    "                for col, x in zip(columns, wrt)]\n"
+    "\n"
+    "    def gradcheck(func, inputs, eps=1e-06, atol=1e-05, rtol=0.001, raise_exception=True):\n"
+    "        tupled = _as_tuple(inputs)\n"
+    "        js = _differentiable(tupled)\n"
+    "        if not js:\n"
+    "            raise ValueError('gradcheck expects at least one input tensor to require gradient, '\n"
+    "                             'but none of the them have requires_grad=True.')\n"
+    "        outputs = _as_tuple(func(*tupled))\n"
+    "        for i in range(len(outputs)):\n"
+    "            analytical = _analytical(func, tupled, i, js)\n"
+    "            for a, j in zip(analytical, js):\n"
+    "                n = _numerical(func, tupled, i, j, eps)\n"
+    "                if not torch.allclose(a, n, rtol, atol):\n"
+    "                    if not raise_exception:\n"
+    "                        return False\n"
+    "                    raise RuntimeError('Jacobian mismatch for output ' + str(i) +\n"
+    "                                         ' with respect to input ' + str(j) + ',\\n' +\n"
+    "                                         'numerical:' + str(n) + '\\nanalytical:' + str(a) + '\\n')\n"
+    "        return True\n"
+    "\n"
+    "    def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-06, atol=1e-05, rtol=0.001,\n"
+    "                      gen_non_contig_grad_outputs=False, raise_exception=True):\n"
+    "        tupled = _as_tuple(inputs)\n"
+    "        if grad_outputs is None:\n"
+    "            # PyTorch draws them uniform in [-1, 1) (torch.testing.make_tensor)\n"
+    "            outputs = _as_tuple(func(*tupled))\n"
+    "            grad_outputs = tuple((torch.rand(o.shape, dtype=o.dtype) * 2 - 1).requires_grad_()\n"
+    "                                 for o in outputs)\n"
+    "        tupled_grad_outputs = _as_tuple(grad_outputs)\n"
+    "        num_outputs = len(tupled_grad_outputs)\n"
+    "\n"
+    "        def new_func(*args):\n"
+    "            input_args = args[:-num_outputs]\n"
+    "            vs = args[-num_outputs:]\n"
+    "            outputs = _as_tuple(func(*input_args))\n"
+    "            wrt = tuple(x for x in input_args if isinstance(x, torch.Tensor) and x.requires_grad)\n"
+    "            grads = torch.autograd.grad(outputs, wrt, vs, create_graph=True, allow_unused=True)\n"
+    "            return tuple(g for g in grads if g is not None)\n"
+    "\n"
+    "        return gradcheck(new_func, tupled + tupled_grad_outputs, eps, atol, rtol, raise_exception)\n"
+    "\n"
+    "    return {'gradcheck': gradcheck, 'gradgradcheck': gradgradcheck}\n"
+    "\n"
+    "__torch_autograd_gradcheck__ = __torch_autograd_gradcheck_make__()\n"
+    "del __torch_autograd_gradcheck_make__\n";

@@ -5,7 +5,8 @@
  * into .grad as a recorded sum, the refusal of an op without a
  * graph_backward (by name, nothing changed), and the finite-difference
  * checks of the ops made for it (tanh_backward, expand). Every op's own
- * second derivative is checked by fd_check's create_graph pass.
+ * second derivative is checked by fd_check's create_graph pass, the smooth
+ * unary ops' third derivatives here (test_third_order).
  */
 #include "harness.h"
 
@@ -312,7 +313,155 @@ static void test_hooks(void) {
     tensor_release(c);
 }
 
+/* ---- the third order on the smooth unary ops ----------------------------
+ * For each smooth unary op f, at several points (both signs where the
+ * domain allows, away from elu's 0 and softplus's threshold), the third
+ * derivative made by three ag_grad calls (two with create_graph) against
+ * central differences of the second derivative (two ag_grad calls at
+ * x + h and x - h). The ops are elementwise, so one tensor of points gives
+ * every point's derivative at once: element k of d/dx sum(f(x)) is f'(x_k).
+ *
+ * Tolerance |analytic - numeric| <= 1e-6 (1 + |numeric|), h = 1e-5: the
+ * truncation error of a central difference is h^2 |f^(5)| / 6, at most
+ * 1.6e-7 at these points (log's at x = 0.3, f^(5) = 24 / x^5 = 1e4), there
+ * 2e-9 of 1 + |f'''| (f''' = 2 / x^3 = 74); the rounding of f'' (a few ulp
+ * of the terms it sums, ~1e-15 of max(1, |f''|)) divided by h is ~1e-10. The largest error measured is 4.6e-9 (the check says it),
+ * 200 times under the bound; a wrong third derivative (a missing term, a wrong
+ * sign) is off by O(|f'''|), far above. */
+typedef struct {
+    const char *name;
+    Tensor *(*f)(Tensor *x, double p);
+    double p;           /* the op's number: an exponent, alpha, beta */
+    double points[8];
+    int n;
+} SmoothOp;
+
+static Tensor *op_exp(Tensor *x, double p) { (void)p; return tensor_exp(x); }
+static Tensor *op_log(Tensor *x, double p) { (void)p; return tensor_log(x); }
+static Tensor *op_log10(Tensor *x, double p) { (void)p; return tensor_log10(x); }
+static Tensor *op_log2(Tensor *x, double p) { (void)p; return tensor_log2(x); }
+static Tensor *op_sqrt(Tensor *x, double p) { (void)p; return tensor_sqrt(x); }
+static Tensor *op_reciprocal(Tensor *x, double p) { (void)p; return tensor_reciprocal(x); }
+static Tensor *op_tanh(Tensor *x, double p) { (void)p; return tensor_tanh(x); }
+static Tensor *op_sigmoid(Tensor *x, double p) { (void)p; return tensor_sigmoid(x); }
+static Tensor *op_sin(Tensor *x, double p) { (void)p; return tensor_sin(x); }
+static Tensor *op_cos(Tensor *x, double p) { (void)p; return tensor_cos(x); }
+static Tensor *op_sinh(Tensor *x, double p) { (void)p; return tensor_sinh(x); }
+static Tensor *op_cosh(Tensor *x, double p) { (void)p; return tensor_cosh(x); }
+static Tensor *op_silu(Tensor *x, double p) { (void)p; return tensor_silu(x); }
+static Tensor *op_gelu(Tensor *x, double p) { (void)p; return tensor_gelu(x); }
+static Tensor *op_gelu_tanh(Tensor *x, double p) { (void)p; return tensor_gelu_tanh(x); }
+static Tensor *op_softplus(Tensor *x, double beta) { return tensor_softplus(x, beta, 20); }
+static Tensor *op_elu(Tensor *x, double alpha) { return tensor_elu(x, alpha); }
+
+static Tensor *op_pow(Tensor *x, double p) {
+    Tensor *e = tensor_scalar(p), *r = tensor_pow(x, e);
+    tensor_release(e);
+    return r;
+}
+
+/* Both signs where the domain allows: 8 points over [-2.5, 2.5]. */
+#define BOTH_SIGNS {-2.5, -1.7, -0.9, -0.3, 0.2, 0.8, 1.6, 2.5}, 8
+/* Positive arguments only (log, sqrt, a fractional power): 6 points. */
+#define POSITIVE {0.3, 0.7, 1.2, 2.0, 3.1, 4.5}, 6
+/* 1/x and negative integer powers: both signs, away from the pole. */
+#define NONZERO {-2.5, -1.3, -0.6, 0.5, 1.1, 2.4}, 6
+
+static const SmoothOp smooth_ops[] = {
+    {"exp", op_exp, 0, BOTH_SIGNS},
+    {"log", op_log, 0, POSITIVE},
+    {"log10", op_log10, 0, POSITIVE},
+    {"log2", op_log2, 0, POSITIVE},
+    {"sqrt", op_sqrt, 0, POSITIVE},
+    {"reciprocal", op_reciprocal, 0, NONZERO},
+    {"tanh", op_tanh, 0, BOTH_SIGNS},
+    {"sigmoid", op_sigmoid, 0, BOTH_SIGNS},
+    {"sin", op_sin, 0, BOTH_SIGNS},
+    {"cos", op_cos, 0, BOTH_SIGNS},
+    {"sinh", op_sinh, 0, BOTH_SIGNS},
+    {"cosh", op_cosh, 0, BOTH_SIGNS},
+    {"silu", op_silu, 0, BOTH_SIGNS},
+    {"gelu", op_gelu, 0, BOTH_SIGNS},
+    {"gelu (tanh)", op_gelu_tanh, 0, BOTH_SIGNS},
+    {"softplus (beta 1)", op_softplus, 1, BOTH_SIGNS},
+    {"softplus (beta 2)", op_softplus, 2, BOTH_SIGNS},
+    {"elu (alpha 1)", op_elu, 1, BOTH_SIGNS},
+    {"elu (alpha 0.5)", op_elu, 0.5, BOTH_SIGNS},
+    {"x^3", op_pow, 3, BOTH_SIGNS},
+    {"x^4", op_pow, 4, BOTH_SIGNS},
+    {"x^-2", op_pow, -2, NONZERO},
+    {"x^0.5", op_pow, 0.5, POSITIVE},
+    {"x^2.5", op_pow, 2.5, POSITIVE},
+    {"x^-1.5", op_pow, -1.5, POSITIVE},
+    {"x^(1/3)", op_pow, 1.0 / 3, POSITIVE},
+};
+
+/* d/dx sum(y) for x a leaf; NULL with the error on failure. */
+static Tensor *derivative(Tensor *y, Tensor *x, unsigned flags) {
+    Tensor *s = tensor_sum(y), *d = NULL;
+    if (ag_grad(1, &s, NULL, 1, &x, flags, false, &d) != 0) d = NULL;
+    tensor_release(s);
+    return d;
+}
+
+/* f'' at x's values (x a leaf that requires grad), with a graph of its own
+ * when flags has AG_CREATE_GRAPH; NULL on failure. */
+static Tensor *second_derivative(const SmoothOp *op, Tensor *x, unsigned flags) {
+    Tensor *y = op->f(x, op->p), *d1 = y ? derivative(y, x, AG_CREATE_GRAPH) : NULL;
+    Tensor *d2 = d1 ? derivative(d1, x, flags) : NULL;
+    tensor_release(y);
+    tensor_release(d1);
+    return d2;
+}
+
+/* f'' at x's values moved by delta, first order at the last step. */
+static Tensor *second_at(const SmoothOp *op, const Tensor *x, double delta) {
+    Tensor *moved = tensor_copy(x);
+    for (int64_t k = 0; k < moved->numel; k++) moved->data[k] += delta;
+    tensor_set_requires_grad(moved, true);
+    Tensor *d2 = second_derivative(op, moved, 0);
+    tensor_release(moved);
+    return d2;
+}
+
+/* The largest error relative to 1 + |numeric| over op's points, or
+ * INFINITY when a derivative failed. */
+static double third_order_error(const SmoothOp *op) {
+    const double h = 1e-5;
+    Tensor *x = tensor_create(1, (int64_t[]){op->n}, op->points, true);
+    Tensor *d2 = second_derivative(op, x, AG_CREATE_GRAPH);
+    Tensor *d3 = d2 ? derivative(d2, x, 0) : NULL;
+    Tensor *up = second_at(op, x, h), *down = second_at(op, x, -h);
+    double worst = d3 && up && down ? 0.0 : INFINITY;
+    for (int k = 0; isfinite(worst) && k < op->n; k++) {
+        double numeric = (up->data[k] - down->data[k]) / (2 * h);
+        double err = fabs(d3->data[k] - numeric) / (1 + fabs(numeric));
+        if (!(err <= 1e-6))
+            CHECK(false, "%s''' at %g: analytic %.12g, numeric %.12g", op->name, op->points[k],
+                  d3->data[k], numeric);
+        worst = isnan(err) ? INFINITY : fmax(worst, err);
+    }
+    Tensor *all[] = {x, d2, d3, up, down};
+    for (int i = 0; i < 5; i++) tensor_release(all[i]);
+    ag_graph_free();
+    return worst;
+}
+
+static void test_third_order(void) {
+    double worst = 0.0;
+    for (size_t i = 0; i < sizeof smooth_ops / sizeof *smooth_ops; i++) {
+        double err = third_order_error(&smooth_ops[i]);
+        CHECK(isfinite(err), "%s: the third derivative: %s", smooth_ops[i].name,
+              isfinite(err) ? "" : ag_error());
+        worst = fmax(worst, err);
+    }
+    CHECK(worst <= 1e-6, "third derivatives of %zu smooth unary ops agree with finite "
+          "differences of the second (largest error %.2g)",
+          sizeof smooth_ops / sizeof *smooth_ops, worst);
+}
+
 void test_graph(void) {
+    test_third_order();
     test_hooks();
     test_custom_function();
     test_cube_to_third_order();
