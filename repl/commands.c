@@ -397,6 +397,16 @@ static bool cmd_trace(Cmd *c, const char *arg) {
     return true;
 }
 
+/* PyTorch's set_detect_anomaly: backward stops at the first Function whose
+ * gradient has a nan, naming it, the element, the arithmetic and the line
+ * its forward ran on. */
+static bool cmd_anomaly(Cmd *c, const char *arg) {
+    if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0)
+        return cmd_fail(c, ":anomaly takes on or off");
+    ag_set_detect_anomaly(strcmp(arg, "on") == 0);
+    return true;
+}
+
 /* ======================================================================
  * :load, :reset, :quit
  * ====================================================================== */
@@ -444,6 +454,8 @@ static const Command commands[] = {
     {{"graph", ":graph NAME", "the graph behind a value, as a tree"}, true, cmd_graph},
     {{"dot", ":dot NAME [FILE]", "the same graph as Graphviz DOT"}, true, cmd_dot},
     {{"trace", ":trace on|off", "print each step of backward"}, true, cmd_trace},
+    {{"anomaly", ":anomaly on|off", "backward stops at the first nan gradient, saying where"},
+     true, cmd_anomaly},
     {{"load", ":load FILE", "runs the statements in FILE"}, true, cmd_load},
     {{"reset", ":reset", "forgets everything and frees the graph"}, false, cmd_reset},
     {{"quit", ":quit", "leaves the shell (so does Ctrl-D)"}, false, cmd_quit},

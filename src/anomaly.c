@@ -412,10 +412,14 @@ static bool put_arithmetic(Out *o, const char *rule, int input, Vars *vars) {
     skip_space(&ps);
     if (!ps.ok || ps.p != end || !isnan(r)) return false;
     put(o, "%.*s = ", (int)mine->len, mine->text);
+    size_t from = o->n;
     put_substituted(o, mine_expr, (size_t)(end - mine_expr), vars);
-    char a[48], b[48];
+    /* The last step, unless it is what was just written (g / x = 0 / 0). */
+    char a[48], b[48], step[120];
     number(a, sizeof a, ps.lhs), number(b, sizeof b, ps.rhs);
-    if (ps.op) put(o, " = %s %c %s", a, ps.op, b);
+    snprintf(step, sizeof step, "%s %c %s", a, ps.op, b);
+    bool same = o->n < o->size && strcmp(o->buf + from, step) == 0;
+    if (ps.op && !same) put(o, " = %s", step);
     put(o, " = nan");
     return true;
 }
