@@ -3824,8 +3824,11 @@ static void anomaly_place(Session *s, int line) {
     ag_set_anomaly_location(line > 0 ? s->source_name : NULL, line);
 }
 
+/* A statement of torch's own modules (written in Python, their lines past
+ * TORCH_NN_FIRST_LINE) keeps the place of the script's line that called
+ * in, as their errors do. */
 static Status exec_statement(Session *s, const Stmt *st) {
-    if (!ag_is_anomaly_enabled()) return exec_kind(s, st);
+    if (!ag_is_anomaly_enabled() || st->line >= TORCH_NN_FIRST_LINE) return exec_kind(s, st);
     int outer = s->anomaly_line;
     anomaly_place(s, st->line);
     Status r = exec_kind(s, st);

@@ -468,7 +468,11 @@ void ag_anomaly_words(const Function *fn, const AgOpInfo *row, int input, const 
                        ag_shape_equal(grad->ndim, grad->shape, out->ndim, out->shape) &&
                        ag_shape_equal(grad_output->ndim, grad_output->shape, out->ndim, out->shape);
     Vars vars = {.n = 0};
-    if (elementwise && row && row->rule) {
+    if (elementwise && custom) { /* the client's backward: no rule to read */
+        char g[48], y[48];
+        number(g, sizeof g, grad_output->data[element]), number(y, sizeof y, out->data[element]);
+        put(&o, ": g = %s, output = %s", g, y);
+    } else if (elementwise && row && row->rule) {
         Var *g = var_add(&vars, "g", 1);
         g->value = grad_output->data[element], g->known = true;
         name_inputs(&vars, row->rule, fn, element);

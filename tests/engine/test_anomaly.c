@@ -73,8 +73,43 @@ static void test_no_formula(void) {
     tensor_release(p), tensor_release(y), tensor_release(a), tensor_release(b);
 }
 
+/* A constant operand: c * x with c = inf and g = 0 gives only x (input 1)
+ * a gradient, 0 * inf = nan: PyTorch's "1th output". */
+static void test_constant_operand(void) {
+    Tensor *c = tensor_create(SHAPE(1), (double[]){INFINITY}, false);
+    Tensor *x = tensor_create(SHAPE(1), (double[]){1}, true);
+    Tensor *zero = tensor_scalar(0);
+    ag_set_detect_anomaly(true);
+    Tensor *p = tensor_mul(c, x), *q = tensor_mul(p, zero), *y = tensor_sum(q);
+    CHECK(backward(y) == -1, "0 * inf is nan");
+    const char *m = ag_error();
+    CHECK(strstr(m, "'MulBackward0' returned nan values in its 1th output. MulBackward at "
+                    "(0,): grad_b = g * a = 0 * inf = nan.") != NULL,
+          "the second operand, one step of arithmetic: %s", m);
+    ag_set_detect_anomaly(false);
+    tensor_release(p), tensor_release(q), tensor_release(y);
+    tensor_release(c), tensor_release(x), tensor_release(zero);
+}
+
+/* create_graph: the gradients come from the ops' graph_backwards, and are
+ * checked as the first-order kernels' are; ag_grad changes nothing. */
+static void test_create_graph(void) {
+    Tensor *x = tensor_create(SHAPE(2), (double[]){0, 4}, true);
+    ag_set_detect_anomaly(true);
+    Tensor *y = where_sqrt(x), *g = NULL;
+    CHECK(ag_grad(1, &y, NULL, 1, &x, AG_CREATE_GRAPH, false, &g) == -1 && g == NULL,
+          "a nan in a create_graph backward stops it");
+    CHECK(strstr(ag_error(), "SqrtBackward at (0,): grad_x = g / (2 sqrt(x))") != NULL,
+          "named as in a first-order backward: %s", ag_error());
+    ag_set_detect_anomaly(false);
+    tensor_release(y), tensor_release(x);
+    ag_graph_free();
+}
+
 void test_anomaly(void) {
     test_sqrt_at_zero();
     test_second_input();
     test_no_formula();
+    test_constant_operand();
+    test_create_graph();
 }
