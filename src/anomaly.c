@@ -202,6 +202,8 @@ static double parse_atom(Parser *ps) {
             if (!call(name, len, x, &r)) ps->ok = false;
         } else if (v) {
             r = var_value(ps, v);
+        } else if (len == 2 && memcmp(name, "ln", 2) == 0) { /* ln 10, in log10's rule */
+            r = log(parse_atom(ps));
         } else {
             ps->ok = false;
         }
@@ -386,10 +388,17 @@ static void put_substituted(Out *o, const char *expr, size_t len, Vars *vars) {
     }
 }
 
+/* What put_arithmetic made of input i's clause of the rule. */
+typedef enum {
+    CLAUSE_NAN,        /* read whole, nan as the kernel's: the arithmetic is written */
+    CLAUSE_NOT_NAN,    /* read whole, another value: a rule written for other values */
+    CLAUSE_UNREADABLE, /* no formula of one element's values (g @ b^T, g where x > 0) */
+} ClauseRead;
+
 /* Input i's clause of the rule, evaluated at the element's values: "grad_x
  * = g / (2 sqrt(x)) = 0 / (2 sqrt(0)) = 0 / 0 = nan" when it reads whole
- * and gives nan, as the kernel did; false (nothing written) otherwise. */
-static bool put_arithmetic(Out *o, const char *rule, int input, Vars *vars) {
+ * and gives nan, as the kernel did; nothing written otherwise. */
+static ClauseRead put_arithmetic(Out *o, const char *rule, int input, Vars *vars) {
     Clause clauses[12];
     int n = split_clauses(rule, clauses, 12), grads = 0;
     const Clause *mine = NULL;
@@ -405,12 +414,13 @@ static bool put_arithmetic(Out *o, const char *rule, int input, Vars *vars) {
         if (!v) v = var_add(vars, clauses[c].text, len);
         if (v && !v->known) v->def = expr, v->def_len = (size_t)(clauses[c].text + clauses[c].len - expr);
     }
-    if (!mine) return false;
+    if (!mine) return CLAUSE_UNREADABLE;
     const char *end = mine->text + mine->len;
     Parser ps = {mine_expr, end, vars, true, 0, 0, 0, 0};
     double r = parse_sum(&ps);
     skip_space(&ps);
-    if (!ps.ok || ps.p != end || !isnan(r)) return false;
+    if (!ps.ok || ps.p != end) return CLAUSE_UNREADABLE;
+    if (!isnan(r)) return CLAUSE_NOT_NAN;
     put(o, "%.*s = ", (int)mine->len, mine->text);
     size_t from = o->n;
     put_substituted(o, mine_expr, (size_t)(end - mine_expr), vars);
@@ -421,7 +431,7 @@ static bool put_arithmetic(Out *o, const char *rule, int input, Vars *vars) {
     bool same = o->n < o->size && strcmp(o->buf + from, step) == 0;
     if (ps.op && !same) put(o, " = %s", step);
     put(o, " = nan");
-    return true;
+    return CLAUSE_NAN;
 }
 
 /* The rule's names for the inputs ("grad_a", "grad_b": a, b), in order. */
@@ -478,10 +488,18 @@ void ag_anomaly_words(const Function *fn, const AgOpInfo *row, int input, const 
         name_inputs(&vars, row->rule, fn, element);
         Var *y = var_add(&vars, "output", 6);
         if (y) y->value = out->data[element], y->known = true;
-        put(&o, ": ");
+        char text[320];
+        Out arithmetic = {text, sizeof text, 0};
+        text[0] = '\0';
         Vars evaluated = vars;
-        if (!put_arithmetic(&o, row->rule, input, &evaluated)) {
+        ClauseRead read = put_arithmetic(&arithmetic, row->rule, input, &evaluated);
+        if (read == CLAUSE_NAN) {
+            put(&o, ": %s", text);
+        } else if (read == CLAUSE_NOT_NAN) { /* the values, which the rule reads */
+            put(&o, ": ");
             put_values(&o, &vars);
+            put(&o, " (%s)", row->rule);
+        } else { /* the element's values may not be what the rule reads (g @ b^T) */
             put(&o, " (%s)", row->rule);
         }
     } else if (row && row->rule) {

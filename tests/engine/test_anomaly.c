@@ -59,16 +59,19 @@ static void test_second_input(void) {
     tensor_release(q), tensor_release(y), tensor_release(a), tensor_release(b);
 }
 
-/* A rule that is no formula (matmul): the element and the rule, quoted. */
+/* A rule that is no formula (matmul): the element and the rule, quoted,
+ * and no values: a's gradient has the output's shape here, but its
+ * element (0, 0) reads a row and a column, not the (0, 0) of each. */
 static void test_no_formula(void) {
-    Tensor *a = tensor_create(SHAPE(1, 2), (double[]){1, 2}, true);
-    Tensor *b = tensor_create(SHAPE(2, 1), (double[]){NAN, 1}, false);
+    Tensor *a = tensor_create(SHAPE(2, 2), (double[]){1, 2, 3, 4}, true);
+    Tensor *b = tensor_create(SHAPE(2, 2), (double[]){NAN, 1, 1, 1}, false);
     ag_set_detect_anomaly(true);
     Tensor *p = tensor_matmul(a, b), *y = tensor_sum(p);
     CHECK(backward(y) == -1, "a nan in b makes grad_a nan");
     const char *m = ag_error();
     CHECK(strstr(m, "in its 0th output. MmBackward at (0, 0) (grad_a = g @ b^T") != NULL,
           "the element and the rule: %s", m);
+    CHECK(strstr(m, "g = ") == NULL, "no values of the element: %s", m);
     ag_set_detect_anomaly(false);
     tensor_release(p), tensor_release(y), tensor_release(a), tensor_release(b);
 }
