@@ -872,7 +872,7 @@ bool ag_is_anomaly_enabled(void);
 /* The client's present place (a shell calls it per statement while
  * anomaly mode is on): Functions recorded from now on, under anomaly mode,
  * remember it until their graph is freed. file is copied (borrowed);
- * NULL: no place. */
+ * NULL: no place. Ignored while the mode is off. */
 void ag_set_anomaly_location(const char *file, int line);
 
 /* Frees the arena without differentiating (for a shell's :reset). Every

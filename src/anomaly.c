@@ -51,6 +51,7 @@ static const char *intern_file(const char *file) {
 }
 
 void ag_set_anomaly_location(const char *file, int line) {
+    if (!ag_is_anomaly_enabled()) return; /* nothing kept while off (ag_anomaly_clear) */
     current_file = file ? intern_file(file) : NULL;
     current_line = line;
 }
@@ -318,6 +319,7 @@ static size_t clause_name(const Clause *c, const char **expr) {
  * parentheses, so that it can stand in a formula. */
 static void number(char *buf, size_t size, double v) {
     char plain[40];
+    if (isnan(v)) v = NAN; /* "nan", never glibc's "-nan" */
     for (int digits = 1; digits <= 17; digits++) {
         snprintf(plain, sizeof plain, "%.*g", digits, v);
         if (strtod(plain, NULL) == v || isnan(v)) break;
