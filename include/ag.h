@@ -855,6 +855,26 @@ bool ag_is_grad_enabled(void);
 bool ag_set_grad_enabled(bool enabled);
 bool ag_is_grad_enabled(void);
 
+/* Anomaly mode (PyTorch's torch.autograd.set_detect_anomaly), off by
+ * default, per thread: while it is on, backward checks every gradient a
+ * Function's backward produces and stops (-1, every ->grad as after a
+ * failure) at the first that holds a nan, with PyTorch's message first
+ * ("Function 'SqrtBackward0' returned nan values in its 0th output.") and
+ * ag's words after it: the element, the op's rule evaluated at the values
+ * there where the rule reads as a formula ("SqrtBackward at (0,): grad_x =
+ * g / (2 sqrt(x)) = 0 / (2 sqrt(0)) = 0 / 0 = nan"; otherwise the values
+ * and the rule), and where its forward ran ("its forward ran at
+ * FILE:LINE", from ag_set_anomaly_location). Off, it costs one branch per
+ * op recorded, per Function applied and per gradient accumulated. Returns
+ * the previous setting; turning it off forgets every location. */
+bool ag_set_detect_anomaly(bool enabled);
+bool ag_is_anomaly_enabled(void);
+/* The client's present place (a shell calls it per statement while
+ * anomaly mode is on): Functions recorded from now on, under anomaly mode,
+ * remember it until their graph is freed. file is copied (borrowed);
+ * NULL: no place. Ignored while the mode is off. */
+void ag_set_anomaly_location(const char *file, int line);
+
 /* Frees the arena without differentiating (for a shell's :reset). Every
  * value built since the last backward loses its graph, as after backward. */
 void ag_graph_free(void);

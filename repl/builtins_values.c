@@ -372,6 +372,22 @@ static BUILTIN(bi_retain_grad) {
     return true;
 }
 
+/* torch.autograd.set_detect_anomaly(mode): the engine's anomaly mode
+ * (PyTorch's warnings that it is on are not printed). */
+static BUILTIN(bi_set_detect_anomaly) {
+    bool on, check_nan;
+    if (!arg_bool(s, a, 0, &on) || !arg_bool(s, a, 1, &check_nan)) return false;
+    ag_set_detect_anomaly(on && check_nan);
+    *out = value_void();
+    return true;
+}
+
+static BUILTIN(bi_is_anomaly_enabled) {
+    (void)s, (void)a;
+    *out = value_bool(ag_is_anomaly_enabled());
+    return true;
+}
+
 static BUILTIN(bi_detach) {
     Tensor *x = NULL;
     return arg_tensor(s, a, 0, &x) && result_tensor(s, a, tensor_detach(x), out);
@@ -613,6 +629,13 @@ const Builtin values_builtins[] = {
      VAL_VOID, NULL},
     {"_remove_hook", "_remove_hook(input, handle)", "takes a hook off (handle.remove())", NULL,
      bi_remove_hook, BI_MODULE_AUTOGRAD, VAL_VOID, NULL},
+    {"set_detect_anomaly", "set_detect_anomaly(mode, check_nan=True)", "torch.autograd's "
+     "anomaly mode: backward stops at the first Function whose gradient has a nan",
+     "the error names the Function (PyTorch's sentence), then the element, the rule's "
+     "arithmetic at its values and the line its forward ran on; in .ag, :anomaly on|off",
+     bi_set_detect_anomaly, BI_VOID | BI_MODULE_AUTOGRAD, VAL_VOID, NULL},
+    {"is_anomaly_enabled", "is_anomaly_enabled()", "whether anomaly mode is on "
+     "(torch.is_anomaly_enabled)", NULL, bi_is_anomaly_enabled, 0, VAL_VOID, NULL},
     {"zero_grad", "zero_grad(*tensors)", "resets .grad to None (no argument: every variable)",
      NULL, bi_zero_grad, BI_VOID, VAL_VOID, NULL},
     {"retain_grad", "retain_grad(input)", "a non-leaf keeps the gradient backward computes for it "

@@ -135,6 +135,9 @@ static const char pytorch_help[] =
     "  with torch.no_grad():             the same, or no_grad { ... }\n"
     "  with torch.no_grad():             w -= lr * w.grad  (no no_grad needed:\n"
     "      w -= lr * w.grad                w stays a leaf; then w.grad = None)\n"
+    "  torch.autograd.set_detect_anomaly(True)\n"
+    "                                    the same, or :anomaly on: a nan in backward\n"
+    "                                      names its Function, element and line\n"
     "  def f(x): return x * 2            the same, f(x) = x * 2, f(x) { ... }\n"
     "  for t in range(2000):             for t in range(2000) { ... }\n"
     "  while loss > 0.01:                while loss > 0.01 { ... }\n"
@@ -421,6 +424,16 @@ static bool cmd_trace(Cmd *c, const char *arg) {
     return true;
 }
 
+/* PyTorch's set_detect_anomaly: backward stops at the first Function whose
+ * gradient has a nan, naming it, the element, the arithmetic and the line
+ * its forward ran on. */
+static bool cmd_anomaly(Cmd *c, const char *arg) {
+    if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0)
+        return cmd_fail(c, ":anomaly takes on or off");
+    ag_set_detect_anomaly(strcmp(arg, "on") == 0);
+    return true;
+}
+
 /* ======================================================================
  * :load, :reset, :quit
  * ====================================================================== */
@@ -468,6 +481,8 @@ static const Command commands[] = {
     {{"graph", ":graph NAME", "the graph behind a value, as a tree"}, true, cmd_graph},
     {{"dot", ":dot NAME [FILE]", "the same graph as Graphviz DOT"}, true, cmd_dot},
     {{"trace", ":trace on|off", "print each step of backward"}, true, cmd_trace},
+    {{"anomaly", ":anomaly on|off", "backward stops at the first nan gradient, saying where"},
+     true, cmd_anomaly},
     {{"load", ":load FILE", "runs the statements in FILE"}, true, cmd_load},
     {{"reset", ":reset", "forgets everything and frees the graph"}, false, cmd_reset},
     {{"quit", ":quit", "leaves the shell (so does Ctrl-D)"}, false, cmd_quit},

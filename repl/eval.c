@@ -33,6 +33,7 @@ typedef enum { EXEC_OK, EXEC_ERROR, EXEC_BREAK, EXEC_CONTINUE, EXEC_RETURN } Sta
 #define exec_fail(...) (session_set_error(__VA_ARGS__), EXEC_ERROR)
 
 static Status exec_block(Session *s, const Block *b);
+static void anomaly_place(Session *s, int line);
 static Status exec_statement(Session *s, const Stmt *st);
 static bool make_function(Session *s, const Stmt *def, const Node *lambda, Value *out);
 static bool call_value(Session *s, const Node *call, const Value *v, Value *out);
@@ -3293,7 +3294,21 @@ static Status exec_if(Session *s, const Stmt *st) {
     return exec_block(s, go ? &st->body : &st->orelse);
 }
 
+/* with torch.autograd.detect_anomaly(): / set_detect_anomaly(mode): anomaly
+ * mode for the block, the previous one after it. */
+static Status exec_anomaly(Session *s, const Stmt *st) {
+    bool on = true;
+    const Node *call = st->expr;
+    if (call->num_kids > 0 && !condition(s, call->kids[0], &on)) return EXEC_ERROR;
+    bool was = ag_set_detect_anomaly(on);
+    if (on) anomaly_place(s, st->line);
+    Status r = exec_block(s, &st->body);
+    ag_set_detect_anomaly(was);
+    return r;
+}
+
 static Status exec_no_grad(Session *s, const Stmt *st) {
+    if (st->anomaly) return exec_anomaly(s, st);
     bool was = ag_set_grad_enabled(st->enable_grad);
     Status r = exec_block(s, &st->body);
     ag_set_grad_enabled(was);
@@ -3780,7 +3795,7 @@ static Status exec_raise(Session *s, const Stmt *st) {
     return EXEC_ERROR;
 }
 
-static Status exec_statement(Session *s, const Stmt *st) {
+static Status exec_kind(Session *s, const Stmt *st) {
     switch (st->kind) {
     case STMT_EXPR: return exec_expr(s, st);
     case STMT_ASSIGN: return exec_assign(s, st);
@@ -3803,6 +3818,26 @@ static Status exec_statement(Session *s, const Stmt *st) {
     case STMT_CLASS: return exec_class(s, st);
     }
     return exec_fail(s, st->line, st->col, "internal error: unknown statement");
+}
+
+/* The engine's place for what a statement records under anomaly mode:
+ * its line, and the caller's again once it has run (y = f(x) * 2 records
+ * the product on its own line, not on f's last). */
+static void anomaly_place(Session *s, int line) {
+    s->anomaly_line = line;
+    ag_set_anomaly_location(line > 0 ? s->source_name : NULL, line);
+}
+
+/* A statement of torch's own modules (written in Python, their lines past
+ * TORCH_NN_FIRST_LINE) keeps the place of the script's line that called
+ * in, as their errors do. */
+static Status exec_statement(Session *s, const Stmt *st) {
+    if (!ag_is_anomaly_enabled() || st->line >= TORCH_NN_FIRST_LINE) return exec_kind(s, st);
+    int outer = s->anomaly_line;
+    anomaly_place(s, st->line);
+    Status r = exec_kind(s, st);
+    anomaly_place(s, outer);
+    return r;
 }
 
 /* A block's statements, quiet, in order; break, continue and return end it

@@ -1324,8 +1324,20 @@ static Stmt *no_grad_statement(Parser *p) {
     return p->failed ? NULL : s;
 }
 
+/* Whether e is torch.autograd.NAME(...) with n positional arguments and
+ * no keyword. */
+static bool autograd_call(const Node *e, const char *name, int n) {
+    if (e->kind != NODE_CALL || e->num_kids != n || e->num_positional != n) return false;
+    const Node *f = e->left, *m = f->left;
+    return f->kind == NODE_ATTR && strlen(name) == f->as.text.length &&
+           memcmp(f->as.text.text, name, f->as.text.length) == 0 && m->kind == NODE_NAME &&
+           m->torch && m->as.text.length == 8 && memcmp(m->as.text.text, "autograd", 8) == 0;
+}
+
 /* with torch.no_grad(): / with torch.enable_grad(): (the grad mode
- * switches: ag's with takes no other context manager). */
+ * switches) and with torch.autograd.detect_anomaly(): / with
+ * torch.autograd.set_detect_anomaly(mode): (anomaly mode): ag's with takes
+ * no other context manager. */
 static Stmt *with_statement(Parser *p) {
     Token header = p->previous;
     Stmt *s = new_stmt(p, STMT_NO_GRAD, &header);
@@ -1336,10 +1348,12 @@ static Stmt *with_statement(Parser *p) {
     const Node *f = call ? e->left : NULL;
     bool no_grad = f && f->as.text.length == 7 && memcmp(f->as.text.text, "no_grad", 7) == 0;
     bool enable = f && f->as.text.length == 11 && memcmp(f->as.text.text, "enable_grad", 11) == 0;
-    if (!no_grad && !enable) {
+    s->anomaly = autograd_call(e, "detect_anomaly", 0) || autograd_call(e, "set_detect_anomaly", 1);
+    s->expr = s->anomaly ? e : NULL;
+    if (!no_grad && !enable && !s->anomaly) {
         Token at = {TOK_ERROR, NULL, 0, e->line, e->col};
-        fail_at(p, &at, "ag's 'with' takes torch.no_grad() or torch.enable_grad(), no other "
-                "context manager");
+        fail_at(p, &at, "ag's 'with' takes torch.no_grad(), torch.enable_grad() or "
+                "torch.autograd.detect_anomaly(), no other context manager");
         return NULL;
     }
     s->enable_grad = enable;

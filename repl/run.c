@@ -141,6 +141,8 @@ static bool run_chunk(Session *s, const Source *src, const char *chunk, size_t l
      * entered, before the statement starts, must stop it (lineedit_read
      * clears it before each prompt). */
     bool ok = true;
+    const char *outer_name = s->source_name; /* :load and import run a chunk inside one */
+    s->source_name = src->name;
     for (;;) {
         Stmt *stmt;
         uint64_t mark = ag_graph_mark();
@@ -162,6 +164,7 @@ static bool run_chunk(Session *s, const Source *src, const char *chunk, size_t l
         p.arena = &arena;
         if (!ok || s->quit) break;
     }
+    s->source_name = outer_name;
     if (!ok) report(s, src, chunk, first_line);
     parser_free(&p);
     ast_arena_free(&arena);

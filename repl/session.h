@@ -96,6 +96,8 @@ struct Session {
     int64_t arena_note_at;     /* Functions count that triggers the next arena note */
     /* evaluation */
     int eval_depth, call_depth;
+    const char *source_name;   /* the file (or "<stdin>") whose statements run (run.c) */
+    int anomaly_line;          /* under anomaly mode, the line of the statement running */
     int quiet;                 /* inside a block: results and gradients are not printed */
     Frame *frame;              /* the innermost user-function call, or NULL */
     int isolated;              /* inside grad/gradcheck: variables read as constants */

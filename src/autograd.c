@@ -1,8 +1,9 @@
 /*
  * autograd.c — Function, the arena, graph recording (and grad mode, and the
  * release of what failed statements left), the backward loop (with its
- * staged leaf gradients and its ways to stop: out of memory, an interrupt)
- * and ag_accumulate_grad. Nothing else (the design's file organisation).
+ * staged leaf gradients and its ways to stop: out of memory, an interrupt,
+ * a nan under anomaly mode) and ag_accumulate_grad. Nothing else (the
+ * design's file organisation; anomaly.c words what anomaly mode finds).
  *
  * The arena is thread-local and owned by backward: every Function (and its
  * ctx) recorded since the last backward lives in it, and backward frees it
@@ -11,6 +12,7 @@
  */
 #include "internal.h"
 
+#include <math.h>
 #include <string.h>
 
 /* ======================================================================
@@ -118,6 +120,7 @@ static void arena_release_top(const void *p) {
 /* Frees every Function (releasing what they retained) and keeps up to
  * KEEP_CHUNKS standard chunks for the next graph. */
 static void arena_free(void) {
+    ag_anomaly_forget(arena.generation); /* nothing when anomaly mode never ran */
     /* Bump first: tensors freed below must not reach back into the arena. */
     arena.generation = ++last_generation;
     Function *fn = arena.functions;
@@ -217,6 +220,9 @@ AgStats ag_stats(void) {
  * ====================================================================== */
 
 static _Thread_local bool grad_disabled; /* grad mode is on unless set off */
+/* Anomaly mode (ag_set_detect_anomaly): backward checks every gradient a
+ * Function produces for nan, and record notes where each forward ran. */
+static _Thread_local bool anomaly_mode;
 /* A create_graph backward is running: the Functions its graph_backwards
  * record must not count as consumers of the graph being differentiated
  * (its pending counts are in use), and gradients are summed by recorded
@@ -308,6 +314,7 @@ static Tensor *record(Tensor *out, const AgOpInfo *info, const char *name,
     }
     arena.functions = fn;
     arena.num_functions++;
+    if (anomaly_mode) ag_anomaly_note(fn, arena.generation);
     out->requires_grad = true;
     out->grad_fn = fn;                           /* (5) */
     out->op_name = name;
@@ -512,6 +519,60 @@ static void trace(AgTraceEvent e) {
 
 static _Thread_local Tensor *staged_leaves;
 
+/* ---- anomaly mode: the gradients a Function hands over, checked ----
+ * While a Function applies under anomaly mode, checking.fn is it: each
+ * gradient it hands to ag_accumulate_grad is checked for nan (PyTorch
+ * checks each output of a backward, in order, after it ran; ag's kernels
+ * hand the gradients over one by one, so the lowest input with a nan is
+ * kept, worded at once while the values are there, and reported after the
+ * apply: apply_checked). */
+static _Thread_local struct {
+    Function *fn;              /* NULL: not checking */
+    const Tensor *grad_output; /* the gradient fn received */
+    uint64_t arrived;          /* inputs (the first 64) whose gradient came: x * x gives two */
+    int nan_input;             /* the lowest input whose gradient had a nan; -1: none */
+    char words[512];           /* its message (ag_anomaly_words) */
+} checking;
+
+bool ag_set_detect_anomaly(bool enabled) {
+    bool was = anomaly_mode;
+    anomaly_mode = enabled;
+    if (!enabled) ag_anomaly_clear();
+    return was;
+}
+
+bool ag_is_anomaly_enabled(void) { return anomaly_mode; }
+
+/* Which input of checking.fn t is: the first not yet given a gradient
+ * (x * x hands x two), else the first that is t. */
+static int arrived_input(const Tensor *t) {
+    const Function *fn = checking.fn;
+    int first = -1;
+    for (int i = 0; i < fn->num_inputs; i++) {
+        if (fn->inputs[i] != t) continue;
+        if (first < 0) first = i;
+        if (i < 64 && !(checking.arrived >> i & 1)) {
+            checking.arrived |= (uint64_t)1 << i;
+            return i;
+        }
+    }
+    return first < 0 ? 0 : first;
+}
+
+static const AgOpInfo *op_of(const Function *fn);
+
+static void check_for_nan(const Tensor *t, const Tensor *grad) {
+    int input = arrived_input(t);
+    if (checking.nan_input >= 0 && input >= checking.nan_input) return;
+    for (int64_t e = 0; e < grad->numel; e++) {
+        if (!isnan(grad->data[e])) continue;
+        checking.nan_input = input;
+        ag_anomaly_words(checking.fn, op_of(checking.fn), input, grad, e, checking.grad_output,
+                         arena.generation, checking.words, sizeof checking.words);
+        return;
+    }
+}
+
 /* Sums grad (a broadcast of like's shape) over its broadcast dimensions,
  * as PyTorch's sum_to does (grad.sum(dims, keepdim=True), the leading dims
  * dropped), so that a broadcast operand's gradient has the bits of
@@ -589,6 +650,7 @@ void ag_accumulate_grad(Tensor *t, Tensor *grad) {
         tensor_release(grad);
         return;
     }
+    if (checking.fn) check_for_nan(t, grad); /* anomaly mode, while a Function applies */
     if (creating_graph) {
         bool leaf = t->grad_fn == NULL || t->retains_grad;
         if (leaf && !t->staged_grad) {
@@ -993,6 +1055,28 @@ void ag_apply_by_graph(Function *fn, void *ctx, Tensor *grad_output, GraphApplyF
     ag_set_grad_enabled(was_enabled);
 }
 
+/* fn applied under anomaly mode: every gradient it hands over is checked
+ * (check_for_nan), and backward stops (-1) at the first Function whose
+ * gradients hold a nan, with PyTorch's message and ag's words. */
+static int apply_checked(Function *fn, Tensor *grad_output, bool create) {
+    checking.fn = fn;
+    checking.grad_output = grad_output;
+    checking.arrived = 0;
+    checking.nan_input = -1;
+    /* A second holder, so that no kernel writes its result over the
+     * gradient it received (they do when it is theirs alone): the words
+     * read it after. */
+    tensor_retain(grad_output);
+    int rc = 0;
+    if (create) rc = apply_recorded(fn, grad_output);
+    else fn->apply(fn, ag_function_ctx(fn), grad_output);
+    checking.fn = NULL;
+    tensor_release(grad_output);
+    if (rc != 0 || checking.nan_input < 0) return rc;
+    ag_fail("%s", checking.words);
+    return -1;
+}
+
 /* Applies every Function once, in dependency order: a Function runs when all
  * its consumers have handed it their gradient (pending_count reaches 0),
  * the latest recorded of those ready first (ready_push). The roots (n, each
@@ -1027,7 +1111,8 @@ static int run_backward(Function *const *roots, int n, Function **stack, const R
         if (grad_output && trace_fn)
             trace((AgTraceEvent){.kind = AG_TRACE_APPLY, .fn = fn, .grad = grad_output});
         int rc = 0;
-        if (grad_output && run->create) rc = apply_recorded(fn, grad_output);
+        if (grad_output && anomaly_mode) rc = apply_checked(fn, grad_output, run->create);
+        else if (grad_output && run->create) rc = apply_recorded(fn, grad_output);
         else if (grad_output) fn->apply(fn, ag_function_ctx(fn), grad_output);
         tensor_release(grad_output);
         if (rc != 0 || ag_alloc_failed()) return -1;

@@ -231,6 +231,24 @@ int64_t ag_arena_sinks(void);
  * Does nothing (but release) when t does not require grad. */
 void ag_accumulate_grad(Tensor *t, Tensor *grad);
 
+/* ---- anomaly mode's words (anomaly.c; the mode and checks: autograd.c) ----
+ * Where each Function's forward ran is kept only while anomaly mode is on,
+ * beside the arena (a Function has no room), by (Function, seq, generation). */
+/* Notes fn, just recorded in the graph of generation, at the client's
+ * present location (ag_set_anomaly_location); nothing without one. */
+void ag_anomaly_note(const Function *fn, uint64_t generation);
+/* The graph of generation is freed: its notes go. */
+void ag_anomaly_forget(uint64_t generation);
+/* Anomaly mode is off: every note and file name goes. */
+void ag_anomaly_clear(void);
+/* The message for a nan in grad (a gradient fn's backward produced for
+ * input input, element element its first nan), fn's op row row (NULL:
+ * none), grad_output the gradient fn received: PyTorch's sentence, then
+ * ag's: the element, the rule's arithmetic there, the forward's place. */
+void ag_anomaly_words(const Function *fn, const AgOpInfo *row, int input, const Tensor *grad,
+                      int64_t element, const Tensor *grad_output, uint64_t generation,
+                      char *buf, size_t size);
+
 /* ---- writing a graph_backward (an op's backward in recorded ops) ----
  * Temporaries are kept in a GradTemps and released together at the end.
  * A failed call (NULL, its message standing) marks the whole failed; the

@@ -479,7 +479,7 @@ static const struct {
     GROUP(core), GROUP(ops), GROUP(errors), GROUP(matmul), GROUP(limits), GROUP(numerics),
     GROUP(syntax_ops), GROUP(optim), GROUP(backward), GROUP(index), GROUP(losses),
     GROUP(elementwise), GROUP(reduce), GROUP(sum_order), GROUP(math_bits), GROUP(inplace), GROUP(retain), GROUP(graph), GROUP(dtype),
-    GROUP(cumulative),
+    GROUP(cumulative), GROUP(anomaly),
     GROUP(random), GROUP(layers),
 };
 #undef GROUP

@@ -86,6 +86,7 @@ void test_retain(void);
 void test_graph(void);
 void test_dtype(void);
 void test_cumulative(void);
+void test_anomaly(void);
 
 /* Baseline of live tensors, to prove a test leaked nothing (the harness
  * checks every group; a test checks its own where a path must free all). */
