@@ -15,6 +15,10 @@ for path in sorted(glob.glob(os.path.join(here, "*.py"))):
         continue
     print("---", name)
     sys.stdout.flush()
+    # each file runs as in a process of its own (ag's): global modes reset
+    torch.autograd.set_detect_anomaly(False)
+    torch.set_grad_enabled(True)
+    torch.set_default_dtype(torch.float64)
     out = io.StringIO()
     try:
         with contextlib.redirect_stdout(out):
