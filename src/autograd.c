@@ -584,7 +584,8 @@ static Tensor *reduce_to_shape(const Tensor *grad, const Tensor *like) {
     unsigned mask = 0;
     for (int d = 0; d < grad->ndim; d++)
         if (d < lead || (like->shape[d - lead] == 1 && grad->shape[d] != 1)) mask |= 1u << d;
-    if (!ag_sum_dims(grad->data, grad->ndim, grad->shape, mask, r->data)) {
+    if (!ag_sum_dims(grad->data, grad->ndim, grad->shape, mask, r->data,
+                     grad->dtype == AG_FLOAT32)) {
         tensor_release(r);
         return NULL;
     }

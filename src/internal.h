@@ -329,11 +329,16 @@ static inline bool ag_grad_wanted(const Function *fn, int i) {
  * cascaded accumulators, the error growing like n^(1/4), and PyTorch's
  * bits). (ops/reduce.c) */
 double ag_sum(const double *x, int64_t n, int64_t stride);
+/* The same for float32 values: PyTorch's float sum, in float vectors of 8
+ * with every addition rounded to float. */
+double ag_sum_f32(const double *x, int64_t n, int64_t stride);
 /* out = x (of shape) summed over the dims of mask (bit i: dim i), in x's
  * order with those dims kept at size 1: PyTorch's x.sum(dims, keepdim=True),
- * bit for bit. false (with a message) when a temporary cannot be allocated.
+ * bit for bit; f32: x holds float32 values, summed as float32's are.
+ * false (with a message) when a temporary cannot be allocated.
  * (ops/reduce.c) */
-bool ag_sum_dims(const double *x, int ndim, const int64_t *shape, unsigned mask, double *out);
+bool ag_sum_dims(const double *x, int ndim, const int64_t *shape, unsigned mask, double *out,
+                 bool f32);
 /* max and log(sum(exp(v - max))) of n values at stride s (the max taken
  * out first, so large values do not overflow); tmp, n values at the same
  * stride, receives exp(v - max); kind: which of PyTorch's kernels' lanes

@@ -1060,7 +1060,8 @@ static void linear_backward(Function *self, void *ctx, Tensor *g) {
     if (b && b->requires_grad) {
         Tensor *db = ag_tensor_new_like(b);
         if (!db) return;
-        if (!ag_sum_dims(g->data, 2, (int64_t[]){p->M, p->N}, 1u, db->data)) {
+        if (!ag_sum_dims(g->data, 2, (int64_t[]){p->M, p->N}, 1u, db->data,
+                         g->dtype == AG_FLOAT32)) {
             tensor_release(db);
             ag_alloc_failure = true;
             return;

@@ -54,10 +54,19 @@
 
 enum {
     VEC = 4,       /* doubles in PyTorch's AVX2 vector */
+    VEC32 = 8,     /* floats in it: a float32 sum's vector */
     ILP = 4,       /* row_sum's interleaved accumulators */
     LEVELS = 4,    /* cascade's levels */
-    LANES = 16,    /* accumulators of one cascade: ILP rows of up to VEC columns */
+    LANES = 32,    /* accumulators of one cascade: ILP rows of up to VEC32 columns */
 };
+
+/* A float32 sum is the same order over vectors of VEC32 floats, every
+ * addition rounded to float (PyTorch accumulates float in float: its
+ * opmath type). Adding in double and rounding to float gives float's own
+ * sum: double holds more than twice float's digits, so the two roundings
+ * never differ from one. f32 is a constant wherever these inline, so the
+ * float64 path compiles as before. */
+#define ROUNDED(f32, v) ((f32) ? (double)(float)(v) : (v))
 
 /* ceil(log2(x)), 1 for x <= 2 (ATen's CeilLog2). */
 static int ceil_log2(int64_t x) {
@@ -68,9 +77,9 @@ static int ceil_log2(int64_t x) {
 }
 
 /* PyTorch's multi_row_sum: sum[a * nb + b] = the cascade over i < size of
- * x[i * rs + a * sa + b], for a < ILP and b < nb (nb = 1 or VEC). */
+ * x[i * rs + a * sa + b], for a < ILP and b < nb (nb = 1 or the vector). */
 static ALWAYS_INLINE void cascade(const double *x, int64_t size, int64_t rs, int64_t sa,
-                                  int nb, double *sum) {
+                                  int nb, double *sum, bool f32) {
     int power = ceil_log2(size) / LEVELS;
     if (power < 4) power = 4;
     int64_t step = (int64_t)1 << power, mask = step - 1;
@@ -79,10 +88,11 @@ static ALWAYS_INLINE void cascade(const double *x, int64_t size, int64_t rs, int
     while (i + step <= size) {
         for (int64_t end = i + step; i < end; i++)
             for (int a = 0; a < ILP; a++)
-                for (int b = 0; b < nb; b++) acc[0][a * nb + b] += x[i * rs + a * sa + b];
+                for (int b = 0; b < nb; b++)
+                    acc[0][a * nb + b] = ROUNDED(f32, acc[0][a * nb + b] + x[i * rs + a * sa + b]);
         for (int j = 1; j < LEVELS; j++) {
             for (int k = 0; k < ILP * nb; k++) {
-                acc[j][k] += acc[j - 1][k];
+                acc[j][k] = ROUNDED(f32, acc[j][k] + acc[j - 1][k]);
                 acc[j - 1][k] = 0.0;
             }
             if (i & (mask << (j * power))) break;
@@ -90,49 +100,70 @@ static ALWAYS_INLINE void cascade(const double *x, int64_t size, int64_t rs, int
     }
     for (; i < size; i++)
         for (int a = 0; a < ILP; a++)
-            for (int b = 0; b < nb; b++) acc[0][a * nb + b] += x[i * rs + a * sa + b];
+            for (int b = 0; b < nb; b++)
+                acc[0][a * nb + b] = ROUNDED(f32, acc[0][a * nb + b] + x[i * rs + a * sa + b]);
     for (int j = 1; j < LEVELS; j++)
-        for (int k = 0; k < ILP * nb; k++) acc[0][k] += acc[j][k];
+        for (int k = 0; k < ILP * nb; k++) acc[0][k] = ROUNDED(f32, acc[0][k] + acc[j][k]);
     memcpy(sum, acc[0], (size_t)(ILP * nb) * sizeof *sum);
 }
 
-/* PyTorch's row_sum of nb adjacent columns (nb = 1 or VEC): out[b] = the
- * sum over i < n of x[i * s + b]. */
-static ALWAYS_INLINE void row_sum(const double *x, int64_t n, int64_t s, int nb, double *out) {
+/* PyTorch's row_sum of nb adjacent columns (nb = 1 or the vector): out[b] =
+ * the sum over i < n of x[i * s + b]. */
+static ALWAYS_INLINE void row_sum(const double *x, int64_t n, int64_t s, int nb, double *out,
+                                  bool f32) {
     double p[LANES];
     int64_t rows = n / ILP;
-    cascade(x, rows, ILP * s, s, nb, p);
+    cascade(x, rows, ILP * s, s, nb, p, f32);
     for (int64_t i = rows * ILP; i < n; i++)
-        for (int b = 0; b < nb; b++) p[b] += x[i * s + b];
+        for (int b = 0; b < nb; b++) p[b] = ROUNDED(f32, p[b] + x[i * s + b]);
     for (int a = 1; a < ILP; a++)
-        for (int b = 0; b < nb; b++) p[b] += p[a * nb + b];
+        for (int b = 0; b < nb; b++) p[b] = ROUNDED(f32, p[b] + p[a * nb + b]);
     memcpy(out, p, (size_t)nb * sizeof *out);
 }
 
 /* A reduction along one dimension, PyTorch's inner sum: contiguous values
- * in vectors (n >= VEC), else the scalar row_sum. */
-double ag_sum(const double *x, int64_t n, int64_t stride) {
-    double lanes[VEC], total = 0.0;
-    if (stride != 1 || n < VEC) {
-        row_sum(x, n, stride, 1, &total);
+ * in vectors (n >= the vector's size), else the scalar row_sum. */
+static ALWAYS_INLINE double inner_sum(const double *x, int64_t n, int64_t stride, bool f32) {
+    const int vec = f32 ? VEC32 : VEC;
+    double lanes[VEC32], total = 0.0;
+    if (stride != 1 || n < vec) {
+        row_sum(x, n, stride, 1, &total, f32);
         return total;
     }
-    int64_t vectors = n / VEC;
-    row_sum(x, vectors, VEC, VEC, lanes);
-    for (int64_t i = vectors * VEC; i < n; i++) total += x[i];
-    for (int b = 0; b < VEC; b++) total += lanes[b];
+    int64_t vectors = n / vec;
+    row_sum(x, vectors, vec, vec, lanes, f32);
+    for (int64_t i = vectors * vec; i < n; i++) total = ROUNDED(f32, total + x[i]);
+    for (int b = 0; b < vec; b++) total = ROUNDED(f32, total + lanes[b]);
     return total;
+}
+
+double ag_sum(const double *x, int64_t n, int64_t stride) { return inner_sum(x, n, stride, false); }
+
+double ag_sum_f32(const double *x, int64_t n, int64_t stride) {
+    return inner_sum(x, n, stride, true);
 }
 
 /* dst[i] = the sum over k < n of x[k * len + i], for i < len: PyTorch's
  * outer sum (the reduced dimension outside the contiguous kept one), one
  * cascade per column in blocks of 4 vectors, then row_sums. */
-static void sum_columns(const double *x, int64_t n, int64_t len, double *dst) {
+static ALWAYS_INLINE void outer_sum(const double *x, int64_t n, int64_t len, double *dst,
+                                    bool f32) {
+    const int vec = f32 ? VEC32 : VEC;
     int64_t i = 0;
-    if (len >= VEC)
-        for (; i + ILP * VEC <= len; i += ILP * VEC) cascade(x + i, n, len, VEC, VEC, dst + i);
-    for (; i + VEC <= len; i += VEC) row_sum(x + i, n, len, VEC, dst + i);
-    for (; i < len; i++) row_sum(x + i, n, len, 1, dst + i);
+    if (len >= vec)
+        for (; i + ILP * vec <= len; i += ILP * vec) cascade(x + i, n, len, vec, vec, dst + i, f32);
+    for (; i + vec <= len; i += vec) row_sum(x + i, n, len, vec, dst + i, f32);
+    for (; i < len; i++) row_sum(x + i, n, len, 1, dst + i, f32);
+}
+
+static void sum_columns(const double *x, int64_t n, int64_t len, double *dst, bool f32) {
+    if (f32) outer_sum(x, n, len, dst, true);
+    else outer_sum(x, n, len, dst, false);
+}
+
+/* One reduced group's sum of n at stride, in x's dtype's order. */
+static double sum_of(const double *x, int64_t n, int64_t stride, bool f32) {
+    return f32 ? ag_sum_f32(x, n, stride) : ag_sum(x, n, stride);
 }
 
 /* x viewed as (outer, n, inner): one reduced group between two kept ones. */
@@ -243,7 +274,7 @@ static Groups drop_group(Groups g, int j) {
  * several, the innermost is summed per output element (ag_sum) and those
  * sums are added into the output, from +0, one at a time in memory order.
  * false (with a message) when the temporary cannot be allocated. */
-static bool sum_groups(const double *x, Groups g, double *out) {
+static bool sum_groups(const double *x, Groups g, double *out, bool f32) {
     int j = -1, groups = 0;
     for (int i = g.ndim - 1; i >= 0; i--)
         if (g.reduced[i]) groups++, j = j < 0 ? i : j;
@@ -255,8 +286,8 @@ static bool sum_groups(const double *x, Groups g, double *out) {
     if (groups == 1) {
         for (int64_t o = 0; o < v.outer; o++) {
             const double *p = x + o * v.n * v.inner;
-            if (v.inner == 1) out[o] = ag_sum(p, v.n, 1);
-            else sum_columns(p, v.n, v.inner, out + o * v.inner);
+            if (v.inner == 1) out[o] = sum_of(p, v.n, 1, f32);
+            else sum_columns(p, v.n, v.inner, out + o * v.inner, f32);
         }
         return true;
     }
@@ -265,7 +296,7 @@ static bool sum_groups(const double *x, Groups g, double *out) {
     double *t = held->data;
     for (int64_t o = 0; o < v.outer; o++)
         for (int64_t i = 0; i < v.inner; i++)
-            t[o * v.inner + i] = ag_sum(x + o * v.n * v.inner + i, v.n, v.inner);
+            t[o * v.inner + i] = sum_of(x + o * v.n * v.inner + i, v.n, v.inner, f32);
     /* t in memory order, each value added to its output element: an
      * odometer over g without group j, the output's offset beside it */
     g = drop_group(g, j);
@@ -276,7 +307,7 @@ static bool sum_groups(const double *x, Groups g, double *out) {
     }
     memset(out, 0, (size_t)g.out_numel * sizeof *out);
     for (int64_t p = 0, n = v.outer * v.inner; p < n; p++) {
-        out[o] += t[p];
+        out[o] = ROUNDED(f32, out[o] + t[p]);
         for (int i = g.ndim - 1; i >= 0; i--) {
             o += stride[i];
             if (++index[i] < g.size[i]) break;
@@ -295,7 +326,7 @@ typedef enum { REDUCE_SUM, REDUCE_MAX, REDUCE_MIN } ReduceKind;
  * from the innermost, through temporaries. x must have elements; false (with a message) when a
  * temporary cannot be allocated. */
 static bool reduce_groups(const double *x, Groups g, ReduceKind kind, double *out) {
-    if (kind == REDUCE_SUM) return sum_groups(x, g, out);
+    if (kind == REDUCE_SUM) return sum_groups(x, g, out, false);
     Tensor *held = NULL; /* the temporary x points into, if any */
     bool ok = true;
     for (;;) {
@@ -474,18 +505,19 @@ static Tensor *scratch(int64_t n) { return ag_tensor_new(1, &n); }
 
 /* out = sum over the reduced dims of x (laid out as g); false on an
  * allocation failure. */
-static bool sum_into(const double *x, const Groups *g, double *out) {
+static bool sum_into(const double *x, const Groups *g, double *out, bool f32) {
     if (g->out_numel == 0) return true;
     if (g->numel == 0) { /* some reduced size is 0: sums of nothing */
         memset(out, 0, (size_t)g->out_numel * sizeof *out);
         return true;
     }
-    return reduce_groups(x, *g, REDUCE_SUM, out);
+    return sum_groups(x, *g, out, f32);
 }
 
-bool ag_sum_dims(const double *x, int ndim, const int64_t *shape, unsigned mask, double *out) {
+bool ag_sum_dims(const double *x, int ndim, const int64_t *shape, unsigned mask, double *out,
+                 bool f32) {
     Groups g = groups_of_shape(ndim, shape, mask);
-    return sum_into(x, &g, out);
+    return sum_into(x, &g, out, f32);
 }
 
 /* dx = a spread over the reduced dims (one value of a per output
@@ -576,7 +608,9 @@ static Tensor *sum_forward(const char *op, int id, Tensor *x, const int64_t *dim
     Groups g;
     Tensor *out = reduce_begin(op, x, dims, ndims, keepdim, &mask, &g);
     if (!out) return NULL;
-    if (!sum_into(x->data, &g, out->data)) return tensor_release(out), NULL;
+    /* a float32 sum adds in float, as PyTorch's (its mean divides that) */
+    if (!sum_into(x->data, &g, out->data, x->dtype == AG_FLOAT32))
+        return tensor_release(out), NULL;
     if (id == AG_OP_MEAN)
         for (int64_t i = 0; i < out->numel; i++) out->data[i] /= (double)g.n;
     return reduce_record(out, id, x, (ReduceInfo){.mask = mask}, NULL);
@@ -753,7 +787,7 @@ static Tensor *var_forward(const char *op, int id, Tensor *x, const int64_t *dim
     Tensor *out = reduce_begin(op, x, dims, ndims, keepdim, &mask, &g);
     if (!out) return NULL;
     Tensor *mean = scratch(out->numel), *dev = mean ? scratch(2 * out->numel + 1) : NULL;
-    bool ok = dev && sum_into(x->data, &g, mean->data);
+    bool ok = dev && sum_into(x->data, &g, mean->data, false);
     for (int64_t i = 0; ok && i < out->numel; i++) mean->data[i] /= (double)g.n;
     if (ok && out->numel == 1)
         out->data[0] = squares_in_order(x->data, x->numel, mean->data[0]);
@@ -850,7 +884,7 @@ static bool norm_grad_terms(const Tensor *x, const Groups *gr, const Tensor *g,
     } else if (isinf(p)) { /* a = g / count, count = the mask summed */
         *kind = ROW_INF_GRAD;
         for_rows(ROW_INF_MASK, gr, x->data, norm, norm, mask);
-        if (!sum_into(mask, gr, a)) return false;
+        if (!sum_into(mask, gr, a, false)) return false;
         for (int64_t i = 0; i < g->numel; i++) a[i] = g->data[i] / a[i];
         memcpy(b, norm, bytes);
     } else if (p < 1) {
