@@ -950,8 +950,8 @@ Tensor *tensor_mv(Tensor *a, Tensor *b) { return matmul_of_ranks("mv", a, b, 2, 
 Tensor *tensor_mm(Tensor *a, Tensor *b) { return matmul_of_ranks("mm", a, b, 2, 2); }
 
 const AgOpInfo ag_op_dot = {
-    .id = AG_OP_DOT, .name = "dot", .signature = "dot(input, other)", .params = "TT",
-    .help = "the dot product of two vectors of one length",
+    .id = AG_OP_DOT, .name = "dot", .alias = "vdot", .signature = "dot(input, other)", .params = "TT",
+    .help = "the dot product of two vectors of one length (vdot: the same, for real tensors)",
     .rule = "grad_a = g * b, grad_b = g * a", .backward_name = "DotBackward",
     .binary = tensor_dot, .backward = matmul_backward, .graph_backward = matmul_graph,
     .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
