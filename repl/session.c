@@ -68,6 +68,9 @@ void session_reset(Session *s) {
 
 void session_free(Session *s) {
     session_reset(s);
+    /* The graph may hold the session's values (a custom Function's backward,
+     * a hook): they go first, so that the collection frees what they held. */
+    ag_graph_free();
     s->collect_at = 0; /* the cycles of envs and functions that are left */
     session_collect(s);
     if (s->tracing) ag_set_trace(NULL, NULL); /* the hook points at this session */
