@@ -36,6 +36,8 @@ static Status exec_block(Session *s, const Block *b);
 static Status exec_statement(Session *s, const Stmt *st);
 static bool make_function(Session *s, const Stmt *def, const Node *lambda, Value *out);
 static bool call_value(Session *s, const Node *call, const Value *v, Value *out);
+static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int n,
+                       Value *kwargs, Value *out);
 static bool apply_tensor_binary(Session *s, const Node *n, TokenType op, const Value *a,
                                 const Value *b, Value *out);
 
@@ -450,8 +452,22 @@ static void dunders(TokenType op, const char **name, const char **rname) {
 static bool call_dunder(Session *s, const Node *n, const Value *obj, const char *name,
                         const Value *arg, Value *out, bool *ok) {
     Value m;
-    if (obj->kind != VAL_INSTANCE || !name || !value_getattr(obj, name, strlen(name), &m))
-        return false;
+    if (obj->kind != VAL_INSTANCE || !name) return false;
+    const Value *method = value_method_of(obj, name, strlen(name));
+    if (method) { /* a method of its class (a + b of two Values): no bound method made */
+        UserFunc *fn = method->as.function;
+        fn->refs++; /* the call may replace the class's attribute */
+        Value held = {.kind = VAL_FUNCTION, .as.function = fn}, args[2];
+        int count = 0;
+        value_copy(obj, &args[count++]);
+        if (arg) value_copy(arg, &args[count++]);
+        Node at = {.kind = NODE_CALL, .line = n->line, .col = n->col};
+        *out = value_void();
+        *ok = apply_user(s, &at, fn, args, count, NULL, out);
+        value_release(&held);
+        return true;
+    }
+    if (!value_getattr(obj, name, strlen(name), &m)) return false;
     *ok = s->call_value(s, n->line, n->col, &m, arg, arg ? 1 : 0, out);
     value_release(&m);
     return true;
@@ -1892,6 +1908,18 @@ static bool call_module(Session *s, const Node *call, const char *module, Value 
 }
 
 /* x.f(args): the builtin f with x as its first argument. */
+/* call(...) of f, a method of self's class (value_method_of's), with self
+ * first: no bound method is made. */
+static bool call_class_method(Session *s, const Node *call, const Value *f, const Value *self,
+                              Value *out) {
+    UserFunc *fn = f->as.function;
+    fn->refs++; /* the call may replace the class's attribute */
+    Value held = {.kind = VAL_FUNCTION, .as.function = fn};
+    bool ok = call_user(s, call, fn, self, out);
+    value_release(&held);
+    return ok;
+}
+
 static bool call_method(Session *s, const Node *call, Value *out) {
     const Node *attr = call->left;
     const Node *obj = attr->left;
@@ -1903,11 +1931,7 @@ static bool call_method(Session *s, const Node *call, Value *out) {
     if (self.kind == VAL_INSTANCE) { /* a method of its class: called with no bound method made */
         const Value *f = value_method_of(&self, attr->as.text.text, attr->as.text.length);
         if (f) {
-            UserFunc *fn = f->as.function;
-            fn->refs++; /* the call may replace the class's attribute */
-            Value held = {.kind = VAL_FUNCTION, .as.function = fn};
-            bool ok = call_user(s, call, fn, &self, out);
-            value_release(&held);
+            bool ok = call_class_method(s, call, f, &self, out);
             value_release(&self);
             return ok;
         }
@@ -1972,17 +1996,20 @@ static bool instantiate(Session *s, const Node *call, const Value *cls, Value *o
     value_dict_reserve(attrs, cls->as.cls->object_attrs); /* a hint: without room it grows */
     Value self = {.kind = VAL_INSTANCE, .as.object = o}, init, r = value_void();
     bool ok = true;
-    if (value_getattr(&self, "__init__", 8, &init)) {
+    const Value *method = value_method_of(&self, "__init__", 8);
+    if (method) { /* the common case: no bound method made */
+        ok = call_class_method(s, call, method, &self, &r);
+    } else if (value_getattr(&self, "__init__", 8, &init)) {
         ok = call_value(s, call, &init, &r);
         value_release(&init);
-        if (ok && r.kind != VAL_NONE && r.kind != VAL_VOID)
-            ok = session_fail(s, call->line, call->col, "TypeError: __init__() should return "
-                              "None, not '%s'", value_type_name(&r));
-        value_release(&r);
     } else if (call->num_kids > 0) {
         ok = session_fail(s, call->line, call->col, "TypeError: %s() takes no arguments",
                           cls->as.cls->name);
     }
+    if (ok && r.kind != VAL_NONE && r.kind != VAL_VOID)
+        ok = session_fail(s, call->line, call->col, "TypeError: __init__() should return "
+                          "None, not '%s'", value_type_name(&r));
+    value_release(&r);
     if (!ok) return value_release(&self), false;
     cls->as.cls->object_attrs = o->attrs->count;
     *out = self;
