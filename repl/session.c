@@ -18,8 +18,11 @@
 volatile sig_atomic_t session_interrupted;
 
 /* Envs made between two passes of the collector: a young pass costs what
- * was made since the last, so it may run often. */
-enum { YOUNG_ENVS = 1024 };
+ * was made since the last, so it may run often. While young passes free
+ * little (a micrograd step's graph is alive when a pass comes in the middle
+ * of it: everything counted is kept, and a full pass has to count it again
+ * once it dies), the passes come up to YOUNG_ENVS_MAX envs apart. */
+enum { YOUNG_ENVS = 1024, YOUNG_ENVS_MAX = 4 * YOUNG_ENVS };
 
 void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     memset(s, 0, sizeof *s);
@@ -33,7 +36,7 @@ void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     s->generation = 1;
     s->envs.next = s->envs.prev = &s->envs_old; /* the circle: the sentinel and the boundary */
     s->envs_old.next = s->envs_old.prev = &s->envs;
-    s->collect_at = YOUNG_ENVS;
+    s->young_envs = s->collect_at = YOUNG_ENVS;
     /* The stack's limit (8 MiB when unlimited or unknown), less a margin for
      * what runs below the evaluator: builtins, the engine, sanitizers' reports. */
     s->stack_base = SESSION_STACK_HERE();
@@ -707,6 +710,15 @@ static void promote_envs(Session *s) {
 }
 
 
+/* The young generation's next size, from what a young pass freed (dead
+ * lists, dicts and envs) and kept: twice as many envs when it freed under
+ * an eighth, half when it freed over three quarters, within YOUNG_ENVS and
+ * YOUNG_ENVS_MAX. */
+static void young_size(Session *s, int64_t dead, int64_t kept) {
+    if (dead * 8 < dead + kept && s->young_envs < YOUNG_ENVS_MAX) s->young_envs *= 2;
+    else if (dead * 4 > (dead + kept) * 3 && s->young_envs > YOUNG_ENVS) s->young_envs /= 2;
+}
+
 /* The young pass: the census of the lists, dicts and envs made since the
  * last pass (and the objects, functions and methods they reach), what is
  * held from outside it (the old containers included) and what that
@@ -754,13 +766,14 @@ static void collect_young(Session *s) {
     value_promote_young();
     promote_envs(s);
     s->promoted += kept;
+    young_size(s, dead, kept);
 }
 
 void session_collect_due(Session *s) {
     if (s->promoted > s->old_size / 4 + YOUNG_ENVS) session_collect(s);
     else collect_young(s);
     s->num_envs = 0;
-    s->collect_at = YOUNG_ENVS;
+    s->collect_at = s->young_envs;
 }
 
 void session_collect(Session *s) {
@@ -779,7 +792,7 @@ void session_collect(Session *s) {
     if (!mark_held_from_outside(s)) {
         free(pending);
         pending = NULL, num_pending = cap_pending = 0;
-        s->collect_at = s->num_envs + YOUNG_ENVS; /* try again later, with more memory */
+        s->collect_at = s->num_envs + s->young_envs; /* try again later, with more memory */
         return;
     }
     /* Hold every unreached env, then empty them: what only they kept goes,
@@ -807,7 +820,7 @@ void session_collect(Session *s) {
     s->promoted = 0;
     s->old_size = num_marked;
     s->num_envs = 0;
-    s->collect_at = YOUNG_ENVS;
+    s->collect_at = s->young_envs;
 }
 
 /* ======================================================================
