@@ -1985,7 +1985,7 @@ static bool call_method(Session *s, const Node *call, Value *out) {
 /* Cls(...): a new object of the class, its __init__ run with the
  * arguments (which must return None). */
 static bool instantiate(Session *s, const Node *call, const Value *cls, Value *out) {
-    Instance *o = calloc(1, sizeof *o);
+    Instance *o = value_block_zalloc(sizeof *o);
     ValueDict *attrs = o ? value_dict_new(false) : NULL;
     if (!attrs) {
         free(o);
@@ -3382,7 +3382,7 @@ static bool run_module_text(Session *s, Env *env, const char *text, size_t len) 
 /* A new, empty module object: an instance of a class "module". */
 static bool module_object(Session *s, const Node *at, Value *out) {
     ClassObj *c = calloc(1, sizeof *c);
-    Instance *o = calloc(1, sizeof *o);
+    Instance *o = value_block_zalloc(sizeof *o);
     ValueDict *attrs = value_dict_new(false), *cattrs = value_dict_new(false);
     char *name = strdup("module");
     if (!c || !o || !attrs || !cattrs || !name) {

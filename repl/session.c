@@ -271,7 +271,7 @@ UserFunc *session_function(Session *s, Code *code, const Stmt *def, const Node *
         release_values(defaults, defaults ? n : 0);
         return NULL;
     }
-    UserFunc *f = calloc(1, sizeof *f);
+    UserFunc *f = value_block_zalloc(sizeof *f);
     if (f && code) {
         code->refs++;
     } else if (f) {
@@ -284,7 +284,7 @@ UserFunc *session_function(Session *s, Code *code, const Stmt *def, const Node *
             ((Stmt *)def)->staticmethod = original->staticmethod;
         }
         if (!code) {
-            free(f);
+            value_block_free(f, sizeof *f);
             release_values(defaults, defaults ? n : 0);
             return NULL;
         }
@@ -314,7 +314,7 @@ bool session_define(Session *s, const Stmt *def, Value *defaults) {
  * ====================================================================== */
 
 Env *session_env(Session *s, Env *parent, Code *code, int line, int col) {
-    Env *e = malloc(sizeof *e);
+    Env *e = value_block_alloc(sizeof *e);
     if (!e) {
         session_set_error(s, line, col, "out of memory calling a function");
         return NULL;

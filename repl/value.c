@@ -34,6 +34,53 @@ static void gc_untrack(GcLink *l) {
 
 #define GC_OWNER(link, type) ((type *)(void *)((char *)(link) - offsetof(type, gc)))
 
+/* value_block_alloc's cache: a list of freed blocks for each size in
+ * BLOCK_STEP steps up to BLOCK_MAX bytes, each list at most BLOCK_KEEP long
+ * (what a collector's pass frees at once is many times that: the rest goes
+ * back to malloc). Every block of a size up to BLOCK_MAX is malloc'd at its
+ * bin's size, so any block of the bin serves any request of it. Under
+ * AddressSanitizer the cache is off, so that a block used after it was
+ * freed is still caught. */
+enum { BLOCK_STEP = 16, BLOCK_MAX = 512, BLOCK_KEEP = 256 };
+typedef struct FreeBlock {
+    struct FreeBlock *next;
+} FreeBlock;
+static FreeBlock *free_blocks[BLOCK_MAX / BLOCK_STEP + 1];
+static int num_free_blocks[BLOCK_MAX / BLOCK_STEP + 1];
+#if defined(__SANITIZE_ADDRESS__)
+#define BLOCK_CACHE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BLOCK_CACHE 0
+#endif
+#endif
+#ifndef BLOCK_CACHE
+#define BLOCK_CACHE 1
+#endif
+
+void *value_block_alloc(size_t size) {
+    size_t bin = (size + BLOCK_STEP - 1) / BLOCK_STEP;
+    if (!BLOCK_CACHE || bin * BLOCK_STEP > BLOCK_MAX) return malloc(size);
+    FreeBlock *b = free_blocks[bin];
+    if (!b) return malloc(bin * BLOCK_STEP); /* the bin's size, so that it may be kept */
+    free_blocks[bin] = b->next;
+    num_free_blocks[bin]--;
+    return b;
+}
+
+void value_block_free(void *p, size_t size) {
+    size_t bin = (size + BLOCK_STEP - 1) / BLOCK_STEP;
+    if (!p) return;
+    if (!BLOCK_CACHE || bin * BLOCK_STEP > BLOCK_MAX || num_free_blocks[bin] >= BLOCK_KEEP) {
+        free(p);
+        return;
+    }
+    FreeBlock *b = p;
+    b->next = free_blocks[bin];
+    free_blocks[bin] = b;
+    num_free_blocks[bin]++;
+}
+
 struct StrObj {
     int refs;
     size_t length;
@@ -197,7 +244,7 @@ static void release_now(Value *v) {
             Value attrs = {.kind = VAL_DICT, .as.dict = v->as.object->attrs};
             class_release(v->as.object->cls);
             value_release(&attrs);
-            free(v->as.object);
+            value_block_free(v->as.object, sizeof *v->as.object);
         }
         break;
     case VAL_METHOD:
@@ -213,6 +260,11 @@ static void release_now(Value *v) {
     *v = value_void();
 }
 
+/* The bytes of a dict's entries and slots (twice as many) at cap entries. */
+static size_t entries_bytes(int64_t cap) {
+    return (size_t)cap * sizeof(DictEntry) + (size_t)cap * 2 * sizeof(int64_t);
+}
+
 static void dict_release(ValueDict *d) {
     if (!d || --d->refs > 0) return;
     gc_untrack(&d->gc);
@@ -220,12 +272,12 @@ static void dict_release(ValueDict *d) {
         value_release(&d->entries[i].key);
         value_release(&d->entries[i].value);
     }
-    free(d->entries); /* and the slots after them */
-    free(d);
+    value_block_free(d->entries, entries_bytes(d->cap)); /* and the slots after them */
+    value_block_free(d, sizeof *d);
 }
 
 ValueDict *value_dict_new(bool set) {
-    ValueDict *d = calloc(1, sizeof *d);
+    ValueDict *d = value_block_zalloc(sizeof *d);
     if (d) d->refs = 1, d->set = set, gc_track(&d->gc, true);
     return d;
 }
@@ -373,13 +425,13 @@ Value *value_dict_get(const ValueDict *d, const Value *key) {
  * that freeing d->entries frees both): one malloc per growth. */
 static bool dict_grow_to(ValueDict *d, int64_t cap) {
     int64_t num_slots = cap * 2;
-    char *block = malloc((size_t)cap * sizeof(DictEntry) + (size_t)num_slots * sizeof(int64_t));
+    char *block = value_block_alloc(entries_bytes(cap));
     if (!block) return false;
     DictEntry *entries = (DictEntry *)(void *)block;
     int64_t *slots = (int64_t *)(void *)(block + (size_t)cap * sizeof(DictEntry));
     if (d->count) memcpy(entries, d->entries, (size_t)d->count * sizeof *entries);
     memset(slots, 0, (size_t)num_slots * sizeof *slots);
-    free(d->entries);
+    value_block_free(d->entries, entries_bytes(d->cap));
     d->entries = entries;
     d->slots = slots;
     d->num_slots = num_slots;
@@ -542,7 +594,7 @@ void env_release(Env *e) {
     env_free_locals(e, e->locals);
     env_release(e->parent);
     code_release(e->code);
-    free(e);
+    value_block_free(e, sizeof *e);
 }
 
 void generator_release(Generator *g) {
@@ -576,7 +628,7 @@ void userfunc_release(UserFunc *f) {
     free(f->defaults);
     env_release(f->closure);
     code_release(f->code);
-    free(f);
+    value_block_free(f, sizeof *f);
 }
 
 void value_keep(const Value *v) {

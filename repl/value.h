@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ag.h"
 #include "ast.h"
@@ -46,6 +47,23 @@ typedef enum {
 } ValueKind;
 
 typedef struct Value Value;
+
+/* Blocks for the objects a Python program makes and drops by the
+ * thousand (a call's Env, an object, its dict and the dict's entries, a
+ * function): freed ones are kept by size and handed out again before
+ * malloc is asked, as CPython's free lists do. A block of one may be freed
+ * with the other (value_block_free(p, size) of a malloc'd block of size
+ * bytes, free() of a value_block_alloc'd one): the cache holds plain
+ * malloc blocks. value_block_alloc's block is not zeroed; NULL when memory
+ * runs out. */
+void *value_block_alloc(size_t size);
+void value_block_free(void *p, size_t size);
+static inline void *value_block_zalloc(size_t size) {
+    void *p = value_block_alloc(size);
+    if (p) memset(p, 0, size);
+    return p;
+}
+
 /* Whether the n bytes at a and b are the same: names and keys are short, so
  * a loop here beats a call to memcmp. */
 static inline bool value_same_bytes(const char *a, const char *b, size_t n) {
