@@ -77,6 +77,8 @@ struct Node {
     int cache_slot;
     uint32_t cache_generation;
     int local_slot;       /* NAME: 1 + where in a call's variables it was last found */
+    int attr_slot;        /* ATTR: where in an object's attributes it was last found
+                             (value_own_attr's hint) */
     const void *builtin;
     bool builtin_known;
     /* Whether a call in the subtree names a builtin that returns nothing

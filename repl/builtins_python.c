@@ -1457,7 +1457,7 @@ static BUILTIN(py_setattr) {
     Value v;
     if (!arg_string(s, a, 1, &name, &n)) return false;
     value_copy(&a->arg[2], &v);
-    return value_setattr(&a->arg[0], name, n, v) ||
+    return value_setattr(&a->arg[0], name, n, NULL, v) ||
            session_fail(s, a->line, a->col, "AttributeError: '%s' object attributes cannot be "
                         "set", value_type_name(&a->arg[0]));
 }

@@ -869,8 +869,27 @@ static bool no_attribute(Session *s, const Node *n, const Value *obj) {
                         name_len(n), n->as.text.text);
 }
 
+/* NAME.attr where NAME holds an object (.py): read from the variable as
+ * it is, with no reference of its own taken (value_getattr runs no code
+ * that could rebind it). False when NAME holds no object: *done is then
+ * false and the caller takes the general path. */
+static bool object_attr_of_name(Session *s, const Node *n, Value *out, bool *done) {
+    *done = false;
+    if (!s->python || n->left->kind != NODE_NAME || n->left->torch) return false;
+    const Value *obj = resolve(s, n->left).value;
+    if (!obj || obj->kind != VAL_INSTANCE) return false;
+    *done = true;
+    if (special_attr(s, n, obj, out)) return true;
+    const Value *own = value_own_attr(obj->as.object, n->as.text.text, n->as.text.length,
+                                      &((Node *)n)->attr_slot);
+    if (own) return value_copy(own, out);
+    return value_getattr(obj, n->as.text.text, n->as.text.length, out) || no_attribute(s, n, obj);
+}
+
 static bool eval_attr(Session *s, const Node *n, Value *out) {
     Value obj;
+    bool done, found = object_attr_of_name(s, n, out, &done);
+    if (done) return found;
     if (n->left->kind == NODE_NAME && !n->left->torch && !s->frame &&
         !global_var(s, n->left) && habit_name(s, n->left))
         return false; /* F.relu, nn.Linear: say what to write */
@@ -2492,7 +2511,7 @@ static bool object_store(Session *s, const Stmt *st, Value *v, Status *status) {
         value_release(&obj);
         return true;
     }
-    *status = value_setattr(&obj, t->as.text.text, t->as.text.length, *v)
+    *status = value_setattr(&obj, t->as.text.text, t->as.text.length, &((Node *)t)->attr_slot, *v)
                   ? EXEC_OK : exec_fail(s, t->line, t->col, "MemoryError");
     *v = value_void();
     value_release(&obj);
@@ -3404,7 +3423,7 @@ static bool module_fill(Session *s, const Node *at, Env *env, Value *module) {
         Local *l = &env->locals[i];
         Value v;
         if (l->value.kind == VAL_VOID) continue; /* deleted */
-        if (!value_copy(&l->value, &v) || !value_setattr(module, l->name, l->length, v))
+        if (!value_copy(&l->value, &v) || !value_setattr(module, l->name, l->length, NULL, v))
             return session_fail(s, at->line, at->col, "MemoryError");
     }
     return true;
@@ -3474,7 +3493,7 @@ static bool user_module(Session *s, const Node *at, const char *dotted, size_t l
     free(text);
     if (ok && dot) {
         Value v;
-        ok = value_copy(out, &v) && value_setattr(&parent, dot + 1, len - (size_t)(dot - dotted) - 1, v);
+        ok = value_copy(out, &v) && value_setattr(&parent, dot + 1, len - (size_t)(dot - dotted) - 1, NULL, v);
         if (!ok) session_set_error(s, at->line, at->col, "MemoryError");
     }
     if (!ok && out->kind == VAL_INSTANCE) { /* a failed module is not kept, as in Python */

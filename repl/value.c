@@ -7,6 +7,7 @@
 #include "ast.h"
 #include "pyformat.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -529,11 +530,25 @@ static bool bind_method(const Value *f, const Value *self, Value *out) {
     return true;
 }
 
-bool value_getattr(const Value *obj, const char *name, size_t length, Value *out) {
+Value *value_own_attr(const Instance *o, const char *name, size_t length, int *hint) {
+    const ValueDict *d = o->attrs;
+    if (hint && *hint >= 0 && *hint < d->count) {
+        DictEntry *e = &d->entries[*hint];
+        if (e->key.kind == VAL_STRING && e->key.as.string.length == length &&
+            value_same_bytes(e->key.as.string.text, name, length))
+            return &e->value;
+    }
     Value key = key_of(name, length);
+    int64_t *slot = dict_slot(d, &key, value_hash(&key));
+    if (!slot || !*slot) return NULL;
+    if (hint && *slot - 1 < INT_MAX) *hint = (int)(*slot - 1);
+    return &d->entries[*slot - 1].value;
+}
+
+bool value_getattr(const Value *obj, const char *name, size_t length, Value *out) {
     *out = value_void();
     if (obj->kind == VAL_INSTANCE) {
-        const Value *own = value_dict_get(obj->as.object->attrs, &key);
+        const Value *own = value_own_attr(obj->as.object, name, length, NULL);
         if (own) return value_copy(own, out);
         const Value *f = value_class_lookup(obj->as.object->cls, name, length);
         return f && bind_method(f, obj, out);
@@ -557,12 +572,13 @@ const Value *value_method_of(const Value *obj, const char *name, size_t length) 
                ? f : NULL;
 }
 
-bool value_setattr(const Value *obj, const char *name, size_t length, Value v) {
+bool value_setattr(const Value *obj, const char *name, size_t length, int *hint, Value v) {
     ValueDict *d = obj->kind == VAL_INSTANCE ? obj->as.object->attrs
                    : obj->kind == VAL_CLASS  ? obj->as.cls->attrs
                                              : NULL;
     Value key = key_of(name, length);
-    Value *old = d ? value_dict_get(d, &key) : NULL;
+    Value *old = obj->kind == VAL_INSTANCE ? value_own_attr(obj->as.object, name, length, hint)
+                 : d ? value_dict_get(d, &key) : NULL;
     if (old) { /* self.grad += ...: the key is there, so no copy of it is made */
         Value was = *old;
         *old = v;

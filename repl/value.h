@@ -298,9 +298,14 @@ bool value_getattr(const Value *obj, const char *name, size_t length, Value *out
  * method of obj's class (not a staticmethod) that no attribute of obj's
  * own hides; NULL otherwise. obj is an object (VAL_INSTANCE). */
 const Value *value_method_of(const Value *obj, const char *name, size_t length);
+/* The attribute NAME of object o's own (borrowed), or NULL. hint, unless
+ * NULL, is where among o's attributes the caller found NAME last (an
+ * attribute node's: objects of a class get their attributes in the same
+ * order): looked at first, then set to where it is. */
+Value *value_own_attr(const Instance *o, const char *name, size_t length, int *hint);
 /* obj.NAME = v (taking v) on an object or a class; false (v released) when
- * obj is neither or memory runs out. */
-bool value_setattr(const Value *obj, const char *name, size_t length, Value v);
+ * obj is neither or memory runs out. hint as value_own_attr's. */
+bool value_setattr(const Value *obj, const char *name, size_t length, int *hint, Value v);
 /* The value NAME names in class c or its bases (borrowed), or NULL. */
 const Value *value_class_lookup(const ClassObj *c, const char *name, size_t length);
 void code_release(Code *c);
