@@ -42,7 +42,7 @@ static void gc_untrack(GcLink *l) {
  * bin's size, so any block of the bin serves any request of it. Under
  * AddressSanitizer the cache is off, so that a block used after it was
  * freed is still caught. */
-enum { BLOCK_STEP = 16, BLOCK_MAX = 512, BLOCK_KEEP = 256 };
+enum { BLOCK_STEP = 16, BLOCK_MAX = 512, BLOCK_KEEP = 4096 };
 typedef struct FreeBlock {
     struct FreeBlock *next;
 } FreeBlock;
@@ -81,6 +81,9 @@ void value_block_free(void *p, size_t size) {
     free_blocks[bin] = b;
     num_free_blocks[bin]++;
 }
+
+/* The bytes of a list with room for own_cap items of its own. */
+static size_t list_bytes(int own_cap) { return sizeof(ValueList) + (size_t)own_cap * sizeof(Value); }
 
 struct StrObj {
     int refs;
@@ -232,7 +235,7 @@ static void release_now(Value *v) {
             gc_untrack(&v->as.list->gc);
             for (int i = 0; i < v->as.list->count; i++) value_release(&v->as.list->items[i]);
             if (v->as.list->items != v->as.list->own) free(v->as.list->items);
-            free(v->as.list);
+            value_block_free(v->as.list, list_bytes(v->as.list->own_cap));
         }
         break;
     case VAL_OPTIM: optimizer_release(v->as.optim); break;
@@ -730,10 +733,11 @@ int64_t value_clear_unseen(unsigned pass) {
 ValueList *value_list_new(int count, bool tuple) {
     /* one allocation: the items made with it follow the list (a tuple
      * (self, other) costs one malloc) */
-    ValueList *l = count >= 0 && count < (1 << 28)
-                       ? malloc(sizeof *l + (size_t)(count ? count : 1) * sizeof(Value)) : NULL;
+    int own_cap = count ? count : 1;
+    ValueList *l = count >= 0 && count < (1 << 28) ? value_block_alloc(list_bytes(own_cap)) : NULL;
     if (!l) return NULL;
     memset(l, 0, sizeof *l);
+    l->own_cap = own_cap;
     l->refs = 1;
     l->tuple = tuple;
     gc_track(&l->gc, false);

@@ -177,6 +177,7 @@ struct ValueList {
     const char *type_name;        /* a named tuple's ("torch.return_types.max"), or NULL */
     const char *const *fields;    /* its items' names ({"values", "indices"}), or NULL */
     int count, cap;
+    int own_cap;    /* how many items own has room for */
     Value *items;   /* own, the items made with the list, until it grows past them
                        (value_list_reserve) */
     Value own[];
