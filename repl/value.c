@@ -770,6 +770,18 @@ bool value_list_append(ValueList *l, Value v) {
     return true;
 }
 
+/* value_counted_refs: each kind of VALUE_COUNTED_MASK points at a struct
+ * whose first member is its count. */
+_Static_assert(offsetof(ShapeObj, refs) == 0, "ShapeObj's count comes first");
+_Static_assert(offsetof(ValueList, refs) == 0, "ValueList's count comes first");
+_Static_assert(offsetof(ValueDict, refs) == 0, "ValueDict's count comes first");
+_Static_assert(offsetof(Optimizer, refs) == 0, "Optimizer's count comes first");
+_Static_assert(offsetof(Generator, refs) == 0, "Generator's count comes first");
+_Static_assert(offsetof(UserFunc, refs) == 0, "UserFunc's count comes first");
+_Static_assert(offsetof(ClassObj, refs) == 0, "ClassObj's count comes first");
+_Static_assert(offsetof(Instance, refs) == 0, "Instance's count comes first");
+_Static_assert(offsetof(Bound, refs) == 0, "Bound's count comes first");
+
 void value_copy_held(const Value *v) {
     switch (v->kind) {
     case VAL_TENSOR: tensor_retain(v->as.tensor); break;

@@ -342,17 +342,38 @@ bool value_string(const char *text, size_t length, Value *out);
      (1u << VAL_CLASS) | (1u << VAL_INSTANCE) | (1u << VAL_METHOD))
 void value_release_held(Value *v);
 void value_copy_held(const Value *v);
+/* The kinds whose value points at a struct that begins with its count
+ * (int refs; value.c asserts it of each): a reference is taken or dropped
+ * (while others remain) here, inline, with no call. */
+#define VALUE_COUNTED_MASK                                                                   \
+    ((1u << VAL_SHAPE) | (1u << VAL_LIST) | (1u << VAL_DICT) | (1u << VAL_OPTIM) |           \
+     (1u << VAL_GENERATOR) | (1u << VAL_FUNCTION) | (1u << VAL_CLASS) | (1u << VAL_INSTANCE) | \
+     (1u << VAL_METHOD))
+/* The count of what v points at, for the kinds of VALUE_COUNTED_MASK: a
+ * pointer to a struct is one to its first member, whichever of the union's
+ * pointers v was made with. */
+static inline int *value_counted_refs(const Value *v) { return (int *)(void *)v->as.list; }
 /* Drops v's reference (freeing what no other value holds); v becomes VAL_VOID.
- * Inline, since most values the evaluator drops are numbers. */
+ * Inline, since most values the evaluator drops are numbers or one of
+ * several references. */
 static inline void value_release(Value *v) {
-    if ((1u << v->kind) & VALUE_HOLDS_MASK) value_release_held(v);
-    else *v = value_void();
+    unsigned kind = 1u << v->kind;
+    if ((kind & VALUE_COUNTED_MASK) && v->as.list && *value_counted_refs(v) > 1) {
+        --*value_counted_refs(v);
+        *v = value_void();
+    } else if (kind & VALUE_HOLDS_MASK) {
+        value_release_held(v);
+    } else {
+        *v = value_void();
+    }
 }
 /* A second owner of v's contents (a second reference); true (the bool is
  * kept for the callers written when lists were deep copies). */
 static inline bool value_copy(const Value *v, Value *out) {
+    unsigned kind = 1u << v->kind;
     *out = *v;
-    if ((1u << v->kind) & VALUE_HOLDS_MASK) value_copy_held(v);
+    if (kind & VALUE_COUNTED_MASK) ++*value_counted_refs(v);
+    else if (kind & VALUE_HOLDS_MASK) value_copy_held(v);
     return true;
 }
 /* A new list of count items, all VAL_VOID; NULL when out of memory. */
