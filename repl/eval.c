@@ -155,17 +155,29 @@ static bool names_has(Node *const *names, int count, const Node *n) {
     return false;
 }
 
+/* The name n as variables are bound under it: its interned copy (the same
+ * pointer for every node naming it), or its own text when the table is
+ * full. */
+static const char *name_ident(const Node *n) {
+    if (!n->ident) {
+        const char *id = value_intern(n->as.text.text, n->as.text.length);
+        ((Node *)n)->ident = id ? id : n->as.text.text;
+    }
+    return n->ident;
+}
+
 /* The variable n names among env e's, or NULL: looked for first where n
  * found it last (a call binds its variables in the same order each time). */
 static Local *local_of(Env *e, const Node *n) {
     int k = n->local_slot - 1;
     size_t len = n->as.text.length;
+    const char *id = name_ident(n);
     if (k >= 0 && k < e->num_locals) {
         Local *l = &e->locals[k];
-        if (l->length == len && value_same_bytes(l->name, n->as.text.text, len))
+        if (l->name == id || (l->length == len && value_same_bytes(l->name, id, len)))
             return l;
     }
-    Local *l = env_lookup(e, n->as.text.text, len);
+    Local *l = env_lookup(e, id, len);
     if (l) ((Node *)n)->local_slot = (int)(l - e->locals) + 1;
     return l;
 }
@@ -241,7 +253,7 @@ static bool bind_name(Session *s, const Node *n, Value v) {
             value_release(&was);
             return true;
         }
-        return env_bind_new(s, e, NULL, n->as.text.text, n->as.text.length, v, n->line, n->col);
+        return env_bind_new(s, e, NULL, name_ident(n), n->as.text.length, v, n->line, n->col);
     }
     Var *existing = global_var(s, n);
     if (existing) { /* rebinding a variable: the common case, in loops */
@@ -1391,7 +1403,7 @@ static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int
     for (int i = 0; i < n; i++) {
         const Node *p = params[i];
         /* the parameters' names are distinct (session_function checked): no lookup */
-        if (ok) ok = env_bind_new(s, env, NULL, p->as.text.text, p->as.text.length, args[i], at->line, at->col);
+        if (ok) ok = env_bind_new(s, env, NULL, name_ident(p), p->as.text.length, args[i], at->line, at->col);
         else value_release(&args[i]);
     }
     s->frame = &frame;

@@ -143,20 +143,30 @@ static bool intern_grow(void) {
 
 /* A key for the attribute name in out (a new reference): the interned
  * string, or a fresh copy past INTERN_MAX; false when memory ran out. */
-static bool name_key(const char *name, size_t length, Value *out) {
+/* The interned string of the name (the table's reference: borrowed), made
+ * when new; NULL past INTERN_MAX or when memory runs out. */
+static struct StrObj *intern(const char *name, size_t length) {
     uint64_t hash = string_hash(name, length);
     if (num_interned * 2 >= cap_interned && (num_interned >= INTERN_MAX || !intern_grow()))
-        return value_string(name, length, out);
+        return NULL;
     int64_t at = (int64_t)(hash & (uint64_t)(cap_interned - 1));
     for (; interned[at]; at = (at + 1) & (cap_interned - 1))
         if (interned[at]->hash == hash && interned[at]->length == length &&
             memcmp(interned[at]->text, name, length) == 0)
-            break;
-    if (!interned[at]) { /* new: the table holds its one reference */
-        if (!(interned[at] = str_new(name, length))) return value_string(name, length, out);
-        num_interned++;
-    }
-    struct StrObj *o = interned[at];
+            return interned[at];
+    if (!(interned[at] = str_new(name, length))) return NULL; /* new: the table holds its one reference */
+    num_interned++;
+    return interned[at];
+}
+
+const char *value_intern(const char *name, size_t length) {
+    struct StrObj *o = intern(name, length);
+    return o ? o->text : NULL;
+}
+
+static bool name_key(const char *name, size_t length, Value *out) {
+    struct StrObj *o = intern(name, length);
+    if (!o) return value_string(name, length, out);
     o->refs++;
     *out = (Value){.kind = VAL_STRING, .as.string = {o->text, length, o}};
     return true;

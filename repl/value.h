@@ -331,6 +331,11 @@ bool value_as_dtype(const Value *v, AgDtype *out);
 
 /* A torch.Size of ndim dims; false when out of memory. */
 bool value_shape(int ndim, const int64_t *dims, Value *out);
+/* The one copy of the name kept for the program's life (the table that
+ * attribute names share): the same pointer for the same name, wherever it
+ * was written; NULL when the table is full (names past 16,384) or memory
+ * runs out. */
+const char *value_intern(const char *name, size_t length);
 /* A string value owning a copy of text; false when out of memory. */
 bool value_string(const char *text, size_t length, Value *out);
 
