@@ -203,7 +203,7 @@ static const Builtin *builtin_of(const Node *n) {
 /* The one name resolver: the running call's variables, then those of the
  * functions it is nested in (closures), then the globals, then the
  * builtins. A deleted name holds VAL_VOID and is passed over. */
-static Meaning resolve(Session *s, const Node *n) {
+static __attribute__((noinline)) Meaning resolve_all(Session *s, const Node *n) {
     Meaning m = {NULL, false, NULL};
     Env *e = s->frame ? s->frame->env : NULL;
     if (e && names_has(e->globals, e->num_globals, n)) e = NULL;
@@ -217,6 +217,18 @@ static Meaning resolve(Session *s, const Node *n) {
     }
     if (!m.value) m.builtin = builtin_of(n);
     return m;
+}
+
+/* resolve_all, with its common case first and inline: a variable of the
+ * running call where n found it last (what resolve_all would find first:
+ * no global statement in the call). */
+static inline Meaning resolve(Session *s, const Node *n) {
+    Env *e = s->frame ? s->frame->env : NULL;
+    int k = n->local_slot - 1;
+    if (e && e->num_globals == 0 && k >= 0 && k < e->num_locals &&
+        e->locals[k].name == n->ident && e->locals[k].value.kind != VAL_VOID)
+        return (Meaning){&e->locals[k].value, false, NULL};
+    return resolve_all(s, n);
 }
 
 /* Whether the name n is bound (a variable or a global). */
