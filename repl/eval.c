@@ -904,7 +904,7 @@ static bool object_attr_of_name(Session *s, const Node *n, Value *out, bool *don
     if (!obj || obj->kind != VAL_INSTANCE) return false;
     *done = true;
     if (special_attr(s, n, obj, out)) return true;
-    const Value *own = value_own_attr(obj->as.object, n->as.text.text, n->as.text.length,
+    const Value *own = value_own_attr(obj->as.object, name_ident(n), n->as.text.length,
                                       &((Node *)n)->attr_slot);
     if (own) return value_copy(own, out);
     return value_getattr(obj, n->as.text.text, n->as.text.length, out) || no_attribute(s, n, obj);
@@ -2535,7 +2535,7 @@ static bool object_store(Session *s, const Stmt *st, Value *v, Status *status) {
         value_release(&obj);
         return true;
     }
-    *status = value_setattr(&obj, t->as.text.text, t->as.text.length, &((Node *)t)->attr_slot, *v)
+    *status = value_setattr(&obj, name_ident(t), t->as.text.length, &((Node *)t)->attr_slot, *v)
                   ? EXEC_OK : exec_fail(s, t->line, t->col, "MemoryError");
     *v = value_void();
     value_release(&obj);

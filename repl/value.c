@@ -543,14 +543,8 @@ static bool bind_method(const Value *f, const Value *self, Value *out) {
     return true;
 }
 
-Value *value_own_attr(const Instance *o, const char *name, size_t length, int *hint) {
+Value *value_own_attr_lookup(const Instance *o, const char *name, size_t length, int *hint) {
     const ValueDict *d = o->attrs;
-    if (hint && *hint >= 0 && *hint < d->count) {
-        DictEntry *e = &d->entries[*hint];
-        if (e->key.kind == VAL_STRING && e->key.as.string.length == length &&
-            value_same_bytes(e->key.as.string.text, name, length))
-            return &e->value;
-    }
     Value key = key_of(name, length);
     int64_t *slot = dict_slot(d, &key, value_hash(&key));
     if (!slot || !*slot) return NULL;

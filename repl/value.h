@@ -302,8 +302,9 @@ const Value *value_method_of(const Value *obj, const char *name, size_t length);
 /* The attribute NAME of object o's own (borrowed), or NULL. hint, unless
  * NULL, is where among o's attributes the caller found NAME last (an
  * attribute node's: objects of a class get their attributes in the same
- * order): looked at first, then set to where it is. */
-Value *value_own_attr(const Instance *o, const char *name, size_t length, int *hint);
+ * order): looked at first (value_own_attr, inline, below), then set to
+ * where it is. */
+Value *value_own_attr_lookup(const Instance *o, const char *name, size_t length, int *hint);
 /* obj.NAME = v (taking v) on an object or a class; false (v released) when
  * obj is neither or memory runs out. hint as value_own_attr's. */
 bool value_setattr(const Value *obj, const char *name, size_t length, int *hint, Value v);
@@ -405,6 +406,19 @@ struct ValueDict {
                               allocation, after them (freeing entries frees both) */
     int64_t num_slots;
 };
+/* value_own_attr_lookup, with its hint looked at first, inline. A name that
+ * is the interned copy (value_intern) matches an attribute's key, which is
+ * too (value_setattr interns them), at one pointer comparison. */
+static inline Value *value_own_attr(const Instance *o, const char *name, size_t length,
+                                    int *hint) {
+    if (hint && *hint >= 0 && *hint < o->attrs->count) {
+        DictEntry *e = &o->attrs->entries[*hint];
+        if (e->key.kind == VAL_STRING && e->key.as.string.length == length &&
+            value_same_bytes(e->key.as.string.text, name, length))
+            return &e->value;
+    }
+    return value_own_attr_lookup(o, name, length, hint);
+}
 ValueDict *value_dict_new(bool set);
 /* Room for count entries in d at once (a power of two); false when memory
  * runs out (d unchanged). */
