@@ -1364,6 +1364,26 @@ static bool call_depth_ok(Session *s, const Node *at, const UserFunc *f) {
                         "(does %.*s call itself?)", limit, (int)f->name_length, f->name);
 }
 
+/* Binds params[i] to args[i] (taken) in env, a call's new env. The
+ * parameters' names are distinct (session_function checked): no lookup;
+ * when they fit in the env's own few, they are written there at once. */
+static bool bind_params(Session *s, const Node *at, Env *env, Node *const *params, Value *args,
+                        int n) {
+    if (env->code && env->num_locals == 0 && n <= env->cap_locals) {
+        for (int i = 0; i < n; i++)
+            env->locals[i] = (Local){name_ident(params[i]), params[i]->as.text.length, args[i]};
+        env->num_locals = n;
+        return true;
+    }
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        const Node *p = params[i];
+        if (ok) ok = env_bind_new(s, env, NULL, name_ident(p), p->as.text.length, args[i], at->line, at->col);
+        else value_release(&args[i]);
+    }
+    return ok;
+}
+
 /* Runs f's body (or its expression) in a new env, its parameters bound to
  * args (n of them, taken; defaults fill the rest). */
 static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int n,
@@ -1411,13 +1431,7 @@ static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int
         return false;
     }
     Frame frame = {.func = f, .env = env, .caller = s->frame, .result = value_void()};
-    bool ok = true;
-    for (int i = 0; i < n; i++) {
-        const Node *p = params[i];
-        /* the parameters' names are distinct (session_function checked): no lookup */
-        if (ok) ok = env_bind_new(s, env, NULL, name_ident(p), p->as.text.length, args[i], at->line, at->col);
-        else value_release(&args[i]);
-    }
+    bool ok = bind_params(s, at, env, params, args, n);
     s->frame = &frame;
     s->call_depth++;
     bool dialect = s->python;
