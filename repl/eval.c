@@ -220,14 +220,19 @@ static __attribute__((noinline)) Meaning resolve_all(Session *s, const Node *n) 
 }
 
 /* resolve_all, with its common case first and inline: a variable of the
- * running call where n found it last (what resolve_all would find first:
- * no global statement in the call). */
+ * running call, or of the call it closes over when it has none of its own
+ * (micrograd's _backward reading self and out), where n found it last:
+ * what resolve_all would find first (no global statement in the call; an
+ * env with no variables cannot hold n). */
 static inline Meaning resolve(Session *s, const Node *n) {
     Env *e = s->frame ? s->frame->env : NULL;
     int k = n->local_slot - 1;
-    if (e && e->num_globals == 0 && k >= 0 && k < e->num_locals &&
-        e->locals[k].name == n->ident && e->locals[k].value.kind != VAL_VOID)
-        return (Meaning){&e->locals[k].value, false, NULL};
+    if (e && e->num_globals == 0 && k >= 0) {
+        while (e->num_locals == 0 && e->parent) e = e->parent;
+        if (k < e->num_locals && e->locals[k].name == n->ident &&
+            e->locals[k].value.kind != VAL_VOID)
+            return (Meaning){&e->locals[k].value, false, NULL};
+    }
     return resolve_all(s, n);
 }
 
