@@ -430,9 +430,15 @@ static int64_t *dict_slot(const ValueDict *d, const Value *key, uint64_t hash) {
     }
 }
 
-Value *value_dict_get(const ValueDict *d, const Value *key) {
-    int64_t *slot = dict_slot(d, key, value_hash(key));
+/* value_dict_get of a key already hashed (a lookup through several dicts
+ * hashes the name once). */
+static Value *dict_get_hashed(const ValueDict *d, const Value *key, uint64_t hash) {
+    int64_t *slot = dict_slot(d, key, hash);
     return slot && *slot ? &d->entries[*slot - 1].value : NULL;
+}
+
+Value *value_dict_get(const ValueDict *d, const Value *key) {
+    return dict_get_hashed(d, key, value_hash(key));
 }
 
 /* The entries and the slots share one allocation (the entries first, so
@@ -520,13 +526,18 @@ static Value key_of(const char *name, size_t length) {
     return (Value){.kind = VAL_STRING, .as.string = {name, length, NULL}};
 }
 
-const Value *value_class_lookup(const ClassObj *c, const char *name, size_t length) {
-    Value key = key_of(name, length);
+/* value_class_lookup of a key already hashed. */
+static const Value *class_lookup_hashed(const ClassObj *c, const Value *key, uint64_t hash) {
     for (; c; c = c->base) {
-        const Value *v = value_dict_get(c->attrs, &key);
+        const Value *v = dict_get_hashed(c->attrs, key, hash);
         if (v) return v;
     }
     return NULL;
+}
+
+const Value *value_class_lookup(const ClassObj *c, const char *name, size_t length) {
+    Value key = key_of(name, length);
+    return class_lookup_hashed(c, &key, value_hash(&key));
 }
 
 /* f bound to self (a new VAL_METHOD), or a copy of f when it is no
@@ -573,8 +584,9 @@ bool value_getattr(const Value *obj, const char *name, size_t length, Value *out
 
 const Value *value_method_of(const Value *obj, const char *name, size_t length) {
     Value key = key_of(name, length);
-    if (value_dict_get(obj->as.object->attrs, &key)) return NULL; /* its own attribute */
-    const Value *f = value_class_lookup(obj->as.object->cls, name, length);
+    uint64_t hash = value_hash(&key);
+    if (dict_get_hashed(obj->as.object->attrs, &key, hash)) return NULL; /* its own attribute */
+    const Value *f = class_lookup_hashed(obj->as.object->cls, &key, hash);
     return f && f->kind == VAL_FUNCTION && !(f->as.function->def && f->as.function->def->staticmethod)
                ? f : NULL;
 }
