@@ -126,6 +126,8 @@ enum { INTERN_MAX = 1 << 14 };
 static struct StrObj **interned;
 static int64_t num_interned, cap_interned;
 
+static struct StrObj *intern_find(const char *name, size_t length);
+
 static bool intern_grow(void) {
     int64_t cap = cap_interned ? cap_interned * 2 : 256;
     struct StrObj **table = calloc((size_t)cap, sizeof *table);
@@ -143,9 +145,29 @@ static bool intern_grow(void) {
 
 /* A key for the attribute name in out (a new reference): the interned
  * string, or a fresh copy past INTERN_MAX; false when memory ran out. */
+/* Interned strings by their text's address: a name given as its interned
+ * copy already (an attribute node's, value_intern's) is found without
+ * hashing it. Interned strings are never freed, so an address that matches
+ * is that string. */
+enum { INTERN_RECENT = 64 };
+static struct StrObj *intern_recent[INTERN_RECENT];
+
+static size_t intern_recent_slot(const char *text) {
+    return (size_t)((uintptr_t)text >> 4) % INTERN_RECENT;
+}
+
 /* The interned string of the name (the table's reference: borrowed), made
  * when new; NULL past INTERN_MAX or when memory runs out. */
 static struct StrObj *intern(const char *name, size_t length) {
+    struct StrObj *recent = intern_recent[intern_recent_slot(name)];
+    if (recent && recent->text == name && recent->length == length) return recent;
+    struct StrObj *o = intern_find(name, length);
+    if (o) intern_recent[intern_recent_slot(o->text)] = o;
+    return o;
+}
+
+/* intern's lookup in the table (and insertion). */
+static struct StrObj *intern_find(const char *name, size_t length) {
     uint64_t hash = string_hash(name, length);
     if (num_interned * 2 >= cap_interned && (num_interned >= INTERN_MAX || !intern_grow()))
         return NULL;
