@@ -583,11 +583,11 @@ static void census_push(Census *c, ValueKind kind, void *p) {
     c->stack[c->num_stack++] = (CensusNode){kind, p};
 }
 
-/* A reference from a container of the census to p. */
-static void census_edge(Census *c, ValueKind kind, void *p) {
-    if (!p || c->failed) return;
-    int refs;
-    GcCount *g = count_of(kind, p, &refs);
+/* census_edge past its common case: p not counted yet, or the census
+ * reaching; g is p's count. */
+static __attribute__((noinline)) void census_edge_rest(Census *c, ValueKind kind, void *p,
+                                                        GcCount *g) {
+    if (c->failed) return;
     if (g->census != c->pass && (c->reaching || (c->young && tracked_kind(kind))))
         return; /* outside the census: an old list, dict or env of the young pass */
     if (c->reaching) {
@@ -596,6 +596,16 @@ static void census_edge(Census *c, ValueKind kind, void *p) {
     }
     g = census_count(c, kind, p);
     if (g) g->outside--;
+}
+
+/* A reference from a container of the census to p: counted off p's
+ * count, inline when p is counted already (most references). */
+static inline void census_edge(Census *c, ValueKind kind, void *p) {
+    if (!p) return;
+    int refs;
+    GcCount *g = count_of(kind, p, &refs);
+    if (g->census == c->pass && !c->reaching) g->outside--;
+    else census_edge_rest(c, kind, p, g);
 }
 
 static void census_value(Census *c, const Value *v) {
