@@ -520,9 +520,31 @@ static bool object_binary(Session *s, const Node *n, TokenType op, const Value *
                         "'%s' and '%s'", token_text(op), value_type_name(a), value_type_name(b));
 }
 
+/* a op b of two numbers, a float among them (micrograd's arithmetic:
+ * self.data + other.data, -0.05 * p.grad): what the general path below
+ * computes for + - * and the comparisons (number_op), without its checks;
+ * false, out untouched, for other operators and kinds. */
+static bool float_binary(TokenType op, const Value *a, const Value *b, Value *out) {
+    if ((a->kind != VAL_NUMBER && b->kind != VAL_NUMBER) || !value_is_scalar(a) ||
+        !value_is_scalar(b))
+        return false;
+    switch (op) {
+    case TOK_PLUS: case TOK_MINUS: case TOK_STAR:
+        *out = value_number(number_op(op, value_scalar(a), value_scalar(b)));
+        out->literal = a->literal && b->literal;
+        return true;
+    case TOK_EQ: case TOK_NE: case TOK_LT: case TOK_LE: case TOK_GT: case TOK_GE:
+        *out = value_bool(number_op(op, value_scalar(a), value_scalar(b)) != 0);
+        return true;
+    default:
+        return false;
+    }
+}
+
 static bool apply_binary(Session *s, const Node *n, TokenType op, const Value *a, const Value *b,
                          Value *out) {
     bool done;
+    if (float_binary(op, a, b, out)) return true;
     if ((a->kind == VAL_INSTANCE || b->kind == VAL_INSTANCE) && op != TOK_IS &&
         op != TOK_IS_NOT && op != TOK_IN && op != TOK_NOT_IN)
         return object_binary(s, n, op, a, b, out);
