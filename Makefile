@@ -114,7 +114,7 @@ PTY_TEST := $(BUILD)/pty_test
 TRANSCRIPT := $(BUILD)/transcript
 
 .PHONY: all lib shell ag run install test test-binaries test-readme check asan valgrind bench \
-        bench-compare difftest fuzz matrix clean
+        bench-compare bench-micrograd difftest fuzz matrix clean
 
 all: ag
 
@@ -285,6 +285,10 @@ bench: $(BENCH) $(AG)
 # Ours and PyTorch's in one run, with ratios (needs apt-get install python3-torch).
 bench-compare: $(BENCH) $(AG)
 	@OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 sh bench/compare.sh $(BENCH) $(AG) $(TORCH_REF)
+
+# Issue 17's micrograd step: ag against CPython running the same file.
+bench-micrograd: $(AG)
+	@sh bench/micrograd.sh $(AG) python3 5
 
 # ---- differential test against PyTorch (optional: apt-get install python3-torch) ----
 # Random programs in ag and in PyTorch, every value and gradient compared

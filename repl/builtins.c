@@ -131,8 +131,33 @@ static const Signature *signature_of(const Builtin *b) {
  * Binding arguments: the one call path
  * ====================================================================== */
 
-static void release_call(CallArgs *a) {
-    for (int i = 0; i < MAX_PARAMS; i++) value_release(&a->arg[i]);
+/* a ready for a builtin whose signature has count parameters: those
+ * zeroed (no argument: VAL_VOID is 0), and nothing else, since a builtin
+ * reads only its own (a CallArgs is 700 bytes, and isinstance(x, C) is
+ * called once per micrograd op). A debug build fills the rest with a byte
+ * no value has, so that a read past them shows. */
+static void call_args_init(CallArgs *a, int count) {
+    size_t n = (size_t)count;
+    memset(a->arg, 0, n * sizeof a->arg[0]);
+    memset(a->node, 0, n * sizeof a->node[0]);
+    memset(a->given, 0, n * sizeof a->given[0]);
+    memset(a->position, 0, n * sizeof a->position[0]);
+#ifdef AG_DEBUG
+    memset(a->arg + n, 0xA5, (MAX_PARAMS - n) * sizeof a->arg[0]);
+    memset(a->node + n, 0xA5, (MAX_PARAMS - n) * sizeof a->node[0]);
+    memset(a->given + n, 0xA5, (MAX_PARAMS - n) * sizeof a->given[0]);
+    memset(a->position + n, 0xA5, (MAX_PARAMS - n) * sizeof a->position[0]);
+#endif
+    a->rest = NULL;
+    a->rest_node = NULL;
+    a->num_rest = a->rest_first = 0;
+    a->rest_keyword = value_void();
+    a->rest_keyword_node = NULL;
+    memset(&a->func, 0, sizeof a->func);
+}
+
+static void release_call(CallArgs *a, int count) {
+    for (int i = 0; i < count; i++) value_release(&a->arg[i]);
     for (int i = 0; i < a->num_rest; i++) value_release(&a->rest[i]);
 }
 
@@ -228,7 +253,7 @@ bool builtin_call(Session *s, const Builtin *b, const BuiltinArgs *args, Value *
     const FuncRef *func = args->func;
     const Signature *sig = signature_of(b);
     CallArgs a;
-    memset(&a, 0, sizeof a);
+    call_args_init(&a, sig->count);
     a.b = b;
     a.line = line;
     a.col = col;
@@ -270,7 +295,7 @@ bool builtin_call(Session *s, const Builtin *b, const BuiltinArgs *args, Value *
     *out = value_void();
     if (ok) ok = b->fn(s, &a, out);
     if (!ok) value_release(out);
-    release_call(&a);
+    release_call(&a, sig->count);
     for (int i = 0; i < n; i++) value_release(&pos[i]);
     for (int i = 0; i < nkw; i++) value_release(&kw[i]);
     return ok;

@@ -340,7 +340,10 @@ static bool fill_dict(Session *s, CallArgs *a, int i, ValueDict *d) {
         }
         return true;
     }
-    if (!items_of(s, a, i, false, &items)) return false;
+    if (a->arg[i].kind == VAL_LIST) /* a list or tuple: its items as they are (set(_children)) */
+        value_copy(&a->arg[i], &items);
+    else if (!items_of(s, a, i, false, &items))
+        return false;
     bool ok = true;
     for (int k = 0; ok && k < items.as.list->count; k++) {
         const Value *item = &items.as.list->items[k];
@@ -1463,7 +1466,7 @@ static BUILTIN(py_setattr) {
     Value v;
     if (!arg_string(s, a, 1, &name, &n)) return false;
     value_copy(&a->arg[2], &v);
-    return value_setattr(&a->arg[0], name, n, v) ||
+    return value_setattr(&a->arg[0], name, n, NULL, v) ||
            session_fail(s, a->line, a->col, "AttributeError: '%s' object attributes cannot be "
                         "set", value_type_name(&a->arg[0]));
 }

@@ -37,6 +37,8 @@ static void anomaly_place(Session *s, int line);
 static Status exec_statement(Session *s, const Stmt *st);
 static bool make_function(Session *s, const Stmt *def, const Node *lambda, Value *out);
 static bool call_value(Session *s, const Node *call, const Value *v, Value *out);
+static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int n,
+                       Value *kwargs, Value *out);
 static bool apply_tensor_binary(Session *s, const Node *n, TokenType op, const Value *a,
                                 const Value *b, Value *out);
 
@@ -154,17 +156,29 @@ static bool names_has(Node *const *names, int count, const Node *n) {
     return false;
 }
 
+/* The name n as variables are bound under it: its interned copy (the same
+ * pointer for every node naming it), or its own text when the table is
+ * full. */
+static const char *name_ident(const Node *n) {
+    if (!n->ident) {
+        const char *id = value_intern(n->as.text.text, n->as.text.length);
+        ((Node *)n)->ident = id ? id : n->as.text.text;
+    }
+    return n->ident;
+}
+
 /* The variable n names among env e's, or NULL: looked for first where n
  * found it last (a call binds its variables in the same order each time). */
 static Local *local_of(Env *e, const Node *n) {
     int k = n->local_slot - 1;
     size_t len = n->as.text.length;
+    const char *id = name_ident(n);
     if (k >= 0 && k < e->num_locals) {
         Local *l = &e->locals[k];
-        if (l->length == len && value_same_bytes(l->name, n->as.text.text, len))
+        if (l->name == id || (l->length == len && value_same_bytes(l->name, id, len)))
             return l;
     }
-    Local *l = env_lookup(e, n->as.text.text, len);
+    Local *l = env_lookup(e, id, len);
     if (l) ((Node *)n)->local_slot = (int)(l - e->locals) + 1;
     return l;
 }
@@ -190,7 +204,7 @@ static const Builtin *builtin_of(const Node *n) {
 /* The one name resolver: the running call's variables, then those of the
  * functions it is nested in (closures), then the globals, then the
  * builtins. A deleted name holds VAL_VOID and is passed over. */
-static Meaning resolve(Session *s, const Node *n) {
+static __attribute__((noinline)) Meaning resolve_all(Session *s, const Node *n) {
     Meaning m = {NULL, false, NULL};
     Env *e = s->frame ? s->frame->env : NULL;
     if (e && names_has(e->globals, e->num_globals, n)) e = NULL;
@@ -204,6 +218,23 @@ static Meaning resolve(Session *s, const Node *n) {
     }
     if (!m.value) m.builtin = builtin_of(n);
     return m;
+}
+
+/* resolve_all, with its common case first and inline: a variable of the
+ * running call, or of the call it closes over when it has none of its own
+ * (micrograd's _backward reading self and out), where n found it last:
+ * what resolve_all would find first (no global statement in the call; an
+ * env with no variables cannot hold n). */
+static inline Meaning resolve(Session *s, const Node *n) {
+    Env *e = s->frame ? s->frame->env : NULL;
+    int k = n->local_slot - 1;
+    if (e && e->num_globals == 0 && k >= 0) {
+        while (e->num_locals == 0 && e->parent) e = e->parent;
+        if (k < e->num_locals && e->locals[k].name == n->ident &&
+            e->locals[k].value.kind != VAL_VOID)
+            return (Meaning){&e->locals[k].value, false, NULL};
+    }
+    return resolve_all(s, n);
 }
 
 /* Whether the name n is bound (a variable or a global). */
@@ -240,7 +271,7 @@ static bool bind_name(Session *s, const Node *n, Value v) {
             value_release(&was);
             return true;
         }
-        return env_bind_new(s, e, NULL, n->as.text.text, n->as.text.length, v, n->line, n->col);
+        return env_bind_new(s, e, NULL, name_ident(n), n->as.text.length, v, n->line, n->col);
     }
     Var *existing = global_var(s, n);
     if (existing) { /* rebinding a variable: the common case, in loops */
@@ -451,8 +482,22 @@ static void dunders(TokenType op, const char **name, const char **rname) {
 static bool call_dunder(Session *s, const Node *n, const Value *obj, const char *name,
                         const Value *arg, Value *out, bool *ok) {
     Value m;
-    if (obj->kind != VAL_INSTANCE || !name || !value_getattr(obj, name, strlen(name), &m))
-        return false;
+    if (obj->kind != VAL_INSTANCE || !name) return false;
+    const Value *method = value_method_of(obj, name, strlen(name));
+    if (method) { /* a method of its class (a + b of two Values): no bound method made */
+        UserFunc *fn = method->as.function;
+        fn->refs++; /* the call may replace the class's attribute */
+        Value held = {.kind = VAL_FUNCTION, .as.function = fn}, args[2];
+        int count = 0;
+        value_copy(obj, &args[count++]);
+        if (arg) value_copy(arg, &args[count++]);
+        Node at = {.kind = NODE_CALL, .line = n->line, .col = n->col};
+        *out = value_void();
+        *ok = apply_user(s, &at, fn, args, count, NULL, out);
+        value_release(&held);
+        return true;
+    }
+    if (!value_getattr(obj, name, strlen(name), &m)) return false;
     *ok = s->call_value(s, n->line, n->col, &m, arg, arg ? 1 : 0, out);
     value_release(&m);
     return true;
@@ -476,9 +521,31 @@ static bool object_binary(Session *s, const Node *n, TokenType op, const Value *
                         "'%s' and '%s'", token_text(op), value_type_name(a), value_type_name(b));
 }
 
+/* a op b of two numbers, a float among them (micrograd's arithmetic:
+ * self.data + other.data, -0.05 * p.grad): what the general path below
+ * computes for + - * and the comparisons (number_op), without its checks;
+ * false, out untouched, for other operators and kinds. */
+static bool float_binary(TokenType op, const Value *a, const Value *b, Value *out) {
+    if ((a->kind != VAL_NUMBER && b->kind != VAL_NUMBER) || !value_is_scalar(a) ||
+        !value_is_scalar(b))
+        return false;
+    switch (op) {
+    case TOK_PLUS: case TOK_MINUS: case TOK_STAR:
+        *out = value_number(number_op(op, value_scalar(a), value_scalar(b)));
+        out->literal = a->literal && b->literal;
+        return true;
+    case TOK_EQ: case TOK_NE: case TOK_LT: case TOK_LE: case TOK_GT: case TOK_GE:
+        *out = value_bool(number_op(op, value_scalar(a), value_scalar(b)) != 0);
+        return true;
+    default:
+        return false;
+    }
+}
+
 static bool apply_binary(Session *s, const Node *n, TokenType op, const Value *a, const Value *b,
                          Value *out) {
     bool done;
+    if (float_binary(op, a, b, out)) return true;
     if ((a->kind == VAL_INSTANCE || b->kind == VAL_INSTANCE) && op != TOK_IS &&
         op != TOK_IS_NOT && op != TOK_IN && op != TOK_NOT_IN)
         return object_binary(s, n, op, a, b, out);
@@ -876,8 +943,27 @@ static bool no_attribute(Session *s, const Node *n, const Value *obj) {
                         name_len(n), n->as.text.text);
 }
 
+/* NAME.attr where NAME holds an object (.py): read from the variable as
+ * it is, with no reference of its own taken (value_getattr runs no code
+ * that could rebind it). False when NAME holds no object: *done is then
+ * false and the caller takes the general path. */
+static bool object_attr_of_name(Session *s, const Node *n, Value *out, bool *done) {
+    *done = false;
+    if (!s->python || n->left->kind != NODE_NAME || n->left->torch) return false;
+    const Value *obj = resolve(s, n->left).value;
+    if (!obj || obj->kind != VAL_INSTANCE) return false;
+    *done = true;
+    if (special_attr(s, n, obj, out)) return true;
+    const Value *own = value_own_attr(obj->as.object, name_ident(n), n->as.text.length,
+                                      &((Node *)n)->attr_slot);
+    if (own) return value_copy(own, out);
+    return value_getattr(obj, n->as.text.text, n->as.text.length, out) || no_attribute(s, n, obj);
+}
+
 static bool eval_attr(Session *s, const Node *n, Value *out) {
     Value obj;
+    bool done, found = object_attr_of_name(s, n, out, &done);
+    if (done) return found;
     if (n->left->kind == NODE_NAME && !n->left->torch && !s->frame &&
         !global_var(s, n->left) && habit_name(s, n->left))
         return false; /* F.relu, nn.Linear: say what to write */
@@ -1328,6 +1414,26 @@ static bool call_depth_ok(Session *s, const Node *at, const UserFunc *f) {
                         "(does %.*s call itself?)", limit, (int)f->name_length, f->name);
 }
 
+/* Binds params[i] to args[i] (taken) in env, a call's new env. The
+ * parameters' names are distinct (session_function checked): no lookup;
+ * when they fit in the env's own few, they are written there at once. */
+static bool bind_params(Session *s, const Node *at, Env *env, Node *const *params, Value *args,
+                        int n) {
+    if (env->code && env->num_locals == 0 && n <= env->cap_locals) {
+        for (int i = 0; i < n; i++)
+            env->locals[i] = (Local){name_ident(params[i]), params[i]->as.text.length, args[i]};
+        env->num_locals = n;
+        return true;
+    }
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        const Node *p = params[i];
+        if (ok) ok = env_bind_new(s, env, NULL, name_ident(p), p->as.text.length, args[i], at->line, at->col);
+        else value_release(&args[i]);
+    }
+    return ok;
+}
+
 /* Runs f's body (or its expression) in a new env, its parameters bound to
  * args (n of them, taken; defaults fill the rest). */
 static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int n,
@@ -1375,13 +1481,7 @@ static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int
         return false;
     }
     Frame frame = {.func = f, .env = env, .caller = s->frame, .result = value_void()};
-    bool ok = true;
-    for (int i = 0; i < n; i++) {
-        const Node *p = params[i];
-        /* the parameters' names are distinct (session_function checked): no lookup */
-        if (ok) ok = env_bind_new(s, env, NULL, p->as.text.text, p->as.text.length, args[i], at->line, at->col);
-        else value_release(&args[i]);
-    }
+    bool ok = bind_params(s, at, env, params, args, n);
     s->frame = &frame;
     s->call_depth++;
     bool dialect = s->python;
@@ -1925,6 +2025,18 @@ static bool call_module(Session *s, const Node *call, const char *module, Value 
 }
 
 /* x.f(args): the builtin f with x as its first argument. */
+/* call(...) of f, a method of self's class (value_method_of's), with self
+ * first: no bound method is made. */
+static bool call_class_method(Session *s, const Node *call, const Value *f, const Value *self,
+                              Value *out) {
+    UserFunc *fn = f->as.function;
+    fn->refs++; /* the call may replace the class's attribute */
+    Value held = {.kind = VAL_FUNCTION, .as.function = fn};
+    bool ok = call_user(s, call, fn, self, out);
+    value_release(&held);
+    return ok;
+}
+
 static bool call_method(Session *s, const Node *call, Value *out) {
     const Node *attr = call->left;
     const Node *obj = attr->left;
@@ -1936,11 +2048,7 @@ static bool call_method(Session *s, const Node *call, Value *out) {
     if (self.kind == VAL_INSTANCE) { /* a method of its class: called with no bound method made */
         const Value *f = value_method_of(&self, attr->as.text.text, attr->as.text.length);
         if (f) {
-            UserFunc *fn = f->as.function;
-            fn->refs++; /* the call may replace the class's attribute */
-            Value held = {.kind = VAL_FUNCTION, .as.function = fn};
-            bool ok = call_user(s, call, fn, &self, out);
-            value_release(&held);
+            bool ok = call_class_method(s, call, f, &self, out);
             value_release(&self);
             return ok;
         }
@@ -1994,7 +2102,7 @@ static bool call_method(Session *s, const Node *call, Value *out) {
 /* Cls(...): a new object of the class, its __init__ run with the
  * arguments (which must return None). */
 static bool instantiate(Session *s, const Node *call, const Value *cls, Value *out) {
-    Instance *o = calloc(1, sizeof *o);
+    Instance *o = value_block_zalloc(sizeof *o);
     ValueDict *attrs = o ? value_dict_new(false) : NULL;
     if (!attrs) {
         free(o);
@@ -2005,17 +2113,20 @@ static bool instantiate(Session *s, const Node *call, const Value *cls, Value *o
     value_dict_reserve(attrs, cls->as.cls->object_attrs); /* a hint: without room it grows */
     Value self = {.kind = VAL_INSTANCE, .as.object = o}, init, r = value_void();
     bool ok = true;
-    if (value_getattr(&self, "__init__", 8, &init)) {
+    const Value *method = value_method_of(&self, "__init__", 8);
+    if (method) { /* the common case: no bound method made */
+        ok = call_class_method(s, call, method, &self, &r);
+    } else if (value_getattr(&self, "__init__", 8, &init)) {
         ok = call_value(s, call, &init, &r);
         value_release(&init);
-        if (ok && r.kind != VAL_NONE && r.kind != VAL_VOID)
-            ok = session_fail(s, call->line, call->col, "TypeError: __init__() should return "
-                              "None, not '%s'", value_type_name(&r));
-        value_release(&r);
     } else if (call->num_kids > 0) {
         ok = session_fail(s, call->line, call->col, "TypeError: %s() takes no arguments",
                           cls->as.cls->name);
     }
+    if (ok && r.kind != VAL_NONE && r.kind != VAL_VOID)
+        ok = session_fail(s, call->line, call->col, "TypeError: __init__() should return "
+                          "None, not '%s'", value_type_name(&r));
+    value_release(&r);
     if (!ok) return value_release(&self), false;
     cls->as.cls->object_attrs = o->attrs->count;
     *out = self;
@@ -2498,7 +2609,7 @@ static bool object_store(Session *s, const Stmt *st, Value *v, Status *status) {
         value_release(&obj);
         return true;
     }
-    *status = value_setattr(&obj, t->as.text.text, t->as.text.length, *v)
+    *status = value_setattr(&obj, name_ident(t), t->as.text.length, &((Node *)t)->attr_slot, *v)
                   ? EXEC_OK : exec_fail(s, t->line, t->col, "MemoryError");
     *v = value_void();
     value_release(&obj);
@@ -3402,7 +3513,7 @@ static bool run_module_text(Session *s, Env *env, const char *text, size_t len) 
 /* A new, empty module object: an instance of a class "module". */
 static bool module_object(Session *s, const Node *at, Value *out) {
     ClassObj *c = calloc(1, sizeof *c);
-    Instance *o = calloc(1, sizeof *o);
+    Instance *o = value_block_zalloc(sizeof *o);
     ValueDict *attrs = value_dict_new(false), *cattrs = value_dict_new(false);
     char *name = strdup("module");
     if (!c || !o || !attrs || !cattrs || !name) {
@@ -3424,7 +3535,7 @@ static bool module_fill(Session *s, const Node *at, Env *env, Value *module) {
         Local *l = &env->locals[i];
         Value v;
         if (l->value.kind == VAL_VOID) continue; /* deleted */
-        if (!value_copy(&l->value, &v) || !value_setattr(module, l->name, l->length, v))
+        if (!value_copy(&l->value, &v) || !value_setattr(module, l->name, l->length, NULL, v))
             return session_fail(s, at->line, at->col, "MemoryError");
     }
     return true;
@@ -3494,7 +3605,7 @@ static bool user_module(Session *s, const Node *at, const char *dotted, size_t l
     free(text);
     if (ok && dot) {
         Value v;
-        ok = value_copy(out, &v) && value_setattr(&parent, dot + 1, len - (size_t)(dot - dotted) - 1, v);
+        ok = value_copy(out, &v) && value_setattr(&parent, dot + 1, len - (size_t)(dot - dotted) - 1, NULL, v);
         if (!ok) session_set_error(s, at->line, at->col, "MemoryError");
     }
     if (!ok && out->kind == VAL_INSTANCE) { /* a failed module is not kept, as in Python */

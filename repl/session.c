@@ -18,8 +18,11 @@
 volatile sig_atomic_t session_interrupted;
 
 /* Envs made between two passes of the collector: a young pass costs what
- * was made since the last, so it may run often. */
-enum { YOUNG_ENVS = 1024 };
+ * was made since the last, so it may run often. While young passes free
+ * little (a micrograd step's graph is alive when a pass comes in the middle
+ * of it: everything counted is kept, and a full pass has to count it again
+ * once it dies), the passes come up to YOUNG_ENVS_MAX envs apart. */
+enum { YOUNG_ENVS = 1024, YOUNG_ENVS_MAX = 4 * YOUNG_ENVS };
 
 void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     memset(s, 0, sizeof *s);
@@ -33,7 +36,7 @@ void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     s->generation = 1;
     s->envs.next = s->envs.prev = &s->envs_old; /* the circle: the sentinel and the boundary */
     s->envs_old.next = s->envs_old.prev = &s->envs;
-    s->collect_at = YOUNG_ENVS;
+    s->young_envs = s->collect_at = YOUNG_ENVS;
     /* The stack's limit (8 MiB when unlimited or unknown), less a margin for
      * what runs below the evaluator: builtins, the engine, sanitizers' reports. */
     s->stack_base = SESSION_STACK_HERE();
@@ -271,7 +274,7 @@ UserFunc *session_function(Session *s, Code *code, const Stmt *def, const Node *
         release_values(defaults, defaults ? n : 0);
         return NULL;
     }
-    UserFunc *f = calloc(1, sizeof *f);
+    UserFunc *f = value_block_zalloc(sizeof *f);
     if (f && code) {
         code->refs++;
     } else if (f) {
@@ -285,7 +288,7 @@ UserFunc *session_function(Session *s, Code *code, const Stmt *def, const Node *
             ((Stmt *)def)->classmethod = original->classmethod;
         }
         if (!code) {
-            free(f);
+            value_block_free(f, sizeof *f);
             release_values(defaults, defaults ? n : 0);
             return NULL;
         }
@@ -315,7 +318,7 @@ bool session_define(Session *s, const Stmt *def, Value *defaults) {
  * ====================================================================== */
 
 Env *session_env(Session *s, Env *parent, Code *code, int line, int col) {
-    Env *e = malloc(sizeof *e);
+    Env *e = value_block_alloc(sizeof *e);
     if (!e) {
         session_set_error(s, line, col, "out of memory calling a function");
         return NULL;
@@ -584,11 +587,11 @@ static void census_push(Census *c, ValueKind kind, void *p) {
     c->stack[c->num_stack++] = (CensusNode){kind, p};
 }
 
-/* A reference from a container of the census to p. */
-static void census_edge(Census *c, ValueKind kind, void *p) {
-    if (!p || c->failed) return;
-    int refs;
-    GcCount *g = count_of(kind, p, &refs);
+/* census_edge past its common case: p not counted yet, or the census
+ * reaching; g is p's count. */
+static __attribute__((noinline)) void census_edge_rest(Census *c, ValueKind kind, void *p,
+                                                        GcCount *g) {
+    if (c->failed) return;
     if (g->census != c->pass && (c->reaching || (c->young && tracked_kind(kind))))
         return; /* outside the census: an old list, dict or env of the young pass */
     if (c->reaching) {
@@ -597,6 +600,16 @@ static void census_edge(Census *c, ValueKind kind, void *p) {
     }
     g = census_count(c, kind, p);
     if (g) g->outside--;
+}
+
+/* A reference from a container of the census to p: counted off p's
+ * count, inline when p is counted already (most references). */
+static inline void census_edge(Census *c, ValueKind kind, void *p) {
+    if (!p) return;
+    int refs;
+    GcCount *g = count_of(kind, p, &refs);
+    if (g->census == c->pass && !c->reaching) g->outside--;
+    else census_edge_rest(c, kind, p, g);
 }
 
 static void census_value(Census *c, const Value *v) {
@@ -711,6 +724,15 @@ static void promote_envs(Session *s) {
 }
 
 
+/* The young generation's next size, from what a young pass freed (dead
+ * lists, dicts and envs) and kept: twice as many envs when it freed under
+ * an eighth, half when it freed over three quarters, within YOUNG_ENVS and
+ * YOUNG_ENVS_MAX. */
+static void young_size(Session *s, int64_t dead, int64_t kept) {
+    if (dead * 8 < dead + kept && s->young_envs < YOUNG_ENVS_MAX) s->young_envs *= 2;
+    else if (dead * 4 > (dead + kept) * 3 && s->young_envs > YOUNG_ENVS) s->young_envs /= 2;
+}
+
 /* The young pass: the census of the lists, dicts and envs made since the
  * last pass (and the objects, functions and methods they reach), what is
  * held from outside it (the old containers included) and what that
@@ -758,13 +780,14 @@ static void collect_young(Session *s) {
     value_promote_young();
     promote_envs(s);
     s->promoted += kept;
+    young_size(s, dead, kept);
 }
 
 void session_collect_due(Session *s) {
     if (s->promoted > s->old_size / 4 + YOUNG_ENVS) session_collect(s);
     else collect_young(s);
     s->num_envs = 0;
-    s->collect_at = YOUNG_ENVS;
+    s->collect_at = s->young_envs;
 }
 
 void session_collect(Session *s) {
@@ -783,7 +806,7 @@ void session_collect(Session *s) {
     if (!mark_held_from_outside(s)) {
         free(pending);
         pending = NULL, num_pending = cap_pending = 0;
-        s->collect_at = s->num_envs + YOUNG_ENVS; /* try again later, with more memory */
+        s->collect_at = s->num_envs + s->young_envs; /* try again later, with more memory */
         return;
     }
     /* Hold every unreached env, then empty them: what only they kept goes,
@@ -811,7 +834,7 @@ void session_collect(Session *s) {
     s->promoted = 0;
     s->old_size = num_marked;
     s->num_envs = 0;
-    s->collect_at = YOUNG_ENVS;
+    s->collect_at = s->young_envs;
 }
 
 /* ======================================================================

@@ -106,6 +106,8 @@ struct Session {
                                   the collector last ran) come before it, the old after */
     int64_t num_envs, collect_at; /* envs made since the collector last ran; it runs when
                                      num_envs passes collect_at */
+    int64_t young_envs;        /* how many envs apart young passes come now (session.c's
+                                  YOUNG_ENVS, more while they free little) */
     int64_t promoted, old_size; /* containers made old since the last full pass, and how
                                    many that pass kept: a full pass runs when promoted
                                    passes a quarter of old_size */

@@ -7,6 +7,7 @@
 #include "ast.h"
 #include "pyformat.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,56 @@ static void gc_untrack(GcLink *l) {
 }
 
 #define GC_OWNER(link, type) ((type *)(void *)((char *)(link) - offsetof(type, gc)))
+
+/* value_block_alloc's cache: a list of freed blocks for each size in
+ * BLOCK_STEP steps up to BLOCK_MAX bytes, each list at most BLOCK_KEEP long
+ * (what a collector's pass frees at once is many times that: the rest goes
+ * back to malloc). Every block of a size up to BLOCK_MAX is malloc'd at its
+ * bin's size, so any block of the bin serves any request of it. Under
+ * AddressSanitizer the cache is off, so that a block used after it was
+ * freed is still caught. */
+enum { BLOCK_STEP = 16, BLOCK_MAX = 512, BLOCK_KEEP = 4096 };
+typedef struct FreeBlock {
+    struct FreeBlock *next;
+} FreeBlock;
+static FreeBlock *free_blocks[BLOCK_MAX / BLOCK_STEP + 1];
+static int num_free_blocks[BLOCK_MAX / BLOCK_STEP + 1];
+#if defined(__SANITIZE_ADDRESS__)
+#define BLOCK_CACHE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BLOCK_CACHE 0
+#endif
+#endif
+#ifndef BLOCK_CACHE
+#define BLOCK_CACHE 1
+#endif
+
+void *value_block_alloc(size_t size) {
+    size_t bin = (size + BLOCK_STEP - 1) / BLOCK_STEP;
+    if (!BLOCK_CACHE || bin * BLOCK_STEP > BLOCK_MAX) return malloc(size);
+    FreeBlock *b = free_blocks[bin];
+    if (!b) return malloc(bin * BLOCK_STEP); /* the bin's size, so that it may be kept */
+    free_blocks[bin] = b->next;
+    num_free_blocks[bin]--;
+    return b;
+}
+
+void value_block_free(void *p, size_t size) {
+    size_t bin = (size + BLOCK_STEP - 1) / BLOCK_STEP;
+    if (!p) return;
+    if (!BLOCK_CACHE || bin * BLOCK_STEP > BLOCK_MAX || num_free_blocks[bin] >= BLOCK_KEEP) {
+        free(p);
+        return;
+    }
+    FreeBlock *b = p;
+    b->next = free_blocks[bin];
+    free_blocks[bin] = b;
+    num_free_blocks[bin]++;
+}
+
+/* The bytes of a list with room for own_cap items of its own. */
+static size_t list_bytes(int own_cap) { return sizeof(ValueList) + (size_t)own_cap * sizeof(Value); }
 
 struct StrObj {
     int refs;
@@ -75,6 +126,8 @@ enum { INTERN_MAX = 1 << 14 };
 static struct StrObj **interned;
 static int64_t num_interned, cap_interned;
 
+static struct StrObj *intern_find(const char *name, size_t length);
+
 static bool intern_grow(void) {
     int64_t cap = cap_interned ? cap_interned * 2 : 256;
     struct StrObj **table = calloc((size_t)cap, sizeof *table);
@@ -92,20 +145,50 @@ static bool intern_grow(void) {
 
 /* A key for the attribute name in out (a new reference): the interned
  * string, or a fresh copy past INTERN_MAX; false when memory ran out. */
-static bool name_key(const char *name, size_t length, Value *out) {
+/* Interned strings by their text's address: a name given as its interned
+ * copy already (an attribute node's, value_intern's) is found without
+ * hashing it. Interned strings are never freed, so an address that matches
+ * is that string. */
+enum { INTERN_RECENT = 64 };
+static struct StrObj *intern_recent[INTERN_RECENT];
+
+static size_t intern_recent_slot(const char *text) {
+    return (size_t)((uintptr_t)text >> 4) % INTERN_RECENT;
+}
+
+/* The interned string of the name (the table's reference: borrowed), made
+ * when new; NULL past INTERN_MAX or when memory runs out. */
+static struct StrObj *intern(const char *name, size_t length) {
+    struct StrObj *recent = intern_recent[intern_recent_slot(name)];
+    if (recent && recent->text == name && recent->length == length) return recent;
+    struct StrObj *o = intern_find(name, length);
+    if (o) intern_recent[intern_recent_slot(o->text)] = o;
+    return o;
+}
+
+/* intern's lookup in the table (and insertion). */
+static struct StrObj *intern_find(const char *name, size_t length) {
     uint64_t hash = string_hash(name, length);
     if (num_interned * 2 >= cap_interned && (num_interned >= INTERN_MAX || !intern_grow()))
-        return value_string(name, length, out);
+        return NULL;
     int64_t at = (int64_t)(hash & (uint64_t)(cap_interned - 1));
     for (; interned[at]; at = (at + 1) & (cap_interned - 1))
         if (interned[at]->hash == hash && interned[at]->length == length &&
             memcmp(interned[at]->text, name, length) == 0)
-            break;
-    if (!interned[at]) { /* new: the table holds its one reference */
-        if (!(interned[at] = str_new(name, length))) return value_string(name, length, out);
-        num_interned++;
-    }
-    struct StrObj *o = interned[at];
+            return interned[at];
+    if (!(interned[at] = str_new(name, length))) return NULL; /* new: the table holds its one reference */
+    num_interned++;
+    return interned[at];
+}
+
+const char *value_intern(const char *name, size_t length) {
+    struct StrObj *o = intern(name, length);
+    return o ? o->text : NULL;
+}
+
+static bool name_key(const char *name, size_t length, Value *out) {
+    struct StrObj *o = intern(name, length);
+    if (!o) return value_string(name, length, out);
     o->refs++;
     *out = (Value){.kind = VAL_STRING, .as.string = {o->text, length, o}};
     return true;
@@ -184,7 +267,7 @@ static void release_now(Value *v) {
             gc_untrack(&v->as.list->gc);
             for (int i = 0; i < v->as.list->count; i++) value_release(&v->as.list->items[i]);
             if (v->as.list->items != v->as.list->own) free(v->as.list->items);
-            free(v->as.list);
+            value_block_free(v->as.list, list_bytes(v->as.list->own_cap));
         }
         break;
     case VAL_OPTIM: optimizer_release(v->as.optim); break;
@@ -197,7 +280,7 @@ static void release_now(Value *v) {
             Value attrs = {.kind = VAL_DICT, .as.dict = v->as.object->attrs};
             class_release(v->as.object->cls);
             value_release(&attrs);
-            free(v->as.object);
+            value_block_free(v->as.object, sizeof *v->as.object);
         }
         break;
     case VAL_METHOD:
@@ -213,6 +296,11 @@ static void release_now(Value *v) {
     *v = value_void();
 }
 
+/* The bytes of a dict's entries and slots (twice as many) at cap entries. */
+static size_t entries_bytes(int64_t cap) {
+    return (size_t)cap * sizeof(DictEntry) + (size_t)cap * 2 * sizeof(int64_t);
+}
+
 static void dict_release(ValueDict *d) {
     if (!d || --d->refs > 0) return;
     gc_untrack(&d->gc);
@@ -220,12 +308,12 @@ static void dict_release(ValueDict *d) {
         value_release(&d->entries[i].key);
         value_release(&d->entries[i].value);
     }
-    free(d->entries); /* and the slots after them */
-    free(d);
+    value_block_free(d->entries, entries_bytes(d->cap)); /* and the slots after them */
+    value_block_free(d, sizeof *d);
 }
 
 ValueDict *value_dict_new(bool set) {
-    ValueDict *d = calloc(1, sizeof *d);
+    ValueDict *d = value_block_zalloc(sizeof *d);
     if (d) d->refs = 1, d->set = set, gc_track(&d->gc, true);
     return d;
 }
@@ -364,22 +452,28 @@ static int64_t *dict_slot(const ValueDict *d, const Value *key, uint64_t hash) {
     }
 }
 
-Value *value_dict_get(const ValueDict *d, const Value *key) {
-    int64_t *slot = dict_slot(d, key, value_hash(key));
+/* value_dict_get of a key already hashed (a lookup through several dicts
+ * hashes the name once). */
+static Value *dict_get_hashed(const ValueDict *d, const Value *key, uint64_t hash) {
+    int64_t *slot = dict_slot(d, key, hash);
     return slot && *slot ? &d->entries[*slot - 1].value : NULL;
+}
+
+Value *value_dict_get(const ValueDict *d, const Value *key) {
+    return dict_get_hashed(d, key, value_hash(key));
 }
 
 /* The entries and the slots share one allocation (the entries first, so
  * that freeing d->entries frees both): one malloc per growth. */
 static bool dict_grow_to(ValueDict *d, int64_t cap) {
     int64_t num_slots = cap * 2;
-    char *block = malloc((size_t)cap * sizeof(DictEntry) + (size_t)num_slots * sizeof(int64_t));
+    char *block = value_block_alloc(entries_bytes(cap));
     if (!block) return false;
     DictEntry *entries = (DictEntry *)(void *)block;
     int64_t *slots = (int64_t *)(void *)(block + (size_t)cap * sizeof(DictEntry));
     if (d->count) memcpy(entries, d->entries, (size_t)d->count * sizeof *entries);
     memset(slots, 0, (size_t)num_slots * sizeof *slots);
-    free(d->entries);
+    value_block_free(d->entries, entries_bytes(d->cap));
     d->entries = entries;
     d->slots = slots;
     d->num_slots = num_slots;
@@ -454,13 +548,18 @@ static Value key_of(const char *name, size_t length) {
     return (Value){.kind = VAL_STRING, .as.string = {name, length, NULL}};
 }
 
-const Value *value_class_lookup(const ClassObj *c, const char *name, size_t length) {
-    Value key = key_of(name, length);
+/* value_class_lookup of a key already hashed. */
+static const Value *class_lookup_hashed(const ClassObj *c, const Value *key, uint64_t hash) {
     for (; c; c = c->base) {
-        const Value *v = value_dict_get(c->attrs, &key);
+        const Value *v = dict_get_hashed(c->attrs, key, hash);
         if (v) return v;
     }
     return NULL;
+}
+
+const Value *value_class_lookup(const ClassObj *c, const char *name, size_t length) {
+    Value key = key_of(name, length);
+    return class_lookup_hashed(c, &key, value_hash(&key));
 }
 
 /* How a class attribute f binds: 0 not at all (no function, or a
@@ -489,11 +588,19 @@ static bool bind_method(const Value *f, const Value *self, Value *out) {
     return true;
 }
 
-bool value_getattr(const Value *obj, const char *name, size_t length, Value *out) {
+Value *value_own_attr_lookup(const Instance *o, const char *name, size_t length, int *hint) {
+    const ValueDict *d = o->attrs;
     Value key = key_of(name, length);
+    int64_t *slot = dict_slot(d, &key, value_hash(&key));
+    if (!slot || !*slot) return NULL;
+    if (hint && *slot - 1 < INT_MAX) *hint = (int)(*slot - 1);
+    return &d->entries[*slot - 1].value;
+}
+
+bool value_getattr(const Value *obj, const char *name, size_t length, Value *out) {
     *out = value_void();
     if (obj->kind == VAL_INSTANCE) {
-        const Value *own = value_dict_get(obj->as.object->attrs, &key);
+        const Value *own = value_own_attr(obj->as.object, name, length, NULL);
         if (own) return value_copy(own, out);
         const Value *f = value_class_lookup(obj->as.object->cls, name, length);
         return f && bind_method(f, obj, out);
@@ -511,17 +618,19 @@ bool value_getattr(const Value *obj, const char *name, size_t length, Value *out
 
 const Value *value_method_of(const Value *obj, const char *name, size_t length) {
     Value key = key_of(name, length);
-    if (value_dict_get(obj->as.object->attrs, &key)) return NULL; /* its own attribute */
-    const Value *f = value_class_lookup(obj->as.object->cls, name, length);
+    uint64_t hash = value_hash(&key);
+    if (dict_get_hashed(obj->as.object->attrs, &key, hash)) return NULL; /* its own attribute */
+    const Value *f = class_lookup_hashed(obj->as.object->cls, &key, hash);
     return f && binding_of(f) == 1 ? f : NULL;
 }
 
-bool value_setattr(const Value *obj, const char *name, size_t length, Value v) {
+bool value_setattr(const Value *obj, const char *name, size_t length, int *hint, Value v) {
     ValueDict *d = obj->kind == VAL_INSTANCE ? obj->as.object->attrs
                    : obj->kind == VAL_CLASS  ? obj->as.cls->attrs
                                              : NULL;
     Value key = key_of(name, length);
-    Value *old = d ? value_dict_get(d, &key) : NULL;
+    Value *old = obj->kind == VAL_INSTANCE ? value_own_attr(obj->as.object, name, length, hint)
+                 : d ? value_dict_get(d, &key) : NULL;
     if (old) { /* self.grad += ...: the key is there, so no copy of it is made */
         Value was = *old;
         *old = v;
@@ -553,7 +662,7 @@ void env_release(Env *e) {
     env_free_locals(e, e->locals);
     env_release(e->parent);
     code_release(e->code);
-    free(e);
+    value_block_free(e, sizeof *e);
 }
 
 void generator_release(Generator *g) {
@@ -587,7 +696,7 @@ void userfunc_release(UserFunc *f) {
     free(f->defaults);
     env_release(f->closure);
     code_release(f->code);
-    free(f);
+    value_block_free(f, sizeof *f);
 }
 
 void value_keep(const Value *v) {
@@ -673,10 +782,11 @@ int64_t value_clear_unseen(unsigned pass) {
 ValueList *value_list_new(int count, bool tuple) {
     /* one allocation: the items made with it follow the list (a tuple
      * (self, other) costs one malloc) */
-    ValueList *l = count >= 0 && count < (1 << 28)
-                       ? malloc(sizeof *l + (size_t)(count ? count : 1) * sizeof(Value)) : NULL;
+    int own_cap = count ? count : 1;
+    ValueList *l = count >= 0 && count < (1 << 28) ? value_block_alloc(list_bytes(own_cap)) : NULL;
     if (!l) return NULL;
     memset(l, 0, sizeof *l);
+    l->own_cap = own_cap;
     l->refs = 1;
     l->tuple = tuple;
     gc_track(&l->gc, false);
@@ -708,6 +818,18 @@ bool value_list_append(ValueList *l, Value v) {
     l->items[l->count++] = v;
     return true;
 }
+
+/* value_counted_refs: each kind of VALUE_COUNTED_MASK points at a struct
+ * whose first member is its count. */
+_Static_assert(offsetof(ShapeObj, refs) == 0, "ShapeObj's count comes first");
+_Static_assert(offsetof(ValueList, refs) == 0, "ValueList's count comes first");
+_Static_assert(offsetof(ValueDict, refs) == 0, "ValueDict's count comes first");
+_Static_assert(offsetof(Optimizer, refs) == 0, "Optimizer's count comes first");
+_Static_assert(offsetof(Generator, refs) == 0, "Generator's count comes first");
+_Static_assert(offsetof(UserFunc, refs) == 0, "UserFunc's count comes first");
+_Static_assert(offsetof(ClassObj, refs) == 0, "ClassObj's count comes first");
+_Static_assert(offsetof(Instance, refs) == 0, "Instance's count comes first");
+_Static_assert(offsetof(Bound, refs) == 0, "Bound's count comes first");
 
 void value_copy_held(const Value *v) {
     switch (v->kind) {

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ag.h"
 #include "ast.h"
@@ -46,6 +47,23 @@ typedef enum {
 } ValueKind;
 
 typedef struct Value Value;
+
+/* Blocks for the objects a Python program makes and drops by the
+ * thousand (a call's Env, an object, its dict and the dict's entries, a
+ * function): freed ones are kept by size and handed out again before
+ * malloc is asked, as CPython's free lists do. A block of one may be freed
+ * with the other (value_block_free(p, size) of a malloc'd block of size
+ * bytes, free() of a value_block_alloc'd one): the cache holds plain
+ * malloc blocks. value_block_alloc's block is not zeroed; NULL when memory
+ * runs out. */
+void *value_block_alloc(size_t size);
+void value_block_free(void *p, size_t size);
+static inline void *value_block_zalloc(size_t size) {
+    void *p = value_block_alloc(size);
+    if (p) memset(p, 0, size);
+    return p;
+}
+
 /* Whether the n bytes at a and b are the same: names and keys are short, so
  * a loop here beats a call to memcmp. */
 static inline bool value_same_bytes(const char *a, const char *b, size_t n) {
@@ -159,6 +177,7 @@ struct ValueList {
     const char *type_name;        /* a named tuple's ("torch.return_types.max"), or NULL */
     const char *const *fields;    /* its items' names ({"values", "indices"}), or NULL */
     int count, cap;
+    int own_cap;    /* how many items own has room for */
     Value *items;   /* own, the items made with the list, until it grows past them
                        (value_list_reserve) */
     Value own[];
@@ -280,9 +299,15 @@ bool value_getattr(const Value *obj, const char *name, size_t length, Value *out
  * method of obj's class (not a staticmethod) that no attribute of obj's
  * own hides; NULL otherwise. obj is an object (VAL_INSTANCE). */
 const Value *value_method_of(const Value *obj, const char *name, size_t length);
+/* The attribute NAME of object o's own (borrowed), or NULL. hint, unless
+ * NULL, is where among o's attributes the caller found NAME last (an
+ * attribute node's: objects of a class get their attributes in the same
+ * order): looked at first (value_own_attr, inline, below), then set to
+ * where it is. */
+Value *value_own_attr_lookup(const Instance *o, const char *name, size_t length, int *hint);
 /* obj.NAME = v (taking v) on an object or a class; false (v released) when
- * obj is neither or memory runs out. */
-bool value_setattr(const Value *obj, const char *name, size_t length, Value v);
+ * obj is neither or memory runs out. hint as value_own_attr's. */
+bool value_setattr(const Value *obj, const char *name, size_t length, int *hint, Value v);
 /* The value NAME names in class c or its bases (borrowed), or NULL. */
 const Value *value_class_lookup(const ClassObj *c, const char *name, size_t length);
 void code_release(Code *c);
@@ -307,6 +332,11 @@ bool value_as_dtype(const Value *v, AgDtype *out);
 
 /* A torch.Size of ndim dims; false when out of memory. */
 bool value_shape(int ndim, const int64_t *dims, Value *out);
+/* The one copy of the name kept for the program's life (the table that
+ * attribute names share): the same pointer for the same name, wherever it
+ * was written; NULL when the table is full (names past 16,384) or memory
+ * runs out. */
+const char *value_intern(const char *name, size_t length);
 /* A string value owning a copy of text; false when out of memory. */
 bool value_string(const char *text, size_t length, Value *out);
 
@@ -318,17 +348,38 @@ bool value_string(const char *text, size_t length, Value *out);
      (1u << VAL_CLASS) | (1u << VAL_INSTANCE) | (1u << VAL_METHOD))
 void value_release_held(Value *v);
 void value_copy_held(const Value *v);
+/* The kinds whose value points at a struct that begins with its count
+ * (int refs; value.c asserts it of each): a reference is taken or dropped
+ * (while others remain) here, inline, with no call. */
+#define VALUE_COUNTED_MASK                                                                   \
+    ((1u << VAL_SHAPE) | (1u << VAL_LIST) | (1u << VAL_DICT) | (1u << VAL_OPTIM) |           \
+     (1u << VAL_GENERATOR) | (1u << VAL_FUNCTION) | (1u << VAL_CLASS) | (1u << VAL_INSTANCE) | \
+     (1u << VAL_METHOD))
+/* The count of what v points at, for the kinds of VALUE_COUNTED_MASK: a
+ * pointer to a struct is one to its first member, whichever of the union's
+ * pointers v was made with. */
+static inline int *value_counted_refs(const Value *v) { return (int *)(void *)v->as.list; }
 /* Drops v's reference (freeing what no other value holds); v becomes VAL_VOID.
- * Inline, since most values the evaluator drops are numbers. */
+ * Inline, since most values the evaluator drops are numbers or one of
+ * several references. */
 static inline void value_release(Value *v) {
-    if ((1u << v->kind) & VALUE_HOLDS_MASK) value_release_held(v);
-    else *v = value_void();
+    unsigned kind = 1u << v->kind;
+    if ((kind & VALUE_COUNTED_MASK) && v->as.list && *value_counted_refs(v) > 1) {
+        --*value_counted_refs(v);
+        *v = value_void();
+    } else if (kind & VALUE_HOLDS_MASK) {
+        value_release_held(v);
+    } else {
+        *v = value_void();
+    }
 }
 /* A second owner of v's contents (a second reference); true (the bool is
  * kept for the callers written when lists were deep copies). */
 static inline bool value_copy(const Value *v, Value *out) {
+    unsigned kind = 1u << v->kind;
     *out = *v;
-    if ((1u << v->kind) & VALUE_HOLDS_MASK) value_copy_held(v);
+    if (kind & VALUE_COUNTED_MASK) ++*value_counted_refs(v);
+    else if (kind & VALUE_HOLDS_MASK) value_copy_held(v);
     return true;
 }
 /* A new list of count items, all VAL_VOID; NULL when out of memory. */
@@ -355,6 +406,19 @@ struct ValueDict {
                               allocation, after them (freeing entries frees both) */
     int64_t num_slots;
 };
+/* value_own_attr_lookup, with its hint looked at first, inline. A name that
+ * is the interned copy (value_intern) matches an attribute's key, which is
+ * too (value_setattr interns them), at one pointer comparison. */
+static inline Value *value_own_attr(const Instance *o, const char *name, size_t length,
+                                    int *hint) {
+    if (hint && *hint >= 0 && *hint < o->attrs->count) {
+        DictEntry *e = &o->attrs->entries[*hint];
+        if (e->key.kind == VAL_STRING && e->key.as.string.length == length &&
+            value_same_bytes(e->key.as.string.text, name, length))
+            return &e->value;
+    }
+    return value_own_attr_lookup(o, name, length, hint);
+}
 ValueDict *value_dict_new(bool set);
 /* Room for count entries in d at once (a power of two); false when memory
  * runs out (d unchanged). */
