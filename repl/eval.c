@@ -2558,8 +2558,14 @@ static bool check_void_calls(Session *s, const Node *expr, bool statement_root, 
 
 static Status exec_expr(Session *s, const Stmt *st) {
     Value v;
-    if (!check_void_calls(s, st->expr, true, false) || !eval_expression(s, st->expr, &v))
-        return EXEC_ERROR;
+    if (!check_void_calls(s, st->expr, true, false)) return EXEC_ERROR;
+    bool call = st->expr && st->expr->kind == NODE_CALL;
+    int line = s->statement_call_line, col = s->statement_call_col; /* (nested statements) */
+    s->statement_call_line = call ? st->expr->line : 0;
+    s->statement_call_col = call ? st->expr->col : 0;
+    bool ok = eval_expression(s, st->expr, &v);
+    s->statement_call_line = line, s->statement_call_col = col;
+    if (!ok) return EXEC_ERROR;
     if (!s->quiet && s->python && s->interactive && v.kind != VAL_NONE) {
         session_print_value(s, &v); /* Python's REPL shows the repr, None aside */
     } else if (!s->quiet && !s->python) {

@@ -122,8 +122,33 @@ static void print_grads(Session *s, const CallArgs *a, Tensor *value, Value *cop
     }
 }
 
+/* grad's value: the gradient of the one argument that requires grad, or a
+ * tuple of them in order (zeros for one the value does not depend on). */
+static bool grads_value(Session *s, const CallArgs *a, Value *copies, Value *out) {
+    int n = 0;
+    for (int i = 0; i < a->num_rest; i++) n += requires_grad(&copies[i]);
+    ValueList *l = n > 1 ? value_list_new(n, true) : NULL;
+    if (n > 1 && !l) return session_fail(s, a->line, a->col, "MemoryError");
+    for (int i = 0, k = 0; i < a->num_rest; i++) {
+        if (!requires_grad(&copies[i])) continue;
+        Tensor *t = copies[i].as.tensor;
+        Tensor *g = t->grad ? tensor_retain(t->grad) : tensor_zeros(t->ndim, t->shape, false);
+        if (!g) {
+            if (l) value_release(&(Value){.kind = VAL_LIST, .as.list = l});
+            return session_fail(s, a->line, a->col, "%s", ag_error());
+        }
+        if (l) l->items[k++] = value_tensor(g);
+        else *out = value_tensor(g);
+    }
+    if (l) *out = (Value){.kind = VAL_LIST, .as.list = l};
+    return true;
+}
+
+/* grad(f, x, ...) as a statement of its own prints f's value and each
+ * gradient; as a value (g = grad(f, x)) it returns the gradients instead
+ * (grads_value), printing nothing. */
 static BUILTIN(bi_grad) {
-    (void)out;
+    *out = value_void();
     if (!any_requires_grad_arg(s, a, "grad")) return false;
     if (ag_graph_push() != 0) return session_fail(s, a->line, a->col, "%s", ag_error());
     Value copies[MAX_ARGS];
@@ -138,7 +163,9 @@ static BUILTIN(bi_grad) {
     }
     if (ok && value->requires_grad && backward(value) != 0)
         ok = session_fail(s, a->line, a->col, "%s", ag_error());
-    if (ok) print_grads(s, a, value, copies);
+    bool shown = a->line == s->statement_call_line && a->col == s->statement_call_col;
+    if (ok && shown) print_grads(s, a, value, copies);
+    else if (ok) ok = grads_value(s, a, copies, out);
     if (copied) release_all(copies, a->num_rest);
     tensor_release(value);
     ag_graph_pop();
@@ -608,8 +635,9 @@ static BUILTIN(bi_gradgradcheck) {
 
 const Builtin grad_builtins[] = {
     {"grad", "grad(f, *args)", "prints f(a, ...) and its gradient for each argument that "
-     "requires grad", "runs f afresh on copies: no .grad changes, no graph is freed", bi_grad,
-     BI_VOID | BI_FUNCTION_FIRST, VAL_VOID, NULL},
+     "requires grad; as a value (g = grad(f, x)) returns the gradient (a tuple for several)",
+     "runs f afresh on copies: no .grad changes, no graph is freed", bi_grad,
+     BI_FUNCTION_FIRST, VAL_VOID, NULL},
     {"gradcheck", "gradcheck(f, *args)", "compares f's gradients with central finite differences",
      "prints the largest errors per argument, ok or FAIL; no .grad changes", bi_gradcheck,
      BI_VOID | BI_FUNCTION_FIRST, VAL_VOID, NULL},

@@ -122,6 +122,9 @@ struct Session {
     /* the error being reported */
     char error[600];
     int error_line, error_col;
+    /* Where the call that is a whole statement of its own starts (0: none):
+     * a builtin that shows its result there (grad) returns it elsewhere. */
+    int statement_call_line, statement_call_col;
     bool error_in_function;    /* the message already names the function */
     bool quit;                 /* :quit was given */
     /* commands */
