@@ -321,10 +321,15 @@ static void div_backward(Function *self, void *ctx, Tensor *g) {
 static int div_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     (void)ctx;
     GradTemps t = {0};
-    Tensor *b = self->inputs[1];
+    Tensor *a = self->inputs[0], *b = self->inputs[1];
     if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&t, tensor_div(g, b));
     if (ag_grad_wanted(self, 1)) {
-        Tensor *ratio = ag_grad_tmp(&t, tensor_div(self->output, b));
+        /* (a / b) / b with a / b computed again, not the output: PyTorch's
+         * formula reads the inputs, so a gradient of this gradient goes
+         * through a and b, never through the output (whose hooks and
+         * retained .grad would see it); the same bits as out / b */
+        Tensor *quotient = ag_grad_tmp(&t, tensor_div(a, b));
+        Tensor *ratio = ag_grad_tmp(&t, tensor_div(quotient, b));
         grads[1] = ag_grad_out(&t, tensor_mul(ag_grad_tmp(&t, tensor_neg(g)), ratio));
     }
     return ag_grad_done(&t);
