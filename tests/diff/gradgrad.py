@@ -22,11 +22,12 @@ Intermediates may `retain_grad()` and leaves or intermediates may
 `register_hook(lambda g: g * c)` (or `g + c`, `-g`); every gradient,
 `.grad` and retained `.grad` is reported after each pass.
 
-Not generated (ag follows PyTorch 2's hooks there, the reference here is
-PyTorch 1.13; README): a leaf's hook or an intermediate's retain_grad in a
+Not generated (ag's hooks follow rules PyTorch 1.13, the reference here,
+does not; README): a leaf's hook or an intermediate's retain_grad in a
 program that calls `torch.autograd.grad` -- PyTorch 1.13 runs no leaf hook
 for autograd.grad's result, and fills a retained `.grad` during
-autograd.grad too.
+autograd.grad too -- and a hook registered after retain_grad on the same
+tensor (PyTorch 1.13 retains the gradient before that hook).
 """
 import random
 from dataclasses import dataclass
