@@ -10,7 +10,7 @@
 #   make install    the header, the library and the shell under PREFIX
 #   make asan       the tests under AddressSanitizer + UBSan
 #   make valgrind   the tests under valgrind (apt-get install valgrind)
-#   make difftest   ag against PyTorch on random programs (DIFF_SEED=, DIFF_COUNT=, DIFF_DTYPES=;
+#   make difftest   ag against PyTorch on random programs (DIFF_SEED=, DIFF_COUNT=, DIFF_DTYPES=, DIFF_GRADGRAD=;
 #                   apt-get install python3-torch)
 #   make clean      remove build/ and ./ag
 #
@@ -294,14 +294,17 @@ bench-micrograd: $(AG)
 # Random programs in ag and in PyTorch, every value and gradient compared
 # exactly; each disagreement shrunk into build/difftest/failures/.
 # DIFF_DTYPES: the share of Python programs over dtypes and in-place
-# statements (tests/diff/dtypes.py), run by ag as .py text.
+# statements (tests/diff/dtypes.py), run by ag as .py text; DIFF_GRADGRAD:
+# the share of Python programs differentiating gradients (autograd.grad with
+# create_graph, backward through x.grad, retain_grad, hooks: tests/diff/gradgrad.py).
 DIFF_SEED ?= 1
 DIFF_COUNT ?= 1000
 DIFF_DTYPES ?= 0.3
+DIFF_GRADGRAD ?= 0.1
 
 difftest: ag
 	@sh tests/diff/run.sh --ag ./ag --seed $(DIFF_SEED) --count $(DIFF_COUNT) \
-		--dtypes $(DIFF_DTYPES) --out build/difftest
+		--dtypes $(DIFF_DTYPES) --gradgrad $(DIFF_GRADGRAD) --out build/difftest
 
 # ---- Python scripts from teaching material (optional: apt-get install python3-torch) ----
 # examples/python/*.py, as published (examples/python/SOURCES.md); each

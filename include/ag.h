@@ -347,6 +347,9 @@ Tensor *tensor_sign(Tensor *x);                /* gradient 0 */
 /* g * (1 - y^2), 1 - y*y rounded once: tanh's gradient at y = tanh(x), an op
  * of its own so that it can be differentiated again (PyTorch's tanh_backward). */
 Tensor *tensor_tanh_backward(Tensor *g, Tensor *y);
+/* g where y > 0 (or y is nan), else 0: relu's gradient at its output y, an op of
+ * its own so that it depends on y (PyTorch's threshold_backward). */
+Tensor *tensor_threshold_backward(Tensor *g, Tensor *y);
 /* a * log(b), 0 where a is 0 (nan where b is nan): PyTorch's xlogy, hidden (kl_div's
  * gradient takes log(target) from it). */
 Tensor *tensor_xlogy(Tensor *a, Tensor *b);

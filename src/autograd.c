@@ -766,6 +766,14 @@ static int commit_staged_recorded(void) {
     return 0;
 }
 
+/* Whether t is an intermediate that retains its .grad and has one made by
+ * create_graph: a first-order backward adds to it out of place, a sum with
+ * no graph (PyTorch's retain_grad hook: grad = grad + new), where a leaf's
+ * such .grad is added to in place (AccumulateGrad's grad += new). */
+static bool retained_with_graph(const Tensor *t) {
+    return t->retains_grad && t->grad && t->grad->grad_fn;
+}
+
 /* Adds every staged gradient to its leaf's .grad. The sums that need memory
  * (the old and the new gradient both held elsewhere: the new one is copied
  * first) are made before any .grad changes, so that a failure changes
@@ -774,7 +782,13 @@ static int commit_staged(void) {
     if (creating_graph) return commit_staged_recorded();
     for (Tensor *t = staged_leaves; t; t = t->staged_next) {
         Tensor *g = t->staged_grad;
-        if (t->grad && !ag_exclusive(t->grad) && !ag_exclusive(g)) {
+        if (retained_with_graph(t)) { /* PyTorch's retain_grad: grad + new, a new tensor */
+            Tensor *sum = ag_tensor_new_like(g);
+            if (!sum) return -1;
+            for (int64_t i = 0; i < sum->numel; i++) sum->data[i] = t->grad->data[i] + g->data[i];
+            tensor_release(g);
+            t->staged_grad = sum;
+        } else if (t->grad && !ag_exclusive(t->grad) && !ag_exclusive(g)) {
             Tensor *copy = tensor_copy(g);
             if (!copy) return -1;
             tensor_release(g);
@@ -782,7 +796,10 @@ static int commit_staged(void) {
         }
     }
     for (Tensor *t = staged_leaves; t; t = t->staged_next) {
-        if (t->grad && t->grad->grad_fn) { /* made by create_graph: PyTorch's grad += new, */
+        if (retained_with_graph(t)) { /* the sum made above replaces it */
+            tensor_release(t->grad);
+            t->grad = t->staged_grad;
+        } else if (t->grad && t->grad->grad_fn) { /* made by create_graph: PyTorch's grad += new, */
             add_into(t->grad->data, t->staged_grad->data, t->grad->numel); /* in place */
             ag_bump_version(t->grad);
             tensor_release(t->staged_grad);

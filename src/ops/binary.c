@@ -321,10 +321,15 @@ static void div_backward(Function *self, void *ctx, Tensor *g) {
 static int div_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     (void)ctx;
     GradTemps t = {0};
-    Tensor *b = self->inputs[1];
+    Tensor *a = self->inputs[0], *b = self->inputs[1];
     if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&t, tensor_div(g, b));
     if (ag_grad_wanted(self, 1)) {
-        Tensor *ratio = ag_grad_tmp(&t, tensor_div(self->output, b));
+        /* (a / b) / b with a / b computed again, not the output: PyTorch's
+         * formula reads the inputs, so a gradient of this gradient goes
+         * through a and b, never through the output (whose hooks and
+         * retained .grad would see it); the same bits as out / b */
+        Tensor *quotient = ag_grad_tmp(&t, tensor_div(a, b));
+        Tensor *ratio = ag_grad_tmp(&t, tensor_div(quotient, b));
         grads[1] = ag_grad_out(&t, tensor_mul(ag_grad_tmp(&t, tensor_neg(g)), ratio));
     }
     return ag_grad_done(&t);
@@ -382,6 +387,46 @@ const AgOpInfo ag_op_tanh_backward = {
     .rule = "grad_grad = gg * (1 - output^2), grad_output = gg * grad * (-2 output)",
     .backward_name = "TanhBackwardBackward", .binary = tensor_tanh_backward,
     .backward = tanh_backward_backward, .graph_backward = tanh_backward_graph,
+    .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
+};
+
+/* ======================================================================
+ * threshold_backward: g where y > 0 (or y is nan), else 0: relu's gradient
+ * at its output y (relu's kernel, unary.c), as an op of its own (PyTorch's
+ * threshold_backward(grad, result, 0)) so that the gradient depends on y as
+ * PyTorch's does: it requires grad when y does, and its derivative in y is
+ * zero (a gradient of zeros, not none: differentiating it again gives the
+ * input zeros, where a constant mask would leave no graph at all).
+ *   grad_g = threshold_backward(gg, y), grad_y = 0
+ * Its first-order backward is the same formula (ag_apply_by_graph).
+ * ====================================================================== */
+
+ROW_KERNEL(threshold_backward_rows, y <= 0.0 ? 0.0 : x)
+
+static int threshold_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    Tensor *y = self->inputs[1];
+    if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&t, tensor_threshold_backward(gg, y));
+    if (ag_grad_wanted(self, 1)) grads[1] = ag_grad_out(&t, ag_tensor_filled_like(y, 0.0));
+    return ag_grad_done(&t);
+}
+
+static void threshold_backward_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, threshold_backward_graph);
+}
+
+Tensor *tensor_threshold_backward(Tensor *g, Tensor *y) {
+    return binary_forward(AG_OP_THRESHOLD_BACKWARD, threshold_backward_rows, g, y);
+}
+
+const AgOpInfo ag_op_threshold_backward = {
+    .id = AG_OP_THRESHOLD_BACKWARD, .name = "threshold_backward",
+    .signature = "threshold_backward(grad, output)", .params = "TT",
+    .help = "grad where output > 0, else 0: relu's gradient, an op so it can be differentiated",
+    .rule = "grad_grad = threshold_backward(gg, output), grad_output = 0",
+    .backward_name = "ThresholdBackwardBackward", .binary = tensor_threshold_backward,
+    .backward = threshold_backward_backward, .graph_backward = threshold_backward_graph,
     .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
 };
 

@@ -17,6 +17,7 @@
     /* binary.c */                                                             \
     X(ADD, add) X(SUB, sub) X(MUL, mul) X(DIV, div) X(POW, pow)                \
     X(TANH_BACKWARD, tanh_backward)                                            \
+    X(THRESHOLD_BACKWARD, threshold_backward)                                  \
     X(XLOGY, xlogy)                                                            \
     /* compare.c */                                                            \
     X(REMAINDER, remainder) X(FLOOR_DIVIDE, floor_divide)                      \

@@ -437,12 +437,12 @@ static void relu_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, relu_grad_block, ctx);
 }
 
+/* threshold_backward(g, y), not where(y <= 0, 0, g): PyTorch's gradient
+ * depends on y, so it requires grad when y does (binary.c) */
 static int relu_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
-    (void)self, (void)ctx;
+    (void)ctx;
     GradTemps t = {0};
-    Tensor *y = self->output;
-    Tensor *zero = ag_grad_num(&t, 0.0);
-    grads[0] = ag_grad_out(&t, tensor_where(ag_grad_tmp(&t, tensor_le(y, zero)), zero, g));
+    grads[0] = ag_grad_out(&t, tensor_threshold_backward(g, self->output));
     return ag_grad_done(&t);
 }
 

@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import compare  # noqa: E402
 import dtypes  # noqa: E402
+import gradgrad  # noqa: E402
 import ops  # noqa: E402
 from compare import TOLERATED, category  # noqa: E402
 from engines import run_ag, run_anchored, run_torch  # noqa: E402
@@ -147,9 +148,12 @@ def run_any(ag, progs, caps):
     return out
 
 
-def is_dtypes(seed, share):
-    """Whether the program of this seed is a dtypes.py program."""
-    return random.Random(seed * 7919 + 17).random() < share
+def program_kind(seed, dshare, gshare):
+    """'dtypes' (dtypes.py), 'gradgrad' (gradgrad.py) or 'ops' (program.py):
+    the kind of the program of this seed (a seed keeps its dtypes program
+    whatever the gradgrad share)."""
+    r = random.Random(seed * 7919 + 17).random()
+    return 'dtypes' if r < dshare else 'gradgrad' if r < dshare + gshare else 'ops'
 
 
 def used(p):
@@ -157,6 +161,8 @@ def used(p):
 
 
 def feats(p):
+    if isinstance(p, gradgrad.GProgram):
+        return gradgrad.features(p)
     return dtypes.features(p) if isinstance(p, dtypes.DProgram) else features(p)
 
 
@@ -312,6 +318,8 @@ def main():
     ap.add_argument('--quiet', action='store_true', help='no progress line')
     ap.add_argument('--dtypes', type=float, default=0.3,
                     help='share of programs from dtypes.py (Python: dtypes, in-place)')
+    ap.add_argument('--gradgrad', type=float, default=0.1,
+                    help='share of programs from gradgrad.py (Python: gradients of gradients, hooks)')
     a = ap.parse_args()
     ag = os.path.abspath(a.ag)
     t0 = time.time()
@@ -322,12 +330,18 @@ def main():
           f'({len([r for r in ops.OPS if r.needs <= caps])} have its features)')
     for n in notes:
         print('  probe note:', n)
+    gg_ops = set()
+    if a.gradgrad > 0:
+        gg_ops, refused = gradgrad.probe(ag)
+        print(f'gradgrad: {len(gg_ops)} ops differentiated twice by this ag'
+              + (f'; refused: {" ".join(refused)}' if refused else ''))
 
     results = []   # (seed, prog, tres, ares, mismatches)
     for start in range(0, a.count, BATCH):
         seeds = [a.seed * 1_000_003 + k for k in range(start, min(start + BATCH, a.count))]
-        progs = [dtypes.generate(s) if is_dtypes(s, a.dtypes) else generate(s, rows, caps)
-                 for s in seeds]
+        kinds = [program_kind(s, a.dtypes, a.gradgrad) for s in seeds]
+        progs = [dtypes.generate(s) if k == 'dtypes' else gradgrad.generate(s, gg_ops)
+                 if k == 'gradgrad' else generate(s, rows, caps) for s, k in zip(seeds, kinds)]
         for s, p, (t, r, mm) in zip(seeds, progs, run_any(ag, progs, caps)):
             results.append((s, p, t, r, mm))
         if not a.quiet and sys.stderr.isatty():

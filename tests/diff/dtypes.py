@@ -120,7 +120,9 @@ def text(prog):
 def snapshot(t):
     if t is None:
         return None
-    return (dname(t), tuple(t.shape), bool(t.requires_grad), flat(t.tolist()))
+    # a clone: PyTorch's tolist() refuses a gradient of zeros it made
+    # without storage (abs's double backward), where the clone has storage
+    return (dname(t), tuple(t.shape), bool(t.requires_grad), flat(t.detach().clone().tolist()))
 
 
 def flat(v):
@@ -782,4 +784,4 @@ def shrink(prog, still, budget=400):
             break
         else:
             n = min(len(stmts), n * 2)
-    return DProgram(stmts)
+    return type(prog)(stmts)

@@ -164,6 +164,11 @@ static Tensor *build_tanh_backward(Tensor **in, const void *arg) {
     return tensor_tanh_backward(in[0], in[1]);
 }
 
+static Tensor *build_threshold_backward(Tensor **in, const void *arg) {
+    (void)arg;
+    return tensor_threshold_backward(in[0], in[1]);
+}
+
 typedef struct {
     int ndim;
     int64_t sizes[4];
@@ -177,6 +182,12 @@ static Tensor *build_expand(Tensor **in, const void *arg) {
 static void test_new_ops(void) {
     Tensor *in[] = {test_uniform(-2, 2, true, SHAPE(2, 3)), test_uniform(-0.9, 0.9, true, SHAPE(2, 3))};
     fd_check("tanh_backward", build_tanh_backward, NULL, in, 2);
+    tensor_release(in[0]);
+    tensor_release(in[1]);
+    /* y away from 0 (where the mask flips), some of it below */
+    in[0] = test_uniform(-2, 2, true, SHAPE(2, 3));
+    in[1] = tensor_create(SHAPE(2, 3), (double[]){0.5, -1.0, 2.0, -0.25, 1.5, -3.0}, true);
+    fd_check("threshold_backward", build_threshold_backward, NULL, in, 2);
     tensor_release(in[0]);
     tensor_release(in[1]);
     static const struct {
