@@ -350,6 +350,10 @@ Tensor *tensor_tanh_backward(Tensor *g, Tensor *y);
 /* g where y > 0 (or y is nan), else 0: relu's gradient at its output y, an op of
  * its own so that it depends on y (PyTorch's threshold_backward). */
 Tensor *tensor_threshold_backward(Tensor *g, Tensor *y);
+/* leaky_relu's and relu6's gradients at their input x, ops of their own so
+ * that the gradient depends on x (hidden, as threshold_backward). */
+Tensor *tensor_leaky_relu_backward(Tensor *g, Tensor *x, double negative_slope);
+Tensor *tensor_hardtanh_backward(Tensor *g, Tensor *x);
 /* a * log(b), 0 where a is 0 (nan where b is nan): PyTorch's xlogy, hidden (kl_div's
  * gradient takes log(target) from it). */
 Tensor *tensor_xlogy(Tensor *a, Tensor *b);

@@ -86,14 +86,11 @@ static void leaky_relu_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, leaky_relu_grad_block, ctx);
 }
 
-/* where(x > 0, g, g * slope) */
+/* leaky_relu_backward(g, x; slope): g where x > 0, else g * slope, as an op of x */
 static int leaky_relu_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     const double *p = ctx;
     GradTemps t = {0};
-    Tensor *x = self->inputs[0];
-    Tensor *positive = ag_grad_tmp(&t, tensor_gt(x, ag_grad_num(&t, 0.0)));
-    Tensor *sloped = ag_grad_tmp(&t, tensor_mul(g, ag_grad_num(&t, p[0])));
-    grads[0] = ag_grad_out(&t, tensor_where(positive, g, sloped));
+    grads[0] = ag_grad_out(&t, tensor_leaky_relu_backward(g, self->inputs[0], p[0]));
     return ag_grad_done(&t);
 }
 
@@ -586,16 +583,11 @@ static void relu6_backward(Function *self, void *ctx, Tensor *g) {
     unary_backward(self, g, relu6_grad_block, ctx);
 }
 
-/* where(x <= 0, 0, where(x >= 6, 0, g)) */
+/* hardtanh_backward(g, x): 0 where x <= 0 or x >= 6, else g, as an op of x */
 static int relu6_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     (void)ctx;
-    GradTemps t = {0};
-    Tensor *x = self->inputs[0], *zero = ag_grad_num(&t, 0.0);
-    Tensor *low = ag_grad_tmp(&t, tensor_le(x, zero));
-    Tensor *high = ag_grad_tmp(&t, tensor_ge(x, ag_grad_num(&t, 6.0)));
-    Tensor *below_six = ag_grad_tmp(&t, tensor_where(high, zero, g));
-    grads[0] = ag_grad_out(&t, tensor_where(low, zero, below_six));
-    return ag_grad_done(&t);
+    grads[0] = tensor_hardtanh_backward(g, self->inputs[0]);
+    return grads[0] ? 0 : -1;
 }
 
 Tensor *tensor_relu6(Tensor *x) { return unary_forward(AG_OP_RELU6, relu6_block, x); }

@@ -431,6 +431,95 @@ const AgOpInfo ag_op_threshold_backward = {
 };
 
 /* ======================================================================
+ * leaky_relu_backward, hardtanh_backward: leaky_relu's and relu6's
+ * gradients at their input x (their kernels, activation.c), ops of their
+ * own (PyTorch's) for the reason threshold_backward is one: the gradient
+ * depends on x, with a derivative of zeros there.
+ *   leaky_relu_backward(g, x; slope) = g where x > 0, else g * slope
+ *   hardtanh_backward(g, x) = 0 where x <= 0 or x >= 6, else g (relu6's bounds)
+ *   grad_g = the same op of gg, grad_x = 0
+ * Their first-order backward is the same formula (ag_apply_by_graph).
+ * ====================================================================== */
+
+ROW_KERNEL(leaky_relu_backward_rows, y > 0.0 ? x : x * p)
+ROW_KERNEL(hardtanh_backward_rows, y <= 0.0 || y >= 6.0 ? 0.0 : x)
+
+static int leaky_relu_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    GradTemps t = {0};
+    Tensor *x = self->inputs[1];
+    if (ag_grad_wanted(self, 0))
+        grads[0] = ag_grad_out(&t, tensor_leaky_relu_backward(gg, x, *(const double *)ctx));
+    if (ag_grad_wanted(self, 1)) grads[1] = ag_grad_out(&t, ag_tensor_filled_like(x, 0.0));
+    return ag_grad_done(&t);
+}
+
+static void leaky_relu_backward_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, leaky_relu_backward_graph);
+}
+
+Tensor *tensor_leaky_relu_backward(Tensor *g, Tensor *x, double slope) {
+    const char *name = "leaky_relu_backward";
+    if (!g || !x) return ag_fail("%s: an operand is NULL", name);
+    int64_t shape[AG_MAX_DIMS];
+    int ndim;
+    Tensor *cg, *cx; /* as their common type */
+    if (ag_broadcast_shapes(name, g, x, shape, &ndim) != 0 ||
+        ag_common_operands(g, x, &cg, &cx) != 0)
+        return NULL;
+    Tensor *out = broadcast_apply_p(leaky_relu_backward_rows, cg, cx, slope, ndim, shape);
+    ag_common_release(cg, g);
+    ag_common_release(cx, x);
+    void *ctx;
+    out = ag_graph_record(out, AG_OP_LEAKY_RELU_BACKWARD, (Tensor *[]){g, x}, 2, &ctx,
+                          sizeof(double));
+    if (ctx) *(double *)ctx = slope;
+    return out;
+}
+
+static Tensor *leaky_relu_backward_call(const AgOpArgs *a) {
+    return tensor_leaky_relu_backward(a->t[0], a->t[1], a->has_num[0] ? a->num[0] : 0.01);
+}
+
+const AgOpInfo ag_op_leaky_relu_backward = {
+    .id = AG_OP_LEAKY_RELU_BACKWARD, .name = "leaky_relu_backward",
+    .signature = "leaky_relu_backward(grad, input, negative_slope=0.01)", .params = "TTn",
+    .help = "grad where input > 0, else grad * negative_slope: leaky_relu's gradient, an op so "
+            "it can be differentiated",
+    .rule = "grad_grad = leaky_relu_backward(gg, input), grad_input = 0",
+    .backward_name = "LeakyReluBackwardBackward", .call = leaky_relu_backward_call,
+    .backward = leaky_relu_backward_backward, .graph_backward = leaky_relu_backward_graph,
+    .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
+};
+
+static int hardtanh_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
+    (void)ctx;
+    GradTemps t = {0};
+    Tensor *x = self->inputs[1];
+    if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&t, tensor_hardtanh_backward(gg, x));
+    if (ag_grad_wanted(self, 1)) grads[1] = ag_grad_out(&t, ag_tensor_filled_like(x, 0.0));
+    return ag_grad_done(&t);
+}
+
+static void hardtanh_backward_backward(Function *self, void *ctx, Tensor *gg) {
+    ag_apply_by_graph(self, ctx, gg, hardtanh_backward_graph);
+}
+
+Tensor *tensor_hardtanh_backward(Tensor *g, Tensor *x) {
+    return binary_forward(AG_OP_HARDTANH_BACKWARD, hardtanh_backward_rows, g, x);
+}
+
+const AgOpInfo ag_op_hardtanh_backward = {
+    .id = AG_OP_HARDTANH_BACKWARD, .name = "hardtanh_backward",
+    .signature = "hardtanh_backward(grad, input)", .params = "TT",
+    .help = "grad where 0 < input < 6, else 0: relu6's gradient, an op so it can be "
+            "differentiated",
+    .rule = "grad_grad = hardtanh_backward(gg, input), grad_input = 0",
+    .backward_name = "HardtanhBackwardBackward", .binary = tensor_hardtanh_backward,
+    .backward = hardtanh_backward_backward, .graph_backward = hardtanh_backward_graph,
+    .flags = AG_OP_HIDDEN, .dtype_rule = AG_DTYPE_FLOATING,
+};
+
+/* ======================================================================
  * xlogy: a log(b), 0 where a is 0, nan where b is nan: PyTorch's xlogy
  * kernel (a scalar loop: libm's log), hidden; kl_div's gradient takes its
  * log(target) from it, so that gradient can be differentiated again.

@@ -18,6 +18,7 @@
     X(ADD, add) X(SUB, sub) X(MUL, mul) X(DIV, div) X(POW, pow)                \
     X(TANH_BACKWARD, tanh_backward)                                            \
     X(THRESHOLD_BACKWARD, threshold_backward)                                  \
+    X(LEAKY_RELU_BACKWARD, leaky_relu_backward) X(HARDTANH_BACKWARD, hardtanh_backward) \
     X(XLOGY, xlogy)                                                            \
     /* compare.c */                                                            \
     X(REMAINDER, remainder) X(FLOOR_DIVIDE, floor_divide)                      \

@@ -179,11 +179,28 @@ static Tensor *build_expand(Tensor **in, const void *arg) {
     return tensor_expand(in[0], s->ndim, s->sizes);
 }
 
+static Tensor *build_leaky_relu_backward(Tensor **in, const void *arg) {
+    (void)arg;
+    return tensor_leaky_relu_backward(in[0], in[1], 0.2);
+}
+
+static Tensor *build_hardtanh_backward(Tensor **in, const void *arg) {
+    (void)arg;
+    return tensor_hardtanh_backward(in[0], in[1]);
+}
+
 static void test_new_ops(void) {
     Tensor *in[] = {test_uniform(-2, 2, true, SHAPE(2, 3)), test_uniform(-0.9, 0.9, true, SHAPE(2, 3))};
     fd_check("tanh_backward", build_tanh_backward, NULL, in, 2);
     tensor_release(in[0]);
     tensor_release(in[1]);
+    /* x on both sides of each kink (0, and 6 for hardtanh), away from them */
+    static const double xs[] = {-1.5, -0.3, 0.4, 2.5, 5.5, 6.7};
+    Tensor *pair[] = {test_uniform(-2, 2, true, SHAPE(6)), tensor_create(SHAPE(6), xs, true)};
+    fd_check("leaky_relu_backward", build_leaky_relu_backward, NULL, pair, 2);
+    fd_check("hardtanh_backward", build_hardtanh_backward, NULL, pair, 2);
+    tensor_release(pair[0]);
+    tensor_release(pair[1]);
     /* y away from 0 (where the mask flips), some of it below */
     in[0] = test_uniform(-2, 2, true, SHAPE(2, 3));
     in[1] = tensor_create(SHAPE(2, 3), (double[]){0.5, -1.0, 2.0, -0.25, 1.5, -3.0}, true);
