@@ -27,7 +27,9 @@ static bool autograd_error(Session *s, const CallArgs *a) {
         custom_error[0] = '\0';
         return false;
     }
-    if (s->python && ag_error_freed_graph())
+    if (s->python && strncmp(message, "backward: the loss does not require grad", 40) == 0)
+        message = "element 0 of tensors does not require grad and does not have a grad_fn";
+    else if (s->python && ag_error_freed_graph())
         message = "Trying to backward through the graph a second time (or directly access "
                   "saved tensors after they have already been freed). Saved intermediate "
                   "values of the graph are freed when you call .backward() or autograd.grad(). "
