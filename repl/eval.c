@@ -233,12 +233,18 @@ static __attribute__((noinline)) Meaning resolve_all(Session *s, const Node *n) 
     return m;
 }
 
-/* resolve_all, with its common case first and inline: a variable of the
- * running call, or of the call it closes over when it has none of its own
- * (micrograd's _backward reading self and out), where n found it last:
+/* resolve_all, with its common cases first and inline: a global read at
+ * the top level (a script's loop: global_var's cached slot), or a variable
+ * of the running call, or of the call it closes over when it has none of
+ * its own (micrograd's _backward reading self and out), where n found it last:
  * what resolve_all would find first (no global statement in the call; an
  * env with no variables cannot hold n). */
 static inline Meaning resolve(Session *s, const Node *n) {
+    if (!s->frame && n->cache_generation == s->generation && n->cache_slot >= 0 &&
+        n->cache_slot < s->num_vars) { /* a global at the top level where n found it last */
+        Var *v = &s->vars[n->cache_slot];
+        if (v->value.kind != VAL_VOID) return (Meaning){&v->value, true, NULL};
+    }
     Env *e = s->frame ? s->frame->env : NULL;
     int k = n->local_slot - 1;
     if (e && e->num_globals == 0 && k >= 0) {
