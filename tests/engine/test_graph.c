@@ -272,6 +272,26 @@ static Tensor *build_legendre(Tensor **in, const void *arg) {
                               tensor_retain(x), release_x);
 }
 
+static int failing_backward(void *ctx, Tensor *g, int n, Tensor **grads) {
+    (void)ctx, (void)g, (void)n, (void)grads;
+    return -1;
+}
+
+/* A client's backward that fails stops backward with .grad as it was. */
+static void test_custom_failure(void) {
+    Tensor *x = x3(), *out = tensor_copy(x);
+    releases = 0;
+    Tensor *y = ag_custom_function(out, &x, 1, "FailingBackward", failing_backward,
+                                   tensor_retain(x), release_x);
+    Tensor *s = tensor_sum(y);
+    CHECK(y && y->requires_grad && backward(s) == -1 && x->grad == NULL,
+          "a failing client backward stops backward, x.grad as it was");
+    Tensor *all[] = {x, y, s};
+    for (int i = 0; i < 3; i++) tensor_release(all[i]);
+    ag_graph_free();
+    CHECK(releases == 1, "its ctx released once (%d)", releases);
+}
+
 static void test_custom_function(void) {
     Tensor *x = test_uniform(-1, 1, true, SHAPE(5));
     releases = 0;
@@ -492,6 +512,7 @@ void test_graph(void) {
     test_third_order();
     test_hooks();
     test_custom_function();
+    test_custom_failure();
     test_cube_to_third_order();
     test_tanh_to_fourth_order();
     test_hessian_vector_product();
