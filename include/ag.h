@@ -551,9 +551,13 @@ typedef struct {
 } AgIndex;
 Tensor *tensor_index(Tensor *x, const AgIndex *items, int n);
 /* A copy of x with the elements x[items] replaced by values (broadcast to
- * their shape; where one is indexed twice, the last write stays). Records
- * nothing: the result is a constant. */
-Tensor *tensor_index_put(const Tensor *x, const AgIndex *items, int n, const Tensor *values);
+ * their shape, leading 1s beyond it dropped; where one is indexed twice,
+ * the last write stays). Recorded when x or values requires grad
+ * (PyTorch's CopySlices, or IndexPutBackward with a tensor or a mask among
+ * the items): grad_x is g with 0 at the written elements, grad_values g
+ * at them summed to values' shape. x[items] = v in place on a tensor of a
+ * graph is this op, then ag_rebase_in_place(x, result). */
+Tensor *tensor_index_put(Tensor *x, const AgIndex *items, int n, Tensor *values);
 /* n tensors of one shape joined along a new dimension dim. A copy. */
 Tensor *tensor_stack(Tensor *const *xs, int n, int dim);
 /* n tensors (borrowed) joined along dim, where their sizes may differ; the

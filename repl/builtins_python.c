@@ -1187,13 +1187,14 @@ static BUILTIN(py_is_floating_point) {
     return true;
 }
 
-/* grad_fn.name(): PyTorch's name of the Function (MulBackward0). */
+/* grad_fn.name(): PyTorch's name of the Function (MulBackward0; its
+ * hand-written C++ ones qualified: torch::autograd::CopySlices). */
 static BUILTIN(py_grad_fn_name) {
     StrBuf sb;
     strbuf_init(&sb);
     const char *name = a->arg[0].as.grad_fn;
-    bool numbered = name[0] && name[strlen(name) - 1] >= '0' && name[strlen(name) - 1] <= '9';
-    strbuf_appendf(&sb, "%s%s", name, numbered ? "" : "0"); /* RsubBackward1 has its digit */
+    bool cpp = strcmp(name, "CopySlices") == 0 || strcmp(name, "CopyBackwards") == 0;
+    strbuf_appendf(&sb, "%s%s%s", cpp ? "torch::autograd::" : "", name, print_grad_fn_number(name));
     return string_result(s, a, &sb, out);
 }
 

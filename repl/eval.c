@@ -2873,10 +2873,10 @@ static void target_words(const Node *n, char *buf, size_t size) {
     else snprintf(buf, size, "the target");
 }
 
-/* The checks of x[...] = v on a tensor x before anything is evaluated: an
- * intermediate that requires grad cannot be written (ag records no
- * in-place op); a leaf that requires grad, with grad mode on, is PyTorch's
- * error in a .py file (in the dialect: a step that records nothing). */
+/* The checks of x[...] = v on a tensor x before anything is evaluated: a
+ * view of a leaf that requires grad cannot be written; a leaf that
+ * requires grad, with grad mode on, is PyTorch's error in a .py file (in
+ * the dialect: a step that records nothing). */
 static bool index_store_allowed(Session *s, const Node *target, const Value *old) {
     char who[80];
     target_words(target->left, who, sizeof who);
@@ -2889,12 +2889,7 @@ static bool index_store_allowed(Session *s, const Node *target, const Value *old
         return session_fail(s, target->line, target->col, "%sa view of a leaf Variable that "
                             "requires grad is being used in an in-place operation.",
                             s->python ? "RuntimeError: " : "");
-    if (x->requires_grad && !tensor_is_leaf(x) && ag_is_grad_enabled())
-        return session_fail(s, target->line, target->col, "%s%s was computed by a recorded op "
-                            "(%s): ag does not record in-place writes; compute a new value "
-                            "instead (where(mask, a, b) selects elements)",
-                            s->python ? "RuntimeError: " : "", who, x->op_name);
-    if (s->python && x->requires_grad && ag_is_grad_enabled())
+    if (s->python && x->requires_grad && tensor_is_leaf(x) && ag_is_grad_enabled())
         return session_fail(s, target->line, target->col, "RuntimeError: a leaf Variable that "
                             "requires grad is being used in an in-place operation.");
     return true;
@@ -2956,8 +2951,19 @@ static bool index_put_dtype(Session *s, const Node *target, const Tensor *x,
                         ag_dtype_scalar_name((AgDtype)v->dtype));
 }
 
+/* Writes fresh, x with the indexed elements replaced, into x: recorded
+ * (fresh's Function, CopySlices or IndexPutBackward, becomes x's: x's
+ * history continues through the write, as PyTorch's) when fresh has one. */
+static bool store_index_result(Session *s, const Node *target, Tensor *x, Tensor *fresh) {
+    const char *type = s->python ? "RuntimeError: " : "";
+    int done = tensor_has_graph(fresh) ? ag_rebase_in_place(x, fresh) : tensor_assign(x, fresh);
+    return done == 0 || session_fail(s, target->line, target->col, "%s%s", type, ag_error());
+}
+
 /* x[...] = v and x[...] op= v: the elements written in place (every name
- * holding x sees them), nothing recorded. */
+ * holding x sees them). Recorded (in_place_recorded) when x is of a graph
+ * or v requires grad, as PyTorch records it; on a leaf that requires grad
+ * (the dialect's step) nothing is. */
 static Status assign_index(Session *s, const Stmt *st, TokenType op) {
     const Node *target = st->target;
     Status done;
@@ -2968,7 +2974,7 @@ static Status assign_index(Session *s, const Stmt *st, TokenType op) {
     IndexItems ix = {.count = 0};
     bool ok = index_store_allowed(s, target, &old);
     ok = ok && eval_index_items(s, target, x, &ix) && eval_expression(s, st->expr, &rhs);
-    bool was_enabled = ag_set_grad_enabled(false); /* nothing is recorded */
+    bool was_enabled = ag_set_grad_enabled(ok && in_place_recorded(x));
     if (ok && op != TOK_ERROR) { /* the current elements, op the new value */
         Value cur = value_void();
         ok = engine_result(s, target, tensor_index(x, ix.items, ix.count), &cur);
@@ -2989,8 +2995,7 @@ static Status assign_index(Session *s, const Stmt *st, TokenType op) {
     /* what is left to fail is a shape: PyTorch's RuntimeError in a .py file */
     const char *type = s->python ? "RuntimeError: " : "";
     ok = ok && (fresh || session_fail(s, target->line, target->col, "%s%s", type, ag_error()));
-    ok = ok && (tensor_assign(x, fresh) == 0 ||
-                session_fail(s, target->line, target->col, "%s%s", type, ag_error()));
+    ok = ok && store_index_result(s, target, x, fresh);
     ag_set_grad_enabled(was_enabled);
     tensor_release(fresh);
     tensor_release(v);

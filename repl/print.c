@@ -292,6 +292,12 @@ static bool is_custom(const char *name) {
     return false;
 }
 
+const char *print_grad_fn_number(const char *name) {
+    size_t len = strlen(name);
+    bool generated = len >= 8 && strcmp(name + len - 8, "Backward") == 0 && !is_custom(name);
+    return generated ? "0" : "";
+}
+
 void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts) {
     if (!t) {
         strbuf_append(out, "None");
@@ -330,13 +336,8 @@ void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts) {
     if (t->grad_fn) {
         char grad_fn[128];
         const char *name = t->op_name ? t->op_name : "?";
-        /* PyTorch numbers its generated Functions (RsubBackward1 is numbered
-         * already); its hand-written ones end otherwise (CopyBackwards), and
-         * a custom Function's has no number. */
-        size_t len = strlen(name);
-        bool numbered = len < 8 || strcmp(name + len - 8, "Backward") != 0 || is_custom(name);
         snprintf(grad_fn, sizeof grad_fn, "grad_fn=<%s%s>", name,
-                 opts->python && !numbered ? "0" : "");
+                 opts->python ? print_grad_fn_number(name) : "");
         add_suffix(out, &line, grad_fn, opts->linewidth);
     } else if (t->requires_grad) {
         add_suffix(out, &line, "requires_grad=True", opts->linewidth);

@@ -46,6 +46,11 @@ void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts);
  * tensor keeps its creator's name after the graph is freed); printed
  * without the digit PyTorch gives its own Functions. */
 const char *print_custom_function_name(const char *text, size_t length);
+/* The digit PyTorch numbers a Function's name with: "0" after its
+ * generated Functions' (MulBackward -> MulBackward0), "" after one that
+ * ends otherwise (CopySlices, CopyBackwards, RsubBackward1) and after a
+ * custom Function's. */
+const char *print_grad_fn_number(const char *name);
 
 /* Appends v as Python's repr prints a float, except that an integral value
  * below 1e16 has no ".0": 3, 24.70408163265306, 1e-05, 1e+16, inf, nan. */

@@ -960,7 +960,10 @@ static int modified_fail(const Tensor *t, uint16_t saved) {
     char shape[AG_SHAPE_STR_MAX];
     bracket_shape(t, shape, sizeof shape);
     char which[96] = "";
-    if (t->grad_fn) snprintf(which, sizeof which, ", which is output 0 of %s0,", t->op_name);
+    bool hand_written = t->op_name && strcmp(t->op_name, "CopySlices") == 0; /* PyTorch's C++ name */
+    if (t->grad_fn)
+        snprintf(which, sizeof which, ", which is output 0 of %s%s%s,",
+                 hand_written ? "torch::autograd::" : "", t->op_name, hand_written ? "" : "0");
     uint32_t now = ag_version_of(t), then = now - (uint16_t)(now - saved);
     ag_fail("one of the variables needed for gradient computation has been modified by an "
             "inplace operation: [torch.%sTensor %s]%s is at version %u; expected version "

@@ -490,7 +490,7 @@ const AgOpInfo ag_op_index = {
     .help = "x[...]: integers, slices, None, integer tensors and masks (syntax only)",
     .rule = "grad_x = g scattered back to the indexed elements (added where one is taken twice)",
     .backward_name = "IndexBackward", .backward = index_backward, .graph_backward = index_graph,
-    .flags = AG_OP_HIDDEN,
+    .flags = AG_OP_HIDDEN | AG_OP_SAVES_NOTHING,
 };
 
 /* ======================================================================
@@ -581,7 +581,73 @@ static Tensor drop_leading_ones(const Tensor *values, int ndim) {
     return v;
 }
 
-Tensor *tensor_index_put(const Tensor *x, const AgIndex *items, int n, const Tensor *given) {
+/* ======================================================================
+ * index_put: x[items] = v as a recorded op (x an intermediate, or v a
+ * tensor that requires grad): a copy of x with v written at the indexed
+ * elements. PyTorch's CopySlices, or IndexPutBackward with a tensor or a
+ * mask among the items; the shell writes the copy back into x
+ * (ag_rebase_in_place), so x's history continues through it:
+ *   grad_x = g, 0 at the written elements
+ *   grad_v = g gathered at them (each, where one is written twice), summed
+ *            to v's shape by the engine
+ * Both are recorded ops (where and index), so it differentiates again.
+ * ====================================================================== */
+
+typedef struct {
+    int ndim;                   /* the written block's shape, with v's leading 1s */
+    int64_t shape[AG_MAX_DIMS];
+    int64_t off[];              /* x's offset of each element of the block */
+} PutCtx;
+
+static int put_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    const PutCtx *c = ctx;
+    GradTemps t = {0};
+    int64_t numel = ag_shape_prod(c->shape, 0, c->ndim);
+    if (ag_grad_wanted(self, 0)) {
+        Tensor *written = ag_grad_tmp(&t, ag_tensor_new_like(g)); /* a constant mask */
+        if (written) {
+            memset(written->data, 0, (size_t)written->numel * sizeof(double));
+            for (int64_t k = 0; k < numel; k++) written->data[c->off[k]] = 1.0;
+            written->dtype = AG_BOOL;
+        }
+        grads[0] = ag_grad_out(&t, tensor_where(written, ag_grad_num(&t, 0.0), g));
+    }
+    if (ag_grad_wanted(self, 1))
+        grads[1] = ag_grad_out(&t, gather_at(g, c->off, c->ndim, c->shape, "IndexBackward"));
+    return ag_grad_done(&t);
+}
+
+static void put_backward(Function *self, void *ctx, Tensor *g) {
+    ag_apply_by_graph(self, ctx, g, put_graph);
+}
+
+/* The Function's name: PyTorch's CopySlices writes a slice of basic items;
+ * a tensor or a mask among them makes an index_put_. */
+static const char *put_name(const AgIndex *items, int n) {
+    for (int i = 0; i < n; i++)
+        if (items[i].kind == AG_INDEX_TENSOR || items[i].kind == AG_INDEX_MASK)
+            return "IndexPutBackward";
+    return "CopySlices";
+}
+
+/* out (a copy of x) recorded as index_put of x and given, with its ctx;
+ * the offsets: the ctx's, or (a constant) a scratch buffer of the plan. */
+static Tensor *record_put(Tensor *out, Tensor *x, Tensor *given, const AgIndex *items, int n,
+                          IndexPlan *p, int64_t numel, int64_t **off) {
+    PutCtx *c = NULL;
+    size_t size = sizeof *c + (size_t)(numel > 0 ? numel : 1) * sizeof(int64_t);
+    out = ag_graph_record_named(out, AG_OP_INDEX_PUT, put_name(items, n), (Tensor *[]){x, given},
+                                2, (void **)&c, size);
+    if (c) { /* the block's shape as v's gradient has it: v's leading 1s kept */
+        int lead = given->ndim > p->ndim ? given->ndim - p->ndim : 0;
+        c->ndim = lead + p->ndim;
+        for (int d = 0; d < c->ndim; d++) c->shape[d] = d < lead ? 1 : p->shape[d - lead];
+    }
+    *off = !out ? NULL : c ? c->off : plan_ints(p, numel);
+    return out;
+}
+
+Tensor *tensor_index_put(Tensor *x, const AgIndex *items, int n, Tensor *given) {
     if (!x || !given) return ag_fail("index: argument is NULL");
     IndexPlan p;
     if (plan_index(&p, x, items, n) != 0) return plan_free(&p), NULL;
@@ -595,15 +661,28 @@ Tensor *tensor_index_put(const Tensor *x, const AgIndex *items, int n, const Ten
         ag_fail("shape mismatch: a value of shape %s cannot be broadcast to the indexed "
                 "elements' shape %s", tensor_shape_str(values, sv, sizeof sv),
                 ag_shape_str(p.ndim, p.shape, sp, sizeof sp));
-    else if ((v = ag_broadcast_to(values, p.ndim, p.shape)) && (off = plan_ints(&p, numel)) &&
-             (out = ag_tensor_new_like(x))) {
+    else if ((v = ag_broadcast_to(values, p.ndim, p.shape)) && (out = ag_tensor_new_like(x))) {
         memcpy(out->data, x->data, (size_t)x->numel * sizeof *out->data);
+        out = record_put(out, x, given, items, n, &p, numel, &off);
+    }
+    if (off) {
         if (values->dtype != x->dtype) /* v is ours: its values as x's dtype holds them */
             ag_convert_from(v->data, numel, (AgDtype)values->dtype, (AgDtype)x->dtype);
         fill_offsets(&p, numel, off);
         for (int64_t k = 0; k < numel; k++) out->data[off[k]] = v->data[k];
+    } else if (out) { /* a constant's scratch could not be had */
+        tensor_release(out);
+        out = NULL;
     }
     tensor_release(v);
     plan_free(&p);
     return out;
 }
+
+const AgOpInfo ag_op_index_put = {
+    .id = AG_OP_INDEX_PUT, .name = "index_put", .signature = "index_put(input, indices, values)",
+    .params = "TTT", .help = "x[...] = v on a tensor of the graph (syntax only)",
+    .rule = "grad_x = g, 0 at the written elements; grad_v = g at them, summed to v's shape",
+    .backward_name = "IndexPutBackward", .backward = put_backward, .graph_backward = put_graph,
+    .dtype_rule = AG_DTYPE_FIRST, .flags = AG_OP_HIDDEN | AG_OP_SAVES_NOTHING,
+};

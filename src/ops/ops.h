@@ -67,6 +67,7 @@
     X(ROW_NORM, row_norm) X(ROW_NORM_BACKWARD, row_norm_backward)              \
     /* index.c, join.c */                                                      \
     X(SELECT, select) X(INDEX, index) X(INDEX_SCATTER, index_scatter)          \
+    X(INDEX_PUT, index_put)                                                    \
     X(STACK, stack) X(CAT, cat)                                                \
     /* cumulative.c */                                                         \
     X(CUMSUM, cumsum) X(CUMPROD, cumprod)                                      \

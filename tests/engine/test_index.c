@@ -254,6 +254,67 @@ static void test_index_put(void) {
     tensor_release(x), tensor_release(v), tensor_release(i), tensor_release(three);
 }
 
+/* index_put recorded: x with v written at x[items], squared so that the
+ * create_graph pass has a second derivative to check. */
+typedef struct {
+    AgIndex items[3];
+    int n;
+} PutArg;
+
+static Tensor *build_put_squared(Tensor **in, const void *arg) {
+    const PutArg *a = arg;
+    Tensor *y = tensor_index_put(in[0], a->items, a->n, in[1]), *r = tensor_mul(y, y);
+    tensor_release(y);
+    return r;
+}
+
+static void test_index_put_gradients(void) {
+    Tensor *two = vec(2, (double[]){2, 0}), *mask = vec(3, (double[]){1, 0, 1});
+    const PutArg cases[] = {
+        {{INT(1)}, 1},                 /* v (2, 4) */
+        {{ALL, INT(0)}, 2},            /* v (4,) broadcast to (3, 4) */
+        {{INT(0), INT(1)}, 2},         /* v (1, 4): its leading 1 dropped */
+        {{TENSOR(two), ALL, SLICE(1, 4, 2)}, 3}, /* v (2, 2, 2) */
+        {{MASK(mask)}, 1},             /* v (2, 4) into rows 0 and 2 */
+    };
+    const int64_t vshapes[][4] = {{2, 2, 4}, {1, 4}, {2, 1, 4}, {3, 2, 2, 2}, {2, 2, 4}}; /* ndim, shape */
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        Tensor *in[2] = {test_uniform(-1, 1, true, SHAPE(3, 2, 4)),
+                         test_uniform(-1, 1, true, (int)vshapes[c][0], vshapes[c] + 1)};
+        char name[40];
+        snprintf(name, sizeof name, "index_put case %zu", c);
+        fd_check(name, build_put_squared, &cases[c], in, 2);
+        tensor_release(in[0]), tensor_release(in[1]);
+    }
+    tensor_release(two), tensor_release(mask);
+}
+
+/* PyTorch's names, and its rule for an element written twice: the last
+ * write stays, and each write's value gets the element's gradient
+ * (index_put's backward gathers; finite differences would see only the
+ * last, so this is checked by value). */
+static void test_index_put_recorded(void) {
+    Tensor *x = test_uniform(-1, 1, true, SHAPE(3, 2)), *v = tensor_zeros(SHAPE(2, 2), true);
+    Tensor *rep = vec(2, (double[]){1, 1});
+    Tensor *y = tensor_index_put(x, (AgIndex[]){TENSOR(rep)}, 1, v);
+    Tensor *row = tensor_zeros(SHAPE(2), true);
+    Tensor *z = tensor_index_put(x, (AgIndex[]){INT(0)}, 1, row);
+    CHECK(y && strcmp(y->op_name, "IndexPutBackward") == 0 && z &&
+              strcmp(z->op_name, "CopySlices") == 0, "names: %s", ag_error());
+    Tensor *loss = y ? tensor_sum(y) : NULL;
+    CHECK(loss && backward(loss) == 0, "backward: %s", ag_error());
+    CHECK(v->grad && v->grad->data[0] == 1 && v->grad->data[3] == 1 && x->grad &&
+              x->grad->data[2] == 0 && x->grad->data[3] == 0 && x->grad->data[4] == 1,
+          "a row written twice: each write's value gets the gradient, x none there");
+    Tensor *c = tensor_zeros(SHAPE(3, 2), false), *k = tensor_zeros(SHAPE(2), false);
+    Tensor *constant = tensor_index_put(c, (AgIndex[]){INT(0)}, 1, k);
+    CHECK(constant && !constant->requires_grad && !constant->grad_fn, "constants: a constant");
+    tensor_release(constant), tensor_release(c), tensor_release(k);
+    tensor_release(loss), tensor_release(y), tensor_release(z);
+    tensor_release(x), tensor_release(v), tensor_release(rep), tensor_release(row);
+    ag_graph_free();
+}
+
 static void test_errors_index(void) {
     Tensor *x = arange24(false), *frac = vec(1, (double[]){0.5}), *far = vec(2, (double[]){0, 7});
     Tensor *m = vec(2, (double[]){1, 0}), *s = tensor_scalar(1);
@@ -318,6 +379,8 @@ void test_index(void) {
     test_scatter();
     test_names();
     test_index_put();
+    test_index_put_gradients();
+    test_index_put_recorded();
     test_errors_index();
     test_cross_entropy_by_index();
     ag_graph_free();
