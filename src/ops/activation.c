@@ -545,7 +545,7 @@ Tensor *tensor_silu_backward(Tensor *g, Tensor *x) {
 
 const AgOpInfo ag_op_silu = UNARY_ROW(SILU, silu, "x * sigmoid(x) (swish)",
                                       "grad_x = g * s * (1 + x * (1 - s)), s = sigmoid(x)",
-                                      "SiluBackward");
+                                      "SiluBackward", READS_X);
 
 const AgOpInfo ag_op_silu_backward = {
     .id = AG_OP_SILU_BACKWARD, .name = "silu_backward", .signature = "silu_backward(grad, input)",
@@ -594,7 +594,7 @@ Tensor *tensor_relu6(Tensor *x) { return unary_forward(AG_OP_RELU6, relu6_block,
 
 const AgOpInfo ag_op_relu6 = UNARY_ROW(RELU6, relu6, "min(max(x, 0), 6)",
                                        "grad_x = g where 0 < x < 6 (or x is nan), else 0",
-                                       "HardtanhBackward");
+                                       "HardtanhBackward", READS_X);
 
 /* ======================================================================
  * hardsigmoid: y = min(max(x + 3, 0), 6) / 6;
@@ -644,7 +644,7 @@ Tensor *tensor_hardsigmoid(Tensor *x) {
 const AgOpInfo ag_op_hardsigmoid =
     UNARY_ROW(HARDSIGMOID, hardsigmoid, "min(max(x + 3, 0), 6) / 6",
               "grad_x = g / 6 where -3 < x < 3, else 0 (1/6 as PyTorch's float: 0.16666667163)",
-              "HardsigmoidBackward");
+              "HardsigmoidBackward", READS_X);
 
 /* ======================================================================
  * hardswish: y = x * min(max(x + 3, 0), 6) / 6;
@@ -692,7 +692,7 @@ Tensor *tensor_hardswish(Tensor *x) { return unary_forward(AG_OP_HARDSWISH, hard
 const AgOpInfo ag_op_hardswish =
     UNARY_ROW(HARDSWISH, hardswish, "x * min(max(x + 3, 0), 6) / 6",
               "grad_x = 0 where x < -3, g * (x / 3 + 1/2) where -3 <= x <= 3, else g",
-              "HardswishBackward");
+              "HardswishBackward", READS_X);
 
 /* ======================================================================
  * softplus: y = x where x * beta > threshold, else log(1 + e^(x beta)) / beta;

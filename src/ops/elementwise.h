@@ -250,17 +250,27 @@ static ALWAYS_INLINE void unary_backward(Function *self, Tensor *grad, BackwardB
     unary_backward_tail(self, grad, f, NULL, p);
 }
 
+/* What a unary op's backward reads, its kernel's block and its
+ * graph_backward alike (the row's grad_reads): x, its result y, or
+ * neither. Only that is checked for in-place changes, as PyTorch saves
+ * only what its formula needs: h = x.sin() then h[0] = 1 differentiates
+ * (sin reads x), h = x.exp() then h[0] = 1 is refused (exp reads h). */
+#define READS_X 1
+#define READS_Y AG_CHECKS_OUTPUT
+#define READS_NONE 0
+
 /* The table row of a unary op without numbers: x.f() is f(x). */
-#define UNARY_ROW_TYPED(ID, NAME, HELP, RULE, BACKWARD_NAME, DTYPE_RULE)                 \
+#define UNARY_ROW_TYPED(ID, NAME, HELP, RULE, BACKWARD_NAME, DTYPE_RULE, READS)          \
     {.id = AG_OP_##ID, .name = #NAME, .signature = #NAME "(input)", .params = "T",     \
      .help = HELP, .rule = RULE, .backward_name = BACKWARD_NAME, .unary = tensor_##NAME, \
-     .backward = NAME##_backward, .graph_backward = NAME##_graph, .flags = AG_OP_METHOD,   \
+     .backward = NAME##_backward, .graph_backward = NAME##_graph,                      \
+     .flags = AG_OP_METHOD | AG_OP_SAVES_READS, .grad_reads = {READS},                 \
      .dtype_rule = DTYPE_RULE}
 /* A row of a floating op (exp: an integer x gives a float result), and of
  * one that keeps an integer x's type (neg, relu, abs). */
-#define UNARY_ROW(ID, NAME, HELP, RULE, BACKWARD_NAME)                                 \
-    UNARY_ROW_TYPED(ID, NAME, HELP, RULE, BACKWARD_NAME, AG_DTYPE_FLOATING)
-#define UNARY_ROW_INT(ID, NAME, HELP, RULE, BACKWARD_NAME)                             \
-    UNARY_ROW_TYPED(ID, NAME, HELP, RULE, BACKWARD_NAME, AG_DTYPE_PROMOTE)
+#define UNARY_ROW(ID, NAME, HELP, RULE, BACKWARD_NAME, READS)                          \
+    UNARY_ROW_TYPED(ID, NAME, HELP, RULE, BACKWARD_NAME, AG_DTYPE_FLOATING, READS)
+#define UNARY_ROW_INT(ID, NAME, HELP, RULE, BACKWARD_NAME, READS)                      \
+    UNARY_ROW_TYPED(ID, NAME, HELP, RULE, BACKWARD_NAME, AG_DTYPE_PROMOTE, READS)
 
 #endif

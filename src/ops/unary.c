@@ -36,7 +36,7 @@ static int neg_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 
 Tensor *tensor_neg(Tensor *x) { return unary_forward(AG_OP_NEG, neg_block, x); }
 
-const AgOpInfo ag_op_neg = UNARY_ROW_INT(NEG, neg, "-x", "grad_x = -g", "NegBackward");
+const AgOpInfo ag_op_neg = UNARY_ROW_INT(NEG, neg, "-x", "grad_x = -g", "NegBackward", READS_NONE);
 
 /* ======================================================================
  * reciprocal: y = 1 / x; dx = -g * (y * y), PyTorch's formula (y * y
@@ -70,7 +70,7 @@ Tensor *tensor_reciprocal(Tensor *x) { return unary_forward(AG_OP_RECIPROCAL, re
 
 const AgOpInfo ag_op_reciprocal = UNARY_ROW(RECIPROCAL, reciprocal, "1 / x",
                                             "grad_x = -g * (y * y), y = 1 / x",
-                                            "ReciprocalBackward");
+                                            "ReciprocalBackward", READS_Y);
 
 /* ======================================================================
  * clone: y = x, a copy recorded in the graph; dx = g
@@ -102,7 +102,7 @@ Tensor *tensor_clone(Tensor *x) { return unary_forward(AG_OP_CLONE, clone_block,
 
 const AgOpInfo ag_op_clone =
     UNARY_ROW_INT(CLONE, clone, "a copy of x (the gradient flows through it)", "grad_x = g",
-              "CloneBackward");
+              "CloneBackward", READS_NONE);
 
 /* ======================================================================
  * sinh: y = sinh x; dx = g * cosh x.  cosh: y = cosh x; dx = g * sinh x
@@ -134,7 +134,7 @@ static int sinh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 Tensor *tensor_sinh(Tensor *x) { return unary_forward(AG_OP_SINH, sinh_block, x); }
 
 const AgOpInfo ag_op_sinh =
-    UNARY_ROW(SINH, sinh, "hyperbolic sine", "grad_x = g * cosh(x)", "SinhBackward");
+    UNARY_ROW(SINH, sinh, "hyperbolic sine", "grad_x = g * cosh(x)", "SinhBackward", READS_X);
 
 static void cosh_block(const double *x, double *y, const double *p) {
     (void)p;
@@ -162,7 +162,7 @@ static int cosh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 Tensor *tensor_cosh(Tensor *x) { return unary_forward(AG_OP_COSH, cosh_block, x); }
 
 const AgOpInfo ag_op_cosh =
-    UNARY_ROW(COSH, cosh, "hyperbolic cosine", "grad_x = g * sinh(x)", "CoshBackward");
+    UNARY_ROW(COSH, cosh, "hyperbolic cosine", "grad_x = g * sinh(x)", "CoshBackward", READS_X);
 
 /* ======================================================================
  * exp: y = e^x; dx = g * y
@@ -194,7 +194,7 @@ static int exp_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 Tensor *tensor_exp(Tensor *x) { return unary_forward(AG_OP_EXP, exp_block, x); }
 
 const AgOpInfo ag_op_exp =
-    UNARY_ROW(EXP, exp, "e^x element-wise", "grad_x = g * exp(x)", "ExpBackward");
+    UNARY_ROW(EXP, exp, "e^x element-wise", "grad_x = g * exp(x)", "ExpBackward", READS_Y);
 
 /* ======================================================================
  * log: y = ln x; dx = g / x
@@ -226,7 +226,7 @@ static int log_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 Tensor *tensor_log(Tensor *x) { return unary_forward(AG_OP_LOG, log_block, x); }
 
 const AgOpInfo ag_op_log =
-    UNARY_ROW(LOG, log, "natural logarithm", "grad_x = g / x", "LogBackward");
+    UNARY_ROW(LOG, log, "natural logarithm", "grad_x = g / x", "LogBackward", READS_X);
 
 /* ======================================================================
  * log10, log2: y = log_b x; dx = g / (x ln b), PyTorch's formula (its
@@ -259,7 +259,7 @@ static int log10_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 Tensor *tensor_log10(Tensor *x) { return unary_forward(AG_OP_LOG10, log10_block, x); }
 
 const AgOpInfo ag_op_log10 = UNARY_ROW(LOG10, log10, "base-10 logarithm",
-                                       "grad_x = g / (x ln 10)", "Log10Backward");
+                                       "grad_x = g / (x ln 10)", "Log10Backward", READS_X);
 
 static void log2_block(const double *x, double *y, const double *p) {
     (void)p;
@@ -287,7 +287,7 @@ static int log2_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 Tensor *tensor_log2(Tensor *x) { return unary_forward(AG_OP_LOG2, log2_block, x); }
 
 const AgOpInfo ag_op_log2 = UNARY_ROW(LOG2, log2, "base-2 logarithm",
-                                      "grad_x = g / (x ln 2)", "Log2Backward");
+                                      "grad_x = g / (x ln 2)", "Log2Backward", READS_X);
 
 /* ======================================================================
  * sqrt: y = x^(1/2); dx = g / (2 y)
@@ -319,7 +319,7 @@ static int sqrt_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 Tensor *tensor_sqrt(Tensor *x) { return unary_forward(AG_OP_SQRT, sqrt_block, x); }
 
 const AgOpInfo ag_op_sqrt =
-    UNARY_ROW(SQRT, sqrt, "square root", "grad_x = g / (2 sqrt(x))", "SqrtBackward");
+    UNARY_ROW(SQRT, sqrt, "square root", "grad_x = g / (2 sqrt(x))", "SqrtBackward", READS_Y);
 
 /* ======================================================================
  * tanh: y = tanh x; dx = g * (1 - y^2)
@@ -355,7 +355,7 @@ static int tanh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 Tensor *tensor_tanh(Tensor *x) { return unary_forward(AG_OP_TANH, tanh_block, x); }
 
 const AgOpInfo ag_op_tanh = UNARY_ROW(TANH, tanh, "hyperbolic tangent",
-                                      "grad_x = g * (1 - tanh(x)^2)", "TanhBackward");
+                                      "grad_x = g * (1 - tanh(x)^2)", "TanhBackward", READS_Y);
 
 /* ======================================================================
  * sigmoid: y = 1/(1+e^-x); dx = g * (1 - y) * y (PyTorch's order).
@@ -413,7 +413,7 @@ Tensor *tensor_sigmoid(Tensor *x) {
 
 const AgOpInfo ag_op_sigmoid = UNARY_ROW(SIGMOID, sigmoid, "1 / (1 + e^-x)",
                                          "grad_x = g * s * (1 - s), s = sigmoid(x)",
-                                         "SigmoidBackward");
+                                         "SigmoidBackward", READS_Y);
 
 /* ======================================================================
  * relu: y = max(x, 0), PyTorch's clamp_min: x itself unless x < 0, so a
@@ -450,7 +450,7 @@ Tensor *tensor_relu(Tensor *x) { return unary_forward(AG_OP_RELU, relu_block, x)
 
 const AgOpInfo ag_op_relu = UNARY_ROW_INT(RELU, relu, "max(x, 0)",
                                       "grad_x = g where x > 0 (or x is nan), else 0",
-                                      "ReluBackward");
+                                      "ReluBackward", READS_Y);
 
 /* ======================================================================
  * abs: y = |x|; dx = g * sign(x), sign(0) = sign(nan) = 0: a product
@@ -483,7 +483,7 @@ static int abs_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 Tensor *tensor_abs(Tensor *x) { return unary_forward(AG_OP_ABS, abs_block, x); }
 
 const AgOpInfo ag_op_abs =
-    UNARY_ROW_INT(ABS, abs, "|x|", "grad_x = g * sign(x) (0 at x = 0)", "AbsBackward");
+    UNARY_ROW_INT(ABS, abs, "|x|", "grad_x = g * sign(x) (0 at x = 0)", "AbsBackward", READS_X);
 
 /* ======================================================================
  * sin: y = sin x; dx = g * cos x
@@ -516,7 +516,8 @@ static int sin_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 
 Tensor *tensor_sin(Tensor *x) { return unary_forward(AG_OP_SIN, sin_block, x); }
 
-const AgOpInfo ag_op_sin = UNARY_ROW(SIN, sin, "sine", "grad_x = g * cos(x)", "SinBackward");
+const AgOpInfo ag_op_sin =
+    UNARY_ROW(SIN, sin, "sine", "grad_x = g * cos(x)", "SinBackward", READS_X);
 
 /* ======================================================================
  * cos: y = cos x; dx = -g * sin x
@@ -549,7 +550,8 @@ static int cos_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 
 Tensor *tensor_cos(Tensor *x) { return unary_forward(AG_OP_COS, cos_block, x); }
 
-const AgOpInfo ag_op_cos = UNARY_ROW(COS, cos, "cosine", "grad_x = -g * sin(x)", "CosBackward");
+const AgOpInfo ag_op_cos =
+    UNARY_ROW(COS, cos, "cosine", "grad_x = -g * sin(x)", "CosBackward", READS_X);
 
 /* ======================================================================
  * sign: y = 1 where x > 0, -1 where x < 0, else 0 (0 at -0 and at nan, as
@@ -582,4 +584,4 @@ static int sign_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 Tensor *tensor_sign(Tensor *x) { return unary_forward(AG_OP_SIGN, sign_block, x); }
 
 const AgOpInfo ag_op_sign = UNARY_ROW_INT(SIGN, sign, "-1, 0 or 1: the sign of x (0 at nan)",
-                                      "grad_x = 0", "SignBackward");
+                                      "grad_x = 0", "SignBackward", READS_NONE);
