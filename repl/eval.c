@@ -590,14 +590,17 @@ static bool apply_binary(Session *s, const Node *n, TokenType op, const Value *a
     return apply_tensor_binary(s, n, op, a, b, out);
 }
 
-/* a op b through the engine, each operand made a tensor. */
-/* A Python int or bool beside a float64 tensor: the float64 number it
- * converts to in PyTorch's common type (s + i), so that the op takes the
- * float64 path (py_loop); else NULL. */
+/* A Python int beside a float64 tensor: the float64 number it converts to
+ * in PyTorch's common type (s + i), so that the op takes the float64 path
+ * (py_loop); else NULL. Not a bool: x - True is PyTorch's error, which
+ * the engine gives a bool operand. */
 static Tensor *number_as_float64(const Value *number, const Value *other) {
     bool float64 = other->kind == VAL_TENSOR && other->as.tensor->dtype == AG_FLOAT64;
-    return float64 && value_is_int(number) ? tensor_number(value_scalar(number), AG_FLOAT64) : NULL;
+    return float64 && number->kind == VAL_INT ? tensor_number(value_scalar(number), AG_FLOAT64)
+                                              : NULL;
 }
+
+/* a op b through the engine, each operand made a tensor. */
 
 static bool apply_tensor_binary(Session *s, const Node *n, TokenType op, const Value *a,
                                 const Value *b, Value *out) {
@@ -2322,7 +2325,9 @@ static bool python_list(Session *s, const Node *n, int level, int64_t *at, Value
 }
 
 /* a < b < c: each comparison on the previous right operand (read once),
- * stopping at the first false one, whose result is the chain's. */
+ * stopping at the first false one, whose result is the chain's. The last
+ * result is the chain's as it is, never asked for its truth (Python's
+ * `and`): x < y <= t with t a tensor of several elements is that tensor. */
 static bool eval_chain(Session *s, const Node *n, Value *out) {
     Value left, right;
     if (!eval_expression(s, n->kids[0]->left, &left)) return false;
@@ -2335,8 +2340,8 @@ static bool eval_chain(Session *s, const Node *n, Value *out) {
         ok = apply_binary(s, c, c->op, &left, &right, out);
         value_release(&left);
         left = right;
-        bool t;
-        if (ok && (!(ok = truth(s, c, out, &t)) || !t)) break;
+        bool t, last = i == n->num_kids - 1;
+        if (ok && !last && (!(ok = truth(s, c, out, &t)) || !t)) break;
     }
     value_release(&left);
     if (!ok) value_release(out);

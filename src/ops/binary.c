@@ -743,5 +743,6 @@ const AgOpInfo ag_op_pow = {
     .help = "x ** p element-wise, broadcasting",
     .rule = "grad_a = g * b * a^(b-1), grad_b = g * a^b * log(a)", .backward_name = "PowBackward",
     .binary = tensor_pow, .backward = pow_backward, .graph_backward = pow_graph,
-    .flags = AG_OP_METHOD,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
+    .grad_reads = {1 | 2, 1 | 2 | AG_CHECKS_OUTPUT}, /* grad_b reads the result too */
 };

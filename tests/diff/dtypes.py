@@ -17,6 +17,10 @@ is exactly what a .py file means in each. They cover:
 - in-place statements on tensors that do not require grad: += -= *= /=,
   x[i] = v, x[mask] = v, add_ sub_ mul_ zero_ clamp_ fill_, &= |=, through a
   second name or a list holding the tensor (every alias is reported after);
+- in-place statements PyTorch records, on floating intermediates and on
+  floating constants with operands that may require grad: += -= *= /=,
+  x[i] = v, x[mask] op= v, add_ sub_ mul_ div_ and unary methods; a later
+  backward sends gradients through them (or both refuse it);
 - gradients of float64 and float32 leaves through mixed-dtype expressions,
   and `with torch.no_grad(): w -= lr * w.grad` updates, w.grad.zero_(),
   w.grad = None, then another backward;
@@ -617,11 +621,15 @@ class DGen:
             del self.lists[name]
         return ok
 
-    def target(self, grad):
+    def target(self, grad, recorded=False):
         """A name or list item to change in place: not a view (nor viewed),
-        requiring grad or not as asked."""
-        cands = [n for n in self.tensors() + self.list_items()
-                 if eval(n, self.ns).requires_grad == grad and (not grad or eval(n, self.ns).is_leaf)]
+        requiring grad or not as asked; recorded: a floating intermediate,
+        or a floating constant (the op's operand may require grad)."""
+        def fits(t):
+            if recorded:
+                return t.is_floating_point() and (not t.requires_grad or not t.is_leaf)
+            return t.requires_grad == grad and (not grad or t.is_leaf)
+        cands = [n for n in self.tensors() + self.list_items() if fits(eval(n, self.ns))]
         cands = [n for n in cands if '[' in n or not self.views_of(n)]
         cands = [n for n in cands if not any(self.views_of(a) for a in self.aliases(eval(n, self.ns))
                                               if '[' not in a)]
@@ -632,6 +640,8 @@ class DGen:
     def inplace(self, errors_ok):
         rng = self.rng
         grad = errors_ok and rng.random() < 0.1  # PyTorch's refusal of a leaf that requires grad
+        if not grad and rng.random() < 0.4:
+            return self.inplace_recorded(errors_ok)
         t = self.target(grad)
         r = rng.random()
         if r < 0.35:
@@ -665,6 +675,35 @@ class DGen:
             text, tags = f'{t}.{f}({args})', tb + [f]
         obj = self.ns_eval(t)
         reports = self.aliases(obj)
+        return self.try_stmt(Stmt(text, reports, tags + (['alias'] if len(reports) > 1 else [])),
+                             errors_ok)
+
+    def inplace_recorded(self, errors_ok):
+        """An in-place op PyTorch records: on a floating intermediate, or on
+        a floating constant with an operand that may require grad (it then
+        becomes an intermediate): x op= v, x[i] = v, x[i] op= v, add_ sub_
+        mul_ div_, and unary methods."""
+        rng = self.rng
+        t = self.target(False, recorded=True)
+        r = rng.random()
+        b, tb = self.scalar() if rng.random() < 0.3 else self.operand(1)
+        if r < 0.35:
+            op = rng.choice(('+=', '-=', '*=', '/='))
+            text, tags = f'{t} {op} {b}', tb + [f'recorded {op}']
+        elif r < 0.7:
+            v = self.ns_eval(t)
+            if v.dim() == 0:
+                raise Retry('0-d index')
+            idx = rng.choice((str(rng.randrange(v.shape[0])), f'{t} > 0', '-1', '1:', ':'))
+            op = rng.choice(('+=', '-=', '*=')) if rng.random() < 0.3 else '='
+            text = f'{t}[{idx}] {op} {b}'
+            tags = tb + [f"recorded x[{'mask' if '>' in idx else 'i'}] {op} v"]
+        else:
+            f = rng.choice(('add_', 'sub_', 'mul_', 'div_', 'neg_', 'abs_', 'exp_', 'sin_',
+                            'tanh_', 'sigmoid_', 'relu_'))
+            args, tb = ('', []) if f not in ('add_', 'sub_', 'mul_', 'div_') else (b, tb)
+            text, tags = f'{t}.{f}({args})', tb + [f'recorded {f}']
+        reports = self.aliases(self.ns_eval(t))
         return self.try_stmt(Stmt(text, reports, tags + (['alias'] if len(reports) > 1 else [])),
                              errors_ok)
 
