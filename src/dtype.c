@@ -66,7 +66,8 @@ AgDtype ag_result_type(Tensor *const *operands, int n) {
     return r < 0 ? AG_FLOAT64 : (AgDtype)r;
 }
 
-/* A float32 copy of x's values (x float64): an operand as the common type. */
+/* A float32 copy of x's values (x float64, or an integer above 2^24 that
+ * float32 rounds): an operand as the common type. */
 static Tensor *float32_copy(const Tensor *x) {
     Tensor *c = ag_tensor_new_like(x);
     if (!c) return NULL;
@@ -77,8 +78,8 @@ static Tensor *float32_copy(const Tensor *x) {
 
 int ag_common_float32(Tensor *a, Tensor *b, Tensor **ca, Tensor **cb) {
     if (ag_result_type((Tensor *[]){a, b}, 2) != AG_FLOAT32) return 0;
-    if (a->dtype == AG_FLOAT64 && !(*ca = float32_copy(a))) return -1;
-    if (b->dtype == AG_FLOAT64 && !(*cb = float32_copy(b))) {
+    if (a->dtype != AG_FLOAT32 && !(*ca = float32_copy(a))) return -1;
+    if (b->dtype != AG_FLOAT32 && !(*cb = float32_copy(b))) {
         ag_common_release(*ca, a);
         return -1;
     }

@@ -100,8 +100,9 @@ static inline bool ag_dtype_needed(const AgOpInfo *info, Tensor *const *in, int 
 }
 
 /* The operands an element-wise op computes with, in *ca and *cb: a and b,
- * or where their common type is float32 and one is float64 (a 0-d tensor
- * or a Python number beside float32 ones), a float32 copy of that one:
+ * or where their common type is float32 and one is of another type (a
+ * float64 0-d tensor or Python number beside float32 ones, an int64
+ * tensor), a float32 copy of that one:
  * PyTorch's TensorIterator casts every operand to the common type first
  * (x32 + 0.1 adds 0.1's float32, x32 == t64 compares t64's float32). The
  * op records a and b. -1 when a copy cannot be made. ag_common_release

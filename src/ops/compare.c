@@ -204,9 +204,12 @@ static int remainder_graph(Function *self, void *ctx, Tensor *g, Tensor **grads)
     return ag_grad_done(&t);
 }
 
+/* PyTorch's name tells its overloads apart: remainder.Scalar (x % 2) is
+ * RemainderBackward0, remainder.Tensor RemainderBackward1. */
 Tensor *tensor_remainder(Tensor *a, Tensor *b) {
     Tensor *out = broadcast_map(AG_OP_REMAINDER, ag_remainder, a, b);
-    return ag_graph_record(out, AG_OP_REMAINDER, (Tensor *[]){a, b}, 2, NULL, 0);
+    const char *name = b && !b->wrapped_number ? "RemainderBackward1" : "RemainderBackward";
+    return ag_graph_record_named(out, AG_OP_REMAINDER, name, (Tensor *[]){a, b}, 2, NULL, 0);
 }
 
 const AgOpInfo ag_op_remainder = {

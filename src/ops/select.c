@@ -519,5 +519,6 @@ const AgOpInfo ag_op_clamp = {
             "grad_max = g where x > max or max < min (one bound alone: x < min, x > max)",
     .backward_name = "ClampBackward", .call = clamp_call, .backward = clamp_backward,
     .graph_backward = clamp_graph,
-    .flags = AG_OP_METHOD,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
+    .grad_reads = {7, 7, 7}, /* x and the bounds, never the result */
 };
