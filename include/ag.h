@@ -646,6 +646,8 @@ typedef enum AgDtypeRule {
     /* float64 operands give float64 under these (with the default float64) */
     AG_DTYPE_PROMOTE,   /* their result_type (add, relu, reshape, cat) */
     AG_DTYPE_FLOATING,  /* the same, or the default dtype where it is integral (div, exp) */
+    AG_DTYPE_BROADCAST, /* FLOATING of the operands as broadcast: a 0-d one beside one with
+                           dimensions counts as having them (mse_loss broadcasts first) */
     AG_DTYPE_FLOAT_ONLY,/* the first operand's, which must be floating (mean) */
     AG_DTYPE_SUM,       /* int64 for an integral or bool operand, else its own (sum) */
     AG_DTYPE_FIRST,     /* the first operand's: the others are indices or targets (nll_loss) */

@@ -222,6 +222,19 @@ static const char *refusal(int op, const AgOpInfo *info, Tensor *const *in, int 
     return NULL;
 }
 
+/* The result type of operands broadcast together first (PyTorch's
+ * mse_loss: torch.broadcast_tensors, then the op): with one operand of
+ * dimensions, every 0-d one has them too, so no tier is below another. */
+static AgDtype broadcast_result_type(Tensor *const *in, int n) {
+    bool dims = false;
+    for (int i = 0; i < n; i++) dims |= in[i] && in[i]->ndim > 0;
+    if (!dims) return ag_result_type(in, n);
+    AgDtype d = (AgDtype)in[0]->dtype;
+    for (int i = 1; i < n; i++)
+        if (in[i]) d = ag_promote_types(d, (AgDtype)in[i]->dtype);
+    return d;
+}
+
 /* The dtype an op's rule gives its result. */
 static AgDtype rule_result(const AgOpInfo *info, Tensor *const *in, int n) {
     switch ((AgDtypeRule)info->dtype_rule) {
@@ -233,8 +246,10 @@ static AgDtype rule_result(const AgOpInfo *info, Tensor *const *in, int n) {
     case AG_DTYPE_SUM: return ag_dtype_is_floating((AgDtype)in[0]->dtype) ? (AgDtype)in[0]->dtype
                                                                            : AG_INT64;
     case AG_DTYPE_NOT_FIRST: return ag_result_type(in + 1, n - 1);
-    case AG_DTYPE_FLOATING: {
-        AgDtype d = ag_result_type(in, n);
+    case AG_DTYPE_FLOATING:
+    case AG_DTYPE_BROADCAST: {
+        AgDtype d = info->dtype_rule == AG_DTYPE_BROADCAST ? broadcast_result_type(in, n)
+                                                           : ag_result_type(in, n);
         return ag_dtype_is_floating(d) ? d : default_dtype;
     }
     default: return ag_result_type(in, n);

@@ -353,7 +353,7 @@ const AgOpInfo ag_op_mse_loss = {
             "(n: the element count for 'mean', else 1)",
     .backward_name = "MseLossBackward", .call = mse_call, .backward = mse_backward,
     .graph_backward = mse_graph,
-    .dtype_rule = AG_DTYPE_FLOATING,
+    .dtype_rule = AG_DTYPE_BROADCAST,
 };
 
 /* ======================================================================
@@ -404,7 +404,7 @@ const AgOpInfo ag_op_l1_loss = {
     .rule = "grad_input = g / n * sign(input - target) (0 where equal), grad_target = -grad_input",
     .backward_name = "L1LossBackward", .call = l1_call, .backward = l1_backward,
     .graph_backward = l1_graph,
-    .dtype_rule = AG_DTYPE_FLOATING,
+    .dtype_rule = AG_DTYPE_BROADCAST,
 };
 
 /* ======================================================================
@@ -485,7 +485,7 @@ const AgOpInfo ag_op_smooth_l1_loss = {
             "grad_target = the same of target - input",
     .backward_name = "SmoothL1LossBackward", .call = smooth_l1_call, .backward = smooth_l1_backward,
     .graph_backward = smooth_l1_graph,
-    .dtype_rule = AG_DTYPE_FLOATING,
+    .dtype_rule = AG_DTYPE_BROADCAST,
 };
 
 /* ======================================================================
@@ -563,7 +563,7 @@ const AgOpInfo ag_op_huber_loss = {
             "grad_target = the same of target - input",
     .backward_name = "HuberLossBackward", .call = huber_call, .backward = huber_backward,
     .graph_backward = huber_graph,
-    .dtype_rule = AG_DTYPE_FLOATING,
+    .dtype_rule = AG_DTYPE_FLOAT_ONLY,
 };
 
 /* ======================================================================
