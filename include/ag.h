@@ -99,6 +99,11 @@ struct Tensor {
     Tensor *staged_next;
     Tensor *base;                /* the tensor whose elements these are, or NULL (above) */
     struct AgHook *hooks;        /* tensor_register_hook's, in order; NULL: none */
+    /* A copy made where PyTorch makes a view (a transpose, x[:, 0]): the
+     * tensor (its base, retained) whose elements PyTorch's view would share,
+     * else NULL. An in-place write to the copy is refused while something
+     * else holds that tensor, since in PyTorch the write would change it. */
+    Tensor *copy_of;
 };
 
 /* A recorded operation. Lives in the arena until backward (or ag_graph_free)
@@ -539,8 +544,13 @@ Tensor *tensor_select(Tensor *x, int dim, int64_t index);
  * axis of 1), a tensor of integer positions, or a mask (a tensor of 0 and 1
  * over as many axes as it has). Tensors (and integers among them)
  * broadcast together into one block of axes, where they stand when they
- * are adjacent, else first. A copy; the gradient goes back to the indexed
- * elements, added where one is taken twice. */
+ * are adjacent, else first. The gradient goes back to the indexed
+ * elements, added where one is taken twice. A view of x's elements (sharing
+ * them and x's version counter, as PyTorch's basic indexing) where they are
+ * one contiguous run (x[1], x[0, 2:4], x[1:3]: no tensor, mask or step
+ * other than 1 across rows) and x does not require grad or grad mode is
+ * off; else a copy (x[:, 0], x[::2], x[mask], and every x[...] of a tensor
+ * being differentiated: PyTorch's are views there too). */
 typedef enum { AG_INDEX_INT, AG_INDEX_SLICE, AG_INDEX_NEWAXIS, AG_INDEX_TENSOR, AG_INDEX_MASK } AgIndexKind;
 typedef struct {
     AgIndexKind kind;
@@ -550,6 +560,9 @@ typedef struct {
     const Tensor *tensor;         /* TENSOR, MASK */
 } AgIndex;
 Tensor *tensor_index(Tensor *x, const AgIndex *items, int n);
+/* x[items] always as a new tensor (tensor_index may return a view): what
+ * x[i] op= v reads before it writes. */
+Tensor *tensor_index_copy(Tensor *x, const AgIndex *items, int n);
 /* A copy of x with the elements x[items] replaced by values (broadcast to
  * their shape, leading 1s beyond it dropped; where one is indexed twice,
  * the last write stays). Recorded when x or values requires grad

@@ -2982,7 +2982,7 @@ static Status assign_index(Session *s, const Stmt *st, TokenType op) {
     bool was_enabled = ag_set_grad_enabled(ok && in_place_recorded(x));
     if (ok && op != TOK_ERROR) { /* the current elements, op the new value */
         Value cur = value_void();
-        ok = engine_result(s, target, tensor_index(x, ix.items, ix.count), &cur);
+        ok = engine_result(s, target, tensor_index_copy(x, ix.items, ix.count), &cur);
         Node op_node = *target;
         op_node.left = st->target, op_node.right = st->expr;
         ok = ok && apply_binary(s, &op_node, op, &cur, &rhs, &values);

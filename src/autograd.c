@@ -423,7 +423,7 @@ static int rebase_refusal(const Tensor *h, const Tensor *r) {
 
 int ag_rebase_in_place(Tensor *h, Tensor *r) {
     if (!h || !r) return ag_fail("in-place op: tensor is NULL"), -1;
-    if (rebase_refusal(h, r) != 0) return -1;
+    if (rebase_refusal(h, r) != 0 || ag_copy_write_allowed(h) != 0) return -1;
     Function *fn = r->grad_fn, *stop = tensor_has_graph(h) ? h->grad_fn : NULL;
     Tensor *old = take_place(h, fn->checks_versions & 1); /* it reads h (input 0) */
     if (!old) return -1;

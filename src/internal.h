@@ -69,6 +69,13 @@ Tensor *ag_tensor_view(const Tensor *t, int ndim, const int64_t *shape);
 static inline bool ag_exclusive(const Tensor *t) { return t->ref_count == 1 && !t->base; }
 /* Counts an in-place change of t's elements (its version counter's owner's). */
 void ag_bump_version(Tensor *t);
+/* copy (returned) marked as made where PyTorch makes a view of x
+ * (Tensor.copy_of: x's base, or what x is a copy of, retained). */
+Tensor *ag_mark_copy_of(Tensor *copy, const Tensor *x);
+/* 0 when t (or the tensor t shares elements with) may be written in place;
+ * -1 with a message when it is such a copy and another holder can still
+ * see the tensor it came from. Every in-place write asks. */
+int ag_copy_write_allowed(const Tensor *t);
 /* In-place writes on this thread so far (ag_bump_version's): a graph with
  * none since it was recorded needs no version check. */
 extern _Thread_local uint64_t ag_inplace_writes;

@@ -316,7 +316,7 @@ static bool fillable(const Tensor *t, const char *op) {
     if (t->requires_grad && ag_is_grad_enabled())
         return ag_fail("a leaf Variable that requires grad is being used in an in-place "
                        "operation."), false;
-    return true;
+    return ag_copy_write_allowed(t) == 0;
 }
 
 /* ATen's name of an integral dtype in "not implemented for" messages. */

@@ -290,11 +290,32 @@ static void tensor_free(Tensor *t) {
     tensor_release(t->grad);
     while (t->hooks) tensor_remove_hook(t, t->hooks->handle);
     live_tensors--;
-    Tensor *base = t->base;
+    Tensor *base = t->base, *copy_of = t->copy_of;
     size_t size = base ? HEADER_BYTES : block_size(t->numel * (int64_t)sizeof(double));
     live_bytes -= (int64_t)size;
     block_free(t, size);
     if (base) tensor_release(base);
+    tensor_release(copy_of);
+}
+
+/* ======================================================================
+ * Copies where PyTorch has views
+ * ====================================================================== */
+
+Tensor *ag_mark_copy_of(Tensor *copy, const Tensor *x) {
+    if (!copy || !x || copy == x) return copy;
+    Tensor *root = x->base ? x->base : (Tensor *)x;
+    copy->copy_of = tensor_retain(root->copy_of ? root->copy_of : root);
+    return copy;
+}
+
+int ag_copy_write_allowed(const Tensor *t) {
+    const Tensor *owner = t->base ? t->base : t;
+    if (!owner->copy_of || owner->copy_of->ref_count == 1) return 0;
+    return ag_fail("ag's x.T, x[:, j] and x[::2] (and x[i] of a tensor being "
+                   "differentiated) are copies where PyTorch's are views, so this in-place "
+                   "write would not reach the tensor they came from: write into that tensor "
+                   "(x[:, j] = v), or clone() first to change the copy alone"), -1;
 }
 
 void tensor_release(Tensor *t) {
@@ -395,7 +416,7 @@ int tensor_assign(Tensor *t, const Tensor *value) {
     if (ag_is_grad_enabled() && (t->requires_grad || value->requires_grad))
         return ag_fail("ag does not record in-place operations on tensors that require "
                        "grad: write x = x + ... (a new tensor) instead"), -1;
-    if (check_assign_shape(t, value) != 0) return -1;
+    if (check_assign_shape(t, value) != 0 || ag_copy_write_allowed(t) != 0) return -1;
     if (value->data != t->data) {
         bool same = ag_shape_equal(t->ndim, t->shape, value->ndim, value->shape);
         Tensor *b = same ? NULL : ag_broadcast_to(value, t->ndim, t->shape);
@@ -604,6 +625,7 @@ int tensor_write(Tensor *t, const double *data) {
     if (t->requires_grad)
         return ag_fail("in-place write to a tensor that requires grad is not allowed "
                        "(backward may need its values); make a new tensor instead"), -1;
+    if (ag_copy_write_allowed(t) != 0) return -1;
     memcpy(t->data, data, (size_t)t->numel * sizeof(double));
     ag_bump_version(t);
     return 0;

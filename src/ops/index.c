@@ -79,7 +79,7 @@ Tensor *tensor_select(Tensor *x, int dim, int64_t index) {
     SelectCtx *c;
     out = ag_graph_record(out, AG_OP_SELECT, &x, 1, (void **)&c, sizeof *c);
     if (c) *c = (SelectCtx){dim, index};
-    return out;
+    return ag_mark_copy_of(out, x); /* PyTorch's select is a view */
 }
 
 static Tensor *select_call(const AgOpArgs *a) {
@@ -461,10 +461,51 @@ static int index_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     return grads[0] ? 0 : -1;
 }
 
-Tensor *tensor_index(Tensor *x, const AgIndex *items, int n) {
+/* Whether the plan's elements are one contiguous run of x, in order: basic
+ * items only (no tables), each axis of more than one element stepping by
+ * the size of those inside it (x[1], x[0, 2:4], x[1:3] of a matrix; not
+ * x[:, 0] or x[::2]). Those results are views, as PyTorch's are. */
+static bool plan_contiguous(const IndexPlan *p, int64_t numel) {
+    if (p->num_adv > 0 || numel == 0) return false;
+    int64_t inner = 1;
+    for (int d = p->num_dims - 1; d >= 0; d--) {
+        if (p->dims[d].table) return false;
+        if (p->dims[d].size == 1) continue;
+        if (p->dims[d].step != inner) return false;
+        inner *= p->dims[d].size;
+    }
+    return true;
+}
+
+/* x[items] as a view of x's elements from the plan's base offset: it
+ * shares x's elements and version counter (docs/engine.md, "Views"). */
+static Tensor *index_view(Tensor *x, const IndexPlan *p, int64_t numel) {
+    Tensor *v = ag_tensor_view(x, p->ndim, p->shape);
+    if (!v) return NULL;
+    v->data = x->data + p->base;
+    v->numel = numel;
+    void *ctx = NULL; /* the offsets, for index's backward */
+    v = ag_graph_record_named(v, AG_OP_INDEX, p->name, &x, 1, &ctx,
+                              (size_t)numel * sizeof(int64_t));
+    if (ctx) fill_offsets(p, numel, ctx);
+    return v;
+}
+
+/* x[items]: a view where the elements are one contiguous run and no graph
+ * is being recorded through x (a view of a tensor of a graph would make
+ * later in-place writes of x refuse: ag does not regenerate a view's
+ * Function, docs/engine.md), else a copy. */
+static Tensor *index_impl(Tensor *x, const AgIndex *items, int n, bool view_ok) {
     if (!x) return ag_fail("index: argument is NULL");
     IndexPlan p;
     if (plan_index(&p, x, items, n) != 0) return plan_free(&p), NULL;
+    int64_t numel = ag_shape_prod(p.shape, 0, p.ndim);
+    bool may_view = view_ok && (!x->requires_grad || !ag_is_grad_enabled());
+    if (may_view && plan_contiguous(&p, numel)) {
+        Tensor *v = index_view(x, &p, numel);
+        plan_free(&p);
+        return v;
+    }
     Tensor *out = ag_tensor_new(p.ndim, p.shape);
     void *ctx = NULL;
     if (out && x->dtype != AG_FLOAT64) /* recording converts them to the dtype: defined first */
@@ -481,8 +522,17 @@ Tensor *tensor_index(Tensor *x, const AgIndex *items, int n) {
         fill_offsets(&p, out->numel, off);
         for (int64_t k = 0; k < out->numel; k++) out->data[k] = x->data[off[k]];
     }
+    bool pytorch_view = p.num_adv == 0; /* basic items only: a view there */
     plan_free(&p);
-    return out;
+    return view_ok && pytorch_view ? ag_mark_copy_of(out, x) : out;
+}
+
+Tensor *tensor_index(Tensor *x, const AgIndex *items, int n) {
+    return index_impl(x, items, n, true);
+}
+
+Tensor *tensor_index_copy(Tensor *x, const AgIndex *items, int n) {
+    return index_impl(x, items, n, false);
 }
 
 const AgOpInfo ag_op_index = {

@@ -78,7 +78,7 @@ static Tensor *permute_record(Tensor *x, int op, const int *perm) {
     PermuteCtx *c;
     Tensor *out = ag_graph_record(permuted(x, perm), op, &x, 1, (void **)&c, sizeof *c);
     if (c) memcpy(c->perm, perm, sizeof c->perm);
-    return out;
+    return ag_mark_copy_of(out, x); /* PyTorch's permute and transpose are views */
 }
 
 /* The identity permutation of n axes. */

@@ -254,6 +254,47 @@ static void test_index_put(void) {
     tensor_release(x), tensor_release(v), tensor_release(i), tensor_release(three);
 }
 
+/* Contiguous basic indexing of a tensor not being differentiated is a view
+ * (PyTorch's): it shares x's elements and version; anything else copies. */
+static void test_index_views(void) {
+    Tensor *x = arange24(false), *w = arange24(true), *seven = tensor_scalar(7);
+    Tensor *row = tensor_index(x, (AgIndex[]){INT(1), INT(2)}, 2);
+    Tensor *rows = tensor_index(x, (AgIndex[]){SLICE(0, 1, 1), SLICE(1, 3, 1)}, 2);
+    Tensor *col = tensor_index(x, (AgIndex[]){ALL, ALL, INT(0)}, 3);
+    Tensor *of_w = tensor_index(w, (AgIndex[]){INT(1)}, 1);
+    CHECK(row && row->base == x && row->data == x->data + 20 && row->numel == 4,
+          "x[1, 2] is a view of x's elements 20..23");
+    CHECK(rows && rows->base == x && rows->data == x->data + 4 && rows->numel == 8,
+          "x[0:1, 1:3] is a view of x's elements 4..11");
+    CHECK(col && !col->base && col->data[1] == 4, "x[:, :, 0] is a copy");
+    CHECK(of_w && !of_w->base && of_w->grad_fn, "w[1] of a w that requires grad: a copy, recorded");
+    uint32_t before = x->version;
+    CHECK(row && tensor_assign(row, seven) == 0 && x->data[21] == 7 && x->version == before + 1,
+          "a write through the view writes x and moves x's version");
+    Tensor *again = tensor_index_copy(x, (AgIndex[]){INT(1), INT(2)}, 2);
+    CHECK(again && !again->base && again->data[0] == 7, "tensor_index_copy copies");
+    bool was = ag_set_grad_enabled(false);
+    Tensor *quiet = tensor_index(w, (AgIndex[]){INT(0)}, 1);
+    ag_set_grad_enabled(was);
+    CHECK(quiet && quiet->base == w && !quiet->requires_grad, "under no_grad, w[0] is a view");
+    /* copies where PyTorch has views: writing one is refused while the
+     * tensor it came from is held elsewhere, allowed once it is not */
+    Tensor *x0 = tensor_index(x, (AgIndex[]){INT(0)}, 1), *xt = tensor_t(x0);
+    CHECK(xt && xt->copy_of == x, "x[0].t() is marked as a copy of x (x[0]'s base)");
+    CHECK(col && col->copy_of == x, "x[:, :, 0] is marked as a copy of x");
+    CHECK(col && tensor_assign(col, seven) != 0 && strstr(ag_error(), "are copies where "
+                                                                     "PyTorch's are views"),
+          "a write into x[:, :, 0] is refused while x is held: %s", ag_error());
+    CHECK(of_w && tensor_write(of_w, (double[8]){0}) != 0, "so is tensor_write into w[1]'s copy");
+    tensor_release(quiet), tensor_release(again), tensor_release(row), tensor_release(rows);
+    tensor_release(of_w), tensor_release(xt), tensor_release(x0);
+    tensor_release(x), tensor_release(w);
+    CHECK(col && tensor_assign(col, seven) == 0 && col->data[5] == 7,
+          "once only the copy holds x, the write goes ahead");
+    tensor_release(col), tensor_release(seven);
+    ag_graph_free();
+}
+
 /* index_put recorded: x with v written at x[items], squared so that the
  * create_graph pass has a second derivative to check. */
 typedef struct {
@@ -380,6 +421,7 @@ void test_index(void) {
     test_names();
     test_index_put();
     test_index_put_gradients();
+    test_index_views();
     test_index_put_recorded();
     test_errors_index();
     test_cross_entropy_by_index();
