@@ -104,6 +104,7 @@ struct Tensor {
      * else NULL. An in-place write to the copy is refused while something
      * else holds that tensor, since in PyTorch the write would change it. */
     Tensor *copy_of;
+    uint32_t copy_version;       /* copy_of's version when the copy was made */
 };
 
 /* A recorded operation. Lives in the arena until backward (or ag_graph_free)
@@ -179,6 +180,10 @@ int tensor_write(Tensor *t, const double *data);
 /* t's version counter: the in-place changes made to its elements through
  * it or through a tensor sharing its counter (PyTorch's x._version). */
 uint32_t tensor_version(const Tensor *t);
+/* Whether t is a copy made where PyTorch makes a view (t->copy_of) whose
+ * source has changed in place since: PyTorch's view would show the change,
+ * t does not (the shell refuses to read it). */
+bool tensor_copy_is_stale(const Tensor *t);
 /* Writes value, broadcast to t's shape, into t's elements in place
  * (PyTorch's t.copy_(value)) and bumps t's version: every tensor sharing
  * t's data sees the new values. Refused (-1, with PyTorch's message where

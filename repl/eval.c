@@ -368,6 +368,16 @@ static bool builtin_value(const Builtin *b, Value *out) {
     return true;
 }
 
+/* A name holding a copy (x.T, x[:, j]) of a tensor changed in place since:
+ * PyTorch's view would show the change. */
+static bool stale_copy(Session *s, const Node *n) {
+    return session_fail(s, n->line, n->col, "%s'%.*s' is a copy of a tensor's elements (ag's "
+                        "x.T and x[:, j] are copies where PyTorch's are views) and that tensor "
+                        "has changed in place since, which PyTorch's view would show: take it "
+                        "again after the change", s->python ? "RuntimeError: " : "",
+                        name_len(n), n->as.text.text);
+}
+
 static bool eval_name(Session *s, const Node *n, Value *out) {
     const char *name = n->as.text.text;
     size_t len = n->as.text.length;
@@ -390,6 +400,8 @@ static bool eval_name(Session *s, const Node *n, Value *out) {
     if (v && m.global && s->isolated && v->kind == VAL_TENSOR && v->as.tensor->requires_grad)
         /* inside grad/gradcheck only the arguments are differentiated */
         return engine_result(s, n, tensor_detach(v->as.tensor), out);
+    if (v && v->kind == VAL_TENSOR && v->as.tensor->copy_of && tensor_copy_is_stale(v->as.tensor))
+        return stale_copy(s, n);
     if (v && !s->python && v->kind == VAL_FUNCTION)
         return session_fail(s, n->line, n->col, "'%.*s' is a function: call it, as in %.*s(...)",
                             name_len(n), name, name_len(n), name);

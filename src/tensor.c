@@ -306,7 +306,13 @@ Tensor *ag_mark_copy_of(Tensor *copy, const Tensor *x) {
     if (!copy || !x || copy == x) return copy;
     Tensor *root = x->base ? x->base : (Tensor *)x;
     copy->copy_of = tensor_retain(root->copy_of ? root->copy_of : root);
+    copy->copy_version = tensor_version(copy->copy_of);
     return copy;
+}
+
+bool tensor_copy_is_stale(const Tensor *t) {
+    const Tensor *owner = t && t->base ? t->base : t;
+    return owner && owner->copy_of && tensor_version(owner->copy_of) != owner->copy_version;
 }
 
 int ag_copy_write_allowed(const Tensor *t) {
