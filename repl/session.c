@@ -193,16 +193,23 @@ void session_set_python(Session *s, bool python) {
 
 void session_report(Session *s, const char *source, bool interactive, const char *line, size_t len) {
     fflush(s->out);
+    FILE *err = s->report_err ? s->report_err : s->err;
     if (!interactive) {
-        fprintf(s->err, "%s:%d:%d: error: %s\n", source, s->error_line, s->error_col, s->error);
+        fprintf(err, "%s:%d:%d: error: %s\n", source, s->error_line, s->error_col, s->error);
         return;
     }
     bool printable = line != NULL;
     for (size_t i = 0; line && i < len; i++)
         if ((unsigned char)line[i] < 32 || (unsigned char)line[i] >= 127) printable = false;
     if (printable && s->error_col > 0 && (size_t)s->error_col <= len + 1 && len < 200)
-        fprintf(s->err, "  %.*s\n  %*s^\n", (int)len, line, s->error_col - 1, "");
-    fprintf(s->err, "error: %s\n", s->error);
+        fprintf(err, "  %.*s\n  %*s^\n", (int)len, line, s->error_col - 1, "");
+    fprintf(err, "error: %s\n", s->error);
+}
+
+bool session_display(Session *s, const char *mime, const char *data, size_t len) {
+    if (!s->display) return false;
+    s->display(s, mime, data, len);
+    return true;
 }
 
 const char *session_engine_prefix(const Session *s, const char *message) {

@@ -1,0 +1,42 @@
+# ag --kernel's frames (repl/kernel.c; docs/language.md "Jupyter
+# notebooks"): each request as the Python side writes it, each answer shown
+# with its NUL separators as '|'. The expected answers are the protocol's,
+# written by hand: a cell's last value is its result, earlier ones print
+# where they come in the .ag dialect and are dropped in the .py one, an
+# error stops the cell and leaves the session, completions and :help.
+request() { # KIND TEXT [CURSOR]
+    printf '%s %d%s\n%s' "$1" "$(printf '%s' "$2" | wc -c)" "${3:+ $3}" "$2"
+}
+{
+    request execute 'x = tensor([1., 2.], grad)
+y = sum(x * x)
+y'
+    request execute 'backward(y)'
+    request execute 'print(1)
+3
+print(2)
+4'
+    request execute 'a = 1
+z = q + 1
+b = 2'
+    request execute 'a
+b'
+    request execute ':load no/such/file.ag'
+    request execute 'for i in range(2):
+    print(i)
+i'
+    request complete 'x + ta' 6
+    request inspect 'y = relu(x)' 6
+    request inspect 'y = nothing_here(x)' 6
+    request execute '%python
+import torch
+t = torch.tensor([1.0, 2.0])
+t * 2
+t.sum()'
+    request execute 't
+u = 1'
+    request execute 'print(nope)'
+    request execute 'def f(:
+    pass'
+} | $AG --kernel | tr '\0' '|'
+echo "(exit status $?)"
