@@ -2594,15 +2594,14 @@ static STATEMENT_HANDLER Status exec_expr(Session *s, const Stmt *st) {
     bool call = st->expr && st->expr->kind == NODE_CALL;
     if (!(call ? eval_statement_call(s, st->expr, &v) : eval_expression(s, st->expr, &v)))
         return EXEC_ERROR;
-    if (!s->quiet && s->show_result && v.kind != VAL_VOID && !(s->python && v.kind == VAL_NONE)) {
-        if (!s->python && !stacked(s, st->expr, &v)) return EXEC_ERROR;
-        s->show_result(s, &v); /* a notebook cell's: ag --kernel shows it */
-    } else if (!s->quiet && s->python && s->interactive && v.kind != VAL_NONE) {
-        session_print_value(s, &v); /* Python's REPL shows the repr, None aside */
-    } else if (!s->quiet && !s->python) {
-        if (!stacked(s, st->expr, &v)) return EXEC_ERROR; /* [x, 2*x] prints as its stack */
-        session_print_value(s, &v);
-    }
+    if (!s->quiet && !s->python && !stacked(s, st->expr, &v))
+        return EXEC_ERROR; /* [x, 2*x] prints as its stack */
+    /* Python's REPL shows the repr (None aside) of the prompt's own
+     * statements, not of a module being imported (it runs in a frame); the
+     * .ag dialect prints every value. */
+    bool show = !s->quiet && (!s->python || (s->interactive && !s->frame && v.kind != VAL_NONE));
+    /* a notebook cell's value goes to ag --kernel, which shows the last one */
+    if (show && !(s->show_result && s->show_result(s, &v))) session_print_value(s, &v);
     value_release(&v);
     return EXEC_OK;
 }

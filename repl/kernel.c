@@ -103,8 +103,11 @@ static void kernel_display(Session *s, const char *mime, const char *data, size_
     send_frame(k, "display", mime, data, len);
 }
 
-static void kernel_show_result(Session *s, const Value *v) {
+/* Holds the value of a cell's own statement (not a :load's or an
+ * import's) until what comes next tells whether it is the cell's last. */
+static bool kernel_show_result(Session *s, const Value *v) {
     Kernel *k = s->notebook;
+    if (v->kind == VAL_VOID || s->source_name != run_cell_name || s->frame) return false;
     fflush(s->out);
     settle_result(k);
     k->result.len = 0;
@@ -112,6 +115,7 @@ static void kernel_show_result(Session *s, const Value *v) {
     strbuf_append(&k->result, "\n");
     k->has_result = true;
     k->result_statement = s->statements;
+    return true;
 }
 
 /* ======================================================================

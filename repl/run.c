@@ -397,8 +397,10 @@ static void without_commands(const char *text, size_t len, StrBuf *out) {
     }
 }
 
+const char run_cell_name[] = "<cell>";
+
 bool run_cell(Session *s, const char *text, size_t len) {
-    Source src = {.name = "<cell>", .text = text, .text_len = len, .show_line = true};
+    Source src = {.name = run_cell_name, .text = text, .text_len = len, .show_line = true};
     if (s->python) {
         StrBuf code;
         strbuf_init(&code);

@@ -38,6 +38,9 @@ bool run_source(Session *s, Source *src);
  * dialect the whole cell is parsed first, as Python compiles it, so a
  * syntax error anywhere runs none of it. */
 bool run_cell(Session *s, const char *text, size_t len);
+/* The name run_cell gives its source ("<cell>"): s->source_name is this
+ * pointer while a cell's own statements run (not a :load's or import's). */
+extern const char run_cell_name[];
 
 typedef enum { RUN_OK, RUN_FAILED, RUN_CANNOT_OPEN } RunStatus;
 /* Runs a file by name ("-": stdin), for :load and ./ag FILE. RUN_FAILED:

@@ -73,9 +73,11 @@ typedef struct Session Session;
  * instead of printing text or writing a file; when NULL (the terminal, a
  * script), do what it does there. */
 typedef void (*DisplayFn)(Session *s, const char *mime, const char *data, size_t len);
-/* A statement's value at the top of a notebook cell, for ag --kernel to
- * show (the last one as the cell's result); NULL: printed as usual. */
-typedef void (*ShowResultFn)(Session *s, const Value *v);
+/* A statement's value to show (an expression statement's, at the top
+ * level): ag --kernel takes those of a notebook cell's own statements
+ * (the last is the cell's result) and returns true; false, or a NULL
+ * hook: printed as usual. */
+typedef bool (*ShowResultFn)(Session *s, const Value *v);
 /* Calls a function value (a UserFunc or a builtin) with args (n, borrowed):
  * the evaluator's, handed to builtins (sorted's key, max's key). */
 typedef bool (*CallValueFn)(Session *s, int line, int col, const Value *fn, const Value *args,

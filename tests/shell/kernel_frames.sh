@@ -40,3 +40,19 @@ u = 1'
     pass'
 } | $AG --kernel | tr '\0' '|'
 echo "(exit status $?)"
+# A cell's own statements give its result; a module it imports, or a file
+# it :loads, does not (a .py module's top-level values are not shown).
+dir=$(mktemp -d "${TMPDIR:-/tmp}/ag-kernel.XXXXXX")
+printf '"""the engine"""\nx = 1\nx + 41\n' >"$dir/engine.py"
+printf 'y = 2\ny * 3\n' >"$dir/part.ag"
+(cd "$dir" && {
+    request execute '%python
+import engine'
+    request execute 'engine.x'
+    request execute '%ag
+:load part.ag'
+    request execute ':load part.ag
+y + 1'
+} | $AG --kernel)
+echo "(exit status $?)"
+rm -r "$dir"
