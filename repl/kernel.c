@@ -31,7 +31,6 @@
 #include "kernel.h"
 
 #include <ctype.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -146,9 +145,12 @@ static void send_error(Kernel *k, const char *report, size_t report_len) {
 
 /* The first line of text that holds code (not blank, not a comment), or NULL. */
 static char *first_code_line(char *text) {
-    for (char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+    for (char *line = text; *line;) {
         const char *p = line + strspn(line, " \t\r");
         if (*p != '\n' && *p != '#' && *p != '\0') return line;
+        char *next = strchr(line, '\n');
+        if (!next) break;
+        line = next + 1;
     }
     return NULL;
 }
@@ -175,6 +177,18 @@ static void choose_dialect(Kernel *k, char *code) {
     k->dialect_decided = true;
 }
 
+/* The value held last is the cell's result when nothing came after it:
+ * in the .py dialect, when it is the last statement's. */
+static void send_result(Kernel *k) {
+    if (!k->has_result || (k->s->python && k->result_statement != k->s->statements)) {
+        settle_result(k);
+        return;
+    }
+    k->result.len -= k->result.len > 0 && k->result.data[k->result.len - 1] == '\n';
+    send_frame(k, "result", NULL, k->result.data, k->result.len);
+    k->has_result = false;
+}
+
 static void execute(Kernel *k, char *code, size_t len) {
     Session *s = k->s;
     choose_dialect(k, code);
@@ -195,14 +209,8 @@ static void execute(Kernel *k, char *code, size_t len) {
         fputs("note: :quit does nothing in a notebook: restart or shut down the kernel\n", s->err);
         fflush(s->err);
     }
-    bool last = !s->python || k->result_statement == s->statements;
-    if (ok && k->has_result && last) {
-        k->result.len -= k->result.len > 0 && k->result.data[k->result.len - 1] == '\n';
-        send_frame(k, "result", NULL, k->result.data, k->result.len);
-        k->has_result = false;
-    } else {
-        settle_result(k);
-    }
+    if (ok) send_result(k);
+    else settle_result(k);
     if (!ok) send_error(k, report ? report : "", report ? report_len : 0);
     free(report);
     send_text(k, "done", ok ? "ok" : "error");
@@ -214,7 +222,7 @@ static void execute(Kernel *k, char *code, size_t len) {
 
 static bool is_name_byte(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
-/* Whether names[0..count) (one a line in sb) holds name already. */
+/* Whether the names in sb (one a line) hold name already. */
 static bool listed(const StrBuf *sb, const char *name) {
     size_t n = strlen(name);
     for (const char *p = sb->data; p < sb->data + sb->len; p = strchr(p, '\n') + 1)
@@ -311,20 +319,6 @@ static bool read_request(char *kind, size_t *cursor, StrBuf *payload, bool *malf
     return !*malformed;
 }
 
-static void on_sigint(int sig) {
-    (void)sig;
-    session_interrupted = 1;
-}
-
-static void install_sigint(void) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sa.sa_flags = SA_RESTART; /* a write to the pipe must not fail for it */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-}
-
 int kernel_main(Session *s) {
     Kernel k = {.s = s, .proto = stdout};
     strbuf_init(&k.result);
@@ -342,7 +336,7 @@ int kernel_main(Session *s) {
     s->notebook = &k;
     s->display = kernel_display;
     s->show_result = kernel_show_result;
-    install_sigint();
+    session_catch_sigint(); /* Jupyter's interrupt */
     ag_set_interrupt_flag(&session_interrupted); /* stops backward between Functions */
     char kind[16];
     size_t cursor;

@@ -17,6 +17,23 @@
 
 volatile sig_atomic_t session_interrupted;
 
+/* SA_RESTART: a Ctrl-C during a write to the terminal (or to the kernel's
+ * pipe) must not fail the write (stdio would drop the output and keep an
+ * error); waiting for input is pselect's, which a signal always interrupts. */
+static void on_sigint(int sig) {
+    (void)sig;
+    session_interrupted = 1;
+}
+
+void session_catch_sigint(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
+
 /* Envs made between two passes of the collector: a young pass costs what
  * was made since the last, so it may run often. While young passes free
  * little (a micrograd step's graph is alive when a pass comes in the middle
