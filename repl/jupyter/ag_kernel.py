@@ -13,7 +13,6 @@ import os
 import select
 import signal
 import subprocess
-import sys
 
 from ipykernel.kernelbase import Kernel
 
@@ -25,16 +24,13 @@ class AgExited(Exception):
 
 
 class AgProcess:
-    """One `ag --kernel`, its pipes, and frame reading that survives a
-    KeyboardInterrupt at any point (Jupyter's interrupt, raised by
-    ipykernel in whatever this process is doing)."""
+    """One `ag --kernel`, its pipes, and the reading of its frames."""
 
     def __init__(self, program):
         self.proc = subprocess.Popen([program, "--kernel"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, bufsize=0)
         self.fd = self.proc.stdout.fileno()
         self.buffer = b""
-        self.interrupted = False
 
     def send(self, kind, data, arg=None):
         header = "%s %d%s\n" % (kind, len(data), "" if arg is None else " %d" % arg)
@@ -42,23 +38,17 @@ class AgProcess:
         self.proc.stdin.flush()
 
     def _fill(self):
-        """Reads more bytes into the buffer; a KeyboardInterrupt is passed
-        on to ag as SIGINT (it stops the cell and answers as usual)."""
-        while True:
-            try:
-                chunk = os.read(self.fd, 1 << 16)
-            except KeyboardInterrupt:
-                self.interrupt()
-                continue
-            except InterruptedError:
-                continue
-            if not chunk:
-                raise AgExited()
-            self.buffer += chunk
-            return
+        """Reads more bytes into the buffer (a signal's EINTR is retried:
+        PEP 475)."""
+        chunk = os.read(self.fd, 1 << 16)
+        if not chunk:
+            raise AgExited()
+        self.buffer += chunk
 
     def interrupt(self):
-        self.interrupted = True
+        """Jupyter's interrupt, passed on: ag stops the cell and answers as
+        usual. (Jupyter signals the kernel's process group, which holds ag
+        too; a second SIGINT only sets ag's flag again.)"""
         try:
             self.proc.send_signal(signal.SIGINT)
         except OSError:
@@ -66,13 +56,7 @@ class AgProcess:
 
     def ready(self, timeout):
         """Whether a frame's bytes are waiting (or come within timeout)."""
-        if self.buffer:
-            return True
-        try:
-            return bool(select.select([self.fd], [], [], timeout)[0])
-        except (KeyboardInterrupt, InterruptedError):
-            self.interrupt()
-            return True
+        return bool(self.buffer) or bool(select.select([self.fd], [], [], timeout)[0])
 
     def frame(self):
         """The next frame: (kind, argument words, payload bytes)."""
@@ -120,12 +104,17 @@ class AgKernel(Kernel):
 
     def do_execute(self, code, silent, store_history=True, user_expressions=None,
                    allow_stdin=False):
-        self.ag.interrupted = False
+        # ipykernel turns SIGINT into a KeyboardInterrupt during a request,
+        # which could land between two frames and lose ag's answer: here
+        # SIGINT is only passed on to ag, which ends the cell itself.
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: self.ag.interrupt())
         try:
             self.ag.send("execute", code.encode())
             return self._answer(silent)
         except (AgExited, BrokenPipeError):
             return self._restart(silent)
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
     def _answer(self, silent):
         """Turns ag's frames for one cell into Jupyter messages. Text is

@@ -55,6 +55,12 @@ def main():
         status, outputs, _ = run(kc, "i > 1000")
         check(status == "ok" and outputs and outputs[0][1]["data"]["text/plain"] == "True",
               "the session is kept: the loop's variable is there", outputs)
+        status, outputs, _ = run(kc, "j = 0\nwhile True { j = j + 1; if j % 100 == 0 { print(j) } }",
+                                 interrupt_after=1.0, km=km)
+        check(status == "error" and outputs[-1][0] == "error" and
+              any(k == "stream" for k, _ in outputs),
+              "interrupt stops a loop while it prints; its lines came first",
+              [k for k, _ in outputs][-3:])
         status, outputs, _ = run(kc, "y = 2 * i\ny / i")
         check(outputs and outputs[0][1]["data"]["text/plain"] == "tensor(2.)",
               "and cells run as before", outputs)
