@@ -161,6 +161,25 @@ static bool starts_word(const char *line, const char *word) {
                                            line[n] == '\r' || line[n] == '\0');
 }
 
+/* IPython's own lines in a notebook written for it (%matplotlib inline,
+ * !pip install ...: a % or ! at the margin, then a name or a command) are
+ * neither Python nor ag: blanked (the line numbers kept), with a note. */
+static void skip_ipython_lines(Kernel *k, char *code) {
+    int number = 1;
+    for (char *line = code; *line; number++) {
+        size_t n = strcspn(line, "\n");
+        bool magic = line[0] == '%' && (isalpha((unsigned char)line[1]) || line[1] == '%');
+        bool shell = line[0] == '!' && line[1] != '=' && line[1] != '\0' && line[1] != '\n';
+        if (magic || shell) {
+            fprintf(k->s->err, "note: line %d, '%.*s%s', is IPython's: skipped\n", number,
+                    (int)(n > 40 ? 40 : n), line, n > 40 ? "..." : "");
+            memset(line, ' ', n);
+        }
+        if (!line[n]) break;
+        line += n + 1;
+    }
+}
+
 /* The dialect: a cell that starts with %python or %ag switches to it (the
  * line is then blanked); otherwise the first cell with code decides, .py
  * when it starts with import or from (a Python notebook), .ag otherwise. */
@@ -171,10 +190,12 @@ static void choose_dialect(Kernel *k, char *code) {
     if (python || ag) {
         session_set_python(k->s, python);
         memset(line, ' ', strcspn(line, "\n"));
-    } else if (!k->dialect_decided) {
-        session_set_python(k->s, starts_word(line, "import") || starts_word(line, "from"));
     }
-    k->dialect_decided = true;
+    skip_ipython_lines(k, code);
+    line = first_code_line(code);
+    if (!k->dialect_decided && !python && !ag && line)
+        session_set_python(k->s, starts_word(line, "import") || starts_word(line, "from"));
+    k->dialect_decided = k->dialect_decided || python || ag || line;
 }
 
 /* The value held last is the cell's result when nothing came after it:

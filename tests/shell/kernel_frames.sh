@@ -56,3 +56,14 @@ y + 1'
 } | $AG --kernel)
 echo "(exit status $?)"
 rm -r "$dir"
+# IPython's own lines are skipped with a note, before the first cell decides
+# the dialect: this notebook is Python's (a list's repr, 1 not tensor(1.)).
+{
+    request execute '%matplotlib inline
+!pip install torch
+import torch
+[1, 2] + [3]'
+    request execute 'x = 1
+x'
+} | $AG --kernel
+echo "(exit status $?)"
