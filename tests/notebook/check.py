@@ -3,7 +3,9 @@
 usage: check.py EXECUTED_DIR NOTEBOOK...
 
 For each notebook (the committed one, and EXECUTED_DIR/its name, run afresh):
-  * a cell tagged raises-exception ends in one error; no other cell has one;
+  * a cell tagged raises-exception ends in one error (whose "NAME: VALUE"
+    holds the cell's metadata expect_error, when it has one); no other
+    cell has an error; some cells have results;
   * every picture (image/svg+xml) parses as XML with an <svg> root, and a
     cell that starts with plot( shows one;
   * the fresh run's outputs are the committed ones (text, pictures, errors),
@@ -76,6 +78,9 @@ def stdout_of(cell):
 
 def check_cells(name, fresh, committed):
     cells = [c for c in fresh.cells if c.cell_type == "code"]
+    results = [o.data.get("text/plain", "") for c in cells for o in c.outputs
+               if o.output_type == "execute_result"]
+    check(results, "%s: cells have results (Out[n]), as text" % name)
     before = [c for c in committed.cells if c.cell_type == "code"]
     check(len(cells) == len(before), "%s: the same cells" % name)
     for i, (cell, old) in enumerate(zip(cells, before)):
@@ -86,6 +91,12 @@ def check_cells(name, fresh, committed):
             continue
         if "raises-exception" in tags(cell):
             check(len(errors) == 1, where + ": stops with an error")
+            expected = cell.metadata.get("expect_error")
+            if expected and errors:
+                got = "%s: %s" % (errors[0].ename, errors[0].evalue)
+                check(expected in got, where + ": the error says '%s'" % expected, )
+                if expected not in got:
+                    print("  it says:", got)
         else:
             check(not errors, where + ": no error" + (": %s" % errors[0].evalue if errors else ""))
         for svg in pictures(cell):
