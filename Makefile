@@ -8,6 +8,11 @@
 #                   and the README's build commands
 #   make test T=NAME  one engine group, golden file or Python golden by name
 #   make install    the header, the library and the shell under PREFIX
+#   make install-kernel  the Jupyter kernel 'ag' (needs python3-ipykernel): for
+#                   this user, running this checkout's ./ag; with PREFIX=DIR,
+#                   in DIR/share/jupyter after make install
+#   make test-notebook   examples/notebooks/ run by the kernel through Jupyter
+#                   (python3-ipykernel, python3-nbconvert; chromium if present)
 #   make asan       the tests under AddressSanitizer + UBSan
 #   make valgrind   the tests under valgrind (apt-get install valgrind)
 #   make difftest   ag against PyTorch on random programs (DIFF_SEED=, DIFF_COUNT=, DIFF_DTYPES=, DIFF_GRADGRAD=;
@@ -113,6 +118,7 @@ PYFORMAT_TEST := $(BUILD)/test_pyformat
 PTY_TEST := $(BUILD)/pty_test
 TRANSCRIPT := $(BUILD)/transcript
 
+.PHONY: install-kernel test-notebook
 .PHONY: all lib shell ag run install test test-binaries test-readme check asan valgrind bench \
         bench-compare bench-micrograd difftest fuzz matrix clean
 
@@ -245,6 +251,25 @@ install: $(LIB) $(AG)
 	cp include/ag.h "$(DESTDIR)$(PREFIX)/include/"
 	cp $(LIB) "$(DESTDIR)$(PREFIX)/lib/"
 	cp $(AG) "$(DESTDIR)$(PREFIX)/bin/"
+
+# ---- Jupyter (optional: apt-get install python3-ipykernel python3-nbconvert) ----
+# The kernel is repl/jupyter/ag_kernel.py over `ag --kernel` (docs/language.md,
+# "Jupyter notebooks"); install.py writes its kernelspec. Without PREFIX on
+# the command line: the user's Jupyter directory, running this checkout's ./ag.
+JUPYTER_PYTHON ?= $(firstword $(foreach p,python3 /usr/bin/python3,\
+                    $(shell $(p) -c 'import ipykernel' 2>/dev/null && echo $(p))))
+ifeq ($(filter command line environment,$(origin PREFIX)),)
+install-kernel: ag
+	@$(if $(JUPYTER_PYTHON),,echo "make install-kernel needs Python's ipykernel: apt-get install python3-ipykernel (or pip install ipykernel)"; exit 1)
+	@$(JUPYTER_PYTHON) repl/jupyter/install.py $(CURDIR)/ag
+else
+install-kernel: install
+	@$(if $(JUPYTER_PYTHON),,echo "make install-kernel needs Python's ipykernel: apt-get install python3-ipykernel (or pip install ipykernel)"; exit 1)
+	@$(JUPYTER_PYTHON) repl/jupyter/install.py $(PREFIX)/bin/ag --prefix $(PREFIX)
+endif
+
+test-notebook: ag
+	@JUPYTER_PYTHON=$(JUPYTER_PYTHON) sh tests/notebook/run.sh ./ag
 
 asan:
 	@$(MAKE) --no-print-directory MODE=asan check

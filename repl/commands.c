@@ -546,3 +546,23 @@ bool command_run(Session *s, const char *line, size_t len, const char *source_na
     }
     return ok;
 }
+
+/* Names for tab completion: keywords, builtins, variables, then commands
+ * (written ":name" into a buffer that lives until the next call). */
+const char *command_completion_name(void *ctx, int i) {
+    static char command[32];
+    Session *s = ctx;
+    int nk = 0, nb, nc;
+    while (scan_keywords[nk]) nk++;
+    if (i < nk) return scan_keywords[i];
+    i -= nk;
+    const Builtin *b = builtin_list(&nb);
+    if (i < nb) return b[i].name;
+    i -= nb;
+    if (i < s->num_vars) return s->vars[i].name;
+    i -= s->num_vars;
+    const CommandInfo *c = command_list(&nc);
+    if (i >= nc) return NULL;
+    snprintf(command, sizeof command, ":%s", c[i].name);
+    return command;
+}

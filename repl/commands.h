@@ -26,5 +26,9 @@ bool command_run(Session *s, const char *line, size_t len, const char *source_na
                  int source_line, bool interactive, LoadFn load);
 /* The commands, for :help and completion. */
 const CommandInfo *command_list(int *count);
+/* The i-th name to complete (ctx: the Session): keywords, builtins,
+ * variables, then the commands as ":name"; NULL past the last. The
+ * command's text lives until the next call. */
+const char *command_completion_name(void *ctx, int i);
 
 #endif

@@ -299,7 +299,7 @@ static bool bind_name(Session *s, const Node *n, Value v) {
         return true;
     }
     if (!session_bind(s, n->as.text.text, n->as.text.length, v, n->line, n->col)) return false;
-    if (s->interactive && builtin_find(n->as.text.text, n->as.text.length))
+    if (s->interactive && !s->python && builtin_find(n->as.text.text, n->as.text.length))
         fflush(s->out), fprintf(s->err, "note: '%.*s' now hides the builtin %.*s() until :reset; torch.%.*s(...) "
                 "still calls it\n", name_len(n), n->as.text.text, name_len(n), n->as.text.text,
                 name_len(n), n->as.text.text);
@@ -2611,12 +2611,14 @@ static STATEMENT_HANDLER Status exec_expr(Session *s, const Stmt *st) {
     bool call = st->expr && st->expr->kind == NODE_CALL;
     if (!(call ? eval_statement_call(s, st->expr, &v) : eval_expression(s, st->expr, &v)))
         return EXEC_ERROR;
-    if (!s->quiet && s->python && s->interactive && v.kind != VAL_NONE) {
-        session_print_value(s, &v); /* Python's REPL shows the repr, None aside */
-    } else if (!s->quiet && !s->python) {
-        if (!stacked(s, st->expr, &v)) return EXEC_ERROR; /* [x, 2*x] prints as its stack */
-        session_print_value(s, &v);
-    }
+    if (!s->quiet && !s->python && !stacked(s, st->expr, &v))
+        return EXEC_ERROR; /* [x, 2*x] prints as its stack */
+    /* Python's REPL shows the repr (None aside) of the prompt's own
+     * statements, not of a module being imported (it runs in a frame); the
+     * .ag dialect prints every value. */
+    bool show = !s->quiet && (!s->python || (s->interactive && !s->frame && v.kind != VAL_NONE));
+    /* a notebook cell's value goes to ag --kernel, which shows the last one */
+    if (show && !(s->show_result && s->show_result(s, &v))) session_print_value(s, &v);
     value_release(&v);
     return EXEC_OK;
 }

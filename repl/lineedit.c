@@ -18,24 +18,6 @@
 
 #include "interrupt.h"
 
-/* SIGINT: sets the flag the evaluator (and backward) polls. SA_RESTART: a
- * Ctrl-C during a write to the terminal must not fail the write (stdio would
- * drop the output and keep an error); waiting for input is pselect's, which
- * a signal always interrupts. */
-static void on_sigint(int sig) {
-    (void)sig;
-    session_interrupted = 1;
-}
-
-static void install_sigint(void) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-}
-
 /* While a line is read, SIGINT is blocked except inside pselect, so a
  * Ctrl-C can never slip in between a check of the flag and a blocking wait. */
 static sigset_t unblocked;
@@ -126,7 +108,7 @@ void lineedit_init(CompletionSource names, void *ctx) {
         if (history_file_usable(history_path)) read_history(history_path);
         else free(history_path), history_path = NULL;
     }
-    install_sigint();
+    session_catch_sigint();
 }
 
 char *lineedit_read(const char *prompt, bool *interrupted) {
@@ -176,7 +158,7 @@ const char *lineedit_kind(void) { return "readline"; }
 
 void lineedit_init(CompletionSource names, void *ctx) {
     (void)names, (void)ctx;
-    install_sigint();
+    session_catch_sigint();
 }
 
 /* One byte from stdin: the byte, EOF, or -2 when Ctrl-C came first. */

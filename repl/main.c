@@ -17,6 +17,7 @@
 #include "check.h"
 #include "commands.h"
 #include "interrupt.h"
+#include "kernel.h"
 #include "lineedit.h"
 #include "run.h"
 #include "scan.h"
@@ -24,6 +25,7 @@
 static const char usage[] =
     "usage: ag [--memory-limit SIZE] [--python] [-i] [FILE... | - | -e TEXT]...\n"
     "       ag [--memory-limit SIZE] --check FILE...\n"
+    "       ag [--memory-limit SIZE] --kernel\n"
     "\n"
     "A reverse-mode autograd calculator. With no arguments and a terminal,\n"
     "starts the interactive shell; otherwise runs each FILE (- for stdin) and\n"
@@ -36,6 +38,8 @@ static const char usage[] =
     "  -i          after the files, stay at the prompt with their variables\n"
     "  --check     run each FILE, comparing what it prints with its\n"
     "              '# expect: TEXT' and '# expect error: TEXT' lines\n"
+    "  --kernel    serve a Jupyter kernel's requests on stdin and stdout (the\n"
+    "              frames of repl/kernel.c; make install-kernel installs it)\n"
     "  --memory-limit SIZE\n"
     "              cap tensors and waiting graphs at SIZE bytes (K, M, G\n"
     "              suffixes; 0: no cap); default 4G, or $AG_MEMORY_LIMIT\n"
@@ -44,30 +48,10 @@ static const char usage[] =
     "\n"
     "Type :help in the shell for the language.\n";
 
-/* Names for tab completion: keywords, builtins, variables, then commands
- * (written ":name" into a buffer that lives until the next call). */
-static const char *completion_name(void *ctx, int i) {
-    static char command[32];
-    Session *s = ctx;
-    int nk = 0, nb, nc;
-    while (scan_keywords[nk]) nk++;
-    if (i < nk) return scan_keywords[i];
-    i -= nk;
-    const Builtin *b = builtin_list(&nb);
-    if (i < nb) return b[i].name;
-    i -= nb;
-    if (i < s->num_vars) return s->vars[i].name;
-    i -= s->num_vars;
-    const CommandInfo *c = command_list(&nc);
-    if (i >= nc) return NULL;
-    snprintf(command, sizeof command, ":%s", c[i].name);
-    return command;
-}
-
 static int interactive(Session *s) {
     printf("ag %s, an autograd calculator (%s). Type :help for help, :quit to leave.\n", AG_VERSION,
            lineedit_kind());
-    lineedit_init(completion_name, s);
+    lineedit_init(command_completion_name, s);
     ag_set_interrupt_flag(&session_interrupted); /* Ctrl-C stops backward between Functions */
     Source src = {.name = "<stdin>", .interactive = true};
     run_source(s, &src);
@@ -196,12 +180,20 @@ int main(int argc, char **argv) {
     argv[taken] = argv[0]; /* drop the option: argv[0] stays the program */
     argc -= taken;
     argv += taken;
+    int status;
     if (argc > 1 && strcmp(argv[1], "--check") == 0)
         return finish_output(check_files(argc - 2, argv + 2));
     Session s;
+    if (argc == 2 && strcmp(argv[1], "--kernel") == 0) {
+        session_init(&s, stdout, stderr, true);
+        status = kernel_main(&s);
+        session_free(&s);
+        ag_graph_free();
+        return finish_output(status);
+    }
     bool ran = false, stay = false, last_python = false, tty = isatty(STDIN_FILENO);
     session_init(&s, stdout, stderr, false);
-    int status = run_args(&s, argc, argv, &ran, &stay, &last_python);
+    status = run_args(&s, argc, argv, &ran, &stay, &last_python);
     if (stay && last_python) session_set_python(&s, true);
     if (status != 2 && !s.quit && ((!ran && tty) || (stay && tty))) {
         /* the prompt, after the scripts of -i (python -i), with their variables */

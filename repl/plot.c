@@ -9,7 +9,8 @@
  * (a pipe, a file, or ascii=True) each cell is one ASCII character, '*'
  * for the first series and '+' for the second, so the output can be pinned
  * by tests. Consecutive points are joined by straight lines; inf and nan
- * points are left out, breaking the line.
+ * points are left out, breaking the line. In a notebook (ag --kernel) the
+ * chart is an SVG picture instead (svg.c), unless ascii= is given.
  */
 #include <float.h>
 #include <math.h>
@@ -20,19 +21,17 @@
 
 #include "builtins.h"
 #include "interrupt.h"
+#include "svg.h"
 
 enum {
     LABEL_WIDTH = 10,  /* the y labels' column, before " |" */
     MIN_COLS = 20, MAX_COLS = 400,
     DEFAULT_WIDTH = 72, DEFAULT_HEIGHT = 16,
     MAX_SERIES = 2,
+    SVG_SAMPLES = 201, /* plot(f, a, b)'s points in a picture */
 };
 
-typedef struct {
-    const double *x, *y;
-    int64_t n;
-    const char *name;   /* for the legend, or NULL */
-} Series;
+typedef SvgSeries Series; /* x, y, n, and a name for the legend (or NULL) */
 
 typedef struct {
     int cols, rows;       /* cells */
@@ -69,13 +68,6 @@ static void widen(double *lo, double *hi) {
     *hi = fmin(*hi + pad, DBL_MAX);
 }
 
-/* Where v lies in [lo, hi], from 0 to 1. A range wider than DBL_MAX
- * (-1e308 to 1e308) is measured in halves, which cannot overflow. */
-static double fraction(double v, double lo, double hi) {
-    if (isfinite(hi - lo)) return (v - lo) / (hi - lo);
-    return (v / 2 - lo / 2) / (hi / 2 - lo / 2);
-}
-
 /* The point a fraction t of the way from lo to hi, in halves when the
  * range is wider than DBL_MAX. */
 static double between(double lo, double hi, double t) {
@@ -93,7 +85,7 @@ static void set_dot(Canvas *c, int x, int y, int series) {
 
 /* The dot a point falls on (row 0 at the top). */
 static void to_dot(const Canvas *c, double x, double y, int *dx, int *dy) {
-    double fx = fraction(x, c->x0, c->x1), fy = fraction(y, c->y0, c->y1);
+    double fx = svg_fraction(x, c->x0, c->x1), fy = svg_fraction(y, c->y0, c->y1);
     *dx = (int)lround(fx * (dot_cols(c) - 1));
     *dy = dot_rows(c) - 1 - (int)lround(fy * (dot_rows(c) - 1));
 }
@@ -208,28 +200,51 @@ static int terminal_columns(FILE *out) {
     return ws.ws_col;
 }
 
-/* Draws the series (count of them) on one chart. */
+/* The ranges that hold every finite point of the series, widened where
+ * they are a point; false (the error set) when there is no finite point. */
+static bool chart_ranges(Session *s, const CallArgs *a, const Series *series, int count,
+                         Canvas *c) {
+    bool any_x = false, any_y = false;
+    for (int i = 0; i < count; i++) {
+        double lo = 0, hi = 0;
+        if (finite_range(series[i].x, series[i].n, &lo, &hi)) {
+            c->x0 = any_x ? fmin(c->x0, lo) : lo, c->x1 = any_x ? fmax(c->x1, hi) : hi, any_x = true;
+        }
+        if (finite_range(series[i].y, series[i].n, &lo, &hi)) {
+            c->y0 = any_y ? fmin(c->y0, lo) : lo, c->y1 = any_y ? fmax(c->y1, hi) : hi, any_y = true;
+        }
+    }
+    if (!any_x || !any_y)
+        return session_fail(s, a->line, a->col, "plot: no finite points to draw");
+    widen(&c->x0, &c->x1);
+    widen(&c->y0, &c->y1);
+    return true;
+}
+
+/* The chart as an SVG picture, shown in the notebook. */
+static bool render_svg(Session *s, const CallArgs *a, const Series *series, int count) {
+    Canvas c = {0};
+    if (!chart_ranges(s, a, series, count, &c)) return false;
+    StrBuf svg;
+    strbuf_init(&svg);
+    svg_chart(&svg, series, count, c.x0, c.x1, c.y0, c.y1);
+    bool ok = !svg.oom;
+    if (ok) session_display(s, "image/svg+xml", svg.data, svg.len);
+    strbuf_free(&svg);
+    return ok || session_fail(s, a->line, a->col, "out of memory");
+}
+
+/* Draws the series (count of them) on one chart: an SVG picture in a
+ * notebook (svg), text elsewhere. */
 static bool render(Session *s, const CallArgs *a, const Series *series, int count, bool ascii,
-                   int width, int height) {
+                   bool svg, int width, int height) {
+    if (svg) return render_svg(s, a, series, count);
     Canvas c = {.cols = width - LABEL_WIDTH - 2, .rows = height, .braille = !ascii};
     c.sub_x = c.braille ? 2 : 1;
     c.sub_y = c.braille ? 4 : 1;
     const char *term = getenv("TERM");
     c.color = c.braille && count > 1 && !(term && strcmp(term, "dumb") == 0);
-    bool any_x = false, any_y = false;
-    for (int i = 0; i < count; i++) {
-        double lo = 0, hi = 0;
-        if (finite_range(series[i].x, series[i].n, &lo, &hi)) {
-            c.x0 = any_x ? fmin(c.x0, lo) : lo, c.x1 = any_x ? fmax(c.x1, hi) : hi, any_x = true;
-        }
-        if (finite_range(series[i].y, series[i].n, &lo, &hi)) {
-            c.y0 = any_y ? fmin(c.y0, lo) : lo, c.y1 = any_y ? fmax(c.y1, hi) : hi, any_y = true;
-        }
-    }
-    if (!any_x || !any_y)
-        return session_fail(s, a->line, a->col, "plot: no finite points to draw");
-    widen(&c.x0, &c.x1);
-    widen(&c.y0, &c.y1);
+    if (!chart_ranges(s, a, series, count, &c)) return false;
     c.dots = calloc((size_t)dot_cols(&c) * (size_t)dot_rows(&c), 1);
     if (!c.dots) return session_fail(s, a->line, a->col, "out of memory");
     for (int i = 0; i < count; i++) draw_series(&c, &series[i], i);
@@ -285,14 +300,14 @@ static bool sample_function(Session *s, CallArgs *a, double lo, double hi, int64
     return true;
 }
 
-static bool plot_function(Session *s, CallArgs *a, bool ascii, int width, int height) {
+static bool plot_function(Session *s, CallArgs *a, bool ascii, bool svg, int width, int height) {
     double lo = 0, hi = 0;
     if (a->num_rest != 2)
         return session_fail(s, a->line, a->col, "plot(f, a, b) draws f over [a, b]: give a and b");
     if (!arg_number(s, a, REST(0), &lo) || !arg_number(s, a, REST(1), &hi)) return false;
     if (!(isfinite(lo) && isfinite(hi) && lo < hi))
         return arg_error(s, a, REST(1), "the interval must be finite with a < b");
-    int64_t n = (int64_t)(width - LABEL_WIDTH - 2) * (ascii ? 1 : 2);
+    int64_t n = svg ? SVG_SAMPLES : (int64_t)(width - LABEL_WIDTH - 2) * (ascii ? 1 : 2);
     double *buf = malloc((size_t)n * 3 * sizeof *buf);
     if (!buf) return session_fail(s, a->line, a->col, "out of memory");
     double *x = buf, *y = buf + n, *dy = buf + 2 * n;
@@ -303,7 +318,7 @@ static bool plot_function(Session *s, CallArgs *a, bool ascii, int width, int he
              (int)(a->func.length > 40 ? 40 : a->func.length), a->func.name);
     bool ok = sample_function(s, a, lo, hi, n, x, y, dy);
     Series series[2] = {{x, y, n, fname}, {x, dy, n, dname}};
-    ok = ok && render(s, a, series, 2, ascii, width, height);
+    ok = ok && render(s, a, series, 2, ascii, svg, width, height);
     free(buf);
     return ok;
 }
@@ -312,7 +327,8 @@ static bool plot_function(Session *s, CallArgs *a, bool ascii, int width, int he
  * width and height in characters. */
 static BUILTIN(bi_plot) {
     (void)out;
-    bool ascii = !isatty(fileno(s->out)), forced;
+    /* a notebook shows a picture, unless ascii= asks for the text chart */
+    bool ascii = !isatty(fileno(s->out)), forced, svg = s->display && !arg_present(a, 1);
     int64_t width = terminal_columns(s->out), height = DEFAULT_HEIGHT;
     if (arg_present(a, 1) && arg_bool(s, a, 1, &forced)) ascii = forced;
     else if (arg_present(a, 1)) return false;
@@ -321,7 +337,7 @@ static BUILTIN(bi_plot) {
     if (arg_present(a, 2) && !arg_int(s, a, 2, "the width", MIN_COLS + LABEL_WIDTH + 2, MAX_COLS, &width))
         return false;
     if (arg_present(a, 3) && !arg_int(s, a, 3, "the height", 3, 200, &height)) return false;
-    if (a->func.name) return plot_function(s, a, ascii, (int)width, (int)height);
+    if (a->func.name) return plot_function(s, a, ascii, svg, (int)width, (int)height);
     if (a->num_rest < 1 || a->num_rest > 2)
         return session_fail(s, a->line, a->col, "plot takes y, or x and y, or a function and "
                             "an interval: %s", a->b->signature);
@@ -335,7 +351,7 @@ static BUILTIN(bi_plot) {
     if (!x && !index) return session_fail(s, a->line, a->col, "out of memory");
     for (int64_t i = 0; !x && i < y->numel; i++) index[i] = (double)i;
     Series series = {x ? x->data : index, y->data, y->numel, NULL};
-    bool ok = render(s, a, &series, 1, ascii, (int)width, (int)height);
+    bool ok = render(s, a, &series, 1, ascii, svg, (int)width, (int)height);
     free(index);
     return ok;
 }
@@ -348,7 +364,8 @@ static BUILTIN(bi_plot) {
 const Builtin plot_builtins[] = {
     {"plot", "plot(*args, ascii=None, width=None, height=None)", "a line chart: plot(y), "
      "plot(x, y), or plot(f, a, b) for f and its derivative (by backward) over [a, b]",
-     "braille dots at a terminal, ASCII (* and +) elsewhere or with ascii=True",
+     "braille dots at a terminal, ASCII (* and +) elsewhere or with ascii=True; an SVG picture "
+     "in a notebook",
      bi_plot, BI_VOID | BI_MAYBE_FUNCTION, VAL_VOID, NULL},
 };
 const int num_plot_builtins = sizeof plot_builtins / sizeof plot_builtins[0];

@@ -106,9 +106,10 @@ static const char *chunk_line(const char *chunk, int first_line, int line, size_
  * caret under the column at the terminal. */
 static void report(Session *s, const Source *src, const char *chunk, int first_line) {
     size_t len = 0;
-    const char *text = chunk && src->interactive ? chunk_line(chunk, first_line, s->error_line, &len)
+    bool caret = src->interactive || src->show_line;
+    const char *text = chunk && caret ? chunk_line(chunk, first_line, s->error_line, &len)
                                                  : NULL;
-    session_report(s, src->name, src->interactive, text, len);
+    session_report(s, src->name, caret, text, len);
 }
 
 /* ======================================================================
@@ -148,6 +149,7 @@ static bool run_chunk(Session *s, const Source *src, const char *chunk, size_t l
         uint64_t mark = ag_graph_mark();
         ParseStatus st = parse_statement(&p, &stmt);
         if (st == PARSE_END) break;
+        s->statements++;
         if (st != PARSE_OK) {
             snprintf(s->error, sizeof s->error, "%s", p.error);
             s->error_line = p.error_line;
@@ -247,7 +249,8 @@ static void run_line(Session *s, Source *src, StrBuf *line, StrBuf *chunk, int *
         if (command) {
             if (src->interactive) lineedit_save(line->data);
             size_t len = line->len - (size_t)(command - line->data);
-            *ok = command_run(s, command, len, src->name, src->line, src->interactive, load_file) ||
+            *ok = command_run(s, command, len, src->name, src->line,
+                              src->interactive || src->show_line, load_file) ||
                   src->interactive || src->keep_going;
             return;
         }
@@ -345,6 +348,27 @@ static bool read_whole(Session *s, FILE *f, const char *name, StrBuf *text) {
     return true;
 }
 
+/* Whether text parses whole as Python; if not, the error is set (in
+ * Python's words) for the caller to report. */
+static bool python_compiles(Session *s, const char *text, size_t len) {
+    AstArena arena = {0};
+    Parser p;
+    parser_init_mode(&p, text, len, 1, &arena, true, true);
+    Stmt *stmt;
+    ParseStatus st;
+    while ((st = parse_statement(&p, &stmt)) == PARSE_OK) ast_arena_free(&arena);
+    if (st != PARSE_END) {
+        /* Python names every error here; ag's own messages say what is wrong */
+        bool named = strstr(p.error, "Error: ") != NULL;
+        int line = p.error_line, col = p.error_col;
+        clamp_to_text(text, len, 1, &line, &col);
+        session_set_error(s, line, col, "%s%s", named ? "" : "SyntaxError: ", p.error);
+    }
+    parser_free(&p);
+    ast_arena_free(&arena);
+    return st == PARSE_END;
+}
+
 /* A .py file runs as Python runs a script: compiled whole first, so a
  * syntax error anywhere stops it before any of it runs; then its
  * statements run one at a time. */
@@ -352,29 +376,46 @@ static bool run_python(Session *s, FILE *f, const char *name) {
     StrBuf text;
     strbuf_init(&text);
     Source src = {.name = name};
-    bool ok = read_whole(s, f, name, &text);
-    if (ok) {
-        AstArena arena = {0};
-        Parser p;
-        parser_init_mode(&p, text.data, text.len, 1, &arena, true, true);
-        Stmt *stmt;
-        ParseStatus st;
-        while ((st = parse_statement(&p, &stmt)) == PARSE_OK) ast_arena_free(&arena);
-        if (st != PARSE_END) {
-            /* Python names every error here; ag's own messages say what is wrong */
-            bool named = strstr(p.error, "Error: ") != NULL;
-            int line = p.error_line, col = p.error_col;
-            clamp_to_text(text.data, text.len, 1, &line, &col);
-            session_set_error(s, line, col, "%s%s", named ? "" : "SyntaxError: ", p.error);
-            ok = false;
-        }
-        parser_free(&p);
-        ast_arena_free(&arena);
-    }
+    bool ok = read_whole(s, f, name, &text) && python_compiles(s, text.data, text.len);
     if (ok) ok = run_chunk(s, &src, text.data, text.len, 1);
     else report(s, &src, NULL, 0);
     strbuf_free(&text);
     return ok;
+}
+
+/* A copy of a cell with its :command lines blank (the line numbers kept),
+ * for the parser to check the rest. */
+static void without_commands(const char *text, size_t len, StrBuf *out) {
+    for (size_t at = 0; at < len;) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - (text + at)) + 1 : len - at;
+        size_t first = at;
+        while (first < at + n && text[first] == ' ') first++; /* as command_text */
+        if (first == at + n || text[first] != ':') strbuf_appendn(out, text + at, n);
+        else if (nl) strbuf_append(out, "\n");
+        at += n;
+    }
+}
+
+const char run_cell_name[] = "<cell>";
+
+bool run_cell(Session *s, const char *text, size_t len) {
+    Source src = {.name = run_cell_name, .text = text, .text_len = len, .show_line = true};
+    if (s->python) {
+        StrBuf code;
+        strbuf_init(&code);
+        without_commands(text, len, &code);
+        bool ok = !code.oom && python_compiles(s, code.data, code.len);
+        if (code.oom) session_set_error(s, 1, 1, "out of memory reading the cell");
+        if (!ok) {
+            size_t n;
+            const char *line = chunk_line(text, 1, s->error_line, &n);
+            session_report(s, src.name, true, line, n);
+        }
+        strbuf_free(&code);
+        if (!ok) return false;
+    }
+    return run_source(s, &src);
 }
 
 static bool is_python_name(const char *path) {

@@ -25,11 +25,22 @@ typedef struct {
     bool interactive;     /* prompts, line editing, errors do not stop it */
     int line;             /* lines read so far */
     bool keep_going;      /* errors are reported as in a script, but do not stop it */
+    bool show_line;       /* errors show the line and a caret, as at the prompt (a cell) */
 } Source;
 
 /* Runs src to its end. Returns false at the first error of a
  * non-interactive source (reported as FILE:LINE:COL: error: MESSAGE). */
 bool run_source(Session *s, Source *src);
+
+/* Runs a notebook cell (ag --kernel): read as a script (an indented block
+ * ends where the indentation does; :commands work on lines of their own),
+ * stopping at the first error, reported as at the prompt. In the .py
+ * dialect the whole cell is parsed first, as Python compiles it, so a
+ * syntax error anywhere runs none of it. */
+bool run_cell(Session *s, const char *text, size_t len);
+/* The name run_cell gives its source ("<cell>"): s->source_name is this
+ * pointer while a cell's own statements run (not a :load's or import's). */
+extern const char run_cell_name[];
 
 typedef enum { RUN_OK, RUN_FAILED, RUN_CANNOT_OPEN } RunStatus;
 /* Runs a file by name ("-": stdin), for :load and ./ag FILE. RUN_FAILED:

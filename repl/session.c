@@ -17,6 +17,23 @@
 
 volatile sig_atomic_t session_interrupted;
 
+/* SA_RESTART: a Ctrl-C during a write to the terminal (or to the kernel's
+ * pipe) must not fail the write (stdio would drop the output and keep an
+ * error); waiting for input is pselect's, which a signal always interrupts. */
+static void on_sigint(int sig) {
+    (void)sig;
+    session_interrupted = 1;
+}
+
+void session_catch_sigint(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
+
 /* Envs made between two passes of the collector: a young pass costs what
  * was made since the last, so it may run often. While young passes free
  * little (a micrograd step's graph is alive when a pass comes in the middle
@@ -193,16 +210,23 @@ void session_set_python(Session *s, bool python) {
 
 void session_report(Session *s, const char *source, bool interactive, const char *line, size_t len) {
     fflush(s->out);
+    FILE *err = s->report_err ? s->report_err : s->err;
     if (!interactive) {
-        fprintf(s->err, "%s:%d:%d: error: %s\n", source, s->error_line, s->error_col, s->error);
+        fprintf(err, "%s:%d:%d: error: %s\n", source, s->error_line, s->error_col, s->error);
         return;
     }
     bool printable = line != NULL;
     for (size_t i = 0; line && i < len; i++)
         if ((unsigned char)line[i] < 32 || (unsigned char)line[i] >= 127) printable = false;
     if (printable && s->error_col > 0 && (size_t)s->error_col <= len + 1 && len < 200)
-        fprintf(s->err, "  %.*s\n  %*s^\n", (int)len, line, s->error_col - 1, "");
-    fprintf(s->err, "error: %s\n", s->error);
+        fprintf(err, "  %.*s\n  %*s^\n", (int)len, line, s->error_col - 1, "");
+    fprintf(err, "error: %s\n", s->error);
+}
+
+bool session_display(Session *s, const char *mime, const char *data, size_t len) {
+    if (!s->display) return false;
+    s->display(s, mime, data, len);
+    return true;
 }
 
 const char *session_engine_prefix(const Session *s, const char *message) {

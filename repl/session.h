@@ -66,6 +66,18 @@ typedef struct {
 } PyRandom;
 
 typedef struct Session Session;
+/* Rich output for a notebook (ag --kernel, repl/kernel.c): shows len bytes
+ * of data of a MIME type ("image/svg+xml") in place, after the text
+ * printed before it. The contract for every builtin and command that makes
+ * a picture: when s->display is set, hand the picture to session_display
+ * instead of printing text or writing a file; when NULL (the terminal, a
+ * script), do what it does there. */
+typedef void (*DisplayFn)(Session *s, const char *mime, const char *data, size_t len);
+/* A statement's value to show (an expression statement's, at the top
+ * level): ag --kernel takes those of a notebook cell's own statements
+ * (the last is the cell's result) and returns true; false, or a NULL
+ * hook: printed as usual. */
+typedef bool (*ShowResultFn)(Session *s, const Value *v);
 /* Calls a function value (a UserFunc or a builtin) with args (n, borrowed):
  * the evaluator's, handed to builtins (sorted's key, max's key). */
 typedef bool (*CallValueFn)(Session *s, int line, int col, const Value *fn, const Value *args,
@@ -138,6 +150,14 @@ struct Session {
                                   before every further one fails; 0: no bound (the fuzzer
                                   sets one: while True { } and f(n) = f(n-1) + f(n-1) end) */
     int64_t steps;             /* loop iterations and calls made so far */
+    /* a notebook (ag --kernel): NULL elsewhere */
+    DisplayFn display;         /* pictures: see DisplayFn */
+    ShowResultFn show_result;  /* top-level expression statements' values */
+    uint64_t statements;       /* statements run so far (run.c), so that the kernel
+                                  knows whether a value came from a cell's last one */
+    void *notebook;            /* the kernel's own state (kernel.c), for those two */
+    FILE *report_err;          /* where session_report writes, when not NULL (the kernel:
+                                  a cell's error apart from its notes) */
 };
 
 void session_init(Session *s, FILE *out, FILE *err, bool interactive);
@@ -234,6 +254,9 @@ bool env_bind(Session *s, Env *e, const char *name, size_t length, Value v, int 
 bool env_bind_new(Session *s, Env *e, Local *l, const char *name, size_t length, Value v,
                   int line, int col);
 
+/* Shows a picture in the notebook (s->display), when there is one: true;
+ * false outside a notebook, where the caller prints or writes a file. */
+bool session_display(Session *s, const char *mime, const char *data, size_t len);
 /* Prints a value as a statement's result (nothing for VAL_VOID). */
 void session_print_value(Session *s, const Value *v);
 /* "PREFIXtensor(...)", continuation lines indented under the first. */
