@@ -229,39 +229,59 @@ static bool edges_add(int id) {
     return true;
 }
 
+/* Whether edge e of a node of rows elements gets a Jacobian: small, and
+ * into a tensor that requires grad. */
+static bool jacobian_wanted(const AgSnapEdge *e, int64_t rows) {
+    const AgSnapNode *to = &taking.snap->nodes[e->to];
+    return to->requires_grad && rows * to->value.numel <= AG_SNAP_MAX_JACOBIAN;
+}
+
+/* Row r of each wanted Jacobian of node id: fn's backward seeded with the
+ * one-hot of output element r. False when it cannot be computed. */
+static bool jacobian_row(int id, int64_t r, Tensor **grads) {
+    AgGraphSnapshot *s = taking.snap;
+    const AgSnapNode *n = &s->nodes[id];
+    Function *fn = taking.fns[id];
+    Tensor *seed = ag_tensor_filled_like(fn->output, 0.0);
+    if (seed) seed->data[r] = 1.0;
+    if (seed && fn->output->dtype) tensor_set_dtype(seed, (AgDtype)fn->output->dtype);
+    int rc = seed ? ag_function_vjp(fn, seed, grads) : -1;
+    tensor_release(seed);
+    for (int e = n->first_edge; rc == 0 && e < n->first_edge + n->num_edges; e++) {
+        AgSnapEdge *edge = &s->edges[e];
+        const Tensor *g = grads[edge->input];
+        int64_t cols = s->nodes[edge->to].value.numel;
+        if (edge->jacobian && g && g->numel == cols)  /* none: no gradient, a zero row */
+            memcpy(edge->jacobian + r * cols, g->data, (size_t)cols * sizeof(double));
+    }
+    for (int i = 0; rc == 0 && i < fn->num_inputs; i++) tensor_release(grads[i]);
+    return rc == 0;
+}
+
 /* Each edge of node id whose Jacobian is small: one backward of its
- * Function per output element, seeded with that element's one-hot. */
+ * Function per output element. An edge keeps none when any row fails. */
 static void jacobians_of(int id) {
     AgGraphSnapshot *s = taking.snap;
     const AgSnapNode *n = &s->nodes[id];
     Function *fn = taking.fns[id];
-    int64_t rows = n->value.numel, wanted = 0;
-    for (int e = n->first_edge; e < n->first_edge + n->num_edges; e++) {
-        AgSnapEdge *edge = &s->edges[e];
-        int64_t cols = s->nodes[edge->to].value.numel;
-        if (s->nodes[edge->to].requires_grad && rows * cols <= AG_SNAP_MAX_JACOBIAN &&
-            (edge->jacobian = snap_alloc((size_t)(rows * cols) * sizeof(double))))
-            wanted++;
-    }
+    int64_t rows = n->value.numel;
+    bool wanted = false;
+    for (int e = n->first_edge; e < n->first_edge + n->num_edges; e++)
+        wanted |= jacobian_wanted(&s->edges[e], rows);
     Tensor *inline_grads[AG_INLINE_INPUTS], **grads = inline_grads;
-    if (wanted == 0 || !fn->output ||
+    if (!wanted || !fn->output ||
         (fn->num_inputs > AG_INLINE_INPUTS && !(grads = calloc((size_t)fn->num_inputs, sizeof *grads))))
         return;
-    for (int64_t r = 0; r < rows; r++) {
-        Tensor *seed = ag_tensor_filled_like(fn->output, 0.0);
-        if (seed) seed->data[r] = 1.0;
-        if (seed && fn->output->dtype) tensor_set_dtype(seed, (AgDtype)fn->output->dtype);
-        int rc = seed ? ag_function_vjp(fn, seed, grads) : -1;
-        tensor_release(seed);
-        for (int e = n->first_edge; e < n->first_edge + n->num_edges; e++) {
-            AgSnapEdge *edge = &s->edges[e];
-            const Tensor *g = rc == 0 ? grads[edge->input] : NULL;
-            int64_t cols = s->nodes[edge->to].value.numel;
-            if (!edge->jacobian) continue;
-            if (g && g->numel == cols) memcpy(edge->jacobian + r * cols, g->data, (size_t)cols * sizeof(double));
-            else if (rc != 0) free(edge->jacobian), edge->jacobian = NULL;
-        }
-        for (int i = 0; rc == 0 && i < fn->num_inputs; i++) tensor_release(grads[i]);
+    for (int e = n->first_edge; e < n->first_edge + n->num_edges; e++) {
+        AgSnapEdge *edge = &s->edges[e];
+        if (jacobian_wanted(edge, rows))
+            edge->jacobian = snap_alloc((size_t)(rows * s->nodes[edge->to].value.numel) * sizeof(double));
+    }
+    bool ok = true;
+    for (int64_t r = 0; ok && r < rows; r++) ok = jacobian_row(id, r, grads);
+    for (int e = n->first_edge; !ok && e < n->first_edge + n->num_edges; e++) {
+        free(s->edges[e].jacobian);
+        s->edges[e].jacobian = NULL;
     }
     if (grads != inline_grads) free(grads);
 }
