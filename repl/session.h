@@ -138,6 +138,11 @@ struct Session {
                                   before every further one fails; 0: no bound (the fuzzer
                                   sets one: while True { } and f(n) = f(n-1) + f(n-1) end) */
     int64_t steps;             /* loop iterations and calls made so far */
+    /* Where draw() sends its picture instead of a file: a notebook kernel
+     * sets it (docs/language.md, "Pictures in a notebook"). mime is
+     * "image/svg+xml", data its len bytes of text; false with the error
+     * set. NULL: draw() writes a file and says where. */
+    bool (*display)(Session *s, const char *mime, const char *data, size_t len);
 };
 
 void session_init(Session *s, FILE *out, FILE *err, bool interactive);
@@ -171,6 +176,9 @@ void session_set_error(Session *s, int line, int col, const char *fmt, ...)
 
 /* The global variable or function named so, or NULL. */
 Var *session_lookup(Session *s, const char *name, size_t length);
+/* The first variable (not a hidden __ one) that holds t, or NULL; ctx is
+ * the Session (the namer of ag_set_keep_graph). */
+const char *session_tensor_name(const Tensor *t, void *ctx);
 /* The index of a global in s->vars (for caches), or -1. */
 int session_var_index(Session *s, const Var *v);
 /* Binds a global name to v (taking its reference); false (error set at
