@@ -177,7 +177,8 @@ static const char dot_help[] =
     "  draw(y)                 the same picture, in graph.svg (draw(y, FILE) elsewhere)\n"
     "\n"
     "The last backward's graph is kept (at most 500 nodes, the nearest y; 64\n"
-    "elements a tensor, past that min, max and norm) until the next backward.\n";
+    "elements a tensor, past that min, max and norm) until the next backward,\n"
+    "when it ran at the top level: one in a loop or a function keeps none.\n";
 
 static const char why_help[] =
     "\n:why NAME (or :why NAME.grad), after a backward: the chain rule, path by path.\n"
@@ -480,6 +481,7 @@ static bool cmd_dot(Cmd *c, const char *arg) {
     if (file_first && arg[len])
         return cmd_fail(c, ":dot FILE takes one file name; :dot NAME FILE draws NAME's graph");
     if (len == 0 || file_first) {
+        if (c->s->graph_not_kept) return cmd_fail(c, ":dot: %s", graphview_not_kept);
         if (!ag_last_graph() || ag_last_graph()->num_nodes == 0)
             return cmd_fail(c, ":dot needs a variable's name, or a backward before it (then "
                                ":dot draws the graph that backward went through)");

@@ -22,6 +22,10 @@
  * Names and labels
  * ====================================================================== */
 
+const char graphview_not_kept[] =
+    "the last backward ran inside a block or a function, where its graph is not kept "
+    "(it would slow every step); run backward at the top level to see it";
+
 int graphview_find(const char *name) {
     const AgGraphSnapshot *g = ag_last_graph();
     for (int i = 0; g && i < g->num_nodes; i++)
@@ -508,7 +512,8 @@ static int why_target(Session *s, const AgGraphSnapshot *g, const char *name) {
     int id = graphview_find(name);
     char loss[160];
     if (g) node_label(&g->nodes[0], loss, sizeof loss);
-    if (!g) session_set_error(s, 0, 0, ":why explains the last backward's gradients: run backward first");
+    if (!g && s->graph_not_kept) session_set_error(s, 0, 0, ":why: %s", graphview_not_kept);
+    else if (!g) session_set_error(s, 0, 0, ":why explains the last backward's gradients: run backward first");
     else if (id < 0 && !session_lookup(s, name, strlen(name)))
         session_set_error(s, 0, 0, ":why: no variable '%s'", name);
     else if (id < 0)
@@ -589,8 +594,9 @@ static const AgGraphSnapshot *draw_source(Session *s, CallArgs *a, Tensor *y, in
     const char *name = session_tensor_name(y, s);
     *root = name ? graphview_find(name) : -1;
     if (*root >= 0) return ag_last_graph();
-    session_set_error(s, a->line, a->col, "draw: this value's graph was freed by a backward "
-                      "that did not go through it; recompute it to draw it");
+    if (s->graph_not_kept) session_set_error(s, a->line, a->col, "draw: %s", graphview_not_kept);
+    else session_set_error(s, a->line, a->col, "draw: this value's graph was freed by a backward "
+                           "that did not go through it; recompute it to draw it");
     return NULL;
 }
 

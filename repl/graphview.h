@@ -12,6 +12,9 @@
 #include "session.h"
 #include "strbuf.h"
 
+/* Why there is no graph to show after a backward in a block. */
+extern const char graphview_not_kept[];
+
 /* The node of the last backward's snapshot named name, or -1. */
 int graphview_find(const char *name);
 

@@ -97,6 +97,11 @@ const char *session_tensor_name(const Tensor *t, void *ctx) {
     return NULL;
 }
 
+void session_keep_graph(Session *s) {
+    s->graph_not_kept = s->quiet > 0;
+    ag_set_keep_graph(!s->graph_not_kept, session_tensor_name, s);
+}
+
 void session_set_error(Session *s, int line, int col, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
