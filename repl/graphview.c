@@ -253,23 +253,33 @@ static bool temp_beside(const char *like, const char *text, size_t len, char *na
     return ok;
 }
 
-/* Renders dot into file (a picture) by way of two temporary files. */
-static bool render(Session *s, const StrBuf *dot, const char *format, const char *file) {
+/* Renders dot as format into a new temporary file beside like, named in
+ * out (the DOT text goes through another, removed after). */
+static bool render_temp(Session *s, const StrBuf *dot, const char *format, const char *like,
+                        char *out, size_t size) {
     if (!dot_on_path()) return session_fail(s, 0, 0, "%s", install_dot);
-    char in[4200], out[4200];
-    if (!temp_beside(file, dot->data, dot->len, in, sizeof in))
-        return session_fail(s, 0, 0, "cannot write beside '%.200s': %s", file, strerror(errno));
-    bool ok = temp_beside(file, "", 0, out, sizeof out);
+    char in[4200];
+    if (!temp_beside(like, dot->data, dot->len, in, sizeof in))
+        return session_fail(s, 0, 0, "cannot write beside '%.200s': %s", like, strerror(errno));
+    bool ok = temp_beside(like, "", 0, out, size);
     if (!ok) {
+        int err = errno;
         unlink(in);
-        return session_fail(s, 0, 0, "cannot write beside '%.200s': %s", file, strerror(errno));
+        return session_fail(s, 0, 0, "cannot write beside '%.200s': %s", like, strerror(err));
     }
     ok = run_dot(format, in, out) == 0;
     unlink(in);
-    if (ok && rename(out, file) == 0) return true;
+    if (!ok) unlink(out);
+    return ok || session_fail(s, 0, 0, "Graphviz's dot could not render the graph");
+}
+
+/* Renders dot into file (a picture): a temporary file renamed when whole. */
+static bool render(Session *s, const StrBuf *dot, const char *format, const char *file) {
+    char out[4200];
+    if (!render_temp(s, dot, format, file, out, sizeof out)) return false;
+    if (rename(out, file) == 0) return true;
     int err = errno;
     unlink(out);
-    if (!ok) return session_fail(s, 0, 0, "Graphviz's dot could not render the graph");
     return session_fail(s, 0, 0, "cannot write '%.200s': %s", file, strerror(err));
 }
 
@@ -287,16 +297,16 @@ bool graphview_write(Session *s, const StrBuf *dot, const char *file) {
 
 bool graphview_svg(Session *s, const StrBuf *dot, StrBuf *svg) {
     const char *dir = getenv("TMPDIR");
-    char like[4096];
+    char like[4096], out[4200];
     snprintf(like, sizeof like, "%s/ag-graph.svg", dir && *dir ? dir : "/tmp");
-    if (!render(s, dot, "svg", like)) return false;
-    FILE *f = fopen(like, "r");
+    if (!render_temp(s, dot, "svg", like, out, sizeof out)) return false;
+    FILE *f = fopen(out, "r");
     char buf[4096];
     size_t n;
     while (f && (n = fread(buf, 1, sizeof buf, f)) > 0) strbuf_appendn(svg, buf, n);
     bool ok = f && !ferror(f) && !svg->oom;
     if (f) fclose(f);
-    unlink(like);
+    unlink(out);
     return ok || session_fail(s, 0, 0, "cannot read the picture Graphviz drew");
 }
 
