@@ -108,7 +108,24 @@ static void test_caps(void) {
     tensor_release(x), tensor_release(c), tensor_release(y), tensor_release(z);
 }
 
+/* A live graph's snapshot, without a backward: values and Jacobians, no
+ * gradients; the graph stays, and backward still runs through it. */
+static void test_take_live(void) {
+    Tensor *x = tensor_create(0, NULL, (double[]){3}, true);
+    Tensor *y = tensor_mul(x, x);
+    AgGraphSnapshot *g = ag_graph_take(&y, 1);
+    CHECK(g && g->num_nodes == 2 && g->nodes[0].value.values[0] == 9 && g->nodes[0].grad.numel == 0,
+          "y = x * x = 9, no gradient yet");
+    CHECK(g && g->num_edges == 2 && g->edges[0].jacobian && g->edges[0].jacobian[0] == 3,
+          "d(x * x)/d(operand 1) = x = 3");
+    ag_graph_snapshot_free(g);
+    CHECK(ag_last_graph() == NULL && backward(y) == 0 && x->grad->data[0] == 6,
+          "the graph is intact: backward gives 2x = 6");
+    tensor_release(x), tensor_release(y);
+}
+
 void test_snapshot(void) {
+    test_take_live();
     test_diamond_kept();
     test_broadcast_kept();
     test_caps();
