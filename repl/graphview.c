@@ -570,6 +570,9 @@ bool graphview_why(Session *s, const char *arg) {
                                              : "not every local derivative was kept", name);
     int count = each ? why_all_paths(&w, total, &out) : why_grouped(&w, total, &out);
     if (count > 0) why_verdict(&w, name, total, count, each ? "path" : "edge", &out);
+    else if (count == 0) /* a create_graph backward keeps no edge gradients */
+        strbuf_append(&out, "  (none kept: a backward with create_graph=True keeps no gradients "
+                            "along edges)\n");
     fputs(out.data, s->out);
     strbuf_free(&out);
     free(w.paths);
