@@ -15,6 +15,7 @@
 #                   (python3-ipykernel, python3-nbconvert; chromium if present)
 #   make asan       the tests under AddressSanitizer + UBSan
 #   make valgrind   the tests under valgrind (apt-get install valgrind)
+#   make test-graphviz  :dot FILE.svg and draw() through Graphviz (apt-get install graphviz)
 #   make difftest   ag against PyTorch on random programs (DIFF_SEED=, DIFF_COUNT=, DIFF_DTYPES=, DIFF_GRADGRAD=;
 #                   apt-get install python3-torch)
 #   make clean      remove build/ and ./ag
@@ -347,6 +348,13 @@ test-python: ag $(TEST_BIN)
 	else echo "(SLEEF cannot be loaded here: examples/python/RUNS_SLEEF not run; apt-get install libsleef3)"; fi
 	@for f in examples/python/*.py; do grep -qx "$${f##*/}" examples/python/RUNS examples/python/RUNS_SLEEF || \
 	  echo "pending: $$f"; done
+
+# ---- pictures of graphs (optional: apt-get install graphviz) ----
+# dot parses the golden DOT text, :dot FILE.svg and draw() write SVG an XML
+# parser accepts, a failing dot leaves no file. Says it skipped without dot.
+.PHONY: test-graphviz
+test-graphviz: ag
+	@sh tests/graphviz.sh ./ag
 
 # ---- fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=60 ----
 FUZZ_SECONDS ?= 60

@@ -955,6 +955,76 @@ typedef struct {
 typedef void (*AgTraceFn)(const AgTraceEvent *event, void *ctx);
 void ag_set_trace(AgTraceFn fn, void *ctx);
 
+/* ---- the last graph, kept for looking (src/graphsnap.c) -------------------
+ * Off by default (a library pays nothing for it). When on, every backward
+ * (and ag_grad) on this thread keeps a snapshot of the graph it
+ * differentiated, independent of the arena: each node's op, shape, value and
+ * gradient, each edge's local derivative (its Jacobian, when small) and the
+ * gradient backward sent along it. It replaces the previous snapshot when the
+ * backward succeeds, and counts against the memory limit. Backwards in a
+ * graph set aside by ag_graph_push (gradcheck's) keep none.
+ */
+enum {
+    AG_SNAP_MAX_NODES = 500,   /* nodes kept, nearest the loss first; the rest are cut */
+    AG_SNAP_MAX_ELEMS = 64,    /* elements of a value or gradient kept; past it a summary */
+    AG_SNAP_MAX_JACOBIAN = 64, /* elements of an edge's Jacobian kept (rows x columns) */
+    AG_SNAP_LOCAL_NODES = 200, /* Jacobians are computed only for graphs this small */
+};
+
+/* A value or gradient: its elements when few, and always a summary. */
+typedef struct {
+    int64_t numel;             /* 0: none (no gradient reached the node) */
+    double *values;            /* numel doubles when numel <= AG_SNAP_MAX_ELEMS, else NULL */
+    double min, max, norm;     /* over every element (norm: Euclidean); nan if any is nan */
+} AgSnapValues;
+
+typedef struct {
+    const char *op;            /* "MulBackward"; NULL for a leaf or a constant */
+    char *name;                /* the client's name for the tensor (the namer's), or NULL */
+    int ndim;
+    int64_t shape[AG_MAX_DIMS];
+    bool requires_grad;
+    bool cut;                  /* inputs past AG_SNAP_MAX_NODES, or whose graph was freed */
+    AgSnapValues value, grad;  /* grad: what this backward computed for it (for a
+                                  leaf, what it added to .grad) */
+    int first_edge, num_edges; /* its inputs: edges[first_edge .. first_edge + num_edges) */
+} AgSnapNode;
+
+typedef struct {
+    int from, to;              /* the consumer's node and its input's */
+    int input;                 /* which operand of from's op */
+    AgSnapValues flow;         /* the gradient backward sent along it, in to's shape
+                                  (numel 0: none; none kept for create_graph) */
+    double *jacobian;          /* d from / d to, from's numel rows by to's numel columns
+                                  (row-major), or NULL: too big, a constant input, a
+                                  custom Function, or a graph past AG_SNAP_LOCAL_NODES */
+} AgSnapEdge;
+
+typedef struct {
+    int num_nodes, num_edges;
+    AgSnapNode *nodes;         /* nodes[0]: the loss (backward's first output) */
+    AgSnapEdge *edges;         /* grouped by from, in operand order */
+    bool truncated;            /* the graph had more than AG_SNAP_MAX_NODES nodes */
+    int64_t bytes;             /* what the snapshot takes (counted against the limit) */
+} AgGraphSnapshot;
+
+/* Gives the client's name for a tensor of the graph (called while the
+ * snapshot is taken, every tensor alive); the string is copied. NULL: none. */
+typedef const char *(*AgNameFn)(const Tensor *t, void *ctx);
+/* Turns snapshots on or off for this thread; namer may be NULL. Turning
+ * them off forgets the last one. */
+void ag_set_keep_graph(bool keep, AgNameFn namer, void *ctx);
+/* The last backward's snapshot, or NULL (none yet, or it was forgotten).
+ * Valid until the next backward or ag_forget_graph. */
+const AgGraphSnapshot *ag_last_graph(void);
+void ag_forget_graph(void);
+/* A snapshot of the graph behind ys (n of them) as it is now, before any
+ * backward: values and Jacobians, no gradients; snapshots need not be on.
+ * The caller frees it with ag_graph_snapshot_free. NULL when memory runs
+ * out or a backward is running. */
+AgGraphSnapshot *ag_graph_take(Tensor *const *ys, int n);
+void ag_graph_snapshot_free(AgGraphSnapshot *s);
+
 /* ---- accounting ---------------------------------------------------------- */
 
 typedef struct {

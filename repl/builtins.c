@@ -612,7 +612,7 @@ static void build_builtins(void) {
     for (int k = 0; k < ag_op_count(); k++)
         if (!(ag_op_at(k)->flags & AG_OP_HIDDEN)) ops += 1 + (ag_op_at(k)->alias != NULL);
     int files = num_create_builtins + num_values_builtins + num_grad_builtins +
-                num_data_builtins + num_plot_builtins;
+                num_data_builtins + num_plot_builtins + num_graph_builtins;
     builtins = calloc((size_t)(files + ops + optim_builtin_count() + num_module_builtins +
                                num_python_builtins),
                       sizeof *builtins);
@@ -628,6 +628,7 @@ static void build_builtins(void) {
     add_rows(grad_builtins, num_grad_builtins);
     add_rows(data_builtins, num_data_builtins);
     add_rows(plot_builtins, num_plot_builtins);
+    add_rows(graph_builtins, num_graph_builtins);
     for (int k = 0; k < optim_builtin_count(); k++) builtins[num_builtins++] = *optim_builtin(k);
     add_rows(module_builtins, num_module_builtins);
     add_rows(python_builtins, num_python_builtins);

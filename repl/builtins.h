@@ -114,11 +114,11 @@ extern const int num_python_builtins;
 /* The rows of the files that hold builtins' bodies, each beside its
  * bodies: builtins_create.c (creation), builtins_values.c (autograd and
  * values), gradcheck.c (grad, gradcheck), builtins_data.c (load_csv,
- * save_csv), plot.c (plot). */
+ * save_csv), plot.c (plot), graphview.c (draw). */
 extern const Builtin create_builtins[], values_builtins[], grad_builtins[], data_builtins[],
-    plot_builtins[];
+    plot_builtins[], graph_builtins[];
 extern const int num_create_builtins, num_values_builtins, num_grad_builtins, num_data_builtins,
-    num_plot_builtins;
+    num_plot_builtins, num_graph_builtins;
 
 /* The rows of builtins_modules.c: the functions of Python's math and
  * random modules. */
@@ -202,6 +202,8 @@ const char *arg_name(const CallArgs *a, int i);
 int arg_count(const CallArgs *a);
 /* A string argument (borrowed). */
 bool arg_string(Session *s, CallArgs *a, int i, const char **text, size_t *length);
+/* A file name (copied into buf, size bytes), refused where files are off. (builtins_data.c) */
+bool arg_path(Session *s, CallArgs *a, int i, char *buf, size_t size);
 /* Dimensions: the *rest integers, or one shape / tuple / list of them
  * (zeros(2, 3), zeros((2, 3)), zeros(x.shape)). allow_infer lets one be -1. */
 bool arg_dims(Session *s, CallArgs *a, bool allow_infer, int *ndim, int64_t *shape);

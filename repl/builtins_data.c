@@ -201,7 +201,7 @@ static bool read_table(Reader *r, FILE *f, Table *t) {
 }
 
 /* A file name argument as a C string (into buf). */
-static bool path_arg(Session *s, CallArgs *a, int i, char *buf, size_t size) {
+bool arg_path(Session *s, CallArgs *a, int i, char *buf, size_t size) {
     const char *text;
     size_t len;
     if (!arg_string(s, a, i, &text, &len)) return false;
@@ -216,7 +216,7 @@ static bool path_arg(Session *s, CallArgs *a, int i, char *buf, size_t size) {
 /* load_csv(file) */
 static BUILTIN(bi_load_csv) {
     char path[4096];
-    if (!path_arg(s, a, 0, path, sizeof path)) return false;
+    if (!arg_path(s, a, 0, path, sizeof path)) return false;
     FILE *f = files_open_read(path); /* a FIFO waits for its writer, until Ctrl-C */
     if (!f && errno == EINTR)
         return session_fail(s, a->line, a->col, "interrupted while waiting for a writer to '%s'", path);
@@ -308,7 +308,7 @@ static BUILTIN(bi_save_csv) {
     (void)out;
     Tensor *x;
     char path[4096];
-    if (!arg_tensor(s, a, 0, &x) || !path_arg(s, a, 1, path, sizeof path)) return false;
+    if (!arg_tensor(s, a, 0, &x) || !arg_path(s, a, 1, path, sizeof path)) return false;
     if (x->ndim < 1 || x->ndim > 2) {
         char shape[AG_SHAPE_STR_MAX];
         return arg_error(s, a, 0, "save_csv writes a 1-D or 2-D tensor, not shape %s",

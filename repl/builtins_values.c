@@ -95,6 +95,7 @@ static bool run_backward(Session *s, CallArgs *a, int n, Tensor **ys, Tensor **g
         if (s->vars[i].value.kind == VAL_TENSOR)
             before[i] = tensor_retain(s->vars[i].value.as.tensor->grad);
     custom_error[0] = '\0';
+    session_keep_graph(s);
     bool ok = ag_backward(n, ys, grads, flags, num_inputs, inputs) == 0;
     if (!ok) autograd_error(s, a);
     else if (!s->quiet && !s->python && session_print_grads(s, before) == 0 && s->interactive)
@@ -158,6 +159,7 @@ static BUILTIN(bi_autograd_grad) {
     if (ok && !(results = calloc((size_t)num_inputs + 1, sizeof *results)))
         ok = session_fail(s, a->line, a->col, "out of memory");
     custom_error[0] = '\0';
+    if (ok) session_keep_graph(s);
     if (ok && ag_grad(n, ys, grads, num_inputs, inputs, flags, allow_unused, results) != 0)
         ok = autograd_error(s, a);
     ValueList *l = ok ? value_list_new(num_inputs, true) : NULL;

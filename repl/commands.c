@@ -1,6 +1,6 @@
 /*
  * commands.c — the shell commands: :help [NAME], :vars, :mem, :graph, :dot,
- * :trace, :load FILE, :reset, :quit. Each is a whole line; its argument is
+ * :why, :trace, :anomaly, :load FILE, :reset, :quit. Each is a whole line; its argument is
  * the rest of it. One table at the end; :help and completion read it.
  */
 #include "commands.h"
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "builtins.h"
+#include "graphview.h"
 #include "inspect.h"
 
 /* What a command is run with. */
@@ -162,9 +163,38 @@ static const char pytorch_help[] =
     "tensor(3.).\n"
     "docs/pytorch.md has the whole table and the reasons.\n";
 
+static const char dot_help[] =
+    "\nThe graph, drawn with its numbers (as micrograd's draw_dot):\n"
+    "\n"
+    "  backward(y); :dot       the graph that backward went through: a box per tensor\n"
+    "                          { name | data 2.0000 | grad -1.5000 }, an oval per op,\n"
+    "                          each arrow labelled with its local derivative when that\n"
+    "                          is one number; leaves that require grad blue, y red\n"
+    "  :dot NAME               after a backward, the part below NAME; before one, the\n"
+    "                          live graph's structure, numbered as :graph and :trace\n"
+    "  :dot graph.svg          a picture, by Graphviz's dot program (apt-get install\n"
+    "  :dot NAME graph.png       graphviz); FILE.dot (or any other name): the text\n"
+    "  draw(y)                 the same picture, in graph.svg (draw(y, FILE) elsewhere)\n"
+    "\n"
+    "The last backward's graph is kept (at most 500 nodes, the nearest y; 64\n"
+    "elements a tensor, past that min, max and norm) until the next backward,\n"
+    "when it ran at the top level: one in a loop or a function keeps none.\n";
+
+static const char why_help[] =
+    "\n:why NAME (or :why NAME.grad), after a backward: the chain rule, path by path.\n"
+    "Every path from the loss down to NAME, with the local derivative of each step,\n"
+    "multiplied; the products summed and compared with NAME.grad to the last digit\n"
+    "(Python's repr). Through tensors each step shows the gradient after it (the\n"
+    "vector-Jacobian product); for a tensor NAME the sum is checked element by element.\n"
+    "Past 32 paths, or where a local derivative was not kept (a Jacobian past 64\n"
+    "elements, a graph past 200 nodes), the paths are grouped by the op that takes\n"
+    "NAME: what backward sent along each of those edges. A sum may part from the\n"
+    "gradient in the last digit: backward adds at each node before multiplying on.\n";
+
 static const struct {
     const char *name, *text;
 } topics[] = {
+    {"dot", dot_help}, {"why", why_help},
     {"arena", arena_help}, {"functions", functions_help}, {"blocks", blocks_help},
     {"grad", grad_help},
     {"pytorch", pytorch_help},
@@ -193,7 +223,7 @@ static void help_overview(Session *s) {
     for (int i = 0; i < num_commands; i++)
         fprintf(s->out, "  %-40s %s\n", commands[i].info.usage, commands[i].info.help);
     fprintf(s->out, "\nTopics: :help grad, :help arena, :help functions, :help blocks, "
-                    ":help pytorch\n");
+                    ":help pytorch, :help dot, :help why\n");
 }
 
 /* The operators, by symbol and by the engine's name for them. */
@@ -263,7 +293,10 @@ static bool cmd_help(Cmd *c, const char *arg) {
     if (b && topic) fputs(topic, s->out); /* :help grad: the builtin, then the topic */
     else if (b) {}
     else if (help_operator(s, arg)) {}
-    else if (cmd) fprintf(s->out, "%s\n  %s\n", cmd->info.usage, cmd->info.help);
+    else if (cmd) {
+        fprintf(s->out, "%s\n  %s\n", cmd->info.usage, cmd->info.help);
+        if (topic) fputs(topic, s->out); /* :help dot: the command, then its topic */
+    }
     else if (topic) fputs(topic, s->out);
     else if (!help_keyword(s, arg))
         return cmd_fail(c, "no help for '%.60s' (:help lists builtins, commands and topics)", arg);
@@ -393,29 +426,80 @@ static bool cmd_graph(Cmd *c, const char *arg) {
     return ok;
 }
 
-static bool draw_dot(Cmd *c, Tensor *t, const char *name, const char *file) {
+/* Where a drawing goes: the screen, a text file, or a picture. */
+static bool dot_out(Cmd *c, const StrBuf *dot, const char *file) {
     Session *s = c->s;
-    if (!*file) return inspect_dot(s, t, name, s->out) || cmd_fail_as_set(c);
+    if (dot->oom) return cmd_fail(c, "out of memory drawing the graph");
+    if (!*file) return fputs(dot->data, s->out), true;
     if (!s->allow_files) return cmd_fail(c, ":dot: files are off here");
-    FILE *f = fopen(file, "w");
-    if (!f) return cmd_fail(c, ":dot: cannot write '%s': %s", file, strerror(errno));
-    bool drawn = inspect_dot(s, t, name, f);
-    bool written = !ferror(f);
-    written = fclose(f) == 0 && written;
-    if (!drawn) return cmd_fail_as_set(c);
-    if (!written) return cmd_fail(c, ":dot: cannot write '%s'", file);
-    fprintf(s->out, "wrote %s (render it with: dot -Tpng %s -o graph.png)\n", file, file);
+    if (!graphview_write(s, dot, file)) return cmd_fail_as_set(c);
+    if (*graphview_format(file))
+        fprintf(s->out, "wrote %s\n", file);
+    else
+        fprintf(s->out, "wrote %s (render it with: dot -Tpng %s -o graph.png)\n", file, file);
     return true;
 }
 
+/* The last backward's graph from node root, with values and gradients. */
+static bool dot_snapshot(Cmd *c, int root, const char *file) {
+    StrBuf dot;
+    strbuf_init(&dot);
+    graphview_dot(ag_last_graph(), root, &dot);
+    bool ok = dot_out(c, &dot, file);
+    strbuf_free(&dot);
+    return ok;
+}
+
+/* A live graph (or a leaf, or a value whose graph no snapshot has): every
+ * node, numbered as :graph and :trace number them. */
+static bool dot_live(Cmd *c, Tensor *t, const char *name, const char *file) {
+    Session *s = c->s;
+    if (!*file) return inspect_dot(s, t, name, s->out) || cmd_fail_as_set(c);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return cmd_fail(c, "out of memory drawing the graph");
+    bool drawn = inspect_dot(s, t, name, f);
+    bool closed = fclose(f) == 0;
+    StrBuf dot;
+    strbuf_init(&dot);
+    if (closed && text) strbuf_appendn(&dot, text, len);
+    free(text);
+    bool ok = !drawn    ? cmd_fail_as_set(c)
+              : !closed ? cmd_fail(c, "out of memory drawing the graph")
+                        : dot_out(c, &dot, file);
+    strbuf_free(&dot);
+    return ok;
+}
+
+/* :dot [NAME] [FILE]: no NAME draws the last backward's graph. */
 static bool cmd_dot(Cmd *c, const char *arg) {
+    size_t len = strcspn(arg, " ");
+    char first[256];
+    snprintf(first, sizeof first, "%.*s", (int)(len < sizeof first ? len : sizeof first - 1), arg);
+    bool file_first = len > 0 && graphview_is_file(first) && !session_lookup(c->s, arg, len);
+    if (file_first && arg[len])
+        return cmd_fail(c, ":dot FILE takes one file name; :dot NAME FILE draws NAME's graph");
+    if (len == 0 || file_first) {
+        if (c->s->graph_not_kept) return cmd_fail(c, ":dot: %s", graphview_not_kept);
+        if (!ag_last_graph() || ag_last_graph()->num_nodes == 0)
+            return cmd_fail(c, ":dot needs a variable's name, or a backward before it (then "
+                               ":dot draws the graph that backward went through)");
+        return dot_snapshot(c, 0, arg);
+    }
     Tensor *t;
     char *name;
     const char *file;
     if (!arg_variable(c, arg, "dot", &t, &name, &file)) return false;
-    bool ok = draw_dot(c, t, name, file);
+    int node = !tensor_is_leaf(t) && !tensor_has_graph(t) ? graphview_find(name) : -1;
+    bool ok = node >= 0 ? dot_snapshot(c, node, file) : dot_live(c, t, name, file);
     free(name);
     return ok;
+}
+
+static bool cmd_why(Cmd *c, const char *arg) {
+    if (!*arg) return cmd_fail(c, ":why needs a name: :why a (or :why a.grad)");
+    return graphview_why(c->s, arg) || cmd_fail_as_set(c);
 }
 
 static bool cmd_trace(Cmd *c, const char *arg) {
@@ -480,7 +564,10 @@ static const Command commands[] = {
     {{"vars", ":vars", "each variable: shape, leaf or op, grad"}, false, cmd_vars},
     {{"mem", ":mem", "memory: live tensors, the waiting graph"}, false, cmd_mem},
     {{"graph", ":graph NAME", "the graph behind a value, as a tree"}, true, cmd_graph},
-    {{"dot", ":dot NAME [FILE]", "the same graph as Graphviz DOT"}, true, cmd_dot},
+    {{"dot", ":dot [NAME] [FILE]", "the graph as Graphviz DOT, or a picture (FILE.svg, .png); "
+              "no NAME: the last backward's, with values and grads"}, true, cmd_dot},
+    {{"why", ":why NAME", "NAME.grad by the chain rule: every path from the loss, summed"},
+     true, cmd_why},
     {{"trace", ":trace on|off", "print each step of backward"}, true, cmd_trace},
     {{"anomaly", ":anomaly on|off", "backward stops at the first nan gradient, saying where"},
      true, cmd_anomaly},

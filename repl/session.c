@@ -62,6 +62,9 @@ void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < limit)
         limit = (size_t)rl.rlim_cur;
     s->stack_budget = limit > (2u << 20) ? limit - (1u << 20) : limit / 2;
+    /* Every backward keeps its graph for :dot, :why and draw() (graphview.c),
+     * its tensors named by the variables that hold them. */
+    ag_set_keep_graph(true, session_tensor_name, s);
 }
 
 static void release_values(Value *values, int n) {
@@ -84,6 +87,7 @@ void session_reset(Session *s) {
     s->arena_note_at = ARENA_NOTE_FIRST;
     s->print = print_defaults;
     s->print.python = s->python; /* :reset at a Python prompt still prints Python's 1.0 */
+    ag_forget_graph();
 }
 
 void session_free(Session *s) {
@@ -94,10 +98,25 @@ void session_free(Session *s) {
     s->collect_at = 0; /* the cycles of envs and functions that are left */
     session_collect(s);
     if (s->tracing) ag_set_trace(NULL, NULL); /* the hook points at this session */
+    ag_set_keep_graph(false, NULL, NULL);     /* and so does the namer */
     s->tracing = false;
     ptrmap_clear(&s->labels.numbers);
     free(s->labels.shown);
     memset(&s->labels, 0, sizeof s->labels);
+}
+
+const char *session_tensor_name(const Tensor *t, void *ctx) {
+    const Session *s = ctx;
+    for (int i = 0; i < s->num_vars; i++) /* the first bound wins */
+        if (s->vars[i].value.kind == VAL_TENSOR && s->vars[i].value.as.tensor == t &&
+            strncmp(s->vars[i].name, "__", 2) != 0)
+            return s->vars[i].name;
+    return NULL;
+}
+
+void session_keep_graph(Session *s) {
+    s->graph_not_kept = s->quiet > 0;
+    ag_set_keep_graph(!s->graph_not_kept, session_tensor_name, s);
 }
 
 void session_set_error(Session *s, int line, int col, const char *fmt, ...) {

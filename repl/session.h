@@ -158,6 +158,7 @@ struct Session {
     void *notebook;            /* the kernel's own state (kernel.c), for those two */
     FILE *report_err;          /* where session_report writes, when not NULL (the kernel:
                                   a cell's error apart from its notes) */
+    bool graph_not_kept;       /* the last backward ran in a block: no snapshot (session_keep_graph) */
 };
 
 void session_init(Session *s, FILE *out, FILE *err, bool interactive);
@@ -191,6 +192,15 @@ void session_set_error(Session *s, int line, int col, const char *fmt, ...)
 
 /* The global variable or function named so, or NULL. */
 Var *session_lookup(Session *s, const char *name, size_t length);
+/* The first variable (not a hidden __ one) that holds t, or NULL; ctx is
+ * the Session (the namer of ag_set_keep_graph). */
+const char *session_tensor_name(const Tensor *t, void *ctx);
+/* Called before each backward: whether it keeps its graph for :dot, :why
+ * and draw(). A backward at the top level of a statement does; one inside
+ * a block or a function (a training loop's) does not, and the last graph
+ * kept is forgotten: taking it would cost each step about as much as the
+ * step (docs/performance.md). */
+void session_keep_graph(Session *s);
 /* The index of a global in s->vars (for caches), or -1. */
 int session_var_index(Session *s, const Var *v);
 /* Binds a global name to v (taking its reference); false (error set at

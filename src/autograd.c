@@ -496,15 +496,42 @@ void ag_graph_release_dead(uint64_t mark) {
  * ====================================================================== */
 
 static _Thread_local AgTraceFn trace_fn;
+_Thread_local unsigned ag_observers;
 static _Thread_local void *trace_ctx;
 
 void ag_set_trace(AgTraceFn fn, void *ctx) {
     trace_fn = fn;
+    ag_observers = (ag_observers & ~AG_OBSERVE_TRACE) | (fn ? AG_OBSERVE_TRACE : 0);
     trace_ctx = ctx;
 }
 
 static void trace(AgTraceEvent e) {
     if (trace_fn) trace_fn(&e, trace_ctx);
+}
+
+/* fn is about to be applied with grad_output (NULL: none reached it). */
+static void observe_apply(const Function *fn, const Tensor *grad_output) {
+    if (grad_output && trace_fn)
+        trace((AgTraceEvent){.kind = AG_TRACE_APPLY, .fn = fn, .grad = grad_output});
+    if (ag_observers & AG_OBSERVE_SNAPSHOT) ag_snap_apply(fn, grad_output);
+}
+
+static Tensor *reduce_to_shape(const Tensor *grad, const Tensor *like);
+
+/* grad goes into t (leaf: summed apart): the trace's event, and the
+ * snapshot's gradient along the edge, in t's shape. */
+static void observe_accumulate(const Tensor *t, const Tensor *grad, bool leaf) {
+    if (trace_fn)
+        trace((AgTraceEvent){.kind = AG_TRACE_ACCUMULATE, .tensor = t, .grad = grad,
+                             .summed = t->grad != NULL || (leaf && t->staged_grad != NULL)});
+    if (!(ag_observers & AG_OBSERVE_SNAPSHOT)) return;
+    if (ag_shape_equal(t->ndim, t->shape, grad->ndim, grad->shape)) {
+        ag_snap_flow(t, grad);
+        return;
+    }
+    Tensor *reduced = reduce_to_shape(grad, t);
+    if (reduced) ag_snap_flow(t, reduced);
+    tensor_release(reduced);
 }
 
 /* ======================================================================
@@ -664,9 +691,7 @@ void ag_accumulate_grad(Tensor *t, Tensor *grad) {
     /* A leaf's gradients, and those of an intermediate that retains its
      * .grad, are summed apart (staged) and added to .grad at the end. */
     bool leaf = t->grad_fn == NULL || t->retains_grad;
-    if (trace_fn)
-        trace((AgTraceEvent){.kind = AG_TRACE_ACCUMULATE, .tensor = t, .grad = grad,
-                             .summed = t->grad != NULL || (leaf && t->staged_grad != NULL)});
+    if (ag_observers) observe_accumulate(t, grad, leaf); /* :trace, the snapshot: one branch */
     if (!ag_shape_equal(t->ndim, t->shape, grad->ndim, grad->shape)) {
         Tensor *reduced = reduce_to_shape(grad, t);
         tensor_release(grad);
@@ -848,6 +873,26 @@ static const AgOpInfo *op_of(const Function *fn) {
         if (op && op->backward == fn->apply) return last = op;
     }
     return NULL;
+}
+
+int ag_function_vjp(Function *fn, Tensor *seed, Tensor **grads) {
+    for (int i = 0; i < fn->num_inputs; i++) grads[i] = NULL;
+    const AgOpInfo *op = op_of(fn);
+    if (!op || !op->graph_backward || fn->apply == ag_op_custom.backward) return -1;
+    bool was_enabled = ag_set_grad_enabled(false);
+    int rc = op->graph_backward(fn, ag_function_ctx(fn), seed, grads);
+    ag_set_grad_enabled(was_enabled);
+    for (int i = 0; i < fn->num_inputs; i++) {
+        Tensor *in = fn->inputs[i], *g = grads[i];
+        if (rc == 0 && g && !ag_shape_equal(g->ndim, g->shape, in->ndim, in->shape)) {
+            grads[i] = reduce_to_shape(g, in);
+            tensor_release(g);
+            if (!grads[i]) rc = -1;
+        }
+    }
+    if (rc != 0)
+        for (int i = 0; i < fn->num_inputs; i++) tensor_release(grads[i]), grads[i] = NULL;
+    return rc;
 }
 
 /* Refuses (-1) a Function a create_graph backward cannot differentiate
@@ -1129,8 +1174,7 @@ static int run_backward(Function *const *roots, int n, Function **stack, const R
             hook_intermediate(out, &grad_output) != 0)
             return -1;
         if (grad_output && run->num_capture) capture(run, fn, grad_output);
-        if (grad_output && trace_fn)
-            trace((AgTraceEvent){.kind = AG_TRACE_APPLY, .fn = fn, .grad = grad_output});
+        if (ag_observers) observe_apply(fn, grad_output);
         int rc = 0;
         if (grad_output && anomaly_mode) rc = apply_checked(fn, grad_output, run->create);
         else if (grad_output && run->create) rc = apply_recorded(fn, grad_output);
@@ -1303,8 +1347,12 @@ static int seed_and_run(int n, Tensor *const *ys, Tensor *const *grads, const Ru
             if (!again) roots[num_roots++] = y->grad_fn;
         }
     }
+    /* The snapshot (ag_set_keep_graph) of the graph set aside by no push. */
+    bool snap = rc == 0 && ag_snap_keeping && graph_depth == 0;
+    if (snap) ag_snap_begin(ys, n);
     if (rc == 0 && num_roots > 0) rc = differentiate(roots, num_roots, run);
     if (rc == 0) rc = hook_leaves();
+    if (snap) ag_snap_end(rc == 0, staged_leaves);
     if (roots != inline_roots) free(roots);
     return rc;
 }

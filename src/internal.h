@@ -390,4 +390,33 @@ void ag_gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K,
           const double *A, int64_t lda, const double *B, int64_t ldb,
           double *C, int64_t ldc, bool accumulate);
 
+/* ---- the graph snapshot (graphsnap.c), fed by backward (autograd.c) ---- */
+/* Snapshots are on (ag_set_keep_graph). */
+extern _Thread_local bool ag_snap_keeping;
+/* What watches backward: one word, so that backward's hot paths test once
+ * for the trace hook and the snapshot being taken together. (autograd.c) */
+enum { AG_OBSERVE_TRACE = 1, AG_OBSERVE_SNAPSHOT = 2 };
+extern _Thread_local unsigned ag_observers;
+/* ys (n of them, alive with their graph): the walk, the values, the
+ * Jacobians, before anything is applied. */
+void ag_snap_begin(Tensor *const *ys, int n);
+/* fn is applied next with grad_output (its node's gradient). */
+void ag_snap_apply(const Function *fn, const Tensor *grad_output);
+/* grad, in t's shape, goes into t from the Function being applied. */
+void ag_snap_flow(const Tensor *t, const Tensor *grad);
+/* The backward ends (ok: it succeeded): the staged leaves (a list through
+ * staged_next) give the leaves' gradients, and the snapshot becomes the last. */
+void ag_snap_end(bool ok, const Tensor *staged);
+/* Bytes the last snapshot and the one being taken hold (the memory limit's):
+ * read inline by every allocation. */
+extern _Thread_local int64_t ag_snap_bytes;
+/* Whether bytes more fit under the memory limit now. (tensor.c) */
+bool ag_memory_allows(int64_t bytes);
+/* fn's backward given seed (in its output's shape), by the op's recorded
+ * backward with grad mode off: grads[i] (fn->num_inputs of them) get input
+ * i's gradient in its shape, or NULL. -1 (every grads[i] NULL) for a custom
+ * Function, an op without one, or a failure. Before fn is applied only.
+ * (autograd.c) */
+int ag_function_vjp(Function *fn, Tensor *seed, Tensor **grads);
+
 #endif /* AG_INTERNAL_H */

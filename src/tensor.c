@@ -42,6 +42,11 @@ static _Thread_local int64_t fail_countdown = -1; /* the test hook below; -1: of
 
 void ag_set_memory_limit(int64_t bytes) { memory_limit = bytes < 0 ? 0 : bytes; }
 int64_t ag_memory_limit(void) { return memory_limit; }
+
+bool ag_memory_allows(int64_t bytes) {
+    return memory_limit <= 0 ||
+           live_bytes + ag_arena_bytes_in_use() + ag_snap_bytes + bytes <= memory_limit;
+}
 void ag_alloc_fail_after(int64_t after) { fail_countdown = after < 0 ? -1 : after; }
 
 /* True for the allocation ag_alloc_fail_after chose. */
@@ -228,7 +233,7 @@ Tensor *ag_tensor_new(int ndim, const int64_t *shape) {
      * block (header and padded data) against what the limit leaves free. */
     int64_t graph = ag_arena_bytes_in_use();
     size_t size = block_size(bytes); /* < 2^64: bytes < 2^63 (checked_numel) */
-    int64_t free_bytes = memory_limit - live_bytes - graph;
+    int64_t free_bytes = memory_limit - live_bytes - graph - ag_snap_bytes;
     if (free_bytes < 0) free_bytes = 0; /* the limit was lowered under live tensors */
     if (memory_limit > 0 && size > (size_t)free_bytes) {
         char buf[AG_SHAPE_STR_MAX], held[160] = "";
@@ -352,7 +357,7 @@ void ag_bump_version(Tensor *t) {
 /* A header-only leaf sharing t's elements (t's base when t shares them). */
 static Tensor *alias(const Tensor *t, bool own_version) {
     if (!t) return ag_fail("detach: tensor is NULL");
-    if (memory_limit > 0 && live_bytes + ag_arena_bytes_in_use() + HEADER_BYTES > memory_limit)
+    if (memory_limit > 0 && live_bytes + ag_arena_bytes_in_use() + ag_snap_bytes + HEADER_BYTES > memory_limit)
         return ag_fail("allocation too large: %d bytes for a tensor's header, the "
                        "memory limit is full", (int)HEADER_BYTES), alloc_failure();
     Tensor *a = injected_failure() ? NULL : block_alloc(HEADER_BYTES);

@@ -996,8 +996,8 @@ static void hinge_backward(Function *self, void *ctx, Tensor *g) {
 static int hinge_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     const LossCtx *c = ctx;
     GradTemps s = {0};
+    if (!ag_grad_wanted(self, 0)) return 0; /* before any temporary: none to release */
     Tensor *x = self->inputs[0], *t = self->inputs[1], *zero = ag_grad_num(&s, 0.0);
-    if (!ag_grad_wanted(self, 0)) return 0;
     Tensor *G = shared_g(&s, g, c);
     Tensor *gap = gsub(&s, ag_grad_num(&s, c->param[0]), x);
     Tensor *not_similar = ag_grad_tmp(&s, tensor_ne(t, ag_grad_num(&s, 1.0)));

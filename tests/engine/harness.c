@@ -480,7 +480,7 @@ static const struct {
     GROUP(syntax_ops), GROUP(optim), GROUP(backward), GROUP(index), GROUP(losses),
     GROUP(elementwise), GROUP(reduce), GROUP(sum_order), GROUP(math_bits), GROUP(inplace), GROUP(retain), GROUP(graph), GROUP(dtype),
     GROUP(cumulative), GROUP(anomaly),
-    GROUP(random), GROUP(layers),
+    GROUP(random), GROUP(layers), GROUP(snapshot),
 };
 #undef GROUP
 enum { NUM_GROUPS = sizeof groups / sizeof groups[0] };

@@ -87,6 +87,7 @@ void test_graph(void);
 void test_dtype(void);
 void test_cumulative(void);
 void test_anomaly(void);
+void test_snapshot(void);
 
 /* Baseline of live tensors, to prove a test leaked nothing (the harness
  * checks every group; a test checks its own where a path must free all). */

@@ -1,7 +1,7 @@
 /*
  * fuzz_shell.c — the libFuzzer harness: any bytes, run as a script through
  * the shell's whole path (scan, parse, evaluate, print, backward, shell
- * commands), with errors not stopping it. Files are off (:load, :dot FILE).
+ * commands), with errors not stopping it. Files are off (:load, :dot FILE, draw).
  * A finding is a crash, a sanitizer report, a hang past -timeout, or a
  * tensor still alive once the session and the graph are freed (a leak).
  *

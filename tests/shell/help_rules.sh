@@ -19,6 +19,6 @@ for name in exp log sqrt tanh sigmoid relu abs sin cos pow sum mean max reshape 
 done
 echo '--- the overview names grad, gradcheck, :graph, :dot, :trace'
 out=$($AG -e ':help')
-for word in 'grad(f, *args)' 'gradcheck(f, *args)' ':graph NAME' ':dot NAME [FILE]' ':trace on|off'; do
+for word in 'grad(f, *args)' 'gradcheck(f, *args)' ':graph NAME' ':dot [NAME] [FILE]' ':trace on|off'; do
     printf '%s\n' "$out" | grep -q -F -e "$word" && echo "lists $word"
 done
