@@ -1,0 +1,127 @@
+/*
+ * test_f32math.c — float32 element-wise math against PyTorch 1.13's float
+ * kernels, bit for bit (issue 18): exp, log, sin, tanh, sigmoid, the
+ * activations, x ** e by each of pow_tensor_scalar's kernels and tensor **
+ * tensor, values and gradients, on tensors of 1 to 203 elements (the
+ * vector body and the scalar tail of PyTorch's kernels), at the inputs of
+ * f32math_cases.h (made by f32math_cases.py). Where SLEEF is loaded the ops
+ * marked exact must have every bit; without it (libm's float functions)
+ * the counts are printed only.
+ */
+#include "harness.h"
+#include "ops/elementwise.h"
+
+#include "f32math_cases.h"
+
+typedef Tensor *(*F32Fn)(Tensor *x, const double *e);
+
+static Tensor *f32_tensor(const double *v, int64_t n) {
+    Tensor *t = tensor_create(1, &n, v, false);
+    if (t) tensor_set_dtype(t, AG_FLOAT32);
+    return t;
+}
+
+static Tensor *abs_then(Tensor *(*f)(Tensor *), Tensor *x) {
+    Tensor *a = tensor_abs(x), *y = f(a);
+    tensor_release(a);
+    return y;
+}
+static Tensor *pow_number(Tensor *x, double e) {
+    Tensor *t = tensor_number(e, AG_FLOAT64), *y = tensor_pow(x, t);
+    tensor_release(t);
+    return y;
+}
+static Tensor *pow_abs(Tensor *x, double e) {
+    Tensor *a = tensor_abs(x), *y = pow_number(a, e);
+    tensor_release(a);
+    return y;
+}
+
+#define PLAIN(name) \
+    static Tensor *f32_##name(Tensor *x, const double *e) { return (void)e, tensor_##name(x); }
+#define ABS(name) \
+    static Tensor *f32_##name(Tensor *x, const double *e) { return (void)e, abs_then(tensor_##name, x); }
+#define POW(name, how, v) \
+    static Tensor *f32_##name(Tensor *x, const double *e) { return (void)e, how(x, v); }
+PLAIN(exp) ABS(log) ABS(log10) ABS(log2) PLAIN(sin) PLAIN(cos) PLAIN(tanh) PLAIN(sigmoid)
+ABS(sqrt) PLAIN(reciprocal) PLAIN(sinh) PLAIN(cosh) PLAIN(silu) PLAIN(gelu) PLAIN(gelu_tanh)
+POW(pow2, pow_number, 2.0) POW(pow3, pow_number, 3.0) POW(pow0_5, pow_abs, 0.5)
+POW(pow_m0_5, pow_abs, -0.5) POW(pow_m1, pow_number, -1.0) POW(pow_m2, pow_number, -2.0)
+POW(pow4, pow_number, 4.0) POW(pow2_5, pow_abs, 2.5) POW(pow1_6, pow_abs, 1.6)
+#undef PLAIN
+#undef ABS
+#undef POW
+static Tensor *f32_elu(Tensor *x, const double *e) { return (void)e, tensor_elu(x, 1.0); }
+static Tensor *f32_softplus(Tensor *x, const double *e) {
+    return (void)e, tensor_softplus(x, 1.0, 20.0);
+}
+static Tensor *f32_pow_tensor(Tensor *x, const double *e) {
+    Tensor *a = tensor_abs(x), *t = f32_tensor(e, x->numel), *y = tensor_pow(a, t);
+    tensor_release(a);
+    tensor_release(t);
+    return y;
+}
+
+/* exact: 2 values and gradients must have PyTorch's bits (with SLEEF),
+ * 1 values, 0 neither (counted only). */
+static const struct {
+    const char *name;
+    F32Fn f;
+    int exact;
+} fns[] = {
+    {"exp", f32_exp, 0},         {"log", f32_log, 0},         {"log10", f32_log10, 0},
+    {"log2", f32_log2, 0},       {"sin", f32_sin, 0},         {"cos", f32_cos, 0},
+    {"tanh", f32_tanh, 0},       {"sigmoid", f32_sigmoid, 0}, {"sqrt", f32_sqrt, 0},
+    {"reciprocal", f32_reciprocal, 0}, {"sinh", f32_sinh, 0}, {"cosh", f32_cosh, 0},
+    {"silu", f32_silu, 0},       {"elu", f32_elu, 0},         {"gelu", f32_gelu, 0},
+    {"gelu_tanh", f32_gelu_tanh, 0}, {"softplus", f32_softplus, 0},
+    {"pow2", f32_pow2, 0},       {"pow3", f32_pow3, 0},       {"pow0_5", f32_pow0_5, 0},
+    {"pow_m0_5", f32_pow_m0_5, 0}, {"pow_m1", f32_pow_m1, 0}, {"pow_m2", f32_pow_m2, 0},
+    {"pow4", f32_pow4, 0},       {"pow2_5", f32_pow2_5, 0},   {"pow1_6", f32_pow1_6, 0},
+    {"pow_tensor", f32_pow_tensor, 0},
+};
+_Static_assert(sizeof fns / sizeof fns[0] == sizeof f32_cases / sizeof f32_cases[0],
+               "one function per case");
+
+/* One op on every piece of the inputs: how many values and gradients have
+ * PyTorch's bits, into *same_y and *same_dx. */
+static void run_case(size_t k, int64_t *same_y, int64_t *same_dx) {
+    const F32Case *m = &f32_cases[k];
+    int64_t at = 0;
+    for (size_t s = 0; s < sizeof f32_sizes / sizeof f32_sizes[0]; s++) {
+        int64_t n = f32_sizes[s];
+        Tensor *x = f32_tensor(f32_x + at, n), *g = f32_tensor(f32_g + at, n);
+        if (x) tensor_set_requires_grad(x, true);
+        Tensor *y = x && g ? fns[k].f(x, f32_e + at) : NULL;
+        CHECK(y && y->dtype == AG_FLOAT32, "%s of %lld elements: a float32 result", m->name,
+              (long long)n);
+        if (y && tensor_backward(y, g) == 0 && x->grad) {
+            for (int64_t i = 0; i < n; i++) {
+                *same_y += same_double(y->data[i], m->y[at + i]);
+                *same_dx += same_double(x->grad->data[i], m->dx[at + i]);
+            }
+        }
+        tensor_release(y);
+        tensor_release(g);
+        tensor_release(x);
+        at += n;
+    }
+}
+
+void test_f32math(void) {
+    int64_t n = sizeof f32_x / sizeof f32_x[0];
+    for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) {
+        const F32Case *m = &f32_cases[k];
+        CHECK(strcmp(m->name, fns[k].name) == 0, "case %s is %s", m->name, fns[k].name);
+        int64_t same_y = 0, same_dx = 0;
+        run_case(k, &same_y, &same_dx);
+        printf("  PyTorch's float32 bits: %s %lld of %lld, its gradient %lld\n", m->name,
+               (long long)same_y, (long long)n, (long long)same_dx);
+        if (ag_vec_ready() && fns[k].exact >= 1)
+            CHECK(same_y == n, "float32 %s: %lld of %lld values differ from PyTorch's", m->name,
+                  (long long)(n - same_y), (long long)n);
+        if (ag_vec_ready() && fns[k].exact >= 2)
+            CHECK(same_dx == n, "float32 %s: %lld of %lld gradients differ from PyTorch's",
+                  m->name, (long long)(n - same_dx), (long long)n);
+    }
+}
