@@ -69,13 +69,13 @@ static const struct {
     F32Fn f;
     int exact;
 } fns[] = {
-    {"exp", f32_exp, 0},         {"log", f32_log, 0},         {"log10", f32_log10, 0},
-    {"log2", f32_log2, 0},       {"sin", f32_sin, 0},         {"cos", f32_cos, 0},
-    {"tanh", f32_tanh, 0},       {"sigmoid", f32_sigmoid, 0}, {"sqrt", f32_sqrt, 0},
-    {"reciprocal", f32_reciprocal, 0}, {"sinh", f32_sinh, 0}, {"cosh", f32_cosh, 0},
+    {"exp", f32_exp, 2},         {"log", f32_log, 2},         {"log10", f32_log10, 2},
+    {"log2", f32_log2, 2},       {"sin", f32_sin, 2},         {"cos", f32_cos, 2},
+    {"tanh", f32_tanh, 2},       {"sigmoid", f32_sigmoid, 2}, {"sqrt", f32_sqrt, 2},
+    {"reciprocal", f32_reciprocal, 2}, {"sinh", f32_sinh, 0}, {"cosh", f32_cosh, 0},
     {"silu", f32_silu, 0},       {"elu", f32_elu, 0},         {"gelu", f32_gelu, 0},
     {"gelu_tanh", f32_gelu_tanh, 0}, {"softplus", f32_softplus, 0},
-    {"pow2", f32_pow2, 0},       {"pow3", f32_pow3, 0},       {"pow0_5", f32_pow0_5, 0},
+    {"pow2", f32_pow2, 2},       {"pow3", f32_pow3, 0},       {"pow0_5", f32_pow0_5, 0},
     {"pow_m0_5", f32_pow_m0_5, 0}, {"pow_m1", f32_pow_m1, 0}, {"pow_m2", f32_pow_m2, 0},
     {"pow4", f32_pow4, 0},       {"pow2_5", f32_pow2_5, 0},   {"pow1_6", f32_pow1_6, 0},
     {"pow_tensor", f32_pow_tensor, 0},
