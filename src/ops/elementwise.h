@@ -110,6 +110,7 @@ void ag_vec_f32_tanh(const float *x, float *y);
 void ag_vec_f32_sin(const float *x, float *y);
 void ag_vec_f32_cos(const float *x, float *y);
 void ag_vec_f32_pow(const float *x, float e, float *y); /* y = x ** e */
+void ag_vec_f32_pow_tensor(const float *x, const float *e, float *y); /* y = x ** e */
 void ag_libm_f32_exp(const float *x, float *y);
 void ag_libm_f32_log(const float *x, float *y);
 void ag_libm_f32_log10(const float *x, float *y);

@@ -192,6 +192,14 @@ void ag_vec_f32_tanh(const float *x, float *y) { apply_f(FF_TANH, x, y); }
 void ag_vec_f32_sin(const float *x, float *y) { apply_f(FF_SIN, x, y); }
 void ag_vec_f32_cos(const float *x, float *y) { apply_f(FF_COS, x, y); }
 
+__attribute__((target("avx2,fma"))) void ag_vec_f32_pow_tensor(const float *x, const float *e,
+                                                               float *y) {
+    VecF (*fn)(VecF, VecF);
+    memcpy(&fn, &fns_f[FF_POW], sizeof fn);
+    for (int i = 0; i < BLOCK; i += WIDTH_F)
+        _mm256_storeu_ps(y + i, fn(_mm256_loadu_ps(x + i), _mm256_loadu_ps(e + i)));
+}
+
 __attribute__((target("avx2,fma"))) void ag_vec_f32_pow(const float *x, float e, float *y) {
     VecF (*fn)(VecF, VecF);
     memcpy(&fn, &fns_f[FF_POW], sizeof fn);
@@ -217,6 +225,7 @@ NO_VEC(sin)
 NO_VEC(cos)
 NO_VEC(erf)
 void ag_vec_pow(const double *x, double e, double *y) { (void)x, (void)e, (void)y; }
+void ag_vec_f32_pow_tensor(const float *x, const float *e, float *y) { (void)x, (void)e, (void)y; }
 #define NO_VEC_F32(name) \
     void ag_vec_f32_##name(const float *x, float *y) { (void)x, (void)y; }
 NO_VEC_F32(exp)

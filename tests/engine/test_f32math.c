@@ -75,10 +75,10 @@ static const struct {
     {"reciprocal", f32_reciprocal, 2}, {"sinh", f32_sinh, 0}, {"cosh", f32_cosh, 0},
     {"silu", f32_silu, 0},       {"elu", f32_elu, 0},         {"gelu", f32_gelu, 0},
     {"gelu_tanh", f32_gelu_tanh, 0}, {"softplus", f32_softplus, 0},
-    {"pow2", f32_pow2, 2},       {"pow3", f32_pow3, 0},       {"pow0_5", f32_pow0_5, 0},
-    {"pow_m0_5", f32_pow_m0_5, 0}, {"pow_m1", f32_pow_m1, 0}, {"pow_m2", f32_pow_m2, 0},
-    {"pow4", f32_pow4, 0},       {"pow2_5", f32_pow2_5, 0},   {"pow1_6", f32_pow1_6, 0},
-    {"pow_tensor", f32_pow_tensor, 0},
+    {"pow2", f32_pow2, 2},       {"pow3", f32_pow3, 2},       {"pow0_5", f32_pow0_5, 2},
+    {"pow_m0_5", f32_pow_m0_5, 2}, {"pow_m1", f32_pow_m1, 2}, {"pow_m2", f32_pow_m2, 2},
+    {"pow4", f32_pow4, 2},       {"pow2_5", f32_pow2_5, 2},   {"pow1_6", f32_pow1_6, 2},
+    {"pow_tensor", f32_pow_tensor, 2},
 };
 _Static_assert(sizeof fns / sizeof fns[0] == sizeof f32_cases / sizeof f32_cases[0],
                "one function per case");
