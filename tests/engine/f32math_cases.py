@@ -13,7 +13,8 @@ So each op runs on tensors of several sizes, below and above those widths
 (1, 7, 8, 15, 16, 17, 33, 100, 203): the inputs are cut from one list of
 float32 values in that order, and the gradient fed to backward from
 another, so that every position of a vector and of the tail meets many
-inputs.
+inputs. Last, the gradient of a 0-d float32 factor (x * b), summed from
+float products.
 """
 import math
 import random
@@ -95,3 +96,17 @@ print("static const F32Case f32_cases[] = {")
 for name, f in ops:
     print('    {"%s", f32_%s_y, f32_%s_dx},' % (name, name, name))
 print("};")
+
+# A broadcast gradient: x * b, b a 0-d float32 leaf: b.grad = sum(g * x),
+# each product rounded to float before PyTorch's sum_to sums them in float.
+B = torch.tensor(0.7, dtype=F32)
+BX = X.clamp(-8, 8)  # no 1e30 to drown the others
+sums, at = [], 0
+for n in SIZES:
+    b = B.clone().requires_grad_(True)
+    (BX[at:at + n] * b).backward(G[at:at + n])
+    sums.append(b.grad.item())
+    at += n
+print("static const double f32_b = %s;" % c(B.item()))
+print("static const double f32_bx[%d] = {%s};" % (N, ", ".join(c(t) for t in BX.tolist())))
+print("static const double f32_bcast_mul_grad[] = {%s};" % ", ".join(c(v) for v in sums))

@@ -108,7 +108,10 @@ static void run_case(size_t k, int64_t *same_y, int64_t *same_dx) {
     }
 }
 
+static void test_f32math_broadcast_grad(void);
+
 void test_f32math(void) {
+    test_f32math_broadcast_grad();
     int64_t n = sizeof f32_x / sizeof f32_x[0];
     for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) {
         const F32Case *m = &f32_cases[k];
@@ -124,4 +127,28 @@ void test_f32math(void) {
             CHECK(same_dx == n, "float32 %s: %lld of %lld gradients differ from PyTorch's",
                   m->name, (long long)(n - same_dx), (long long)n);
     }
+}
+
+/* x * b, b a 0-d float32 leaf: b.grad is the sum of the products g * x,
+ * each rounded to float before the sum (PyTorch's float32 mul backward,
+ * then sum_to in float), on every piece of the inputs. */
+static void test_f32math_broadcast_grad(void) {
+    int64_t at = 0, same = 0, pieces = sizeof f32_sizes / sizeof f32_sizes[0];
+    for (int64_t s = 0; s < pieces; s++) {
+        int64_t n = f32_sizes[s];
+        Tensor *x = f32_tensor(f32_bx + at, n), *g = f32_tensor(f32_g + at, n);
+        Tensor *b = tensor_create(0, NULL, &f32_b, false);
+        if (b) tensor_set_dtype(b, AG_FLOAT32);
+        if (b) tensor_set_requires_grad(b, true);
+        Tensor *y = x && g && b ? tensor_mul(x, b) : NULL;
+        if (y && tensor_backward(y, g) == 0 && b->grad)
+            same += same_double(b->grad->data[0], f32_bcast_mul_grad[s]);
+        tensor_release(y);
+        tensor_release(b);
+        tensor_release(g);
+        tensor_release(x);
+        at += n;
+    }
+    CHECK(same == pieces, "float32 x * b: %lld of %lld gradients of b differ from PyTorch's",
+          (long long)(pieces - same), (long long)pieces);
 }
