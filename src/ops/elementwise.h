@@ -110,6 +110,8 @@ void ag_vec_f32_tanh(const float *x, float *y);
 void ag_vec_f32_sin(const float *x, float *y);
 void ag_vec_f32_cos(const float *x, float *y);
 void ag_vec_f32_log1p(const float *x, float *y);
+void ag_vec_f32_sinh(const float *x, float *y);
+void ag_vec_f32_cosh(const float *x, float *y);
 void ag_vec_f32_pow(const float *x, float e, float *y); /* y = x ** e */
 void ag_vec_f32_pow_tensor(const float *x, const float *e, float *y); /* y = x ** e */
 void ag_libm_f32_exp(const float *x, float *y);
@@ -120,6 +122,8 @@ void ag_libm_f32_tanh(const float *x, float *y);
 void ag_libm_f32_sin(const float *x, float *y);
 void ag_libm_f32_cos(const float *x, float *y);
 void ag_libm_f32_log1p(const float *x, float *y);
+void ag_libm_f32_sinh(const float *x, float *y);
+void ag_libm_f32_cosh(const float *x, float *y);
 void ag_libm_f32_pow(const float *x, float e, float *y);
 
 /* y = f(x) on a block of floats: SLEEF's where loaded, else libm's. */
@@ -138,6 +142,8 @@ BLOCK_MATH_F32(tanh)
 BLOCK_MATH_F32(sin)
 BLOCK_MATH_F32(cos)
 BLOCK_MATH_F32(log1p)
+BLOCK_MATH_F32(sinh)
+BLOCK_MATH_F32(cosh)
 #undef BLOCK_MATH_F32
 
 /* A block of float math: block_f32_exp, ag_libm_f32_exp, ... */

@@ -144,8 +144,49 @@ static void sinh_grad_block(const double *x, const double *y, const double *g, d
     for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * cosh(x[i]);
 }
 
+/* float32: sinhf and coshf, SLEEF's on steps of 16 and libm's on the tail
+ * (cpu_kernel_vec), each gradient g times the other function's float
+ * kernel, which has the same tail */
+#define HYPERBOLIC_F32(name, other)                                                          \
+    static void name##_f32_block(const double *x, double *y, const double *p) {             \
+        (void)p;                                                                             \
+        _Alignas(64) float t[BLOCK];                                                         \
+        f32_in(x, t);                                                                        \
+        block_f32_##name(t, t);                                                              \
+        f32_out(t, y);                                                                       \
+    }                                                                                        \
+    static void name##_f32_tail(const double *x, double *y, const double *p) {              \
+        (void)p;                                                                             \
+        _Alignas(64) float t[BLOCK];                                                         \
+        f32_in(x, t);                                                                        \
+        ag_libm_f32_##name(t, t);                                                            \
+        f32_out(t, y);                                                                       \
+    }                                                                                        \
+    static void name##_f32_grad_block(const double *x, const double *y, const double *g,    \
+                                      double *dx, const double *p) {                         \
+        (void)y, (void)p;                                                                    \
+        _Alignas(64) float t[BLOCK];                                                         \
+        f32_in(x, t);                                                                        \
+        block_f32_##other(t, t);                                                             \
+        SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = (float)g[i] * t[i];                \
+    }                                                                                        \
+    static void name##_f32_grad_tail(const double *x, const double *y, const double *g,     \
+                                     double *dx, const double *p) {                          \
+        (void)y, (void)p;                                                                    \
+        _Alignas(64) float t[BLOCK];                                                         \
+        f32_in(x, t);                                                                        \
+        ag_libm_f32_##other(t, t);                                                           \
+        SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = (float)g[i] * t[i];                \
+    }
+HYPERBOLIC_F32(sinh, cosh)
+HYPERBOLIC_F32(cosh, sinh)
+#undef HYPERBOLIC_F32
+
 static void sinh_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward(self, g, sinh_grad_block, ctx);
+    if (ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, sinh_f32_grad_block, sinh_f32_grad_tail, ctx);
+    else
+        unary_backward(self, g, sinh_grad_block, ctx);
 }
 
 static int sinh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
@@ -156,7 +197,10 @@ static int sinh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     return ag_grad_done(&t);
 }
 
-Tensor *tensor_sinh(Tensor *x) { return unary_forward(AG_OP_SINH, sinh_block, x); }
+Tensor *tensor_sinh(Tensor *x) {
+    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_SINH, sinh_f32_block, sinh_f32_tail, x, NULL, 0);
+    return unary_forward(AG_OP_SINH, sinh_block, x);
+}
 
 const AgOpInfo ag_op_sinh =
     UNARY_ROW(SINH, sinh, "hyperbolic sine", "grad_x = g * cosh(x)", "SinhBackward", READS_X);
@@ -173,7 +217,10 @@ static void cosh_grad_block(const double *x, const double *y, const double *g, d
 }
 
 static void cosh_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward(self, g, cosh_grad_block, ctx);
+    if (ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, cosh_f32_grad_block, cosh_f32_grad_tail, ctx);
+    else
+        unary_backward(self, g, cosh_grad_block, ctx);
 }
 
 static int cosh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
@@ -184,7 +231,10 @@ static int cosh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     return ag_grad_done(&t);
 }
 
-Tensor *tensor_cosh(Tensor *x) { return unary_forward(AG_OP_COSH, cosh_block, x); }
+Tensor *tensor_cosh(Tensor *x) {
+    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_COSH, cosh_f32_block, cosh_f32_tail, x, NULL, 0);
+    return unary_forward(AG_OP_COSH, cosh_block, x);
+}
 
 const AgOpInfo ag_op_cosh =
     UNARY_ROW(COSH, cosh, "hyperbolic cosine", "grad_x = g * sinh(x)", "CoshBackward", READS_X);

@@ -48,6 +48,8 @@ TAIL_MATH_F32(tanh)
 TAIL_MATH_F32(sin)
 TAIL_MATH_F32(cos)
 TAIL_MATH_F32(log1p)
+TAIL_MATH_F32(sinh)
+TAIL_MATH_F32(cosh)
 #undef TAIL_MATH_F32
 
 __attribute__((noinline)) static float libm_powf(float x, float e) { return powf(x, e); }
@@ -111,9 +113,12 @@ static VecFn2 pow_fn; /* Sleef_pow: x ** e (Vectorized<double>::pow) */
 typedef __m256 VecF;
 typedef VecF (*VecFnF)(VecF);
 enum { WIDTH_F = 8 };
-enum { FF_EXP, FF_LOG, FF_LOG10, FF_LOG2, FF_TANH, FF_SIN, FF_COS, FF_LOG1P, FF_POW, NUM_FNS_F };
-static const char *const fn_names_f[NUM_FNS_F] = {"exp", "log", "log10", "log2", "tanh",
-                                                  "sin", "cos", "log1p", "pow"};
+enum {
+    FF_EXP, FF_LOG, FF_LOG10, FF_LOG2, FF_TANH, FF_SIN, FF_COS, FF_LOG1P, FF_SINH, FF_COSH,
+    FF_POW, NUM_FNS_F
+};
+static const char *const fn_names_f[NUM_FNS_F] = {"exp", "log", "log10", "log2", "tanh", "sin",
+                                                  "cos", "log1p", "sinh", "cosh", "pow"};
 static void *fns_f[NUM_FNS_F];
 
 atomic_int ag_vec_state;
@@ -193,6 +198,8 @@ void ag_vec_f32_tanh(const float *x, float *y) { apply_f(FF_TANH, x, y); }
 void ag_vec_f32_sin(const float *x, float *y) { apply_f(FF_SIN, x, y); }
 void ag_vec_f32_cos(const float *x, float *y) { apply_f(FF_COS, x, y); }
 void ag_vec_f32_log1p(const float *x, float *y) { apply_f(FF_LOG1P, x, y); }
+void ag_vec_f32_sinh(const float *x, float *y) { apply_f(FF_SINH, x, y); }
+void ag_vec_f32_cosh(const float *x, float *y) { apply_f(FF_COSH, x, y); }
 
 __attribute__((target("avx2,fma"))) void ag_vec_f32_pow_tensor(const float *x, const float *e,
                                                                float *y) {
@@ -238,5 +245,7 @@ NO_VEC_F32(tanh)
 NO_VEC_F32(sin)
 NO_VEC_F32(cos)
 NO_VEC_F32(log1p)
+NO_VEC_F32(sinh)
+NO_VEC_F32(cosh)
 void ag_vec_f32_pow(const float *x, float e, float *y) { (void)x, (void)e, (void)y; }
 #endif

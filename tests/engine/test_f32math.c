@@ -72,7 +72,7 @@ static const struct {
     {"exp", f32_exp, 2},         {"log", f32_log, 2},         {"log10", f32_log10, 2},
     {"log2", f32_log2, 2},       {"sin", f32_sin, 2},         {"cos", f32_cos, 2},
     {"tanh", f32_tanh, 2},       {"sigmoid", f32_sigmoid, 2}, {"sqrt", f32_sqrt, 2},
-    {"reciprocal", f32_reciprocal, 2}, {"sinh", f32_sinh, 0}, {"cosh", f32_cosh, 0},
+    {"reciprocal", f32_reciprocal, 2}, {"sinh", f32_sinh, 2}, {"cosh", f32_cosh, 2},
     {"silu", f32_silu, 2},       {"elu", f32_elu, 2},         {"gelu", f32_gelu, 0},
     {"gelu_tanh", f32_gelu_tanh, 2}, {"softplus", f32_softplus, 2},
     {"pow2", f32_pow2, 2},       {"pow3", f32_pow3, 2},       {"pow0_5", f32_pow0_5, 2},
