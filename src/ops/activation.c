@@ -452,7 +452,84 @@ static void gelu_tanh_f32_grad_tail(const double *x, const double *y, const doub
     gelu_tanh_f32_grad_body(x, g, dx, ag_libm_f32_tanh);
 }
 
-static const GradBlocks gelu_grads = {gelu_grad_block, gelu_grad_tail, NULL, NULL};
+/* float32's exact form: PyTorch's GeluKernel for float. Its
+ * Vectorized<float>::erf is not SLEEF's: Abramowitz and Stegun's 7.1.26,
+ * its steps fused as written there, with SLEEF's expf; the scalar tail
+ * calls erff. Without SLEEF, erff everywhere. PyTorch 1.13 runs this
+ * kernel only for a tensor of one element (all tail) or with oneDNN
+ * disabled: a float32 gelu of more elements is oneDNN's eltwise_gelu_erf,
+ * its own erf and exp, whose bits ag does not have (about 1 in 4 elements
+ * differs in the last bit). */
+static void erf_f32_block(const float *x, float *y) {
+    if (!ag_vec_ready()) {
+        ag_libm_f32_erf(x, y);
+        return;
+    }
+    _Alignas(64) float t[BLOCK], r[BLOCK], e[BLOCK];
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        t[i] = 1.0f / fmaf(0.3275911f, fabsf(x[i]), 1.0f);
+        float r4 = fmaf(1.061405429f, t[i], -1.453152027f);
+        float r3 = fmaf(r4, t[i], 1.421413741f), r2 = fmaf(r3, t[i], -0.284496736f);
+        r[i] = fmaf(r2, t[i], 0.254829592f);
+        e[i] = -(x[i] * x[i]);
+    }
+    block_f32_exp(e, e);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        float v = fmaf(-e[i] * t[i], r[i], 1.0f);
+        y[i] = signbit(x[i]) ? -v : v; /* its xor with x's sign bit */
+    }
+}
+
+static const float SQRT_HALF_F32 = (float)SQRT_HALF;
+
+static ALWAYS_INLINE void gelu_f32_body(const double *x, double *y, MathBlockF32 erf_) {
+    _Alignas(64) float xf[BLOCK], e[BLOCK];
+    f32_in(x, xf);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = xf[i] * SQRT_HALF_F32;
+    erf_(e, e);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = xf[i] * 0.5f * (1.0f + e[i]);
+}
+
+static void gelu_f32_block(const double *x, double *y, const double *p) {
+    (void)p;
+    gelu_f32_body(x, y, erf_f32_block);
+}
+
+static void gelu_f32_tail(const double *x, double *y, const double *p) {
+    (void)p;
+    gelu_f32_body(x, y, ag_libm_f32_erf);
+}
+
+/* cdf + x * pdf fused in the vector loop only, as float64's */
+static ALWAYS_INLINE void gelu_f32_grad_body(const double *x, const double *g, double *dx,
+                                             MathBlockF32 erf_, MathBlockF32 exp_, bool fused) {
+    const float beta = (float)(TWO_OVER_SQRT_PI * SQRT_HALF * 0.5);
+    _Alignas(64) float xf[BLOCK], e[BLOCK], q[BLOCK];
+    f32_in(x, xf);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++)
+        e[i] = xf[i] * SQRT_HALF_F32, q[i] = xf[i] * xf[i] * -0.5f;
+    erf_(e, e);
+    exp_(q, q);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        float cdf = 0.5f * (1.0f + e[i]), pdf = beta * q[i];
+        dx[i] = (float)g[i] * (fused ? fmaf(xf[i], pdf, cdf) : cdf + xf[i] * pdf);
+    }
+}
+
+static void gelu_f32_grad_block(const double *x, const double *y, const double *g, double *dx,
+                                const double *p) {
+    (void)y, (void)p;
+    gelu_f32_grad_body(x, g, dx, erf_f32_block, block_f32_exp, true);
+}
+
+static void gelu_f32_grad_tail(const double *x, const double *y, const double *g, double *dx,
+                               const double *p) {
+    (void)y, (void)p;
+    gelu_f32_grad_body(x, g, dx, ag_libm_f32_erf, ag_libm_f32_exp, false);
+}
+
+static const GradBlocks gelu_grads = {gelu_grad_block, gelu_grad_tail, gelu_f32_grad_block,
+                                      gelu_f32_grad_tail};
 static const GradBlocks gelu_tanh_grads = {gelu_tanh_grad_block, gelu_tanh_grad_tail,
                                            gelu_tanh_f32_grad_block, gelu_tanh_f32_grad_tail};
 
@@ -460,6 +537,8 @@ static void gelu_backward(Function *self, void *ctx, Tensor *g) {
     const double *p = ctx;
     if (p[0] != 0.0 && ag_is_f32(self->inputs[0]))
         unary_backward_f32(self, g, gelu_tanh_f32_grad_block, gelu_tanh_f32_grad_tail, p);
+    else if (ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, gelu_f32_grad_block, gelu_f32_grad_tail, p);
     else if (p[0] != 0.0)
         unary_backward_tail(self, g, gelu_tanh_grad_block, gelu_tanh_grad_tail, p);
     else
@@ -508,6 +587,9 @@ static Tensor *gelu_tanh_second(Tensor *x) {
 }
 
 Tensor *tensor_gelu(Tensor *x) {
+    if (ag_is_f32(x))
+        return unary_forward_f32(AG_OP_GELU, gelu_f32_block, gelu_f32_tail, x,
+                                 (const double[]){0.0}, 1);
     return unary_forward_tail(AG_OP_GELU, gelu_block, gelu_tail, x, (const double[]){0.0}, 1);
 }
 

@@ -124,6 +124,7 @@ void ag_libm_f32_cos(const float *x, float *y);
 void ag_libm_f32_log1p(const float *x, float *y);
 void ag_libm_f32_sinh(const float *x, float *y);
 void ag_libm_f32_cosh(const float *x, float *y);
+void ag_libm_f32_erf(const float *x, float *y);
 void ag_libm_f32_pow(const float *x, float e, float *y);
 
 /* y = f(x) on a block of floats: SLEEF's where loaded, else libm's. */

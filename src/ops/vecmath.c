@@ -50,6 +50,7 @@ TAIL_MATH_F32(cos)
 TAIL_MATH_F32(log1p)
 TAIL_MATH_F32(sinh)
 TAIL_MATH_F32(cosh)
+TAIL_MATH_F32(erf)
 #undef TAIL_MATH_F32
 
 __attribute__((noinline)) static float libm_powf(float x, float e) { return powf(x, e); }
