@@ -10,7 +10,10 @@
  * not there (or AG_SLEEF=0, or the CPU lacks AVX2 and FMA) elementwise.h
  * calls libmvec or libm. The 8-wide AVX-512 versions where the build has
  * AVX-512 (faster; the same bits as the 4-wide ones on 2*10^6 inputs of
- * each function), else the 4-wide ones.
+ * each function), else the 4-wide ones. For float32 tensors the float
+ * functions PyTorch's float kernels call (Sleef_*f8_u10, 8 floats, in
+ * every build: the 16-wide sinf and cosf give other bits), loaded with the
+ * double ones, and libm's float functions for the scalar tails.
  */
 #include "elementwise.h"
 
