@@ -13,7 +13,9 @@
  * tail, the last n % 8 elements (elementwise.h): the same formula on
  * libm's functions, where the rest have SLEEF's. Where PyTorch's build
  * fuses a product and a sum into one fused multiply-add (gcc contracts
- * them in both of its loops), ag calls fma: the comments say where.
+ * them in both of its loops), ag calls fma: the comments say where. For a
+ * float32 x, elu, gelu, silu and softplus run float32 blocks: the same
+ * formulas in float, as PyTorch's float kernels (elementwise.h).
  *
  * As in unary.c, each op is a block of its forward loop, one of its
  * backward loop (x the input, y the output, g in the output's shape), its

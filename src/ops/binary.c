@@ -745,7 +745,6 @@ void ag_pow_scalar(const double *restrict x, double e, double *restrict o, int64
         pow_general(x, e, o, n);
 }
 
-
 /* x ** e by the kernels of x's type: float32's when f32 */
 static void pow_scalar_as(bool f32, const double *restrict x, double e, double *restrict o,
                           int64_t n) {

@@ -4,7 +4,10 @@
  * backward loop (g in the output's shape, dx = g * f'(x) handed to
  * ag_accumulate_grad), its forward and backward, and its table row. The
  * drivers that run the blocks are in elementwise.h (shared with
- * activation.c).
+ * activation.c). An op whose float32 result PyTorch's float kernel
+ * computes otherwise than a rounded double (exp, sin, tanh, sigmoid, ...)
+ * has float32 blocks beside its others (NAME_f32_block, NAME_f32_grad_block:
+ * the formula in float, SLEEF's float functions), chosen when x is float32.
  */
 #include "elementwise.h"
 
@@ -148,13 +151,7 @@ static void sinh_grad_block(const double *x, const double *y, const double *g, d
  * (cpu_kernel_vec), each gradient g times the other function's float
  * kernel, which has the same tail */
 #define HYPERBOLIC_F32(name, other)                                                          \
-    static void name##_f32_block(const double *x, double *y, const double *p) {             \
-        (void)p;                                                                             \
-        _Alignas(64) float t[BLOCK];                                                         \
-        f32_in(x, t);                                                                        \
-        block_f32_##name(t, t);                                                              \
-        f32_out(t, y);                                                                       \
-    }                                                                                        \
+    F32_MAP_BLOCK(name)                                                                      \
     static void name##_f32_tail(const double *x, double *y, const double *p) {              \
         (void)p;                                                                             \
         _Alignas(64) float t[BLOCK];                                                         \
