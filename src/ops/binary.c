@@ -354,11 +354,14 @@ const AgOpInfo ag_op_div = {
  * kernel, unary.c), as an op of its own (PyTorch's tanh_backward): tanh's
  * graph_backward makes its gradient with it, so the gradient has the first-
  * order kernel's bits and can be differentiated again:
- *   grad_g = gg * (1 - y^2) (tanh_backward again), grad_y = (gg * g) * (-2 * y)
+ *   grad_g = gg * (1 - y^2) (tanh_backward again), grad_y = gg * ((-2 * y) * g)
+ * (PyTorch's order, for its bits)
  * Its first-order backward is the same formula (ag_apply_by_graph).
  * ====================================================================== */
 
 ROW_KERNEL(tanh_backward_rows, x * fma(-y, y, 1.0))
+/* float32's: tanh's float32 gradient kernel (unary.c), in float */
+ROW_KERNEL(tanh_backward_rows_f32, (float)x * fmaf(-(float)y, (float)y, 1.0f))
 
 static int tanh_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
     (void)ctx;
@@ -367,7 +370,7 @@ static int tanh_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **g
     if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&t, tensor_tanh_backward(gg, y));
     if (ag_grad_wanted(self, 1)) {
         Tensor *m2y = ag_grad_tmp(&t, tensor_mul(ag_grad_num(&t, -2.0), y));
-        grads[1] = ag_grad_out(&t, tensor_mul(ag_grad_tmp(&t, tensor_mul(gg, g)), m2y));
+        grads[1] = ag_grad_out(&t, tensor_mul(gg, ag_grad_tmp(&t, tensor_mul(m2y, g))));
     }
     return ag_grad_done(&t);
 }
@@ -377,7 +380,9 @@ static void tanh_backward_backward(Function *self, void *ctx, Tensor *gg) {
 }
 
 Tensor *tensor_tanh_backward(Tensor *g, Tensor *y) {
-    return binary_forward(AG_OP_TANH_BACKWARD, tanh_backward_rows, g, y);
+    bool f32 = g && y && g->dtype == AG_FLOAT32 && y->dtype == AG_FLOAT32;
+    return binary_forward(AG_OP_TANH_BACKWARD, f32 ? tanh_backward_rows_f32 : tanh_backward_rows,
+                          g, y);
 }
 
 const AgOpInfo ag_op_tanh_backward = {

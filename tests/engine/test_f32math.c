@@ -116,9 +116,11 @@ static void run_case(size_t k, int64_t *same_y, int64_t *same_dx, int64_t *ones_
 }
 
 static void test_f32math_broadcast_grad(void);
+static void test_f32math_create_graph(void);
 
 void test_f32math(void) {
     test_f32math_broadcast_grad();
+    test_f32math_create_graph();
     int64_t n = sizeof f32_x / sizeof f32_x[0];
     for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) {
         const F32Case *m = &f32_cases[k];
@@ -161,4 +163,35 @@ static void test_f32math_broadcast_grad(void) {
     }
     CHECK(same == pieces, "float32 x * b: %lld of %lld gradients of b differ from PyTorch's",
           (long long)(pieces - same), (long long)pieces);
+}
+
+/* How many of the n values of t differ from want's bits */
+static int64_t differing(const Tensor *t, const double *want, int64_t n) {
+    int64_t d = 0;
+    for (int64_t i = 0; i < n; i++) d += !same_double(t->data[i], want[i]);
+    return d;
+}
+
+/* create_graph on float32: tanh's gradient differentiated again (x.grad of
+ * sum(gx * gx)) and silu's gradient as recorded ops, PyTorch's bits. */
+static void test_f32math_create_graph(void) {
+    int64_t n = sizeof f32_tanh_gradgrad / sizeof f32_tanh_gradgrad[0];
+    Tensor *(*fs[])(Tensor *) = {tensor_tanh, tensor_silu};
+    for (int k = 0; k < 2; k++) {
+        Tensor *x = f32_tensor(f32_bx, n), *g = f32_tensor(f32_g, n), *gx = NULL;
+        if (x) tensor_set_requires_grad(x, true);
+        Tensor *y = x && g ? fs[k](x) : NULL;
+        int rc = y ? ag_grad(1, &y, &g, 1, &x, AG_CREATE_GRAPH, false, &gx) : -1;
+        Tensor *sq = rc == 0 ? tensor_mul(gx, gx) : NULL, *loss = sq ? tensor_sum(sq) : NULL;
+        if (k == 0) {
+            bool ok = loss && tensor_backward(loss, NULL) == 0 && x->grad;
+            CHECK(ok && differing(x->grad, f32_tanh_gradgrad, n) == 0,
+                  "float32 tanh's second derivative: PyTorch's bits");
+        } else {
+            CHECK(gx && differing(gx, f32_silu_graph_grad, n) == 0,
+                  "float32 silu's gradient with create_graph: PyTorch's bits");
+        }
+        Tensor *held[] = {loss, sq, gx, y, g, x};
+        for (int i = 0; i < 6; i++) tensor_release(held[i]);
+    }
 }
