@@ -14,8 +14,7 @@ So each op runs on tensors of several sizes, below and above those widths
 float32 values in that order, and the gradient fed to backward from
 another, so that every position of a vector and of the tail meets many
 inputs. Last, the gradient of a 0-d float32 factor (x * b), summed from
-float products, and two gradients made with create_graph (tanh's second
-derivative, silu's gradient as recorded ops).
+float products, and tanh's second derivative (create_graph).
 """
 import math
 import random
@@ -113,13 +112,9 @@ print("static const double f32_bx[%d] = {%s};" % (N, ", ".join(c(t) for t in BX.
 print("static const double f32_bcast_mul_grad[] = {%s};" % ", ".join(c(v) for v in sums))
 
 # create_graph: tanh's gradient differentiated again (tanh_backward's own
-# derivative, PyTorch's order), and silu's gradient with create_graph
-# (PyTorch's recorded infinitely_differentiable_silu_backward), on 40 of BX.
+# derivative, PyTorch's order), on 40 of BX.
 XG, GG = BX[:40], G[:40]
 x = XG.clone().requires_grad_(True)
 (gx,) = torch.autograd.grad(torch.tanh(x), x, GG, create_graph=True)
 (gx * gx).sum().backward()
 print("static const double f32_tanh_gradgrad[] = {%s};" % ", ".join(c(v) for v in x.grad.tolist()))
-x = XG.clone().requires_grad_(True)
-(gx,) = torch.autograd.grad(Fn.silu(x), x, GG, create_graph=True)
-print("static const double f32_silu_graph_grad[] = {%s};" % ", ".join(c(v) for v in gx.tolist()))
