@@ -125,7 +125,6 @@ void ag_libm_f32_log1p(const float *x, float *y);
 void ag_libm_f32_sinh(const float *x, float *y);
 void ag_libm_f32_cosh(const float *x, float *y);
 void ag_libm_f32_erf(const float *x, float *y);
-void ag_libm_f32_pow(const float *x, float e, float *y);
 
 /* y = f(x) on a block of floats: SLEEF's where loaded, else libm's. */
 #define BLOCK_MATH_F32(name)                                                \
@@ -304,6 +303,14 @@ static inline Tensor *dx_buffer(Tensor *grad) {
     return ag_exclusive(grad) ? tensor_retain(grad) : ag_tensor_new_like(grad);
 }
 
+/* Records y = op(x) with its np numbers p copied into the ctx. */
+static ALWAYS_INLINE Tensor *unary_record(int op, Tensor *x, Tensor *y, const double *p, int np) {
+    double *saved;
+    y = ag_graph_record(y, op, &x, 1, (void **)&saved, (size_t)np * sizeof *saved);
+    if (saved) memcpy(saved, p, (size_t)np * sizeof *saved);
+    return y;
+}
+
 /* The forward of a unary op (an id of ops.h) with np numbers p: y = f(x)
  * block by block; p is copied into the ctx, for the backward. */
 static ALWAYS_INLINE Tensor *unary_forward_tail(int op, ForwardBlock f, ForwardBlock tail,
@@ -311,10 +318,7 @@ static ALWAYS_INLINE Tensor *unary_forward_tail(int op, ForwardBlock f, ForwardB
     Tensor *y = unary_out(ag_op_at(op)->name, x);
     if (!y) return NULL;
     forward_blocks_tail(f, tail, x->data, y->data, y->numel, p);
-    double *saved;
-    y = ag_graph_record(y, op, &x, 1, (void **)&saved, (size_t)np * sizeof *saved);
-    if (saved) memcpy(saved, p, (size_t)np * sizeof *saved);
-    return y;
+    return unary_record(op, x, y, p, np);
 }
 
 /* The forward of a unary op on a float32 x: f32 on its blocks, tail (or
@@ -324,10 +328,7 @@ static ALWAYS_INLINE Tensor *unary_forward_f32(int op, ForwardBlock f32, Forward
     Tensor *y = unary_out(ag_op_at(op)->name, x);
     if (!y) return NULL;
     forward_blocks_f32(f32, tail, x->data, y->data, y->numel, p);
-    double *saved;
-    y = ag_graph_record(y, op, &x, 1, (void **)&saved, (size_t)np * sizeof *saved);
-    if (saved) memcpy(saved, p, (size_t)np * sizeof *saved);
-    return y;
+    return unary_record(op, x, y, p, np);
 }
 
 static ALWAYS_INLINE Tensor *unary_forward_with(int op, ForwardBlock f, Tensor *x,

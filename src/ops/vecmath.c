@@ -56,11 +56,6 @@ TAIL_MATH_F32(cosh)
 TAIL_MATH_F32(erf)
 #undef TAIL_MATH_F32
 
-__attribute__((noinline)) static float libm_powf(float x, float e) { return powf(x, e); }
-void ag_libm_f32_pow(const float *x, float e, float *y) {
-    for (int i = 0; i < BLOCK; i++) y[i] = libm_powf(x[i], e);
-}
-
 /* y = f(x) on n values, BLOCK at a time, the last through a padded block:
  * PyTorch's whole-tensor exp and log (vml: SLEEF's on every element). */
 static void map_all(void (*f)(const double *, double *), const double *x, double *y, int64_t n) {
