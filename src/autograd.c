@@ -545,6 +545,9 @@ static void observe_accumulate(const Tensor *t, const Tensor *grad, bool leaf) {
  * ====================================================================== */
 
 static _Thread_local Tensor *staged_leaves;
+/* The dtype of the output of the Function being applied (run_backward):
+ * its backward's gradients are of that type before they are reduced. */
+static _Thread_local uint8_t applying_dtype;
 
 /* ---- anomaly mode: the gradients a Function hands over, checked ----
  * While a Function applies under anomaly mode, checking.fn is it: each
@@ -649,14 +652,14 @@ static inline void add_to_sum(Tensor **sum, Tensor *grad) {
     }
 }
 
-/* grad (taken) as t's dtype: a float32 tensor's gradient is float32, each
+/* grad (taken) as dtype: a float32 tensor's gradient is float32, each
  * sum of two rounded again, as PyTorch's float32 kernels give it. NULL if
  * a copy cannot be allocated. */
-static Tensor *typed_like(Tensor *grad, const Tensor *t) {
-    if (grad->dtype == t->dtype) return grad;
+static Tensor *typed_as(Tensor *grad, AgDtype dtype) {
+    if (grad->dtype == dtype) return grad;
     Tensor *r = ag_exclusive(grad) ? grad : tensor_copy(grad);
     if (r != grad) tensor_release(grad);
-    if (r) tensor_set_dtype(r, (AgDtype)t->dtype);
+    if (r) tensor_set_dtype(r, dtype);
     return r;
 }
 
@@ -693,12 +696,16 @@ void ag_accumulate_grad(Tensor *t, Tensor *grad) {
     bool leaf = t->grad_fn == NULL || t->retains_grad;
     if (ag_observers) observe_accumulate(t, grad, leaf); /* :trace, the snapshot: one branch */
     if (!ag_shape_equal(t->ndim, t->shape, grad->ndim, grad->shape)) {
+        /* a float32 op's backward gives float32 gradients in its output's
+         * shape, which PyTorch's sum_to then sums in float: g * b of a
+         * broadcast b is rounded before the sum, not after */
+        if (applying_dtype == AG_FLOAT32 && !(grad = typed_as(grad, AG_FLOAT32))) return;
         Tensor *reduced = reduce_to_shape(grad, t);
         tensor_release(grad);
         if (!reduced) return;
         grad = reduced;
     }
-    if (grad->dtype != t->dtype && !(grad = typed_like(grad, t))) return;
+    if (grad->dtype != t->dtype && !(grad = typed_as(grad, (AgDtype)t->dtype))) return;
     Tensor **sum = &t->grad;
     if (leaf) {
         if (!t->staged_grad) {
@@ -1176,9 +1183,12 @@ static int run_backward(Function *const *roots, int n, Function **stack, const R
         if (grad_output && run->num_capture) capture(run, fn, grad_output);
         if (ag_observers) observe_apply(fn, grad_output);
         int rc = 0;
+        uint8_t outer_dtype = applying_dtype; /* a custom backward may run a backward */
+        applying_dtype = out->dtype;
         if (grad_output && anomaly_mode) rc = apply_checked(fn, grad_output, run->create);
         else if (grad_output && run->create) rc = apply_recorded(fn, grad_output);
         else if (grad_output) fn->apply(fn, ag_function_ctx(fn), grad_output);
+        applying_dtype = outer_dtype;
         tensor_release(grad_output);
         if (rc != 0 || ag_alloc_failed()) return -1;
         for (int i = 0; i < fn->num_inputs; i++) {

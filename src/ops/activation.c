@@ -13,7 +13,9 @@
  * tail, the last n % 8 elements (elementwise.h): the same formula on
  * libm's functions, where the rest have SLEEF's. Where PyTorch's build
  * fuses a product and a sum into one fused multiply-add (gcc contracts
- * them in both of its loops), ag calls fma: the comments say where.
+ * them in both of its loops), ag calls fma: the comments say where. For a
+ * float32 x, elu, gelu, silu and softplus run float32 blocks: the same
+ * formulas in float, as PyTorch's float kernels (elementwise.h).
  *
  * As in unary.c, each op is a block of its forward loop, one of its
  * backward loop (x the input, y the output, g in the output's shape), its
@@ -36,10 +38,17 @@
  *   grad_g = the same op on (gg, x), grad_x = gg * g * f''(x)
  * ====================================================================== */
 
+/* An activation's backward blocks: float64's (f, tail), float32's (f32,
+ * f32_tail; NULL where the op has none: it rounds float64's result). */
+typedef struct {
+    BackwardBlock f, tail, f32, f32_tail;
+} GradBlocks;
+
 /* dx = g * f'(x) by an activation's backward blocks (they read x, not y),
- * recorded on (g, x) with the np numbers p in the ctx. */
-static Tensor *grad_op_forward(int op, BackwardBlock f, BackwardBlock tail, Tensor *g, Tensor *x,
-                               const double *p, int np) {
+ * float32's where g and x are float32, recorded on (g, x) with the np
+ * numbers p in the ctx. */
+static Tensor *grad_op_forward(int op, GradBlocks b, Tensor *g, Tensor *x, const double *p,
+                               int np) {
     const char *name = ag_op_at(op)->name;
     if (!g || !x) return ag_fail("%s: an operand is NULL", name);
     if (!ag_shape_equal(g->ndim, g->shape, x->ndim, x->shape)) {
@@ -50,7 +59,10 @@ static Tensor *grad_op_forward(int op, BackwardBlock f, BackwardBlock tail, Tens
     }
     Tensor *dx = ag_tensor_new_like(g);
     if (!dx) return NULL;
-    backward_blocks_tail(f, tail, x->data, x->data, g->data, dx->data, dx->numel, p);
+    if (b.f32 && ag_is_f32(x) && ag_is_f32(g))
+        backward_blocks_f32(b.f32, b.f32_tail, x->data, x->data, g->data, dx->data, dx->numel, p);
+    else
+        backward_blocks_tail(b.f, b.tail, x->data, x->data, g->data, dx->data, dx->numel, p);
     double *saved;
     dx = ag_graph_record(dx, op, (Tensor *[]){g, x}, 2, (void **)&saved,
                          (size_t)np * sizeof *saved);
@@ -151,8 +163,56 @@ static void elu_grad_tail(const double *x, const double *y, const double *g, dou
     elu_grad_body(x, g, dx, p, ag_tail_exp);
 }
 
+/* float32: the same in float, alpha a float: (e^x - 1) * alpha and
+ * (g * alpha) * e^x, expf SLEEF's on steps of 16 and libm's on the tail */
+static ALWAYS_INLINE void elu_f32_body(const double *x, double *y, const double *p,
+                                       MathBlockF32 exp_) {
+    const float alpha = (float)p[0];
+    _Alignas(64) float xf[BLOCK], e[BLOCK];
+    f32_in(x, xf);
+    exp_(xf, e);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = xf[i] <= 0.0f ? (e[i] - 1.0f) * alpha : xf[i];
+}
+
+static void elu_f32_block(const double *x, double *y, const double *p) {
+    elu_f32_body(x, y, p, block_f32_exp);
+}
+static void elu_f32_tail(const double *x, double *y, const double *p) {
+    elu_f32_body(x, y, p, ag_libm_f32_exp);
+}
+
+static ALWAYS_INLINE void elu_f32_grad_body(const double *x, const double *g, double *dx,
+                                            const double *p, MathBlockF32 exp_) {
+    const float alpha = (float)p[0];
+    _Alignas(64) float xf[BLOCK], e[BLOCK];
+    f32_in(x, xf);
+    exp_(xf, e);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        float gf = (float)g[i];
+        dx[i] = xf[i] <= 0.0f ? gf * alpha * e[i] : gf;
+    }
+}
+
+static void elu_f32_grad_block(const double *x, const double *y, const double *g, double *dx,
+                               const double *p) {
+    (void)y;
+    elu_f32_grad_body(x, g, dx, p, block_f32_exp);
+}
+
+static void elu_f32_grad_tail(const double *x, const double *y, const double *g, double *dx,
+                              const double *p) {
+    (void)y;
+    elu_f32_grad_body(x, g, dx, p, ag_libm_f32_exp);
+}
+
+static const GradBlocks elu_grads = {elu_grad_block, elu_grad_tail, elu_f32_grad_block,
+                                     elu_f32_grad_tail};
+
 static void elu_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward_tail(self, g, elu_grad_block, elu_grad_tail, ctx);
+    if (ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, elu_f32_grad_block, elu_f32_grad_tail, ctx);
+    else
+        unary_backward_tail(self, g, elu_grad_block, elu_grad_tail, ctx);
 }
 
 static int elu_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
@@ -163,6 +223,7 @@ static int elu_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 }
 
 Tensor *tensor_elu(Tensor *x, double alpha) {
+    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_ELU, elu_f32_block, elu_f32_tail, x, &alpha, 1);
     return unary_forward_tail(AG_OP_ELU, elu_block, elu_tail, x, &alpha, 1);
 }
 
@@ -188,7 +249,7 @@ static void elu_backward_backward(Function *self, void *ctx, Tensor *gg) {
 }
 
 Tensor *tensor_elu_backward(Tensor *g, Tensor *x, double alpha) {
-    return grad_op_forward(AG_OP_ELU_BACKWARD, elu_grad_block, elu_grad_tail, g, x, &alpha, 1);
+    return grad_op_forward(AG_OP_ELU_BACKWARD, elu_grads, g, x, &alpha, 1);
 }
 
 static Tensor *elu_backward_call(const AgOpArgs *a) {
@@ -335,9 +396,152 @@ static void gelu_tanh_grad_tail(const double *x, const double *y, const double *
     gelu_tanh_grad_body(x, g, dx, ag_tail_tanh);
 }
 
+/* float32's tanh form: the same steps in float, its constants floats
+ * (kBeta the double product rounded), tanhf SLEEF's on steps of 16 and
+ * libm's on the tail */
+static const float GELU_BETA_F32 = (float)(SQRT_TWO * TWO_OVER_SQRT_PI * 0.5);
+static const float GELU_KAPPA_F32 = (float)GELU_KAPPA;
+
+static ALWAYS_INLINE void gelu_tanh_f32_inner(const float *x, float *t) {
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++)
+        t[i] = GELU_BETA_F32 * fmaf(GELU_KAPPA_F32, x[i] * x[i] * x[i], x[i]);
+}
+
+static ALWAYS_INLINE void gelu_tanh_f32_body(const double *x, double *y, MathBlockF32 tanh_) {
+    _Alignas(64) float xf[BLOCK], t[BLOCK];
+    f32_in(x, xf);
+    gelu_tanh_f32_inner(xf, t);
+    tanh_(t, t);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = 0.5f * xf[i] * (1.0f + t[i]);
+}
+
+static void gelu_tanh_f32_block(const double *x, double *y, const double *p) {
+    (void)p;
+    gelu_tanh_f32_body(x, y, block_f32_tanh);
+}
+
+static void gelu_tanh_f32_tail(const double *x, double *y, const double *p) {
+    (void)p;
+    gelu_tanh_f32_body(x, y, ag_libm_f32_tanh);
+}
+
+static ALWAYS_INLINE void gelu_tanh_f32_grad_body(const double *x, const double *g, double *dx,
+                                                  MathBlockF32 tanh_) {
+    _Alignas(64) float xf[BLOCK], t[BLOCK];
+    f32_in(x, xf);
+    gelu_tanh_f32_inner(xf, t);
+    tanh_(t, t);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        float x_sq = xf[i] * xf[i];
+        float left = 0.5f * xf[i], right = 1.0f + t[i];
+        float left_derivative = 0.5f * right;
+        float tanh_derivative = fmaf(-t[i], t[i], 1.0f);
+        float inner_derivative = GELU_BETA_F32 * fmaf(3.0f * GELU_KAPPA_F32, x_sq, 1.0f);
+        float right_derivative = left * tanh_derivative * inner_derivative;
+        dx[i] = (float)g[i] * (left_derivative + right_derivative);
+    }
+}
+
+static void gelu_tanh_f32_grad_block(const double *x, const double *y, const double *g,
+                                     double *dx, const double *p) {
+    (void)y, (void)p;
+    gelu_tanh_f32_grad_body(x, g, dx, block_f32_tanh);
+}
+
+static void gelu_tanh_f32_grad_tail(const double *x, const double *y, const double *g,
+                                    double *dx, const double *p) {
+    (void)y, (void)p;
+    gelu_tanh_f32_grad_body(x, g, dx, ag_libm_f32_tanh);
+}
+
+/* float32's exact form: PyTorch's GeluKernel for float. Its
+ * Vectorized<float>::erf is not SLEEF's: Abramowitz and Stegun's 7.1.26,
+ * its steps fused as written there, with SLEEF's expf; the scalar tail
+ * calls erff. Without SLEEF, erff everywhere. PyTorch 1.13 runs this
+ * kernel only for a tensor of one element (all tail) or with oneDNN
+ * disabled: a float32 gelu of more elements is oneDNN's eltwise_gelu_erf,
+ * its own erf and exp, whose bits ag does not have (about 1 in 4 elements
+ * differs in the last bit). */
+static void erf_f32_block(const float *x, float *y) {
+    if (!ag_vec_ready()) {
+        ag_libm_f32_erf(x, y);
+        return;
+    }
+    _Alignas(64) float t[BLOCK], r[BLOCK], e[BLOCK];
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        t[i] = 1.0f / fmaf(0.3275911f, fabsf(x[i]), 1.0f);
+        float r4 = fmaf(1.061405429f, t[i], -1.453152027f);
+        float r3 = fmaf(r4, t[i], 1.421413741f), r2 = fmaf(r3, t[i], -0.284496736f);
+        r[i] = fmaf(r2, t[i], 0.254829592f);
+        e[i] = -(x[i] * x[i]);
+    }
+    block_f32_exp(e, e);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        float v = fmaf(-e[i] * t[i], r[i], 1.0f);
+        y[i] = signbit(x[i]) ? -v : v; /* its xor with x's sign bit */
+    }
+}
+
+static const float SQRT_HALF_F32 = (float)SQRT_HALF;
+
+static ALWAYS_INLINE void gelu_f32_body(const double *x, double *y, MathBlockF32 erf_) {
+    _Alignas(64) float xf[BLOCK], e[BLOCK];
+    f32_in(x, xf);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = xf[i] * SQRT_HALF_F32;
+    erf_(e, e);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = xf[i] * 0.5f * (1.0f + e[i]);
+}
+
+static void gelu_f32_block(const double *x, double *y, const double *p) {
+    (void)p;
+    gelu_f32_body(x, y, erf_f32_block);
+}
+
+static void gelu_f32_tail(const double *x, double *y, const double *p) {
+    (void)p;
+    gelu_f32_body(x, y, ag_libm_f32_erf);
+}
+
+/* cdf + x * pdf fused in the vector loop only, as float64's */
+static ALWAYS_INLINE void gelu_f32_grad_body(const double *x, const double *g, double *dx,
+                                             MathBlockF32 erf_, MathBlockF32 exp_, bool fused) {
+    const float beta = (float)(TWO_OVER_SQRT_PI * SQRT_HALF * 0.5);
+    _Alignas(64) float xf[BLOCK], e[BLOCK], q[BLOCK];
+    f32_in(x, xf);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++)
+        e[i] = xf[i] * SQRT_HALF_F32, q[i] = xf[i] * xf[i] * -0.5f;
+    erf_(e, e);
+    exp_(q, q);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        float cdf = 0.5f * (1.0f + e[i]), pdf = beta * q[i];
+        dx[i] = (float)g[i] * (fused ? fmaf(xf[i], pdf, cdf) : cdf + xf[i] * pdf);
+    }
+}
+
+static void gelu_f32_grad_block(const double *x, const double *y, const double *g, double *dx,
+                                const double *p) {
+    (void)y, (void)p;
+    gelu_f32_grad_body(x, g, dx, erf_f32_block, block_f32_exp, true);
+}
+
+static void gelu_f32_grad_tail(const double *x, const double *y, const double *g, double *dx,
+                               const double *p) {
+    (void)y, (void)p;
+    gelu_f32_grad_body(x, g, dx, ag_libm_f32_erf, ag_libm_f32_exp, false);
+}
+
+static const GradBlocks gelu_grads = {gelu_grad_block, gelu_grad_tail, gelu_f32_grad_block,
+                                      gelu_f32_grad_tail};
+static const GradBlocks gelu_tanh_grads = {gelu_tanh_grad_block, gelu_tanh_grad_tail,
+                                           gelu_tanh_f32_grad_block, gelu_tanh_f32_grad_tail};
+
 static void gelu_backward(Function *self, void *ctx, Tensor *g) {
     const double *p = ctx;
-    if (p[0] != 0.0)
+    if (p[0] != 0.0 && ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, gelu_tanh_f32_grad_block, gelu_tanh_f32_grad_tail, p);
+    else if (ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, gelu_f32_grad_block, gelu_f32_grad_tail, p);
+    else if (p[0] != 0.0)
         unary_backward_tail(self, g, gelu_tanh_grad_block, gelu_tanh_grad_tail, p);
     else
         unary_backward_tail(self, g, gelu_grad_block, gelu_grad_tail, p);
@@ -385,10 +589,16 @@ static Tensor *gelu_tanh_second(Tensor *x) {
 }
 
 Tensor *tensor_gelu(Tensor *x) {
+    if (ag_is_f32(x))
+        return unary_forward_f32(AG_OP_GELU, gelu_f32_block, gelu_f32_tail, x,
+                                 (const double[]){0.0}, 1);
     return unary_forward_tail(AG_OP_GELU, gelu_block, gelu_tail, x, (const double[]){0.0}, 1);
 }
 
 Tensor *tensor_gelu_tanh(Tensor *x) {
+    if (ag_is_f32(x))
+        return unary_forward_f32(AG_OP_GELU, gelu_tanh_f32_block, gelu_tanh_f32_tail, x,
+                                 (const double[]){1.0}, 1);
     return unary_forward_tail(AG_OP_GELU, gelu_tanh_block, gelu_tanh_tail, x,
                               (const double[]){1.0}, 1);
 }
@@ -414,10 +624,8 @@ static void gelu_backward_backward(Function *self, void *ctx, Tensor *gg) {
 
 Tensor *tensor_gelu_backward(Tensor *g, Tensor *x, bool tanh_form) {
     const double p = tanh_form;
-    if (tanh_form)
-        return grad_op_forward(AG_OP_GELU_BACKWARD, gelu_tanh_grad_block, gelu_tanh_grad_tail, g,
-                               x, &p, 1);
-    return grad_op_forward(AG_OP_GELU_BACKWARD, gelu_grad_block, gelu_grad_tail, g, x, &p, 1);
+    return grad_op_forward(AG_OP_GELU_BACKWARD, tanh_form ? gelu_tanh_grads : gelu_grads, g, x,
+                           &p, 1);
 }
 
 static Tensor *gelu_call(const AgOpArgs *a) {
@@ -502,10 +710,63 @@ static void silu_grad_tail(const double *x, const double *y, const double *g, do
     silu_grad_body(x, g, dx, ag_tail_exp);
 }
 
-static void silu_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward_tail(self, g, silu_grad_block, silu_grad_tail, ctx);
+/* float32: the same in float, expf SLEEF's on steps of 16, libm's on the tail */
+static ALWAYS_INLINE void silu_f32_body(const double *x, double *y, MathBlockF32 exp_) {
+    _Alignas(64) float xf[BLOCK], e[BLOCK];
+    f32_in(x, xf);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = -xf[i];
+    exp_(e, e);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = xf[i] / (1.0f + e[i]);
 }
 
+static void silu_f32_block(const double *x, double *y, const double *p) {
+    (void)p;
+    silu_f32_body(x, y, block_f32_exp);
+}
+
+static void silu_f32_tail(const double *x, double *y, const double *p) {
+    (void)p;
+    silu_f32_body(x, y, ag_libm_f32_exp);
+}
+
+static ALWAYS_INLINE void silu_f32_grad_body(const double *x, const double *g, double *dx,
+                                             MathBlockF32 exp_) {
+    _Alignas(64) float xf[BLOCK], e[BLOCK];
+    f32_in(x, xf);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = -xf[i];
+    exp_(e, e);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        float s = 1.0f / (1.0f + e[i]);
+        dx[i] = (float)g[i] * s * fmaf(xf[i], 1.0f - s, 1.0f);
+    }
+}
+
+static void silu_f32_grad_block(const double *x, const double *y, const double *g, double *dx,
+                                const double *p) {
+    (void)y, (void)p;
+    silu_f32_grad_body(x, g, dx, block_f32_exp);
+}
+
+static void silu_f32_grad_tail(const double *x, const double *y, const double *g, double *dx,
+                               const double *p) {
+    (void)y, (void)p;
+    silu_f32_grad_body(x, g, dx, ag_libm_f32_exp);
+}
+
+static const GradBlocks silu_grads = {silu_grad_block, silu_grad_tail, silu_f32_grad_block,
+                                      silu_f32_grad_tail};
+
+static void silu_backward(Function *self, void *ctx, Tensor *g) {
+    if (ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, silu_f32_grad_block, silu_f32_grad_tail, ctx);
+    else
+        unary_backward_tail(self, g, silu_grad_block, silu_grad_tail, ctx);
+}
+
+/* With create_graph PyTorch records infinitely_differentiable_silu_backward
+ * (g * s * (1 + x * (1 - s)) as ops, each rounding) where ag records its
+ * kernel as one op: the first-order kernel's bits, which ag's create_graph
+ * gradients keep (harness.c checks it), an ulp from PyTorch's at some x. */
 static int silu_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     (void)ctx;
     GradTemps t = {0};
@@ -514,6 +775,8 @@ static int silu_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 }
 
 Tensor *tensor_silu(Tensor *x) {
+    if (ag_is_f32(x))
+        return unary_forward_f32(AG_OP_SILU, silu_f32_block, silu_f32_tail, x, NULL, 0);
     return unary_forward_tail(AG_OP_SILU, silu_block, silu_tail, x, NULL, 0);
 }
 
@@ -540,7 +803,7 @@ static void silu_backward_backward(Function *self, void *ctx, Tensor *gg) {
 }
 
 Tensor *tensor_silu_backward(Tensor *g, Tensor *x) {
-    return grad_op_forward(AG_OP_SILU_BACKWARD, silu_grad_block, silu_grad_tail, g, x, NULL, 0);
+    return grad_op_forward(AG_OP_SILU_BACKWARD, silu_grads, g, x, NULL, 0);
 }
 
 const AgOpInfo ag_op_silu = UNARY_ROW(SILU, silu, "x * sigmoid(x) (swish)",
@@ -741,8 +1004,61 @@ static void softplus_grad_tail(const double *x, const double *y, const double *g
     softplus_grad_body(x, g, dx, p, ag_tail_exp);
 }
 
+/* float32: the same in float, beta and threshold floats, expf and log1pf
+ * SLEEF's on steps of 16 and libm's on the tail */
+static ALWAYS_INLINE void softplus_f32_body(const double *x, double *y, const double *p,
+                                            MathBlockF32 exp_, MathBlockF32 log1p_) {
+    const float beta = (float)p[0], threshold = (float)p[1];
+    _Alignas(64) float xf[BLOCK], s[BLOCK];
+    f32_in(x, xf);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) s[i] = xf[i] * beta;
+    exp_(s, s);
+    log1p_(s, s);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++)
+        y[i] = xf[i] * beta > threshold ? xf[i] : s[i] / beta;
+}
+
+static void softplus_f32_block(const double *x, double *y, const double *p) {
+    softplus_f32_body(x, y, p, block_f32_exp, block_f32_log1p);
+}
+
+static void softplus_f32_tail(const double *x, double *y, const double *p) {
+    softplus_f32_body(x, y, p, ag_libm_f32_exp, ag_libm_f32_log1p);
+}
+
+static ALWAYS_INLINE void softplus_f32_grad_body(const double *x, const double *g, double *dx,
+                                                 const double *p, MathBlockF32 exp_) {
+    const float beta = (float)p[0], threshold = (float)p[1];
+    _Alignas(64) float xf[BLOCK], z[BLOCK];
+    f32_in(x, xf);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) z[i] = xf[i] * beta;
+    exp_(z, z);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        float gf = (float)g[i];
+        dx[i] = xf[i] * beta > threshold ? gf : gf * z[i] / (z[i] + 1.0f);
+    }
+}
+
+static void softplus_f32_grad_block(const double *x, const double *y, const double *g,
+                                    double *dx, const double *p) {
+    (void)y;
+    softplus_f32_grad_body(x, g, dx, p, block_f32_exp);
+}
+
+static void softplus_f32_grad_tail(const double *x, const double *y, const double *g,
+                                   double *dx, const double *p) {
+    (void)y;
+    softplus_f32_grad_body(x, g, dx, p, ag_libm_f32_exp);
+}
+
+static const GradBlocks softplus_grads = {softplus_grad_block, softplus_grad_tail,
+                                          softplus_f32_grad_block, softplus_f32_grad_tail};
+
 static void softplus_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward_tail(self, g, softplus_grad_block, softplus_grad_tail, ctx);
+    if (ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, softplus_f32_grad_block, softplus_f32_grad_tail, ctx);
+    else
+        unary_backward_tail(self, g, softplus_grad_block, softplus_grad_tail, ctx);
 }
 
 static int softplus_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
@@ -753,6 +1069,9 @@ static int softplus_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) 
 }
 
 Tensor *tensor_softplus(Tensor *x, double beta, double threshold) {
+    if (ag_is_f32(x))
+        return unary_forward_f32(AG_OP_SOFTPLUS, softplus_f32_block, softplus_f32_tail, x,
+                                 (const double[]){beta, threshold}, 2);
     return unary_forward_tail(AG_OP_SOFTPLUS, softplus_block, softplus_tail, x,
                               (const double[]){beta, threshold}, 2);
 }
@@ -785,7 +1104,7 @@ static void softplus_backward_backward(Function *self, void *ctx, Tensor *gg) {
 }
 
 Tensor *tensor_softplus_backward(Tensor *g, Tensor *x, double beta, double threshold) {
-    return grad_op_forward(AG_OP_SOFTPLUS_BACKWARD, softplus_grad_block, softplus_grad_tail, g, x,
+    return grad_op_forward(AG_OP_SOFTPLUS_BACKWARD, softplus_grads, g, x,
                            (const double[]){beta, threshold}, 2);
 }
 

@@ -354,11 +354,14 @@ const AgOpInfo ag_op_div = {
  * kernel, unary.c), as an op of its own (PyTorch's tanh_backward): tanh's
  * graph_backward makes its gradient with it, so the gradient has the first-
  * order kernel's bits and can be differentiated again:
- *   grad_g = gg * (1 - y^2) (tanh_backward again), grad_y = (gg * g) * (-2 * y)
+ *   grad_g = gg * (1 - y^2) (tanh_backward again), grad_y = gg * ((-2 * y) * g)
+ * (PyTorch's order, for its bits)
  * Its first-order backward is the same formula (ag_apply_by_graph).
  * ====================================================================== */
 
 ROW_KERNEL(tanh_backward_rows, x * fma(-y, y, 1.0))
+/* float32's: tanh's float32 gradient kernel (unary.c), in float */
+ROW_KERNEL(tanh_backward_rows_f32, (float)x * fmaf(-(float)y, (float)y, 1.0f))
 
 static int tanh_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **grads) {
     (void)ctx;
@@ -367,7 +370,7 @@ static int tanh_backward_graph(Function *self, void *ctx, Tensor *gg, Tensor **g
     if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&t, tensor_tanh_backward(gg, y));
     if (ag_grad_wanted(self, 1)) {
         Tensor *m2y = ag_grad_tmp(&t, tensor_mul(ag_grad_num(&t, -2.0), y));
-        grads[1] = ag_grad_out(&t, tensor_mul(ag_grad_tmp(&t, tensor_mul(gg, g)), m2y));
+        grads[1] = ag_grad_out(&t, tensor_mul(gg, ag_grad_tmp(&t, tensor_mul(m2y, g))));
     }
     return ag_grad_done(&t);
 }
@@ -377,7 +380,9 @@ static void tanh_backward_backward(Function *self, void *ctx, Tensor *gg) {
 }
 
 Tensor *tensor_tanh_backward(Tensor *g, Tensor *y) {
-    return binary_forward(AG_OP_TANH_BACKWARD, tanh_backward_rows, g, y);
+    bool f32 = g && y && g->dtype == AG_FLOAT32 && y->dtype == AG_FLOAT32;
+    return binary_forward(AG_OP_TANH_BACKWARD, f32 ? tanh_backward_rows_f32 : tanh_backward_rows,
+                          g, y);
 }
 
 const AgOpInfo ag_op_tanh_backward = {
@@ -569,6 +574,84 @@ const AgOpInfo ag_op_xlogy = {
 
 ROW_KERNEL(pow_rows, pow(x, y))
 
+/* ---- float32: pow_tensor_scalar's float kernels ----
+ * Each of PyTorch's kernels in float: x*x, x*x*x (two roundings), 1/(x*x),
+ * 1/sqrtf (rsqrt_kernel), and any other exponent through Sleef_powf8_u10
+ * with the exponent as a float on whole steps of 16 (two vectors of 8),
+ * std::pow(float, double) (libm's pow, rounded) on the tail; without SLEEF
+ * libm's pow on every element. x holds floats; so does o after. */
+
+/* o = x ** e for a block of BLOCK floats (vector: SLEEF's powf) */
+static void pow_f32_block(const double *x, float e, double *o) {
+    _Alignas(64) float t[BLOCK];
+    f32_in(x, t);
+    ag_vec_f32_pow(t, e, t);
+    f32_out(t, o);
+}
+
+static void pow_general_f32(const double *restrict x, double e, double *restrict o, int64_t n) {
+    int64_t vec = ag_vec_ready() ? n - n % TORCH_VEC_STEP_F32 : 0, i = 0;
+    for (; i < vec; i += BLOCK) pow_f32_block(x + i, (float)e, o + i);
+    for (i = vec; i < n; i++) o[i] = (float)pow(x[i], e);
+}
+
+static void pow_scalar_f32(const double *restrict x, double e, double *restrict o, int64_t n) {
+    if (e == 0.0 || e == 1.0 || e == 0.5 || e == -1.0) { /* exact either way */
+        ag_pow_scalar(x, e, o, n);
+        return;
+    }
+    if (e != -0.5 && e != 2.0 && e != 3.0 && e != -2.0) {
+        pow_general_f32(x, e, o, n);
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        float v = (float)x[i];
+        o[i] = e == -0.5 ? 1.0f / sqrtf(v) : e == 2.0 ? v * v : e == 3.0 ? v * v * v
+                                                              : 1.0f / (v * v);
+    }
+}
+
+/* float32 a ** b of one shape: pow_tensor_tensor's float kernel, SLEEF's
+ * powf on whole steps of 16 and powf on the tail (everywhere without
+ * SLEEF). */
+static void pow_tensors_f32(const double *x, const double *e, double *o, int64_t n) {
+    int64_t vec = ag_vec_ready() ? n - n % TORCH_VEC_STEP_F32 : 0, i = 0;
+    _Alignas(64) float xf[BLOCK], ef[BLOCK];
+    for (; i < vec; i += BLOCK) {
+        f32_in(x + i, xf);
+        f32_in(e + i, ef);
+        ag_vec_f32_pow_tensor(xf, ef, xf);
+        f32_out(xf, o + i);
+    }
+    for (i = vec; i < n; i++) o[i] = powf((float)x[i], (float)e[i]);
+}
+
+/* Whether a ** b, neither one element, takes the float32 kernels: both
+ * float32, one shape (a broadcast is PyTorch's strided loop: scalar) */
+static bool pow_tensors_are_f32(const Tensor *a, const Tensor *b) {
+    return a->dtype == AG_FLOAT32 && b->dtype == AG_FLOAT32 &&
+           ag_shape_equal(a->ndim, a->shape, b->ndim, b->shape);
+}
+
+/* pow_backward's float32 formulas (pow_tensors_are_f32): grad_a = g * (b *
+ * a ** (b - 1)), 0 where b is 0; grad_b = g * (out * log a), 0 where a is 0
+ * and b >= 0; each product in float. lv: log a (float32's log). */
+static void pow_tensors_f32_grads(const Tensor *a, const Tensor *b, const double *out,
+                                  const double *lv, const double *gv, Tensor *ga, Tensor *gb) {
+    const double *x = a->data, *e = b->data;
+    int64_t n = a->numel;
+    if (ga) {
+        for (int64_t i = 0; i < n; i++) ga->data[i] = (float)e[i] - 1.0f;
+        pow_tensors_f32(x, ga->data, ga->data, n);
+        for (int64_t i = 0; i < n; i++)
+            ga->data[i] = e[i] == 0.0 ? 0.0f : (float)gv[i] * ((float)e[i] * (float)ga->data[i]);
+    }
+    if (gb)
+        for (int64_t i = 0; i < n; i++)
+            gb->data[i] = (float)gv[i] * ((x[i] == 0.0 && e[i] >= 0.0) ? 0.0f
+                                                                      : (float)out[i] * (float)lv[i]);
+}
+
 /* t's values in the output's shape: t itself (retained) when it has it. */
 static Tensor *in_shape(Tensor *t, const Tensor *g) {
     if (ag_shape_equal(t->ndim, t->shape, g->ndim, g->shape)) return tensor_retain(t);
@@ -607,10 +690,14 @@ static void pow_backward(Function *self, void *ctx, Tensor *g) {
         return;
     }
     const double *x = av->data, *e = bv->data, *out = self->output->data, *gv = g->data;
-    for (int64_t i = 0; i < g->numel; i++) {
-        if (ga) ga->data[i] = e[i] == 0.0 ? 0.0 : gv[i] * (e[i] * pow(x[i], e[i] - 1.0));
-        if (gb)
-            gb->data[i] = gv[i] * ((x[i] == 0.0 && e[i] >= 0.0) ? 0.0 : out[i] * lv->data[i]);
+    if (pow_tensors_are_f32(a, b)) {
+        pow_tensors_f32_grads(a, b, out, lv ? lv->data : NULL, gv, ga, gb);
+    } else {
+        for (int64_t i = 0; i < g->numel; i++) {
+            if (ga) ga->data[i] = e[i] == 0.0 ? 0.0 : gv[i] * (e[i] * pow(x[i], e[i] - 1.0));
+            if (gb)
+                gb->data[i] = gv[i] * ((x[i] == 0.0 && e[i] >= 0.0) ? 0.0 : out[i] * lv->data[i]);
+        }
     }
     for (int i = 0; i < 4; i++) tensor_release(held[i]);
     if (ga) ag_accumulate_grad(a, ga);
@@ -663,6 +750,15 @@ void ag_pow_scalar(const double *restrict x, double e, double *restrict o, int64
         pow_general(x, e, o, n);
 }
 
+/* x ** e by the kernels of x's type: float32's when f32 */
+static void pow_scalar_as(bool f32, const double *restrict x, double e, double *restrict o,
+                          int64_t n) {
+    if (f32)
+        pow_scalar_f32(x, e, o, n);
+    else
+        ag_pow_scalar(x, e, o, n);
+}
+
 /* a (..) ** e (one element) -> out (broadcast shape, a's elements in order);
  * grad_a = g * (e * a ** (e - 1)) (0 for e = 0), grad_e as pow_backward's. */
 static void pow_scalar_backward(Function *self, Tensor *g) {
@@ -672,8 +768,13 @@ static void pow_scalar_backward(Function *self, Tensor *g) {
     if (a->requires_grad) {
         Tensor *ga = ag_tensor_new_like(g);
         if (!ga) return;
+        bool f32 = self->output->dtype == AG_FLOAT32 && a->dtype == AG_FLOAT32;
         if (e == 0.0) {
             memset(ga->data, 0, (size_t)ga->numel * sizeof(double));
+        } else if (f32) { /* e * x ** (e - 1) in float, then g times it */
+            pow_scalar_f32(x, e - 1.0, ga->data, ga->numel);
+            for (int64_t i = 0; i < ga->numel; i++)
+                ga->data[i] = (float)gv[i] * ((float)e * (float)ga->data[i]);
         } else {
             ag_pow_scalar(x, e - 1.0, ga->data, ga->numel);
             for (int64_t i = 0; i < ga->numel; i++) ga->data[i] = gv[i] * (e * ga->data[i]);
@@ -725,6 +826,12 @@ static int pow_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 }
 
 Tensor *tensor_pow(Tensor *a, Tensor *b) {
+    if (a && b && b->numel != 1 && pow_tensors_are_f32(a, b)) {
+        Tensor *out = ag_tensor_new_like(a);
+        if (!out) return NULL;
+        pow_tensors_f32(a->data, b->data, out->data, out->numel);
+        return ag_graph_record(out, AG_OP_POW, (Tensor *[]){a, b}, 2, NULL, 0);
+    }
     if (!a || !b || b->numel != 1) return binary_forward(AG_OP_POW, pow_rows, a, b);
     int64_t shape[AG_MAX_DIMS];
     int ndim;
@@ -733,8 +840,9 @@ Tensor *tensor_pow(Tensor *a, Tensor *b) {
     if (!out) return NULL;
     /* x32 ** 1.6 raises to the double 1.6, as PyTorch's scalar loop does
      * (std::pow(float, double)); its vector loop, on 8 elements at a time,
-     * rounds the exponent to float first: ag follows the scalar one */
-    ag_pow_scalar(a->data, b->data[0], out->data, out->numel);
+     * rounds the exponent to float first: ag follows each (float32) */
+    bool f32 = a->dtype == AG_FLOAT32 && ag_result_type((Tensor *[]){a, b}, 2) == AG_FLOAT32;
+    pow_scalar_as(f32, a->data, b->data[0], out->data, out->numel);
     return ag_graph_record(out, AG_OP_POW, (Tensor *[]){a, b}, 2, NULL, 0);
 }
 

@@ -89,6 +89,77 @@ BLOCK_MATH(cos, cos)
 BLOCK_MATH(erf, erf)
 #undef BLOCK_MATH
 
+/* ---- float32: PyTorch's float kernels ----
+ * A float32 tensor's elements are doubles holding floats; its element-wise
+ * ops compute in float as PyTorch's float32 kernels do: SLEEF's float
+ * functions (Sleef_*f8_u10, Vectorized<float> of AVX2) where SLEEF is
+ * loaded, each product and sum rounded to float, and libm's float functions
+ * (expf, ...) on the scalar tail of the composite kernels: cpu_kernel_vec
+ * runs two vectors of 8 floats a step, so the tail is the last n % 16 =
+ * n % BLOCK elements, the last, padded block. Without SLEEF, libm's float
+ * functions on every element (other bits than PyTorch's, in places). A
+ * block here is BLOCK floats. */
+enum { TORCH_VEC_STEP_F32 = 16 };
+_Static_assert((int)TORCH_VEC_STEP_F32 == (int)BLOCK, "float32's tail is the last block");
+
+void ag_vec_f32_exp(const float *x, float *y);
+void ag_vec_f32_log(const float *x, float *y);
+void ag_vec_f32_log10(const float *x, float *y);
+void ag_vec_f32_log2(const float *x, float *y);
+void ag_vec_f32_tanh(const float *x, float *y);
+void ag_vec_f32_sin(const float *x, float *y);
+void ag_vec_f32_cos(const float *x, float *y);
+void ag_vec_f32_log1p(const float *x, float *y);
+void ag_vec_f32_sinh(const float *x, float *y);
+void ag_vec_f32_cosh(const float *x, float *y);
+void ag_vec_f32_pow(const float *x, float e, float *y); /* y = x ** e */
+void ag_vec_f32_pow_tensor(const float *x, const float *e, float *y); /* y = x ** e */
+void ag_libm_f32_exp(const float *x, float *y);
+void ag_libm_f32_log(const float *x, float *y);
+void ag_libm_f32_log10(const float *x, float *y);
+void ag_libm_f32_log2(const float *x, float *y);
+void ag_libm_f32_tanh(const float *x, float *y);
+void ag_libm_f32_sin(const float *x, float *y);
+void ag_libm_f32_cos(const float *x, float *y);
+void ag_libm_f32_log1p(const float *x, float *y);
+void ag_libm_f32_sinh(const float *x, float *y);
+void ag_libm_f32_cosh(const float *x, float *y);
+void ag_libm_f32_erf(const float *x, float *y);
+
+/* y = f(x) on a block of floats: SLEEF's where loaded, else libm's. */
+#define BLOCK_MATH_F32(name)                                                \
+    static inline void block_f32_##name(const float *x, float *y) {        \
+        if (ag_vec_ready())                                                 \
+            ag_vec_f32_##name(x, y);                                        \
+        else                                                                \
+            ag_libm_f32_##name(x, y);                                       \
+    }
+BLOCK_MATH_F32(exp)
+BLOCK_MATH_F32(log)
+BLOCK_MATH_F32(log10)
+BLOCK_MATH_F32(log2)
+BLOCK_MATH_F32(tanh)
+BLOCK_MATH_F32(sin)
+BLOCK_MATH_F32(cos)
+BLOCK_MATH_F32(log1p)
+BLOCK_MATH_F32(sinh)
+BLOCK_MATH_F32(cosh)
+#undef BLOCK_MATH_F32
+
+/* A block of float math: block_f32_exp, ag_libm_f32_exp, ... */
+typedef void (*MathBlockF32)(const float *x, float *y);
+
+/* A block of doubles holding floats, as floats, and back */
+static inline void f32_in(const double *x, float *xf) {
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) xf[i] = (float)x[i];
+}
+static inline void f32_out(const float *yf, double *y) {
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = yf[i];
+}
+
+/* Whether an op on x computes in float: x is float32 */
+static inline bool ag_is_f32(const Tensor *x) { return x && x->dtype == AG_FLOAT32; }
+
 /* ---- PyTorch's scalar tail ----
  * PyTorch's composite element-wise kernels (sigmoid, silu, elu, gelu,
  * softplus and their backward formulas: cpu_kernel_vec) run 8 doubles at a
@@ -197,6 +268,28 @@ static ALWAYS_INLINE void backward_blocks(BackwardBlock f, const double *x, cons
     backward_blocks_tail(f, NULL, x, y, g, dx, n, p);
 }
 
+/* float32's drivers: the blocks of f, the last partial one (PyTorch's
+ * scalar tail, n % 16) through tail where SLEEF is loaded (without it f
+ * and tail call the same libm functions). */
+static ALWAYS_INLINE void forward_blocks_f32(ForwardBlock f, ForwardBlock tail, const double *x,
+                                             double *y, int64_t n, const double *p) {
+    int64_t full = n - n % BLOCK;
+    for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, p);
+    if (full == n) return;
+    _Alignas(64) double xt[BLOCK] = {0}, yt[BLOCK];
+    memcpy(xt, x + full, (size_t)(n - full) * sizeof *xt);
+    (tail ? tail : f)(xt, yt, p);
+    memcpy(y + full, yt, (size_t)(n - full) * sizeof *yt);
+}
+
+static ALWAYS_INLINE void backward_blocks_f32(BackwardBlock f, BackwardBlock tail,
+                                              const double *x, const double *y, const double *g,
+                                              double *dx, int64_t n, const double *p) {
+    int64_t full = n - n % BLOCK;
+    for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, g + i, dx + i, p);
+    if (full < n) backward_rest(tail ? tail : f, x, y, g, dx + full, full, n, p);
+}
+
 /* The output tensor for op on x (NULL with a message when x is NULL). */
 static inline Tensor *unary_out(const char *op, const Tensor *x) {
     if (!x) return ag_fail("%s: argument is NULL", op);
@@ -210,6 +303,14 @@ static inline Tensor *dx_buffer(Tensor *grad) {
     return ag_exclusive(grad) ? tensor_retain(grad) : ag_tensor_new_like(grad);
 }
 
+/* Records y = op(x) with its np numbers p copied into the ctx. */
+static ALWAYS_INLINE Tensor *unary_record(int op, Tensor *x, Tensor *y, const double *p, int np) {
+    double *saved;
+    y = ag_graph_record(y, op, &x, 1, (void **)&saved, (size_t)np * sizeof *saved);
+    if (saved) memcpy(saved, p, (size_t)np * sizeof *saved);
+    return y;
+}
+
 /* The forward of a unary op (an id of ops.h) with np numbers p: y = f(x)
  * block by block; p is copied into the ctx, for the backward. */
 static ALWAYS_INLINE Tensor *unary_forward_tail(int op, ForwardBlock f, ForwardBlock tail,
@@ -217,10 +318,17 @@ static ALWAYS_INLINE Tensor *unary_forward_tail(int op, ForwardBlock f, ForwardB
     Tensor *y = unary_out(ag_op_at(op)->name, x);
     if (!y) return NULL;
     forward_blocks_tail(f, tail, x->data, y->data, y->numel, p);
-    double *saved;
-    y = ag_graph_record(y, op, &x, 1, (void **)&saved, (size_t)np * sizeof *saved);
-    if (saved) memcpy(saved, p, (size_t)np * sizeof *saved);
-    return y;
+    return unary_record(op, x, y, p, np);
+}
+
+/* The forward of a unary op on a float32 x: f32 on its blocks, tail (or
+ * f32 when NULL) on the last partial one. */
+static ALWAYS_INLINE Tensor *unary_forward_f32(int op, ForwardBlock f32, ForwardBlock tail,
+                                               Tensor *x, const double *p, int np) {
+    Tensor *y = unary_out(ag_op_at(op)->name, x);
+    if (!y) return NULL;
+    forward_blocks_f32(f32, tail, x->data, y->data, y->numel, p);
+    return unary_record(op, x, y, p, np);
 }
 
 static ALWAYS_INLINE Tensor *unary_forward_with(int op, ForwardBlock f, Tensor *x,
@@ -242,6 +350,17 @@ static ALWAYS_INLINE void unary_backward_tail(Function *self, Tensor *grad, Back
     if (!dx) return;
     backward_blocks_tail(f, tail, self->inputs[0]->data, self->output->data, grad->data,
                          dx->data, grad->numel, p);
+    ag_accumulate_grad(self->inputs[0], dx);
+}
+
+/* The backward of a unary op whose input is float32 (its formula in
+ * float: f32, tail on the last partial block, as unary_forward_f32). */
+static ALWAYS_INLINE void unary_backward_f32(Function *self, Tensor *grad, BackwardBlock f32,
+                                             BackwardBlock tail, const double *p) {
+    Tensor *dx = dx_buffer(grad);
+    if (!dx) return;
+    backward_blocks_f32(f32, tail, self->inputs[0]->data, self->output->data, grad->data,
+                        dx->data, grad->numel, p);
     ag_accumulate_grad(self->inputs[0], dx);
 }
 

@@ -4,9 +4,24 @@
  * backward loop (g in the output's shape, dx = g * f'(x) handed to
  * ag_accumulate_grad), its forward and backward, and its table row. The
  * drivers that run the blocks are in elementwise.h (shared with
- * activation.c).
+ * activation.c). An op whose float32 result PyTorch's float kernel
+ * computes otherwise than a rounded double (exp, sin, tanh, sigmoid, ...)
+ * has float32 blocks beside its others (NAME_f32_block, NAME_f32_grad_block:
+ * the formula in float, SLEEF's float functions), chosen when x is float32.
  */
 #include "elementwise.h"
+
+/* A float32 op's forward block that is one float function on every element
+ * (PyTorch's vml kernels: exp, log, sin, ... on whole vectors, the last one
+ * padded: no scalar tail) */
+#define F32_MAP_BLOCK(name)                                                  \
+    static void name##_f32_block(const double *x, double *y, const double *p) { \
+        (void)p;                                                             \
+        _Alignas(64) float t[BLOCK];                                         \
+        f32_in(x, t);                                                        \
+        block_f32_##name(t, t);                                              \
+        f32_out(t, y);                                                       \
+    }
 
 /* ======================================================================
  * neg: y = -x; dx = -g
@@ -54,8 +69,21 @@ static void reciprocal_grad_block(const double *x, const double *y, const double
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = -g[i] * (y[i] * y[i]);
 }
 
+/* float32: y * y rounded to float, then the product */
+static void reciprocal_f32_grad_block(const double *x, const double *y, const double *g,
+                                      double *dx, const double *p) {
+    (void)x, (void)p;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        float yf = (float)y[i], yy = yf * yf;
+        dx[i] = -(float)g[i] * yy;
+    }
+}
+
 static void reciprocal_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward(self, g, reciprocal_grad_block, ctx);
+    if (ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, reciprocal_f32_grad_block, NULL, ctx);
+    else
+        unary_backward(self, g, reciprocal_grad_block, ctx);
 }
 
 static int reciprocal_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
@@ -119,8 +147,43 @@ static void sinh_grad_block(const double *x, const double *y, const double *g, d
     for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * cosh(x[i]);
 }
 
+/* float32: sinhf and coshf, SLEEF's on steps of 16 and libm's on the tail
+ * (cpu_kernel_vec), each gradient g times the other function's float
+ * kernel, which has the same tail */
+#define HYPERBOLIC_F32(name, other)                                                          \
+    F32_MAP_BLOCK(name)                                                                      \
+    static void name##_f32_tail(const double *x, double *y, const double *p) {              \
+        (void)p;                                                                             \
+        _Alignas(64) float t[BLOCK];                                                         \
+        f32_in(x, t);                                                                        \
+        ag_libm_f32_##name(t, t);                                                            \
+        f32_out(t, y);                                                                       \
+    }                                                                                        \
+    static void name##_f32_grad_block(const double *x, const double *y, const double *g,    \
+                                      double *dx, const double *p) {                         \
+        (void)y, (void)p;                                                                    \
+        _Alignas(64) float t[BLOCK];                                                         \
+        f32_in(x, t);                                                                        \
+        block_f32_##other(t, t);                                                             \
+        SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = (float)g[i] * t[i];                \
+    }                                                                                        \
+    static void name##_f32_grad_tail(const double *x, const double *y, const double *g,     \
+                                     double *dx, const double *p) {                          \
+        (void)y, (void)p;                                                                    \
+        _Alignas(64) float t[BLOCK];                                                         \
+        f32_in(x, t);                                                                        \
+        ag_libm_f32_##other(t, t);                                                           \
+        SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = (float)g[i] * t[i];                \
+    }
+HYPERBOLIC_F32(sinh, cosh)
+HYPERBOLIC_F32(cosh, sinh)
+#undef HYPERBOLIC_F32
+
 static void sinh_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward(self, g, sinh_grad_block, ctx);
+    if (ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, sinh_f32_grad_block, sinh_f32_grad_tail, ctx);
+    else
+        unary_backward(self, g, sinh_grad_block, ctx);
 }
 
 static int sinh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
@@ -131,7 +194,10 @@ static int sinh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     return ag_grad_done(&t);
 }
 
-Tensor *tensor_sinh(Tensor *x) { return unary_forward(AG_OP_SINH, sinh_block, x); }
+Tensor *tensor_sinh(Tensor *x) {
+    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_SINH, sinh_f32_block, sinh_f32_tail, x, NULL, 0);
+    return unary_forward(AG_OP_SINH, sinh_block, x);
+}
 
 const AgOpInfo ag_op_sinh =
     UNARY_ROW(SINH, sinh, "hyperbolic sine", "grad_x = g * cosh(x)", "SinhBackward", READS_X);
@@ -148,7 +214,10 @@ static void cosh_grad_block(const double *x, const double *y, const double *g, d
 }
 
 static void cosh_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward(self, g, cosh_grad_block, ctx);
+    if (ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, cosh_f32_grad_block, cosh_f32_grad_tail, ctx);
+    else
+        unary_backward(self, g, cosh_grad_block, ctx);
 }
 
 static int cosh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
@@ -159,7 +228,10 @@ static int cosh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     return ag_grad_done(&t);
 }
 
-Tensor *tensor_cosh(Tensor *x) { return unary_forward(AG_OP_COSH, cosh_block, x); }
+Tensor *tensor_cosh(Tensor *x) {
+    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_COSH, cosh_f32_block, cosh_f32_tail, x, NULL, 0);
+    return unary_forward(AG_OP_COSH, cosh_block, x);
+}
 
 const AgOpInfo ag_op_cosh =
     UNARY_ROW(COSH, cosh, "hyperbolic cosine", "grad_x = g * sinh(x)", "CoshBackward", READS_X);
@@ -191,7 +263,14 @@ static int exp_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     return ag_grad_done(&t);
 }
 
-Tensor *tensor_exp(Tensor *x) { return unary_forward(AG_OP_EXP, exp_block, x); }
+/* float32: expf, SLEEF's; the backward's g * y is one float product, which
+ * the double product of two floats rounded in ag_accumulate_grad is. */
+F32_MAP_BLOCK(exp)
+
+Tensor *tensor_exp(Tensor *x) {
+    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_EXP, exp_f32_block, NULL, x, NULL, 0);
+    return unary_forward(AG_OP_EXP, exp_block, x);
+}
 
 const AgOpInfo ag_op_exp =
     UNARY_ROW(EXP, exp, "e^x element-wise", "grad_x = g * exp(x)", "ExpBackward", READS_Y);
@@ -223,7 +302,13 @@ static int log_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     return ag_grad_done(&t);
 }
 
-Tensor *tensor_log(Tensor *x) { return unary_forward(AG_OP_LOG, log_block, x); }
+/* float32: logf, SLEEF's; g / x is one division, as exp's product */
+F32_MAP_BLOCK(log)
+
+Tensor *tensor_log(Tensor *x) {
+    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_LOG, log_f32_block, NULL, x, NULL, 0);
+    return unary_forward(AG_OP_LOG, log_block, x);
+}
 
 const AgOpInfo ag_op_log =
     UNARY_ROW(LOG, log, "natural logarithm", "grad_x = g / x", "LogBackward", READS_X);
@@ -244,8 +329,22 @@ static void log10_grad_block(const double *x, const double *y, const double *g, 
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] / (x[i] * 2.3025850929940456);
 }
 
+/* float32: x * ln b rounded to float (ln b as a float: PyTorch's scalar
+ * converted to the tensor's type), then the division */
+static void log10_f32_grad_block(const double *x, const double *y, const double *g, double *dx,
+                               const double *p) {
+    (void)y, (void)p;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        float d = (float)x[i] * (float)2.3025850929940456;
+        dx[i] = (float)g[i] / d;
+    }
+}
+
 static void log10_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward(self, g, log10_grad_block, ctx);
+    if (ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, log10_f32_grad_block, NULL, ctx);
+    else
+        unary_backward(self, g, log10_grad_block, ctx);
 }
 
 static int log10_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
@@ -256,7 +355,12 @@ static int log10_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     return ag_grad_done(&t);
 }
 
-Tensor *tensor_log10(Tensor *x) { return unary_forward(AG_OP_LOG10, log10_block, x); }
+F32_MAP_BLOCK(log10)
+
+Tensor *tensor_log10(Tensor *x) {
+    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_LOG10, log10_f32_block, NULL, x, NULL, 0);
+    return unary_forward(AG_OP_LOG10, log10_block, x);
+}
 
 const AgOpInfo ag_op_log10 = UNARY_ROW(LOG10, log10, "base-10 logarithm",
                                        "grad_x = g / (x ln 10)", "Log10Backward", READS_X);
@@ -272,8 +376,22 @@ static void log2_grad_block(const double *x, const double *y, const double *g, d
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] / (x[i] * 0.6931471805599453);
 }
 
+/* float32: x * ln b rounded to float (ln b as a float: PyTorch's scalar
+ * converted to the tensor's type), then the division */
+static void log2_f32_grad_block(const double *x, const double *y, const double *g, double *dx,
+                               const double *p) {
+    (void)y, (void)p;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        float d = (float)x[i] * (float)0.6931471805599453;
+        dx[i] = (float)g[i] / d;
+    }
+}
+
 static void log2_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward(self, g, log2_grad_block, ctx);
+    if (ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, log2_f32_grad_block, NULL, ctx);
+    else
+        unary_backward(self, g, log2_grad_block, ctx);
 }
 
 static int log2_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
@@ -284,7 +402,12 @@ static int log2_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     return ag_grad_done(&t);
 }
 
-Tensor *tensor_log2(Tensor *x) { return unary_forward(AG_OP_LOG2, log2_block, x); }
+F32_MAP_BLOCK(log2)
+
+Tensor *tensor_log2(Tensor *x) {
+    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_LOG2, log2_f32_block, NULL, x, NULL, 0);
+    return unary_forward(AG_OP_LOG2, log2_block, x);
+}
 
 const AgOpInfo ag_op_log2 = UNARY_ROW(LOG2, log2, "base-2 logarithm",
                                       "grad_x = g / (x ln 2)", "Log2Backward", READS_X);
@@ -340,8 +463,21 @@ static void tanh_grad_block(const double *x, const double *y, const double *g, d
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * fma(-y[i], y[i], 1.0);
 }
 
+/* float32: tanh_backward's float kernel, 1 - y*y fused as above */
+static void tanh_f32_grad_block(const double *x, const double *y, const double *g, double *dx,
+                                const double *p) {
+    (void)x, (void)p;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        float yf = (float)y[i];
+        dx[i] = (float)g[i] * fmaf(-yf, yf, 1.0f);
+    }
+}
+
 static void tanh_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward(self, g, tanh_grad_block, ctx);
+    if (ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, tanh_f32_grad_block, NULL, ctx);
+    else
+        unary_backward(self, g, tanh_grad_block, ctx);
 }
 
 static int tanh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
@@ -352,7 +488,12 @@ static int tanh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     return ag_grad_done(&t);
 }
 
-Tensor *tensor_tanh(Tensor *x) { return unary_forward(AG_OP_TANH, tanh_block, x); }
+F32_MAP_BLOCK(tanh)
+
+Tensor *tensor_tanh(Tensor *x) {
+    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_TANH, tanh_f32_block, NULL, x, NULL, 0);
+    return unary_forward(AG_OP_TANH, tanh_block, x);
+}
 
 const AgOpInfo ag_op_tanh = UNARY_ROW(TANH, tanh, "hyperbolic tangent",
                                       "grad_x = g * (1 - tanh(x)^2)", "TanhBackward", READS_Y);
@@ -384,6 +525,34 @@ static void sigmoid_tail(const double *x, double *y, const double *p) {
     sigmoid_body(x, y, ag_tail_exp);
 }
 
+/* float32: the same formula in float, expf SLEEF's on whole steps of 16
+ * and libm's on the tail */
+static ALWAYS_INLINE void sigmoid_f32_body(const double *x, double *y, MathBlockF32 exp_) {
+    _Alignas(64) float e[BLOCK];
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) e[i] = -(float)x[i];
+    exp_(e, e);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = 1.0f / (1.0f + e[i]);
+}
+
+static void sigmoid_f32_block(const double *x, double *y, const double *p) {
+    (void)p;
+    sigmoid_f32_body(x, y, block_f32_exp);
+}
+
+static void sigmoid_f32_tail(const double *x, double *y, const double *p) {
+    (void)p;
+    sigmoid_f32_body(x, y, ag_libm_f32_exp);
+}
+
+static void sigmoid_f32_grad_block(const double *x, const double *y, const double *g,
+                                   double *dx, const double *p) {
+    (void)x, (void)p;
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) {
+        float yf = (float)y[i], a = (float)g[i] * (1.0f - yf);
+        dx[i] = a * yf;
+    }
+}
+
 static void sigmoid_grad_block(const double *x, const double *y, const double *g, double *dx,
                                const double *p) {
     (void)x, (void)p;
@@ -391,7 +560,10 @@ static void sigmoid_grad_block(const double *x, const double *y, const double *g
 }
 
 static void sigmoid_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward(self, g, sigmoid_grad_block, ctx);
+    if (ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, sigmoid_f32_grad_block, NULL, ctx);
+    else
+        unary_backward(self, g, sigmoid_grad_block, ctx);
 }
 
 void ag_sigmoid_values(const double *x, double *y, int64_t n) {
@@ -408,6 +580,8 @@ static int sigmoid_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 }
 
 Tensor *tensor_sigmoid(Tensor *x) {
+    if (ag_is_f32(x))
+        return unary_forward_f32(AG_OP_SIGMOID, sigmoid_f32_block, sigmoid_f32_tail, x, NULL, 0);
     return unary_forward_tail(AG_OP_SIGMOID, sigmoid_block, sigmoid_tail, x, NULL, 0);
 }
 
@@ -502,8 +676,21 @@ static void sin_grad_block(const double *x, const double *y, const double *g, do
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = g[i] * c[i];
 }
 
+/* float32: g * cosf(x), cos SLEEF's on every element (its own vml kernel) */
+static void sin_f32_grad_block(const double *x, const double *y, const double *g, double *dx,
+                               const double *p) {
+    (void)y, (void)p;
+    _Alignas(64) float c[BLOCK];
+    f32_in(x, c);
+    block_f32_cos(c, c);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = (float)g[i] * c[i];
+}
+
 static void sin_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward(self, g, sin_grad_block, ctx);
+    if (ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, sin_f32_grad_block, NULL, ctx);
+    else
+        unary_backward(self, g, sin_grad_block, ctx);
 }
 
 static int sin_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
@@ -514,7 +701,12 @@ static int sin_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     return ag_grad_done(&t);
 }
 
-Tensor *tensor_sin(Tensor *x) { return unary_forward(AG_OP_SIN, sin_block, x); }
+F32_MAP_BLOCK(sin)
+
+Tensor *tensor_sin(Tensor *x) {
+    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_SIN, sin_f32_block, NULL, x, NULL, 0);
+    return unary_forward(AG_OP_SIN, sin_block, x);
+}
 
 const AgOpInfo ag_op_sin =
     UNARY_ROW(SIN, sin, "sine", "grad_x = g * cos(x)", "SinBackward", READS_X);
@@ -536,8 +728,21 @@ static void cos_grad_block(const double *x, const double *y, const double *g, do
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = -g[i] * s[i];
 }
 
+/* float32: g * -sinf(x), sin SLEEF's on every element */
+static void cos_f32_grad_block(const double *x, const double *y, const double *g, double *dx,
+                               const double *p) {
+    (void)y, (void)p;
+    _Alignas(64) float s[BLOCK];
+    f32_in(x, s);
+    block_f32_sin(s, s);
+    SIMD_LOOP for (int i = 0; i < BLOCK; i++) dx[i] = (float)g[i] * -s[i];
+}
+
 static void cos_backward(Function *self, void *ctx, Tensor *g) {
-    unary_backward(self, g, cos_grad_block, ctx);
+    if (ag_is_f32(self->inputs[0]))
+        unary_backward_f32(self, g, cos_f32_grad_block, NULL, ctx);
+    else
+        unary_backward(self, g, cos_grad_block, ctx);
 }
 
 static int cos_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
@@ -548,7 +753,12 @@ static int cos_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     return ag_grad_done(&t);
 }
 
-Tensor *tensor_cos(Tensor *x) { return unary_forward(AG_OP_COS, cos_block, x); }
+F32_MAP_BLOCK(cos)
+
+Tensor *tensor_cos(Tensor *x) {
+    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_COS, cos_f32_block, NULL, x, NULL, 0);
+    return unary_forward(AG_OP_COS, cos_block, x);
+}
 
 const AgOpInfo ag_op_cos =
     UNARY_ROW(COS, cos, "cosine", "grad_x = -g * sin(x)", "CosBackward", READS_X);

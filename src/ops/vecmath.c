@@ -10,7 +10,10 @@
  * not there (or AG_SLEEF=0, or the CPU lacks AVX2 and FMA) elementwise.h
  * calls libmvec or libm. The 8-wide AVX-512 versions where the build has
  * AVX-512 (faster; the same bits as the 4-wide ones on 2*10^6 inputs of
- * each function), else the 4-wide ones.
+ * each function), else the 4-wide ones. For float32 tensors the float
+ * functions PyTorch's float kernels call (Sleef_*f8_u10, 8 floats, in
+ * every build: the 16-wide sinf and cosf give other bits), loaded with the
+ * double ones, and libm's float functions for the scalar tails.
  */
 #include "elementwise.h"
 
@@ -29,6 +32,29 @@ TAIL_MATH(log1p)
 TAIL_MATH(tanh)
 TAIL_MATH(erf)
 #undef TAIL_MATH
+
+/* libm's float functions on a float block: PyTorch's float32 scalar tails
+ * (std::exp of a float is expf), and every float32 value where SLEEF is
+ * not loaded. Not inlined, for the same reason as above. */
+#define TAIL_MATH_F32(name)                                                  \
+    __attribute__((noinline)) static float libm_##name##f(float x) {        \
+        return name##f(x);                                                   \
+    }                                                                        \
+    void ag_libm_f32_##name(const float *x, float *y) {                     \
+        for (int i = 0; i < BLOCK; i++) y[i] = libm_##name##f(x[i]);        \
+    }
+TAIL_MATH_F32(exp)
+TAIL_MATH_F32(log)
+TAIL_MATH_F32(log10)
+TAIL_MATH_F32(log2)
+TAIL_MATH_F32(tanh)
+TAIL_MATH_F32(sin)
+TAIL_MATH_F32(cos)
+TAIL_MATH_F32(log1p)
+TAIL_MATH_F32(sinh)
+TAIL_MATH_F32(cosh)
+TAIL_MATH_F32(erf)
+#undef TAIL_MATH_F32
 
 /* y = f(x) on n values, BLOCK at a time, the last through a padded block:
  * PyTorch's whole-tensor exp and log (vml: SLEEF's on every element). */
@@ -80,6 +106,20 @@ static VecFn fns[NUM_FNS];
 typedef Vec (*VecFn2)(Vec, Vec);
 static VecFn2 pow_fn; /* Sleef_pow: x ** e (Vectorized<double>::pow) */
 
+/* float32: PyTorch's Vectorized<float> (AVX2: 8 floats, Sleef_*f8_u10) in
+ * every build of ag, an AVX-512 one too: the 16-wide functions are not
+ * known to give the same bits. */
+typedef __m256 VecF;
+typedef VecF (*VecFnF)(VecF);
+enum { WIDTH_F = 8 };
+enum {
+    FF_EXP, FF_LOG, FF_LOG10, FF_LOG2, FF_TANH, FF_SIN, FF_COS, FF_LOG1P, FF_SINH, FF_COSH,
+    FF_POW, NUM_FNS_F
+};
+static const char *const fn_names_f[NUM_FNS_F] = {"exp", "log", "log10", "log2", "tanh", "sin",
+                                                  "cos", "log1p", "sinh", "cosh", "pow"};
+static void *fns_f[NUM_FNS_F];
+
 atomic_int ag_vec_state;
 
 /* Every function, or none: a SLEEF without one of them is not used. */
@@ -106,6 +146,14 @@ static bool load_sleef(void) {
         return false;
     }
     memcpy(&pow_fn, &f, sizeof f);
+    for (int i = 0; i < NUM_FNS_F; i++) {
+        char symbol[32];
+        snprintf(symbol, sizeof symbol, "Sleef_%sf8_u10", fn_names_f[i]);
+        if (!(fns_f[i] = dlsym(lib, symbol))) {
+            dlclose(lib);
+            return false;
+        }
+    }
     return true;
 }
 
@@ -134,6 +182,38 @@ VEC_TARGET void ag_vec_pow(const double *x, double e, double *y) {
     Vec ev = splat(e);
     for (int i = 0; i < BLOCK; i += WIDTH) store(y + i, pow_fn(load(x + i), ev));
 }
+
+static __attribute__((target("avx2,fma"))) void apply_f(int f, const float *x, float *y) {
+    VecFnF fn;
+    memcpy(&fn, &fns_f[f], sizeof fn);
+    for (int i = 0; i < BLOCK; i += WIDTH_F) _mm256_storeu_ps(y + i, fn(_mm256_loadu_ps(x + i)));
+}
+
+void ag_vec_f32_exp(const float *x, float *y) { apply_f(FF_EXP, x, y); }
+void ag_vec_f32_log(const float *x, float *y) { apply_f(FF_LOG, x, y); }
+void ag_vec_f32_log10(const float *x, float *y) { apply_f(FF_LOG10, x, y); }
+void ag_vec_f32_log2(const float *x, float *y) { apply_f(FF_LOG2, x, y); }
+void ag_vec_f32_tanh(const float *x, float *y) { apply_f(FF_TANH, x, y); }
+void ag_vec_f32_sin(const float *x, float *y) { apply_f(FF_SIN, x, y); }
+void ag_vec_f32_cos(const float *x, float *y) { apply_f(FF_COS, x, y); }
+void ag_vec_f32_log1p(const float *x, float *y) { apply_f(FF_LOG1P, x, y); }
+void ag_vec_f32_sinh(const float *x, float *y) { apply_f(FF_SINH, x, y); }
+void ag_vec_f32_cosh(const float *x, float *y) { apply_f(FF_COSH, x, y); }
+
+__attribute__((target("avx2,fma"))) void ag_vec_f32_pow_tensor(const float *x, const float *e,
+                                                               float *y) {
+    VecF (*fn)(VecF, VecF);
+    memcpy(&fn, &fns_f[FF_POW], sizeof fn);
+    for (int i = 0; i < BLOCK; i += WIDTH_F)
+        _mm256_storeu_ps(y + i, fn(_mm256_loadu_ps(x + i), _mm256_loadu_ps(e + i)));
+}
+
+__attribute__((target("avx2,fma"))) void ag_vec_f32_pow(const float *x, float e, float *y) {
+    VecF (*fn)(VecF, VecF);
+    memcpy(&fn, &fns_f[FF_POW], sizeof fn);
+    for (int i = 0; i < BLOCK; i += WIDTH_F)
+        _mm256_storeu_ps(y + i, fn(_mm256_loadu_ps(x + i), _mm256_set1_ps(e)));
+}
 #else
 /* No AVX2 build: never loaded (ag_vec_state stays -1 once asked). */
 atomic_int ag_vec_state;
@@ -153,4 +233,18 @@ NO_VEC(sin)
 NO_VEC(cos)
 NO_VEC(erf)
 void ag_vec_pow(const double *x, double e, double *y) { (void)x, (void)e, (void)y; }
+void ag_vec_f32_pow_tensor(const float *x, const float *e, float *y) { (void)x, (void)e, (void)y; }
+#define NO_VEC_F32(name) \
+    void ag_vec_f32_##name(const float *x, float *y) { (void)x, (void)y; }
+NO_VEC_F32(exp)
+NO_VEC_F32(log)
+NO_VEC_F32(log10)
+NO_VEC_F32(log2)
+NO_VEC_F32(tanh)
+NO_VEC_F32(sin)
+NO_VEC_F32(cos)
+NO_VEC_F32(log1p)
+NO_VEC_F32(sinh)
+NO_VEC_F32(cosh)
+void ag_vec_f32_pow(const float *x, float e, float *y) { (void)x, (void)e, (void)y; }
 #endif

@@ -478,7 +478,7 @@ static const struct {
 } groups[] = {
     GROUP(core), GROUP(ops), GROUP(errors), GROUP(matmul), GROUP(limits), GROUP(numerics),
     GROUP(syntax_ops), GROUP(optim), GROUP(backward), GROUP(index), GROUP(losses),
-    GROUP(elementwise), GROUP(reduce), GROUP(sum_order), GROUP(math_bits), GROUP(inplace), GROUP(retain), GROUP(graph), GROUP(dtype),
+    GROUP(elementwise), GROUP(reduce), GROUP(sum_order), GROUP(math_bits), GROUP(f32math), GROUP(inplace), GROUP(retain), GROUP(graph), GROUP(dtype),
     GROUP(cumulative), GROUP(anomaly),
     GROUP(random), GROUP(layers), GROUP(snapshot),
 };

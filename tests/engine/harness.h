@@ -79,6 +79,7 @@ void test_elementwise(void);
 void test_reduce(void);
 void test_sum_order(void);
 void test_math_bits(void);
+void test_f32math(void);
 void test_inplace(void);
 void test_random(void);
 void test_layers(void);

@@ -1,0 +1,189 @@
+/*
+ * test_f32math.c — float32 element-wise math against PyTorch 1.13's float
+ * kernels, bit for bit (issue 18): exp, log, sin, tanh, sigmoid, the
+ * activations, x ** e by each of pow_tensor_scalar's kernels and tensor **
+ * tensor, values and gradients, on tensors of 1 to 203 elements (the
+ * vector body and the scalar tail of PyTorch's kernels), at the inputs of
+ * f32math_cases.h (made by f32math_cases.py). Where SLEEF is loaded the ops
+ * marked exact must have every bit; without it (libm's float functions)
+ * the counts are printed only.
+ */
+#include "harness.h"
+#include "ops/elementwise.h"
+
+#include "f32math_cases.h"
+
+typedef Tensor *(*F32Fn)(Tensor *x, const double *e);
+
+static Tensor *f32_tensor(const double *v, int64_t n) {
+    Tensor *t = tensor_create(1, &n, v, false);
+    if (t) tensor_set_dtype(t, AG_FLOAT32);
+    return t;
+}
+
+static Tensor *abs_then(Tensor *(*f)(Tensor *), Tensor *x) {
+    Tensor *a = tensor_abs(x), *y = f(a);
+    tensor_release(a);
+    return y;
+}
+static Tensor *pow_number(Tensor *x, double e) {
+    Tensor *t = tensor_number(e, AG_FLOAT64), *y = tensor_pow(x, t);
+    tensor_release(t);
+    return y;
+}
+static Tensor *pow_abs(Tensor *x, double e) {
+    Tensor *a = tensor_abs(x), *y = pow_number(a, e);
+    tensor_release(a);
+    return y;
+}
+
+#define PLAIN(name) \
+    static Tensor *f32_##name(Tensor *x, const double *e) { return (void)e, tensor_##name(x); }
+#define ABS(name) \
+    static Tensor *f32_##name(Tensor *x, const double *e) { return (void)e, abs_then(tensor_##name, x); }
+#define POW(name, how, v) \
+    static Tensor *f32_##name(Tensor *x, const double *e) { return (void)e, how(x, v); }
+PLAIN(exp) ABS(log) ABS(log10) ABS(log2) PLAIN(sin) PLAIN(cos) PLAIN(tanh) PLAIN(sigmoid)
+ABS(sqrt) PLAIN(reciprocal) PLAIN(sinh) PLAIN(cosh) PLAIN(silu) PLAIN(gelu) PLAIN(gelu_tanh)
+POW(pow2, pow_number, 2.0) POW(pow3, pow_number, 3.0) POW(pow0_5, pow_abs, 0.5)
+POW(pow_m0_5, pow_abs, -0.5) POW(pow_m1, pow_number, -1.0) POW(pow_m2, pow_number, -2.0)
+POW(pow4, pow_number, 4.0) POW(pow2_5, pow_abs, 2.5) POW(pow1_6, pow_abs, 1.6)
+#undef PLAIN
+#undef ABS
+#undef POW
+static Tensor *f32_elu(Tensor *x, const double *e) { return (void)e, tensor_elu(x, 1.0); }
+static Tensor *f32_softplus(Tensor *x, const double *e) {
+    return (void)e, tensor_softplus(x, 1.0, 20.0);
+}
+static Tensor *f32_pow_tensor(Tensor *x, const double *e) {
+    Tensor *a = tensor_abs(x), *t = f32_tensor(e, x->numel), *y = tensor_pow(a, t);
+    tensor_release(a);
+    tensor_release(t);
+    return y;
+}
+
+/* exact: 2 values and gradients must have PyTorch's bits (with SLEEF),
+ * 1 values, 0 neither (counted only); ONE_ELEMENT: values and gradients of
+ * the tensors of one element (gelu: PyTorch 1.13 hands float32 gelu of
+ * more elements to oneDNN, whose bits ag does not have). */
+enum { ONE_ELEMENT = 3 };
+static const struct {
+    const char *name;
+    F32Fn f;
+    int exact;
+} fns[] = {
+    {"exp", f32_exp, 2},         {"log", f32_log, 2},         {"log10", f32_log10, 2},
+    {"log2", f32_log2, 2},       {"sin", f32_sin, 2},         {"cos", f32_cos, 2},
+    {"tanh", f32_tanh, 2},       {"sigmoid", f32_sigmoid, 2}, {"sqrt", f32_sqrt, 2},
+    {"reciprocal", f32_reciprocal, 2}, {"sinh", f32_sinh, 2}, {"cosh", f32_cosh, 2},
+    {"silu", f32_silu, 2},       {"elu", f32_elu, 2},         {"gelu", f32_gelu, ONE_ELEMENT},
+    {"gelu_tanh", f32_gelu_tanh, 2}, {"softplus", f32_softplus, 2},
+    {"pow2", f32_pow2, 2},       {"pow3", f32_pow3, 2},       {"pow0_5", f32_pow0_5, 2},
+    {"pow_m0_5", f32_pow_m0_5, 2}, {"pow_m1", f32_pow_m1, 2}, {"pow_m2", f32_pow_m2, 2},
+    {"pow4", f32_pow4, 2},       {"pow2_5", f32_pow2_5, 2},   {"pow1_6", f32_pow1_6, 2},
+    {"pow_tensor", f32_pow_tensor, 2},
+};
+_Static_assert(sizeof fns / sizeof fns[0] == sizeof f32_cases / sizeof f32_cases[0],
+               "one function per case");
+
+/* One op on every piece of the inputs: how many values and gradients have
+ * PyTorch's bits, into *same_y and *same_dx; how many values and gradients
+ * of one-element pieces differ, into *ones_differ. */
+static void run_case(size_t k, int64_t *same_y, int64_t *same_dx, int64_t *ones_differ) {
+    const F32Case *m = &f32_cases[k];
+    int64_t at = 0;
+    for (size_t s = 0; s < sizeof f32_sizes / sizeof f32_sizes[0]; s++) {
+        int64_t n = f32_sizes[s];
+        Tensor *x = f32_tensor(f32_x + at, n), *g = f32_tensor(f32_g + at, n);
+        if (x) tensor_set_requires_grad(x, true);
+        Tensor *y = x && g ? fns[k].f(x, f32_e + at) : NULL;
+        CHECK(y && y->dtype == AG_FLOAT32, "%s of %lld elements: a float32 result", m->name,
+              (long long)n);
+        if (y && tensor_backward(y, g) == 0 && x->grad) {
+            for (int64_t i = 0; i < n; i++) {
+                bool sy = same_double(y->data[i], m->y[at + i]);
+                bool sdx = same_double(x->grad->data[i], m->dx[at + i]);
+                *same_y += sy;
+                *same_dx += sdx;
+                if (n == 1) *ones_differ += !sy + !sdx;
+            }
+        }
+        tensor_release(y);
+        tensor_release(g);
+        tensor_release(x);
+        at += n;
+    }
+}
+
+static void test_f32math_broadcast_grad(void);
+static void test_f32math_create_graph(void);
+
+void test_f32math(void) {
+    test_f32math_broadcast_grad();
+    test_f32math_create_graph();
+    int64_t n = sizeof f32_x / sizeof f32_x[0];
+    for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) {
+        const F32Case *m = &f32_cases[k];
+        CHECK(strcmp(m->name, fns[k].name) == 0, "case %s is %s", m->name, fns[k].name);
+        int64_t same_y = 0, same_dx = 0, ones_differ = 0;
+        run_case(k, &same_y, &same_dx, &ones_differ);
+        printf("  PyTorch's float32 bits: %s %lld of %lld, its gradient %lld\n", m->name,
+               (long long)same_y, (long long)n, (long long)same_dx);
+        if (fns[k].exact == ONE_ELEMENT)
+            CHECK(ones_differ == 0, "float32 %s of one element: %lld values or gradients "
+                  "differ from PyTorch's", m->name, (long long)ones_differ);
+        else if (ag_vec_ready() && fns[k].exact >= 1)
+            CHECK(same_y == n, "float32 %s: %lld of %lld values differ from PyTorch's", m->name,
+                  (long long)(n - same_y), (long long)n);
+        if (ag_vec_ready() && fns[k].exact >= 2 && fns[k].exact != ONE_ELEMENT)
+            CHECK(same_dx == n, "float32 %s: %lld of %lld gradients differ from PyTorch's",
+                  m->name, (long long)(n - same_dx), (long long)n);
+    }
+}
+
+/* x * b, b a 0-d float32 leaf: b.grad is the sum of the products g * x,
+ * each rounded to float before the sum (PyTorch's float32 mul backward,
+ * then sum_to in float), on every piece of the inputs. */
+static void test_f32math_broadcast_grad(void) {
+    int64_t at = 0, same = 0, pieces = sizeof f32_sizes / sizeof f32_sizes[0];
+    for (int64_t s = 0; s < pieces; s++) {
+        int64_t n = f32_sizes[s];
+        Tensor *x = f32_tensor(f32_bx + at, n), *g = f32_tensor(f32_g + at, n);
+        Tensor *b = tensor_create(0, NULL, &f32_b, false);
+        if (b) tensor_set_dtype(b, AG_FLOAT32);
+        if (b) tensor_set_requires_grad(b, true);
+        Tensor *y = x && g && b ? tensor_mul(x, b) : NULL;
+        if (y && tensor_backward(y, g) == 0 && b->grad)
+            same += same_double(b->grad->data[0], f32_bcast_mul_grad[s]);
+        tensor_release(y);
+        tensor_release(b);
+        tensor_release(g);
+        tensor_release(x);
+        at += n;
+    }
+    CHECK(same == pieces, "float32 x * b: %lld of %lld gradients of b differ from PyTorch's",
+          (long long)(pieces - same), (long long)pieces);
+}
+
+/* How many of the n values of t differ from want's bits */
+static int64_t differing(const Tensor *t, const double *want, int64_t n) {
+    int64_t d = 0;
+    for (int64_t i = 0; i < n; i++) d += !same_double(t->data[i], want[i]);
+    return d;
+}
+
+/* create_graph on float32: tanh's gradient differentiated again (x.grad of
+ * sum(gx * gx)), PyTorch's bits. */
+static void test_f32math_create_graph(void) {
+    int64_t n = sizeof f32_tanh_gradgrad / sizeof f32_tanh_gradgrad[0];
+    Tensor *x = f32_tensor(f32_bx, n), *g = f32_tensor(f32_g, n), *gx = NULL;
+    if (x) tensor_set_requires_grad(x, true);
+    Tensor *y = x && g ? tensor_tanh(x) : NULL;
+    int rc = y ? ag_grad(1, &y, &g, 1, &x, AG_CREATE_GRAPH, false, &gx) : -1;
+    Tensor *sq = rc == 0 ? tensor_mul(gx, gx) : NULL, *loss = sq ? tensor_sum(sq) : NULL;
+    bool ok = loss && tensor_backward(loss, NULL) == 0 && x->grad;
+    CHECK(ok && differing(x->grad, f32_tanh_gradgrad, n) == 0,
+          "float32 tanh's second derivative: PyTorch's bits");
+    Tensor *held[] = {loss, sq, gx, y, g, x};
+    for (int i = 0; i < 6; i++) tensor_release(held[i]);
+}
