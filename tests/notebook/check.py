@@ -8,10 +8,10 @@ For each notebook (the committed one, and EXECUTED_DIR/its name, run afresh):
     cell has an error; some cells have results;
   * every picture (image/svg+xml) parses as XML with an <svg> root, and a
     cell that starts with plot( shows one;
+  * a cell that starts with draw( shows one picture (the graph, through
+    Graphviz);
   * the fresh run's outputs are the committed ones (text, pictures, errors),
-    so the committed outputs are what the kernel makes now; cells tagged
-    graph-picture are exempt (issue 20's graph pictures: an error until they
-    land, a picture after) but must show a picture or an error;
+    so the committed outputs are what the kernel makes now;
   * the numbers are PyTorch's, where PyTorch is installed: for a notebook
     whose first cell starts with import, what its cells print is what
     CPython + PyTorch print running the same cells; for autograd_by_hand,
@@ -86,9 +86,6 @@ def check_cells(name, fresh, committed):
     for i, (cell, old) in enumerate(zip(cells, before)):
         where = "%s cell %d (%s)" % (name, i + 1, cell.source.split("\n")[0][:40])
         errors = [o for o in cell.outputs if o.output_type == "error"]
-        if "graph-picture" in tags(cell):
-            check(bool(errors) or bool(pictures(cell)), where + ": a picture or an error")
-            continue
         if "raises-exception" in tags(cell):
             check(len(errors) == 1, where + ": stops with an error")
             expected = cell.metadata.get("expect_error")
@@ -101,7 +98,7 @@ def check_cells(name, fresh, committed):
             check(not errors, where + ": no error" + (": %s" % errors[0].evalue if errors else ""))
         for svg in pictures(cell):
             check(svg_parses(svg), where + ": the picture parses as SVG")
-        if cell.source.startswith("plot("):
+        if cell.source.startswith("plot(") or cell.source.startswith("draw("):
             check(len(pictures(cell)) == 1, where + ": shows one picture")
         same = summary(cell.outputs) == summary(old.get("outputs", []))
         check(same, where + ": the outputs committed")

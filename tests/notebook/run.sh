@@ -27,6 +27,11 @@ if [ -z "$py" ]; then
     echo "0 passed, 1 failed"
     exit 1
 fi
+if ! command -v dot >/dev/null 2>&1; then # the notebooks draw graphs
+    echo "make test-notebook needs Graphviz for the graph pictures: apt-get install graphviz"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ag-notebook.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 export JUPYTER_PATH="$tmp/share/jupyter" JUPYTER_DATA_DIR="$tmp/data" \
