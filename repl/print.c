@@ -292,6 +292,13 @@ static bool is_custom(const char *name) {
     return false;
 }
 
+int print_grad_fn_shown(const char *name) {
+    size_t len = strlen(name);
+    bool variant = len > 9 && name[len - 1] >= '0' && name[len - 1] <= '9' &&
+                   strncmp(name + len - 9, "Backward", 8) == 0;
+    return (int)len - variant;
+}
+
 const char *print_grad_fn_number(const char *name) {
     size_t len = strlen(name);
     bool generated = len >= 8 && strcmp(name + len - 8, "Backward") == 0 && !is_custom(name);
@@ -336,7 +343,8 @@ void format_tensor(StrBuf *out, const Tensor *t, const PrintOptions *opts) {
     if (t->grad_fn) {
         char grad_fn[128];
         const char *name = t->op_name ? t->op_name : "?";
-        snprintf(grad_fn, sizeof grad_fn, "grad_fn=<%s%s>", name,
+        snprintf(grad_fn, sizeof grad_fn, "grad_fn=<%.*s%s>",
+                 opts->python ? (int)strlen(name) : print_grad_fn_shown(name), name,
                  opts->python ? print_grad_fn_number(name) : "");
         add_suffix(out, &line, grad_fn, opts->linewidth);
     } else if (t->requires_grad) {

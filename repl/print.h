@@ -51,6 +51,10 @@ const char *print_custom_function_name(const char *text, size_t length);
  * ends otherwise (CopySlices, CopyBackwards, RsubBackward1) and after a
  * custom Function's. */
 const char *print_grad_fn_number(const char *name);
+/* How much of a Function's name the dialect shows: all of it, less a
+ * variant's digit after "Backward" (PowBackward1, RemainderBackward1),
+ * since the dialect names one Function per op (docs/pytorch.md). */
+int print_grad_fn_shown(const char *name);
 
 /* Appends v as Python's repr prints a float, except that an integral value
  * below 1e16 has no ".0": 3, 24.70408163265306, 1e-05, 1e+16, inf, nan. */

@@ -1158,8 +1158,9 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
     case VAL_LIST: format_tuple(out, v->as.list, opts); break;
     case VAL_DICT: format_dict(out, v->as.dict, opts); break;
     case VAL_GRAD_FN:
-        strbuf_appendf(out, "<%s%s>", v->as.grad_fn,
-                       opts->python ? print_grad_fn_number(v->as.grad_fn) : "");
+        strbuf_appendf(out, "<%.*s%s>",
+                       opts->python ? (int)strlen(v->as.grad_fn) : print_grad_fn_shown(v->as.grad_fn),
+                       v->as.grad_fn, opts->python ? print_grad_fn_number(v->as.grad_fn) : "");
         break;
     case VAL_OPTIM: format_optimizer(out, v->as.optim); break;
     case VAL_INT: strbuf_appendf(out, "%lld", (long long)v->as.integer); break;

@@ -825,14 +825,23 @@ static int pow_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     return ag_grad_done(&t);
 }
 
+/* PyTorch's names of its overloads: x ** 2 (a number) is PowBackward0,
+ * pow.Tensor_Tensor (x ** t, 2 ** x) PowBackward1. */
+static Tensor *pow_named(Tensor *out, const Tensor *b) {
+    if (out && out->grad_fn && !b->wrapped_number)
+        out->op_name = out->grad_fn->name = "PowBackward1";
+    return out;
+}
+
 Tensor *tensor_pow(Tensor *a, Tensor *b) {
     if (a && b && b->numel != 1 && pow_tensors_are_f32(a, b)) {
         Tensor *out = ag_tensor_new_like(a);
         if (!out) return NULL;
         pow_tensors_f32(a->data, b->data, out->data, out->numel);
-        return ag_graph_record(out, AG_OP_POW, (Tensor *[]){a, b}, 2, NULL, 0);
+        return pow_named(ag_graph_record(out, AG_OP_POW, (Tensor *[]){a, b}, 2, NULL, 0), b);
     }
-    if (!a || !b || b->numel != 1) return binary_forward(AG_OP_POW, pow_rows, a, b);
+    if (!a || !b || b->numel != 1) return b ? pow_named(binary_forward(AG_OP_POW, pow_rows, a, b), b)
+                                            : binary_forward(AG_OP_POW, pow_rows, a, b);
     int64_t shape[AG_MAX_DIMS];
     int ndim;
     if (ag_broadcast_shapes("pow", a, b, shape, &ndim) != 0) return NULL;
@@ -842,8 +851,12 @@ Tensor *tensor_pow(Tensor *a, Tensor *b) {
      * (std::pow(float, double)); its vector loop, on 8 elements at a time,
      * rounds the exponent to float first: ag follows each (float32) */
     bool f32 = a->dtype == AG_FLOAT32 && ag_result_type((Tensor *[]){a, b}, 2) == AG_FLOAT32;
-    pow_scalar_as(f32, a->data, b->data[0], out->data, out->numel);
-    return ag_graph_record(out, AG_OP_POW, (Tensor *[]){a, b}, 2, NULL, 0);
+    /* A tensor exponent (not a number) is PyTorch's pow.Tensor_Tensor,
+     * PowBackward1, whose operands are cast to the common type first: a
+     * float64 one beside x32 is rounded to float (1e-310 becomes 0) */
+    double e = f32 && !b->wrapped_number ? (double)(float)b->data[0] : b->data[0];
+    pow_scalar_as(f32, a->data, e, out->data, out->numel);
+    return pow_named(ag_graph_record(out, AG_OP_POW, (Tensor *[]){a, b}, 2, NULL, 0), b);
 }
 
 const AgOpInfo ag_op_pow = {
