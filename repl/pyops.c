@@ -86,6 +86,22 @@ static bool float_zero_division(Session *s, const Node *n, TokenType op, double 
     return true;
 }
 
+/* Python's float powers that are no float: 0.0 to a negative power is its
+ * ZeroDivisionError, a negative number to a fractional power its complex
+ * number, which ag has not (never a silent nan). */
+static bool float_power_refused(Session *s, const Node *n, TokenType op, double x, double y) {
+    if (op != TOK_STARSTAR) return false;
+    if (x == 0 && y < 0)
+        session_set_error(s, n->line, n->col, "ZeroDivisionError: 0.0 cannot be raised to a "
+                          "negative power");
+    else if (x < 0 && isfinite(x) && isfinite(y) && y != trunc(y))
+        session_set_error(s, n->line, n->col, "ValueError: ag has no complex numbers: %.17g ** "
+                          "%.17g is complex in Python", x, y);
+    else
+        return false;
+    return true;
+}
+
 
 
 /* is / is not: None, booleans and small things by value, objects by identity. */
@@ -266,7 +282,8 @@ bool pyops_binary(Session *s, const Node *n, TokenType op, const Value *a, const
     if (s->python && value_is_int(a) && value_is_int(b) && op != TOK_AT)
         return int_binary(s, n, op, value_int(a), value_int(b), out);
     if (s->python && value_is_scalar(a) && value_is_scalar(b) &&
-        float_zero_division(s, n, op, value_scalar(b)))
+        (float_zero_division(s, n, op, value_scalar(b)) ||
+         float_power_refused(s, n, op, value_scalar(a), value_scalar(b))))
         return false;
     *done = false;
     return true;

@@ -310,8 +310,14 @@ static void div_backward(Function *self, void *ctx, Tensor *g) {
         ag_accumulate_grad(a, ga);
     }
     if (b->requires_grad) {
-        /* out / b = (a / b) / b, then times -g */
-        Tensor *gb = broadcast_apply(div_rows, self->output, b, g->ndim, g->shape);
+        /* (a / b) / b, then times -g: a / b computed again (the output's
+         * bits, its dtype's rounding included), not read from the output,
+         * which PyTorch does not save: h = x / w; h += 1 differentiates */
+        bool was_enabled = ag_set_grad_enabled(false); /* a constant: no consumer of a */
+        Tensor *quotient = tensor_div(a, b);
+        ag_set_grad_enabled(was_enabled);
+        Tensor *gb = quotient ? broadcast_apply(div_rows, quotient, b, g->ndim, g->shape) : NULL;
+        tensor_release(quotient);
         if (!gb) return;
         for (int64_t i = 0; i < g->numel; i++) gb->data[i] = -g->data[i] * gb->data[i];
         ag_accumulate_grad(b, gb);
@@ -345,8 +351,8 @@ const AgOpInfo ag_op_div = {
     .rule = "grad_a = g / b, grad_b = -g * a / b^2", .backward_name = "DivBackward",
     .binary = tensor_div, .backward = div_backward, .graph_backward = div_graph,
     .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
-    .dtype_rule = AG_DTYPE_FLOATING, /* a's gradient reads b; b's b and the result */
-    .grad_reads = {2, 2 | AG_CHECKS_OUTPUT},
+    .dtype_rule = AG_DTYPE_FLOATING, /* a's gradient reads b; b's a and b */
+    .grad_reads = {2, 1 | 2},
 };
 
 /* ======================================================================

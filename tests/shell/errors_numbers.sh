@@ -15,3 +15,7 @@ e 'eye(0/0)'
 e 'seed(0/0)'
 e 'reshape(ones(2), 0/0)'
 e 'print(0/0, -(0/0))'
+# A negative float to a fractional power is complex in Python
+# (python3 -c 'print((-1.5) ** 2.5)' prints (8.4e-16+2.76j)): ag has no
+# complex numbers and says so, never a silent nan
+printf 'print(2.0 ** 0.5)\nprint((-1.5) ** 2.5)\n' | $AG --python - 2>&1; echo "[exit $?]"
