@@ -493,8 +493,11 @@ class DGen:
     # -- checks on PyTorch's value
     def fine(self, v):
         """Whether a value avoids the documented departures: small, no int64
-        beyond 2**53."""
+        beyond 2**53, not complex (ag has no complex numbers: a negative
+        Python float to a fractional power is an error there)."""
         if not isinstance(v, torch.Tensor) or v.numel() > 12 or v.dim() > 3:
+            return False
+        if v.is_complex():
             return False
         if v.dtype == torch.int64 and v.numel() and int(v.abs().max()) > 2**53:
             return False
