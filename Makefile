@@ -92,7 +92,7 @@ else
 endif
 
 CFLAGS_ALL := $(BASE) $(OPT) $(FEATURE_CFLAGS) $(CFLAGS)
-LDLIBS_ALL := $(LDOPT) $(LDFLAGS) $(FEATURE_LIBS) -lm
+LDLIBS_ALL := $(LDOPT) $(LDFLAGS) $(FEATURE_LIBS) -lm -pthread
 
 LIB_SRC := $(wildcard src/*.c src/ops/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)

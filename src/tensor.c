@@ -249,6 +249,9 @@ Tensor *ag_tensor_new(int ndim, const int64_t *shape) {
     Tensor *t = (Tensor *)block;
     memset(t, 0, sizeof *t);
     t->data = (double *)(block + HEADER_BYTES);
+    /* Under the test hook, elements never written hash the same in every
+     * run (a backward stopped by the memory limit frees such a buffer). */
+    if (ag_test_freed) memset(t->data, 0xa5, (size_t)bytes);
     t->ndim = ndim;
     if (ndim > 0) memcpy(t->shape, shape, (size_t)ndim * sizeof *shape);
     t->numel = numel;
@@ -277,6 +280,8 @@ Tensor *tensor_retain(Tensor *t) {
     return t;
 }
 
+void (*ag_test_freed)(const Tensor *t);
+
 /* The last reference is gone. Out of line, so that tensor_release's
  * common case (another holder remains) costs a decrement and a compare
  * (op_overhead: every op releases its operands). */
@@ -284,6 +289,7 @@ Tensor *tensor_retain(Tensor *t) {
 __attribute__((noinline))
 #endif
 static void tensor_free(Tensor *t) {
+    if (ag_test_freed) ag_test_freed(t);
     /* The Function may outlive its output (it lives until the arena is freed):
      * tell it, so nothing reads the freed tensor through fn->output. */
     if (t->grad_fn) ag_graph_output_freed(t);
