@@ -165,6 +165,18 @@ void ag_parallel_for(int64_t n, int64_t grain, AgRangeFn fn, void *ctx);
 /* Test hook: every grain multiplied by scale (1: as measured), so that the
  * tests' small tensors take the threaded paths. */
 void ag_parallel_set_grain_scale(double scale);
+extern double ag_parallel_grain_scale; /* the scale set: 1 but in tests */
+/* Whether work units at grain per task may take threads: a kernel's own
+ * inline path is kept below (no call, no indirection: op_overhead). */
+static inline bool ag_parallel_worth(int64_t work, int64_t grain) {
+    return work >= 2 * grain ||
+           (ag_parallel_grain_scale != 1.0 && work > 1 &&
+            (double)work >= 2.0 * (double)grain * ag_parallel_grain_scale);
+}
+/* Elements per task of a memory-bound element-wise loop (an add, a
+ * multiply, a gradient's sum), and of one that computes a function per
+ * element (exp, tanh): measured, docs/performance.md "Threads". */
+enum { AG_GRAIN_COPY = 32768, AG_GRAIN_MATH = 8192 };
 /* OpenBLAS's threads, when it is loaded: set to ag's count (matmul.c). */
 void ag_blas_set_threads(int n);
 

@@ -24,37 +24,31 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_THREADS = 256, TASK_BITS = 9, SPINS = 20000 };
-_Static_assert(MAX_THREADS < 1 << TASK_BITS, "a job's tasks fit below the count");
+enum { MAX_THREADS = 256, SPINS = 4000 };
 
+/* The workers wait on semaphores, which count: a post is never lost
+ * (glibc before 2.38 could lose a pthread_cond_signal, its bug 25847, and
+ * a first version of this pool hung on it). */
 typedef struct {
-    pthread_mutex_t lock;
-    pthread_cond_t wake;        /* workers wait here for a new job */
-    pthread_cond_t done;        /* the caller waits here for the last task */
     pthread_t worker[MAX_THREADS];
-    unsigned first_job[MAX_THREADS]; /* the job word each worker starts from */
+    sem_t go[MAX_THREADS];      /* worker i: a job wants its task i + 1 */
+    sem_t done;                 /* a worker's task is done */
     int workers;                /* started so far */
-    /* The job word: a count of jobs above TASK_BITS, the job's tasks
-     * below, so that a worker reads a job's task count in the same load
-     * that tells it of the job (a worker a job does not need may look
-     * while the next job's fields are being written). */
-    atomic_uint job;
-    atomic_int remaining;       /* tasks of the job not finished */
     atomic_bool busy;           /* a thread is running a job */
-    bool stopping;
-    AgTaskFn fn;
+    atomic_bool stopping;
+    AgTaskFn fn;                /* the job: written before the posts */
     void *ctx;
 } Pool;
 
-static Pool pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER,
-                    .done = PTHREAD_COND_INITIALIZER};
+static Pool pool;
 static int num_threads;                 /* 0: not decided yet */
-static double grain_scale = 1.0;        /* tests shrink thresholds (ag_parallel_set_grain_scale) */
+static int spins;                       /* waits spin this many times before sleeping */
 static _Thread_local bool inside_job;   /* nested jobs run inline */
 static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
 
@@ -98,11 +92,16 @@ int ag_get_num_threads(void) {
 int ag_set_num_threads(int n) {
     if (n < 1) return ag_fail("set_num_threads expects a positive integer"), -1;
     num_threads = n > MAX_THREADS ? MAX_THREADS : n;
+    if (pool.workers > 0) spins = num_threads <= cpus_available() ? SPINS : 0;
     ag_blas_set_threads(num_threads);
     return 0;
 }
 
-void ag_parallel_set_grain_scale(double scale) { grain_scale = scale > 0 ? scale : 1.0; }
+double ag_parallel_grain_scale = 1.0;
+
+void ag_parallel_set_grain_scale(double scale) {
+    ag_parallel_grain_scale = scale > 0 ? scale : 1.0;
+}
 
 /* ---- the workers ---- */
 
@@ -110,43 +109,27 @@ static void run_task(int task) {
     inside_job = true;
     pool.fn(pool.ctx, task);
     inside_job = false;
-    if (atomic_fetch_sub_explicit(&pool.remaining, 1, memory_order_acq_rel) == 1) {
-        pthread_mutex_lock(&pool.lock);
-        pthread_cond_signal(&pool.done);
-        pthread_mutex_unlock(&pool.lock);
-    }
 }
 
-/* Waits for a job word other than seen: spins a while (a job follows a
- * job in a kernel's loop), then sleeps. Returns the new one, or seen when
- * the pool is stopping. */
-static unsigned wait_for_job(unsigned seen) {
-    for (int i = 0; i < SPINS; i++) {
-        unsigned g = atomic_load_explicit(&pool.job, memory_order_acquire);
-        if (g != seen) return g;
+/* sem_wait, after spinning a while where a job follows a job (in a
+ * kernel's loop) and there is a core for each thread; EINTR retried. */
+static void wait_on(sem_t *s) {
+    for (int i = 0; i < spins; i++) {
+        if (sem_trywait(s) == 0) return;
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #endif
     }
-    pthread_mutex_lock(&pool.lock);
-    unsigned job;
-    while ((job = atomic_load_explicit(&pool.job, memory_order_acquire)) == seen &&
-           !pool.stopping)
-        pthread_cond_wait(&pool.wake, &pool.lock);
-    pthread_mutex_unlock(&pool.lock);
-    return job;
+    while (sem_wait(s) != 0) continue;
 }
 
 static void *worker_main(void *arg) {
     int index = (int)(intptr_t)arg; /* runs task index + 1 */
-    unsigned seen = pool.first_job[index];
     for (;;) {
-        unsigned job = wait_for_job(seen);
-        if (job == seen) return NULL; /* stopping */
-        seen = job;
-        /* Needed: the job cannot end, nor the next one's fields be written,
-         * before this task is done. */
-        if (index + 1 < (int)(job & ((1u << TASK_BITS) - 1))) run_task(index + 1);
+        wait_on(&pool.go[index]);
+        if (atomic_load(&pool.stopping)) return NULL;
+        run_task(index + 1);
+        sem_post(&pool.done);
     }
 }
 
@@ -154,24 +137,19 @@ static void *worker_main(void *arg) {
 
 static void stop_workers(void) {
     if (inside_job || atomic_load(&pool.busy)) return; /* exit from inside a job: let them be */
-    pthread_mutex_lock(&pool.lock);
-    pool.stopping = true;
-    pthread_cond_broadcast(&pool.wake);
-    pthread_mutex_unlock(&pool.lock);
+    atomic_store(&pool.stopping, true);
+    for (int i = 0; i < pool.workers; i++) sem_post(&pool.go[i]);
     for (int i = 0; i < pool.workers; i++) pthread_join(pool.worker[i], NULL);
     pool.workers = 0;
-    pool.stopping = false;
+    atomic_store(&pool.stopping, false);
 }
 
-/* In the child of a fork: the workers were the parent's and are gone. */
+/* In the child of a fork: the workers were the parent's and are gone; the
+ * semaphores are made again at the next start. */
 static void forget_workers(void) {
-    pthread_mutex_init(&pool.lock, NULL);
-    pthread_cond_init(&pool.wake, NULL);
-    pthread_cond_init(&pool.done, NULL);
     pool.workers = 0;
-    pool.stopping = false;
     atomic_store(&pool.busy, false);
-    atomic_store(&pool.job, 0);
+    atomic_store(&pool.stopping, false);
     inside_job = false;
 }
 
@@ -183,15 +161,16 @@ static void install_hooks(void) {
 /* Starts workers until there are want; false if none more can be made. */
 static bool start_workers(int want) {
     pthread_once(&hooks_once, install_hooks);
+    if (pool.workers == 0) sem_init(&pool.done, 0, 0);
+    /* Spinning helps only with a core for every thread. */
+    spins = ag_get_num_threads() <= cpus_available() ? SPINS : 0;
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old); /* a new thread inherits the mask */
     while (pool.workers < want) {
-        /* A new worker must not take the last job for a new one. */
-        pool.first_job[pool.workers] = atomic_load(&pool.job);
-        if (pthread_create(&pool.worker[pool.workers], NULL, worker_main,
-                           (void *)(intptr_t)pool.workers) != 0)
-            break;
+        int i = pool.workers;
+        sem_init(&pool.go[i], 0, 0);
+        if (pthread_create(&pool.worker[i], NULL, worker_main, (void *)(intptr_t)i) != 0) break;
         pool.workers++;
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -217,27 +196,14 @@ void ag_parallel_run(int tasks, AgTaskFn fn, void *ctx) {
         return;
     }
     pool.fn = fn, pool.ctx = ctx;
-    atomic_store_explicit(&pool.remaining, tasks, memory_order_relaxed);
-    unsigned count = (atomic_load_explicit(&pool.job, memory_order_relaxed) >> TASK_BITS) + 1;
-    pthread_mutex_lock(&pool.lock);
-    atomic_store_explicit(&pool.job, count << TASK_BITS | (unsigned)tasks, memory_order_release);
-    pthread_cond_broadcast(&pool.wake);
-    pthread_mutex_unlock(&pool.lock);
+    for (int i = 0; i < tasks - 1; i++) sem_post(&pool.go[i]);
     run_task(0);
-    for (int i = 0; i < SPINS && atomic_load_explicit(&pool.remaining, memory_order_acquire) > 0; i++) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-    }
-    pthread_mutex_lock(&pool.lock);
-    while (atomic_load_explicit(&pool.remaining, memory_order_acquire) > 0)
-        pthread_cond_wait(&pool.done, &pool.lock);
-    pthread_mutex_unlock(&pool.lock);
+    for (int i = 0; i < tasks - 1; i++) wait_on(&pool.done);
     atomic_store(&pool.busy, false);
 }
 
 int ag_parallel_tasks(int64_t work, int64_t grain) {
-    if (grain_scale != 1.0) grain = (int64_t)((double)grain * grain_scale);
+    if (ag_parallel_grain_scale != 1.0) grain = (int64_t)((double)grain * ag_parallel_grain_scale);
     if (grain < 1) grain = 1;
     if (work < 2 * grain) return 1;
     int threads = ag_get_num_threads();
@@ -262,7 +228,7 @@ static void range_task(void *arg, int task) {
 
 void ag_parallel_for(int64_t n, int64_t grain, AgRangeFn fn, void *ctx) {
     if (n <= 0) return;
-    int tasks = n < 2 * grain && grain_scale == 1.0 ? 1 : ag_parallel_tasks(n, grain);
+    int tasks = ag_parallel_worth(n, grain) ? ag_parallel_tasks(n, grain) : 1;
     if (tasks <= 1) {
         fn(ctx, 0, n);
         return;

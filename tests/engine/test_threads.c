@@ -158,6 +158,42 @@ static void test_alloc_failure(void) {
     CHECK(live_tensors() == base, "leaked %lld tensors", (long long)(live_tensors() - base));
 }
 
+/* Sums long enough for the cascade's top blocks to go to threads (2^12
+ * rows of 16 values each): PyTorch's bits at 1, 2 and 7 threads. x[i] =
+ * (i * 7919 mod 1000003) / 1000003 - 0.5; the expected sums from
+ *   torch.set_num_threads(1); x = torch.tensor([...], dtype=torch.float64)
+ *   x.sum().item().hex(), x.float().sum().item().hex()
+ * (PyTorch 1.13, /usr/bin/python3). */
+static void test_big_sums(void) {
+    static const struct {
+        int64_t n;
+        double f64, f32;
+    } cases[] = {
+        {131077, 0x1.614c4221feea2p-2, 0x1.614e700000000p-2},
+        {1000000, -0x1.f3d621c01ba82p+0, -0x1.f3d47c0000000p+0},
+        {1245197, -0x1.9c65caded48b2p+3, -0x1.9c65920000000p+3},
+    };
+    static const int threads[] = {1, 2, 7};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        Tensor *x = tensor_zeros(SHAPE(cases[c].n), false);
+        for (int64_t i = 0; i < x->numel; i++) x->data[i] = (double)(i * 7919 % 1000003) / 1000003.0 - 0.5;
+        Tensor *x32 = tensor_to(x, AG_FLOAT32);
+        for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+            ag_set_num_threads(threads[t]);
+            Tensor *s = tensor_sum(x), *s32 = x32 ? tensor_sum(x32) : NULL;
+            CHECK(s && s->data[0] == cases[c].f64, "sum of %lld at %d threads: %a, PyTorch %a",
+                  (long long)cases[c].n, threads[t], s ? s->data[0] : NAN, cases[c].f64);
+            CHECK(s32 && s32->data[0] == cases[c].f32, "float32 sum of %lld at %d threads: %a, "
+                  "PyTorch %a", (long long)cases[c].n, threads[t], s32 ? s32->data[0] : NAN,
+                  cases[c].f32);
+            tensor_release(s);
+            tensor_release(s32);
+        }
+        tensor_release(x32);
+        tensor_release(x);
+    }
+}
+
 void test_threads(void) {
     int threads = ag_get_num_threads();
     test_count();
@@ -165,5 +201,6 @@ void test_threads(void) {
     test_parallel_for();
     test_fork();
     test_alloc_failure();
+    test_big_sums();
     ag_set_num_threads(threads);
 }
