@@ -133,9 +133,10 @@ static inline bool ag_alloc_failed(void) { return ag_alloc_failure; }
 /* Test hook: the allocation `after` allocations from now fails as if malloc
  * had returned NULL (0: the next one); negative turns it off. */
 void ag_alloc_fail_after(int64_t after);
-/* Test hook: called with every tensor whose last reference goes, before
- * it is freed (the engine tests hash their elements: tests/threads.sh);
- * while it is set, new tensors' elements start as a fixed pattern. */
+/* Test hook (debug builds: AG_DEBUG): called with every tensor whose last
+ * reference goes, before it is freed (the engine tests hash their
+ * elements: tests/threads.sh); while it is set, new tensors' elements
+ * start as a fixed pattern. */
 extern void (*ag_test_freed)(const Tensor *t);
 /* Hands memory the C library keeps after free back to the system. */
 void ag_heap_trim(void);
@@ -176,7 +177,7 @@ static inline bool ag_parallel_worth(int64_t work, int64_t grain) {
 /* Elements per task of a memory-bound element-wise loop (an add, a
  * multiply, a gradient's sum), and of one that computes a function per
  * element (exp, tanh): measured, docs/performance.md "Threads". */
-enum { AG_GRAIN_COPY = 32768, AG_GRAIN_MATH = 8192 };
+enum { AG_GRAIN_COPY = 16384, AG_GRAIN_MATH = 2048 };
 /* OpenBLAS's threads, when it is loaded: set to ag's count (matmul.c). */
 void ag_blas_set_threads(int n);
 

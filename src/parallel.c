@@ -32,9 +32,12 @@
 
 enum { MAX_THREADS = 256, SPINS = 4000 };
 
-/* The workers wait on semaphores, which count: a post is never lost
- * (glibc before 2.38 could lose a pthread_cond_signal, its bug 25847, and
- * a first version of this pool hung on it). */
+/* The workers wait on semaphores, which count: a post is never lost. (A
+ * first version waited on condition variables and hung once, 7 threads on
+ * 2 cores, the caller asleep with every task done: a lost
+ * pthread_cond_signal, as glibc's bug 25847 describes for versions before
+ * 2.38, or a fault of that version's own; semaphores leave no room for
+ * either.) */
 typedef struct {
     pthread_t worker[MAX_THREADS];
     sem_t go[MAX_THREADS];      /* worker i: a job wants its task i + 1 */

@@ -251,7 +251,9 @@ Tensor *ag_tensor_new(int ndim, const int64_t *shape) {
     t->data = (double *)(block + HEADER_BYTES);
     /* Under the test hook, elements never written hash the same in every
      * run (a backward stopped by the memory limit frees such a buffer). */
+#ifdef AG_DEBUG
     if (ag_test_freed) memset(t->data, 0xa5, (size_t)bytes);
+#endif
     t->ndim = ndim;
     if (ndim > 0) memcpy(t->shape, shape, (size_t)ndim * sizeof *shape);
     t->numel = numel;
@@ -289,7 +291,9 @@ void (*ag_test_freed)(const Tensor *t);
 __attribute__((noinline))
 #endif
 static void tensor_free(Tensor *t) {
+#ifdef AG_DEBUG /* not on the op_overhead path of a release build */
     if (ag_test_freed) ag_test_freed(t);
+#endif
     /* The Function may outlive its output (it lives until the arena is freed):
      * tell it, so nothing reads the freed tensor through fn->output. */
     if (t->grad_fn) ag_graph_output_freed(t);

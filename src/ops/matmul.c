@@ -456,7 +456,7 @@ static void pack_doubles(int64_t M, int64_t N, int64_t K, size_t *a, size_t *b) 
 
 /* Multiply-adds per task below which a second thread costs more than it
  * saves (docs/performance.md, "Threads"). */
-#define GEMM_TASK_GRAIN (1 << 20)
+#define GEMM_TASK_GRAIN (1 << 18)
 
 typedef struct {
     int64_t M, N, K, a_is, a_ps, b_js, b_ps, ldc;
