@@ -51,7 +51,7 @@ typedef struct {
 
 static Pool pool;
 static int num_threads;                 /* 0: not decided yet */
-static int spins;                       /* waits spin this many times before sleeping */
+static atomic_int spins;                /* waits spin this many times before sleeping */
 static _Thread_local bool inside_job;   /* nested jobs run inline */
 static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
 
@@ -117,7 +117,8 @@ static void run_task(int task) {
 /* sem_wait, after spinning a while where a job follows a job (in a
  * kernel's loop) and there is a core for each thread; EINTR retried. */
 static void wait_on(sem_t *s) {
-    for (int i = 0; i < spins; i++) {
+    int n = atomic_load_explicit(&spins, memory_order_relaxed);
+    for (int i = 0; i < n; i++) {
         if (sem_trywait(s) == 0) return;
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
