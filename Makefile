@@ -7,6 +7,7 @@
 #                   own matrix kernel and OpenBLAS's (when it can be loaded),
 #                   and the README's build commands
 #   make test T=NAME  one engine group, golden file or Python golden by name
+#   make bench-compare THREADS=N  ag against PyTorch, both at N threads (default 1)
 #   make install    the header, the library and the shell under PREFIX
 #   make install-kernel  the Jupyter kernel 'ag' (needs python3-ipykernel): for
 #                   this user, running this checkout's ./ag; with PREFIX=DIR,
@@ -98,7 +99,7 @@ else
 endif
 
 CFLAGS_ALL := $(BASE) $(OPT) $(FEATURE_CFLAGS) $(CFLAGS)
-LDLIBS_ALL := $(LDOPT) $(LDFLAGS) $(FEATURE_LIBS) -lm
+LDLIBS_ALL := $(LDOPT) $(LDFLAGS) $(FEATURE_LIBS) -lm -pthread
 
 LIB_SRC := $(wildcard src/*.c src/ops/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -304,13 +305,18 @@ TORCH_REF ?= $(firstword $(wildcard ../shared/bench/torch_ref.py ../../shared/be
 $(BENCH): bench/bench.c $(LIB)
 	$(CC) $(CFLAGS_ALL) $< $(LIB) -o $@ $(LDLIBS_ALL)
 
+# THREADS=N: every side at N threads (ag's, OpenBLAS's, OpenMP's); 1 unless
+# given, so that figures compare with the single-threaded tables.
+THREADS ?= 1
+BENCH_ENV = AG_NUM_THREADS=$(THREADS) OPENBLAS_NUM_THREADS=$(THREADS) OMP_NUM_THREADS=$(THREADS)
+
 bench: $(BENCH) $(AG)
-	@OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BENCH) --ag $(AG)
-	@OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BENCH) --only mlp_memory 2>/dev/null
+	@$(BENCH_ENV) $(BENCH) --ag $(AG)
+	@$(BENCH_ENV) $(BENCH) --only mlp_memory 2>/dev/null
 
 # Ours and PyTorch's in one run, with ratios (needs apt-get install python3-torch).
 bench-compare: $(BENCH) $(AG)
-	@OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 sh bench/compare.sh $(BENCH) $(AG) $(TORCH_REF)
+	@$(BENCH_ENV) sh bench/compare.sh $(BENCH) $(AG) $(TORCH_REF) 3 $(THREADS)
 
 # Issue 17's micrograd step: ag against CPython running the same file.
 bench-micrograd: $(AG)

@@ -496,8 +496,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     ag_seed(0);
-    fprintf(stderr, "# ag %s, float64, 1 thread, matmul: %s; figures are medians\n", AG_VERSION,
-            ag_blas_name());
+    int threads = ag_get_num_threads();
+    fprintf(stderr, "# ag %s, float64, %d thread%s, matmul: %s; figures are medians\n", AG_VERSION,
+            threads, threads == 1 ? "" : "s", ag_blas_name());
     for (size_t i = 0; i < WORKLOAD_COUNT; i++) {
         if (!wanted(only, workloads[i].name, workloads[i].by_default)) continue;
         if (workloads[i].run) workloads[i].run();

@@ -1051,6 +1051,16 @@ void ag_set_memory_limit(int64_t bytes);
 int64_t ag_memory_limit(void);
 #define AG_DEFAULT_MEMORY_LIMIT ((int64_t)4 << 30)
 
+/* Threads for large kernels (matrix products, element-wise ops, sums,
+ * softmax, losses, optimizer updates): how many a kernel may use. The
+ * default is the CPUs this process may run on (its affinity, and a
+ * cgroup's cpu.max quota), or AG_NUM_THREADS when that is a positive
+ * integer. Results are the same bits for every count. ag_set_num_threads
+ * refuses n < 1 (-1, PyTorch's message); the threads start at the first
+ * kernel that wants them. */
+int ag_set_num_threads(int n);
+int ag_get_num_threads(void);
+
 /* ---- optimizers (src/optim.c) -------------------------------------------
  * PyTorch 1.13's SGD, Adam, AdamW, RMSprop and Adagrad, bit for bit (their
  * _single_tensor_* update rules; docs/engine.md, "Optimizers"). A step never

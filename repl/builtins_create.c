@@ -493,6 +493,27 @@ static BUILTIN(bi_seed) {
     return true;
 }
 
+/* set_num_threads(n) (torch.set_num_threads): the threads large kernels
+ * may use, PyTorch's checks and words; in .ag a whole number will do. */
+static BUILTIN(bi_set_num_threads) {
+    const Value *v = &a->arg[0];
+    *out = value_void();
+    bool whole = v->kind == VAL_NUMBER && !s->python && v->as.number == floor(v->as.number);
+    if (v->kind != VAL_INT && !whole)
+        return arg_error(s, a, 0, "%sset_num_threads expects an int, but got %s",
+                         s->python ? "RuntimeError: " : "", value_type_name(v));
+    double n = v->kind == VAL_INT ? (double)v->as.integer : v->as.number;
+    if (ag_set_num_threads(n < 1 ? 0 : n > 1e6 ? 1000000 : (int)n) != 0)
+        return arg_error(s, a, 0, "%s%s", s->python ? "RuntimeError: " : "", ag_error());
+    return true;
+}
+
+static BUILTIN(bi_get_num_threads) {
+    (void)s, (void)a;
+    *out = (Value){.kind = VAL_INT, .as.integer = ag_get_num_threads()};
+    return true;
+}
+
 static BUILTIN(bi_initial_seed) {
     (void)s, (void)a;
     *out = seed_value(ag_generator_initial_seed(NULL));
@@ -601,6 +622,11 @@ const Builtin create_builtins[] = {
      "from n, or (torch.seed()) from a fresh seed it gives back", NULL, bi_seed, 0, VAL_VOID, NULL},
     {"manual_seed", "manual_seed(n)", "as seed (PyTorch's name): the same numbers as PyTorch's after "
      "torch.manual_seed(n)", NULL, bi_seed, BI_VOID, VAL_VOID, NULL},
+    {"set_num_threads", "set_num_threads(n)", "the threads large kernels (matrix products, "
+     "element-wise ops, sums) may use; the same results for every n", NULL, bi_set_num_threads,
+     BI_VOID, VAL_VOID, NULL},
+    {"get_num_threads", "get_num_threads()", "the threads large kernels may use (at start: the "
+     "CPUs available, or AG_NUM_THREADS)", NULL, bi_get_num_threads, 0, VAL_VOID, NULL},
     {"initial_seed", "initial_seed()", "the seed the stream was last started from", NULL, bi_initial_seed,
      0, VAL_VOID, NULL},
     {"_random_int64", "_random_int64(generator=None)", "the int PyTorch's torch.empty((), "

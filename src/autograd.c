@@ -622,8 +622,25 @@ static Tensor *reduce_to_shape(const Tensor *grad, const Tensor *like) {
     return r;
 }
 
-/* dst[i] += src[i]; the two never overlap. */
+typedef struct {
+    double *dst;
+    const double *src;
+} AddJob;
+
+static void add_range(void *ctx, int64_t begin, int64_t end) {
+    const AddJob *j = ctx;
+    double *restrict dst = j->dst;
+    const double *restrict src = j->src;
+    for (int64_t i = begin; i < end; i++) dst[i] += src[i];
+}
+
+/* dst[i] += src[i]; the two never overlap. Large sums split between
+ * threads (each element alone: the same bits). */
 static void add_into(double *restrict dst, const double *restrict src, int64_t n) {
+    if (ag_parallel_worth(n, AG_GRAIN_COPY)) {
+        ag_parallel_for(n, AG_GRAIN_COPY, add_range, &(AddJob){dst, src});
+        return;
+    }
     for (int64_t i = 0; i < n; i++) dst[i] += src[i];
 }
 

@@ -141,6 +141,11 @@ static inline bool ag_alloc_failed(void) { return ag_alloc_failure; }
 /* Test hook: the allocation `after` allocations from now fails as if malloc
  * had returned NULL (0: the next one); negative turns it off. */
 void ag_alloc_fail_after(int64_t after);
+/* Test hook (debug builds: AG_DEBUG): called with every tensor whose last
+ * reference goes, before it is freed (the engine tests hash their
+ * elements: tests/threads.sh); while it is set, new tensors' elements
+ * start as a fixed pattern. */
+extern void (*ag_test_freed)(const Tensor *t);
 /* Hands memory the C library keeps after free back to the system. */
 void ag_heap_trim(void);
 /* Frees the arena's spare chunks (ag_trim). */
@@ -149,6 +154,40 @@ void ag_arena_trim(void);
 int64_t ag_arena_bytes_in_use(void);
 /* Fills the tensor counters of s (ag_stats in autograd.c adds the arena's). */
 void ag_stats_tensors(AgStats *s);
+
+/* ---- threads (parallel.c) ---- */
+/* A job's task t, for t < the job's tasks; task 0 runs on the caller. */
+typedef void (*AgTaskFn)(void *ctx, int task);
+/* Elements [begin, end) of a range. */
+typedef void (*AgRangeFn)(void *ctx, int64_t begin, int64_t end);
+/* Runs fn(ctx, t) for every t < tasks, on the pool's threads, and returns
+ * when all are done; inline (in order) for one task, inside a task, or
+ * while another thread runs a job. A task must not allocate, fail or
+ * call ag_fail: what it needs is made before. */
+void ag_parallel_run(int tasks, AgTaskFn fn, void *ctx);
+/* How many tasks work units split into with at least grain units each
+ * (1 below 2 * grain: the kernel runs inline), at most the thread count. */
+int ag_parallel_tasks(int64_t work, int64_t grain);
+/* fn over [0, n) in contiguous pieces of at least grain, one per task (no
+ * synchronisation, no pool, below 2 * grain). */
+void ag_parallel_for(int64_t n, int64_t grain, AgRangeFn fn, void *ctx);
+/* Test hook: every grain multiplied by scale (1: as measured), so that the
+ * tests' small tensors take the threaded paths. */
+void ag_parallel_set_grain_scale(double scale);
+extern double ag_parallel_grain_scale; /* the scale set: 1 but in tests */
+/* Whether work units at grain per task may take threads: a kernel's own
+ * inline path is kept below (no call, no indirection: op_overhead). */
+static inline bool ag_parallel_worth(int64_t work, int64_t grain) {
+    return work >= 2 * grain ||
+           (ag_parallel_grain_scale != 1.0 && work > 1 &&
+            (double)work >= 2.0 * (double)grain * ag_parallel_grain_scale);
+}
+/* Elements per task of a memory-bound element-wise loop (an add, a
+ * multiply, a gradient's sum), and of one that computes a function per
+ * element (exp, tanh): measured, docs/performance.md "Threads". */
+enum { AG_GRAIN_COPY = 16384, AG_GRAIN_MATH = 2048 };
+/* OpenBLAS's threads, when it is loaded: set to ag's count (matmul.c). */
+void ag_blas_set_threads(int n);
 
 /* ---- shapes (shape.c) ---- */
 /* Inline: every gradient accumulated and most ops compare shapes. */

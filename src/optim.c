@@ -252,10 +252,10 @@ static double maximum(double a, double b) { return isnan(a) || isnan(b) ? a + b 
 
 /* _single_tensor_sgd. first: the momentum buffer is new (PyTorch clones d_p into it). */
 static void sgd_update(const AgOptimConfig *c, Slot *s, bool first, const double *p,
-                       const double *g, double *out, int64_t n) {
+                       const double *g, double *out, int64_t begin, int64_t end) {
     double *buf = s->state[MOMENTUM_BUFFER] ? s->state[MOMENTUM_BUFFER]->data : NULL;
     double dampen = 1 - c->dampening;
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = begin; i < end; i++) {
         double d_p = c->maximize ? -g[i] : g[i];
         if (c->weight_decay != 0) d_p = fma(c->weight_decay, p[i], d_p); /* d_p.add(param, alpha=wd) */
         if (c->momentum != 0) {
@@ -271,7 +271,7 @@ static void sgd_update(const AgOptimConfig *c, Slot *s, bool first, const double
  * decay shrinks the parameter instead of adding to the gradient). step is
  * the count after this step's increment. */
 static void adam_update(const AgOptimConfig *c, bool decoupled, Slot *s, const double *p,
-                        const double *g, double *out, int64_t n) {
+                        const double *g, double *out, int64_t begin, int64_t end) {
     double step = s->step; /* step_t.item() */
     double bias_correction1 = 1 - pow(c->beta1, step);
     double bias_correction2 = 1 - pow(c->beta2, step);
@@ -281,7 +281,7 @@ static void adam_update(const AgOptimConfig *c, bool decoupled, Slot *s, const d
     double one_minus_beta1 = 1 - c->beta1, one_minus_beta2 = 1 - c->beta2;
     double *exp_avg = s->state[EXP_AVG]->data, *exp_avg_sq = s->state[EXP_AVG_SQ]->data;
     double *max_sq = c->amsgrad ? s->state[MAX_EXP_AVG_SQ]->data : NULL;
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = begin; i < end; i++) {
         double grad = c->maximize ? -g[i] : g[i], param = p[i];
         if (decoupled)
             param *= shrink;
@@ -300,12 +300,12 @@ static void adam_update(const AgOptimConfig *c, bool decoupled, Slot *s, const d
 
 /* _single_tensor_rmsprop (its step count is never used in the update). */
 static void rmsprop_update(const AgOptimConfig *c, Slot *s, const double *p, const double *g,
-                           double *out, int64_t n) {
+                           double *out, int64_t begin, int64_t end) {
     double *square_avg = s->state[SQUARE_AVG]->data;
     double *grad_avg = c->centered ? s->state[GRAD_AVG]->data : NULL;
     double *buf = c->momentum > 0 ? s->state[MOMENTUM_BUFFER]->data : NULL;
     double one_minus_alpha = 1 - c->alpha;
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = begin; i < end; i++) {
         double grad = c->maximize ? -g[i] : g[i];
         if (c->weight_decay != 0) grad = fma(c->weight_decay, p[i], grad); /* grad.add(param, alpha=wd) */
         /* square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha) */
@@ -330,11 +330,11 @@ static void rmsprop_update(const AgOptimConfig *c, Slot *s, const double *p, con
 /* _single_tensor_adagrad (dense gradients). step is the count after this
  * step's increment. */
 static void adagrad_update(const AgOptimConfig *c, Slot *s, const double *p, const double *g,
-                           double *out, int64_t n) {
+                           double *out, int64_t begin, int64_t end) {
     double step = s->step; /* step_t.item() */
     double clr = c->lr / (1 + (step - 1) * c->lr_decay);
     double *sum = s->state[SUM]->data;
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = begin; i < end; i++) {
         double grad = c->maximize ? -g[i] : g[i];
         if (c->weight_decay != 0) grad = fma(c->weight_decay, p[i], grad); /* grad.add(param, alpha=wd) */
         sum[i] = fma(grad, grad, sum[i]);               /* state_sum.addcmul_(grad, grad, value=1) */
@@ -409,6 +409,28 @@ static int allocate_step(AgOptimizer *o, Tensor *const *params) {
     return 0;
 }
 
+/* Elements [begin, end) of one parameter's update: each element alone, so
+ * a large parameter's update is split between threads (the same bits). */
+typedef struct {
+    const AgOptimizer *o;
+    Slot *s;
+    bool first;
+    const double *p, *g;
+    double *out;
+} UpdateJob;
+
+static void update_range(void *ctx, int64_t begin, int64_t end) {
+    const UpdateJob *j = ctx;
+    const AgOptimConfig *c = &j->o->config;
+    switch (j->o->kind) {
+    case AG_OPTIM_SGD: sgd_update(c, j->s, j->first, j->p, j->g, j->out, begin, end); break;
+    case AG_OPTIM_ADAM: adam_update(c, false, j->s, j->p, j->g, j->out, begin, end); break;
+    case AG_OPTIM_ADAMW: adam_update(c, true, j->s, j->p, j->g, j->out, begin, end); break;
+    case AG_OPTIM_RMSPROP: rmsprop_update(c, j->s, j->p, j->g, j->out, begin, end); break;
+    case AG_OPTIM_ADAGRAD: adagrad_update(c, j->s, j->p, j->g, j->out, begin, end); break;
+    }
+}
+
 /* One parameter's update into fresh, which then takes p's place as a
  * variable (requires_grad and .grad: tensor_inherit). */
 static void update_slot(AgOptimizer *o, Slot *s, const Tensor *p, Tensor *fresh) {
@@ -419,15 +441,11 @@ static void update_slot(AgOptimizer *o, Slot *s, const Tensor *p, Tensor *fresh)
         memcpy(s->shape, p->shape, sizeof s->shape);
     }
     s->step += 1.0f; /* step_t += 1: float32 arithmetic, as PyTorch's */
-    const AgOptimConfig *c = &o->config;
-    const double *pd = p->data, *gd = p->grad->data;
-    switch (o->kind) {
-    case AG_OPTIM_SGD: sgd_update(c, s, first, pd, gd, fresh->data, p->numel); break;
-    case AG_OPTIM_ADAM: adam_update(c, false, s, pd, gd, fresh->data, p->numel); break;
-    case AG_OPTIM_ADAMW: adam_update(c, true, s, pd, gd, fresh->data, p->numel); break;
-    case AG_OPTIM_RMSPROP: rmsprop_update(c, s, pd, gd, fresh->data, p->numel); break;
-    case AG_OPTIM_ADAGRAD: adagrad_update(c, s, pd, gd, fresh->data, p->numel); break;
-    }
+    UpdateJob job = {o, s, first, p->data, p->grad->data, fresh->data};
+    if (ag_parallel_worth(p->numel, AG_GRAIN_MATH))
+        ag_parallel_for(p->numel, AG_GRAIN_MATH, update_range, &job);
+    else
+        update_range(&job, 0, p->numel);
     int inherited = tensor_inherit(fresh, p);
     AG_ASSERT(inherited == 0, "a fresh leaf of p's shape inherits from p");
     (void)inherited;

@@ -254,6 +254,11 @@ Tensor *ag_tensor_new(int ndim, const int64_t *shape) {
     Tensor *t = (Tensor *)block;
     memset(t, 0, sizeof *t);
     t->data = (double *)(block + HEADER_BYTES);
+    /* Under the test hook, elements never written hash the same in every
+     * run (a backward stopped by the memory limit frees such a buffer). */
+#ifdef AG_DEBUG
+    if (ag_test_freed) memset(t->data, 0xa5, (size_t)bytes);
+#endif
     t->ndim = ndim;
     if (ndim > 0) memcpy(t->shape, shape, (size_t)ndim * sizeof *shape);
     t->numel = numel;
@@ -282,6 +287,8 @@ Tensor *tensor_retain(Tensor *t) {
     return t;
 }
 
+void (*ag_test_freed)(const Tensor *t);
+
 /* The last reference is gone. Out of line, so that tensor_release's
  * common case (another holder remains) costs a decrement and a compare
  * (op_overhead: every op releases its operands). */
@@ -289,6 +296,9 @@ Tensor *tensor_retain(Tensor *t) {
 __attribute__((noinline))
 #endif
 static void tensor_free(Tensor *t) {
+#ifdef AG_DEBUG /* not on the op_overhead path of a release build */
+    if (ag_test_freed) ag_test_freed(t);
+#endif
     /* The Function may outlive its output (it lives until the arena is freed):
      * tell it, so nothing reads the freed tensor through fn->output. */
     if (t->grad_fn) ag_graph_output_freed(t);

@@ -40,6 +40,7 @@ case $build in *asan*|*valgrind*) AG_SANITIZED=1 ;; *) AG_SANITIZED= ;; esac
 [ -n "$VALGRIND" ] && AG_SANITIZED=1
 export AG_SANITIZED
 tally "engine" $VALGRIND "$build/test_engine"
+tally "engine at 1, 2 and 7 threads, the same bits" sh tests/threads.sh "$build/test_engine"
 single "README example" $VALGRIND "$build/readme_example"
 single "C example: training with Adam" $VALGRIND "$build/train_example"
 tally "exported names" sh tests/symbols.sh "$build/libag.a"

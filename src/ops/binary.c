@@ -51,6 +51,30 @@ typedef void (*RowKernel)(const double *a, int64_t sa, const double *b, int64_t 
         }                                                                        \
     }
 
+/* A row kernel over [begin, end) of a flat call, for the threads. */
+typedef struct {
+    RowKernel kernel;
+    const double *a, *b;
+    int64_t sa, sb;
+    double *o, p;
+} FlatJob;
+
+static void flat_range(void *ctx, int64_t begin, int64_t end) {
+    const FlatJob *j = ctx;
+    j->kernel(j->a + begin * j->sa, j->sa, j->b + begin * j->sb, j->sb, j->o + begin, end - begin,
+              j->p);
+}
+
+/* kernel over n elements, split between threads above the grain (each
+ * element is computed alone: the same bits). */
+static void flat_apply(RowKernel kernel, const double *a, int64_t sa, const double *b, int64_t sb,
+                       double *o, int64_t n, double p) {
+    if (ag_parallel_worth(n, AG_GRAIN_COPY))
+        ag_parallel_for(n, AG_GRAIN_COPY, flat_range, &(FlatJob){kernel, a, b, sa, sb, o, p});
+    else
+        kernel(a, sa, b, sb, o, n, p);
+}
+
 /* A new tensor of shape (ndim) holding kernel(a, b, p), a and b broadcast. */
 static Tensor *broadcast_apply_p(RowKernel kernel, const Tensor *a, const Tensor *b, double p,
                                  int ndim, const int64_t *shape) {
@@ -60,7 +84,7 @@ static Tensor *broadcast_apply_p(RowKernel kernel, const Tensor *a, const Tensor
     bool a_full = a->numel == n, b_full = b->numel == n;
     /* Same shapes, or one side a single value: one flat call. */
     if ((a_full || a->numel == 1) && (b_full || b->numel == 1)) {
-        kernel(a->data, a_full && n > 1, b->data, b_full && n > 1, out->data, n, p);
+        flat_apply(kernel, a->data, a_full && n > 1, b->data, b_full && n > 1, out->data, n, p);
         return out;
     }
     BroadcastIter it;
@@ -239,15 +263,29 @@ const AgOpInfo ag_op_sub = {
  * mul: out = a * b; grad_a = g * b, grad_b = g * a
  * ====================================================================== */
 
-/* Both gradients in one pass over g, a and b (same shapes, no broadcast). */
-static void mul_backward_both(const Tensor *g, const Tensor *a, const Tensor *b, Tensor *ga,
-                              Tensor *gb) {
-    const double *restrict gv = g->data, *restrict av = a->data, *restrict bv = b->data;
-    double *restrict gav = ga->data, *restrict gbv = gb->data;
-    for (int64_t i = 0; i < g->numel; i++) {
+typedef struct {
+    const Tensor *g, *a, *b;
+    Tensor *ga, *gb;
+} MulGrads;
+
+static void mul_grads_range(void *ctx, int64_t begin, int64_t end) {
+    const MulGrads *m = ctx;
+    const double *restrict gv = m->g->data, *restrict av = m->a->data, *restrict bv = m->b->data;
+    double *restrict gav = m->ga->data, *restrict gbv = m->gb->data;
+    for (int64_t i = begin; i < end; i++) {
         gav[i] = gv[i] * bv[i];
         gbv[i] = gv[i] * av[i];
     }
+}
+
+/* Both gradients in one pass over g, a and b (same shapes, no broadcast). */
+static void mul_backward_both(const Tensor *g, const Tensor *a, const Tensor *b, Tensor *ga,
+                              Tensor *gb) {
+    MulGrads m = {g, a, b, ga, gb};
+    if (ag_parallel_worth(g->numel, AG_GRAIN_COPY))
+        ag_parallel_for(g->numel, AG_GRAIN_COPY, mul_grads_range, &m);
+    else
+        mul_grads_range(&m, 0, g->numel);
 }
 
 static void mul_backward(Function *self, void *ctx, Tensor *g) {

@@ -205,6 +205,32 @@ typedef void (*ForwardBlock)(const double *x, double *y, const double *p);
 typedef void (*BackwardBlock)(const double *x, const double *y, const double *g, double *dx,
                               const double *p);
 
+/* ---- threads: whole blocks split between tasks ----
+ * Each block is computed the same wherever it runs, so a split changes no
+ * bit. Only above the grain (AG_GRAIN_MATH elements a task): below, the
+ * drivers' own loops run, the block function inlined. */
+typedef struct {
+    ForwardBlock f;
+    BackwardBlock b;
+    const double *x, *y, *g, *p;
+    double *out;
+} BlockJob;
+
+static inline void forward_block_range(void *ctx, int64_t begin, int64_t end) {
+    const BlockJob *j = ctx;
+    for (int64_t i = begin * BLOCK; i < end * BLOCK; i += BLOCK) j->f(j->x + i, j->out + i, j->p);
+}
+
+static inline void backward_block_range(void *ctx, int64_t begin, int64_t end) {
+    const BlockJob *j = ctx;
+    for (int64_t i = begin * BLOCK; i < end * BLOCK; i += BLOCK)
+        j->b(j->x + i, j->y + i, j->g + i, j->out + i, j->p);
+}
+
+static inline bool blocks_threaded(int64_t full) {
+    return ag_parallel_worth(full / BLOCK, AG_GRAIN_MATH / BLOCK);
+}
+
 /* y[i] = f(x[i]) for i < n, BLOCK at a time (y may be x); with a tail
  * function, the last n % TORCH_VEC_STEP through it instead (PyTorch's
  * scalar tail), computed first: the blocks may overwrite x. */
@@ -218,7 +244,11 @@ static ALWAYS_INLINE void forward_blocks_tail(ForwardBlock f, ForwardBlock tail,
         tail(xt, yt, p);
         memcpy(tail_y, yt, (size_t)(n - vec) * sizeof *yt);
     }
-    for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, p);
+    if (blocks_threaded(full))
+        ag_parallel_for(full / BLOCK, AG_GRAIN_MATH / BLOCK, forward_block_range,
+                        &(BlockJob){.f = f, .x = x, .out = y, .p = p});
+    else
+        for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, p);
     if (rest > 0) {
         memset(xt, 0, sizeof xt);
         memcpy(xt, x + full, (size_t)rest * sizeof *xt);
@@ -257,7 +287,11 @@ static ALWAYS_INLINE void backward_blocks_tail(BackwardBlock f, BackwardBlock ta
     _Alignas(64) double tail_dx[TORCH_VEC_STEP];
     if (tail && !ag_vec_ready()) tail = NULL;
     if (tail && vec < n) backward_rest(tail, x, y, g, tail_dx, vec, n, p);
-    for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, g + i, dx + i, p);
+    if (blocks_threaded(full))
+        ag_parallel_for(full / BLOCK, AG_GRAIN_MATH / BLOCK, backward_block_range,
+                        &(BlockJob){.b = f, .x = x, .y = y, .g = g, .out = dx, .p = p});
+    else
+        for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, g + i, dx + i, p);
     if (full < n) backward_rest(f, x, y, g, dx + full, full, n, p);
     if (tail && vec < n) memcpy(dx + vec, tail_dx, (size_t)(n - vec) * sizeof *dx);
 }

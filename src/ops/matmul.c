@@ -191,8 +191,8 @@ static void pack_b(double *dst, int64_t nc, int64_t kc, const double *src, int64
 
 /* The pack buffers: one pair per thread, grown as needed and kept (they
  * hold at most (MC + NC) * KC doubles plus slack). */
-static _Thread_local double *pack_buf[2];
-static _Thread_local size_t pack_cap[2];
+static _Thread_local double *pack_buf[3]; /* A's, B's, and the threads' (gemm_threaded) */
+static _Thread_local size_t pack_cap[3];
 
 static double *pack_buffer(int which, size_t doubles) {
     if (pack_cap[which] < doubles) {
@@ -409,23 +409,14 @@ static void macro_kernel(int64_t mc, int64_t nc, int64_t kc, const double *ap,
                          (int)min64(MR, mc - ir), (int)min64(NR, nc - jr), add);
 }
 
-/* Returns false (nothing done) if the pack buffers cannot be allocated. */
-static bool gemm_packed(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K,
-                        const double *A, int64_t lda, const double *B, int64_t ldb,
-                        double *C, int64_t ldc, bool accumulate) {
-    int64_t a_is, a_ps, b_js, b_ps; /* strides along i, p and j, as in gemm_direct */
-    op_strides(trans_a, lda, &a_is, &a_ps);
-    op_strides(!trans_b, ldb, &b_js, &b_ps);
-#ifdef GEMM_VL
-    if (gemm_is_thin(M, N, K))
-        return gemm_thin(M, N, K, A, a_is, a_ps, B, b_js, b_ps, C, ldc, accumulate);
-#endif
+/* C (+)= op(A) @ op(B), op(A)[i][p] = A[i*a_is + p*a_ps] and op(B)[p][j] =
+ * B[j*b_js + p*b_ps], with the pack buffers ap and bp (sized by
+ * pack_doubles for at least these M and N). */
+static void gemm_blocked(int64_t M, int64_t N, int64_t K, const double *A, int64_t a_is,
+                         int64_t a_ps, const double *B, int64_t b_js, int64_t b_ps, double *C,
+                         int64_t ldc, bool accumulate, double *ap, double *bp) {
     /* K in equal steps of at most KC: no thin last step paying a C pass. */
     int64_t steps = (K + KC - 1) / KC, kstep = (K + steps - 1) / steps;
-    /* Slack past the last sliver: the A prefetch reads ahead. */
-    double *ap = pack_buffer(0, (size_t)((min64(M, MC) + MR) * kstep + A_AHEAD));
-    double *bp = pack_buffer(1, (size_t)((min64(N, NC) + NR) * kstep));
-    if (!ap || !bp) return false;
     for (int64_t jc = 0; jc < N; jc += NC) {
         int64_t nc = min64(NC, N - jc);
         for (int64_t pc = 0; pc < K; pc += kstep) {
@@ -439,6 +430,98 @@ static bool gemm_packed(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_
             }
         }
     }
+}
+
+/* The doubles gemm_blocked's buffers take for an M x N x K product: A's
+ * block (with slack past the last sliver: the A prefetch reads ahead),
+ * then B's panel. */
+static void pack_doubles(int64_t M, int64_t N, int64_t K, size_t *a, size_t *b) {
+    int64_t steps = (K + KC - 1) / KC, kstep = (K + steps - 1) / steps;
+    *a = (size_t)((min64(M, MC) + MR) * kstep + A_AHEAD + 8) / 8 * 8; /* whole cache lines */
+    *b = (size_t)((min64(N, NC) + NR) * kstep + 8) / 8 * 8;
+}
+
+/* ======================================================================
+ * ag_gemm: threads
+ *
+ * A large product is split into rectangles of C, whole MR x NR tiles each
+ * (bands of rows, or of columns where there are more column tiles), one
+ * per task, and each task runs gemm_blocked on its rectangle with pack
+ * buffers of its own: every element is the same fused sum, in the same K
+ * steps, wherever its tile lies and whoever computes it, so the bits do
+ * not depend on the thread count. Each task packs the whole of the other
+ * operand's panel (the price of sharing nothing: 1/(rows of the band) of
+ * the work). The buffers are allocated by the caller before the job.
+ * ====================================================================== */
+
+/* Multiply-adds per task below which a second thread costs more than it
+ * saves (docs/performance.md, "Threads"). */
+#define GEMM_TASK_GRAIN (1 << 18)
+
+typedef struct {
+    int64_t M, N, K, a_is, a_ps, b_js, b_ps, ldc;
+    const double *A, *B;
+    double *C, *buffers;
+    bool accumulate, by_rows;
+    int64_t tiles;              /* row (MR) or column (NR) tiles to split */
+    int tasks;
+    size_t a_size, b_size;      /* doubles of each task's buffers */
+} GemmJob;
+
+static void gemm_task(void *arg, int task) {
+    const GemmJob *j = arg;
+    int64_t per = j->tiles / j->tasks, extra = j->tiles % j->tasks;
+    int64_t t0 = task * per + (task < extra ? task : extra), t1 = t0 + per + (task < extra);
+    double *ap = j->buffers + (size_t)task * (j->a_size + j->b_size), *bp = ap + j->a_size;
+    if (j->by_rows) {
+        int64_t r0 = t0 * MR, r1 = min64(t1 * MR, j->M);
+        gemm_blocked(r1 - r0, j->N, j->K, j->A + r0 * j->a_is, j->a_is, j->a_ps, j->B, j->b_js,
+                     j->b_ps, j->C + r0 * j->ldc, j->ldc, j->accumulate, ap, bp);
+    } else {
+        int64_t c0 = t0 * NR, c1 = min64(t1 * NR, j->N);
+        gemm_blocked(j->M, c1 - c0, j->K, j->A, j->a_is, j->a_ps, j->B + c0 * j->b_js, j->b_js,
+                     j->b_ps, j->C + c0, j->ldc, j->accumulate, ap, bp);
+    }
+}
+
+/* gemm_blocked over tasks rectangles; false (nothing done) when the
+ * buffers cannot be allocated. */
+static bool gemm_threaded(GemmJob *j) {
+    int64_t row_tiles = (j->M + MR - 1) / MR, col_tiles = (j->N + NR - 1) / NR;
+    j->by_rows = row_tiles >= col_tiles;
+    j->tiles = j->by_rows ? row_tiles : col_tiles;
+    if (j->tasks > j->tiles) j->tasks = (int)j->tiles;
+    int64_t band = (j->tiles + j->tasks - 1) / j->tasks * (j->by_rows ? MR : NR);
+    pack_doubles(j->by_rows ? band : j->M, j->by_rows ? j->N : band, j->K, &j->a_size, &j->b_size);
+    j->buffers = pack_buffer(2, (size_t)j->tasks * (j->a_size + j->b_size));
+    if (!j->buffers) return false;
+    ag_parallel_run(j->tasks, gemm_task, j);
+    return true;
+}
+
+/* Returns false (nothing done) if the pack buffers cannot be allocated. */
+static bool gemm_packed(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K,
+                        const double *A, int64_t lda, const double *B, int64_t ldb,
+                        double *C, int64_t ldc, bool accumulate) {
+    int64_t a_is, a_ps, b_js, b_ps; /* strides along i, p and j, as in gemm_direct */
+    op_strides(trans_a, lda, &a_is, &a_ps);
+    op_strides(!trans_b, ldb, &b_js, &b_ps);
+    double madds = (double)M * (double)N * (double)K;
+    int tasks = ag_parallel_tasks(madds < 0x1p62 ? (int64_t)madds : INT64_MAX, GEMM_TASK_GRAIN);
+#ifdef GEMM_VL
+    if (gemm_is_thin(M, N, K) && tasks <= 1)
+        return gemm_thin(M, N, K, A, a_is, a_ps, B, b_js, b_ps, C, ldc, accumulate);
+#endif
+    if (tasks > 1) {
+        GemmJob job = {M, N, K, a_is, a_ps, b_js, b_ps, ldc, A, B, C, NULL, accumulate, false, 0,
+                       tasks, 0, 0};
+        return gemm_threaded(&job);
+    }
+    size_t a_size, b_size;
+    pack_doubles(M, N, K, &a_size, &b_size);
+    double *ap = pack_buffer(0, a_size), *bp = pack_buffer(1, b_size);
+    if (!ap || !bp) return false;
+    gemm_blocked(M, N, K, A, a_is, a_ps, B, b_js, b_ps, C, ldc, accumulate, ap, bp);
     return true;
 }
 
@@ -487,6 +570,13 @@ enum { CBLAS_ROW_MAJOR = 101, CBLAS_NO_TRANS = 111, CBLAS_TRANS = 112 };
 static _Thread_local bool blas_chosen;
 static _Thread_local CblasDgemm blas_dgemm; /* NULL: ag's own kernel */
 static _Thread_local char blas_name[64];
+/* OpenBLAS's openblas_set_num_threads, once it is loaded: OpenBLAS runs
+ * its own threads inside its dgemm, as many as ag_set_num_threads says. */
+static void (*blas_set_threads)(int);
+
+void ag_blas_set_threads(int n) {
+    if (blas_set_threads) blas_set_threads(n);
+}
 
 /* Whether OpenBLAS's kernel for core beats ag's narrow one (see above). */
 static bool openblas_core_is_faster(const char *core) {
@@ -519,6 +609,11 @@ static void choose_blas(void) {
     }
     if (!dgemm || (!forced && !openblas_core_is_faster(core))) return; /* stays loaded */
     memcpy(&blas_dgemm, &dgemm, sizeof blas_dgemm);
+    void *set_threads = dlsym(lib, "openblas_set_num_threads");
+    if (set_threads) {
+        memcpy(&blas_set_threads, &set_threads, sizeof blas_set_threads);
+        blas_set_threads(ag_get_num_threads()); /* its threads, ag's count */
+    }
     snprintf(blas_name, sizeof blas_name, "OpenBLAS (%s)", core);
 }
 

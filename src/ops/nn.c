@@ -117,11 +117,11 @@ typedef struct {
  * (softmax is not exp(log_softmax): x - max - lse rounds to the ulp of x -
  * max, 1e-13 at -700, which exp turns into a relative error.) Only for a
  * tensor with elements: an empty one may have 10^18 empty lanes. */
-static void softmax_lanes(const Tensor *x, Lanes l, bool log_space, double *y) {
+static void softmax_lanes(const double *xd, Lanes l, bool log_space, double *y) {
     for (int64_t o = 0; o < l.outer; o++)
         for (int64_t i = 0; i < l.inner; i++) {
             int64_t base = o * l.n * l.inner + i, s = l.inner;
-            const double *xv = x->data + base;
+            const double *xv = xd + base;
             double *yv = y + base, m;
             AgLane kind = lane_kind(l, i);
             double sum = lane_sumexp(xv, l.n, s, kind, yv, &m); /* yv: exp(x - max) */
@@ -135,6 +135,49 @@ static void softmax_lanes(const Tensor *x, Lanes l, bool log_space, double *y) {
                 for (int64_t k = 0; k < l.n; k++) yv[k * s] /= sum;
             }
         }
+}
+
+/* A kernel over lanes: out of a and b (b may be unused), laid out as l. */
+typedef void (*LaneKernel)(const double *a, const double *b, Lanes l, double *out);
+
+static void softmax_kernel(const double *x, const double *unused, Lanes l, double *y) {
+    (void)unused;
+    softmax_lanes(x, l, false, y);
+}
+
+static void log_softmax_kernel(const double *x, const double *unused, Lanes l, double *y) {
+    (void)unused;
+    softmax_lanes(x, l, true, y);
+}
+
+/* Threads: the lanes of a range of outer indices each (a batch's rows);
+ * each lane is computed alone, the same bits. */
+typedef struct {
+    LaneKernel kernel;
+    const double *a, *b;
+    Lanes l;
+    double *out;
+} LaneJob;
+
+static void lane_range(void *ctx, int64_t begin, int64_t end) {
+    const LaneJob *j = ctx;
+    Lanes sub = j->l;
+    sub.outer = end - begin;
+    int64_t at = begin * j->l.n * j->l.inner;
+    j->kernel(j->a + at, j->b + at, sub, j->out + at);
+}
+
+/* kernel over every lane of l, split between threads above the grain. */
+static void lanes_apply(LaneKernel kernel, const double *a, const double *b, Lanes l,
+                        double *out) {
+    int64_t per = l.n * l.inner; /* elements per outer index */
+    if (l.outer > 1 && ag_parallel_worth(l.outer * per, AG_GRAIN_MATH)) {
+        int64_t grain = AG_GRAIN_MATH / per;
+        ag_parallel_for(l.outer, grain < 1 ? 1 : grain, lane_range,
+                        &(LaneJob){kernel, a, b ? b : a, l, out});
+        return;
+    }
+    kernel(a, b ? b : a, l, out);
 }
 
 /* axis of x normalised (a 0-d x takes 0 or -1, as in PyTorch: one lane of
@@ -151,7 +194,9 @@ static Tensor *softmax_forward(int op_id, Tensor *x, int axis, bool log_space) {
     if ((axis = lane_axis(op, x, axis)) < 0) return NULL;
     Tensor *y = ag_tensor_new_like(x);
     if (!y) return NULL;
-    if (y->numel > 0) softmax_lanes(x, lanes(x, axis), log_space, y->data);
+    if (y->numel > 0)
+        lanes_apply(log_space ? log_softmax_kernel : softmax_kernel, x->data, NULL,
+                    lanes(x, axis), y->data);
     SoftmaxCtx *c;
     y = ag_graph_record(y, op_id, &x, 1, (void **)&c, sizeof *c);
     if (c) c->axis = axis;
@@ -159,7 +204,7 @@ static Tensor *softmax_forward(int op_id, Tensor *x, int axis, bool log_space) {
 }
 
 /* A lane kernel of a gradient: dx of g and y (both laid out as l). */
-typedef void (*LaneGradKernel)(const double *y, const double *g, Lanes l, double *dx);
+typedef LaneKernel LaneGradKernel;
 
 /* Forward of softmax_backward and log_softmax_backward: kernel's dx of g
  * and y (one shape) along axis, recorded with the axis. */
@@ -176,7 +221,7 @@ static Tensor *lane_grad_forward(int op_id, LaneGradKernel kernel, Tensor *g, Te
     if ((axis = lane_axis(op, y, axis)) < 0) return NULL;
     Tensor *dx = ag_tensor_new_like(y);
     if (!dx) return NULL;
-    if (dx->numel > 0) kernel(y->data, g->data, lanes(y, axis), dx->data);
+    if (dx->numel > 0) lanes_apply(kernel, y->data, g->data, lanes(y, axis), dx->data);
     SoftmaxCtx *c;
     dx = ag_graph_record(dx, op_id, (Tensor *[]){g, y}, 2, (void **)&c, sizeof *c);
     if (c) c->axis = axis;
@@ -234,7 +279,8 @@ static void softmax_backward(Function *self, void *ctx, Tensor *g) {
     const Tensor *y = self->output;
     Tensor *dx = ag_tensor_new_like(g);
     if (!dx) return;
-    if (dx->numel > 0) softmax_backward_lanes(y->data, g->data, lanes(y, c->axis), dx->data);
+    if (dx->numel > 0)
+        lanes_apply(softmax_backward_lanes, y->data, g->data, lanes(y, c->axis), dx->data);
     ag_accumulate_grad(self->inputs[0], dx);
 }
 
@@ -378,7 +424,8 @@ static void log_softmax_backward(Function *self, void *ctx, Tensor *g) {
     const Tensor *y = self->output;
     Tensor *dx = ag_tensor_new_like(g);
     if (!dx) return;
-    if (dx->numel > 0) log_softmax_backward_lanes(y->data, g->data, lanes(y, c->axis), dx->data);
+    if (dx->numel > 0)
+        lanes_apply(log_softmax_backward_lanes, y->data, g->data, lanes(y, c->axis), dx->data);
     ag_accumulate_grad(self->inputs[0], dx);
 }
 

@@ -76,15 +76,12 @@ static int ceil_log2(int64_t x) {
     return b;
 }
 
-/* PyTorch's multi_row_sum: sum[a * nb + b] = the cascade over i < size of
- * x[i * rs + a * sa + b], for a < ILP and b < nb (nb = 1 or the vector). */
-static ALWAYS_INLINE void cascade(const double *x, int64_t size, int64_t rs, int64_t sa,
-                                  int nb, double *sum, bool f32) {
-    int power = ceil_log2(size) / LEVELS;
-    if (power < 4) power = 4;
+/* The cascade's loop over rows [i, size) from the state acc (LEVELS x
+ * LANES), the level-0 chunks 2^power rows; returns with acc updated. */
+static ALWAYS_INLINE void cascade_rows(const double *x, int64_t i, int64_t size, int power,
+                                       int64_t rs, int64_t sa, int nb, double acc[][LANES],
+                                       bool f32) {
     int64_t step = (int64_t)1 << power, mask = step - 1;
-    double acc[LEVELS][LANES] = {{0}};
-    int64_t i = 0;
     while (i + step <= size) {
         for (int64_t end = i + step; i < end; i++)
             for (int a = 0; a < ILP; a++)
@@ -102,6 +99,63 @@ static ALWAYS_INLINE void cascade(const double *x, int64_t size, int64_t rs, int
         for (int a = 0; a < ILP; a++)
             for (int b = 0; b < nb; b++)
                 acc[0][a * nb + b] = ROUNDED(f32, acc[0][a * nb + b] + x[i * rs + a * sa + b]);
+}
+
+/* ---- the cascade on threads, the same bits ----
+ * After a multiple of 2^(3 power) rows (a top block) the cascade holds
+ * nothing below its last level, and what each top block added there was
+ * summed from zero within the block: so the blocks' values are computed
+ * apart, on any thread, and added to the last level in order, and the
+ * rows after the last whole block continue the loop as before. The
+ * blocks are the cascade's own, whatever the thread count. */
+typedef struct {
+    const double *x;
+    int64_t top, rs, sa;
+    int power, nb;
+    bool f32;
+    double *values; /* per top block, ILP * nb lanes */
+} CascadeJob;
+
+static void cascade_block_range(void *ctx, int64_t begin, int64_t end) {
+    const CascadeJob *j = ctx;
+    for (int64_t k = begin; k < end; k++) {
+        double acc[LEVELS][LANES] = {{0}};
+        const double *x = j->x + k * j->top * j->rs;
+        if (j->f32) cascade_rows(x, 0, j->top, j->power, j->rs, j->sa, j->nb, acc, true);
+        else if (j->nb == VEC) cascade_rows(x, 0, j->top, j->power, j->rs, j->sa, VEC, acc, false);
+        else cascade_rows(x, 0, j->top, j->power, j->rs, j->sa, j->nb, acc, false);
+        memcpy(j->values + k * ILP * j->nb, acc[LEVELS - 1], (size_t)(ILP * j->nb) * sizeof(double));
+    }
+}
+
+/* The whole top blocks of the cascade over size rows, on threads, into
+ * acc's last level; the rows they cover (0 when not worth it, or when the
+ * blocks' values cannot be allocated: the loop then does it all). */
+static int64_t cascade_top_blocks(const double *x, int64_t size, int power, int64_t rs,
+                                  int64_t sa, int nb, double acc[][LANES], bool f32) {
+    int64_t top = (int64_t)1 << (3 * power), blocks = power < 20 ? size / top : 0;
+    if (blocks < 2 || !ag_parallel_worth(blocks * top * ILP * nb, AG_GRAIN_COPY)) return 0;
+    double *values = malloc((size_t)(blocks * ILP * nb) * sizeof *values);
+    if (!values) return 0;
+    CascadeJob job = {x, top, rs, sa, power, nb, f32, values};
+    int64_t grain = AG_GRAIN_COPY / (top * ILP * nb);
+    ag_parallel_for(blocks, grain < 1 ? 1 : grain, cascade_block_range, &job);
+    for (int64_t k = 0; k < blocks; k++)
+        for (int l = 0; l < ILP * nb; l++)
+            acc[LEVELS - 1][l] = ROUNDED(f32, acc[LEVELS - 1][l] + values[k * ILP * nb + l]);
+    free(values);
+    return blocks * top;
+}
+
+/* PyTorch's multi_row_sum: sum[a * nb + b] = the cascade over i < size of
+ * x[i * rs + a * sa + b], for a < ILP and b < nb (nb = 1 or the vector). */
+static ALWAYS_INLINE void cascade(const double *x, int64_t size, int64_t rs, int64_t sa,
+                                  int nb, double *sum, bool f32) {
+    int power = ceil_log2(size) / LEVELS;
+    if (power < 4) power = 4;
+    double acc[LEVELS][LANES] = {{0}};
+    int64_t i = cascade_top_blocks(x, size, power, rs, sa, nb, acc, f32);
+    cascade_rows(x, i, size, power, rs, sa, nb, acc, f32);
     for (int j = 1; j < LEVELS; j++)
         for (int k = 0; k < ILP * nb; k++) acc[0][k] = ROUNDED(f32, acc[0][k] + acc[j][k]);
     memcpy(sum, acc[0], (size_t)(ILP * nb) * sizeof *sum);
@@ -431,9 +485,29 @@ static ALWAYS_INLINE void row_loop(RowKind kind, const double *restrict x,
  * A row is the innermost group; the group before it runs its rows with a
  * fixed step in a (1 when that group is kept, 0 when it is reduced); the
  * groups before those go by an odometer. */
+/* One row of for_rows split between threads (a whole reduction's
+ * backward: one row of x): each element alone, the same bits. */
+typedef struct {
+    RowKind kind;
+    const double *x, *a, *b;
+    int64_t s;
+    double *out;
+} RowJob;
+
+static void row_range(void *ctx, int64_t begin, int64_t end) {
+    const RowJob *j = ctx;
+    row_loop(j->kind, j->x + begin, j->a + begin * j->s, j->b + begin * j->s, j->s, end - begin,
+             j->out + begin);
+}
+
 static void for_rows(RowKind kind, const Groups *g, const double *x, const double *a,
                      const double *b, double *out) {
     if (!b) b = a; /* a stand-in: the kernel does not read it */
+    if (g->ndim <= 1 && ag_parallel_worth(g->numel, AG_GRAIN_COPY)) {
+        RowJob job = {kind, x, a, b, g->ndim == 1 && !g->reduced[0], out};
+        ag_parallel_for(g->numel, AG_GRAIN_COPY, row_range, &job);
+        return;
+    }
     int nd = g->ndim, outer_nd = nd > 2 ? nd - 2 : 0;
     int64_t len = nd > 0 ? g->size[nd - 1] : 1, s = nd > 0 && !g->reduced[nd - 1];
     int64_t rows = nd > 1 ? g->size[nd - 2] : 1, step = nd > 1 && !g->reduced[nd - 2];

@@ -480,7 +480,7 @@ static const struct {
     GROUP(syntax_ops), GROUP(optim), GROUP(backward), GROUP(index), GROUP(losses),
     GROUP(elementwise), GROUP(reduce), GROUP(sum_order), GROUP(math_bits), GROUP(f32math), GROUP(inplace), GROUP(retain), GROUP(graph), GROUP(dtype),
     GROUP(cumulative), GROUP(anomaly),
-    GROUP(random), GROUP(layers), GROUP(snapshot),
+    GROUP(random), GROUP(layers), GROUP(snapshot), GROUP(threads),
 };
 #undef GROUP
 enum { NUM_GROUPS = sizeof groups / sizeof groups[0] };
@@ -509,6 +509,30 @@ static int group_named(const char *name) {
  * test_engine --blas       which matrix kernel runs (for make test)
  * test_engine --vecmath    SLEEF or libm: the element-wise math that runs
  *                          (examples/python/RUNS_SLEEF need SLEEF) */
+/* AG_TEST_HASH=1: a hash of the elements of every tensor freed, in order
+ * (a tensor is freed with its final values), printed before the tally:
+ * tests/threads.sh compares it across thread counts. */
+static uint64_t freed_hash = 14695981039346656037u; /* FNV-1a */
+
+static void hash_bytes(const void *p, size_t n) {
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) freed_hash = (freed_hash ^ b[i]) * 1099511628211u;
+}
+
+static void hash_freed(const Tensor *t) {
+    if (t->base) return; /* a view: its base's elements */
+    hash_bytes(&t->numel, sizeof t->numel);
+    hash_bytes(t->data, (size_t)t->numel * sizeof *t->data);
+}
+
+/* AG_TEST_GRAIN_SCALE=s: every kernel's threshold for threads times s, so
+ * that the tests' small tensors take the threaded paths. */
+static void test_hooks(void) {
+    const char *hash = getenv("AG_TEST_HASH"), *scale = getenv("AG_TEST_GRAIN_SCALE");
+    if (hash && strcmp(hash, "1") == 0) ag_test_freed = hash_freed;
+    if (scale) ag_parallel_set_grain_scale(atof(scale));
+}
+
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--blas") == 0) {
         printf("%s\n", ag_blas_name());
@@ -529,12 +553,14 @@ int main(int argc, char **argv) {
             fprintf(stderr, "\n");
             return 2;
         }
+    test_hooks();
     ag_seed(1234);
     if (argc == 1) {
         for (int g = 0; g < NUM_GROUPS; g++) run_group(g);
         test_fd_coverage(); /* only over the whole suite */
     }
     for (int i = 1; i < argc; i++) run_group(group_named(argv[i]));
+    if (ag_test_freed) printf("hash of every tensor freed: %016llx\n", (unsigned long long)freed_hash);
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }

@@ -69,6 +69,7 @@ void test_ops(void);
 void test_errors(void);
 void test_matmul(void);
 void test_limits(void);
+void test_threads(void);
 void test_numerics(void);
 void test_syntax_ops(void);
 void test_optim(void);

@@ -111,6 +111,18 @@ int main(int argc, char **argv) {
     check(expect("interrupted") && expect("ag> "), "Ctrl-C stops a running loop");
     type("n > 0\n");
     check(expect("True") && expect("ag> "), "the loop's variables keep their values");
+
+    /* ... and a loop of products on two threads (the workers block SIGINT:
+     * it reaches the shell's thread), after which the pool still works. */
+    type("set_num_threads(2); ta = randn(300, 300); tb = ta @ ta\n");
+    expect("ag> ");
+    type("n = 0; while True { tc = ta @ ta; n += 1; if n == 1 { print(n * 1000 + 424) } }\n");
+    expect("1424\r\n"); /* it runs */
+    pump(0.3);
+    type("\x03");
+    check(expect("interrupted") && expect("ag> "), "Ctrl-C stops a loop of threaded products");
+    type("equal(ta @ ta, tb)\n");
+    check(expect("True") && expect("ag> "), "and the threads compute the same product after");
     type("for k in range(2) {\n  7 * 6\n  print(k)\n}\n");
     check(expect("0\r\n1\r\nag> "), "a block is quiet: only print prints");
 
