@@ -186,7 +186,8 @@ static inline bool ag_parallel_worth(int64_t work, int64_t grain) {
  * multiply, a gradient's sum), and of one that computes a function per
  * element (exp, tanh): measured, docs/performance.md "Threads". */
 enum { AG_GRAIN_COPY = 16384, AG_GRAIN_MATH = 2048 };
-/* OpenBLAS's threads, when it is loaded: set to ag's count (matmul.c). */
+/* OpenBLAS's threads, when it is loaded: kept at 1 whatever ag's count, as
+ * ag's pool bands its products (matmul.c). */
 void ag_blas_set_threads(int n);
 
 /* ---- shapes (shape.c) ---- */

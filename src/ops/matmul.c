@@ -570,12 +570,17 @@ enum { CBLAS_ROW_MAJOR = 101, CBLAS_NO_TRANS = 111, CBLAS_TRANS = 112 };
 static _Thread_local bool blas_chosen;
 static _Thread_local CblasDgemm blas_dgemm; /* NULL: ag's own kernel */
 static _Thread_local char blas_name[64];
-/* OpenBLAS's openblas_set_num_threads, once it is loaded: OpenBLAS runs
- * its own threads inside its dgemm, as many as ag_set_num_threads says. */
+/* OpenBLAS's openblas_set_num_threads, once it is loaded. OpenBLAS runs on
+ * one thread, whatever ag's count: its results change with how a product
+ * is split (its threads' shares, and its kernels for small bands: banding
+ * rows across ag's pool gave other bits too), and ag's must not change with
+ * the count (ENGINE.md). So where OpenBLAS multiplies (a build without
+ * AVX2, or AG_BLAS=openblas) products use one thread. */
 static void (*blas_set_threads)(int);
 
 void ag_blas_set_threads(int n) {
-    if (blas_set_threads) blas_set_threads(n);
+    (void)n; /* the pool's count: OpenBLAS's own stays 1 */
+    if (blas_set_threads) blas_set_threads(1);
 }
 
 /* Whether OpenBLAS's kernel for core beats ag's narrow one (see above). */
@@ -612,7 +617,7 @@ static void choose_blas(void) {
     void *set_threads = dlsym(lib, "openblas_set_num_threads");
     if (set_threads) {
         memcpy(&blas_set_threads, &set_threads, sizeof blas_set_threads);
-        blas_set_threads(ag_get_num_threads()); /* its threads, ag's count */
+        blas_set_threads(1);
     }
     snprintf(blas_name, sizeof blas_name, "OpenBLAS (%s)", core);
 }
@@ -634,6 +639,7 @@ void ag_gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, const 
     if (!gemm_is_small(M, N, K)) {
         if (!blas_chosen) choose_blas();
         if (blas_dgemm && fits_int(M, N, K) && fits_int(lda, ldb, ldc)) {
+            /* one call on one thread (see blas_set_threads) */
             blas_dgemm(CBLAS_ROW_MAJOR, trans_a ? CBLAS_TRANS : CBLAS_NO_TRANS,
                        trans_b ? CBLAS_TRANS : CBLAS_NO_TRANS, (int)M, (int)N, (int)K, 1.0, A,
                        (int)lda, B, (int)ldb, accumulate ? 1.0 : 0.0, C, (int)ldc);
