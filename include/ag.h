@@ -184,6 +184,12 @@ uint32_t tensor_version(const Tensor *t);
  * source has changed in place since: PyTorch's view would show the change,
  * t does not (the shell refuses to read it). */
 bool tensor_copy_is_stale(const Tensor *t);
+/* PyTorch's Function.name() for a Function named op_name, into buf:
+ * "MulBackward0" for its generated Functions (names ending in Backward),
+ * "torch::autograd::CopySlices" (and CopyBackwards) for its hand-written
+ * C++ ones, another name as it is (RsubBackward1). A client's custom
+ * Function keeps its name: the caller tells those apart. */
+const char *ag_function_pytorch_name(const char *op_name, char *buf, size_t size);
 /* Writes value, broadcast to t's shape, into t's elements in place
  * (PyTorch's t.copy_(value)) and bumps t's version: every tensor sharing
  * t's data sees the new values. Refused (-1, with PyTorch's message where

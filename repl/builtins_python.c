@@ -1193,8 +1193,11 @@ static BUILTIN(py_grad_fn_name) {
     StrBuf sb;
     strbuf_init(&sb);
     const char *name = a->arg[0].as.grad_fn;
-    bool cpp = strcmp(name, "CopySlices") == 0 || strcmp(name, "CopyBackwards") == 0;
-    strbuf_appendf(&sb, "%s%s%s", cpp ? "torch::autograd::" : "", name, print_grad_fn_number(name));
+    char pytorch[128];
+    size_t len = strlen(name); /* a custom Function's name ends in Backward, unnumbered */
+    bool custom = len >= 8 && strcmp(name + len - 8, "Backward") == 0 &&
+                  *print_grad_fn_number(name) == '\0';
+    strbuf_append(&sb, custom ? name : ag_function_pytorch_name(name, pytorch, sizeof pytorch));
     return string_result(s, a, &sb, out);
 }
 

@@ -1025,14 +1025,24 @@ static Function *ready_pop(Function **heap, int64_t *n) {
 
 /* PyTorch's message for a tensor a Function saved that an in-place
  * change has moved past the version it recorded (saved: its low 16 bits). */
+const char *ag_function_pytorch_name(const char *op_name, char *buf, size_t size) {
+    const char *name = op_name ? op_name : "?";
+    size_t len = strlen(name);
+    bool cpp = strcmp(name, "CopySlices") == 0 || strcmp(name, "CopyBackwards") == 0;
+    bool generated = len >= 8 && strcmp(name + len - 8, "Backward") == 0;
+    snprintf(buf, size, "%s%s%s", cpp ? "torch::autograd::" : "", name, generated ? "0" : "");
+    return buf;
+}
+
 static int modified_fail(const Tensor *t, uint16_t saved) {
     char shape[AG_SHAPE_STR_MAX];
     bracket_shape(t, shape, sizeof shape);
     char which[96] = "";
-    bool hand_written = t->op_name && strcmp(t->op_name, "CopySlices") == 0; /* PyTorch's C++ name */
-    if (t->grad_fn)
-        snprintf(which, sizeof which, ", which is output 0 of %s%s%s,",
-                 hand_written ? "torch::autograd::" : "", t->op_name, hand_written ? "" : "0");
+    if (t->grad_fn) {
+        char name[80];
+        snprintf(which, sizeof which, ", which is output 0 of %s,",
+                 ag_function_pytorch_name(t->op_name, name, sizeof name));
+    }
     uint32_t now = ag_version_of(t), then = now - (uint16_t)(now - saved);
     ag_fail("one of the variables needed for gradient computation has been modified by an "
             "inplace operation: [torch.%sTensor %s]%s is at version %u; expected version "
