@@ -7,7 +7,8 @@
 #                   own matrix kernel and OpenBLAS's (when it can be loaded),
 #                   and the README's build commands
 #   make test T=NAME  one engine group, golden file or Python golden by name
-#   make bench-compare THREADS=N  ag against PyTorch, both at N threads (default 1)
+#   make bench-compare THREADS=N  ag against PyTorch, both at N threads (default 1);
+#                   ONLY=a,b for a subset of workloads, PYTHON=P for another PyTorch
 #   make install    the header, the library and the shell under PREFIX
 #   make install-kernel  the Jupyter kernel 'ag' (needs python3-ipykernel): for
 #                   this user, running this checkout's ./ag; with PREFIX=DIR,
@@ -315,8 +316,10 @@ bench: $(BENCH) $(AG)
 	@$(BENCH_ENV) $(BENCH) --only mlp_memory 2>/dev/null
 
 # Ours and PyTorch's in one run, with ratios (needs apt-get install python3-torch).
+ONLY ?=
+PYTHON ?= /usr/bin/python3
 bench-compare: $(BENCH) $(AG)
-	@$(BENCH_ENV) sh bench/compare.sh $(BENCH) $(AG) $(TORCH_REF) 3 $(THREADS)
+	@$(BENCH_ENV) AG_BENCH_ONLY=$(ONLY) AG_BENCH_PYTHON=$(PYTHON) sh bench/compare.sh $(BENCH) $(AG) $(TORCH_REF) 3 $(THREADS)
 
 # Issue 17's micrograd step: ag against CPython running the same file.
 bench-micrograd: $(AG)

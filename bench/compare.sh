@@ -4,11 +4,14 @@
 # the ratio.
 # Usage: bench/compare.sh BENCH_BINARY AG TORCH_REF [RUNS [THREADS]]
 # Each side runs RUNS times (default 3); the median of the runs is shown.
+# Environment: AG_BENCH_PYTHON, the Python with PyTorch (default
+# /usr/bin/python3); AG_BENCH_ONLY, a comma-separated subset of workloads.
 bench=${1:?usage: compare.sh BENCH AG TORCH_REF [RUNS [THREADS]]} ag=$2 ref=$3 runs=${4:-3}
 threads=${5:-1}
 case $threads in ''|*[!0-9]*|0) echo "compare.sh: THREADS must be a positive integer, not '$threads'" >&2; exit 2 ;; esac
 export AG_NUM_THREADS=$threads OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads
-python=/usr/bin/python3
+python=${AG_BENCH_PYTHON:-/usr/bin/python3}
+only=${AG_BENCH_ONLY:+--only $AG_BENCH_ONLY}
 if ! [ -f "$ref" ] || ! "$python" -c 'import torch' 2>/dev/null; then
     echo "bench-compare needs PyTorch: apt-get install python3-torch (and $ref)" >&2
     exit 1
@@ -17,8 +20,8 @@ tmp=${TMPDIR:-/tmp}/ag-compare.$$
 mkdir -p "$tmp" && trap 'rm -rf "$tmp"' EXIT
 i=0
 while [ $i -lt "$runs" ]; do
-    "$bench" --ag "$ag" >>"$tmp/ag" 2>"$tmp/ag.err" || { cat "$tmp/ag.err"; exit 1; }
-    "$python" "$ref" --threads "$threads" >>"$tmp/torch" 2>"$tmp/torch.err" || { cat "$tmp/torch.err"; exit 1; }
+    "$bench" $only --ag "$ag" >>"$tmp/ag" 2>"$tmp/ag.err" || { cat "$tmp/ag.err"; exit 1; }
+    "$python" "$ref" $only --threads "$threads" >>"$tmp/torch" 2>"$tmp/torch.err" || { cat "$tmp/torch.err"; exit 1; }
     i=$((i + 1))
 done
 grep '^#' "$tmp/ag.err"; grep '^#' "$tmp/torch.err" | head -n 2

@@ -20,7 +20,7 @@ if [ -z "$want" ]; then # the hook is in debug builds (AG_DEBUG) only
     echo "(no hash from $engine: not a debug build; nothing compared)"; echo "0 passed, 0 failed"; exit 0
 fi
 # Under a sanitizer (slow): 7 threads only.
-counts="1 2 7"
+counts=${THREAD_COUNTS:-1 2 7}
 [ -n "$AG_SANITIZED" ] && counts=7
 for threads in $counts; do
     got=$(run $threads 0.001)
