@@ -19,8 +19,9 @@ cc --version | head -n 1
 "$python" -c 'import torch, sys; print(sys.version.split()[0], "torch", torch.__version__, torch.get_num_threads(), "threads;", torch.__config__.parallel_info().splitlines()[-3:])' 2>&1
 
 section build
-make -j"$jobs" ag build/release/bench >/dev/null 2>build.err || { tail -n 20 build.err; exit 1; }
-make -j"$jobs" MODE=debug build/debug/test_engine >/dev/null 2>build.err || tail -n 20 build.err
+err=${TMPDIR:-/tmp}/ag-scaling-build.$$
+make -j"$jobs" ag build/release/bench >/dev/null 2>"$err" || { tail -n 20 "$err"; exit 1; }
+make -j"$jobs" MODE=debug build/debug/test_engine >/dev/null 2>"$err" || tail -n 20 "$err"
 ./ag -e 'print(torch.get_num_threads())'
 
 # The figures that need this machine first, so that a run cut short
