@@ -10,7 +10,7 @@ engine=${1:?usage: tests/threads.sh TEST_ENGINE}
 passed=0 failed=0
 run() { # threads scale
     AG_TEST_HASH=1 AG_NUM_THREADS=$1 AG_TEST_GRAIN_SCALE=$2 $VALGRIND "$engine" >"$tmp" 2>&1 ||
-        { tail -n 20 "$tmp"; echo "FAIL: the suite at $1 threads (scale $2)"; return 1; }
+        { tail -n 20 "$tmp" >&2; echo "FAIL: the suite at $1 threads (scale $2)" >&2; return 1; }
     sed -n 's/^hash of every tensor freed: //p' "$tmp"
 }
 tmp=${TMPDIR:-/tmp}/ag-threads.$$

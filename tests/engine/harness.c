@@ -9,11 +9,23 @@
 #include <string.h>
 
 int tests_passed, tests_failed;
+/* The first failures' places, repeated above the totals: a log cut to its
+ * tail (a remote machine's, CI's) still says where the suite failed. */
+enum { FAILURES_KEPT = 12 };
+static char failed_at[FAILURES_KEPT][96];
 
 bool check_impl(bool ok, const char *file, int line, const char *fmt, ...) {
     if (ok) {
         tests_passed++;
         return true;
+    }
+    if (tests_failed < FAILURES_KEPT) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = snprintf(failed_at[tests_failed], sizeof failed_at[0], "%s:%d: ", file, line);
+        if (n > 0 && (size_t)n < sizeof failed_at[0])
+            vsnprintf(failed_at[tests_failed] + n, sizeof failed_at[0] - (size_t)n, fmt, ap);
+        va_end(ap);
     }
     tests_failed++;
     va_list ap;
@@ -561,6 +573,7 @@ int main(int argc, char **argv) {
     }
     for (int i = 1; i < argc; i++) run_group(group_named(argv[i]));
     if (ag_test_freed) printf("hash of every tensor freed: %016llx\n", (unsigned long long)freed_hash);
+    for (int i = 0; i < tests_failed && i < FAILURES_KEPT; i++) printf("FAILED %s\n", failed_at[i]);
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed != 0;
 }
