@@ -180,6 +180,11 @@ int tensor_write(Tensor *t, const double *data);
 /* t's version counter: the in-place changes made to its elements through
  * it or through a tensor sharing its counter (PyTorch's x._version). */
 uint32_t tensor_version(const Tensor *t);
+/* Counts one more in-place change of t (its version + 1, as every in-place
+ * write counts) with nothing written: for a client that makes one write of
+ * what PyTorch does as two (x[1:] += v is += on the view x[1:], then the
+ * copy back into it: two changes of x's version). */
+void tensor_bump_version(Tensor *t);
 /* Whether t is a copy made where PyTorch makes a view (t->copy_of) whose
  * source has changed in place since: PyTorch's view would show the change,
  * t does not (the shell refuses to read it). */

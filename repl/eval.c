@@ -2974,6 +2974,14 @@ static bool index_put_dtype(Session *s, const Node *target, const Tensor *x,
                         ag_dtype_scalar_name((AgDtype)v->dtype));
 }
 
+/* Whether PyTorch's x[...] with these indices is a view of x: ints, slices,
+ * None and ..., no tensor or mask. */
+static bool index_is_view(const IndexItems *ix) {
+    for (int k = 0; k < ix->count; k++)
+        if (ix->items[k].kind == AG_INDEX_TENSOR || ix->items[k].kind == AG_INDEX_MASK) return false;
+    return true;
+}
+
 /* Writes fresh, x with the indexed elements replaced, into x: recorded
  * (fresh's Function, CopySlices or IndexPutBackward, becomes x's: x's
  * history continues through the write, as PyTorch's) when fresh has one. */
@@ -3019,6 +3027,10 @@ static Status assign_index(Session *s, const Stmt *st, TokenType op) {
     const char *type = s->python ? "RuntimeError: " : "";
     ok = ok && (fresh || session_fail(s, target->line, target->col, "%s%s", type, ag_error()));
     ok = ok && store_index_result(s, target, x, fresh);
+    /* x[1:] op= v with basic indices is PyTorch's op= on the view x[1:] and
+     * then the copy back: two changes of x's version (through a tensor or a
+     * mask index it is one: x[m] is a copy, put back by index_put_) */
+    if (ok && op != TOK_ERROR && index_is_view(&ix)) tensor_bump_version(x);
     ag_set_grad_enabled(was_enabled);
     tensor_release(fresh);
     tensor_release(v);

@@ -367,6 +367,10 @@ void ag_bump_version(Tensor *t) {
     ag_inplace_writes++;
 }
 
+void tensor_bump_version(Tensor *t) {
+    if (t) ag_bump_version(t);
+}
+
 /* A header-only leaf sharing t's elements (t's base when t shares them). */
 static Tensor *alias(const Tensor *t, bool own_version) {
     if (!t) return ag_fail("detach: tensor is NULL");
