@@ -200,6 +200,12 @@ BUILTIN(bi_op) {
                      (strcmp(op->name, "max") == 0 || strcmp(op->name, "min") == 0);
         if (whole) /* PyTorch's names for the reduction over everything */
             r->op_name = r->grad_fn->name = op->name[1] == 'a' ? "MaxBackward1" : "MinBackward1";
+        /* pow(2, x) called as a function is PyTorch's pow.Scalar, PowBackward2
+         * (the operator 2 ** x goes through __rpow__, which wraps the number:
+         * pow.Tensor_Tensor, PowBackward1, tensor_pow's name) */
+        if (r && r->grad_fn && strcmp(op->name, "pow") == 0 && args.t[0] &&
+            args.t[0]->wrapped_number)
+            r->op_name = r->grad_fn->name = "PowBackward2";
         ok = pair ? values_and_indices(s, a, &args, r, out) : result_tensor(s, a, r, out);
     }
     tensor_release(as_float);

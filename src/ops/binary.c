@@ -903,22 +903,11 @@ Tensor *tensor_pow(Tensor *a, Tensor *b) {
     return pow_named(ag_graph_record(out, AG_OP_POW, (Tensor *[]){a, b}, 2, NULL, 0), b);
 }
 
-/* pow(input, exponent) called as a function: a number as the input is
- * PyTorch's pow.Scalar, PowBackward2 (2 ** x, the operator, goes through
- * __rpow__, which wraps the number in a tensor: pow.Tensor_Tensor,
- * PowBackward1). */
-static Tensor *pow_call(const AgOpArgs *a) {
-    Tensor *out = tensor_pow(a->t[0], a->t[1]);
-    if (out && out->grad_fn && a->t[0] && a->t[0]->wrapped_number)
-        out->op_name = out->grad_fn->name = "PowBackward2";
-    return out;
-}
-
 const AgOpInfo ag_op_pow = {
     .id = AG_OP_POW, .name = "pow", .signature = "pow(input, exponent)", .params = "TT",
     .help = "x ** p element-wise, broadcasting",
     .rule = "grad_a = g * b * a^(b-1), grad_b = g * a^b * log(a)", .backward_name = "PowBackward",
-    .call = pow_call, .backward = pow_backward, .graph_backward = pow_graph,
+    .binary = tensor_pow, .backward = pow_backward, .graph_backward = pow_graph,
     .flags = AG_OP_METHOD | AG_OP_SAVES_READS,
     .grad_reads = {1 | 2, 1 | 2 | AG_CHECKS_OUTPUT}, /* grad_b reads the result too */
 };
