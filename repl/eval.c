@@ -432,7 +432,13 @@ static bool eval_items(Session *s, Node *const *kids, int n, bool tuple, Value *
     return true;
 }
 
-static bool eval_const(const Node *n, Value *out) {
+/* True, False, None; ... only where it means something (an index item,
+ * eval_index_items; a statement, exec_expr), since ag has no Ellipsis
+ * object to make. */
+static bool eval_const(Session *s, const Node *n, Value *out) {
+    if (n->op == TOK_ELLIPSIS)
+        return session_fail(s, n->line, n->col, "ag has no Ellipsis object: '...' is an index "
+                            "item (x[..., 0]) or a statement that does nothing");
     *out = n->op == TOK_NONE ? value_none() : value_bool(n->op == TOK_TRUE);
     return true;
 }
@@ -1079,6 +1085,7 @@ static bool index_number(Session *s, const Node *at, const Value *v, int dim, in
 typedef struct {
     AgIndex items[MAX_ARGS];
     Value held[MAX_ARGS];
+    const Node *at[MAX_ARGS]; /* the item's node (an ellipsis's for its slices) */
     int count;
 } IndexItems;
 
@@ -1156,17 +1163,17 @@ static bool index_item(Session *s, const Node *at, Value *v, AgIndex *it) {
 
 /* An integer out of range is reported at its own place: its axis is the
  * count of axes the items before it used. */
-static bool check_int_items(Session *s, const Node *n, const Tensor *x, const IndexItems *ix) {
+static bool check_int_items(Session *s, const Tensor *x, const IndexItems *ix) {
     for (int i = 0, axis = 0; i < ix->count; i++) {
         const AgIndex *it = &ix->items[i];
         if (it->kind == AG_INDEX_INT && axis < x->ndim) {
             int64_t size = x->shape[axis];
             if ((it->index < -size || it->index >= size) && s->python) /* PyTorch's words */
-                return session_fail(s, n->kids[i]->line, n->kids[i]->col, "IndexError: index "
+                return session_fail(s, ix->at[i]->line, ix->at[i]->col, "IndexError: index "
                                     "%lld is out of bounds for dimension %d with size %lld",
                                     (long long)it->index, axis, (long long)size);
             if (it->index < -size || it->index >= size)
-                return session_fail(s, n->kids[i]->line, n->kids[i]->col, "index %lld is out of "
+                return session_fail(s, ix->at[i]->line, ix->at[i]->col, "index %lld is out of "
                                     "range for dimension %d of size %lld", (long long)it->index,
                                     axis, (long long)size);
         }
@@ -1177,20 +1184,60 @@ static bool check_int_items(Session *s, const Node *n, const Tensor *x, const In
     return true;
 }
 
+static bool is_ellipsis(const Node *n) { return n->kind == NODE_CONST && n->op == TOK_ELLIPSIS; }
+
+/* x[..., i]: the ellipsis at item e stands for whole slices of the
+ * dimensions the other items leave (none if they use them all: then it is
+ * dropped, and check_int_items or the engine says what is too many). */
+static bool expand_ellipsis(Session *s, const Tensor *x, IndexItems *ix, int e) {
+    int used = 0;
+    for (int i = 0; i < ix->count; i++)
+        if (i != e) used += ix->items[i].kind == AG_INDEX_NEWAXIS ? 0
+                            : ix->items[i].kind == AG_INDEX_MASK ? ix->items[i].tensor->ndim
+                                                                 : 1;
+    int fill = x->ndim > used ? x->ndim - used : 0;
+    if (ix->count - 1 + fill > MAX_ARGS)
+        return session_fail(s, ix->at[e]->line, ix->at[e]->col, "too many indices (at most %d)",
+                            MAX_ARGS);
+    int tail = ix->count - e - 1; /* the items after it move to make room */
+    memmove(&ix->items[e + fill], &ix->items[e + 1], (size_t)tail * sizeof ix->items[0]);
+    memmove(&ix->held[e + fill], &ix->held[e + 1], (size_t)tail * sizeof ix->held[0]);
+    memmove(&ix->at[e + fill], &ix->at[e + 1], (size_t)tail * sizeof ix->at[0]);
+    const Node *where = ix->at[e];
+    for (int k = e; k < e + fill; k++) {
+        ix->items[k] = (AgIndex){.kind = AG_INDEX_SLICE, .step = 1};
+        ix->held[k] = value_void();
+        ix->at[k] = where;
+    }
+    ix->count += fill - 1;
+    return true;
+}
+
 /* The items of the index node n, applied to x. */
 static bool eval_index_items(Session *s, const Node *n, const Tensor *x, IndexItems *ix) {
     ix->count = 0;
+    int ellipsis = -1;
     for (int k = 0; k < n->num_kids; k++) {
         const Node *kid = n->kids[k];
         ix->held[k] = value_void();
+        ix->at[k] = kid;
         ix->count = k + 1;
+        if (is_ellipsis(kid) && ellipsis >= 0) /* PyTorch takes more, NumPy does not */
+            return index_items_free(ix), session_fail(s, kid->line, kid->col, "%san index can "
+                                                      "only have a single ellipsis ('...')",
+                                                      s->python ? "IndexError: " : "");
+        if (is_ellipsis(kid)) {
+            ellipsis = k;
+            continue;
+        }
         bool ok = kid->kind == NODE_SLICE
                       ? eval_slice(s, kid, &ix->items[k])
                       : eval_expression(s, kid, &ix->held[k]) &&
                             index_item(s, kid, &ix->held[k], &ix->items[k]);
         if (!ok) return index_items_free(ix), false;
     }
-    if (!check_int_items(s, n, x, ix)) return index_items_free(ix), false;
+    if (ellipsis >= 0 && !expand_ellipsis(s, x, ix, ellipsis)) return index_items_free(ix), false;
+    if (!check_int_items(s, x, ix)) return index_items_free(ix), false;
     return true;
 }
 
@@ -2503,7 +2550,7 @@ static __attribute__((noinline)) bool eval_nested(Session *s, const Node *n, Val
         ok = value_string(n->as.text.text, n->as.text.length, out) ||
              session_fail(s, n->line, n->col, "out of memory");
         break;
-    case NODE_CONST: ok = eval_const(n, out); break;
+    case NODE_CONST: ok = eval_const(s, n, out); break;
     case NODE_LIST:
         if (s->python) {
             int64_t at = 0;
@@ -2538,7 +2585,7 @@ bool eval_expression(Session *s, const Node *n, Value *out) {
     switch (n->kind) { /* the leaves: nothing below them to bound */
     case NODE_NUMBER: return eval_number(s, n, out);
     case NODE_NAME: return eval_name(s, n, out);
-    case NODE_CONST: return eval_const(n, out);
+    case NODE_CONST: return eval_const(s, n, out);
     default: return eval_nested(s, n, out);
     }
 }
@@ -2611,6 +2658,8 @@ static __attribute__((noinline)) bool eval_statement_call(Session *s, const Node
 
 static STATEMENT_HANDLER Status exec_expr(Session *s, const Stmt *st) {
     Value v;
+    if (st->expr && st->expr->kind == NODE_CONST && st->expr->op == TOK_ELLIPSIS)
+        return EXEC_OK; /* def f(): ... */
     if (!check_void_calls(s, st->expr, true, false)) return EXEC_ERROR;
     bool call = st->expr && st->expr->kind == NODE_CALL;
     if (!(call ? eval_statement_call(s, st->expr, &v) : eval_expression(s, st->expr, &v)))

@@ -947,6 +947,7 @@ static ParseRule rule_for(TokenType type) {
         [TOK_TRUE] = {constant, NULL, PREC_NONE},
         [TOK_FALSE] = {constant, NULL, PREC_NONE},
         [TOK_NONE] = {constant, NULL, PREC_NONE},
+        [TOK_ELLIPSIS] = {constant, NULL, PREC_NONE}, /* x[..., 0]; a body of ... */
         [TOK_LPAREN] = {grouping, call, PREC_POSTFIX},
         [TOK_LBRACKET] = {list, index_expr, PREC_POSTFIX},
         [TOK_DOT] = {NULL, attribute, PREC_POSTFIX},

@@ -184,6 +184,10 @@ static Token habit(Scanner *s, int c) {
  * "op" then "op=" (or "**", "//"). */
 static Token operator(Scanner *s, int c) {
     if ((c == '&' || c == '|') && peek(s, 1) == c) return habit(s, c);
+    if (c == '.' && peek(s, 1) == '.' && peek(s, 2) == '.') {
+        s->current += 3;
+        return make(s, TOK_ELLIPSIS);
+    }
     static const struct {
         char c;
         TokenType one, with_equal;
@@ -401,7 +405,7 @@ const char *token_text(TokenType type) {
         [TOK_CARET_EQUAL] = "^=", [TOK_EQ] = "==", [TOK_NE] = "!=",
         [TOK_LT] = "<", [TOK_LE] = "<=", [TOK_GT] = ">", [TOK_GE] = ">=", [TOK_LPAREN] = "(",
         [TOK_RPAREN] = ")", [TOK_LBRACKET] = "[", [TOK_RBRACKET] = "]", [TOK_LBRACE] = "{",
-        [TOK_RBRACE] = "}", [TOK_COMMA] = ",", [TOK_DOT] = ".", [TOK_COLON] = ":",
+        [TOK_RBRACE] = "}", [TOK_COMMA] = ",", [TOK_DOT] = ".", [TOK_COLON] = ":", [TOK_ELLIPSIS] = "...",
         [TOK_AND] = "and", [TOK_OR] = "or", [TOK_NOT] = "not", [TOK_IS] = "is", [TOK_IN] = "in",
         [TOK_IS_NOT] = "is not", [TOK_NOT_IN] = "not in",
     };
