@@ -1034,14 +1034,20 @@ const char *ag_function_pytorch_name(const char *op_name, char *buf, size_t size
     return buf;
 }
 
-static int modified_fail(const Tensor *t, uint16_t saved) {
+static int modified_fail(const Tensor *t, uint16_t saved, bool input) {
     char shape[AG_SHAPE_STR_MAX];
     bracket_shape(t, shape, sizeof shape);
     char which[96] = "";
+    /* PyTorch names a saved input's Function as it is now, a saved output's
+     * as it was (the Function that saved it): after h[0] = 5 a consumer
+     * recorded before holds take_place's view of h's old values, whose
+     * base is h, and h's Function now is the write's (CopySlices) */
+    const Tensor *live = input && t->grad_fn && t->base && t->base->grad_fn &&
+                         t->base->data == t->data && t->base->numel == t->numel ? t->base : t;
     if (t->grad_fn) {
         char name[80];
         snprintf(which, sizeof which, ", which is output 0 of %s,",
-                 ag_function_pytorch_name(t->op_name, name, sizeof name));
+                 ag_function_pytorch_name(live->op_name, name, sizeof name));
     }
     uint32_t now = ag_version_of(t), then = now - (uint16_t)(now - saved);
     ag_fail("one of the variables needed for gradient computation has been modified by an "
@@ -1059,13 +1065,13 @@ static int check_versions(const Function *fn) {
     for (int i = 0; i < fn->num_inputs && i < AG_INLINE_INPUTS; i++)
         if ((fn->checks_versions & (1u << i)) &&
             (uint16_t)ag_version_of(fn->inputs[i]) != fn->saved_versions[i])
-            return modified_fail(fn->inputs[i], fn->saved_versions[i]);
+            return modified_fail(fn->inputs[i], fn->saved_versions[i], true);
     /* The whole version against the 8 bits kept: past 255 a moved
      * Function's output always counts as changed (a refusal, never a
      * gradient computed from changed values). */
     bool moved = ag_version_of(fn->output) != fn->output_version;
     if ((fn->checks_versions & AG_CHECKS_OUTPUT) && moved)
-        return modified_fail(fn->output, fn->output_version);
+        return modified_fail(fn->output, fn->output_version, false);
     return 0;
 }
 

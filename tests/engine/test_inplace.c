@@ -165,6 +165,25 @@ static void test_rebase(void) {
     error_is(want);
     tensor_release(h), tensor_release(a), tensor_release(loss);
 
+    /* The saved input's Function as it is now, the write's:
+     * h = x * w; a = h * w; h.add_(1); a.sum().backward()
+     * e = x.exp(); z = (e * w).sum(); e.add_(1); (e.sum() + z).backward()
+     *   -> "..., which is output 0 of AddBackward0, is at version 1; ..." (each) */
+    snprintf(want, sizeof want, MODIFIED, ", which is output 0 of AddBackward0,");
+    h = tensor_mul(x, w), a = tensor_mul(h, w);
+    rebased(h, tensor_add(h, one));
+    loss = summed(tensor_retain(a));
+    CHECK(backward(loss) == -1, "mul's saved h was written by add_");
+    error_is(want);
+    tensor_release(h), tensor_release(a), tensor_release(loss);
+    Tensor *e = tensor_exp(x), *z = summed(tensor_mul(e, w));
+    rebased(e, tensor_add(e, one));
+    Tensor *se = summed(tensor_retain(e));
+    loss = tensor_add(se, z);
+    CHECK(backward(loss) == -1, "mul's saved exp(x) was written by add_");
+    error_is(want);
+    tensor_release(e), tensor_release(z), tensor_release(se), tensor_release(loss);
+
     /* c = torch.zeros(2); y = x + c; c += x; (c.sum() + y.sum()).backward()
      *   -> c.grad_fn AddBackward0, x.grad [2., 2.]: y's c was a constant */
     Tensor *c = tensor_zeros(SHAPE(2), false), *y = tensor_add(x, c);
