@@ -122,7 +122,7 @@ const AgOpInfo ag_op_leaky_relu = {
     .help = "x where x > 0, else negative_slope * x",
     .rule = "grad_x = g where x > 0, else g * negative_slope", .backward_name = "LeakyReluBackward",
     .call = leaky_relu_call, .backward = leaky_relu_backward, .graph_backward = leaky_relu_graph,
-    .flags = AG_OP_METHOD,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS, .grad_reads = {READS_X},
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -267,7 +267,7 @@ const AgOpInfo ag_op_elu = {
     .rule = "grad_x = g where x > 0 (or x is nan), else g * alpha * exp(x)",
     .backward_name = "EluBackward", .call = elu_call, .backward = elu_backward,
     .graph_backward = elu_graph,
-    .flags = AG_OP_METHOD,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS, .grad_reads = {READS_X},
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -651,7 +651,7 @@ const AgOpInfo ag_op_gelu = {
             "(approximate='tanh': g times the tanh form's derivative)",
     .backward_name = "GeluBackward", .call = gelu_call, .backward = gelu_backward,
     .graph_backward = gelu_graph,
-    .flags = AG_OP_METHOD,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS, .grad_reads = {READS_X},
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -1126,7 +1126,7 @@ const AgOpInfo ag_op_softplus = {
     .rule = "grad_x = g * z / (z + 1), z = exp(beta * x); g where beta * x > threshold",
     .backward_name = "SoftplusBackward", .call = softplus_call, .backward = softplus_backward,
     .graph_backward = softplus_graph,
-    .flags = AG_OP_METHOD,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS, .grad_reads = {READS_X},
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 

@@ -354,6 +354,7 @@ const AgOpInfo ag_op_mse_loss = {
     .backward_name = "MseLossBackward", .call = mse_call, .backward = mse_backward,
     .graph_backward = mse_graph,
     .dtype_rule = AG_DTYPE_BROADCAST,
+    .flags = AG_OP_SAVES_READS, .grad_reads = {1 | 2 | 4, 1 | 2 | 4, 1 | 2 | 4},
 };
 
 /* ======================================================================
@@ -405,6 +406,7 @@ const AgOpInfo ag_op_l1_loss = {
     .backward_name = "L1LossBackward", .call = l1_call, .backward = l1_backward,
     .graph_backward = l1_graph,
     .dtype_rule = AG_DTYPE_BROADCAST,
+    .flags = AG_OP_SAVES_READS, .grad_reads = {1 | 2 | 4, 1 | 2 | 4, 1 | 2 | 4},
 };
 
 /* ======================================================================
@@ -486,6 +488,7 @@ const AgOpInfo ag_op_smooth_l1_loss = {
     .backward_name = "SmoothL1LossBackward", .call = smooth_l1_call, .backward = smooth_l1_backward,
     .graph_backward = smooth_l1_graph,
     .dtype_rule = AG_DTYPE_BROADCAST,
+    .flags = AG_OP_SAVES_READS, .grad_reads = {1 | 2 | 4, 1 | 2 | 4, 1 | 2 | 4},
 };
 
 /* ======================================================================
@@ -564,6 +567,7 @@ const AgOpInfo ag_op_huber_loss = {
     .backward_name = "HuberLossBackward", .call = huber_call, .backward = huber_backward,
     .graph_backward = huber_graph,
     .dtype_rule = AG_DTYPE_FLOAT_ONLY,
+    .flags = AG_OP_SAVES_READS, .grad_reads = {1 | 2 | 4, 1 | 2 | 4, 1 | 2 | 4},
 };
 
 /* ======================================================================
@@ -697,6 +701,7 @@ const AgOpInfo ag_op_binary_cross_entropy = {
     .backward_name = "BinaryCrossEntropyBackward", .call = bce_call, .backward = bce_backward,
     .graph_backward = bce_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
+    .flags = AG_OP_SAVES_READS, .grad_reads = {1 | 2 | 4, 1 | 2 | 4, 1 | 2 | 4},
 };
 
 /* ======================================================================
@@ -856,6 +861,7 @@ const AgOpInfo ag_op_binary_cross_entropy_with_logits = {
     .backward_name = "BinaryCrossEntropyWithLogitsBackward", .call = bce_logits_call,
     .backward = bce_logits_backward, .graph_backward = bce_logits_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
+    .flags = AG_OP_SAVES_READS, .grad_reads = {1 | 2 | 4, 1 | 2 | 4, 1 | 2 | 4},
 };
 
 /* ======================================================================
@@ -962,6 +968,7 @@ const AgOpInfo ag_op_kl_div = {
     .backward_name = "KlDivBackward", .call = kl_div_call, .backward = kl_div_backward,
     .graph_backward = kl_div_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
+    .flags = AG_OP_SAVES_READS, .grad_reads = {1 | 2 | 4, 1 | 2 | 4, 1 | 2 | 4},
 };
 
 /* ======================================================================
@@ -1030,6 +1037,7 @@ const AgOpInfo ag_op_hinge_embedding_loss = {
     .backward_name = "HingeEmbeddingLossBackward", .call = hinge_call, .backward = hinge_backward,
     .graph_backward = hinge_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
+    .flags = AG_OP_SAVES_READS, .grad_reads = {1 | 2 | 4, 1 | 2 | 4, 1 | 2 | 4},
 };
 
 /* ======================================================================
@@ -1160,6 +1168,7 @@ const AgOpInfo ag_op_nll_loss = {
     .backward_name = "NllLossBackward", .call = nll_call, .backward = nll_backward,
     .graph_backward = nll_graph,
     .dtype_rule = AG_DTYPE_FIRST,
+    .flags = AG_OP_SAVES_READS, .grad_reads = {1 | 2 | 4, 1 | 2 | 4, 1 | 2 | 4},
 };
 
 /* ======================================================================
@@ -1270,6 +1279,7 @@ const AgOpInfo ag_op_cross_entropy = {
     .backward_name = "NllLossBackward", .call = cross_entropy_call,
     .backward = cross_entropy_backward, .graph_backward = cross_entropy_graph,
     .dtype_rule = AG_DTYPE_FIRST,
+    .flags = AG_OP_SAVES_READS, .grad_reads = {1 | 2 | 4, 1 | 2 | 4, 1 | 2 | 4},
 };
 
 /* ======================================================================
@@ -1672,6 +1682,7 @@ const AgOpInfo ag_op_cosine_embedding_loss = {
     .backward_name = "CosineEmbeddingLossBackward", .call = cosine_call,
     .backward = cosine_backward, .graph_backward = cosine_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
+    .flags = AG_OP_SAVES_READS, .grad_reads = {1 | 2 | 4, 1 | 2 | 4, 1 | 2 | 4},
 };
 
 /* ======================================================================
@@ -2287,4 +2298,5 @@ const AgOpInfo ag_op_triplet_margin_loss = {
     .backward_name = "TripletMarginLossBackward", .call = triplet_call,
     .backward = triplet_backward, .graph_backward = triplet_graph,
     .dtype_rule = AG_DTYPE_FLOATING,
+    .flags = AG_OP_SAVES_READS, .grad_reads = {1 | 2 | 4, 1 | 2 | 4, 1 | 2 | 4},
 };

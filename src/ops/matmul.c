@@ -1198,4 +1198,5 @@ const AgOpInfo ag_op_linear = {
     .backward_name = "AddmmBackward", .call = linear_call, .backward = linear_backward,
     .graph_backward = linear_graph,
     .dtype_rule = AG_DTYPE_SAME,
+    .flags = AG_OP_SAVES_READS, .grad_reads = {2, 1, 0},
 };

@@ -303,7 +303,7 @@ const AgOpInfo ag_op_softmax = {
     .help = "exp(x) / sum(exp(x)) along dim (default last)",
     .rule = "grad_x = y * (g - sum(g * y)) along the axis, y = softmax(x)",
     .backward_name = "SoftmaxBackward", .call = softmax_call, .backward = softmax_backward,
-    .graph_backward = softmax_graph, .flags = AG_OP_METHOD,
+    .graph_backward = softmax_graph, .flags = AG_OP_METHOD | AG_OP_SAVES_READS, .grad_reads = {AG_CHECKS_OUTPUT},
     .dtype_rule = AG_DTYPE_FLOATING,
 };
 
@@ -451,7 +451,7 @@ const AgOpInfo ag_op_log_softmax = {
     .rule = "grad_x = g - softmax(x) * sum(g) along the axis",
     .backward_name = "LogSoftmaxBackward", .call = log_softmax_call,
     .backward = log_softmax_backward, .graph_backward = log_softmax_graph,
-    .flags = AG_OP_METHOD, .dtype_rule = AG_DTYPE_FLOATING,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS, .grad_reads = {AG_CHECKS_OUTPUT}, .dtype_rule = AG_DTYPE_FLOATING,
 };
 
 /* ======================================================================

@@ -908,7 +908,7 @@ const AgOpInfo ag_op_var = {
     .help = "variance over dim (all by default), dividing by n - 1 (unbiased) or n",
     .rule = "grad_x = g * 2 (x - mean) / (n - 1) (unbiased=False: / n)",
     .backward_name = "VarBackward", .call = var_call, .backward = var_backward,
-    .graph_backward = var_graph, .flags = AG_OP_METHOD,
+    .graph_backward = var_graph, .flags = AG_OP_METHOD | AG_OP_SAVES_READS, .grad_reads = {1},
     .dtype_rule = AG_DTYPE_FLOAT_ONLY,
 };
 

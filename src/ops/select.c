@@ -282,7 +282,7 @@ const AgOpInfo ag_op_maximum = {
             "grad_b the same with a and b swapped",
     .backward_name = "MaximumBackward", .binary = tensor_maximum, .backward = maximum_backward,
     .graph_backward = maximum_graph,
-    .flags = AG_OP_METHOD,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS, .grad_reads = {1 | 2, 1 | 2},
 };
 
 const AgOpInfo ag_op_minimum = {
@@ -292,7 +292,7 @@ const AgOpInfo ag_op_minimum = {
             "grad_b the same with a and b swapped",
     .backward_name = "MinimumBackward", .binary = tensor_minimum, .backward = minimum_backward,
     .graph_backward = minimum_graph,
-    .flags = AG_OP_METHOD,
+    .flags = AG_OP_METHOD | AG_OP_SAVES_READS, .grad_reads = {1 | 2, 1 | 2},
 };
 
 /* ======================================================================
