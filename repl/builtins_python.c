@@ -1382,15 +1382,26 @@ static bool optional_tensor(Session *s, CallArgs *a, int i, Tensor **t) {
     return !arg_present(a, i) || arg_tensor(s, a, i, t);
 }
 
-/* F.dropout(input, p=0.5, training=True): PyTorch's mask, from its stream. */
+/* F.dropout(input, p=0.5, training=True, inplace=False): PyTorch's mask,
+ * from its stream; inplace writes the result into input (PyTorch's
+ * input.mul_(noise): recorded onto input's history when it has one, and
+ * PyTorch's error for a leaf that requires grad). */
 static BUILTIN(py_dropout) {
     Tensor *x;
     double p = 0.5;
-    bool training = true;
+    bool training = true, inplace = false;
     if (!arg_tensor(s, a, 0, &x) || (arg_present(a, 1) && !arg_number(s, a, 1, &p)) ||
-        !arg_bool(s, a, 2, &training))
+        !arg_bool(s, a, 2, &training) || !arg_bool(s, a, 3, &inplace))
         return false;
-    return result_tensor(s, a, tensor_dropout(x, p, training, NULL), out);
+    Tensor *r = tensor_dropout(x, p, training, NULL);
+    if (!inplace || !r || r == x) return result_tensor(s, a, r, out);
+    int rc = tensor_has_graph(r) ? ag_rebase_in_place(x, r) : tensor_assign(x, r);
+    tensor_release(r);
+    if (rc != 0)
+        return session_fail(s, a->line, a->col, "%s%s", s->python ? "RuntimeError: " : "",
+                            ag_error());
+    *out = value_tensor(tensor_retain(x));
+    return true;
 }
 
 /* F.batch_norm(input, running_mean, running_var, weight=None, bias=None,
@@ -1522,7 +1533,7 @@ const Builtin python_builtins[] = {
     PY("dim", "dim(input)", "the number of dimensions (x.ndim)", py_dim, BI_METHOD),
     PY("dropout", "dropout(input, p=0.5, training=True, inplace=False)", "F.dropout: in training, "
        "each element zeroed with probability p (PyTorch's mask from its stream), the rest "
-       "scaled by 1 / (1 - p)", py_dropout, 0),
+       "scaled by 1 / (1 - p); inplace: written into input", py_dropout, 0),
     PY("batch_norm", "batch_norm(input, running_mean, running_var, weight=None, bias=None, "
        "training=False, momentum=0.1, eps=1e-05)", "F.batch_norm over (N, C) or (N, C, L): "
        "batch statistics in training (the running ones updated in place), else the running "

@@ -372,7 +372,7 @@ const char module_torch_nn_source[] =
     "            self.inplace = inplace\n"
     "\n"
     "        def forward(self, input):\n"
-    "            return torch.nn.functional.dropout(input, self.p, self.training)\n"
+    "            return torch.nn.functional.dropout(input, self.p, self.training, self.inplace)\n"
     "\n"
     "        def extra_repr(self):\n"
     "            return 'p=' + str(self.p) + ', inplace=' + str(self.inplace)\n"
