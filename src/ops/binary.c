@@ -805,6 +805,14 @@ static void pow_scalar_as(bool f32, const double *restrict x, double e, double *
 
 /* a (..) ** e (one element) -> out (broadcast shape, a's elements in order);
  * grad_a = g * (e * a ** (e - 1)) (0 for e = 0), grad_e as pow_backward's. */
+/* Whether x ** e's gradient is zeros: PyTorch's pow_backward gives zeros
+ * for a number exponent equal to 0, but a Python bool never equals a
+ * number there (c10::Scalar::equal), so x ** False takes the formula,
+ * g * (0 * x ** -1): nan where x is 0 or g is infinite. */
+static bool pow_zero_exponent(const Tensor *b) {
+    return b->data[0] == 0.0 && !(b->wrapped_number && b->dtype == AG_BOOL);
+}
+
 static void pow_scalar_backward(Function *self, Tensor *g) {
     Tensor *a = self->inputs[0], *b = self->inputs[1];
     double e = b->data[0];
@@ -813,7 +821,7 @@ static void pow_scalar_backward(Function *self, Tensor *g) {
         Tensor *ga = ag_tensor_new_like(g);
         if (!ga) return;
         bool f32 = self->output->dtype == AG_FLOAT32 && a->dtype == AG_FLOAT32;
-        if (e == 0.0) {
+        if (pow_zero_exponent(b)) {
             memset(ga->data, 0, (size_t)ga->numel * sizeof(double));
         } else if (f32) { /* e * x ** (e - 1) in float, then g times it */
             pow_scalar_f32(x, e - 1.0, ga->data, ga->numel);
@@ -850,7 +858,7 @@ static int pow_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     GradTemps t = {0};
     Tensor *a = self->inputs[0], *b = self->inputs[1], *zero = ag_grad_num(&t, 0.0);
     bool number = b->wrapped_number;
-    if (ag_grad_wanted(self, 0) && number && b->data[0] == 0.0) {
+    if (ag_grad_wanted(self, 0) && number && pow_zero_exponent(b)) {
         grads[0] = ag_grad_out(&t, ag_tensor_filled_like(g, 0.0));
     } else if (ag_grad_wanted(self, 0)) {
         Tensor *b1 = ag_grad_tmp(&t, number ? tensor_number(b->data[0] - 1.0, (AgDtype)b->dtype)
@@ -870,10 +878,15 @@ static int pow_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 }
 
 /* PyTorch's names of its overloads: x ** 2 (a number) is PowBackward0,
- * pow.Tensor_Tensor (x ** t, 2 ** x) PowBackward1. */
+ * pow.Tensor_Tensor (x ** t, 2 ** x) PowBackward1. PowBackward1 saves its
+ * result whenever it is recorded (its exponent's formula reads it; PyTorch
+ * 1.13 saves a result unconditionally), so changing the result in place
+ * is refused even when the exponent does not require grad. */
 static Tensor *pow_named(Tensor *out, const Tensor *b) {
-    if (out && out->grad_fn && !b->wrapped_number)
+    if (out && out->grad_fn && !b->wrapped_number) {
         out->op_name = out->grad_fn->name = "PowBackward1";
+        out->grad_fn->checks_versions |= AG_CHECKS_OUTPUT;
+    }
     return out;
 }
 
