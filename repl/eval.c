@@ -1000,6 +1000,8 @@ static bool object_attr_of_name(Session *s, const Node *n, Value *out, bool *don
     return value_getattr(obj, n->as.text.text, n->as.text.length, out) || no_attribute(s, n, obj);
 }
 
+static bool attr_of(Session *s, const Node *n, Value obj, Value *out);
+
 static bool eval_attr(Session *s, const Node *n, Value *out) {
     Value obj;
     bool done, found = object_attr_of_name(s, n, out, &done);
@@ -1008,6 +1010,11 @@ static bool eval_attr(Session *s, const Node *n, Value *out) {
         !global_var(s, n->left) && habit_name(s, n->left))
         return false; /* F.relu, nn.Linear: say what to write */
     if (!eval_expression(s, n->left, &obj)) return false;
+    return attr_of(s, n, obj, out);
+}
+
+/* The attribute n names of obj, n->left's value (taken). */
+static bool attr_of(Session *s, const Node *n, Value obj, Value *out) {
     if (obj.kind == VAL_MODULE) return module_attr(s, n, obj.as.module, out);
     if (s->python && special_attr(s, n, &obj, out)) return value_release(&obj), true;
     if (obj.kind == VAL_INSTANCE || obj.kind == VAL_CLASS || obj.kind == VAL_METHOD) {
@@ -2680,12 +2687,11 @@ static STATEMENT_HANDLER Status exec_expr(Session *s, const Stmt *st) {
  * sets it to a copy of g, as in PyTorch. */
 /* x.requires_grad = True / False on a leaf (PyTorch's rule: a result of a
  * recorded op cannot stop requiring grad this way). */
-static Status assign_requires_grad(Session *s, const Stmt *st) {
+static Status assign_requires_grad(Session *s, const Stmt *st, const Value *objv, Value *v) {
     const Node *t = st->target;
-    Value obj, v;
+    Value obj = *objv;
     bool flag = false;
-    if (!eval_expression(s, t->left, &obj)) return EXEC_ERROR;
-    bool ok = eval_expression(s, st->expr, &v) && truth(s, st->expr, &v, &flag);
+    bool ok = truth(s, st->expr, v, &flag);
     if (ok && obj.kind != VAL_TENSOR)
         ok = session_fail(s, t->line, t->col, "AttributeError: '%s' object has no attribute "
                           "'requires_grad'", value_type_name(&obj));
@@ -2693,33 +2699,7 @@ static Status assign_requires_grad(Session *s, const Stmt *st) {
         ok = session_fail(s, t->line, t->col, "RuntimeError: you can only change requires_grad "
                           "flags of leaf variables.");
     if (ok) tensor_set_requires_grad(obj.as.tensor, flag);
-    value_release(&obj);
-    value_release(&v);
     return ok ? EXEC_OK : EXEC_ERROR;
-}
-
-/* obj.NAME = v (v taken) when obj (evaluated here) is an object or a
- * class, Python's attributes: true then, the statement done or failed
- * (*status); false, v released, for anything else (a tensor's .grad). */
-static bool object_store(Session *s, const Stmt *st, Value *v, Status *status) {
-    const Node *t = st->target;
-    Value obj;
-    *status = EXEC_ERROR;
-    if (!eval_expression(s, t->left, &obj)) return value_release(v), true;
-    if (obj.kind != VAL_INSTANCE && obj.kind != VAL_CLASS) {
-        value_release(&obj);
-        value_release(v);
-        return false;
-    }
-    if (v->kind == VAL_VOID && !eval_expression(s, st->expr, v)) { /* the value, when not yet */
-        value_release(&obj);
-        return true;
-    }
-    *status = value_setattr(&obj, name_ident(t), t->as.text.length, &((Node *)t)->attr_slot, *v)
-                  ? EXEC_OK : exec_fail(s, t->line, t->col, "MemoryError");
-    *v = value_void();
-    value_release(&obj);
-    return true;
 }
 
 /* x.data = v: v's elements written into x's, unrecorded, as PyTorch's
@@ -2727,11 +2707,11 @@ static bool object_store(Session *s, const Stmt *st, Value *v, Status *status) {
  * ag copies, so a later in-place change of v does not reach x). x takes
  * v's dtype (model.float() does this to every parameter); v of another
  * shape is refused: ag's tensors keep their shape. */
-static Status assign_data(Session *s, const Stmt *st) {
+static Status assign_data(Session *s, const Stmt *st, const Value *objv, Value *vv) {
     const Node *t = st->target;
-    Value obj, v;
-    if (!eval_expression(s, t->left, &obj)) return EXEC_ERROR;
-    bool ok = eval_expression(s, st->expr, &v);
+    Value obj = *objv, v = *vv;
+    *vv = value_void(); /* taken */
+    bool ok = true;
     if (ok && obj.kind != VAL_TENSOR)
         ok = session_fail(s, t->line, t->col, "%s has no .data", value_kind_name(&obj));
     Tensor *value = NULL, *data = NULL;
@@ -2753,27 +2733,29 @@ static Status assign_data(Session *s, const Stmt *st) {
         ok = session_fail(s, t->line, t->col, "%s%s", session_engine_prefix(s, ag_error()), ag_error());
     tensor_release(data);
     tensor_release(value);
-    value_release(&obj);
     value_release(&v);
     return ok ? EXEC_OK : EXEC_ERROR;
 }
 
-static Status assign_attr(Session *s, const Stmt *st) {
+/* obj.NAME = v, obj evaluated (borrowed) and v given (taken): an object's
+ * or class's attribute (in both dialects: a class loaded from a .py file
+ * is used at the prompt), or a tensor's .requires_grad, .data or .grad. */
+static Status store_attr_of(Session *s, const Stmt *st, const Value *objv, Value *vv) {
     const Node *t = st->target;
-    { /* an object's attribute (in both dialects: a class loaded from a .py file is used at
-         the prompt); a tensor's .grad and .requires_grad below */
-        Value v = value_void();
-        Status done;
-        if (object_store(s, st, &v, &done)) return done;
+    if (objv->kind == VAL_INSTANCE || objv->kind == VAL_CLASS) {
+        Value v = *vv;
+        *vv = value_void(); /* taken */
+        return value_setattr(objv, name_ident(t), t->as.text.length, &((Node *)t)->attr_slot, v)
+                   ? EXEC_OK : exec_fail(s, t->line, t->col, "MemoryError");
     }
-    if (attr_is(t, "requires_grad")) return assign_requires_grad(s, st);
-    if (attr_is(t, "data")) return assign_data(s, st);
+    if (attr_is(t, "requires_grad")) return assign_requires_grad(s, st, objv, vv);
+    if (attr_is(t, "data")) return assign_data(s, st, objv, vv);
     if (!attr_is(t, "grad"))
         return exec_fail(s, t->line, t->col, "only x.grad, x.data and x.requires_grad can be "
                          "assigned; .%.*s cannot", name_len(t), t->as.text.text);
-    Value obj, v;
-    if (!eval_expression(s, t->left, &obj)) return EXEC_ERROR;
-    bool ok = eval_expression(s, st->expr, &v);
+    Value obj = *objv, v = *vv;
+    *vv = value_void(); /* taken */
+    bool ok = true;
     Tensor *g = NULL;
     if (ok && obj.kind != VAL_TENSOR)
         ok = session_fail(s, t->line, t->col, "%s has no gradient", value_kind_name(&obj));
@@ -2782,9 +2764,25 @@ static Status assign_attr(Session *s, const Stmt *st) {
     if (ok && tensor_set_grad(obj.as.tensor, g) != 0) /* None resets it, as zero_grad */
         ok = session_fail(s, t->line, t->col, "%s", ag_error());
     tensor_release(g);
-    value_release(&obj);
     value_release(&v);
     return ok ? EXEC_OK : EXEC_ERROR;
+}
+
+/* obj.NAME = v with v evaluated (taken): obj evaluated once, after it. */
+static Status store_attr(Session *s, const Stmt *st, Value *v) {
+    Value obj;
+    if (!eval_expression(s, st->target->left, &obj)) return value_release(v), EXEC_ERROR;
+    Status done = store_attr_of(s, st, &obj, v);
+    value_release(&obj);
+    value_release(v);
+    return done;
+}
+
+/* obj.NAME = EXPR: Python's order, the value first, then the object. */
+static Status assign_attr(Session *s, const Stmt *st) {
+    Value v;
+    if (!eval_expression(s, st->expr, &v)) return EXEC_ERROR;
+    return store_attr(s, st, &v);
 }
 
 /* NAME[INDEX] = EXPR (op TOK_ERROR), or with op (+= ...) NAME[INDEX] =
@@ -2794,12 +2792,13 @@ static Status assign_attr(Session *s, const Stmt *st) {
  * recorded op made is refused (ag records no in-place writes). */
 /* xs[a:b] = items (the slice replaced, its length changing), or
  * xs[a:b:c] = items of the same number. */
-static bool store_slice(Session *s, const Stmt *st, ValueList *l) {
+static bool store_slice(Session *s, const Stmt *st, ValueList *l, Value *rhs) {
     const Node *target = st->target;
     int64_t start, step, length;
-    Value v, items;
-    if (!python_slice(s, target->kids[0], l->count, &start, &step, &length)) return false;
-    if (!eval_expression(s, st->expr, &v)) return false;
+    Value v = *rhs, items;
+    *rhs = value_void(); /* taken */
+    if (!python_slice(s, target->kids[0], l->count, &start, &step, &length))
+        return value_release(&v), false;
     int64_t n = value_item_count(&v);
     ValueList *fresh = n >= 0 && n <= INT32_MAX ? value_list_new((int)n, false) : NULL;
     bool ok = fresh || session_fail(s, st->expr->line, st->expr->col, n < 0 ? "TypeError: can only "
@@ -2835,7 +2834,8 @@ static bool store_slice(Session *s, const Stmt *st, ValueList *l) {
  * changed in place (every name that holds them sees it). true when obj is
  * one (the statement done or failed: *status). */
 /* obj[key] = v of an object: its class's __setitem__(key, v). */
-static bool object_store_item(Session *s, const Stmt *st, TokenType op, const Value *obj) {
+static bool object_store_item(Session *s, const Stmt *st, TokenType op, const Value *obj,
+                              Value *rhs) {
     const Node *target = st->target;
     if (op != TOK_ERROR || target->num_kids != 1 || target->kids[0]->kind == NODE_SLICE)
         return session_fail(s, target->line, target->col, "ag passes one key and = to "
@@ -2844,7 +2844,7 @@ static bool object_store_item(Session *s, const Stmt *st, TokenType op, const Va
     Value args[2], r;
     bool found;
     if (!eval_expression(s, target->kids[0], &args[0])) return false;
-    if (!eval_expression(s, st->expr, &args[1])) return value_release(&args[0]), false;
+    args[1] = *rhs, *rhs = value_void(); /* taken */
     bool ok = session_call_special(s, target->line, target->col, obj, "__setitem__", args, 2,
                                    &r, &found);
     if (ok && found) value_release(&r);
@@ -2858,14 +2858,19 @@ static bool object_store_item(Session *s, const Stmt *st, TokenType op, const Va
 
 static bool augassign_tensor(Session *s, const Stmt *st, Value *old, Value *rhs, Value *fresh);
 
-static bool python_store(Session *s, const Stmt *st, TokenType op, Status *status) {
+/* obj[...] = v or op= v in a .py file when obj (evaluated, borrowed) is a
+ * list, a dict, an object with __setitem__ or a string: true then, the
+ * statement done or failed (*status); false for anything else (a tensor).
+ * *rhs is the value of an = store (taken), void for op= (evaluated here,
+ * after the index). */
+static bool python_store(Session *s, const Stmt *st, TokenType op, const Value *objv,
+                         Value *rhsv, Status *status) {
     const Node *target = st->target;
-    Value obj, key = value_void(), rhs = value_void(), cur = value_void(), result = value_void();
+    Value obj = *objv, key = value_void(), rhs = value_void(), cur = value_void(),
+          result = value_void();
     *status = EXEC_ERROR;
-    if (!eval_expression(s, target->left, &obj)) return true;
     if (obj.kind == VAL_INSTANCE) {
-        *status = object_store_item(s, st, op, &obj) ? EXEC_OK : EXEC_ERROR;
-        value_release(&obj);
+        *status = object_store_item(s, st, op, &obj, rhsv) ? EXEC_OK : EXEC_ERROR;
         return true;
     }
     bool list = obj.kind == VAL_LIST && !obj.as.list->tuple, dict = obj.kind == VAL_DICT && !obj.as.dict->set;
@@ -2873,21 +2878,19 @@ static bool python_store(Session *s, const Stmt *st, TokenType op, Status *statu
         bool other = obj.kind == VAL_LIST || obj.kind == VAL_DICT || obj.kind == VAL_STRING;
         if (other) session_set_error(s, target->line, target->col, "TypeError: '%s' object does "
                                      "not support item assignment", value_type_name(&obj));
-        value_release(&obj);
-        if (!other) *status = EXEC_OK;
         return other;
     }
     if (list && target->num_kids == 1 && target->kids[0]->kind == NODE_SLICE && op == TOK_ERROR) {
-        bool done = store_slice(s, st, obj.as.list);
-        value_release(&obj);
-        *status = done ? EXEC_OK : EXEC_ERROR;
+        *status = store_slice(s, st, obj.as.list, rhsv) ? EXEC_OK : EXEC_ERROR;
         return true;
     }
+    rhs = *rhsv, *rhsv = value_void(); /* taken (void for op=) */
     bool ok = target->num_kids == 1 && target->kids[0]->kind != NODE_SLICE;
     if (!ok) session_set_error(s, target->line, target->col, "ag cannot update a slice or "
                                "several indices of a %s with %s yet", value_type_name(&obj),
                                op == TOK_ERROR ? "=" : token_text(op));
-    ok = ok && eval_expression(s, target->kids[0], &key) && eval_expression(s, st->expr, &rhs);
+    ok = ok && eval_expression(s, target->kids[0], &key) &&
+         (op == TOK_ERROR || eval_expression(s, st->expr, &rhs));
     Value *slot = NULL;
     if (ok && list) {
         int64_t i = value_int(&key), count = obj.as.list->count;
@@ -2933,7 +2936,7 @@ static bool python_store(Session *s, const Stmt *st, TokenType op, Status *statu
                                                                       "out of memory");
         key = result = value_void();
     }
-    value_release(&obj), value_release(&key), value_release(&rhs);
+    value_release(&key), value_release(&rhs);
     value_release(&cur), value_release(&result);
     *status = ok ? EXEC_OK : EXEC_ERROR;
     return true;
@@ -3044,16 +3047,16 @@ static bool store_index_result(Session *s, const Node *target, Tensor *x, Tensor
  * holding x sees them). Recorded (in_place_recorded) when x is of a graph
  * or v requires grad, as PyTorch records it; on a leaf that requires grad
  * (the dialect's step) nothing is. */
-static Status assign_index(Session *s, const Stmt *st, TokenType op) {
+static Status tensor_store(Session *s, const Stmt *st, TokenType op, const Value *oldv,
+                           Value *rhsv) {
     const Node *target = st->target;
-    Status done;
-    if (s->python && python_store(s, st, op, &done)) return done;
-    Value old, rhs = value_void(), values = value_void();
-    if (!eval_expression(s, target->left, &old)) return EXEC_ERROR;
+    Value old = *oldv, rhs = *rhsv, values = value_void();
+    *rhsv = value_void(); /* taken (void for op=) */
     Tensor *x = old.kind == VAL_TENSOR ? old.as.tensor : NULL, *fresh = NULL;
     IndexItems ix = {.count = 0};
     bool ok = index_store_allowed(s, target, &old);
-    ok = ok && eval_index_items(s, target, x, &ix) && eval_expression(s, st->expr, &rhs);
+    ok = ok && eval_index_items(s, target, x, &ix) &&
+         (op == TOK_ERROR || eval_expression(s, st->expr, &rhs));
     bool was_enabled = ag_set_grad_enabled(ok && in_place_recorded(x));
     if (ok && op != TOK_ERROR) { /* the current elements, op the new value */
         Value cur = value_void();
@@ -3086,8 +3089,27 @@ static Status assign_index(Session *s, const Stmt *st, TokenType op) {
     index_items_free(&ix);
     value_release(&values);
     value_release(&rhs);
-    value_release(&old);
     return ok ? EXEC_OK : EXEC_ERROR;
+}
+
+/* x[...] = v and x[...] op= v, each operand evaluated once, in Python's
+ * order: for = the value first, then x and the index; for op= x, the
+ * index and the current item, then the value. */
+static Status store_index(Session *s, const Stmt *st, TokenType op, Value *rhs) {
+    Value obj;
+    if (!eval_expression(s, st->target->left, &obj)) return value_release(rhs), EXEC_ERROR;
+    Status done = EXEC_ERROR;
+    if (!(s->python && python_store(s, st, op, &obj, rhs, &done)))
+        done = tensor_store(s, st, op, &obj, rhs);
+    value_release(&obj);
+    value_release(rhs);
+    return done;
+}
+
+static Status assign_index(Session *s, const Stmt *st, TokenType op) {
+    Value rhs = value_void();
+    if (op == TOK_ERROR && !eval_expression(s, st->expr, &rhs)) return EXEC_ERROR;
+    return store_index(s, st, op, &rhs);
 }
 
 /* The items of a value being unpacked (a, b = v): a list or tuple's, a
@@ -3139,11 +3161,10 @@ static bool bind_target(Session *s, const Node *target, Value v) {
 
 /* One target of an assignment: x.grad, x[...], or names. */
 static Status assign_one(Session *s, const Stmt *st, const Node *target, Value v) {
-    if (target->kind == NODE_ATTR || target->kind == NODE_INDEX) {
+    if (target->kind == NODE_ATTR || target->kind == NODE_INDEX) { /* v stored, not evaluated again */
         Stmt one = *st;
         one.target = (Node *)target;
-        value_release(&v); /* assign_attr and assign_index evaluate st->expr themselves */
-        return target->kind == NODE_ATTR ? assign_attr(s, &one) : assign_index(s, &one, TOK_ERROR);
+        return target->kind == NODE_ATTR ? store_attr(s, &one, &v) : store_index(s, &one, TOK_ERROR, &v);
     }
     return bind_target(s, target, v) ? EXEC_OK : EXEC_ERROR;
 }
@@ -3229,26 +3250,35 @@ static bool augassign_tensor(Session *s, const Stmt *st, Value *old, Value *rhs,
     return ok;
 }
 
+/* obj.NAME op= v: Python's order, obj once, its attribute, then v. */
 static Status augassign_attr(Session *s, const Stmt *st) {
-    Value old, rhs, r;
-    if (!eval_attr(s, st->target, &old)) return EXEC_ERROR;
-    if (!eval_expression(s, st->expr, &rhs)) return value_release(&old), EXEC_ERROR;
-    bool tensor = old.kind == VAL_TENSOR; /* w.data -= ..., self.w -= ...: in place */
-    if (tensor && !augassign_tensor(s, st, &old, &rhs, &r)) return EXEC_ERROR;
-    if (!tensor) {
-        Node op_node = *st->target;
-        op_node.left = st->target;
+    const Node *t = st->target;
+    Value obj, held, old, rhs, r;
+    if (!eval_expression(s, t->left, &obj)) return EXEC_ERROR;
+    value_copy(&obj, &held);
+    if (!attr_of(s, t, held, &old)) return value_release(&obj), EXEC_ERROR;
+    if (!eval_expression(s, st->expr, &rhs)) return value_release(&old), value_release(&obj), EXEC_ERROR;
+    bool ok, tensor = old.kind == VAL_TENSOR; /* w.data -= ..., self.w -= ...: in place */
+    if (tensor) {
+        ok = augassign_tensor(s, st, &old, &rhs, &r);
+    } else {
+        Node op_node = *t;
+        op_node.left = (Node *)t;
         op_node.right = st->expr;
-        bool ok = apply_binary(s, &op_node, st->op, &old, &rhs, &r);
+        ok = apply_binary(s, &op_node, st->op, &old, &rhs, &r);
         value_release(&old);
         value_release(&rhs);
-        if (!ok) return EXEC_ERROR;
     }
-    Status done;
-    if (r.kind == VAL_VOID) return EXEC_OK; /* written in place */
-    if (object_store(s, st, &r, &done)) return done;
-    return exec_fail(s, st->target->line, st->target->col, "only an object's attributes can be "
-                     "updated with %s= (x.grad of a tensor cannot)", token_text(st->op));
+    Status done = ok ? EXEC_OK : EXEC_ERROR;
+    if (ok && r.kind != VAL_VOID) { /* VOID: written in place */
+        bool object = obj.kind == VAL_INSTANCE || obj.kind == VAL_CLASS;
+        done = object ? store_attr_of(s, st, &obj, &r)
+                      : exec_fail(s, t->line, t->col, "only an object's attributes can be updated "
+                                  "with %s= (x.grad of a tensor cannot)", token_text(st->op));
+        value_release(&r);
+    }
+    value_release(&obj);
+    return done;
 }
 
 static STATEMENT_HANDLER Status exec_augassign(Session *s, const Stmt *st) {

@@ -702,6 +702,18 @@ static Tensor *in_shape(Tensor *t, const Tensor *g) {
     return ag_broadcast_to(t, g->ndim, g->shape);
 }
 
+/* PyTorch's pow_backward_self computes exponent - 1, which a bool tensor
+ * refuses: x ** mask fails at backward when x requires grad (a Python bool
+ * is a number, not a tensor there: pow_zero_exponent). True, with the
+ * message set and backward stopped, when it refuses. */
+static bool pow_bool_exponent_refused(const Tensor *a, const Tensor *b) {
+    if (!a->requires_grad || b->wrapped_number || b->dtype != AG_BOOL) return false;
+    ag_fail("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+    ag_alloc_failure = true;
+    return true;
+}
+
 static void pow_scalar_backward(Function *self, Tensor *g);
 
 /* log(a) as the log op computes it (SLEEF's on whole vectors: PyTorch's
@@ -717,6 +729,7 @@ static Tensor *log_of(Tensor *a) {
 static void pow_backward(Function *self, void *ctx, Tensor *g) {
     (void)ctx;
     Tensor *a = self->inputs[0], *b = self->inputs[1];
+    if (pow_bool_exponent_refused(a, b)) return;
     if (b->numel == 1) { /* recorded by the one-element exponent's path */
         pow_scalar_backward(self, g);
         return;
@@ -855,6 +868,7 @@ static void pow_scalar_backward(Function *self, Tensor *g) {
  * and zeros for x ** 0. */
 static int pow_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     (void)ctx;
+    if (pow_bool_exponent_refused(self->inputs[0], self->inputs[1])) return -1;
     GradTemps t = {0};
     Tensor *a = self->inputs[0], *b = self->inputs[1], *zero = ag_grad_num(&t, 0.0);
     bool number = b->wrapped_number;
