@@ -138,6 +138,8 @@ struct Stmt {
     bool enable_grad;      /* NO_GRAD: with torch.enable_grad() */
     bool anomaly;          /* NO_GRAD: with torch.autograd.detect_anomaly() (expr: the
                               call, whose argument, if any, says on or off), not grad mode */
+    bool set_grad;         /* NO_GRAD: with torch.set_grad_enabled(mode) (expr: the call,
+                              whose argument says the grad mode) */
     bool python_block;     /* DEF: def NAME(...): (Python's rules for its body) */
     bool generator;        /* DEF: its body yields (a call gives the yielded values) */
     signed char grad_mode; /* DEF: @torch.no_grad() (-1) or @torch.enable_grad() (1) on it */

@@ -1420,6 +1420,51 @@ static BUILTIN(py_batch_norm) {
     return result_tensor(s, a, tensor_batch_norm(x, rm, rv, w, b, training, momentum, eps), out);
 }
 
+/* torch.is_grad_enabled(): whether operations are recorded now. */
+static BUILTIN(py_is_grad_enabled) {
+    (void)s;
+    (void)a;
+    *out = value_bool(ag_is_grad_enabled());
+    return true;
+}
+
+/* torch.set_grad_enabled(mode) as a call: grad mode on or off from here on
+ * (with torch.set_grad_enabled(mode): is the with statement's). */
+static BUILTIN(py_set_grad_enabled) {
+    bool mode;
+    if (!arg_bool(s, a, 0, &mode)) return false;
+    ag_set_grad_enabled(mode);
+    *out = value_none();
+    return true;
+}
+
+/* torch.bmm(batch1, batch2): matmul of two 3-D tensors with the same
+ * batch, with PyTorch's checks and words. */
+static BUILTIN(py_bmm) {
+    Tensor *x, *y;
+    if (!arg_tensor(s, a, 0, &x) || !arg_tensor(s, a, 1, &y)) return false;
+    const char *type = s->python ? "RuntimeError: " : "";
+    if (x->ndim != 3 || y->ndim != 3)
+        return session_fail(s, a->line, a->col, "%sbatch%d must be a 3D tensor", type,
+                            x->ndim != 3 ? 1 : 2);
+    if (y->shape[0] != x->shape[0] || y->shape[1] != x->shape[2])
+        return session_fail(s, a->line, a->col, "%sExpected size for first two dimensions of "
+                            "batch2 tensor to be: [%lld, %lld] but got: [%lld, %lld].", type,
+                            (long long)x->shape[0], (long long)x->shape[2],
+                            (long long)y->shape[0], (long long)y->shape[1]);
+    return result_tensor(s, a, tensor_matmul(x, y), out);
+}
+
+/* x.contiguous(): x itself. Every tensor of ag is laid out as PyTorch's
+ * contiguous ones (a transpose is a copy), and PyTorch returns a
+ * contiguous tensor itself. */
+static BUILTIN(py_contiguous) {
+    Tensor *x;
+    if (!arg_tensor(s, a, 0, &x)) return false;
+    *out = value_tensor(tensor_retain(x));
+    return true;
+}
+
 /* x.dim(): the number of dimensions (x.ndim). */
 static BUILTIN(py_dim) {
     Tensor *x;
@@ -1531,6 +1576,14 @@ const Builtin python_builtins[] = {
     PY("hasattr", "hasattr(object, name)", "whether object.name exists", py_hasattr, 0),
     PY("setattr", "setattr(object, name, value)", "object.name = value", py_setattr, BI_VOID),
     PY("dim", "dim(input)", "the number of dimensions (x.ndim)", py_dim, BI_METHOD),
+    PY("is_grad_enabled", "is_grad_enabled()", "whether operations are recorded now (False "
+       "under no_grad)", py_is_grad_enabled, 0),
+    PY("set_grad_enabled", "set_grad_enabled(mode)", "grad mode on (True) or off (False) from "
+       "here on; with torch.set_grad_enabled(mode): for a block", py_set_grad_enabled, 0),
+    PY("bmm", "bmm(input, mat2)", "batched matrix product of two 3-D tensors with the same "
+       "batch: (b, n, m) @ (b, m, p) is (b, n, p)", py_bmm, BI_METHOD),
+    PY("contiguous", "contiguous(input)", "the tensor itself: ag's tensors are all laid out "
+       "contiguously (a transpose is a copy)", py_contiguous, BI_METHOD),
     PY("dropout", "dropout(input, p=0.5, training=True, inplace=False)", "F.dropout: in training, "
        "each element zeroed with probability p (PyTorch's mask from its stream), the rest "
        "scaled by 1 / (1 - p); inplace: written into input", py_dropout, 0),

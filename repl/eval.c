@@ -866,6 +866,7 @@ static const struct {
     {"torch.optim.lr_scheduler", "__torch_lr_scheduler__", NULL, module_torch_lr_scheduler_source},
     {"torch.optim", "__torch_optim__", "LBFGS", module_torch_optim_source},
     {"torch.nn.init", "__torch_nn_init__", NULL, module_torch_nn_init_source},
+    {"torch.nn.utils", "__torch_nn_utils__", NULL, module_torch_nn_utils_source},
     {"torch.utils.data", "__torch_utils_data__", NULL, module_torch_utils_data_source},
     {"torch.autograd.functional", "__torch_autograd_functional__", NULL,
      module_torch_autograd_functional_source},
@@ -3573,7 +3574,9 @@ static Status exec_anomaly(Session *s, const Stmt *st) {
 
 static Status exec_no_grad(Session *s, const Stmt *st) {
     if (st->anomaly) return exec_anomaly(s, st);
-    bool was = ag_set_grad_enabled(st->enable_grad);
+    bool on = st->enable_grad;
+    if (st->set_grad && !condition(s, st->expr->kids[0], &on)) return EXEC_ERROR;
+    bool was = ag_set_grad_enabled(on);
     Status r = exec_block(s, &st->body);
     ag_set_grad_enabled(was);
     return r;

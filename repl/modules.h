@@ -48,6 +48,7 @@ extern const char module_torch_nn_source[];
 extern const char module_torch_lr_scheduler_source[];
 extern const char module_torch_optim_source[];
 extern const char module_torch_nn_init_source[];
+extern const char module_torch_nn_utils_source[];
 extern const char module_torch_utils_data_source[];
 /* torch.autograd.functional, torch.func (functorch), torch.autograd's
  * Function and its gradcheck and gradgradcheck, torch_autograd.c */

@@ -1335,8 +1335,17 @@ static bool autograd_call(const Node *e, const char *name, int n) {
            m->torch && m->as.text.length == 8 && memcmp(m->as.text.text, "autograd", 8) == 0;
 }
 
-/* with torch.no_grad(): / with torch.enable_grad(): (the grad mode
- * switches) and with torch.autograd.detect_anomaly(): / with
+/* Whether e is torch.NAME() with n positional arguments. */
+static bool torch_call(const Node *e, const char *name, int n) {
+    return e->kind == NODE_CALL && e->num_kids == n && e->num_positional == n &&
+           e->left->kind == NODE_NAME && e->left->torch && strlen(name) == e->left->as.text.length &&
+           memcmp(e->left->as.text.text, name, e->left->as.text.length) == 0;
+}
+
+/* with torch.no_grad(): / with torch.enable_grad(): / with
+ * torch.set_grad_enabled(mode): / with torch.inference_mode(): (the grad
+ * mode switches; inference mode is no_grad here) and with
+ * torch.autograd.detect_anomaly(): / with
  * torch.autograd.set_detect_anomaly(mode): (anomaly mode): ag's with takes
  * no other context manager. */
 static Stmt *with_statement(Parser *p) {
@@ -1344,16 +1353,15 @@ static Stmt *with_statement(Parser *p) {
     Stmt *s = new_stmt(p, STMT_NO_GRAD, &header);
     Node *e = s ? expr(p) : NULL;
     if (!e) return NULL;
-    bool call = e->kind == NODE_CALL && e->num_kids == 0 && e->left->kind == NODE_NAME &&
-                e->left->torch;
-    const Node *f = call ? e->left : NULL;
-    bool no_grad = f && f->as.text.length == 7 && memcmp(f->as.text.text, "no_grad", 7) == 0;
-    bool enable = f && f->as.text.length == 11 && memcmp(f->as.text.text, "enable_grad", 11) == 0;
+    bool no_grad = torch_call(e, "no_grad", 0) || torch_call(e, "inference_mode", 0);
+    bool enable = torch_call(e, "enable_grad", 0);
+    s->set_grad = torch_call(e, "set_grad_enabled", 1);
     s->anomaly = autograd_call(e, "detect_anomaly", 0) || autograd_call(e, "set_detect_anomaly", 1);
-    s->expr = s->anomaly ? e : NULL;
-    if (!no_grad && !enable && !s->anomaly) {
+    s->expr = s->anomaly || s->set_grad ? e : NULL;
+    if (!no_grad && !enable && !s->anomaly && !s->set_grad) {
         Token at = {TOK_ERROR, NULL, 0, e->line, e->col};
-        fail_at(p, &at, "ag's 'with' takes torch.no_grad(), torch.enable_grad() or "
+        fail_at(p, &at, "ag's 'with' takes torch.no_grad(), torch.enable_grad(), "
+                "torch.set_grad_enabled(mode), torch.inference_mode() or "
                 "torch.autograd.detect_anomaly(), no other context manager");
         return NULL;
     }
@@ -1494,19 +1502,17 @@ static Stmt *decorated(Parser *p) {
     Token at = p->previous;
     Node *d = expr(p);
     if (!d) return NULL;
-    bool call = d->kind == NODE_CALL && d->num_kids == 0 && d->left->kind == NODE_NAME &&
-                d->left->torch;
-    const Node *f = call ? d->left : NULL;
-    int mode = f && f->as.text.length == 7 && memcmp(f->as.text.text, "no_grad", 7) == 0 ? -1
-               : f && f->as.text.length == 11 && memcmp(f->as.text.text, "enable_grad", 11) == 0 ? 1
-                                                                                             : 0;
+    int mode = torch_call(d, "no_grad", 0) || torch_call(d, "inference_mode", 0) ? -1
+               : torch_call(d, "enable_grad", 0)                               ? 1
+                                                                               : 0;
     bool is_static = d->kind == NODE_NAME && !d->torch && d->as.text.length == 12 &&
                      memcmp(d->as.text.text, "staticmethod", 12) == 0;
     bool is_class = d->kind == NODE_NAME && !d->torch && d->as.text.length == 11 &&
                     memcmp(d->as.text.text, "classmethod", 11) == 0;
     if (!mode && !is_static && !is_class)
         return fail_at(p, &at, "decorators other than @staticmethod, @classmethod, "
-                       "@torch.no_grad() and @torch.enable_grad() are not supported yet"), NULL;
+                       "@torch.no_grad(), @torch.enable_grad() and @torch.inference_mode() "
+                       "are not supported yet"), NULL;
     if (!check(p, TOK_END_STMT)) return fail_found(p, "the end of the decorator's line"), NULL;
     skip_newlines(p);
     Token def = p->current;
