@@ -1438,6 +1438,80 @@ static BUILTIN(py_set_grad_enabled) {
     return true;
 }
 
+/* A Python number as a tensor of dtype takes it (PyTorch's masked_fill:
+ * 2.7 into an int64 tensor is 2); false when it cannot (nan into int64). */
+static bool number_as(double v, AgDtype dtype, double *out) {
+    if (dtype == AG_BOOL) return *out = v != 0, true;
+    if (dtype == AG_FLOAT32) return *out = (double)(float)v, true;
+    if (dtype == AG_FLOAT64) return *out = v, true;
+    bool fits = dtype == AG_INT32 ? v > -0x1p31 - 1 && v < 0x1p31 : v >= -0x1p63 && v < 0x1p63;
+    return fits && (*out = trunc(v), true);
+}
+
+/* Renames r's Function (a where standing for PyTorch's op) to PyTorch's. */
+static Tensor *named(Tensor *r, const char *name) {
+    if (r && r->grad_fn) r->op_name = r->grad_fn->name = name;
+    return r;
+}
+
+/* x.masked_fill(mask, value): value where the bool mask (broadcast) is
+ * true, x elsewhere, in x's dtype: where(mask, value, x) under PyTorch's
+ * name, MaskedFillBackward0 (a number), MaskedFillBackward1 (a 0-d
+ * tensor, whose gradient is g summed where mask is true). */
+static BUILTIN(py_masked_fill) {
+    Tensor *x, *mask, *value;
+    if (!arg_tensor(s, a, 0, &x) || !arg_tensor(s, a, 1, &mask) || !arg_tensor(s, a, 2, &value))
+        return false;
+    const char *type = s->python ? "RuntimeError: " : "";
+    if (mask->dtype != AG_BOOL)
+        return session_fail(s, a->line, a->col, "%smasked_fill only supports boolean masks, but "
+                            "got mask with dtype %s", type,
+                            ag_dtype_scalar_name((AgDtype)mask->dtype));
+    if (value->ndim != 0)
+        return session_fail(s, a->line, a->col, "%smasked_fill_ only supports a 0-dimensional "
+                            "value tensor, but got tensor with %d dimension(s).", type, value->ndim);
+    bool number = value->wrapped_number;
+    double v = 0;
+    if (number && !number_as(value->data[0], (AgDtype)x->dtype, &v))
+        return session_fail(s, a->line, a->col, "%svalue cannot be converted to type %s without "
+                            "overflow", type, x->dtype == AG_INT32 ? "int" : "int64_t");
+    Tensor *filler = number ? tensor_number(v, (AgDtype)x->dtype)
+                     : value->dtype != x->dtype && !value->requires_grad ? tensor_to(value, (AgDtype)x->dtype)
+                                                                          : tensor_retain(value);
+    Tensor *r = filler ? tensor_where(mask, filler, x) : NULL;
+    tensor_release(filler);
+    return result_tensor(s, a, named(r, number ? "MaskedFillBackward" : "MaskedFillBackward1"), out);
+}
+
+/* tril(x, diagonal=0) and triu: x's elements on and below (above) the
+ * k-th diagonal of its last two dimensions, 0 elsewhere: where(mask, x, 0)
+ * under PyTorch's name. */
+static bool triangle(Session *s, CallArgs *a, bool lower, Value *out) {
+    Tensor *x;
+    int64_t k = 0;
+    if (!arg_tensor(s, a, 0, &x) ||
+        (arg_present(a, 1) && !arg_int(s, a, 1, "diagonal", -INT32_MAX, INT32_MAX, &k)))
+        return false;
+    if (x->ndim < 2)
+        return session_fail(s, a->line, a->col, "%sDimension out of range (expected to be in "
+                            "range of [-1, 0], but got -2)", s->python ? "IndexError: " : "");
+    int64_t rows = x->shape[x->ndim - 2], cols = x->shape[x->ndim - 1];
+    Tensor *mask = tensor_zeros(2, (int64_t[]){rows, cols}, false);
+    if (!mask) return session_fail(s, a->line, a->col, "%s", ag_error());
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t j = 0; j < cols; j++)
+            mask->data[i * cols + j] = lower ? j - i <= k : j - i >= k;
+    tensor_set_dtype(mask, AG_BOOL);
+    Tensor *zero = tensor_number(0, (AgDtype)x->dtype);
+    Tensor *r = zero ? tensor_where(mask, x, zero) : NULL;
+    tensor_release(zero);
+    tensor_release(mask);
+    return result_tensor(s, a, named(r, lower ? "TrilBackward" : "TriuBackward"), out);
+}
+
+static BUILTIN(py_tril) { return triangle(s, a, true, out); }
+static BUILTIN(py_triu) { return triangle(s, a, false, out); }
+
 /* torch.bmm(batch1, batch2): matmul of two 3-D tensors with the same
  * batch, with PyTorch's checks and words. */
 static BUILTIN(py_bmm) {
@@ -1580,6 +1654,12 @@ const Builtin python_builtins[] = {
        "under no_grad)", py_is_grad_enabled, 0),
     PY("set_grad_enabled", "set_grad_enabled(mode)", "grad mode on (True) or off (False) from "
        "here on; with torch.set_grad_enabled(mode): for a block", py_set_grad_enabled, 0),
+    PY("masked_fill", "masked_fill(input, mask, value)", "value where the bool mask is true, "
+       "input elsewhere, in input's dtype", py_masked_fill, BI_METHOD),
+    PY("tril", "tril(input, diagonal=0)", "the elements on and below the diagonal-th diagonal "
+       "of the last two dimensions, 0 above", py_tril, BI_METHOD),
+    PY("triu", "triu(input, diagonal=0)", "the elements on and above the diagonal-th diagonal "
+       "of the last two dimensions, 0 below", py_triu, BI_METHOD),
     PY("bmm", "bmm(input, mat2)", "batched matrix product of two 3-D tensors with the same "
        "batch: (b, n, m) @ (b, m, p) is (b, n, p)", py_bmm, BI_METHOD),
     PY("contiguous", "contiguous(input)", "the tensor itself: ag's tensors are all laid out "
