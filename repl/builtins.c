@@ -329,6 +329,14 @@ bool arg_error(Session *s, const CallArgs *a, int i, const char *fmt, ...) {
     return session_fail(s, line, col, "bad argument #%d to '%s': %s", number, a->b->name, msg);
 }
 
+void shape_brackets(const Tensor *t, char *buf, size_t size) {
+    size_t used = (size_t)snprintf(buf, size, "[");
+    for (int i = 0; i < t->ndim && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, i ? ", %lld" : "%lld",
+                                 (long long)t->shape[i]);
+    if (used < size) snprintf(buf + used, size - used, "]");
+}
+
 bool arg_present(const CallArgs *a, int i) {
     return a->arg[i].kind != VAL_NONE && a->arg[i].kind != VAL_VOID;
 }

@@ -177,6 +177,8 @@ bool arg_error(Session *s, const CallArgs *a, int i, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Whether parameter i was given or defaults to something other than None. */
 bool arg_present(const CallArgs *a, int i);
+/* "[1, 3]": t's shape as PyTorch's messages write it. */
+void shape_brackets(const Tensor *t, char *buf, size_t size);
 /* A tensor (borrowed; numbers, booleans and lists are converted in place). */
 bool arg_tensor(Session *s, CallArgs *a, int i, Tensor **t);
 /* A number: a number, a boolean, or a one-element tensor. */

@@ -1512,6 +1512,178 @@ static bool triangle(Session *s, CallArgs *a, bool lower, Value *out) {
 static BUILTIN(py_tril) { return triangle(s, a, true, out); }
 static BUILTIN(py_triu) { return triangle(s, a, false, out); }
 
+/* An int64 tensor 0, 1, ..., n - 1 shaped to stand along dim d of ndim
+ * dimensions (1 elsewhere), for advanced indexing. */
+static Tensor *arange_along(int64_t n, int d, int ndim) {
+    int64_t shape[AG_MAX_DIMS];
+    for (int k = 0; k < ndim; k++) shape[k] = k == d ? n : 1;
+    Tensor *t = tensor_zeros(ndim, shape, false);
+    if (!t) return NULL;
+    for (int64_t i = 0; i < n; i++) t->data[i] = (double)i;
+    tensor_set_dtype(t, AG_INT64);
+    return t;
+}
+
+/* The checks of torch.gather(input, dim, index), PyTorch's words. */
+static bool gather_checks(Session *s, CallArgs *a, const Tensor *x, int dim, const Tensor *index) {
+    const char *rt = s->python ? "RuntimeError: " : "";
+    if (index->dtype != AG_INT64)
+        return session_fail(s, a->line, a->col, "%sgather(): Expected dtype int64 for index", rt);
+    if (index->ndim != x->ndim)
+        return session_fail(s, a->line, a->col, "%sIndex tensor must have the same number of "
+                            "dimensions as input tensor", rt);
+    for (int d = 0; d < x->ndim; d++)
+        if (d != dim && index->shape[d] > x->shape[d]) {
+            char want[AG_SHAPE_STR_MAX + 8], have[AG_SHAPE_STR_MAX + 8];
+            shape_brackets(index, want, sizeof want);
+            shape_brackets(x, have, sizeof have);
+            return session_fail(s, a->line, a->col, "%sSize does not match at dimension %d "
+                                "expected index %s to be smaller than self %s apart from "
+                                "dimension %d", rt, d, want, have, dim);
+        }
+    for (int64_t i = 0; i < index->numel; i++)
+        if (index->data[i] < 0 || index->data[i] >= (double)x->shape[dim])
+            return session_fail(s, a->line, a->col, "%sindex %lld is out of bounds for dimension "
+                                "%d with size %lld", rt, (long long)index->data[i], dim,
+                                (long long)x->shape[dim]);
+    return true;
+}
+
+/* torch.gather(input, dim, index): out[i][j] = input[i][index[i][j]] (dim
+ * 1), index of input's dimensions: x[arange, ..., index, ...] with the
+ * other dimensions' positions broadcast, recorded as that indexing under
+ * PyTorch's name GatherBackward0 (its gradient adds up repeated picks, as
+ * gather's scatter_add does). */
+static BUILTIN(py_gather) {
+    Tensor *x, *index;
+    int dim;
+    if (!arg_tensor(s, a, 0, &x) || !arg_axis(s, a, 1, &dim) || !arg_tensor(s, a, 2, &index))
+        return false;
+    int n = x->ndim;
+    if (n == 0 || dim < -n || dim >= n)
+        return session_fail(s, a->line, a->col, "%sDimension out of range (expected to be in "
+                            "range of [%d, %d], but got %d)", s->python ? "IndexError: " : "",
+                            n ? -n : -1, n ? n - 1 : 0, dim);
+    if (dim < 0) dim += n;
+    if (!gather_checks(s, a, x, dim, index)) return false;
+    AgIndex items[AG_MAX_DIMS];
+    Tensor *held[AG_MAX_DIMS] = {NULL};
+    bool ok = true;
+    for (int d = 0; d < n; d++) {
+        held[d] = d == dim ? tensor_retain(index) : arange_along(index->shape[d], d, n);
+        ok = ok && held[d];
+        items[d] = (AgIndex){.kind = AG_INDEX_TENSOR, .tensor = held[d]};
+    }
+    Tensor *r = ok ? tensor_index(x, items, n) : NULL;
+    for (int d = 0; d < n; d++) tensor_release(held[d]);
+    return result_tensor(s, a, named(r, "GatherBackward"), out);
+}
+
+/* The pieces of x along dim of the given sizes (they sum to its size), as
+ * a tuple, each a slice under PyTorch's name for split's Function. */
+static bool pieces(Session *s, CallArgs *a, Tensor *x, int dim, const int64_t *sizes, int count,
+                   const char *name, Value *out) {
+    ValueList *l = value_list_new(count, true);
+    if (!l) return session_fail(s, a->line, a->col, "MemoryError");
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    AgIndex items[AG_MAX_DIMS];
+    for (int d = 0; d < dim; d++) items[d] = (AgIndex){.kind = AG_INDEX_SLICE, .step = 1};
+    int64_t at = 0;
+    for (int i = 0; i < count; i++) {
+        items[dim] = (AgIndex){.kind = AG_INDEX_SLICE, .start = at, .stop = at + sizes[i],
+                               .step = 1, .has_start = true, .has_stop = true};
+        Tensor *r = named(tensor_index(x, items, dim + 1), name);
+        if (!r) return value_release(out), session_fail(s, a->line, a->col, "%s", ag_error());
+        l->items[i] = value_tensor(r);
+        at += sizes[i];
+    }
+    return true;
+}
+
+/* Pieces of each along a size (the last smaller; one empty piece of an
+ * empty size) through pieces(). */
+static bool equal_pieces(Session *s, CallArgs *a, Tensor *x, int dim, int64_t each,
+                         const char *name, Value *out) {
+    int64_t size = x->shape[dim], count = size == 0 ? 1 : (size + each - 1) / each;
+    if (count > INT32_MAX) return session_fail(s, a->line, a->col, "MemoryError");
+    int64_t *sizes = malloc((size_t)count * sizeof *sizes);
+    if (!sizes) return session_fail(s, a->line, a->col, "MemoryError");
+    for (int64_t i = 0; i < count; i++) sizes[i] = size - i * each < each ? size - i * each : each;
+    bool ok = pieces(s, a, x, dim, sizes, (int)count, name, out);
+    free(sizes);
+    return ok;
+}
+
+/* The dimension argument i of chunk/split (0 when absent), in range. */
+static bool split_dim(Session *s, CallArgs *a, int i, const Tensor *x, int *dim) {
+    *dim = 0;
+    if (arg_present(a, i) && !arg_axis(s, a, i, dim)) return false;
+    int n = x->ndim;
+    if (n == 0 || *dim < -n || *dim >= n)
+        return session_fail(s, a->line, a->col, "%sDimension out of range (expected to be in "
+                            "range of [%d, %d], but got %d)", s->python ? "IndexError: " : "",
+                            n ? -n : -1, n ? n - 1 : 0, *dim);
+    if (*dim < 0) *dim += n;
+    return true;
+}
+
+/* x.chunk(chunks, dim=0): pieces of ceil(size / chunks) (fewer pieces when
+ * they run out), PyTorch's split under SplitBackward0. */
+static BUILTIN(py_chunk) {
+    Tensor *x;
+    int64_t chunks;
+    int dim;
+    if (!arg_tensor(s, a, 0, &x) || !arg_int(s, a, 1, "chunks", INT64_MIN + 1, INT64_MAX, &chunks) ||
+        !split_dim(s, a, 2, x, &dim))
+        return false;
+    if (chunks <= 0)
+        return session_fail(s, a->line, a->col, "%schunk expects `chunks` to be greater than 0, "
+                            "got: %lld", s->python ? "RuntimeError: " : "", (long long)chunks);
+    int64_t size = x->shape[dim], each = size / chunks + (size % chunks != 0);
+    return equal_pieces(s, a, x, dim, each > 0 ? each : 1, "SplitBackward", out);
+}
+
+/* x.split(split_size_or_sections, dim=0): pieces of that size (the last
+ * smaller), or of the sizes listed (SplitWithSizesBackward0). */
+static BUILTIN(py_split) {
+    Tensor *x;
+    int dim;
+    if (!arg_tensor(s, a, 0, &x) || !split_dim(s, a, 2, x, &dim)) return false;
+    const char *rt = s->python ? "RuntimeError: " : "";
+    int64_t size = x->shape[dim], sizes[MAX_ARGS];
+    int count = 0;
+    const Value *v = &a->arg[1];
+    if (v->kind == VAL_LIST) {
+        int64_t sum = 0;
+        for (int i = 0; i < v->as.list->count; i++) {
+            const Value *it = &v->as.list->items[i];
+            if (it->kind != VAL_INT || count == MAX_ARGS || it->as.integer < 0)
+                return session_fail(s, a->line, a->col, "%ssplit_with_sizes expects a list of "
+                                    "at most %d non-negative ints", rt, MAX_ARGS);
+            sizes[count++] = it->as.integer;
+            sum += it->as.integer;
+        }
+        if (sum != size) {
+            StrBuf text;
+            strbuf_init(&text);
+            value_format(&text, v, &s->print, true);
+            bool failed = session_fail(s, a->line, a->col, "%ssplit_with_sizes expects "
+                                       "split_sizes to sum exactly to %lld (input tensor's size "
+                                       "at dimension %d), but got split_sizes=%s", rt,
+                                       (long long)size, dim, text.data);
+            strbuf_free(&text);
+            return failed;
+        }
+        return pieces(s, a, x, dim, sizes, count, "SplitWithSizesBackward", out);
+    }
+    int64_t each;
+    if (!arg_int(s, a, 1, "split_size", 0, INT64_MAX, &each)) return false;
+    if (each == 0 && size != 0)
+        return session_fail(s, a->line, a->col, "%ssplit_size can only be 0 if dimension size is "
+                            "0, but got dimension size of %lld", rt, (long long)size);
+    return equal_pieces(s, a, x, dim, each > 0 ? each : 1, "SplitBackward", out);
+}
+
 /* torch.bmm(batch1, batch2): matmul of two 3-D tensors with the same
  * batch, with PyTorch's checks and words. */
 static BUILTIN(py_bmm) {
@@ -1660,6 +1832,12 @@ const Builtin python_builtins[] = {
        "of the last two dimensions, 0 above", py_tril, BI_METHOD),
     PY("triu", "triu(input, diagonal=0)", "the elements on and above the diagonal-th diagonal "
        "of the last two dimensions, 0 below", py_triu, BI_METHOD),
+    PY("gather", "gather(input, dim, index)", "input's elements at index along dim: "
+       "out[i][j] = input[i][index[i][j]] for dim 1", py_gather, BI_METHOD),
+    PY("chunk", "chunk(input, chunks, dim=0)", "a tuple of chunks pieces along dim (fewer when "
+       "the size runs out)", py_chunk, BI_METHOD),
+    PY("split", "split(tensor, split_size_or_sections, dim=0)", "a tuple of pieces along dim: "
+       "of that size (the last smaller), or of the sizes listed", py_split, BI_METHOD),
     PY("bmm", "bmm(input, mat2)", "batched matrix product of two 3-D tensors with the same "
        "batch: (b, n, m) @ (b, m, p) is (b, n, p)", py_bmm, BI_METHOD),
     PY("contiguous", "contiguous(input)", "the tensor itself: ag's tensors are all laid out "

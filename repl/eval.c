@@ -2971,15 +2971,6 @@ static bool index_store_allowed(Session *s, const Node *target, const Value *old
     return true;
 }
 
-/* "[1, 3]": a shape as PyTorch's messages write it. */
-static void bracket_dims(const Tensor *t, char *buf, size_t size) {
-    size_t used = (size_t)snprintf(buf, size, "[");
-    for (int i = 0; i < t->ndim && used < size; i++)
-        used += (size_t)snprintf(buf + used, size - used, i ? ", %lld" : "%lld",
-                                 (long long)t->shape[i]);
-    if (used < size) snprintf(buf + used, size - used, "]");
-}
-
 /* x[i] op= v in a .py file computes x[i].__iop__(v) in place, so the
  * result may not grow x[i]'s shape (x[m] -= v of a (k,) x[m] and a (1, k)
  * v is PyTorch's error; x[i] = v would strip v's leading 1s). */
@@ -2990,8 +2981,8 @@ static bool index_op_shape(Session *s, const Node *target, const Value *cur, con
     for (int i = 0; same && i < c->ndim; i++) same = c->shape[i] == v->shape[i];
     if (same) return true;
     char sc[AG_SHAPE_STR_MAX + 8], sv[AG_SHAPE_STR_MAX + 8];
-    bracket_dims(c, sc, sizeof sc);
-    bracket_dims(v, sv, sizeof sv);
+    shape_brackets(c, sc, sizeof sc);
+    shape_brackets(v, sv, sizeof sv);
     return session_fail(s, target->line, target->col, "RuntimeError: output with shape %s "
                         "doesn't match the broadcast shape %s", sc, sv);
 }
