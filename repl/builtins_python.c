@@ -1711,6 +1711,27 @@ static BUILTIN(py_contiguous) {
     return true;
 }
 
+/* x.size(dim=None): x.shape, or its size along dim (an int). */
+static BUILTIN(py_size) {
+    Tensor *x;
+    if (!arg_tensor(s, a, 0, &x)) return false;
+    if (!arg_present(a, 1)) {
+        return value_shape(x->ndim, x->shape, out) ||
+               session_fail(s, a->line, a->col, "MemoryError");
+    }
+    int dim, n = x->ndim;
+    if (!arg_axis(s, a, 1, &dim)) return false;
+    if (dim < -(n ? n : 1) || dim >= (n ? n : 1))
+        return session_fail(s, a->line, a->col, "%sDimension out of range (expected to be in "
+                            "range of [%d, %d], but got %d)", s->python ? "IndexError: " : "",
+                            n ? -n : -1, n ? n - 1 : 0, dim);
+    if (n == 0) /* PyTorch: a 0-d tensor has no dimension to size */
+        return session_fail(s, a->line, a->col, "%sdimension specified as %d but tensor has no "
+                            "dimensions", s->python ? "IndexError: " : "", dim);
+    *out = int_value(x->shape[dim < 0 ? dim + n : dim]);
+    return true;
+}
+
 /* x.dim(): the number of dimensions (x.ndim). */
 static BUILTIN(py_dim) {
     Tensor *x;
@@ -1822,6 +1843,7 @@ const Builtin python_builtins[] = {
     PY("hasattr", "hasattr(object, name)", "whether object.name exists", py_hasattr, 0),
     PY("setattr", "setattr(object, name, value)", "object.name = value", py_setattr, BI_VOID),
     PY("dim", "dim(input)", "the number of dimensions (x.ndim)", py_dim, BI_METHOD),
+    PY("size", "size(input, dim=None)", "x.shape, or the size along dim", py_size, BI_METHOD),
     PY("is_grad_enabled", "is_grad_enabled()", "whether operations are recorded now (False "
        "under no_grad)", py_is_grad_enabled, 0),
     PY("set_grad_enabled", "set_grad_enabled(mode)", "grad mode on (True) or off (False) from "

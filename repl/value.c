@@ -405,6 +405,18 @@ bool value_equal(const Value *a, const Value *b) {
                    (b->kind == VAL_INT ? b->as.integer : (int64_t)b->as.truth);
         return value_scalar(a) == value_scalar(b);
     }
+    if ((a->kind == VAL_SHAPE) != (b->kind == VAL_SHAPE)) { /* torch.Size is a tuple of ints */
+        const Value *shape = a->kind == VAL_SHAPE ? a : b, *other = shape == a ? b : a;
+        if (other->kind != VAL_LIST || !other->as.list->tuple ||
+            other->as.list->count != shape->as.shape->ndim)
+            return false;
+        for (int i = 0; i < other->as.list->count; i++) {
+            const Value *item = &other->as.list->items[i];
+            if (!value_is_scalar(item) || value_scalar(item) != (double)shape->as.shape->dims[i])
+                return false;
+        }
+        return true;
+    }
     if (a->kind != b->kind) return false;
     switch (a->kind) {
     case VAL_NONE: return true;
