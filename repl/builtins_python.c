@@ -1684,6 +1684,137 @@ static BUILTIN(py_split) {
     return equal_pieces(s, a, x, dim, each > 0 ? each : 1, "SplitBackward", out);
 }
 
+/* x.repeat(*sizes): x tiled sizes[d] times along each dimension (x's shape
+ * padded with leading 1s to as many): x viewed as (1, s0, 1, s1, ...),
+ * expanded to (r0, s0, r1, s1, ...) and reshaped to (r0 * s0, ...), the
+ * last under PyTorch's name, RepeatBackward0. */
+static BUILTIN(py_repeat) {
+    Tensor *x;
+    int n;
+    int64_t reps[AG_MAX_DIMS];
+    if (!arg_tensor(s, a, 0, &x) || !arg_dims(s, a, false, &n, reps)) return false;
+    if (n < x->ndim)
+        return session_fail(s, a->line, a->col, "%sNumber of dimensions of repeat dims can not "
+                            "be smaller than number of dimensions of tensor",
+                            s->python ? "RuntimeError: " : "");
+    if (2 * n > AG_MAX_DIMS)
+        return session_fail(s, a->line, a->col, "ag repeats tensors of at most %d dimensions",
+                            AG_MAX_DIMS / 2);
+    int64_t pair[AG_MAX_DIMS], wide[AG_MAX_DIMS], shape[AG_MAX_DIMS];
+    for (int d = 0; d < n; d++) {
+        int64_t size = d < n - x->ndim ? 1 : x->shape[d - (n - x->ndim)];
+        pair[2 * d] = 1, pair[2 * d + 1] = size;
+        wide[2 * d] = reps[d], wide[2 * d + 1] = size;
+        shape[d] = reps[d] * size;
+    }
+    Tensor *v = tensor_reshape(x, 2 * n, pair);
+    Tensor *e = v ? tensor_expand(v, 2 * n, wide) : NULL;
+    Tensor *r = e ? tensor_reshape(e, n, shape) : NULL;
+    tensor_release(v);
+    tensor_release(e);
+    return result_tensor(s, a, named(r, "RepeatBackward"), out);
+}
+
+/* torch.flip(x, dims): x reversed along each of dims, as indexing with
+ * reversed positions under PyTorch's name, FlipBackward0. */
+static BUILTIN(py_flip) {
+    Tensor *x;
+    int count;
+    int64_t dims[AG_MAX_DIMS];
+    if (!arg_tensor(s, a, 0, &x) || !arg_axis_list(s, a, &count, dims)) return false;
+    int n = x->ndim;
+    AgIndex items[AG_MAX_DIMS];
+    Tensor *held[AG_MAX_DIMS] = {NULL};
+    for (int d = 0; d < n; d++) items[d] = (AgIndex){.kind = AG_INDEX_SLICE, .step = 1};
+    bool ok = true;
+    for (int i = 0; ok && i < count; i++) {
+        int64_t d = dims[i];
+        if (d < -n || d >= n || n == 0)
+            ok = session_fail(s, a->line, a->col, "%sDimension out of range (expected to be in "
+                              "range of [%d, %d], but got %lld)", s->python ? "IndexError: " : "",
+                              n ? -n : -1, n ? n - 1 : 0, (long long)d);
+        else if (held[d < 0 ? d + n : d])
+            ok = session_fail(s, a->line, a->col, "%sdim %lld appears multiple times in the list "
+                              "of dims", s->python ? "RuntimeError: " : "", (long long)d);
+        else {
+            int k = (int)(d < 0 ? d + n : d);
+            held[k] = arange_along(x->shape[k], 0, 1);
+            ok = held[k] || session_fail(s, a->line, a->col, "%s", ag_error());
+            for (int64_t j = 0; ok && j < x->shape[k]; j++)
+                held[k]->data[j] = (double)(x->shape[k] - 1 - j);
+            items[k] = (AgIndex){.kind = AG_INDEX_TENSOR, .tensor = held[k]};
+        }
+    }
+    /* one reversed axis at a time: several index tensors would pair up */
+    Tensor *r = ok ? tensor_retain(x) : NULL;
+    for (int d = 0; r && d < n; d++) {
+        if (!held[d]) continue;
+        AgIndex one[AG_MAX_DIMS];
+        for (int k = 0; k <= d; k++) one[k] = k == d ? items[d] : (AgIndex){.kind = AG_INDEX_SLICE, .step = 1};
+        Tensor *next = tensor_index(r, one, d + 1);
+        tensor_release(r);
+        r = next;
+    }
+    for (int d = 0; d < n; d++) tensor_release(held[d]);
+    if (!ok) return false;
+    if (r && r == x) { /* no dims: x itself, as a new tensor */
+        tensor_release(r);
+        r = tensor_copy(x);
+    }
+    return result_tensor(s, a, named(r, "FlipBackward"), out);
+}
+
+/* torch.meshgrid(*tensors, indexing='ij'): each 1-D tensor viewed along
+ * its own axis and expanded to the grid (ExpandBackward0, as PyTorch's);
+ * indexing='xy' swaps the first two axes of the grid. */
+static BUILTIN(py_meshgrid) {
+    const Value *items = a->rest;
+    int n = a->num_rest;
+    if (n == 1 && a->rest[0].kind == VAL_LIST) { /* meshgrid([a, b]) */
+        n = a->rest[0].as.list->count;
+        items = a->rest[0].as.list->items;
+    }
+    const char *how = "ij";
+    size_t how_len = 2;
+    int at = arg_index(a, "indexing");
+    if (at >= 0 && arg_present(a, at) && !arg_string(s, a, at, &how, &how_len)) return false;
+    bool xy = how_len == 2 && memcmp(how, "xy", 2) == 0;
+    if (!xy && !(how_len == 2 && memcmp(how, "ij", 2) == 0))
+        return session_fail(s, a->line, a->col, "%storch.meshgrid: indexing must be one of "
+                            "\"xy\" or \"ij\", but received: %.*s",
+                            s->python ? "ValueError: " : "", (int)how_len, how);
+    if (n < 1 || n > AG_MAX_DIMS)
+        return session_fail(s, a->line, a->col, "meshgrid takes 1 to %d tensors", AG_MAX_DIMS);
+    int64_t grid[AG_MAX_DIMS];
+    for (int i = 0; i < n; i++) {
+        if (items[i].kind != VAL_TENSOR || items[i].as.tensor->ndim > 1) {
+            char shape[AG_SHAPE_STR_MAX + 8] = "not a tensor";
+            if (items[i].kind == VAL_TENSOR) shape_brackets(items[i].as.tensor, shape, sizeof shape);
+            return session_fail(s, a->line, a->col, "%storch.meshgrid: Expected 0D or 1D tensor "
+                                "in the tensor list but got: a tensor of shape %s",
+                                s->python ? "RuntimeError: " : "", shape);
+        }
+        grid[i] = items[i].as.tensor->numel;
+    }
+    int axis[AG_MAX_DIMS];
+    for (int i = 0; i < n; i++) axis[i] = xy && n >= 2 && i < 2 ? 1 - i : i;
+    int64_t shape[AG_MAX_DIMS];
+    for (int i = 0; i < n; i++) shape[axis[i]] = grid[i];
+    ValueList *l = value_list_new(n, true);
+    if (!l) return session_fail(s, a->line, a->col, "MemoryError");
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    for (int i = 0; i < n; i++) {
+        int64_t view[AG_MAX_DIMS];
+        for (int k = 0; k < n; k++) view[k] = k == axis[i] ? grid[i] : 1;
+        Tensor *v = tensor_reshape(items[i].as.tensor, n, view);
+        Tensor *e = v ? tensor_expand(v, n, shape) : NULL;
+        tensor_release(v);
+        if (!e) return value_release(out), session_fail(s, a->line, a->col, "%s", ag_error());
+        l->items[i] = value_tensor(e);
+    }
+    return true;
+}
+
 /* torch.bmm(batch1, batch2): matmul of two 3-D tensors with the same
  * batch, with PyTorch's checks and words. */
 static BUILTIN(py_bmm) {
@@ -1860,6 +1991,12 @@ const Builtin python_builtins[] = {
        "the size runs out)", py_chunk, BI_METHOD),
     PY("split", "split(tensor, split_size_or_sections, dim=0)", "a tuple of pieces along dim: "
        "of that size (the last smaller), or of the sizes listed", py_split, BI_METHOD),
+    PY("repeat", "repeat(input, *sizes)", "the tensor tiled sizes[d] times along each "
+       "dimension", py_repeat, BI_METHOD),
+    PY("flip", "flip(input, *dims)", "the tensor reversed along each of dims", py_flip,
+       BI_METHOD),
+    PY("meshgrid", "meshgrid(*tensors, indexing='ij')", "the grids of 1-D tensors: each "
+       "expanded along its own axis ('xy': the first two axes swapped)", py_meshgrid, 0),
     PY("bmm", "bmm(input, mat2)", "batched matrix product of two 3-D tensors with the same "
        "batch: (b, n, m) @ (b, m, p) is (b, n, p)", py_bmm, BI_METHOD),
     PY("contiguous", "contiguous(input)", "the tensor itself: ag's tensors are all laid out "

@@ -1,0 +1,22 @@
+# torch.meshgrid (ij and xy: expanded views, ExpandBackward0), x.repeat
+# (RepeatBackward0) and torch.flip (FlipBackward0): values and gradients
+import torch
+a = torch.arange(2.).requires_grad_()
+b = torch.arange(3.).requires_grad_()
+X, Y = torch.meshgrid(a, b, indexing='ij')
+print(X, Y)
+(X * Y).sum().backward()
+print(a.grad, b.grad)
+X, Y = torch.meshgrid([a, b], indexing='xy')
+print(X, Y)
+xs, ys = torch.meshgrid(torch.linspace(-1, 1, 3), torch.linspace(0, 1, 2), indexing='ij')
+print(torch.stack([xs.flatten(), ys.flatten()], 1))
+x = torch.arange(6.).view(2, 3).requires_grad_()
+r = x.repeat(2, 1)
+print(r, x.repeat(1, 2, 1).shape, torch.ones(3).repeat(2), x.repeat((1, 2)))
+(r * torch.arange(12.).view(4, 3)).sum().backward()
+print(x.grad)
+f = torch.flip(x, [0])
+print(f, x.flip(1), x.flip(0, 1), torch.flip(x, (-1,)))
+(f * torch.tensor([[1., 2., 3.], [4., 5., 6.]])).sum().backward()
+print(x.grad)
