@@ -1524,6 +1524,24 @@ static Tensor *arange_along(int64_t n, int d, int ndim) {
     return t;
 }
 
+/* x's elements at index along dim (index of x's dimensions, its values in
+ * range): gather without its checks, as indexing with the other
+ * dimensions' positions broadcast; NULL with the engine's error. */
+static Tensor *take_along(Tensor *x, int dim, Tensor *index) {
+    int n = x->ndim;
+    AgIndex items[AG_MAX_DIMS] = {{0}};
+    Tensor *held[AG_MAX_DIMS] = {NULL};
+    bool ok = true;
+    for (int d = 0; d < n; d++) {
+        held[d] = d == dim ? tensor_retain(index) : arange_along(index->shape[d], d, n);
+        ok = ok && held[d];
+        items[d] = (AgIndex){.kind = AG_INDEX_TENSOR, .tensor = held[d]};
+    }
+    Tensor *r = ok ? tensor_index(x, items, n) : NULL;
+    for (int d = 0; d < n; d++) tensor_release(held[d]);
+    return r;
+}
+
 /* The checks of torch.gather(input, dim, index), PyTorch's words. */
 static bool gather_checks(Session *s, CallArgs *a, const Tensor *x, int dim, const Tensor *index) {
     const char *rt = s->python ? "RuntimeError: " : "";
@@ -1566,17 +1584,125 @@ static BUILTIN(py_gather) {
                             n ? -n : -1, n ? n - 1 : 0, dim);
     if (dim < 0) dim += n;
     if (!gather_checks(s, a, x, dim, index)) return false;
-    AgIndex items[AG_MAX_DIMS];
-    Tensor *held[AG_MAX_DIMS] = {NULL};
-    bool ok = true;
-    for (int d = 0; d < n; d++) {
-        held[d] = d == dim ? tensor_retain(index) : arange_along(index->shape[d], d, n);
-        ok = ok && held[d];
-        items[d] = (AgIndex){.kind = AG_INDEX_TENSOR, .tensor = held[d]};
+    return result_tensor(s, a, named(take_along(x, dim, index), "GatherBackward"), out);
+}
+
+/* The order sort and topk put a lane in: by value, nan last (first when
+ * descending), ties in the order they stand (a stable sort). */
+typedef struct {
+    const double *lane;
+    int64_t stride;
+    bool descending;
+} LaneOrder;
+static _Thread_local LaneOrder lane_order_now;
+
+static int compare_in_lane(const void *pa, const void *pb) {
+    const LaneOrder *o = &lane_order_now;
+    int64_t i = *(const int64_t *)pa, j = *(const int64_t *)pb;
+    double x = o->lane[i * o->stride], y = o->lane[j * o->stride];
+    bool nx = isnan(x), ny = isnan(y);
+    int c = nx || ny ? (nx == ny ? 0 : nx ? 1 : -1) : (x < y ? -1 : x > y ? 1 : 0);
+    if (o->descending) c = -c;
+    return c ? c : (i > j) - (i < j);
+}
+
+/* The first k positions of each lane of x along dim in that order, an
+ * int64 tensor of x's shape with k along dim; NULL with a message. */
+static Tensor *lane_positions(Tensor *x, int dim, bool descending, int64_t k) {
+    int64_t size = x->shape[dim], inner = 1, outer = 1;
+    for (int d = dim + 1; d < x->ndim; d++) inner *= x->shape[d];
+    for (int d = 0; d < dim; d++) outer *= x->shape[d];
+    int64_t shape[AG_MAX_DIMS];
+    for (int d = 0; d < x->ndim; d++) shape[d] = d == dim ? k : x->shape[d];
+    Tensor *r = tensor_zeros(x->ndim, shape, false);
+    int64_t *order = r ? malloc((size_t)(size ? size : 1) * sizeof *order) : NULL;
+    if (!order) return tensor_release(r), NULL;
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t i = 0; i < inner; i++) {
+            for (int64_t j = 0; j < size; j++) order[j] = j;
+            lane_order_now = (LaneOrder){x->data + o * size * inner + i, inner, descending};
+            qsort(order, (size_t)size, sizeof *order, compare_in_lane);
+            for (int64_t j = 0; j < k; j++) r->data[(o * k + j) * inner + i] = (double)order[j];
+        }
+    free(order);
+    tensor_set_dtype(r, AG_INT64);
+    return r;
+}
+
+/* values and indices as PyTorch's named tuple (torch.return_types.NAME). */
+static bool values_indices(Session *s, CallArgs *a, const char *type_name, Tensor *values,
+                           Tensor *indices, Value *out) {
+    ValueList *l = values && indices ? value_list_new(2, true) : NULL;
+    if (!l) {
+        tensor_release(values), tensor_release(indices);
+        return session_fail(s, a->line, a->col, "%s", values && indices ? "MemoryError" : ag_error());
     }
-    Tensor *r = ok ? tensor_index(x, items, n) : NULL;
-    for (int d = 0; d < n; d++) tensor_release(held[d]);
-    return result_tensor(s, a, named(r, "GatherBackward"), out);
+    static const char *const fields[] = {"values", "indices"};
+    l->type_name = type_name;
+    l->fields = fields;
+    l->items[0] = value_tensor(values);
+    l->items[1] = value_tensor(indices);
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    return true;
+}
+
+/* The dim argument i of sort, argsort or topk (-1 when absent), in range. */
+static bool lane_dim(Session *s, CallArgs *a, int i, const Tensor *x, int *dim) {
+    *dim = -1;
+    if (arg_present(a, i) && !arg_axis(s, a, i, dim)) return false;
+    int n = x->ndim ? x->ndim : 1;
+    if (*dim < -n || *dim >= n)
+        return session_fail(s, a->line, a->col, "%sDimension out of range (expected to be in "
+                            "range of [%d, %d], but got %d)", s->python ? "IndexError: " : "",
+                            -n, n - 1, *dim);
+    if (*dim < 0) *dim += n;
+    if (x->ndim == 0) return session_fail(s, a->line, a->col, "ag sorts tensors of at least one "
+                                          "dimension");
+    return true;
+}
+
+/* torch.sort(input, dim=-1, descending=False): (values, indices), nan
+ * last, ties in their order (a stable sort; PyTorch's unstable one agrees
+ * on short lanes); values under SortBackward0. */
+static BUILTIN(py_sort) {
+    Tensor *x;
+    int dim;
+    bool descending = false;
+    if (!arg_tensor(s, a, 0, &x) || !lane_dim(s, a, 1, x, &dim) || !arg_bool(s, a, 2, &descending))
+        return false;
+    Tensor *idx = lane_positions(x, dim, descending, x->shape[dim]);
+    Tensor *values = idx ? named(take_along(x, dim, idx), "SortBackward") : NULL;
+    return values_indices(s, a, "torch.return_types.sort", values, idx, out);
+}
+
+/* torch.argsort(input, dim=-1, descending=False): sort's indices. */
+static BUILTIN(py_argsort) {
+    Tensor *x;
+    int dim;
+    bool descending = false;
+    if (!arg_tensor(s, a, 0, &x) || !lane_dim(s, a, 1, x, &dim) || !arg_bool(s, a, 2, &descending))
+        return false;
+    return result_tensor(s, a, lane_positions(x, dim, descending, x->shape[dim]), out);
+}
+
+/* torch.topk(input, k, dim=-1, largest=True, sorted=True): the k largest
+ * (smallest) of each lane, in order, with their indices; values under
+ * TopkBackward0. Tied values come in the order they stand, where
+ * PyTorch's partial sort may order them otherwise. */
+static BUILTIN(py_topk) {
+    Tensor *x;
+    int64_t k;
+    int dim;
+    bool largest = true;
+    if (!arg_tensor(s, a, 0, &x) || !arg_int(s, a, 1, "k", INT64_MIN + 1, INT64_MAX, &k) ||
+        !lane_dim(s, a, 2, x, &dim) || !arg_bool(s, a, 3, &largest))
+        return false;
+    if (k < 0 || k > x->shape[dim])
+        return session_fail(s, a->line, a->col, "%sselected index k out of range",
+                            s->python ? "RuntimeError: " : "");
+    Tensor *idx = lane_positions(x, dim, largest, k);
+    Tensor *values = idx ? named(take_along(x, dim, idx), "TopkBackward") : NULL;
+    return values_indices(s, a, "torch.return_types.topk", values, idx, out);
 }
 
 /* The pieces of x along dim of the given sizes (they sum to its size), as
@@ -1997,6 +2123,12 @@ const Builtin python_builtins[] = {
        BI_METHOD),
     PY("meshgrid", "meshgrid(*tensors, indexing='ij')", "the grids of 1-D tensors: each "
        "expanded along its own axis ('xy': the first two axes swapped)", py_meshgrid, 0),
+    PY("sort", "sort(input, dim=-1, descending=False)", "(values, indices) of each lane along "
+       "dim in order, nan last", py_sort, BI_METHOD),
+    PY("argsort", "argsort(input, dim=-1, descending=False)", "the indices that sort each lane "
+       "along dim", py_argsort, BI_METHOD),
+    PY("topk", "topk(input, k, dim=-1, largest=True, sorted=True)", "(values, indices) of the k "
+       "largest (smallest) of each lane along dim, in order", py_topk, BI_METHOD),
     PY("bmm", "bmm(input, mat2)", "batched matrix product of two 3-D tensors with the same "
        "batch: (b, n, m) @ (b, m, p) is (b, n, p)", py_bmm, BI_METHOD),
     PY("contiguous", "contiguous(input)", "the tensor itself: ag's tensors are all laid out "
