@@ -1941,6 +1941,80 @@ static BUILTIN(py_meshgrid) {
     return true;
 }
 
+/* torch.diag(x, diagonal=0): of a vector, the square matrix with it on the
+ * diagonal-th diagonal (where(on the diagonal, x, 0)); of a matrix, that
+ * diagonal (indexing); both under PyTorch's name, DiagBackward0. */
+static BUILTIN(py_diag) {
+    Tensor *x;
+    int64_t k = 0;
+    if (!arg_tensor(s, a, 0, &x) ||
+        (arg_present(a, 1) && !arg_int(s, a, 1, "diagonal", -INT32_MAX, INT32_MAX, &k)))
+        return false;
+    if (x->ndim != 1 && x->ndim != 2)
+        return session_fail(s, a->line, a->col, "%smatrix or a vector expected",
+                            s->python ? "RuntimeError: " : "");
+    Tensor *r = NULL;
+    if (x->ndim == 1) { /* (i, i + k) holds x[min(i, i + k)] */
+        int64_t n = x->shape[0] + (k < 0 ? -k : k);
+        Tensor *mask = tensor_zeros(2, (int64_t[]){n, n}, false);
+        Tensor *pos = mask ? tensor_zeros(2, (int64_t[]){n, n}, false) : NULL;
+        for (int64_t i = 0; pos && i < n; i++)
+            for (int64_t j = 0; j < n; j++) {
+                bool on = j - i == k;
+                mask->data[i * n + j] = on;
+                pos->data[i * n + j] = on ? (double)(k >= 0 ? i : j) : 0;
+            }
+        if (pos) tensor_set_dtype(mask, AG_BOOL), tensor_set_dtype(pos, AG_INT64);
+        AgIndex item = {.kind = AG_INDEX_TENSOR, .tensor = pos};
+        Tensor *spread = pos ? tensor_index(x, &item, 1) : NULL;
+        Tensor *zero = spread ? tensor_number(0, (AgDtype)x->dtype) : NULL;
+        r = zero ? tensor_where(mask, spread, zero) : NULL;
+        tensor_release(zero), tensor_release(spread), tensor_release(pos), tensor_release(mask);
+    } else {
+        int64_t rows = x->shape[0], cols = x->shape[1];
+        int64_t first_row = k < 0 ? -k : 0, first_col = k > 0 ? k : 0;
+        int64_t len = rows - first_row < cols - first_col ? rows - first_row : cols - first_col;
+        if (len < 0) len = 0;
+        Tensor *ri = arange_along(len, 0, 1), *ci = ri ? arange_along(len, 0, 1) : NULL;
+        for (int64_t i = 0; ci && i < len; i++)
+            ri->data[i] = (double)(first_row + i), ci->data[i] = (double)(first_col + i);
+        AgIndex items[2] = {{.kind = AG_INDEX_TENSOR, .tensor = ri},
+                            {.kind = AG_INDEX_TENSOR, .tensor = ci}};
+        r = ci ? tensor_index(x, items, 2) : NULL;
+        tensor_release(ri), tensor_release(ci);
+    }
+    return result_tensor(s, a, named(r, "DiagBackward"), out);
+}
+
+/* x.new_zeros(*size), new_ones, new_full(size, value): a new tensor of x's
+ * dtype (or dtype=), requires_grad= as given. */
+static bool new_filled(Session *s, CallArgs *a, bool full, double value, Value *out) {
+    Tensor *x;
+    int n;
+    int64_t shape[AG_MAX_DIMS];
+    AgDtype dtype;
+    bool grad = false;
+    if (!arg_tensor(s, a, 0, &x) || !arg_dims(s, a, false, &n, shape)) return false;
+    dtype = (AgDtype)x->dtype;
+    int at = arg_index(a, "dtype"), rg = arg_index(a, "requires_grad"), fv = arg_index(a, "fill_value");
+    if (at >= 0 && arg_present(a, at) && a->arg[at].kind != VAL_NONE && !arg_dtype(s, a, at, &dtype))
+        return false;
+    if (rg >= 0 && arg_present(a, rg) && !arg_bool(s, a, rg, &grad)) return false;
+    if (full && fv >= 0 && !arg_number(s, a, fv, &value)) return false;
+    Tensor *t = tensor_zeros(n, shape, false);
+    for (int64_t i = 0; t && i < t->numel; i++) t->data[i] = value;
+    if (t && tensor_set_dtype(t, dtype) != 0) tensor_release(t), t = NULL;
+    if (t && grad && tensor_set_requires_grad(t, true) != 0) {
+        tensor_release(t);
+        return session_fail(s, a->line, a->col, "%sOnly Tensors of floating point dtype can "
+                            "require gradients", s->python ? "RuntimeError: " : "");
+    }
+    return result_tensor(s, a, t, out);
+}
+
+static BUILTIN(py_new_zeros) { return new_filled(s, a, false, 0.0, out); }
+static BUILTIN(py_new_ones) { return new_filled(s, a, false, 1.0, out); }
+
 /* torch.bmm(batch1, batch2): matmul of two 3-D tensors with the same
  * batch, with PyTorch's checks and words. */
 static BUILTIN(py_bmm) {
@@ -2129,6 +2203,12 @@ const Builtin python_builtins[] = {
        "along dim", py_argsort, BI_METHOD),
     PY("topk", "topk(input, k, dim=-1, largest=True, sorted=True)", "(values, indices) of the k "
        "largest (smallest) of each lane along dim, in order", py_topk, BI_METHOD),
+    PY("diag", "diag(input, diagonal=0)", "a vector on the diagonal-th diagonal of a square "
+       "matrix, or that diagonal of a matrix", py_diag, BI_METHOD),
+    PY("new_zeros", "new_zeros(input, *size, dtype=None, requires_grad=False)", "zeros of "
+       "input's dtype (x.new_zeros(2, 3))", py_new_zeros, BI_METHOD),
+    PY("new_ones", "new_ones(input, *size, dtype=None, requires_grad=False)", "ones of input's "
+       "dtype", py_new_ones, BI_METHOD),
     PY("bmm", "bmm(input, mat2)", "batched matrix product of two 3-D tensors with the same "
        "batch: (b, n, m) @ (b, m, p) is (b, n, p)", py_bmm, BI_METHOD),
     PY("contiguous", "contiguous(input)", "the tensor itself: ag's tensors are all laid out "

@@ -1,0 +1,15 @@
+# torch.diag (vector to matrix and back, any diagonal: DiagBackward0) and
+# x.new_zeros / x.new_ones (x's dtype unless dtype= says)
+import torch
+v = torch.tensor([1., 2.], requires_grad=True)
+d = torch.diag(v)
+print(d, torch.diag(v, 1), torch.diag(v, -1))
+m = torch.arange(9.).view(3, 3).requires_grad_()
+print(torch.diag(m), m.diag(-1), torch.diag(torch.arange(6.).view(2, 3), 1))
+(d * torch.tensor([[1., 2.], [3., 4.]])).sum().backward()
+print(v.grad)
+torch.diag(m, 1).sum().backward()
+print(m.grad)
+x = torch.ones(2, dtype=torch.float32)
+print(x.new_zeros(2, 3), x.new_ones((2,)), x.new_zeros(3).dtype, x.new_ones(2, dtype=torch.int64))
+print(torch.ones(2).new_zeros(1, requires_grad=True))
