@@ -642,13 +642,16 @@ static void build_builtins(void) {
     add_rows(python_builtins, num_python_builtins);
 }
 
-enum { BI_MODULE = BI_MODULE_MATH | BI_MODULE_RANDOM | BI_MODULE_TIME | BI_MODULE_AUTOGRAD };
+enum { BI_MODULE = BI_MODULE_MATH | BI_MODULE_RANDOM | BI_MODULE_TIME | BI_MODULE_AUTOGRAD |
+                   BI_MODULE_DEVICE };
 
 const Builtin *builtin_in_module(const char *module, const char *name, size_t length) {
     unsigned flag = strcmp(module, "math") == 0 ? BI_MODULE_MATH
                     : strcmp(module, "random") == 0 ? BI_MODULE_RANDOM
                     : strcmp(module, "time") == 0   ? BI_MODULE_TIME
-                    : strcmp(module, "torch.autograd") == 0 ? BI_MODULE_AUTOGRAD : 0;
+                    : strcmp(module, "torch.autograd") == 0 ? BI_MODULE_AUTOGRAD
+                    : strcmp(module, "torch.cuda") == 0 || strcmp(module, "torch.backends.mps") == 0
+                        ? BI_MODULE_DEVICE : 0;
     int n;
     const Builtin *b = all_builtins(&n);
     for (int i = 0; flag && i < n; i++)

@@ -74,6 +74,8 @@ enum {
     BI_MODULE_TIME = 1 << 11,   /* a function of Python's time module (time.perf_counter) */
     BI_MODULE_AUTOGRAD = 1 << 12, /* torch.autograd's own function where ag has another of
                                      the name (torch.autograd.grad, not ag's grad(f, x)) */
+    BI_MODULE_DEVICE = 1 << 13, /* torch.cuda's and torch.backends.mps's: ag computes on the
+                                   CPU, so none is available (is_available() is False) */
 };
 
 struct Builtin {

@@ -290,6 +290,27 @@ static BUILTIN(py_time_sleep) {
     return true;
 }
 
+/* torch.cuda and torch.backends.mps: ag computes on the CPU, so no such
+ * device is there; seeding one does nothing (the CPU's stream is
+ * torch.manual_seed's). */
+static BUILTIN(py_device_available) {
+    (void)s, (void)a;
+    *out = value_bool(false);
+    return true;
+}
+
+static BUILTIN(py_device_count) {
+    (void)s, (void)a;
+    *out = value_integer(0);
+    return true;
+}
+
+static BUILTIN(py_device_seed) {
+    (void)s, (void)a;
+    *out = value_none();
+    return true;
+}
+
 #define MATH1(name, help) {name, name "(x)", help, NULL, py_math, BI_MODULE_MATH, VAL_VOID, NULL}
 #define MATH2(name, help) {name, name "(x, y)", help, NULL, py_math, BI_MODULE_MATH, VAL_VOID, NULL}
 #define TIME(name, help) {name, name "()", help, NULL, py_time_clock, BI_MODULE_TIME, VAL_VOID, NULL}
@@ -332,6 +353,16 @@ const Builtin module_builtins[] = {
     TIME("process_time", "this process's CPU seconds, a float"),
     {"sleep", "sleep(secs)", "waits secs seconds (Ctrl-C stops it)", NULL, py_time_sleep,
      BI_MODULE_TIME | BI_VOID, VAL_VOID, NULL},
+    {"is_available", "is_available()", "torch.cuda (and torch.backends.mps): False, ag computes "
+     "on the CPU", NULL, py_device_available, BI_MODULE_DEVICE, VAL_VOID, NULL},
+    {"is_built", "is_built()", "torch.backends.mps: False", NULL, py_device_available,
+     BI_MODULE_DEVICE, VAL_VOID, NULL},
+    {"device_count", "device_count()", "torch.cuda: 0 devices", NULL, py_device_count,
+     BI_MODULE_DEVICE, VAL_VOID, NULL},
+    {"manual_seed", "manual_seed(seed)", "torch.cuda: nothing to seed (torch.manual_seed seeds "
+     "the CPU)", NULL, py_device_seed, BI_MODULE_DEVICE, VAL_VOID, NULL},
+    {"manual_seed_all", "manual_seed_all(seed)", "torch.cuda: nothing to seed", NULL,
+     py_device_seed, BI_MODULE_DEVICE, VAL_VOID, NULL},
 };
 
 const int num_module_builtins = (int)(sizeof module_builtins / sizeof module_builtins[0]);

@@ -797,9 +797,8 @@ static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
                          : value_number(tensor_version(t));
     } else if (attr_is(n, "dtype")) {
         *out = value_dtype((AgDtype)t->dtype);
-    } else if (attr_is(n, "device")) {
-        return session_fail(s, n->line, n->col, "ag tensors are all on the CPU: there is no "
-                            ".device");
+    } else if (attr_is(n, "device")) { /* all on the CPU: torch.device('cpu') is 'cpu' here */
+        *out = (Value){.kind = VAL_STRING, .as.string = {"cpu", 3, NULL}};
     } else {
         const Builtin *b = builtin_find(n->as.text.text, n->as.text.length);
         if (b && (b->flags & BI_METHOD))
