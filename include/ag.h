@@ -365,6 +365,10 @@ Tensor *tensor_cosh(Tensor *x);
 Tensor *tensor_sin(Tensor *x);
 Tensor *tensor_cos(Tensor *x);
 Tensor *tensor_sign(Tensor *x);                /* gradient 0 */
+Tensor *tensor_round(Tensor *x);               /* halves to even; gradient 0 */
+Tensor *tensor_floor(Tensor *x);               /* gradient 0 */
+Tensor *tensor_ceil(Tensor *x);                /* gradient 0 */
+Tensor *tensor_trunc(Tensor *x);               /* toward 0; gradient 0 */
 /* g * (1 - y^2), 1 - y*y rounded once: tanh's gradient at y = tanh(x), an op
  * of its own so that it can be differentiated again (PyTorch's tanh_backward). */
 Tensor *tensor_tanh_backward(Tensor *g, Tensor *y);

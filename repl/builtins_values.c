@@ -426,6 +426,10 @@ static BUILTIN(bi_item) {
 BUILTIN(bi_round) {
     double v;
     int64_t digits = 0;
+    if (a->arg[0].kind == VAL_TENSOR && !arg_present(a, 1)) /* torch.round(x), x.round() */
+        return result_tensor(s, a, tensor_round(a->arg[0].as.tensor), out);
+    if (a->arg[0].kind == VAL_TENSOR)
+        return arg_error(s, a, 1, "ag rounds a tensor to integers only: no ndigits");
     if (!arg_number(s, a, 0, &v)) return false;
     if (arg_present(a, 1) && !arg_int(s, a, 1, "ndigits", -308, 308, &digits)) return false;
     if (!arg_present(a, 1) || !isfinite(v)) {
@@ -653,7 +657,8 @@ const Builtin values_builtins[] = {
     {"item", "item(input)", "the value of a one-element tensor, as a number", NULL, bi_item,
      BI_METHOD, VAL_VOID, NULL},
     {"round", "round(number, ndigits=None)", "a number rounded to ndigits decimals (Python's "
-     "round: halves to even)", "for printing: print(t, round(loss.item(), 4))", bi_round, 0,
+     "round: halves to even); of a tensor, each element to the nearest integer (torch.round)",
+     "for printing: print(t, round(loss.item(), 4))", bi_round, BI_METHOD,
      VAL_VOID, NULL},
     {"len", "len(input)", "the size of the first dimension, as a number", NULL, bi_len, 0, VAL_VOID, NULL},
     {"enumerate", "enumerate(iterable, start=0)", "(index, item) pairs of a list, tuple or "

@@ -32,7 +32,7 @@
     X(COSH, cosh) X(EXP, exp) X(LOG, log) X(LOG10, log10) X(LOG2, log2)       \
     X(SQRT, sqrt) X(TANH, tanh)                                                \
     X(SIGMOID, sigmoid) X(RELU, relu) X(ABS, abs) X(SIN, sin) X(COS, cos)      \
-    X(SIGN, sign)                                                              \
+    X(SIGN, sign) X(ROUND, round) X(FLOOR, floor) X(CEIL, ceil) X(TRUNC, trunc) \
     /* activation.c */                                                         \
     X(LEAKY_RELU, leaky_relu) X(ELU, elu) X(GELU, gelu) X(SILU, silu)          \
     X(RELU6, relu6) X(HARDSIGMOID, hardsigmoid) X(HARDSWISH, hardswish)        \

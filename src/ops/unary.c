@@ -795,3 +795,37 @@ Tensor *tensor_sign(Tensor *x) { return unary_forward(AG_OP_SIGN, sign_block, x)
 
 const AgOpInfo ag_op_sign = UNARY_ROW_INT(SIGN, sign, "-1, 0 or 1: the sign of x (0 at nan)",
                                       "grad_x = 0", "SignBackward", READS_NONE);
+
+/* ======================================================================
+ * round (halves to even, as PyTorch's std::nearbyint), floor, ceil and
+ * trunc: flat wherever differentiable, so dx = 0, as sign's (PyTorch
+ * records them and sends zeros). An integer x keeps its dtype and values.
+ * ====================================================================== */
+
+#define ROUNDING_OP(NAME, ID, EXPR, HELP, BACKWARD_NAME, FLAGS)                            \
+    static void NAME##_block(const double *x, double *y, const double *p) {              \
+        (void)p;                                                                          \
+        SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = EXPR(x[i]);                      \
+    }                                                                                     \
+    static void NAME##_backward(Function *self, void *ctx, Tensor *g) {                  \
+        unary_backward(self, g, sign_grad_block, ctx);                                    \
+    }                                                                                     \
+    static int NAME##_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {      \
+        return sign_graph(self, ctx, g, grads);                                           \
+    }                                                                                     \
+    Tensor *tensor_##NAME(Tensor *x) { return unary_forward(AG_OP_##ID, NAME##_block, x); } \
+    const AgOpInfo ag_op_##NAME = {                                                       \
+        .id = AG_OP_##ID, .name = #NAME, .signature = #NAME "(input)", .params = "T",     \
+        .help = HELP, .rule = "grad_x = 0", .backward_name = BACKWARD_NAME,               \
+        .unary = tensor_##NAME, .backward = NAME##_backward, .graph_backward = NAME##_graph, \
+        .flags = AG_OP_METHOD | AG_OP_SAVES_READS | (FLAGS), .grad_reads = {READS_NONE},  \
+        .dtype_rule = AG_DTYPE_PROMOTE};
+
+/* round has no builtin of its own: the shell's round(number, ndigits)
+ * takes a tensor to it (torch.round(x), x.round(), round(x)). */
+ROUNDING_OP(round, ROUND, nearbyint, "x rounded to the nearest integer, halves to even",
+            "RoundBackward", AG_OP_HIDDEN)
+ROUNDING_OP(floor, FLOOR, floor, "the largest integer <= x", "FloorBackward", 0)
+ROUNDING_OP(ceil, CEIL, ceil, "the smallest integer >= x", "CeilBackward", 0)
+ROUNDING_OP(trunc, TRUNC, trunc, "x without its fraction (toward 0)", "TruncBackward", 0)
+#undef ROUNDING_OP

@@ -121,6 +121,12 @@ static void test_unary_ops(void) {
     check_unary("cos", tensor_cos, -3, 3);
     check_unary("sign positive", tensor_sign, 0.1, 2);
     check_unary("sign negative", tensor_sign, -2, -0.1);
+    /* away from the steps: halves for round, integers for the others */
+    check_unary("round", tensor_round, 0.6, 1.4);
+    check_unary("round negative", tensor_round, -2.4, -1.6);
+    check_unary("floor", tensor_floor, 0.1, 0.9);
+    check_unary("ceil", tensor_ceil, -1.9, -1.1);
+    check_unary("trunc", tensor_trunc, 1.1, 1.9);
     check_unary("sum", tensor_sum, -2, 2);
     check_unary("mean", tensor_mean, -2, 2);
     check_unary("max", tensor_max, -2, 2);
