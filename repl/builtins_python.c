@@ -2015,6 +2015,16 @@ static bool new_filled(Session *s, CallArgs *a, bool full, double value, Value *
 static BUILTIN(py_new_zeros) { return new_filled(s, a, false, 0.0, out); }
 static BUILTIN(py_new_ones) { return new_filled(s, a, false, 1.0, out); }
 
+/* torch.square(x): PyTorch's pow(x, 2) (PowBackward0, x ** 2's bits). */
+static BUILTIN(py_square) {
+    Tensor *x;
+    if (!arg_tensor(s, a, 0, &x)) return false;
+    Tensor *two = tensor_number(2, AG_INT64);
+    Tensor *r = two ? tensor_pow(x, two) : NULL;
+    tensor_release(two);
+    return result_tensor(s, a, r, out);
+}
+
 /* torch.bmm(batch1, batch2): matmul of two 3-D tensors with the same
  * batch, with PyTorch's checks and words. */
 static BUILTIN(py_bmm) {
@@ -2209,6 +2219,7 @@ const Builtin python_builtins[] = {
        "input's dtype (x.new_zeros(2, 3))", py_new_zeros, BI_METHOD),
     PY("new_ones", "new_ones(input, *size, dtype=None, requires_grad=False)", "ones of input's "
        "dtype", py_new_ones, BI_METHOD),
+    PY("square", "square(input)", "x ** 2", py_square, BI_METHOD),
     PY("bmm", "bmm(input, mat2)", "batched matrix product of two 3-D tensors with the same "
        "batch: (b, n, m) @ (b, m, p) is (b, n, p)", py_bmm, BI_METHOD),
     PY("contiguous", "contiguous(input)", "the tensor itself: ag's tensors are all laid out "
