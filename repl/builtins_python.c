@@ -2025,6 +2025,81 @@ static BUILTIN(py_square) {
     return result_tensor(s, a, r, out);
 }
 
+/* F.normalize(input, p=2.0, dim=1, eps=1e-12): PyTorch's input /
+ * norm(input, p, dim, keepdim).clamp_min(eps).expand_as(input). */
+static BUILTIN(py_normalize) {
+    Tensor *x;
+    double p = 2.0, eps = 1e-12;
+    int dim = 1;
+    if (!arg_tensor(s, a, 0, &x) || (arg_present(a, 1) && !arg_number(s, a, 1, &p)) ||
+        (arg_present(a, 2) && !arg_axis(s, a, 2, &dim)) ||
+        (arg_present(a, 3) && !arg_number(s, a, 3, &eps)))
+        return false;
+    int n = x->ndim ? x->ndim : 1;
+    if (dim < -n || dim >= n)
+        return session_fail(s, a->line, a->col, "%sDimension out of range (expected to be in "
+                            "range of [%d, %d], but got %d)", s->python ? "IndexError: " : "",
+                            -n, n - 1, dim);
+    int64_t d = dim < 0 ? dim + n : dim;
+    Tensor *norm = tensor_norm_dims(x, p, &d, 1, true);
+    Tensor *floor = norm ? tensor_number(eps, AG_FLOAT64) : NULL;
+    Tensor *denom = floor ? tensor_clamp(norm, floor, NULL) : NULL;
+    Tensor *wide = denom ? tensor_expand(denom, x->ndim, x->shape) : NULL;
+    Tensor *r = wide ? tensor_div(x, wide) : NULL;
+    tensor_release(norm), tensor_release(floor), tensor_release(denom), tensor_release(wide);
+    return result_tensor(s, a, r, out);
+}
+
+/* F.pad(input, pad, mode='constant', value=0.0): pad = (left, right) of
+ * the last dimension, then (top, bottom) of the one before, ...: input
+ * written into a tensor of value, recorded as that write under PyTorch's
+ * name, ConstantPadNdBackward0. Constant mode and pads of 0 or more only. */
+static BUILTIN(py_pad) {
+    Tensor *x;
+    int count;
+    int64_t pad[2 * AG_MAX_DIMS];
+    double value = 0.0;
+    const char *mode = "constant";
+    size_t mode_len = 8;
+    const Value *pv = &a->arg[1];
+    if (!arg_tensor(s, a, 0, &x)) return false;
+    if (pv->kind != VAL_LIST || pv->as.list->count > 2 * AG_MAX_DIMS)
+        return arg_error(s, a, 1, "pad must be a tuple of ints, two per padded dimension");
+    count = pv->as.list->count;
+    for (int i = 0; i < count; i++) {
+        const Value *it = &pv->as.list->items[i];
+        if (it->kind != VAL_INT) return arg_error(s, a, 1, "pad must be a tuple of ints");
+        pad[i] = it->as.integer;
+    }
+    if (arg_present(a, 2) && !arg_string(s, a, 2, &mode, &mode_len)) return false;
+    if (arg_present(a, 3) && a->arg[3].kind != VAL_NONE && !arg_number(s, a, 3, &value)) return false;
+    const char *rt = s->python ? "RuntimeError: " : "";
+    if (!(mode_len == 8 && memcmp(mode, "constant", 8) == 0))
+        return session_fail(s, a->line, a->col, "ag pads in mode 'constant' only, not '%.*s'",
+                            (int)mode_len, mode);
+    if (count % 2)
+        return session_fail(s, a->line, a->col, "%sPadding length must be divisible by 2", rt);
+    if (count / 2 > x->ndim)
+        return session_fail(s, a->line, a->col, "%sPadding length too large", rt);
+    int64_t shape[AG_MAX_DIMS];
+    AgIndex items[AG_MAX_DIMS];
+    for (int d = 0; d < x->ndim; d++) {
+        int k = x->ndim - 1 - d; /* pad[2k], pad[2k + 1] pad dimension d when k < count / 2 */
+        int64_t lo = k < count / 2 ? pad[2 * k] : 0, hi = k < count / 2 ? pad[2 * k + 1] : 0;
+        if (lo < 0 || hi < 0)
+            return session_fail(s, a->line, a->col, "ag pads by 0 or more, not by %lld",
+                                (long long)(lo < 0 ? lo : hi));
+        shape[d] = x->shape[d] + lo + hi;
+        items[d] = (AgIndex){.kind = AG_INDEX_SLICE, .start = lo, .stop = lo + x->shape[d],
+                             .step = 1, .has_start = true, .has_stop = true};
+    }
+    Tensor *base = tensor_full(value, x->ndim, shape, false);
+    if (base) tensor_set_dtype(base, (AgDtype)x->dtype);
+    Tensor *r = base ? tensor_index_put(base, items, x->ndim, x) : NULL;
+    tensor_release(base);
+    return result_tensor(s, a, named(r, "ConstantPadNdBackward"), out);
+}
+
 /* torch.bmm(batch1, batch2): matmul of two 3-D tensors with the same
  * batch, with PyTorch's checks and words. */
 static BUILTIN(py_bmm) {
@@ -2220,6 +2295,10 @@ const Builtin python_builtins[] = {
     PY("new_ones", "new_ones(input, *size, dtype=None, requires_grad=False)", "ones of input's "
        "dtype", py_new_ones, BI_METHOD),
     PY("square", "square(input)", "x ** 2", py_square, BI_METHOD),
+    PY("normalize", "normalize(input, p=2.0, dim=1, eps=1e-12)", "F.normalize: input over its "
+       "p-norm along dim (at least eps)", py_normalize, 0),
+    PY("pad", "pad(input, pad, mode='constant', value=None)", "F.pad: value around the last "
+       "dimensions, (left, right, top, bottom, ...)", py_pad, 0),
     PY("bmm", "bmm(input, mat2)", "batched matrix product of two 3-D tensors with the same "
        "batch: (b, n, m) @ (b, m, p) is (b, n, p)", py_bmm, BI_METHOD),
     PY("contiguous", "contiguous(input)", "the tensor itself: ag's tensors are all laid out "

@@ -1,0 +1,16 @@
+# F.normalize (x / norm.clamp_min(eps): the zero row's huge gradient too)
+# and F.pad in constant mode (ConstantPadNdBackward0)
+import torch
+import torch.nn.functional as F
+x = torch.tensor([[3., 4.], [0., 0.]], requires_grad=True)
+y = F.normalize(x, dim=1)
+print(y)
+y.sum().backward()
+print(x.grad)
+print(F.normalize(torch.tensor([1., 2., 2.]), dim=0), F.normalize(x, p=1, dim=0))
+z = torch.arange(6.).view(2, 3).requires_grad_()
+p = F.pad(z, (1, 2))
+print(p, F.pad(z, (0, 0, 1, 0), value=-1.))
+(p * torch.arange(12.).view(2, 6)).sum().backward()
+print(z.grad)
+print(F.pad(torch.ones(1, 2, 2), (1, 1, 1, 1)).shape)
