@@ -106,6 +106,44 @@ static Upstream upstream(const Tensor *g, const LossCtx *c) {
     return (Upstream){g->data, c->reduction == AG_REDUCTION_NONE ? 1 : 0, c->n};
 }
 
+/* PyTorch's sum of nll_loss's picked values (nll_loss_out_frame and its
+ * 2d form, 1.13): eight levels of partial sums; after element b, level
+ * j + 1 takes level j's while b's level_power bits at level j are all
+ * zero; then the levels are added from the lowest, starting at 0. Not
+ * ag_sum's order: the two part in the last bit (cross_entropy of 8 rows).
+ * In double for a float32 input too (its accumulate type), the mean
+ * rounded to float at the end. */
+static double nll_cascade_sum(const double *v, int64_t n) {
+    enum { LEVELS = 8 };
+    int64_t ceil_log2 = 1;
+    while (n > 2 && ((int64_t)1 << ceil_log2) < n) ceil_log2++;
+    int64_t power = ceil_log2 / LEVELS < 4 ? 4 : ceil_log2 / LEVELS;
+    int64_t mask = ((int64_t)1 << power) - 1;
+    double partial[LEVELS] = {0};
+    for (int64_t b = 0; b < n; b++) {
+        partial[0] += v[b];
+        for (int j = 0; j + 1 < LEVELS && (b & (mask << (j * power))) == 0; j++) {
+            partial[j + 1] += partial[j];
+            partial[j] = 0;
+        }
+    }
+    double total = 0;
+    for (int j = 0; j < LEVELS; j++) total += partial[j];
+    return total;
+}
+
+/* reduce_losses for nll_loss and cross_entropy: PyTorch's cascade. */
+static Tensor *reduce_class_losses(Tensor *elems, const LossCtx *c) {
+    if (!elems || c->reduction == AG_REDUCTION_NONE) return elems;
+    Tensor *out = ag_tensor_new(0, NULL);
+    if (out) {
+        double s = nll_cascade_sum(elems->data, elems->numel);
+        out->data[0] = c->reduction == AG_REDUCTION_SUM ? s : s / c->n;
+    }
+    tensor_release(elems);
+    return out;
+}
+
 /* Records out (the reduced loss) for op with its ctx. */
 static Tensor *record_loss(Tensor *out, int op, Tensor *const *inputs, int n, const LossCtx *c) {
     LossCtx *saved;
@@ -1090,7 +1128,7 @@ static Tensor *class_loss(int op, Tensor *x, Tensor *t, AgReduction r,
         tensor_release(elems);
         return NULL;
     }
-    return record_loss(reduce_losses(elems, &c), op, (Tensor *[]){x, t}, 2, &c);
+    return record_loss(reduce_class_losses(elems, &c), op, (Tensor *[]){x, t}, 2, &c);
 }
 
 /* The index of input's element at class k of target element j. */
