@@ -329,6 +329,22 @@ bool arg_error(Session *s, const CallArgs *a, int i, const char *fmt, ...) {
     return session_fail(s, line, col, "bad argument #%d to '%s': %s", number, a->b->name, msg);
 }
 
+bool values_indices_result(Session *s, CallArgs *a, const char *type_name, Tensor *values,
+                           Tensor *indices, Value *out) {
+    ValueList *l = values && indices ? value_list_new(2, true) : NULL;
+    if (!l) {
+        tensor_release(values), tensor_release(indices);
+        return session_fail(s, a->line, a->col, "%s", values && indices ? "MemoryError" : ag_error());
+    }
+    static const char *const fields[] = {"values", "indices"};
+    l->type_name = type_name;
+    l->fields = fields;
+    l->items[0] = value_tensor(values);
+    l->items[1] = value_tensor(indices);
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    return true;
+}
+
 void shape_brackets(const Tensor *t, char *buf, size_t size) {
     size_t used = (size_t)snprintf(buf, size, "[");
     for (int i = 0; i < t->ndim && used < size; i++)

@@ -179,6 +179,11 @@ bool arg_error(Session *s, const CallArgs *a, int i, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Whether parameter i was given or defaults to something other than None. */
 bool arg_present(const CallArgs *a, int i);
+/* values and indices (both taken) as PyTorch's named tuple, type_name
+ * "torch.return_types.max" ...; false with the error (ag's, or
+ * MemoryError) when either is NULL. */
+bool values_indices_result(Session *s, CallArgs *a, const char *type_name, Tensor *values,
+                           Tensor *indices, Value *out);
 /* "[1, 3]": t's shape as PyTorch's messages write it. */
 void shape_brackets(const Tensor *t, char *buf, size_t size);
 /* A tensor (borrowed; numbers, booleans and lists are converted in place). */

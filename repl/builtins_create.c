@@ -128,6 +128,20 @@ static bool make_like(Session *s, CallArgs *a, Maker make, Value *out) {
            typed_leaf(s, a, 1, make(like->ndim, like->shape, false), (AgDtype)like->dtype, out);
 }
 
+/* x.new_zeros(*size) and x.new_ones(*size): a new leaf of that shape, of
+ * x's dtype unless dtype= says (PyTorch's Tensor.new_zeros). */
+static bool make_new(Session *s, CallArgs *a, Maker make, Value *out) {
+    Tensor *like = NULL;
+    int ndim;
+    int64_t shape[AG_MAX_DIMS];
+    return arg_tensor(s, a, 0, &like) && arg_dims(s, a, false, &ndim, shape) &&
+           typed_leaf(s, a, arg_index(a, "requires_grad"), make(ndim, shape, false),
+                      (AgDtype)like->dtype, out);
+}
+
+static BUILTIN(bi_new_zeros) { return make_new(s, a, tensor_zeros, out); }
+static BUILTIN(bi_new_ones) { return make_new(s, a, tensor_ones, out); }
+
 BUILTIN(bi_zeros_like) { return make_like(s, a, tensor_zeros, out); }
 static BUILTIN(bi_ones_like) { return make_like(s, a, tensor_ones, out); }
 BUILTIN(bi_zeros) { return make_shaped(s, a, tensor_zeros, out); }
@@ -576,6 +590,10 @@ const Builtin create_builtins[] = {
      bi_ones, BI_CREATION, VAL_VOID, NULL},
     {"full", "full(*args, requires_grad=False, dtype=None, device=None)", "a new leaf filled with VALUE: full(VALUE, d...) or "
      "full(SHAPE, VALUE)", NULL, bi_full, BI_CREATION, VAL_VOID, NULL},
+    {"new_zeros", "new_zeros(input, *size, dtype=None, device=None, requires_grad=False)",
+     "zeros of x's dtype (x.new_zeros(2, 3))", NULL, bi_new_zeros, BI_METHOD, VAL_VOID, NULL},
+    {"new_ones", "new_ones(input, *size, dtype=None, device=None, requires_grad=False)",
+     "ones of x's dtype", NULL, bi_new_ones, BI_METHOD, VAL_VOID, NULL},
     {"zeros_like", "zeros_like(input, requires_grad=False, dtype=None, device=None)", "zeros in the shape of x", NULL,
      bi_zeros_like, BI_CREATION, VAL_VOID, NULL},
     {"ones_like", "ones_like(input, requires_grad=False, dtype=None, device=None)", "ones in the shape of x", NULL,

@@ -153,19 +153,8 @@ static bool values_and_indices(Session *s, CallArgs *a, const AgOpArgs *args, Te
                                                                    args->flags[0])
                   : NULL;
     tensor_release(x);
-    ValueList *l = i ? value_list_new(2, true) : NULL;
-    if (!l) {
-        tensor_release(r);
-        tensor_release(i);
-        return session_fail(s, a->line, a->col, "%s", i ? "MemoryError" : ag_error());
-    }
-    static const char *const fields[] = {"values", "indices"};
-    l->type_name = max ? "torch.return_types.max" : "torch.return_types.min";
-    l->fields = fields;
-    l->items[0] = value_tensor(r);
-    l->items[1] = value_tensor(i);
-    *out = (Value){.kind = VAL_LIST, .as.list = l};
-    return true;
+    return values_indices_result(s, a, max ? "torch.return_types.max" : "torch.return_types.min",
+                                 r, i, out);
 }
 
 BUILTIN(bi_op) {

@@ -1438,14 +1438,12 @@ static BUILTIN(py_set_grad_enabled) {
     return true;
 }
 
-/* A Python number as a tensor of dtype takes it (PyTorch's masked_fill:
- * 2.7 into an int64 tensor is 2); false when it cannot (nan into int64). */
-static bool number_as(double v, AgDtype dtype, double *out) {
-    if (dtype == AG_BOOL) return *out = v != 0, true;
-    if (dtype == AG_FLOAT32) return *out = (double)(float)v, true;
-    if (dtype == AG_FLOAT64) return *out = v, true;
-    bool fits = dtype == AG_INT32 ? v > -0x1p31 - 1 && v < 0x1p31 : v >= -0x1p63 && v < 0x1p63;
-    return fits && (*out = trunc(v), true);
+/* Whether a Python number fits an integer dtype's range (nan does not):
+ * PyTorch's masked_fill refuses one that does not; tensor_number converts
+ * the rest (2.7 into int64 is 2). */
+static bool number_fits(double v, AgDtype dtype) {
+    if (dtype != AG_INT64 && dtype != AG_INT32) return true;
+    return dtype == AG_INT32 ? v > -0x1p31 - 1 && v < 0x1p31 : v >= -0x1p63 && v < 0x1p63;
 }
 
 /* Renames r's Function (a where standing for PyTorch's op) to PyTorch's. */
@@ -1471,11 +1469,10 @@ static BUILTIN(py_masked_fill) {
         return session_fail(s, a->line, a->col, "%smasked_fill_ only supports a 0-dimensional "
                             "value tensor, but got tensor with %d dimension(s).", type, value->ndim);
     bool number = value->wrapped_number;
-    double v = 0;
-    if (number && !number_as(value->data[0], (AgDtype)x->dtype, &v))
+    if (number && !number_fits(value->data[0], (AgDtype)x->dtype))
         return session_fail(s, a->line, a->col, "%svalue cannot be converted to type %s without "
                             "overflow", type, x->dtype == AG_INT32 ? "int" : "int64_t");
-    Tensor *filler = number ? tensor_number(v, (AgDtype)x->dtype)
+    Tensor *filler = number ? tensor_number(value->data[0], (AgDtype)x->dtype)
                      : value->dtype != x->dtype && !value->requires_grad ? tensor_to(value, (AgDtype)x->dtype)
                                                                           : tensor_retain(value);
     Tensor *r = filler ? tensor_where(mask, filler, x) : NULL;
@@ -1629,23 +1626,6 @@ static Tensor *lane_positions(Tensor *x, int dim, bool descending, int64_t k) {
     return r;
 }
 
-/* values and indices as PyTorch's named tuple (torch.return_types.NAME). */
-static bool values_indices(Session *s, CallArgs *a, const char *type_name, Tensor *values,
-                           Tensor *indices, Value *out) {
-    ValueList *l = values && indices ? value_list_new(2, true) : NULL;
-    if (!l) {
-        tensor_release(values), tensor_release(indices);
-        return session_fail(s, a->line, a->col, "%s", values && indices ? "MemoryError" : ag_error());
-    }
-    static const char *const fields[] = {"values", "indices"};
-    l->type_name = type_name;
-    l->fields = fields;
-    l->items[0] = value_tensor(values);
-    l->items[1] = value_tensor(indices);
-    *out = (Value){.kind = VAL_LIST, .as.list = l};
-    return true;
-}
-
 /* The dim argument i of sort, argsort or topk (-1 when absent), in range. */
 static bool lane_dim(Session *s, CallArgs *a, int i, const Tensor *x, int *dim) {
     *dim = -1;
@@ -1661,28 +1641,32 @@ static bool lane_dim(Session *s, CallArgs *a, int i, const Tensor *x, int *dim) 
     return true;
 }
 
+/* sort's and argsort's arguments: (input, dim=-1, descending=False). */
+static bool sort_args(Session *s, CallArgs *a, Tensor **x, int *dim, bool *descending) {
+    *descending = false;
+    return arg_tensor(s, a, 0, x) && lane_dim(s, a, 1, *x, dim) && arg_bool(s, a, 2, descending);
+}
+
 /* torch.sort(input, dim=-1, descending=False): (values, indices), nan
  * last, ties in their order (a stable sort; PyTorch's unstable one agrees
  * on short lanes); values under SortBackward0. */
 static BUILTIN(py_sort) {
     Tensor *x;
     int dim;
-    bool descending = false;
-    if (!arg_tensor(s, a, 0, &x) || !lane_dim(s, a, 1, x, &dim) || !arg_bool(s, a, 2, &descending))
-        return false;
+    bool descending;
+    if (!sort_args(s, a, &x, &dim, &descending)) return false;
     Tensor *idx = lane_positions(x, dim, descending, x->shape[dim]);
     Tensor *values = idx ? named(take_along(x, dim, idx), "SortBackward") : NULL;
-    return values_indices(s, a, "torch.return_types.sort", values, idx, out);
+    return values_indices_result(s, a, "torch.return_types.sort", values, idx, out);
 }
 
 /* torch.argsort(input, dim=-1, descending=False): sort's indices. */
 static BUILTIN(py_argsort) {
     Tensor *x;
     int dim;
-    bool descending = false;
-    if (!arg_tensor(s, a, 0, &x) || !lane_dim(s, a, 1, x, &dim) || !arg_bool(s, a, 2, &descending))
-        return false;
-    return result_tensor(s, a, lane_positions(x, dim, descending, x->shape[dim]), out);
+    bool descending;
+    return sort_args(s, a, &x, &dim, &descending) &&
+           result_tensor(s, a, lane_positions(x, dim, descending, x->shape[dim]), out);
 }
 
 /* torch.topk(input, k, dim=-1, largest=True, sorted=True): the k largest
@@ -1702,7 +1686,7 @@ static BUILTIN(py_topk) {
                             s->python ? "RuntimeError: " : "");
     Tensor *idx = lane_positions(x, dim, largest, k);
     Tensor *values = idx ? named(take_along(x, dim, idx), "TopkBackward") : NULL;
-    return values_indices(s, a, "torch.return_types.topk", values, idx, out);
+    return values_indices_result(s, a, "torch.return_types.topk", values, idx, out);
 }
 
 /* The pieces of x along dim of the given sizes (they sum to its size), as
@@ -1849,9 +1833,7 @@ static BUILTIN(py_flip) {
     int64_t dims[AG_MAX_DIMS];
     if (!arg_tensor(s, a, 0, &x) || !arg_axis_list(s, a, &count, dims)) return false;
     int n = x->ndim;
-    AgIndex items[AG_MAX_DIMS];
-    Tensor *held[AG_MAX_DIMS] = {NULL};
-    for (int d = 0; d < n; d++) items[d] = (AgIndex){.kind = AG_INDEX_SLICE, .step = 1};
+    Tensor *held[AG_MAX_DIMS] = {NULL}; /* the reversed positions of each flipped dim */
     bool ok = true;
     for (int i = 0; ok && i < count; i++) {
         int64_t d = dims[i];
@@ -1868,15 +1850,15 @@ static BUILTIN(py_flip) {
             ok = held[k] || session_fail(s, a->line, a->col, "%s", ag_error());
             for (int64_t j = 0; ok && j < x->shape[k]; j++)
                 held[k]->data[j] = (double)(x->shape[k] - 1 - j);
-            items[k] = (AgIndex){.kind = AG_INDEX_TENSOR, .tensor = held[k]};
         }
     }
     /* one reversed axis at a time: several index tensors would pair up */
     Tensor *r = ok ? tensor_retain(x) : NULL;
     for (int d = 0; r && d < n; d++) {
         if (!held[d]) continue;
-        AgIndex one[AG_MAX_DIMS];
-        for (int k = 0; k <= d; k++) one[k] = k == d ? items[d] : (AgIndex){.kind = AG_INDEX_SLICE, .step = 1};
+        AgIndex one[AG_MAX_DIMS]; /* x[:, ..., positions] */
+        for (int k = 0; k < d; k++) one[k] = (AgIndex){.kind = AG_INDEX_SLICE, .step = 1};
+        one[d] = (AgIndex){.kind = AG_INDEX_TENSOR, .tensor = held[d]};
         Tensor *next = tensor_index(r, one, d + 1);
         tensor_release(r);
         r = next;
@@ -1986,34 +1968,6 @@ static BUILTIN(py_diag) {
     return result_tensor(s, a, named(r, "DiagBackward"), out);
 }
 
-/* x.new_zeros(*size), new_ones, new_full(size, value): a new tensor of x's
- * dtype (or dtype=), requires_grad= as given. */
-static bool new_filled(Session *s, CallArgs *a, bool full, double value, Value *out) {
-    Tensor *x;
-    int n;
-    int64_t shape[AG_MAX_DIMS];
-    AgDtype dtype;
-    bool grad = false;
-    if (!arg_tensor(s, a, 0, &x) || !arg_dims(s, a, false, &n, shape)) return false;
-    dtype = (AgDtype)x->dtype;
-    int at = arg_index(a, "dtype"), rg = arg_index(a, "requires_grad"), fv = arg_index(a, "fill_value");
-    if (at >= 0 && arg_present(a, at) && a->arg[at].kind != VAL_NONE && !arg_dtype(s, a, at, &dtype))
-        return false;
-    if (rg >= 0 && arg_present(a, rg) && !arg_bool(s, a, rg, &grad)) return false;
-    if (full && fv >= 0 && !arg_number(s, a, fv, &value)) return false;
-    Tensor *t = tensor_zeros(n, shape, false);
-    for (int64_t i = 0; t && i < t->numel; i++) t->data[i] = value;
-    if (t && tensor_set_dtype(t, dtype) != 0) tensor_release(t), t = NULL;
-    if (t && grad && tensor_set_requires_grad(t, true) != 0) {
-        tensor_release(t);
-        return session_fail(s, a->line, a->col, "%sOnly Tensors of floating point dtype can "
-                            "require gradients", s->python ? "RuntimeError: " : "");
-    }
-    return result_tensor(s, a, t, out);
-}
-
-static BUILTIN(py_new_zeros) { return new_filled(s, a, false, 0.0, out); }
-static BUILTIN(py_new_ones) { return new_filled(s, a, false, 1.0, out); }
 
 /* torch.square(x): PyTorch's pow(x, 2) (PowBackward0, x ** 2's bits). */
 static BUILTIN(py_square) {
@@ -2290,10 +2244,6 @@ const Builtin python_builtins[] = {
        "largest (smallest) of each lane along dim, in order", py_topk, BI_METHOD),
     PY("diag", "diag(input, diagonal=0)", "a vector on the diagonal-th diagonal of a square "
        "matrix, or that diagonal of a matrix", py_diag, BI_METHOD),
-    PY("new_zeros", "new_zeros(input, *size, dtype=None, requires_grad=False)", "zeros of "
-       "input's dtype (x.new_zeros(2, 3))", py_new_zeros, BI_METHOD),
-    PY("new_ones", "new_ones(input, *size, dtype=None, requires_grad=False)", "ones of input's "
-       "dtype", py_new_ones, BI_METHOD),
     PY("square", "square(input)", "x ** 2", py_square, BI_METHOD),
     PY("normalize", "normalize(input, p=2.0, dim=1, eps=1e-12)", "F.normalize: input over its "
        "p-norm along dim (at least eps)", py_normalize, 0),

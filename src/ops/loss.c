@@ -80,15 +80,24 @@ static double divisor(AgReduction r, int64_t count, const Tensor *input) {
 /* The loss from its element losses (owned): elems itself for 'none', else
  * a new 0-d tensor holding their pairwise sum, divided by n for 'mean' and
  * 'batchmean' (nan for no elements, as PyTorch). NULL if that fails. */
-static Tensor *reduce_losses(Tensor *elems, const LossCtx *c) {
+static double plain_sum(const double *v, int64_t n) { return ag_sum(v, n, 1); }
+
+/* The losses reduced as c says, their sum taken by sum (PyTorch's order for
+ * that loss); elems taken. */
+static Tensor *reduce_losses_by(Tensor *elems, const LossCtx *c,
+                                double (*sum)(const double *, int64_t)) {
     if (!elems || c->reduction == AG_REDUCTION_NONE) return elems;
     Tensor *out = ag_tensor_new(0, NULL);
     if (out) {
-        double s = ag_sum(elems->data, elems->numel, 1);
+        double s = sum(elems->data, elems->numel);
         out->data[0] = c->reduction == AG_REDUCTION_SUM ? s : s / c->n;
     }
     tensor_release(elems);
     return out;
+}
+
+static Tensor *reduce_losses(Tensor *elems, const LossCtx *c) {
+    return reduce_losses_by(elems, c, plain_sum);
 }
 
 /* What element i's loss receives in backward: g[i * step] for 'none', the
@@ -130,18 +139,6 @@ static double nll_cascade_sum(const double *v, int64_t n) {
     double total = 0;
     for (int j = 0; j < LEVELS; j++) total += partial[j];
     return total;
-}
-
-/* reduce_losses for nll_loss and cross_entropy: PyTorch's cascade. */
-static Tensor *reduce_class_losses(Tensor *elems, const LossCtx *c) {
-    if (!elems || c->reduction == AG_REDUCTION_NONE) return elems;
-    Tensor *out = ag_tensor_new(0, NULL);
-    if (out) {
-        double s = nll_cascade_sum(elems->data, elems->numel);
-        out->data[0] = c->reduction == AG_REDUCTION_SUM ? s : s / c->n;
-    }
-    tensor_release(elems);
-    return out;
 }
 
 /* Records out (the reduced loss) for op with its ctx. */
@@ -1128,7 +1125,7 @@ static Tensor *class_loss(int op, Tensor *x, Tensor *t, AgReduction r,
         tensor_release(elems);
         return NULL;
     }
-    return record_loss(reduce_class_losses(elems, &c), op, (Tensor *[]){x, t}, 2, &c);
+    return record_loss(reduce_losses_by(elems, &c, nll_cascade_sum), op, (Tensor *[]){x, t}, 2, &c);
 }
 
 /* The index of input's element at class k of target element j. */
