@@ -2096,7 +2096,7 @@ static BUILTIN(py_size) {
                             "range of [%d, %d], but got %d)", s->python ? "IndexError: " : "",
                             n ? -n : -1, n ? n - 1 : 0, dim);
     if (n == 0) /* PyTorch: a 0-d tensor has no dimension to size */
-        return session_fail(s, a->line, a->col, "%sdimension specified as %d but tensor has no "
+        return session_fail(s, a->line, a->col, "%sDimension specified as %d but tensor has no "
                             "dimensions", s->python ? "IndexError: " : "", dim);
     *out = int_value(x->shape[dim < 0 ? dim + n : dim]);
     return true;
