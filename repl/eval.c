@@ -3867,8 +3867,34 @@ static Status import_user(Session *s, const Node *name, const Node *alias) {
     return bind_name(s, alias ? alias : name, mod) ? EXEC_OK : EXEC_ERROR;
 }
 
+/* from __future__ import print_function (division, annotations...):
+ * Python 3 has them all, so nothing to do; another name is Python's
+ * SyntaxError. */
+static Status import_future(Session *s, const Stmt *st) {
+    static const char *const known[] = {"nested_scopes", "generators", "division",
+                                        "absolute_import", "with_statement", "print_function",
+                                        "unicode_literals", "barry_as_FLUFL", "generator_stop",
+                                        "annotations"};
+    for (int i = 0; i < st->num_params; i++) {
+        const Node *n = st->params[i];
+        bool found = false;
+        for (size_t k = 0; k < sizeof known / sizeof known[0] && !found; k++)
+            found = strlen(known[k]) == n->as.text.length &&
+                    memcmp(known[k], n->as.text.text, n->as.text.length) == 0;
+        if (!found && name_len(n) == 6 && memcmp(n->as.text.text, "braces", 6) == 0)
+            return exec_fail(s, n->line, n->col, "SyntaxError: not a chance");
+        if (!found)
+            return exec_fail(s, n->line, n->col, "SyntaxError: future feature %.*s is not "
+                             "defined", name_len(n), n->as.text.text);
+    }
+    return EXEC_OK;
+}
+
 static STATEMENT_HANDLER Status exec_import(Session *s, const Stmt *st) {
     const char *from = NULL;
+    if (st->module && st->module->as.text.length == 10 &&
+        memcmp(st->module->as.text.text, "__future__", 10) == 0)
+        return import_future(s, st);
     if (st->module && !(from = module_find(st->module->as.text.text, st->module->as.text.length)))
         return s->python ? import_from_user(s, st) : no_module(s, st->module);
     for (int i = 0; i < st->num_params; i++) {
