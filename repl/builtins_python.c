@@ -1904,7 +1904,7 @@ static BUILTIN(py_meshgrid) {
         }
         grid[i] = items[i].as.tensor->numel;
     }
-    int axis[AG_MAX_DIMS];
+    int axis[AG_MAX_DIMS] = {0}; /* all set below: gcc -g cannot tell */
     for (int i = 0; i < n; i++) axis[i] = xy && n >= 2 && i < 2 ? 1 - i : i;
     int64_t shape[AG_MAX_DIMS];
     for (int i = 0; i < n; i++) shape[axis[i]] = grid[i];

@@ -152,83 +152,21 @@ static void gemm_direct(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-/* ======================================================================
- * ag_gemm: packing
- * ====================================================================== */
-
-/* One sliver: dst[p*R + r] = src[r*rs + p*cs] for r < rows, 0 for
- * rows <= r < R (the zero padding of an edge tile), p < kc. R is a constant
- * at every call, so the full-sliver loops unroll. */
-static inline void pack_sliver(double *restrict dst, int R, int64_t rows, int64_t kc,
-                               const double *restrict src, int64_t rs, int64_t cs) {
-    if (rows == R && rs == 1) {
-        for (int64_t p = 0; p < kc; p++, dst += R, src += cs)
-            memcpy(dst, src, (size_t)R * sizeof *dst);
-    } else if (rows == R) {
-        for (int64_t p = 0; p < kc; p++, dst += R, src += cs)
-#pragma GCC unroll 32
-            for (int r = 0; r < R; r++) dst[r] = src[r * rs];
-    } else { /* an edge sliver: zeros (one memset), then the rows there are */
-        memset(dst, 0, (size_t)(kc * R) * sizeof *dst);
-        for (int64_t p = 0; p < kc; p++, dst += R, src += cs)
-            for (int64_t r = 0; r < rows; r++) dst[r] = src[r * rs];
-    }
-}
-
-/* mc rows of op(A) (kc deep) as MR-row slivers; op(A)[i][p] = src[i*rs + p*cs]. */
-static void pack_a(double *dst, int64_t mc, int64_t kc, const double *src, int64_t rs,
-                   int64_t cs) {
-    for (int64_t i = 0; i < mc; i += MR)
-        pack_sliver(dst + i * kc, MR, min64(MR, mc - i), kc, src + i * rs, rs, cs);
-}
-
-/* nc columns of op(B) (kc deep) as NR-column slivers; op(B)[p][j] = src[j*rs + p*cs]. */
-static void pack_b(double *dst, int64_t nc, int64_t kc, const double *src, int64_t rs,
-                   int64_t cs) {
-    for (int64_t j = 0; j < nc; j += NR)
-        pack_sliver(dst + j * kc, NR, min64(NR, nc - j), kc, src + j * rs, rs, cs);
-}
-
-/* The pack buffers: one pair per thread, grown as needed and kept (they
- * hold at most (MC + NC) * KC doubles plus slack). */
-static _Thread_local double *pack_buf[3]; /* A's, B's, and the threads' (gemm_threaded) */
+/* The pack buffers: one set per thread, grown as needed and kept (they
+ * hold at most (MC + NC) * KC elements plus slack). */
+static _Thread_local void *pack_buf[3]; /* A's, B's, and the threads' (gemm_threaded) */
 static _Thread_local size_t pack_cap[3];
 
-static double *pack_buffer(int which, size_t doubles) {
-    if (pack_cap[which] < doubles) {
-        size_t bytes = (doubles * sizeof(double) + 63) / 64 * 64;
-        double *p = aligned_alloc(64, bytes);
+static void *pack_buffer(int which, size_t bytes) {
+    if (pack_cap[which] < bytes) {
+        void *p = aligned_alloc(64, (bytes + 63) / 64 * 64);
         if (!p) return NULL;
         free(pack_buf[which]);
         pack_buf[which] = p;
-        pack_cap[which] = doubles;
+        pack_cap[which] = bytes;
     }
     return pack_buf[which];
 }
-
-/* ======================================================================
- * ag_gemm: the micro-kernel
- *
- * c (m x n corner of an MR x NR tile, ldc) (+)= a (MR x kc sliver) @
- * b (kc x NR sliver), both packed; add says whether C's values are kept.
- * ====================================================================== */
-
-/* Stores the m x n corner of acc (rows lda apart) into C: the edge-tile
- * mask. */
-static void store_tile(double *c, int64_t ldc, const double *acc, int lda, int m, int n,
-                       bool add) {
-    for (int i = 0; i < m; i++)
-        for (int j = 0; j < n; j++)
-            c[i * ldc + j] = add ? c[i * ldc + j] + acc[i * lda + j] : acc[i * lda + j];
-}
-
-#ifdef GEMM_VL
-
-enum {
-    NV = NR / GEMM_VL,          /* vectors across a tile row */
-    C_LINES = NR / 8 + 1,       /* cache lines a tile row can touch */
-    A_AHEAD = 16 * MR,          /* prefetch distance in the A sliver (doubles) */
-};
 
 /* The multiply-adds must fuse (-ffp-contract=off holds for the rest of the
  * engine, not here); clang also needs telling that 512-bit vectors are
@@ -239,73 +177,33 @@ enum {
 #define KERNEL_ATTR __attribute__((optimize("fp-contract=fast")))
 #endif
 
-KERNEL_ATTR
-static void micro_kernel(int64_t kc, const double *restrict a, const double *restrict b,
-                         double *restrict c, int64_t ldc, int m, int n, bool add) {
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT ON
+/* Multiply-adds per task below which a second thread costs more than it
+ * saves (docs/performance.md, "Threads"). */
+#define GEMM_TASK_GRAIN (1 << 18)
+
+/* ======================================================================
+ * ag_gemm: the blocked path in float64 (gemm_blocked.h)
+ * ====================================================================== */
+
+#define GK(name) name##_f64
+#define GK_REAL double
+#define GK_MR MR
+#define GK_NR NR
+#ifdef GEMM_VL
+#define GK_VL GEMM_VL
 #endif
-    vd acc[MR][NV];
-#pragma GCC unroll 32
-    for (int i = 0; i < MR; i++)
-#pragma GCC unroll 8
-        for (int j = 0; j < NV; j++) acc[i][j] = (vd){0};
-    for (int64_t p = 0; p < kc; p++, a += MR, b += NR) {
-        /* Prefetch C's tile a line per step (lines of the m x n corner only):
-         * it comes from beyond L2 and waiting for it at the end costs ~15%.
-         * A's sliver streams from L2. Written out here because gcc will not
-         * inline a helper into a function with an optimize attribute, and
-         * then deletes the call to it as having no effect. */
-        if (p < MR * C_LINES) {
-            int64_t i = p / C_LINES, j = p % C_LINES * 8;
-            if (i < m) __builtin_prefetch(c + i * ldc + (j < n ? j : n - 1), 1, 3);
-        }
-        __builtin_prefetch(a + A_AHEAD, 0, 3);
-        vd bv[NV];
-#pragma GCC unroll 8
-        for (int j = 0; j < NV; j++) bv[j] = vload(b + j * GEMM_VL);
-#pragma GCC unroll 32
-        for (int i = 0; i < MR; i++) {
-            vd ai = a[i] - (vd){0}; /* broadcast (x - 0 is exactly x) */
-#pragma GCC unroll 8
-            for (int j = 0; j < NV; j++) acc[i][j] += ai * bv[j];
-        }
-    }
-    if (m == MR && n == NR) {
-#pragma GCC unroll 32
-        for (int i = 0; i < MR; i++)
-#pragma GCC unroll 8
-            for (int j = 0; j < NV; j++) {
-                double *cij = c + i * ldc + j * GEMM_VL;
-                vstore(cij, add ? vload(cij) + acc[i][j] : acc[i][j]);
-            }
-    } else {
-        double tile[MR * NR];
-        memcpy(tile, acc, sizeof tile);
-        store_tile(c, ldc, tile, NR, m, n, add);
-    }
-}
-
-#else /* no vector extensions: the same kernel on scalars */
-
-enum { A_AHEAD = 0 };
-
 #ifdef FP_FAST_FMA
-#define MADD(a, b, c) fma((a), (b), (c))
+#define GK_MADD(a, b, c) fma((a), (b), (c))
 #else
-#define MADD(a, b, c) ((a) * (b) + (c))
+#define GK_MADD(a, b, c) ((a) * (b) + (c))
 #endif
-
-static void micro_kernel(int64_t kc, const double *restrict a, const double *restrict b,
-                         double *restrict c, int64_t ldc, int m, int n, bool add) {
-    double acc[MR * NR] = {0};
-    for (int64_t p = 0; p < kc; p++, a += MR, b += NR)
-        for (int i = 0; i < MR; i++)
-            for (int j = 0; j < NR; j++) acc[i * NR + j] = MADD(a[i], b[j], acc[i * NR + j]);
-    store_tile(c, ldc, acc, NR, m, n, add);
-}
-
-#endif
+#include "gemm_blocked.h"
+#undef GK
+#undef GK_REAL
+#undef GK_MR
+#undef GK_NR
+#undef GK_VL
+#undef GK_MADD
 
 /* ======================================================================
  * ag_gemm: small products, A read in place
@@ -368,7 +266,7 @@ static void thin_kernel(int64_t K, const double *a, int64_t a_is, int64_t a_ps,
         vstore(tile[i], acc[i][0]);
         vstore(tile[i] + GEMM_VL, acc[i][1]);
     }
-    store_tile(c, ldc, &tile[0][0], SW, m, n, add);
+    store_tile_f64(c, ldc, &tile[0][0], SW, m, n, add);
 }
 
 /* C (+)= op(A) @ op(B) for gemm_is_thin products; false when out of memory. */
@@ -376,7 +274,7 @@ static bool gemm_thin(int64_t M, int64_t N, int64_t K, const double *A, int64_t 
                       int64_t a_ps, const double *B, int64_t b_js, int64_t b_ps, double *C,
                       int64_t ldc, bool accumulate) {
     int64_t ldb = (N + SW - 1) / SW * SW;
-    double *bp = pack_buffer(1, (size_t)(K * ldb));
+    double *bp = pack_buffer(1, (size_t)(K * ldb) * sizeof(double));
     if (!bp) return false;
     for (int64_t p = 0; p < K; p++) {
         double *dst = bp + p * ldb;
@@ -395,110 +293,6 @@ static bool gemm_thin(int64_t M, int64_t N, int64_t K, const double *A, int64_t 
 
 #endif
 
-/* ======================================================================
- * ag_gemm: the blocked driver
- * ====================================================================== */
-
-/* The C tiles of one packed MC x KC block of A against a packed KC x NC
- * panel of B. */
-static void macro_kernel(int64_t mc, int64_t nc, int64_t kc, const double *ap,
-                         const double *bp, double *C, int64_t ldc, bool add) {
-    for (int64_t jr = 0; jr < nc; jr += NR)
-        for (int64_t ir = 0; ir < mc; ir += MR)
-            micro_kernel(kc, ap + ir * kc, bp + jr * kc, C + ir * ldc + jr, ldc,
-                         (int)min64(MR, mc - ir), (int)min64(NR, nc - jr), add);
-}
-
-/* C (+)= op(A) @ op(B), op(A)[i][p] = A[i*a_is + p*a_ps] and op(B)[p][j] =
- * B[j*b_js + p*b_ps], with the pack buffers ap and bp (sized by
- * pack_doubles for at least these M and N). */
-static void gemm_blocked(int64_t M, int64_t N, int64_t K, const double *A, int64_t a_is,
-                         int64_t a_ps, const double *B, int64_t b_js, int64_t b_ps, double *C,
-                         int64_t ldc, bool accumulate, double *ap, double *bp) {
-    /* K in equal steps of at most KC: no thin last step paying a C pass. */
-    int64_t steps = (K + KC - 1) / KC, kstep = (K + steps - 1) / steps;
-    for (int64_t jc = 0; jc < N; jc += NC) {
-        int64_t nc = min64(NC, N - jc);
-        for (int64_t pc = 0; pc < K; pc += kstep) {
-            int64_t kc = min64(kstep, K - pc);
-            pack_b(bp, nc, kc, B + jc * b_js + pc * b_ps, b_js, b_ps);
-            for (int64_t ic = 0; ic < M; ic += MC) {
-                int64_t mc = min64(MC, M - ic);
-                pack_a(ap, mc, kc, A + ic * a_is + pc * a_ps, a_is, a_ps);
-                macro_kernel(mc, nc, kc, ap, bp, C + ic * ldc + jc, ldc,
-                             accumulate || pc > 0);
-            }
-        }
-    }
-}
-
-/* The doubles gemm_blocked's buffers take for an M x N x K product: A's
- * block (with slack past the last sliver: the A prefetch reads ahead),
- * then B's panel. */
-static void pack_doubles(int64_t M, int64_t N, int64_t K, size_t *a, size_t *b) {
-    int64_t steps = (K + KC - 1) / KC, kstep = (K + steps - 1) / steps;
-    *a = (size_t)((min64(M, MC) + MR) * kstep + A_AHEAD + 8) / 8 * 8; /* whole cache lines */
-    *b = (size_t)((min64(N, NC) + NR) * kstep + 8) / 8 * 8;
-}
-
-/* ======================================================================
- * ag_gemm: threads
- *
- * A large product is split into rectangles of C, whole MR x NR tiles each
- * (bands of rows, or of columns where there are more column tiles), one
- * per task, and each task runs gemm_blocked on its rectangle with pack
- * buffers of its own: every element is the same fused sum, in the same K
- * steps, wherever its tile lies and whoever computes it, so the bits do
- * not depend on the thread count. Each task packs the whole of the other
- * operand's panel (the price of sharing nothing: 1/(rows of the band) of
- * the work). The buffers are allocated by the caller before the job.
- * ====================================================================== */
-
-/* Multiply-adds per task below which a second thread costs more than it
- * saves (docs/performance.md, "Threads"). */
-#define GEMM_TASK_GRAIN (1 << 18)
-
-typedef struct {
-    int64_t M, N, K, a_is, a_ps, b_js, b_ps, ldc;
-    const double *A, *B;
-    double *C, *buffers;
-    bool accumulate, by_rows;
-    int64_t tiles;              /* row (MR) or column (NR) tiles to split */
-    int tasks;
-    size_t a_size, b_size;      /* doubles of each task's buffers */
-} GemmJob;
-
-static void gemm_task(void *arg, int task) {
-    const GemmJob *j = arg;
-    int64_t per = j->tiles / j->tasks, extra = j->tiles % j->tasks;
-    int64_t t0 = task * per + (task < extra ? task : extra), t1 = t0 + per + (task < extra);
-    double *ap = j->buffers + (size_t)task * (j->a_size + j->b_size), *bp = ap + j->a_size;
-    if (j->by_rows) {
-        int64_t r0 = t0 * MR, r1 = min64(t1 * MR, j->M);
-        gemm_blocked(r1 - r0, j->N, j->K, j->A + r0 * j->a_is, j->a_is, j->a_ps, j->B, j->b_js,
-                     j->b_ps, j->C + r0 * j->ldc, j->ldc, j->accumulate, ap, bp);
-    } else {
-        int64_t c0 = t0 * NR, c1 = min64(t1 * NR, j->N);
-        gemm_blocked(j->M, c1 - c0, j->K, j->A, j->a_is, j->a_ps, j->B + c0 * j->b_js, j->b_js,
-                     j->b_ps, j->C + c0, j->ldc, j->accumulate, ap, bp);
-    }
-}
-
-/* gemm_blocked over tasks rectangles; false (nothing done) when the
- * buffers cannot be allocated. */
-static bool gemm_threaded(GemmJob *j) {
-    int64_t row_tiles = (j->M + MR - 1) / MR, col_tiles = (j->N + NR - 1) / NR;
-    j->by_rows = row_tiles >= col_tiles;
-    j->tiles = j->by_rows ? row_tiles : col_tiles;
-    if (j->tasks > j->tiles) j->tasks = (int)j->tiles;
-    int64_t band = (j->tiles + j->tasks - 1) / j->tasks * (j->by_rows ? MR : NR);
-    pack_doubles(j->by_rows ? band : j->M, j->by_rows ? j->N : band, j->K, &j->a_size, &j->b_size);
-    j->buffers = pack_buffer(2, (size_t)j->tasks * (j->a_size + j->b_size));
-    if (!j->buffers) return false;
-    ag_parallel_run(j->tasks, gemm_task, j);
-    return true;
-}
-
 /* Returns false (nothing done) if the pack buffers cannot be allocated. */
 static bool gemm_packed(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K,
                         const double *A, int64_t lda, const double *B, int64_t ldb,
@@ -512,17 +306,7 @@ static bool gemm_packed(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_
     if (gemm_is_thin(M, N, K) && tasks <= 1)
         return gemm_thin(M, N, K, A, a_is, a_ps, B, b_js, b_ps, C, ldc, accumulate);
 #endif
-    if (tasks > 1) {
-        GemmJob job = {M, N, K, a_is, a_ps, b_js, b_ps, ldc, A, B, C, NULL, accumulate, false, 0,
-                       tasks, 0, 0};
-        return gemm_threaded(&job);
-    }
-    size_t a_size, b_size;
-    pack_doubles(M, N, K, &a_size, &b_size);
-    double *ap = pack_buffer(0, a_size), *bp = pack_buffer(1, b_size);
-    if (!ap || !bp) return false;
-    gemm_blocked(M, N, K, A, a_is, a_ps, B, b_js, b_ps, C, ldc, accumulate, ap, bp);
-    return true;
+    return gemm_run_f64(M, N, K, A, a_is, a_ps, B, b_js, b_ps, C, ldc, accumulate, tasks);
 }
 
 /* The direct loop takes vector operands, tiny products, and thin ones where
