@@ -239,6 +239,64 @@ static void matmul_fwd(void) {
 }
 
 /* ======================================================================
+ * float32 (ag's own, not torch_ref.py's; issue 18): the kernels in float32
+ * against the same in float64, in one run: matmul_fwd's 1024^3 product
+ * (GFLOP/s: 2 a multiply-add), x * y + x and tanh(x) over 10^6 elements
+ * with no autograd (GFLOP/s: 2 and 1 an element); each float32 figure's
+ * ratio to float64's is printed as float32_..._ratio.
+ * ====================================================================== */
+
+typedef struct {
+    Tensor *x, *y;
+    int which; /* 0: x @ y, 1: x * y + x, 2: tanh(x) */
+} Kernel;
+
+static void kernel_once(void *ctx) {
+    Kernel *k = ctx;
+    Tensor *r = NULL;
+    if (k->which == 0) r = tensor_matmul(k->x, k->y);
+    if (k->which == 1) {
+        Tensor *xy = tensor_mul(k->x, k->y);
+        r = tensor_add(xy, k->x);
+        tensor_release(xy);
+    }
+    if (k->which == 2) r = tensor_tanh(k->x);
+    if (!r) die("float32");
+    tensor_release(r);
+}
+
+/* Seconds of one kernel_once at dtype. */
+static double kernel_time(int which, AgDtype dtype) {
+    int64_t n = which == 0 ? 1024 : 1000000;
+    int64_t shape[2] = {n, n};
+    Tensor *x = randn_scaled(which == 0 ? 2 : 1, which == 0 ? shape : &n, 1, false);
+    Tensor *y = randn_scaled(which == 0 ? 2 : 1, which == 0 ? shape : &n, 1, false);
+    Kernel k = {tensor_to(x, dtype), tensor_to(y, dtype), which};
+    if (!k.x || !k.y) die("float32");
+    double t = bench(kernel_once, &k, min_time, 3, 5);
+    tensor_release(k.x);
+    tensor_release(k.y);
+    tensor_release(x);
+    tensor_release(y);
+    return t;
+}
+
+static void float32(void) {
+    static const char *const names[] = {"matmul", "mul_add", "tanh"};
+    const double flops[] = {2 * pow(1024.0, 3), 2e6, 1e6};
+    for (int which = 0; which < 3; which++) {
+        double t64 = kernel_time(which, AG_FLOAT64), t32 = kernel_time(which, AG_FLOAT32);
+        char name[64];
+        snprintf(name, sizeof name, "float64_%s_gflops", names[which]);
+        emit(name, flops[which] / 1e9 / t64, "GFLOP/s");
+        snprintf(name, sizeof name, "float32_%s_gflops", names[which]);
+        emit(name, flops[which] / 1e9 / t32, "GFLOP/s");
+        snprintf(name, sizeof name, "float32_%s_ratio", names[which]);
+        emit(name, t64 / t32, "x");
+    }
+}
+
+/* ======================================================================
  * elementwise: sum(tanh(x)*x + x) over 1e6 elements (ms, GB/s of 16 B/elem)
  * ====================================================================== */
 
@@ -454,6 +512,7 @@ static const struct {
     {"train_poly", train_poly, true},         {"train_moons", train_moons, true},
     {"double_backward", double_backward, true},          {"nn_train", nn_train, true},
     {"py_loop", py_loop, true},               {"mlp_memory", mlp_memory, false},
+    {"float32", float32, false},
 };
 #define WORKLOAD_COUNT (sizeof workloads / sizeof workloads[0])
 

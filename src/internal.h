@@ -429,6 +429,11 @@ Tensor *ag_broadcast_to(const Tensor *x, int ndim, const int64_t *shape);
 void ag_gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K,
           const double *A, int64_t lda, const double *B, int64_t ldb,
           double *C, int64_t ldc, bool accumulate);
+/* The same in float32's arithmetic (float sums; C's values floats), for
+ * float32 operands. (ops/matmul.c) */
+void ag_gemm_f32(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K,
+                 const double *A, int64_t lda, const double *B, int64_t ldb,
+                 double *C, int64_t ldc, bool accumulate);
 
 /* ---- the graph snapshot (graphsnap.c), fed by backward (autograd.c) ---- */
 /* Snapshots are on (ag_set_keep_graph). */

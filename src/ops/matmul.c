@@ -5,8 +5,10 @@
  * its forward and backward side by side; and matmul_nt and matmul_tn, its
  * gradient kernels as ops (create_graph).
  *
- * It is not: a BLAS (no alpha/beta, no complex, no threads), nor a view
- * engine (a transpose is a flag given to ag_gemm, never a materialised copy).
+ * ag_gemm_f32 is the same in float32's arithmetic, for float32 operands.
+ *
+ * It is not: a BLAS (no alpha/beta, no complex), nor a view engine (a
+ * transpose is a flag given to ag_gemm, never a materialised copy).
  *
  * ag_gemm is a cache-blocked GEMM in the style of GotoBLAS/BLIS: panels of
  * op(B) (KC x NC) and blocks of op(A) (MC x KC) are packed into contiguous
@@ -59,6 +61,15 @@ enum { MR = 4, NR = 4, KC = 256, MC = 96, NC = 4080 };
 #else
 #define GEMM_KERNEL_NAME "scalar, 4x4"
 enum { MR = 4, NR = 4, KC = 256, MC = 96, NC = 4080 };
+#endif
+
+/* The float instance (ag_gemm_f32): twice the lanes in the same registers,
+ * so twice the columns a tile; KC, MC and NC as float64's (a float sliver of
+ * B is as many bytes as a double one). */
+#ifdef GEMM_VL
+enum { MR32 = MR, NR32 = 2 * NR };
+#else
+enum { MR32 = MR, NR32 = NR };
 #endif
 
 /* Below this many multiply-adds the direct loop wins (measured: 10^3 and
@@ -205,6 +216,27 @@ static void *pack_buffer(int which, size_t bytes) {
 #undef GK_VL
 #undef GK_MADD
 
+/* ... and in float (ag_gemm_f32). */
+#define GK(name) name##_f32
+#define GK_REAL float
+#define GK_MR MR32
+#define GK_NR NR32
+#ifdef GEMM_VL
+#define GK_VL (2 * GEMM_VL)
+#endif
+#ifdef FP_FAST_FMAF
+#define GK_MADD(a, b, c) fmaf((a), (b), (c))
+#else
+#define GK_MADD(a, b, c) ((a) * (b) + (c))
+#endif
+#include "gemm_blocked.h"
+#undef GK
+#undef GK_REAL
+#undef GK_MR
+#undef GK_NR
+#undef GK_VL
+#undef GK_MADD
+
 /* ======================================================================
  * ag_gemm: small products, A read in place
  *
@@ -293,6 +325,12 @@ static bool gemm_thin(int64_t M, int64_t N, int64_t K, const double *A, int64_t 
 
 #endif
 
+/* The threads an M x N x K product is worth. */
+static int gemm_tasks(int64_t M, int64_t N, int64_t K) {
+    double madds = (double)M * (double)N * (double)K;
+    return ag_parallel_tasks(madds < 0x1p62 ? (int64_t)madds : INT64_MAX, GEMM_TASK_GRAIN);
+}
+
 /* Returns false (nothing done) if the pack buffers cannot be allocated. */
 static bool gemm_packed(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K,
                         const double *A, int64_t lda, const double *B, int64_t ldb,
@@ -300,8 +338,7 @@ static bool gemm_packed(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_
     int64_t a_is, a_ps, b_js, b_ps; /* strides along i, p and j, as in gemm_direct */
     op_strides(trans_a, lda, &a_is, &a_ps);
     op_strides(!trans_b, ldb, &b_js, &b_ps);
-    double madds = (double)M * (double)N * (double)K;
-    int tasks = ag_parallel_tasks(madds < 0x1p62 ? (int64_t)madds : INT64_MAX, GEMM_TASK_GRAIN);
+    int tasks = gemm_tasks(M, N, K);
 #ifdef GEMM_VL
     if (gemm_is_thin(M, N, K) && tasks <= 1)
         return gemm_thin(M, N, K, A, a_is, a_ps, B, b_js, b_ps, C, ldc, accumulate);
@@ -434,6 +471,31 @@ void ag_gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, const 
     gemm_direct(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
+/* ag_gemm in float32's arithmetic, for two float32 operands: op(A) and
+ * op(B) are converted to float as they are packed, each element of C is a
+ * float sum of fused multiply-adds over K (in K steps of at most KC, each
+ * added to C in float), so twice the lanes a vector. Small products (the
+ * direct path, chosen by shape alone) sum in double and round C: a float
+ * GEMM's result or a nearer one. The thin path is not taken: it is chosen
+ * by the thread count too, and a product's bits must not depend on that.
+ * C holds float values afterwards. */
+void ag_gemm_f32(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, const double *A,
+                 int64_t lda, const double *B, int64_t ldb, double *C, int64_t ldc,
+                 bool accumulate) {
+    if (M <= 0 || N <= 0) return;
+    if (!gemm_is_small(M, N, K)) {
+        int64_t a_is, a_ps, b_js, b_ps; /* strides along i, p and j, as in gemm_direct */
+        op_strides(trans_a, lda, &a_is, &a_ps);
+        op_strides(!trans_b, ldb, &b_js, &b_ps);
+        if (gemm_run_f32(M, N, K, A, a_is, a_ps, B, b_js, b_ps, C, ldc, accumulate,
+                         gemm_tasks(M, N, K)))
+            return;
+    }
+    gemm_direct(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+    for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) C[i * ldc + j] = (float)C[i * ldc + j];
+}
+
 /* ======================================================================
  * matmul: shapes, by torch.matmul's rules
  *
@@ -562,20 +624,43 @@ static double dot_in_order(int64_t K, const double *a, const double *b) {
     return s;
 }
 
-static void matmul_kernel(const MatmulPlan *p, const double *a, const double *b, double *out) {
+/* The same in float: the reference BLAS's sdot, for two float32 vectors. */
+static double dot_in_order_f32(int64_t K, const double *a, const double *b) {
+    float s = 0.0f;
+    for (int64_t k = 0; k < K; k++) s += (float)a[k] * (float)b[k];
+    return s;
+}
+
+/* ag_gemm's signature, and the one a product of a and b computes with. */
+typedef void Gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, const double *A,
+                  int64_t lda, const double *B, int64_t ldb, double *C, int64_t ldc,
+                  bool accumulate);
+
+static bool both_float32(const Tensor *a, const Tensor *b) {
+    return a->dtype == AG_FLOAT32 && b->dtype == AG_FLOAT32;
+}
+
+static Gemm *gemm_for(const Tensor *a, const Tensor *b) {
+    return both_float32(a, b) ? ag_gemm_f32 : ag_gemm;
+}
+
+static void matmul_kernel(const MatmulPlan *p, const Tensor *at, const Tensor *bt,
+                          double *out) {
     int64_t M = p->M, K = p->K, N = p->N;
+    const double *a = at->data, *b = bt->data;
     if (p->a_vec && p->b_vec) {
-        out[0] = dot_in_order(K, a, b);
+        out[0] = both_float32(at, bt) ? dot_in_order_f32(K, a, b) : dot_in_order(K, a, b);
         return;
     }
+    Gemm *gemm = gemm_for(at, bt);
     if (p->fold) { /* a (count*M, K) @ b (K, N) -> (count*M, N) */
-        ag_gemm(false, false, p->count * M, N, K, a, K, b, N, out, N, false);
+        gemm(false, false, p->count * M, N, K, a, K, b, N, out, N, false);
         return;
     }
     for (int64_t t = 0; t < p->count; t++) {
         int64_t ia, ib;
         batch_entry(p, t, &ia, &ib);
-        ag_gemm(false, false, M, N, K, a + ia * M * K, K, b + ib * K * N, N, out + t * M * N, N,
+        gemm(false, false, M, N, K, a + ia * M * K, K, b + ib * K * N, N, out + t * M * N, N,
              false);
     }
 }
@@ -600,13 +685,13 @@ static Tensor *matmul_grad_a(const MatmulPlan *p, const Tensor *g, const Tensor 
     Tensor *r = p->count == 0 ? ag_tensor_filled_like(a, 0.0) : ag_tensor_new_like(a);
     if (!r) return NULL;
     if (p->fold) { /* g (count*M, N) @ b^T (N, K) -> (count*M, K) */
-        ag_gemm(false, true, p->count * M, K, N, g->data, N, b->data, N, r->data, K, false);
+        gemm_for(a, b)(false, true, p->count * M, K, N, g->data, N, b->data, N, r->data, K, false);
         return r;
     }
     for (int64_t t = 0; t < p->count; t++) {
         int64_t ia, ib; /* g[t] (M,N) @ b[ib]^T (N,K) (+)-> r[ia] (M,K) */
         batch_entry(p, t, &ia, &ib);
-        ag_gemm(false, true, M, K, N, g->data + t * M * N, N, b->data + ib * K * N, N,
+        gemm_for(a, b)(false, true, M, K, N, g->data + t * M * N, N, b->data + ib * K * N, N,
                 r->data + ia * M * K, K, !first_reader(p, p->a_step, t));
     }
     return r;
@@ -618,13 +703,13 @@ static Tensor *matmul_grad_b(const MatmulPlan *p, const Tensor *g, const Tensor 
     Tensor *r = p->count == 0 ? ag_tensor_filled_like(b, 0.0) : ag_tensor_new_like(b);
     if (!r) return NULL;
     if (p->fold) { /* b is every entry's: a^T (K, count*M) @ g (count*M, N) -> (K, N) */
-        ag_gemm(true, false, K, N, p->count * M, a->data, K, g->data, N, r->data, N, false);
+        gemm_for(a, b)(true, false, K, N, p->count * M, a->data, K, g->data, N, r->data, N, false);
         return r;
     }
     for (int64_t t = 0; t < p->count; t++) {
         int64_t ia, ib; /* a[ia]^T (K,M) @ g[t] (M,N) (+)-> r[ib] (K,N) */
         batch_entry(p, t, &ia, &ib);
-        ag_gemm(true, false, K, N, M, a->data + ia * M * K, K, g->data + t * M * N, N,
+        gemm_for(a, b)(true, false, K, N, M, a->data + ia * M * K, K, g->data + t * M * N, N,
                 r->data + ib * K * N, N, !first_reader(p, p->b_step, t));
     }
     return r;
@@ -796,7 +881,7 @@ Tensor *tensor_matmul(Tensor *a, Tensor *b) {
     Tensor *out = ag_tensor_new(batch_shape(&p, shape, p.a_vec ? -1 : p.M, p.b_vec ? -1 : p.N),
                              shape);
     if (!out) return NULL;
-    matmul_kernel(&p, a->data, b->data, out->data);
+    matmul_kernel(&p, a, b, out->data);
     void *ctx;
     out = ag_graph_record_named(out, AG_OP_MATMUL, matmul_name(&p), (Tensor *[]){a, b}, 2, &ctx,
                                 sizeof p);
@@ -910,7 +995,7 @@ Tensor *tensor_linear(Tensor *x, Tensor *w, Tensor *b) {
     Tensor *out = ag_tensor_new(x->ndim, shape);
     if (!out) return NULL;
     if (p.M * p.N > 0) {
-        if (p.K > 0) ag_gemm(false, true, p.M, p.N, p.K, x->data, p.K, w->data, p.K, out->data, p.N, false);
+        if (p.K > 0) gemm_for(x, w)(false, true, p.M, p.N, p.K, x->data, p.K, w->data, p.K, out->data, p.N, false);
         else memset(out->data, 0, (size_t)(p.M * p.N) * sizeof(double));
         for (int64_t i = 0; b && i < p.M; i++)
             for (int64_t j = 0; j < p.N; j++) out->data[i * p.N + j] += b->data[j];
@@ -925,12 +1010,12 @@ Tensor *tensor_linear(Tensor *x, Tensor *w, Tensor *b) {
 
 /* t's gradient op(A)[rows, cols] @ B[inner, cols] (zeros when inner is
  * 0), handed to ag_accumulate_grad. */
-static void linear_grad(Tensor *t, bool trans_a, int64_t rows, int64_t cols, int64_t inner,
-                        const double *a, int64_t lda, const double *b) {
+static void linear_grad(Gemm *gemm, Tensor *t, bool trans_a, int64_t rows, int64_t cols,
+                        int64_t inner, const double *a, int64_t lda, const double *b) {
     Tensor *d = ag_tensor_new_like(t);
     if (!d) return;
     if (d->numel > 0 && inner > 0)
-        ag_gemm(trans_a, false, rows, cols, inner, a, lda, b, cols, d->data, cols, false);
+        gemm(trans_a, false, rows, cols, inner, a, lda, b, cols, d->data, cols, false);
     else if (d->numel > 0)
         memset(d->data, 0, (size_t)d->numel * sizeof(double));
     ag_accumulate_grad(t, d);
@@ -940,8 +1025,9 @@ static void linear_backward(Function *self, void *ctx, Tensor *g) {
     const LinearPlan *p = ctx;
     Tensor *x = self->inputs[0], *w = self->inputs[1];
     Tensor *b = self->num_inputs > 2 ? self->inputs[2] : NULL;
-    if (x->requires_grad) linear_grad(x, false, p->M, p->K, p->N, g->data, p->N, w->data);
-    if (w->requires_grad) linear_grad(w, true, p->N, p->K, p->M, g->data, p->N, x->data);
+    Gemm *gemm = gemm_for(x, w);
+    if (x->requires_grad) linear_grad(gemm, x, false, p->M, p->K, p->N, g->data, p->N, w->data);
+    if (w->requires_grad) linear_grad(gemm, w, true, p->N, p->K, p->M, g->data, p->N, x->data);
     if (b && b->requires_grad) {
         Tensor *db = ag_tensor_new_like(b);
         if (!db) return;

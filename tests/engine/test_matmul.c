@@ -28,17 +28,27 @@ typedef struct {
     int64_t M, N, K;
 } GemmSize;
 
-/* One ag_gemm call checked element by element: |C - ref| <= 1e-12 * sum |a b|
- * (relative to the scale of the products), and C's padding untouched. */
-static void check_gemm(GemmSize s, bool ta, bool tb, bool accumulate) {
+/* x rounded to float where in_float (float32's operands and results). */
+static double as_real(double x, bool in_float) { return in_float ? (double)(float)x : x; }
+
+/* One product of ag_gemm (ag_gemm_f32 where in_float: A, B and C then hold
+ * float values) checked element by element against the naive triple loop:
+ * |C - ref| <= tol * sum |a b| (relative to the scale of the products;
+ * float's bound for a sum of K products where in_float), C's values floats
+ * where in_float, and C's padding untouched. */
+static void check_gemm_in(GemmSize s, bool ta, bool tb, bool accumulate, bool in_float) {
     int64_t M = s.M, N = s.N, K = s.K;
     int64_t a_rows = ta ? K : M, a_cols = ta ? M : K, lda = a_cols + 3;
     int64_t b_rows = tb ? N : K, b_cols = tb ? K : N, ldb = b_cols + 5;
     int64_t ldc = N + 2;
     double *A = padded_matrix(a_rows, a_cols, lda), *B = padded_matrix(b_rows, b_cols, ldb);
     double *C = padded_matrix(M, N, ldc), *C0 = malloc((size_t)(M * ldc) * sizeof *C0);
+    for (int64_t i = 0; i < a_rows * lda; i++) A[i] = as_real(A[i], in_float);
+    for (int64_t i = 0; i < b_rows * ldb; i++) B[i] = as_real(B[i], in_float);
+    for (int64_t i = 0; i < M * ldc; i++) C[i] = as_real(C[i], in_float);
     memcpy(C0, C, (size_t)(M * ldc) * sizeof *C0);
-    ag_gemm(ta, tb, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+    (in_float ? ag_gemm_f32 : ag_gemm)(ta, tb, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+    double tol = in_float ? (double)(K + 2) * 0x1p-24 : 1e-12;
     int bad = 0;
     for (int64_t i = 0; i < M && !bad; i++) {
         for (int64_t j = 0; j < N && !bad; j++) {
@@ -49,27 +59,33 @@ static void check_gemm(GemmSize s, bool ta, bool tb, bool accumulate) {
                 ref += a * b;
                 scale += fabs(a * b);
             }
-            if (!(fabs(C[i * ldc + j] - ref) <= 1e-12 * scale + 1e-300)) {
-                CHECK(false, "ag_gemm %lldx%lldx%lld ta=%d tb=%d acc=%d: C[%lld,%lld] = %.17g, "
-                      "expected %.17g", (long long)M, (long long)N, (long long)K, ta, tb,
-                      accumulate, (long long)i, (long long)j, C[i * ldc + j], ref);
+            double c = C[i * ldc + j];
+            if (!(fabs(c - ref) <= tol * scale + 1e-300) || c != as_real(c, in_float)) {
+                CHECK(false, "ag_gemm%s %lldx%lldx%lld ta=%d tb=%d acc=%d: C[%lld,%lld] = "
+                      "%.17g, expected %.17g", in_float ? "_f32" : "", (long long)M,
+                      (long long)N, (long long)K, ta, tb, accumulate, (long long)i,
+                      (long long)j, c, ref);
                 bad = 1;
             }
         }
         for (int64_t j = N; j < ldc && !bad; j++)
-            if (C[i * ldc + j] != 1e300) {
+            if (C[i * ldc + j] != as_real(1e300, in_float)) {
                 CHECK(false, "ag_gemm %lldx%lldx%lld: padding of C row %lld was written",
                       (long long)M, (long long)N, (long long)K, (long long)i);
                 bad = 1;
             }
     }
     if (!bad)
-        CHECK(true, "ag_gemm %lldx%lldx%lld ta=%d tb=%d acc=%d", (long long)M, (long long)N,
-              (long long)K, ta, tb, accumulate);
+        CHECK(true, "ag_gemm%s %lldx%lldx%lld ta=%d tb=%d acc=%d", in_float ? "_f32" : "",
+              (long long)M, (long long)N, (long long)K, ta, tb, accumulate);
     free(A);
     free(B);
     free(C);
     free(C0);
+}
+
+static void check_gemm(GemmSize s, bool ta, bool tb, bool accumulate) {
+    check_gemm_in(s, ta, tb, accumulate, false);
 }
 
 static void test_gemm(void) {
@@ -83,6 +99,61 @@ static void test_gemm(void) {
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         for (int t = 0; t < 4; t++)
             for (int acc = 0; acc < 2; acc++) check_gemm(sizes[s], t & 1, t & 2, acc);
+}
+
+/* float32's products: every path and size of test_gemm through
+ * ag_gemm_f32; and on the blocked path (N past the thin path's 64 columns,
+ * K within one KC step of 256), each element exactly the float sum of
+ * float32's kernel: fused multiply-adds in K's order from 0, then added to
+ * C in float. */
+static float fma_chain(int64_t K, const double *a, int64_t as, const double *b, int64_t bs) {
+    float s = 0.0f;
+    for (int64_t p = 0; p < K; p++)
+#if defined(__FMA__) || defined(FP_FAST_FMAF)
+        s = fmaf((float)a[p * as], (float)b[p * bs], s);
+#else
+        s = s + (float)a[p * as] * (float)b[p * bs];
+#endif
+    return s;
+}
+
+static void check_gemm_f32_bits(int64_t M, int64_t N, int64_t K, bool accumulate) {
+    int64_t m = M * K, n = K * N, c = M * N;
+    Tensor *a = test_uniform(-1.0, 1.0, false, 1, &m), *b = test_uniform(-1.0, 1.0, false, 1, &n);
+    Tensor *out = test_uniform(-1.0, 1.0, false, 1, &c);
+    for (int64_t i = 0; i < m; i++) a->data[i] = (float)a->data[i];
+    for (int64_t i = 0; i < n; i++) b->data[i] = (float)b->data[i];
+    for (int64_t i = 0; i < c; i++) out->data[i] = (float)out->data[i];
+    double *c0 = malloc((size_t)c * sizeof *c0);
+    memcpy(c0, out->data, (size_t)c * sizeof *c0);
+    ag_gemm_f32(false, false, M, N, K, a->data, K, b->data, N, out->data, N, accumulate);
+    int64_t wrong = 0, first = -1;
+    for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) {
+            float s = fma_chain(K, a->data + i * K, 1, b->data + j, N);
+            float want = accumulate ? (float)c0[i * N + j] + s : s;
+            if (out->data[i * N + j] != want && wrong++ == 0) first = i * N + j;
+        }
+    CHECK(wrong == 0, "ag_gemm_f32 %lldx%lldx%lld acc=%d: %lld elements not float32's sum "
+          "(the first at %lld)", (long long)M, (long long)N, (long long)K, accumulate,
+          (long long)wrong, (long long)first);
+    free(c0);
+    tensor_release(a);
+    tensor_release(b);
+    tensor_release(out);
+}
+
+static void test_gemm_f32(void) {
+    const GemmSize sizes[] = {{1, 1, 1},     {7, 5, 3},     {33, 17, 65},  {100, 16, 16},
+                              {65, 64, 64},  {1, 300, 200}, {40, 40, 0},   {3, 2, 500},
+                              {9, 49, 7},    {200, 130, 300}, {20, 4200, 9}, {70, 97, 513}};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (int t = 0; t < 4; t++)
+            for (int acc = 0; acc < 2; acc++) check_gemm_in(sizes[s], t & 1, t & 2, acc, true);
+    for (int acc = 0; acc < 2; acc++) {
+        check_gemm_f32_bits(200, 130, 250, acc);
+        check_gemm_f32_bits(17, 97, 256, acc);
+    }
 }
 
 /* ======================================================================
@@ -540,6 +611,7 @@ static void test_linear(void) {
 void test_matmul(void) {
     test_blas_choice();
     test_gemm();
+    test_gemm_f32();
     test_forward();
     test_forward_large();
     test_grad();
