@@ -364,6 +364,14 @@ Tensor *tensor_sinh(Tensor *x);
 Tensor *tensor_cosh(Tensor *x);
 Tensor *tensor_sin(Tensor *x);
 Tensor *tensor_cos(Tensor *x);
+Tensor *tensor_tan(Tensor *x);
+Tensor *tensor_atan(Tensor *x);
+Tensor *tensor_asin(Tensor *x);
+Tensor *tensor_acos(Tensor *x);
+Tensor *tensor_erf(Tensor *x);
+Tensor *tensor_log1p(Tensor *x);  /* log(1 + x), exact near 0 */
+Tensor *tensor_expm1(Tensor *x);  /* exp(x) - 1, exact near 0 */
+Tensor *tensor_rsqrt(Tensor *x);  /* 1 / sqrt(x) */
 Tensor *tensor_sign(Tensor *x);                /* gradient 0 */
 Tensor *tensor_round(Tensor *x);               /* halves to even; gradient 0 */
 Tensor *tensor_floor(Tensor *x);               /* gradient 0 */

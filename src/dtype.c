@@ -256,12 +256,38 @@ static AgDtype rule_result(const AgOpInfo *info, Tensor *const *in, int n) {
     }
 }
 
-/* An integer power with a negative exponent is PyTorch's powi: 1 and -1
- * keep their powers (exact in pow), every other base gives 0, 0 included
- * (pow's fraction truncated, its inf replaced; + 0.0 makes -0 a 0). */
-static void integer_powers(Tensor *out) {
-    for (int64_t i = 0; i < out->numel; i++)
+/* base ** exp (exp >= 0) as PyTorch's powi computes it in the integer
+ * type: squarings and products that wrap, as two's complement arithmetic
+ * does (in 64 bits; their low 32 bits are int32's). */
+static double wrapped_power(double base, double exp, AgDtype dtype) {
+    uint64_t a = (uint64_t)(int64_t)base, r = 1;
+    for (int64_t b = (int64_t)exp; b; b /= 2) {
+        if (b & 1) r *= a;
+        a *= a;
+    }
+    return dtype == AG_INT32 ? (double)(int32_t)(uint32_t)r : (double)(int64_t)r;
+}
+
+/* An integer power, as PyTorch's powi gives it. With a negative exponent:
+ * 1 and -1 keep their powers (exact in pow), every other base gives 0, 0
+ * included (pow's fraction truncated, its inf replaced; + 0.0 makes -0 a
+ * 0). A power past 2^53 (pow's double is not the integer, or inf) is
+ * computed again from the operands, broadcast, by wrapped_power: 3 ** 40
+ * in int32 is 3^40 mod 2^32, as signed. */
+static void integer_powers(Tensor *out, Tensor *const *in, AgDtype dtype) {
+    bool past = false;
+    for (int64_t i = 0; i < out->numel; i++) {
+        past |= fabs(out->data[i]) >= 0x1p53 && in[1]->data[in[1]->numel > 1 ? i : 0] >= 0;
         out->data[i] = isinf(out->data[i]) ? 0 : trunc(out->data[i]) + 0.0;
+    }
+    if (!past || dtype == AG_BOOL) return;
+    Tensor *a = ag_broadcast_to(in[0], out->ndim, out->shape);
+    Tensor *b = ag_broadcast_to(in[1], out->ndim, out->shape);
+    for (int64_t i = 0; a && b && i < out->numel; i++)
+        if (b->data[i] >= 0 && (fabs(out->data[i]) >= 0x1p53 || out->data[i] == 0))
+            out->data[i] = wrapped_power(a->data[i], b->data[i], dtype);
+    tensor_release(a);
+    tensor_release(b);
 }
 
 Tensor *ag_apply_dtype(Tensor *out, int op, Tensor *const *in, int n) {
@@ -274,7 +300,7 @@ Tensor *ag_apply_dtype(Tensor *out, int op, Tensor *const *in, int n) {
         return ag_fail("%s", why);
     }
     out->dtype = (uint8_t)dtype;
-    if (op == AG_OP_POW && !ag_dtype_is_floating(dtype)) integer_powers(out);
+    if (op == AG_OP_POW && !ag_dtype_is_floating(dtype)) integer_powers(out, in, dtype);
     convert_values(out->data, out->numel, dtype, true);
     return out;
 }

@@ -68,6 +68,11 @@ void ag_vec_tanh(const double *x, double *y);
 void ag_vec_sin(const double *x, double *y);
 void ag_vec_cos(const double *x, double *y);
 void ag_vec_erf(const double *x, double *y);
+void ag_vec_tan(const double *x, double *y);
+void ag_vec_atan(const double *x, double *y);
+void ag_vec_asin(const double *x, double *y);
+void ag_vec_acos(const double *x, double *y);
+void ag_vec_expm1(const double *x, double *y);
 void ag_vec_pow(const double *x, double e, double *y); /* y = x ** e */
 
 #define BLOCK_MATH(name, fn)                                                \
@@ -87,6 +92,11 @@ BLOCK_MATH(tanh, tanh)
 BLOCK_MATH(sin, sin)
 BLOCK_MATH(cos, cos)
 BLOCK_MATH(erf, erf)
+BLOCK_MATH(tan, tan)
+BLOCK_MATH(atan, atan)
+BLOCK_MATH(asin, asin)
+BLOCK_MATH(acos, acos)
+BLOCK_MATH(expm1, expm1)
 #undef BLOCK_MATH
 
 /* ---- float32: PyTorch's float kernels ----
@@ -112,6 +122,12 @@ void ag_vec_f32_cos(const float *x, float *y);
 void ag_vec_f32_log1p(const float *x, float *y);
 void ag_vec_f32_sinh(const float *x, float *y);
 void ag_vec_f32_cosh(const float *x, float *y);
+void ag_vec_f32_tan(const float *x, float *y);
+void ag_vec_f32_atan(const float *x, float *y);
+void ag_vec_f32_asin(const float *x, float *y);
+void ag_vec_f32_acos(const float *x, float *y);
+void ag_vec_f32_erf(const float *x, float *y);
+void ag_vec_f32_expm1(const float *x, float *y);
 void ag_vec_f32_pow(const float *x, float e, float *y); /* y = x ** e */
 void ag_vec_f32_pow_tensor(const float *x, const float *e, float *y); /* y = x ** e */
 void ag_libm_f32_exp(const float *x, float *y);
@@ -125,6 +141,11 @@ void ag_libm_f32_log1p(const float *x, float *y);
 void ag_libm_f32_sinh(const float *x, float *y);
 void ag_libm_f32_cosh(const float *x, float *y);
 void ag_libm_f32_erf(const float *x, float *y);
+void ag_libm_f32_tan(const float *x, float *y);
+void ag_libm_f32_atan(const float *x, float *y);
+void ag_libm_f32_asin(const float *x, float *y);
+void ag_libm_f32_acos(const float *x, float *y);
+void ag_libm_f32_expm1(const float *x, float *y);
 
 /* y = f(x) on a block of floats: SLEEF's where loaded, else libm's. */
 #define BLOCK_MATH_F32(name)                                                \
@@ -144,6 +165,12 @@ BLOCK_MATH_F32(cos)
 BLOCK_MATH_F32(log1p)
 BLOCK_MATH_F32(sinh)
 BLOCK_MATH_F32(cosh)
+BLOCK_MATH_F32(tan)
+BLOCK_MATH_F32(atan)
+BLOCK_MATH_F32(asin)
+BLOCK_MATH_F32(acos)
+BLOCK_MATH_F32(erf)
+BLOCK_MATH_F32(expm1)
 #undef BLOCK_MATH_F32
 
 /* A block of float math: block_f32_exp, ag_libm_f32_exp, ... */
@@ -156,6 +183,35 @@ static inline void f32_in(const double *x, float *xf) {
 static inline void f32_out(const float *yf, double *y) {
     SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = yf[i];
 }
+
+/* A float32 op's forward block that is one float function on every element
+ * (PyTorch's vml kernels: exp, log, sin, ... on whole vectors, the last one
+ * padded: no scalar tail) */
+#define F32_MAP_BLOCK(name)                                                  \
+    static void name##_f32_block(const double *x, double *y, const double *p) { \
+        (void)p;                                                             \
+        _Alignas(64) float t[BLOCK];                                         \
+        f32_in(x, t);                                                        \
+        block_f32_##name(t, t);                                              \
+        f32_out(t, y);                                                       \
+    }
+
+/* An op's backward and forward that take NAME_f32_grad_block and
+ * NAME_f32_block for a float32 x (no scalar tail), else NAME_grad_block and
+ * NAME_block. */
+#define UNARY_BACKWARD_F32(name)                                              \
+    static void name##_backward(Function *self, void *ctx, Tensor *g) {      \
+        if (ag_is_f32(self->inputs[0]))                                       \
+            unary_backward_f32(self, g, name##_f32_grad_block, NULL, ctx);    \
+        else                                                                  \
+            unary_backward(self, g, name##_grad_block, ctx);                  \
+    }
+#define UNARY_FORWARD_F32(ID, name)                                           \
+    Tensor *tensor_##name(Tensor *x) {                                        \
+        if (ag_is_f32(x))                                                     \
+            return unary_forward_f32(AG_OP_##ID, name##_f32_block, NULL, x, NULL, 0); \
+        return unary_forward(AG_OP_##ID, name##_block, x);                    \
+    }
 
 /* Whether an op on x computes in float: x is float32 */
 static inline bool ag_is_f32(const Tensor *x) { return x && x->dtype == AG_FLOAT32; }

@@ -33,6 +33,9 @@
     X(SQRT, sqrt) X(TANH, tanh)                                                \
     X(SIGMOID, sigmoid) X(RELU, relu) X(ABS, abs) X(SIN, sin) X(COS, cos)      \
     X(SIGN, sign) X(ROUND, round) X(FLOOR, floor) X(CEIL, ceil) X(TRUNC, trunc) \
+    /* special.c */                                                            \
+    X(TAN, tan) X(ATAN, atan) X(ASIN, asin) X(ACOS, acos) X(ERF, erf)          \
+    X(LOG1P, log1p) X(EXPM1, expm1) X(RSQRT, rsqrt)                            \
     /* activation.c */                                                         \
     X(LEAKY_RELU, leaky_relu) X(ELU, elu) X(GELU, gelu) X(SILU, silu)          \
     X(RELU6, relu6) X(HARDSIGMOID, hardsigmoid) X(HARDSWISH, hardswish)        \

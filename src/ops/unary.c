@@ -11,18 +11,6 @@
  */
 #include "elementwise.h"
 
-/* A float32 op's forward block that is one float function on every element
- * (PyTorch's vml kernels: exp, log, sin, ... on whole vectors, the last one
- * padded: no scalar tail) */
-#define F32_MAP_BLOCK(name)                                                  \
-    static void name##_f32_block(const double *x, double *y, const double *p) { \
-        (void)p;                                                             \
-        _Alignas(64) float t[BLOCK];                                         \
-        f32_in(x, t);                                                        \
-        block_f32_##name(t, t);                                              \
-        f32_out(t, y);                                                       \
-    }
-
 /* ======================================================================
  * neg: y = -x; dx = -g
  * ====================================================================== */

@@ -1,5 +1,6 @@
 /*
- * vecmath.c — exp, log, log10, log2, log1p, tanh, sin, cos and erf on blocks of BLOCK
+ * vecmath.c — exp, log, log10, log2, log1p, tanh, sin, cos, erf, tan, atan,
+ * asin, acos and expm1 on blocks of BLOCK
  * doubles, and pow of a block by one exponent, through SLEEF's vector
  * functions, the ones PyTorch's CPU kernels
  * call (Sleef_*d4_u10 in its AVX2 build), so that ag has PyTorch's bits,
@@ -54,6 +55,11 @@ TAIL_MATH_F32(log1p)
 TAIL_MATH_F32(sinh)
 TAIL_MATH_F32(cosh)
 TAIL_MATH_F32(erf)
+TAIL_MATH_F32(tan)
+TAIL_MATH_F32(atan)
+TAIL_MATH_F32(asin)
+TAIL_MATH_F32(acos)
+TAIL_MATH_F32(expm1)
 #undef TAIL_MATH_F32
 
 /* y = f(x) on n values, BLOCK at a time, the last through a padded block:
@@ -99,9 +105,13 @@ static inline VEC_TARGET Vec splat(double x) { return _mm256_set1_pd(x); }
 _Static_assert(BLOCK % WIDTH == 0, "a block is whole vectors");
 
 typedef Vec (*VecFn)(Vec);
-enum { F_EXP, F_LOG, F_LOG10, F_LOG2, F_LOG1P, F_TANH, F_SIN, F_COS, F_ERF, NUM_FNS };
-static const char *const fn_names[NUM_FNS] = {"exp", "log", "log10", "log2", "log1p", "tanh",
-                                              "sin", "cos", "erf"};
+enum {
+    F_EXP, F_LOG, F_LOG10, F_LOG2, F_LOG1P, F_TANH, F_SIN, F_COS, F_ERF, F_TAN, F_ATAN, F_ASIN,
+    F_ACOS, F_EXPM1, NUM_FNS
+};
+static const char *const fn_names[NUM_FNS] = {"exp",  "log",  "log10", "log2", "log1p",
+                                              "tanh", "sin",  "cos",   "erf",  "tan",
+                                              "atan", "asin", "acos",  "expm1"};
 static VecFn fns[NUM_FNS];
 typedef Vec (*VecFn2)(Vec, Vec);
 static VecFn2 pow_fn; /* Sleef_pow: x ** e (Vectorized<double>::pow) */
@@ -114,10 +124,11 @@ typedef VecF (*VecFnF)(VecF);
 enum { WIDTH_F = 8 };
 enum {
     FF_EXP, FF_LOG, FF_LOG10, FF_LOG2, FF_TANH, FF_SIN, FF_COS, FF_LOG1P, FF_SINH, FF_COSH,
-    FF_POW, NUM_FNS_F
+    FF_POW, FF_TAN, FF_ATAN, FF_ASIN, FF_ACOS, FF_ERF, FF_EXPM1, NUM_FNS_F
 };
-static const char *const fn_names_f[NUM_FNS_F] = {"exp", "log", "log10", "log2", "tanh", "sin",
-                                                  "cos", "log1p", "sinh", "cosh", "pow"};
+static const char *const fn_names_f[NUM_FNS_F] = {
+    "exp", "log",  "log10", "log2", "tanh", "sin", "cos",  "log1p", "sinh",
+    "cosh", "pow", "tan",   "atan", "asin", "acos", "erf", "expm1"};
 static void *fns_f[NUM_FNS_F];
 
 atomic_int ag_vec_state;
@@ -177,6 +188,11 @@ void ag_vec_tanh(const double *x, double *y) { apply(F_TANH, x, y); }
 void ag_vec_sin(const double *x, double *y) { apply(F_SIN, x, y); }
 void ag_vec_cos(const double *x, double *y) { apply(F_COS, x, y); }
 void ag_vec_erf(const double *x, double *y) { apply(F_ERF, x, y); }
+void ag_vec_tan(const double *x, double *y) { apply(F_TAN, x, y); }
+void ag_vec_atan(const double *x, double *y) { apply(F_ATAN, x, y); }
+void ag_vec_asin(const double *x, double *y) { apply(F_ASIN, x, y); }
+void ag_vec_acos(const double *x, double *y) { apply(F_ACOS, x, y); }
+void ag_vec_expm1(const double *x, double *y) { apply(F_EXPM1, x, y); }
 
 VEC_TARGET void ag_vec_pow(const double *x, double e, double *y) {
     Vec ev = splat(e);
@@ -199,6 +215,12 @@ void ag_vec_f32_cos(const float *x, float *y) { apply_f(FF_COS, x, y); }
 void ag_vec_f32_log1p(const float *x, float *y) { apply_f(FF_LOG1P, x, y); }
 void ag_vec_f32_sinh(const float *x, float *y) { apply_f(FF_SINH, x, y); }
 void ag_vec_f32_cosh(const float *x, float *y) { apply_f(FF_COSH, x, y); }
+void ag_vec_f32_tan(const float *x, float *y) { apply_f(FF_TAN, x, y); }
+void ag_vec_f32_atan(const float *x, float *y) { apply_f(FF_ATAN, x, y); }
+void ag_vec_f32_asin(const float *x, float *y) { apply_f(FF_ASIN, x, y); }
+void ag_vec_f32_acos(const float *x, float *y) { apply_f(FF_ACOS, x, y); }
+void ag_vec_f32_erf(const float *x, float *y) { apply_f(FF_ERF, x, y); }
+void ag_vec_f32_expm1(const float *x, float *y) { apply_f(FF_EXPM1, x, y); }
 
 __attribute__((target("avx2,fma"))) void ag_vec_f32_pow_tensor(const float *x, const float *e,
                                                                float *y) {
@@ -232,6 +254,11 @@ NO_VEC(tanh)
 NO_VEC(sin)
 NO_VEC(cos)
 NO_VEC(erf)
+NO_VEC(tan)
+NO_VEC(atan)
+NO_VEC(asin)
+NO_VEC(acos)
+NO_VEC(expm1)
 void ag_vec_pow(const double *x, double e, double *y) { (void)x, (void)e, (void)y; }
 void ag_vec_f32_pow_tensor(const float *x, const float *e, float *y) { (void)x, (void)e, (void)y; }
 #define NO_VEC_F32(name) \
@@ -246,5 +273,11 @@ NO_VEC_F32(cos)
 NO_VEC_F32(log1p)
 NO_VEC_F32(sinh)
 NO_VEC_F32(cosh)
+NO_VEC_F32(tan)
+NO_VEC_F32(atan)
+NO_VEC_F32(asin)
+NO_VEC_F32(acos)
+NO_VEC_F32(erf)
+NO_VEC_F32(expm1)
 void ag_vec_f32_pow(const float *x, float e, float *y) { (void)x, (void)e, (void)y; }
 #endif

@@ -73,6 +73,7 @@ ABS(sqrt) PLAIN(reciprocal) PLAIN(sinh) PLAIN(cosh) PLAIN(silu) PLAIN(gelu) PLAI
 POW(pow2, pow_number, 2.0) POW(pow3, pow_number, 3.0) POW(pow0_5, pow_abs, 0.5)
 POW(pow_m0_5, pow_abs, -0.5) POW(pow_m1, pow_number, -1.0) POW(pow_m2, pow_number, -2.0)
 POW(pow4, pow_number, 4.0) POW(pow2_5, pow_abs, 2.5) POW(pow1_6, pow_abs, 1.6)
+PLAIN(tan) PLAIN(atan) PLAIN(asin) PLAIN(acos) PLAIN(erf) PLAIN(log1p) PLAIN(expm1) ABS(rsqrt)
 #undef PLAIN
 #undef ABS
 #undef POW
@@ -107,6 +108,9 @@ static const struct {
     {"pow_m0_5", f32_pow_m0_5, 2}, {"pow_m1", f32_pow_m1, 2}, {"pow_m2", f32_pow_m2, 2},
     {"pow4", f32_pow4, 2},       {"pow2_5", f32_pow2_5, 2},   {"pow1_6", f32_pow1_6, 2},
     {"pow_tensor", f32_pow_tensor, 2},
+    {"tan", f32_tan, 2},         {"atan", f32_atan, 2},       {"asin", f32_asin, 2},
+    {"acos", f32_acos, 2},       {"erf", f32_erf, 2},         {"log1p", f32_log1p, 2},
+    {"expm1", f32_expm1, 2},     {"rsqrt", f32_rsqrt, 2},
 };
 _Static_assert(sizeof fns / sizeof fns[0] == sizeof f32_cases / sizeof f32_cases[0],
                "one function per case");

@@ -396,6 +396,14 @@ static Tensor *op_sin(Tensor *x, double p) { (void)p; return tensor_sin(x); }
 static Tensor *op_cos(Tensor *x, double p) { (void)p; return tensor_cos(x); }
 static Tensor *op_sinh(Tensor *x, double p) { (void)p; return tensor_sinh(x); }
 static Tensor *op_cosh(Tensor *x, double p) { (void)p; return tensor_cosh(x); }
+static Tensor *op_tan(Tensor *x, double p) { (void)p; return tensor_tan(x); }
+static Tensor *op_atan(Tensor *x, double p) { (void)p; return tensor_atan(x); }
+static Tensor *op_asin(Tensor *x, double p) { (void)p; return tensor_asin(x); }
+static Tensor *op_acos(Tensor *x, double p) { (void)p; return tensor_acos(x); }
+static Tensor *op_erf(Tensor *x, double p) { (void)p; return tensor_erf(x); }
+static Tensor *op_log1p(Tensor *x, double p) { (void)p; return tensor_log1p(x); }
+static Tensor *op_expm1(Tensor *x, double p) { (void)p; return tensor_expm1(x); }
+static Tensor *op_rsqrt(Tensor *x, double p) { (void)p; return tensor_rsqrt(x); }
 static Tensor *op_silu(Tensor *x, double p) { (void)p; return tensor_silu(x); }
 static Tensor *op_gelu(Tensor *x, double p) { (void)p; return tensor_gelu(x); }
 static Tensor *op_gelu_tanh(Tensor *x, double p) { (void)p; return tensor_gelu_tanh(x); }
@@ -414,6 +422,12 @@ static Tensor *op_pow(Tensor *x, double p) {
 #define POSITIVE {0.3, 0.7, 1.2, 2.0, 3.1, 4.5}, 6
 /* 1/x and negative integer powers: both signs, away from the pole. */
 #define NONZERO {-2.5, -1.3, -0.6, 0.5, 1.1, 2.4}, 6
+/* asin, acos: inside (-1, 1), near its ends too. */
+#define UNIT {-0.93, -0.6, -0.2, 0.1, 0.45, 0.9}, 6
+/* tan: inside (-pi/2, pi/2), both signs. */
+#define HALF_PERIOD {-1.3, -0.8, -0.3, 0.2, 0.7, 1.25}, 6
+/* log1p: above -1. */
+#define ABOVE_MINUS_ONE {-0.8, -0.4, -0.05, 0.3, 1.5, 4.0}, 6
 
 static const SmoothOp smooth_ops[] = {
     {"exp", op_exp, 0, BOTH_SIGNS},
@@ -428,6 +442,14 @@ static const SmoothOp smooth_ops[] = {
     {"cos", op_cos, 0, BOTH_SIGNS},
     {"sinh", op_sinh, 0, BOTH_SIGNS},
     {"cosh", op_cosh, 0, BOTH_SIGNS},
+    {"tan", op_tan, 0, HALF_PERIOD},
+    {"atan", op_atan, 0, BOTH_SIGNS},
+    {"asin", op_asin, 0, UNIT},
+    {"acos", op_acos, 0, UNIT},
+    {"erf", op_erf, 0, BOTH_SIGNS},
+    {"log1p", op_log1p, 0, ABOVE_MINUS_ONE},
+    {"expm1", op_expm1, 0, BOTH_SIGNS},
+    {"rsqrt", op_rsqrt, 0, POSITIVE},
     {"silu", op_silu, 0, BOTH_SIGNS},
     {"gelu", op_gelu, 0, BOTH_SIGNS},
     {"gelu (tanh)", op_gelu_tanh, 0, BOTH_SIGNS},

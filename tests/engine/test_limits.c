@@ -166,7 +166,9 @@ static void every_op_on(Tensor *x) {
         {"leaky_relu", leaky_relu_of}, {"elu", elu_of},           {"gelu", tensor_gelu},
         {"gelu tanh", tensor_gelu_tanh}, {"silu", tensor_silu},   {"relu6", tensor_relu6},
         {"hardsigmoid", tensor_hardsigmoid}, {"hardswish", tensor_hardswish},
-        {"softplus", softplus_of},
+        {"softplus", softplus_of}, {"tan", tensor_tan},     {"atan", tensor_atan},
+        {"asin", tensor_asin}, {"acos", tensor_acos},       {"erf", tensor_erf},
+        {"log1p", tensor_log1p}, {"expm1", tensor_expm1},   {"rsqrt", tensor_rsqrt},
     };
     static const struct { const char *name; Binary op; } binary[] = {
         {"add", tensor_add}, {"sub", tensor_sub}, {"mul", tensor_mul},

@@ -34,6 +34,7 @@ static Tensor *pow_by(Tensor *x, double e) {
     tensor_release(t);
     return y;
 }
+static Tensor *rsqrt_abs(Tensor *x) { return abs_then(tensor_rsqrt, x); }
 static Tensor *pow4(Tensor *x) { return pow_by(x, 4.0); }
 static Tensor *pow5(Tensor *x) { return pow_by(x, 5.0); }
 static Tensor *pow2_5(Tensor *x) {
@@ -58,6 +59,9 @@ static const struct {
     {"silu", tensor_silu, 2}, {"elu", elu1, 1},             {"gelu", tensor_gelu, 2},
     {"gelu_tanh", tensor_gelu_tanh, 2},                     {"softplus", softplus1, 2},
     {"pow4", pow4, 2},        {"pow5", pow5, 2},            {"pow2_5", pow2_5, 2},
+    {"tan", tensor_tan, 2},   {"atan", tensor_atan, 2},     {"asin", tensor_asin, 2},
+    {"acos", tensor_acos, 2}, {"erf", tensor_erf, 2},       {"log1p", tensor_log1p, 2},
+    {"expm1", tensor_expm1, 2}, {"rsqrt", rsqrt_abs, 2},
 };
 
 /* Each input in a one-element tensor: all of it PyTorch's scalar tail

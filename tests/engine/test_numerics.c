@@ -589,6 +589,11 @@ static void test_same_input_same_result(void) {
         {"sin", tensor_sin, {-1.3, -1.52, 5.64, 5.37}},
         {"cos", tensor_cos, {-0.27, 1.78, -5.81, -5.91}},
         {"sigmoid", tensor_sigmoid, {4.2, -4.2, 4.93, -4.93}},
+        {"tan", tensor_tan, {-1.3, 0.7, 1.2, 0.3}},
+        {"atan", tensor_atan, {-4.2, 0.23, 2.79, 0.3}},
+        {"asin", tensor_asin, {-0.93, 0.41, 0.77, 0.3}},
+        {"erf", tensor_erf, {-1.18, 0.23, 2.79, 0.3}},
+        {"expm1", tensor_expm1, {1.58, -4.2, 1e-6, 0.3}},
     };
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
         for (int v = 0; v < 4; v++) {
