@@ -700,9 +700,20 @@ static void build_variants(void) {
                 variants[k] = &all[i];
 }
 
+/* Python's builtins that iterate over their argument: a tensor is its
+ * first axis's items there (sum(x) of a matrix is its column sums), where
+ * torch.sum, torch.max ... reduce it whole. */
+static bool iterates(const Builtin *b) {
+    static const char *const names[] = {"sum", "max", "min", "any", "all"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(b->name, names[i]) == 0) return true;
+    return false;
+}
+
 const Builtin *builtin_python_variant(const Builtin *b, const Value *args, int n, bool bare) {
-    bool pair = bare && n >= 2 && (strcmp(b->name, "max") == 0 || strcmp(b->name, "min") == 0);
-    if (n > 0 && args[0].kind == VAL_TENSOR && strcmp(b->name, "range") != 0 && !pair) return NULL;
+    bool python = bare && iterates(b); /* sum(x), max(a, b): Python's, tensors or not */
+    if (n > 0 && args[0].kind == VAL_TENSOR && strcmp(b->name, "range") != 0 && !python)
+        return NULL;
     int count;
     const Builtin *all = all_builtins(&count);
     if (!variants) build_variants();

@@ -59,6 +59,9 @@ static bool less_than(Session *s, const CallArgs *a, const Value *x, const Value
         else *out = u < v;
         return true;
     }
+    if (x->kind == VAL_TENSOR || y->kind == VAL_TENSOR) /* element-wise, then its truth */
+        return session_fail(s, a->line, a->col, "RuntimeError: Boolean value of Tensor with more "
+                            "than one value is ambiguous");
     if (x->kind == VAL_STRING && y->kind == VAL_STRING) {
         size_t n = x->as.string.length < y->as.string.length ? x->as.string.length : y->as.string.length;
         int c = memcmp(x->as.string.text, y->as.string.text, n);
@@ -1168,15 +1171,31 @@ static BUILTIN(py_tensor_type) {
     return arg_dtype(s, a, 1, &dtype) && cast_result(s, a, t, dtype, out);
 }
 
-/* x.all(), x.any(): a bool 0-d tensor, whether every (some) element is
- * nonzero (nan is); all of none is True, any of none False. */
+/* torch.any(input, dim=None, keepdim=False), torch.all, x.any(), x.all():
+ * a bool tensor, whether some (every) element is nonzero (nan is), over
+ * everything or along dim; any of none is False, all of none True. Not a
+ * tensor: Python's any and all. */
 static BUILTIN(py_tensor_all_any) {
+    bool all = strcmp(a->b->name, "all") == 0;
+    if (a->arg[0].kind != VAL_TENSOR && !a->given[1] && !a->given[2])
+        return any_all(s, a, !all, out);
     Tensor *t;
-    if (!arg_tensor(s, a, 0, &t)) return false;
-    bool all = strcmp(a->b->name, "all") == 0, found = false;
-    for (int64_t i = 0; i < t->numel && !found; i++) found = (t->data[i] != 0) != all;
-    Tensor *r = tensor_scalar(all ? !found : found);
-    if (r) tensor_set_dtype(r, AG_BOOL);
+    bool keepdim = false;
+    int axis = 0;
+    if (!arg_tensor(s, a, 0, &t) || (a->given[1] && !arg_axis(s, a, 1, &axis)) ||
+        !arg_bool(s, a, 2, &keepdim))
+        return false;
+    /* count the elements that decide (zeros for all, nonzeros for any) */
+    Tensor *zero = tensor_number(0.0, AG_FLOAT64);
+    Tensor *hits = zero ? (all ? tensor_eq(t, zero) : tensor_ne(t, zero)) : NULL;
+    int64_t dim = axis;
+    Tensor *count = !hits ? NULL
+                    : a->given[1] ? tensor_sum_dims(hits, &dim, 1, keepdim)
+                                  : tensor_sum(hits);
+    Tensor *r = count ? (all ? tensor_eq(count, zero) : tensor_ne(count, zero)) : NULL;
+    tensor_release(zero);
+    tensor_release(hits);
+    tensor_release(count);
     return result_tensor(s, a, r, out);
 }
 
@@ -2188,8 +2207,15 @@ const Builtin python_builtins[] = {
     PY("round", "round(number, ndigits=None)", "Python's round: an int (halves to even), or a "
        "float to ndigits", py_round, BI_PY_VARIANT),
     PY("range", "range(*args)", "Python's range, as a list of ints", py_range, BI_PY_VARIANT),
-    PY("any", "any(iterable)", "whether an item is true", py_any, 0),
-    PY("all", "all(iterable)", "whether every item is true", py_all, 0),
+    PY("any", "any(input, dim=None, keepdim=False)", "a bool tensor: whether some element "
+       "is nonzero, over everything or along dim; of a list: whether an item is true",
+       py_tensor_all_any, BI_METHOD),
+    PY("all", "all(input, dim=None, keepdim=False)", "a bool tensor: whether every element "
+       "is nonzero, over everything or along dim; of a list: whether every item is true",
+       py_tensor_all_any, BI_METHOD),
+    PY("any", "any(iterable)", "Python's any: whether an item is true", py_any, BI_PY_VARIANT),
+    PY("all", "all(iterable)", "Python's all: whether every item is true", py_all,
+       BI_PY_VARIANT),
     PY("sorted", "sorted(iterable, key=None, reverse=False)", "a sorted list (stable)", py_sorted, 0),
     PY("reversed", "reversed(seq)", "the items in reverse order, as a list", py_reversed, 0),
     PY("iter", "iter(iterable)", "the items, as a list (a for loop, list() or an object's "
@@ -2311,10 +2337,6 @@ const Builtin python_builtins[] = {
     METHOD(VAL_TENSOR, "long", "long(self)", "x as int64", py_cast),
     METHOD(VAL_TENSOR, "int", "int(self)", "x as int32", py_cast),
     METHOD(VAL_TENSOR, "bool", "bool(self)", "x as bool (nonzero is True)", py_cast),
-    METHOD(VAL_TENSOR, "all", "all(self)", "tensor(True) if every element is nonzero",
-           py_tensor_all_any),
-    METHOD(VAL_TENSOR, "any", "any(self)", "tensor(True) if some element is nonzero",
-           py_tensor_all_any),
     METHOD(VAL_TENSOR, "is_floating_point", "is_floating_point(self)", "whether x's dtype is "
            "float64 or float32", py_is_floating_point),
     METHOD(VAL_TENSOR, "type", "type(self, dtype=None)", "x as dtype (or a legacy name, "

@@ -3120,10 +3120,8 @@ static bool unpack_items(Session *s, const Node *at, const Value *v, int want, V
                                            "to unpack (expected %d, got %lld)", want,
                                            (long long)count);
     for (int k = 0; k < want; k++) {
-        bool ok = true;
-        if (v->kind == VAL_LIST) ok = value_copy(&v->as.list->items[k], &items[k]);
-        else if (v->kind == VAL_SHAPE) items[k] = count_value(s, v->as.shape->dims[k]);
-        else ok = engine_result(s, at, tensor_select(v->as.tensor, 0, k), &items[k]);
+        bool ok = value_item(v, k, s->python, &items[k]) ||
+                  session_fail(s, at->line, at->col, "%s", ag_error());
         if (!ok) {
             for (int j = 0; j < k; j++) value_release(&items[j]);
             return false;

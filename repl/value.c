@@ -883,6 +883,9 @@ bool value_item(const Value *v, int64_t k, bool as_int, Value *out) {
     }
     Tensor *t = tensor_select(v->as.tensor, 0, k);
     if (!t) return false;
+    /* Python iterates a tensor through x.unbind(0): its items' grad_fn is
+     * PyTorch's UnbindBackward0 (one select each here, the same gradient) */
+    if (as_int && t->grad_fn) t->grad_fn->name = t->op_name = "UnbindBackward";
     *out = value_tensor(t);
     return true;
 }
