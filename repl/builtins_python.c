@@ -1343,27 +1343,64 @@ static BUILTIN(py_nonzero) {
     return result_tensor(s, a, r, out);
 }
 
-/* allclose(a, b, rtol=1e-05, atol=1e-08): |a - b| <= atol + rtol * |b|
- * everywhere (broadcast), as PyTorch's. */
+/* PyTorch's isclose of x and y (broadcast) as a bool tensor: x == y, or
+ * both nan with equal_nan, or |x - y| finite and <= atol + |rtol * y|;
+ * NULL with the engine's error set. x and y have one dtype. */
+static Tensor *isclose_of(Tensor *x, Tensor *y, double rtol, double atol, bool equal_nan) {
+    bool was = ag_set_grad_enabled(false);
+    Tensor *r_t = tensor_number(rtol, AG_FLOAT64), *a_t = tensor_number(atol, AG_FLOAT64);
+    Tensor *ry = tensor_mul(y, r_t), *ary = ry ? tensor_abs(ry) : NULL;
+    Tensor *allowed = ary ? tensor_add(ary, a_t) : NULL;
+    Tensor *diff = tensor_sub(x, y), *actual = diff ? tensor_abs(diff) : NULL;
+    Tensor *le = actual && allowed ? tensor_le(actual, allowed) : NULL;
+    Tensor *same = tensor_eq(x, y), *xn = tensor_ne(x, x), *yn = tensor_ne(y, y);
+    Tensor *nans = xn && yn ? tensor_logical_and(xn, yn) : NULL;
+    ag_set_grad_enabled(was);
+    Tensor *close = le && same && nans ? tensor_copy(same) : NULL;
+    bool floating = ag_dtype_is_floating((AgDtype)x->dtype);
+    for (int64_t i = 0; close && i < close->numel; i++)
+        close->data[i] = same->data[i] != 0 || (equal_nan && floating && nans->data[i] != 0) ||
+                         ((rtol != 0 || atol != 0) && isfinite(actual->data[i]) && le->data[i] != 0);
+    Tensor *all[] = {r_t, a_t, ry, ary, allowed, diff, actual, le, same, xn, yn, nans};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) tensor_release(all[i]);
+    return close;
+}
+
+/* isclose's (and allclose's) arguments, checked: PyTorch refuses two
+ * dtypes. */
+static bool isclose_args(Session *s, CallArgs *a, Tensor **x, Tensor **y, double *rtol,
+                         double *atol, bool *equal_nan) {
+    if (!arg_tensor(s, a, 0, x) || !arg_tensor(s, a, 1, y) || !arg_number(s, a, 2, rtol) ||
+        !arg_number(s, a, 3, atol) || !arg_bool(s, a, 4, equal_nan))
+        return false;
+    if ((*x)->dtype != (*y)->dtype)
+        return session_fail(s, a->line, a->col, "RuntimeError: %s did not match %s",
+                            ag_dtype_scalar_name((AgDtype)(*x)->dtype),
+                            ag_dtype_scalar_name((AgDtype)(*y)->dtype));
+    return true;
+}
+
+/* isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) */
+static BUILTIN(py_isclose) {
+    Tensor *x, *y;
+    double rtol, atol;
+    bool equal_nan = false;
+    return isclose_args(s, a, &x, &y, &rtol, &atol, &equal_nan) &&
+           result_tensor(s, a, isclose_of(x, y, rtol, atol, equal_nan), out);
+}
+
+/* allclose(...): isclose's every element, a Python bool. */
 static BUILTIN(py_allclose) {
     Tensor *x, *y;
     double rtol, atol;
-    if (!arg_tensor(s, a, 0, &x) || !arg_tensor(s, a, 1, &y) || !arg_number(s, a, 2, &rtol) ||
-        !arg_number(s, a, 3, &atol))
-        return false;
-    bool was = ag_set_grad_enabled(false);
-    Tensor *diff = tensor_sub(x, y), *ad = diff ? tensor_abs(diff) : NULL;
-    Tensor *ay = tensor_abs(y), *tol = tensor_scalar(rtol), *scaled = ay && tol ? tensor_mul(ay, tol) : NULL;
-    Tensor *at = tensor_scalar(atol), *bound = scaled && at ? tensor_add(scaled, at) : NULL;
-    Tensor *ok = ad && bound ? tensor_le(ad, bound) : NULL, *same = ok ? tensor_eq(x, y) : NULL;
-    ag_set_grad_enabled(was);
-    bool close = ok && same;
-    for (int64_t i = 0; close && i < ok->numel; i++) close = ok->data[i] != 0 || same->data[i] != 0;
-    bool failed = !ok || !same;
-    Tensor *all[] = {diff, ad, ay, tol, scaled, at, bound, ok, same};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) tensor_release(all[i]);
-    if (failed) return session_fail(s, a->line, a->col, "%s", ag_error());
-    *out = value_bool(close);
+    bool equal_nan = false;
+    if (!isclose_args(s, a, &x, &y, &rtol, &atol, &equal_nan)) return false;
+    Tensor *close = isclose_of(x, y, rtol, atol, equal_nan);
+    if (!close) return session_fail(s, a->line, a->col, "RuntimeError: %s", ag_error());
+    bool all = true;
+    for (int64_t i = 0; all && i < close->numel; i++) all = close->data[i] != 0;
+    tensor_release(close);
+    *out = value_bool(all);
     return true;
 }
 
@@ -2302,8 +2339,11 @@ const Builtin python_builtins[] = {
        "index", py_one_hot, BI_METHOD),
     PY("nonzero", "nonzero(input)", "the int64 indices of the nonzero elements, one row each",
        py_nonzero, BI_METHOD),
-    PY("allclose", "allclose(input, other, rtol=1e-05, atol=1e-08)", "whether |a - b| <= atol + "
-       "rtol * |b| everywhere", py_allclose, BI_METHOD),
+    PY("allclose", "allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)", "whether "
+       "isclose holds everywhere (a Python bool)", py_allclose, BI_METHOD),
+    PY("isclose", "isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)", "a bool "
+       "tensor: x == y, or |x - y| <= atol + |rtol * y| (finite), or both nan with equal_nan",
+       py_isclose, BI_METHOD),
     PY("view_as", "view_as(input, other)", "as view(other.shape): x reshaped to other's shape",
        py_view_as, BI_METHOD),
     PY("reshape_as", "reshape_as(input, other)", "as reshape(other.shape)", py_reshape_as,
