@@ -12,9 +12,15 @@
  * and having defined KC, MC, NC, KERNEL_ATTR, min64, pack_buffer and
  * GEMM_TASK_GRAIN. Tensors are stored as doubles whatever their dtype, so
  * A, B and C are doubles in both instances: the float one converts while it
- * packs (a copy that is made anyway) and rounds each K step's sum into C,
- * as a float GEMM adds into a float C. Every element is then the same sum,
- * in the same order, whatever the tile, thread or path that computes it.
+ * packs (a copy that is made anyway).
+ *
+ * Every element of C is the reference BLAS's sum, which PyTorch's products
+ * are where it calls that BLAS (Debian's build): its products added in K's
+ * order, one at a time, each product and each sum rounded (no fused
+ * multiply-add), from 0, or from C's value with accumulate. A K step after
+ * the first starts its accumulators from C's values, so the K blocking
+ * changes no bit either, nor does the tile, thread or path that computes an
+ * element.
  */
 
 /* ----------------------------------------------------------------------
@@ -58,17 +64,24 @@ static void GK(pack_b)(GK_REAL *dst, int64_t nc, int64_t kc, const double *src, 
  * the micro-kernel
  *
  * c (m x n corner of an MR x NR tile, ldc) (+)= a (MR x kc sliver) @
- * b (kc x NR sliver), both packed; add says whether C's values are kept
- * (then C's value, as a GK_REAL, plus the tile's sum).
+ * b (kc x NR sliver), both packed; add says whether the sums start from
+ * C's values (as GK_REALs) or from 0.
  * ---------------------------------------------------------------------- */
+
+/* The m x n corner of C into acc (rows lda apart), the rest of acc 0; or
+ * all of acc 0 unless add: an edge tile's start. */
+static void GK(load_tile)(const double *c, int64_t ldc, GK_REAL *acc, int lda, int rows, int m,
+                          int n, bool add) {
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < lda; j++)
+            acc[i * lda + j] = add && i < m && j < n ? (GK_REAL)c[i * ldc + j] : 0;
+}
 
 /* Stores the m x n corner of acc (rows lda apart) into C: the edge-tile
  * mask. */
-static void GK(store_tile)(double *c, int64_t ldc, const GK_REAL *acc, int lda, int m, int n,
-                           bool add) {
+static void GK(store_tile)(double *c, int64_t ldc, const GK_REAL *acc, int lda, int m, int n) {
     for (int i = 0; i < m; i++)
-        for (int j = 0; j < n; j++)
-            c[i * ldc + j] = add ? (GK_REAL)c[i * ldc + j] + acc[i * lda + j] : acc[i * lda + j];
+        for (int j = 0; j < n; j++) c[i * ldc + j] = acc[i * lda + j];
 }
 
 #ifdef GK_VL
@@ -78,7 +91,7 @@ typedef double GK(cvec) __attribute__((vector_size(GK_VL * sizeof(double)))); /*
 
 enum {
     GK(NV) = GK_NR / GK_VL,         /* vectors across a tile row */
-    GK(C_LINES) = GK_NR / 8 + 1,    /* cache lines of doubles a tile row can touch */
+    GK(C_LINES) = GK_NR / 8,        /* cache lines of doubles in a tile row (aligned) */
     GK(A_AHEAD) = 16 * GK_MR,       /* prefetch distance in the A sliver (elements) */
 };
 
@@ -102,25 +115,28 @@ static inline void GK(store_c)(double *p, GK(vec) v) {
 
 KERNEL_ATTR
 static void GK(micro_kernel)(int64_t kc, const GK_REAL *restrict a, const GK_REAL *restrict b,
-                             double *restrict c, int64_t ldc, int m, int n, bool add) {
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT ON
-#endif
+                             double *restrict c, int64_t ldc, int m, int n, bool add,
+                             const double *next) {
     GK(vec) acc[GK_MR][GK(NV)];
+    bool full = m == GK_MR && n == GK_NR;
+    if (full) {
 #pragma GCC unroll 32
-    for (int i = 0; i < GK_MR; i++)
+        for (int i = 0; i < GK_MR; i++)
 #pragma GCC unroll 8
-        for (int j = 0; j < GK(NV); j++) acc[i][j] = (GK(vec)){0};
+            for (int j = 0; j < GK(NV); j++)
+                acc[i][j] = add ? GK(load_c)(c + i * ldc + j * GK_VL) : (GK(vec)){0};
+    } else {
+        GK_REAL tile[GK_MR * GK_NR];
+        GK(load_tile)(c, ldc, tile, GK_NR, GK_MR, m, n, add);
+        memcpy(acc, tile, sizeof tile);
+    }
     for (int64_t p = 0; p < kc; p++, a += GK_MR, b += GK_NR) {
-        /* Prefetch C's tile a line per step (lines of the m x n corner only):
-         * it comes from beyond L2 and waiting for it at the end costs ~15%.
-         * A's sliver streams from L2. Written out here because gcc will not
-         * inline a helper into a function with an optimize attribute, and
-         * then deletes the call to it as having no effect. */
-        if (p < GK_MR * GK(C_LINES)) {
-            int64_t i = p / GK(C_LINES), j = p % GK(C_LINES) * 8;
-            if (i < m) __builtin_prefetch(c + i * ldc + (j < n ? j : n - 1), 1, 3);
-        }
+        /* The next tile's C (a line a step, its first rows' lines: it
+         * comes from beyond L2, and the sums start from it); A's sliver
+         * streams from L2. Written out here: gcc will not inline a helper
+         * into a function with an optimize attribute. */
+        if (next && p < GK_MR * GK(C_LINES))
+            __builtin_prefetch(next + p / GK(C_LINES) * ldc + p % GK(C_LINES) * 8, 1, 3);
         __builtin_prefetch(a + GK(A_AHEAD), 0, 3);
         GK(vec) bv[GK(NV)];
 #pragma GCC unroll 8
@@ -129,21 +145,18 @@ static void GK(micro_kernel)(int64_t kc, const GK_REAL *restrict a, const GK_REA
         for (int i = 0; i < GK_MR; i++) {
             GK(vec) ai = a[i] - (GK(vec)){0}; /* broadcast (x - 0 is exactly x) */
 #pragma GCC unroll 8
-            for (int j = 0; j < GK(NV); j++) acc[i][j] += ai * bv[j];
+            for (int j = 0; j < GK(NV); j++) acc[i][j] += ai * bv[j]; /* two roundings */
         }
     }
-    if (m == GK_MR && n == GK_NR) {
+    if (full) {
 #pragma GCC unroll 32
         for (int i = 0; i < GK_MR; i++)
 #pragma GCC unroll 8
-            for (int j = 0; j < GK(NV); j++) {
-                double *cij = c + i * ldc + j * GK_VL;
-                GK(store_c)(cij, add ? GK(load_c)(cij) + acc[i][j] : acc[i][j]);
-            }
+            for (int j = 0; j < GK(NV); j++) GK(store_c)(c + i * ldc + j * GK_VL, acc[i][j]);
     } else {
         GK_REAL tile[GK_MR * GK_NR];
         memcpy(tile, acc, sizeof tile);
-        GK(store_tile)(c, ldc, tile, GK_NR, m, n, add);
+        GK(store_tile)(c, ldc, tile, GK_NR, m, n);
     }
 }
 
@@ -152,13 +165,15 @@ static void GK(micro_kernel)(int64_t kc, const GK_REAL *restrict a, const GK_REA
 enum { GK(A_AHEAD) = 0 };
 
 static void GK(micro_kernel)(int64_t kc, const GK_REAL *restrict a, const GK_REAL *restrict b,
-                             double *restrict c, int64_t ldc, int m, int n, bool add) {
-    GK_REAL acc[GK_MR * GK_NR] = {0};
+                             double *restrict c, int64_t ldc, int m, int n, bool add,
+                             const double *next) {
+    (void)next;
+    GK_REAL acc[GK_MR * GK_NR];
+    GK(load_tile)(c, ldc, acc, GK_NR, GK_MR, m, n, add);
     for (int64_t p = 0; p < kc; p++, a += GK_MR, b += GK_NR)
         for (int i = 0; i < GK_MR; i++)
-            for (int j = 0; j < GK_NR; j++)
-                acc[i * GK_NR + j] = GK_MADD(a[i], b[j], acc[i * GK_NR + j]);
-    GK(store_tile)(c, ldc, acc, GK_NR, m, n, add);
+            for (int j = 0; j < GK_NR; j++) acc[i * GK_NR + j] += a[i] * b[j];
+    GK(store_tile)(c, ldc, acc, GK_NR, m, n);
 }
 
 #endif
@@ -168,13 +183,17 @@ static void GK(micro_kernel)(int64_t kc, const GK_REAL *restrict a, const GK_REA
  * ---------------------------------------------------------------------- */
 
 /* The C tiles of one packed MC x KC block of A against a packed KC x NC
- * panel of B. */
+ * panel of B, each told the next full tile whose sums start from C. */
 static void GK(macro_kernel)(int64_t mc, int64_t nc, int64_t kc, const GK_REAL *ap,
                              const GK_REAL *bp, double *C, int64_t ldc, bool add) {
     for (int64_t jr = 0; jr < nc; jr += GK_NR)
-        for (int64_t ir = 0; ir < mc; ir += GK_MR)
+        for (int64_t ir = 0; ir < mc; ir += GK_MR) {
+            int64_t ni = ir + GK_MR < mc ? ir + GK_MR : 0, nj = ni ? jr : jr + GK_NR;
+            bool next = add && nj + GK_NR <= nc && ni + GK_MR <= mc;
             GK(micro_kernel)(kc, ap + ir * kc, bp + jr * kc, C + ir * ldc + jr, ldc,
-                             (int)min64(GK_MR, mc - ir), (int)min64(GK_NR, nc - jr), add);
+                             (int)min64(GK_MR, mc - ir), (int)min64(GK_NR, nc - jr), add,
+                             next ? C + ni * ldc + nj : NULL);
+        }
 }
 
 /* C (+)= op(A) @ op(B), op(A)[i][p] = A[i*a_is + p*a_ps] and op(B)[p][j] =
@@ -217,7 +236,7 @@ static void GK(pack_sizes)(int64_t M, int64_t N, int64_t K, size_t *a, size_t *b
  * A large product is split into rectangles of C, whole MR x NR tiles each
  * (bands of rows, or of columns where there are more column tiles), one
  * per task, and each task runs gemm_blocked on its rectangle with pack
- * buffers of its own: every element is the same fused sum, in the same K
+ * buffers of its own: every element is the same sum, in the same K
  * steps, wherever its tile lies and whoever computes it, so the bits do
  * not depend on the thread count. Each task packs the whole of the other
  * operand's panel (the price of sharing nothing: 1/(rows of the band) of

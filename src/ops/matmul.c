@@ -108,24 +108,11 @@ static void axpy(int64_t n, double a, const double *restrict x, int64_t incx,
     for (; i < n; i++) y[i] += a * x[i];
 }
 
-/* Sum of x[i*incx] * y[i*incy] for i < n. */
-static double dot(int64_t n, const double *x, int64_t incx, const double *y, int64_t incy) {
-    int64_t i = 0;
-    double s = 0.0;
-    if (incx != 1 || incy != 1) {
-        for (; i < n; i++) s += x[i * incx] * y[i * incy];
-        return s;
-    }
-#ifdef GEMM_VL
-    vd s0 = {0}, s1 = {0};
-    for (; i + 2 * GEMM_VL <= n; i += 2 * GEMM_VL) {
-        s0 += vload(x + i) * vload(y + i);
-        s1 += vload(x + i + GEMM_VL) * vload(y + i + GEMM_VL);
-    }
-    s0 += s1;
-    for (int l = 0; l < GEMM_VL; l++) s += s0[l];
-#endif
-    for (; i < n; i++) s += x[i] * y[i];
+/* s + x[i*incx] * y[i*incy] for i < n, added in order (the reference
+ * BLAS's ddot and dgemv's). */
+static double dot(int64_t n, double s, const double *x, int64_t incx, const double *y,
+                  int64_t incy) {
+    for (int64_t i = 0; i < n; i++) s += x[i * incx] * y[i * incy];
     return s;
 }
 
@@ -153,7 +140,7 @@ static void gemm_direct(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_
     } else if (a_ps == 1) { /* rows of op(A) contiguous: C[i,j] += A[i,:] . B[:,j] */
         for (int64_t i = 0; i < M; i++)
             for (int64_t j = 0; j < N; j++)
-                C[i * ldc + j] += dot(K, A + i * a_is, 1, B + j * b_js, b_ps);
+                C[i * ldc + j] = dot(K, C[i * ldc + j], A + i * a_is, 1, B + j * b_js, b_ps);
     } else { /* A stored (K,M): C[:,j] += A[p,:] * B[p,j] */
         for (int64_t p = 0; p < K; p++)
             for (int64_t j = 0; j < N; j++)
@@ -179,13 +166,13 @@ static void *pack_buffer(int which, size_t bytes) {
     return pack_buf[which];
 }
 
-/* The multiply-adds must fuse (-ffp-contract=off holds for the rest of the
- * engine, not here); clang also needs telling that 512-bit vectors are
- * wanted. */
+/* The kernels' products and sums are rounded apart, as the reference
+ * BLAS's (-ffp-contract=off, as in the rest of the engine); clang needs
+ * telling that 512-bit vectors are wanted. */
 #if defined(__clang__)
 #define KERNEL_ATTR __attribute__((min_vector_width(GEMM_VL * 64)))
 #else
-#define KERNEL_ATTR __attribute__((optimize("fp-contract=fast")))
+#define KERNEL_ATTR
 #endif
 
 /* Multiply-adds per task below which a second thread costs more than it
@@ -203,18 +190,12 @@ static void *pack_buffer(int which, size_t bytes) {
 #ifdef GEMM_VL
 #define GK_VL GEMM_VL
 #endif
-#ifdef FP_FAST_FMA
-#define GK_MADD(a, b, c) fma((a), (b), (c))
-#else
-#define GK_MADD(a, b, c) ((a) * (b) + (c))
-#endif
 #include "gemm_blocked.h"
 #undef GK
 #undef GK_REAL
 #undef GK_MR
 #undef GK_NR
 #undef GK_VL
-#undef GK_MADD
 
 /* ... and in float (ag_gemm_f32). */
 #define GK(name) name##_f32
@@ -224,18 +205,12 @@ static void *pack_buffer(int which, size_t bytes) {
 #ifdef GEMM_VL
 #define GK_VL (2 * GEMM_VL)
 #endif
-#ifdef FP_FAST_FMAF
-#define GK_MADD(a, b, c) fmaf((a), (b), (c))
-#else
-#define GK_MADD(a, b, c) ((a) * (b) + (c))
-#endif
 #include "gemm_blocked.h"
 #undef GK
 #undef GK_REAL
 #undef GK_MR
 #undef GK_NR
 #undef GK_VL
-#undef GK_MADD
 
 /* ======================================================================
  * ag_gemm: small products, A read in place
@@ -245,8 +220,8 @@ static void *pack_buffer(int which, size_t bytes) {
  * tiles than in multiply-adds on the blocked path. Here only op(B) is
  * copied, into rows padded to whole vectors (K x N is small), and a tile
  * of MR rows by SW columns reads its rows of A where they are. Each element
- * is the same fused sum, in the same order, as the blocked path computes
- * (K <= KC there is one step), so the choice of path changes no bit.
+ * is the same sum, in the same order, as the blocked path computes (the
+ * reference BLAS's), so the choice of path changes no bit.
  * ====================================================================== */
 
 #ifdef GEMM_VL
@@ -260,20 +235,28 @@ static bool gemm_is_thin(int64_t M, int64_t N, int64_t K) {
 }
 
 /* c (m x n corner of an MR x SW tile) (+)= the rows of A at row (and p
- * steps of a_ps) @ bp (K x SW, rows ldb apart). Rows past m repeat the
- * last one: computed, never stored, never read out of bounds. */
+ * steps of a_ps) @ bp (K x SW, rows ldb apart), the sums from C's values
+ * with add. Rows past m repeat the last one: computed, never stored, never
+ * read out of bounds. */
 KERNEL_ATTR
 static void thin_kernel(int64_t K, const double *a, int64_t a_is, int64_t a_ps,
                         const double *restrict bp, int64_t ldb, double *restrict c,
                         int64_t ldc, int m, int n, bool add) {
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT ON
-#endif
     const double *row[MR];
     for (int i = 0; i < MR; i++) row[i] = a + (i < m ? i : m - 1) * a_is;
     vd acc[MR][2];
+    bool full = m == MR && n == SW;
+    if (full) {
 #pragma GCC unroll 32
-    for (int i = 0; i < MR; i++) acc[i][0] = acc[i][1] = (vd){0};
+        for (int i = 0; i < MR; i++) {
+            acc[i][0] = add ? vload(c + i * ldc) : (vd){0};
+            acc[i][1] = add ? vload(c + i * ldc + GEMM_VL) : (vd){0};
+        }
+    } else {
+        double tile[MR * SW];
+        load_tile_f64(c, ldc, tile, SW, MR, m, n, add);
+        memcpy(acc, tile, sizeof tile);
+    }
     for (int64_t p = 0; p < K; p++) {
         vd b0 = vload(bp + p * ldb), b1 = vload(bp + p * ldb + GEMM_VL);
 #pragma GCC unroll 32
@@ -283,22 +266,17 @@ static void thin_kernel(int64_t K, const double *a, int64_t a_is, int64_t a_ps,
             acc[i][1] += ai * b1;
         }
     }
-    if (m == MR && n == SW) {
+    if (full) {
 #pragma GCC unroll 32
         for (int i = 0; i < MR; i++) {
-            double *ci = c + i * ldc;
-            vstore(ci, add ? vload(ci) + acc[i][0] : acc[i][0]);
-            vstore(ci + GEMM_VL, add ? vload(ci + GEMM_VL) + acc[i][1] : acc[i][1]);
+            vstore(c + i * ldc, acc[i][0]);
+            vstore(c + i * ldc + GEMM_VL, acc[i][1]);
         }
         return;
     }
-    double tile[MR][SW]; /* an edge tile: through memory, then the m x n corner */
-#pragma GCC unroll 32
-    for (int i = 0; i < MR; i++) {
-        vstore(tile[i], acc[i][0]);
-        vstore(tile[i] + GEMM_VL, acc[i][1]);
-    }
-    store_tile_f64(c, ldc, &tile[0][0], SW, m, n, add);
+    double tile[MR * SW]; /* an edge tile: through memory, then the m x n corner */
+    memcpy(tile, acc, sizeof tile);
+    store_tile_f64(c, ldc, tile, SW, m, n);
 }
 
 /* C (+)= op(A) @ op(B) for gemm_is_thin products; false when out of memory. */
@@ -471,14 +449,29 @@ void ag_gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, const 
     gemm_direct(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
+/* The direct path in float: each element the reference BLAS's sgemm sum,
+ * in order, each product and sum rounded to float. */
+static void gemm_direct_f32(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K,
+                            const double *A, int64_t lda, const double *B, int64_t ldb,
+                            double *C, int64_t ldc, bool accumulate) {
+    int64_t a_is, a_ps, b_js, b_ps; /* as in gemm_direct */
+    op_strides(trans_a, lda, &a_is, &a_ps);
+    op_strides(!trans_b, ldb, &b_js, &b_ps);
+    for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) {
+            float s = accumulate ? (float)C[i * ldc + j] : 0.0f;
+            for (int64_t p = 0; p < K; p++)
+                s += (float)A[i * a_is + p * a_ps] * (float)B[j * b_js + p * b_ps];
+            C[i * ldc + j] = s;
+        }
+}
+
 /* ag_gemm in float32's arithmetic, for two float32 operands: op(A) and
- * op(B) are converted to float as they are packed, each element of C is a
- * float sum of fused multiply-adds over K (in K steps of at most KC, each
- * added to C in float), so twice the lanes a vector. Small products (the
- * direct path, chosen by shape alone) sum in double and round C: a float
- * GEMM's result or a nearer one. The thin path is not taken: it is chosen
- * by the thread count too, and a product's bits must not depend on that.
- * C holds float values afterwards. */
+ * op(B) are converted to float as they are packed, each element of C is
+ * the reference BLAS's sgemm sum (in K's order, each product and sum
+ * rounded to float), twice the lanes a vector. Small products take
+ * gemm_direct_f32, the same sums. The thin path (double only) is not
+ * taken. C holds float values afterwards. */
 void ag_gemm_f32(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, const double *A,
                  int64_t lda, const double *B, int64_t ldb, double *C, int64_t ldc,
                  bool accumulate) {
@@ -491,9 +484,7 @@ void ag_gemm_f32(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, co
                          gemm_tasks(M, N, K)))
             return;
     }
-    gemm_direct(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
-    for (int64_t i = 0; i < M; i++)
-        for (int64_t j = 0; j < N; j++) C[i * ldc + j] = (float)C[i * ldc + j];
+    gemm_direct_f32(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
 /* ======================================================================
