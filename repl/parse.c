@@ -1049,6 +1049,7 @@ void parser_init_mode(Parser *p, const char *src, size_t len, int first_line, As
     p->arena = arena;
     p->python = python;
     p->scanner.strict_indent = python;
+    p->scanner.braces_are_brackets = python;
     p->scanner.eof_closes_blocks = eof_closes_blocks;
     advance(p);
 }

@@ -331,8 +331,8 @@ static Token scan_one(Scanner *s) {
     case '[': return bracket(s, TOK_LBRACKET, 1, &s->depth);
     case ')': return bracket(s, TOK_RPAREN, -1, &s->depth);
     case ']': return bracket(s, TOK_RBRACKET, -1, &s->depth);
-    case '{': return bracket(s, TOK_LBRACE, 1, &s->braces);
-    case '}': return bracket(s, TOK_RBRACE, -1, &s->braces);
+    case '{': return bracket(s, TOK_LBRACE, 1, s->braces_are_brackets ? &s->depth : &s->braces);
+    case '}': return bracket(s, TOK_RBRACE, -1, s->braces_are_brackets ? &s->depth : &s->braces);
     case '"': case '\'': return string(s, c);
     }
     return operator(s, c);
