@@ -74,9 +74,11 @@ int main(int argc, char **argv) {
     type("y\n");
     check(expect("tensor(3.)") && expect("ag> "), "the abandoned line did not run");
 
-    /* A statement that runs for seconds: 900 additions of a 1000x1000 tensor,
-     * after one that prints, so we know when it has started. */
-    type("big = zeros(1000, 1000)\n");
+    /* A statement that runs for seconds: 900 additions of a 2000x2000 tensor
+     * (about 4 s on one 2026 core: long enough that a busy machine's delays
+     * cannot let it finish before the Ctrl-C), after one that prints, so we
+     * know when it has started. */
+    type("big = zeros(2000, 2000)\n");
     expect("ag> ");
     char line[8192] = "7777; s = big";
     for (int i = 0; i < 900; i++) strcat(line, "+big");
