@@ -91,7 +91,7 @@ typedef double GK(cvec) __attribute__((vector_size(GK_VL * sizeof(double)))); /*
 
 enum {
     GK(NV) = GK_NR / GK_VL,         /* vectors across a tile row */
-    GK(C_LINES) = GK_NR / 8,        /* cache lines of doubles in a tile row (aligned) */
+    GK(C_LINES) = (GK_NR + 7) / 8,  /* cache lines of doubles a tile row covers (aligned) */
     GK(A_AHEAD) = 16 * GK_MR,       /* prefetch distance in the A sliver (elements) */
 };
 
