@@ -439,6 +439,10 @@ Tensor *tensor_norm_dims(Tensor *x, double p, const int64_t *dims, int ndims, bo
 Tensor *tensor_logsumexp_dims(Tensor *x, const int64_t *dims, int ndims, bool keepdim);
 /* The version 1 forms: over everything (0-d), or over one axis (removed). */
 Tensor *tensor_sum(Tensor *x);
+/* The product of all elements (0-d), or along dim; PyTorch's order and
+ * gradient (zeros included). */
+Tensor *tensor_prod(Tensor *x);
+Tensor *tensor_prod_dim(Tensor *x, int dim, bool keepdim);
 Tensor *tensor_sum_axis(Tensor *x, int axis);
 Tensor *tensor_mean(Tensor *x);
 Tensor *tensor_mean_axis(Tensor *x, int axis);

@@ -46,7 +46,7 @@
     X(CLAMP, clamp) X(WHERE, where) X(MINIMUM, minimum) X(MAXIMUM, maximum)    \
     /* reduce.c, extreme.c */                                                  \
     X(SUM, sum) X(MEAN, mean) X(VAR, var) X(STD, std) X(NORM, norm)            \
-    X(LOGSUMEXP, logsumexp)                                                    \
+    X(LOGSUMEXP, logsumexp) X(PROD, prod)                                      \
     X(MAX, max) X(MIN, min) X(ARGMAX, argmax) X(ARGMIN, argmin)                \
     /* reshape.c, transpose.c, matmul.c */                                     \
     X(RESHAPE, reshape) X(VIEW, view) X(FLATTEN, flatten) X(SQUEEZE, squeeze)                \

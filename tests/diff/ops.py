@@ -554,7 +554,7 @@ OPS = [
     Op('pow(x,n)', [X(), Num('exponent')], lambda x, p: f'torch.pow({x}, {p})', ag='pow', numbers=False),
     # -- reductions, shapes, nn (version 1)
     reduction('sum', 'torch.sum'), reduction('mean', 'torch.mean'),
-    reduction('max', 'torch.max', values=True),
+    reduction('max', 'torch.max', values=True), reduction('prod', 'torch.prod'),
     Op('reshape', [X(), Dims('reshape')], lambda x, d: f'{x}.reshape({d})'),
     Op('transpose', [X(1, 3), Axes2()],
        lambda x, a: f'torch.transpose({x}, {a or "-2, -1"})'),

@@ -583,7 +583,101 @@ static void test_v1_calls(void) {
     tensor_release(s), tensor_release(m), tensor_release(x);
 }
 
+/* ======================================================================
+ * prod: every dim of a few shapes, keepdim or not, and everything; values
+ * in [0.5, 1.5) with mixed signs, and zeros (one, two, in one slice of
+ * two, at the ends: the exclusive-product path; a product is linear in
+ * each element, so central differences are exact there too)
+ * ====================================================================== */
+
+typedef struct {
+    bool has_dim, keepdim;
+    int dim;
+} ProdArg;
+
+static Tensor *build_prod(Tensor **in, const void *arg) {
+    const ProdArg *p = arg;
+    return p->has_dim ? tensor_prod_dim(in[0], p->dim, p->keepdim) : tensor_prod(in[0]);
+}
+
+static void test_fd_prod(void) {
+    static const struct {
+        int ndim;
+        int64_t shape[3];
+    } prod_shapes[] = {{0, {0}}, {1, {5}}, {2, {3, 4}}, {3, {2, 3, 4}}, {2, {1, 3}}, {1, {40}}};
+    for (size_t s = 0; s < sizeof prod_shapes / sizeof prod_shapes[0]; s++) {
+        int nd = prod_shapes[s].ndim;
+        for (int d = nd ? -nd - 1 : -2; d < (nd ? nd : 1); d++) { /* d = -nd - 1: everything */
+            Tensor *x = test_uniform(0.5, 1.5, true, nd, prod_shapes[s].shape);
+            for (int64_t k = 0; k < x->numel; k += 3) x->data[k] = -x->data[k];
+            ProdArg a = {d >= (nd ? -nd : -1), d % 2 != 0, d};
+            char label[64];
+            snprintf(label, sizeof label, "prod shape %zu dim %d%s", s, d,
+                     a.has_dim ? (a.keepdim ? " keepdim" : "") : " (everything)");
+            fd_check(label, build_prod, &a, &x, 1);
+            tensor_release(x);
+        }
+    }
+    static const double zeros[][6] = {
+        {1.5, 0, -2, 0.5, 3, 1}, {0, 2, -1, 0.5, 1.25, 2}, {2, -0.5, 1.5, 3, 1, 0},
+        {1.5, 0, 2, 0, -3, 1},   {0, 0, 2, 1, 3, 0.5},     {-1, 2, 0.5, 1.5, 0.75, 0},
+    };
+    for (size_t z = 0; z < sizeof zeros / sizeof zeros[0]; z++) {
+        static const ProdArg args[] = {{false, false, 0}, {true, false, 0}, {true, false, 1},
+                                       {true, true, -1}};
+        int count = 0;
+        for (int k = 0; k < 6; k++) count += zeros[z][k] == 0;
+        for (size_t k = count > 1; k < sizeof args / sizeof args[0]; k++) { /* below */
+            Tensor *x = k == 1 ? tensor_create(SHAPE(6), zeros[z], true)
+                               : tensor_create(SHAPE(2, 3), zeros[z], true);
+            char label[64];
+            snprintf(label, sizeof label, "prod zeros %zu, form %zu", z, k);
+            fd_check(label, build_prod, &args[k], &x, 1);
+            tensor_release(x);
+        }
+    }
+}
+
+/* prod over everything with two zeros or more: a gradient of +0s, and (as
+ * PyTorch's zeros_like there) a constant, so its own gradient is 0 where
+ * the mathematics has products of the others: PyTorch's second order. */
+static void test_prod_two_zeros(void) {
+    Tensor *x = tensor_create(SHAPE(4), (double[]){1.5, 0, -3, 0}, true), *d = NULL;
+    Tensor *p = tensor_prod(x);
+    int rc = p ? ag_grad(1, &p, NULL, 1, &x, AG_CREATE_GRAPH, false, &d) : -1;
+    bool zeros = rc == 0 && d && d->numel == 4;
+    for (int k = 0; zeros && k < 4; k++) zeros = same_double(d->data[k], 0.0);
+    CHECK(zeros && !d->requires_grad, "prod with two zeros: +0 gradients, constant (%s)",
+          rc == 0 ? "" : ag_error());
+    tensor_release(d);
+    tensor_release(p);
+    tensor_release(x);
+}
+
+/* prod's values and types: in order (a short row: one product at a time),
+ * int64 for integers and bools, 1 over no elements, and its errors. */
+static void test_prod_values(void) {
+    double v[5] = {1.5, -2, 0.25, 3, 1e300};
+    Tensor *x = tensor_create(SHAPE(5), v, false), *p = tensor_prod(x);
+    CHECK(p && p->ndim == 0 && same_double(p->data[0], 1.5 * -2 * 0.25 * 3 * 1e300),
+          "prod of 5: %g", p ? p->data[0] : 0.0);
+    Tensor *i = tensor_create(SHAPE(2, 2), (double[]){1, 2, 3, 4}, false);
+    tensor_set_dtype(i, AG_INT32);
+    Tensor *pi = tensor_prod_dim(i, 1, true);
+    CHECK(pi && pi->dtype == AG_INT64 && pi->ndim == 2 && pi->data[0] == 2 && pi->data[1] == 12,
+          "prod of int32 along 1, keepdim: int64 [[2], [12]]");
+    Tensor *e = tensor_zeros(SHAPE(2, 0), false), *pe = tensor_prod_dim(e, 1, false);
+    CHECK(pe && pe->numel == 2 && pe->data[0] == 1 && pe->data[1] == 1, "prod over no elements is 1");
+    Tensor *bad = tensor_prod_dim(x, 1, false);
+    CHECK(!bad && strstr(ag_error(), "range"), "prod along a dim x lacks: %s", ag_error());
+    Tensor *all[] = {x, p, i, pi, e, pe};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) tensor_release(all[k]);
+}
+
 void test_reduce(void) {
+    test_fd_prod();
+    test_prod_two_zeros();
+    test_prod_values();
     test_fd_reductions();
     test_fd_extremes();
     test_fd_shapes();
