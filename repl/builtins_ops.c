@@ -157,8 +157,19 @@ static bool values_and_indices(Session *s, CallArgs *a, const AgOpArgs *args, Te
                                  r, i, out);
 }
 
+/* torch.max(a, b), torch.min(a, b), a.max(b): PyTorch's element-wise
+ * forms, torch.maximum's and torch.minimum's. */
+static bool extreme_pair(Session *s, CallArgs *a, bool max, Value *out) {
+    Tensor *x, *y;
+    if (!arg_tensor(s, a, 0, &x) || !arg_tensor(s, a, 1, &y)) return false;
+    return result_tensor(s, a, max ? tensor_maximum(x, y) : tensor_minimum(x, y), out);
+}
+
 BUILTIN(bi_op) {
     const AgOpInfo *op = a->b->op;
+    bool extreme = strcmp(op->name, "max") == 0 || strcmp(op->name, "min") == 0;
+    if (extreme && a->given[1] && a->arg[1].kind == VAL_TENSOR && !a->given[2])
+        return extreme_pair(s, a, op->name[1] == 'a', out);
     AgOpArgs args;
     TensorList list = {0};
     memset(&args, 0, sizeof args);

@@ -2201,6 +2201,29 @@ static BUILTIN(py_vars) {
     return value_copy(&attrs, out);
 }
 
+/* Whether a value of a built-in kind has the attribute name: the container
+ * protocol's methods (len, indexing, iteration, in) of lists, tuples,
+ * dicts, strings, sizes and tensors, __call__ of what can be called, and a
+ * tensor's attributes and methods. */
+static bool builtin_has(const Value *v, const char *name, size_t n) {
+    static const char *const container[] = {"__len__", "__getitem__", "__iter__", "__contains__"};
+    static const char *const tensor_attrs[] = {"shape", "grad", "dtype", "requires_grad", "data",
+                                               "T", "ndim", "device", "grad_fn", "is_leaf"};
+    bool sized = v->kind == VAL_LIST || v->kind == VAL_DICT || v->kind == VAL_STRING ||
+                 v->kind == VAL_SHAPE || v->kind == VAL_TENSOR;
+    for (size_t i = 0; sized && i < sizeof container / sizeof container[0]; i++)
+        if (strlen(container[i]) == n && memcmp(container[i], name, n) == 0) return true;
+    bool callable = v->kind == VAL_FUNCTION || v->kind == VAL_BUILTIN || v->kind == VAL_CLASS ||
+                    v->kind == VAL_METHOD;
+    if (callable && n == 8 && memcmp(name, "__call__", 8) == 0) return true;
+    if (v->kind != VAL_TENSOR) return false;
+    for (size_t i = 0; i < sizeof tensor_attrs / sizeof tensor_attrs[0]; i++)
+        if (strlen(tensor_attrs[i]) == n && memcmp(tensor_attrs[i], name, n) == 0) return true;
+    const Builtin *b = builtin_method(VAL_TENSOR, name, n);
+    if (!b) b = builtin_find(name, n);
+    return b && (b->self_kind == VAL_TENSOR || (b->flags & BI_METHOD));
+}
+
 static BUILTIN(py_hasattr) {
     const char *name;
     size_t n;
@@ -2208,7 +2231,23 @@ static BUILTIN(py_hasattr) {
     if (!arg_string(s, a, 1, &name, &n)) return false;
     bool has = value_getattr(&a->arg[0], name, n, &v);
     if (has) value_release(&v);
-    *out = value_bool(has);
+    *out = value_bool(has || builtin_has(&a->arg[0], name, n));
+    return true;
+}
+
+/* torch.is_tensor(obj) */
+static BUILTIN(py_is_tensor) {
+    (void)s;
+    *out = value_bool(a->arg[0].kind == VAL_TENSOR);
+    return true;
+}
+
+/* torch.Size's numel(): the product of its sizes. */
+static BUILTIN(py_size_numel) {
+    (void)s;
+    int64_t n = 1;
+    for (int i = 0; i < a->arg[0].as.shape->ndim; i++) n *= a->arg[0].as.shape->dims[i];
+    *out = (Value){.kind = VAL_INT, .as.integer = n};
     return true;
 }
 
@@ -2382,6 +2421,8 @@ const Builtin python_builtins[] = {
     METHOD(VAL_TENSOR, "type", "type(self, dtype=None)", "x as dtype (or a legacy name, "
            "'torch.LongTensor'); with no dtype, the name of its type",
            py_tensor_type),
+    METHOD(VAL_SHAPE, "numel", "numel(self)", "the product of the sizes", py_size_numel),
+    PY("is_tensor", "is_tensor(obj)", "whether obj is a tensor", py_is_tensor, 0),
     METHOD(VAL_GRAD_FN, "name", "name(self)", "the Function's name, as PyTorch's "
            "(MulBackward0)", py_grad_fn_name),
     METHOD(VAL_LIST, "append", "append(self, object)", "adds an item at the end", py_list_append),

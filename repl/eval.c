@@ -781,7 +781,7 @@ static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
         if (t->ndim < 2) *out = value_tensor(tensor_retain(t));
         else return engine_result(s, n, tensor_transpose(t, -2, -1), out);
     } else if (attr_is(n, "ndim")) {
-        *out = value_number(t->ndim);
+        *out = count_value(s, t->ndim);
     } else if (attr_is(n, "requires_grad")) {
         *out = value_bool(t->requires_grad);
     } else if (attr_is(n, "retains_grad")) {
@@ -2227,16 +2227,43 @@ static bool instantiate(Session *s, const Node *call, const Value *cls, Value *o
 
 /* super() in a method: the object (its first parameter), seen from the
  * base of the class that defines the running method. */
+/* super(Class, obj), Python 2's spelling: obj's class must be Class or
+ * derive from it; *owner is Class. */
+static bool super_of(Session *s, const Node *call, Value *cls, Value *obj, const ClassObj **owner) {
+    if (!eval_expression(s, call->kids[0], cls)) return false;
+    if (!eval_expression(s, call->kids[1], obj)) return false;
+    const ClassObj *c = obj->kind == VAL_INSTANCE ? obj->as.object->cls : NULL;
+    while (c && cls->kind == VAL_CLASS && c != cls->as.cls) c = c->base;
+    if (cls->kind != VAL_CLASS)
+        return session_fail(s, call->line, call->col, "TypeError: super() argument 1 must be a "
+                            "type, not %s", value_type_name(cls));
+    if (!c)
+        return session_fail(s, call->line, call->col, "TypeError: super(type, obj): obj must be "
+                            "an instance or subtype of type");
+    *owner = cls->as.cls;
+    return true;
+}
+
 static bool make_super(Session *s, const Node *call, Value *out) {
     Frame *f = s->frame;
     Env *e = f ? f->env : NULL;
-    if (call->num_kids || !f || !f->func || !e || e->num_locals == 0 ||
-        e->locals[0].value.kind != VAL_INSTANCE)
+    Value cls = value_void(), obj = value_void();
+    const Value *self = &obj;
+    const ClassObj *owner = NULL;
+    bool given = call->num_kids == 2; /* super(Class, self): owner is Class */
+    if (given) {
+        bool ok = super_of(s, call, &cls, &obj, &owner);
+        value_release(&cls);
+        if (!ok) return value_release(&obj), false;
+    } else if (call->num_kids || !f || !f->func || !e || e->num_locals == 0 ||
+               e->locals[0].value.kind != VAL_INSTANCE) {
         return session_fail(s, call->line, call->col, "RuntimeError: super(): ag takes super() "
-                            "with no arguments, inside a method");
-    const Value *self = &e->locals[0].value;
-    const ClassObj *owner = self->as.object->cls;
-    for (; owner; owner = owner->base) { /* the class whose namespace holds this function */
+                            "with no arguments (or a class and self), inside a method");
+    } else {
+        self = &e->locals[0].value;
+        owner = self->as.object->cls;
+    }
+    for (; !given && owner; owner = owner->base) { /* the class whose namespace holds this function */
         bool here = false;
         for (int64_t i = 0; owner->attrs && i < owner->attrs->count && !here; i++) {
             const Value *v = &owner->attrs->entries[i].value;
@@ -2245,16 +2272,18 @@ static bool make_super(Session *s, const Node *call, Value *out) {
         if (here) break;
     }
     if (!owner || !owner->base) {
+        value_release(&obj);
         *out = value_none(); /* object's __init__ and friends: nothing to do */
         return session_fail(s, call->line, call->col, "RuntimeError: super(): %s has no base "
                             "class (ag's classes have no object base)", owner ? owner->name
                             : "this method's class");
     }
     Bound *b = calloc(1, sizeof *b);
-    if (!b) return session_fail(s, call->line, call->col, "MemoryError");
+    if (!b) return value_release(&obj), session_fail(s, call->line, call->col, "MemoryError");
     b->refs = 1;
     b->func = value_void();
     value_copy(self, &b->self);
+    value_release(&obj);
     b->from = owner->base;
     owner->base->refs++;
     *out = (Value){.kind = VAL_METHOD, .as.bound = b};
@@ -3130,9 +3159,16 @@ static bool unpack_items(Session *s, const Node *at, const Value *v, int want, V
     return true;
 }
 
-/* Binds a target (a name, or names to unpack, nested) to v (taken). */
+/* Binds a target (a name, x.attr, x[i], or targets to unpack, nested) to v
+ * (taken): Python's order, each target evaluated as it is stored. */
 static bool bind_target(Session *s, const Node *target, Value v) {
     if (target->kind == NODE_NAME) return bind_name(s, target, v);
+    if (target->kind == NODE_ATTR || target->kind == NODE_INDEX) { /* self.a, x[0] = ... */
+        Stmt one = {.line = target->line, .col = target->col, .target = (Node *)target,
+                    .expr = (Node *)target}; /* expr: where a message about the value points */
+        return (target->kind == NODE_ATTR ? store_attr(s, &one, &v)
+                                          : store_index(s, &one, TOK_ERROR, &v)) == EXEC_OK;
+    }
     if (target->kind != NODE_TUPLE && target->kind != NODE_LIST_EXPR) {
         value_release(&v);
         return session_fail(s, target->line, target->col, "only names can be unpacked into "
