@@ -1096,6 +1096,55 @@ static void norm_terms(const Tensor *x, double p, double *t) {
     }
 }
 
+/* norm's p = 2 in PyTorch 1.13's order (x laid out as g; out: one per
+ * output element). float64 takes its binary_kernel_reduce with NormTwoOps:
+ * each output's squares added one at a time in memory order, each a fused
+ * multiply-add (its build contracts acc + x * x), then the square root.
+ * float32 along the last dim alone (or everything) takes its vectorised
+ * kernel: 8 lanes of fused multiply-adds in float over whole vectors, the
+ * lanes added in order, the rest of the row fused one at a time, sqrtf
+ * (PyTorch's bits for rows of up to 3 and most others: its build compiles
+ * that rest in ways not all known here, an ulp apart in a few rows in ten);
+ * float32 along other dims the one-at-a-time order in float. Over two
+ * dims or more ag adds in memory order, which PyTorch does not always. */
+static void norm2_rows(const double *x, const Groups *g, bool f32, double *out) {
+    int nd = g->ndim;
+    bool lastdim = nd >= 1 && g->reduced[nd - 1];
+    for (int i = 0; i < nd - 1; i++) lastdim = lastdim && !g->reduced[i];
+    if (f32 && lastdim) {
+        int64_t len = g->size[nd - 1];
+        for (int64_t r = 0; r < g->out_numel; r++) {
+            const double *v = x + r * len;
+            float lane[8] = {0};
+            int64_t d = 0;
+            for (; d < len - len % 8; d += 8)
+                for (int l = 0; l < 8; l++) lane[l] = fmaf((float)v[d + l], (float)v[d + l], lane[l]);
+            float b = lane[0];
+            for (int l = 1; l < 8; l++) b = b + lane[l];
+            for (; d < len; d++) b = fmaf((float)v[d], (float)v[d], b);
+            out[r] = sqrtf(b);
+        }
+        return;
+    }
+    for (int64_t i = 0; i < g->out_numel; i++) out[i] = 0.0;
+    int64_t index[AG_MAX_DIMS] = {0}, stride[AG_MAX_DIMS];
+    for (int k = nd - 1, s = 1; k >= 0; k--) { /* the output's strides over the kept groups */
+        stride[k] = g->reduced[k] ? 0 : s;
+        if (!g->reduced[k]) s *= (int)g->size[k];
+    }
+    int64_t at = 0; /* the output element of x's element i */
+    for (int64_t i = 0; i < g->numel; i++) {
+        out[at] = f32 ? fmaf((float)x[i], (float)x[i], (float)out[at]) : fma(x[i], x[i], out[at]);
+        for (int k = nd - 1; k >= 0; k--) { /* the next index, odometer-wise */
+            at += stride[k];
+            if (++index[k] < g->size[k]) break;
+            at -= stride[k] * g->size[k];
+            index[k] = 0;
+        }
+    }
+    for (int64_t i = 0; i < g->out_numel; i++) out[i] = f32 ? sqrtf((float)out[i]) : sqrt(out[i]);
+}
+
 /* PyTorch 1.13's norm kernel holds p in a float (`float val`): its forward
  * computes with p rounded to float (a p of 1.0412... gives 1.7e-8 another
  * norm), its backward with p itself. ag's forward does the same. */
@@ -1111,6 +1160,8 @@ Tensor *tensor_norm_dims(Tensor *x, double p_given, const int64_t *dims, int ndi
     bool ok = true;
     if (x->numel == 0) { /* over no elements: 0, whatever p (PyTorch) */
         memset(out->data, 0, (size_t)out->numel * sizeof(double));
+    } else if (out->numel > 0 && p == 2) {
+        norm2_rows(x->data, &g, x->dtype == AG_FLOAT32, out->data);
     } else if (out->numel > 0) {
         Tensor *t = ag_tensor_new_like(x);
         ok = t != NULL;
@@ -1121,9 +1172,7 @@ Tensor *tensor_norm_dims(Tensor *x, double p_given, const int64_t *dims, int ndi
                                out->data);
         }
         tensor_release(t);
-        if (ok && p == 2)
-            for (int64_t i = 0; i < out->numel; i++) out->data[i] = sqrt(out->data[i]);
-        else if (ok && p != 1 && p != 0 && !isinf(p))
+        if (ok && p != 1 && p != 0 && !isinf(p))
             for (int64_t i = 0; i < out->numel; i++) out->data[i] = pow(out->data[i], 1 / p);
     }
     if (!ok) return tensor_release(out), NULL;
