@@ -145,6 +145,8 @@ struct Stmt {
     signed char grad_mode; /* DEF: @torch.no_grad() (-1) or @torch.enable_grad() (1) on it */
     bool staticmethod;     /* DEF: @staticmethod on it (no self when called on an object) */
     bool classmethod;      /* DEF: @classmethod on it (its class, not the object, comes first) */
+    Node **decorators;     /* DEF: the other decorators, top first: f = d0(d1(...(f))) */
+    int num_decorators;
     bool nonlocal;         /* GLOBAL: nonlocal rather than global */
     Node *module;          /* IMPORT: from MODULE import ... (NULL: import ...) */
     bool has_block;        /* DEF: f(x) { ... } */

@@ -3413,7 +3413,28 @@ static bool make_function(Session *s, const Stmt *def, const Node *lambda, Value
     return true;
 }
 
+/* def with decorators d0, d1, ...: the decorators evaluated (top first),
+ * the function made, then f = d0(d1(...(f))), bound to its name. */
+static Status decorated_def(Session *s, const Stmt *st) {
+    Value decs[MAX_ARGS], fn;
+    int n = 0;
+    bool ok = st->num_decorators <= MAX_ARGS ||
+              session_fail(s, st->line, st->col, "too many decorators (at most %d)", MAX_ARGS);
+    while (ok && n < st->num_decorators && eval_expression(s, st->decorators[n], &decs[n])) n++;
+    ok = ok && n == st->num_decorators && make_function(s, st, NULL, &fn);
+    for (int i = n - 1; ok && i >= 0; i--) {
+        Value next;
+        const Node *d = st->decorators[i];
+        ok = s->call_value(s, d->line, d->col, &decs[i], &fn, 1, &next);
+        value_release(&fn);
+        fn = ok ? next : value_void();
+    }
+    release_args(decs, n);
+    return ok && bind_name(s, st->target, fn) ? EXEC_OK : EXEC_ERROR;
+}
+
 static STATEMENT_HANDLER Status exec_def(Session *s, const Stmt *st) {
+    if (st->num_decorators > 0 && (st->python_block || !s->frame)) return decorated_def(s, st);
     if (s->frame && st->python_block) {
         Value fn;
         return make_function(s, st, NULL, &fn) && bind_name(s, st->target, fn) ? EXEC_OK

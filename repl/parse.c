@@ -1497,25 +1497,31 @@ static bool unsupported_statement(Parser *p) {
 
 static Stmt *def_statement(Parser *p);
 
-/* @torch.no_grad() / @torch.enable_grad() before a def: its calls run with
- * gradients off (on); other decorators are outside the subset. */
+/* Decorators before a def, one a line: @torch.no_grad() / @torch.enable_grad()
+ * (its calls run with gradients off / on), @staticmethod and @classmethod
+ * are marks on the function; any other is an expression whose value is
+ * called with the function, Python's f = d(f), when the def runs. */
 static Stmt *decorated(Parser *p) {
-    Token at = p->previous;
-    Node *d = expr(p);
-    if (!d) return NULL;
-    int mode = torch_call(d, "no_grad", 0) || torch_call(d, "inference_mode", 0) ? -1
-               : torch_call(d, "enable_grad", 0)                               ? 1
-                                                                               : 0;
-    bool is_static = d->kind == NODE_NAME && !d->torch && d->as.text.length == 12 &&
-                     memcmp(d->as.text.text, "staticmethod", 12) == 0;
-    bool is_class = d->kind == NODE_NAME && !d->torch && d->as.text.length == 11 &&
-                    memcmp(d->as.text.text, "classmethod", 11) == 0;
-    if (!mode && !is_static && !is_class)
-        return fail_at(p, &at, "decorators other than @staticmethod, @classmethod, "
-                       "@torch.no_grad(), @torch.enable_grad() and @torch.inference_mode() "
-                       "are not supported yet"), NULL;
-    if (!check(p, TOK_END_STMT)) return fail_found(p, "the end of the decorator's line"), NULL;
-    skip_newlines(p);
+    int mode = 0;
+    bool is_static = false, is_class = false;
+    Node **others = NULL;
+    int n = 0, cap = 0;
+    do {
+        Node *d = expr(p);
+        if (!d) return NULL;
+        int m = torch_call(d, "no_grad", 0) || torch_call(d, "inference_mode", 0) ? -1
+                : torch_call(d, "enable_grad", 0)                               ? 1
+                                                                                : 0;
+        bool st = d->kind == NODE_NAME && !d->torch && d->as.text.length == 12 &&
+                  memcmp(d->as.text.text, "staticmethod", 12) == 0;
+        bool cl = d->kind == NODE_NAME && !d->torch && d->as.text.length == 11 &&
+                  memcmp(d->as.text.text, "classmethod", 11) == 0;
+        if (m) mode = m;
+        is_static |= st, is_class |= cl;
+        if (!m && !st && !cl && !node_push(p, &others, &n, &cap, d)) return NULL;
+        if (!check(p, TOK_END_STMT)) return fail_found(p, "the end of the decorator's line"), NULL;
+        skip_newlines(p);
+    } while (match(p, TOK_AT));
     Token def = p->current;
     if (!match(p, TOK_DEF)) return fail_found(p, "a def after the decorator"), NULL;
     Stmt *s = def_statement(p);
@@ -1524,6 +1530,7 @@ static Stmt *decorated(Parser *p) {
     if (s) {
         s->grad_mode = (signed char)mode, s->staticmethod = is_static;
         s->classmethod = is_class, s->text = def.start;
+        s->decorators = others, s->num_decorators = n;
     }
     return s;
 }
