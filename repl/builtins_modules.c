@@ -224,6 +224,52 @@ static BUILTIN(py_random_shuffle) {
     return true;
 }
 
+/* random.sample(population, k): CPython 3.11's, draw for draw: a pool it
+ * takes from (a population no larger than a k-length set would be), or
+ * indices drawn again until new. */
+static BUILTIN(py_random_sample) {
+    const Value *pop = &a->arg[0];
+    int64_t n = pop->kind == VAL_LIST || pop->kind == VAL_STRING ? value_item_count(pop) : -1, k;
+    if (n < 0)
+        return arg_error(s, a, 0, "TypeError: Population must be a sequence.  For dicts or "
+                         "sets, use sorted(d).");
+    if (!arg_int(s, a, 1, "the sample size", INT64_MIN, INT64_MAX, &k)) return false;
+    if (k < 0 || k > n)
+        return session_fail(s, a->line, a->col, "ValueError: Sample larger than population "
+                            "or is negative");
+    ValueList *l = value_list_new((int)k, false);
+    if (!l) return session_fail(s, a->line, a->col, "MemoryError");
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    int64_t *pool = malloc((size_t)(n > 0 ? n : 1) * sizeof *pool);
+    bool *taken = calloc((size_t)(n > 0 ? n : 1), sizeof *taken);
+    if (!pool || !taken) {
+        free(pool), free(taken), value_release(out);
+        return session_fail(s, a->line, a->col, "MemoryError");
+    }
+    int64_t setsize = 21;
+    if (k > 5) setsize += (int64_t)pow(4, ceil(log((double)(k * 3)) / log(4.0)));
+    PyRandom *r = generator(s);
+    for (int64_t i = 0; i < n; i++) pool[i] = i;
+    bool ok = true;
+    for (int64_t i = 0; ok && i < k; i++) {
+        int64_t j;
+        if (n <= setsize) { /* the pool: a drawn index's place takes the last one */
+            int64_t at = random_below(r, n - i);
+            j = pool[at];
+            pool[at] = pool[n - i - 1];
+        } else { /* indices into the population, drawn until new */
+            do j = random_below(r, n);
+            while (taken[j]);
+            taken[j] = true;
+        }
+        ok = value_item(pop, j, true, &l->items[i]);
+    }
+    free(pool);
+    free(taken);
+    if (!ok) value_release(out);
+    return ok || session_fail(s, a->line, a->col, "%s", ag_error());
+}
+
 static BUILTIN(py_random_gauss) {
     double mu, sigma;
     if (!arg_number(s, a, 0, &mu) || !arg_number(s, a, 1, &sigma)) return false;
@@ -343,6 +389,8 @@ const Builtin module_builtins[] = {
            py_random_getrandbits, 0),
     RANDOM("choice", "choice(seq)", "an item of seq", py_random_choice, 0),
     RANDOM("shuffle", "shuffle(x)", "shuffles a list in place", py_random_shuffle, BI_VOID),
+    RANDOM("sample", "sample(population, k)", "k items of a list (or string, range) without "
+           "repeats, CPython's draws", py_random_sample, 0),
     RANDOM("gauss", "gauss(mu=0.0, sigma=1.0)", "a normal random number", py_random_gauss, 0),
     TIME("perf_counter", "seconds on a monotonic clock, a float"),
     TIME("perf_counter_ns", "nanoseconds on a monotonic clock, an int"),

@@ -1243,8 +1243,16 @@ static Node *target_item(Parser *p) {
         fail_found(p, "a loop variable name after 'for'");
         return NULL;
     }
-    advance(p);
-    return name(p);
+    if (!p->python) {
+        advance(p);
+        return name(p);
+    }
+    Token at = p->current; /* Python's: a name, x.attr or x[i] (for self.epoch in ...) */
+    Node *t = expression(p, PREC_POSTFIX);
+    if (t && t->kind != NODE_NAME && t->kind != NODE_ATTR && t->kind != NODE_INDEX)
+        return fail_at(p, &at, "SyntaxError: cannot assign to %s",
+                       t->kind == NODE_CALL ? "function call" : "expression"), NULL;
+    return t;
 }
 
 /* A Python loop's else: (it runs when the loop ends without break). */
