@@ -25,6 +25,7 @@ void scanner_init(Scanner *s, const char *src, size_t len, int first_line) {
     s->last = TOK_END_STMT;
     s->eof_closes_blocks = true;
     s->strict_indent = false;
+    s->braces_are_brackets = false;
 }
 
 static Token make(const Scanner *s, TokenType type) {
