@@ -225,6 +225,11 @@ static __attribute__((noinline)) Meaning resolve_all(Session *s, const Node *n) 
         Local *l = local_of(e, n);
         if (l && l->value.kind != VAL_VOID) m.value = &l->value;
     }
+    /* a module's code: a builtin's name is the builtin (its globals are not
+     * the script's), but for the hidden globals its parts share (__torch_nn__) */
+    bool module = s->frame && s->frame->func && s->frame->func->module &&
+                  !(n->as.text.length > 2 && n->as.text.text[0] == '_' && n->as.text.text[1] == '_');
+    if (!m.value && module && (m.builtin = builtin_of(n)) != NULL) return m;
     if (!m.value) {
         Var *v = global_var(s, n);
         if (v && v->value.kind != VAL_VOID) m.value = &v->value, m.global = true;
@@ -843,7 +848,9 @@ static bool run_torch_source(Session *s, const char *source, int first_line) {
     s->frame = NULL;
     s->quiet = 1;
     session_set_python(s, true);
+    s->module_source++;
     bool ok = run_python_text(s, source, strlen(source), first_line);
+    s->module_source--;
     s->frame = frame;
     s->quiet = quiet;
     s->call_depth = depth;
@@ -3409,6 +3416,7 @@ static bool make_function(Session *s, const Stmt *def, const Node *lambda, Value
     UserFunc *fn = session_function(s, f && f->func ? f->func->code : NULL, def, lambda, owned,
                                     closure);
     if (!fn) return false;
+    fn->module = s->module_source > 0 || (f && f->func && f->func->module);
     *out = (Value){.kind = VAL_FUNCTION, .as.function = fn};
     return true;
 }
@@ -3705,7 +3713,9 @@ static char *read_text(const char *path, size_t *len) {
 static bool run_module_text(Session *s, Env *env, const char *text, size_t len) {
     Frame frame = {.func = NULL, .env = env, .caller = s->frame, .result = value_void()};
     s->frame = &frame;
+    s->module_source++;
     bool ok = run_python_text(s, text, len, 1);
+    s->module_source--;
     s->frame = frame.caller;
     value_release(&frame.result);
     return ok;

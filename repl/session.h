@@ -111,6 +111,8 @@ struct Session {
     const char *source_name;   /* the file (or "<stdin>") whose statements run (run.c) */
     int anomaly_line;          /* under anomaly mode, the line of the statement running */
     int quiet;                 /* inside a block: results and gradients are not printed */
+    int module_source;         /* > 0 while a module's own text runs (torch.nn's source, an
+                                  imported .py): the functions it defines are UserFunc.module */
     Frame *frame;              /* the innermost user-function call, or NULL */
     int isolated;              /* inside grad/gradcheck: variables read as constants */
     Env envs;                  /* the sentinel of the circle of every live Env */

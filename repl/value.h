@@ -247,6 +247,10 @@ struct UserFunc {
     Env *closure;              /* the defining call's variables, or NULL (top level) */
     bool python;               /* defined in the .py dialect: its calls run in it, wherever
                                   they come from (a class :load-ed at the prompt) */
+    bool module;               /* defined by a module's code (torch.nn's, an imported .py's,
+                                  or a function of theirs): the builtins it names are the
+                                  builtins, whatever the script's globals hold, as a
+                                  Python module's globals are its own */
 };
 
 /* f's parameters (NAME nodes), *n of them. */
