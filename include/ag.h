@@ -513,6 +513,11 @@ Tensor *tensor_dropout(Tensor *x, double p, bool training, AgGenerator *g);
  * (x - mean) / sqrt(var + eps) * weight + bias (weight, bias: (C,) or NULL). */
 Tensor *tensor_batch_norm(Tensor *x, Tensor *running_mean, Tensor *running_var, Tensor *weight,
                           Tensor *bias, bool training, double momentum, double eps);
+/* Layer normalisation over x's last nd dims (shape, nd of them): (x - mean)
+ * / sqrt(var + eps) (the biased variance), then * weight + bias (each of
+ * that shape, or NULL); recorded ops, the result named NativeLayerNormBackward. */
+Tensor *tensor_layer_norm(Tensor *x, int nd, const int64_t *shape, Tensor *weight, Tensor *bias,
+                          double eps);
 /* What computes this thread's large matrix products: "ag's own kernel
  * (AVX-512, 8x24)", or "OpenBLAS (Haswell)" (OpenBLAS's name for the CPU)
  * where OpenBLAS is faster and can be loaded; AG_BLAS=own or

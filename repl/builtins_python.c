@@ -1476,6 +1476,20 @@ static BUILTIN(py_batch_norm) {
     return result_tensor(s, a, tensor_batch_norm(x, rm, rv, w, b, training, momentum, eps), out);
 }
 
+/* F.layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
+ * over input's last dims, normalized_shape an int or a list, tuple or Size. */
+static BUILTIN(py_layer_norm) {
+    Tensor *x, *w, *b;
+    double eps = 1e-5;
+    int nd = 0;
+    int64_t shape[AG_MAX_DIMS];
+    if (!arg_tensor(s, a, 0, &x) || !arg_axes(s, a, 1, &nd, shape) ||
+        !optional_tensor(s, a, 2, &w) || !optional_tensor(s, a, 3, &b) ||
+        (arg_present(a, 4) && !arg_number(s, a, 4, &eps)))
+        return false;
+    return result_tensor(s, a, tensor_layer_norm(x, nd, shape, w, b, eps), out);
+}
+
 /* torch.is_grad_enabled(): whether operations are recorded now. */
 static BUILTIN(py_is_grad_enabled) {
     (void)s;
@@ -2358,6 +2372,9 @@ const Builtin python_builtins[] = {
     PY("dropout", "dropout(input, p=0.5, training=True, inplace=False)", "F.dropout: in training, "
        "each element zeroed with probability p (PyTorch's mask from its stream), the rest "
        "scaled by 1 / (1 - p); inplace: written into input", py_dropout, 0),
+    PY("layer_norm", "layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05)",
+       "F.layer_norm: (x - mean) / sqrt(var + eps) * weight + bias over the last dims",
+       py_layer_norm, 0),
     PY("batch_norm", "batch_norm(input, running_mean, running_var, weight=None, bias=None, "
        "training=False, momentum=0.1, eps=1e-05)", "F.batch_norm over (N, C) or (N, C, L): "
        "batch statistics in training (the running ones updated in place), else the running "

@@ -146,3 +146,59 @@ Tensor *tensor_batch_norm(Tensor *x, Tensor *running_mean, Tensor *running_var, 
     for (int i = 0; i < 6; i++) tensor_release(all[i]);
     return y;
 }
+
+/* ======================================================================
+ * layer_norm: over x's last nd dims (normalized_shape), a composition of
+ * recorded ops in PyTorch's transform's order: rstd = 1 / sqrt(var + eps)
+ * (var the biased one), y = x * rstd + (-rstd * mean), then * weight +
+ * bias. PyTorch's kernel takes the moments by Welford's update and may
+ * fuse its products: values an ulp or two apart (docs/pytorch.md). The
+ * result's Function is named as PyTorch's, NativeLayerNormBackward.
+ * ====================================================================== */
+
+/* dims as PyTorch's messages write a size: [2, 3] */
+static void size_text(int nd, const int64_t *dims, char *buf, size_t size) {
+    size_t at = (size_t)snprintf(buf, size, "[");
+    for (int i = 0; i < nd && at < size; i++)
+        at += (size_t)snprintf(buf + at, size - at, "%s%lld", i ? ", " : "", (long long)dims[i]);
+    if (at < size) snprintf(buf + at, size - at, "]");
+}
+
+Tensor *tensor_layer_norm(Tensor *x, int nd, const int64_t *shape, Tensor *weight, Tensor *bias,
+                          double eps) {
+    char sx[AG_SHAPE_STR_MAX], sn[AG_SHAPE_STR_MAX], st[AG_SHAPE_STR_MAX];
+    if (!x) return ag_fail("layer_norm: input is NULL");
+    if (nd < 1 || nd > AG_MAX_DIMS) return ag_fail("layer_norm: normalized_shape must have 1 to %d dims", AG_MAX_DIMS);
+    size_text(nd, shape, sn, sizeof sn);
+    for (int k = 0; k < 2; k++) {
+        const Tensor *t = k ? bias : weight;
+        if (t && (t->ndim != nd || memcmp(t->shape, shape, (size_t)nd * sizeof *shape) != 0)) {
+            size_text(t->ndim, t->shape, st, sizeof st);
+            return ag_fail("Expected %s to be of same shape as normalized_shape, but got %s of "
+                           "shape %s and normalized_shape = %s", k ? "bias" : "weight",
+                           k ? "bias" : "weight", st, sn);
+        }
+    }
+    bool fits = nd <= x->ndim;
+    for (int i = 0; fits && i < nd; i++) fits = x->shape[x->ndim - nd + i] == shape[i];
+    if (!fits) {
+        size_text(x->ndim, x->shape, sx, sizeof sx);
+        return ag_fail("Given normalized_shape=%s, expected input with shape [*, %.*s], but got "
+                       "input of size%s", sn, (int)strlen(sn) - 2, sn + 1, sx);
+    }
+    int64_t dims[AG_MAX_DIMS];
+    for (int i = 0; i < nd; i++) dims[i] = x->ndim - nd + i;
+    Tensor *mean = NULL, *var = NULL;
+    bool ok = batch_stats(x, dims, nd, &mean, &var);
+    Tensor *shifted = ok ? with_number(tensor_add, var, eps) : NULL;
+    Tensor *one = shifted ? tensor_scalar(1) : NULL;
+    Tensor *rstd = one ? take2(tensor_div, one, tensor_sqrt(shifted)) : NULL;
+    Tensor *offset = rstd ? take2(tensor_mul, tensor_neg(rstd), tensor_retain(mean)) : NULL;
+    Tensor *y = offset ? take2(tensor_add, tensor_mul(x, rstd), tensor_retain(offset)) : NULL;
+    if (y && weight) y = take2(tensor_mul, y, tensor_retain(weight));
+    if (y && bias) y = take2(tensor_add, y, tensor_retain(bias));
+    if (y && y->grad_fn) y->op_name = y->grad_fn->name = "NativeLayerNormBackward";
+    Tensor *all[] = {mean, var, shifted, rstd, offset};
+    for (int i = 0; i < 5; i++) tensor_release(all[i]);
+    return y;
+}

@@ -109,7 +109,53 @@ static void test_dropout_integral(void) {
     tensor_release(zeros), tensor_release(same), tensor_release(x);
 }
 
+/* layer_norm against PyTorch's values (within 1e-14: ag composes recorded
+ * ops where PyTorch's kernel takes Welford's moments), its errors, and its
+ * gradients over the last one and two dims, with and without the affine
+ * pair. w = torch.tensor([1.5, -0.5, 2.0]); b = torch.tensor([0.1, 0.2,
+ * -0.3]); F.layer_norm(x, (3,), w, b) */
+typedef struct {
+    int nd;
+    bool affine;
+} NormArg;
+
+static Tensor *build_layer_norm(Tensor **in, const void *arg) {
+    const NormArg *a = arg;
+    Tensor *x = in[0];
+    return tensor_layer_norm(x, a->nd, x->shape + x->ndim - a->nd, a->affine ? in[1] : NULL,
+                             a->affine ? in[2] : NULL, 1e-5);
+}
+
+static void test_layer_norm(void) {
+    static const double want[12] = {1.4334974620633754, 0.8984986706046252, 0.7159980663340002,
+                                    2.1199527877953077, 0.3496261324292821, -2.3947658540099486,
+                                    -1.9830862969946699, -0.031454032999407744, 1.551632263995262,
+                                    0.1, 0.8123678429541952, 2.1494713718167806};
+    Tensor *x = tensor_create(SHAPE(4, 3), X, false);
+    Tensor *w = tensor_create(SHAPE(3), ((double[]){1.5, -0.5, 2.0}), false);
+    Tensor *b = tensor_create(SHAPE(3), ((double[]){0.1, 0.2, -0.3}), false);
+    Tensor *y = tensor_layer_norm(x, 1, (int64_t[]){3}, w, b, 1e-5);
+    if (CHECK(y != NULL, "layer_norm: %s", ag_error()) && agree(y, want, 12, "layer_norm", true))
+        CHECK(true, "layer_norm's values are PyTorch's");
+    CHECK(!tensor_layer_norm(x, 1, (int64_t[]){4}, NULL, NULL, 1e-5) &&
+              strstr(ag_error(), "normalized_shape"), "a shape x lacks: %s", ag_error());
+    CHECK(!tensor_layer_norm(x, 1, (int64_t[]){3}, x, NULL, 1e-5), "a weight of another shape");
+    tensor_release(y);
+    Tensor *in[3] = {test_uniform(-1, 1, true, SHAPE(3, 4, 5)), test_uniform(0.5, 1.5, true, SHAPE(4, 5)),
+                     test_uniform(-1, 1, true, SHAPE(4, 5))};
+    fd_check("layer_norm over two dims", build_layer_norm, &(NormArg){2, true}, in, 3);
+    fd_check("layer_norm over the last dim, no affine", build_layer_norm, &(NormArg){1, false},
+             in, 1);
+    Tensor *w5 = test_uniform(0.5, 1.5, true, SHAPE(5)), *b5 = test_uniform(-1, 1, true, SHAPE(5));
+    fd_check("layer_norm over the last dim", build_layer_norm, &(NormArg){1, true},
+             (Tensor *[]){in[0], w5, b5}, 3);
+    ag_graph_free();
+    Tensor *all[] = {x, w, b, in[0], in[1], in[2], w5, b5};
+    for (int i = 0; i < 8; i++) tensor_release(all[i]);
+}
+
 void test_layers(void) {
+    test_layer_norm();
     test_dropout_integral();
     test_dropout_values();
     test_batch_norm_values();
