@@ -2138,7 +2138,7 @@ static BUILTIN(py_bmm) {
                             "batch2 tensor to be: [%lld, %lld] but got: [%lld, %lld].", type,
                             (long long)x->shape[0], (long long)x->shape[2],
                             (long long)y->shape[0], (long long)y->shape[1]);
-    return result_tensor(s, a, tensor_matmul(x, y), out);
+    return result_tensor(s, a, named(tensor_matmul(x, y), "BmmBackward"), out);
 }
 
 /* x.contiguous(): x itself. Every tensor of ag is laid out as PyTorch's

@@ -851,16 +851,22 @@ const AgOpInfo ag_op_matmul_tn = {
 /* ======================================================================
  * tensor_matmul
  *
- * The recorded name follows the case (PyTorch's names):
+ * The recorded name follows the case, as PyTorch 1.13's matmul names its
+ * result (the last of the ops it is made of):
  *   (K,) @ (K,)                   DotBackward
  *   (M,K) @ (K,)                  MvBackward
- *   (M,K) @ (K,N), (K,) @ (K,N)   MmBackward
- *   anything with batch dims      BmmBackward
+ *   (K,) @ (K,N)                  SqueezeBackward3 (unsqueeze, mm, squeeze_)
+ *   (M,K) @ (K,N)                 MmBackward
+ *   (M,K) @ (batch..., K,N)       CloneBackward (transposed products, then contiguous)
+ *   anything else with batch dims UnsafeViewBackward (bmm or mm, then _unsafe_view)
+ * torch.bmm's own name, BmmBackward, is the shell's to give.
  * ====================================================================== */
 
-static const char *matmul_name(const MatmulPlan *p) {
-    if (p->nb > 0) return "BmmBackward";
+static const char *matmul_name(const MatmulPlan *p, const Tensor *a) {
+    if (p->nb > 0 || (p->fold && a->ndim > 2))
+        return a->ndim == 2 ? "CloneBackward" : "UnsafeViewBackward";
     if (p->a_vec && p->b_vec) return "DotBackward";
+    if (p->a_vec) return "SqueezeBackward3";
     return p->b_vec ? "MvBackward" : "MmBackward";
 }
 
@@ -874,7 +880,7 @@ Tensor *tensor_matmul(Tensor *a, Tensor *b) {
     if (!out) return NULL;
     matmul_kernel(&p, a, b, out->data);
     void *ctx;
-    out = ag_graph_record_named(out, AG_OP_MATMUL, matmul_name(&p), (Tensor *[]){a, b}, 2, &ctx,
+    out = ag_graph_record_named(out, AG_OP_MATMUL, matmul_name(&p, a), (Tensor *[]){a, b}, 2, &ctx,
                                 sizeof p);
     if (ctx) memcpy(ctx, &p, sizeof p);
     return out;
