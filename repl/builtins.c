@@ -153,6 +153,9 @@ static void call_args_init(CallArgs *a, int count) {
     a->num_rest = a->rest_first = 0;
     a->rest_keyword = value_void();
     a->rest_keyword_node = NULL;
+    a->extra_kw = NULL;
+    a->extra_kw_nodes = NULL;
+    a->num_extra_kw = 0;
     memset(&a->func, 0, sizeof a->func);
 }
 
@@ -231,6 +234,16 @@ static bool bind_keywords(Session *s, const Builtin *b, const Signature *sig, Ca
             a->rest = &a->rest_keyword;
             a->rest_node = &a->rest_keyword_node;
             a->num_rest = 1;
+            continue;
+        }
+        if (i < 0 && (b->flags & BI_KWARGS)) {
+            /* **kwargs: moved down to the front of kw, in order (the slots below
+             * k hold extras or keywords already bound, their values moved out);
+             * kw still owns them, released after the call */
+            int at = a->num_extra_kw++;
+            kw[at] = kw[k], kw_nodes[at] = node;
+            if (at != k) kw[k] = value_void();
+            a->extra_kw = kw, a->extra_kw_nodes = kw_nodes;
             continue;
         }
         if (i < 0) return unknown_keyword(s, b, sig, node);

@@ -50,6 +50,9 @@ typedef struct {
     int rest_first;           /* the place of rest[0] among the positional arguments */
     Value rest_keyword;       /* the *args given by keyword (randn(size=(2, 3))): rest */
     const Node *rest_keyword_node;
+    Value *extra_kw;          /* BI_KWARGS: the keywords no parameter names (dict(a=1)), */
+    const Node **extra_kw_nodes; /* their nodes (the name's text, the value at ->left) */
+    int num_extra_kw;
     FuncRef func;             /* FUNCTION_FIRST builtins: the function named first */
 } CallArgs;
 
@@ -76,6 +79,8 @@ enum {
                                      the name (torch.autograd.grad, not ag's grad(f, x)) */
     BI_MODULE_DEVICE = 1 << 13, /* torch.cuda's and torch.backends.mps's: ag computes on the
                                    CPU, so none is available (is_available() is False) */
+    BI_KWARGS = 1 << 14,        /* takes **kwargs: keywords no parameter names go to
+                                   CallArgs.extra_kw (dict(a=1, b=2)) */
 };
 
 struct Builtin {

@@ -375,6 +375,13 @@ static bool new_dict(Session *s, CallArgs *a, bool set, Value *out) {
     if (!d) return no_memory(s, a);
     *out = (Value){.kind = VAL_DICT, .as.dict = d};
     if (arg_present(a, 0) && !fill_dict(s, a, 0, d)) return value_release(out), false;
+    for (int k = 0; k < a->num_extra_kw; k++) { /* dict(a=1, b=2): the keywords, in order */
+        const Node *n = a->extra_kw_nodes[k];
+        Value key, value;
+        if (!value_string(n->as.text.text, n->as.text.length, &key)) return value_release(out), no_memory(s, a);
+        if (!value_copy(&a->extra_kw[k], &value) || !value_dict_set(d, key, value))
+            return value_release(out), no_memory(s, a);
+    }
     return true;
 }
 
@@ -2315,8 +2322,8 @@ const Builtin python_builtins[] = {
        py_next, 0),
     PY("list", "list(iterable=None)", "a new list of the items", py_list, BI_TYPE),
     PY("tuple", "tuple(iterable=None)", "a tuple of the items", py_tuple, BI_TYPE),
-    PY("dict", "dict(iterable=None)", "a dict from (key, value) pairs or another dict", py_dict,
-       BI_TYPE),
+    PY("dict", "dict(iterable=None, **kwargs)", "a dict from (key, value) pairs or another "
+       "dict, then the keywords", py_dict, BI_TYPE | BI_KWARGS),
     PY("set", "set(iterable=None)", "a set of the items", py_set, BI_TYPE),
     PY("int", "int(x=0)", "an int: a number truncated, or a string's digits", py_int, BI_TYPE),
     PY("float", "float(x=0)", "a float: of a number, a string or a one-element tensor", py_float,
