@@ -240,20 +240,21 @@ static BUILTIN(py_random_sample) {
     ValueList *l = value_list_new((int)k, false);
     if (!l) return session_fail(s, a->line, a->col, "MemoryError");
     *out = (Value){.kind = VAL_LIST, .as.list = l};
-    int64_t *pool = malloc((size_t)(n > 0 ? n : 1) * sizeof *pool);
-    bool *taken = calloc((size_t)(n > 0 ? n : 1), sizeof *taken);
-    if (!pool || !taken) {
-        free(pool), free(taken), value_release(out);
-        return session_fail(s, a->line, a->col, "MemoryError");
-    }
     int64_t setsize = 21;
     if (k > 5) setsize += (int64_t)pow(4, ceil(log((double)(k * 3)) / log(4.0)));
+    bool from_pool = n <= setsize; /* else indices drawn until new, marked in taken */
+    int64_t *pool = from_pool ? malloc((size_t)(n > 0 ? n : 1) * sizeof *pool) : NULL;
+    bool *taken = from_pool ? NULL : calloc((size_t)n, sizeof *taken);
+    if (!pool && !taken) {
+        value_release(out);
+        return session_fail(s, a->line, a->col, "MemoryError");
+    }
     PyRandom *r = generator(s);
-    for (int64_t i = 0; i < n; i++) pool[i] = i;
+    for (int64_t i = 0; from_pool && i < n; i++) pool[i] = i;
     bool ok = true;
     for (int64_t i = 0; ok && i < k; i++) {
         int64_t j;
-        if (n <= setsize) { /* the pool: a drawn index's place takes the last one */
+        if (from_pool) { /* a drawn index's place takes the last one */
             int64_t at = random_below(r, n - i);
             j = pool[at];
             pool[at] = pool[n - i - 1];

@@ -228,8 +228,8 @@ static inline bool ag_is_f32(const Tensor *x) { return x && x->dtype == AG_FLOAT
  * and the drivers run the last n % TORCH_VEC_STEP elements through it,
  * where SLEEF is loaded: without it ag cannot have PyTorch's bits, and an
  * op keeps the same result for the same input in every position.
- * (PyTorch's kernels for exp, log, log10, log2, tanh, sin, cos, erf, log1p on their own
- * run every element through SLEEF: no tail.) The tail_* functions are
+ * (PyTorch's kernels for exp, log, log10, log2, tanh, sin, cos, tan, atan, asin, acos,
+ * erf, log1p and expm1 on their own run every element through SLEEF: no tail.) The tail_* functions are
  * libm's, one call a value, never a vector clone (vecmath.c). */
 enum { TORCH_VEC_STEP = 8 };
 _Static_assert(BLOCK % TORCH_VEC_STEP == 0, "the tail fits in a block");

@@ -109,10 +109,16 @@ static void axpy(int64_t n, double a, const double *restrict x, int64_t incx,
 }
 
 /* s + x[i*incx] * y[i*incy] for i < n, added in order (the reference
- * BLAS's ddot and dgemv's). */
+ * BLAS's ddot and dgemv's), and the same in float (sdot's). */
 static double dot(int64_t n, double s, const double *x, int64_t incx, const double *y,
                   int64_t incy) {
     for (int64_t i = 0; i < n; i++) s += x[i * incx] * y[i * incy];
+    return s;
+}
+
+static float dot_f32(int64_t n, float s, const double *x, int64_t incx, const double *y,
+                     int64_t incy) {
+    for (int64_t i = 0; i < n; i++) s += (float)x[i * incx] * (float)y[i * incy];
     return s;
 }
 
@@ -458,12 +464,9 @@ static void gemm_direct_f32(bool trans_a, bool trans_b, int64_t M, int64_t N, in
     op_strides(trans_a, lda, &a_is, &a_ps);
     op_strides(!trans_b, ldb, &b_js, &b_ps);
     for (int64_t i = 0; i < M; i++)
-        for (int64_t j = 0; j < N; j++) {
-            float s = accumulate ? (float)C[i * ldc + j] : 0.0f;
-            for (int64_t p = 0; p < K; p++)
-                s += (float)A[i * a_is + p * a_ps] * (float)B[j * b_js + p * b_ps];
-            C[i * ldc + j] = s;
-        }
+        for (int64_t j = 0; j < N; j++)
+            C[i * ldc + j] = dot_f32(K, accumulate ? (float)C[i * ldc + j] : 0.0f, A + i * a_is,
+                                     a_ps, B + j * b_js, b_ps);
 }
 
 /* ag_gemm in float32's arithmetic, for two float32 operands: op(A) and
@@ -605,22 +608,6 @@ static bool first_reader(const MatmulPlan *p, const int64_t *step, int64_t t) {
  *   a (batch..., M, K) @ b (batch..., K, N) -> out (batch..., M, N)
  * ====================================================================== */
 
-/* a (K,) . b (K,): summed in order, one product at a time, as the
- * reference BLAS's ddot, which PyTorch's dot (and matmul of two vectors)
- * calls: its numbers bit for bit, where ag_gemm's vector lanes would sum in
- * another order (torch.optim.LBFGS is made of dots). */
-static double dot_in_order(int64_t K, const double *a, const double *b) {
-    double s = 0.0;
-    for (int64_t k = 0; k < K; k++) s += a[k] * b[k];
-    return s;
-}
-
-/* The same in float: the reference BLAS's sdot, for two float32 vectors. */
-static double dot_in_order_f32(int64_t K, const double *a, const double *b) {
-    float s = 0.0f;
-    for (int64_t k = 0; k < K; k++) s += (float)a[k] * (float)b[k];
-    return s;
-}
 
 /* ag_gemm's signature, and the one a product of a and b computes with. */
 typedef void Gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, const double *A,
@@ -640,7 +627,9 @@ static void matmul_kernel(const MatmulPlan *p, const Tensor *at, const Tensor *b
     int64_t M = p->M, K = p->K, N = p->N;
     const double *a = at->data, *b = bt->data;
     if (p->a_vec && p->b_vec) {
-        out[0] = both_float32(at, bt) ? dot_in_order_f32(K, a, b) : dot_in_order(K, a, b);
+        /* the reference BLAS's ddot (sdot), which PyTorch's dot calls
+         * (torch.optim.LBFGS is made of dots) */
+        out[0] = both_float32(at, bt) ? dot_f32(K, 0.0f, a, 1, b, 1) : dot(K, 0.0, a, 1, b, 1);
         return;
     }
     Gemm *gemm = gemm_for(at, bt);
