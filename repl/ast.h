@@ -112,7 +112,9 @@ typedef enum {
     STMT_DEL,       /* del TARGET, ...: params */
     STMT_CLASS,     /* class target[(expr)]: body */
     STMT_YIELD,     /* yield [expr], in a def that is a generator */
-    STMT_RAISE,     /* raise [expr] (.py): the script stops with that exception */
+    STMT_RAISE,     /* raise [expr] (.py): raises expr, a BaseException class or object */
+    STMT_TRY,       /* try: body, handlers (EXCEPTs), else: orelse, finally: finalbody (.py) */
+    STMT_EXCEPT,    /* a TRY's except [expr [as target]]: body (expr NULL: a bare except) */
 } StmtKind;
 
 typedef struct Stmt Stmt;
@@ -129,6 +131,8 @@ struct Stmt {
     Node *target;          /* ASSIGN, AUGASSIGN, FOR; DEF: the NAME */
     Node *expr;            /* value, condition, iterable, returned value (may be NULL) */
     Block body, orelse;
+    Block handlers;        /* TRY: its EXCEPT clauses, in order */
+    Block finalbody;       /* TRY: finally's (count 0: none) */
     Node **params;         /* DEF: NAME nodes; IMPORT: the imported names; GLOBAL: names;
                               ASSIGN: the targets after the first (a = b = 0) */
     Node **defaults;       /* DEF: each parameter's default (NULL: none); IMPORT: aliases */

@@ -26,6 +26,7 @@
 #include "parse.h"
 #include "pyops.h"
 #include "pyformat.h"
+#include <ctype.h>
 
 /* The statements' handlers, under the sanitizers, are kept out of
  * exec_kind, which is on every level of a nested block's recursion (an
@@ -383,6 +384,8 @@ static bool stale_copy(Session *s, const Node *n) {
                         name_len(n), n->as.text.text);
 }
 
+static bool exception_class(Session *s, const Node *n, Value *out, bool *failed);
+
 static bool eval_name(Session *s, const Node *n, Value *out) {
     const char *name = n->as.text.text;
     size_t len = n->as.text.length;
@@ -418,7 +421,9 @@ static bool eval_name(Session *s, const Node *n, Value *out) {
     if (m.builtin)
         return session_fail(s, n->line, n->col, "'%.*s' is a builtin function: call it, as in "
                             "%.*s(...)", name_len(n), name, name_len(n), name);
-    return unknown_name(s, n, "name");
+    bool failed = false;
+    if (s->python && exception_class(s, n, out, &failed)) return true;
+    return !failed && unknown_name(s, n, "name");
 }
 
 /* ======================================================================
@@ -886,6 +891,7 @@ static const struct {
      module_torch_autograd_gradcheck_source},
     {"torch.autograd", "__torch_autograd_gradcheck__", "gradgradcheck",
      module_torch_autograd_gradcheck_source},
+    {"builtins", "__exceptions__", NULL, module_exceptions_source}, /* exception_class */
 };
 
 /* The row of python_modules of module's NAME when it is written in
@@ -927,6 +933,27 @@ static bool python_module_name(Session *s, const Node *n, const char *module, co
     Value *found = value_dict_get(v->value.as.dict, &key);
     value_release(&key);
     return found && value_copy(found, out);
+}
+
+/* Whether a name may be one of CPython's exception classes (exceptions.c):
+ * only such a name loads them. */
+static bool exception_like(const char *name, size_t len) {
+    static const char *const ends[] = {"Error", "Exception", "Warning", "StopIteration",
+                                       "KeyboardInterrupt", "SystemExit", "GeneratorExit"};
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        size_t k = strlen(ends[i]);
+        if (len >= k && memcmp(name + len - k, ends[i], k) == 0) return true;
+    }
+    return false;
+}
+
+/* The built-in exception class the name n names (ValueError), its source
+ * run on first need: true with the class in out; false, with *failed when
+ * loading it failed (the error set), for a name that is none. */
+static bool exception_class(Session *s, const Node *n, Value *out, bool *failed) {
+    *failed = false;
+    if (!exception_like(n->as.text.text, n->as.text.length)) return false;
+    return python_module_name(s, n, "builtins", n->as.text.text, n->as.text.length, out, failed);
 }
 
 /* python_module_name for a builtin (Session.module_value). */
@@ -2200,17 +2227,25 @@ static bool call_method(Session *s, const Node *call, Value *out) {
 
 /* Cls(...): a new object of the class, its __init__ run with the
  * arguments (which must return None). */
-static bool instantiate(Session *s, const Node *call, const Value *cls, Value *out) {
+/* A new object of class cls with no attributes yet, into out. */
+static bool new_object(Session *s, const Node *at, const Value *cls, Value *out) {
     Instance *o = value_block_zalloc(sizeof *o);
     ValueDict *attrs = o ? value_dict_new(false) : NULL;
     if (!attrs) {
         free(o);
-        return session_fail(s, call->line, call->col, "MemoryError");
+        return session_fail(s, at->line, at->col, "MemoryError");
     }
     *o = (Instance){.refs = 1, .cls = cls->as.cls, .attrs = attrs};
     cls->as.cls->refs++;
     value_dict_reserve(attrs, cls->as.cls->object_attrs); /* a hint: without room it grows */
-    Value self = {.kind = VAL_INSTANCE, .as.object = o}, init, r = value_void();
+    *out = (Value){.kind = VAL_INSTANCE, .as.object = o};
+    return true;
+}
+
+static bool instantiate(Session *s, const Node *call, const Value *cls, Value *out) {
+    Value self, init, r = value_void();
+    if (!new_object(s, call, cls, &self)) return false;
+    Instance *o = self.as.object;
     bool ok = true;
     const Value *method = value_method_of(&self, "__init__", 8);
     if (method) { /* the common case: no bound method made */
@@ -2365,7 +2400,14 @@ static bool eval_call(Session *s, const Node *call, Value *out) {
     if (callee->torch)
         return session_fail(s, callee->line, callee->col, "ag has no torch.%.*s (:help lists "
                             "the builtins)", name_len(callee), name);
-    return unknown_name(s, callee, "function");
+    Value cls;
+    bool failed = false;
+    if (s->python && exception_class(s, callee, &cls, &failed)) { /* ValueError(...) */
+        bool ok = call_value(s, call, &cls, out);
+        value_release(&cls);
+        return ok;
+    }
+    return !failed && unknown_name(s, callee, "function");
 }
 
 /* ======================================================================
@@ -4120,27 +4162,237 @@ static STATEMENT_HANDLER Status exec_assert(Session *s, const Stmt *st) {
     return EXEC_ERROR;
 }
 
-/* raise E(msg) / raise E / raise: with no except, the exception stops
- * the script as CPython prints its last line: "E: msg". */
-static STATEMENT_HANDLER Status exec_raise(Session *s, const Stmt *st) {
-    const Node *e = st->expr;
-    if (!e) return exec_fail(s, st->line, st->col, "RuntimeError: No active exception to reraise");
-    const Node *name = e->kind == NODE_CALL ? e->left : e;
-    if (name->kind != NODE_NAME)
-        return exec_fail(s, st->line, st->col, "TypeError: exceptions must derive from "
-                         "BaseException");
-    Value m = value_void();
-    if (e->kind == NODE_CALL && e->num_kids > 0 && !eval_expression(s, e->kids[0], &m))
-        return EXEC_ERROR;
+/* ======================================================================
+ * Exceptions (.py): raise, try/except/else/finally
+ *
+ * An exception is the error being reported: its message starts with the
+ * name of its class ("ValueError: ..."), as CPython's traceback ends. A
+ * raise statement also keeps the object it raised (s->exception); an
+ * error from C code has none, and an except clause that catches it makes
+ * one of the class its message names. A message that names no class
+ * (ag's own limits, an interrupt, the fuzzer's step budget) is no Python
+ * exception: no except clause catches it, not even a bare one, since that
+ * would hide that ag, not the script, stopped.
+ * ====================================================================== */
+
+/* The except clause running, innermost first: the exception a bare raise
+ * raises again. */
+typedef struct Handling {
+    char error[sizeof ((Session *)0)->error];
+    int line, col;
+    Value exception;
+    struct Handling *outer;
+} Handling;
+
+static bool object_text(void *ctx, const Value *v, bool repr, StrBuf *out);
+
+/* BaseException's class, when exceptions.c has run; else NULL. */
+static ClassObj *base_exception(Session *s) {
+    Var *v = session_lookup(s, "__exceptions__", 14);
+    if (!v || v->value.kind != VAL_DICT) return NULL;
+    Value key;
+    if (!value_string("BaseException", 13, &key)) return NULL;
+    const Value *found = value_dict_get(v->value.as.dict, &key);
+    value_release(&key);
+    return found && found->kind == VAL_CLASS ? found->as.cls : NULL;
+}
+
+static bool derives(const ClassObj *c, const ClassObj *base) {
+    for (; c; c = c->base)
+        if (c == base) return true;
+    return false;
+}
+
+/* The length of the class name an error's message starts with ("KeyError"
+ * of "KeyError: 'a'", or the whole of "StopIteration"); 0 for none. */
+static size_t error_class_length(const char *message) {
+    size_t k = 0;
+    while (isalnum((unsigned char)message[k]) || message[k] == '_') k++;
+    if (k == 0 || !(message[k] == '\0' || (message[k] == ':' && message[k + 1] == ' ')))
+        return 0;
+    return exception_like(message, k) ? k : 0;
+}
+
+/* Sets the error to the exception object v (taking it): "Class: str(v)",
+ * as CPython's traceback ends, at line:col. */
+static Status raise_object(Session *s, int line, int col, Value v) {
     StrBuf text;
     strbuf_init(&text);
-    if (m.kind == VAL_STRING) strbuf_appendn(&text, m.as.string.text, m.as.string.length);
-    else if (m.kind != VAL_VOID) value_format(&text, &m, &s->print, false);
-    session_set_error(s, st->line, st->col, "%.*s%s%.*s", name_len(name), name->as.text.text,
-                      text.len ? ": " : "", 500, text.len ? text.data : "");
+    const char *name = v.as.object->cls->name;
+    if (!object_text(s, &v, false, &text)) /* its __str__ failed: CPython's words */
+        session_set_error(s, line, col, "%s: <exception str() failed>", name);
+    else
+        session_set_error(s, line, col, "%s%s%.*s", name, text.len ? ": " : "", 500,
+                          text.len ? text.data : "");
     strbuf_free(&text);
-    value_release(&m);
+    s->exception = v;
     return EXEC_ERROR;
+}
+
+/* raise E(msg) / raise E / raise: the object, or E(), becomes the error;
+ * a bare raise raises again what the running except clause caught. */
+static STATEMENT_HANDLER Status exec_raise(Session *s, const Stmt *st) {
+    if (!st->expr) {
+        const Handling *h = s->handling;
+        if (!h) return exec_fail(s, st->line, st->col, "RuntimeError: No active exception to reraise");
+        session_set_error(s, h->line, h->col, "%s", h->error);
+        value_copy(&h->exception, &s->exception);
+        return EXEC_ERROR;
+    }
+    Value v;
+    if (!eval_expression(s, st->expr, &v)) return EXEC_ERROR;
+    ClassObj *base = base_exception(s);
+    if (v.kind == VAL_CLASS && base && derives(v.as.cls, base)) { /* raise E: E() */
+        Value made;
+        bool ok = s->call_value(s, st->line, st->col, &v, NULL, 0, &made);
+        value_release(&v);
+        if (!ok) return EXEC_ERROR;
+        v = made;
+    }
+    if (v.kind != VAL_INSTANCE || !base || !derives(v.as.object->cls, base)) {
+        value_release(&v);
+        return exec_fail(s, st->line, st->col, "TypeError: exceptions must derive from "
+                         "BaseException");
+    }
+    return raise_object(s, st->line, st->col, v);
+}
+
+/* The exception being reported as an object, into out: the one raised,
+ * else one made of the class its message names (its text the message);
+ * void when the message names no class. false when making it failed. */
+static bool exception_object(Session *s, const Node *at, Value *out) {
+    *out = value_void();
+    size_t k = error_class_length(s->error);
+    if (k == 0) return true;
+    if (s->exception.kind == VAL_INSTANCE &&
+        strlen(s->exception.as.object->cls->name) == k &&
+        memcmp(s->exception.as.object->cls->name, s->error, k) == 0)
+        return value_copy(&s->exception, out);
+    char message[sizeof s->error];
+    memcpy(message, s->error, sizeof message);
+    Node name = {.kind = NODE_NAME, .line = at->line, .col = at->col};
+    name.as.text.text = message;
+    name.as.text.length = k;
+    Value cls;
+    bool failed;
+    if (!exception_class(s, &name, &cls, &failed)) return !failed;
+    /* BaseException's __init__ made in place: args, the message's text
+     * after "Class: " (none for a bare "Class"); and str(e) that text
+     * exactly (KeyError's str would repr it again). */
+    const char *text = message[k] ? message + k + 2 : NULL;
+    ValueList *args = value_list_new(text ? 1 : 0, true);
+    Value tuple = args ? (Value){.kind = VAL_LIST, .as.list = args} : value_void(), copy;
+    bool ok = args && new_object(s, at, &cls, out);
+    value_release(&cls);
+    ok = ok && (!text || value_string(text, strlen(text), &args->items[0]));
+    if (ok && text)
+        ok = value_copy(&args->items[0], &copy) &&
+             value_setattr(out, "_ag_message", 11, NULL, copy);
+    if (ok) ok = value_setattr(out, "args", 4, NULL, tuple); /* takes the tuple */
+    else value_release(&tuple);
+    if (!ok) value_release(out);
+    return ok || session_fail(s, at->line, at->col, "MemoryError");
+}
+
+/* Whether the exception e (an object, or void: one of no class) is what
+ * the except clause h names; false with the error set when its type is
+ * not one. */
+static bool clause_matches(Session *s, const Stmt *h, const Value *e, bool *match) {
+    *match = h->expr == NULL; /* a bare except: every exception */
+    if (!h->expr) return true;
+    Value t;
+    if (!eval_expression(s, h->expr, &t)) return false;
+    const Value *types = t.kind == VAL_LIST ? t.as.list->items : &t;
+    int n = t.kind == VAL_LIST ? t.as.list->count : 1;
+    ClassObj *base = base_exception(s);
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {
+        if (types[i].kind != VAL_CLASS || !base || !derives(types[i].as.cls, base))
+            ok = session_fail(s, h->line, h->col, "TypeError: catching classes that do not "
+                              "inherit from BaseException is not allowed");
+        else if (e->kind == VAL_INSTANCE && derives(e->as.object->cls, types[i].as.cls))
+            *match = true;
+    }
+    value_release(&t);
+    return ok;
+}
+
+/* Runs except clause h on exception e (taking it): e bound to its name,
+ * which is unbound after, as CPython does. */
+static Status run_handler(Session *s, const Stmt *h, Handling *caught, Value e) {
+    caught->exception = e;
+    caught->outer = s->handling;
+    s->handling = caught;
+    value_release(&s->exception);
+    Value bound;
+    Status r = EXEC_OK;
+    if (h->target && (!value_copy(&e, &bound) || !bind_name(s, h->target, bound)))
+        r = EXEC_ERROR;
+    if (r == EXEC_OK) r = exec_block(s, &h->body);
+    if (h->target) {
+        Value *v = resolve(s, h->target).value;
+        if (v) value_release(v);
+    }
+    s->handling = caught->outer;
+    value_release(&caught->exception);
+    return r;
+}
+
+/* The error of a try's body: the first except clause that names it runs;
+ * with none, the error stands. */
+static Status catch_error(Session *s, const Stmt *st) {
+    Handling caught;
+    memcpy(caught.error, s->error, sizeof caught.error);
+    caught.line = s->error_line;
+    caught.col = s->error_col;
+    Value e;
+    if (error_class_length(s->error) == 0) return EXEC_ERROR; /* no Python exception */
+    if (!exception_object(s, &(Node){.line = caught.line, .col = caught.col}, &e))
+        return EXEC_ERROR;
+    Value raised = s->exception; /* kept apart while the clauses' types are evaluated */
+    s->exception = value_void();
+    for (int i = 0; i < st->handlers.count; i++) {
+        const Stmt *h = st->handlers.items[i];
+        bool match;
+        if (!clause_matches(s, h, &e, &match)) {
+            value_release(&e), value_release(&raised);
+            return EXEC_ERROR;
+        }
+        if (!match) continue;
+        value_release(&raised);
+        return run_handler(s, h, &caught, e);
+    }
+    value_release(&e);
+    session_set_error(s, caught.line, caught.col, "%s", caught.error); /* as it was */
+    s->exception = raised;
+    return EXEC_ERROR;
+}
+
+/* finally's body after the rest of the try ended with r: its own error,
+ * return, break or continue replaces r; else r stands, an error as it was. */
+static Status run_finally(Session *s, const Stmt *st, Status r) {
+    char error[sizeof s->error];
+    int line = s->error_line, col = s->error_col;
+    bool in_function = s->error_in_function;
+    Value raised = s->exception;
+    s->exception = value_void();
+    if (r == EXEC_ERROR) memcpy(error, s->error, sizeof error);
+    Status f = exec_block(s, &st->finalbody);
+    if (f != EXEC_OK || r != EXEC_ERROR) {
+        value_release(&raised);
+        return f != EXEC_OK ? f : r;
+    }
+    session_set_error(s, line, col, "%s", error);
+    s->error_in_function = in_function;
+    s->exception = raised;
+    return r;
+}
+
+static STATEMENT_HANDLER Status exec_try(Session *s, const Stmt *st) {
+    Status r = exec_block(s, &st->body);
+    if (r == EXEC_ERROR && st->handlers.count) r = catch_error(s, st);
+    else if (r == EXEC_OK && st->orelse.count) r = exec_block(s, &st->orelse);
+    return st->finalbody.count ? run_finally(s, st, r) : r;
 }
 
 static Status exec_kind(Session *s, const Stmt *st) {
@@ -4161,6 +4413,8 @@ static Status exec_kind(Session *s, const Stmt *st) {
     case STMT_GLOBAL: return exec_global(s, st);
     case STMT_ASSERT: return exec_assert(s, st);
     case STMT_RAISE: return exec_raise(s, st);
+    case STMT_TRY: return exec_try(s, st);
+    case STMT_EXCEPT: break; /* run by its TRY */
     case STMT_YIELD: return exec_yield(s, st);
     case STMT_DEL: return exec_del(s, st);
     case STMT_CLASS: return exec_class(s, st);

@@ -1327,6 +1327,55 @@ static Stmt *if_statement(Parser *p) {
     return p->failed ? NULL : s;
 }
 
+/* except [TYPE [as NAME]]: BODY, one clause of a try. */
+static Stmt *except_clause(Parser *p) {
+    Token header = p->previous;
+    Stmt *h = new_stmt(p, STMT_EXCEPT, &header);
+    if (!h) return NULL;
+    if (!check(p, TOK_COLON)) {
+        if (!(h->expr = expr(p))) return NULL;
+        if (check(p, TOK_NAME) && token_is(&p->current, "as")) {
+            advance(p);
+            if (!check(p, TOK_NAME)) return fail_found(p, "a name after 'as'"), NULL;
+            advance(p);
+            if (!(h->target = name(p))) return NULL;
+        }
+    }
+    block(p, &h->body, &header, "an except");
+    return p->failed ? NULL : h;
+}
+
+/* try: BODY, then except clauses (a bare one last), else:, finally:, as
+ * CPython's grammar allows them. */
+static Stmt *try_statement(Parser *p) {
+    Token header = p->previous;
+    Stmt *s = new_stmt(p, STMT_TRY, &header);
+    if (!s) return NULL;
+    block(p, &s->body, &header, "a try");
+    Stmt **items = NULL;
+    int count = 0, cap = 0;
+    Token bare = header; /* the last clause's except */
+    while (!p->failed && match(p, TOK_EXCEPT)) {
+        if (count > 0 && !items[count - 1]->expr)
+            return fail_at(p, &bare, "SyntaxError: default 'except:' must be last"), NULL;
+        bare = p->previous;
+        Stmt *h = except_clause(p);
+        if (!h || !block_push(p, &items, &count, &cap, h, &header)) return NULL;
+    }
+    s->handlers = (Block){items, count};
+    if (!p->failed && count > 0 && match(p, TOK_ELSE)) {
+        Token at = p->previous;
+        block(p, &s->orelse, &at, "an else");
+    }
+    if (!p->failed && match(p, TOK_FINALLY)) {
+        Token at = p->previous;
+        block(p, &s->finalbody, &at, "a finally");
+    } else if (!p->failed && count == 0) {
+        return fail_at(p, &p->current, "SyntaxError: expected 'except' or 'finally' block"), NULL;
+    }
+    return p->failed ? NULL : s;
+}
+
 static Stmt *no_grad_statement(Parser *p) {
     Token header = p->previous;
     Stmt *s = new_stmt(p, STMT_NO_GRAD, &header);
@@ -1493,9 +1542,12 @@ static bool unsupported_statement(Parser *p) {
     const Token *t = &p->current;
     const char *what = NULL;
     switch (t->type) {
-    case TOK_TRY: case TOK_EXCEPT: case TOK_FINALLY:
-        what = "exceptions (try/except/finally) are outside ag's Python: an error stops the "
-               "script"; break;
+    case TOK_TRY:
+        what = "try/except/finally is Python's: ag runs it in .py files (here an error stops "
+               "the script)"; break;
+    case TOK_EXCEPT: case TOK_FINALLY:
+        what = p->python ? "SyntaxError: invalid syntax" : "except and finally belong to a try, "
+               "which is Python's: ag runs it in .py files"; break;
     case TOK_ASYNC: case TOK_AWAIT: what = "async and await are outside ag's Python"; break;
     default: return false;
     }
@@ -1685,7 +1737,7 @@ static Stmt *global_statement(Parser *p) {
 }
 
 /* assert COND [, MESSAGE] */
-/* raise [EXPR]: with no except in ag's Python, the script stops there. */
+/* raise [EXPR [from EXPR]] (the cause is evaluated and left out). */
 static Stmt *raise_statement(Parser *p) {
     Stmt *s = new_stmt(p, STMT_RAISE, &p->previous);
     if (!s) return NULL;
@@ -1829,6 +1881,7 @@ static Stmt *statement(Parser *p) {
     else if (match(p, TOK_GLOBAL) || match(p, TOK_NONLOCAL)) s = global_statement(p);
     else if (match(p, TOK_ASSERT)) s = assert_statement(p);
     else if (p->python && match(p, TOK_RAISE)) s = raise_statement(p);
+    else if (p->python && match(p, TOK_TRY)) s = try_statement(p);
     else if (match(p, TOK_YIELD)) s = yield_statement(p);
     else if (match(p, TOK_DEL)) s = del_statement(p);
     else if (match(p, TOK_BREAK)) s = jump_statement(p, STMT_BREAK);

@@ -91,6 +91,7 @@ void session_reset(Session *s) {
 }
 
 void session_free(Session *s) {
+    value_release(&s->exception);
     session_reset(s);
     /* The graph may hold the session's values (a custom Function's backward,
      * a hook): they go first, so that the collection frees what they held. */
@@ -127,6 +128,7 @@ void session_set_error(Session *s, int line, int col, const char *fmt, ...) {
     s->error_line = line;
     s->error_col = col;
     s->error_in_function = false;
+    value_release(&s->exception);
 }
 
 /* ======================================================================

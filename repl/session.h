@@ -140,6 +140,12 @@ struct Session {
      * a builtin that shows its result there (grad) returns it elsewhere. */
     int statement_call_line, statement_call_col;
     bool error_in_function;    /* the message already names the function */
+    /* .py: the exception object the error is, when a raise statement made
+     * it (void otherwise: an except makes one of the message's class on
+     * need); session_set_error forgets it. */
+    Value exception;
+    struct Handling *handling; /* the innermost except clause running (eval.c), or NULL:
+                                  what a bare raise raises again */
     bool quit;                 /* :quit was given */
     /* commands */
     bool tracing;              /* :trace on */

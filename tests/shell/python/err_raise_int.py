@@ -1,0 +1,3 @@
+# Only BaseException's classes and objects can be raised.
+print("before")
+raise 3
