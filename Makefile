@@ -227,13 +227,17 @@ endif
 
 # The debug build (the design's invariants (9) and (10) asserted) and the
 # same tests under AddressSanitizer and UndefinedBehaviorSanitizer, so that
-# no memory error lands; then the README's build commands. With T=NAME:
+# no memory error lands; the debug build again without SLEEF where it
+# loads (a fresh machine may lack it); then the README's build commands. With T=NAME:
 # those tests alone, on the debug build.
 test:
 ifeq ($(strip $(T)),)
 	@$(MAKE) --no-print-directory MODE=debug test-binaries
 	@$(MAKE) --no-print-directory MODE=asan test-binaries
 	@$(call run-suites,build/debug$(TAG) build/asan$(TAG))
+	@if [ "$$(build/debug$(TAG)/test_engine --vecmath)" = SLEEF ]; then \
+	  echo "=== again without SLEEF (AG_SLEEF=0), as on a machine without libsleef3"; \
+	  AG_SLEEF=0 sh tests/run.sh build/debug$(TAG); fi
 	@$(MAKE) --no-print-directory test-readme
 else
 	@$(MAKE) --no-print-directory MODE=debug T= test-binaries

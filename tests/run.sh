@@ -39,6 +39,13 @@ echo "== $build"
 case $build in *asan*|*valgrind*) AG_SANITIZED=1 ;; *) AG_SANITIZED= ;; esac
 [ -n "$VALGRIND" ] && AG_SANITIZED=1
 export AG_SANITIZED
+# SLEEF or libm (AG_SLEEF=0, or a machine without libsleef3): the checks
+# of PyTorch's last bits of sin, exp... that only SLEEF gives are left out
+# without it, and say so.
+AG_VECMATH=$("$build/test_engine" --vecmath)
+export AG_VECMATH
+[ "$AG_VECMATH" = SLEEF ] || echo "(SLEEF not loaded: PyTorch's last bits of its vector math are" \
+    "not compared: tests/shell/python/NEEDS_SLEEF, sessions marked \`\`\`ag sleef in docs/)"
 tally "engine" $VALGRIND "$build/test_engine"
 tally "engine at 1, 2 and 7 threads, the same bits" sh tests/threads.sh "$build/test_engine"
 single "README example" $VALGRIND "$build/readme_example"

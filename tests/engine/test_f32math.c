@@ -215,8 +215,16 @@ static void test_f32math_create_graph(void) {
     int rc = y ? ag_grad(1, &y, &g, 1, &x, AG_CREATE_GRAPH, false, &gx) : -1;
     Tensor *sq = rc == 0 ? tensor_mul(gx, gx) : NULL, *loss = sq ? tensor_sum(sq) : NULL;
     bool ok = loss && tensor_backward(loss, NULL) == 0 && x->grad;
-    CHECK(ok && differing(x->grad, f32_tanh_gradgrad, n) == 0,
-          "float32 tanh's second derivative: PyTorch's bits");
+    /* PyTorch's bits where its tanhf (SLEEF's) is loaded; else libm's
+     * tanhf, within float32's rounding of them */
+    if (ag_vec_ready())
+        CHECK(ok && differing(x->grad, f32_tanh_gradgrad, n) == 0,
+              "float32 tanh's second derivative: PyTorch's bits");
+    for (int64_t i = 0; ok && !ag_vec_ready() && i < n; i++)
+        CHECK(fabs(x->grad->data[i] - f32_tanh_gradgrad[i]) <=
+                  1e-5 * fmax(1.0, fabs(f32_tanh_gradgrad[i])),
+              "float32 tanh's second derivative at %lld: %.9g, PyTorch %.9g", (long long)i,
+              x->grad->data[i], f32_tanh_gradgrad[i]);
     Tensor *held[] = {loss, sq, gx, y, g, x};
     for (int i = 0; i < 6; i++) tensor_release(held[i]);
 }

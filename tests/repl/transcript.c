@@ -5,7 +5,9 @@
  * the shell must print. Each block runs in a fresh ./ag on a pseudo-terminal
  * and the screen must read exactly as the block (the banner excepted),
  * except that an expected line ending in "..." matches any line that
- * starts with what comes before it (for :mem's process sizes).
+ * starts with what comes before it (for :mem's process sizes). A block
+ * opened with ```ag sleef prints PyTorch's last bits of sin, exp..., which
+ * ag gives only where SLEEF loads: it is skipped where AG_VECMATH says not.
  *
  * Usage: transcript PATH_TO_AG FILE.md...   Prints "N passed, N failed" last.
  */
@@ -23,7 +25,15 @@ static Pty pty;
 typedef struct {
     char *lines[512];
     int count, first_line;
+    bool needs_sleef;  /* ```ag sleef: PyTorch's last bits of sin, exp... (SLEEF's) */
 } Block;
+
+/* Whether ag's vector math is SLEEF's (tests/run.sh's AG_VECMATH; unset:
+ * assumed, as on a machine with it). */
+static bool sleef_loaded(void) {
+    const char *v = getenv("AG_VECMATH");
+    return !v || !*v || strcmp(v, "SLEEF") == 0;
+}
 
 static bool is_input(const char *line) {
     return strncmp(line, "ag> ", 4) == 0 || strncmp(line, "...> ", 5) == 0;
@@ -123,11 +133,14 @@ int main(int argc, char **argv) {
             next = strchr(line, '\n');
             if (next) *next++ = '\0';
             line_no++;
-            if (b.count < 0 && strcmp(line, "```ag") == 0) {
+            if (b.count < 0 && (strcmp(line, "```ag") == 0 || strcmp(line, "```ag sleef") == 0)) {
                 b.count = 0;
                 b.first_line = line_no;
+                b.needs_sleef = strcmp(line, "```ag sleef") == 0;
             } else if (b.count >= 0 && strcmp(line, "```") == 0) {
-                if (run_block(argv[1], argv[f], &b)) check_passed++;
+                if (b.needs_sleef && !sleef_loaded())
+                    printf("skip %s:%d (needs SLEEF's bits)\n", argv[f], b.first_line);
+                else if (run_block(argv[1], argv[f], &b)) check_passed++;
                 else check_failed++;
                 b.count = -1;
             } else if (b.count >= 0 && b.count < 512) {
