@@ -127,13 +127,22 @@ static double wrapped(double v, double limit) {
     return r >= limit ? r - 2 * limit : r < -limit ? r + 2 * limit : r;
 }
 
+/* v[begin, end) rounded to float32 in place (ctx: v). */
+static void round_f32_range(void *ctx, int64_t begin, int64_t end) {
+    double *v = ctx;
+    SIMD_LOOP
+    for (int64_t i = begin; i < end; i++) v[i] = (double)(float)v[i];
+}
+
 /* Converts n values in place: as ag_dtype_convert does, or for results of
- * integer arithmetic (arith), wrapping. */
+ * integer arithmetic (arith), wrapping. Rounding to float32 is split
+ * between threads above the grain: a float32 op's result is rounded here
+ * after its float64 kernel ran on every thread. */
 static void convert_values(double *v, int64_t n, AgDtype dtype, bool arith) {
     if (dtype == AG_FLOAT64) return;
     if (dtype == AG_FLOAT32) {
-        SIMD_LOOP
-        for (int64_t i = 0; i < n; i++) v[i] = (double)(float)v[i];
+        if (ag_parallel_worth(n, AG_GRAIN_COPY)) ag_parallel_for(n, AG_GRAIN_COPY, round_f32_range, v);
+        else round_f32_range(v, 0, n);
         return;
     }
     double limit = dtype == AG_INT32 ? 2147483648.0 : 9223372036854775808.0;

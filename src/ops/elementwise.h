@@ -358,13 +358,17 @@ static ALWAYS_INLINE void backward_blocks(BackwardBlock f, const double *x, cons
     backward_blocks_tail(f, NULL, x, y, g, dx, n, p);
 }
 
-/* float32's drivers: the blocks of f, the last partial one (PyTorch's
- * scalar tail, n % 16) through tail where SLEEF is loaded (without it f
- * and tail call the same libm functions). */
+/* float32's drivers: the blocks of f (split between threads as above),
+ * the last partial one (PyTorch's scalar tail, n % 16) through tail where
+ * SLEEF is loaded (without it f and tail call the same libm functions). */
 static ALWAYS_INLINE void forward_blocks_f32(ForwardBlock f, ForwardBlock tail, const double *x,
                                              double *y, int64_t n, const double *p) {
     int64_t full = n - n % BLOCK;
-    for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, p);
+    if (blocks_threaded(full)) /* whole blocks, each the same wherever it runs */
+        ag_parallel_for(full / BLOCK, AG_GRAIN_MATH / BLOCK, forward_block_range,
+                        &(BlockJob){.f = f, .x = x, .out = y, .p = p});
+    else
+        for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, p);
     if (full == n) return;
     _Alignas(64) double xt[BLOCK] = {0}, yt[BLOCK];
     memcpy(xt, x + full, (size_t)(n - full) * sizeof *xt);
@@ -376,7 +380,11 @@ static ALWAYS_INLINE void backward_blocks_f32(BackwardBlock f, BackwardBlock tai
                                               const double *x, const double *y, const double *g,
                                               double *dx, int64_t n, const double *p) {
     int64_t full = n - n % BLOCK;
-    for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, g + i, dx + i, p);
+    if (blocks_threaded(full))
+        ag_parallel_for(full / BLOCK, AG_GRAIN_MATH / BLOCK, backward_block_range,
+                        &(BlockJob){.b = f, .x = x, .y = y, .g = g, .out = dx, .p = p});
+    else
+        for (int64_t i = 0; i < full; i += BLOCK) f(x + i, y + i, g + i, dx + i, p);
     if (full < n) backward_rest(tail ? tail : f, x, y, g, dx + full, full, n, p);
 }
 
