@@ -595,8 +595,7 @@ bool arg_dims(Session *s, CallArgs *a, bool allow_infer, int *ndim, int64_t *sha
 }
 
 bool result_tensor(Session *s, const CallArgs *a, Tensor *t, Value *out) {
-    if (!t) return session_fail(s, a->line, a->col, "%s%s", session_engine_prefix(s, ag_error()),
-                                ag_error());
+    if (!t) return session_fail(s, a->line, a->col, "%s", session_engine_error(s));
     *out = value_tensor(t);
     return true;
 }

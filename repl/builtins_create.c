@@ -273,8 +273,7 @@ static bool random_leaf(Session *s, CallArgs *a, int ndim, const int64_t *shape,
     Tensor *t = tensor_zeros(ndim, shape, false);
     if (t && (tensor_set_dtype(t, dtype) != 0 || fill(t, p, q, g) != 0)) { /* drawn as its dtype */
         tensor_release(t);
-        return session_fail(s, a->line, a->col, "%s%s", session_engine_prefix(s, ag_error()),
-                            ag_error());
+        return session_fail(s, a->line, a->col, "%s", session_engine_error(s));
     }
     return typed_leaf(s, a, arg_index(a, "requires_grad"), t, dtype, out);
 }

@@ -63,8 +63,7 @@ static bool apply_tensor_binary(Session *s, const Node *n, TokenType op, const V
 /* The engine's result as a value, or its error at the node. */
 static bool engine_result(Session *s, const Node *n, Tensor *t, Value *out) {
     *out = value_void(); /* a failure leaves nothing for the caller to release */
-    if (!t) return session_fail(s, n->line, n->col, "%s%s", session_engine_prefix(s, ag_error()),
-                                ag_error());
+    if (!t) return session_fail(s, n->line, n->col, "%s", session_engine_error(s));
     *out = value_tensor(t);
     return true;
 }
@@ -2805,10 +2804,10 @@ static Status assign_data(Session *s, const Stmt *st, const Value *objv, Value *
     }
     if (ok && value->dtype != obj.as.tensor->dtype &&
         tensor_set_dtype(obj.as.tensor, (AgDtype)value->dtype) != 0)
-        ok = session_fail(s, t->line, t->col, "%s%s", session_engine_prefix(s, ag_error()), ag_error());
+        ok = session_fail(s, t->line, t->col, "%s", session_engine_error(s));
     if (ok) data = tensor_data(obj.as.tensor);
     if (ok && (!data || tensor_assign(data, value) != 0))
-        ok = session_fail(s, t->line, t->col, "%s%s", session_engine_prefix(s, ag_error()), ag_error());
+        ok = session_fail(s, t->line, t->col, "%s", session_engine_error(s));
     tensor_release(data);
     tensor_release(value);
     value_release(&v);

@@ -250,10 +250,97 @@ bool session_display(Session *s, const char *mime, const char *data, size_t len)
     return true;
 }
 
-const char *session_engine_prefix(const Session *s, const char *message) {
-    if (!s->python) return "";
-    return strstr(message, "out of bounds") || strstr(message, "out of range") ? "IndexError: "
-                                                                                : "RuntimeError: ";
+/* The sizes of a shape written "(2, 3)" or "(3,)" at text into dims (at
+ * most 8); how many, or -1 when text is no such shape. *end: past it. */
+static int shape_in(const char *text, long long *dims, const char **end) {
+    if (*text != '(') return -1;
+    int n = 0;
+    const char *p = text + 1;
+    while (*p != ')') {
+        char *after;
+        long long v = strtoll(p, &after, 10);
+        if (after == p || n == 8) return -1;
+        dims[n++] = v;
+        p = after;
+        if (*p == ',') p++;
+        if (*p == ' ') p++;
+    }
+    *end = p + 1;
+    return n;
+}
+
+/* "1x3" of a shape's sizes */
+static void shape_x(char *out, size_t size, const long long *dims, int n) {
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n && used < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s%lld", i ? "x" : "", dims[i]);
+}
+
+/* message, an engine error about shapes in ag's words, in PyTorch 1.13's
+ * (a .py file's RuntimeError reads as PyTorch's): into out, or false
+ * when it is not one of them. */
+static bool pytorch_shape_words(const char *message, char *out, size_t size) {
+    long long a[8], b[8];
+    int na, nb;
+    char sa[64], sb[64];
+    const char *p = strstr(message, "linear: mat1 and mat2 shapes cannot be multiplied: input ");
+    if (p == message && (na = shape_in(message + 57, a, &p)) > 0 &&
+        strncmp(p, ", weight ", 9) == 0 && shape_in(p + 9, b, &p) == 2) {
+        long long rows = 1, in[2], weight_t[2] = {b[1], b[0]};
+        for (int i = 0; i < na - 1; i++) rows *= a[i];
+        in[0] = rows, in[1] = a[na - 1];
+        shape_x(sa, sizeof sa, in, 2);
+        shape_x(sb, sizeof sb, weight_t, 2);
+        snprintf(out, size, "mat1 and mat2 shapes cannot be multiplied (%s and %s)", sa, sb);
+        return true;
+    }
+    p = strstr(message, ": shapes ");
+    if (!p || (na = shape_in(p + 9, a, &p)) < 0 || strncmp(p, " and ", 5) != 0 ||
+        (nb = shape_in(p + 5, b, &p)) < 0)
+        return false;
+    if (strncmp(p, " cannot broadcast", 17) == 0) { /* PyTorch names the last that differ */
+        int n = na > nb ? na : nb;
+        for (int d = n - 1; d >= 0; d--) {
+            long long x = d - (n - na) >= 0 ? a[d - (n - na)] : 1;
+            long long y = d - (n - nb) >= 0 ? b[d - (n - nb)] : 1;
+            if (x == y || x == 1 || y == 1) continue;
+            snprintf(out, size, "The size of tensor a (%lld) must match the size of tensor b "
+                     "(%lld) at non-singleton dimension %d", x, y, d);
+            return true;
+        }
+        return false;
+    }
+    if (strncmp(message, "matmul: ", 8) != 0 || !strstr(p, "cannot be multiplied")) return false;
+    long long row[2] = {1, a[0]};
+    if (na == 1 && nb == 1)
+        snprintf(out, size, "inconsistent tensor size, expected tensor [%lld] and src [%lld] to "
+                 "have the same number of elements, but got %lld and %lld elements respectively",
+                 a[0], b[0], a[0], b[0]);
+    else if (na == 2 && nb == 1)
+        snprintf(out, size, "size mismatch, got %lld, %lldx%lld,%lld", a[0], a[0], a[1], b[0]);
+    else if (na <= 2 && nb == 2) {
+        shape_x(sa, sizeof sa, na == 1 ? row : a, 2);
+        shape_x(sb, sizeof sb, b, 2);
+        snprintf(out, size, "mat1 and mat2 shapes cannot be multiplied (%s and %s)", sa, sb);
+    } else if (na == 3 && nb == 3 && a[0] == b[0])
+        snprintf(out, size, "Expected size for first two dimensions of batch2 tensor to be: "
+                 "[%lld, %lld] but got: [%lld, %lld].", a[0], a[2], b[0], b[1]);
+    else
+        return false;
+    return true;
+}
+
+const char *session_engine_error(const Session *s) {
+    static _Thread_local char text[sizeof s->error];
+    const char *message = ag_error();
+    if (!s->python) return message;
+    const char *kind = strstr(message, "out of bounds") || strstr(message, "out of range")
+                           ? "IndexError: " : "RuntimeError: ";
+    char words[400];
+    if (pytorch_shape_words(message, words, sizeof words)) message = words;
+    snprintf(text, sizeof text, "%s%s", kind, message);
+    return text;
 }
 
 /* Whether a def's parameters name one twice (the error then set). */

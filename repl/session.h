@@ -258,10 +258,12 @@ void session_set_python(Session *s, bool python);
  * text (line, len; NULL: none) with a caret under the column, when it is
  * printable, then "error: MESSAGE". stdout is flushed first. */
 void session_report(Session *s, const char *source, bool interactive, const char *line, size_t len);
-/* The exception an engine error is in a .py file, as its message's prefix
- * ("RuntimeError: ", or "IndexError: " for an index out of bounds, as
- * PyTorch raises them); "" in the .ag dialect. */
-const char *session_engine_prefix(const Session *s, const char *message);
+/* The engine's last error (ag_error) as the shell reports it: in a .py
+ * file the exception PyTorch raises ("RuntimeError: ", or "IndexError: "
+ * for an index out of bounds) and, for shapes that do not broadcast or
+ * multiply, PyTorch's sentence; as it is in the .ag dialect. A buffer of
+ * the thread's, valid until the next call. */
+const char *session_engine_error(const Session *s);
 
 /* The variable named so in env e itself (not its parents), or NULL. */
 Local *env_lookup(Env *e, const char *name, size_t length);
