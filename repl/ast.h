@@ -115,6 +115,7 @@ typedef enum {
     STMT_RAISE,     /* raise [expr] (.py): raises expr, a BaseException class or object */
     STMT_TRY,       /* try: body, handlers (EXCEPTs), else: orelse, finally: finalbody (.py) */
     STMT_EXCEPT,    /* a TRY's except [expr [as target]]: body (expr NULL: a bare except) */
+    STMT_WITH,      /* with expr [as target]: body, a context manager (.py; several: nested) */
 } StmtKind;
 
 typedef struct Stmt Stmt;

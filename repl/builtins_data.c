@@ -320,6 +320,58 @@ static BUILTIN(bi_save_csv) {
 }
 
 /* ======================================================================
+ * Text files for Python's open() (pyio.c's TextIOWrapper calls these)
+ * ====================================================================== */
+
+/* The error open() raises for path, as CPython words it (errno's class). */
+static bool os_error(Session *s, const CallArgs *a, const char *path) {
+    int e = errno;
+    const char *kind = e == ENOENT ? "FileNotFoundError" : e == EISDIR ? "IsADirectoryError"
+                       : e == EACCES || e == EPERM ? "PermissionError"
+                       : e == ENOTDIR ? "NotADirectoryError" : "OSError";
+    return session_fail(s, a->line, a->col, "%s: [Errno %d] %s: '%s'", kind, e, strerror(e), path);
+}
+
+/* __ag_read_file__(file): the whole text of a file. */
+static BUILTIN(bi_read_file) {
+    char path[4096];
+    if (!arg_path(s, a, 0, path, sizeof path)) return false;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return errno = EISDIR, os_error(s, a, path);
+    FILE *f = fopen(path, "rb");
+    if (!f) return os_error(s, a, path);
+    StrBuf text;
+    strbuf_init(&text);
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) strbuf_appendn(&text, chunk, n);
+    bool bad = ferror(f) || text.oom;
+    fclose(f);
+    bool ok = !bad && value_string(text.len ? text.data : "", text.len, out);
+    strbuf_free(&text);
+    return ok || session_fail(s, a->line, a->col, bad ? "OSError: reading '%s' failed" :
+                              "MemoryError", path);
+}
+
+/* __ag_write_file__(file, text, append): writes text, after what the file
+ * holds (append) or in its place. */
+static BUILTIN(bi_write_file) {
+    char path[4096];
+    const char *text;
+    size_t len;
+    bool append;
+    if (!arg_path(s, a, 0, path, sizeof path) || !arg_string(s, a, 1, &text, &len) ||
+        !arg_bool(s, a, 2, &append))
+        return false;
+    FILE *f = fopen(path, append ? "ab" : "wb");
+    if (!f) return os_error(s, a, path);
+    bool ok = fwrite(text, 1, len, f) == len;
+    ok = fclose(f) == 0 && ok;
+    *out = value_none();
+    return ok || session_fail(s, a->line, a->col, "OSError: writing '%s' failed", path);
+}
+
+/* ======================================================================
  * The rows of this file's builtins (builtins.c puts every file's in one
  * list, in :help's order)
  * ====================================================================== */
@@ -330,5 +382,9 @@ const Builtin data_builtins[] = {
      "comma; a bad field is an error naming its line and column", bi_load_csv, 0, VAL_VOID, NULL},
     {"save_csv", "save_csv(input, file)", "writes a 1-D (as a column) or 2-D tensor so that "
      "load_csv reads it back exactly", NULL, bi_save_csv, BI_VOID | BI_METHOD, VAL_VOID, NULL},
+    {"__ag_read_file__", "__ag_read_file__(file)", "open()'s reading: the whole text of a file",
+     NULL, bi_read_file, 0, VAL_VOID, NULL},
+    {"__ag_write_file__", "__ag_write_file__(file, text, append)", "open()'s writing: text into "
+     "a file, after what it holds or in its place", NULL, bi_write_file, 0, VAL_VOID, NULL},
 };
 const int num_data_builtins = sizeof data_builtins / sizeof data_builtins[0];

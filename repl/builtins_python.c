@@ -832,6 +832,29 @@ static BUILTIN(py_str_split) {
     return ok;
 }
 
+/* str.splitlines(keepends=False): the lines, split at \n, \r\n, \r and
+ * CPython's other ASCII line boundaries (\v \f \x1c \x1d \x1e); no empty
+ * last line for a text that ends in one. */
+static BUILTIN(py_str_splitlines) {
+    const char *text = a->arg[0].as.string.text;
+    size_t n = a->arg[0].as.string.length, start = 0;
+    bool keep = false;
+    if (arg_present(a, 1) && !arg_bool(s, a, 1, &keep)) return false;
+    ValueList *l = value_list_new(0, false);
+    if (!l) return no_memory(s, a);
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    bool ok = true;
+    for (size_t i = 0; ok && i < n; i++) {
+        if (!memchr("\n\r\v\f\x1c\x1d\x1e", text[i], 7)) continue;
+        size_t end = i + (text[i] == '\r' && i + 1 < n && text[i + 1] == '\n');
+        ok = push_piece(s, a, l, text + start, (keep ? end + 1 : i) - start);
+        i = end, start = end + 1;
+    }
+    if (ok && start < n) ok = push_piece(s, a, l, text + start, n - start);
+    if (!ok) value_release(out);
+    return ok;
+}
+
 static bool strip(Session *s, CallArgs *a, bool left, bool right, Value *out) {
     const char *text = a->arg[0].as.string.text, *chars = " \t\n\r\f\v";
     size_t n = a->arg[0].as.string.length, nc = 6, i = 0;
@@ -1032,12 +1055,21 @@ static BUILTIN(py_str_count) {
     return true;
 }
 
+/* str.find(sub, start=None, end=None): start and end as a slice's. */
 static BUILTIN(py_str_find) {
     const char *p, *text = a->arg[0].as.string.text;
-    size_t np, n = a->arg[0].as.string.length;
+    size_t np;
+    int64_t n = (int64_t)a->arg[0].as.string.length, bound[2] = {0, n};
     if (!arg_string(s, a, 1, &p, &np)) return false;
-    for (size_t i = 0; i + np <= n; i++)
-        if (memcmp(text + i, p, np) == 0) return *out = int_value((int64_t)i), true;
+    for (int k = 0; k < 2; k++) {
+        if (!arg_present(a, 2 + k) || a->arg[2 + k].kind == VAL_NONE) continue;
+        if (!arg_int(s, a, 2 + k, "an index", INT64_MIN / 2, INT64_MAX / 2, &bound[k])) return false;
+        if (bound[k] < 0) bound[k] += n;
+        if (k == 0 && bound[0] > n) return *out = int_value(-1), true; /* "".find("", 1) */
+        bound[k] = bound[k] < 0 ? 0 : bound[k] > n ? n : bound[k];
+    }
+    for (int64_t i = bound[0]; i + (int64_t)np <= bound[1]; i++)
+        if (memcmp(text + i, p, np) == 0) return *out = int_value(i), true;
     *out = int_value(-1);
     return true;
 }
@@ -2480,6 +2512,8 @@ const Builtin python_builtins[] = {
     METHOD(VAL_STRING, "join", "join(self, iterable)", "the strings joined by this one", py_str_join),
     METHOD(VAL_STRING, "split", "split(self, sep=None)", "the pieces between separators (or runs "
            "of whitespace)", py_str_split),
+    METHOD(VAL_STRING, "splitlines", "splitlines(self, keepends=False)", "the lines, without "
+           "their line breaks (with them: keepends=True)", py_str_splitlines),
     METHOD(VAL_STRING, "strip", "strip(self, chars=None)", "without leading and trailing "
            "whitespace (or chars)", py_str_strip),
     METHOD(VAL_STRING, "lstrip", "lstrip(self, chars=None)", "without leading whitespace",
@@ -2516,7 +2550,8 @@ const Builtin python_builtins[] = {
     METHOD(VAL_STRING, "format", "format(self, *args)", "str.format with positional fields",
            py_str_format),
     METHOD(VAL_STRING, "count", "count(self, sub)", "how many times sub occurs", py_str_count),
-    METHOD(VAL_STRING, "find", "find(self, sub)", "the first index of sub, or -1", py_str_find),
+    METHOD(VAL_STRING, "find", "find(self, sub, start=None, end=None)", "the first index of sub "
+           "(in [start, end)), or -1", py_str_find),
 };
 
 const int num_python_builtins = (int)(sizeof python_builtins / sizeof python_builtins[0]);

@@ -383,7 +383,7 @@ static bool stale_copy(Session *s, const Node *n) {
                         name_len(n), n->as.text.text);
 }
 
-static bool exception_class(Session *s, const Node *n, Value *out, bool *failed);
+static bool python_builtin(Session *s, const Node *n, Value *out, bool *failed);
 
 static bool eval_name(Session *s, const Node *n, Value *out) {
     const char *name = n->as.text.text;
@@ -421,7 +421,7 @@ static bool eval_name(Session *s, const Node *n, Value *out) {
         return session_fail(s, n->line, n->col, "'%.*s' is a builtin function: call it, as in "
                             "%.*s(...)", name_len(n), name, name_len(n), name);
     bool failed = false;
-    if (s->python && exception_class(s, n, out, &failed)) return true;
+    if (s->python && python_builtin(s, n, out, &failed)) return true;
     return !failed && unknown_name(s, n, "name");
 }
 
@@ -890,7 +890,8 @@ static const struct {
      module_torch_autograd_gradcheck_source},
     {"torch.autograd", "__torch_autograd_gradcheck__", "gradgradcheck",
      module_torch_autograd_gradcheck_source},
-    {"builtins", "__exceptions__", NULL, module_exceptions_source}, /* exception_class */
+    {"builtins", "__io__", "open", module_io_source},               /* python_builtin */
+    {"builtins", "__exceptions__", NULL, module_exceptions_source}, /* the other names */
 };
 
 /* The row of python_modules of module's NAME when it is written in
@@ -946,13 +947,16 @@ static bool exception_like(const char *name, size_t len) {
     return false;
 }
 
-/* The built-in exception class the name n names (ValueError), its source
- * run on first need: true with the class in out; false, with *failed when
- * loading it failed (the error set), for a name that is none. */
-static bool exception_class(Session *s, const Node *n, Value *out, bool *failed) {
+/* The built-in exception class the name n names (ValueError), or open,
+ * which ag writes in Python (exceptions.c, pyio.c), its source run on
+ * first need: true with the value in out; false, with *failed when loading
+ * it failed (the error set), for a name that is none. */
+static bool python_builtin(Session *s, const Node *n, Value *out, bool *failed) {
     *failed = false;
-    if (!exception_like(n->as.text.text, n->as.text.length)) return false;
-    return python_module_name(s, n, "builtins", n->as.text.text, n->as.text.length, out, failed);
+    const char *name = n->as.text.text;
+    size_t len = n->as.text.length;
+    if (!exception_like(name, len) && !(len == 4 && memcmp(name, "open", 4) == 0)) return false;
+    return python_module_name(s, n, "builtins", name, len, out, failed);
 }
 
 /* python_module_name for a builtin (Session.module_value). */
@@ -2401,7 +2405,7 @@ static bool eval_call(Session *s, const Node *call, Value *out) {
                             "the builtins)", name_len(callee), name);
     Value cls;
     bool failed = false;
-    if (s->python && exception_class(s, callee, &cls, &failed)) { /* ValueError(...) */
+    if (s->python && python_builtin(s, callee, &cls, &failed)) { /* ValueError(...), open(...) */
         bool ok = call_value(s, call, &cls, out);
         value_release(&cls);
         return ok;
@@ -4202,13 +4206,18 @@ static bool derives(const ClassObj *c, const ClassObj *base) {
     return false;
 }
 
-/* The length of the class name an error's message starts with ("KeyError"
- * of "KeyError: 'a'", or the whole of "StopIteration"); 0 for none. */
-static size_t error_class_length(const char *message) {
+/* The length of the class name the error's message starts with ("KeyError"
+ * of "KeyError: 'a'", or the whole of "StopIteration"): a built-in
+ * exception's name, or the class of the object raised (any name); 0 for
+ * none. */
+static size_t error_class_length(const Session *s) {
+    const char *message = s->error;
     size_t k = 0;
     while (isalnum((unsigned char)message[k]) || message[k] == '_') k++;
     if (k == 0 || !(message[k] == '\0' || (message[k] == ':' && message[k + 1] == ' ')))
         return 0;
+    const char *raised = s->exception.kind == VAL_INSTANCE ? s->exception.as.object->cls->name : "";
+    if (strlen(raised) == k && memcmp(raised, message, k) == 0) return k;
     return exception_like(message, k) ? k : 0;
 }
 
@@ -4261,7 +4270,7 @@ static STATEMENT_HANDLER Status exec_raise(Session *s, const Stmt *st) {
  * void when the message names no class. false when making it failed. */
 static bool exception_object(Session *s, const Node *at, Value *out) {
     *out = value_void();
-    size_t k = error_class_length(s->error);
+    size_t k = error_class_length(s);
     if (k == 0) return true;
     if (s->exception.kind == VAL_INSTANCE &&
         strlen(s->exception.as.object->cls->name) == k &&
@@ -4274,7 +4283,7 @@ static bool exception_object(Session *s, const Node *at, Value *out) {
     name.as.text.length = k;
     Value cls;
     bool failed;
-    if (!exception_class(s, &name, &cls, &failed)) return !failed;
+    if (!python_builtin(s, &name, &cls, &failed)) return !failed;
     /* BaseException's __init__ made in place: args, the message's text
      * after "Class: " (none for a bare "Class"); and str(e) that text
      * exactly (KeyError's str would repr it again). */
@@ -4345,7 +4354,7 @@ static Status catch_error(Session *s, const Stmt *st) {
     caught.line = s->error_line;
     caught.col = s->error_col;
     Value e;
-    if (error_class_length(s->error) == 0) return EXEC_ERROR; /* no Python exception */
+    if (error_class_length(s) == 0) return EXEC_ERROR; /* no Python exception */
     if (!exception_object(s, &(Node){.line = caught.line, .col = caught.col}, &e))
         return EXEC_ERROR;
     Value raised = s->exception; /* kept apart while the clauses' types are evaluated */
@@ -4387,6 +4396,67 @@ static Status run_finally(Session *s, const Stmt *st, Status r) {
     return r;
 }
 
+/* mgr.NAME(args...) from C: false with the error set when it has none
+ * (*missing) or the call fails. */
+static bool call_protocol(Session *s, const Stmt *st, const Value *mgr, const char *name,
+                          const Value *args, int n, Value *out, bool *missing) {
+    Value m;
+    *missing = mgr->kind != VAL_INSTANCE || !value_getattr(mgr, name, strlen(name), &m);
+    if (*missing) return false;
+    bool ok = s->call_value(s, st->line, st->col, &m, args, n, out);
+    value_release(&m);
+    return ok;
+}
+
+/* with MGR [as T]: BODY (a .py file's context manager, open()'s files
+ * among them): T = MGR.__enter__(), BODY, then MGR.__exit__(type, value,
+ * None) with the exception BODY raised (None three times when none); a
+ * true result swallows it, as CPython's. */
+static STATEMENT_HANDLER Status exec_with(Session *s, const Stmt *st) {
+    Value mgr, entered, r = value_void();
+    if (!eval_expression(s, st->expr, &mgr)) return EXEC_ERROR;
+    const ClassObj *c = mgr.kind == VAL_INSTANCE ? mgr.as.object->cls : NULL;
+    bool enter = c && value_class_lookup(c, "__enter__", 9), exit = c && value_class_lookup(c,
+                 "__exit__", 8), missing = !enter || !exit; /* CPython looks for both first */
+    if (missing || !call_protocol(s, st, &mgr, "__enter__", NULL, 0, &entered, &missing)) {
+        if (missing)
+            session_set_error(s, st->expr->line, st->expr->col, "TypeError: '%s' object does "
+                              "not support the context manager protocol%s", value_type_name(&mgr),
+                              enter ? " (missed __exit__ method)" : "");
+        value_release(&mgr);
+        return EXEC_ERROR;
+    }
+    Status status = EXEC_OK;
+    if (st->target && !bind_target(s, st->target, entered)) status = EXEC_ERROR;
+    else if (!st->target) value_release(&entered);
+    if (status == EXEC_OK) status = exec_block(s, &st->body);
+    Value args[3] = {value_none(), value_none(), value_none()}, e = value_void();
+    Handling caught = {.line = s->error_line, .col = s->error_col, .exception = value_void()};
+    if (status == EXEC_ERROR) { /* the exception, kept while __exit__ runs */
+        memcpy(caught.error, s->error, sizeof caught.error);
+        if (error_class_length(s) &&
+            exception_object(s, &(Node){.line = caught.line, .col = caught.col}, &e) &&
+            e.kind == VAL_INSTANCE) {
+            args[0] = (Value){.kind = VAL_CLASS, .as.cls = e.as.object->cls};
+            e.as.object->cls->refs++;
+            value_copy(&e, &args[1]);
+        }
+        caught.exception = s->exception, s->exception = value_void();
+    }
+    bool swallow = false;
+    bool ok = call_protocol(s, st, &mgr, "__exit__", args, 3, &r, &missing);
+    if (ok && e.kind == VAL_INSTANCE) ok = truth(s, st->expr, &r, &swallow);
+    value_release(&r), value_release(&e), value_release(&mgr);
+    for (int i = 0; i < 3; i++) value_release(&args[i]);
+    if (!ok || status != EXEC_ERROR || swallow) { /* __exit__'s error, or none left */
+        value_release(&caught.exception);
+        return !ok ? EXEC_ERROR : status == EXEC_ERROR ? EXEC_OK : status;
+    }
+    session_set_error(s, caught.line, caught.col, "%s", caught.error); /* as it was */
+    s->exception = caught.exception;
+    return EXEC_ERROR;
+}
+
 static STATEMENT_HANDLER Status exec_try(Session *s, const Stmt *st) {
     Status r = exec_block(s, &st->body);
     if (r == EXEC_ERROR && st->handlers.count) r = catch_error(s, st);
@@ -4414,6 +4484,7 @@ static Status exec_kind(Session *s, const Stmt *st) {
     case STMT_RAISE: return exec_raise(s, st);
     case STMT_TRY: return exec_try(s, st);
     case STMT_EXCEPT: break; /* run by its TRY */
+    case STMT_WITH: return exec_with(s, st);
     case STMT_YIELD: return exec_yield(s, st);
     case STMT_DEL: return exec_del(s, st);
     case STMT_CLASS: return exec_class(s, st);

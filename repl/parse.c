@@ -218,9 +218,48 @@ static Node *number(Parser *p) {
     return n;
 }
 
+/* The UTF-8 bytes of code point c at out; how many. */
+static size_t utf8_put(char *out, uint32_t c) {
+    if (c < 0x80) return out[0] = (char)c, 1;
+    if (c < 0x800) return out[0] = (char)(0xC0 | c >> 6), out[1] = (char)(0x80 | (c & 0x3F)), 2;
+    if (c < 0x10000) {
+        out[0] = (char)(0xE0 | c >> 12), out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        return out[2] = (char)(0x80 | (c & 0x3F)), 3;
+    }
+    out[0] = (char)(0xF0 | c >> 18), out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((c >> 6) & 0x3F)), out[3] = (char)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+/* A Python escape that names a code point at body[i] (after the
+ * backslash): \ooo, \xhh, \uhhhh, \Uhhhhhhhh. Its code point in *c and
+ * the index of its last character in *last; false when body[i] starts none
+ * (1), or -1 when it is one cut short or past U+10FFFF. */
+static int code_point_escape(const char *body, size_t n, size_t i, uint32_t *c, size_t *last) {
+    char e = body[i];
+    int digits = e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0, base = 16;
+    size_t k = i + 1;
+    if (e >= '0' && e <= '7') digits = 3, base = 8, k = i;
+    if (!digits) return 0;
+    uint32_t v = 0;
+    int got = 0;
+    for (; got < digits && k < n; got++, k++) {
+        char d = body[k];
+        int x = d >= '0' && d <= '9' ? d - '0' : d >= 'a' && d <= 'f' ? d - 'a' + 10
+                : d >= 'A' && d <= 'F' ? d - 'A' + 10 : 99;
+        if (x >= base) break;
+        v = v * (uint32_t)base + (uint32_t)x;
+    }
+    if ((base == 16 && got < digits) || v > 0x10FFFF) return -1;
+    *c = v, *last = k - 1;
+    return 1;
+}
+
 /* Decodes the escapes of a string's body (\n \t \\ \" \' \r \0, and a
- * backslash before a newline joins lines) into the arena; raw strings keep
- * them. In .ag an unknown escape is an error; Python keeps it as written. */
+ * backslash before a newline joins lines; in .py Python's others too: \a
+ * \b \f \v, \ooo, \xhh, \uhhhh, \Uhhhhhhhh) into the arena; raw strings
+ * keep them. In .ag an unknown escape is an error; Python keeps it as
+ * written. Each decodes to no more bytes than it is written in. */
 static char *decode(Parser *p, const Token *t, const char *body, size_t n, bool raw, size_t *len) {
     char *text = ast_alloc(p->arena, n + 1);
     if (!text) return fail_at(p, t, "%s", ast_alloc_error()), NULL;
@@ -229,8 +268,23 @@ static char *decode(Parser *p, const Token *t, const char *body, size_t n, bool 
         char c = body[i];
         if (c == '\\' && !raw && i + 1 < n) {
             char e = body[++i];
-            const char *from = "nt\\\"'r", *to = "\n\t\\\"'\r";
+            const char *from = p->python ? "nt\\\"'rabfv" : "nt\\\"'r";
+            const char *to = "\n\t\\\"'\r\a\b\f\v";
             const char *hit = e ? strchr(from, e) : NULL; /* strchr finds a NUL byte too */
+            uint32_t code;
+            size_t last;
+            int named = p->python ? code_point_escape(body, n, i, &code, &last) : 0;
+            if (named < 0) {
+                Token at = {TOK_ERROR, NULL, 0, t->line, t->col};
+                fail_at(p, &at, "SyntaxError: (unicode error) 'unicodeescape' codec can't decode "
+                        "bytes: truncated \\%c escape", e);
+                return NULL;
+            }
+            if (named) {
+                *len += utf8_put(text + *len, code);
+                i = last;
+                continue;
+            }
             if (e == '\n') continue;
             if (e == '0') c = '\0';
             else if (hit) c = to[hit - from];
@@ -1406,6 +1460,33 @@ static bool torch_call(const Node *e, const char *name, int n) {
  * torch.autograd.detect_anomaly(): / with
  * torch.autograd.set_detect_anomaly(mode): (anomaly mode): ag's with takes
  * no other context manager. */
+/* The rest of a Python with statement whose first item is e, a context
+ * manager of its own (with open(f) as g, lock:): one WITH a manager,
+ * nested for several. */
+static Stmt *with_manager(Parser *p, const Token *header, Node *e) {
+    Stmt *s = new_stmt(p, STMT_WITH, header);
+    if (!s) return NULL;
+    s->expr = e;
+    if (check(p, TOK_NAME) && token_is(&p->current, "as")) {
+        advance(p);
+        Token at = p->current;
+        Node *t = expression(p, PREC_POSTFIX);
+        if (!t) return NULL;
+        if (t->kind != NODE_NAME && t->kind != NODE_ATTR && t->kind != NODE_INDEX)
+            return fail_at(p, &at, "SyntaxError: cannot assign to %s", t->kind == NODE_CALL
+                           ? "function call" : "expression"), NULL;
+        s->target = t;
+    }
+    if (match(p, TOK_COMMA)) {
+        Token next = p->previous;
+        Node *inner = expr(p);
+        Stmt *rest = inner ? with_manager(p, &next, inner) : NULL;
+        return rest && single_block(p, &s->body, rest) ? s : NULL;
+    }
+    block(p, &s->body, header, "a with");
+    return p->failed ? NULL : s;
+}
+
 static Stmt *with_statement(Parser *p) {
     Token header = p->previous;
     Stmt *s = new_stmt(p, STMT_NO_GRAD, &header);
@@ -1416,11 +1497,13 @@ static Stmt *with_statement(Parser *p) {
     s->set_grad = torch_call(e, "set_grad_enabled", 1);
     s->anomaly = autograd_call(e, "detect_anomaly", 0) || autograd_call(e, "set_detect_anomaly", 1);
     s->expr = s->anomaly || s->set_grad ? e : NULL;
+    if (!no_grad && !enable && !s->anomaly && !s->set_grad && p->python)
+        return with_manager(p, &header, e);
     if (!no_grad && !enable && !s->anomaly && !s->set_grad) {
         Token at = {TOK_ERROR, NULL, 0, e->line, e->col};
         fail_at(p, &at, "ag's 'with' takes torch.no_grad(), torch.enable_grad(), "
                 "torch.set_grad_enabled(mode), torch.inference_mode() or "
-                "torch.autograd.detect_anomaly(), no other context manager");
+                "torch.autograd.detect_anomaly() here; a .py file's takes any context manager");
         return NULL;
     }
     s->enable_grad = enable;
