@@ -891,6 +891,7 @@ static const struct {
     {"torch.autograd", "__torch_autograd_gradcheck__", "gradgradcheck",
      module_torch_autograd_gradcheck_source},
     {"builtins", "__io__", "open", module_io_source},               /* python_builtin */
+    {"builtins", "__property__", "property", module_property_source},
     {"builtins", "__exceptions__", NULL, module_exceptions_source}, /* the other names */
 };
 
@@ -947,15 +948,17 @@ static bool exception_like(const char *name, size_t len) {
     return false;
 }
 
-/* The built-in exception class the name n names (ValueError), or open,
- * which ag writes in Python (exceptions.c, pyio.c), its source run on
+/* The built-in exception class the name n names (ValueError), or open
+ * or property, which ag writes in Python (exceptions.c, pyio.c), its source run on
  * first need: true with the value in out; false, with *failed when loading
  * it failed (the error set), for a name that is none. */
 static bool python_builtin(Session *s, const Node *n, Value *out, bool *failed) {
     *failed = false;
     const char *name = n->as.text.text;
     size_t len = n->as.text.length;
-    if (!exception_like(name, len) && !(len == 4 && memcmp(name, "open", 4) == 0)) return false;
+    if (!exception_like(name, len) && !(len == 4 && memcmp(name, "open", 4) == 0) &&
+        !(len == 8 && memcmp(name, "property", 8) == 0))
+        return false;
     return python_module_name(s, n, "builtins", name, len, out, failed);
 }
 
@@ -1020,6 +1023,38 @@ static bool no_attribute(Session *s, const Node *n, const Value *obj) {
                         name_len(n), n->as.text.text);
 }
 
+/* The descriptor method NAME (__get__, __set__, __set_name__) of d, an
+ * attribute of a class: d's class's, or NULL. */
+static const Value *descriptor_method(const Value *d, const char *name) {
+    return d->kind == VAL_INSTANCE ? value_class_lookup(d->as.object->cls, name, strlen(name))
+                                   : NULL;
+}
+
+/* d.NAME(args...) for a descriptor d (borrowed arguments); false with the
+ * error set. */
+static bool call_descriptor(Session *s, const Node *at, const Value *d, const char *name,
+                            const Value *args, int n, Value *out) {
+    Value m;
+    if (!value_getattr(d, name, strlen(name), &m))
+        return session_fail(s, at->line, at->col, "AttributeError: '%s' object has no attribute "
+                            "'%s'", value_type_name(d), name);
+    bool ok = s->call_value(s, at->line, at->col, &m, args, n, out);
+    value_release(&m);
+    return ok;
+}
+
+/* obj.attr read as *v from obj's class: when it is a descriptor (a
+ * property), what its __get__(obj, type(obj)) gives instead. */
+static bool descriptor_get(Session *s, const Node *at, const Value *obj, Value *v) {
+    if (!s->descriptors || obj->kind != VAL_INSTANCE || !descriptor_method(v, "__get__"))
+        return true;
+    Value args[2] = {*obj, {.kind = VAL_CLASS, .as.cls = obj->as.object->cls}}, r;
+    bool ok = call_descriptor(s, at, v, "__get__", args, 2, &r);
+    value_release(v);
+    *v = ok ? r : value_void();
+    return ok;
+}
+
 /* NAME.attr where NAME holds an object (.py): read from the variable as
  * it is, with no reference of its own taken (value_getattr runs no code
  * that could rebind it). False when NAME holds no object: *done is then
@@ -1034,7 +1069,8 @@ static bool object_attr_of_name(Session *s, const Node *n, Value *out, bool *don
     const Value *own = value_own_attr(obj->as.object, name_ident(n), n->as.text.length,
                                       &((Node *)n)->attr_slot);
     if (own) return value_copy(own, out);
-    return value_getattr(obj, n->as.text.text, n->as.text.length, out) || no_attribute(s, n, obj);
+    if (!value_getattr(obj, n->as.text.text, n->as.text.length, out)) return no_attribute(s, n, obj);
+    return descriptor_get(s, n, obj, out);
 }
 
 static bool attr_of(Session *s, const Node *n, Value obj, Value *out);
@@ -1055,8 +1091,11 @@ static bool attr_of(Session *s, const Node *n, Value obj, Value *out) {
     if (obj.kind == VAL_MODULE) return module_attr(s, n, obj.as.module, out);
     if (s->python && special_attr(s, n, &obj, out)) return value_release(&obj), true;
     if (obj.kind == VAL_INSTANCE || obj.kind == VAL_CLASS || obj.kind == VAL_METHOD) {
+        bool own = !s->descriptors || (obj.kind == VAL_INSTANCE &&
+                   value_own_attr(obj.as.object, n->as.text.text, n->as.text.length, NULL));
         bool ok = value_getattr(&obj, n->as.text.text, n->as.text.length, out) ||
                   no_attribute(s, n, &obj);
+        if (ok && !own) ok = descriptor_get(s, n, &obj, out);
         value_release(&obj);
         return ok;
     }
@@ -2192,6 +2231,9 @@ static bool call_method(Session *s, const Node *call, Value *out) {
             return true;
         }
         bool ok = found || no_attribute(s, attr, &self);
+        if (ok && s->descriptors && self.kind == VAL_INSTANCE &&
+            !value_own_attr(self.as.object, attr->as.text.text, attr->as.text.length, NULL))
+            ok = descriptor_get(s, attr, &self, &f); /* obj.prop(...): the property's value */
         value_release(&self);
         if (ok) ok = call_value(s, call, &f, out);
         value_release(&f);
@@ -2266,6 +2308,42 @@ static bool instantiate(Session *s, const Node *call, const Value *cls, Value *o
     value_release(&r);
     if (!ok) return value_release(&self), false;
     cls->as.cls->object_attrs = o->attrs->count;
+    *out = self;
+    return true;
+}
+
+/* Cls(*args) with the arguments' values (args taken), where no call is
+ * written (a decorator, a builtin's callback): as instantiate. */
+static bool instantiate_with(Session *s, const Node *at, const Value *cls, Value *args, int n,
+                             Value *out) {
+    Value self, init, r = value_void(), all[MAX_ARGS];
+    if (n + 1 > MAX_ARGS) return release_args(args, n), session_fail(s, at->line, at->col, "too many arguments");
+    if (!new_object(s, at, cls, &self)) return release_args(args, n), false;
+    bool ok = true;
+    const Value *method = value_method_of(&self, "__init__", 8);
+    if (method) { /* self first, then the arguments, as a bound call */
+        UserFunc *fn = method->as.function;
+        fn->refs++;
+        Value held = {.kind = VAL_FUNCTION, .as.function = fn};
+        value_copy(&self, &all[0]);
+        memcpy(all + 1, args, (size_t)n * sizeof *args);
+        ok = apply_user(s, at, fn, all, n + 1, NULL, &r);
+        value_release(&held);
+    } else if (value_getattr(&self, "__init__", 8, &init)) {
+        ok = s->call_value(s, at->line, at->col, &init, args, n, &r);
+        release_args(args, n);
+        value_release(&init);
+    } else {
+        release_args(args, n);
+        if (n > 0)
+            ok = session_fail(s, at->line, at->col, "TypeError: %s() takes no arguments",
+                              cls->as.cls->name);
+    }
+    if (ok && r.kind != VAL_NONE && r.kind != VAL_VOID)
+        ok = session_fail(s, at->line, at->col, "TypeError: __init__() should return None, not "
+                          "'%s'", value_type_name(&r));
+    value_release(&r);
+    if (!ok) return value_release(&self), false;
     *out = self;
     return true;
 }
@@ -2823,6 +2901,16 @@ static Status assign_data(Session *s, const Stmt *st, const Value *objv, Value *
  * is used at the prompt), or a tensor's .requires_grad, .data or .grad. */
 static Status store_attr_of(Session *s, const Stmt *st, const Value *objv, Value *vv) {
     const Node *t = st->target;
+    const Value *d = s->descriptors && objv->kind == VAL_INSTANCE
+                         ? value_class_lookup(objv->as.object->cls, t->as.text.text, t->as.text.length)
+                         : NULL;
+    if (d && descriptor_method(d, "__set__")) { /* a property: its setter */
+        Value args[2] = {*objv, *vv}, r;
+        bool ok = call_descriptor(s, t, d, "__set__", args, 2, &r);
+        value_release(vv);
+        value_release(&r);
+        return ok ? EXEC_OK : EXEC_ERROR;
+    }
     if (objv->kind == VAL_INSTANCE || objv->kind == VAL_CLASS) {
         Value v = *vv;
         *vv = value_void(); /* taken */
@@ -4025,6 +4113,25 @@ static STATEMENT_HANDLER Status exec_import(Session *s, const Stmt *st) {
 /* class NAME(BASE): its body runs in a namespace of its own (a class-scope
  * env, which the functions defined in it do not close over, as Python's);
  * what it bound becomes the class's attributes. */
+/* The descriptors among a new class's attributes (env's, in order): the
+ * session starts looking for them, and each one's __set_name__(cls, name)
+ * runs, as CPython's type() calls it. */
+static bool set_names(Session *s, const Stmt *st, const Value *cls, const Env *env) {
+    for (int i = 0; i < env->num_locals; i++) {
+        const Value *v = &env->locals[i].value;
+        if (descriptor_method(v, "__get__") || descriptor_method(v, "__set__")) s->descriptors = true;
+        if (!descriptor_method(v, "__set_name__")) continue;
+        Value args[2] = {*cls, value_void()}, r;
+        if (!value_string(env->locals[i].name, env->locals[i].length, &args[1]))
+            return session_fail(s, st->line, st->col, "MemoryError");
+        bool ok = call_descriptor(s, st->target, v, "__set_name__", args, 2, &r);
+        value_release(&args[1]);
+        value_release(&r);
+        if (!ok) return false;
+    }
+    return true;
+}
+
 static STATEMENT_HANDLER Status exec_class(Session *s, const Stmt *st) {
     ClassObj *base = NULL;
     bool object_base = st->expr && st->expr->kind == NODE_NAME && !st->expr->torch &&
@@ -4069,6 +4176,7 @@ static STATEMENT_HANDLER Status exec_class(Session *s, const Stmt *st) {
         }
         Value cls = {.kind = VAL_CLASS, .as.cls = c};
         if (!ok) value_release(&cls), r = exec_fail(s, st->line, st->col, "MemoryError");
+        else if (!set_names(s, st, &cls, env)) value_release(&cls), r = EXEC_ERROR;
         else r = bind_name(s, st->target, cls) ? EXEC_OK : EXEC_ERROR;
     } else if (r == EXEC_OK) {
         r = exec_fail(s, st->line, st->col, "MemoryError");
@@ -4543,9 +4651,8 @@ static bool call_for_builtin(Session *s, int line, int col, const Value *fn, con
     if (fn->kind == VAL_INSTANCE || fn->kind == VAL_CLASS) { /* __call__, or a new object */
         Value f, r = value_void();
         bool ok;
-        if (fn->kind == VAL_CLASS) ok = session_fail(s, line, col, "TypeError: ag makes objects "
-                                                     "only in a call written Cls(...)");
-        else if (!value_getattr(fn, "__call__", 8, &f))
+        if (fn->kind == VAL_CLASS) return instantiate_with(s, &at, fn, copies, n, out);
+        if (!value_getattr(fn, "__call__", 8, &f))
             ok = session_fail(s, line, col, "TypeError: '%s' object is not callable",
                               value_type_name(fn));
         else

@@ -2,7 +2,7 @@
  * exceptions.c — CPython 3's built-in exception classes, written in the
  * Python that ag runs (BaseException, Exception and the hierarchy under
  * them), so that a script's except clauses, isinstance and its own
- * exception classes see CPython's tree. The evaluator runs this source
+ * exception classes see CPython's tree; and property, below. The evaluator runs this source
  * once per session, on the first use of one of its names (eval.c,
  * python_modules; the names then live in the hidden global __exceptions__).
  * An error ag raises from C becomes an object of the class its message
@@ -195,3 +195,51 @@ const char module_exceptions_source[] =
     "\n"
     "__exceptions__ = __exceptions_make__()\n"
     "del __exceptions_make__\n";
+
+/* property (the decorator @property, with .setter), a descriptor: the
+ * evaluator calls __get__ and __set__ for attributes of a class that are
+ * descriptors, and __set_name__ when a class is made (eval.c). */
+const char module_property_source[] =
+    "def __property_make__():\n"
+    "    class property:\n"
+    "        def __init__(self, fget=None, fset=None, fdel=None, doc=None):\n"
+    "            self.fget = fget\n"
+    "            self.fset = fset\n"
+    "            self.fdel = fdel\n"
+    "            self.__doc__ = doc\n"
+    "            self._name = fget.__name__ if fget is not None else None\n"
+    "\n"
+    "        def __set_name__(self, owner, name):\n"
+    "            self._name = name\n"
+    "\n"
+    "        def getter(self, fget):\n"
+    "            return property(fget, self.fset, self.fdel, self.__doc__)\n"
+    "\n"
+    "        def setter(self, fset):\n"
+    "            made = property(self.fget, fset, self.fdel, self.__doc__)\n"
+    "            made._name = self._name\n"
+    "            return made\n"
+    "\n"
+    "        def deleter(self, fdel):\n"
+    "            made = property(self.fget, self.fset, fdel, self.__doc__)\n"
+    "            made._name = self._name\n"
+    "            return made\n"
+    "\n"
+    "        def __get__(self, obj, objtype=None):\n"
+    "            if obj is None:\n"
+    "                return self\n"
+    "            if self.fget is None:\n"
+    "                raise AttributeError(\"property \" + repr(self._name) + \" of \" +\n"
+    "                                     repr(type(obj).__name__) + \" object has no getter\")\n"
+    "            return self.fget(obj)\n"
+    "\n"
+    "        def __set__(self, obj, value):\n"
+    "            if self.fset is None:\n"
+    "                raise AttributeError(\"property \" + repr(self._name) + \" of \" +\n"
+    "                                     repr(type(obj).__name__) + \" object has no setter\")\n"
+    "            self.fset(obj, value)\n"
+    "\n"
+    "    return {'property': property}\n"
+    "\n"
+    "__property__ = __property_make__()\n"
+    "del __property_make__\n";

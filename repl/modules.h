@@ -56,8 +56,10 @@ extern const char module_torch_autograd_functional_source[];
 extern const char module_torch_func_source[];
 extern const char module_torch_autograd_function_source[];
 extern const char module_torch_autograd_gradcheck_source[]; /* gradcheck, gradgradcheck */
-/* CPython's built-in exception classes (exceptions.c) and open() (pyio.c) */
+/* CPython's built-in exception classes and property (exceptions.c) and
+ * open() (pyio.c) */
 extern const char module_exceptions_source[];
+extern const char module_property_source[];
 extern const char module_io_source[];
 #define TORCH_NN_FIRST_LINE 1000000000
 #define TORCH_SOURCE_LINES 100000

@@ -146,6 +146,8 @@ struct Session {
     Value exception;
     struct Handling *handling; /* the innermost except clause running (eval.c), or NULL:
                                   what a bare raise raises again */
+    bool descriptors;          /* a class has an attribute that is a descriptor (a
+                                  property): attribute reads and writes look for them */
     bool quit;                 /* :quit was given */
     /* commands */
     bool tracing;              /* :trace on */
