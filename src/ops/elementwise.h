@@ -34,6 +34,13 @@ VECTOR_MATH double log1p(double);
 VECTOR_MATH double tanh(double);
 VECTOR_MATH double sin(double);
 VECTOR_MATH double cos(double);
+VECTOR_MATH float erff(float);
+VECTOR_MATH float expf(float);
+VECTOR_MATH float logf(float);
+VECTOR_MATH float log1pf(float);
+VECTOR_MATH float tanhf(float);
+VECTOR_MATH float sinf(float);
+VECTOR_MATH float cosf(float);
 #endif
 
 /* ---- blocks: the same input gives the same result in every position ----
@@ -147,30 +154,42 @@ void ag_libm_f32_asin(const float *x, float *y);
 void ag_libm_f32_acos(const float *x, float *y);
 void ag_libm_f32_expm1(const float *x, float *y);
 
-/* y = f(x) on a block of floats: SLEEF's where loaded, else libm's. */
-#define BLOCK_MATH_F32(name)                                                \
+/* The same where SLEEF is not loaded: a loop gcc vectorises into
+ * libmvec's float functions where it has them (the VECTOR_MATH ones
+ * above), libm's otherwise. */
+void ag_mvec_f32_exp(const float *x, float *y);
+void ag_mvec_f32_log(const float *x, float *y);
+void ag_mvec_f32_tanh(const float *x, float *y);
+void ag_mvec_f32_sin(const float *x, float *y);
+void ag_mvec_f32_cos(const float *x, float *y);
+void ag_mvec_f32_log1p(const float *x, float *y);
+void ag_mvec_f32_erf(const float *x, float *y);
+
+/* y = f(x) on a block of floats: SLEEF's where loaded, else libmvec's or
+ * libm's. */
+#define BLOCK_MATH_F32(name, fallback)                                      \
     static inline void block_f32_##name(const float *x, float *y) {        \
         if (ag_vec_ready())                                                 \
             ag_vec_f32_##name(x, y);                                        \
         else                                                                \
-            ag_libm_f32_##name(x, y);                                       \
+            fallback##_f32_##name(x, y);                                    \
     }
-BLOCK_MATH_F32(exp)
-BLOCK_MATH_F32(log)
-BLOCK_MATH_F32(log10)
-BLOCK_MATH_F32(log2)
-BLOCK_MATH_F32(tanh)
-BLOCK_MATH_F32(sin)
-BLOCK_MATH_F32(cos)
-BLOCK_MATH_F32(log1p)
-BLOCK_MATH_F32(sinh)
-BLOCK_MATH_F32(cosh)
-BLOCK_MATH_F32(tan)
-BLOCK_MATH_F32(atan)
-BLOCK_MATH_F32(asin)
-BLOCK_MATH_F32(acos)
-BLOCK_MATH_F32(erf)
-BLOCK_MATH_F32(expm1)
+BLOCK_MATH_F32(exp, ag_mvec)
+BLOCK_MATH_F32(log, ag_mvec)
+BLOCK_MATH_F32(log10, ag_libm)
+BLOCK_MATH_F32(log2, ag_libm)
+BLOCK_MATH_F32(tanh, ag_mvec)
+BLOCK_MATH_F32(sin, ag_mvec)
+BLOCK_MATH_F32(cos, ag_mvec)
+BLOCK_MATH_F32(log1p, ag_mvec)
+BLOCK_MATH_F32(sinh, ag_libm)
+BLOCK_MATH_F32(cosh, ag_libm)
+BLOCK_MATH_F32(tan, ag_libm)
+BLOCK_MATH_F32(atan, ag_libm)
+BLOCK_MATH_F32(asin, ag_libm)
+BLOCK_MATH_F32(acos, ag_libm)
+BLOCK_MATH_F32(erf, ag_mvec)
+BLOCK_MATH_F32(expm1, ag_libm)
 #undef BLOCK_MATH_F32
 
 /* A block of float math: block_f32_exp, ag_libm_f32_exp, ... */

@@ -62,6 +62,23 @@ TAIL_MATH_F32(acos)
 TAIL_MATH_F32(expm1)
 #undef TAIL_MATH_F32
 
+/* The float blocks where SLEEF is not loaded: vectorised into libmvec's
+ * float functions where elementwise.h declares them (16 lanes a call on
+ * AVX-512, where libm's scalar tanhf ran at a sixteenth of float64's
+ * libmvec tanh), libm's otherwise. */
+#define MVEC_MATH_F32(name)                                                  \
+    void ag_mvec_f32_##name(const float *x, float *y) {                     \
+        SIMD_LOOP for (int i = 0; i < BLOCK; i++) y[i] = name##f(x[i]);     \
+    }
+MVEC_MATH_F32(exp)
+MVEC_MATH_F32(log)
+MVEC_MATH_F32(tanh)
+MVEC_MATH_F32(sin)
+MVEC_MATH_F32(cos)
+MVEC_MATH_F32(log1p)
+MVEC_MATH_F32(erf)
+#undef MVEC_MATH_F32
+
 /* y = f(x) on n values, BLOCK at a time, the last through a padded block:
  * PyTorch's whole-tensor exp and log (vml: SLEEF's on every element). */
 static void map_all(void (*f)(const double *, double *), const double *x, double *y, int64_t n) {
