@@ -391,16 +391,22 @@ static BUILTIN(py_set) { return new_dict(s, a, true, out); }
 /* int(x): a number truncated, a string parsed, a one-element tensor. */
 static BUILTIN(py_int) {
     const Value *v = &a->arg[0];
+    int64_t base = 10;
+    if (arg_present(a, 1) && (v->kind != VAL_STRING))
+        return session_fail(s, a->line, a->col, "TypeError: int() can't convert non-string with "
+                            "explicit base");
+    if (arg_present(a, 1) && !arg_int(s, a, 1, "a base", 0, 36, &base)) return false;
+    if (base == 1) return session_fail(s, a->line, a->col, "ValueError: int() base must be >= 2 and <= 36, or 0");
     if (v->kind == VAL_STRING) {
         char *end, text[64];
         size_t n = v->as.string.length < sizeof text - 1 ? v->as.string.length : sizeof text - 1;
         memcpy(text, v->as.string.text, n);
         text[n] = '\0';
-        long long i = strtoll(text, &end, 10);
+        long long i = strtoll(text, &end, (int)base); /* base 0: the literal's prefix says */
         while (*end == ' ') end++;
         if (end == text || *end)
             return session_fail(s, a->line, a->col, "ValueError: invalid literal for int() with "
-                                "base 10: '%s'", text);
+                                "base %lld: '%s'", (long long)base, text);
         *out = int_value(i);
         return true;
     }
@@ -516,6 +522,36 @@ static BUILTIN(py_ord) {
     *out = int_value(cp);
     return true;
 }
+
+/* divmod(a, b): (a // b, a % b), Python's floor division and modulo. */
+static BUILTIN(py_divmod) {
+    ValueList *l = value_list_new(2, true);
+    if (!l) return no_memory(s, a);
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    bool ok = s->binary(s, a->line, a->col, TOK_SLASHSLASH, &a->arg[0], &a->arg[1], &l->items[0]) &&
+              s->binary(s, a->line, a->col, TOK_PERCENT, &a->arg[0], &a->arg[1], &l->items[1]);
+    if (!ok) value_release(out);
+    return ok;
+}
+
+/* bin(i), oct(i), hex(i): the int's digits in base 2, 8 or 16, prefixed
+ * 0b, 0o, 0x (after a minus sign). */
+static bool int_digits(Session *s, CallArgs *a, int base, const char *prefix, Value *out) {
+    if (!value_is_int(&a->arg[0]))
+        return session_fail(s, a->line, a->col, "TypeError: '%s' object cannot be interpreted as "
+                            "an integer", value_type_name(&a->arg[0]));
+    int64_t v = value_int(&a->arg[0]);
+    uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    char digits[70], text[80];
+    int n = 0;
+    do digits[n++] = "0123456789abcdef"[m % (uint64_t)base], m /= (uint64_t)base; while (m);
+    int k = snprintf(text, sizeof text, "%s%s", v < 0 ? "-" : "", prefix);
+    while (n > 0) text[k++] = digits[--n];
+    return value_string(text, (size_t)k, out) || no_memory(s, a);
+}
+static BUILTIN(py_bin) { return int_digits(s, a, 2, "0b", out); }
+static BUILTIN(py_oct) { return int_digits(s, a, 8, "0o", out); }
+static BUILTIN(py_hex) { return int_digits(s, a, 16, "0x", out); }
 
 static BUILTIN(py_chr) {
     int64_t cp;
@@ -2357,7 +2393,12 @@ const Builtin python_builtins[] = {
     PY("dict", "dict(iterable=None, **kwargs)", "a dict from (key, value) pairs or another "
        "dict, then the keywords", py_dict, BI_TYPE | BI_KWARGS),
     PY("set", "set(iterable=None)", "a set of the items", py_set, BI_TYPE),
-    PY("int", "int(x=0)", "an int: a number truncated, or a string's digits", py_int, BI_TYPE),
+    PY("int", "int(x=0, base=None)", "an int: a number truncated, or a string's digits in base",
+       py_int, BI_TYPE),
+    PY("divmod", "divmod(a, b)", "(a // b, a % b)", py_divmod, 0),
+    PY("bin", "bin(i)", "the int's binary digits, '0b...'", py_bin, 0),
+    PY("oct", "oct(i)", "the int's octal digits, '0o...'", py_oct, 0),
+    PY("hex", "hex(i)", "the int's hexadecimal digits, '0x...'", py_hex, 0),
     PY("float", "float(x=0)", "a float: of a number, a string or a one-element tensor", py_float,
        BI_TYPE),
     PY("str", "str(object=None)", "the text print would show", py_str, BI_TYPE),

@@ -240,6 +240,46 @@ static bool sequence_binary(Session *s, const Node *n, TokenType op, const Value
     return true;
 }
 
+static bool is_set(const Value *v) { return v->kind == VAL_DICT && v->as.dict->set; }
+
+/* Whether every item of a is in b (a <= b of sets). */
+static bool subset(const ValueDict *a, const ValueDict *b) {
+    for (int64_t i = 0; i < a->count; i++)
+        if (!value_dict_get(b, &a->entries[i].key)) return false;
+    return true;
+}
+
+/* a | b, a & b, a - b, a ^ b of two sets: a new set (a's items in their
+ * order, then b's); a < b, a <= b, a > b, a >= b: whether one holds the
+ * other. */
+static bool set_binary(Session *s, const Node *n, TokenType op, const ValueDict *a,
+                       const ValueDict *b, Value *out) {
+    if (token_compares(op) && op != TOK_EQ && op != TOK_NE) {
+        bool smaller = op == TOK_LT || op == TOK_LE;
+        const ValueDict *x = smaller ? a : b, *y = smaller ? b : a;
+        bool strict = op == TOK_LT || op == TOK_GT;
+        *out = value_bool(subset(x, y) && (!strict || x->count < y->count));
+        return true;
+    }
+    ValueDict *r = value_dict_new(true);
+    if (!r) return session_fail(s, n->line, n->col, "MemoryError");
+    *out = (Value){.kind = VAL_DICT, .as.dict = r};
+    bool ok = true;
+    for (int side = 0; side < 2 && ok; side++) {
+        const ValueDict *from = side ? b : a, *other = side ? a : b;
+        for (int64_t i = 0; i < from->count && ok; i++) {
+            bool there = value_dict_get(other, &from->entries[i].key) != NULL;
+            bool keep = op == TOK_PIPE ? !side || !there : op == TOK_AMP ? !side && there
+                        : op == TOK_MINUS ? !side && !there : !there;
+            Value key;
+            if (keep) ok = value_copy(&from->entries[i].key, &key) &&
+                           value_dict_set(r, key, value_none());
+        }
+    }
+    if (!ok) value_release(out);
+    return ok || session_fail(s, n->line, n->col, "MemoryError");
+}
+
 /* Python's own operators: identity, membership, ints, strings, float
  * division by zero. True when it took the operation (*done), with its
  * result or its error. */
@@ -274,6 +314,9 @@ bool pyops_binary(Session *s, const Node *n, TokenType op, const Value *a, const
         return true;
     }
     bool bits = op == TOK_AMP || op == TOK_PIPE || op == TOK_CARET;
+    if (is_set(a) && is_set(b) && (bits || op == TOK_MINUS || (token_compares(op) &&
+                                                              op != TOK_EQ && op != TOK_NE)))
+        return set_binary(s, n, op, a->as.dict, b->as.dict, out);
     if (bits && a->kind == VAL_BOOL && b->kind == VAL_BOOL) { /* True & False is a bool */
         bool x = a->as.truth, y = b->as.truth;
         *out = value_bool(op == TOK_AMP ? x && y : op == TOK_PIPE ? x || y : x != y);
