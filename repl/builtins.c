@@ -334,12 +334,16 @@ bool arg_error(Session *s, const CallArgs *a, int i, const char *fmt, ...) {
         return session_fail(s, line, col, "%s", msg); /* Python's exception, worded as Python */
     bool by_keyword = i >= 0 ? a->position[i] == 0 : a->rest == &a->rest_keyword;
     int number = i >= 0 ? a->position[i] : a->rest_first + REST(i);
+    /* in a .py file a TypeError, as Python's for a bad argument, so that
+     * an except clause sees it */
+    const char *kind = s->python ? "TypeError: " : "";
     if (by_keyword) { /* given by keyword, or a default */
         const Signature *sig = signature_of(a->b);
-        return session_fail(s, line, col, "bad argument '%s' to '%s': %s",
+        return session_fail(s, line, col, "%sbad argument '%s' to '%s': %s", kind,
                             sig->params[i >= 0 ? i : sig->varargs].name, a->b->name, msg);
     }
-    return session_fail(s, line, col, "bad argument #%d to '%s': %s", number, a->b->name, msg);
+    return session_fail(s, line, col, "%sbad argument #%d to '%s': %s", kind, number,
+                        a->b->name, msg);
 }
 
 bool values_indices_result(Session *s, CallArgs *a, const char *type_name, Tensor *values,

@@ -1898,6 +1898,48 @@ static BUILTIN(py_chunk) {
     return equal_pieces(s, a, x, dim, each > 0 ? each : 1, "SplitBackward", out);
 }
 
+/* torch.Tensor(data): as torch.tensor, of the default floating dtype
+ * whatever the data (torch.Tensor([1, 2]) is tensor([1., 2.])). */
+static BUILTIN(py_legacy_tensor) {
+    if (!bi_tensor(s, a, out)) return false;
+    Tensor *t = out->as.tensor;
+    if (t->dtype != ag_default_dtype() && tensor_set_dtype(t, ag_default_dtype()) != 0) {
+        value_release(out);
+        return session_fail(s, a->line, a->col, "%s", ag_error());
+    }
+    return true;
+}
+
+/* x.narrow(dim, start, length): x[..., start:start + length] along dim
+ * (a negative start counts from the end), PyTorch's checks and words. */
+static BUILTIN(py_narrow) {
+    Tensor *x;
+    int dim;
+    int64_t start, length;
+    if (!arg_tensor(s, a, 0, &x) || !split_dim(s, a, 1, x, &dim) ||
+        !arg_int(s, a, 2, "start", INT64_MIN / 2, INT64_MAX / 2, &start) ||
+        !arg_int(s, a, 3, "length", INT64_MIN / 2, INT64_MAX / 2, &length))
+        return false;
+    const char *rt = s->python ? "RuntimeError: " : "";
+    int64_t size = x->shape[dim];
+    if (start < -size || start >= size) /* PyTorch 1.13 wraps start as a dimension */
+        return session_fail(s, a->line, a->col, "%sDimension out of range (expected to be in "
+                            "range of [%lld, %lld], but got %lld)", s->python ? "IndexError: " : "",
+                            (long long)-size, (long long)size - 1, (long long)start);
+    if (start < 0) start += size;
+    if (length < 0)
+        return session_fail(s, a->line, a->col, "%snarrow(): length must be non-negative.", rt);
+    if (start + length > size)
+        return session_fail(s, a->line, a->col, "%sstart (%lld) + length (%lld) exceeds "
+                            "dimension size (%lld).", rt, (long long)start, (long long)length,
+                            (long long)size);
+    AgIndex items[AG_MAX_DIMS];
+    for (int d = 0; d < dim; d++) items[d] = (AgIndex){.kind = AG_INDEX_SLICE, .step = 1};
+    items[dim] = (AgIndex){.kind = AG_INDEX_SLICE, .start = start, .stop = start + length,
+                           .step = 1, .has_start = true, .has_stop = true};
+    return result_tensor(s, a, tensor_index(x, items, dim + 1), out);
+}
+
 /* x.split(split_size_or_sections, dim=0): pieces of that size (the last
  * smaller), or of the sizes listed (SplitWithSizesBackward0). */
 static BUILTIN(py_split) {
@@ -2422,6 +2464,8 @@ const Builtin python_builtins[] = {
        "of the last two dimensions, 0 below", py_triu, BI_METHOD),
     PY("gather", "gather(input, dim, index)", "input's elements at index along dim: "
        "out[i][j] = input[i][index[i][j]] for dim 1", py_gather, BI_METHOD),
+    PY("narrow", "narrow(input, dim, start, length)", "input[..., start:start + length] along "
+       "dim", py_narrow, BI_METHOD),
     PY("chunk", "chunk(input, chunks, dim=0)", "a tuple of chunks pieces along dim (fewer when "
        "the size runs out)", py_chunk, BI_METHOD),
     PY("split", "split(tensor, split_size_or_sections, dim=0)", "a tuple of pieces along dim: "
@@ -2497,8 +2541,9 @@ const Builtin python_builtins[] = {
        "iterable), as a list", py_map, 0),
     PY("filter", "filter(function, iterable)", "the items function finds true (None: the true "
        "items), as a list", py_filter, 0),
-    PY("Tensor", "Tensor(data, requires_grad=False)", "as tensor (torch.Tensor; "
-       "isinstance(x, torch.Tensor))", bi_tensor, BI_CREATION | BI_TYPE),
+    PY("Tensor", "Tensor(data, requires_grad=False)", "as tensor, of the default floating "
+       "dtype (torch.Tensor; isinstance(x, torch.Tensor))", py_legacy_tensor,
+       BI_CREATION | BI_TYPE),
     PY("empty", "empty(*size, requires_grad=False, dtype=None, device=None)", "as zeros: "
        "PyTorch leaves the memory as it was; ag clears it", bi_zeros, BI_CREATION),
     PY("get_default_dtype", "get_default_dtype()", "the dtype of new floating tensors "

@@ -411,6 +411,9 @@ BUILTIN(bi_numel) {
 static BUILTIN(bi_item) {
     Tensor *x = NULL;
     if (!arg_tensor(s, a, 0, &x)) return false;
+    if (x->numel != 1 && s->python) /* PyTorch 1.13's words */
+        return arg_error(s, a, 0, "ValueError: only one element tensors can be converted to "
+                         "Python scalars");
     if (x->numel != 1) {
         char shape[AG_SHAPE_STR_MAX];
         return arg_error(s, a, 0, "item() needs a tensor with one element, not shape %s",

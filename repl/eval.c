@@ -890,6 +890,10 @@ static const struct {
      module_torch_autograd_gradcheck_source},
     {"torch.autograd", "__torch_autograd_gradcheck__", "gradgradcheck",
      module_torch_autograd_gradcheck_source},
+    {"torch.nn.functional", "__torch_nn_functional__", "cross_entropy",
+     module_torch_nn_functional_source},
+    {"torch.nn.functional", "__torch_nn_functional__", "nll_loss",
+     module_torch_nn_functional_source},
     {"builtins", "__io__", "open", module_io_source},               /* python_builtin */
     {"builtins", "__property__", "property", module_property_source},
     {"builtins", "__exceptions__", NULL, module_exceptions_source}, /* the other names */

@@ -50,6 +50,7 @@ extern const char module_torch_optim_source[];
 extern const char module_torch_nn_init_source[];
 extern const char module_torch_nn_utils_source[];
 extern const char module_torch_utils_data_source[];
+extern const char module_torch_nn_functional_source[]; /* cross_entropy, nll_loss */
 /* torch.autograd.functional, torch.func (functorch), torch.autograd's
  * Function and its gradcheck and gradgradcheck, torch_autograd.c */
 extern const char module_torch_autograd_functional_source[];

@@ -277,9 +277,10 @@ static void shape_x(char *out, size_t size, const long long *dims, int n) {
         used += (size_t)snprintf(out + used, size - used, "%s%lld", i ? "x" : "", dims[i]);
 }
 
-/* message, an engine error about shapes in ag's words, in PyTorch 1.13's
- * (a .py file's RuntimeError reads as PyTorch's): into out, or false
- * when it is not one of them. */
+/* message, an engine error about shapes in ag's words (broadcasting, matrix
+ * products, nn.Linear, reshape and view), in PyTorch 1.13's (a .py file's
+ * RuntimeError reads as PyTorch's): into out, or false when it is not one
+ * of them. */
 static bool pytorch_shape_words(const char *message, char *out, size_t size) {
     long long a[8], b[8];
     int na, nb;
@@ -293,6 +294,17 @@ static bool pytorch_shape_words(const char *message, char *out, size_t size) {
         shape_x(sa, sizeof sa, in, 2);
         shape_x(sb, sizeof sb, weight_t, 2);
         snprintf(out, size, "mat1 and mat2 shapes cannot be multiplied (%s and %s)", sa, sb);
+        return true;
+    }
+    long long count;
+    if (strncmp(message, "reshape: cannot reshape (", 25) == 0 && (p = strstr(message, ") (")) &&
+        sscanf(p, ") (%lld elements) to ", &count) == 1 && (p = strstr(p, " to (")) &&
+        (nb = shape_in(p + 4, b, &p)) >= 0) { /* "shape '[-1, 5]' is invalid for input of size 12" */
+        int used = snprintf(out, size, "shape '[");
+        for (int i = 0; i < nb && used > 0 && (size_t)used < size; i++)
+            used += snprintf(out + used, size - (size_t)used, "%s%lld", i ? ", " : "", b[i]);
+        if (used > 0 && (size_t)used < size)
+            snprintf(out + used, size - (size_t)used, "]' is invalid for input of size %lld", count);
         return true;
     }
     p = strstr(message, ": shapes ");

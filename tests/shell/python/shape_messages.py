@@ -49,3 +49,12 @@ try:
     torch.ones(2,3) - torch.ones(3,2)
 except RuntimeError as e:
     print(e)
+for shape in [(-1, 5), (5, 3), (2, -1, 7)]:
+    try:
+        torch.arange(12).view(*shape)
+    except RuntimeError as e:
+        print(e)
+try:
+    torch.ones(2, 3).reshape(4, 2)
+except RuntimeError as e:
+    print(e)
