@@ -177,6 +177,11 @@ int tensor_inherit(Tensor *t, const Tensor *old);
 /* In-place write of numel doubles, bumping t's version. Fails (-1) if t
  * requires grad. */
 int tensor_write(Tensor *t, const double *data);
+/* t takes src's shape and elements (the same count and dtype), bumping
+ * its version: PyTorch's squeeze_, unsqueeze_, t_ and transpose_, which
+ * change a tensor's shape in place (a tensor sharing t's elements keeps
+ * its own shape). Fails (-1) if t requires grad. */
+int tensor_assign_reshaped(Tensor *t, const Tensor *src);
 /* t's version counter: the in-place changes made to its elements through
  * it or through a tensor sharing its counter (PyTorch's x._version). */
 uint32_t tensor_version(const Tensor *t);

@@ -2098,6 +2098,22 @@ static bool arguments_evaluate(Session *s, const Node *call) {
     return true;
 }
 
+/* squeeze_, unsqueeze_, t_, transpose_, swapdims_, swapaxes_: in-place
+ * methods that change the tensor's shape (its result takes x's place). */
+static bool shape_in_place(const Node *attr) {
+    static const char *const names[] = {"squeeze_", "unsqueeze_", "t_", "transpose_",
+                                        "swapdims_", "swapaxes_"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (attr->as.text.length == strlen(names[i]) &&
+            memcmp(attr->as.text.text, names[i], attr->as.text.length) == 0)
+            return true;
+    return false;
+}
+
+static bool same_shape(const Tensor *a, const Tensor *b) {
+    return a->ndim == b->ndim && memcmp(a->shape, b->shape, (size_t)a->ndim * sizeof *a->shape) == 0;
+}
+
 /* x.add_(y), x.zero_(), x.relu_(): in place, as PyTorch: every name, list
  * item and optimizer holding x sees the new values, and the call returns
  * x. A leaf that requires grad, with grad mode on, is PyTorch's error. On
@@ -2132,7 +2148,15 @@ static bool call_in_place(Session *s, const Node *call, Value *self, Value *out)
                           "instead", (int)attr->as.text.length - 1, attr->as.text.text);
         value_release(&r);
     }
-    ok = ok && write_in_place(s, attr, x, &r);
+    if (ok && shape_in_place(attr) && r.kind == VAL_TENSOR &&
+        !same_shape(x, r.as.tensor)) {
+        ok = tensor_assign_reshaped(x, r.as.tensor) == 0 ||
+             session_fail(s, attr->line, attr->col + 1, "%s%s", s->python ? "RuntimeError: " : "",
+                          ag_error());
+        value_release(&r);
+    } else {
+        ok = ok && write_in_place(s, attr, x, &r);
+    }
     if (ok) *out = value_tensor(tensor_retain(x));
     value_release(self);
     return ok;

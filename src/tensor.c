@@ -659,6 +659,22 @@ int tensor_write(Tensor *t, const double *data) {
     return 0;
 }
 
+int tensor_assign_reshaped(Tensor *t, const Tensor *src) {
+    if (!t || !src) return ag_fail("assign_reshaped: tensor is NULL"), -1;
+    if (src->numel != t->numel || src->dtype != t->dtype)
+        return ag_fail("assign_reshaped: %lld elements of one dtype needed, got %lld",
+                       (long long)t->numel, (long long)src->numel), -1;
+    if (t->requires_grad)
+        return ag_fail("in-place change of the shape of a tensor that requires grad is not "
+                       "recorded; make a new tensor instead"), -1;
+    if (ag_copy_write_allowed(t) != 0) return -1;
+    memmove(t->data, src->data, (size_t)t->numel * sizeof(double));
+    t->ndim = src->ndim;
+    memcpy(t->shape, src->shape, sizeof t->shape);
+    ag_bump_version(t);
+    return 0;
+}
+
 char *ag_shape_str(int ndim, const int64_t *shape, char *buf, size_t size) {
     size_t used = 0;
     used += (size_t)snprintf(buf, size, "(");

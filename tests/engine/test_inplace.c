@@ -81,6 +81,23 @@ static void test_assign(void) {
     for (int i = 0; i < 7; i++) tensor_release(all[i]);
 }
 
+/* x.unsqueeze_(0) / x.t_(): x takes a new shape and its values, in place;
+ * an alias keeps its own shape; a tensor that requires grad is refused. */
+static void test_assign_reshaped(void) {
+    Tensor *x = tensor_create(SHAPE(2, 3), (double[]){0, 1, 2, 3, 4, 5}, false);
+    Tensor *alias = tensor_detach(x), *xt = tensor_transpose(x, 0, 1);
+    CHECK(tensor_assign_reshaped(x, xt) == 0 && x->ndim == 2 && x->shape[0] == 3 &&
+              x->shape[1] == 2 && x->data[1] == 3 && tensor_version(x) == 1,
+          "x.t_(): x is (3, 2) with the transpose's values, one version on");
+    CHECK(alias->shape[0] == 2 && alias->data[1] == 3, "an alias keeps its shape, sees the values");
+    Tensor *four = tensor_ones(SHAPE(4), false), *w = tensor_ones(SHAPE(6), true);
+    CHECK(tensor_assign_reshaped(x, four) == -1 && x->shape[0] == 3 && tensor_version(x) == 1,
+          "another element count is refused and changes nothing");
+    CHECK(tensor_assign_reshaped(w, x) == -1 && w->ndim == 1, "a tensor that requires grad");
+    Tensor *all[] = {x, alias, xt, four, w};
+    for (int i = 0; i < 5; i++) tensor_release(all[i]);
+}
+
 /* Backward through a tensor changed since a Function saved it. */
 static void test_version_check(void) {
     char want[600];
@@ -221,6 +238,7 @@ static void test_rebase(void) {
 void test_inplace(void) {
     test_aliases();
     test_assign();
+    test_assign_reshaped();
     test_version_check();
     test_rebase();
     ag_graph_free(); /* the graphs refused backwards left */
