@@ -894,6 +894,7 @@ static const struct {
      module_torch_nn_functional_source},
     {"torch.nn.functional", "__torch_nn_functional__", "nll_loss",
      module_torch_nn_functional_source},
+    {"typing", "__typing__", NULL, module_typing_source},
     {"builtins", "__io__", "open", module_io_source},               /* python_builtin */
     {"builtins", "__property__", "property", module_property_source},
     {"builtins", "__exceptions__", NULL, module_exceptions_source}, /* the other names */

@@ -243,3 +243,33 @@ const char module_property_source[] =
     "\n"
     "__property__ = __property_make__()\n"
     "del __property_make__\n";
+
+/* typing: its names, for annotations (which ag leaves out) and the odd
+ * alias written outside one (Vector = List[float]): each is an object that
+ * takes any subscript, and cast(T, v) gives v. */
+const char module_typing_source[] =
+    "def __typing_make__():\n"
+    "    class _Alias:\n"
+    "        def __init__(self, name):\n"
+    "            self._name = name\n"
+    "\n"
+    "        def __getitem__(self, item):\n"
+    "            return self\n"
+    "\n"
+    "        def __call__(self, *args, **kwargs):\n"
+    "            return args[0] if len(args) == 1 else None\n"
+    "\n"
+    "        def __repr__(self):\n"
+    "            return 'typing.' + self._name\n"
+    "\n"
+    "    names = ['Any', 'Callable', 'Dict', 'Iterable', 'Iterator', 'List', 'Mapping', 'Optional',\n"
+    "             'Sequence', 'Set', 'Tuple', 'Type', 'Union', 'FrozenSet', 'Generator', 'Literal',\n"
+    "             'NamedTuple', 'TypeVar', 'ClassVar', 'Final', 'cast']\n"
+    "    made = {}\n"
+    "    for name in names:\n"
+    "        made[name] = _Alias(name)\n"
+    "    made['TYPE_CHECKING'] = False\n"
+    "    return made\n"
+    "\n"
+    "__typing__ = __typing_make__()\n"
+    "del __typing_make__\n";

@@ -1678,6 +1678,11 @@ static Stmt *decorated(Parser *p) {
     return s;
 }
 
+/* A type annotation (x: int, -> Tensor, n: int = 4): parsed, and left
+ * out, as CPython leaves annotations to tools (ag does not evaluate them:
+ * an annotation naming nothing is no NameError here). */
+static bool annotation(Parser *p) { return expr(p) != NULL; }
+
 /* def NAME(P, Q=DEFAULT, ...): suite. */
 static Stmt *def_statement(Parser *p) {
     Token header = p->previous;
@@ -1709,6 +1714,7 @@ static Stmt *def_statement(Parser *p) {
                 return fail_at(p, &p->previous, "SyntaxError: duplicate argument '%.*s' in "
                                "function definition", (int)p->previous.length, p->previous.start),
                        NULL;
+        if (p->python && match(p, TOK_COLON) && !annotation(p)) return NULL; /* x: int */
         defaults[n] = NULL;
         bool starred = s->star == n || s->dstar == n;
         if (starred && check(p, TOK_EQUAL))
@@ -1722,6 +1728,7 @@ static Stmt *def_statement(Parser *p) {
         if (!match(p, TOK_COMMA)) break;
     }
     expect_close(p, TOK_RPAREN, &open);
+    if (!p->failed && p->python && match(p, TOK_ARROW) && !annotation(p)) return NULL; /* -> T */
     Node *holder = p->failed ? NULL : new_node(p, NODE_TUPLE, &open);
     if (!holder || !set_kids(p, holder, params, n)) return NULL;
     s->params = holder->kids;
@@ -1898,6 +1905,11 @@ static Stmt *simple_statement(Parser *p) {
     Stmt *s = new_stmt(p, STMT_EXPR, &first);
     Node *e = s ? expr_list(p) : NULL;
     if (!e) return NULL;
+    if (p->python && check(p, TOK_COLON) && is_assignable(e) && e->kind != NODE_TUPLE) {
+        advance(p); /* NAME: T [= EXPR]: the annotation left out */
+        if (!annotation(p)) return NULL;
+        if (!check(p, TOK_EQUAL)) return s->kind = STMT_PASS, s;
+    }
     TokenType op = p->current.type;
     if (op == TOK_LBRACE && is_signature(e)) {
         return definition(p, s, e, true);

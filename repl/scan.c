@@ -189,6 +189,10 @@ static Token operator(Scanner *s, int c) {
         s->current += 3;
         return make(s, TOK_ELLIPSIS);
     }
+    if (c == '-' && peek(s, 1) == '>') {
+        s->current += 2;
+        return make(s, TOK_ARROW);
+    }
     static const struct {
         char c;
         TokenType one, with_equal;
@@ -400,7 +404,7 @@ const char *token_text(TokenType type) {
     static const char *const text[TOK_COUNT] = {
         [TOK_PLUS] = "+", [TOK_MINUS] = "-", [TOK_STAR] = "*", [TOK_SLASH] = "/",
         [TOK_SLASHSLASH] = "//", [TOK_PERCENT] = "%", [TOK_AT] = "@", [TOK_STARSTAR] = "**",
-        [TOK_EQUAL] = "=", [TOK_PLUS_EQUAL] = "+=", [TOK_MINUS_EQUAL] = "-=",
+        [TOK_ARROW] = "->", [TOK_EQUAL] = "=", [TOK_PLUS_EQUAL] = "+=", [TOK_MINUS_EQUAL] = "-=",
         [TOK_STAR_EQUAL] = "*=", [TOK_SLASH_EQUAL] = "/=", [TOK_AMP] = "&", [TOK_PIPE] = "|",
         [TOK_CARET] = "^", [TOK_TILDE] = "~", [TOK_AMP_EQUAL] = "&=", [TOK_PIPE_EQUAL] = "|=",
         [TOK_CARET_EQUAL] = "^=", [TOK_EQ] = "==", [TOK_NE] = "!=",

@@ -27,6 +27,7 @@ typedef enum {
     TOK_LPAREN, TOK_RPAREN, TOK_LBRACKET, TOK_RBRACKET, TOK_LBRACE, TOK_RBRACE,
     TOK_COMMA, TOK_DOT, TOK_COLON,
     TOK_ELLIPSIS, /* ... (Python's Ellipsis: an index item, or a statement doing nothing) */
+    TOK_ARROW,    /* -> before a def's return annotation */
     /* keywords (scan.c's table) */
     TOK_FOR, TOK_IN, TOK_WHILE, TOK_IF, TOK_ELSE, TOK_BREAK, TOK_CONTINUE, TOK_RETURN,
     TOK_NO_GRAD, TOK_AND, TOK_OR, TOK_NOT, TOK_TRUE, TOK_FALSE, TOK_NONE,
