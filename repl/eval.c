@@ -3459,7 +3459,9 @@ static Status augassign_attr(Session *s, const Stmt *st) {
         Node op_node = *t;
         op_node.left = (Node *)t;
         op_node.right = st->expr;
-        ok = apply_binary(s, &op_node, st->op, &old, &rhs, &r);
+        bool done;
+        ok = pyops_in_place(s, &op_node, st->op, &old, &rhs, &r, &done); /* self.items += [x] */
+        if (!done) ok = apply_binary(s, &op_node, st->op, &old, &rhs, &r);
         value_release(&old);
         value_release(&rhs);
     }
@@ -3489,7 +3491,8 @@ static STATEMENT_HANDLER Status exec_augassign(Session *s, const Stmt *st) {
     Node op_node = *st->target;
     op_node.left = st->target;
     op_node.right = st->expr;
-    bool ok = apply_binary(s, &op_node, st->op, &old, &rhs, &r);
+    bool done, ok = pyops_in_place(s, &op_node, st->op, &old, &rhs, &r, &done); /* out += [x] */
+    if (!done) ok = apply_binary(s, &op_node, st->op, &old, &rhs, &r);
     value_release(&old);
     value_release(&rhs);
     return ok && bind_name(s, st->target, r) ? EXEC_OK : EXEC_ERROR;

@@ -280,6 +280,64 @@ static bool set_binary(Session *s, const Node *n, TokenType op, const ValueDict 
     return ok || session_fail(s, n->line, n->col, "MemoryError");
 }
 
+bool pyops_in_place(Session *s, const Node *n, TokenType op, const Value *old, const Value *rhs,
+                    Value *out, bool *done) {
+    *done = false;
+    if (!s->python) return true;
+    bool list = old->kind == VAL_LIST && !old->as.list->tuple && !old->as.list->fields;
+    if (list && op == TOK_PLUS && rhs->kind == VAL_LIST) { /* a += b: extend a */
+        const ValueList *from = rhs->as.list;
+        int count = from->count; /* a += a adds a's items once */
+        for (int i = 0; i < count; i++) {
+            Value item;
+            value_copy(&from->items[i], &item);
+            if (!value_list_append(old->as.list, item))
+                return *done = true, session_fail(s, n->line, n->col, "MemoryError");
+        }
+    } else if (list && op == TOK_STAR && value_is_int(rhs)) { /* a *= 3: a's items 3 times */
+        ValueList *l = old->as.list;
+        int64_t times = value_int(rhs), count = l->count;
+        if (times <= 0) {
+            for (int i = 0; i < l->count; i++) value_release(&l->items[i]);
+            l->count = 0;
+        }
+        for (int64_t k = 1; k < times; k++)
+            for (int64_t i = 0; i < count; i++) {
+                Value item;
+                value_copy(&l->items[i], &item);
+                if (!value_list_append(l, item))
+                    return *done = true, session_fail(s, n->line, n->col, "MemoryError");
+            }
+    } else if (is_set(old) && is_set(rhs) && (op == TOK_PIPE || op == TOK_AMP ||
+                                              op == TOK_MINUS || op == TOK_CARET)) {
+        Value made; /* the new items, then old's emptied and refilled: old stays the object */
+        if (!set_binary(s, n, op, old->as.dict, rhs->as.dict, &made)) return *done = true, false;
+        ValueDict *d = old->as.dict;
+        while (d->count > 0) value_dict_remove(d, &d->entries[d->count - 1].key);
+        bool ok = true;
+        for (int64_t i = 0; ok && i < made.as.dict->count; i++) {
+            Value key;
+            ok = value_copy(&made.as.dict->entries[i].key, &key) &&
+                 value_dict_set(d, key, value_none());
+        }
+        value_release(&made);
+        if (!ok) return *done = true, session_fail(s, n->line, n->col, "MemoryError");
+    } else if (old->kind == VAL_DICT && !old->as.dict->set && rhs->kind == VAL_DICT &&
+               !rhs->as.dict->set && op == TOK_PIPE) { /* d |= e: e's pairs into d */
+        const ValueDict *e = rhs->as.dict;
+        for (int64_t i = 0; i < e->count; i++) {
+            Value key, v;
+            if (!value_copy(&e->entries[i].key, &key) || !value_copy(&e->entries[i].value, &v) ||
+                !value_dict_set(old->as.dict, key, v))
+                return *done = true, session_fail(s, n->line, n->col, "MemoryError");
+        }
+    } else {
+        return true;
+    }
+    *done = true;
+    return value_copy(old, out);
+}
+
 /* Python's own operators: identity, membership, ints, strings, float
  * division by zero. True when it took the operation (*done), with its
  * result or its error. */
