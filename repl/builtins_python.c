@@ -250,10 +250,11 @@ static BUILTIN(py_range) {
                             "got %d", n);
     for (int i = 0; i < n; i++) {
         const Value *x = &a->rest[i];
-        if (x->kind != VAL_INT && x->kind != VAL_BOOL)
+        if (x->kind != VAL_INT && x->kind != VAL_BOOL && !value_is_index_tensor(x))
             return arg_error(s, a, REST(i), "TypeError: '%s' object cannot be interpreted as an "
                              "integer", value_type_name(x));
-        v[n == 1 ? 1 : i] = x->kind == VAL_INT ? x->as.integer : x->as.truth;
+        v[n == 1 ? 1 : i] = x->kind == VAL_INT ? x->as.integer : x->kind == VAL_BOOL
+                            ? x->as.truth : (int64_t)x->as.tensor->data[0]; /* range(t) */
     }
     int64_t start = v[0], stop = v[1], step = v[2];
     if (step == 0) return session_fail(s, a->line, a->col, "ValueError: range() arg 3 must not be zero");

@@ -1422,10 +1422,15 @@ static bool python_subscript(Session *s, const Node *n, const Value *obj, Value 
     }
     Value iv;
     if (!eval_expression(s, k, &iv)) return false;
-    bool integer = iv.kind == VAL_INT || iv.kind == VAL_BOOL;
-    int64_t i = integer ? value_int(&iv) : 0;
+    bool integer = iv.kind == VAL_INT || iv.kind == VAL_BOOL || value_is_index_tensor(&iv);
+    int64_t i = iv.kind == VAL_TENSOR && integer ? (int64_t)iv.as.tensor->data[0]
+                : integer ? value_int(&iv) : 0;
     const char *type = value_type_name(&iv);
+    bool tensor = iv.kind == VAL_TENSOR;
     value_release(&iv);
+    if (!integer && tensor) /* PyTorch's Tensor.__index__ refuses it */
+        return session_fail(s, k->line, k->col, "TypeError: only integer tensors of a single "
+                            "element can be converted to an index");
     if (!integer)
         return session_fail(s, k->line, k->col, "TypeError: %s indices must be integers or "
                             "slices, not %s", value_type_name(obj), type);

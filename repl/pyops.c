@@ -355,6 +355,16 @@ bool pyops_binary(Session *s, const Node *n, TokenType op, const Value *a, const
         *out = value_bool(op == TOK_IN ? in : !in);
         return true;
     }
+    bool sequence_a = a->kind == VAL_STRING || a->kind == VAL_LIST;
+    const Value *count = sequence_a ? b : a;
+    if (s->python && op == TOK_STAR && (sequence_a || b->kind == VAL_STRING || b->kind == VAL_LIST) &&
+        count->kind == VAL_TENSOR) { /* [0] * t: a repeat, t's int as Tensor.__index__ gives it */
+        if (!value_is_index_tensor(count))
+            return session_fail(s, n->line, n->col, "TypeError: only integer tensors of a single "
+                                "element can be converted to an index");
+        Value times = value_integer((int64_t)count->as.tensor->data[0]);
+        return pyops_binary(s, n, op, sequence_a ? a : &times, sequence_a ? &times : b, out, done);
+    }
     if (a->kind == VAL_STRING && op == TOK_PERCENT)
         return python_percent(s, n->line, n->col, a, b, out);
     if (a->kind == VAL_STRING || b->kind == VAL_STRING) return string_binary(s, n, op, a, b, out);

@@ -490,6 +490,14 @@ const char *value_kind_name(const Value *v);
 bool value_is_scalar(const Value *v);
 /* Whether v is a Python int (or a bool, which is one), and its value. */
 static inline bool value_is_int(const Value *v) { return v->kind == VAL_INT || v->kind == VAL_BOOL; }
+/* Whether v is a tensor of one integer (or bool) element, which Python's
+ * operator.index takes as an int (PyTorch's Tensor.__index__): xs[t],
+ * range(t), [0] * t. */
+static inline bool value_is_index_tensor(const Value *v) {
+    return v->kind == VAL_TENSOR && v->as.tensor->numel == 1 &&
+           (v->as.tensor->dtype == AG_INT64 || v->as.tensor->dtype == AG_INT32 ||
+            v->as.tensor->dtype == AG_BOOL);
+}
 static inline int64_t value_int(const Value *v) {
     return v->kind == VAL_BOOL ? (int64_t)v->as.truth : v->as.integer;
 }
