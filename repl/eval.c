@@ -3936,11 +3936,15 @@ static ValueDict *module_cache(Session *s, const Node *at) {
     return d;
 }
 
-/* Runs the module's text into the (empty) module object. */
+/* Runs the module's text into the (empty) module object; its __name__ is
+ * its dotted name (so its if __name__ == '__main__': part does not run). */
 static bool module_run(Session *s, const Node *at, const char *path, const char *text, size_t n,
-                       Value *module) {
+                       const char *dotted, size_t len, Value *module) {
     Env *env = session_env(s, NULL, NULL, at->line, at->col);
-    bool ok = env && run_module_text(s, env, text, n);
+    Value name;
+    bool ok = env && value_string(dotted, len, &name) &&
+              env_bind(s, env, "__name__", 8, name, at->line, at->col);
+    ok = ok && run_module_text(s, env, text, n);
     if (!ok && env) { /* its error, at the import: the line in the module named */
         char inner[sizeof s->error];
         memcpy(inner, s->error, sizeof inner);
@@ -3957,6 +3961,10 @@ static bool module_run(Session *s, const Node *at, const char *path, const char 
  * It is in the cache while it runs, as in Python's sys.modules, so a
  * circular import finds it (still empty) instead of running it again. */
 static bool user_module(Session *s, const Node *at, const char *dotted, size_t len, Value *out) {
+    if (len > 6 && memcmp(dotted, "torch.", 6) == 0) /* torch.distributions: PyTorch's, not ag's */
+        return session_fail(s, at->line, at->col, "ag has no module '%.*s' (it runs torch, "
+                            "torch.nn, torch.optim, torch.utils.data, math, random, time, typing "
+                            "and the script's own .py files)", (int)(len > 80 ? 80 : len), dotted);
     if (len > 255) /* no such file; and the packages above it recurse once per dot */
         return session_fail(s, at->line, at->col, "ModuleNotFoundError: No module named '%.60s...'",
                             dotted);
@@ -3977,12 +3985,17 @@ static bool user_module(Session *s, const Node *at, const char *dotted, size_t l
     size_t n;
     char *text = s->allow_files && module_path(s, dotted, len, path, sizeof path)
                  ? read_text(path, &n) : NULL; /* allow_files off (the fuzzer): no file is read */
-    bool ok = text || session_fail(s, at->line, at->col, "ModuleNotFoundError: No module named "
-                                   "'%.*s'", (int)len, dotted);
+    bool ok = text || (module_elsewhere(dotted, len)
+                       ? session_fail(s, at->line, at->col, "ag has no module '%.*s' (it runs "
+                                      "torch, torch.nn, torch.optim, torch.utils.data, math, "
+                                      "random, time, typing and the script's own .py files)",
+                                      (int)len, dotted)
+                       : session_fail(s, at->line, at->col, "ModuleNotFoundError: No module "
+                                      "named '%.*s'", (int)len, dotted));
     Value held = value_void(), copy;
     ok = ok && module_object(s, at, out) && value_copy(out, &held) && value_copy(&key, &copy) &&
          (value_dict_set(cache, copy, held) || session_fail(s, at->line, at->col, "MemoryError"));
-    if (ok) ok = module_run(s, at, path, text, n, out);
+    if (ok) ok = module_run(s, at, path, text, n, dotted, len, out);
     free(text);
     if (ok && dot) {
         Value v;

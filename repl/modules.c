@@ -18,10 +18,43 @@ static bool same(const char *a, const char *b, size_t length) {
     return strlen(a) == length && memcmp(a, b, length) == 0;
 }
 
+/* PyTorch's submodules that hold what one of ag's modules has (from
+ * torch.utils.data.dataloader import DataLoader): that module. */
+static const struct {
+    const char *alias, *module;
+} aliases[] = {
+    {"torch.utils.data.dataloader", "torch.utils.data"}, {"torch.utils.data.dataset", "torch.utils.data"},
+    {"torch.utils.data.sampler", "torch.utils.data"}, {"torch.nn.modules", "torch.nn"},
+    {"torch.nn.modules.module", "torch.nn"}, {"torch.nn.modules.linear", "torch.nn"},
+    {"torch.nn.modules.loss", "torch.nn"}, {"torch.nn.modules.activation", "torch.nn"},
+    {"torch.nn.modules.container", "torch.nn"}, {"torch.nn.parameter", "torch.nn"},
+    {"torch.optim.optimizer", "torch.optim"}, {"torch.autograd.grad_mode", "torch.autograd"},
+};
+
 const char *module_find(const char *dotted, size_t length) {
     for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++)
         if (same(modules[i], dotted, length)) return modules[i];
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (same(aliases[i].alias, dotted, length)) return module_find(aliases[i].module,
+                                                                      strlen(aliases[i].module));
     return NULL;
+}
+
+bool module_elsewhere(const char *dotted, size_t length) {
+    static const char *const roots[] = {
+        "torch", "os", "sys", "argparse", "io", "glob", "re", "json", "itertools", "collections",
+        "copy", "string", "dataclasses", "unicodedata", "pickle", "csv", "pathlib", "functools",
+        "operator", "shutil", "subprocess", "datetime", "logging", "warnings", "contextlib",
+        "statistics", "heapq", "bisect", "struct", "urllib", "requests", "numpy", "matplotlib",
+        "pandas", "sklearn", "scipy", "tqdm", "torchvision", "torchaudio", "torchtext", "PIL",
+        "tensorboard", "tiktoken", "transformers", "IPython", "graphviz", "abc", "enum",
+        "inspect", "textwrap", "pprint", "gzip", "zipfile", "tempfile", "hashlib", "secrets",
+    };
+    size_t root = 0;
+    while (root < length && dotted[root] != '.') root++;
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++)
+        if (same(roots[i], dotted, root)) return true;
+    return false;
 }
 
 const char *module_submodule(const char *module, const char *name, size_t length) {

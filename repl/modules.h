@@ -14,6 +14,10 @@
 /* The canonical name of a module ag has ("torch.nn.functional"), from a
  * dotted name as written; NULL when ag has no such module. */
 const char *module_find(const char *dotted, size_t length);
+/* Whether a module ag does not have is one CPython or PyTorch has (os,
+ * argparse, numpy, torch.distributions...): importing it is ag's limit,
+ * said so, not the script's ModuleNotFoundError. */
+bool module_elsewhere(const char *dotted, size_t length);
 /* The submodule NAME of module (torch + nn: "torch.nn"), or NULL. */
 const char *module_submodule(const char *module, const char *name, size_t length);
 /* Whether module's names are ag's builtins (torch and its submodules). */

@@ -20,3 +20,4 @@ print(out.data, layers.Value is Value, mod_pkg.engine.Value is Value, mod_pkg.VE
 from mod_empty.thing import VALUE
 import mod_empty
 print(VALUE, mod_empty.thing.VALUE)
+print(mod_helpers.MODULE_NAME, __name__, mod_pkg.engine.__name__)

@@ -18,3 +18,7 @@ class Counter:
 
 
 calls.append('loaded')
+
+if __name__ == "__main__":
+    print("mod_helpers run as a script: never on import")
+MODULE_NAME = __name__
