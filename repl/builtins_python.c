@@ -484,7 +484,8 @@ static bool instance_of(const Value *v, const Value *type) {
     if (type->kind != VAL_BUILTIN) return false;
     const char *t = type->as.builtin.name;
     if (strcmp(t, "int") == 0) return v->kind == VAL_INT || v->kind == VAL_BOOL;
-    if (strcmp(t, "Tensor") == 0 || strcmp(t, "tensor") == 0) return v->kind == VAL_TENSOR;
+    if (strcmp(t, "Tensor") == 0 || strcmp(t, "tensor") == 0 || strcmp(t, "Variable") == 0)
+        return v->kind == VAL_TENSOR;
     if (strcmp(t, "Parameter") == 0) return v->kind == VAL_TENSOR && v->as.tensor->parameter;
     if (strcmp(t, "Optimizer") == 0) return v->kind == VAL_OPTIM;
     if (strcmp(t, "object") == 0) return true;
@@ -1899,16 +1900,139 @@ static BUILTIN(py_chunk) {
     return equal_pieces(s, a, x, dim, each > 0 ? each : 1, "SplitBackward", out);
 }
 
-/* torch.Tensor(data): as torch.tensor, of the default floating dtype
- * whatever the data (torch.Tensor([1, 2]) is tensor([1., 2.])). */
-static BUILTIN(py_legacy_tensor) {
-    if (!bi_tensor(s, a, out)) return false;
-    Tensor *t = out->as.tensor;
-    if (t->dtype != ag_default_dtype() && tensor_set_dtype(t, ag_default_dtype()) != 0) {
-        value_release(out);
-        return session_fail(s, a->line, a->col, "%s", ag_error());
+/* PyTorch's legacy constructors, torch.Tensor(...) and torch.LongTensor(...)
+ * and the others: of sizes (ints, or a torch.Size), a tensor of them (zeros,
+ * where PyTorch leaves the memory as it was), else of data (a list, a
+ * number's list, a tensor: copied), always of the constructor's dtype
+ * (torch.Tensor's the default floating one: torch.Tensor([1, 2]) is
+ * tensor([1., 2.])). */
+static bool legacy_tensor(Session *s, CallArgs *a, AgDtype dtype, Value *out) {
+    int n = a->num_rest;
+    int64_t shape[AG_MAX_DIMS];
+    bool sizes = n <= AG_MAX_DIMS;
+    for (int i = 0; i < n && sizes; i++) sizes = value_is_int(&a->rest[i]);
+    if (n == 1 && a->rest[0].kind == VAL_SHAPE) { /* torch.Tensor(x.shape) */
+        sizes = true;
+        n = a->rest[0].as.shape->ndim;
+        for (int i = 0; i < n; i++) shape[i] = a->rest[0].as.shape->dims[i];
+    } else if (sizes) {
+        for (int i = 0; i < n; i++) shape[i] = value_int(&a->rest[i]);
     }
-    return true;
+    for (int i = 0; sizes && i < n; i++)
+        if (shape[i] < 0)
+            return session_fail(s, a->line, a->col, "RuntimeError: Trying to create tensor with "
+                                "negative dimension %lld: [%lld]", (long long)shape[i],
+                                (long long)shape[i]);
+    Tensor *t = NULL, *from = NULL;
+    char why[120] = "";
+    if (sizes) {
+        t = n == 0 ? tensor_zeros(1, (int64_t[]){0}, false) : tensor_zeros(n, shape, false);
+    } else if (n == 1 && a->rest[0].kind == VAL_TENSOR && a->rest[0].as.tensor->dtype != dtype) {
+        return session_fail(s, a->line, a->col, "TypeError: expected a tensor of %s (got %s)",
+                            ag_dtype_name(dtype), ag_dtype_name((AgDtype)a->rest[0].as.tensor->dtype));
+    } else if (n == 1) {
+        from = value_to_tensor(&a->rest[0], why, sizeof why);
+        t = from ? tensor_copy(from) : NULL;
+        tensor_release(from);
+        if (!t && why[0])
+            return session_fail(s, a->line, a->col, "TypeError: new(): data must be a sequence "
+                                "(got %s)", value_type_name(&a->rest[0]));
+    } else {
+        return session_fail(s, a->line, a->col, "TypeError: new() received an invalid "
+                            "combination of arguments");
+    }
+    if (t && t->dtype != dtype && tensor_set_dtype(t, dtype) != 0) {
+        tensor_release(t);
+        t = NULL;
+    }
+    return result_tensor(s, a, t, out);
+}
+
+static BUILTIN(py_legacy_tensor) { return legacy_tensor(s, a, ag_default_dtype(), out); }
+static BUILTIN(py_long_tensor) { return legacy_tensor(s, a, AG_INT64, out); }
+static BUILTIN(py_int_tensor) { return legacy_tensor(s, a, AG_INT32, out); }
+static BUILTIN(py_float_tensor) { return legacy_tensor(s, a, AG_FLOAT32, out); }
+static BUILTIN(py_double_tensor) { return legacy_tensor(s, a, AG_FLOAT64, out); }
+static BUILTIN(py_bool_tensor) { return legacy_tensor(s, a, AG_BOOL, out); }
+
+/* torch.autograd.Variable(data, requires_grad=False, volatile=False), from
+ * before PyTorch 0.4: data detached (its elements shared), a leaf that
+ * requires grad as asked; isinstance(x, Variable) of every tensor. */
+static BUILTIN(py_variable) {
+    Tensor *x;
+    bool requires_grad = false;
+    if (!arg_tensor(s, a, 0, &x) || (arg_present(a, 1) && !arg_bool(s, a, 1, &requires_grad)))
+        return false;
+    Tensor *v = tensor_detach(x);
+    if (v && requires_grad && tensor_set_requires_grad(v, true) != 0) {
+        tensor_release(v);
+        v = NULL;
+    }
+    return result_tensor(s, a, v, out);
+}
+
+/* x rolled by shift along dim: its last shift elements first (a new
+ * reference; x retained when the shift is a whole turn). */
+static Tensor *rolled(Tensor *x, int64_t shift, int dim) {
+    int64_t size = x->shape[dim], k = size ? ((shift % size) + size) % size : 0;
+    if (k == 0) return tensor_retain(x);
+    AgIndex items[AG_MAX_DIMS];
+    for (int d = 0; d < dim; d++) items[d] = (AgIndex){.kind = AG_INDEX_SLICE, .step = 1};
+    items[dim] = (AgIndex){.kind = AG_INDEX_SLICE, .start = size - k, .stop = size, .step = 1,
+                           .has_start = true, .has_stop = true};
+    Tensor *tail = tensor_index(x, items, dim + 1);
+    items[dim] = (AgIndex){.kind = AG_INDEX_SLICE, .start = 0, .stop = size - k, .step = 1,
+                           .has_start = true, .has_stop = true};
+    Tensor *head = tail ? tensor_index(x, items, dim + 1) : NULL;
+    Tensor *r = head ? tensor_cat((Tensor *[]){tail, head}, 2, dim) : NULL;
+    tensor_release(tail);
+    tensor_release(head);
+    return r;
+}
+
+/* torch.roll(input, shifts, dims=None): the elements moved shifts along
+ * each of dims (with none, along the flattened tensor, then reshaped), as
+ * the concatenation of two slices (RollBackward0's gradient: the
+ * gradient rolled back). */
+static BUILTIN(py_roll) {
+    Tensor *x;
+    if (!arg_tensor(s, a, 0, &x)) return false;
+    const Value *sv = &a->arg[1], *dv = &a->arg[2];
+    int n = sv->kind == VAL_LIST ? sv->as.list->count : 1;
+    int nd = dv->kind == VAL_LIST ? dv->as.list->count : arg_present(a, 2) ? 1 : 0;
+    if (n > AG_MAX_DIMS || (nd && nd != n))
+        return session_fail(s, a->line, a->col, "%sshifts and dimensions must align. shifts: "
+                            "%d, dims:%d", s->python ? "RuntimeError: " : "", n, nd);
+    int64_t shifts[AG_MAX_DIMS];
+    int dims[AG_MAX_DIMS];
+    for (int i = 0; i < n; i++) {
+        const Value *v = sv->kind == VAL_LIST ? &sv->as.list->items[i] : sv;
+        const Value *d = dv->kind == VAL_LIST ? &dv->as.list->items[i] : dv;
+        if (!value_is_int(v) || (nd && !value_is_int(d)))
+            return arg_error(s, a, 1, "shifts and dims must be ints");
+        shifts[i] = value_int(v);
+        dims[i] = nd ? (int)value_int(d) : 0;
+        if (nd && (dims[i] < -x->ndim || dims[i] >= x->ndim))
+            return session_fail(s, a->line, a->col, "%sDimension out of range (expected to be in "
+                                "range of [%d, %d], but got %d)", s->python ? "IndexError: " : "",
+                                -x->ndim, x->ndim - 1, dims[i]);
+        if (dims[i] < 0) dims[i] += x->ndim;
+    }
+    if (!nd && n != 1)
+        return session_fail(s, a->line, a->col, "%sshifts and dimensions must align. shifts: %d, "
+                            "dims:0", s->python ? "RuntimeError: " : "", n);
+    Tensor *r = nd ? tensor_retain(x) : tensor_flatten(x, 0, -1);
+    for (int i = 0; r && i < n; i++) {
+        Tensor *next = rolled(r, shifts[i], dims[i]);
+        tensor_release(r);
+        r = next;
+    }
+    if (r && !nd) {
+        Tensor *back = tensor_reshape(r, x->ndim, x->shape);
+        tensor_release(r);
+        r = back;
+    }
+    return result_tensor(s, a, named(r, "RollBackward"), out);
 }
 
 /* x.narrow(dim, start, length): x[..., start:start + length] along dim
@@ -2465,6 +2589,11 @@ const Builtin python_builtins[] = {
        "of the last two dimensions, 0 below", py_triu, BI_METHOD),
     PY("gather", "gather(input, dim, index)", "input's elements at index along dim: "
        "out[i][j] = input[i][index[i][j]] for dim 1", py_gather, BI_METHOD),
+    PY("Variable", "Variable(data, requires_grad=False, volatile=False)", "data detached, a "
+       "leaf that requires grad as asked (torch.autograd.Variable, PyTorch before 0.4)",
+       py_variable, BI_TYPE),
+    PY("roll", "roll(input, shifts, dims=None)", "the elements moved shifts along dims (none: "
+       "the flattened tensor), those pushed off the end coming first", py_roll, BI_METHOD),
     PY("narrow", "narrow(input, dim, start, length)", "input[..., start:start + length] along "
        "dim", py_narrow, BI_METHOD),
     PY("chunk", "chunk(input, chunks, dim=0)", "a tuple of chunks pieces along dim (fewer when "
@@ -2542,9 +2671,13 @@ const Builtin python_builtins[] = {
        "iterable), as a list", py_map, 0),
     PY("filter", "filter(function, iterable)", "the items function finds true (None: the true "
        "items), as a list", py_filter, 0),
-    PY("Tensor", "Tensor(data, requires_grad=False)", "as tensor, of the default floating "
-       "dtype (torch.Tensor; isinstance(x, torch.Tensor))", py_legacy_tensor,
-       BI_CREATION | BI_TYPE),
+    PY("Tensor", "Tensor(*data)", "a tensor of the default floating dtype, of data or of sizes "
+       "(zeros) (torch.Tensor; isinstance(x, torch.Tensor))", py_legacy_tensor, BI_TYPE),
+    PY("LongTensor", "LongTensor(*data)", "as Tensor, int64", py_long_tensor, 0),
+    PY("IntTensor", "IntTensor(*data)", "as Tensor, int32", py_int_tensor, 0),
+    PY("FloatTensor", "FloatTensor(*data)", "as Tensor, float32", py_float_tensor, 0),
+    PY("DoubleTensor", "DoubleTensor(*data)", "as Tensor, float64", py_double_tensor, 0),
+    PY("BoolTensor", "BoolTensor(*data)", "as Tensor, bool", py_bool_tensor, 0),
     PY("empty", "empty(*size, requires_grad=False, dtype=None, device=None)", "as zeros: "
        "PyTorch leaves the memory as it was; ag clears it", bi_zeros, BI_CREATION),
     PY("get_default_dtype", "get_default_dtype()", "the dtype of new floating tensors "
