@@ -1971,6 +1971,27 @@ static BUILTIN(py_variable) {
     return result_tensor(s, a, v, out);
 }
 
+/* F.embedding(input, weight): the rows of weight that input's integers
+ * name, in input's shape followed by weight's second (EmbeddingBackward0:
+ * each row's gradient summed into weight's). */
+static BUILTIN(py_embedding) {
+    Tensor *ix, *w;
+    if (!arg_tensor(s, a, 0, &ix) || !arg_tensor(s, a, 1, &w)) return false;
+    if (ix->dtype != AG_INT64 && ix->dtype != AG_INT32)
+        return session_fail(s, a->line, a->col, "%sExpected tensor for argument #1 'indices' to "
+                            "have one of the following scalar types: Long, Int; but got %s instead",
+                            s->python ? "RuntimeError: " : "", ag_dtype_name((AgDtype)ix->dtype));
+    if (w->ndim != 2)
+        return session_fail(s, a->line, a->col, "%s'weight' must be 2-D",
+                            s->python ? "RuntimeError: " : "");
+    for (int64_t i = 0; i < ix->numel; i++)
+        if (ix->data[i] < 0 || ix->data[i] >= (double)w->shape[0])
+            return session_fail(s, a->line, a->col, "%sindex out of range in self",
+                                s->python ? "IndexError: " : "");
+    AgIndex item = {.kind = AG_INDEX_TENSOR, .tensor = ix};
+    return result_tensor(s, a, named(tensor_index(w, &item, 1), "EmbeddingBackward"), out);
+}
+
 /* x rolled by shift along dim: its last shift elements first (a new
  * reference; x retained when the shift is a whole turn). */
 static Tensor *rolled(Tensor *x, int64_t shift, int dim) {
@@ -2592,6 +2613,8 @@ const Builtin python_builtins[] = {
     PY("Variable", "Variable(data, requires_grad=False, volatile=False)", "data detached, a "
        "leaf that requires grad as asked (torch.autograd.Variable, PyTorch before 0.4)",
        py_variable, BI_TYPE),
+    PY("embedding", "embedding(input, weight)", "the rows of weight that input's integers name "
+       "(torch.nn.functional.embedding)", py_embedding, 0),
     PY("roll", "roll(input, shifts, dims=None)", "the elements moved shifts along dims (none: "
        "the flattened tensor), those pushed off the end coming first", py_roll, BI_METHOD),
     PY("narrow", "narrow(input, dim, start, length)", "input[..., start:start + length] along "

@@ -475,7 +475,7 @@ const char module_torch_nn_source[] =
     "                self.weight.normal_(0, 1)\n"
     "\n"
     "        def forward(self, input):\n"
-    "            return self.weight[input]\n"
+    "            return torch.nn.functional.embedding(input, self.weight)\n"
     "\n"
     "        def extra_repr(self):\n"
     "            return str(self.num_embeddings) + ', ' + str(self.embedding_dim)\n"
