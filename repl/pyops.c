@@ -297,11 +297,13 @@ bool pyops_in_place(Session *s, const Node *n, TokenType op, const Value *old, c
     } else if (list && op == TOK_STAR && value_is_int(rhs)) { /* a *= 3: a's items 3 times */
         ValueList *l = old->as.list;
         int64_t times = value_int(rhs), count = l->count;
+        if (count > 0 && times > INT32_MAX / count) /* a list holds fewer: CPython's error too */
+            return *done = true, session_fail(s, n->line, n->col, "MemoryError");
         if (times <= 0) {
             for (int i = 0; i < l->count; i++) value_release(&l->items[i]);
             l->count = 0;
         }
-        for (int64_t k = 1; k < times; k++)
+        for (int64_t k = 1; k < times && count > 0; k++) /* [] *= 10**18: nothing to repeat */
             for (int64_t i = 0; i < count; i++) {
                 Value item;
                 value_copy(&l->items[i], &item);

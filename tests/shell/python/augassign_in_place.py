@@ -41,3 +41,11 @@ tup = (1,)
 tt = tup
 tup += (2,)
 print(tup, tt)
+a = []
+a *= 10**18
+print(a)
+b = [1]
+try:
+    b *= 10**18
+except MemoryError:
+    print("MemoryError")
