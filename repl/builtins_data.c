@@ -342,10 +342,7 @@ static BUILTIN(bi_read_file) {
     if (!f) return os_error(s, a, path);
     StrBuf text;
     strbuf_init(&text);
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) strbuf_appendn(&text, chunk, n);
-    bool bad = ferror(f) || text.oom;
+    bool bad = !strbuf_append_file(&text, f);
     fclose(f);
     bool ok = !bad && value_string(text.len ? text.data : "", text.len, out);
     strbuf_free(&text);

@@ -3865,10 +3865,7 @@ static char *read_text(const char *path, size_t *len) {
     if (!f) return NULL;
     StrBuf sb;
     strbuf_init(&sb);
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) strbuf_appendn(&sb, chunk, n);
-    bool bad = ferror(f) || sb.oom;
+    bool bad = !strbuf_append_file(&sb, f);
     fclose(f);
     if (bad) return strbuf_free(&sb), NULL;
     if (sb.len == 0) { /* an empty __init__.py: the buffer's text is static then */

@@ -24,6 +24,13 @@ void strbuf_init(StrBuf *sb) {
     sb->oom = false;
 }
 
+bool strbuf_append_file(StrBuf *sb, FILE *f) {
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) strbuf_appendn(sb, chunk, n);
+    return !ferror(f) && !sb->oom;
+}
+
 void strbuf_free(StrBuf *sb) {
     if (sb->cap > 0) free(sb->data);
     strbuf_init(sb);

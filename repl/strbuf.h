@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct StrBuf {
     char *data;  /* the text, NUL-terminated; never NULL */
@@ -40,6 +41,9 @@ void strbuf_appendf(StrBuf *sb, const char *fmt, ...) STRBUF_PRINTF(2, 3);
  * any other byte (control bytes, escape sequences, NUL, non-ASCII) as
  * \xNN, so that text from a file never drives the terminal. */
 void strbuf_append_escaped(StrBuf *sb, const char *s, size_t n);
+/* Appends the rest of the open file f; false when reading failed or
+ * memory ran out. */
+bool strbuf_append_file(StrBuf *sb, FILE *f);
 /* Releases the memory and leaves sb as after strbuf_init. */
 void strbuf_free(StrBuf *sb);
 
