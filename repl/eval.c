@@ -2038,6 +2038,36 @@ static bool write_in_place(Session *s, const Node *at, Tensor *x, Value *r) {
     return ok;
 }
 
+/* x.add_(alpha, other) and x.sub_(alpha, other), a number then a tensor:
+ * PyTorch 1.13's deprecated overload (the char-RNN tutorial's
+ * p.data.add_(-learning_rate, p.grad.data)), x + alpha * other, with a
+ * note once on stderr as PyTorch warns once. *done false when the first
+ * argument is no number (the builtin's own call then says what is wrong). */
+static bool scaled_overload(Session *s, const Node *call, const Value *self, bool add,
+                            Value *out, bool *done) {
+    Value alpha, other;
+    *done = false;
+    if (!eval_expression(s, call->kids[0], &alpha)) return false;
+    bool number = value_is_scalar(&alpha);
+    double a = number ? value_scalar(&alpha) : 0;
+    value_release(&alpha);
+    if (!number) return true;
+    if (!eval_expression(s, call->kids[1], &other)) return false;
+    if (other.kind != VAL_TENSOR) return value_release(&other), true;
+    if (!s->deprecated_noted) {
+        s->deprecated_noted = true;
+        fflush(s->out);
+        fprintf(s->err, "UserWarning: This overload of %s_ is deprecated: %s_(Number alpha, "
+                "Tensor other); use %s_(Tensor other, *, Number alpha)\n", add ? "add" : "sub",
+                add ? "add" : "sub", add ? "add" : "sub");
+    }
+    Tensor *x = self->as.tensor, *r = add ? tensor_add_scaled(x, other.as.tensor, a)
+                                           : tensor_sub_scaled(x, other.as.tensor, a);
+    value_release(&other);
+    *done = true;
+    return engine_result(s, call, r, out);
+}
+
 /* The new values of x.NAME_(args) (x is self): zero_() zeros, fill_(v)
  * and copy_(src) their argument, any other the out-of-place op NAME
  * (add_ is add, relu_ relu) applied to x and the arguments. */
@@ -2055,6 +2085,12 @@ static bool in_place_values(Session *s, const Node *call, const Value *self, Val
                                 "positional argument");
         if (zero) return *out = value_number(0), true;
         return eval_expression(s, call->kids[0], out);
+    }
+    bool add = len == 3 && memcmp(name, "add", 3) == 0, sub = len == 3 && memcmp(name, "sub", 3) == 0;
+    if (s->python && (add || sub) && call->num_kids == 2 && call->num_positional == 2) {
+        bool done;
+        if (!scaled_overload(s, call, self, add, out, &done)) return false;
+        if (done) return true;
     }
     const Builtin *b = builtin_find(name, len);
     if (!b || !(b->flags & BI_METHOD))

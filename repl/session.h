@@ -104,7 +104,7 @@ struct Session {
     PrintOptions print;        /* set_printoptions */
     PyRandom random;           /* Python's random module */
     /* notes shown once */
-    bool accumulation_noted, import_noted;
+    bool accumulation_noted, import_noted, deprecated_noted;
     int64_t arena_note_at;     /* Functions count that triggers the next arena note */
     /* evaluation */
     int eval_depth, call_depth;
