@@ -4371,10 +4371,38 @@ static STATEMENT_HANDLER Status exec_assert(Session *s, const Stmt *st) {
 
 /* The except clause running, innermost first: the exception a bare raise
  * raises again. */
-typedef struct Handling {
+/* The error being reported, kept aside while other code runs (an except
+ * clause's type, a finally, an __exit__) and put back as it was. */
+typedef struct {
     char error[sizeof ((Session *)0)->error];
     int line, col;
-    Value exception;
+    bool in_function;
+    Value exception;           /* the raised object, or void */
+} SavedError;
+
+/* Takes the error (and its object) off s into e. */
+static void error_save(Session *s, SavedError *e) {
+    memcpy(e->error, s->error, sizeof e->error);
+    e->line = s->error_line, e->col = s->error_col, e->in_function = s->error_in_function;
+    e->exception = s->exception;
+    s->exception = value_void();
+}
+
+/* Makes e the error again (its object copied; e keeps its own). */
+static void error_put(Session *s, const SavedError *e) {
+    session_set_error(s, e->line, e->col, "%s", e->error);
+    s->error_in_function = e->in_function;
+    value_copy(&e->exception, &s->exception);
+}
+
+/* error_put, and e's object released: e is used up. */
+static void error_restore(Session *s, SavedError *e) {
+    error_put(s, e);
+    value_release(&e->exception);
+}
+
+typedef struct Handling {
+    SavedError caught;         /* its object is the one the clause bound */
     struct Handling *outer;
 } Handling;
 
@@ -4434,8 +4462,7 @@ static STATEMENT_HANDLER Status exec_raise(Session *s, const Stmt *st) {
     if (!st->expr) {
         const Handling *h = s->handling;
         if (!h) return exec_fail(s, st->line, st->col, "RuntimeError: No active exception to reraise");
-        session_set_error(s, h->line, h->col, "%s", h->error);
-        value_copy(&h->exception, &s->exception);
+        error_put(s, &h->caught);
         return EXEC_ERROR;
     }
     Value v;
@@ -4519,7 +4546,7 @@ static bool clause_matches(Session *s, const Stmt *h, const Value *e, bool *matc
 /* Runs except clause h on exception e (taking it): e bound to its name,
  * which is unbound after, as CPython does. */
 static Status run_handler(Session *s, const Stmt *h, Handling *caught, Value e) {
-    caught->exception = e;
+    caught->caught.exception = e;
     caught->outer = s->handling;
     s->handling = caught;
     value_release(&s->exception);
@@ -4533,57 +4560,47 @@ static Status run_handler(Session *s, const Stmt *h, Handling *caught, Value e) 
         if (v) value_release(v);
     }
     s->handling = caught->outer;
-    value_release(&caught->exception);
+    value_release(&caught->caught.exception);
     return r;
 }
 
 /* The error of a try's body: the first except clause that names it runs;
  * with none, the error stands. */
 static Status catch_error(Session *s, const Stmt *st) {
-    Handling caught;
-    memcpy(caught.error, s->error, sizeof caught.error);
-    caught.line = s->error_line;
-    caught.col = s->error_col;
     Value e;
     if (error_class_length(s) == 0) return EXEC_ERROR; /* no Python exception */
-    if (!exception_object(s, &(Node){.line = caught.line, .col = caught.col}, &e))
+    if (!exception_object(s, &(Node){.line = s->error_line, .col = s->error_col}, &e))
         return EXEC_ERROR;
-    Value raised = s->exception; /* kept apart while the clauses' types are evaluated */
-    s->exception = value_void();
+    SavedError raised; /* kept apart while the clauses' types are evaluated */
+    error_save(s, &raised);
     for (int i = 0; i < st->handlers.count; i++) {
         const Stmt *h = st->handlers.items[i];
         bool match;
         if (!clause_matches(s, h, &e, &match)) {
-            value_release(&e), value_release(&raised);
+            value_release(&e), value_release(&raised.exception);
             return EXEC_ERROR;
         }
         if (!match) continue;
-        value_release(&raised);
+        value_release(&raised.exception); /* e, the object the clause binds, stands for it */
+        Handling caught = {.caught = raised};
         return run_handler(s, h, &caught, e);
     }
     value_release(&e);
-    session_set_error(s, caught.line, caught.col, "%s", caught.error); /* as it was */
-    s->exception = raised;
+    error_restore(s, &raised);
     return EXEC_ERROR;
 }
 
 /* finally's body after the rest of the try ended with r: its own error,
  * return, break or continue replaces r; else r stands, an error as it was. */
 static Status run_finally(Session *s, const Stmt *st, Status r) {
-    char error[sizeof s->error];
-    int line = s->error_line, col = s->error_col;
-    bool in_function = s->error_in_function;
-    Value raised = s->exception;
-    s->exception = value_void();
-    if (r == EXEC_ERROR) memcpy(error, s->error, sizeof error);
+    SavedError raised;
+    error_save(s, &raised);
     Status f = exec_block(s, &st->finalbody);
     if (f != EXEC_OK || r != EXEC_ERROR) {
-        value_release(&raised);
+        value_release(&raised.exception);
         return f != EXEC_OK ? f : r;
     }
-    session_set_error(s, line, col, "%s", error);
-    s->error_in_function = in_function;
-    s->exception = raised;
+    error_restore(s, &raised);
     return r;
 }
 
@@ -4622,17 +4639,16 @@ static STATEMENT_HANDLER Status exec_with(Session *s, const Stmt *st) {
     else if (!st->target) value_release(&entered);
     if (status == EXEC_OK) status = exec_block(s, &st->body);
     Value args[3] = {value_none(), value_none(), value_none()}, e = value_void();
-    Handling caught = {.line = s->error_line, .col = s->error_col, .exception = value_void()};
+    SavedError raised = {.exception = value_void()};
     if (status == EXEC_ERROR) { /* the exception, kept while __exit__ runs */
-        memcpy(caught.error, s->error, sizeof caught.error);
         if (error_class_length(s) &&
-            exception_object(s, &(Node){.line = caught.line, .col = caught.col}, &e) &&
+            exception_object(s, &(Node){.line = s->error_line, .col = s->error_col}, &e) &&
             e.kind == VAL_INSTANCE) {
             args[0] = (Value){.kind = VAL_CLASS, .as.cls = e.as.object->cls};
             e.as.object->cls->refs++;
             value_copy(&e, &args[1]);
         }
-        caught.exception = s->exception, s->exception = value_void();
+        error_save(s, &raised);
     }
     bool swallow = false;
     bool ok = call_protocol(s, st, &mgr, "__exit__", args, 3, &r, &missing);
@@ -4640,11 +4656,10 @@ static STATEMENT_HANDLER Status exec_with(Session *s, const Stmt *st) {
     value_release(&r), value_release(&e), value_release(&mgr);
     for (int i = 0; i < 3; i++) value_release(&args[i]);
     if (!ok || status != EXEC_ERROR || swallow) { /* __exit__'s error, or none left */
-        value_release(&caught.exception);
+        value_release(&raised.exception);
         return !ok ? EXEC_ERROR : status == EXEC_ERROR ? EXEC_OK : status;
     }
-    session_set_error(s, caught.line, caught.col, "%s", caught.error); /* as it was */
-    s->exception = caught.exception;
+    error_restore(s, &raised);
     return EXEC_ERROR;
 }
 
