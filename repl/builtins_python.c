@@ -1979,8 +1979,10 @@ static BUILTIN(py_embedding) {
     if (!arg_tensor(s, a, 0, &ix) || !arg_tensor(s, a, 1, &w)) return false;
     if (ix->dtype != AG_INT64 && ix->dtype != AG_INT32)
         return session_fail(s, a->line, a->col, "%sExpected tensor for argument #1 'indices' to "
-                            "have one of the following scalar types: Long, Int; but got %s instead",
-                            s->python ? "RuntimeError: " : "", ag_dtype_name((AgDtype)ix->dtype));
+                            "have one of the following scalar types: Long, Int; but got "
+                            "torch.%sTensor instead (while checking arguments for embedding)",
+                            s->python ? "RuntimeError: " : "",
+                            ag_dtype_scalar_name((AgDtype)ix->dtype));
     if (w->ndim != 2)
         return session_fail(s, a->line, a->col, "%s'weight' must be 2-D",
                             s->python ? "RuntimeError: " : "");
@@ -2073,9 +2075,7 @@ static BUILTIN(py_narrow) {
                             "range of [%lld, %lld], but got %lld)", s->python ? "IndexError: " : "",
                             (long long)-size, (long long)size - 1, (long long)start);
     if (start < 0) start += size;
-    if (length < 0)
-        return session_fail(s, a->line, a->col, "%snarrow(): length must be non-negative.", rt);
-    if (start + length > size)
+    if (length < 0 || start + length > size) /* PyTorch 1.13 words a negative length so too */
         return session_fail(s, a->line, a->col, "%sstart (%lld) + length (%lld) exceeds "
                             "dimension size (%lld).", rt, (long long)start, (long long)length,
                             (long long)size);
