@@ -67,7 +67,7 @@ static void die(const char *what) {
 static Tensor *randn_scaled(int ndim, const int64_t *shape, double scale, bool requires_grad) {
     Tensor *t = tensor_randn(ndim, shape, false);
     if (!t) die("randn");
-    for (int64_t i = 0; i < t->numel; i++) t->data[i] *= scale;
+    for (int64_t i = 0; i < t->numel; i++) tensor_values(t)[i] *= scale;
     tensor_set_requires_grad(t, requires_grad);
     return t;
 }
@@ -99,7 +99,7 @@ static void op_overhead(void) {
                 tensor_scalar(0.001)};
     chain_step(&ch);
     double expect = pow(1.0001, 5000);
-    if (fabs(ch.x->grad->data[0] - expect) > 1e-9 * expect) die("op_overhead: wrong gradient");
+    if (fabs(tensor_values(ch.x->grad)[0] - expect) > 1e-9 * expect) die("op_overhead: wrong gradient");
     double t = bench(chain_step, &ch, min_time, 3, 5);
     emit("op_overhead", t * 1e9 / 10000, "ns/op");
     tensor_release(ch.x);
@@ -218,8 +218,8 @@ static void matmul_fwd_bwd(void) {
     /* d sum(A@B)/dA = ones @ B^T: row 0 of A.grad is B's row sums. */
     for (int64_t i = 0; i < n; i++) {
         double row = 0;
-        for (int64_t j = 0; j < n; j++) row += p.b->data[i * n + j];
-        if (fabs(p.a->grad->data[i] - row) > 1e-9 * (1 + fabs(row))) die("matmul_fwd_bwd: wrong gradient");
+        for (int64_t j = 0; j < n; j++) row += tensor_values(p.b)[i * n + j];
+        if (fabs(tensor_values(p.a->grad)[i] - row) > 1e-9 * (1 + fabs(row))) die("matmul_fwd_bwd: wrong gradient");
     }
     double t = bench(matmul_fwd_bwd_once, &p, min_time, 3, 5);
     emit("matmul_fwd_bwd", t * 1e3, "ms");
@@ -316,8 +316,8 @@ static void elementwise(void) {
     Tensor *x = randn_scaled(1, &n, 1, true);
     elementwise_once(x);
     for (int64_t i = 0; i < n; i++) {
-        double th = tanh(x->data[i]), want = (1 - th * th) * x->data[i] + th + 1;
-        if (fabs(x->grad->data[i] - want) > 1e-12 * (1 + fabs(want))) die("elementwise: wrong gradient");
+        double th = tanh(tensor_values(x)[i]), want = (1 - th * th) * tensor_values(x)[i] + th + 1;
+        if (fabs(tensor_values(x->grad)[i] - want) > 1e-12 * (1 + fabs(want))) die("elementwise: wrong gradient");
     }
     double t = bench(elementwise_once, x, min_time, 3, 5);
     emit("elementwise", t * 1e3, "ms");

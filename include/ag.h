@@ -40,10 +40,13 @@
 typedef struct Tensor Tensor;
 typedef struct Function Function;
 
-/* Element types (docs/engine.md, "dtypes"). Every tensor stores its elements
- * as doubles; the dtype says which values they hold: a float32 tensor's are
- * float32 values (each op's result rounded to float32, as a float32 kernel
- * would), an integer tensor's are integers, a bool tensor's 0 and 1.
+/* Element types (docs/engine.md, "dtypes"). Every tensor presents its
+ * elements as doubles (tensor_values); the dtype says which values they
+ * hold: a float32 tensor's are float32 values (each op's result rounded to
+ * float32, as a float32 kernel would), an integer tensor's are integers, a
+ * bool tensor's 0 and 1. A float32 tensor that an element-wise float32
+ * kernel made may hold them as floats until something reads them
+ * (packed, below): the kernels read and write half the bytes.
  * Ordered as PyTorch promotes them: the common type of two is the earlier
  * one, and float64, the default, is 0 (a zeroed header is float64). */
 typedef enum AgDtype {
@@ -67,9 +70,17 @@ typedef int (*GraphApplyFn)(Function *self, void *ctx, Tensor *grad_output, Tens
 
 /* Fields are readable by clients; write them only through the calls below. */
 struct Tensor {
-    double *data;                /* numel doubles, 64-byte aligned: owned, or base's */
+    /* numel doubles, 64-byte aligned: owned, or base's. Read and write
+     * them through tensor_values(t), which unpacks a packed tensor first. */
+    double *values;
     int64_t shape[AG_MAX_DIMS];
     int ndim;                    /* 0 for a scalar */
+    /* A float32 tensor whose elements are, for now, numel floats at the
+     * start of values' buffer (which has room for the doubles): made so by
+     * the float32 element-wise kernels (ag_tensor_new_packed), never a view
+     * or a base of one, and unpacked to doubles, in place and for good, by
+     * the first tensor_values. Sits in ndim's padding with the flags below. */
+    bool packed;
     bool wrapped_number;         /* a 0-d tensor standing for a client's number
                                     (tensor_number): promotion's lowest tier */
     bool retains_grad;           /* a non-leaf that keeps its .grad (tensor_retain_grad);
@@ -250,6 +261,14 @@ Tensor *tensor_detach(const Tensor *t);
 /* The same with a version counter of its own (PyTorch's x.data): a change
  * through it is not seen by t's graphs. New reference. */
 Tensor *tensor_data(const Tensor *t);
+
+/* t's elements as doubles (t->values), unpacking a packed float32 tensor
+ * in place first: every reader and writer of the elements goes through it.
+ * Not safe to call on one packed tensor from two threads at once. */
+double *tensor_unpack(const Tensor *t);
+static inline double *tensor_values(const Tensor *t) {
+    return t->packed ? tensor_unpack(t) : t->values;
+}
 /* A new leaf holding a copy of t's values. New reference. */
 Tensor *tensor_copy(const Tensor *t);
 

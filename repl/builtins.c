@@ -407,7 +407,7 @@ bool arg_number(Session *s, CallArgs *a, int i, double *out) {
         return arg_error(s, a, i, "expected a number, got a tensor of shape %s",
                          tensor_shape_str(v->as.tensor, shape, sizeof shape));
     }
-    *out = v->as.tensor->data[0];
+    *out = tensor_values(v->as.tensor)[0];
     return true;
 }
 
@@ -478,7 +478,7 @@ bool arg_axes(Session *s, CallArgs *a, int i, int *count, int64_t *axes) {
         if (many)
             *v = saved.kind == VAL_LIST    ? saved.as.list->items[k]
                  : saved.kind == VAL_SHAPE ? value_number((double)saved.as.shape->dims[k])
-                                           : value_number(saved.as.tensor->data[k]);
+                                           : value_number(tensor_values(saved.as.tensor)[k]);
         int axis = 0;
         ok = arg_axis(s, a, i, &axis);
         axes[k] = axis;
@@ -573,7 +573,7 @@ static bool dims_of_tensor(Session *s, CallArgs *a, int i, bool allow_infer, int
     Value saved = *slot(a, i);
     bool ok = true;
     for (*ndim = 0; ok && *ndim < t->numel; (*ndim)++) {
-        *slot(a, i) = value_number(t->data[*ndim]);
+        *slot(a, i) = value_number(tensor_values(t)[*ndim]);
         ok = check_dim(s, a, i, allow_infer, &shape[*ndim]);
     }
     *slot(a, i) = saved;

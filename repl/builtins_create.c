@@ -223,7 +223,7 @@ static BUILTIN(bi_eye) {
     if (!arg_present(a, 1)) return leaf_result(s, a, 2, tensor_eye(n), out);
     if (!arg_int(s, a, 1, "m", 0, INT64_MAX, &m)) return false;
     Tensor *t = tensor_zeros(2, (int64_t[]){n, m}, false);
-    for (int64_t i = 0; t && i < n && i < m; i++) t->data[i * m + i] = 1;
+    for (int64_t i = 0; t && i < n && i < m; i++) tensor_values(t)[i * m + i] = 1;
     return leaf_result(s, a, 2, t, out);
 }
 
@@ -418,7 +418,7 @@ static BUILTIN(bi_normal) {
     if (std_tensor ? !arg_tensor(s, a, P_STD, &std) : !arg_number(s, a, P_STD, &std_number))
         return false;
     for (int64_t i = 0; std && i < std->numel; i++)
-        if (!(std->data[i] >= 0))
+        if (!(tensor_values(std)[i] >= 0))
             return arg_error(s, a, P_STD, "RuntimeError: normal expects all elements of std "
                              ">= 0.0");
     /* The draws take the broadcast shape of mean and std, then scale and shift. */

@@ -253,7 +253,7 @@ static bool write_rows(FILE *f, const Tensor *x) {
     for (int64_t i = 0; i < rows && !ferror(f); i++) {
         for (int64_t j = 0; j < cols; j++) {
             if (j) fputc(',', f);
-            write_number(f, x->data[i * cols + j]);
+            write_number(f, tensor_values(x)[i * cols + j]);
         }
         fputc('\n', f);
     }

@@ -28,7 +28,7 @@ static BUILTIN(py_math) {
         bool number = value_is_scalar(v) || (v->kind == VAL_TENSOR && v->as.tensor->numel == 1);
         if (!number)
             return arg_error(s, a, i, "TypeError: must be real number, not %s", value_type_name(v));
-        x[i] = value_is_scalar(v) ? value_scalar(v) : v->as.tensor->data[0];
+        x[i] = value_is_scalar(v) ? value_scalar(v) : tensor_values(v->as.tensor)[0];
     }
     double r = m->arity == 1 ? m->one(x[0]) : m->two(x[0], x[1]);
     if (m->domain_checked && isnan(r) && !isnan(x[0]) && !isnan(x[1]))

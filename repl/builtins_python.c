@@ -53,8 +53,8 @@ static bool less_than(Session *s, const CallArgs *a, const Value *x, const Value
     bool nx = value_is_scalar(x) || (x->kind == VAL_TENSOR && x->as.tensor->numel == 1);
     bool ny = value_is_scalar(y) || (y->kind == VAL_TENSOR && y->as.tensor->numel == 1);
     if (nx && ny) {
-        double u = value_is_scalar(x) ? value_scalar(x) : x->as.tensor->data[0];
-        double v = value_is_scalar(y) ? value_scalar(y) : y->as.tensor->data[0];
+        double u = value_is_scalar(x) ? value_scalar(x) : tensor_values(x->as.tensor)[0];
+        double v = value_is_scalar(y) ? value_scalar(y) : tensor_values(y->as.tensor)[0];
         if (x->kind == VAL_INT && y->kind == VAL_INT) *out = x->as.integer < y->as.integer;
         else *out = u < v;
         return true;
@@ -213,7 +213,7 @@ static bool truth_of(Session *s, const CallArgs *a, const Value *v, bool *out) {
         if (v->as.tensor->numel != 1)
             return session_fail(s, a->line, a->col, "RuntimeError: Boolean value of Tensor with "
                                 "more than one value is ambiguous");
-        *out = v->as.tensor->data[0] != 0;
+        *out = tensor_values(v->as.tensor)[0] != 0;
         return true;
     case VAL_NONE: case VAL_VOID: *out = false; return true;
     case VAL_INSTANCE: return session_object_truth(s, a->line, a->col, v, out);
@@ -254,7 +254,7 @@ static BUILTIN(py_range) {
             return arg_error(s, a, REST(i), "TypeError: '%s' object cannot be interpreted as an "
                              "integer", value_type_name(x));
         v[n == 1 ? 1 : i] = x->kind == VAL_INT ? x->as.integer : x->kind == VAL_BOOL
-                            ? x->as.truth : (int64_t)x->as.tensor->data[0]; /* range(t) */
+                            ? x->as.truth : (int64_t)tensor_values(x->as.tensor)[0]; /* range(t) */
     }
     int64_t start = v[0], stop = v[1], step = v[2];
     if (step == 0) return session_fail(s, a->line, a->col, "ValueError: range() arg 3 must not be zero");
@@ -1377,7 +1377,7 @@ static BUILTIN(py_one_hot) {
     int64_t top = -1;
     bool ok = true;
     for (int64_t i = 0; ok && i < c->numel; i++) {
-        double v = c->data[i];
+        double v = tensor_values(c)[i];
         if (v != floor(v) || v < 0)
             ok = arg_error(s, a, 0, "RuntimeError: Class values must be non-negative.");
         if (v > top) top = (int64_t)v;
@@ -1393,7 +1393,7 @@ static BUILTIN(py_one_hot) {
         shape[c->ndim] = classes;
         r = tensor_zeros(c->ndim + 1, shape, false);
         if (r) tensor_set_dtype(r, AG_INT64);
-        for (int64_t i = 0; r && i < c->numel; i++) r->data[i * classes + (int64_t)c->data[i]] = 1;
+        for (int64_t i = 0; r && i < c->numel; i++) tensor_values(r)[i * classes + (int64_t)tensor_values(c)[i]] = 1;
     }
     tensor_release(c);
     return ok && result_tensor(s, a, r, out);
@@ -1405,14 +1405,14 @@ static BUILTIN(py_nonzero) {
     Tensor *t;
     if (!arg_tensor(s, a, 0, &t)) return false;
     int64_t count = 0;
-    for (int64_t i = 0; i < t->numel; i++) count += t->data[i] != 0;
+    for (int64_t i = 0; i < t->numel; i++) count += tensor_values(t)[i] != 0;
     Tensor *r = tensor_zeros(2, (int64_t[]){count, t->ndim}, false);
     if (!r) return session_fail(s, a->line, a->col, "%s", ag_error());
     tensor_set_dtype(r, AG_INT64);
     for (int64_t i = 0, k = 0; i < t->numel; i++) {
-        if (t->data[i] == 0) continue;
+        if (tensor_values(t)[i] == 0) continue;
         for (int64_t d = t->ndim - 1, rest = i; d >= 0; d--) { /* i's coordinates */
-            r->data[k * t->ndim + d] = (double)(rest % t->shape[d]);
+            tensor_values(r)[k * t->ndim + d] = (double)(rest % t->shape[d]);
             rest /= t->shape[d];
         }
         k++;
@@ -1436,8 +1436,8 @@ static Tensor *isclose_of(Tensor *x, Tensor *y, double rtol, double atol, bool e
     Tensor *close = le && same && nans ? tensor_copy(same) : NULL;
     bool floating = ag_dtype_is_floating((AgDtype)x->dtype);
     for (int64_t i = 0; close && i < close->numel; i++)
-        close->data[i] = same->data[i] != 0 || (equal_nan && floating && nans->data[i] != 0) ||
-                         ((rtol != 0 || atol != 0) && isfinite(actual->data[i]) && le->data[i] != 0);
+        tensor_values(close)[i] = tensor_values(same)[i] != 0 || (equal_nan && floating && tensor_values(nans)[i] != 0) ||
+                         ((rtol != 0 || atol != 0) && isfinite(tensor_values(actual)[i]) && tensor_values(le)[i] != 0);
     Tensor *all[] = {r_t, a_t, ry, ary, allowed, diff, actual, le, same, xn, yn, nans};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) tensor_release(all[i]);
     return close;
@@ -1475,7 +1475,7 @@ static BUILTIN(py_allclose) {
     Tensor *close = isclose_of(x, y, rtol, atol, equal_nan);
     if (!close) return session_fail(s, a->line, a->col, "RuntimeError: %s", ag_error());
     bool all = true;
-    for (int64_t i = 0; all && i < close->numel; i++) all = close->data[i] != 0;
+    for (int64_t i = 0; all && i < close->numel; i++) all = tensor_values(close)[i] != 0;
     tensor_release(close);
     *out = value_bool(all);
     return true;
@@ -1616,10 +1616,10 @@ static BUILTIN(py_masked_fill) {
         return session_fail(s, a->line, a->col, "%smasked_fill_ only supports a 0-dimensional "
                             "value tensor, but got tensor with %d dimension(s).", type, value->ndim);
     bool number = value->wrapped_number;
-    if (number && !number_fits(value->data[0], (AgDtype)x->dtype))
+    if (number && !number_fits(tensor_values(value)[0], (AgDtype)x->dtype))
         return session_fail(s, a->line, a->col, "%svalue cannot be converted to type %s without "
                             "overflow", type, x->dtype == AG_INT32 ? "int" : "int64_t");
-    Tensor *filler = number ? tensor_number(value->data[0], (AgDtype)x->dtype)
+    Tensor *filler = number ? tensor_number(tensor_values(value)[0], (AgDtype)x->dtype)
                      : value->dtype != x->dtype && !value->requires_grad ? tensor_to(value, (AgDtype)x->dtype)
                                                                           : tensor_retain(value);
     Tensor *r = filler ? tensor_where(mask, filler, x) : NULL;
@@ -1644,7 +1644,7 @@ static bool triangle(Session *s, CallArgs *a, bool lower, Value *out) {
     if (!mask) return session_fail(s, a->line, a->col, "%s", ag_error());
     for (int64_t i = 0; i < rows; i++)
         for (int64_t j = 0; j < cols; j++)
-            mask->data[i * cols + j] = lower ? j - i <= k : j - i >= k;
+            tensor_values(mask)[i * cols + j] = lower ? j - i <= k : j - i >= k;
     tensor_set_dtype(mask, AG_BOOL);
     Tensor *zero = tensor_number(0, (AgDtype)x->dtype);
     Tensor *r = zero ? tensor_where(mask, x, zero) : NULL;
@@ -1663,7 +1663,7 @@ static Tensor *arange_along(int64_t n, int d, int ndim) {
     for (int k = 0; k < ndim; k++) shape[k] = k == d ? n : 1;
     Tensor *t = tensor_zeros(ndim, shape, false);
     if (!t) return NULL;
-    for (int64_t i = 0; i < n; i++) t->data[i] = (double)i;
+    for (int64_t i = 0; i < n; i++) tensor_values(t)[i] = (double)i;
     tensor_set_dtype(t, AG_INT64);
     return t;
 }
@@ -1704,9 +1704,9 @@ static bool gather_checks(Session *s, CallArgs *a, const Tensor *x, int dim, con
                                 "dimension %d", rt, d, want, have, dim);
         }
     for (int64_t i = 0; i < index->numel; i++)
-        if (index->data[i] < 0 || index->data[i] >= (double)x->shape[dim])
+        if (tensor_values(index)[i] < 0 || tensor_values(index)[i] >= (double)x->shape[dim])
             return session_fail(s, a->line, a->col, "%sindex %lld is out of bounds for dimension "
-                                "%d with size %lld", rt, (long long)index->data[i], dim,
+                                "%d with size %lld", rt, (long long)tensor_values(index)[i], dim,
                                 (long long)x->shape[dim]);
     return true;
 }
@@ -1764,9 +1764,9 @@ static Tensor *lane_positions(Tensor *x, int dim, bool descending, int64_t k) {
     for (int64_t o = 0; o < outer; o++)
         for (int64_t i = 0; i < inner; i++) {
             for (int64_t j = 0; j < size; j++) order[j] = j;
-            lane_order_now = (LaneOrder){x->data + o * size * inner + i, inner, descending};
+            lane_order_now = (LaneOrder){tensor_values(x) + o * size * inner + i, inner, descending};
             qsort(order, (size_t)size, sizeof *order, compare_in_lane);
-            for (int64_t j = 0; j < k; j++) r->data[(o * k + j) * inner + i] = (double)order[j];
+            for (int64_t j = 0; j < k; j++) tensor_values(r)[(o * k + j) * inner + i] = (double)order[j];
         }
     free(order);
     tensor_set_dtype(r, AG_INT64);
@@ -1987,7 +1987,7 @@ static BUILTIN(py_embedding) {
         return session_fail(s, a->line, a->col, "%s'weight' must be 2-D",
                             s->python ? "RuntimeError: " : "");
     for (int64_t i = 0; i < ix->numel; i++)
-        if (ix->data[i] < 0 || ix->data[i] >= (double)w->shape[0])
+        if (tensor_values(ix)[i] < 0 || tensor_values(ix)[i] >= (double)w->shape[0])
             return session_fail(s, a->line, a->col, "%sindex out of range in self",
                                 s->python ? "IndexError: " : "");
     AgIndex item = {.kind = AG_INDEX_TENSOR, .tensor = ix};
@@ -2182,7 +2182,7 @@ static BUILTIN(py_flip) {
             held[k] = arange_along(x->shape[k], 0, 1);
             ok = held[k] || session_fail(s, a->line, a->col, "%s", ag_error());
             for (int64_t j = 0; ok && j < x->shape[k]; j++)
-                held[k]->data[j] = (double)(x->shape[k] - 1 - j);
+                tensor_values(held[k])[j] = (double)(x->shape[k] - 1 - j);
         }
     }
     /* one reversed axis at a time: several index tensors would pair up */
@@ -2276,8 +2276,8 @@ static BUILTIN(py_diag) {
         for (int64_t i = 0; pos && i < n; i++)
             for (int64_t j = 0; j < n; j++) {
                 bool on = j - i == k;
-                mask->data[i * n + j] = on;
-                pos->data[i * n + j] = on ? (double)(k >= 0 ? i : j) : 0;
+                tensor_values(mask)[i * n + j] = on;
+                tensor_values(pos)[i * n + j] = on ? (double)(k >= 0 ? i : j) : 0;
             }
         if (pos) tensor_set_dtype(mask, AG_BOOL), tensor_set_dtype(pos, AG_INT64);
         AgIndex item = {.kind = AG_INDEX_TENSOR, .tensor = pos};
@@ -2292,7 +2292,7 @@ static BUILTIN(py_diag) {
         if (len < 0) len = 0;
         Tensor *ri = arange_along(len, 0, 1), *ci = ri ? arange_along(len, 0, 1) : NULL;
         for (int64_t i = 0; ci && i < len; i++)
-            ri->data[i] = (double)(first_row + i), ci->data[i] = (double)(first_col + i);
+            tensor_values(ri)[i] = (double)(first_row + i), tensor_values(ci)[i] = (double)(first_col + i);
         AgIndex items[2] = {{.kind = AG_INDEX_TENSOR, .tensor = ri},
                             {.kind = AG_INDEX_TENSOR, .tensor = ci}};
         r = ci ? tensor_index(x, items, 2) : NULL;
@@ -2449,7 +2449,7 @@ static BUILTIN(py_equal) {
     if (!arg_tensor(s, a, 0, &x) || !arg_tensor(s, a, 1, &y)) return false;
     bool same = x->ndim == y->ndim && x->numel == y->numel &&
                 memcmp(x->shape, y->shape, (size_t)x->ndim * sizeof *x->shape) == 0;
-    for (int64_t i = 0; same && i < x->numel; i++) same = x->data[i] == y->data[i];
+    for (int64_t i = 0; same && i < x->numel; i++) same = tensor_values(x)[i] == tensor_values(y)[i];
     *out = value_bool(same);
     return true;
 }

@@ -127,7 +127,7 @@ static bool truth(Session *s, const Node *at, const Value *v, bool *out) {
     case VAL_MODULE: case VAL_OPTIM: case VAL_GENERATOR: *out = true; return true;
     case VAL_TENSOR:
         if (v->as.tensor->numel == 1) {
-            *out = v->as.tensor->data[0] != 0;
+            *out = tensor_values(v->as.tensor)[0] != 0;
             return true;
         }
         if (s->python) /* a < b < c of tensors too: (a < b) and (b < c) */
@@ -1148,7 +1148,7 @@ static bool attr_of(Session *s, const Node *n, Value obj, Value *out) {
 static bool index_number(Session *s, const Node *at, const Value *v, int dim, int64_t size,
                          int64_t *out) {
     double x = value_is_scalar(v) ? value_scalar(v)
-               : v->kind == VAL_TENSOR && v->as.tensor->numel == 1 ? v->as.tensor->data[0] : NAN;
+               : v->kind == VAL_TENSOR && v->as.tensor->numel == 1 ? tensor_values(v->as.tensor)[0] : NAN;
     if (x == floor(x) && fabs(x) > 0x1p62) /* x[2**63]: an integer, past every size */
         return session_fail(s, at->line, at->col, "index %.0f is out of range for size %lld",
                             x, (long long)size);
@@ -1187,7 +1187,7 @@ static bool index_integer(Session *s, const Node *at, const Value *v, const char
                           int64_t *out) {
     if (v->kind == VAL_INT) return *out = v->as.integer, true;
     double x = v->kind == VAL_NUMBER ? v->as.number
-               : v->kind == VAL_TENSOR && v->as.tensor->numel == 1 ? v->as.tensor->data[0] : NAN;
+               : v->kind == VAL_TENSOR && v->as.tensor->numel == 1 ? tensor_values(v->as.tensor)[0] : NAN;
     if (x == floor(x) && fabs(x) > 0x1p62) /* 2**63: an integer, too large */
         return session_fail(s, at->line, at->col, "%s %.0f is too large", what, x);
     if (x != floor(x) || fabs(x) > 0x1p62)
@@ -1423,7 +1423,7 @@ static bool python_subscript(Session *s, const Node *n, const Value *obj, Value 
     Value iv;
     if (!eval_expression(s, k, &iv)) return false;
     bool integer = iv.kind == VAL_INT || iv.kind == VAL_BOOL || value_is_index_tensor(&iv);
-    int64_t i = iv.kind == VAL_TENSOR && integer ? (int64_t)iv.as.tensor->data[0]
+    int64_t i = iv.kind == VAL_TENSOR && integer ? (int64_t)tensor_values(iv.as.tensor)[0]
                 : integer ? value_int(&iv) : 0;
     const char *type = value_type_name(&iv);
     bool tensor = iv.kind == VAL_TENSOR;
@@ -3244,7 +3244,7 @@ static bool index_put_dtype(Session *s, const Node *target, const Tensor *x,
         tensors += ix->items[k].kind == AG_INDEX_TENSOR || ix->items[k].kind == AG_INDEX_MASK;
     bool fill = ix->count == 1 && ix->items[0].kind == AG_INDEX_MASK && v->numel == 1;
     if (!s->python || tensors == 0 || fill) return true;
-    if (v->data == x->data) /* x[m] = x: index_put_ reads what it writes */
+    if (tensor_values(v) == tensor_values(x)) /* x[m] = x: index_put_ reads what it writes */
         return session_fail(s, target->line, target->col, "RuntimeError: unsupported operation: "
                             "some elements of the input tensor and the written-to tensor refer "
                             "to a single memory location. Please clone() the tensor before "
@@ -3692,7 +3692,7 @@ static bool range_bounds(Session *s, const Node *call, double *start, double *st
         Value x;
         if (!eval_expression(s, call->kids[i], &x)) return false;
         bool ok = value_is_scalar(&x) || (x.kind == VAL_TENSOR && x.as.tensor->numel == 1);
-        v[i] = !ok ? NAN : value_is_scalar(&x) ? value_scalar(&x) : x.as.tensor->data[0];
+        v[i] = !ok ? NAN : value_is_scalar(&x) ? value_scalar(&x) : tensor_values(x.as.tensor)[0];
         const char *kind = value_kind_name(&x);
         value_release(&x);
         if (!ok)

@@ -275,15 +275,15 @@ static bool outputs_at(Session *s, const Map *map, Value *consts, int i, int64_t
                        double delta, int64_t m, double *values) {
     const CallArgs *a = map->a;
     Tensor *t = consts[i].as.tensor;
-    double saved = t->data[k];
-    t->data[k] = saved + delta;
+    double saved = tensor_values(t)[k];
+    tensor_values(t)[k] = saved + delta;
     Tensor *out = NULL;
     bool ok = map_call(s, map, consts, &out);
     if (ok && out->numel != m)
         ok = session_fail(s, a->line, a->col, "it returns %lld elements, not %lld",
                           (long long)out->numel, (long long)m);
-    if (ok) memcpy(values, out->data, (size_t)m * sizeof *values);
-    t->data[k] = saved;
+    if (ok) memcpy(values, tensor_values(out), (size_t)m * sizeof *values);
+    tensor_values(t)[k] = saved;
     tensor_release(out);
     return ok;
 }
@@ -490,7 +490,7 @@ static bool analytic_jacobian(Session *s, const Map *map, double **jac, Tensor *
                               (int)a->func.length, a->func.name, (long long)m, (long long)y->numel);
         if (ok && m > 1) {
             onehot = tensor_zeros(y->ndim, y->shape, false);
-            if (onehot) onehot->data[j] = 1;
+            if (onehot) tensor_values(onehot)[j] = 1;
             else ok = session_fail(s, a->line, a->col, "%s", ag_error());
         }
         if (ok && m > 0 && y->requires_grad && tensor_backward(y, onehot) != 0)
@@ -498,7 +498,7 @@ static bool analytic_jacobian(Session *s, const Map *map, double **jac, Tensor *
         for (int i = 0; ok && i < map->n; i++) {
             if (!requires_grad(&copies[i]) || !copies[i].as.tensor->grad) continue;
             int64_t n = copies[i].as.tensor->numel;
-            memcpy(jac[i] + j * n, copies[i].as.tensor->grad->data, (size_t)n * sizeof **jac);
+            memcpy(jac[i] + j * n, tensor_values(copies[i].as.tensor->grad), (size_t)n * sizeof **jac);
         }
         tensor_release(onehot);
         tensor_release(y);
@@ -551,7 +551,7 @@ static bool run_check(Session *s, const Map *map, const char *title) {
             if (!requires_grad(&map->args[i])) continue;
             ArgReport r;
             char param[64];
-            ok = check_arg(s, map, consts, i, y->data, y->numel, jac[i], &r);
+            ok = check_arg(s, map, consts, i, tensor_values(y), y->numel, jac[i], &r);
             if (!ok) break;
             param_name(a, i, param, sizeof param);
             if (!print_report(s, param, y, map->args[i].as.tensor, &r)) all_ok = false;

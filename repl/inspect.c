@@ -75,7 +75,7 @@ static void tensor_label(Session *s, const PtrMap *names, Labels *l, const Tenso
     } else if (t->requires_grad) {
         snprintf(buf, size, tensor_is_leaf(t) ? "a leaf" : "a value whose graph was freed");
     } else if (t->numel == 1) {
-        snprintf(buf, size, "%.6g", t->data[0]);
+        snprintf(buf, size, "%.6g", tensor_values(t)[0]);
     } else {
         snprintf(buf, size, "a constant");
     }
@@ -205,7 +205,7 @@ static int dot_leaf(Dot *d, const Tensor *t) {
     char label[160], shape[AG_SHAPE_STR_MAX];
     const char *name = name_of(d->s, &d->names, t);
     if (name) snprintf(label, sizeof label, "%s", name);
-    else if (!t->requires_grad && t->numel == 1) snprintf(label, sizeof label, "%.6g", t->data[0]);
+    else if (!t->requires_grad && t->numel == 1) snprintf(label, sizeof label, "%.6g", tensor_values(t)[0]);
     else snprintf(label, sizeof label, t->requires_grad ? "leaf" : "constant");
     shape_of(t, shape, sizeof shape);
     if (!tensor_is_leaf(t)) /* made by an op whose graph a backward freed */

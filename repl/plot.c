@@ -288,10 +288,10 @@ static bool sample_function(Session *s, CallArgs *a, double lo, double hi, int64
         if (ok && (!out || out->numel != 1))
             ok = session_fail(s, a->line, a->col, "plot: %.*s must return one number for one "
                               "number", (int)a->func.length, a->func.name);
-        if (ok) y[k] = out->data[0];
+        if (ok) y[k] = tensor_values(out)[0];
         if (ok && out->requires_grad && backward(out) != 0)
             ok = session_fail(s, a->line, a->col, "%s", ag_error());
-        dy[k] = ok && leaf->grad ? leaf->grad->data[0] : 0.0;
+        dy[k] = ok && leaf->grad ? tensor_values(leaf->grad)[0] : 0.0;
         if (returned) value_release(&v); /* whatever f returned, one number or not */
         value_release(&arg);
         ag_graph_pop();
@@ -350,7 +350,7 @@ static BUILTIN(bi_plot) {
     double *index = x ? NULL : malloc((size_t)y->numel * sizeof *index);
     if (!x && !index) return session_fail(s, a->line, a->col, "out of memory");
     for (int64_t i = 0; !x && i < y->numel; i++) index[i] = (double)i;
-    Series series = {x ? x->data : index, y->data, y->numel, NULL};
+    Series series = {x ? tensor_values(x) : index, tensor_values(y), y->numel, NULL};
     bool ok = render(s, a, &series, 1, ascii, svg, (int)width, (int)height);
     free(index);
     return ok;

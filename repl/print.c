@@ -71,14 +71,14 @@ typedef void (*Visit)(double value, void *ctx);
 static void visit_shown(const Printer *p, int dim, int64_t offset, Visit visit, void *ctx) {
     const Tensor *t = p->t;
     if (t->ndim == 0) {
-        visit(t->data[0], ctx);
+        visit(tensor_values(t)[0], ctx);
         return;
     }
     int64_t n = t->shape[dim];
     for (int64_t i = 0; i < n; i = next_shown(p, i, n)) {
         int64_t at = offset + i * p->stride[dim];
         if (dim == t->ndim - 1)
-            visit(t->data[at], ctx);
+            visit(tensor_values(t)[at], ctx);
         else
             visit_shown(p, dim + 1, at, visit, ctx);
     }
@@ -191,7 +191,7 @@ static void print_vector(const Printer *p, int64_t offset, int indent) {
             strbuf_append(p->out, " ...");
         }
         vector_separator(p, item++, per_line, indent);
-        print_number(p, p->t->data[offset + i]);
+        print_number(p, tensor_values(p->t)[offset + i]);
     }
     strbuf_append(p->out, "]");
 }
@@ -262,7 +262,7 @@ static void print_values(StrBuf *out, const Tensor *t, const PrintOptions *opts)
     }
     p.fmt = make_formatter(&p, t->dtype == AG_BOOL);
     if (t->ndim == 0)
-        print_number(&p, t->data[0]);
+        print_number(&p, tensor_values(t)[0]);
     else
         print_block(&p, 0, 0, PREFIX_INDENT);
 }

@@ -149,7 +149,7 @@ static bool contains(Session *s, const Node *n, const Value *a, const Value *b, 
         /* PyTorch's Tensor.__contains__: (b == a).any() */
         Tensor *ta = value_to_tensor(a, (char[8]){0}, 8);
         Tensor *eq = ta ? tensor_eq(b->as.tensor, ta) : NULL;
-        for (int64_t i = 0; eq && i < eq->numel && !*out; i++) *out = eq->data[i] != 0;
+        for (int64_t i = 0; eq && i < eq->numel && !*out; i++) *out = tensor_values(eq)[i] != 0;
         tensor_release(eq);
         tensor_release(ta);
         return eq || session_fail(s, n->line, n->col, "%s", ag_error());
@@ -364,7 +364,7 @@ bool pyops_binary(Session *s, const Node *n, TokenType op, const Value *a, const
         if (!value_is_index_tensor(count))
             return session_fail(s, n->line, n->col, "TypeError: only integer tensors of a single "
                                 "element can be converted to an index");
-        Value times = value_integer((int64_t)count->as.tensor->data[0]);
+        Value times = value_integer((int64_t)tensor_values(count->as.tensor)[0]);
         return pyops_binary(s, n, op, sequence_a ? a : &times, sequence_a ? &times : b, out, done);
     }
     if (a->kind == VAL_STRING && op == TOK_PERCENT)

@@ -891,7 +891,7 @@ bool value_item(const Value *v, int64_t k, bool as_int, Value *out) {
 }
 
 Value value_element(const Tensor *t, int64_t i, bool python) {
-    double v = t->data[i];
+    double v = tensor_values(t)[i];
     if (python && (t->dtype == AG_INT64 || t->dtype == AG_INT32)) return value_integer((int64_t)v);
     if (python && t->dtype == AG_BOOL) return value_bool(v != 0);
     return value_number(v);
@@ -942,8 +942,8 @@ PyfmtArg value_pyfmt_arg(const Value *v, const PrintOptions *opts, StrBuf *text,
     else if (v->kind == VAL_NUMBER) a.kind = PYFMT_FLOAT, a.f = v->as.number;
     else if (v->kind == VAL_TENSOR && v->as.tensor->ndim == 0 && v->as.tensor->dtype != AG_BOOL) {
         bool integer = v->as.tensor->dtype == AG_INT64 || v->as.tensor->dtype == AG_INT32;
-        if (integer) a.kind = PYFMT_INT, a.i = (int64_t)v->as.tensor->data[0];
-        else a.kind = PYFMT_FLOAT, a.f = v->as.tensor->data[0];
+        if (integer) a.kind = PYFMT_INT, a.i = (int64_t)tensor_values(v->as.tensor)[0];
+        else a.kind = PYFMT_FLOAT, a.f = tensor_values(v->as.tensor)[0];
     }
     else if (v->kind == VAL_STRING) a.kind = PYFMT_STR;
     value_format(text, v, opts, false);
@@ -1147,7 +1147,7 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
         if (v->literal) { /* on its own, a literal is the constant tensor it writes */
             double x = v->as.number; /* a view of it: no allocation, so under the memory
                                         limit's last bytes it still prints */
-            const Tensor t = {.data = &x, .ndim = 0, .numel = 1};
+            const Tensor t = {.values = &x, .ndim = 0, .numel = 1};
             format_tensor(out, &t, opts);
         } else if (opts->python) {
             pyfmt_float_repr(out, v->as.number);

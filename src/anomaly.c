@@ -447,7 +447,7 @@ static void name_inputs(Vars *vars, const char *rule, const Function *fn, int64_
         Tensor *in = fn->inputs[k++];
         int64_t at = in ? broadcast_element(in, fn->output, e) : -1;
         Var *v = at >= 0 ? var_add(vars, clauses[c].text + 5, len - 5) : NULL;
-        if (v) v->value = in->data[at], v->known = true;
+        if (v) v->value = tensor_values(in)[at], v->known = true;
     }
 }
 
@@ -482,14 +482,14 @@ void ag_anomaly_words(const Function *fn, const AgOpInfo *row, int input, const 
     Vars vars = {.n = 0};
     if (elementwise && custom) { /* the client's backward: no rule to read */
         char g[48], y[48];
-        number(g, sizeof g, grad_output->data[element]), number(y, sizeof y, out->data[element]);
+        number(g, sizeof g, tensor_values(grad_output)[element]), number(y, sizeof y, tensor_values(out)[element]);
         put(&o, ": g = %s, output = %s", g, y);
     } else if (elementwise && row && row->rule) {
         Var *g = var_add(&vars, "g", 1);
-        g->value = grad_output->data[element], g->known = true;
+        g->value = tensor_values(grad_output)[element], g->known = true;
         name_inputs(&vars, row->rule, fn, element);
         Var *y = var_add(&vars, "output", 6);
-        if (y) y->value = out->data[element], y->known = true;
+        if (y) y->value = tensor_values(out)[element], y->known = true;
         char text[320];
         Out arithmetic = {text, sizeof text, 0};
         text[0] = '\0';

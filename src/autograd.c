@@ -429,7 +429,7 @@ int ag_rebase_in_place(Tensor *h, Tensor *r) {
     if (!old) return -1;
     hand_over(h, old, stop);
     if (stop) stop->output = old;
-    memmove(h->data, r->data, (size_t)h->numel * sizeof(double));
+    memmove(tensor_values(h), tensor_values(r), (size_t)h->numel * sizeof(double));
     if (h->dtype != r->dtype) tensor_set_dtype(h, (AgDtype)h->dtype); /* its values */
     ag_bump_version(h);
     settle_versions(fn, old);
@@ -595,7 +595,7 @@ static void check_for_nan(const Tensor *t, const Tensor *grad) {
     int input = arrived_input(t);
     if (checking.nan_input >= 0 && input >= checking.nan_input) return;
     for (int64_t e = 0; e < grad->numel; e++) {
-        if (!isnan(grad->data[e])) continue;
+        if (!isnan(tensor_values(grad)[e])) continue;
         checking.nan_input = input;
         ag_anomaly_words(checking.fn, op_of(checking.fn), input, grad, e, checking.grad_output,
                          arena.generation, checking.words, sizeof checking.words);
@@ -614,7 +614,7 @@ static Tensor *reduce_to_shape(const Tensor *grad, const Tensor *like) {
     unsigned mask = 0;
     for (int d = 0; d < grad->ndim; d++)
         if (d < lead || (like->shape[d - lead] == 1 && grad->shape[d] != 1)) mask |= 1u << d;
-    if (!ag_sum_dims(grad->data, grad->ndim, grad->shape, mask, r->data,
+    if (!ag_sum_dims(tensor_values(grad), grad->ndim, grad->shape, mask, tensor_values(r),
                      grad->dtype == AG_FLOAT32)) {
         tensor_release(r);
         return NULL;
@@ -652,16 +652,16 @@ static inline void add_to_sum(Tensor **sum, Tensor *grad) {
     if (!have) {
         *sum = grad;
     } else if (ag_exclusive(have)) {
-        add_into(have->data, grad->data, grad->numel);
+        add_into(tensor_values(have), tensor_values(grad), grad->numel);
         tensor_release(grad);
     } else if (ag_exclusive(grad)) {
-        add_into(grad->data, have->data, grad->numel);
+        add_into(tensor_values(grad), tensor_values(have), grad->numel);
         tensor_release(have);
         *sum = grad;
     } else { /* both shared: a new sum */
         Tensor *r = ag_tensor_new_like(grad);
         if (r)
-            for (int64_t i = 0; i < r->numel; i++) r->data[i] = grad->data[i] + have->data[i];
+            for (int64_t i = 0; i < r->numel; i++) tensor_values(r)[i] = tensor_values(grad)[i] + tensor_values(have)[i];
         tensor_release(grad);
         if (!r) return;
         tensor_release(have);
@@ -834,7 +834,7 @@ static int commit_staged(void) {
         if (retained_with_graph(t)) { /* PyTorch's retain_grad: grad + new, a new tensor */
             Tensor *sum = ag_tensor_new_like(g);
             if (!sum) return -1;
-            for (int64_t i = 0; i < sum->numel; i++) sum->data[i] = t->grad->data[i] + g->data[i];
+            for (int64_t i = 0; i < sum->numel; i++) tensor_values(sum)[i] = tensor_values(t->grad)[i] + tensor_values(g)[i];
             tensor_release(g);
             t->staged_grad = sum;
         } else if (t->grad && !ag_exclusive(t->grad) && !ag_exclusive(g)) {
@@ -849,7 +849,7 @@ static int commit_staged(void) {
             tensor_release(t->grad);
             t->grad = t->staged_grad;
         } else if (t->grad && t->grad->grad_fn) { /* made by create_graph: PyTorch's grad += new, */
-            add_into(t->grad->data, t->staged_grad->data, t->grad->numel); /* in place */
+            add_into(tensor_values(t->grad), tensor_values(t->staged_grad), t->grad->numel); /* in place */
             ag_bump_version(t->grad);
             tensor_release(t->staged_grad);
         } else {
@@ -1043,7 +1043,7 @@ static int modified_fail(const Tensor *t, uint16_t saved, bool input) {
      * recorded before holds take_place's view of h's old values, whose
      * base is h, and h's Function now is the write's (CopySlices) */
     const Tensor *live = input && t->grad_fn && t->base && t->base->grad_fn &&
-                         t->base->data == t->data && t->base->numel == t->numel ? t->base : t;
+                         tensor_values(t->base) == tensor_values(t) && t->base->numel == t->numel ? t->base : t;
     if (t->grad_fn) {
         char name[80];
         snprintf(which, sizeof which, ", which is output 0 of %s,",

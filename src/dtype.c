@@ -71,7 +71,7 @@ AgDtype ag_result_type(Tensor *const *operands, int n) {
 static Tensor *float32_copy(const Tensor *x) {
     Tensor *c = ag_tensor_new_like(x);
     if (!c) return NULL;
-    for (int64_t i = 0; i < x->numel; i++) c->data[i] = (double)(float)x->data[i];
+    for (int64_t i = 0; i < x->numel; i++) tensor_values(c)[i] = (double)(float)tensor_values(x)[i];
     c->dtype = AG_FLOAT32;
     return c;
 }
@@ -224,10 +224,10 @@ static const char *refusal(int op, const AgOpInfo *info, Tensor *const *in, int 
      * give 0 (PyTorch's powi; integer_powers below) */
     if (op == AG_OP_POW && !ag_dtype_is_floating(result) && in[1]->wrapped_number)
         for (int64_t i = 0; i < in[1]->numel; i++)
-            if (in[1]->data[i] < 0) return "Integers to negative integer powers are not allowed.";
+            if (tensor_values(in[1])[i] < 0) return "Integers to negative integer powers are not allowed.";
     if ((op == AG_OP_FLOOR_DIVIDE || op == AG_OP_REMAINDER) && !ag_dtype_is_floating(result))
         for (int64_t i = 0; i < in[1]->numel; i++)
-            if (in[1]->data[i] == 0) return "ZeroDivisionError"; /* PyTorch's, a RuntimeError */
+            if (tensor_values(in[1])[i] == 0) return "ZeroDivisionError"; /* PyTorch's, a RuntimeError */
     return NULL;
 }
 
@@ -286,15 +286,15 @@ static double wrapped_power(double base, double exp, AgDtype dtype) {
 static void integer_powers(Tensor *out, Tensor *const *in, AgDtype dtype) {
     bool past = false;
     for (int64_t i = 0; i < out->numel; i++) {
-        past |= fabs(out->data[i]) >= 0x1p53 && in[1]->data[in[1]->numel > 1 ? i : 0] >= 0;
-        out->data[i] = isinf(out->data[i]) ? 0 : trunc(out->data[i]) + 0.0;
+        past |= fabs(tensor_values(out)[i]) >= 0x1p53 && tensor_values(in[1])[in[1]->numel > 1 ? i : 0] >= 0;
+        tensor_values(out)[i] = isinf(tensor_values(out)[i]) ? 0 : trunc(tensor_values(out)[i]) + 0.0;
     }
     if (!past || dtype == AG_BOOL) return;
     Tensor *a = ag_broadcast_to(in[0], out->ndim, out->shape);
     Tensor *b = ag_broadcast_to(in[1], out->ndim, out->shape);
     for (int64_t i = 0; a && b && i < out->numel; i++)
-        if (b->data[i] >= 0 && (fabs(out->data[i]) >= 0x1p53 || out->data[i] == 0))
-            out->data[i] = wrapped_power(a->data[i], b->data[i], dtype);
+        if (tensor_values(b)[i] >= 0 && (fabs(tensor_values(out)[i]) >= 0x1p53 || tensor_values(out)[i] == 0))
+            tensor_values(out)[i] = wrapped_power(tensor_values(a)[i], tensor_values(b)[i], dtype);
     tensor_release(a);
     tensor_release(b);
 }
@@ -310,7 +310,7 @@ Tensor *ag_apply_dtype(Tensor *out, int op, Tensor *const *in, int n) {
     }
     out->dtype = (uint8_t)dtype;
     if (op == AG_OP_POW && !ag_dtype_is_floating(dtype)) integer_powers(out, in, dtype);
-    convert_values(out->data, out->numel, dtype, true);
+    convert_values(tensor_values(out), out->numel, dtype, true);
     return out;
 }
 
@@ -319,7 +319,7 @@ int tensor_set_dtype(Tensor *t, AgDtype dtype) {
     if ((unsigned)dtype >= AG_DTYPE_COUNT) return ag_fail("set_dtype: no such dtype"), -1;
     if (t->requires_grad && !ag_dtype_is_floating(dtype))
         return ag_fail("only Tensors of floating point dtype can require gradients"), -1;
-    convert_values(t->data, t->numel, dtype, false);
+    convert_values(tensor_values(t), t->numel, dtype, false);
     t->dtype = (uint8_t)dtype;
     return 0;
 }
@@ -333,9 +333,9 @@ static void to_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *x = self->inputs[0];
     Tensor *dx = ag_tensor_new_like(g);
     if (!dx) return;
-    memcpy(dx->data, g->data, (size_t)g->numel * sizeof(double));
+    memcpy(tensor_values(dx), tensor_values(g), (size_t)g->numel * sizeof(double));
     dx->dtype = x->dtype;
-    convert_values(dx->data, dx->numel, (AgDtype)x->dtype, false);
+    convert_values(tensor_values(dx), dx->numel, (AgDtype)x->dtype, false);
     ag_accumulate_grad(x, dx);
 }
 
@@ -353,9 +353,9 @@ Tensor *tensor_to(Tensor *x, AgDtype dtype) {
     if (x->dtype == dtype) return tensor_retain(x);
     Tensor *out = ag_tensor_new_like(x);
     if (!out) return NULL;
-    memcpy(out->data, x->data, (size_t)x->numel * sizeof(double));
+    memcpy(tensor_values(out), tensor_values(x), (size_t)x->numel * sizeof(double));
     out->dtype = (uint8_t)dtype;
-    ag_convert_from(out->data, out->numel, (AgDtype)x->dtype, dtype);
+    ag_convert_from(tensor_values(out), out->numel, (AgDtype)x->dtype, dtype);
     if (!ag_dtype_is_floating(dtype)) return out; /* no gradient flows to an integer */
     return ag_graph_record(out, AG_OP_TO, &x, 1, NULL, 0);
 }

@@ -182,7 +182,7 @@ static int node_of(const Tensor *t) {
     memcpy(n->shape, t->shape, sizeof n->shape);
     n->requires_grad = t->requires_grad;
     n->first_edge = -1;
-    values_take(&n->value, t->data, t->numel);
+    values_take(&n->value, tensor_values(t), t->numel);
     const char *name = namer ? namer(t, namer_ctx) : NULL;
     if (name && (n->name = snap_alloc(strlen(name) + 1))) strcpy(n->name, name);
     taking.tensors[id] = t;
@@ -243,7 +243,7 @@ static bool jacobian_row(int id, int64_t r, Tensor **grads) {
     const AgSnapNode *n = &s->nodes[id];
     Function *fn = taking.fns[id];
     Tensor *seed = ag_tensor_filled_like(fn->output, 0.0);
-    if (seed) seed->data[r] = 1.0;
+    if (seed) tensor_values(seed)[r] = 1.0;
     if (seed && fn->output->dtype) tensor_set_dtype(seed, (AgDtype)fn->output->dtype);
     int rc = seed ? ag_function_vjp(fn, seed, grads) : -1;
     tensor_release(seed);
@@ -252,7 +252,7 @@ static bool jacobian_row(int id, int64_t r, Tensor **grads) {
         const Tensor *g = grads[edge->input];
         int64_t cols = s->nodes[edge->to].value.numel;
         if (edge->jacobian && g && g->numel == cols)  /* none: no gradient, a zero row */
-            memcpy(edge->jacobian + r * cols, g->data, (size_t)cols * sizeof(double));
+            memcpy(edge->jacobian + r * cols, tensor_values(g), (size_t)cols * sizeof(double));
     }
     for (int i = 0; rc == 0 && i < fn->num_inputs; i++) tensor_release(grads[i]);
     return rc == 0;
@@ -318,7 +318,7 @@ void ag_snap_begin(Tensor *const *ys, int n) {
 void ag_snap_apply(const Function *fn, const Tensor *grad_output) {
     taking.applying = fn ? key_find(fn) : -1;
     if (taking.applying >= 0 && grad_output)
-        values_take(&taking.snap->nodes[taking.applying].grad, grad_output->data,
+        values_take(&taking.snap->nodes[taking.applying].grad, tensor_values(grad_output),
                     grad_output->numel);
 }
 
@@ -329,7 +329,7 @@ void ag_snap_flow(const Tensor *t, const Tensor *grad) {
     for (int e = n->first_edge; e < n->first_edge + n->num_edges; e++) {
         AgSnapEdge *edge = &taking.snap->edges[e];
         if (edge->to == to && edge->flow.numel == 0) { /* x * x: the first operand first */
-            values_take(&edge->flow, grad->data, grad->numel);
+            values_take(&edge->flow, tensor_values(grad), grad->numel);
             return;
         }
     }
@@ -341,7 +341,7 @@ void ag_snap_end(bool ok, const Tensor *staged) {
     for (const Tensor *t = staged; ok && s && t; t = t->staged_next) {
         int id = key_find(t);
         if (id >= 0 && !taking.fns[id] && t->staged_grad)
-            values_take(&s->nodes[id].grad, t->staged_grad->data, t->staged_grad->numel);
+            values_take(&s->nodes[id].grad, tensor_values(t->staged_grad), t->staged_grad->numel);
     }
     tables_free();
     taking.snap = NULL;

@@ -59,6 +59,11 @@ void *ag_fail(const char *fmt, ...) AG_PRINTF(1, 2);
  * too. */
 Tensor *ag_tensor_new(int ndim, const int64_t *shape);
 Tensor *ag_tensor_new_like(const Tensor *t);
+/* A float32 tensor of shape held packed (Tensor.packed): the caller writes
+ * its numel floats at ag_floats(t), which the first tensor_values turns
+ * into doubles. */
+Tensor *ag_tensor_new_packed(int ndim, const int64_t *shape);
+static inline float *ag_floats(const Tensor *t) { return (float *)t->values; }
 /* A header-only tensor of shape (ndim) sharing t's elements and version
  * counter (t's numel elements in the new shape): reshape's view. New
  * reference; NULL when the header cannot be allocated. */

@@ -253,7 +253,7 @@ static double maximum(double a, double b) { return isnan(a) || isnan(b) ? a + b 
 /* _single_tensor_sgd. first: the momentum buffer is new (PyTorch clones d_p into it). */
 static void sgd_update(const AgOptimConfig *c, Slot *s, bool first, const double *p,
                        const double *g, double *out, int64_t begin, int64_t end) {
-    double *buf = s->state[MOMENTUM_BUFFER] ? s->state[MOMENTUM_BUFFER]->data : NULL;
+    double *buf = s->state[MOMENTUM_BUFFER] ? tensor_values(s->state[MOMENTUM_BUFFER]) : NULL;
     double dampen = 1 - c->dampening;
     for (int64_t i = begin; i < end; i++) {
         double d_p = c->maximize ? -g[i] : g[i];
@@ -279,8 +279,8 @@ static void adam_update(const AgOptimConfig *c, bool decoupled, Slot *s, const d
     double bias_correction2_sqrt = sqrt(bias_correction2);
     double shrink = 1 - c->lr * c->weight_decay; /* AdamW: param.mul_(1 - lr * weight_decay) */
     double one_minus_beta1 = 1 - c->beta1, one_minus_beta2 = 1 - c->beta2;
-    double *exp_avg = s->state[EXP_AVG]->data, *exp_avg_sq = s->state[EXP_AVG_SQ]->data;
-    double *max_sq = c->amsgrad ? s->state[MAX_EXP_AVG_SQ]->data : NULL;
+    double *exp_avg = tensor_values(s->state[EXP_AVG]), *exp_avg_sq = tensor_values(s->state[EXP_AVG_SQ]);
+    double *max_sq = c->amsgrad ? tensor_values(s->state[MAX_EXP_AVG_SQ]) : NULL;
     for (int64_t i = begin; i < end; i++) {
         double grad = c->maximize ? -g[i] : g[i], param = p[i];
         if (decoupled)
@@ -301,9 +301,9 @@ static void adam_update(const AgOptimConfig *c, bool decoupled, Slot *s, const d
 /* _single_tensor_rmsprop (its step count is never used in the update). */
 static void rmsprop_update(const AgOptimConfig *c, Slot *s, const double *p, const double *g,
                            double *out, int64_t begin, int64_t end) {
-    double *square_avg = s->state[SQUARE_AVG]->data;
-    double *grad_avg = c->centered ? s->state[GRAD_AVG]->data : NULL;
-    double *buf = c->momentum > 0 ? s->state[MOMENTUM_BUFFER]->data : NULL;
+    double *square_avg = tensor_values(s->state[SQUARE_AVG]);
+    double *grad_avg = c->centered ? tensor_values(s->state[GRAD_AVG]) : NULL;
+    double *buf = c->momentum > 0 ? tensor_values(s->state[MOMENTUM_BUFFER]) : NULL;
     double one_minus_alpha = 1 - c->alpha;
     for (int64_t i = begin; i < end; i++) {
         double grad = c->maximize ? -g[i] : g[i];
@@ -333,7 +333,7 @@ static void adagrad_update(const AgOptimConfig *c, Slot *s, const double *p, con
                            double *out, int64_t begin, int64_t end) {
     double step = s->step; /* step_t.item() */
     double clr = c->lr / (1 + (step - 1) * c->lr_decay);
-    double *sum = s->state[SUM]->data;
+    double *sum = tensor_values(s->state[SUM]);
     for (int64_t i = begin; i < end; i++) {
         double grad = c->maximize ? -g[i] : g[i];
         if (c->weight_decay != 0) grad = fma(c->weight_decay, p[i], grad); /* grad.add(param, alpha=wd) */
@@ -441,7 +441,7 @@ static void update_slot(AgOptimizer *o, Slot *s, const Tensor *p, Tensor *fresh)
         memcpy(s->shape, p->shape, sizeof s->shape);
     }
     s->step += 1.0f; /* step_t += 1: float32 arithmetic, as PyTorch's */
-    UpdateJob job = {o, s, first, p->data, p->grad->data, fresh->data};
+    UpdateJob job = {o, s, first, tensor_values(p), tensor_values(p->grad), tensor_values(fresh)};
     if (ag_parallel_worth(p->numel, AG_GRAIN_MATH))
         ag_parallel_for(p->numel, AG_GRAIN_MATH, update_range, &job);
     else
@@ -469,7 +469,7 @@ int ag_optim_step_in_place(AgOptimizer *o, Tensor *const *params) {
         if (params[i]->grad) update_slot(o, &o->slots[i], params[i], o->fresh[i]);
     for (int i = 0; i < o->num_params; i++) {
         if (!params[i]->grad) continue;
-        memcpy(params[i]->data, o->fresh[i]->data, (size_t)params[i]->numel * sizeof(double));
+        memcpy(tensor_values(params[i]), tensor_values(o->fresh[i]), (size_t)params[i]->numel * sizeof(double));
         ag_bump_version(params[i]);
         tensor_release(o->fresh[i]);
         o->fresh[i] = NULL;

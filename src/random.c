@@ -339,14 +339,14 @@ int tensor_uniform_(Tensor *t, double from, double to, AgGenerator *g) {
                        from, to), -1;
     g = generator_or_default(g);
     if (t->dtype == AG_FLOAT32) {
-        uniform_fill_f32(t->data, t->numel, (float)from, (float)to, g);
+        uniform_fill_f32(tensor_values(t), t->numel, (float)from, (float)to, g);
         ag_bump_version(t);
         return 0;
     }
-    uniform_fill(t->data, t->numel, g);
+    uniform_fill(tensor_values(t), t->numel, g);
     double span = to - from;
     if (from != 0.0 || to != 1.0) /* fma(u, 1, 0) is u */
-        for (int64_t i = 0; i < t->numel; i++) t->data[i] = fma(t->data[i], span, from);
+        for (int64_t i = 0; i < t->numel; i++) tensor_values(t)[i] = fma(tensor_values(t)[i], span, from);
     ag_bump_version(t);
     return 0;
 }
@@ -360,13 +360,13 @@ int tensor_normal_(Tensor *t, double mean, double std, AgGenerator *g) {
     g = generator_or_default(g);
     bool f32 = t->dtype == AG_FLOAT32;
     if (t->numel >= 16 && f32)
-        normal_fill_f32(t->data, t->numel, (float)mean, (float)std, g);
+        normal_fill_f32(tensor_values(t), t->numel, (float)mean, (float)std, g);
     else if (t->numel >= 16)
-        normal_fill(t->data, t->numel, mean, std, g);
+        normal_fill(tensor_values(t), t->numel, mean, std, g);
     else
         for (int64_t i = 0; i < t->numel; i++) {
             double z = fma(standard_normal(g), std, mean);
-            t->data[i] = f32 ? (double)(float)z : z;
+            tensor_values(t)[i] = f32 ? (double)(float)z : z;
         }
     ag_bump_version(t);
     return 0;
@@ -445,7 +445,7 @@ int tensor_random_(Tensor *t, int64_t low, int64_t high, AgGenerator *g) {
     bool wide = range >= UINT64_C(1) << 32 && dtype != AG_INT32 && dtype != AG_BOOL;
     for (int64_t i = 0; i < t->numel; i++) {
         uint64_t v = wide ? mt_draw64(g) : mt_draw(g);
-        t->data[i] = random_value((int64_t)(v % range + (uint64_t)low), dtype);
+        tensor_values(t)[i] = random_value((int64_t)(v % range + (uint64_t)low), dtype);
     }
     ag_bump_version(t);
     return 0;
@@ -458,7 +458,7 @@ int tensor_bernoulli_(Tensor *t, double p, AgGenerator *g) {
     if (!(p >= 0.0 && p <= 1.0))
         return ag_fail("bernoulli_ expects p to be in [0, 1], but got p=%g", p), -1;
     g = generator_or_default(g);
-    for (int64_t i = 0; i < t->numel; i++) t->data[i] = uniform01(g) < p ? 1.0 : 0.0;
+    for (int64_t i = 0; i < t->numel; i++) tensor_values(t)[i] = uniform01(g) < p ? 1.0 : 0.0;
     ag_bump_version(t);
     return 0;
 }
@@ -472,7 +472,7 @@ int tensor_exponential_(Tensor *t, double lambd, AgGenerator *g) {
     bool f32 = t->dtype == AG_FLOAT32;
     for (int64_t i = 0; i < t->numel; i++) {
         double x = -1.0 / lambd * log(1.0 - uniform01(g));
-        t->data[i] = f32 ? (double)(float)x : x;
+        tensor_values(t)[i] = f32 ? (double)(float)x : x;
     }
     ag_bump_version(t);
     return 0;
@@ -511,9 +511,9 @@ Tensor *tensor_bernoulli(const Tensor *p, AgGenerator *g) {
     if (!p) return ag_fail("bernoulli: tensor is NULL");
     if (!floating_kernel(p, "bernoulli_tensor_cpu_p_")) return NULL;
     for (int64_t i = 0; i < p->numel; i++)
-        if (!(p->data[i] >= 0.0 && p->data[i] <= 1.0))
+        if (!(tensor_values(p)[i] >= 0.0 && tensor_values(p)[i] <= 1.0))
             return ag_fail("bernoulli: every probability must be in [0, 1], found %g",
-                           p->data[i]);
+                           tensor_values(p)[i]);
     Tensor *t = tensor_zeros(p->ndim, p->shape, false);
     if (!t) return NULL;
     t->dtype = p->dtype;
@@ -521,7 +521,7 @@ Tensor *tensor_bernoulli(const Tensor *p, AgGenerator *g) {
     bool f32 = p->dtype == AG_FLOAT32;
     for (int64_t i = 0; i < p->numel; i++) {
         double u = f32 ? uniform01_f32(g) : uniform01(g);
-        t->data[i] = u < p->data[i] ? 1.0 : 0.0;
+        tensor_values(t)[i] = u < tensor_values(p)[i] ? 1.0 : 0.0;
     }
     return t;
 }
@@ -534,7 +534,7 @@ Tensor *tensor_randperm(int64_t n, AgGenerator *g) {
     if (!t) return NULL;
     t->dtype = AG_INT64;
     g = generator_or_default(g);
-    double *d = t->data;
+    double *d = tensor_values(t);
     for (int64_t i = 0; i < n; i++) d[i] = (double)i;
     for (int64_t i = 0; i < n - 1; i++) {
         int64_t z = (int64_t)(mt_draw(g) % (uint64_t)(n - i));
@@ -586,12 +586,12 @@ static int ranked_descending(const void *pa, const void *pb) {
 /* Checks every row as ATen does: finite, non-negative, a positive sum. */
 static bool multinomial_valid(const Tensor *p, int64_t rows, int64_t k) {
     for (int64_t i = 0; i < p->numel; i++)
-        if (!(p->data[i] >= 0.0 && p->data[i] < INFINITY))
+        if (!(tensor_values(p)[i] >= 0.0 && tensor_values(p)[i] < INFINITY))
             return ag_fail("multinomial: probability tensor contains either `inf`, `nan` or "
                            "element < 0"), false;
     for (int64_t r = 0; r < rows; r++) {
         double sum = 0.0;
-        for (int64_t j = 0; j < k; j++) sum += p->data[r * k + j];
+        for (int64_t j = 0; j < k; j++) sum += tensor_values(p)[r * k + j];
         if (!(sum > 0.0))
             return ag_fail("multinomial: invalid multinomial distribution (sum of probabilities "
                            "<= 0)"), false;
@@ -620,7 +620,7 @@ Tensor *tensor_multinomial(const Tensor *p, int64_t n, bool replacement, AgGener
         double *cum = malloc((size_t)k * sizeof *cum);
         if (!cum) return tensor_release(t), ag_fail("multinomial: out of memory");
         for (int64_t r = 0; r < rows; r++)
-            multinomial_row_replaced(p->data + r * k, k, n, f32, cum, t->data + r * n, g);
+            multinomial_row_replaced(tensor_values(p) + r * k, k, n, f32, cum, tensor_values(t) + r * n, g);
         free(cum);
         return t;
     }
@@ -631,11 +631,11 @@ Tensor *tensor_multinomial(const Tensor *p, int64_t n, bool replacement, AgGener
     if (!ranked) return tensor_release(t), ag_fail("multinomial: out of memory");
     for (int64_t i = 0; i < p->numel; i++) {
         double q = in_type(-1.0 * log(1.0 - uniform01(g)), f32);
-        ranked[i] = (Ranked){in_type(p->data[i] / q, f32), i % k};
+        ranked[i] = (Ranked){in_type(tensor_values(p)[i] / q, f32), i % k};
     }
     for (int64_t r = 0; r < rows; r++) {
         qsort(ranked + r * k, (size_t)k, sizeof *ranked, ranked_descending);
-        for (int64_t s = 0; s < n; s++) t->data[r * n + s] = (double)ranked[r * k + s].index;
+        for (int64_t s = 0; s < n; s++) tensor_values(t)[r * n + s] = (double)ranked[r * k + s].index;
     }
     free(ranked);
     return t;

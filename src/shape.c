@@ -167,10 +167,10 @@ Tensor *ag_broadcast_to(const Tensor *x, int ndim, const int64_t *shape) {
     Tensor *r = ag_tensor_new(ndim, shape);
     if (!r) return NULL;
     BroadcastIter it;
-    double *dst = r->data;
+    double *dst = tensor_values(r);
     for (bool more = ag_broadcast_iter_init(&it, ndim, shape, x, NULL); more;
          more = ag_broadcast_iter_next(&it)) {
-        const double *src = x->data + it.offset[0];
+        const double *src = tensor_values(x) + it.offset[0];
         if (it.stride[0][it.ndim - 1] == 1)
             memcpy(dst, src, (size_t)it.row_len * sizeof *dst);
         else

@@ -10,6 +10,8 @@
 #include <string.h>
 #ifdef __GLIBC__
 #include <malloc.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #endif
 
 /* ======================================================================
@@ -253,11 +255,11 @@ Tensor *ag_tensor_new(int ndim, const int64_t *shape) {
     }
     Tensor *t = (Tensor *)block;
     memset(t, 0, sizeof *t);
-    t->data = (double *)(block + HEADER_BYTES);
+    t->values = (double *)(block + HEADER_BYTES);
     /* Under the test hook, elements never written hash the same in every
      * run (a backward stopped by the memory limit frees such a buffer). */
 #ifdef AG_DEBUG
-    if (ag_test_freed) memset(t->data, 0xa5, (size_t)bytes);
+    if (ag_test_freed) memset(t->values, 0xa5, (size_t)bytes);
 #endif
     t->ndim = ndim;
     /* Element by element, not memcpy: gcc inlines a variable-length memcpy
@@ -274,10 +276,45 @@ Tensor *ag_tensor_new(int ndim, const int64_t *shape) {
 
 Tensor *ag_tensor_new_like(const Tensor *t) { return ag_tensor_new(t->ndim, t->shape); }
 
+Tensor *ag_tensor_new_packed(int ndim, const int64_t *shape) {
+    Tensor *t = ag_tensor_new(ndim, shape);
+    if (t) {
+        t->dtype = AG_FLOAT32;
+        t->packed = true;
+    }
+    return t;
+}
+
+/* Packed floats to doubles in the same buffer, from the end a block at a
+ * time: double i's bytes [8i, 8i + 8) start at or after float i's [4i, 4i
+ * + 4), so the floats not yet read, [0, start), lie below every double
+ * written. A lock makes a second thread that finds t packed wait, then
+ * find it unpacked. */
+static pthread_mutex_t unpack_lock = PTHREAD_MUTEX_INITIALIZER;
+
+double *tensor_unpack(const Tensor *t) {
+    Tensor *w = (Tensor *)t; /* its values stay the same: only how they are held changes */
+    pthread_mutex_lock(&unpack_lock);
+    if (atomic_load_explicit((_Atomic bool *)&w->packed, memory_order_acquire)) {
+        const float *f = (const float *)w->values;
+        double *d = w->values;
+        for (int64_t end = w->numel; end > 0;) {
+            int64_t start = end > 16 ? end - 16 : 0;
+            float block[16];
+            memcpy(block, f + start, (size_t)(end - start) * sizeof *block);
+            for (int64_t i = start; i < end; i++) d[i] = block[i - start];
+            end = start;
+        }
+        atomic_store_explicit((_Atomic bool *)&w->packed, false, memory_order_release);
+    }
+    pthread_mutex_unlock(&unpack_lock);
+    return w->values;
+}
+
 Tensor *ag_tensor_filled_like(const Tensor *t, double value) {
     Tensor *r = ag_tensor_new_like(t);
     if (r)
-        for (int64_t i = 0; i < r->numel; i++) r->data[i] = value;
+        for (int64_t i = 0; i < r->numel; i++) tensor_values(r)[i] = value;
     return r;
 }
 
@@ -381,7 +418,7 @@ static Tensor *alias(const Tensor *t, bool own_version) {
     if (!a) return ag_fail("out of memory allocating a tensor"), alloc_failure();
     memset(a, 0, sizeof *a);
     Tensor *base = t->base ? t->base : (Tensor *)t;
-    a->data = t->data;
+    a->values = tensor_values(t);
     a->ndim = t->ndim;
     memcpy(a->shape, t->shape, sizeof a->shape);
     a->numel = t->numel;
@@ -410,7 +447,7 @@ Tensor *tensor_data(const Tensor *t) { return alias(t, true); }
 
 Tensor *tensor_copy(const Tensor *t) {
     if (!t) return ag_fail("copy: tensor is NULL");
-    Tensor *c = tensor_create(t->ndim, t->shape, t->data, false);
+    Tensor *c = tensor_create(t->ndim, t->shape, tensor_values(t), false);
     if (c) c->dtype = t->dtype;
     return c;
 }
@@ -445,14 +482,14 @@ int tensor_assign(Tensor *t, const Tensor *value) {
         return ag_fail("ag does not record in-place operations on tensors that require "
                        "grad: write x = x + ... (a new tensor) instead"), -1;
     if (check_assign_shape(t, value) != 0 || ag_copy_write_allowed(t) != 0) return -1;
-    if (value->data != t->data) {
+    if (tensor_values(value) != tensor_values(t)) {
         bool same = ag_shape_equal(t->ndim, t->shape, value->ndim, value->shape);
         Tensor *b = same ? NULL : ag_broadcast_to(value, t->ndim, t->shape);
         if (!same && !b) return -1;
-        memmove(t->data, same ? value->data : b->data, (size_t)t->numel * sizeof(double));
+        memmove(tensor_values(t), same ? tensor_values(value) : tensor_values(b), (size_t)t->numel * sizeof(double));
         tensor_release(b);
         if (t->dtype != value->dtype) /* its values: an int64 result wraps into an int32 t */
-            ag_convert_from(t->data, t->numel, (AgDtype)value->dtype, (AgDtype)t->dtype);
+            ag_convert_from(tensor_values(t), t->numel, (AgDtype)value->dtype, (AgDtype)t->dtype);
     }
     ag_bump_version(t);
     return 0;
@@ -467,9 +504,9 @@ Tensor *tensor_create(int ndim, const int64_t *shape, const double *data, bool r
     Tensor *t = ag_tensor_new(ndim, shape);
     if (!t) return NULL;
     if (data)
-        memcpy(t->data, data, (size_t)t->numel * sizeof(double));
+        memcpy(tensor_values(t), data, (size_t)t->numel * sizeof(double));
     else
-        memset(t->data, 0, (size_t)t->numel * sizeof(double));
+        memset(tensor_values(t), 0, (size_t)t->numel * sizeof(double));
     t->requires_grad = requires_grad;
     return t;
 }
@@ -482,7 +519,7 @@ Tensor *tensor_number(double value, AgDtype dtype) {
     if ((unsigned)dtype >= AG_DTYPE_COUNT) return ag_fail("tensor_number: no such dtype");
     Tensor *t = ag_tensor_new(0, NULL); /* every Python number of a loop: no more than this */
     if (!t) return NULL;
-    t->data[0] = ag_dtype_convert(value, dtype);
+    tensor_values(t)[0] = ag_dtype_convert(value, dtype);
     t->dtype = (uint8_t)dtype;
     t->wrapped_number = true;
     return t;
@@ -492,7 +529,7 @@ Tensor *tensor_full(double value, int ndim, const int64_t *shape, bool requires_
     if (ndim > 0 && !shape) return ag_fail("full: shape is NULL");
     Tensor *t = ag_tensor_new(ndim, shape);
     if (!t) return NULL;
-    for (int64_t i = 0; i < t->numel; i++) t->data[i] = value;
+    for (int64_t i = 0; i < t->numel; i++) tensor_values(t)[i] = value;
     t->requires_grad = requires_grad;
     return t;
 }
@@ -525,9 +562,9 @@ Tensor *tensor_arange(double start, double stop, double step) {
     for (; n - i >= 8; i += 8) /* two vectors of 4, as linspace's */
         for (int64_t v = i; v < i + 8; v += 4) {
             double first = fma(step, (double)v, start);
-            for (int j = 0; j < 4; j++) t->data[v + j] = fma((double)j, step, first);
+            for (int j = 0; j < 4; j++) tensor_values(t)[v + j] = fma((double)j, step, first);
         }
-    for (; i < n; i++) t->data[i] = fma(step, (double)i, start);
+    for (; i < n; i++) tensor_values(t)[i] = fma(step, (double)i, start);
     return t;
 }
 
@@ -548,7 +585,7 @@ static void arange_float32(double start, double step, int64_t n, double *out) {
 
 Tensor *tensor_arange_as(double start, double stop, double step, AgDtype dtype) {
     Tensor *t = tensor_arange(start, stop, step);
-    if (t && dtype == AG_FLOAT32) arange_float32(start, step, t->numel, t->data);
+    if (t && dtype == AG_FLOAT32) arange_float32(start, step, t->numel, tensor_values(t));
     if (t && tensor_set_dtype(t, dtype) != 0) return tensor_release(t), NULL;
     return t;
 }
@@ -557,7 +594,7 @@ Tensor *tensor_eye(int64_t n) {
     if (n < 0) return ag_fail("eye: size must be non-negative, not %lld", (long long)n);
     Tensor *t = tensor_zeros(2, (int64_t[]){n, n}, false);
     if (!t) return NULL;
-    for (int64_t i = 0; i < n; i++) t->data[i * n + i] = 1.0;
+    for (int64_t i = 0; i < n; i++) tensor_values(t)[i * n + i] = 1.0;
     return t;
 }
 
@@ -583,9 +620,9 @@ Tensor *tensor_linspace(double start, double stop, int64_t n) {
     for (; n - i >= 8; i += 8) /* two vectors of 4 */
         for (int64_t v = i; v < i + 8; v += 4) {
             double first = linspace_point(start, stop, step, n, v);
-            for (int j = 0; j < 4; j++) t->data[v + j] = j ? first + step * (double)j : first;
+            for (int j = 0; j < 4; j++) tensor_values(t)[v + j] = j ? first + step * (double)j : first;
         }
-    for (; i < n; i++) t->data[i] = linspace_point(start, stop, step, n, i);
+    for (; i < n; i++) tensor_values(t)[i] = linspace_point(start, stop, step, n, i);
     return t;
 }
 
@@ -612,7 +649,7 @@ static void linspace_float32(double start, double stop, int64_t n, double *out) 
 
 Tensor *tensor_linspace_as(double start, double stop, int64_t n, AgDtype dtype) {
     Tensor *t = tensor_linspace(start, stop, n);
-    if (t && dtype == AG_FLOAT32) linspace_float32(start, stop, n, t->data);
+    if (t && dtype == AG_FLOAT32) linspace_float32(start, stop, n, tensor_values(t));
     if (t && tensor_set_dtype(t, dtype) != 0) return tensor_release(t), NULL;
     return t;
 }
@@ -654,7 +691,7 @@ int tensor_write(Tensor *t, const double *data) {
         return ag_fail("in-place write to a tensor that requires grad is not allowed "
                        "(backward may need its values); make a new tensor instead"), -1;
     if (ag_copy_write_allowed(t) != 0) return -1;
-    memcpy(t->data, data, (size_t)t->numel * sizeof(double));
+    memcpy(tensor_values(t), data, (size_t)t->numel * sizeof(double));
     ag_bump_version(t);
     return 0;
 }
@@ -668,7 +705,7 @@ int tensor_assign_reshaped(Tensor *t, const Tensor *src) {
         return ag_fail("in-place change of the shape of a tensor that requires grad is not "
                        "recorded; make a new tensor instead"), -1;
     if (ag_copy_write_allowed(t) != 0) return -1;
-    memmove(t->data, src->data, (size_t)t->numel * sizeof(double));
+    memmove(tensor_values(t), tensor_values(src), (size_t)t->numel * sizeof(double));
     t->ndim = src->ndim;
     memcpy(t->shape, src->shape, sizeof t->shape);
     ag_bump_version(t);

@@ -61,8 +61,8 @@ int main(void) {
             return 1;
         }
         if (report < (int)(sizeof REPORT_STEPS / sizeof REPORT_STEPS[0]) && step == REPORT_STEPS[report]) {
-            int same = close_to(loss->data[0], TORCH_LOSS[report]);
-            printf("step %3d  loss %.17g  (PyTorch %.17g)%s\n", step, loss->data[0],
+            int same = close_to(tensor_values(loss)[0], TORCH_LOSS[report]);
+            printf("step %3d  loss %.17g  (PyTorch %.17g)%s\n", step, tensor_values(loss)[0],
                    TORCH_LOSS[report], same ? "" : "  MISMATCH");
             ok &= same;
             report++;
@@ -84,9 +84,9 @@ int main(void) {
         b = updated[1];
     }
 
-    int same = close_to(w->data[0], TORCH_W[0]) && close_to(w->data[1], TORCH_W[1]) &&
-               close_to(b->data[0], TORCH_B);
-    printf("w = [%.17g, %.17g], b = %.17g\n", w->data[0], w->data[1], b->data[0]);
+    int same = close_to(tensor_values(w)[0], TORCH_W[0]) && close_to(tensor_values(w)[1], TORCH_W[1]) &&
+               close_to(tensor_values(b)[0], TORCH_B);
+    printf("w = [%.17g, %.17g], b = %.17g\n", tensor_values(w)[0], tensor_values(w)[1], tensor_values(b)[0]);
     printf("PyTorch: w = [%.17g, %.17g], b = %.17g%s\n", TORCH_W[0], TORCH_W[1], TORCH_B,
            same ? "" : "  MISMATCH");
     ok &= same;

@@ -60,9 +60,9 @@ static Tensor *grad_op_forward(int op, GradBlocks b, Tensor *g, Tensor *x, const
     Tensor *dx = ag_tensor_new_like(g);
     if (!dx) return NULL;
     if (b.f32 && ag_is_f32(x) && ag_is_f32(g))
-        backward_blocks_f32(b.f32, b.f32_tail, x->data, x->data, g->data, dx->data, dx->numel, p);
+        backward_blocks_f32(b.f32, b.f32_tail, tensor_values(x), tensor_values(x), tensor_values(g), tensor_values(dx), dx->numel, p);
     else
-        backward_blocks_tail(b.f, b.tail, x->data, x->data, g->data, dx->data, dx->numel, p);
+        backward_blocks_tail(b.f, b.tail, tensor_values(x), tensor_values(x), tensor_values(g), tensor_values(dx), dx->numel, p);
     double *saved;
     dx = ag_graph_record(dx, op, (Tensor *[]){g, x}, 2, (void **)&saved,
                          (size_t)np * sizeof *saved);

@@ -84,15 +84,15 @@ static Tensor *broadcast_apply_p(RowKernel kernel, const Tensor *a, const Tensor
     bool a_full = a->numel == n, b_full = b->numel == n;
     /* Same shapes, or one side a single value: one flat call. */
     if ((a_full || a->numel == 1) && (b_full || b->numel == 1)) {
-        flat_apply(kernel, a->data, a_full && n > 1, b->data, b_full && n > 1, out->data, n, p);
+        flat_apply(kernel, tensor_values(a), a_full && n > 1, tensor_values(b), b_full && n > 1, tensor_values(out), n, p);
         return out;
     }
     BroadcastIter it;
-    double *o = out->data;
+    double *o = tensor_values(out);
     for (bool more = ag_broadcast_iter_init(&it, ndim, shape, a, b); more;
          more = ag_broadcast_iter_next(&it)) {
         int last = it.ndim - 1;
-        kernel(a->data + it.offset[0], it.stride[0][last], b->data + it.offset[1],
+        kernel(tensor_values(a) + it.offset[0], it.stride[0][last], tensor_values(b) + it.offset[1],
                it.stride[1][last], o, it.row_len, p);
         o += it.row_len;
     }
@@ -126,7 +126,7 @@ static Tensor *binary_forward(int op, RowKernel kernel, Tensor *a, Tensor *b) {
 static Tensor *negated(const Tensor *g) {
     Tensor *r = ag_tensor_new_like(g);
     if (r)
-        for (int64_t i = 0; i < g->numel; i++) r->data[i] = -g->data[i];
+        for (int64_t i = 0; i < g->numel; i++) tensor_values(r)[i] = -tensor_values(g)[i];
     return r;
 }
 
@@ -175,7 +175,7 @@ static Tensor *scaled_grad(Tensor *g, double sign, double alpha) {
     if (alpha == 1.0) return sign > 0 ? tensor_retain(g) : negated(g);
     Tensor *r = ag_tensor_new_like(g);
     if (r)
-        for (int64_t i = 0; i < g->numel; i++) r->data[i] = (sign * g->data[i]) * alpha;
+        for (int64_t i = 0; i < g->numel; i++) tensor_values(r)[i] = (sign * tensor_values(g)[i]) * alpha;
     return r;
 }
 
@@ -270,8 +270,8 @@ typedef struct {
 
 static void mul_grads_range(void *ctx, int64_t begin, int64_t end) {
     const MulGrads *m = ctx;
-    const double *restrict gv = m->g->data, *restrict av = m->a->data, *restrict bv = m->b->data;
-    double *restrict gav = m->ga->data, *restrict gbv = m->gb->data;
+    const double *restrict gv = tensor_values(m->g), *restrict av = tensor_values(m->a), *restrict bv = tensor_values(m->b);
+    double *restrict gav = tensor_values(m->ga), *restrict gbv = tensor_values(m->gb);
     for (int64_t i = begin; i < end; i++) {
         gav[i] = gv[i] * bv[i];
         gbv[i] = gv[i] * av[i];
@@ -357,7 +357,7 @@ static void div_backward(Function *self, void *ctx, Tensor *g) {
         Tensor *gb = quotient ? broadcast_apply(div_rows, quotient, b, g->ndim, g->shape) : NULL;
         tensor_release(quotient);
         if (!gb) return;
-        for (int64_t i = 0; i < g->numel; i++) gb->data[i] = -g->data[i] * gb->data[i];
+        for (int64_t i = 0; i < g->numel; i++) tensor_values(gb)[i] = -tensor_values(g)[i] * tensor_values(gb)[i];
         ag_accumulate_grad(b, gb);
     }
 }
@@ -682,17 +682,17 @@ static bool pow_tensors_are_f32(const Tensor *a, const Tensor *b) {
  * and b >= 0; each product in float. lv: log a (float32's log). */
 static void pow_tensors_f32_grads(const Tensor *a, const Tensor *b, const double *out,
                                   const double *lv, const double *gv, Tensor *ga, Tensor *gb) {
-    const double *x = a->data, *e = b->data;
+    const double *x = tensor_values(a), *e = tensor_values(b);
     int64_t n = a->numel;
     if (ga) {
-        for (int64_t i = 0; i < n; i++) ga->data[i] = (float)e[i] - 1.0f;
-        pow_tensors_f32(x, ga->data, ga->data, n);
+        for (int64_t i = 0; i < n; i++) tensor_values(ga)[i] = (float)e[i] - 1.0f;
+        pow_tensors_f32(x, tensor_values(ga), tensor_values(ga), n);
         for (int64_t i = 0; i < n; i++)
-            ga->data[i] = e[i] == 0.0 ? 0.0f : (float)gv[i] * ((float)e[i] * (float)ga->data[i]);
+            tensor_values(ga)[i] = e[i] == 0.0 ? 0.0f : (float)gv[i] * ((float)e[i] * (float)tensor_values(ga)[i]);
     }
     if (gb)
         for (int64_t i = 0; i < n; i++)
-            gb->data[i] = (float)gv[i] * ((x[i] == 0.0 && e[i] >= 0.0) ? 0.0f
+            tensor_values(gb)[i] = (float)gv[i] * ((x[i] == 0.0 && e[i] >= 0.0) ? 0.0f
                                                                       : (float)out[i] * (float)lv[i]);
 }
 
@@ -746,14 +746,14 @@ static void pow_backward(Function *self, void *ctx, Tensor *g) {
         tensor_release(gb);
         return;
     }
-    const double *x = av->data, *e = bv->data, *out = self->output->data, *gv = g->data;
+    const double *x = tensor_values(av), *e = tensor_values(bv), *out = tensor_values(self->output), *gv = tensor_values(g);
     if (pow_tensors_are_f32(a, b)) {
-        pow_tensors_f32_grads(a, b, out, lv ? lv->data : NULL, gv, ga, gb);
+        pow_tensors_f32_grads(a, b, out, lv ? tensor_values(lv) : NULL, gv, ga, gb);
     } else {
         for (int64_t i = 0; i < g->numel; i++) {
-            if (ga) ga->data[i] = e[i] == 0.0 ? 0.0 : gv[i] * (e[i] * pow(x[i], e[i] - 1.0));
+            if (ga) tensor_values(ga)[i] = e[i] == 0.0 ? 0.0 : gv[i] * (e[i] * pow(x[i], e[i] - 1.0));
             if (gb)
-                gb->data[i] = gv[i] * ((x[i] == 0.0 && e[i] >= 0.0) ? 0.0 : out[i] * lv->data[i]);
+                tensor_values(gb)[i] = gv[i] * ((x[i] == 0.0 && e[i] >= 0.0) ? 0.0 : out[i] * tensor_values(lv)[i]);
         }
     }
     for (int i = 0; i < 4; i++) tensor_release(held[i]);
@@ -823,26 +823,26 @@ static void pow_scalar_as(bool f32, const double *restrict x, double e, double *
  * number there (c10::Scalar::equal), so x ** False takes the formula,
  * g * (0 * x ** -1): nan where x is 0 or g is infinite. */
 static bool pow_zero_exponent(const Tensor *b) {
-    return b->data[0] == 0.0 && !(b->wrapped_number && b->dtype == AG_BOOL);
+    return tensor_values(b)[0] == 0.0 && !(b->wrapped_number && b->dtype == AG_BOOL);
 }
 
 static void pow_scalar_backward(Function *self, Tensor *g) {
     Tensor *a = self->inputs[0], *b = self->inputs[1];
-    double e = b->data[0];
-    const double *x = a->data, *gv = g->data, *out = self->output->data;
+    double e = tensor_values(b)[0];
+    const double *x = tensor_values(a), *gv = tensor_values(g), *out = tensor_values(self->output);
     if (a->requires_grad) {
         Tensor *ga = ag_tensor_new_like(g);
         if (!ga) return;
         bool f32 = self->output->dtype == AG_FLOAT32 && a->dtype == AG_FLOAT32;
         if (pow_zero_exponent(b)) {
-            memset(ga->data, 0, (size_t)ga->numel * sizeof(double));
+            memset(tensor_values(ga), 0, (size_t)ga->numel * sizeof(double));
         } else if (f32) { /* e * x ** (e - 1) in float, then g times it */
-            pow_scalar_f32(x, e - 1.0, ga->data, ga->numel);
+            pow_scalar_f32(x, e - 1.0, tensor_values(ga), ga->numel);
             for (int64_t i = 0; i < ga->numel; i++)
-                ga->data[i] = (float)gv[i] * ((float)e * (float)ga->data[i]);
+                tensor_values(ga)[i] = (float)gv[i] * ((float)e * (float)tensor_values(ga)[i]);
         } else {
-            ag_pow_scalar(x, e - 1.0, ga->data, ga->numel);
-            for (int64_t i = 0; i < ga->numel; i++) ga->data[i] = gv[i] * (e * ga->data[i]);
+            ag_pow_scalar(x, e - 1.0, tensor_values(ga), ga->numel);
+            for (int64_t i = 0; i < ga->numel; i++) tensor_values(ga)[i] = gv[i] * (e * tensor_values(ga)[i]);
         }
         ag_accumulate_grad(a, ga);
     }
@@ -853,7 +853,7 @@ static void pow_scalar_backward(Function *self, Tensor *g) {
             return;
         }
         for (int64_t i = 0; i < gb->numel; i++)
-            gb->data[i] = gv[i] * ((x[i] == 0.0 && e >= 0.0) ? 0.0 : out[i] * la->data[i]);
+            tensor_values(gb)[i] = gv[i] * ((x[i] == 0.0 && e >= 0.0) ? 0.0 : out[i] * tensor_values(la)[i]);
         tensor_release(la);
         ag_accumulate_grad(b, gb);
     }
@@ -875,7 +875,7 @@ static int pow_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     if (ag_grad_wanted(self, 0) && number && pow_zero_exponent(b)) {
         grads[0] = ag_grad_out(&t, ag_tensor_filled_like(g, 0.0));
     } else if (ag_grad_wanted(self, 0)) {
-        Tensor *b1 = ag_grad_tmp(&t, number ? tensor_number(b->data[0] - 1.0, (AgDtype)b->dtype)
+        Tensor *b1 = ag_grad_tmp(&t, number ? tensor_number(tensor_values(b)[0] - 1.0, (AgDtype)b->dtype)
                                             : tensor_sub(b, ag_grad_num(&t, 1.0)));
         Tensor *d = ag_grad_tmp(&t, tensor_mul(b, ag_grad_tmp(&t, tensor_pow(a, b1))));
         Tensor *ga = number ? g : ag_grad_tmp(&t, tensor_mul(g, d));
@@ -908,7 +908,7 @@ Tensor *tensor_pow(Tensor *a, Tensor *b) {
     if (a && b && b->numel != 1 && pow_tensors_are_f32(a, b)) {
         Tensor *out = ag_tensor_new_like(a);
         if (!out) return NULL;
-        pow_tensors_f32(a->data, b->data, out->data, out->numel);
+        pow_tensors_f32(tensor_values(a), tensor_values(b), tensor_values(out), out->numel);
         return pow_named(ag_graph_record(out, AG_OP_POW, (Tensor *[]){a, b}, 2, NULL, 0), b);
     }
     if (!a || !b || b->numel != 1) return b ? pow_named(binary_forward(AG_OP_POW, pow_rows, a, b), b)
@@ -925,8 +925,8 @@ Tensor *tensor_pow(Tensor *a, Tensor *b) {
     /* A tensor exponent (not a number) is PyTorch's pow.Tensor_Tensor,
      * PowBackward1, whose operands are cast to the common type first: a
      * float64 one beside x32 is rounded to float (1e-310 becomes 0) */
-    double e = f32 && !b->wrapped_number ? (double)(float)b->data[0] : b->data[0];
-    pow_scalar_as(f32, a->data, e, out->data, out->numel);
+    double e = f32 && !b->wrapped_number ? (double)(float)tensor_values(b)[0] : tensor_values(b)[0];
+    pow_scalar_as(f32, tensor_values(a), e, tensor_values(out), out->numel);
     return pow_named(ag_graph_record(out, AG_OP_POW, (Tensor *[]){a, b}, 2, NULL, 0), b);
 }
 

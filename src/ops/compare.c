@@ -18,11 +18,11 @@ static Tensor *map_rows(ElementFn f, const Tensor *a, const Tensor *b, int ndim,
     Tensor *out = ag_tensor_new(ndim, shape);
     if (!out) return NULL;
     BroadcastIter it;
-    double *o = out->data;
+    double *o = tensor_values(out);
     for (bool more = ag_broadcast_iter_init(&it, ndim, shape, a, b); more;
          more = ag_broadcast_iter_next(&it)) {
         int last = it.ndim - 1;
-        const double *x = a->data + it.offset[0], *y = b->data + it.offset[1];
+        const double *x = tensor_values(a) + it.offset[0], *y = tensor_values(b) + it.offset[1];
         int64_t sx = it.stride[0][last], sy = it.stride[1][last];
         for (int64_t j = 0; j < it.row_len; j++) o[j] = f(x[j * sx], y[j * sy]);
         o += it.row_len;
@@ -105,7 +105,7 @@ static Tensor *unary_map(int op, double (*f)(double), Tensor *x) {
     if (!x) return ag_fail("%s: the operand is NULL", ag_op_at(op)->name);
     Tensor *out = ag_tensor_new_like(x);
     if (!out) return NULL;
-    for (int64_t i = 0; i < x->numel; i++) out->data[i] = f(x->data[i]);
+    for (int64_t i = 0; i < x->numel; i++) tensor_values(out)[i] = f(tensor_values(x)[i]);
     return ag_apply_dtype(out, op, &x, 1);
 }
 
@@ -187,7 +187,7 @@ static void remainder_backward(Function *self, void *ctx, Tensor *g) {
     if (!b->requires_grad) return;
     Tensor *q = broadcast_map(AG_OP_REMAINDER, neg_floor_divide, a, b);
     if (!q) return;
-    for (int64_t i = 0; i < q->numel; i++) q->data[i] *= g->data[i];
+    for (int64_t i = 0; i < q->numel; i++) tensor_values(q)[i] *= tensor_values(g)[i];
     ag_accumulate_grad(b, q);
 }
 

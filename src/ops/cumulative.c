@@ -77,11 +77,11 @@ static Tensor *cum_forward(int op_id, Tensor *x, int64_t dim) {
     Tensor *y = ag_tensor_new_like(x);
     if (!y) return NULL;
     if (x->ndim == 0)
-        y->data[0] = x->data[0];
+        tensor_values(y)[0] = tensor_values(x)[0];
     else if (y->numel > 0 && op_id == AG_OP_CUMSUM_BACKWARD)
-        reversed_cumsum(x->data, lanes_of(x, axis), y->data);
+        reversed_cumsum(tensor_values(x), lanes_of(x, axis), tensor_values(y));
     else if (y->numel > 0)
-        scan_forward(x->data, lanes_of(x, axis), op_id == AG_OP_CUMPROD, y->data);
+        scan_forward(tensor_values(x), lanes_of(x, axis), op_id == AG_OP_CUMPROD, tensor_values(y));
     CumCtx *c;
     y = ag_graph_record(y, op_id, &x, 1, (void **)&c, sizeof *c);
     if (c) c->axis = axis;
@@ -118,7 +118,7 @@ static void cumsum_backward(Function *self, void *ctx, Tensor *g) {
     }
     Tensor *dx = ag_tensor_new_like(g);
     if (!dx) return;
-    reversed_cumsum(g->data, l, dx->data);
+    reversed_cumsum(tensor_values(g), l, tensor_values(dx));
     ag_accumulate_grad(x, dx);
 }
 
@@ -243,16 +243,16 @@ static bool at_first_zeros(const Tensor *x, const Tensor *y, const Tensor *g, La
         terms->dtype = x->dtype;
         for (int64_t j = 0; j < l.outer * l.inner; j++) {
             int64_t b = lane_base(l, j);
-            zero_terms(x->data + b, g->data + b, l.n, l.inner, x->dtype == AG_FLOAT32,
-                       terms->data + b);
+            zero_terms(tensor_values(x) + b, tensor_values(g) + b, l.n, l.inner, x->dtype == AG_FLOAT32,
+                       tensor_values(terms) + b);
         }
         sums = tensor_sum_dims(terms, &axis, 1, true);
     }
     for (int64_t j = 0; sums && j < l.outer * l.inner; j++) {
-        int64_t b = lane_base(l, j), z1 = next_zero(x->data + b, 0, l.n, l.inner);
+        int64_t b = lane_base(l, j), z1 = next_zero(tensor_values(x) + b, 0, l.n, l.inner);
         if (z1 == l.n) continue;
-        double sum = sums->data[j];
-        dx[b + z1 * l.inner] = z1 == 0 ? sum : sum * y->data[b + (z1 - 1) * l.inner];
+        double sum = tensor_values(sums)[j];
+        dx[b + z1 * l.inner] = z1 == 0 ? sum : sum * tensor_values(y)[b + (z1 - 1) * l.inner];
     }
     bool ok = sums != NULL;
     tensor_release(terms), tensor_release(sums);
@@ -272,11 +272,11 @@ static Tensor *cumprod_grad(const Tensor *x, const Tensor *y, const Tensor *g, i
     if (!dx) return NULL;
     bool f32 = x->dtype == AG_FLOAT32, zeros = false;
     for (int64_t j = 0; j < l.outer * l.inner; j++) {
-        int64_t b = lane_base(l, j), z1 = next_zero(x->data + b, 0, l.n, l.inner);
-        before_zero(x->data + b, y->data + b, g->data + b, z1, l.n, l.inner, f32, dx->data + b);
+        int64_t b = lane_base(l, j), z1 = next_zero(tensor_values(x) + b, 0, l.n, l.inner);
+        before_zero(tensor_values(x) + b, tensor_values(y) + b, tensor_values(g) + b, z1, l.n, l.inner, f32, tensor_values(dx) + b);
         zeros = zeros || z1 < l.n;
     }
-    if (zeros && !at_first_zeros(x, y, g, l, axis, dx->data)) {
+    if (zeros && !at_first_zeros(x, y, g, l, axis, tensor_values(dx))) {
         tensor_release(dx);
         return NULL;
     }
@@ -340,7 +340,7 @@ static Tensor *lane_mask(int64_t n, int rest, bool eye) {
     for (int i = 0; i < rest; i++) shape[2 + i] = 1;
     Tensor *m = ag_tensor_new(2 + rest, shape);
     for (int64_t k = 0; m && k < n; k++)
-        for (int64_t j = 0; j < n; j++) m->data[k * n + j] = eye ? j == k : j >= k;
+        for (int64_t j = 0; j < n; j++) tensor_values(m)[k * n + j] = eye ? j == k : j >= k;
     return m;
 }
 
@@ -398,13 +398,13 @@ Tensor *tensor_cumprod_backward(Tensor *g, Tensor *x, int64_t dim) {
     Tensor *dx;
     if (cum_trivial(x, axis)) {
         dx = ag_tensor_new_like(g);
-        if (dx) memcpy(dx->data, g->data, (size_t)g->numel * sizeof *g->data);
+        if (dx) memcpy(tensor_values(dx), tensor_values(g), (size_t)g->numel * sizeof *tensor_values(g));
     } else {
         Tensor *y = ag_tensor_new_like(x); /* cumprod(x), as its forward rounds it */
         if (!y) return NULL;
-        scan_forward(x->data, lanes_of(x, axis), true, y->data);
+        scan_forward(tensor_values(x), lanes_of(x, axis), true, tensor_values(y));
         for (int64_t i = 0; x->dtype == AG_FLOAT32 && i < y->numel; i++)
-            y->data[i] = (float)y->data[i];
+            tensor_values(y)[i] = (float)tensor_values(y)[i];
         dx = cumprod_grad(x, y, g, axis);
         tensor_release(y);
     }

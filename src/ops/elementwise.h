@@ -434,7 +434,7 @@ static ALWAYS_INLINE Tensor *unary_forward_tail(int op, ForwardBlock f, ForwardB
                                                 Tensor *x, const double *p, int np) {
     Tensor *y = unary_out(ag_op_at(op)->name, x);
     if (!y) return NULL;
-    forward_blocks_tail(f, tail, x->data, y->data, y->numel, p);
+    forward_blocks_tail(f, tail, tensor_values(x), tensor_values(y), y->numel, p);
     return unary_record(op, x, y, p, np);
 }
 
@@ -444,7 +444,7 @@ static ALWAYS_INLINE Tensor *unary_forward_f32(int op, ForwardBlock f32, Forward
                                                Tensor *x, const double *p, int np) {
     Tensor *y = unary_out(ag_op_at(op)->name, x);
     if (!y) return NULL;
-    forward_blocks_f32(f32, tail, x->data, y->data, y->numel, p);
+    forward_blocks_f32(f32, tail, tensor_values(x), tensor_values(y), y->numel, p);
     return unary_record(op, x, y, p, np);
 }
 
@@ -465,8 +465,8 @@ static ALWAYS_INLINE void unary_backward_tail(Function *self, Tensor *grad, Back
                                               BackwardBlock tail, const double *p) {
     Tensor *dx = dx_buffer(grad);
     if (!dx) return;
-    backward_blocks_tail(f, tail, self->inputs[0]->data, self->output->data, grad->data,
-                         dx->data, grad->numel, p);
+    backward_blocks_tail(f, tail, tensor_values(self->inputs[0]), tensor_values(self->output), tensor_values(grad),
+                         tensor_values(dx), grad->numel, p);
     ag_accumulate_grad(self->inputs[0], dx);
 }
 
@@ -476,8 +476,8 @@ static ALWAYS_INLINE void unary_backward_f32(Function *self, Tensor *grad, Backw
                                              BackwardBlock tail, const double *p) {
     Tensor *dx = dx_buffer(grad);
     if (!dx) return;
-    backward_blocks_f32(f32, tail, self->inputs[0]->data, self->output->data, grad->data,
-                        dx->data, grad->numel, p);
+    backward_blocks_f32(f32, tail, tensor_values(self->inputs[0]), tensor_values(self->output), tensor_values(grad),
+                        tensor_values(dx), grad->numel, p);
     ag_accumulate_grad(self->inputs[0], dx);
 }
 

@@ -31,7 +31,7 @@ static AxisView axis_view(const Tensor *x, int axis) {
 
 /* Index k of the extreme of x[o, :, i]: the first one, or the first nan. */
 static int64_t extreme_along(const Tensor *x, AxisView v, int64_t o, int64_t i, bool is_min) {
-    const double *p = x->data + o * v.n * v.inner + i;
+    const double *p = tensor_values(x) + o * v.n * v.inner + i;
     int64_t best = 0;
     for (int64_t k = 1; k < v.n; k++) {
         double cur = p[k * v.inner], top = p[best * v.inner];
@@ -51,7 +51,7 @@ static void extreme_lanes(const Tensor *x, AxisView v, bool is_min, bool values,
         for (int64_t i = 0; i < v.inner; i++) {
             int64_t j = o * v.inner + i, k = extreme_along(x, v, o, i, is_min);
             if (index) index[j] = k;
-            out[j] = values ? x->data[(o * v.n + k) * v.inner + i] : (double)k;
+            out[j] = values ? tensor_values(x)[(o * v.n + k) * v.inner + i] : (double)k;
         }
 }
 
@@ -90,9 +90,9 @@ static bool is_top(double v, double top) { return isnan(top) ? isnan(v) != 0 : v
 /* dx = g / count where x is the extreme top, else 0. */
 static void spread_evenly(const Tensor *x, double top, double g, double *dx) {
     int64_t count = 0;
-    for (int64_t k = 0; k < x->numel; k++) count += is_top(x->data[k], top);
+    for (int64_t k = 0; k < x->numel; k++) count += is_top(tensor_values(x)[k], top);
     double share = g / (double)count;
-    for (int64_t k = 0; k < x->numel; k++) dx[k] = is_top(x->data[k], top) ? share : 0.0;
+    for (int64_t k = 0; k < x->numel; k++) dx[k] = is_top(tensor_values(x)[k], top) ? share : 0.0;
 }
 
 /* dx[o, index, i] = g[o, i] (dx zeroed). Only for a g with elements. */
@@ -110,15 +110,15 @@ static void extreme_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *dx = ag_tensor_filled_like(x, 0.0);
     if (!dx) return;
     if (c->axis < 0)
-        spread_evenly(x, self->output->data[0], g->data[0], dx->data);
+        spread_evenly(x, tensor_values(self->output)[0], tensor_values(g)[0], tensor_values(dx));
     else if (g->numel > 0)
-        scatter_to_index(c->index, g->data, axis_view(x, c->axis), dx->data);
+        scatter_to_index(c->index, tensor_values(g), axis_view(x, c->axis), tensor_values(dx));
     ag_accumulate_grad(x, dx);
 }
 
 /* Where x is the extreme top (a constant): x == top, or x is nan when top is. */
 static Tensor *top_mask(Tensor *x, Tensor *top) {
-    return isnan(top->data[0]) ? tensor_ne(x, x) : tensor_eq(x, top);
+    return isnan(tensor_values(top)[0]) ? tensor_ne(x, x) : tensor_eq(x, top);
 }
 
 /* A bool constant of x's shape, true at each lane's extreme (ctx's index). */
@@ -128,7 +128,7 @@ static Tensor *index_mask(const Tensor *x, const ExtremeCtx *c) {
     AxisView v = axis_view(x, c->axis);
     for (int64_t o = 0; o < v.outer; o++)
         for (int64_t i = 0; i < v.inner; i++)
-            mask->data[(o * v.n + c->index[o * v.inner + i]) * v.inner + i] = 1.0;
+            tensor_values(mask)[(o * v.n + c->index[o * v.inner + i]) * v.inner + i] = 1.0;
     tensor_set_dtype(mask, AG_BOOL);
     return mask;
 }
@@ -164,14 +164,14 @@ static Tensor *extreme_forward(const char *op, int id, Tensor *x, bool has_dim, 
     Tensor *out = axis < 0 ? ag_tensor_new(0, NULL) : ag_reduced_new(x, 1u << axis, keepdim);
     if (!out) return NULL;
     if (x->dtype != AG_FLOAT64) /* recording converts them to the dtype: defined first */
-        memset(out->data, 0, (size_t)out->numel * sizeof(double));
+        memset(tensor_values(out), 0, (size_t)out->numel * sizeof(double));
     ExtremeCtx *c;
     out = ag_graph_record(out, id, &x, 1, (void **)&c,
                           sizeof *c + (axis < 0 ? 0 : (size_t)out->numel * sizeof(int64_t)));
     if (!out) return NULL;
     if (c) c->axis = axis;
     if (out->numel > 0)
-        extreme_lanes(x, axis_view(x, axis), is_min, true, out->data,
+        extreme_lanes(x, axis_view(x, axis), is_min, true, tensor_values(out),
                       c && axis >= 0 ? c->index : NULL);
     return out;
 }
@@ -233,7 +233,7 @@ static Tensor *arg_forward(const char *op, bool is_min, Tensor *x, bool has_dim,
         for (int i = 0; i < x->ndim; i++) ones[i] = 1;
         out = ag_tensor_new(keepdim ? x->ndim : 0, ones);
     }
-    if (out && out->numel > 0) extreme_lanes(x, axis_view(x, axis), is_min, false, out->data, NULL);
+    if (out && out->numel > 0) extreme_lanes(x, axis_view(x, axis), is_min, false, tensor_values(out), NULL);
     if (out && x->dtype == AG_BOOL && axis >= 0 && x->shape[axis] == 1) {
         out->dtype = AG_INT64; /* PyTorch's shortcut: a dimension of one is index 0, with no */
         return out;            /* kernel run, so a bool x is not its "argmax_cpu" error */

@@ -21,7 +21,7 @@ static void select_copy(const Tensor *x, int dim, int64_t index, double *out) {
     int64_t outer = ag_shape_prod(x->shape, 0, dim), n = x->shape[dim];
     int64_t inner = ag_shape_prod(x->shape, dim + 1, x->ndim);
     for (int64_t o = 0; o < outer; o++)
-        memcpy(out + o * inner, x->data + (o * n + index) * inner, (size_t)inner * sizeof *out);
+        memcpy(out + o * inner, tensor_values(x) + (o * n + index) * inner, (size_t)inner * sizeof *out);
 }
 
 static void select_backward(Function *self, void *ctx, Tensor *g) {
@@ -36,7 +36,7 @@ static void select_backward(Function *self, void *ctx, Tensor *g) {
     int64_t outer = ag_shape_prod(x->shape, 0, c->dim), n = x->shape[c->dim];
     int64_t inner = ag_shape_prod(x->shape, c->dim + 1, x->ndim);
     for (int64_t o = 0; o < outer; o++)
-        memcpy(dx->data + (o * n + c->index) * inner, g->data + o * inner,
+        memcpy(tensor_values(dx) + (o * n + c->index) * inner, tensor_values(g) + o * inner,
                (size_t)inner * sizeof(double));
     ag_accumulate_grad(x, dx);
 }
@@ -49,7 +49,7 @@ static int select_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     int64_t n = g->numel > 0 ? g->numel : 1;
     Tensor *scratch = ag_tensor_new(1, &n); /* the offsets, counted as tensor memory */
     if (!scratch) return -1;
-    int64_t *off = (int64_t *)(void *)scratch->data; /* only ever read as int64 */
+    int64_t *off = (int64_t *)(void *)tensor_values(scratch); /* only ever read as int64 */
     int64_t outer = ag_shape_prod(x->shape, 0, c->dim);
     int64_t inner = ag_shape_prod(x->shape, c->dim + 1, x->ndim);
     for (int64_t o = 0; g->numel > 0 && o < outer; o++)
@@ -75,7 +75,7 @@ Tensor *tensor_select(Tensor *x, int dim, int64_t index) {
         if (i != dim) shape[ndim++] = x->shape[i];
     Tensor *out = ag_tensor_new(ndim, shape);
     if (!out) return NULL;
-    select_copy(x, dim, index, out->data);
+    select_copy(x, dim, index, tensor_values(out));
     SelectCtx *c;
     out = ag_graph_record(out, AG_OP_SELECT, &x, 1, (void **)&c, sizeof *c);
     if (c) *c = (SelectCtx){dim, index};
@@ -148,7 +148,7 @@ static int64_t *plan_ints(IndexPlan *p, int64_t n) {
     Tensor *t = p->num_scratch < MAX_SCRATCH ? ag_tensor_new(1, &len) : NULL;
     if (!t) return p->num_scratch < MAX_SCRATCH ? NULL : ag_fail("index: too many index tensors");
     p->scratch[p->num_scratch++] = t;
-    return (int64_t *)(void *)t->data; /* only ever read as int64 */
+    return (int64_t *)(void *)tensor_values(t); /* only ever read as int64 */
 }
 
 static int64_t axis_stride(const Tensor *x, int axis) {
@@ -188,7 +188,7 @@ static int add_tensor_index(IndexPlan *p, const Tensor *t, int axis, int64_t siz
     int64_t *pos = plan_ints(p, t->numel);
     if (!pos) return -1;
     for (int64_t k = 0; k < t->numel; k++) {
-        double v = t->data[k];
+        double v = tensor_values(t)[k];
         if (v != floor(v) || !(fabs(v) < 0x1p62))
             return ag_fail("an index tensor must hold integers, not %g", v), -1;
         if (position((int64_t)v, axis, size, &pos[k]) != 0) return -1;
@@ -211,12 +211,12 @@ static int add_mask(IndexPlan *p, const Tensor *x, const Tensor *m, int axis) {
                        ag_shape_str(x->ndim - axis < m->ndim ? x->ndim - axis : m->ndim,
                                     x->shape + axis, sx, sizeof sx), axis), -1;
     int64_t count = 0;
-    for (int64_t k = 0; k < m->numel; k++) count += m->data[k] != 0;
+    for (int64_t k = 0; k < m->numel; k++) count += tensor_values(m)[k] != 0;
     int64_t *coords = plan_ints(p, count * m->ndim);
     if (!coords) return -1;
     int64_t at = 0;
     for (int64_t k = 0; k < m->numel; k++) {
-        if (m->data[k] == 0) continue;
+        if (tensor_values(m)[k] == 0) continue;
         int64_t r = k; /* k's coordinates, last dimension fastest */
         for (int d = m->ndim - 1; d >= 0; d--) {
             coords[d * count + at] = r % m->shape[d];
@@ -450,7 +450,7 @@ static void index_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *x = self->inputs[0];
     Tensor *dx = ag_tensor_filled_like(x, 0.0);
     if (!dx) return;
-    for (int64_t k = 0; k < g->numel; k++) dx->data[off[k]] += g->data[k];
+    for (int64_t k = 0; k < g->numel; k++) tensor_values(dx)[off[k]] += tensor_values(g)[k];
     ag_accumulate_grad(x, dx);
 }
 
@@ -482,7 +482,7 @@ static bool plan_contiguous(const IndexPlan *p, int64_t numel) {
 static Tensor *index_view(Tensor *x, const IndexPlan *p, int64_t numel) {
     Tensor *v = ag_tensor_view(x, p->ndim, p->shape);
     if (!v) return NULL;
-    v->data = x->data + p->base;
+    v->values = tensor_values(x) + p->base;
     v->numel = numel;
     void *ctx = NULL; /* the offsets, for index's backward */
     v = ag_graph_record_named(v, AG_OP_INDEX, p->name, &x, 1, &ctx,
@@ -509,7 +509,7 @@ static Tensor *index_impl(Tensor *x, const AgIndex *items, int n, bool view_ok) 
     Tensor *out = ag_tensor_new(p.ndim, p.shape);
     void *ctx = NULL;
     if (out && x->dtype != AG_FLOAT64) /* recording converts them to the dtype: defined first */
-        memset(out->data, 0, (size_t)out->numel * sizeof(double));
+        memset(tensor_values(out), 0, (size_t)out->numel * sizeof(double));
     if (out)
         out = ag_graph_record_named(out, AG_OP_INDEX, p.name, &x, 1, &ctx,
                                     (size_t)(out->numel > 0 ? out->numel : 1) * sizeof(int64_t));
@@ -520,7 +520,7 @@ static Tensor *index_impl(Tensor *x, const AgIndex *items, int n, bool view_ok) 
     }
     if (out) {
         fill_offsets(&p, out->numel, off);
-        for (int64_t k = 0; k < out->numel; k++) out->data[k] = x->data[off[k]];
+        for (int64_t k = 0; k < out->numel; k++) tensor_values(out)[k] = tensor_values(x)[off[k]];
     }
     bool pytorch_view = p.num_adv == 0; /* basic items only: a view there */
     plan_free(&p);
@@ -560,7 +560,7 @@ static Tensor *gather_at(Tensor *x, const int64_t *off, int ndim, const int64_t 
                          const char *name) {
     Tensor *out = ag_tensor_new(ndim, shape);
     if (!out) return NULL;
-    for (int64_t k = 0; k < out->numel; k++) out->data[k] = x->data[off[k]];
+    for (int64_t k = 0; k < out->numel; k++) tensor_values(out)[k] = tensor_values(x)[off[k]];
     int64_t n = out->numel;
     void *ctx;
     out = ag_graph_record_named(out, AG_OP_INDEX, name, &x, 1, &ctx,
@@ -585,11 +585,11 @@ Tensor *ag_index_scatter(Tensor *g, const int64_t *off, bool accumulate, int ndi
     if (!g) return ag_fail("index_scatter: argument is NULL");
     Tensor *out = ag_tensor_new(ndim, shape);
     if (!out) return NULL;
-    memset(out->data, 0, (size_t)out->numel * sizeof(double));
+    memset(tensor_values(out), 0, (size_t)out->numel * sizeof(double));
     for (int64_t k = 0; k < g->numel; k++) {
         AG_ASSERT(off[k] >= 0 && off[k] < out->numel, "index_scatter: an offset is in the shape");
-        if (accumulate) out->data[off[k]] += g->data[k];
-        else out->data[off[k]] = g->data[k];
+        if (accumulate) tensor_values(out)[off[k]] += tensor_values(g)[k];
+        else tensor_values(out)[off[k]] = tensor_values(g)[k];
     }
     void *ctx;
     int64_t n = g->numel;
@@ -656,8 +656,8 @@ static int put_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     if (ag_grad_wanted(self, 0)) {
         Tensor *written = ag_grad_tmp(&t, ag_tensor_new_like(g)); /* a constant mask */
         if (written) {
-            memset(written->data, 0, (size_t)written->numel * sizeof(double));
-            for (int64_t k = 0; k < numel; k++) written->data[c->off[k]] = 1.0;
+            memset(tensor_values(written), 0, (size_t)written->numel * sizeof(double));
+            for (int64_t k = 0; k < numel; k++) tensor_values(written)[c->off[k]] = 1.0;
             written->dtype = AG_BOOL;
         }
         grads[0] = ag_grad_out(&t, tensor_where(written, ag_grad_num(&t, 0.0), g));
@@ -712,14 +712,14 @@ Tensor *tensor_index_put(Tensor *x, const AgIndex *items, int n, Tensor *given) 
                 "elements' shape %s", tensor_shape_str(values, sv, sizeof sv),
                 ag_shape_str(p.ndim, p.shape, sp, sizeof sp));
     else if ((v = ag_broadcast_to(values, p.ndim, p.shape)) && (out = ag_tensor_new_like(x))) {
-        memcpy(out->data, x->data, (size_t)x->numel * sizeof *out->data);
+        memcpy(tensor_values(out), tensor_values(x), (size_t)x->numel * sizeof *tensor_values(out));
         out = record_put(out, x, given, items, n, &p, numel, &off);
     }
     if (off) {
         if (values->dtype != x->dtype) /* v is ours: its values as x's dtype holds them */
-            ag_convert_from(v->data, numel, (AgDtype)values->dtype, (AgDtype)x->dtype);
+            ag_convert_from(tensor_values(v), numel, (AgDtype)values->dtype, (AgDtype)x->dtype);
         fill_offsets(&p, numel, off);
-        for (int64_t k = 0; k < numel; k++) out->data[off[k]] = v->data[k];
+        for (int64_t k = 0; k < numel; k++) tensor_values(out)[off[k]] = tensor_values(v)[k];
     } else if (out) { /* a constant's scratch could not be had */
         tensor_release(out);
         out = NULL;

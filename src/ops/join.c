@@ -19,7 +19,7 @@ static Tensor *slice_of(const Tensor *g, const Tensor *like, int dim, int k, int
     if (!r || r->numel == 0) return r;
     int64_t outer = ag_shape_prod(g->shape, 0, dim), inner = ag_shape_prod(g->shape, dim + 1, g->ndim);
     for (int64_t o = 0; o < outer; o++)
-        memcpy(r->data + o * inner, g->data + (o * n + k) * inner, (size_t)inner * sizeof(double));
+        memcpy(tensor_values(r) + o * inner, tensor_values(g) + (o * n + k) * inner, (size_t)inner * sizeof(double));
     return r;
 }
 
@@ -65,7 +65,7 @@ Tensor *tensor_stack(Tensor *const *xs, int n, int dim) {
     int64_t outer = ag_shape_prod(shape, 0, dim), inner = ag_shape_prod(shape, dim + 1, ndim);
     for (int64_t o = 0; out->numel > 0 && o < outer; o++)
         for (int k = 0; k < n; k++)
-            memcpy(out->data + (o * n + k) * inner, xs[k]->data + o * inner,
+            memcpy(tensor_values(out) + (o * n + k) * inner, tensor_values(xs[k]) + o * inner,
                    (size_t)inner * sizeof(double));
     if (!ag_any_requires_grad(xs, n)) /* constants: nothing to record */
         return ag_typed_constant(out, AG_OP_STACK, xs, n);
@@ -114,7 +114,7 @@ static void cat_backward(Function *self, void *ctx, Tensor *g) {
             Tensor *r = ag_tensor_new_like(x);
             if (!r) return;
             for (int64_t o = 0; r->numel > 0 && o < outer; o++)
-                memcpy(r->data + o * inner, g->data + o * row + offset,
+                memcpy(tensor_values(r) + o * inner, tensor_values(g) + o * row + offset,
                        (size_t)inner * sizeof(double));
             ag_accumulate_grad(x, r);
         }
@@ -179,7 +179,7 @@ Tensor *tensor_cat(Tensor *const *xs, int n, int dim) {
         if (cat_skipped(xs[k]) && k != first) continue;
         int64_t inner = ag_shape_prod(xs[k]->shape, dim, xs[k]->ndim);
         for (int64_t o = 0; inner > 0 && o < outer; o++)
-            memcpy(out->data + o * row + offset, xs[k]->data + o * inner,
+            memcpy(tensor_values(out) + o * row + offset, tensor_values(xs[k]) + o * inner,
                    (size_t)inner * sizeof(double));
         offset += inner;
     }

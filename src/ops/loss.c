@@ -89,8 +89,8 @@ static Tensor *reduce_losses_by(Tensor *elems, const LossCtx *c,
     if (!elems || c->reduction == AG_REDUCTION_NONE) return elems;
     Tensor *out = ag_tensor_new(0, NULL);
     if (out) {
-        double s = sum(elems->data, elems->numel);
-        out->data[0] = c->reduction == AG_REDUCTION_SUM ? s : s / c->n;
+        double s = sum(tensor_values(elems), elems->numel);
+        tensor_values(out)[0] = c->reduction == AG_REDUCTION_SUM ? s : s / c->n;
     }
     tensor_release(elems);
     return out;
@@ -112,7 +112,7 @@ typedef struct {
 } Upstream;
 
 static Upstream upstream(const Tensor *g, const LossCtx *c) {
-    return (Upstream){g->data, c->reduction == AG_REDUCTION_NONE ? 1 : 0, c->n};
+    return (Upstream){tensor_values(g), c->reduction == AG_REDUCTION_NONE ? 1 : 0, c->n};
 }
 
 /* PyTorch's sum of nll_loss's picked values (nll_loss_out_frame and its
@@ -153,9 +153,9 @@ static Tensor *record_loss(Tensor *out, int op, Tensor *const *inputs, int n, co
  * or a copy into *copy (NULL with a message if it cannot be made). */
 static const double *data_as(const Tensor *t, int ndim, const int64_t *shape, Tensor **copy) {
     *copy = NULL;
-    if (ag_shape_equal(t->ndim, t->shape, ndim, shape)) return t->data;
+    if (ag_shape_equal(t->ndim, t->shape, ndim, shape)) return tensor_values(t);
     *copy = ag_broadcast_to(t, ndim, shape);
-    return *copy ? (*copy)->data : NULL;
+    return *copy ? tensor_values((*copy)) : NULL;
 }
 
 /* PyTorch's EPSILON of bce's gradient and cosine_embedding_loss: the float
@@ -221,7 +221,7 @@ static Tensor *elementwise_loss(int op, Tensor *const in[4], LossCtx c, ElemLoss
     c.weight = in[2] != NULL;
     c.pos_weight = in[3] != NULL;
     Tensor *elems = ag_tensor_new(v.ndim, v.shape);
-    if (elems) losses(&c, &v.e, elems->data);
+    if (elems) losses(&c, &v.e, tensor_values(elems));
     elems_close(&v);
     Tensor *inputs[4];
     int n = 0;
@@ -249,7 +249,7 @@ static void elementwise_backward(Function *self, const LossCtx *c, const Tensor 
         elems_close(&v);
         return;
     }
-    grads(c, &v.e, upstream(g, c), dx ? dx->data : NULL, dt ? dt->data : NULL);
+    grads(c, &v.e, upstream(g, c), dx ? tensor_values(dx) : NULL, dt ? tensor_values(dt) : NULL);
     elems_close(&v);
     if (dx) ag_accumulate_grad(in[0], dx);
     if (dt) ag_accumulate_grad(in[1], dt);
@@ -712,10 +712,10 @@ Tensor *tensor_binary_cross_entropy(Tensor *input, Tensor *target, Tensor *weigh
     const char *op = "binary_cross_entropy";
     if (check_bce(op, input, target, weight, NULL, reduction) != 0) return NULL;
     for (int64_t i = 0; i < input->numel; i++)
-        if (!(input->data[i] >= 0 && input->data[i] <= 1))
+        if (!(tensor_values(input)[i] >= 0 && tensor_values(input)[i] <= 1))
             return ag_fail("%s: input %g at index %lld is not in [0, 1] (probabilities: "
                            "sigmoid(x), or binary_cross_entropy_with_logits(x, ...))",
-                           op, input->data[i], (long long)i);
+                           op, tensor_values(input)[i], (long long)i);
     return elementwise_loss(AG_OP_BINARY_CROSS_ENTROPY, (Tensor *[4]){input, target, weight, NULL},
                             (LossCtx){.reduction = reduction}, bce_losses);
 }
@@ -794,8 +794,8 @@ static Tensor *log_sigmoids(const double *x, int64_t n) {
     int64_t len = 5 * n + 1;
     Tensor *ls = ag_tensor_new(1, &len);
     if (!ls) return NULL;
-    log_sigmoid_all(x, -1.0, n, ls->data, ls->data + 2 * n);
-    log_sigmoid_all(x, 1.0, n, ls->data + n, ls->data + 2 * n);
+    log_sigmoid_all(x, -1.0, n, tensor_values(ls), tensor_values(ls) + 2 * n);
+    log_sigmoid_all(x, 1.0, n, tensor_values(ls) + n, tensor_values(ls) + 2 * n);
     return ls;
 }
 
@@ -804,7 +804,7 @@ static void bce_logits_grads(const LossCtx *c, const Elems *e, Upstream u, doubl
     (void)c;
     Tensor *sigmoids = dt && e->pw ? log_sigmoids(e->x, e->n) : NULL;
     if (dt && e->pw && !sigmoids) return; /* backward stops */
-    const double *ls = sigmoids ? sigmoids->data : NULL;
+    const double *ls = sigmoids ? tensor_values(sigmoids) : NULL;
     /* input.sigmoid() as PyTorch's sigmoid kernel computes it (SLEEF's exp,
      * libm's on its scalar tail: unary.c), into dx first */
     if (dx) ag_sigmoid_values(e->x, dx, e->n);
@@ -1103,7 +1103,7 @@ static int class_lanes(const char *op, const Tensor *x, const Tensor *t, ClassLa
     l->inner = x->ndim == 1 ? 1 : ag_shape_prod(x->shape, 2, x->ndim);
     l->last = x->ndim <= 2;
     for (int64_t j = 0; j < t->numel; j++) {
-        double c = t->data[j];
+        double c = tensor_values(t)[j];
         if (!(c >= 0 && c < (double)l->C) || c != floor(c))
             return ag_fail("%s: class %g at index %lld is not an integer in [0, %lld)", op, c,
                            (long long)j, (long long)l->C), -1;
@@ -1121,7 +1121,7 @@ static Tensor *class_loss(int op, Tensor *x, Tensor *t, AgReduction r,
     if (check_reduction(name, r, false) != 0 || class_lanes(name, x, t, &l) != 0) return NULL;
     LossCtx c = {.reduction = r, .n = divisor(r, t->numel, x)};
     Tensor *elems = ag_tensor_new(t->ndim, t->shape);
-    if (elems && !fill(x, t, l, elems->data)) {
+    if (elems && !fill(x, t, l, tensor_values(elems))) {
         tensor_release(elems);
         return NULL;
     }
@@ -1146,7 +1146,7 @@ static Tensor *class_onehot(GradTemps *s, const Tensor *x, const Tensor *t, AgDt
     ClassLanes l = lanes_of(x);
     Tensor *m = ag_grad_tmp(s, ag_tensor_filled_like(x, 0.0));
     if (!m) return NULL;
-    for (int64_t j = 0; j < t->numel; j++) m->data[class_index(l, j, (int64_t)t->data[j])] = 1.0;
+    for (int64_t j = 0; j < t->numel; j++) tensor_values(m)[class_index(l, j, (int64_t)tensor_values(t)[j])] = 1.0;
     tensor_set_dtype(m, dtype);
     return m;
 }
@@ -1164,7 +1164,7 @@ static Tensor *along_lanes(GradTemps *s, Tensor *v) {
 
 static bool nll_fill(const Tensor *x, const Tensor *t, ClassLanes l, double *out) {
     for (int64_t j = 0; j < t->numel; j++)
-        out[j] = -x->data[class_index(l, j, (int64_t)t->data[j])];
+        out[j] = -tensor_values(x)[class_index(l, j, (int64_t)tensor_values(t)[j])];
     return true;
 }
 
@@ -1175,7 +1175,7 @@ static void nll_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *dx = ag_tensor_filled_like(x, 0.0);
     if (!dx) return;
     for (int64_t j = 0; j < t->numel; j++)
-        dx->data[class_index(l, j, (int64_t)t->data[j])] = -(u.g[j * u.step] / u.n);
+        tensor_values(dx)[class_index(l, j, (int64_t)tensor_values(t)[j])] = -(u.g[j * u.step] / u.n);
     ag_accumulate_grad(x, dx);
 }
 
@@ -1225,7 +1225,7 @@ static AgLane class_lane_kind(ClassLanes l, int64_t j) {
  * its max and logsumexp (buf[C ..] their scratch). */
 static const double *class_lane(const Tensor *x, ClassLanes l, int64_t j, double *buf,
                                 double *m, double *lse) {
-    const double *v = x->data + class_index(l, j, 0);
+    const double *v = tensor_values(x) + class_index(l, j, 0);
     if (l.inner > 1) {
         for (int64_t k = 0; k < l.C; k++) buf[k] = v[k * l.inner];
         v = buf;
@@ -1246,8 +1246,8 @@ static bool cross_entropy_fill(const Tensor *x, const Tensor *t, ClassLanes l, d
     if (!scratch) return false;
     for (int64_t j = 0; j < t->numel; j++) {
         double m, lse;
-        const double *v = class_lane(x, l, j, scratch->data, &m, &lse);
-        out[j] = -(v[(int64_t)t->data[j]] - m - lse);
+        const double *v = class_lane(x, l, j, tensor_values(scratch), &m, &lse);
+        out[j] = -(v[(int64_t)tensor_values(t)[j]] - m - lse);
     }
     tensor_release(scratch);
     return true;
@@ -1263,9 +1263,9 @@ static bool cross_entropy_grads(const Tensor *x, const Tensor *t, Upstream u, Te
     if (t->numel > 0 && !scratch) return false;
     for (int64_t j = 0; j < t->numel; j++) {
         double m, lse, gc = -(u.g[j * u.step] / u.n);
-        int64_t cls = (int64_t)t->data[j];
-        const double *v = class_lane(x, l, j, scratch->data, &m, &lse);
-        double *d = dx->data + class_index(l, j, 0), *e = scratch->data + l.C;
+        int64_t cls = (int64_t)tensor_values(t)[j];
+        const double *v = class_lane(x, l, j, tensor_values(scratch), &m, &lse);
+        double *d = tensor_values(dx) + class_index(l, j, 0), *e = tensor_values(scratch) + l.C;
         for (int64_t k = 0; k < l.C; k++) e[k] = v[k] - m - lse;
         ag_lane_exp(e, l.C, class_lane_kind(l, j), e);
         for (int64_t k = 0; k < l.C; k++) d[k * l.inner] = fma(-e[k], gc, k == cls ? gc : 0.0);
@@ -1337,8 +1337,8 @@ static Tensor *lane_max(GradTemps *s, const Tensor *x) {
     Tensor *m = ag_grad_tmp(s, ag_tensor_new(x->ndim, shape));
     for (int64_t j = 0; m && j < l.outer * l.inner; j++) {
         double top = -INFINITY;
-        for (int64_t k = 0; k < l.C; k++) top = fmax(top, x->data[class_index(l, j, k)]);
-        m->data[j] = top;
+        for (int64_t k = 0; k < l.C; k++) top = fmax(top, tensor_values(x)[class_index(l, j, k)]);
+        tensor_values(m)[j] = top;
     }
     return m;
 }
@@ -1477,7 +1477,7 @@ typedef struct {
 
 /* Row r's own values of input k (0: a, 1: b), which has s->rows[k] rows. */
 static const double *cosine_own(const Tensor *t, const CosineShape *s, int k, int64_t r) {
-    return t->data + (s->rows[k] == 1 ? 0 : r) * s->len[k];
+    return tensor_values(t) + (s->rows[k] == 1 ? 0 : r) * s->len[k];
 }
 
 static int cosine_shape(const Tensor *a, const Tensor *b, const Tensor *y, CosineShape *s) {
@@ -1556,38 +1556,38 @@ static void cosine_backward(Function *self, void *ctx, Tensor *g) {
             return;
         }
     for (int k = 0; k < 2; k++)
-        if (dm[k]) memset(dm[k]->data, 0, (size_t)dm[k]->numel * sizeof(double));
+        if (dm[k]) memset(tensor_values(dm[k]), 0, (size_t)dm[k]->numel * sizeof(double));
     Upstream u = upstream(g, c);
     double margin = c->param[0];
     for (int64_t r = 0; r < s.N; r++) {
         const double *ar = d.a + r * s.D, *br = d.b + r * s.D;
         CosineRow w = cosine_row(ar, br, s.D, cosine_own(a, &s, 0, r), s.len[0],
-                                 cosine_own(b, &s, 1, r), s.len[1], tmp->data);
+                                 cosine_own(b, &s, 1, r), s.len[1], tensor_values(tmp));
         double G = u.g[r * u.step] / u.n, yr = d.y[r];
         double gcos = -(yr == 1 ? G : 0.0) + (w.cos - margin >= 0 ? (yr == -1 ? G : 0.0) : 0.0);
         double dp = gcos / w.denom, dden = -gcos * ((w.p / w.denom) / w.denom);
         double dprod = dden / (2 * w.denom), dm1 = dprod * w.m2, dm2 = dprod * w.m1;
-        double *dar = da->data + r * s.D, *dbr = db->data + r * s.D;
+        double *dar = tensor_values(da) + r * s.D, *dbr = tensor_values(db) + r * s.D;
         if (full[0]) {
             SIMD_LOOP for (int64_t k = 0; k < s.D; k++) dar[k] = 2 * (dm1 * ar[k]) + dp * br[k];
         } else {
             SIMD_LOOP for (int64_t k = 0; k < s.D; k++) dar[k] = dp * br[k];
-            dm[0]->data[r] = dm1;
+            tensor_values(dm[0])[r] = dm1;
         }
         if (full[1]) {
             SIMD_LOOP for (int64_t k = 0; k < s.D; k++) dbr[k] = 2 * (dm2 * br[k]) + dp * ar[k];
         } else {
             SIMD_LOOP for (int64_t k = 0; k < s.D; k++) dbr[k] = dp * ar[k];
-            dm[1]->data[r] = dm2;
+            tensor_values(dm[1])[r] = dm2;
         }
     }
     for (int k = 0; k < 2; k++)
         if (dm[k]) { /* 2 (dm x): x * x's gradient, dm x from each side */
             /* one row serving every row: dm summed as PyTorch's sum_to sums */
-            double all = s.rows[k] == 1 ? ag_sum(dm[k]->data, s.N, 1) : 0.0;
+            double all = s.rows[k] == 1 ? ag_sum(tensor_values(dm[k]), s.N, 1) : 0.0;
             for (int64_t i = 0; i < dmine[k]->numel; i++) {
-                double own = s.rows[k] == 1 ? all : dm[k]->data[i / s.len[k]];
-                dmine[k]->data[i] = 2 * (own * (k ? b : a)->data[i]);
+                double own = s.rows[k] == 1 ? all : tensor_values(dm[k])[i / s.len[k]];
+                tensor_values(dmine[k])[i] = 2 * (own * tensor_values((k ? b : a))[i]);
             }
         }
     tensor_release(tmp);
@@ -1685,9 +1685,9 @@ Tensor *tensor_cosine_embedding_loss(Tensor *input1, Tensor *input2, Tensor *tar
         for (int64_t r = 0; r < s.N; r++) {
             const double *ao = cosine_own(input1, &s, 0, r), *bo = cosine_own(input2, &s, 1, r);
             CosineRow w = cosine_row(d.a + r * s.D, d.b + r * s.D, s.D, ao, s.len[0], bo, s.len[1],
-                                     tmp->data);
+                                     tensor_values(tmp));
             double cos = w.cos, y = d.y[r];
-            elems->data[r] = (y == 1 ? 1 - cos : 0.0) + (y == -1 ? clamp_min0(cos - margin) : 0.0);
+            tensor_values(elems)[r] = (y == 1 ? 1 - cos : 0.0) + (y == -1 ? clamp_min0(cos - margin) : 0.0);
         }
     tensor_release(tmp);
     cosine_close(&d);
@@ -1832,7 +1832,7 @@ Tensor *tensor_row_norm(Tensor *v, double p) {
         return NULL;
     }
     for (int64_t r = 0; out && r < out->numel; r++)
-        out->data[r] = pnorm(v->data + r * D, D, p, tmp->data);
+        tensor_values(out)[r] = pnorm(tensor_values(v) + r * D, D, p, tensor_values(tmp));
     tensor_release(tmp);
     RowNormCtx *saved;
     out = ag_graph_record(out, AG_OP_ROW_NORM, &v, 1, (void **)&saved, sizeof *saved);
@@ -1943,7 +1943,7 @@ Tensor *tensor_row_norm_backward(Tensor *v, Tensor *norm, Tensor *grad, double p
     Tensor *out = ag_tensor_new_like(v);
     int64_t D = v->shape[v->ndim - 1];
     for (int64_t r = 0; out && r < norm->numel; r++)
-        pnorm_grad(v->data + r * D, D, p, norm->data[r], grad->data[r], out->data + r * D);
+        pnorm_grad(tensor_values(v) + r * D, D, p, tensor_values(norm)[r], tensor_values(grad)[r], tensor_values(out) + r * D);
     RowNormCtx *saved;
     out = ag_graph_record(out, AG_OP_ROW_NORM_BACKWARD, (Tensor *[]){v, norm, grad}, 3,
                           (void **)&saved, sizeof *saved);
@@ -2080,7 +2080,7 @@ static TripletSide triplet_side(const TripletData *d, int k, int64_t r) {
 /* Row r's vectors and distances, in d's scratch (rows 0 to 2; row 4 is
  * pnorm's). Only when there are rows: then there is scratch. */
 static TripletRow triplet_at(const TripletData *d, int64_t r, const LossCtx *c) {
-    double *s = d->scratch->data;
+    double *s = tensor_values(d->scratch);
     TripletRow t = {.ap = s, .an = s + d->D, .pn = s + 2 * d->D};
     triplet_row(triplet_side(d, 0, r), triplet_side(d, 1, r), triplet_side(d, 2, r), c,
                 s + 4 * d->D, &t);
@@ -2120,7 +2120,7 @@ static void triplet_node_grad(const TripletData *d, int64_t r, const LossCtx *c,
     const double *vec = node == 0 ? t.ap : node == 1 ? t.an : t.pn;
     int64_t D = node == 0 ? t.D_ap : node == 1 ? t.D_an : t.D_pn;
     double dist = node == 0 ? t.d_ap : node == 1 ? t.d_an : t.d_pn;
-    double *dv = d->scratch->data + 3 * d->D;
+    double *dv = tensor_values(d->scratch) + 3 * d->D;
     pnorm_grad(vec, D, c->param[1], dist, node == 0 ? gz : node == 1 ? gneg : gswap, dv);
     triplet_put(du, d->len[first[node]], dv, D, 1.0, add_u);
     triplet_put(dv_out, d->len[second[node]], dv, D, -1.0, add_v);
@@ -2166,8 +2166,8 @@ static void triplet_backward(Function *self, void *ctx, Tensor *g) {
         int su = node == 2 ? 1 : 0, sv = node == 0 ? 1 : 2;
         bool add_u = written[buf[su]], add_v = written[buf[sv]] || buf[sv] == buf[su];
         for (int64_t r = 0; r < d.rows; r++)
-            triplet_node_grad(&d, r, c, u, node, grad[buf[su]]->data + r * d.len[su], add_u,
-                              grad[buf[sv]]->data + r * d.len[sv], add_v);
+            triplet_node_grad(&d, r, c, u, node, tensor_values(grad[buf[su]]) + r * d.len[su], add_u,
+                              tensor_values(grad[buf[sv]]) + r * d.len[sv], add_v);
         written[buf[su]] = written[buf[sv]] = true;
     }
     triplet_close(&d);
@@ -2193,7 +2193,7 @@ static Tensor *triplet_mask(GradTemps *s, const Tensor *d, const double *x, cons
                             Comparison test) {
     Tensor *m = ag_grad_tmp(s, ag_tensor_new(d->ndim, d->shape));
     for (int64_t i = 0; m && i < m->numel; i++)
-        m->data[i] = test == AT_LEAST ? x[i] >= y[i]
+        tensor_values(m)[i] = test == AT_LEAST ? x[i] >= y[i]
                      : test == EQUAL  ? x[i] == y[i]
                      : test == ABOVE  ? x[i] > y[i]
                                       : x[i] < y[i];
@@ -2206,16 +2206,16 @@ static Tensor *triplet_mask(GradTemps *s, const Tensor *d, const double *x, cons
  * split, the larger gets 0). z = (margin + d(a, p)) - dneg, as triplet_row. */
 static int triplet_node_grads(Tensor *g, const LossCtx *c, Tensor *const dist[3], Tensor *out[3]) {
     GradTemps s = {0};
-    const double *ap = dist[0]->data, *an = dist[1]->data, *pn = c->flag ? dist[2]->data : NULL;
+    const double *ap = tensor_values(dist[0]), *an = tensor_values(dist[1]), *pn = c->flag ? tensor_values(dist[2]) : NULL;
     Tensor *zs = ag_grad_tmp(&s, ag_tensor_new(dist[0]->ndim, dist[0]->shape));
     for (int64_t i = 0; zs && i < zs->numel; i++) {
         double dneg = an[i];
         if (pn) dneg = isnan(an[i]) || isnan(pn[i]) ? NAN : fmin(an[i], pn[i]);
-        zs->data[i] = (c->param[0] + ap[i]) - dneg;
+        tensor_values(zs)[i] = (c->param[0] + ap[i]) - dneg;
     }
     Tensor *zero = ag_grad_num(&s, 0.0);
     Tensor *zeros = zs ? ag_grad_tmp(&s, ag_tensor_filled_like(zs, 0.0)) : NULL;
-    Tensor *hinged = zs && zeros ? triplet_mask(&s, zs, zs->data, zeros->data, AT_LEAST) : NULL;
+    Tensor *hinged = zs && zeros ? triplet_mask(&s, zs, tensor_values(zs), tensor_values(zeros), AT_LEAST) : NULL;
     Tensor *gz = gwhere(&s, hinged, shared_g(&s, g, c), zero), *to_neg = gneg(&s, gz);
     Tensor *to_swap = NULL;
     if (pn) {
@@ -2309,7 +2309,7 @@ Tensor *tensor_triplet_margin_loss(Tensor *anchor, Tensor *positive, Tensor *neg
                  .param = {margin, p, eps}, .flag = swap};
     Tensor *elems = ag_tensor_new(ndim - 1, shape);
     for (int64_t r = 0; elems && r < d.rows; r++)
-        elems->data[r] = clamp_min0(triplet_at(&d, r, &c).z);
+        tensor_values(elems)[r] = clamp_min0(triplet_at(&d, r, &c).z);
     triplet_close(&d);
     return record_loss(reduce_losses(elems, &c), AG_OP_TRIPLET_MARGIN_LOSS, in, 3, &c);
 }

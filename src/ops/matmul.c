@@ -625,7 +625,7 @@ static Gemm *gemm_for(const Tensor *a, const Tensor *b) {
 static void matmul_kernel(const MatmulPlan *p, const Tensor *at, const Tensor *bt,
                           double *out) {
     int64_t M = p->M, K = p->K, N = p->N;
-    const double *a = at->data, *b = bt->data;
+    const double *a = tensor_values(at), *b = tensor_values(bt);
     if (p->a_vec && p->b_vec) {
         /* the reference BLAS's ddot (sdot), which PyTorch's dot calls
          * (torch.optim.LBFGS is made of dots) */
@@ -665,14 +665,14 @@ static Tensor *matmul_grad_a(const MatmulPlan *p, const Tensor *g, const Tensor 
     Tensor *r = p->count == 0 ? ag_tensor_filled_like(a, 0.0) : ag_tensor_new_like(a);
     if (!r) return NULL;
     if (p->fold) { /* g (count*M, N) @ b^T (N, K) -> (count*M, K) */
-        gemm_for(a, b)(false, true, p->count * M, K, N, g->data, N, b->data, N, r->data, K, false);
+        gemm_for(a, b)(false, true, p->count * M, K, N, tensor_values(g), N, tensor_values(b), N, tensor_values(r), K, false);
         return r;
     }
     for (int64_t t = 0; t < p->count; t++) {
         int64_t ia, ib; /* g[t] (M,N) @ b[ib]^T (N,K) (+)-> r[ia] (M,K) */
         batch_entry(p, t, &ia, &ib);
-        gemm_for(a, b)(false, true, M, K, N, g->data + t * M * N, N, b->data + ib * K * N, N,
-                r->data + ia * M * K, K, !first_reader(p, p->a_step, t));
+        gemm_for(a, b)(false, true, M, K, N, tensor_values(g) + t * M * N, N, tensor_values(b) + ib * K * N, N,
+                tensor_values(r) + ia * M * K, K, !first_reader(p, p->a_step, t));
     }
     return r;
 }
@@ -683,14 +683,14 @@ static Tensor *matmul_grad_b(const MatmulPlan *p, const Tensor *g, const Tensor 
     Tensor *r = p->count == 0 ? ag_tensor_filled_like(b, 0.0) : ag_tensor_new_like(b);
     if (!r) return NULL;
     if (p->fold) { /* b is every entry's: a^T (K, count*M) @ g (count*M, N) -> (K, N) */
-        gemm_for(a, b)(true, false, K, N, p->count * M, a->data, K, g->data, N, r->data, N, false);
+        gemm_for(a, b)(true, false, K, N, p->count * M, tensor_values(a), K, tensor_values(g), N, tensor_values(r), N, false);
         return r;
     }
     for (int64_t t = 0; t < p->count; t++) {
         int64_t ia, ib; /* a[ia]^T (K,M) @ g[t] (M,N) (+)-> r[ib] (K,N) */
         batch_entry(p, t, &ia, &ib);
-        gemm_for(a, b)(true, false, K, N, M, a->data + ia * M * K, K, g->data + t * M * N, N,
-                r->data + ib * K * N, N, !first_reader(p, p->b_step, t));
+        gemm_for(a, b)(true, false, K, N, M, tensor_values(a) + ia * M * K, K, tensor_values(g) + t * M * N, N,
+                tensor_values(r) + ib * K * N, N, !first_reader(p, p->b_step, t));
     }
     return r;
 }
@@ -867,7 +867,7 @@ Tensor *tensor_matmul(Tensor *a, Tensor *b) {
     Tensor *out = ag_tensor_new(batch_shape(&p, shape, p.a_vec ? -1 : p.M, p.b_vec ? -1 : p.N),
                              shape);
     if (!out) return NULL;
-    matmul_kernel(&p, a, b, out->data);
+    matmul_kernel(&p, a, b, tensor_values(out));
     void *ctx;
     out = ag_graph_record_named(out, AG_OP_MATMUL, matmul_name(&p, a), (Tensor *[]){a, b}, 2, &ctx,
                                 sizeof p);
@@ -981,10 +981,10 @@ Tensor *tensor_linear(Tensor *x, Tensor *w, Tensor *b) {
     Tensor *out = ag_tensor_new(x->ndim, shape);
     if (!out) return NULL;
     if (p.M * p.N > 0) {
-        if (p.K > 0) gemm_for(x, w)(false, true, p.M, p.N, p.K, x->data, p.K, w->data, p.K, out->data, p.N, false);
-        else memset(out->data, 0, (size_t)(p.M * p.N) * sizeof(double));
+        if (p.K > 0) gemm_for(x, w)(false, true, p.M, p.N, p.K, tensor_values(x), p.K, tensor_values(w), p.K, tensor_values(out), p.N, false);
+        else memset(tensor_values(out), 0, (size_t)(p.M * p.N) * sizeof(double));
         for (int64_t i = 0; b && i < p.M; i++)
-            for (int64_t j = 0; j < p.N; j++) out->data[i * p.N + j] += b->data[j];
+            for (int64_t j = 0; j < p.N; j++) tensor_values(out)[i * p.N + j] += tensor_values(b)[j];
     }
     void *ctx;
     Tensor *in[3] = {x, w, b};
@@ -1001,9 +1001,9 @@ static void linear_grad(Gemm *gemm, Tensor *t, bool trans_a, int64_t rows, int64
     Tensor *d = ag_tensor_new_like(t);
     if (!d) return;
     if (d->numel > 0 && inner > 0)
-        gemm(trans_a, false, rows, cols, inner, a, lda, b, cols, d->data, cols, false);
+        gemm(trans_a, false, rows, cols, inner, a, lda, b, cols, tensor_values(d), cols, false);
     else if (d->numel > 0)
-        memset(d->data, 0, (size_t)d->numel * sizeof(double));
+        memset(tensor_values(d), 0, (size_t)d->numel * sizeof(double));
     ag_accumulate_grad(t, d);
 }
 
@@ -1012,12 +1012,12 @@ static void linear_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *x = self->inputs[0], *w = self->inputs[1];
     Tensor *b = self->num_inputs > 2 ? self->inputs[2] : NULL;
     Gemm *gemm = gemm_for(x, w);
-    if (x->requires_grad) linear_grad(gemm, x, false, p->M, p->K, p->N, g->data, p->N, w->data);
-    if (w->requires_grad) linear_grad(gemm, w, true, p->N, p->K, p->M, g->data, p->N, x->data);
+    if (x->requires_grad) linear_grad(gemm, x, false, p->M, p->K, p->N, tensor_values(g), p->N, tensor_values(w));
+    if (w->requires_grad) linear_grad(gemm, w, true, p->N, p->K, p->M, tensor_values(g), p->N, tensor_values(x));
     if (b && b->requires_grad) {
         Tensor *db = ag_tensor_new_like(b);
         if (!db) return;
-        if (!ag_sum_dims(g->data, 2, (int64_t[]){p->M, p->N}, 1u, db->data,
+        if (!ag_sum_dims(tensor_values(g), 2, (int64_t[]){p->M, p->N}, 1u, tensor_values(db),
                          g->dtype == AG_FLOAT32)) {
             tensor_release(db);
             ag_alloc_failure = true;

@@ -195,8 +195,8 @@ static Tensor *softmax_forward(int op_id, Tensor *x, int axis, bool log_space) {
     Tensor *y = ag_tensor_new_like(x);
     if (!y) return NULL;
     if (y->numel > 0)
-        lanes_apply(log_space ? log_softmax_kernel : softmax_kernel, x->data, NULL,
-                    lanes(x, axis), y->data);
+        lanes_apply(log_space ? log_softmax_kernel : softmax_kernel, tensor_values(x), NULL,
+                    lanes(x, axis), tensor_values(y));
     SoftmaxCtx *c;
     y = ag_graph_record(y, op_id, &x, 1, (void **)&c, sizeof *c);
     if (c) c->axis = axis;
@@ -221,7 +221,7 @@ static Tensor *lane_grad_forward(int op_id, LaneGradKernel kernel, Tensor *g, Te
     if ((axis = lane_axis(op, y, axis)) < 0) return NULL;
     Tensor *dx = ag_tensor_new_like(y);
     if (!dx) return NULL;
-    if (dx->numel > 0) lanes_apply(kernel, y->data, g->data, lanes(y, axis), dx->data);
+    if (dx->numel > 0) lanes_apply(kernel, tensor_values(y), tensor_values(g), lanes(y, axis), tensor_values(dx));
     SoftmaxCtx *c;
     dx = ag_graph_record(dx, op_id, (Tensor *[]){g, y}, 2, (void **)&c, sizeof *c);
     if (c) c->axis = axis;
@@ -280,7 +280,7 @@ static void softmax_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *dx = ag_tensor_new_like(g);
     if (!dx) return;
     if (dx->numel > 0)
-        lanes_apply(softmax_backward_lanes, y->data, g->data, lanes(y, c->axis), dx->data);
+        lanes_apply(softmax_backward_lanes, tensor_values(y), tensor_values(g), lanes(y, c->axis), tensor_values(dx));
     ag_accumulate_grad(self->inputs[0], dx);
 }
 
@@ -425,7 +425,7 @@ static void log_softmax_backward(Function *self, void *ctx, Tensor *g) {
     Tensor *dx = ag_tensor_new_like(g);
     if (!dx) return;
     if (dx->numel > 0)
-        lanes_apply(log_softmax_backward_lanes, y->data, g->data, lanes(y, c->axis), dx->data);
+        lanes_apply(log_softmax_backward_lanes, tensor_values(y), tensor_values(g), lanes(y, c->axis), tensor_values(dx));
     ag_accumulate_grad(self->inputs[0], dx);
 }
 

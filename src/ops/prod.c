@@ -67,19 +67,19 @@ static void around(const Tensor *x, int dim, int64_t *outer, int64_t *n, int64_t
 static void prod_kernel(const Tensor *x, const ProdCtx *c, double *out) {
     bool f32 = x->dtype == AG_FLOAT32;
     if (!c->has_dim || x->ndim == 0) {
-        out[0] = row_product(x->data, x->numel, f32);
+        out[0] = row_product(tensor_values(x), x->numel, f32);
         return;
     }
     int64_t outer, n, inner;
     around(x, c->dim, &outer, &n, &inner);
     for (int64_t o = 0; o < outer; o++) {
         if (inner == 1) { /* along contiguous elements */
-            out[o] = row_product(x->data + o * n, n, f32);
+            out[o] = row_product(tensor_values(x) + o * n, n, f32);
             continue;
         }
         for (int64_t i = 0; i < inner; i++) {
             double p = 1.0;
-            for (int64_t k = 0; k < n; k++) p = in_type(p * x->data[(o * n + k) * inner + i], f32);
+            for (int64_t k = 0; k < n; k++) p = in_type(p * tensor_values(x)[(o * n + k) * inner + i], f32);
             out[o * inner + i] = p;
         }
     }
@@ -94,7 +94,7 @@ static Tensor *reversed(GradTemps *t, Tensor *x, int d) {
     int64_t n = x->shape[d];
     Tensor *idx = ag_grad_tmp(t, tensor_zeros(1, &n, false));
     if (!idx) return NULL;
-    for (int64_t k = 0; k < n; k++) idx->data[k] = (double)(n - 1 - k);
+    for (int64_t k = 0; k < n; k++) tensor_values(idx)[k] = (double)(n - 1 - k);
     tensor_set_dtype(idx, AG_INT64);
     AgIndex items[AG_MAX_DIMS];
     for (int i = 0; i < d; i++) items[i] = (AgIndex){.kind = AG_INDEX_SLICE, .step = 1};
@@ -133,7 +133,7 @@ static Tensor *safe_zeros(GradTemps *t, Tensor *g, Tensor *x, int d) {
 
 static bool has_zero(const Tensor *x, int64_t *count) {
     *count = 0;
-    for (int64_t i = 0; i < x->numel; i++) *count += x->data[i] == 0.0;
+    for (int64_t i = 0; i < x->numel; i++) *count += tensor_values(x)[i] == 0.0;
     return *count > 0;
 }
 
@@ -198,7 +198,7 @@ static Tensor *prod_forward(Tensor *x, bool has_dim, int64_t dim, bool keepdim) 
     }
     Tensor *out = ag_tensor_new(ndim, shape);
     if (!out) return NULL;
-    prod_kernel(x, &c, out->data);
+    prod_kernel(x, &c, tensor_values(out));
     void *ctx;
     out = ag_graph_record_named(out, AG_OP_PROD, has_dim ? "ProdBackward1" : "ProdBackward", &x, 1,
                                 &ctx, sizeof c);

@@ -347,7 +347,7 @@ static bool sum_groups(const double *x, Groups g, double *out, bool f32) {
     }
     Tensor *held = ag_tensor_new(1, (int64_t[]){v.outer * v.inner});
     if (!held) return false;
-    double *t = held->data;
+    double *t = tensor_values(held);
     for (int64_t o = 0; o < v.outer; o++)
         for (int64_t i = 0; i < v.inner; i++)
             t[o * v.inner + i] = sum_of(x + o * v.n * v.inner + i, v.n, v.inner, f32);
@@ -397,12 +397,12 @@ static bool reduce_groups(const double *x, Groups g, ReduceKind kind, double *ou
             ok = false;
             break;
         }
-        double *dst = next ? next->data : out;
+        double *dst = next ? tensor_values(next) : out;
         extreme_rows(x, v, dst, kind == REDUCE_MAX);
         tensor_release(held);
         held = next;
         if (!ok || !next) break;
-        x = next->data;
+        x = tensor_values(next);
         g = drop_group(g, j);
     }
     tensor_release(held);
@@ -599,7 +599,7 @@ bool ag_sum_dims(const double *x, int ndim, const int64_t *shape, unsigned mask,
 static void spread_to(Tensor *x, const Groups *g, const double *a) {
     Tensor *dx = ag_tensor_new_like(x);
     if (!dx) return;
-    if (dx->numel > 0) for_rows(ROW_SPREAD, g, x->data, a, NULL, dx->data);
+    if (dx->numel > 0) for_rows(ROW_SPREAD, g, tensor_values(x), a, NULL, tensor_values(dx));
     ag_accumulate_grad(x, dx);
 }
 
@@ -637,7 +637,7 @@ static Tensor *masked_div(GradTemps *t, Tensor *zero, Tensor *n, Tensor *d) {
 static void sum_backward(Function *self, void *ctx, Tensor *g) {
     ReduceCtx *c = ctx;
     Groups gr = groups_of(self->inputs[0], c->info.mask);
-    spread_to(self->inputs[0], &gr, g->data);
+    spread_to(self->inputs[0], &gr, tensor_values(g));
 }
 
 /* mean divides g by n as PyTorch does: g * (1/n) differs in the last bit. */
@@ -647,8 +647,8 @@ static void mean_backward(Function *self, void *ctx, Tensor *g) {
     Groups gr = groups_of(x, c->info.mask);
     Tensor *a = ag_tensor_new_like(g);
     if (!a) return;
-    for (int64_t i = 0; i < a->numel; i++) a->data[i] = g->data[i] / (double)gr.n;
-    spread_to(x, &gr, a->data);
+    for (int64_t i = 0; i < a->numel; i++) tensor_values(a)[i] = tensor_values(g)[i] / (double)gr.n;
+    spread_to(x, &gr, tensor_values(a));
     tensor_release(a);
 }
 
@@ -683,10 +683,10 @@ static Tensor *sum_forward(const char *op, int id, Tensor *x, const int64_t *dim
     Tensor *out = reduce_begin(op, x, dims, ndims, keepdim, &mask, &g);
     if (!out) return NULL;
     /* a float32 sum adds in float, as PyTorch's (its mean divides that) */
-    if (!sum_into(x->data, &g, out->data, x->dtype == AG_FLOAT32))
+    if (!sum_into(tensor_values(x), &g, tensor_values(out), x->dtype == AG_FLOAT32))
         return tensor_release(out), NULL;
     if (id == AG_OP_MEAN)
-        for (int64_t i = 0; i < out->numel; i++) out->data[i] /= (double)g.n;
+        for (int64_t i = 0; i < out->numel; i++) tensor_values(out)[i] /= (double)g.n;
     return reduce_record(out, id, x, (ReduceInfo){.mask = mask}, NULL);
 }
 
@@ -761,13 +761,13 @@ static void var_std_grad(Function *self, ReduceCtx *c, Tensor *g, bool is_std) {
     double dof = (double)gr.n - (c->info.unbiased ? 1 : 0), scale = 2.0 / (dof > 0 ? dof : 0);
     Tensor *a = ag_tensor_new_like(g), *dx = a ? ag_tensor_new_like(x) : NULL;
     if (!dx) return tensor_release(a);
-    const double *std = self->output->data;
+    const double *std = tensor_values(self->output);
     for (int64_t i = 0; i < a->numel; i++) {
-        double gv = !is_std ? g->data[i] : std[i] == 0 ? 0.0 : g->data[i] / (std[i] * 2);
-        a->data[i] = scale * gv;
+        double gv = !is_std ? tensor_values(g)[i] : std[i] == 0 ? 0.0 : tensor_values(g)[i] / (std[i] * 2);
+        tensor_values(a)[i] = scale * gv;
     }
     RowKind kind = c->info.whole && dof <= 0 ? ROW_SPREAD : ROW_VAR_GRAD;
-    if (dx->numel > 0) for_rows(kind, &gr, x->data, a->data, c->saved, dx->data);
+    if (dx->numel > 0) for_rows(kind, &gr, tensor_values(x), tensor_values(a), c->saved, tensor_values(dx));
     tensor_release(a);
     ag_accumulate_grad(x, dx);
 }
@@ -861,19 +861,19 @@ static Tensor *var_forward(const char *op, int id, Tensor *x, const int64_t *dim
     Tensor *out = reduce_begin(op, x, dims, ndims, keepdim, &mask, &g);
     if (!out) return NULL;
     Tensor *mean = scratch(out->numel), *dev = mean ? scratch(2 * out->numel + 1) : NULL;
-    bool ok = dev && sum_into(x->data, &g, mean->data, false);
-    for (int64_t i = 0; ok && i < out->numel; i++) mean->data[i] /= (double)g.n;
+    bool ok = dev && sum_into(tensor_values(x), &g, tensor_values(mean), false);
+    for (int64_t i = 0; ok && i < out->numel; i++) tensor_values(mean)[i] /= (double)g.n;
     if (ok && out->numel == 1)
-        out->data[0] = squares_in_order(x->data, x->numel, mean->data[0]);
+        tensor_values(out)[0] = squares_in_order(tensor_values(x), x->numel, tensor_values(mean)[0]);
     else if (ok && x->numel > 0)
-        welford_m2(x->data, &g, dev->data, out->data);
+        welford_m2(tensor_values(x), &g, tensor_values(dev), tensor_values(out));
     else if (ok)
-        for (int64_t i = 0; i < out->numel; i++) out->data[i] = 0.0;
+        for (int64_t i = 0; i < out->numel; i++) tensor_values(out)[i] = 0.0;
     double dof = (double)g.n - (unbiased ? 1 : 0);
     if (dof < 0) dof = 0;
     for (int64_t i = 0; ok && i < out->numel; i++) {
-        out->data[i] /= dof;
-        if (id == AG_OP_STD) out->data[i] = sqrt(out->data[i]);
+        tensor_values(out)[i] /= dof;
+        if (id == AG_OP_STD) tensor_values(out)[i] = sqrt(tensor_values(out)[i]);
     }
     tensor_release(dev);
     if (!ok) {
@@ -881,7 +881,7 @@ static Tensor *var_forward(const char *op, int id, Tensor *x, const int64_t *dim
         return tensor_release(out), NULL;
     }
     ReduceInfo info = {.mask = mask, .whole = ndims == 0 || x->ndim == 0, .unbiased = unbiased};
-    out = reduce_record(out, id, x, info, mean->data);
+    out = reduce_record(out, id, x, info, tensor_values(mean));
     tensor_release(mean);
     return out;
 }
@@ -950,25 +950,25 @@ static bool norm_grad_terms(const Tensor *x, const Groups *gr, const Tensor *g,
     size_t bytes = (size_t)g->numel * sizeof(double);
     if (p == 1) { /* sign(x) * g */
         *kind = ROW_SIGN_GRAD;
-        memcpy(a, g->data, bytes);
+        memcpy(a, tensor_values(g), bytes);
     } else if (p == 2) {
         *kind = ROW_NORM2_GRAD;
-        memcpy(a, g->data, bytes);
+        memcpy(a, tensor_values(g), bytes);
         memcpy(b, norm, bytes);
     } else if (isinf(p)) { /* a = g / count, count = the mask summed */
         *kind = ROW_INF_GRAD;
-        for_rows(ROW_INF_MASK, gr, x->data, norm, norm, mask);
+        for_rows(ROW_INF_MASK, gr, tensor_values(x), norm, norm, mask);
         if (!sum_into(mask, gr, a, false)) return false;
-        for (int64_t i = 0; i < g->numel; i++) a[i] = g->data[i] / a[i];
+        for (int64_t i = 0; i < g->numel; i++) a[i] = tensor_values(g)[i] / a[i];
         memcpy(b, norm, bytes);
     } else if (p < 1) {
         *kind = ROW_SMALL_GRAD;
-        memcpy(a, g->data, bytes);
+        memcpy(a, tensor_values(g), bytes);
         ag_pow_scalar(norm, 1 - p, b, g->numel);
     } else {
         *kind = p < 2 ? ROW_MID_GRAD : ROW_BIG_GRAD;
         ag_pow_scalar(norm, p - 1, a, g->numel);
-        for (int64_t i = 0; i < g->numel; i++) a[i] = norm[i] == 0 ? 0.0 : g->data[i] / a[i];
+        for (int64_t i = 0; i < g->numel; i++) a[i] = norm[i] == 0 ? 0.0 : tensor_values(g)[i] / a[i];
     }
     return true;
 }
@@ -986,8 +986,8 @@ static double norm_abs_exponent(RowKind kind, double p) {
 static bool abs_pow(const Tensor *x, double e, double *out) {
     Tensor *a = ag_tensor_new_like(x);
     if (!a) return false;
-    for (int64_t i = 0; i < x->numel; i++) a->data[i] = fabs(x->data[i]);
-    ag_pow_scalar(a->data, e, out, x->numel);
+    for (int64_t i = 0; i < x->numel; i++) tensor_values(a)[i] = fabs(tensor_values(x)[i]);
+    ag_pow_scalar(tensor_values(a), e, out, x->numel);
     tensor_release(a);
     return true;
 }
@@ -1001,11 +1001,11 @@ static void norm_backward(Function *self, void *ctx, Tensor *g) {
     if (x->numel > 0 && c->info.p != 0) { /* p = 0: the count of non-zeros is flat */
         Tensor *a = ag_tensor_new_like(g), *b = a ? ag_tensor_new_like(g) : NULL;
         RowKind kind;
-        bool ok = b && norm_grad_terms(x, &gr, g, self->output->data, c->info.p, a->data, b->data,
-                                       dx->data, &kind);
+        bool ok = b && norm_grad_terms(x, &gr, g, tensor_values(self->output), c->info.p, tensor_values(a), tensor_values(b),
+                                       tensor_values(dx), &kind);
         double e = ok ? norm_abs_exponent(kind, c->info.p) : 0;
-        if (e != 0) ok = abs_pow(x, e, dx->data); /* read by the row kernel */
-        if (ok) for_rows(kind, &gr, x->data, a->data, b->data, dx->data);
+        if (e != 0) ok = abs_pow(x, e, tensor_values(dx)); /* read by the row kernel */
+        if (ok) for_rows(kind, &gr, tensor_values(x), tensor_values(a), tensor_values(b), tensor_values(dx));
         tensor_release(a);
         tensor_release(b);
         if (!ok) return tensor_release(dx);
@@ -1083,7 +1083,7 @@ static int norm_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 
 /* t = the element-wise term of the norm of x (|x|, x^2, |x|^p, x != 0). */
 static void norm_terms(const Tensor *x, double p, double *t) {
-    const double *v = x->data;
+    const double *v = tensor_values(x);
     int64_t n = x->numel;
     if (p == 2) {
         SIMD_LOOP for (int64_t i = 0; i < n; i++) t[i] = v[i] * v[i];
@@ -1159,21 +1159,21 @@ Tensor *tensor_norm_dims(Tensor *x, double p_given, const int64_t *dims, int ndi
     if (!out) return NULL;
     bool ok = true;
     if (x->numel == 0) { /* over no elements: 0, whatever p (PyTorch) */
-        memset(out->data, 0, (size_t)out->numel * sizeof(double));
+        memset(tensor_values(out), 0, (size_t)out->numel * sizeof(double));
     } else if (out->numel > 0 && p == 2) {
-        norm2_rows(x->data, &g, x->dtype == AG_FLOAT32, out->data);
+        norm2_rows(tensor_values(x), &g, x->dtype == AG_FLOAT32, tensor_values(out));
     } else if (out->numel > 0) {
         Tensor *t = ag_tensor_new_like(x);
         ok = t != NULL;
         if (ok) {
-            norm_terms(x, p, t->data);
-            ok = reduce_groups(t->data, g, p == INFINITY ? REDUCE_MAX : p == -INFINITY ? REDUCE_MIN
+            norm_terms(x, p, tensor_values(t));
+            ok = reduce_groups(tensor_values(t), g, p == INFINITY ? REDUCE_MAX : p == -INFINITY ? REDUCE_MIN
                                                                                   : REDUCE_SUM,
-                               out->data);
+                               tensor_values(out));
         }
         tensor_release(t);
         if (ok && p != 1 && p != 0 && !isinf(p))
-            for (int64_t i = 0; i < out->numel; i++) out->data[i] = pow(out->data[i], 1 / p);
+            for (int64_t i = 0; i < out->numel; i++) tensor_values(out)[i] = pow(tensor_values(out)[i], 1 / p);
     }
     if (!ok) return tensor_release(out), NULL;
     return reduce_record(out, AG_OP_NORM, x, (ReduceInfo){.mask = mask, .p = p_given}, NULL);
@@ -1226,9 +1226,9 @@ static void logsumexp_backward(Function *self, void *ctx, Tensor *g) {
         return;
     }
     if (dx->numel > 0) {
-        for_rows(ROW_DEV, &gr, x->data, self->output->data, NULL, e->data);
-        apply_all(block_exp, e->data, e->numel);
-        for_rows(ROW_SCALE, &gr, e->data, g->data, NULL, dx->data);
+        for_rows(ROW_DEV, &gr, tensor_values(x), tensor_values(self->output), NULL, tensor_values(e));
+        apply_all(block_exp, tensor_values(e), e->numel);
+        for_rows(ROW_SCALE, &gr, tensor_values(e), tensor_values(g), NULL, tensor_values(dx));
     }
     tensor_release(e);
     ag_accumulate_grad(x, dx);
@@ -1254,19 +1254,19 @@ Tensor *tensor_logsumexp_dims(Tensor *x, const int64_t *dims, int ndims, bool ke
     if (!out) return NULL;
     bool ok = true;
     if (x->numel == 0) {
-        for (int64_t i = 0; i < out->numel; i++) out->data[i] = -INFINITY;
+        for (int64_t i = 0; i < out->numel; i++) tensor_values(out)[i] = -INFINITY;
     } else {
         Tensor *m = scratch(out->numel), *e = m ? ag_tensor_new_like(x) : NULL;
-        ok = e && reduce_groups(x->data, g, REDUCE_MAX, m->data);
+        ok = e && reduce_groups(tensor_values(x), g, REDUCE_MAX, tensor_values(m));
         for (int64_t i = 0; ok && i < out->numel; i++)
-            if (isinf(m->data[i])) m->data[i] = 0;
+            if (isinf(tensor_values(m)[i])) tensor_values(m)[i] = 0;
         if (ok) {
-            for_rows(ROW_DEV, &g, x->data, m->data, NULL, e->data);
-            apply_all(block_exp, e->data, e->numel);
+            for_rows(ROW_DEV, &g, tensor_values(x), tensor_values(m), NULL, tensor_values(e));
+            apply_all(block_exp, tensor_values(e), e->numel);
         }
-        ok = ok && reduce_groups(e->data, g, REDUCE_SUM, out->data);
-        if (ok) apply_all(block_log, out->data, out->numel);
-        for (int64_t i = 0; ok && i < out->numel; i++) out->data[i] += m->data[i];
+        ok = ok && reduce_groups(tensor_values(e), g, REDUCE_SUM, tensor_values(out));
+        if (ok) apply_all(block_log, tensor_values(out), out->numel);
+        for (int64_t i = 0; ok && i < out->numel; i++) tensor_values(out)[i] += tensor_values(m)[i];
         tensor_release(e);
         tensor_release(m);
     }

@@ -14,7 +14,7 @@
 /* Copies a same-numel tensor's data into a new tensor of shape (ndim). */
 static Tensor *copy_as(const Tensor *src, int ndim, const int64_t *shape) {
     Tensor *r = ag_tensor_new(ndim, shape);
-    if (r) memcpy(r->data, src->data, (size_t)src->numel * sizeof(double));
+    if (r) memcpy(tensor_values(r), tensor_values(src), (size_t)src->numel * sizeof(double));
     return r;
 }
 

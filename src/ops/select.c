@@ -71,7 +71,7 @@ static ALWAYS_INLINE void gathered_rows(SelectBlock f, int nin, const Tensor *co
         const double *base[MAX_IN];
         int64_t stride[MAX_IN];
         for (int k = 0; k < nin; k++) {
-            base[k] = operands[k]->data + it->offset[k];
+            base[k] = tensor_values(operands[k]) + it->offset[k];
             stride[k] = it->stride[k][last];
         }
         for (int64_t j = 0; j < it->row_len; j++) {
@@ -93,7 +93,7 @@ static ALWAYS_INLINE void select_apply(SelectBlock f, const Tensor *const *in, i
     const Tensor *shape_of = NULL;
     double *o[MAX_OUT];
     for (int k = 0; k < nout; k++) {
-        o[k] = out[k] ? out[k]->data : NULL;
+        o[k] = out[k] ? tensor_values(out[k]) : NULL;
         if (out[k]) shape_of = out[k];
     }
     BroadcastIter it;
@@ -110,7 +110,7 @@ static ALWAYS_INLINE void select_apply(SelectBlock f, const Tensor *const *in, i
     const double *base[MAX_IN];
     int64_t stride[MAX_IN];
     for (int k = 0; k < nin; k++) {
-        base[k] = in[k]->data;
+        base[k] = tensor_values(in[k]);
         stride[k] = in[k]->numel == n;
         if (!stride[k])
             for (int i = 0; i < BLOCK; i++) splat[k][i] = base[k][0];
@@ -122,7 +122,7 @@ static ALWAYS_INLINE void select_apply(SelectBlock f, const Tensor *const *in, i
     int last = it.ndim - 1;
     for (bool more = true; more; more = ag_broadcast_iter_next(&it)) {
         for (int k = 0; k < nin; k++) {
-            base[k] = in[k]->data + it.offset[k];
+            base[k] = tensor_values(in[k]) + it.offset[k];
             stride[k] = it.stride[k][last];
             if (!stride[k])
                 for (int i = 0; i < BLOCK; i++) splat[k][i] = base[k][0];

@@ -52,7 +52,7 @@ bool matches_torch(double got, double want) {
 
 Tensor *test_uniform(double lo, double hi, bool requires_grad, int ndim, const int64_t *shape) {
     Tensor *t = tensor_rand(ndim, shape, requires_grad);
-    for (int64_t i = 0; i < t->numel; i++) t->data[i] = lo + (hi - lo) * t->data[i];
+    for (int64_t i = 0; i < t->numel; i++) tensor_values(t)[i] = lo + (hi - lo) * tensor_values(t)[i];
     return t;
 }
 
@@ -65,7 +65,7 @@ Tensor *test_like(Tensor *c, const Tensor *like) {
 /* loss = sum(out * w) as a plain double, with no graph. */
 static double weighted_sum(const Tensor *out, const Tensor *w) {
     double s = 0.0;
-    for (int64_t i = 0; i < out->numel; i++) s += out->data[i] * w->data[i];
+    for (int64_t i = 0; i < out->numel; i++) s += tensor_values(out)[i] * tensor_values(w)[i];
     return s;
 }
 
@@ -183,7 +183,7 @@ static Tensor *as_float32(const Tensor *t, bool typed) {
 /* t's values are float32's: none lost bits a float32 would not hold. */
 static bool holds_float32(const Tensor *t) {
     for (int64_t k = 0; k < t->numel; k++)
-        if (!same_double((double)(float)t->data[k], t->data[k])) return false;
+        if (!same_double((double)(float)tensor_values(t)[k], tensor_values(t)[k])) return false;
     return true;
 }
 
@@ -247,10 +247,10 @@ static void release_run(Run *r, int n) {
 static bool agree32(const char *name, const char *what, const Tensor *got, const Tensor *want) {
     double scale = 1.0;
     for (int64_t k = 0; want && k < want->numel; k++)
-        if (isfinite(want->data[k])) scale = fmax(scale, fabs(want->data[k]));
+        if (isfinite(tensor_values(want)[k])) scale = fmax(scale, fabs(tensor_values(want)[k]));
     int64_t numel = want ? want->numel : got ? got->numel : 0;
     for (int64_t k = 0; k < numel; k++) {
-        double g = got ? got->data[k] : 0.0, e = want ? want->data[k] : 0.0;
+        double g = got ? tensor_values(got)[k] : 0.0, e = want ? tensor_values(want)[k] : 0.0;
         bool same = isfinite(e) ? fabs(g - e) <= 1e-4 * fabs(e) + 1e-5 * scale
                                 : same_double(g, e) || (isnan(g) && isnan(e));
         if (!same)
@@ -321,7 +321,7 @@ static double grad_dot(BuildFn build, const void *arg, Tensor **consts, const bo
         dot = 0.0;
         for (int i = 0; i < n; i++)
             for (int64_t k = 0; want[i] && r.grads[i] && k < r.grads[i]->numel; k++)
-                dot += r.grads[i]->data[k] * v[i]->data[k];
+                dot += tensor_values(r.grads[i])[k] * tensor_values(v[i])[k];
     }
     release_run(&r, n);
     for (int i = 0; i < n; i++) tensor_release(in[i]);
@@ -337,7 +337,7 @@ static bool same_bits(const char *name, Tensor *const *got, Tensor *const *first
         const Tensor *a = got[i], *b = first[i];
         int64_t numel = a ? a->numel : b ? b->numel : 0;
         for (int64_t k = 0; k < numel; k++) {
-            double x = a ? a->data[k] : 0.0, y = b ? b->data[k] : 0.0;
+            double x = a ? tensor_values(a)[k] : 0.0, y = b ? tensor_values(b)[k] : 0.0;
             if (!same_double(x, y) && !(x == 0.0 && y == 0.0))
                 return CHECK(false, "%s (create_graph): d/d input %d [%lld] is %.17g, the "
                              "first-order kernel gives %.17g", name, i, (long long)k, x, y);
@@ -357,13 +357,13 @@ static bool check_hvp(const char *name, BuildFn build, const void *arg, Tensor *
     for (int i = 0; ok && i < n; i++) {
         const Tensor *hv = inputs[i]->grad; /* NULL: no second-order term reached it */
         for (int64_t k = 0; ok && want[i] && k < consts[i]->numel; k++) {
-            double saved = consts[i]->data[k];
-            consts[i]->data[k] = saved + h;
+            double saved = tensor_values(consts[i])[k];
+            tensor_values(consts[i])[k] = saved + h;
             double up = grad_dot(build, arg, consts, want, n, w, v);
-            consts[i]->data[k] = saved - h;
+            tensor_values(consts[i])[k] = saved - h;
             double down = grad_dot(build, arg, consts, want, n, w, v);
-            consts[i]->data[k] = saved;
-            double numeric = (up - down) / (2 * h), analytic = hv ? hv->data[k] : 0.0;
+            tensor_values(consts[i])[k] = saved;
+            double numeric = (up - down) / (2 * h), analytic = hv ? tensor_values(hv)[k] : 0.0;
             if (!(fabs(analytic - numeric) <= 1e-5 + 1e-4 * fabs(numeric)))
                 ok = CHECK(false, "%s (create_graph): d2/d input %d [%lld]: analytic %.10g, "
                            "numeric %.10g", name, i, (long long)k, analytic, numeric);
@@ -459,13 +459,13 @@ bool fd_check(const char *name, BuildFn build, const void *arg, Tensor **inputs,
         if (!inputs[i]->requires_grad) continue;
         const Tensor *g = inputs[i]->grad; /* NULL: not reached, a zero gradient */
         for (int64_t k = 0; k < consts[i]->numel; k++) {
-            double saved = consts[i]->data[k];
-            consts[i]->data[k] = saved + h;
+            double saved = tensor_values(consts[i])[k];
+            tensor_values(consts[i])[k] = saved + h;
             double up = eval_loss(build, arg, consts, w);
-            consts[i]->data[k] = saved - h;
+            tensor_values(consts[i])[k] = saved - h;
             double down = eval_loss(build, arg, consts, w);
-            consts[i]->data[k] = saved;
-            double numeric = (up - down) / (2 * h), analytic = g ? g->data[k] : 0.0;
+            tensor_values(consts[i])[k] = saved;
+            double numeric = (up - down) / (2 * h), analytic = g ? tensor_values(g)[k] : 0.0;
             if (!(fabs(analytic - numeric) <= 1e-6 + 1e-5 * fabs(numeric))) {
                 CHECK(false, "%s: d/d input %d [%lld]: analytic %.10g, numeric %.10g", name, i,
                       (long long)k, analytic, numeric);
@@ -534,7 +534,7 @@ static void hash_bytes(const void *p, size_t n) {
 static void hash_freed(const Tensor *t) {
     if (t->base) return; /* a view: its base's elements */
     hash_bytes(&t->numel, sizeof t->numel);
-    hash_bytes(t->data, (size_t)t->numel * sizeof *t->data);
+    hash_bytes(tensor_values(t), (size_t)t->numel * sizeof *tensor_values(t));
 }
 
 /* AG_TEST_GRAIN_SCALE=s: every kernel's threshold for threads times s, so

@@ -16,7 +16,7 @@ static Tensor *grad_snapshot(const Tensor *t) { return t->grad ? tensor_copy(t->
 static bool same_values(const Tensor *a, const Tensor *b) {
     if (!a || !b) return a == b;
     return a->numel == b->numel &&
-           memcmp(a->data, b->data, (size_t)a->numel * sizeof(double)) == 0;
+           memcmp(tensor_values(a), tensor_values(b), (size_t)a->numel * sizeof(double)) == 0;
 }
 
 /* ======================================================================
@@ -78,7 +78,7 @@ static Tensor *build_loss(Leaves *l) {
 /* The gradients of loss by the definition: dA = u w^T, dw = A^T u + u,
  * dbias = sum(u), dc = dd = u. */
 static double expected_grad(const Leaves *l, int leaf, int64_t i) {
-    const double *A = l->leaf[0]->data, *w = l->leaf[1]->data, *u = l->u->data;
+    const double *A = tensor_values(l->leaf[0]), *w = tensor_values(l->leaf[1]), *u = tensor_values(l->u);
     double s = 0.0;
     switch (leaf) {
     case 0: return u[i / N] * w[i % N];
@@ -134,7 +134,7 @@ static void test_alloc_failures(void) {
         const Tensor *g = l.leaf[i]->grad;
         bool ok = g != NULL;
         for (int64_t k = 0; ok && k < l.leaf[i]->numel; k++)
-            ok = fabs(g->data[k] - (before[i] ? before[i]->data[k] : 0.0) -
+            ok = fabs(tensor_values(g)[k] - (before[i] ? tensor_values(before[i])[k] : 0.0) -
                       expected_grad(&l, i, k)) < 1e-12;
         CHECK(ok, "leaf %d: grad = old + new", i);
         if (l.held[i]) CHECK(same_values(l.held[i], before[i]), "a held gradient keeps its values");
@@ -233,7 +233,7 @@ static void test_interrupt(void) {
 static bool values_are(const Tensor *t, int n, const double *want) {
     if (!t || t->numel != n) return false;
     for (int i = 0; i < n; i++)
-        if (fabs(t->data[i] - want[i]) > 1e-12) return false;
+        if (fabs(tensor_values(t)[i] - want[i]) > 1e-12) return false;
     return true;
 }
 
@@ -262,7 +262,7 @@ static void test_explicit_gradient(void) {
     CHECK(values_are(x->grad, 6, (double[]){2, -0.5, -0.5, 4, 3, 0.125}), "x.grad = g * b");
     CHECK(values_are(b->grad, 3, (double[]){2, -13, -3.25}), "b.grad = sum over rows of g * x");
     CHECK(values_are(c->grad, 2, (double[]){0.5, -0.75}), "c.grad = sum over columns of g");
-    CHECK(g->data[4] == -3 && g->ref_count == 1 && !g->requires_grad, "g is borrowed, unchanged");
+    CHECK(tensor_values(g)[4] == -3 && g->ref_count == 1 && !g->requires_grad, "g is borrowed, unchanged");
     CHECK(tensor_backward(x, g) == 0 &&
               values_are(x->grad, 6, (double[]){3, 0, -1.5, 6, 0, 0.375}),
           "a leaf y: x.grad += g");
@@ -309,8 +309,8 @@ static void test_gradient_sum_order(void) {
     Tensor *v = tensor_leaky_relu(x, 0.01), *xc = tensor_mul(x, c);
     Tensor *a = tensor_add(xc, v), *y = tensor_add(a, x), *s = tensor_sum(y);
     CHECK(tensor_backward(s, NULL) == 0, "backward: %s", ag_error());
-    CHECK(x->grad->data[0] == 0x1.47ae147ae147bp-7, "x.grad: %.17g, PyTorch 0.01",
-          x->grad->data[0]);
+    CHECK(tensor_values(x->grad)[0] == 0x1.47ae147ae147bp-7, "x.grad: %.17g, PyTorch 0.01",
+          tensor_values(x->grad)[0]);
     Tensor *all[] = {x, c, v, xc, a, y, s};
     for (int i = 0; i < 7; i++) tensor_release(all[i]);
     CHECK(live_tensors() == base, "gradient order test leaked %lld tensors",
@@ -338,7 +338,7 @@ static void test_explicit_gradient_errors(void) {
     CHECK(tensor_has_graph(y) && after.arena_functions == before.arena_functions &&
               x->grad == NULL && after.live_tensors == before.live_tensors,
           "a refused backward changes nothing");
-    CHECK(tensor_backward(y, g23) == 0 && x->grad->data[5] == 2, "and y still differentiates");
+    CHECK(tensor_backward(y, g23) == 0 && tensor_values(x->grad)[5] == 2, "and y still differentiates");
     Tensor *all[] = {x, y, g3, g23};
     for (int i = 0; i < 4; i++) tensor_release(all[i]);
     CHECK(live_tensors() == base, "leaked %lld tensors", (long long)(live_tensors() - base));

@@ -13,7 +13,7 @@ static void test_diamond(void) {
     Tensor *x = vec(2, (double[]){1, 2}, true);
     Tensor *z = tensor_add(x, x), *s = tensor_sum(z);
     CHECK(backward(s) == 0, "backward: %s", ag_error());
-    CHECK(x->grad && x->grad->data[0] == 2 && x->grad->data[1] == 2, "d sum(x+x)/dx = 2");
+    CHECK(x->grad && tensor_values(x->grad)[0] == 2 && tensor_values(x->grad)[1] == 2, "d sum(x+x)/dx = 2");
     tensor_release(s);
     tensor_release(z);
 
@@ -26,7 +26,7 @@ static void test_diamond(void) {
     CHECK(a->grad_fn->pending_count == 2, "pending_count counts both edges of a + a");
     s = tensor_sum(z);
     CHECK(backward(s) == 0, "backward: %s", ag_error());
-    CHECK(x->grad->data[0] == 4 && x->grad->data[1] == 8, "d sum(x*x + x*x)/dx = 4x");
+    CHECK(tensor_values(x->grad)[0] == 4 && tensor_values(x->grad)[1] == 8, "d sum(x*x + x*x)/dx = 4x");
     tensor_release(s);
     tensor_release(z);
     tensor_release(a);
@@ -41,8 +41,8 @@ static void test_shared_gradient_tensor(void) {
     Tensor *x = tensor_create(0, NULL, (double[]){1}, true), *y = tensor_create(0, NULL, (double[]){1}, true);
     Tensor *xx = tensor_add(x, x), *z = tensor_add(xx, y);
     CHECK(backward(z) == 0, "backward: %s", ag_error());
-    CHECK(x->grad->data[0] == 2 && y->grad->data[0] == 1, "x.grad = 2, y.grad = 1; got %g, %g",
-          x->grad->data[0], y->grad->data[0]);
+    CHECK(tensor_values(x->grad)[0] == 2 && tensor_values(y->grad)[0] == 1, "x.grad = 2, y.grad = 1; got %g, %g",
+          tensor_values(x->grad)[0], tensor_values(y->grad)[0]);
     Tensor *all[] = {x, y, xx, z};
     for (int i = 0; i < 4; i++) tensor_release(all[i]);
 }
@@ -55,9 +55,9 @@ static void test_shared_subexpressions(void) {
     Tensor *u = tensor_add(hh, hx), *loss = tensor_sum(u);
     CHECK(backward(loss) == 0, "backward: %s", ag_error());
     for (int i = 0; i < 3; i++) {
-        double xv = x->data[i], yv = y->data[i];
-        CHECK_NEAR(x->grad->data[i], 2 * xv * yv * yv + 2 * xv * yv, 1e-12);
-        CHECK_NEAR(y->grad->data[i], 2 * xv * xv * yv + xv * xv, 1e-12);
+        double xv = tensor_values(x)[i], yv = tensor_values(y)[i];
+        CHECK_NEAR(tensor_values(x->grad)[i], 2 * xv * yv * yv + 2 * xv * yv, 1e-12);
+        CHECK_NEAR(tensor_values(y->grad)[i], 2 * xv * xv * yv + xv * xv, 1e-12);
     }
     Tensor *all[] = {x, y, h, hh, hx, u, loss};
     for (int i = 0; i < 7; i++) tensor_release(all[i]);
@@ -69,8 +69,8 @@ static void test_dead_branch(void) {
     Tensor *x = vec(2, (double[]){3, -1}, true), *one = tensor_scalar(1);
     Tensor *h = tensor_mul(x, x), *z = tensor_add(h, one), *s = tensor_sum(h);
     CHECK(backward(s) == 0, "backward: %s", ag_error());
-    CHECK(x->grad && x->grad->data[0] == 6 && x->grad->data[1] == -2,
-          "dead branch: d sum(x*x)/dx = 2x, got %g", x->grad ? x->grad->data[0] : 0.0);
+    CHECK(x->grad && tensor_values(x->grad)[0] == 6 && tensor_values(x->grad)[1] == -2,
+          "dead branch: d sum(x*x)/dx = 2x, got %g", x->grad ? tensor_values(x->grad)[0] : 0.0);
     CHECK(h->grad == NULL && z->grad == NULL, "intermediate gradients do not survive");
     Tensor *all[] = {x, one, h, z, s};
     for (int i = 0; i < 5; i++) tensor_release(all[i]);
@@ -87,16 +87,16 @@ static void test_freed_graph(void) {
           "backward freed its own graph, not the other");
     CHECK(backward(a) == -1 && strstr(ag_error(), "freed") != NULL,
           "a second backward on the same loss fails: %s", ag_error());
-    CHECK(x->grad->data[0] == 1 && x->grad->data[1] == 1, "failed backward changed nothing");
-    CHECK(backward(sb) == 0 && x->grad->data[0] == 3 && x->grad->data[1] == 5,
+    CHECK(tensor_values(x->grad)[0] == 1 && tensor_values(x->grad)[1] == 1, "failed backward changed nothing");
+    CHECK(backward(sb) == 0 && tensor_values(x->grad)[0] == 3 && tensor_values(x->grad)[1] == 5,
           "the other graph still differentiates: 1 + 2x");
-    CHECK(sb->data[0] == 5, "a value keeps its data after its graph is freed");
+    CHECK(tensor_values(sb)[0] == 5, "a value keeps its data after its graph is freed");
     /* A new op on a value whose graph is gone computes, but cannot be
      * differentiated through the freed part. */
     Tensor *c = tensor_mul(b, b), *sc = tensor_sum(c);
-    CHECK(sc && sc->data[0] == 17, "forward on a freed-graph value works");
+    CHECK(sc && tensor_values(sc)[0] == 17, "forward on a freed-graph value works");
     CHECK(backward(sc) == -1 && strstr(ag_error(), "freed"), "backward through it is refused");
-    CHECK(x->grad->data[0] == 3, "refused backward left x.grad alone");
+    CHECK(tensor_values(x->grad)[0] == 3, "refused backward left x.grad alone");
     Tensor *all[] = {x, a, b, sb, c, sc};
     for (int i = 0; i < 6; i++) tensor_release(all[i]);
     ag_graph_free();
@@ -112,12 +112,12 @@ static void test_accumulation(void) {
         tensor_release(s);
         tensor_release(sq);
     }
-    CHECK(x->grad->data[0] == 4 && x->grad->data[1] == 8, "two backwards: 2 * 2x");
+    CHECK(tensor_values(x->grad)[0] == 4 && tensor_values(x->grad)[1] == 8, "two backwards: 2 * 2x");
     Tensor *held = tensor_retain(x->grad);
     Tensor *s = tensor_sum(x);
     backward(s);
-    CHECK(held->data[0] == 4, "a held gradient is not written in place");
-    CHECK(x->grad->data[0] == 5, "accumulated into a new gradient: %g", x->grad->data[0]);
+    CHECK(tensor_values(held)[0] == 4, "a held gradient is not written in place");
+    CHECK(tensor_values(x->grad)[0] == 5, "accumulated into a new gradient: %g", tensor_values(x->grad)[0]);
     tensor_zero_grad(x);
     CHECK(x->grad == NULL, "zero_grad sets the gradient to NULL");
     tensor_release(held);
@@ -135,7 +135,7 @@ static void test_requires_grad_flow(void) {
           "constants build no graph");
     backward(s);
     CHECK(c->grad == NULL, "a constant receives no gradient");
-    CHECK(x->grad->data[1] == 4, "x.grad = c");
+    CHECK(tensor_values(x->grad)[1] == 4, "x.grad = c");
     Tensor *all[] = {x, c, p, s, q};
     for (int i = 0; i < 5; i++) tensor_release(all[i]);
 }
@@ -154,7 +154,7 @@ static void test_long_chain(void) {
     }
     CHECK(ag_stats().arena_functions == 10000, "10,000 Functions in the arena");
     CHECK(backward(y) == 0, "backward: %s", ag_error());
-    CHECK_NEAR(x->grad->data[0], pow(1.0001, 5000), 1e-9 * pow(1.0001, 5000));
+    CHECK_NEAR(tensor_values(x->grad)[0], pow(1.0001, 5000), 1e-9 * pow(1.0001, 5000));
     Tensor *all[] = {x, k, c, y};
     for (int i = 0; i < 4; i++) tensor_release(all[i]);
 
@@ -166,7 +166,7 @@ static void test_long_chain(void) {
         tensor_release(y);
         y = n;
     }
-    CHECK(backward(y) == 0 && x->grad->data[0] == 1, "100,000 negations: even count, grad 1");
+    CHECK(backward(y) == 0 && tensor_values(x->grad)[0] == 1, "100,000 negations: even count, grad 1");
     tensor_release(y);
     tensor_release(x);
 }
@@ -213,8 +213,8 @@ static void test_early_release(void) {
     tensor_release(b);
     CHECK(backward(s) == 0, "backward after releasing intermediates: %s", ag_error());
     for (int i = 0; i < 2; i++) {
-        double t = tanh(x->data[i]);
-        CHECK_NEAR(x->grad->data[i], exp(t) * (1 - t * t), 1e-12);
+        double t = tanh(tensor_values(x)[i]);
+        CHECK_NEAR(tensor_values(x->grad)[i], exp(t) * (1 - t * t), 1e-12);
     }
     tensor_release(s);
     tensor_release(x);
@@ -223,7 +223,7 @@ static void test_early_release(void) {
 /* backward on a leaf: d x / d x = 1, as PyTorch. */
 static void test_backward_leaf(void) {
     Tensor *x = tensor_create(0, NULL, (double[]){3}, true);
-    CHECK(backward(x) == 0 && x->grad->data[0] == 1, "backward(x) on a leaf gives 1");
+    CHECK(backward(x) == 0 && tensor_values(x->grad)[0] == 1, "backward(x) on a leaf gives 1");
     tensor_release(x);
 }
 
@@ -234,9 +234,9 @@ static void test_broadcast_reduction(void) {
     Tensor *ab = tensor_add(a, b), *abc = tensor_mul(ab, c), *abck = tensor_mul(abc, k);
     Tensor *s = tensor_sum(abck);
     backward(s);
-    CHECK(b->grad->ndim == 1 && b->grad->shape[0] == 3 && b->grad->data[0] == 4,
+    CHECK(b->grad->ndim == 1 && b->grad->shape[0] == 3 && tensor_values(b->grad)[0] == 4,
           "b (3,) gets the sum over 2 rows of 2");
-    CHECK(c->grad->ndim == 2 && c->grad->shape[1] == 1 && c->grad->data[0] == 12,
+    CHECK(c->grad->ndim == 2 && c->grad->shape[1] == 1 && tensor_values(c->grad)[0] == 12,
           "c (2,1) gets the sum over 3 columns of 2*(1+1)");
     CHECK(k->grad == NULL, "a scalar constant gets nothing");
     Tensor *all[] = {a, b, c, k, ab, abc, abck, s};
@@ -254,12 +254,12 @@ static void test_nested_graphs(void) {
     Tensor *c = tensor_detach(x);
     tensor_set_requires_grad(c, true);
     Tensor *e = tensor_exp(c), *se = tensor_sum(e);
-    CHECK(backward(se) == 0 && fabs(c->grad->data[1] - exp(2)) < 1e-12, "inner backward works");
+    CHECK(backward(se) == 0 && fabs(tensor_values(c->grad)[1] - exp(2)) < 1e-12, "inner backward works");
     Tensor *inner = tensor_mul(c, c); /* left pending: pop frees it */
     tensor_release(inner);
     ag_graph_pop();
     CHECK(tensor_has_graph(sy) && x->grad == NULL, "after pop the outer graph is back, x.grad untouched");
-    CHECK(backward(sy) == 0 && x->grad->data[1] == 4, "and differentiates: 2x");
+    CHECK(backward(sy) == 0 && tensor_values(x->grad)[1] == 4, "and differentiates: 2x");
     int depth = 0;
     while (ag_graph_push() == 0) depth++;
     CHECK(depth == 8 && strstr(ag_error(), "nested"), "push nests 8 deep, then fails: %d", depth);
@@ -284,7 +284,7 @@ static void test_grad_mode(void) {
     Tensor *x = vec(2, (double[]){1, 2}, true), *two = tensor_scalar(2);
     CHECK(ag_set_grad_enabled(false) == true && !ag_is_grad_enabled(), "off; was on");
     Tensor *y = tensor_mul(x, two);
-    CHECK(y && !y->requires_grad && tensor_is_leaf(y) && y->data[1] == 4,
+    CHECK(y && !y->requires_grad && tensor_is_leaf(y) && tensor_values(y)[1] == 4,
           "with grad off, an op on a leaf that requires grad is a constant");
     CHECK(ag_stats().arena_functions == functions, "and records nothing");
     Tensor *made = tensor_ones(SHAPE(2), true);
@@ -292,12 +292,12 @@ static void test_grad_mode(void) {
     CHECK(ag_set_grad_enabled(false) == false, "off again; was off");
     CHECK(ag_set_grad_enabled(true) == false && ag_is_grad_enabled(), "on; was off");
     Tensor *z = tensor_mul(y, x), *s = tensor_sum(z);
-    CHECK(backward(s) == 0 && x->grad->data[0] == 2 && x->grad->data[1] == 4,
+    CHECK(backward(s) == 0 && tensor_values(x->grad)[0] == 2 && tensor_values(x->grad)[1] == 4,
           "y made with grad off is a constant: d sum(y * x)/dx = y");
     tensor_zero_grad(x);
     Tensor *xx = tensor_mul(x, x), *w = tensor_sum(xx);
     ag_set_grad_enabled(false);
-    CHECK(backward(w) == 0 && x->grad->data[0] == 2 && x->grad->data[1] == 4,
+    CHECK(backward(w) == 0 && tensor_values(x->grad)[0] == 2 && tensor_values(x->grad)[1] == 4,
           "backward runs with grad off");
     ag_set_grad_enabled(true);
     Tensor *all[] = {x, two, y, made, z, s, xx, w};
@@ -355,7 +355,7 @@ static void test_release_dead(void) {
           (long long)(ag_stats().arena_bytes - before.arena_bytes));
     failed_statement(h, w);
     /* z is alive: a dead branch the caller holds; backward must recount. */
-    CHECK(backward(y) == 0 && x->grad->data[2] == 6, "backward with a dead branch: 2x");
+    CHECK(backward(y) == 0 && tensor_values(x->grad)[2] == 6, "backward with a dead branch: 2x");
     tensor_release(y);
     tensor_release(z);
 
@@ -372,7 +372,7 @@ static void test_release_dead(void) {
         CHECK(ag_arena_sinks() == 1 && y2->grad_fn->pending_count == 0 &&
                   h2->grad_fn->pending_count == 1, "released: y2 is the only sink");
         tensor_zero_grad(x);
-        CHECK(backward(y2) == 0 && x->grad->data[1] == 4, "backward: 2x");
+        CHECK(backward(y2) == 0 && tensor_values(x->grad)[1] == 4, "backward: 2x");
         tensor_release(h2);
         tensor_release(y2);
     }
@@ -414,7 +414,7 @@ static void test_release_dead_nested(void) {
           "after pop, the outer failure is released: %lld tensors, %lld functions more",
           (long long)(after.live_tensors - before.live_tensors),
           (long long)(after.arena_functions - before.arena_functions));
-    CHECK(backward(y) == 0 && x->grad->data[1] == 4, "the outer graph differentiates: 2x");
+    CHECK(backward(y) == 0 && tensor_values(x->grad)[1] == 4, "the outer graph differentiates: 2x");
     Tensor *all[] = {x, w, h, y};
     for (int i = 0; i < 4; i++) tensor_release(all[i]);
     CHECK(live_tensors() == base, "nested release_dead leaked %lld tensors",
@@ -439,7 +439,7 @@ static void test_trace(void) {
     Tensor *x = tensor_create(0, NULL, (double[]){3}, true), *two = tensor_scalar(2);
     Tensor *a = tensor_mul(x, two), *z = tensor_add(a, a);
     ag_set_trace(record_event, &log);
-    CHECK(backward(z) == 0 && x->grad->data[0] == 4, "d(2x + 2x)/dx = 4");
+    CHECK(backward(z) == 0 && tensor_values(x->grad)[0] == 4, "d(2x + 2x)/dx = 4");
     ag_set_trace(NULL, NULL);
     CHECK(log.apply == 2, "two Functions applied: %d", log.apply);
     CHECK(log.num_pending == 2 && log.pending[0] == 1 && log.pending[1] == 0, "pending 2 -> 1 -> 0");
@@ -545,7 +545,7 @@ static void near_kink(Gen *g, Tensor *a, Tensor *b) {
     bool was = ag_set_grad_enabled(false);
     Tensor *d = tensor_sub(a, b);
     for (int64_t k = 0; k < d->numel; k++)
-        if (d->data[k] != 0 && fabs(d->data[k]) < g->margin) g->margin = fabs(d->data[k]);
+        if (tensor_values(d)[k] != 0 && fabs(tensor_values(d)[k]) < g->margin) g->margin = fabs(tensor_values(d)[k]);
     tensor_release(d);
     ag_set_grad_enabled(was);
 }

@@ -38,7 +38,7 @@ static void test_fd_dims(void) {
                 /* cumprod's: magnitudes in [0.5, 1.5), signs mixed (zeros: below) */
                 Tensor *x = o == 0 ? test_uniform(-2, 2, true, nd, shapes[s].shape)
                                    : test_uniform(0.5, 1.5, true, nd, shapes[s].shape);
-                for (int64_t k = 0; o == 1 && k < x->numel; k += 3) x->data[k] = -x->data[k];
+                for (int64_t k = 0; o == 1 && k < x->numel; k += 3) tensor_values(x)[k] = -tensor_values(x)[k];
                 char label[64];
                 snprintf(label, sizeof label, "%s shape %zu dim %d", ops[o].name, s, d);
                 fd_check(label, build_cum, &(CumArg){ops[o].fn, d}, &x, 1);
@@ -104,7 +104,7 @@ static void test_fd_gradient_ops(void) {
             fd_check(label, build_cumsum_backward, &d, &g, 1);
             tensor_release(g);
             Tensor *x = test_uniform(0.5, 1.5, false, nd, shapes[s].shape);
-            for (int64_t k = 0; k < x->numel; k += 3) x->data[k] = -x->data[k];
+            for (int64_t k = 0; k < x->numel; k += 3) tensor_values(x)[k] = -tensor_values(x)[k];
             snprintf(label, sizeof label, "cumprod_backward shape %zu dim %d", s, (int)d);
             check_cumprod_backward(label, x, d);
             tensor_release(x);
@@ -126,18 +126,18 @@ static void test_values(void) {
     Tensor *x = tensor_create(SHAPE(6), v, false), *s = tensor_cumsum(x, 0);
     double acc = 0.0;
     bool ok = s != NULL;
-    for (int k = 0; ok && k < 6; k++) ok = same_double(s->data[k], acc += v[k]);
+    for (int k = 0; ok && k < 6; k++) ok = same_double(tensor_values(s)[k], acc += v[k]);
     CHECK(ok, "cumsum adds in order");
     Tensor *p = tensor_cumprod(x, -1);
     acc = 1.0;
     ok = p != NULL;
-    for (int k = 0; ok && k < 6; k++) ok = same_double(p->data[k], acc *= v[k]);
+    for (int k = 0; ok && k < 6; k++) ok = same_double(tensor_values(p)[k], acc *= v[k]);
     CHECK(ok, "cumprod multiplies in order");
     Tensor *m = tensor_create(SHAPE(2, 3), (double[]){1, 2, 3, 4, 5, 6}, false);
     Tensor *r0 = tensor_cumsum(m, 0), *r1 = tensor_cumprod(m, 1);
     static const double want0[] = {1, 2, 3, 5, 7, 9}, want1[] = {1, 2, 6, 4, 20, 120};
-    CHECK(r0 && r1 && memcmp(r0->data, want0, sizeof want0) == 0 &&
-              memcmp(r1->data, want1, sizeof want1) == 0,
+    CHECK(r0 && r1 && memcmp(tensor_values(r0), want0, sizeof want0) == 0 &&
+              memcmp(tensor_values(r1), want1, sizeof want1) == 0,
           "cumsum along 0 and cumprod along 1 of a (2, 3)");
     Tensor *all[] = {x, s, p, m, r0, r1};
     for (int i = 0; i < 6; i++) tensor_release(all[i]);
@@ -162,7 +162,7 @@ static void test_dtypes(void) {
     Tensor *y = tensor_cumsum(x, 0);
     double acc = 0.0;
     bool ok = y != NULL;
-    for (int k = 0; ok && k < 3; k++) ok = y->data[k] == (double)(float)(acc += x->data[k]);
+    for (int k = 0; ok && k < 3; k++) ok = tensor_values(y)[k] == (double)(float)(acc += tensor_values(x)[k]);
     CHECK(ok, "float32 cumsum: float64's running sum, rounded");
     tensor_release(x), tensor_release(y);
 }
@@ -172,10 +172,10 @@ static void test_edges(void) {
     Tensor *z = tensor_create(0, NULL, (double[]){-0.0}, true);
     for (size_t o = 0; o < 2; o++) {
         Tensor *y = ops[o].fn(z, -1);
-        CHECK(y && y->ndim == 0 && same_double(y->data[0], -0.0), "%s of a 0-d -0. is -0.",
+        CHECK(y && y->ndim == 0 && same_double(tensor_values(y)[0], -0.0), "%s of a 0-d -0. is -0.",
               ops[o].name);
         tensor_zero_grad(z);
-        CHECK(y && backward(y) == 0 && z->grad && z->grad->data[0] == 1.0,
+        CHECK(y && backward(y) == 0 && z->grad && tensor_values(z->grad)[0] == 1.0,
               "%s of a 0-d: gradient 1", ops[o].name);
         tensor_release(y);
     }

@@ -54,7 +54,7 @@ static void test_numbers(void) {
     Tensor *x = ones_of(AG_FLOAT32, false), *tenth = tensor_number(0.1, AG_FLOAT64);
     Tensor *three = tensor_number(3, AG_INT64), *x3 = tensor_mul(x, three);
     Tensor *r = x3 ? tensor_mul(x3, tenth) : NULL;
-    CHECK(r && r->dtype == AG_FLOAT32 && r->data[0] == (double)(3.0f * 0.1f),
+    CHECK(r && r->dtype == AG_FLOAT32 && tensor_values(r)[0] == (double)(3.0f * 0.1f),
           "float32 3 * 0.1 is 3.0f * 0.1f");
     Tensor *all[] = {x, tenth, three, x3, r};
     for (int k = 0; k < 5; k++) tensor_release(all[k]);
@@ -105,7 +105,7 @@ static void test_conversions(void) {
     for (size_t i = 0; i < sizeof convert_cases / sizeof convert_cases[0]; i++) {
         const ConvertCase *c = &convert_cases[i];
         Tensor *x = tensor_scalar(c->in), *y = tensor_to(x, c->to);
-        double got = y ? y->data[0] : NAN;
+        double got = y ? tensor_values(y)[0] : NAN;
         wrong += !CHECK(y && same_double(got, c->want) && y->dtype == c->to,
                         "%.17g to %s: %.17g, PyTorch %.17g", c->in, ag_dtype_name(c->to), got,
                         c->want);
@@ -122,19 +122,19 @@ static void test_arithmetic(void) {
     Tensor *one = tensor_scalar(1.0);
     tensor_set_dtype(one, AG_INT64);
     Tensor *r = tensor_add(big, one);
-    CHECK(r && r->dtype == AG_INT32 && r->data[0] == -2147483648.0,
+    CHECK(r && r->dtype == AG_INT32 && tensor_values(r)[0] == -2147483648.0,
           "int32 2^31 - 1 + 1 wraps to -2^31 (an int64 0-d operand keeps int32)");
     tensor_release(r);
     Tensor *third = tensor_create(SHAPE(1), (double[]){1}, false), *three = tensor_scalar(3.0);
     tensor_set_dtype(third, AG_FLOAT32);
     r = tensor_div(third, three);
-    CHECK(r && r->dtype == AG_FLOAT32 && r->data[0] == (double)(1.0f / 3.0f),
+    CHECK(r && r->dtype == AG_FLOAT32 && tensor_values(r)[0] == (double)(1.0f / 3.0f),
           "float32 1 / 3 is float32's quotient (a float64 0-d operand keeps float32)");
     tensor_release(r);
     Tensor *i = tensor_create(SHAPE(2), (double[]){-1, 2}, false);
     tensor_set_dtype(i, AG_INT64);
     r = tensor_pow(i, i);
-    CHECK(r && r->dtype == AG_INT64 && r->data[0] == -1 && r->data[1] == 4,
+    CHECK(r && r->dtype == AG_INT64 && tensor_values(r)[0] == -1 && tensor_values(r)[1] == 4,
           "an integer tensor's negative integer powers are PyTorch's powi: (-1)^-1 = -1");
     tensor_release(r);
     Tensor *minus = tensor_scalar(-1.0);
@@ -157,18 +157,18 @@ static void test_to_backward(void) {
     Tensor *w = tensor_create(SHAPE(2), (double[]){0.3, 1.0 / 3.0}, false);
     Tensor *y = tensor_to(x, AG_FLOAT32), *yw = y ? tensor_mul(y, w) : NULL;
     Tensor *loss = yw ? tensor_sum(yw) : NULL;
-    CHECK(y && y->dtype == AG_FLOAT32 && y->data[0] == (double)0.1f && yw->dtype == AG_FLOAT64,
+    CHECK(y && y->dtype == AG_FLOAT32 && tensor_values(y)[0] == (double)0.1f && yw->dtype == AG_FLOAT64,
           "x.to(float32) rounds; float32 * float64 is float64");
     CHECK(loss && tensor_backward(loss, NULL) == 0, "backward through to: %s", ag_error());
-    CHECK(x->grad && x->grad->dtype == AG_FLOAT64 && x->grad->data[0] == (double)(float)0.3 &&
-              x->grad->data[1] == (double)(float)(1.0 / 3.0),
+    CHECK(x->grad && x->grad->dtype == AG_FLOAT64 && tensor_values(x->grad)[0] == (double)(float)0.3 &&
+              tensor_values(x->grad)[1] == (double)(float)(1.0 / 3.0),
           "x.grad is w rounded to float32 (y's gradient is float32), as float64");
     Tensor *leaf = tensor_create(SHAPE(2), (double[]){1, 2}, false);
     tensor_set_dtype(leaf, AG_FLOAT32);
     tensor_set_requires_grad(leaf, true);
     Tensor *z = tensor_mul(leaf, w), *s = z ? tensor_sum(z) : NULL;
     CHECK(z && z->dtype == AG_FLOAT64 && s && tensor_backward(s, NULL) == 0 && leaf->grad &&
-              leaf->grad->dtype == AG_FLOAT32 && leaf->grad->data[1] == (double)(float)(1.0 / 3.0),
+              leaf->grad->dtype == AG_FLOAT32 && tensor_values(leaf->grad)[1] == (double)(float)(1.0 / 3.0),
           "a float32 leaf's gradient is float32");
     Tensor *all[] = {x, w, y, yw, loss, leaf, z, s};
     for (int k = 0; k < 8; k++) tensor_release(all[k]);
@@ -188,12 +188,12 @@ static void test_to_graph(void) {
     CHECK(ag_grad(1, &loss, NULL, 1, &x, AG_CREATE_GRAPH, false, &dx) == 0, "to, create_graph: %s",
           ag_error());
     bool same = dx && first && dx->dtype == AG_FLOAT64 && dx->requires_grad;
-    for (int k = 0; same && k < 2; k++) same = same_double(dx->data[k], first->data[k]);
+    for (int k = 0; same && k < 2; k++) same = same_double(tensor_values(dx)[k], tensor_values(first)[k]);
     CHECK(same, "to's create_graph gradient is float64 with the first-order bits, and a graph");
     Tensor *s = dx ? tensor_sum(dx) : NULL;
     CHECK(s && ag_grad(1, &s, NULL, 1, &x, 0, false, &d2) == 0, "to, second order: %s", ag_error());
-    CHECK(d2 && d2->dtype == AG_FLOAT64 && d2->data[0] == 2.0 * (double)(float)0.3 &&
-              d2->data[1] == 2.0 * (double)(float)(1.0 / 3.0),
+    CHECK(d2 && d2->dtype == AG_FLOAT64 && tensor_values(d2)[0] == 2.0 * (double)(float)0.3 &&
+              tensor_values(d2)[1] == 2.0 * (double)(float)(1.0 / 3.0),
           "d2/dx2 sum(w * x.float()^2) = 2 w, w rounded to float32");
     Tensor *all[] = {x, w, y, yy, yw, loss, first, dx, s, d2};
     for (int k = 0; k < 10; k++) tensor_release(all[k]);
@@ -231,14 +231,14 @@ static void test_float32_ranges(void) {
                                  -0.09090906381607056, 0.09090906381607056};
     Tensor *l = tensor_linspace_as(-1, 1, 12, AG_FLOAT32);
     bool ok = l && l->dtype == AG_FLOAT32 && l->numel == 12;
-    for (int i = 0; ok && i < 7; i++) ok = l->data[i] == lin[i];
+    for (int i = 0; ok && i < 7; i++) ok = tensor_values(l)[i] == lin[i];
     CHECK(ok, "float32 linspace: PyTorch's points");
     Tensor *a = tensor_arange_as(0, 2, 0.05, AG_FLOAT32);
-    ok = a && a->dtype == AG_FLOAT32 && a->numel == 40 && a->data[9] == 0.45000001788139343 &&
-         a->data[31] == 1.5500000715255737;
+    ok = a && a->dtype == AG_FLOAT32 && a->numel == 40 && tensor_values(a)[9] == 0.45000001788139343 &&
+         tensor_values(a)[31] == 1.5500000715255737;
     CHECK(ok, "float32 arange: PyTorch's points");
     Tensor *i = tensor_arange_as(0, 5, 1, AG_INT64);
-    CHECK(i && i->dtype == AG_INT64 && i->data[4] == 4, "int64 arange");
+    CHECK(i && i->dtype == AG_INT64 && tensor_values(i)[4] == 4, "int64 arange");
     tensor_release(l), tensor_release(a), tensor_release(i);
 }
 
@@ -272,9 +272,9 @@ static void test_wrapped_numbers(void) {
     tensor_set_dtype(x, AG_FLOAT32);
     Tensor *n = wrapped_number(2.1144957425270103, AG_FLOAT64);
     Tensor *r = tensor_add(x, n);
-    float want = (float)x->data[0] + (float)2.1144957425270103;
-    CHECK(r && r->dtype == AG_FLOAT32 && r->data[0] == (double)want,
-          "x32 + 2.1144957425270103 adds the number's float32, as PyTorch: %.17g", r ? r->data[0] : 0);
+    float want = (float)tensor_values(x)[0] + (float)2.1144957425270103;
+    CHECK(r && r->dtype == AG_FLOAT32 && tensor_values(r)[0] == (double)want,
+          "x32 + 2.1144957425270103 adds the number's float32, as PyTorch: %.17g", r ? tensor_values(r)[0] : 0);
     tensor_release(r);
     tensor_release(n);
     tensor_release(x);

@@ -66,8 +66,8 @@ static Tensor *away_from(const double *kinks, int nk, double lo, double hi, int 
     Tensor *x = test_uniform(lo, hi, true, ndim, shape);
     for (int64_t i = 0; i < x->numel; i++)
         for (int k = 0; k < nk; k++)
-            if (fabs(x->data[i] - kinks[k]) < 0.05)
-                x->data[i] = kinks[k] + (x->data[i] < kinks[k] ? -0.05 : 0.05);
+            if (fabs(tensor_values(x)[i] - kinks[k]) < 0.05)
+                tensor_values(x)[i] = kinks[k] + (tensor_values(x)[i] < kinks[k] ? -0.05 : 0.05);
     return x;
 }
 
@@ -196,7 +196,7 @@ static void check_where(void) {
     for (size_t s = 0; s < sizeof triples / sizeof triples[0]; s++)
         for (int mask = 1; mask <= 3; mask++) {
             Tensor *cond = test_uniform(0, 1, false, triples[s][0].ndim, triples[s][0].shape);
-            for (int64_t i = 0; i < cond->numel; i++) cond->data[i] = cond->data[i] < 0.5;
+            for (int64_t i = 0; i < cond->numel; i++) tensor_values(cond)[i] = tensor_values(cond)[i] < 0.5;
             Tensor *in[2] = {test_uniform(-2, 2, mask & 1, triples[s][1].ndim, triples[s][1].shape),
                              test_uniform(-2, 2, mask & 2, triples[s][2].ndim, triples[s][2].shape)};
             char label[96];
@@ -224,8 +224,8 @@ static Tensor *banded(bool requires_grad, int ndim, const int64_t *shape) {
     static const double band[3][2] = {{-2, -1.05}, {-0.45, 0.45}, {1.05, 2}};
     Tensor *x = test_uniform(0, 3, requires_grad, ndim, shape);
     for (int64_t i = 0; i < x->numel; i++) {
-        int k = (int)x->data[i];
-        x->data[i] = band[k][0] + (band[k][1] - band[k][0]) * (x->data[i] - k);
+        int k = (int)tensor_values(x)[i];
+        tensor_values(x)[i] = band[k][0] + (band[k][1] - band[k][0]) * (tensor_values(x)[i] - k);
     }
     return x;
 }
@@ -314,12 +314,12 @@ static void test_activation_values(void) {
         Tensor *x = vector_of(xv, n, true), *g = vector_of(gv, n, false), *y = activation(&a, x);
         CHECK(y && tensor_backward(y, g) == 0, "%s: %s", c->op, ag_error());
         for (int64_t i = 0; y && x->grad && i < n; i++) {
-            CHECK(close_to(y->data[i], c[i].y, cancellation_scale(&c[i], false)),
+            CHECK(close_to(tensor_values(y)[i], c[i].y, cancellation_scale(&c[i], false)),
                   "%s %s(%a; %g, %g) = %.17g, PyTorch %.17g", c->op, c->approximate, c[i].x,
-                  c->p[0], c->p[1], y->data[i], c[i].y);
-            CHECK(close_to(x->grad->data[i], c[i].dx, cancellation_scale(&c[i], true)),
+                  c->p[0], c->p[1], tensor_values(y)[i], c[i].y);
+            CHECK(close_to(tensor_values(x->grad)[i], c[i].dx, cancellation_scale(&c[i], true)),
                   "%s %s(%a; %g, %g) with g = %g: dx %.17g, PyTorch %.17g", c->op,
-                  c->approximate, c[i].x, c->p[0], c->p[1], c[i].g, x->grad->data[i], c[i].dx);
+                  c->approximate, c[i].x, c->p[0], c->p[1], c[i].g, tensor_values(x->grad)[i], c[i].dx);
         }
         Tensor *t[] = {x, g, y};
         for (int k = 0; k < 3; k++) tensor_release(t[k]);
@@ -345,23 +345,23 @@ static void check_clamp_run(const ClampCase *c, int64_t n, bool per_element) {
     CHECK(y && tensor_backward(y, g) == 0, "clamp: %s", ag_error());
     double dmin = 0, dmax = 0;
     for (int64_t i = 0; y && i < n; i++) {
-        CHECK(same(y->data[i], c[i].y) && same(x->grad->data[i], c[i].dx),
+        CHECK(same(tensor_values(y)[i], c[i].y) && same(tensor_values(x->grad)[i], c[i].dx),
               "clamp(%g, %g, %g) (given %d %d) with g = %g: %g, dx %g; PyTorch %g, %g", c[i].x,
-              c->min, c->max, c->has_min, c->has_max, c->g, y->data[i], x->grad->data[i],
+              c->min, c->max, c->has_min, c->has_max, c->g, tensor_values(y)[i], tensor_values(x->grad)[i],
               c[i].y, c[i].dx);
         if (per_element)
-            CHECK((!min || same(min->grad->data[i], c[i].dmin)) &&
-                      (!max || same(max->grad->data[i], c[i].dmax)),
+            CHECK((!min || same(tensor_values(min->grad)[i], c[i].dmin)) &&
+                      (!max || same(tensor_values(max->grad)[i], c[i].dmax)),
                   "clamp(%g, %g, %g) with g = %g: dmin %g dmax %g; PyTorch %g %g", c[i].x,
-                  c->min, c->max, c->g, min ? min->grad->data[i] : 0.0,
-                  max ? max->grad->data[i] : 0.0, c[i].dmin, c[i].dmax);
+                  c->min, c->max, c->g, min ? tensor_values(min->grad)[i] : 0.0,
+                  max ? tensor_values(max->grad)[i] : 0.0, c[i].dmin, c[i].dmax);
         dmin += c[i].dmin, dmax += c[i].dmax;
     }
     if (y && !per_element) /* sums of 0, g and 2g (g = 1, inf or nan): exact in any order */
-        CHECK((!min || same(min->grad->data[0], dmin)) && (!max || same(max->grad->data[0], dmax)),
+        CHECK((!min || same(tensor_values(min->grad)[0], dmin)) && (!max || same(tensor_values(max->grad)[0], dmax)),
               "clamp(x, %g, %g) with 0-d bounds, g = %g: dmin %g dmax %g; PyTorch's sums %g %g",
-              c->min, c->max, c->g, min ? min->grad->data[0] : 0.0,
-              max ? max->grad->data[0] : 0.0, dmin, dmax);
+              c->min, c->max, c->g, min ? tensor_values(min->grad)[0] : 0.0,
+              max ? tensor_values(max->grad)[0] : 0.0, dmin, dmax);
     Tensor *t[] = {x, g, min, max, y};
     for (int k = 0; k < 5; k++) tensor_release(t[k]);
 }
@@ -378,7 +378,7 @@ static void test_sigmoid_values(void) {
                            0x1.58960ca034806p-15, 0x1.57a3afe79aea9p-30, 0.0};
     for (int i = 0; i < 6; i++) {
         Tensor *t = tensor_create(1, (int64_t[]){1}, &x[i], false), *y = tensor_sigmoid(t);
-        CHECK(same_double(y->data[0], want[i]), "sigmoid(%g) = %a, PyTorch %a", x[i], y->data[0],
+        CHECK(same_double(tensor_values(y)[0], want[i]), "sigmoid(%g) = %a, PyTorch %a", x[i], tensor_values(y)[0],
               want[i]);
         tensor_release(t);
         tensor_release(y);
@@ -412,10 +412,10 @@ static void test_where_values(void) {
         Tensor *y = tensor_where(cond, a, b);
         CHECK(y && tensor_backward(y, g) == 0, "where: %s", ag_error());
         for (int64_t i = 0; y && i < n; i++)
-            CHECK(same(y->data[i], c[i].y) && same(a->grad->data[i], c[i].da) &&
-                      same(b->grad->data[i], c[i].db),
+            CHECK(same(tensor_values(y)[i], c[i].y) && same(tensor_values(a->grad)[i], c[i].da) &&
+                      same(tensor_values(b->grad)[i], c[i].db),
                   "where(%g, %g, %g) with g = %g: %g, da %g, db %g; PyTorch %g, %g, %g", c[i].cond,
-                  c[i].a, c[i].b, c[i].g, y->data[i], a->grad->data[i], b->grad->data[i], c[i].y,
+                  c[i].a, c[i].b, c[i].g, tensor_values(y)[i], tensor_values(a->grad)[i], tensor_values(b->grad)[i], c[i].y,
                   c[i].da, c[i].db);
         Tensor *t[] = {cond, a, b, g, y};
         for (int k = 0; k < 5; k++) tensor_release(t[k]);
@@ -440,11 +440,11 @@ static void test_broadcast_values(void) {
                             tensor_backward(y, g) == 0,
                         "broadcast case %zu (%s): %s", k, c->op, ag_error());
         for (int64_t e = 0; ok && e < 6; e++)
-            CHECK(same(y->data[e], c->y[e]), "broadcast case %zu (%s): y[%lld] %g, PyTorch %g", k,
-                  c->op, (long long)e, y->data[e], c->y[e]);
+            CHECK(same(tensor_values(y)[e], c->y[e]), "broadcast case %zu (%s): y[%lld] %g, PyTorch %g", k,
+                  c->op, (long long)e, tensor_values(y)[e], c->y[e]);
         for (int i = 0; ok && i < 3; i++)
             for (int64_t e = 0; in[i] && e < in[i]->numel; e++) {
-                double got = in[i]->grad ? in[i]->grad->data[e] : 0.0;
+                double got = in[i]->grad ? tensor_values(in[i]->grad)[e] : 0.0;
                 CHECK(same(got, c->in[i].grad[e]), "broadcast case %zu (%s): operand %d grad[%lld] "
                       "%g, PyTorch %g", k, c->op, i, (long long)e, got, c->in[i].grad[e]);
             }
@@ -479,12 +479,12 @@ static void test_same_input_same_result(void) {
                 Tensor *x = tensor_full(ops[o].v[v], 1, &n, true), *y = activation(&ops[o].a, x);
                 Tensor *s = tensor_sum(y);
                 backward(s);
-                if (n == 1) y1 = y->data[0], dx1 = x->grad->data[0];
-                if (n == 8) y8 = y->data[0], dx8 = x->grad->data[0];
+                if (n == 1) y1 = tensor_values(y)[0], dx1 = tensor_values(x->grad)[0];
+                if (n == 8) y8 = tensor_values(y)[0], dx8 = tensor_values(x->grad)[0];
                 for (int64_t i = 0; i < n; i++) {
                     bool scalar = !ag_vec_ready() || i >= n - n % 8;
-                    differ += y->data[i] != (scalar ? y1 : y8) ||
-                              x->grad->data[i] != (scalar ? dx1 : dx8);
+                    differ += tensor_values(y)[i] != (scalar ? y1 : y8) ||
+                              tensor_values(x->grad)[i] != (scalar ? dx1 : dx8);
                 }
                 Tensor *t[] = {x, y, s};
                 for (int k = 0; k < 3; k++) tensor_release(t[k]);
@@ -541,9 +541,9 @@ static void test_elementwise_errors(void) {
      * and with constant operands the result is a constant. */
     Tensor *cond = tensor_create(1, (int64_t[]){3}, (double[]){1, 0, 2}, true);
     Tensor *a = tensor_full(5, SHAPE(3), true), *y = tensor_where(cond, a, cond), *s = tensor_sum(y);
-    CHECK(s && backward(s) == 0 && a->grad && a->grad->data[0] == 1 && a->grad->data[1] == 0 &&
-              cond->grad && cond->grad->data[0] == 0 && cond->grad->data[1] == 1 &&
-              cond->grad->data[2] == 0,
+    CHECK(s && backward(s) == 0 && a->grad && tensor_values(a->grad)[0] == 1 && tensor_values(a->grad)[1] == 0 &&
+              cond->grad && tensor_values(cond->grad)[0] == 0 && tensor_values(cond->grad)[1] == 1 &&
+              tensor_values(cond->grad)[2] == 0,
           "where(cond, a, cond): only as the other operand does cond get g: %s", ag_error());
     Tensor *z = tensor_zeros(SHAPE(3), false), *k = tensor_where(cond, z, z);
     CHECK(k && !k->requires_grad && tensor_is_leaf(k), "where(cond, constant, constant) is a "
@@ -563,15 +563,15 @@ static Tensor *build_xlogy(Tensor **in, const void *arg) {
 static void test_xlogy(void) {
     Tensor *a = test_uniform(-2, 2, true, SHAPE(3, 4)), *b = test_uniform(0.1, 3, true, SHAPE(4));
     fd_check("xlogy", build_xlogy, NULL, (Tensor *[]){a, b}, 2);
-    a->data[1] = a->data[6] = 0.0;
+    tensor_values(a)[1] = tensor_values(a)[6] = 0.0;
     Tensor *y = tensor_xlogy(a, b);
     bool ok = y != NULL;
     for (int64_t i = 0; ok && i < 12; i++)
-        ok = y->data[i] == (a->data[i] == 0 ? 0.0 : a->data[i] * log(b->data[i % 4]));
+        ok = tensor_values(y)[i] == (tensor_values(a)[i] == 0 ? 0.0 : tensor_values(a)[i] * log(tensor_values(b)[i % 4]));
     CHECK(ok, "xlogy(a, b) is a log(b), 0 where a is 0: %s", ag_error());
     Tensor *zero = tensor_zeros(SHAPE(1), false), *nan = tensor_scalar(NAN);
     Tensor *n = tensor_xlogy(zero, nan);
-    CHECK(n && isnan(n->data[0]), "xlogy(0, nan) is nan, as PyTorch's");
+    CHECK(n && isnan(tensor_values(n)[0]), "xlogy(0, nan) is nan, as PyTorch's");
     Tensor *t[] = {a, b, y, zero, nan, n};
     for (int i = 0; i < 6; i++) tensor_release(t[i]);
 }

@@ -98,15 +98,15 @@ static void test_misuse(Tensor *a23) {
     tensor_release(sq);
     ag_graph_free();
     Tensor *c = tensor_zeros(SHAPE(6), false);
-    CHECK(tensor_write(c, (double[]){1, 2, 3, 4, 5, 6}) == 0 && c->data[5] == 6,
+    CHECK(tensor_write(c, (double[]){1, 2, 3, 4, 5, 6}) == 0 && tensor_values(c)[5] == 6,
           "a constant can be written");
     tensor_release(c);
     /* More inputs than a Function holds inline: the rest in the arena. */
     Tensor *in[6] = {a23, a23, a23, a23, a23, a23};
     Tensor *st = tensor_stack(in, 6, 0), *total = tensor_sum(st);
     tensor_zero_grad(a23);
-    CHECK(total && backward(total) == 0 && a23->grad && a23->grad->data[0] == 6.0 &&
-              a23->grad->data[5] == 6.0,
+    CHECK(total && backward(total) == 0 && a23->grad && tensor_values(a23->grad)[0] == 6.0 &&
+              tensor_values(a23->grad)[5] == 6.0,
           "stack of 6 inputs: each element's gradient is 6");
     tensor_release(st);
     tensor_release(total);

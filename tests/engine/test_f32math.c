@@ -131,8 +131,8 @@ static void run_case(size_t k, int64_t *same_y, int64_t *same_dx, int64_t *ones_
               (long long)n);
         if (y && tensor_backward(y, g) == 0 && x->grad) {
             for (int64_t i = 0; i < n; i++) {
-                bool sy = as_torch(y->data[i], m->y[at + i], exact);
-                bool sdx = as_torch(x->grad->data[i], m->dx[at + i], exact);
+                bool sy = as_torch(tensor_values(y)[i], m->y[at + i], exact);
+                bool sdx = as_torch(tensor_values(x->grad)[i], m->dx[at + i], exact);
                 *same_y += sy;
                 *same_dx += sdx;
                 if (n == 1) *ones_differ += !sy + !sdx;
@@ -187,7 +187,7 @@ static void test_f32math_broadcast_grad(void) {
         if (b) tensor_set_requires_grad(b, true);
         Tensor *y = x && g && b ? tensor_mul(x, b) : NULL;
         if (y && tensor_backward(y, g) == 0 && b->grad)
-            same += same_double(b->grad->data[0], f32_bcast_mul_grad[s]);
+            same += same_double(tensor_values(b->grad)[0], f32_bcast_mul_grad[s]);
         tensor_release(y);
         tensor_release(b);
         tensor_release(g);
@@ -201,7 +201,7 @@ static void test_f32math_broadcast_grad(void) {
 /* How many of the n values of t differ from want's bits */
 static int64_t differing(const Tensor *t, const double *want, int64_t n) {
     int64_t d = 0;
-    for (int64_t i = 0; i < n; i++) d += !same_double(t->data[i], want[i]);
+    for (int64_t i = 0; i < n; i++) d += !same_double(tensor_values(t)[i], want[i]);
     return d;
 }
 
@@ -221,10 +221,10 @@ static void test_f32math_create_graph(void) {
         CHECK(ok && differing(x->grad, f32_tanh_gradgrad, n) == 0,
               "float32 tanh's second derivative: PyTorch's bits");
     for (int64_t i = 0; ok && !ag_vec_ready() && i < n; i++)
-        CHECK(fabs(x->grad->data[i] - f32_tanh_gradgrad[i]) <=
+        CHECK(fabs(tensor_values(x->grad)[i] - f32_tanh_gradgrad[i]) <=
                   1e-5 * fmax(1.0, fabs(f32_tanh_gradgrad[i])),
               "float32 tanh's second derivative at %lld: %.9g, PyTorch %.9g", (long long)i,
-              x->grad->data[i], f32_tanh_gradgrad[i]);
+              tensor_values(x->grad)[i], f32_tanh_gradgrad[i]);
     Tensor *held[] = {loss, sq, gx, y, g, x};
     for (int i = 0; i < 6; i++) tensor_release(held[i]);
 }

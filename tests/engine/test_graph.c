@@ -17,9 +17,9 @@ static bool agrees(const char *what, const Tensor *got, const double *want, int6
     if (!CHECK(got && got->numel == n, "%s: %s", what, got ? "wrong size" : ag_error()))
         return false;
     for (int64_t k = 0; k < n; k++)
-        if (!matches_torch(got->data[k], want[k]))
+        if (!matches_torch(tensor_values(got)[k], want[k]))
             return CHECK(false, "%s [%lld]: %.17g, PyTorch %.17g", what, (long long)k,
-                         got->data[k], want[k]);
+                         tensor_values(got)[k], want[k]);
     return CHECK(true, "%s", what);
 }
 
@@ -264,8 +264,8 @@ static Tensor *build_legendre(Tensor **in, const void *arg) {
     (void)arg;
     Tensor *x = in[0], *out = tensor_copy(x);
     for (int64_t i = 0; i < out->numel; i++) {
-        double v = x->data[i];
-        out->data[i] = 0.5 * (5 * v * v * v - 3 * v);
+        double v = tensor_values(x)[i];
+        tensor_values(out)[i] = 0.5 * (5 * v * v * v - 3 * v);
     }
     tensor_set_dtype(out, (AgDtype)x->dtype);
     return ag_custom_function(out, &x, 1, "LegendrePolynomial3Backward", legendre_backward,
@@ -342,7 +342,7 @@ static void test_hooks(void) {
     CHECK(backward(y) == 0 && x->grad && hook_calls == 2, "backward runs both hooks: %s",
           ag_error());
     bool ok = true;
-    for (int i = 0; i < 3; i++) ok = ok && x->grad->data[i] == 2 * 2 * x->data[i] * 10;
+    for (int i = 0; i < 3; i++) ok = ok && tensor_values(x->grad)[i] == 2 * 2 * tensor_values(x)[i] * 10;
     CHECK(ok, "x.grad = 10 (2 (2x)): the intermediate's hook, then the leaf's");
     CHECK(tensor_remove_hook(x, b) && !tensor_remove_hook(x, b) && hook_releases == 1,
           "a removed hook is released, once");
@@ -487,7 +487,7 @@ static Tensor *second_derivative(const SmoothOp *op, Tensor *x, unsigned flags) 
 /* f'' at x's values moved by delta, first order at the last step. */
 static Tensor *second_at(const SmoothOp *op, const Tensor *x, double delta) {
     Tensor *moved = tensor_copy(x);
-    for (int64_t k = 0; k < moved->numel; k++) moved->data[k] += delta;
+    for (int64_t k = 0; k < moved->numel; k++) tensor_values(moved)[k] += delta;
     tensor_set_requires_grad(moved, true);
     Tensor *d2 = second_derivative(op, moved, 0);
     tensor_release(moved);
@@ -504,11 +504,11 @@ static double third_order_error(const SmoothOp *op) {
     Tensor *up = second_at(op, x, h), *down = second_at(op, x, -h);
     double worst = d3 && up && down ? 0.0 : INFINITY;
     for (int k = 0; isfinite(worst) && k < op->n; k++) {
-        double numeric = (up->data[k] - down->data[k]) / (2 * h);
-        double err = fabs(d3->data[k] - numeric) / (1 + fabs(numeric));
+        double numeric = (tensor_values(up)[k] - tensor_values(down)[k]) / (2 * h);
+        double err = fabs(tensor_values(d3)[k] - numeric) / (1 + fabs(numeric));
         if (!(err <= 1e-6))
             CHECK(false, "%s''' at %g: analytic %.12g, numeric %.12g", op->name, op->points[k],
-                  d3->data[k], numeric);
+                  tensor_values(d3)[k], numeric);
         worst = isnan(err) ? INFINITY : fmax(worst, err);
     }
     Tensor *all[] = {x, d2, d3, up, down};

@@ -33,8 +33,8 @@ static void expect(const char *what, Tensor *r, int ndim, const int64_t *shape, 
     bool ok = CHECK(r != NULL, "%s: %s", what, ag_error()) &&
               CHECK(ag_shape_equal(r->ndim, r->shape, ndim, shape), "%s: shape", what);
     for (int64_t k = 0; ok && k < r->numel; k++)
-        ok = CHECK(r->data[k] == want[k], "%s: element %lld is %g, expected %g", what,
-                   (long long)k, r->data[k], want[k]);
+        ok = CHECK(tensor_values(r)[k] == want[k], "%s: element %lld is %g, expected %g", what,
+                   (long long)k, tensor_values(r)[k], want[k]);
     tensor_release(r);
 }
 
@@ -164,8 +164,8 @@ static void test_gradients(void) {
     Tensor *x = tensor_zeros(SHAPE(3, 2), true);
     Tensor *y = tensor_index(x, (AgIndex[]){TENSOR(rep)}, 1), *loss = tensor_sum(y);
     CHECK(y && strcmp(y->op_name, "IndexBackward") == 0, "the name of x[tensor]");
-    CHECK(backward(loss) == 0 && x->grad->data[4] == 3 && x->grad->data[0] == 1 &&
-              x->grad->data[2] == 0,
+    CHECK(backward(loss) == 0 && tensor_values(x->grad)[4] == 3 && tensor_values(x->grad)[0] == 1 &&
+              tensor_values(x->grad)[2] == 0,
           "repeated rows add their gradients");
     tensor_release(y), tensor_release(loss), tensor_release(x);
     tensor_release(rep), tensor_release(pair), tensor_release(mask);
@@ -198,7 +198,7 @@ static void test_scatter(void) {
     fd_check("index_scatter, added", build_scatter, &add, &g, 1);
     fd_check("index_scatter, copied", build_scatter, &copy, &g, 1);
     Tensor *r = ag_index_scatter(g, repeated, true, SHAPE(2, 4));
-    CHECK(r && r->data[4] == g->data[0] + g->data[2] + g->data[5] && r->data[3] == 0 &&
+    CHECK(r && tensor_values(r)[4] == tensor_values(g)[0] + tensor_values(g)[2] + tensor_values(g)[5] && tensor_values(r)[3] == 0 &&
               strcmp(r->op_name, "IndexPutBackward") == 0,
           "index_scatter adds at a repeated offset, and leaves zeros elsewhere");
     tensor_release(r);
@@ -239,13 +239,13 @@ static void test_index_put(void) {
     Tensor *i = vec(3, (double[]){0, 3, 0});
     /* x[1, :, [0, 3, 0]] = [[-1], [-2], ...]: broadcast (2,)? no: (3, 3) block first */
     Tensor *r = tensor_index_put(x, (AgIndex[]){INT(1), INT(2), SLICE(0, 4, 2)}, 3, v);
-    CHECK(r && r->data[20] == -1 && r->data[22] == -2 && r->data[21] == 21 && x->data[20] == 20 &&
+    CHECK(r && tensor_values(r)[20] == -1 && tensor_values(r)[22] == -2 && tensor_values(r)[21] == 21 && tensor_values(x)[20] == 20 &&
               !r->requires_grad,
           "x[1, 2, 0:4:2] = [-1, -2] in a copy");
     tensor_release(r);
     Tensor *three = vec(3, (double[]){7, 8, 9});
     r = tensor_index_put(x, (AgIndex[]){INT(0), INT(0), TENSOR(i)}, 3, three);
-    CHECK(r && r->data[0] == 9 && r->data[3] == 8, "a repeated index keeps the last write");
+    CHECK(r && tensor_values(r)[0] == 9 && tensor_values(r)[3] == 8, "a repeated index keeps the last write");
     tensor_release(r);
     r = tensor_index_put(x, (AgIndex[]){INT(0)}, 1, three);
     CHECK(!r && strstr(ag_error(), "a value of shape (3,) cannot be broadcast to the indexed "
@@ -262,17 +262,17 @@ static void test_index_views(void) {
     Tensor *rows = tensor_index(x, (AgIndex[]){SLICE(0, 1, 1), SLICE(1, 3, 1)}, 2);
     Tensor *col = tensor_index(x, (AgIndex[]){ALL, ALL, INT(0)}, 3);
     Tensor *of_w = tensor_index(w, (AgIndex[]){INT(1)}, 1);
-    CHECK(row && row->base == x && row->data == x->data + 20 && row->numel == 4,
+    CHECK(row && row->base == x && tensor_values(row) == tensor_values(x) + 20 && row->numel == 4,
           "x[1, 2] is a view of x's elements 20..23");
-    CHECK(rows && rows->base == x && rows->data == x->data + 4 && rows->numel == 8,
+    CHECK(rows && rows->base == x && tensor_values(rows) == tensor_values(x) + 4 && rows->numel == 8,
           "x[0:1, 1:3] is a view of x's elements 4..11");
-    CHECK(col && !col->base && col->data[1] == 4, "x[:, :, 0] is a copy");
+    CHECK(col && !col->base && tensor_values(col)[1] == 4, "x[:, :, 0] is a copy");
     CHECK(of_w && !of_w->base && of_w->grad_fn, "w[1] of a w that requires grad: a copy, recorded");
     uint32_t before = x->version;
-    CHECK(row && tensor_assign(row, seven) == 0 && x->data[21] == 7 && x->version == before + 1,
+    CHECK(row && tensor_assign(row, seven) == 0 && tensor_values(x)[21] == 7 && x->version == before + 1,
           "a write through the view writes x and moves x's version");
     Tensor *again = tensor_index_copy(x, (AgIndex[]){INT(1), INT(2)}, 2);
-    CHECK(again && !again->base && again->data[0] == 7, "tensor_index_copy copies");
+    CHECK(again && !again->base && tensor_values(again)[0] == 7, "tensor_index_copy copies");
     bool was = ag_set_grad_enabled(false);
     Tensor *quiet = tensor_index(w, (AgIndex[]){INT(0)}, 1);
     ag_set_grad_enabled(was);
@@ -289,7 +289,7 @@ static void test_index_views(void) {
     tensor_release(quiet), tensor_release(again), tensor_release(row), tensor_release(rows);
     tensor_release(of_w), tensor_release(xt), tensor_release(x0);
     tensor_release(x), tensor_release(w);
-    CHECK(col && tensor_assign(col, seven) == 0 && col->data[5] == 7,
+    CHECK(col && tensor_assign(col, seven) == 0 && tensor_values(col)[5] == 7,
           "once only the copy holds x, the write goes ahead");
     tensor_release(col), tensor_release(seven);
     ag_graph_free();
@@ -344,8 +344,8 @@ static void test_index_put_recorded(void) {
               strcmp(z->op_name, "CopySlices") == 0, "names: %s", ag_error());
     Tensor *loss = y ? tensor_sum(y) : NULL;
     CHECK(loss && backward(loss) == 0, "backward: %s", ag_error());
-    CHECK(v->grad && v->grad->data[0] == 1 && v->grad->data[3] == 1 && x->grad &&
-              x->grad->data[2] == 0 && x->grad->data[3] == 0 && x->grad->data[4] == 1,
+    CHECK(v->grad && tensor_values(v->grad)[0] == 1 && tensor_values(v->grad)[3] == 1 && x->grad &&
+              tensor_values(x->grad)[2] == 0 && tensor_values(x->grad)[3] == 0 && tensor_values(x->grad)[4] == 1,
           "a row written twice: each write's value gets the gradient, x none there");
     Tensor *c = tensor_zeros(SHAPE(3, 2), false), *k = tensor_zeros(SHAPE(2), false);
     Tensor *constant = tensor_index_put(c, (AgIndex[]){INT(0)}, 1, k);
@@ -379,7 +379,7 @@ static void test_errors_index(void) {
     CHECK(tensor_index(s, (AgIndex[]){INT(0)}, 1) == NULL &&
               strstr(ag_error(), "a 0-d tensor cannot be indexed"), "0-d: %s", ag_error());
     Tensor *r = tensor_index(s, (AgIndex[]){NEWAXIS}, 1);
-    CHECK(r && r->ndim == 1 && r->data[0] == 1, "a 0-d tensor takes None");
+    CHECK(r && r->ndim == 1 && tensor_values(r)[0] == 1, "a 0-d tensor takes None");
     tensor_release(r);
     tensor_release(x), tensor_release(frac), tensor_release(far), tensor_release(m),
         tensor_release(s);
@@ -394,17 +394,17 @@ static void test_cross_entropy_by_index(void) {
     Tensor *ls = tensor_log_softmax(z, 1);
     Tensor *picked = tensor_index(ls, (AgIndex[]){TENSOR(rows), TENSOR(y)}, 2);
     Tensor *m = tensor_mean(picked), *by_index = tensor_neg(m);
-    double value = by_index->data[0];
+    double value = tensor_values(by_index)[0];
     CHECK(backward(by_index) == 0, "backward: %s", ag_error());
     Tensor *g_index = tensor_copy(z->grad);
     tensor_zero_grad(z);
     Tensor *ce = tensor_cross_entropy(z, y);
-    CHECK(fabs(ce->data[0] - value) <= 1e-15 * fabs(value), "value %.17g vs %.17g", value,
-          ce->data[0]);
+    CHECK(fabs(tensor_values(ce)[0] - value) <= 1e-15 * fabs(value), "value %.17g vs %.17g", value,
+          tensor_values(ce)[0]);
     CHECK(backward(ce) == 0, "backward: %s", ag_error());
     for (int64_t k = 0; k < 20; k++)
-        CHECK(fabs(z->grad->data[k] - g_index->data[k]) <= 1e-16 + 1e-14 * fabs(g_index->data[k]),
-              "gradient %lld: %.17g vs %.17g", (long long)k, z->grad->data[k], g_index->data[k]);
+        CHECK(fabs(tensor_values(z->grad)[k] - tensor_values(g_index)[k]) <= 1e-16 + 1e-14 * fabs(tensor_values(g_index)[k]),
+              "gradient %lld: %.17g vs %.17g", (long long)k, tensor_values(z->grad)[k], tensor_values(g_index)[k]);
     tensor_release(z), tensor_release(y), tensor_release(rows), tensor_release(ls),
         tensor_release(picked), tensor_release(m), tensor_release(by_index),
         tensor_release(g_index), tensor_release(ce);

@@ -35,27 +35,27 @@ static int assign_no_grad(Tensor *t, Tensor *value) {
 static void test_aliases(void) {
     Tensor *x = tensor_create(SHAPE(2), (double[]){1, 2}, true);
     Tensor *d = tensor_detach(x), *data = tensor_data(x);
-    CHECK(d->data == x->data && data->data == x->data, "detach and data share x's elements");
+    CHECK(tensor_values(d) == tensor_values(x) && tensor_values(data) == tensor_values(x), "detach and data share x's elements");
     CHECK(!d->requires_grad && tensor_is_leaf(d), "a detached tensor is a leaf without grad");
-    CHECK(tensor_write(d, (double[]){5, 6}) == 0 && x->data[1] == 6, "a write through detach is x's");
+    CHECK(tensor_write(d, (double[]){5, 6}) == 0 && tensor_values(x)[1] == 6, "a write through detach is x's");
     /* x = torch.tensor([1., 2.], requires_grad=True); d = x.detach(); d.copy_(...)
      * print(x._version, x.data._version)  -> 1 0 */
     CHECK(tensor_version(x) == 1 && tensor_version(d) == 1, "detach shares x's counter");
     CHECK(tensor_version(data) == 0, "x.data counts its own versions");
     Tensor *dd = tensor_detach(d);
-    CHECK(dd->base == x && dd->data == x->data, "an alias of an alias shares the owner");
+    CHECK(dd->base == x && tensor_values(dd) == tensor_values(x), "an alias of an alias shares the owner");
     tensor_release(x); /* the aliases keep the elements */
-    CHECK(dd->data[0] == 5 && data->data[1] == 6, "aliases outlive the tensor they came from");
+    CHECK(tensor_values(dd)[0] == 5 && tensor_values(data)[1] == 6, "aliases outlive the tensor they came from");
     tensor_release(d), tensor_release(dd), tensor_release(data);
     Tensor *c = tensor_create(SHAPE(2), (double[]){1, 2}, false), *copy = tensor_copy(c);
-    CHECK(copy->data != c->data && copy->data[1] == 2, "tensor_copy copies");
+    CHECK(tensor_values(copy) != tensor_values(c) && tensor_values(copy)[1] == 2, "tensor_copy copies");
     tensor_release(c), tensor_release(copy);
 }
 
 static void test_assign(void) {
     Tensor *x = tensor_zeros(SHAPE(2, 3), false), *row = tensor_create(SHAPE(3), (double[]){1, 2, 3}, false);
     Tensor *alias = tensor_detach(x);
-    CHECK(tensor_assign(x, row) == 0 && alias->data[4] == 2 && tensor_version(x) == 1,
+    CHECK(tensor_assign(x, row) == 0 && tensor_values(alias)[4] == 2 && tensor_version(x) == 1,
           "assign broadcasts a row into every row, seen through an alias");
     Tensor *big = tensor_ones(SHAPE(2, 2, 3), false), *bad = tensor_ones(SHAPE(2), false);
     /* torch.zeros(2, 3).copy_(...) / x += torch.ones(2, 2, 3)
@@ -64,13 +64,13 @@ static void test_assign(void) {
     error_is("output with shape [2, 3] doesn't match the broadcast shape [2, 2, 3]");
     CHECK(tensor_assign(x, bad) == -1 && strstr(ag_error(), "cannot broadcast"),
           "shapes that do not broadcast: %s", ag_error());
-    CHECK(tensor_version(x) == 1 && x->data[5] == 3, "a refused assign changes nothing");
+    CHECK(tensor_version(x) == 1 && tensor_values(x)[5] == 3, "a refused assign changes nothing");
     Tensor *w = tensor_create(SHAPE(3), (double[]){1, 2, 3}, true);
     /* w = torch.tensor([1., 2., 3.], requires_grad=True); w.add_(1) */
     CHECK(tensor_assign(w, row) == -1, "a leaf that requires grad, with grad mode on");
     error_is("a leaf Variable that requires grad is being used in an in-place operation.");
     CHECK(assign_no_grad(w, tensor_retain(big)) == -1, "under no_grad the shape still counts");
-    CHECK(assign_no_grad(w, tensor_scalar(7)) == 0 && w->data[2] == 7 && w->requires_grad,
+    CHECK(assign_no_grad(w, tensor_scalar(7)) == 0 && tensor_values(w)[2] == 7 && w->requires_grad,
           "under no_grad a leaf that requires grad takes new values");
     Tensor *h = tensor_mul(w, w);
     CHECK(tensor_assign(h, row) == -1 && strstr(ag_error(), "does not record in-place"),
@@ -87,9 +87,9 @@ static void test_assign_reshaped(void) {
     Tensor *x = tensor_create(SHAPE(2, 3), (double[]){0, 1, 2, 3, 4, 5}, false);
     Tensor *alias = tensor_detach(x), *xt = tensor_transpose(x, 0, 1);
     CHECK(tensor_assign_reshaped(x, xt) == 0 && x->ndim == 2 && x->shape[0] == 3 &&
-              x->shape[1] == 2 && x->data[1] == 3 && tensor_version(x) == 1,
+              x->shape[1] == 2 && tensor_values(x)[1] == 3 && tensor_version(x) == 1,
           "x.t_(): x is (3, 2) with the transpose's values, one version on");
-    CHECK(alias->shape[0] == 2 && alias->data[1] == 3, "an alias keeps its shape, sees the values");
+    CHECK(alias->shape[0] == 2 && tensor_values(alias)[1] == 3, "an alias keeps its shape, sees the values");
     Tensor *four = tensor_ones(SHAPE(4), false), *w = tensor_ones(SHAPE(6), true);
     CHECK(tensor_assign_reshaped(x, four) == -1 && x->shape[0] == 3 && tensor_version(x) == 1,
           "another element count is refused and changes nothing");
@@ -120,7 +120,7 @@ static void test_version_check(void) {
     /* add saves nothing: a constant operand changed after it is harmless
      * (PyTorch: c = torch.zeros(2); y = x + c; c.add_(1); y.sum().backward() works) */
     Tensor *c = tensor_zeros(SHAPE(2), false), *s = summed(tensor_add(x, c));
-    CHECK(assign_no_grad(c, tensor_scalar(1)) == 0 && backward(s) == 0 && x->grad && x->grad->data[0] == 1,
+    CHECK(assign_no_grad(c, tensor_scalar(1)) == 0 && backward(s) == 0 && x->grad && tensor_values(x->grad)[0] == 1,
           "an operand add does not read may change");
     Tensor *m = summed(tensor_mul(x, c));
     CHECK(assign_no_grad(c, tensor_scalar(2)) == 0 && backward(m) == -1 &&
@@ -149,7 +149,7 @@ static void test_rebase(void) {
     Tensor *h = tensor_mul(x, w), *a = tensor_mul(h, three);
     Function *mul = h->grad_fn;
     rebased(h, tensor_add(h, one));
-    CHECK(h->data[1] == 9 && tensor_version(h) == 1 && strcmp(h->op_name, "AddBackward") == 0,
+    CHECK(tensor_values(h)[1] == 9 && tensor_version(h) == 1 && strcmp(h->op_name, "AddBackward") == 0,
           "h holds x * w + 1, at version 1, made by add");
     Tensor *old = h->grad_fn->inputs[0];
     CHECK(old != h && old->grad_fn == mul && mul->output == old && a->grad_fn->inputs[0] == old,
@@ -157,8 +157,8 @@ static void test_rebase(void) {
     Tensor *sh = summed(tensor_retain(h)), *sa = summed(tensor_retain(a));
     Tensor *loss = tensor_add(sh, sa);
     tensor_release(sh), tensor_release(sa);
-    CHECK(backward(loss) == 0 && x->grad->data[0] == 12 && x->grad->data[1] == 16 &&
-              w->grad->data[0] == 4 && w->grad->data[1] == 8,
+    CHECK(backward(loss) == 0 && tensor_values(x->grad)[0] == 12 && tensor_values(x->grad)[1] == 16 &&
+              tensor_values(w->grad)[0] == 4 && tensor_values(w->grad)[1] == 8,
           "the gradients are PyTorch's: %s", ag_error());
     tensor_release(h), tensor_release(a), tensor_release(loss);
     tensor_set_grad(x, NULL), tensor_set_grad(w, NULL);
@@ -168,7 +168,7 @@ static void test_rebase(void) {
     h = tensor_mul(x, one);
     rebased(h, tensor_mul(h, w));
     loss = summed(tensor_retain(h));
-    CHECK(backward(loss) == 0 && x->grad->data[1] == 4 && w->grad->data[1] == 2,
+    CHECK(backward(loss) == 0 && tensor_values(x->grad)[1] == 4 && tensor_values(w->grad)[1] == 2,
           "mul_ by a tensor that requires grad reads the old h: %s", ag_error());
     tensor_release(h), tensor_release(loss);
 
@@ -210,7 +210,7 @@ static void test_rebase(void) {
     Tensor *sc = summed(tensor_retain(c)), *sy = summed(tensor_retain(y));
     loss = tensor_add(sc, sy);
     tensor_set_grad(x, NULL);
-    CHECK(backward(loss) == 0 && x->grad->data[0] == 2 && x->grad->data[1] == 2,
+    CHECK(backward(loss) == 0 && tensor_values(x->grad)[0] == 2 && tensor_values(x->grad)[1] == 2,
           "no gradient reaches the constant y read: %s", ag_error());
     Tensor *done[] = {c, y, sc, sy, loss};
     for (int i = 0; i < 5; i++) tensor_release(done[i]);

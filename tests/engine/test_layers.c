@@ -15,8 +15,8 @@ static const double X[12] = {1.0, -2.0, 0.5, 3.0, 0.25, -1.0, -0.5, 1.5, 2.0, 0.
  * recorded ops rounds twice: a last-bit difference. */
 static bool agree(const Tensor *t, const double *want, int n, const char *what, bool near) {
     for (int i = 0; i < n; i++) {
-        bool ok = near ? matches_torch(t->data[i], want[i]) : same_double(t->data[i], want[i]);
-        if (!CHECK(ok, "%s[%d]: %.17g, PyTorch %.17g", what, i, t->data[i], want[i])) return false;
+        bool ok = near ? matches_torch(tensor_values(t)[i], want[i]) : same_double(tensor_values(t)[i], want[i]);
+        if (!CHECK(ok, "%s[%d]: %.17g, PyTorch %.17g", what, i, tensor_values(t)[i], want[i])) return false;
     }
     return true;
 }
@@ -32,7 +32,7 @@ static void test_dropout_values(void) {
     if (CHECK(d != NULL, "dropout: %s", ag_error()) && agree(d, want, 12, "dropout", false))
         CHECK(true, "dropout's mask is PyTorch's for the seed");
     Tensor *e = tensor_dropout(x, 0.4, false, NULL), *z = tensor_dropout(x, 1, true, NULL);
-    CHECK(e == x && z && z->data[3] == 0, "not training: x itself; p = 1: zeros");
+    CHECK(e == x && z && tensor_values(z)[3] == 0, "not training: x itself; p = 1: zeros");
     CHECK(!tensor_dropout(x, 1.5, true, NULL) && strstr(ag_error(), "between 0 and 1"), "%s", ag_error());
     tensor_release(x), tensor_release(d), tensor_release(e), tensor_release(z);
 }
@@ -104,7 +104,7 @@ static void test_dropout_integral(void) {
               strstr(ag_error(), "result type Double can't be cast to the desired output type Long"),
           "dropout of int64: %s", ag_error());
     Tensor *zeros = tensor_dropout(x, 1, true, NULL), *same = tensor_dropout(x, 0.3, false, NULL);
-    CHECK(zeros && zeros->dtype == AG_INT64 && zeros->data[2] == 0 && same == x,
+    CHECK(zeros && zeros->dtype == AG_INT64 && tensor_values(zeros)[2] == 0 && same == x,
           "dropout of int64 with p = 1, or not training");
     tensor_release(zeros), tensor_release(same), tensor_release(x);
 }

@@ -267,8 +267,8 @@ static void every_loss_on(Tensor *x) {
         for (int k = 0; k < 9; k++) {
             Tensor *y = loss_number(k, x, t, reductions[r]);
             if (y && reductions[r] != AG_REDUCTION_NONE)
-                CHECK(reductions[r] == AG_REDUCTION_MEAN ? isnan(y->data[0]) : y->data[0] == 0,
-                      "loss %d on no elements: %g", k, y->data[0]);
+                CHECK(reductions[r] == AG_REDUCTION_MEAN ? isnan(tensor_values(y)[0]) : tensor_values(y)[0] == 0,
+                      "loss %d on no elements: %g", k, tensor_values(y)[0]);
             expect_empty_result("a loss", x, y);
         }
     /* class losses where the classes (x's shape without dimension 1) can be

@@ -76,7 +76,7 @@ static void check_case(int index, const LossCase *lc, bool exact) {
     Tensor *y = call_loss(lc->loss, lc->reduction, tensors, lc->numbers, lc->flags);
     if (CHECK(y && ag_shape_equal(y->ndim, y->shape, lc->out_ndim, lc->out_shape),
               "case %d, %s: %s", index, what, y ? "the output's shape" : ag_error())) {
-        check_values(what, index, y->data, lc->out, y->numel, exact);
+        check_values(what, index, tensor_values(y), lc->out, y->numel, exact);
         Tensor *g = tensor_create(y->ndim, y->shape, lc->g, false);
         CHECK(tensor_backward(y, g) == 0, "case %d, %s: backward: %s", index, what, ag_error());
         tensor_release(g);
@@ -88,7 +88,7 @@ static void check_case(int index, const LossCase *lc, bool exact) {
             if (!arg->grad)
                 CHECK(tensors[k]->grad == NULL, "case %d, %s: PyTorch has none", index, what);
             else if (CHECK(tensors[k]->grad != NULL, "case %d, %s: missing", index, what))
-                check_values(what, index, tensors[k]->grad->data, arg->grad, tensors[k]->numel,
+                check_values(what, index, tensor_values(tensors[k]->grad), arg->grad, tensors[k]->numel,
                              exact);
         }
     }
@@ -142,7 +142,7 @@ static void test_exact_cases(void) {
         Tensor *x = tensor_create(e->ndim, e->shape, e->x, true), *y = exact_op(e->name, x);
         Tensor *s = y ? tensor_sum(y) : NULL;
         if (CHECK(s && tensor_backward(s, NULL) == 0 && x->grad, "%s: %s", e->name, ag_error()))
-            check_values(e->name, (int)i, x->grad->data, e->grad, x->numel, true);
+            check_values(e->name, (int)i, tensor_values(x->grad), e->grad, x->numel, true);
         tensor_release(s);
         tensor_release(y);
         tensor_release(x);
@@ -209,7 +209,7 @@ static void check_both_sides(const char *what, const double *v, int64_t n, const
 /* Whether x - t[j] is at least 0.02 from each kink, for every j. */
 static bool diffs_away(double x, const Tensor *t, const double *k, int n) {
     for (int64_t j = 0; j < t->numel; j++)
-        if (away(x - t->data[j], k, n) != x - t->data[j]) return false;
+        if (away(x - tensor_values(t)[j], k, n) != x - tensor_values(t)[j]) return false;
     return true;
 }
 
@@ -219,7 +219,7 @@ static void pair_away(Tensor **x, Tensor **t, const double *kinks, int nk, int64
     *t = test_uniform(-2, 2, true, SHAPE(rows, cols));
     *x = test_uniform(-3, 3, true, SHAPE(rows, cols));
     for (int64_t i = 0; i < (*x)->numel; i++)
-        (*x)->data[i] = (*t)->data[i] + away((*x)->data[i], kinks, nk);
+        tensor_values((*x))[i] = tensor_values((*t))[i] + away(tensor_values((*x))[i], kinks, nk);
 }
 
 /* mse, l1, smooth_l1 and huber: input and target, of one shape and
@@ -244,26 +244,26 @@ static void test_regression_losses(void) {
         for (int j = 0; j < cases[c].nk; j++)
             for (int side = 0; side < 2; side++) {
                 int64_t i = 2 * j + side;
-                in[0]->data[i] = in[1]->data[i] + cases[c].kinks[j] + (side ? 0.25 : -0.25);
+                tensor_values(in[0])[i] = tensor_values(in[1])[i] + cases[c].kinks[j] + (side ? 0.25 : -0.25);
             }
         char what[48];
         snprintf(what, sizeof what, "(%g), one shape", cases[c].param);
         double d[12];
-        for (int64_t i = 0; i < 12; i++) d[i] = in[0]->data[i] - in[1]->data[i];
+        for (int64_t i = 0; i < 12; i++) d[i] = tensor_values(in[0])[i] - tensor_values(in[1])[i];
         check_both_sides(cases[c].loss, d, 12, cases[c].kinks, cases[c].nk);
         fd_losses(spec, in, 2, what);
         release_all(in, 2);
         /* target (4,) against input (3, 4), and input (3, 1) against it */
         Tensor *t4 = test_uniform(-2, 2, true, SHAPE(4)), *x = test_uniform(-3, 3, true, SHAPE(3, 4));
         for (int64_t i = 0; i < 12; i++)
-            x->data[i] = t4->data[i % 4] + away(x->data[i], cases[c].kinks, cases[c].nk);
+            tensor_values(x)[i] = tensor_values(t4)[i % 4] + away(tensor_values(x)[i], cases[c].kinks, cases[c].nk);
         snprintf(what, sizeof what, "(%g), target (4,)", cases[c].param);
         fd_losses(spec, (Tensor *[]){x, t4}, 2, what);
         Tensor *x31 = test_uniform(-2, 2, true, SHAPE(3, 1));
         for (int64_t i = 0; i < 3; i++)
-            for (int tries = 0; tries < 100 && !diffs_away(x31->data[i], t4, cases[c].kinks,
+            for (int tries = 0; tries < 100 && !diffs_away(tensor_values(x31)[i], t4, cases[c].kinks,
                                                            cases[c].nk); tries++)
-                x31->data[i] += 0.0537;
+                tensor_values(x31)[i] += 0.0537;
         snprintf(what, sizeof what, "(%g), input (3, 1)", cases[c].param);
         fd_losses(spec, (Tensor *[]){x31, t4}, 2, what);
         Tensor *all[] = {x, t4, x31};
@@ -316,13 +316,13 @@ static void test_hinge(void) {
     for (int m = 0; m < 2; m++) {
         double margin = m ? 0.5 : 1.0;
         Tensor *x = test_uniform(-2, 3, true, SHAPE(3, 4));
-        for (int64_t i = 0; i < 12; i++) x->data[i] = away(x->data[i], &margin, 1);
+        for (int64_t i = 0; i < 12; i++) tensor_values(x)[i] = away(tensor_values(x)[i], &margin, 1);
         double ys[12] = {1, -1, -1, 1, -1, 0.5, 1, -1, -1, -1, 1, 0.5};
         Tensor *y = tensor_create(2, (int64_t[]){3, 4}, ys, false);
         double xm[12]; /* the x where the margin term counts */
         int nm = 0;
         for (int64_t i = 0; i < 12; i++)
-            if (ys[i] != 1) xm[nm++] = x->data[i];
+            if (ys[i] != 1) xm[nm++] = tensor_values(x)[i];
         check_both_sides("hinge_embedding_loss", xm, nm, &margin, 1);
         LossSpec spec = {.loss = "hinge_embedding_loss", .numbers = {margin}, .slot = {0, 1, -1}};
         fd_losses(spec, (Tensor *[]){x, y}, 2, m ? "margin 0.5" : "margin 1");
@@ -397,14 +397,14 @@ static void test_cosine(void) {
         double margin = m ? 0.3 : 0.0;
         Tensor *a = test_uniform(-1, 1, true, SHAPE(5, 3)), *b = test_uniform(-1, 1, true, SHAPE(5, 3));
         for (int64_t k = 0; k < 3; k++) { /* rows 1 and 2 (target -1): cos near 1, near -1 */
-            b->data[3 + k] = 2 * a->data[3 + k] + 0.1 * b->data[3 + k];
-            b->data[6 + k] = -a->data[6 + k] + 0.1 * b->data[6 + k];
+            tensor_values(b)[3 + k] = 2 * tensor_values(a)[3 + k] + 0.1 * tensor_values(b)[3 + k];
+            tensor_values(b)[6 + k] = -tensor_values(a)[6 + k] + 0.1 * tensor_values(b)[6 + k];
         }
         double cos[5];
         for (int64_t r = 0; r < 5; r++) { /* move b's row until cos is away from the margin */
-            while (fabs(cosine(a->data + 3 * r, b->data + 3 * r, 3) - margin) < 0.02)
-                b->data[3 * r] += 0.05;
-            cos[r] = cosine(a->data + 3 * r, b->data + 3 * r, 3);
+            while (fabs(cosine(tensor_values(a) + 3 * r, tensor_values(b) + 3 * r, 3) - margin) < 0.02)
+                tensor_values(b)[3 * r] += 0.05;
+            cos[r] = cosine(tensor_values(a) + 3 * r, tensor_values(b) + 3 * r, 3);
         }
         check_both_sides("cosine_embedding_loss, target -1", cos + 1, 2, &margin, 1);
         LossSpec spec = {.loss = "cosine_embedding_loss", .numbers = {margin}, .slot = {0, 1, 2, -1}};
@@ -413,7 +413,7 @@ static void test_cosine(void) {
         Tensor *va = tensor_copy(a1), *vb = tensor_copy(b1);
         tensor_set_requires_grad(va, true);
         tensor_set_requires_grad(vb, true);
-        while (fabs(cosine(va->data, vb->data, 15) - margin) < 0.02) vb->data[0] += 0.05;
+        while (fabs(cosine(tensor_values(va), tensor_values(vb), 15) - margin) < 0.02) tensor_values(vb)[0] += 0.05;
         fd_losses(spec, (Tensor *[]){va, vb, y0}, 3, "vectors (15,)");
         Tensor *all[] = {a, b, a1, b1, va, vb};
         release_all(all, 6);
@@ -443,7 +443,7 @@ static void test_cosine_broadcast(void) {
             Tensor *l = tensor_cosine_embedding_loss(a, bc, ones, 0.0, AG_REDUCTION_NONE);
             moved = false;
             for (int64_t r = 0; l && r < 5; r++)
-                if (fabs(1 - l->data[r]) < 0.02) b->data[3 * r] += 0.05, moved = true;
+                if (fabs(1 - tensor_values(l)[r]) < 0.02) tensor_values(b)[3 * r] += 0.05, moved = true;
             tensor_release(l);
             tensor_release(bc);
         }
@@ -490,7 +490,7 @@ static bool triplet_row_smooth(const double *a, const double *p, const double *n
  * d(a, n) - d(p, n) (swap takes d(p, n) where it is positive) into *swapped. */
 static void triplet_sides(Tensor *const in[3], int64_t r, int64_t D, double pp, double margin,
                           bool swap, double *z, double *swapped) {
-    const double *a = in[0]->data + r * D, *p = in[1]->data + r * D, *n = in[2]->data + r * D;
+    const double *a = tensor_values(in[0]) + r * D, *p = tensor_values(in[1]) + r * D, *n = tensor_values(in[2]) + r * D;
     double ap[8], an[8], pn[8];
     for (int64_t k = 0; k < D; k++)
         ap[k] = a[k] - p[k] + 1e-6, an[k] = a[k] - n[k] + 1e-6, pn[k] = p[k] - n[k] + 1e-6;
@@ -509,17 +509,17 @@ static void test_triplet(void) {
         Tensor *in[3];
         for (int k = 0; k < 3; k++) in[k] = test_uniform(-1, 1, true, SHAPE(4, 3));
         for (int64_t k = 0; k < 3; k++) { /* n near a (row 0), far (1), near p (2) */
-            double *a = in[0]->data, *p = in[1]->data, *n = in[2]->data;
+            double *a = tensor_values(in[0]), *p = tensor_values(in[1]), *n = tensor_values(in[2]);
             p[k] += a[k], p[3 + k] += a[3 + k], p[6 + k] += a[6 + k];
             n[k] = a[k] + 0.2 * n[k];
             n[3 + k] = a[3 + k] + (n[3 + k] < 0 ? -4 : 4);
             n[6 + k] = p[6 + k] + 0.2 * n[6 + k];
         }
         for (int64_t r = 0; r < 4; r++)
-            for (int tries = 0; tries < 1000 && !triplet_row_smooth(in[0]->data + 3 * r,
-                     in[1]->data + 3 * r, in[2]->data + 3 * r, 3, cases[c].p, cases[c].margin,
+            for (int tries = 0; tries < 1000 && !triplet_row_smooth(tensor_values(in[0]) + 3 * r,
+                     tensor_values(in[1]) + 3 * r, tensor_values(in[2]) + 3 * r, 3, cases[c].p, cases[c].margin,
                      cases[c].swap); tries++)
-                for (int k = 0; k < 3; k++) in[2]->data[3 * r + k] += 0.0371 * (k + 1) - 0.05;
+                for (int k = 0; k < 3; k++) tensor_values(in[2])[3 * r + k] += 0.0371 * (k + 1) - 0.05;
         double z[4], swapped[4];
         for (int64_t r = 0; r < 4; r++)
             triplet_sides(in, r, 3, cases[c].p, cases[c].margin, cases[c].swap, &z[r],
@@ -535,10 +535,10 @@ static void test_triplet(void) {
         fd_losses(spec, in, 3, what);
         /* a (1, 3) anchor broadcast over the rows */
         Tensor *a1 = tensor_zeros(SHAPE(1, 3), true);
-        a1->data[0] = 0.1, a1->data[1] = -0.2, a1->data[2] = 0.3;
+        tensor_values(a1)[0] = 0.1, tensor_values(a1)[1] = -0.2, tensor_values(a1)[2] = 0.3;
         bool smooth = true;
         for (int64_t r = 0; r < 4; r++)
-            smooth &= triplet_row_smooth(a1->data, in[1]->data + 3 * r, in[2]->data + 3 * r, 3,
+            smooth &= triplet_row_smooth(tensor_values(a1), tensor_values(in[1]) + 3 * r, tensor_values(in[2]) + 3 * r, 3,
                                          cases[c].p, cases[c].margin, cases[c].swap);
         if (smooth) fd_losses(spec, (Tensor *[]){a1, in[1], in[2]}, 3, "anchor (1, 3)");
         tensor_release(a1);
@@ -563,7 +563,7 @@ static void test_row_norm(void) {
     for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
         Tensor *v = test_uniform(0.2, 1, true, SHAPE(3, 4));
         for (int64_t i = 0; i < 12; i++) /* signs mixed, |v| 0.1 apart within each row */
-            v->data[i] = (i % 3 ? 1 : -1) * (0.3 + 0.1 * (double)(i % 4) + 0.01 * v->data[i]);
+            tensor_values(v)[i] = (i % 3 ? 1 : -1) * (0.3 + 0.1 * (double)(i % 4) + 0.01 * tensor_values(v)[i]);
         char label[64];
         snprintf(label, sizeof label, "row_norm p=%g", ps[k]);
         fd_check(label, build_row_norm, &ps[k], &v, 1);
@@ -585,9 +585,9 @@ static void test_triplet_last_broadcast(void) {
     Tensor *n = test_uniform(-1, 1, true, SHAPE(4, 3));
     for (int64_t r = 0; r < 4; r++) /* every row's differences 0.02 from 0 and from the hinge */
         for (int tries = 0; tries < 1000; tries++) {
-            double ar[3] = {a->data[r], a->data[r], a->data[r]};
-            if (triplet_row_smooth(ar, p->data + 3 * r, n->data + 3 * r, 3, 2, 0.5, false)) break;
-            for (int k = 0; k < 3; k++) n->data[3 * r + k] += 0.0371 * (k + 1) - 0.05;
+            double ar[3] = {tensor_values(a)[r], tensor_values(a)[r], tensor_values(a)[r]};
+            if (triplet_row_smooth(ar, tensor_values(p) + 3 * r, tensor_values(n) + 3 * r, 3, 2, 0.5, false)) break;
+            for (int k = 0; k < 3; k++) tensor_values(n)[3 * r + k] += 0.0371 * (k + 1) - 0.05;
         }
     LossSpec spec = {.loss = "triplet_margin_loss", .numbers = {0.5, 2, 1e-6},
                      .slot = {0, 1, 2, -1}};

@@ -77,8 +77,8 @@ static void test_math_tail_bits(void) {
             Tensor *x = tensor_create(1, &one, &math_inputs[i], true), *y = fns[k].f(x);
             Tensor *g = tensor_ones(1, &one, false);
             if (y && g && tensor_backward(y, g) == 0 && x->grad) {
-                same_y += same_double(y->data[0], m->y[i]);
-                same_dx += same_double(x->grad->data[0], m->dx[i]);
+                same_y += same_double(tensor_values(y)[0], m->y[i]);
+                same_dx += same_double(tensor_values(x->grad)[0], m->dx[i]);
             }
             tensor_release(g);
             tensor_release(y);
@@ -107,8 +107,8 @@ void test_math_bits(void) {
         int64_t same_y = 0, same_dx = 0;
         if (y && g && tensor_backward(y, g) == 0 && x->grad) {
             for (int64_t i = 0; i < n; i++) {
-                same_y += same_double(y->data[i], m->y[i]);
-                if (m->dx) same_dx += same_double(x->grad->data[i], m->dx[i]);
+                same_y += same_double(tensor_values(y)[i], m->y[i]);
+                if (m->dx) same_dx += same_double(tensor_values(x->grad)[i], m->dx[i]);
             }
         }
         printf("  PyTorch's bits: %s %lld of %lld", m->name, (long long)same_y, (long long)n);

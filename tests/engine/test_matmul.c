@@ -17,7 +17,7 @@ static double *padded_matrix(int64_t rows, int64_t cols, int64_t ld) {
     int64_t n = rows * ld;
     Tensor *t = test_uniform(-1.0, 1.0, false, 1, &n);
     double *m = malloc((size_t)(n + 1) * sizeof *m);
-    for (int64_t i = 0; i < n; i++) m[i] = t->data[i];
+    for (int64_t i = 0; i < n; i++) m[i] = tensor_values(t)[i];
     tensor_release(t);
     for (int64_t i = 0; i < rows; i++)
         for (int64_t j = cols; j < ld; j++) m[i * ld + j] = 1e300;
@@ -165,7 +165,7 @@ static double ref_entry(const Tensor *a, const Tensor *b, int nb, const int64_t 
         if (ia >= 0) oa = oa * a->shape[ia] + (a->shape[ia] == 1 ? 0 : bi[d]);
         if (ib >= 0) ob = ob * b->shape[ib] + (b->shape[ib] == 1 ? 0 : bi[d]);
     }
-    const double *ar = a->data + (oa * M + i) * K, *bc = b->data + ob * K * N + j;
+    const double *ar = tensor_values(a) + (oa * M + i) * K, *bc = tensor_values(b) + ob * K * N + j;
     double s = 0.0;
     for (int64_t p = 0; p < K; p++) s += ar[p] * bc[p * N];
     return s;
@@ -186,7 +186,7 @@ static bool check_values(const Tensor *a, const Tensor *b, const Tensor *out) {
         for (int64_t i = 0; i < M; i++)
             for (int64_t j = 0; j < N; j++) {
                 double ref = ref_entry(a, b, nb, bi, i, j);
-                double got = out->data[(t * M + i) * N + j];
+                double got = tensor_values(out)[(t * M + i) * N + j];
                 if (!(fabs(got - ref) <= 1e-12 * (1.0 + fabs(ref)))) return false;
             }
     }
@@ -336,8 +336,8 @@ static void ref_sum_grads(const Tensor *a, const Tensor *b, const Tensor *out, d
         }
         for (int64_t k = 0; k < K; k++) {
             double row_b = 0.0, col_a = 0.0;
-            for (int64_t j = 0; j < N; j++) row_b += b->data[(ob * K + k) * N + j];
-            for (int64_t i = 0; i < M; i++) col_a += a->data[(oa * M + i) * K + k];
+            for (int64_t j = 0; j < N; j++) row_b += tensor_values(b)[(ob * K + k) * N + j];
+            for (int64_t i = 0; i < M; i++) col_a += tensor_values(a)[(oa * M + i) * K + k];
             for (int64_t i = 0; i < M; i++) ga[(oa * M + i) * K + k] += row_b;
             for (int64_t j = 0; j < N; j++) gb[(ob * K + k) * N + j] += col_a;
         }
@@ -346,7 +346,7 @@ static void ref_sum_grads(const Tensor *a, const Tensor *b, const Tensor *out, d
 
 static bool close_to(const Tensor *g, const double *want) {
     for (int64_t i = 0; i < g->numel; i++)
-        if (!(fabs(g->data[i] - want[i]) <= 1e-10 * (1.0 + fabs(want[i])))) return false;
+        if (!(fabs(tensor_values(g)[i] - want[i]) <= 1e-10 * (1.0 + fabs(want[i])))) return false;
     return true;
 }
 
@@ -492,8 +492,8 @@ static void test_rank_products(void) {
     fd_check("mv", build_product, &mv, (Tensor *[]){m, v}, 2);
     fd_check("mm", build_product, &mm, (Tensor *[]){m, n}, 2);
     Tensor *d = tensor_dot(v, w);
-    double want = v->data[0] * w->data[0] + v->data[1] * w->data[1] + v->data[2] * w->data[2];
-    CHECK(d && fabs(d->data[0] - want) < 1e-15 && strcmp(d->op_name, "DotBackward") == 0,
+    double want = tensor_values(v)[0] * tensor_values(w)[0] + tensor_values(v)[1] * tensor_values(w)[1] + tensor_values(v)[2] * tensor_values(w)[2];
+    CHECK(d && fabs(tensor_values(d)[0] - want) < 1e-15 && strcmp(d->op_name, "DotBackward") == 0,
           "dot's value and name");
     tensor_release(d);
     CHECK(!tensor_dot(m, v) && strstr(ag_error(), "dot: expects 1-D and 1-D tensors, got (2, 3) "
@@ -514,9 +514,9 @@ static void test_dot_order(void) {
     for (int i = 0; i < 40; i++) xs[i] = sin(i + 1.0), ys[i] = cos(2.0 * i + 1);
     Tensor *x = tensor_create(1, &n, xs, false), *y = tensor_create(1, &n, ys, false);
     Tensor *d = tensor_dot(x, y), *m = tensor_matmul(x, y);
-    CHECK(d && d->data[0] == -0x1.dd1898977b628p-2, "dot of 40: %a", d ? d->data[0] : NAN);
-    CHECK(m && m->data[0] == -0x1.dd1898977b628p-2, "matmul of two vectors of 40: %a",
-          m ? m->data[0] : NAN);
+    CHECK(d && tensor_values(d)[0] == -0x1.dd1898977b628p-2, "dot of 40: %a", d ? tensor_values(d)[0] : NAN);
+    CHECK(m && tensor_values(m)[0] == -0x1.dd1898977b628p-2, "matmul of two vectors of 40: %a",
+          m ? tensor_values(m)[0] : NAN);
     Tensor *all[] = {x, y, d, m};
     for (int i = 0; i < 4; i++) tensor_release(all[i]);
 }
@@ -555,7 +555,7 @@ static void test_linear(void) {
             Tensor *y = tensor_linear(xs[d], w, k ? b : NULL), *wt = tensor_t(w);
             Tensor *mm = tensor_matmul(xs[d], wt), *ref = k ? tensor_add(mm, b) : tensor_retain(mm);
             bool same = y && ref && y->numel == ref->numel &&
-                        memcmp(y->data, ref->data, (size_t)y->numel * sizeof(double)) == 0;
+                        memcmp(tensor_values(y), tensor_values(ref), (size_t)y->numel * sizeof(double)) == 0;
             CHECK(same && strcmp(y->op_name, names[d][k]) == 0, "linear of %d-D x%s: matmul's "
                   "values, named %s", d + 1, k ? " with a bias" : "", y ? y->op_name : "?");
             Tensor *all[] = {y, wt, mm, ref};

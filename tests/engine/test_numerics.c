@@ -40,16 +40,16 @@ static void test_sum_accuracy(void) {
      *   print(x.sum().item() - 1e6, x.mean().item() - 0.1)'
      * -> 8.149072527885437e-10 6.938893903907228e-17 */
     Tensor *x = filled(0.1, 10000000, false), *s = tensor_sum(x), *m = tensor_mean(x);
-    CHECK(fabs(s->data[0] - 1e6) <= 8.149072527885437e-10, "sum of 10^7 x 0.1: error %g",
-          s->data[0] - 1e6);
-    CHECK(fabs(m->data[0] - 0.1) <= 6.938893903907228e-17, "mean of 10^7 x 0.1: error %g",
-          m->data[0] - 0.1);
+    CHECK(fabs(tensor_values(s)[0] - 1e6) <= 8.149072527885437e-10, "sum of 10^7 x 0.1: error %g",
+          tensor_values(s)[0] - 1e6);
+    CHECK(fabs(tensor_values(m)[0] - 0.1) <= 6.938893903907228e-17, "mean of 10^7 x 0.1: error %g",
+          tensor_values(m)[0] - 0.1);
     /* /usr/bin/python3 -c 'import torch; x = torch.full((10**7,), 0.1, dtype=torch.float64);
      *   print(torch.nn.functional.mse_loss(x, torch.zeros_like(x)).item() - 0.1 * 0.1)'
      * -> 5.204170427930421e-18 (each term is 0.1 * 0.1 rounded) */
     Tensor *z = tensor_zeros(1, x->shape, false), *mse = tensor_mse(x, z);
-    CHECK(fabs(mse->data[0] - 0.1 * 0.1) <= 5.204170427930421e-18, "mse: error %g",
-          mse->data[0] - 0.1 * 0.1);
+    CHECK(fabs(tensor_values(mse)[0] - 0.1 * 0.1) <= 5.204170427930421e-18, "mse: error %g",
+          tensor_values(mse)[0] - 0.1 * 0.1);
     Tensor *all[] = {x, s, m, z, mse};
     for (int i = 0; i < 5; i++) tensor_release(all[i]);
 
@@ -64,10 +64,10 @@ static void test_sum_accuracy(void) {
     s = tensor_sum_axis(x, 0);
     m = tensor_mean_axis(x, 0);
     for (int i = 0; i < 2; i++) {
-        CHECK(fabs(s->data[i] - 1e6) <= 1.280568540096283e-09, "sum axis 0 of (10^7, 2): error %g",
-              s->data[i] - 1e6);
-        CHECK(fabs(m->data[i] - 0.1) <= 1.3877787807814457e-16,
-              "mean axis 0 of (10^7, 2): error %g", m->data[i] - 0.1);
+        CHECK(fabs(tensor_values(s)[i] - 1e6) <= 1.280568540096283e-09, "sum axis 0 of (10^7, 2): error %g",
+              tensor_values(s)[i] - 1e6);
+        CHECK(fabs(tensor_values(m)[i] - 0.1) <= 1.3877787807814457e-16,
+              "mean axis 0 of (10^7, 2): error %g", tensor_values(m)[i] - 0.1);
     }
     tensor_release(x);
     tensor_release(s);
@@ -75,8 +75,8 @@ static void test_sum_accuracy(void) {
     x = tensor_full(0.1, SHAPE(3, 1000000, 2), false);
     s = tensor_sum_axis(x, 1);
     for (int i = 0; i < 6; i++)
-        CHECK(fabs(s->data[i] - 1e5) <= 7.275957614183426e-11, "sum axis 1 of (3, 10^6, 2): error %g",
-              s->data[i] - 1e5);
+        CHECK(fabs(tensor_values(s)[i] - 1e5) <= 7.275957614183426e-11, "sum axis 1 of (3, 10^6, 2): error %g",
+              tensor_values(s)[i] - 1e5);
     tensor_release(x);
     tensor_release(s);
 
@@ -86,7 +86,7 @@ static void test_sum_accuracy(void) {
      *   - math.log(2))'  -> 0.0 */
     x = tensor_zeros(SHAPE(1000000, 2), false);
     Tensor *c = tensor_zeros(SHAPE(1000000), false), *ce = tensor_cross_entropy(x, c);
-    CHECK(ce->data[0] == log(2.0), "cross_entropy over 10^6 rows: error %g", ce->data[0] - log(2.0));
+    CHECK(tensor_values(ce)[0] == log(2.0), "cross_entropy over 10^6 rows: error %g", tensor_values(ce)[0] - log(2.0));
     tensor_release(x);
     tensor_release(c);
     tensor_release(ce);
@@ -109,19 +109,19 @@ static void test_softmax_sum_accuracy(void) {
     const double exact_ls = -4.2483500069283095e-12, exact_sm = 0.9999999999957516;
     const double tol_ls = 1.062231970864111e-12, tol_sm = 1.0622613899613498e-12;
     Tensor *x = filled(-40.0, n, false);
-    x->data[0] = 0.0;
+    tensor_values(x)[0] = 0.0;
     Tensor *ls = tensor_log_softmax(x, 0), *sm = tensor_softmax(x, 0);
-    CHECK(fabs(ls->data[0] - exact_ls) <= tol_ls, "log_softmax: %.17g", ls->data[0]);
-    CHECK(fabs(sm->data[0] - exact_sm) <= tol_sm, "softmax: %.17g", sm->data[0]);
+    CHECK(fabs(tensor_values(ls)[0] - exact_ls) <= tol_ls, "log_softmax: %.17g", tensor_values(ls)[0]);
+    CHECK(fabs(tensor_values(sm)[0] - exact_sm) <= tol_sm, "softmax: %.17g", tensor_values(sm)[0]);
     tensor_release(ls);
     tensor_release(sm);
     Tensor *x3 = tensor_full(-40.0, SHAPE(n, 3), false);
-    for (int i = 0; i < 3; i++) x3->data[i] = 0.0;
+    for (int i = 0; i < 3; i++) tensor_values(x3)[i] = 0.0;
     ls = tensor_log_softmax(x3, 0);
     sm = tensor_softmax(x3, 0);
     for (int i = 0; i < 3; i++) {
-        CHECK(ls->data[i] == 0.0, "log_softmax axis 0: %.17g, PyTorch 0", ls->data[i]);
-        CHECK(sm->data[i] == 1.0, "softmax axis 0: %.17g, PyTorch 1", sm->data[i]);
+        CHECK(tensor_values(ls)[i] == 0.0, "log_softmax axis 0: %.17g, PyTorch 0", tensor_values(ls)[i]);
+        CHECK(tensor_values(sm)[i] == 1.0, "softmax axis 0: %.17g, PyTorch 1", tensor_values(sm)[i]);
     }
     tensor_release(ls);
     tensor_release(sm);
@@ -137,14 +137,14 @@ static void test_softmax_sum_accuracy(void) {
      *   print(abs(x.grad[0].item() - ref) / abs(ref))'  -> 1.4811695759427163e-06 */
     Tensor *xg = tensor_copy(x), *w = filled(1e6, n, false);
     tensor_set_requires_grad(xg, true);
-    w->data[0] = 1.0;
+    tensor_values(w)[0] = 1.0;
     sm = tensor_softmax(xg, 0);
     Tensor *gy = tensor_mul(sm, w), *loss = tensor_sum(gy);
     Tensor *prod = tensor_copy(gy);
-    double ref = sm->data[0] * (1.0 - exact_sum(prod->data, n));
+    double ref = tensor_values(sm)[0] * (1.0 - exact_sum(tensor_values(prod), n));
     backward(loss);
-    CHECK(fabs(xg->grad->data[0] - ref) <= 1.4811695759427163e-06 * fabs(ref),
-          "softmax backward: %.17g, reference %.17g", xg->grad->data[0], ref);
+    CHECK(fabs(tensor_values(xg->grad)[0] - ref) <= 1.4811695759427163e-06 * fabs(ref),
+          "softmax backward: %.17g, reference %.17g", tensor_values(xg->grad)[0], ref);
     Tensor *all[] = {xg, sm, gy, loss, prod};
     for (int i = 0; i < 5; i++) tensor_release(all[i]);
 
@@ -158,14 +158,14 @@ static void test_softmax_sum_accuracy(void) {
      * -> 1.00000000001 2.5000177438210675e-18 */
     xg = tensor_zeros(SHAPE(n), true);
     Tensor *wl = filled(1e-17, n, false);
-    wl->data[0] = 1.0;
+    tensor_values(wl)[0] = 1.0;
     ls = tensor_log_softmax(xg, 0);
     gy = tensor_mul(ls, wl);
     loss = tensor_sum(gy);
-    ref = 1e-17 - exp(ls->data[1]) * 1.00000000001;
+    ref = 1e-17 - exp(tensor_values(ls)[1]) * 1.00000000001;
     backward(loss);
-    CHECK(fabs(xg->grad->data[1] - ref) <= 2.5000177438210675e-18,
-          "log_softmax backward: %.17g, reference %.17g", xg->grad->data[1], ref);
+    CHECK(fabs(tensor_values(xg->grad)[1] - ref) <= 2.5000177438210675e-18,
+          "log_softmax backward: %.17g, reference %.17g", tensor_values(xg->grad)[1], ref);
     Tensor *more[] = {xg, wl, ls, gy, loss, x, w};
     for (int i = 0; i < 7; i++) tensor_release(more[i]);
 }
@@ -183,10 +183,10 @@ static void test_softmax_far_below_max(void) {
     Tensor *x2 = tensor_create(2, (int64_t[]){3, 2},
                                (const double[]){0.0, 0.0, 0.0, 0.0, -700.0, -700.0}, false);
     Tensor *y = tensor_softmax(x, 0), *y2 = tensor_softmax(x2, 0);
-    CHECK(matches_torch(y->data[2], want), "softmax along the last axis: %.17g, PyTorch %.17g",
-          y->data[2], want);
-    CHECK(matches_torch(y2->data[4], want) && matches_torch(y2->data[5], want),
-          "softmax along another axis: %.17g %.17g, PyTorch %.17g", y2->data[4], y2->data[5],
+    CHECK(matches_torch(tensor_values(y)[2], want), "softmax along the last axis: %.17g, PyTorch %.17g",
+          tensor_values(y)[2], want);
+    CHECK(matches_torch(tensor_values(y2)[4], want) && matches_torch(tensor_values(y2)[5], want),
+          "softmax along another axis: %.17g %.17g, PyTorch %.17g", tensor_values(y2)[4], tensor_values(y2)[5],
           want);
     Tensor *t[] = {x, x2, y, y2};
     for (int i = 0; i < 4; i++) tensor_release(t[i]);
@@ -217,23 +217,23 @@ static void check_cross_entropy(const char *what, int64_t N, int64_t C, const do
     Tensor *x = tensor_create(2, (int64_t[]){N, C}, logits, true);
     Tensor *xc = tensor_create(2, (int64_t[]){N, C}, logits, true);
     Tensor *c = tensor_create(1, &N, classes, false), *onehot = tensor_zeros(2, x->shape, false);
-    for (int64_t i = 0; i < N; i++) onehot->data[i * C + (int64_t)classes[i]] = 1.0;
+    for (int64_t i = 0; i < N; i++) tensor_values(onehot)[i * C + (int64_t)classes[i]] = 1.0;
     /* One graph at a time: backward frees them all. */
     Tensor *ce = tensor_cross_entropy(x, c);
     backward(ce);
     Tensor *ref = nll_of_log_softmax(xc, onehot);
     backward(ref);
-    CHECK(fabs(ce->data[0] - want) <= tol * fabs(want), "%s: %.17g, PyTorch %.17g", what,
-          ce->data[0], want);
-    CHECK(ce->data[0] == ref->data[0], "%s: %.17g, -log_softmax picked %.17g", what, ce->data[0],
-          ref->data[0]);
+    CHECK(fabs(tensor_values(ce)[0] - want) <= tol * fabs(want), "%s: %.17g, PyTorch %.17g", what,
+          tensor_values(ce)[0], want);
+    CHECK(tensor_values(ce)[0] == tensor_values(ref)[0], "%s: %.17g, -log_softmax picked %.17g", what, tensor_values(ce)[0],
+          tensor_values(ref)[0]);
     for (int64_t k = 0; k < N * C; k++) {
         /* Terms of size g/N cancel in the gradient: an ulp of them, absolute. */
-        CHECK(fabs(x->grad->data[k] - want_grad[k]) <= tol / (double)N,
-              "%s: grad[%lld] %.17g, PyTorch %.17g", what, (long long)k, x->grad->data[k],
+        CHECK(fabs(tensor_values(x->grad)[k] - want_grad[k]) <= tol / (double)N,
+              "%s: grad[%lld] %.17g, PyTorch %.17g", what, (long long)k, tensor_values(x->grad)[k],
               want_grad[k]);
-        CHECK(x->grad->data[k] == xc->grad->data[k], "%s: grad[%lld] %.17g, composed %.17g", what,
-              (long long)k, x->grad->data[k], xc->grad->data[k]);
+        CHECK(tensor_values(x->grad)[k] == tensor_values(xc->grad)[k], "%s: grad[%lld] %.17g, composed %.17g", what,
+              (long long)k, tensor_values(x->grad)[k], tensor_values(xc->grad)[k]);
     }
     Tensor *t[] = {x, xc, c, onehot, ce, ref};
     for (int i = 0; i < 6; i++) tensor_release(t[i]);
@@ -315,10 +315,10 @@ static void test_unary_special_values(void) {
         Tensor *x = tensor_create(1, &n, xv, true), *y = unary_by_name(c->op)(x);
         CHECK(backward_with(y, gv) == 0, "%s: backward: %s", c->op, ag_error());
         for (int64_t i = 0; i < n; i++) {
-            CHECK(matches_torch(y->data[i], c[i].y), "%s(%g) = %.17g, PyTorch %.17g", c->op, c[i].x,
-                  y->data[i], c[i].y);
-            CHECK(matches_torch(x->grad->data[i], c[i].dx), "%s at %g with g = %g: dx %.17g, PyTorch %.17g",
-                  c->op, c[i].x, c[i].g, x->grad->data[i], c[i].dx);
+            CHECK(matches_torch(tensor_values(y)[i], c[i].y), "%s(%g) = %.17g, PyTorch %.17g", c->op, c[i].x,
+                  tensor_values(y)[i], c[i].y);
+            CHECK(matches_torch(tensor_values(x->grad)[i], c[i].dx), "%s at %g with g = %g: dx %.17g, PyTorch %.17g",
+                  c->op, c[i].x, c[i].g, tensor_values(x->grad)[i], c[i].dx);
         }
         tensor_release(x);
         tensor_release(y);
@@ -345,11 +345,11 @@ static void test_binary_special_values(void) {
         bool (*agrees)(double, double) =
             strcmp(c->op, "pow") != 0 || ag_vec_ready() ? same_double : matches_torch;
         for (int64_t i = 0; i < n; i++) {
-            CHECK(agrees(y->data[i], c[i].y), "%s(%g, %g) = %.17g, PyTorch %.17g", c->op, c[i].a,
-                  c[i].b, y->data[i], c[i].y);
-            CHECK(agrees(a->grad->data[i], c[i].da) && agrees(b->grad->data[i], c[i].db),
+            CHECK(agrees(tensor_values(y)[i], c[i].y), "%s(%g, %g) = %.17g, PyTorch %.17g", c->op, c[i].a,
+                  c[i].b, tensor_values(y)[i], c[i].y);
+            CHECK(agrees(tensor_values(a->grad)[i], c[i].da) && agrees(tensor_values(b->grad)[i], c[i].db),
                   "%s(%g, %g) with g = %g: da %.17g db %.17g, PyTorch %.17g %.17g", c->op, c[i].a,
-                  c[i].b, c[i].g, a->grad->data[i], b->grad->data[i], c[i].da, c[i].db);
+                  c[i].b, c[i].g, tensor_values(a->grad)[i], tensor_values(b->grad)[i], c[i].da, c[i].db);
         }
         tensor_release(a);
         tensor_release(b);
@@ -363,8 +363,8 @@ static void check_grad_as(bool exact, const char *what, Tensor *x, Tensor *y, co
                           const double *want) {
     CHECK(backward_with(y, g) == 0, "%s: backward: %s", what, ag_error());
     for (int64_t i = 0; i < x->numel; i++)
-        CHECK(exact ? same_double(x->grad->data[i], want[i]) : matches_torch(x->grad->data[i], want[i]),
-              "%s: grad[%lld] %.17g, PyTorch %.17g", what, (long long)i, x->grad->data[i], want[i]);
+        CHECK(exact ? same_double(tensor_values(x->grad)[i], want[i]) : matches_torch(tensor_values(x->grad)[i], want[i]),
+              "%s: grad[%lld] %.17g, PyTorch %.17g", what, (long long)i, tensor_values(x->grad)[i], want[i]);
     tensor_release(y);
     tensor_zero_grad(x);
 }
@@ -442,13 +442,13 @@ static void test_loss_special_values(void) {
         int64_t n = mses[i].n;
         Tensor *p = tensor_create(1, &n, mses[i].p, true), *t = tensor_create(1, &n, mses[i].t, true);
         Tensor *l = tensor_mse(p, t);
-        CHECK(matches_torch(l->data[0], mses[i].loss), "mse %zu: %.17g, PyTorch %.17g", i, l->data[0],
+        CHECK(matches_torch(tensor_values(l)[0], mses[i].loss), "mse %zu: %.17g, PyTorch %.17g", i, tensor_values(l)[0],
               mses[i].loss);
         CHECK(backward_with(l, &mses[i].g) == 0, "mse %zu: backward", i);
         for (int64_t k = 0; k < n; k++)
-            CHECK(matches_torch(p->grad->data[k], mses[i].dp[k]) && matches_torch(t->grad->data[k], mses[i].dt[k]),
+            CHECK(matches_torch(tensor_values(p->grad)[k], mses[i].dp[k]) && matches_torch(tensor_values(t->grad)[k], mses[i].dt[k]),
                   "mse %zu [%lld]: %.17g %.17g, PyTorch %.17g %.17g", i, (long long)k,
-                  p->grad->data[k], t->grad->data[k], mses[i].dp[k], mses[i].dt[k]);
+                  tensor_values(p->grad)[k], tensor_values(t->grad)[k], mses[i].dp[k], mses[i].dt[k]);
         tensor_release(p);
         tensor_release(t);
         tensor_release(l);
@@ -477,8 +477,8 @@ static void test_loss_special_values(void) {
         Tensor *y = log_space ? tensor_log_softmax(x, 1) : tensor_softmax(x, 1);
         const double *want = log_space ? ls_y : sm_y;
         for (int k = 0; k < 15; k++)
-            CHECK(matches_torch(y->data[k], want[k]), "%s [%d]: %.17g, PyTorch %.17g",
-                  log_space ? "log_softmax" : "softmax", k, y->data[k], want[k]);
+            CHECK(matches_torch(tensor_values(y)[k], want[k]), "%s [%d]: %.17g, PyTorch %.17g",
+                  log_space ? "log_softmax" : "softmax", k, tensor_values(y)[k], want[k]);
         check_grad(log_space ? "log_softmax" : "softmax", x, y, gs, log_space ? ls_dx : sm_dx);
         tensor_release(x);
     }
@@ -502,8 +502,8 @@ static void test_loss_special_values(void) {
         Tensor *x = tensor_create(2, (int64_t[]){1, 2}, ces[i].x, true);
         Tensor *c = tensor_create(1, (int64_t[]){1}, &ces[i].cls, false);
         Tensor *l = tensor_cross_entropy(x, c);
-        CHECK(matches_torch(l->data[0], ces[i].loss), "cross_entropy %zu: %.17g, PyTorch %.17g", i,
-              l->data[0], ces[i].loss);
+        CHECK(matches_torch(tensor_values(l)[0], ces[i].loss), "cross_entropy %zu: %.17g, PyTorch %.17g", i,
+              tensor_values(l)[0], ces[i].loss);
         check_grad("cross_entropy", x, l, &ces[i].g, ces[i].dx);
         tensor_release(x);
         tensor_release(c);
@@ -537,11 +537,11 @@ static void test_pow_scalar_exponent(void) {
             Tensor *y = tensor_pow(x, e);
             CHECK(backward_with(y, gv) == 0, "pow: backward: %s", ag_error());
             for (int64_t i = 0; i < n; i++) {
-                CHECK(same_double(y->data[i], c[i].y), "%g ** %g = %.17g, PyTorch %.17g", c[i].x, c[i].e,
-                      y->data[i], c[i].y);
+                CHECK(same_double(tensor_values(y)[i], c[i].y), "%g ** %g = %.17g, PyTorch %.17g", c[i].x, c[i].e,
+                      tensor_values(y)[i], c[i].y);
                 /* With (1, 1), the (1, n) gradient is summed into (n,) from
                  * +0, which turns -0 into +0 (PyTorch's sum_to_size too). */
-                double got = x->grad->data[i];
+                double got = tensor_values(x->grad)[i];
                 CHECK(same_double(got, c[i].dx) || (form == 1 && got == 0 && c[i].dx == 0),
                       "%g ** %g with g = %g: dx %.17g, PyTorch %.17g", c[i].x, c[i].e, c[i].g,
                       got, c[i].dx);
@@ -555,9 +555,9 @@ static void test_pow_scalar_exponent(void) {
      *   print((x ** 0.5).tolist(), torch.relu(torch.tensor(-0.0)).item())'  -> [nan, -0.0] -0.0 */
     Tensor *x = tensor_create(1, (int64_t[]){2}, (double[]){-INFINITY, -0.0}, false);
     Tensor *half = tensor_scalar(0.5), *y = tensor_pow(x, half), *r = tensor_relu(x);
-    CHECK(isnan(y->data[0]) && same_double(y->data[1], -0.0), "(-inf, -0) ** 0.5 = (%g, %g)", y->data[0],
-          y->data[1]);
-    CHECK(same_double(r->data[1], -0.0), "relu(-0) = %g", r->data[1]);
+    CHECK(isnan(tensor_values(y)[0]) && same_double(tensor_values(y)[1], -0.0), "(-inf, -0) ** 0.5 = (%g, %g)", tensor_values(y)[0],
+          tensor_values(y)[1]);
+    CHECK(same_double(tensor_values(r)[1], -0.0), "relu(-0) = %g", tensor_values(r)[1]);
     Tensor *t[] = {x, half, y, r};
     for (int k = 0; k < 4; k++) tensor_release(t[k]);
 }
@@ -574,9 +574,9 @@ static void test_same_input_same_result(void) {
     Tensor *x = filled(1.58, 9, true), *e = tensor_exp(x), *m = tensor_max(e);
     CHECK(backward(m) == 0, "max(exp(x)): %s", ag_error());
     for (int i = 1; i < 9; i++)
-        CHECK(e->data[i] == e->data[0] && x->grad->data[i] == x->grad->data[0],
-              "exp(1.58) [%d] = %a, [0] = %a; gradient %g vs %g", i, e->data[i], e->data[0],
-              x->grad->data[i], x->grad->data[0]);
+        CHECK(tensor_values(e)[i] == tensor_values(e)[0] && tensor_values(x->grad)[i] == tensor_values(x->grad)[0],
+              "exp(1.58) [%d] = %a, [0] = %a; gradient %g vs %g", i, tensor_values(e)[i], tensor_values(e)[0],
+              tensor_values(x->grad)[i], tensor_values(x->grad)[0]);
     Tensor *t[] = {x, e, m};
     for (int i = 0; i < 3; i++) tensor_release(t[i]);
 
@@ -607,12 +607,12 @@ static void test_same_input_same_result(void) {
             for (int64_t n = 1; n <= 40; n++) {
                 Tensor *xs = filled(ops[o].v[v], n, true), *y = ops[o].op(xs), *s = tensor_sum(y);
                 backward(s);
-                if (n == 1) y1 = y->data[0], dx1 = xs->grad->data[0];
-                if (n == 8) y8 = y->data[0], dx8 = xs->grad->data[0];
+                if (n == 1) y1 = tensor_values(y)[0], dx1 = tensor_values(xs->grad)[0];
+                if (n == 8) y8 = tensor_values(y)[0], dx8 = tensor_values(xs->grad)[0];
                 for (int64_t i = 0; i < n; i++) {
                     bool scalar = !tail || i >= n - n % 8;
                     double yw = scalar ? y1 : y8, dxw = scalar ? dx1 : dx8;
-                    if ((y->data[i] != yw || xs->grad->data[i] != dxw) && differ++ == 0)
+                    if ((tensor_values(y)[i] != yw || tensor_values(xs->grad)[i] != dxw) && differ++ == 0)
                         first_n = n, first_i = i;
                 }
                 Tensor *u[] = {xs, y, s};
@@ -635,7 +635,7 @@ static void test_arange_bits(void) {
         int64_t d = 0;
         if (!t || t->numel != a->n) d = -1;
         else
-            for (int64_t i = 0; i < a->n; i++) d += !same_double(t->data[i], a->want[i]);
+            for (int64_t i = 0; i < a->n; i++) d += !same_double(tensor_values(t)[i], a->want[i]);
         CHECK(d == 0, "arange(%g, %g, %g): %lld of %lld elements differ from PyTorch's",
               a->start, a->stop, a->step, (long long)d, (long long)a->n);
         same += d < 0 ? 0 : a->n - d;

@@ -70,10 +70,10 @@ static void test_add_alpha_values(void) {
     for (int i = 0; i < 2; i++) {
         Tensor *ta = tensor_scalar(a[i]), *tb = tensor_scalar(b[i]);
         Tensor *s = tensor_add_scaled(ta, tb, alpha[i]), *d = tensor_sub_scaled(ta, tb, alpha[i]);
-        CHECK(s && s->data[0] == add[i], "add alpha case %d: %.17g, PyTorch %.17g", i,
-              s ? s->data[0] : NAN, add[i]);
-        CHECK(d && d->data[0] == sub[i], "sub alpha case %d: %.17g, PyTorch %.17g", i,
-              d ? d->data[0] : NAN, sub[i]);
+        CHECK(s && tensor_values(s)[0] == add[i], "add alpha case %d: %.17g, PyTorch %.17g", i,
+              s ? tensor_values(s)[0] : NAN, add[i]);
+        CHECK(d && tensor_values(d)[0] == sub[i], "sub alpha case %d: %.17g, PyTorch %.17g", i,
+              d ? tensor_values(d)[0] : NAN, sub[i]);
         Tensor *all[] = {ta, tb, s, d};
         for (int k = 0; k < 4; k++) tensor_release(all[k]);
     }
@@ -202,10 +202,10 @@ static void test_reduction_values(void) {
     Tensor *x = tensor_arange(0, 6, 1), *m = tensor_reshape(x, SHAPE(2, 3));
     Tensor *s0 = tensor_sum_axis(m, 0), *s1 = tensor_sum_axis(m, -1), *mx = tensor_max_axis(m, 0);
     Tensor *mean = tensor_mean(m), *all = tensor_sum(m);
-    CHECK(s0->ndim == 1 && s0->shape[0] == 3 && s0->data[0] == 3 && s0->data[2] == 7, "sum axis 0");
-    CHECK(s1->ndim == 1 && s1->shape[0] == 2 && s1->data[0] == 3 && s1->data[1] == 12, "sum axis -1");
-    CHECK(mx->data[0] == 3 && mx->data[2] == 5, "max axis 0");
-    CHECK(mean->ndim == 0 && mean->data[0] == 2.5 && all->data[0] == 15, "mean and sum");
+    CHECK(s0->ndim == 1 && s0->shape[0] == 3 && tensor_values(s0)[0] == 3 && tensor_values(s0)[2] == 7, "sum axis 0");
+    CHECK(s1->ndim == 1 && s1->shape[0] == 2 && tensor_values(s1)[0] == 3 && tensor_values(s1)[1] == 12, "sum axis -1");
+    CHECK(tensor_values(mx)[0] == 3 && tensor_values(mx)[2] == 5, "max axis 0");
+    CHECK(mean->ndim == 0 && tensor_values(mean)[0] == 2.5 && tensor_values(all)[0] == 15, "mean and sum");
     Tensor *t[] = {x, m, s0, s1, mx, mean, all};
     for (int i = 0; i < 7; i++) tensor_release(t[i]);
 
@@ -215,7 +215,7 @@ static void test_reduction_values(void) {
     x = tensor_create(1, &n, (double[]){1, 3, 3, 2}, true);
     mx = tensor_max(x);
     backward(mx);
-    CHECK(x->grad->data[1] == 0.5 && x->grad->data[2] == 0.5 && x->grad->data[0] == 0,
+    CHECK(tensor_values(x->grad)[1] == 0.5 && tensor_values(x->grad)[2] == 0.5 && tensor_values(x->grad)[0] == 0,
           "max ties: the maxima share g");
     tensor_release(mx);
     tensor_release(x);
@@ -241,7 +241,7 @@ static void test_shape_ops(void) {
     fd_check("reshape (24)", build_reshape, &r2, &x, 1);
     fd_check("reshape (2,1,12,1)", build_reshape, &r3, &x, 1);
     Tensor *y = tensor_reshape(x, 2, (int64_t[]){-1, 4});
-    CHECK(y->ndim == 2 && y->shape[0] == 6 && y->data[5] == x->data[5], "reshape infers -1");
+    CHECK(y->ndim == 2 && y->shape[0] == 6 && tensor_values(y)[5] == tensor_values(x)[5], "reshape infers -1");
     tensor_release(y);
     for (int a = -3; a < 3; a++)
         for (int b = -3; b < 3; b++) {
@@ -253,7 +253,7 @@ static void test_shape_ops(void) {
     y = tensor_transpose(x, 0, 2);
     CHECK(y->shape[0] == 4 && y->shape[2] == 2, "transpose swaps dims");
     /* y[k, j, i] = x[i, j, k] */
-    CHECK(y->data[(3 * 3 + 1) * 2 + 1] == x->data[(1 * 3 + 1) * 4 + 3], "transpose moves elements");
+    CHECK(tensor_values(y)[(3 * 3 + 1) * 2 + 1] == tensor_values(x)[(1 * 3 + 1) * 4 + 3], "transpose moves elements");
     tensor_release(y);
     tensor_release(x);
 }
@@ -288,10 +288,10 @@ static void test_mse_cross_entropy(void) {
     double expect = 0;
     for (int i = 0; i < 4; i++) {
         double s = 0;
-        for (int k = 0; k < 5; k++) s += exp(logits->data[i * 5 + k]);
-        expect += log(s) - logits->data[i * 5 + (int)classes->data[i]];
+        for (int k = 0; k < 5; k++) s += exp(tensor_values(logits)[i * 5 + k]);
+        expect += log(s) - tensor_values(logits)[i * 5 + (int)tensor_values(classes)[i]];
     }
-    CHECK_NEAR(ce->data[0], expect / 4, 1e-12);
+    CHECK_NEAR(tensor_values(ce)[0], expect / 4, 1e-12);
     tensor_release(ce);
     tensor_release(logits);
     tensor_release(classes);
@@ -300,9 +300,9 @@ static void test_mse_cross_entropy(void) {
     Tensor *big = tensor_create(2, (int64_t[]){1, 2}, (double[]){1000, 0}, false);
     Tensor *c0 = tensor_create(1, &(int64_t){1}, (double[]){1}, false);
     ce = tensor_cross_entropy(big, c0);
-    CHECK_NEAR(ce->data[0], 1000, 1e-9);
+    CHECK_NEAR(tensor_values(ce)[0], 1000, 1e-9);
     Tensor *sm = tensor_softmax(big, -1);
-    CHECK(sm->data[0] == 1.0 && sm->data[1] == 0.0, "softmax of (1000, 0) is (1, 0)");
+    CHECK(tensor_values(sm)[0] == 1.0 && tensor_values(sm)[1] == 0.0, "softmax of (1000, 0) is (1, 0)");
     tensor_release(sm);
     tensor_release(ce);
     tensor_release(big);
@@ -316,9 +316,9 @@ static void test_compositions(void) {
     Tensor *loss = tensor_mean(m);
     backward(loss);
     for (int i = 0; i < 6; i++) {
-        double xv = x->data[i], tv = tanh(xv), sv = 1 / (1 + exp(-tv));
+        double xv = tensor_values(x)[i], tv = tanh(xv), sv = 1 / (1 + exp(-tv));
         double d = (log(sv) + xv * (1 - sv) * (1 - tv * tv)) / 6;
-        CHECK_NEAR(x->grad->data[i], d, 1e-12);
+        CHECK_NEAR(tensor_values(x->grad)[i], d, 1e-12);
     }
     Tensor *all[] = {x, t, s, l, m, loss};
     for (int i = 0; i < 6; i++) tensor_release(all[i]);
@@ -328,29 +328,29 @@ static void test_compositions(void) {
  * for the same seed. */
 static void test_creation(void) {
     Tensor *a = tensor_arange(1, 2, 0.25), *l = tensor_linspace(0, 1, 5), *e = tensor_eye(3);
-    CHECK(a->numel == 4 && a->data[3] == 1.75, "arange(1, 2, 0.25)");
-    CHECK(l->numel == 5 && l->data[1] == 0.25 && l->data[4] == 1.0, "linspace(0, 1, 5)");
-    CHECK(e->data[0] == 1 && e->data[1] == 0 && e->data[4] == 1 && e->data[8] == 1, "eye(3)");
+    CHECK(a->numel == 4 && tensor_values(a)[3] == 1.75, "arange(1, 2, 0.25)");
+    CHECK(l->numel == 5 && tensor_values(l)[1] == 0.25 && tensor_values(l)[4] == 1.0, "linspace(0, 1, 5)");
+    CHECK(tensor_values(e)[0] == 1 && tensor_values(e)[1] == 0 && tensor_values(e)[4] == 1 && tensor_values(e)[8] == 1, "eye(3)");
     Tensor *f = tensor_full(2.5, SHAPE(2, 2), true), *z = tensor_zeros(SHAPE(3), false);
-    CHECK(f->data[3] == 2.5 && f->requires_grad && z->data[2] == 0 && !z->requires_grad, "full, zeros");
+    CHECK(tensor_values(f)[3] == 2.5 && f->requires_grad && tensor_values(z)[2] == 0 && !z->requires_grad, "full, zeros");
     Tensor *down = tensor_arange(5, 0, -2);
-    CHECK(down->numel == 3 && down->data[2] == 1, "arange(5, 0, -2) = 5 3 1");
+    CHECK(down->numel == 3 && tensor_values(down)[2] == 1, "arange(5, 0, -2) = 5 3 1");
     ag_seed(7);
     Tensor *r1 = tensor_randn(SHAPE(1000), false);
     ag_seed(7);
     Tensor *r2 = tensor_randn(SHAPE(1000), false), *u = tensor_rand(SHAPE(1000), false);
     double mean = 0, var = 0, umin = 1, umax = 0;
     for (int i = 0; i < 1000; i++) {
-        CHECK(r1->data[i] == r2->data[i], "same seed, same stream");
-        mean += r1->data[i] / 1000;
-        var += r1->data[i] * r1->data[i] / 1000;
-        umin = fmin(umin, u->data[i]);
-        umax = fmax(umax, u->data[i]);
+        CHECK(tensor_values(r1)[i] == tensor_values(r2)[i], "same seed, same stream");
+        mean += tensor_values(r1)[i] / 1000;
+        var += tensor_values(r1)[i] * tensor_values(r1)[i] / 1000;
+        umin = fmin(umin, tensor_values(u)[i]);
+        umax = fmax(umax, tensor_values(u)[i]);
     }
     CHECK(fabs(mean) < 0.1 && fabs(var - 1) < 0.15, "randn: mean %g, var %g", mean, var);
     CHECK(umin >= 0 && umax < 1 && umax - umin > 0.9, "rand in [0, 1)");
     Tensor *d = tensor_copy(f);
-    CHECK(!d->requires_grad && d->data[0] == 2.5 && d->data != f->data, "tensor_copy copies");
+    CHECK(!d->requires_grad && tensor_values(d)[0] == 2.5 && tensor_values(d) != tensor_values(f), "tensor_copy copies");
     Tensor *all[] = {a, l, e, f, z, down, r1, r2, u, d};
     for (int i = 0; i < 10; i++) tensor_release(all[i]);
 }
@@ -361,9 +361,9 @@ static void test_empty(void) {
     Tensor *m = tensor_mul(e, k), *a = tensor_add(row, e), *s = tensor_sum(a), *mean = tensor_mean(e);
     Tensor *t = tensor_exp(e), *r = tensor_reshape(e, SHAPE(3, 0)), *sa = tensor_sum_axis(e, 0);
     CHECK(m && m->ndim == 2 && m->shape[0] == 0 && m->numel == 0, "(0,3) * scalar is (0,3)");
-    CHECK(a && a->shape[0] == 0 && s && s->data[0] == 0, "sum of nothing is 0");
-    CHECK(mean && isnan(mean->data[0]), "mean of nothing is nan");
-    CHECK(t && r && r->shape[0] == 3 && sa && sa->numel == 3 && sa->data[0] == 0, "exp, reshape, sum axis");
+    CHECK(a && a->shape[0] == 0 && s && tensor_values(s)[0] == 0, "sum of nothing is 0");
+    CHECK(mean && isnan(tensor_values(mean)[0]), "mean of nothing is nan");
+    CHECK(t && r && r->shape[0] == 3 && sa && sa->numel == 3 && tensor_values(sa)[0] == 0, "exp, reshape, sum axis");
     CHECK(backward(s) == 0 && e->grad && e->grad->numel == 0, "backward through empty tensors");
     Tensor *all[] = {e, k, row, m, a, s, mean, t, r, sa};
     for (int i = 0; i < 10; i++) tensor_release(all[i]);
@@ -375,11 +375,11 @@ static void test_scalar_axes(void) {
     Tensor *x = tensor_create(0, NULL, (double[]){3}, true);
     Tensor *s = tensor_sum_axis(x, 0), *m = tensor_max_axis(x, -1), *sm = tensor_softmax(x, -1);
     Tensor *ls = tensor_log_softmax(x, 0), *t = tensor_transpose(x, 0, -1);
-    CHECK(s && s->ndim == 0 && s->data[0] == 3 && m && m->data[0] == 3, "sum, max of 0-d");
-    CHECK(sm && sm->data[0] == 1 && ls && ls->data[0] == 0, "softmax of 0-d is 1");
-    CHECK(t && t->ndim == 0 && t->data[0] == 3, "transpose of 0-d is a copy");
+    CHECK(s && s->ndim == 0 && tensor_values(s)[0] == 3 && m && tensor_values(m)[0] == 3, "sum, max of 0-d");
+    CHECK(sm && tensor_values(sm)[0] == 1 && ls && tensor_values(ls)[0] == 0, "softmax of 0-d is 1");
+    CHECK(t && t->ndim == 0 && tensor_values(t)[0] == 3, "transpose of 0-d is a copy");
     Tensor *p = tensor_mul(s, t), *loss = tensor_add(p, m);
-    CHECK(backward(loss) == 0 && x->grad->data[0] == 7, "d(x*x + x)/dx = 2x + 1 = 7");
+    CHECK(backward(loss) == 0 && tensor_values(x->grad)[0] == 7, "d(x*x + x)/dx = 2x + 1 = 7");
     Tensor *all[] = {x, s, m, sm, ls, t, p, loss};
     for (int i = 0; i < 8; i++) tensor_release(all[i]);
     ag_graph_free();

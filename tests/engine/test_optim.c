@@ -365,7 +365,7 @@ static void make_params(Tensor **p) {
 }
 
 static void flatten(Tensor *const *p, double *flat) {
-    for (int j = 0; j < 3; j++) memcpy(flat + OFFSET[j], p[j]->data, (size_t)p[j]->numel * sizeof(double));
+    for (int j = 0; j < 3; j++) memcpy(flat + OFFSET[j], tensor_values(p[j]), (size_t)p[j]->numel * sizeof(double));
 }
 
 /* Gives each parameter (but SKIP's) the gradient c * p + d, through the
@@ -380,7 +380,7 @@ static void set_grads(Tensor **p, int step, bool nonfinite) {
         for (int k = 0; k < p[j]->numel; k++) {
             int at = OFFSET[j] + k;
             double d = nonfinite && at == OPT_NONFINITE_INDEX ? INFINITY : D[at];
-            g[k] = C[at] * p[j]->data[k] + d; /* two roundings, as c * p + d in PyTorch */
+            g[k] = C[at] * tensor_values(p[j])[k] + d; /* two roundings, as c * p + d in PyTorch */
         }
         Tensor *G = tensor_create(p[j]->ndim, p[j]->shape, g, false);
         Tensor *prod = tensor_mul(p[j], G);
@@ -481,7 +481,7 @@ static bool run_case_in_place(const OptimCase *tc) {
                 ok = CHECK(false, "%s, step %d in place, element %d: %.17g, PyTorch %.17g",
                            tc->name, step, k, got[k], tc->expect[step][k]);
         ok = ok && CHECK(tensor_version(p[0]) == version + !SKIP[step][0] &&
-                         alias->data[0] == p[0]->data[0] && tensor_is_leaf(p[0]),
+                         tensor_values(alias)[0] == tensor_values(p[0])[0] && tensor_is_leaf(p[0]),
                          "%s, step %d: parameter 0 changed in place", tc->name, step);
     }
     for (int j = 0; j < 3; j++) tensor_release(p[j]);
@@ -512,7 +512,7 @@ static void test_configure(void) {
     /* w = torch.tensor([1.], requires_grad=True); opt = torch.optim.Adam([w], lr=0.1)
      * w.grad = torch.tensor([2.]); opt.step(); opt.param_groups[0]['lr'] = 0.5; opt.step()
      * print(w.item())  ->  0.4000000000000001 (the same gradient: each step moves by lr) */
-    CHECK(same(w->data[0], 0.4000000030000035), "w after the two steps: %.17g", w->data[0]);
+    CHECK(same(tensor_values(w)[0], 0.4000000030000035), "w after the two steps: %.17g", tensor_values(w)[0]);
     tensor_release(w), tensor_release(g);
     ag_optim_free(o);
 }
@@ -525,7 +525,7 @@ static void test_in_place(void) {
     Tensor *sq = tensor_mul(w, w), *loss = tensor_sum(sq), *ones = tensor_ones(SHAPE(2), false);
     tensor_set_grad(w, ones); /* loss's graph saved w */
     AgOptimizer *o = ag_optim_new(AG_OPTIM_SGD, &(AgOptimConfig){.lr = 0.5}, 1);
-    CHECK(ag_optim_step_in_place(o, &w) == 0 && w->data[1] == 1.5, "SGD steps w in place");
+    CHECK(ag_optim_step_in_place(o, &w) == 0 && tensor_values(w)[1] == 1.5, "SGD steps w in place");
     CHECK(backward(loss) == -1 && strstr(ag_error(), "modified by an inplace operation"),
           "and the graph that saved the old w refuses a backward");
     tensor_release(loss), tensor_release(sq), tensor_release(ones);
@@ -702,11 +702,11 @@ static void test_live_graph(void) {
 
     AgOptimizer *o = ag_optim_new(AG_OPTIM_SGD, &(AgOptimConfig){.lr = 0.5}, 1);
     Tensor *w2 = NULL;
-    CHECK(ag_optim_step(o, &w, &w2) == 0 && w2 && w2->data[0] == 0.5 && w2->data[2] == 2.5,
+    CHECK(ag_optim_step(o, &w, &w2) == 0 && w2 && tensor_values(w2)[0] == 0.5 && tensor_values(w2)[2] == 2.5,
           "SGD's step makes w - 0.5 * grad");
-    CHECK(w->data[0] == 1 && w->data[1] == 2 && w->data[2] == 3, "the old w is untouched");
+    CHECK(tensor_values(w)[0] == 1 && tensor_values(w)[1] == 2 && tensor_values(w)[2] == 3, "the old w is untouched");
     tensor_zero_grad(w);
-    CHECK(backward(pending) == 0 && w->grad && w->grad->data[0] == 2 && w->grad->data[2] == 6,
+    CHECK(backward(pending) == 0 && w->grad && tensor_values(w->grad)[0] == 2 && tensor_values(w->grad)[2] == 6,
           "the graph that holds the old w differentiates at its values (2 * w)");
     tensor_release(pending);
     tensor_release(sq);

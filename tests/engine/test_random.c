@@ -14,7 +14,7 @@ static uint64_t values_hash(const Tensor *t) {
     uint64_t h = UINT64_C(0xcbf29ce484222325);
     for (int64_t i = 0; i < t->numel; i++) {
         uint64_t bits;
-        memcpy(&bits, &t->data[i], sizeof bits);
+        memcpy(&bits, &tensor_values(t)[i], sizeof bits);
         h = (h ^ bits) * UINT64_C(0x100000001b3);
     }
     return h;
@@ -24,7 +24,7 @@ static uint64_t values_hash(const Tensor *t) {
  * dtype, as torch.tensor(values, dtype=) rounds them). */
 static Tensor *vector_of(int64_t n, double (*f)(int64_t), AgDtype dtype) {
     Tensor *t = tensor_zeros(1, &n, false);
-    for (int64_t i = 0; t && i < n; i++) t->data[i] = f(i);
+    for (int64_t i = 0; t && i < n; i++) tensor_values(t)[i] = f(i);
     if (t) tensor_set_dtype(t, dtype);
     return t;
 }
@@ -36,9 +36,9 @@ static double probability(int64_t i) { return (double)(i % 11) / 10; }
 static Tensor *weight_rows(int64_t n, AgDtype dtype) {
     Tensor *t = tensor_zeros(2, (int64_t[]){3, n}, false);
     for (int64_t i = 0; t && i < n; i++) {
-        t->data[i] = weight(i);
-        t->data[n + i] = weight(n - 1 - i);
-        t->data[2 * n + i] = 1.0;
+        tensor_values(t)[i] = weight(i);
+        tensor_values(t)[n + i] = weight(n - 1 - i);
+        tensor_values(t)[2 * n + i] = 1.0;
     }
     if (t) tensor_set_dtype(t, dtype);
     return t;
@@ -133,7 +133,7 @@ static void test_random_cases(void) {
                 CHECK(false, "random case %zu (seed %llu, sampler %d, %s, n %lld): %s; "
                       "first %.17g, dtype %s", i, (unsigned long long)k->seed, k->sampler,
                       ag_dtype_name(k->dtype), (long long)random_sizes[j],
-                      t ? "other values" : ag_error(), t ? t->data[0] : NAN,
+                      t ? "other values" : ag_error(), t ? tensor_values(t)[0] : NAN,
                       t ? ag_dtype_name((AgDtype)t->dtype) : "-");
             tensor_release(t);
         }
@@ -145,8 +145,8 @@ static void test_random_cases(void) {
 static void expect_values(const char *label, Tensor *got, const double *want, size_t *at) {
     if (!CHECK(got != NULL, "%s: %s", label, ag_error())) return;
     for (int64_t i = 0; i < got->numel; i++, (*at)++)
-        CHECK(same_double(got->data[i], want[*at]), "%s[%zu]: %.17g, PyTorch %.17g", label, *at,
-              got->data[i], want[*at]);
+        CHECK(same_double(tensor_values(got)[i], want[*at]), "%s[%zu]: %.17g, PyTorch %.17g", label, *at,
+              tensor_values(got)[i], want[*at]);
     tensor_release(got);
 }
 
@@ -279,10 +279,10 @@ static void test_random_arguments(void) {
     Tensor *p = tensor_zeros(SHAPE(3), false);
     CHECK(tensor_multinomial(p, 1, true, NULL) == NULL && strstr(ag_error(), "sum of prob"),
           "multinomial of zeros: %s", ag_error());
-    p->data[1] = -1;
+    tensor_values(p)[1] = -1;
     CHECK(tensor_multinomial(p, 1, true, NULL) == NULL && strstr(ag_error(), "element < 0"),
           "multinomial of a negative: %s", ag_error());
-    p->data[1] = 1;
+    tensor_values(p)[1] = 1;
     CHECK(tensor_multinomial(p, 4, false, NULL) == NULL && strstr(ag_error(), "without"),
           "multinomial: more than the categories without replacement: %s", ag_error());
     CHECK(tensor_multinomial(p, 0, true, NULL) == NULL, "multinomial of 0 samples");
@@ -316,13 +316,13 @@ static void test_random_dtypes(void) {
      * manual_seed(0). */
     ag_seed(0);
     int status = tensor_random_(i, INT32_MIN, INT64_C(1) << 31, NULL);
-    CHECK(status == 0 && i->data[0] == 209652396 && i->data[1] == 398764591 &&
-          i->data[2] == 924231285, "int32 random_ over its range: %.17g %.17g %.17g",
-          i->data[0], i->data[1], i->data[2]);
+    CHECK(status == 0 && tensor_values(i)[0] == 209652396 && tensor_values(i)[1] == 398764591 &&
+          tensor_values(i)[2] == 924231285, "int32 random_ over its range: %.17g %.17g %.17g",
+          tensor_values(i)[0], tensor_values(i)[1], tensor_values(i)[2]);
     ag_seed(0);
     status = tensor_random_(b, 0, 2, NULL);
-    CHECK(status == 0 && b->data[0] == 0 && b->data[1] == 1 && b->data[2] == 1,
-          "bool random_(0, 2): %g %g %g", b->data[0], b->data[1], b->data[2]);
+    CHECK(status == 0 && tensor_values(b)[0] == 0 && tensor_values(b)[1] == 1 && tensor_values(b)[2] == 1,
+          "bool random_(0, 2): %g %g %g", tensor_values(b)[0], tensor_values(b)[1], tensor_values(b)[2]);
     CHECK(tensor_bernoulli_(l, 0.5, NULL) == 0 && l->dtype == AG_INT64, "bernoulli_ of int64");
     CHECK(tensor_bernoulli(l, NULL) == NULL &&
           strstr(ag_error(), "\"bernoulli_tensor_cpu_p_\" not implemented for 'Long'"),

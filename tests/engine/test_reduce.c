@@ -248,7 +248,7 @@ static void test_fd_cat(void) {
 /* Whether grad (NULL: not reached, 0) holds want's n values (nan for nan). */
 static bool grad_is(const Tensor *grad, const double *want, int64_t n) {
     for (int64_t i = 0; i < n; i++) {
-        double v = grad ? grad->data[i] : 0.0;
+        double v = grad ? tensor_values(grad)[i] : 0.0;
         if (!(v == want[i] || (isnan(v) && isnan(want[i])))) return false;
     }
     return true;
@@ -279,8 +279,8 @@ static void check_by_hand(const char *what, OpCall c, Tensor *x, int n_out, cons
     if (!CHECK(y != NULL, "%s: %s", what, ag_error())) return;
     bool values = y->numel == n_out;
     for (int i = 0; values && i < n_out; i++)
-        values = y->data[i] == want[i] || (isnan(y->data[i]) && isnan(want[i]));
-    CHECK(values, "%s: values (first %g, wanted %g)", what, y->data[0], want[0]);
+        values = tensor_values(y)[i] == want[i] || (isnan(tensor_values(y)[i]) && isnan(want[i]));
+    CHECK(values, "%s: values (first %g, wanted %g)", what, tensor_values(y)[0], want[0]);
     Tensor *g = tensor_ones(y->ndim, y->shape, false);
     tensor_zero_grad(x);
     CHECK(tensor_backward(y, g) == 0, "%s: backward: %s", what, ag_error());
@@ -334,16 +334,16 @@ static void test_ties(void) {
     Tensor *a = tensor_create(2, (int64_t[]){2, 3}, (double[]){3, 1, 3, 0, 0, 2}, false);
     Tensor *r[] = {tensor_argmax(a), tensor_argmin(a), tensor_argmax_dim(a, 1, false),
                    tensor_argmin_dim(a, -1, true), tensor_argmax_dim(a, 0, false)};
-    CHECK(r[0]->ndim == 0 && r[0]->data[0] == 0 && r[1]->data[0] == 3, "argmax, argmin flattened");
-    CHECK(r[2]->ndim == 1 && r[2]->data[0] == 0 && r[2]->data[1] == 2, "argmax along dim 1");
-    CHECK(r[3]->ndim == 2 && r[3]->shape[1] == 1 && r[3]->data[0] == 1 && r[3]->data[1] == 0,
+    CHECK(r[0]->ndim == 0 && tensor_values(r[0])[0] == 0 && tensor_values(r[1])[0] == 3, "argmax, argmin flattened");
+    CHECK(r[2]->ndim == 1 && tensor_values(r[2])[0] == 0 && tensor_values(r[2])[1] == 2, "argmax along dim 1");
+    CHECK(r[3]->ndim == 2 && r[3]->shape[1] == 1 && tensor_values(r[3])[0] == 1 && tensor_values(r[3])[1] == 0,
           "argmin along dim -1, keepdim");
-    CHECK(r[4]->data[0] == 0 && r[4]->data[1] == 0 && r[4]->data[2] == 0, "argmax along dim 0");
+    CHECK(tensor_values(r[4])[0] == 0 && tensor_values(r[4])[1] == 0 && tensor_values(r[4])[2] == 0, "argmax along dim 0");
     for (int i = 0; i < 5; i++) tensor_release(r[i]);
     tensor_release(a);
     Tensor *q = tensor_create(1, (int64_t[]){4}, (double[]){1, nan, 9, nan}, true);
     Tensor *qa = tensor_argmax(q), *qi = tensor_argmin(q);
-    CHECK(qa->data[0] == 1 && qi->data[0] == 1 && !qa->requires_grad && !qa->grad_fn,
+    CHECK(tensor_values(qa)[0] == 1 && tensor_values(qi)[0] == 1 && !qa->requires_grad && !qa->grad_fn,
           "argmax, argmin: the first nan, a constant");
     tensor_release(qa), tensor_release(qi), tensor_release(q);
 }
@@ -357,7 +357,7 @@ static void check_second_order_finite(const char *what, OpCall c, Tensor *x) {
     Tensor *s1 = ran ? tensor_sum(g1) : NULL;
     ran = ran && s1 && (!s1->requires_grad || ag_grad(1, &s1, NULL, 1, &x, 0, true, &g2) == 0);
     bool finite = ran;
-    for (int64_t i = 0; finite && g2 && i < g2->numel; i++) finite = !isnan(g2->data[i]);
+    for (int64_t i = 0; finite && g2 && i < g2->numel; i++) finite = !isnan(tensor_values(g2)[i]);
     CHECK(finite, "%s: the second derivative %s", what, ran ? "has a nan" : ag_error());
     Tensor *all[] = {y, s, g1, s1, g2};
     for (int i = 0; i < 5; i++) tensor_release(all[i]);
@@ -396,8 +396,8 @@ static void test_variance_edges(void) {
     Tensor *near = tensor_create(1, (int64_t[]){4}, (double[]){99.999141707790784, 100.0005,
                                  100.00002075037669, 100.00014300747179}, false);
     Tensor *sd = tensor_std_dims(near, NULL, 0, true, false);
-    CHECK(fabs(sd->data[0] - 0.0005767975748758793) <= 2 * 0x1p-52 * 0x1p-11,
-          "std near 100: %.17g, exact 0.0005767975748758793", sd->data[0]);
+    CHECK(fabs(tensor_values(sd)[0] - 0.0005767975748758793) <= 2 * 0x1p-52 * 0x1p-11,
+          "std near 100: %.17g, exact 0.0005767975748758793", tensor_values(sd)[0]);
     tensor_release(sd), tensor_release(near);
     /* norm with p = 0 counts non-zeros; its gradient is 0 (PyTorch: None) */
     Tensor *z = tensor_create(1, (int64_t[]){4}, (double[]){0, -2, 0, 3}, true);
@@ -474,14 +474,14 @@ static void test_torch_cases(void) {
         /* Exact cases (logsumexp's) are PyTorch's bits through SLEEF's exp
          * and log; where it does not load, libm's are within 16 ulps. */
         double tol = ag_vec_ready() ? k->tol : fmax(k->tol, 16);
-        for (int64_t e = 0; ok && e < y->numel; e++, values++) ok = agrees(y->data[e], k->out[e], tol, &exact);
+        for (int64_t e = 0; ok && e < y->numel; e++, values++) ok = agrees(tensor_values(y)[e], k->out[e], tol, &exact);
         if (ok && differentiable) {
             Tensor *g = tensor_create(y->ndim, y->shape, k->g, false);
             ok = tensor_backward(y, g) == 0;
             tensor_release(g);
             for (int j = 0; ok && j < k->num_inputs; j++)
                 for (int64_t e = 0; ok && e < in[j]->numel; e++, values++)
-                    ok = in[j]->grad && agrees(in[j]->grad->data[e], k->in[j].grad[e], tol, &exact);
+                    ok = in[j]->grad && agrees(tensor_values(in[j]->grad)[e], k->in[j].grad[e], tol, &exact);
         }
         if (!ok && failed++ < 10) {
             char s[AG_SHAPE_STR_MAX];
@@ -574,12 +574,12 @@ static void test_v1_calls(void) {
                        tensor_min_axis(x, axis), tensor_min_dim(x, axis, false)};
         for (int k = 0; k < 8; k += 2)
             CHECK(ag_shape_equal(a[k]->ndim, a[k]->shape, a[k + 1]->ndim, a[k + 1]->shape) &&
-                      memcmp(a[k]->data, a[k + 1]->data, (size_t)a[k]->numel * sizeof(double)) == 0,
+                      memcmp(tensor_values(a[k]), tensor_values(a[k + 1]), (size_t)a[k]->numel * sizeof(double)) == 0,
                   "axis %d: v1 call %d is the new one", axis, k / 2);
         for (int k = 0; k < 8; k++) tensor_release(a[k]);
     }
     Tensor *s = tensor_sum(x), *m = tensor_mean(x);
-    CHECK(s->ndim == 0 && m->ndim == 0 && fabs(m->data[0] - s->data[0] / 60) < 1e-15, "sum, mean");
+    CHECK(s->ndim == 0 && m->ndim == 0 && fabs(tensor_values(m)[0] - tensor_values(s)[0] / 60) < 1e-15, "sum, mean");
     tensor_release(s), tensor_release(m), tensor_release(x);
 }
 
@@ -609,7 +609,7 @@ static void test_fd_prod(void) {
         int nd = prod_shapes[s].ndim;
         for (int d = nd ? -nd - 1 : -2; d < (nd ? nd : 1); d++) { /* d = -nd - 1: everything */
             Tensor *x = test_uniform(0.5, 1.5, true, nd, prod_shapes[s].shape);
-            for (int64_t k = 0; k < x->numel; k += 3) x->data[k] = -x->data[k];
+            for (int64_t k = 0; k < x->numel; k += 3) tensor_values(x)[k] = -tensor_values(x)[k];
             ProdArg a = {d >= (nd ? -nd : -1), d % 2 != 0, d};
             char label[64];
             snprintf(label, sizeof label, "prod shape %zu dim %d%s", s, d,
@@ -646,7 +646,7 @@ static void test_prod_two_zeros(void) {
     Tensor *p = tensor_prod(x);
     int rc = p ? ag_grad(1, &p, NULL, 1, &x, AG_CREATE_GRAPH, false, &d) : -1;
     bool zeros = rc == 0 && d && d->numel == 4;
-    for (int k = 0; zeros && k < 4; k++) zeros = same_double(d->data[k], 0.0);
+    for (int k = 0; zeros && k < 4; k++) zeros = same_double(tensor_values(d)[k], 0.0);
     CHECK(zeros && !d->requires_grad, "prod with two zeros: +0 gradients, constant (%s)",
           rc == 0 ? "" : ag_error());
     tensor_release(d);
@@ -659,15 +659,15 @@ static void test_prod_two_zeros(void) {
 static void test_prod_values(void) {
     double v[5] = {1.5, -2, 0.25, 3, 1e300};
     Tensor *x = tensor_create(SHAPE(5), v, false), *p = tensor_prod(x);
-    CHECK(p && p->ndim == 0 && same_double(p->data[0], 1.5 * -2 * 0.25 * 3 * 1e300),
-          "prod of 5: %g", p ? p->data[0] : 0.0);
+    CHECK(p && p->ndim == 0 && same_double(tensor_values(p)[0], 1.5 * -2 * 0.25 * 3 * 1e300),
+          "prod of 5: %g", p ? tensor_values(p)[0] : 0.0);
     Tensor *i = tensor_create(SHAPE(2, 2), (double[]){1, 2, 3, 4}, false);
     tensor_set_dtype(i, AG_INT32);
     Tensor *pi = tensor_prod_dim(i, 1, true);
-    CHECK(pi && pi->dtype == AG_INT64 && pi->ndim == 2 && pi->data[0] == 2 && pi->data[1] == 12,
+    CHECK(pi && pi->dtype == AG_INT64 && pi->ndim == 2 && tensor_values(pi)[0] == 2 && tensor_values(pi)[1] == 12,
           "prod of int32 along 1, keepdim: int64 [[2], [12]]");
     Tensor *e = tensor_zeros(SHAPE(2, 0), false), *pe = tensor_prod_dim(e, 1, false);
-    CHECK(pe && pe->numel == 2 && pe->data[0] == 1 && pe->data[1] == 1, "prod over no elements is 1");
+    CHECK(pe && pe->numel == 2 && tensor_values(pe)[0] == 1 && tensor_values(pe)[1] == 1, "prod over no elements is 1");
     Tensor *bad = tensor_prod_dim(x, 1, false);
     CHECK(!bad && strstr(ag_error(), "range"), "prod along a dim x lacks: %s", ag_error());
     Tensor *all[] = {x, p, i, pi, e, pe};

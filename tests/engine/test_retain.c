@@ -29,8 +29,8 @@ static void test_backward_twice(void) {
     CHECK(backward(y) == 0, "a third, not retained: %s", ag_error());
     bool ok = true;
     for (int i = 0; i < 3; i++) {
-        ok = ok && x->grad->data[i] == 3 * 2 * x->data[i] * w->data[i];
-        ok = ok && w->grad->data[i] == 3 * x->data[i] * x->data[i];
+        ok = ok && tensor_values(x->grad)[i] == 3 * 2 * tensor_values(x)[i] * tensor_values(w)[i];
+        ok = ok && tensor_values(w->grad)[i] == 3 * tensor_values(x)[i] * tensor_values(x)[i];
     }
     CHECK(ok, "three backwards accumulate three times the gradient");
     CHECK(!tensor_has_graph(y) && tensor_has_graph(dead),
@@ -55,8 +55,8 @@ static void test_retain_other_root(void) {
     Tensor *g = tensor_create(SHAPE(2), (double[]){10, 100}, false);
     CHECK(ag_backward(1, &h, &g, false, 0, NULL) == 0, "then from h with a gradient: %s",
           ag_error());
-    CHECK(x->grad->data[0] == 6 * 1.5 + 10 * 2 * 1.5 && x->grad->data[1] == 6 * -2 + 100 * 2 * -2,
-          "x.grad = 6x + g * 2x: %g %g", x->grad->data[0], x->grad->data[1]);
+    CHECK(tensor_values(x->grad)[0] == 6 * 1.5 + 10 * 2 * 1.5 && tensor_values(x->grad)[1] == 6 * -2 + 100 * 2 * -2,
+          "x.grad = 6x + g * 2x: %g %g", tensor_values(x->grad)[0], tensor_values(x->grad)[1]);
     CHECK(!tensor_has_graph(h) && tensor_has_graph(y) && backward(y) == -1 &&
               ag_error_freed_graph(),
           "h's graph is freed; y's stays while y lives, refused where it reaches h's: %s",
@@ -76,14 +76,14 @@ static void test_backward_many(void) {
     Tensor *ga = tensor_create(SHAPE(2), (double[]){1, 2}, false);
     Tensor *gs[] = {ga, NULL};
     CHECK(ag_backward(2, ys, gs, true, 0, NULL) == 0, "two outputs: %s", ag_error());
-    CHECK(x->grad->data[0] == (1 + 1) * -1 && x->grad->data[1] == (2 + 1) * 4,
+    CHECK(tensor_values(x->grad)[0] == (1 + 1) * -1 && tensor_values(x->grad)[1] == (2 + 1) * 4,
           "x.grad = (ga + 1) * w");
     Tensor *only[] = {w};
     tensor_zero_grad(x);
     CHECK(ag_backward(1, &b, NULL, false, 1, only) == 0, "inputs=[w]: %s", ag_error());
     CHECK(x->grad == NULL, "x is not among the inputs: no gradient");
-    CHECK(w->grad->data[0] == (1 + 1) * 2 + 2 && w->grad->data[1] == (2 + 1) * 3 + 3,
-          "w.grad accumulated: %g %g", w->grad->data[0], w->grad->data[1]);
+    CHECK(tensor_values(w->grad)[0] == (1 + 1) * 2 + 2 && tensor_values(w->grad)[1] == (2 + 1) * 3 + 3,
+          "w.grad accumulated: %g %g", tensor_values(w->grad)[0], tensor_values(w->grad)[1]);
     Tensor *c = tensor_mul(x, w), *d = tensor_sum(c);
     Tensor *inner[] = {c};
     CHECK(ag_backward(1, &d, NULL, false, 1, inner) == -1 &&
@@ -126,16 +126,16 @@ static void test_grad_values(void) {
     for (int which = 0; which < 2; which++) {
         Tensor *t = inputs[which];
         for (int64_t i = 0; i < t->numel; i++) {
-            double keep = t->data[i];
+            double keep = tensor_values(t)[i];
             bool was = ag_set_grad_enabled(false);
-            t->data[i] = keep + h;
+            tensor_values(t)[i] = keep + h;
             Tensor *yp = f_ab(a, b, NULL);
-            t->data[i] = keep - h;
+            tensor_values(t)[i] = keep - h;
             Tensor *ym = f_ab(a, b, NULL);
-            t->data[i] = keep;
+            tensor_values(t)[i] = keep;
             ag_set_grad_enabled(was);
-            double fd = (yp->data[0] - ym->data[0]) / (2 * h);
-            ok = ok && fabs(g[which]->data[i] - fd) <= 1e-6 + 1e-5 * fabs(fd);
+            double fd = (tensor_values(yp)[0] - tensor_values(ym)[0]) / (2 * h);
+            ok = ok && fabs(tensor_values(g[which])[i] - fd) <= 1e-6 + 1e-5 * fabs(fd);
             tensor_release(yp), tensor_release(ym);
         }
     }
@@ -143,8 +143,8 @@ static void test_grad_values(void) {
     /* dy/dm by the definition: d(tanh(m) e^m)/dm = (1 - tanh^2 + tanh) e^m */
     ok = g[2] && g[2]->numel == 4 && !g[2]->requires_grad;
     for (int64_t i = 0; ok && i < 4; i++) {
-        double v = m->data[i], t = tanh(v);
-        ok = fabs(g[2]->data[i] - (1 - t * t + t) * exp(v)) < 1e-12;
+        double v = tensor_values(m)[i], t = tanh(v);
+        ok = fabs(tensor_values(g[2])[i] - (1 - t * t + t) * exp(v)) < 1e-12;
     }
     CHECK(ok, "the intermediate's gradient, a constant of its shape");
     /* The same again through the retained graph, then not retained. */
@@ -152,13 +152,13 @@ static void test_grad_values(void) {
     CHECK(ag_grad(1, &y, NULL, 3, inputs, false, false, g2) == 0, "again: %s", ag_error());
     ok = true;
     for (int k = 0; k < 3; k++)
-        for (int64_t i = 0; i < g[k]->numel; i++) ok = ok && g2[k]->data[i] == g[k]->data[i];
+        for (int64_t i = 0; i < g[k]->numel; i++) ok = ok && tensor_values(g2[k])[i] == tensor_values(g[k])[i];
     CHECK(ok, "the same gradients the second time (no accumulation)");
     CHECK(ag_graph_size() == 0 && !tensor_has_graph(y), "not retained: the arena is freed");
     Tensor *g3[1];
     CHECK(ag_grad(1, &y, NULL, 1, inputs, false, false, g3) == -1 && ag_error_freed_graph(),
           "a freed graph is refused: %s", ag_error());
-    CHECK(a->grad == NULL && b->grad == held && same_double(held->data[0], b->grad->data[0]),
+    CHECK(a->grad == NULL && b->grad == held && same_double(tensor_values(held)[0], tensor_values(b->grad)[0]),
           "still no .grad touched");
     for (int k = 0; k < 3; k++) tensor_release(g[k]), tensor_release(g2[k]);
     Tensor *all[] = {a, b, held, m, y};
@@ -178,9 +178,9 @@ static void test_grad_cases(void) {
     Tensor *outs[] = {y, s}, *gos[] = {go, NULL};
     Tensor *ins[] = {x, x, u}, *g[3];
     CHECK(ag_grad(2, outs, gos, 3, ins, true, true, g) == 0, "two outputs: %s", ag_error());
-    CHECK(g[0] && g[1] && g[0] != g[1] && g[0]->data[0] == (3 + 1) * 2 && g[1]->data[1] == 0 * 4,
-          "x twice: (go + 1) * 2x each, two tensors: %g %g", g[0] ? g[0]->data[0] : -1,
-          g[1] ? g[1]->data[1] : -1);
+    CHECK(g[0] && g[1] && g[0] != g[1] && tensor_values(g[0])[0] == (3 + 1) * 2 && tensor_values(g[1])[1] == 0 * 4,
+          "x twice: (go + 1) * 2x each, two tensors: %g %g", g[0] ? tensor_values(g[0])[0] : -1,
+          g[1] ? tensor_values(g[1])[1] : -1);
     CHECK(g[2] == NULL, "an unused input with allow_unused: NULL");
     for (int k = 0; k < 3; k++) tensor_release(g[k]);
     CHECK(ag_grad(1, &s, NULL, 3, ins, true, false, g) == -1 &&
@@ -198,11 +198,11 @@ static void test_grad_cases(void) {
     CHECK(ag_grad(1, &c, NULL, 1, ins, true, false, g) == -1 &&
               strcmp(ag_error(), "element 0 of tensors does not require grad and does not have "
                      "a grad_fn") == 0, "an output without a graph: %s", ag_error());
-    CHECK(ag_grad(1, &x, &go, 1, ins, true, false, g) == 0 && g[0]->data[1] == -1,
+    CHECK(ag_grad(1, &x, &go, 1, ins, true, false, g) == 0 && tensor_values(g[0])[1] == -1,
           "a leaf's gradient with respect to itself: grad_output");
     tensor_release(g[0]);
     CHECK(x->grad == NULL && u->grad == NULL, "no .grad touched");
-    CHECK(backward(s) == 0 && x->grad->data[1] == 4, "the graph still differentiates");
+    CHECK(backward(s) == 0 && tensor_values(x->grad)[1] == 4, "the graph still differentiates");
     Tensor *all[] = {x, u, c, y, s, go};
     for (int i = 0; i < 6; i++) tensor_release(all[i]);
     CHECK(live_tensors() == base, "leaked %lld tensors", (long long)(live_tensors() - base));
@@ -272,12 +272,12 @@ static void test_retain_interrupted(void) {
     int rc = ag_backward(1, &s, NULL, true, 0, NULL);
     ag_set_trace(NULL, NULL);
     CHECK(rc == -1 && strcmp(ag_error(), "interrupted") == 0, "interrupted: %s", ag_error());
-    CHECK(x->grad == held && x->grad->data[0] == 1 && x->grad->data[1] == 1, ".grad as before");
+    CHECK(x->grad == held && tensor_values(x->grad)[0] == 1 && tensor_values(x->grad)[1] == 1, ".grad as before");
     interrupted = 0;
     ag_set_interrupt_flag(NULL);
     CHECK(tensor_has_graph(s) && backward(s) == 0, "the retained graph differentiates: %s",
           ag_error());
-    CHECK(fabs(x->grad->data[0] - (1 + 2 * exp(1.0))) < 1e-12, "x.grad = 1 + 2x e^(x^2)");
+    CHECK(fabs(tensor_values(x->grad)[0] - (1 + 2 * exp(1.0))) < 1e-12, "x.grad = 1 + 2x e^(x^2)");
     tensor_release(x), tensor_release(y), tensor_release(z), tensor_release(s);
 }
 
@@ -289,10 +289,10 @@ static void test_retain_grad(void) {
     CHECK(y && tensor_retain_grad(h) == 0 && h->retains_grad, "retain_grad on x * x");
     CHECK(ag_backward(1, &y, NULL, true, 0, NULL) == 0, "first backward: %s", ag_error());
     /* tanh's last bits are SLEEF's or libm's: compare to 1e-14 */
-    double want0 = 1 - tanh(2.25) * tanh(2.25), got0 = h->grad ? h->grad->data[0] : NAN;
-    CHECK(fabs(got0 - want0) < 1e-14 && x->grad && x->grad->data[0] == got0 * 3.0,
+    double want0 = 1 - tanh(2.25) * tanh(2.25), got0 = h->grad ? tensor_values(h->grad)[0] : NAN;
+    CHECK(fabs(got0 - want0) < 1e-14 && x->grad && tensor_values(x->grad)[0] == got0 * 3.0,
           "h.grad is d y / d h, and x.grad still flows through h");
-    CHECK(tensor_backward(y, NULL) == 0 && h->grad && h->grad->data[0] == 2 * got0,
+    CHECK(tensor_backward(y, NULL) == 0 && h->grad && tensor_values(h->grad)[0] == 2 * got0,
           "a second backward adds to h.grad, as to a leaf's");
     Tensor *c = tensor_scalar(1.0);
     CHECK(tensor_retain_grad(c) != 0 && strstr(ag_error(), "requires_grad=False"),

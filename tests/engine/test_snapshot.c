@@ -119,7 +119,7 @@ static void test_take_live(void) {
     CHECK(g && g->num_edges == 2 && g->edges[0].jacobian && g->edges[0].jacobian[0] == 3,
           "d(x * x)/d(operand 1) = x = 3");
     ag_graph_snapshot_free(g);
-    CHECK(ag_last_graph() == NULL && backward(y) == 0 && x->grad->data[0] == 6,
+    CHECK(ag_last_graph() == NULL && backward(y) == 0 && tensor_values(x->grad)[0] == 6,
           "the graph is intact: backward gives 2x = 6");
     tensor_release(x), tensor_release(y);
 }

@@ -23,7 +23,7 @@ static void lcg_fill(double *x, int64_t n, uint64_t seed) {
 
 static Tensor *lcg_tensor(int ndim, const int64_t *shape, uint64_t seed, bool requires_grad) {
     Tensor *t = tensor_zeros(ndim, shape, requires_grad);
-    if (t) lcg_fill(t->data, t->numel, seed);
+    if (t) lcg_fill(tensor_values(t), t->numel, seed);
     return t;
 }
 
@@ -31,7 +31,7 @@ static Tensor *lcg_tensor(int ndim, const int64_t *shape, uint64_t seed, bool re
 static int64_t differing(const Tensor *got, const double *want, int64_t n) {
     if (!got || got->numel != n) return -1;
     int64_t d = 0;
-    for (int64_t i = 0; i < n; i++) d += !same_double(got->data[i], want[i]);
+    for (int64_t i = 0; i < n; i++) d += !same_double(tensor_values(got)[i], want[i]);
     return d;
 }
 
@@ -42,10 +42,10 @@ static void test_full_sums(void) {
     for (int i = 0; i < COUNT(full_sum_cases); i++) {
         const FullSumCase *k = &full_sum_cases[i];
         Tensor *x = lcg_tensor(1, &k->n, k->seed, false), *s = tensor_sum(x);
-        bool ok = s && same_double(s->data[0], k->sum);
+        bool ok = s && same_double(tensor_values(s)[0], k->sum);
         same += ok;
         CHECK(ok, "sum of %lld values (seed %llu): %.17g, PyTorch %.17g", (long long)k->n,
-              (unsigned long long)k->seed, s ? s->data[0] : NAN, k->sum);
+              (unsigned long long)k->seed, s ? tensor_values(s)[0] : NAN, k->sum);
         tensor_release(s);
         tensor_release(x);
     }

@@ -28,8 +28,8 @@ static void check_values(const char *name, Tensor *(*op)(Tensor *, Tensor *), co
     Tensor *b = tensor_create(1, (int64_t[]){12}, B, false);
     Tensor *r = op(a, b);
     for (int i = 0; r && i < 12; i++)
-        CHECK(same(r->data[i], want[i]), "%s element %d: %.17g, expected %.17g", name, i,
-              r->data[i], want[i]);
+        CHECK(same(tensor_values(r)[i], want[i]), "%s element %d: %.17g, expected %.17g", name, i,
+              tensor_values(r)[i], want[i]);
     CHECK(r && !r->requires_grad, "%s gives a value", name);
     tensor_release(r);
     tensor_release(a);
@@ -108,8 +108,8 @@ static void test_select(void) {
     /* x[1] of a (3, 2) tensor is its second row. */
     Tensor *x = tensor_create(2, (int64_t[]){3, 2}, (double[]){1, 2, 3, 4, 5, 6}, false);
     Tensor *row = tensor_select(x, 0, 1), *col = tensor_select(x, 1, -1);
-    CHECK(row && row->ndim == 1 && row->data[0] == 3 && row->data[1] == 4, "x[1] = [3, 4]");
-    CHECK(col && col->ndim == 1 && col->data[2] == 6, "x[:, -1] = [2, 4, 6]");
+    CHECK(row && row->ndim == 1 && tensor_values(row)[0] == 3 && tensor_values(row)[1] == 4, "x[1] = [3, 4]");
+    CHECK(col && col->ndim == 1 && tensor_values(col)[2] == 6, "x[:, -1] = [2, 4, 6]");
     Tensor *bad = tensor_select(x, 0, 3);
     CHECK(!bad && strstr(ag_error(), "out of range for dimension 0 of size 3"), "%s", ag_error());
     tensor_release(row);
@@ -201,7 +201,7 @@ static void test_inherit(void) {
     Tensor *fresh = tensor_create(1, (int64_t[]){2}, (double[]){0.9, 1.9}, false);
     CHECK(tensor_inherit(fresh, w) == 0 && fresh->requires_grad && fresh->grad == w->grad,
           "the new leaf requires grad and holds the old .grad");
-    CHECK(w->data[0] == 1, "the old tensor is unchanged");
+    CHECK(tensor_values(w)[0] == 1, "the old tensor is unchanged");
     Tensor *wrong = tensor_zeros(1, (int64_t[]){3}, false);
     CHECK(tensor_inherit(wrong, w) == -1 && strstr(ag_error(), "shape (3,)"), "%s", ag_error());
     tensor_release(wrong);

@@ -116,7 +116,7 @@ static void test_fork(void) {
     pid_t pid = fork();
     if (pid == 0) {
         Tensor *got = big_product();
-        bool same = got && memcmp(got->data, want->data, (size_t)want->numel * sizeof(double)) == 0;
+        bool same = got && memcmp(tensor_values(got), tensor_values(want), (size_t)want->numel * sizeof(double)) == 0;
         tensor_release(got);
         tensor_release(want);
         exit(same ? 0 : 3); /* atexit: the child's pool stopped and joined */
@@ -126,7 +126,7 @@ static void test_fork(void) {
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
           "the child's product at 4 threads, after fork: status %d", status);
     Tensor *again = big_product(); /* and the parent's pool still works */
-    CHECK(again && memcmp(again->data, want->data, (size_t)want->numel * sizeof(double)) == 0,
+    CHECK(again && memcmp(tensor_values(again), tensor_values(want), (size_t)want->numel * sizeof(double)) == 0,
           "the parent's product after the fork");
     tensor_release(again);
     tensor_release(want);
@@ -176,15 +176,15 @@ static void test_big_sums(void) {
     static const int threads[] = {1, 2, 7};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         Tensor *x = tensor_zeros(SHAPE(cases[c].n), false);
-        for (int64_t i = 0; i < x->numel; i++) x->data[i] = (double)(i * 7919 % 1000003) / 1000003.0 - 0.5;
+        for (int64_t i = 0; i < x->numel; i++) tensor_values(x)[i] = (double)(i * 7919 % 1000003) / 1000003.0 - 0.5;
         Tensor *x32 = tensor_to(x, AG_FLOAT32);
         for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
             ag_set_num_threads(threads[t]);
             Tensor *s = tensor_sum(x), *s32 = x32 ? tensor_sum(x32) : NULL;
-            CHECK(s && s->data[0] == cases[c].f64, "sum of %lld at %d threads: %a, PyTorch %a",
-                  (long long)cases[c].n, threads[t], s ? s->data[0] : NAN, cases[c].f64);
-            CHECK(s32 && s32->data[0] == cases[c].f32, "float32 sum of %lld at %d threads: %a, "
-                  "PyTorch %a", (long long)cases[c].n, threads[t], s32 ? s32->data[0] : NAN,
+            CHECK(s && tensor_values(s)[0] == cases[c].f64, "sum of %lld at %d threads: %a, PyTorch %a",
+                  (long long)cases[c].n, threads[t], s ? tensor_values(s)[0] : NAN, cases[c].f64);
+            CHECK(s32 && tensor_values(s32)[0] == cases[c].f32, "float32 sum of %lld at %d threads: %a, "
+                  "PyTorch %a", (long long)cases[c].n, threads[t], s32 ? tensor_values(s32)[0] : NAN,
                   cases[c].f32);
             tensor_release(s);
             tensor_release(s32);
