@@ -308,6 +308,10 @@ Tensor *ag_apply_dtype(Tensor *out, int op, Tensor *const *in, int n) {
         tensor_release(out);
         return ag_fail("%s", why);
     }
+    if (out->packed) { /* float32 already, and computed as such */
+        AG_ASSERT(dtype == AG_FLOAT32, "only a float32 result is packed");
+        return out;
+    }
     out->dtype = (uint8_t)dtype;
     if (op == AG_OP_POW && !ag_dtype_is_floating(dtype)) integer_powers(out, in, dtype);
     convert_values(tensor_values(out), out->numel, dtype, true);
@@ -347,15 +351,38 @@ static int to_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     return grads[0] ? 0 : -1;
 }
 
+/* f[i] = v[i] as a float, for i < n (split between threads above the grain) */
+typedef struct {
+    const double *v;
+    float *f;
+} Narrowing;
+
+static void narrow_range(void *ctx, int64_t begin, int64_t end) {
+    const Narrowing *j = ctx;
+    SIMD_LOOP
+    for (int64_t i = begin; i < end; i++) j->f[i] = (float)j->v[i];
+}
+
+static void narrow_to_floats(const double *v, float *f, int64_t n) {
+    Narrowing j = {v, f};
+    if (ag_parallel_worth(n, AG_GRAIN_COPY)) ag_parallel_for(n, AG_GRAIN_COPY, narrow_range, &j);
+    else narrow_range(&j, 0, n);
+}
+
 Tensor *tensor_to(Tensor *x, AgDtype dtype) {
     if (!x) return ag_fail("to: tensor is NULL");
     if ((unsigned)dtype >= AG_DTYPE_COUNT) return ag_fail("to: no such dtype");
     if (x->dtype == dtype) return tensor_retain(x);
-    Tensor *out = ag_tensor_new_like(x);
-    if (!out) return NULL;
-    memcpy(tensor_values(out), tensor_values(x), (size_t)x->numel * sizeof(double));
-    out->dtype = (uint8_t)dtype;
-    ag_convert_from(tensor_values(out), out->numel, (AgDtype)x->dtype, dtype);
+    Tensor *out;
+    if (dtype == AG_FLOAT32 && x->numel >= AG_PACK_MIN) { /* packed: as ag_dtype_convert rounds */
+        if (!(out = ag_tensor_new_packed(x->ndim, x->shape))) return NULL;
+        narrow_to_floats(tensor_values(x), ag_floats(out), x->numel);
+    } else {
+        if (!(out = ag_tensor_new_like(x))) return NULL;
+        memcpy(tensor_values(out), tensor_values(x), (size_t)x->numel * sizeof(double));
+        out->dtype = (uint8_t)dtype;
+        ag_convert_from(tensor_values(out), out->numel, (AgDtype)x->dtype, dtype);
+    }
     if (!ag_dtype_is_floating(dtype)) return out; /* no gradient flows to an integer */
     return ag_graph_record(out, AG_OP_TO, &x, 1, NULL, 0);
 }

@@ -64,6 +64,10 @@ Tensor *ag_tensor_new_like(const Tensor *t);
  * into doubles. */
 Tensor *ag_tensor_new_packed(int ndim, const int64_t *shape);
 static inline float *ag_floats(const Tensor *t) { return (float *)t->values; }
+/* The fewest elements a float32 element-wise result is packed at: below,
+ * the doubles path is as fast (the tensor fits in cache), and a result
+ * read at once (an item, a print) would pay the unpacking's lock. */
+enum { AG_PACK_MIN = 4096 };
 /* A header-only tensor of shape (ndim) sharing t's elements and version
  * counter (t's numel elements in the new shape): reshape's view. New
  * reference; NULL when the header cannot be allocated. */

@@ -407,6 +407,56 @@ static ALWAYS_INLINE void backward_blocks_f32(BackwardBlock f, BackwardBlock tai
     if (full < n) backward_rest(tail ? tail : f, x, y, g, dx + full, full, n, p);
 }
 
+/* ---- float32 held packed (Tensor.packed) ----
+ * A float32 op's result of at least AG_PACK_MIN elements is stored as
+ * floats: the same blocks as forward_blocks_f32, x read as floats (packed)
+ * or doubles, each result (a float, through the block's float math)
+ * stored as one. Half the bytes written, and read from a packed x. */
+static ALWAYS_INLINE void packed_block(ForwardBlock f, const double *x, const float *xf, float *y,
+                                       int64_t count, const double *p) {
+    _Alignas(64) double xt[BLOCK] = {0}, yt[BLOCK];
+    const double *in = x;
+    if (xf && count == BLOCK) {
+        SIMD_LOOP for (int k = 0; k < BLOCK; k++) xt[k] = xf[k];
+        in = xt;
+    } else if (count < BLOCK) { /* the last block, padded */
+        for (int64_t k = 0; k < count; k++) xt[k] = xf ? xf[k] : x[k];
+        in = xt;
+    }
+    f(in, yt, p);
+    SIMD_LOOP for (int64_t k = 0; k < count; k++) y[k] = (float)yt[k];
+}
+
+typedef struct {
+    ForwardBlock f;
+    const double *x;
+    const float *xf;
+    float *y;
+    const double *p;
+} PackedBlockJob;
+
+static inline void packed_block_range(void *ctx, int64_t begin, int64_t end) {
+    const PackedBlockJob *j = ctx;
+    for (int64_t i = begin * BLOCK; i < end * BLOCK; i += BLOCK)
+        packed_block(j->f, j->x ? j->x + i : NULL, j->xf ? j->xf + i : NULL, j->y + i, BLOCK, j->p);
+}
+
+static ALWAYS_INLINE void forward_blocks_packed(ForwardBlock f, ForwardBlock tail, const Tensor *x,
+                                                float *y, const double *p) {
+    const float *xf = x->packed ? ag_floats(x) : NULL;
+    const double *xd = xf ? NULL : tensor_values(x);
+    int64_t n = x->numel, full = n - n % BLOCK;
+    if (blocks_threaded(full))
+        ag_parallel_for(full / BLOCK, AG_GRAIN_MATH / BLOCK, packed_block_range,
+                        &(PackedBlockJob){.f = f, .x = xd, .xf = xf, .y = y, .p = p});
+    else
+        for (int64_t i = 0; i < full; i += BLOCK)
+            packed_block(f, xd ? xd + i : NULL, xf ? xf + i : NULL, y + i, BLOCK, p);
+    if (full < n)
+        packed_block(tail ? tail : f, xd ? xd + full : NULL, xf ? xf + full : NULL, y + full,
+                     n - full, p);
+}
+
 /* The output tensor for op on x (NULL with a message when x is NULL). */
 static inline Tensor *unary_out(const char *op, const Tensor *x) {
     if (!x) return ag_fail("%s: argument is NULL", op);
@@ -442,6 +492,12 @@ static ALWAYS_INLINE Tensor *unary_forward_tail(int op, ForwardBlock f, ForwardB
  * f32 when NULL) on the last partial one. */
 static ALWAYS_INLINE Tensor *unary_forward_f32(int op, ForwardBlock f32, ForwardBlock tail,
                                                Tensor *x, const double *p, int np) {
+    if (x && x->numel >= AG_PACK_MIN) {
+        Tensor *y = ag_tensor_new_packed(x->ndim, x->shape);
+        if (!y) return NULL;
+        forward_blocks_packed(f32, tail, x, ag_floats(y), p);
+        return unary_record(op, x, y, p, np);
+    }
     Tensor *y = unary_out(ag_op_at(op)->name, x);
     if (!y) return NULL;
     forward_blocks_f32(f32, tail, tensor_values(x), tensor_values(y), y->numel, p);

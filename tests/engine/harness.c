@@ -490,7 +490,7 @@ static const struct {
 } groups[] = {
     GROUP(core), GROUP(ops), GROUP(errors), GROUP(matmul), GROUP(limits), GROUP(numerics),
     GROUP(syntax_ops), GROUP(optim), GROUP(backward), GROUP(index), GROUP(losses),
-    GROUP(elementwise), GROUP(reduce), GROUP(sum_order), GROUP(math_bits), GROUP(f32math), GROUP(inplace), GROUP(retain), GROUP(graph), GROUP(dtype),
+    GROUP(elementwise), GROUP(reduce), GROUP(sum_order), GROUP(math_bits), GROUP(f32math), GROUP(inplace), GROUP(retain), GROUP(graph), GROUP(dtype), GROUP(packed),
     GROUP(cumulative), GROUP(anomaly),
     GROUP(random), GROUP(layers), GROUP(snapshot), GROUP(threads),
 };

@@ -87,6 +87,7 @@ void test_layers(void);
 void test_retain(void);
 void test_graph(void);
 void test_dtype(void);
+void test_packed(void);
 void test_cumulative(void);
 void test_anomaly(void);
 void test_snapshot(void);
