@@ -133,9 +133,12 @@ static VecFn fns[NUM_FNS];
 typedef Vec (*VecFn2)(Vec, Vec);
 static VecFn2 pow_fn; /* Sleef_pow: x ** e (Vectorized<double>::pow) */
 
-/* float32: PyTorch's Vectorized<float> (AVX2: 8 floats, Sleef_*f8_u10) in
- * every build of ag, an AVX-512 one too: the 16-wide functions are not
- * known to give the same bits. */
+/* float32: PyTorch's Vectorized<float> (AVX2: 8 floats, Sleef_*f8_u10).
+ * On an AVX-512 CPU, the 16-wide functions (Sleef_*f16_u10) where they give
+ * the same bits: bench/sleef_widths.c found no difference on any of the
+ * 2^32 floats (SLEEF 3.5.1) but in log, log10 and log2, whose NaNs differ
+ * in their sign bit, and which keep the 8-wide ones, as pow does. Twice the
+ * floats a call: float32's tanh ran no faster than float64's 8-wide one. */
 typedef __m256 VecF;
 typedef VecF (*VecFnF)(VecF);
 enum { WIDTH_F = 8 };
@@ -147,6 +150,12 @@ static const char *const fn_names_f[NUM_FNS_F] = {
     "exp", "log",  "log10", "log2", "tanh", "sin", "cos",  "log1p", "sinh",
     "cosh", "pow", "tan",   "atan", "asin", "acos", "erf", "expm1"};
 static void *fns_f[NUM_FNS_F];
+static void *fns_f16[NUM_FNS_F]; /* NULL: the 8-wide one */
+
+/* Whether float function i may take SLEEF's 16-wide version (above) */
+static bool wide_f32(int i) {
+    return i != FF_LOG && i != FF_LOG10 && i != FF_LOG2 && i != FF_POW;
+}
 
 atomic_int ag_vec_state;
 
@@ -182,6 +191,12 @@ static bool load_sleef(void) {
             return false;
         }
     }
+    bool avx512 = __builtin_cpu_supports("avx512f");
+    for (int i = 0; i < NUM_FNS_F && avx512; i++) {
+        char symbol[32];
+        snprintf(symbol, sizeof symbol, "Sleef_%sf16_u10", fn_names_f[i]);
+        fns_f16[i] = wide_f32(i) ? dlsym(lib, symbol) : NULL;
+    }
     return true;
 }
 
@@ -216,7 +231,20 @@ VEC_TARGET void ag_vec_pow(const double *x, double e, double *y) {
     for (int i = 0; i < BLOCK; i += WIDTH) store(y + i, pow_fn(load(x + i), ev));
 }
 
+typedef __m512 (*VecFnF16)(__m512);
+
+static __attribute__((target("avx512f"))) void apply_f16(int f, const float *x, float *y) {
+    VecFnF16 fn;
+    memcpy(&fn, &fns_f16[f], sizeof fn);
+    _Static_assert(BLOCK == 16, "a block is one 16-wide vector");
+    _mm512_storeu_ps(y, fn(_mm512_loadu_ps(x)));
+}
+
 static __attribute__((target("avx2,fma"))) void apply_f(int f, const float *x, float *y) {
+    if (fns_f16[f]) {
+        apply_f16(f, x, y);
+        return;
+    }
     VecFnF fn;
     memcpy(&fn, &fns_f[f], sizeof fn);
     for (int i = 0; i < BLOCK; i += WIDTH_F) _mm256_storeu_ps(y + i, fn(_mm256_loadu_ps(x + i)));
