@@ -1405,7 +1405,8 @@ static BUILTIN(py_nonzero) {
     Tensor *t;
     if (!arg_tensor(s, a, 0, &t)) return false;
     int64_t count = 0;
-    for (int64_t i = 0; i < t->numel; i++) count += tensor_values(t)[i] != 0;
+    const double *tv = tensor_values(t);
+    for (int64_t i = 0; i < t->numel; i++) count += tv[i] != 0;
     Tensor *r = tensor_zeros(2, (int64_t[]){count, t->ndim}, false);
     if (!r) return session_fail(s, a->line, a->col, "%s", ag_error());
     tensor_set_dtype(r, AG_INT64);

@@ -660,8 +660,11 @@ static inline void add_to_sum(Tensor **sum, Tensor *grad) {
         *sum = grad;
     } else { /* both shared: a new sum */
         Tensor *r = ag_tensor_new_like(grad);
-        if (r)
-            for (int64_t i = 0; i < r->numel; i++) tensor_values(r)[i] = tensor_values(grad)[i] + tensor_values(have)[i];
+        if (r) {
+            double *rv = tensor_values(r);
+            const double *gv = tensor_values(grad), *hv = tensor_values(have);
+            for (int64_t i = 0; i < r->numel; i++) rv[i] = gv[i] + hv[i];
+        }
         tensor_release(grad);
         if (!r) return;
         tensor_release(have);
@@ -834,7 +837,9 @@ static int commit_staged(void) {
         if (retained_with_graph(t)) { /* PyTorch's retain_grad: grad + new, a new tensor */
             Tensor *sum = ag_tensor_new_like(g);
             if (!sum) return -1;
-            for (int64_t i = 0; i < sum->numel; i++) tensor_values(sum)[i] = tensor_values(t->grad)[i] + tensor_values(g)[i];
+            double *sv = tensor_values(sum);
+            const double *old = tensor_values(t->grad), *gv = tensor_values(g);
+            for (int64_t i = 0; i < sum->numel; i++) sv[i] = old[i] + gv[i];
             tensor_release(g);
             t->staged_grad = sum;
         } else if (t->grad && !ag_exclusive(t->grad) && !ag_exclusive(g)) {

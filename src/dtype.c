@@ -71,7 +71,9 @@ AgDtype ag_result_type(Tensor *const *operands, int n) {
 static Tensor *float32_copy(const Tensor *x) {
     Tensor *c = ag_tensor_new_like(x);
     if (!c) return NULL;
-    for (int64_t i = 0; i < x->numel; i++) tensor_values(c)[i] = (double)(float)tensor_values(x)[i];
+    double *cv = tensor_values(c);
+    const double *xv = tensor_values(x);
+    for (int64_t i = 0; i < x->numel; i++) cv[i] = (double)(float)xv[i];
     c->dtype = AG_FLOAT32;
     return c;
 }

@@ -343,10 +343,11 @@ int tensor_uniform_(Tensor *t, double from, double to, AgGenerator *g) {
         ag_bump_version(t);
         return 0;
     }
-    uniform_fill(tensor_values(t), t->numel, g);
+    double *v = tensor_values(t);
+    uniform_fill(v, t->numel, g);
     double span = to - from;
     if (from != 0.0 || to != 1.0) /* fma(u, 1, 0) is u */
-        for (int64_t i = 0; i < t->numel; i++) tensor_values(t)[i] = fma(tensor_values(t)[i], span, from);
+        for (int64_t i = 0; i < t->numel; i++) v[i] = fma(v[i], span, from);
     ag_bump_version(t);
     return 0;
 }

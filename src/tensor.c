@@ -313,8 +313,9 @@ double *tensor_unpack(const Tensor *t) {
 
 Tensor *ag_tensor_filled_like(const Tensor *t, double value) {
     Tensor *r = ag_tensor_new_like(t);
-    if (r)
-        for (int64_t i = 0; i < r->numel; i++) tensor_values(r)[i] = value;
+    if (!r) return NULL;
+    double *v = tensor_values(r);
+    for (int64_t i = 0; i < r->numel; i++) v[i] = value;
     return r;
 }
 
@@ -529,7 +530,8 @@ Tensor *tensor_full(double value, int ndim, const int64_t *shape, bool requires_
     if (ndim > 0 && !shape) return ag_fail("full: shape is NULL");
     Tensor *t = ag_tensor_new(ndim, shape);
     if (!t) return NULL;
-    for (int64_t i = 0; i < t->numel; i++) tensor_values(t)[i] = value;
+    double *v = tensor_values(t);
+    for (int64_t i = 0; i < t->numel; i++) v[i] = value;
     t->requires_grad = requires_grad;
     return t;
 }
@@ -559,12 +561,13 @@ Tensor *tensor_arange(double start, double stop, double step) {
     Tensor *t = ag_tensor_new(1, &n);
     if (!t) return NULL;
     int64_t i = 0;
+    double *p = tensor_values(t);
     for (; n - i >= 8; i += 8) /* two vectors of 4, as linspace's */
         for (int64_t v = i; v < i + 8; v += 4) {
             double first = fma(step, (double)v, start);
-            for (int j = 0; j < 4; j++) tensor_values(t)[v + j] = fma((double)j, step, first);
+            for (int j = 0; j < 4; j++) p[v + j] = fma((double)j, step, first);
         }
-    for (; i < n; i++) tensor_values(t)[i] = fma(step, (double)i, start);
+    for (; i < n; i++) p[i] = fma(step, (double)i, start);
     return t;
 }
 
@@ -594,7 +597,8 @@ Tensor *tensor_eye(int64_t n) {
     if (n < 0) return ag_fail("eye: size must be non-negative, not %lld", (long long)n);
     Tensor *t = tensor_zeros(2, (int64_t[]){n, n}, false);
     if (!t) return NULL;
-    for (int64_t i = 0; i < n; i++) tensor_values(t)[i * n + i] = 1.0;
+    double *v = tensor_values(t);
+    for (int64_t i = 0; i < n; i++) v[i * n + i] = 1.0;
     return t;
 }
 
@@ -617,12 +621,13 @@ Tensor *tensor_linspace(double start, double stop, int64_t n) {
     if (!t) return NULL;
     double step = n > 1 ? (stop - start) / (double)(n - 1) : 0.0;
     int64_t i = 0;
+    double *p = tensor_values(t);
     for (; n - i >= 8; i += 8) /* two vectors of 4 */
         for (int64_t v = i; v < i + 8; v += 4) {
             double first = linspace_point(start, stop, step, n, v);
-            for (int j = 0; j < 4; j++) tensor_values(t)[v + j] = j ? first + step * (double)j : first;
+            for (int j = 0; j < 4; j++) p[v + j] = j ? first + step * (double)j : first;
         }
-    for (; i < n; i++) tensor_values(t)[i] = linspace_point(start, stop, step, n, i);
+    for (; i < n; i++) p[i] = linspace_point(start, stop, step, n, i);
     return t;
 }
 

@@ -177,9 +177,10 @@ static void packed_range(void *ctx, int64_t begin, int64_t end) {
  * packed path: one of them has every element of the result, the other
  * those or one. */
 static bool packs(int op, const Tensor *a, const Tensor *b, int ndim, const int64_t *shape) {
+    if (a->dtype != AG_FLOAT32 || b->dtype != AG_FLOAT32) return false;
     if (op != AG_OP_ADD && op != AG_OP_SUB && op != AG_OP_MUL && op != AG_OP_DIV) return false;
     int64_t n = a->numel > b->numel ? a->numel : b->numel, count = 1;
-    if (a->dtype != AG_FLOAT32 || b->dtype != AG_FLOAT32 || n < AG_PACK_MIN) return false;
+    if (n < AG_PACK_MIN) return false;
     for (int d = 0; d < ndim; d++) {
         if (shape[d] != 0 && count > n / shape[d]) return false; /* a broadcast past n */
         count *= shape[d];
@@ -211,22 +212,28 @@ static Tensor *binary_forward(int op, RowKernel kernel, Tensor *a, Tensor *b) {
     if (!a || !b) return ag_fail("%s: an operand is NULL", name);
     int64_t shape[AG_MAX_DIMS];
     int ndim;
-    Tensor *ca, *cb; /* as their common type */
-    if (ag_broadcast_shapes(name, a, b, shape, &ndim) != 0 ||
-        ag_common_operands(a, b, &ca, &cb) != 0)
-        return NULL;
-    Tensor *out = packs(op, ca, cb, ndim, shape) ? packed_apply(op, ca, cb, ndim, shape)
-                                                 : broadcast_apply(kernel, ca, cb, ndim, shape);
-    ag_common_release(ca, a);
-    ag_common_release(cb, b);
+    if (ag_broadcast_shapes(name, a, b, shape, &ndim) != 0) return NULL;
+    Tensor *out;
+    if ((a->dtype | b->dtype) == AG_FLOAT64) { /* AG_FLOAT64 is 0: op_overhead's one test */
+        out = broadcast_apply(kernel, a, b, ndim, shape);
+    } else {
+        Tensor *ca, *cb; /* as their common type */
+        if (ag_common_operands(a, b, &ca, &cb) != 0) return NULL;
+        out = packs(op, ca, cb, ndim, shape) ? packed_apply(op, ca, cb, ndim, shape)
+                                             : broadcast_apply(kernel, ca, cb, ndim, shape);
+        ag_common_release(ca, a);
+        ag_common_release(cb, b);
+    }
     return ag_graph_record(out, op, (Tensor *[]){a, b}, 2, NULL, 0);
 }
 
 /* A new tensor -g (NULL if it cannot be allocated). */
 static Tensor *negated(const Tensor *g) {
     Tensor *r = ag_tensor_new_like(g);
-    if (r)
-        for (int64_t i = 0; i < g->numel; i++) tensor_values(r)[i] = -tensor_values(g)[i];
+    if (!r) return NULL;
+    double *o = tensor_values(r);
+    const double *gv = tensor_values(g);
+    for (int64_t i = 0; i < g->numel; i++) o[i] = -gv[i];
     return r;
 }
 
@@ -274,8 +281,10 @@ static Tensor *add_scaled_forward(int op, double sign, Tensor *a, Tensor *b, dou
 static Tensor *scaled_grad(Tensor *g, double sign, double alpha) {
     if (alpha == 1.0) return sign > 0 ? tensor_retain(g) : negated(g);
     Tensor *r = ag_tensor_new_like(g);
-    if (r)
-        for (int64_t i = 0; i < g->numel; i++) tensor_values(r)[i] = (sign * tensor_values(g)[i]) * alpha;
+    if (!r) return NULL;
+    double *o = tensor_values(r);
+    const double *gv = tensor_values(g);
+    for (int64_t i = 0; i < g->numel; i++) o[i] = (sign * gv[i]) * alpha;
     return r;
 }
 
@@ -457,7 +466,9 @@ static void div_backward(Function *self, void *ctx, Tensor *g) {
         Tensor *gb = quotient ? broadcast_apply(div_rows, quotient, b, g->ndim, g->shape) : NULL;
         tensor_release(quotient);
         if (!gb) return;
-        for (int64_t i = 0; i < g->numel; i++) tensor_values(gb)[i] = -tensor_values(g)[i] * tensor_values(gb)[i];
+        double *d = tensor_values(gb);
+        const double *gv = tensor_values(g);
+        for (int64_t i = 0; i < g->numel; i++) d[i] = -gv[i] * d[i];
         ag_accumulate_grad(b, gb);
     }
 }
@@ -785,15 +796,17 @@ static void pow_tensors_f32_grads(const Tensor *a, const Tensor *b, const double
     const double *x = tensor_values(a), *e = tensor_values(b);
     int64_t n = a->numel;
     if (ga) {
-        for (int64_t i = 0; i < n; i++) tensor_values(ga)[i] = (float)e[i] - 1.0f;
-        pow_tensors_f32(x, tensor_values(ga), tensor_values(ga), n);
+        double *da = tensor_values(ga);
+        for (int64_t i = 0; i < n; i++) da[i] = (float)e[i] - 1.0f;
+        pow_tensors_f32(x, da, da, n);
         for (int64_t i = 0; i < n; i++)
-            tensor_values(ga)[i] = e[i] == 0.0 ? 0.0f : (float)gv[i] * ((float)e[i] * (float)tensor_values(ga)[i]);
+            da[i] = e[i] == 0.0 ? 0.0f : (float)gv[i] * ((float)e[i] * (float)da[i]);
     }
-    if (gb)
+    if (gb) {
+        double *db = tensor_values(gb);
         for (int64_t i = 0; i < n; i++)
-            tensor_values(gb)[i] = (float)gv[i] * ((x[i] == 0.0 && e[i] >= 0.0) ? 0.0f
-                                                                      : (float)out[i] * (float)lv[i]);
+            db[i] = (float)gv[i] * ((x[i] == 0.0 && e[i] >= 0.0) ? 0.0f : (float)out[i] * (float)lv[i]);
+    }
 }
 
 /* t's values in the output's shape: t itself (retained) when it has it. */
@@ -850,10 +863,11 @@ static void pow_backward(Function *self, void *ctx, Tensor *g) {
     if (pow_tensors_are_f32(a, b)) {
         pow_tensors_f32_grads(a, b, out, lv ? tensor_values(lv) : NULL, gv, ga, gb);
     } else {
+        double *da = ga ? tensor_values(ga) : NULL, *db = gb ? tensor_values(gb) : NULL;
+        const double *logs = gb ? tensor_values(lv) : NULL;
         for (int64_t i = 0; i < g->numel; i++) {
-            if (ga) tensor_values(ga)[i] = e[i] == 0.0 ? 0.0 : gv[i] * (e[i] * pow(x[i], e[i] - 1.0));
-            if (gb)
-                tensor_values(gb)[i] = gv[i] * ((x[i] == 0.0 && e[i] >= 0.0) ? 0.0 : out[i] * tensor_values(lv)[i]);
+            if (da) da[i] = e[i] == 0.0 ? 0.0 : gv[i] * (e[i] * pow(x[i], e[i] - 1.0));
+            if (db) db[i] = gv[i] * ((x[i] == 0.0 && e[i] >= 0.0) ? 0.0 : out[i] * logs[i]);
         }
     }
     for (int i = 0; i < 4; i++) tensor_release(held[i]);
@@ -934,15 +948,15 @@ static void pow_scalar_backward(Function *self, Tensor *g) {
         Tensor *ga = ag_tensor_new_like(g);
         if (!ga) return;
         bool f32 = self->output->dtype == AG_FLOAT32 && a->dtype == AG_FLOAT32;
+        double *da = tensor_values(ga);
         if (pow_zero_exponent(b)) {
-            memset(tensor_values(ga), 0, (size_t)ga->numel * sizeof(double));
+            memset(da, 0, (size_t)ga->numel * sizeof(double));
         } else if (f32) { /* e * x ** (e - 1) in float, then g times it */
-            pow_scalar_f32(x, e - 1.0, tensor_values(ga), ga->numel);
-            for (int64_t i = 0; i < ga->numel; i++)
-                tensor_values(ga)[i] = (float)gv[i] * ((float)e * (float)tensor_values(ga)[i]);
+            pow_scalar_f32(x, e - 1.0, da, ga->numel);
+            for (int64_t i = 0; i < ga->numel; i++) da[i] = (float)gv[i] * ((float)e * (float)da[i]);
         } else {
-            ag_pow_scalar(x, e - 1.0, tensor_values(ga), ga->numel);
-            for (int64_t i = 0; i < ga->numel; i++) tensor_values(ga)[i] = gv[i] * (e * tensor_values(ga)[i]);
+            ag_pow_scalar(x, e - 1.0, da, ga->numel);
+            for (int64_t i = 0; i < ga->numel; i++) da[i] = gv[i] * (e * da[i]);
         }
         ag_accumulate_grad(a, ga);
     }
@@ -952,8 +966,10 @@ static void pow_scalar_backward(Function *self, Tensor *g) {
             tensor_release(la);
             return;
         }
+        double *db = tensor_values(gb);
+        const double *logs = tensor_values(la);
         for (int64_t i = 0; i < gb->numel; i++)
-            tensor_values(gb)[i] = gv[i] * ((x[i] == 0.0 && e >= 0.0) ? 0.0 : out[i] * tensor_values(la)[i]);
+            db[i] = gv[i] * ((x[i] == 0.0 && e >= 0.0) ? 0.0 : out[i] * logs[i]);
         tensor_release(la);
         ag_accumulate_grad(b, gb);
     }

@@ -105,7 +105,9 @@ static Tensor *unary_map(int op, double (*f)(double), Tensor *x) {
     if (!x) return ag_fail("%s: the operand is NULL", ag_op_at(op)->name);
     Tensor *out = ag_tensor_new_like(x);
     if (!out) return NULL;
-    for (int64_t i = 0; i < x->numel; i++) tensor_values(out)[i] = f(tensor_values(x)[i]);
+    double *o = tensor_values(out);
+    const double *xv = tensor_values(x);
+    for (int64_t i = 0; i < x->numel; i++) o[i] = f(xv[i]);
     return ag_apply_dtype(out, op, &x, 1);
 }
 
@@ -187,7 +189,9 @@ static void remainder_backward(Function *self, void *ctx, Tensor *g) {
     if (!b->requires_grad) return;
     Tensor *q = broadcast_map(AG_OP_REMAINDER, neg_floor_divide, a, b);
     if (!q) return;
-    for (int64_t i = 0; i < q->numel; i++) tensor_values(q)[i] *= tensor_values(g)[i];
+    double *qv = tensor_values(q);
+    const double *gv = tensor_values(g);
+    for (int64_t i = 0; i < q->numel; i++) qv[i] *= gv[i];
     ag_accumulate_grad(b, q);
 }
 

@@ -339,8 +339,9 @@ static Tensor *lane_mask(int64_t n, int rest, bool eye) {
     int64_t shape[AG_MAX_DIMS] = {n, n};
     for (int i = 0; i < rest; i++) shape[2 + i] = 1;
     Tensor *m = ag_tensor_new(2 + rest, shape);
+    double *mv = m ? tensor_values(m) : NULL;
     for (int64_t k = 0; m && k < n; k++)
-        for (int64_t j = 0; j < n; j++) tensor_values(m)[k * n + j] = eye ? j == k : j >= k;
+        for (int64_t j = 0; j < n; j++) mv[k * n + j] = eye ? j == k : j >= k;
     return m;
 }
 

@@ -90,9 +90,10 @@ static bool is_top(double v, double top) { return isnan(top) ? isnan(v) != 0 : v
 /* dx = g / count where x is the extreme top, else 0. */
 static void spread_evenly(const Tensor *x, double top, double g, double *dx) {
     int64_t count = 0;
-    for (int64_t k = 0; k < x->numel; k++) count += is_top(tensor_values(x)[k], top);
+    const double *xv = tensor_values(x);
+    for (int64_t k = 0; k < x->numel; k++) count += is_top(xv[k], top);
     double share = g / (double)count;
-    for (int64_t k = 0; k < x->numel; k++) dx[k] = is_top(tensor_values(x)[k], top) ? share : 0.0;
+    for (int64_t k = 0; k < x->numel; k++) dx[k] = is_top(xv[k], top) ? share : 0.0;
 }
 
 /* dx[o, index, i] = g[o, i] (dx zeroed). Only for a g with elements. */

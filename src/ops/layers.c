@@ -51,7 +51,8 @@ Tensor *tensor_dropout(Tensor *x, double p, bool training, AgGenerator *g) {
     /* noise.div_(1 - p): the Python float 1 - p becomes noise's dtype, and
      * float32's quotient is float64's rounded (53 >= 2 * 24 + 2 bits) */
     double keep = ag_dtype_convert(1 - p, (AgDtype)x->dtype);
-    for (int64_t i = 0; i < noise->numel; i++) tensor_values(noise)[i] /= keep;
+    double *nv = tensor_values(noise);
+    for (int64_t i = 0; i < noise->numel; i++) nv[i] /= keep;
     if (x->dtype == AG_FLOAT32) tensor_set_dtype(noise, AG_FLOAT32);
     Tensor *r = tensor_mul(x, noise);
     tensor_release(noise);
@@ -70,8 +71,9 @@ static int update_running(Tensor *running, const Tensor *batch, double m, double
     if (running->numel != batch->numel)
         return ag_fail("batch_norm: running statistics of %lld elements for %lld channels",
                        (long long)running->numel, (long long)batch->numel), -1;
-    for (int64_t c = 0; c < running->numel; c++)
-        tensor_values(running)[c] = (1 - m) * tensor_values(running)[c] + m * (tensor_values(batch)[c] * scale);
+    double *r = tensor_values(running);
+    const double *b = tensor_values(batch);
+    for (int64_t c = 0; c < running->numel; c++) r[c] = (1 - m) * r[c] + m * (b[c] * scale);
     ag_bump_version(running);
     return 0;
 }

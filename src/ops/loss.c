@@ -1584,10 +1584,12 @@ static void cosine_backward(Function *self, void *ctx, Tensor *g) {
     for (int k = 0; k < 2; k++)
         if (dm[k]) { /* 2 (dm x): x * x's gradient, dm x from each side */
             /* one row serving every row: dm summed as PyTorch's sum_to sums */
-            double all = s.rows[k] == 1 ? ag_sum(tensor_values(dm[k]), s.N, 1) : 0.0;
+            const double *dmk = tensor_values(dm[k]), *xk = tensor_values(k ? b : a);
+            double *mine = tensor_values(dmine[k]);
+            double all = s.rows[k] == 1 ? ag_sum(dmk, s.N, 1) : 0.0;
             for (int64_t i = 0; i < dmine[k]->numel; i++) {
-                double own = s.rows[k] == 1 ? all : tensor_values(dm[k])[i / s.len[k]];
-                tensor_values(dmine[k])[i] = 2 * (own * tensor_values((k ? b : a))[i]);
+                double own = s.rows[k] == 1 ? all : dmk[i / s.len[k]];
+                mine[i] = 2 * (own * xk[i]);
             }
         }
     tensor_release(tmp);

@@ -983,8 +983,10 @@ Tensor *tensor_linear(Tensor *x, Tensor *w, Tensor *b) {
     if (p.M * p.N > 0) {
         if (p.K > 0) gemm_for(x, w)(false, true, p.M, p.N, p.K, tensor_values(x), p.K, tensor_values(w), p.K, tensor_values(out), p.N, false);
         else memset(tensor_values(out), 0, (size_t)(p.M * p.N) * sizeof(double));
-        for (int64_t i = 0; b && i < p.M; i++)
-            for (int64_t j = 0; j < p.N; j++) tensor_values(out)[i * p.N + j] += tensor_values(b)[j];
+        double *o = tensor_values(out);
+        const double *bias = b ? tensor_values(b) : NULL;
+        for (int64_t i = 0; bias && i < p.M; i++)
+            for (int64_t j = 0; j < p.N; j++) o[i * p.N + j] += bias[j];
     }
     void *ctx;
     Tensor *in[3] = {x, w, b};

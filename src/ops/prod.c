@@ -94,7 +94,8 @@ static Tensor *reversed(GradTemps *t, Tensor *x, int d) {
     int64_t n = x->shape[d];
     Tensor *idx = ag_grad_tmp(t, tensor_zeros(1, &n, false));
     if (!idx) return NULL;
-    for (int64_t k = 0; k < n; k++) tensor_values(idx)[k] = (double)(n - 1 - k);
+    double *iv = tensor_values(idx);
+    for (int64_t k = 0; k < n; k++) iv[k] = (double)(n - 1 - k);
     tensor_set_dtype(idx, AG_INT64);
     AgIndex items[AG_MAX_DIMS];
     for (int i = 0; i < d; i++) items[i] = (AgIndex){.kind = AG_INDEX_SLICE, .step = 1};

@@ -647,7 +647,9 @@ static void mean_backward(Function *self, void *ctx, Tensor *g) {
     Groups gr = groups_of(x, c->info.mask);
     Tensor *a = ag_tensor_new_like(g);
     if (!a) return;
-    for (int64_t i = 0; i < a->numel; i++) tensor_values(a)[i] = tensor_values(g)[i] / (double)gr.n;
+    double *av = tensor_values(a);
+    const double *gv = tensor_values(g);
+    for (int64_t i = 0; i < a->numel; i++) av[i] = gv[i] / (double)gr.n;
     spread_to(x, &gr, tensor_values(a));
     tensor_release(a);
 }
@@ -685,8 +687,9 @@ static Tensor *sum_forward(const char *op, int id, Tensor *x, const int64_t *dim
     /* a float32 sum adds in float, as PyTorch's (its mean divides that) */
     if (!sum_into(tensor_values(x), &g, tensor_values(out), x->dtype == AG_FLOAT32))
         return tensor_release(out), NULL;
+    double *o = tensor_values(out);
     if (id == AG_OP_MEAN)
-        for (int64_t i = 0; i < out->numel; i++) tensor_values(out)[i] /= (double)g.n;
+        for (int64_t i = 0; i < out->numel; i++) o[i] /= (double)g.n;
     return reduce_record(out, id, x, (ReduceInfo){.mask = mask}, NULL);
 }
 
@@ -959,7 +962,8 @@ static bool norm_grad_terms(const Tensor *x, const Groups *gr, const Tensor *g,
         *kind = ROW_INF_GRAD;
         for_rows(ROW_INF_MASK, gr, tensor_values(x), norm, norm, mask);
         if (!sum_into(mask, gr, a, false)) return false;
-        for (int64_t i = 0; i < g->numel; i++) a[i] = tensor_values(g)[i] / a[i];
+        const double *gv = tensor_values(g);
+        for (int64_t i = 0; i < g->numel; i++) a[i] = gv[i] / a[i];
         memcpy(b, norm, bytes);
     } else if (p < 1) {
         *kind = ROW_SMALL_GRAD;
@@ -986,7 +990,9 @@ static double norm_abs_exponent(RowKind kind, double p) {
 static bool abs_pow(const Tensor *x, double e, double *out) {
     Tensor *a = ag_tensor_new_like(x);
     if (!a) return false;
-    for (int64_t i = 0; i < x->numel; i++) tensor_values(a)[i] = fabs(tensor_values(x)[i]);
+    double *av = tensor_values(a);
+    const double *xv = tensor_values(x);
+    for (int64_t i = 0; i < x->numel; i++) av[i] = fabs(xv[i]);
     ag_pow_scalar(tensor_values(a), e, out, x->numel);
     tensor_release(a);
     return true;
@@ -1258,8 +1264,9 @@ Tensor *tensor_logsumexp_dims(Tensor *x, const int64_t *dims, int ndims, bool ke
     } else {
         Tensor *m = scratch(out->numel), *e = m ? ag_tensor_new_like(x) : NULL;
         ok = e && reduce_groups(tensor_values(x), g, REDUCE_MAX, tensor_values(m));
+        double *mv = ok ? tensor_values(m) : NULL;
         for (int64_t i = 0; ok && i < out->numel; i++)
-            if (isinf(tensor_values(m)[i])) tensor_values(m)[i] = 0;
+            if (isinf(mv[i])) mv[i] = 0;
         if (ok) {
             for_rows(ROW_DEV, &g, tensor_values(x), tensor_values(m), NULL, tensor_values(e));
             apply_all(block_exp, tensor_values(e), e->numel);

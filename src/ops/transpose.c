@@ -31,12 +31,14 @@ static Tensor *permuted(const Tensor *x, const int *perm) {
     /* Walk out in order; off is the matching offset in x. */
     int64_t index[AG_MAX_DIMS] = {0}, off = 0;
     int64_t row = nd > 0 ? shape[nd - 1] : 1, row_stride = nd > 0 ? stride[nd - 1] : 1;
+    double *o = tensor_values(out);
+    const double *xv = tensor_values(x);
     for (int64_t done = 0; done < out->numel; done += row) {
-        double *dst = tensor_values(out) + done;
+        double *dst = o + done;
         if (row_stride == 1)
-            memcpy(dst, tensor_values(x) + off, (size_t)row * sizeof *dst);
+            memcpy(dst, xv + off, (size_t)row * sizeof *dst);
         else
-            for (int64_t j = 0; j < row; j++) dst[j] = tensor_values(x)[off + j * row_stride];
+            for (int64_t j = 0; j < row; j++) dst[j] = xv[off + j * row_stride];
         for (int d = nd - 2; d >= 0; d--) {
             off += stride[d];
             if (++index[d] < shape[d]) break;
