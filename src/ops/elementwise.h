@@ -225,6 +225,12 @@ static inline void f32_out(const float *yf, double *y) {
         else                                                                  \
             unary_backward(self, g, name##_grad_block, ctx);                  \
     }
+#define UNARY_FORWARD_F32_MAP(ID, name)                                       \
+    Tensor *tensor_##name(Tensor *x) {                                        \
+        if (ag_is_f32(x))                                                     \
+            return unary_forward_f32_map(AG_OP_##ID, name##_f32_block, block_f32_##name, x); \
+        return unary_forward(AG_OP_##ID, name##_block, x);                    \
+    }
 #define UNARY_FORWARD_F32(ID, name)                                           \
     Tensor *tensor_##name(Tensor *x) {                                        \
         if (ag_is_f32(x))                                                     \
@@ -427,8 +433,28 @@ static ALWAYS_INLINE void packed_block(ForwardBlock f, const double *x, const fl
     SIMD_LOOP for (int64_t k = 0; k < count; k++) y[k] = (float)yt[k];
 }
 
+/* The same for an op that is one float function on every element
+ * (F32_MAP_BLOCK's): the function on the floats themselves, a packed x's
+ * directly, no widening (the padded last block: zeros, as f32_in's). */
+static ALWAYS_INLINE void packed_map_block(MathBlockF32 map, const double *x, const float *xf,
+                                           float *y, int64_t count) {
+    _Alignas(64) float xt[BLOCK] = {0}, yt[BLOCK];
+    if (xf && count == BLOCK) {
+        map(xf, y);
+        return;
+    }
+    if (count == BLOCK) {
+        SIMD_LOOP for (int k = 0; k < BLOCK; k++) xt[k] = (float)x[k];
+    } else {
+        for (int64_t k = 0; k < count; k++) xt[k] = xf ? xf[k] : (float)x[k];
+    }
+    map(xt, yt);
+    memcpy(y, yt, (size_t)count * sizeof *y);
+}
+
 typedef struct {
-    ForwardBlock f;
+    ForwardBlock f;    /* NULL: map */
+    MathBlockF32 map;
     const double *x;
     const float *xf;
     float *y;
@@ -437,8 +463,26 @@ typedef struct {
 
 static inline void packed_block_range(void *ctx, int64_t begin, int64_t end) {
     const PackedBlockJob *j = ctx;
-    for (int64_t i = begin * BLOCK; i < end * BLOCK; i += BLOCK)
-        packed_block(j->f, j->x ? j->x + i : NULL, j->xf ? j->xf + i : NULL, j->y + i, BLOCK, j->p);
+    for (int64_t i = begin * BLOCK; i < end * BLOCK; i += BLOCK) {
+        const double *x = j->x ? j->x + i : NULL;
+        const float *xf = j->xf ? j->xf + i : NULL;
+        if (j->f) packed_block(j->f, x, xf, j->y + i, BLOCK, j->p);
+        else packed_map_block(j->map, x, xf, j->y + i, BLOCK);
+    }
+}
+
+static ALWAYS_INLINE void map_blocks_packed(MathBlockF32 map, const Tensor *x, float *y) {
+    const float *xf = x->packed ? ag_floats(x) : NULL;
+    const double *xd = xf ? NULL : tensor_values(x);
+    int64_t n = x->numel, full = n - n % BLOCK;
+    if (blocks_threaded(full))
+        ag_parallel_for(full / BLOCK, AG_GRAIN_MATH / BLOCK, packed_block_range,
+                        &(PackedBlockJob){.map = map, .x = xd, .xf = xf, .y = y});
+    else
+        for (int64_t i = 0; i < full; i += BLOCK)
+            packed_map_block(map, xd ? xd + i : NULL, xf ? xf + i : NULL, y + i, BLOCK);
+    if (full < n)
+        packed_map_block(map, xd ? xd + full : NULL, xf ? xf + full : NULL, y + full, n - full);
 }
 
 static ALWAYS_INLINE void forward_blocks_packed(ForwardBlock f, ForwardBlock tail, const Tensor *x,
@@ -482,6 +526,15 @@ static ALWAYS_INLINE Tensor *unary_record(int op, Tensor *x, Tensor *y, const do
  * block by block; p is copied into the ctx, for the backward. */
 static ALWAYS_INLINE Tensor *unary_forward_tail(int op, ForwardBlock f, ForwardBlock tail,
                                                 Tensor *x, const double *p, int np) {
+    /* A float32 x (relu, neg, abs, sqrt, ...: the float64 formula, each
+     * result rounded to float) packs its result as the float kernels do;
+     * not with a scalar tail, whose elements are not the last block's. */
+    if (!tail && ag_is_f32(x) && x->numel >= AG_PACK_MIN) {
+        Tensor *y = ag_tensor_new_packed(x->ndim, x->shape);
+        if (!y) return NULL;
+        forward_blocks_packed(f, NULL, x, ag_floats(y), p);
+        return unary_record(op, x, y, p, np);
+    }
     Tensor *y = unary_out(ag_op_at(op)->name, x);
     if (!y) return NULL;
     forward_blocks_tail(f, tail, tensor_values(x), tensor_values(y), y->numel, p);
@@ -502,6 +555,18 @@ static ALWAYS_INLINE Tensor *unary_forward_f32(int op, ForwardBlock f32, Forward
     if (!y) return NULL;
     forward_blocks_f32(f32, tail, tensor_values(x), tensor_values(y), y->numel, p);
     return unary_record(op, x, y, p, np);
+}
+
+/* unary_forward_f32 of an op whose float32 block is map on every element
+ * (F32_MAP_BLOCK(name): f32 is name_f32_block, map block_f32_name): a
+ * packed result computed on floats alone. */
+static ALWAYS_INLINE Tensor *unary_forward_f32_map(int op, ForwardBlock f32, MathBlockF32 map,
+                                                   Tensor *x) {
+    if (!x || x->numel < AG_PACK_MIN) return unary_forward_f32(op, f32, NULL, x, NULL, 0);
+    Tensor *y = ag_tensor_new_packed(x->ndim, x->shape);
+    if (!y) return NULL;
+    map_blocks_packed(map, x, ag_floats(y));
+    return unary_record(op, x, y, NULL, 0);
 }
 
 static ALWAYS_INLINE Tensor *unary_forward_with(int op, ForwardBlock f, Tensor *x,

@@ -58,7 +58,7 @@ static int tan_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 
 F32_MAP_BLOCK(tan)
 
-UNARY_FORWARD_F32(TAN, tan)
+UNARY_FORWARD_F32_MAP(TAN, tan)
 
 const AgOpInfo ag_op_tan =
     UNARY_ROW(TAN, tan, "tangent", "grad_x = g * (1 + tan(x)^2)", "TanBackward", READS_Y);
@@ -99,7 +99,7 @@ static int atan_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 
 F32_MAP_BLOCK(atan)
 
-UNARY_FORWARD_F32(ATAN, atan)
+UNARY_FORWARD_F32_MAP(ATAN, atan)
 
 const AgOpInfo ag_op_atan =
     UNARY_ROW(ATAN, atan, "arc tangent", "grad_x = g / (1 + x^2)", "AtanBackward", READS_X);
@@ -173,9 +173,9 @@ static int acos_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 F32_MAP_BLOCK(asin)
 F32_MAP_BLOCK(acos)
 
-UNARY_FORWARD_F32(ASIN, asin)
+UNARY_FORWARD_F32_MAP(ASIN, asin)
 
-UNARY_FORWARD_F32(ACOS, acos)
+UNARY_FORWARD_F32_MAP(ACOS, acos)
 
 const AgOpInfo ag_op_asin = UNARY_ROW(ASIN, asin, "arc sine", "grad_x = g / sqrt(1 - x^2)",
                                       "AsinBackward", READS_X);
@@ -229,7 +229,7 @@ static int erf_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 
 F32_MAP_BLOCK(erf)
 
-UNARY_FORWARD_F32(ERF, erf)
+UNARY_FORWARD_F32_MAP(ERF, erf)
 
 const AgOpInfo ag_op_erf = UNARY_ROW(ERF, erf, "error function",
                                      "grad_x = g * 2 / sqrt(pi) * exp(-x^2)", "ErfBackward",
@@ -268,7 +268,7 @@ static int log1p_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 
 F32_MAP_BLOCK(log1p)
 
-UNARY_FORWARD_F32(LOG1P, log1p)
+UNARY_FORWARD_F32_MAP(LOG1P, log1p)
 
 const AgOpInfo ag_op_log1p = UNARY_ROW(LOG1P, log1p, "log(1 + x), exact near 0",
                                        "grad_x = g / (1 + x)", "Log1PBackward", READS_X);
@@ -305,7 +305,7 @@ static int expm1_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 
 F32_MAP_BLOCK(expm1)
 
-UNARY_FORWARD_F32(EXPM1, expm1)
+UNARY_FORWARD_F32_MAP(EXPM1, expm1)
 
 const AgOpInfo ag_op_expm1 = UNARY_ROW(EXPM1, expm1, "exp(x) - 1, exact near 0",
                                        "grad_x = g * (y + 1)", "Expm1Backward", READS_Y);

@@ -256,7 +256,7 @@ static int exp_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 F32_MAP_BLOCK(exp)
 
 Tensor *tensor_exp(Tensor *x) {
-    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_EXP, exp_f32_block, NULL, x, NULL, 0);
+    if (ag_is_f32(x)) return unary_forward_f32_map(AG_OP_EXP, exp_f32_block, block_f32_exp, x);
     return unary_forward(AG_OP_EXP, exp_block, x);
 }
 
@@ -294,7 +294,7 @@ static int log_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 F32_MAP_BLOCK(log)
 
 Tensor *tensor_log(Tensor *x) {
-    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_LOG, log_f32_block, NULL, x, NULL, 0);
+    if (ag_is_f32(x)) return unary_forward_f32_map(AG_OP_LOG, log_f32_block, block_f32_log, x);
     return unary_forward(AG_OP_LOG, log_block, x);
 }
 
@@ -346,7 +346,7 @@ static int log10_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 F32_MAP_BLOCK(log10)
 
 Tensor *tensor_log10(Tensor *x) {
-    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_LOG10, log10_f32_block, NULL, x, NULL, 0);
+    if (ag_is_f32(x)) return unary_forward_f32_map(AG_OP_LOG10, log10_f32_block, block_f32_log10, x);
     return unary_forward(AG_OP_LOG10, log10_block, x);
 }
 
@@ -393,7 +393,7 @@ static int log2_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 F32_MAP_BLOCK(log2)
 
 Tensor *tensor_log2(Tensor *x) {
-    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_LOG2, log2_f32_block, NULL, x, NULL, 0);
+    if (ag_is_f32(x)) return unary_forward_f32_map(AG_OP_LOG2, log2_f32_block, block_f32_log2, x);
     return unary_forward(AG_OP_LOG2, log2_block, x);
 }
 
@@ -479,7 +479,7 @@ static int tanh_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 F32_MAP_BLOCK(tanh)
 
 Tensor *tensor_tanh(Tensor *x) {
-    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_TANH, tanh_f32_block, NULL, x, NULL, 0);
+    if (ag_is_f32(x)) return unary_forward_f32_map(AG_OP_TANH, tanh_f32_block, block_f32_tanh, x);
     return unary_forward(AG_OP_TANH, tanh_block, x);
 }
 
@@ -692,7 +692,7 @@ static int sin_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 F32_MAP_BLOCK(sin)
 
 Tensor *tensor_sin(Tensor *x) {
-    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_SIN, sin_f32_block, NULL, x, NULL, 0);
+    if (ag_is_f32(x)) return unary_forward_f32_map(AG_OP_SIN, sin_f32_block, block_f32_sin, x);
     return unary_forward(AG_OP_SIN, sin_block, x);
 }
 
@@ -744,7 +744,7 @@ static int cos_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
 F32_MAP_BLOCK(cos)
 
 Tensor *tensor_cos(Tensor *x) {
-    if (ag_is_f32(x)) return unary_forward_f32(AG_OP_COS, cos_f32_block, NULL, x, NULL, 0);
+    if (ag_is_f32(x)) return unary_forward_f32_map(AG_OP_COS, cos_f32_block, block_f32_cos, x);
     return unary_forward(AG_OP_COS, cos_block, x);
 }
 

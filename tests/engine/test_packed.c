@@ -128,6 +128,12 @@ static void test_binary(void) {
 typedef Tensor *(*UnaryFn)(Tensor *);
 static Tensor *elu1(Tensor *x) { return tensor_elu(x, 1.0); }
 static Tensor *softplus1(Tensor *x) { return tensor_softplus(x, 1.0, 20.0); }
+static Tensor *leaky(Tensor *x) { return tensor_leaky_relu(x, 0.01); }
+static Tensor *sqrt_abs(Tensor *x) {
+    Tensor *a = tensor_abs(x), *r = tensor_sqrt(a);
+    tensor_release(a);
+    return r;
+}
 
 /* f of x (float32, n elements) against f of its pieces of 1024 (whole
  * blocks; the last ends where x does, so its partial block is the same) */
@@ -157,7 +163,11 @@ static void test_unary(void) {
     } fns[] = {{"tanh", tensor_tanh},       {"exp", tensor_exp},   {"sin", tensor_sin},
                {"cos", tensor_cos},         {"sigmoid", tensor_sigmoid}, {"silu", tensor_silu},
                {"elu", elu1},               {"softplus", softplus1}, {"sinh", tensor_sinh},
-               {"erf", tensor_erf},         {"atan", tensor_atan}, {"expm1", tensor_expm1}};
+               {"erf", tensor_erf},         {"atan", tensor_atan}, {"expm1", tensor_expm1},
+               {"relu", tensor_relu},       {"neg", tensor_neg},   {"abs", tensor_abs},
+               {"sqrt", sqrt_abs},          {"reciprocal", tensor_reciprocal},
+               {"clone", tensor_clone},     {"sign", tensor_sign}, {"leaky_relu", leaky},
+               {"hardswish", tensor_hardswish}, {"floor", tensor_floor}};
     Tensor *x = spread(5003, 0.5);
     int wrong = 0;
     for (size_t k = 0; k < sizeof fns / sizeof *fns; k++)
