@@ -1483,11 +1483,19 @@ static BUILTIN(py_allclose) {
 }
 
 /* getattr(obj, name[, default]), hasattr(obj, name), setattr(obj, name, v):
- * the attributes of objects and classes. */
+ * the attributes of objects and classes, and a module's names as
+ * module.NAME finds them (getattr(torch, "tanh")). */
 static BUILTIN(py_getattr) {
     const char *name;
     size_t n;
     if (!arg_string(s, a, 1, &name, &n)) return false;
+    if (a->arg[0].kind == VAL_MODULE) {
+        bool missing;
+        if (s->module_value(s, a->line, a->col, a->arg[0].as.module, name, n, out,
+                            a->given[2] ? &missing : NULL))
+            return true;
+        return a->given[2] && missing && value_copy(&a->arg[2], out);
+    }
     if (value_getattr(&a->arg[0], name, n, out)) return true;
     if (a->given[2]) return value_copy(&a->arg[2], out);
     return session_fail(s, a->line, a->col, "AttributeError: '%s' object has no attribute '%.*s'",
@@ -2507,7 +2515,11 @@ static BUILTIN(py_hasattr) {
     size_t n;
     Value v;
     if (!arg_string(s, a, 1, &name, &n)) return false;
-    bool has = value_getattr(&a->arg[0], name, n, &v);
+    bool missing = false;
+    bool has = a->arg[0].kind == VAL_MODULE
+                   ? s->module_value(s, a->line, a->col, a->arg[0].as.module, name, n, &v, &missing)
+                   : value_getattr(&a->arg[0], name, n, &v);
+    if (!has && !missing && a->arg[0].kind == VAL_MODULE) return false; /* loading it failed */
     if (has) value_release(&v);
     *out = value_bool(has || builtin_has(&a->arg[0], name, n));
     return true;

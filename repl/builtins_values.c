@@ -317,7 +317,8 @@ static BUILTIN(bi_register_hook) {
         return session_fail(s, a->line, a->col, "%s%s", s->python ? "RuntimeError: " : "",
                             ag_error());
     Value cls, args[2] = {value_tensor(tensor_retain(x)), value_integer(handle)};
-    bool ok = s->module_value(s, a->line, a->col, "torch.autograd", "_RemovableHandle", &cls);
+    bool ok = s->module_value(s, a->line, a->col, "torch.autograd", "_RemovableHandle",
+                              strlen("_RemovableHandle"), &cls, NULL);
     if (ok) ok = s->call_value(s, a->line, a->col, &cls, args, 2, out);
     if (ok) value_release(&cls);
     value_release(&args[0]);

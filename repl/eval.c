@@ -967,23 +967,18 @@ static bool python_builtin(Session *s, const Node *n, Value *out, bool *failed) 
     return python_module_name(s, n, "builtins", name, len, out, failed);
 }
 
-/* python_module_name for a builtin (Session.module_value). */
-static bool module_value_for_builtin(Session *s, int line, int col, const char *module,
-                                     const char *name, Value *out) {
-    Node at = {.kind = NODE_NAME, .line = line, .col = col};
-    bool failed;
-    if (python_module_name(s, &at, module, name, strlen(name), out, &failed)) return true;
-    return failed ? false : session_fail(s, line, col, "AttributeError: module '%s' has no "
-                                         "attribute '%s'", module, name);
-}
-
-/* module.NAME: a submodule or a constant (a function must be called). */
-static bool module_attr(Session *s, const Node *n, const char *module, Value *out) {
+/* module.NAME, n's text: a submodule, a constant, a name of a module
+ * written in Python, a dtype or a function (a value in a .py file). False
+ * with *missing set and no error when the module has no such name; false
+ * with the error set otherwise. */
+static bool module_attr_find(Session *s, const Node *n, const char *module, Value *out,
+                             bool *missing) {
     const char *name = n->as.text.text;
     size_t len = n->as.text.length;
     const char *sub = module_submodule(module, name, len);
     double constant;
     bool failed;
+    *missing = false;
     if (sub) return *out = (Value){.kind = VAL_MODULE, .as.module = sub}, true;
     if (module_constant(module, name, len, &constant)) return *out = value_number(constant), true;
     if (python_module_name(s, n, module, name, len, out, &failed)) return true;
@@ -995,8 +990,25 @@ static bool module_attr(Session *s, const Node *n, const char *module, Value *ou
     if (b)
         return session_fail(s, n->line, n->col, "%s.%.*s is a function: call it (functions as "
                             "values are not supported yet)", module, name_len(n), name);
-    return session_fail(s, n->line, n->col, "AttributeError: module '%s' has no attribute "
-                        "'%.*s'", module, name_len(n), name);
+    *missing = true;
+    return false;
+}
+
+/* module.NAME at n, or Python's AttributeError. */
+static bool module_attr(Session *s, const Node *n, const char *module, Value *out) {
+    bool missing;
+    if (module_attr_find(s, n, module, out, &missing)) return true;
+    return missing ? session_fail(s, n->line, n->col, "AttributeError: module '%s' has no "
+                                  "attribute '%.*s'", module, name_len(n), n->as.text.text)
+                   : false;
+}
+
+/* module_attr for a builtin (Session.module_value: getattr(torch, "tanh")) */
+static bool module_value_for_builtin(Session *s, int line, int col, const char *module,
+                                     const char *name, size_t length, Value *out, bool *missing) {
+    Node at = {.kind = NODE_NAME, .line = line, .col = col, .as.text = {name, length}};
+    if (!missing) return module_attr(s, &at, module, out);
+    return module_attr_find(s, &at, module, out, missing);
 }
 
 /* f.__name__, Cls.__name__, obj.__class__: true when n names one of them. */

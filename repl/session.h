@@ -82,10 +82,13 @@ typedef bool (*ShowResultFn)(Session *s, const Value *v);
  * the evaluator's, handed to builtins (sorted's key, max's key). */
 typedef bool (*CallValueFn)(Session *s, int line, int col, const Value *fn, const Value *args,
                             int n, Value *out);
-/* NAME of a module written in Python (torch.autograd's _RemovableHandle),
- * loading it on first use; false with the error set at line:col. */
+/* module.NAME as the evaluator finds it (a submodule, a constant, a
+ * function, a class of a module written in Python, loaded on first use:
+ * torch.autograd's _RemovableHandle); false with the error set at
+ * line:col, or, where missing is not NULL and the module has no such
+ * name, false with *missing set and no error (getattr's default). */
 typedef bool (*ModuleValueFn)(Session *s, int line, int col, const char *module, const char *name,
-                              Value *out);
+                              size_t length, Value *out, bool *missing);
 /* a OP b as the evaluator does it (sum's additions); false with the error set at line:col. */
 typedef bool (*BinaryFn)(Session *s, int line, int col, TokenType op, const Value *a,
                          const Value *b, Value *out);
