@@ -376,7 +376,7 @@ Tensor *tensor_to(Tensor *x, AgDtype dtype) {
     if ((unsigned)dtype >= AG_DTYPE_COUNT) return ag_fail("to: no such dtype");
     if (x->dtype == dtype) return tensor_retain(x);
     Tensor *out;
-    if (dtype == AG_FLOAT32 && x->numel >= AG_PACK_MIN) { /* packed: as ag_dtype_convert rounds */
+    if (dtype == AG_FLOAT32 && x->numel >= ag_pack_min) { /* packed: as ag_dtype_convert rounds */
         if (!(out = ag_tensor_new_packed(x->ndim, x->shape))) return NULL;
         narrow_to_floats(tensor_values(x), ag_floats(out), x->numel);
     } else {

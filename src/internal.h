@@ -68,6 +68,9 @@ static inline float *ag_floats(const Tensor *t) { return (float *)t->values; }
  * the doubles path is as fast (the tensor fits in cache), and a result
  * read at once (an item, a print) would pay the unpacking's lock. */
 enum { AG_PACK_MIN = 4096 };
+/* The threshold the kernels use: AG_PACK_MIN, which the tests lower to
+ * pack every float32 result (AG_TEST_PACK_MIN=1: tests/engine/harness.c). */
+extern int64_t ag_pack_min;
 /* A header-only tensor of shape (ndim) sharing t's elements and version
  * counter (t's numel elements in the new shape): reshape's view. New
  * reference; NULL when the header cannot be allocated. */

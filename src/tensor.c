@@ -276,6 +276,8 @@ Tensor *ag_tensor_new(int ndim, const int64_t *shape) {
 
 Tensor *ag_tensor_new_like(const Tensor *t) { return ag_tensor_new(t->ndim, t->shape); }
 
+int64_t ag_pack_min = AG_PACK_MIN;
+
 Tensor *ag_tensor_new_packed(int ndim, const int64_t *shape) {
     Tensor *t = ag_tensor_new(ndim, shape);
     if (t) {

@@ -61,6 +61,10 @@ case $AG_MATMUL in OpenBLAS*) echo "(matrix products by OpenBLAS: the reference 
     "are not compared: tests/shell/python/NEEDS_OWN_MATMUL, examples/python/NEEDS_OWN_MATMUL)" ;; esac
 tally "engine" $VALGRIND "$build/test_engine"
 tally "engine at 1, 2 and 7 threads, the same bits" sh tests/threads.sh "$build/test_engine"
+# Every float32 result packed (docs/engine.md, "Packed float32"), not only
+# those of 4096 elements: the same tests, through the packed kernels and
+# every reader's unpacking.
+tally "engine with every float32 result packed" env AG_TEST_PACK_MIN=1 $VALGRIND "$build/test_engine"
 single "README example" $VALGRIND "$build/readme_example"
 single "C example: training with Adam" $VALGRIND "$build/train_example"
 tally "exported names" sh tests/symbols.sh "$build/libag.a"

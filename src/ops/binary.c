@@ -180,7 +180,7 @@ static bool packs(int op, const Tensor *a, const Tensor *b, int ndim, const int6
     if (a->dtype != AG_FLOAT32 || b->dtype != AG_FLOAT32) return false;
     if (op != AG_OP_ADD && op != AG_OP_SUB && op != AG_OP_MUL && op != AG_OP_DIV) return false;
     int64_t n = a->numel > b->numel ? a->numel : b->numel, count = 1;
-    if (n < AG_PACK_MIN) return false;
+    if (n < ag_pack_min) return false;
     for (int d = 0; d < ndim; d++) {
         if (shape[d] != 0 && count > n / shape[d]) return false; /* a broadcast past n */
         count *= shape[d];

@@ -529,7 +529,7 @@ static ALWAYS_INLINE Tensor *unary_forward_tail(int op, ForwardBlock f, ForwardB
     /* A float32 x (relu, neg, abs, sqrt, ...: the float64 formula, each
      * result rounded to float) packs its result as the float kernels do;
      * not with a scalar tail, whose elements are not the last block's. */
-    if (!tail && ag_is_f32(x) && x->numel >= AG_PACK_MIN) {
+    if (!tail && ag_is_f32(x) && x->numel >= ag_pack_min) {
         Tensor *y = ag_tensor_new_packed(x->ndim, x->shape);
         if (!y) return NULL;
         forward_blocks_packed(f, NULL, x, ag_floats(y), p);
@@ -545,7 +545,7 @@ static ALWAYS_INLINE Tensor *unary_forward_tail(int op, ForwardBlock f, ForwardB
  * f32 when NULL) on the last partial one. */
 static ALWAYS_INLINE Tensor *unary_forward_f32(int op, ForwardBlock f32, ForwardBlock tail,
                                                Tensor *x, const double *p, int np) {
-    if (x && x->numel >= AG_PACK_MIN) {
+    if (x && x->numel >= ag_pack_min) {
         Tensor *y = ag_tensor_new_packed(x->ndim, x->shape);
         if (!y) return NULL;
         forward_blocks_packed(f32, tail, x, ag_floats(y), p);
@@ -562,7 +562,7 @@ static ALWAYS_INLINE Tensor *unary_forward_f32(int op, ForwardBlock f32, Forward
  * packed result computed on floats alone. */
 static ALWAYS_INLINE Tensor *unary_forward_f32_map(int op, ForwardBlock f32, MathBlockF32 map,
                                                    Tensor *x) {
-    if (!x || x->numel < AG_PACK_MIN) return unary_forward_f32(op, f32, NULL, x, NULL, 0);
+    if (!x || x->numel < ag_pack_min) return unary_forward_f32(op, f32, NULL, x, NULL, 0);
     Tensor *y = ag_tensor_new_packed(x->ndim, x->shape);
     if (!y) return NULL;
     map_blocks_packed(map, x, ag_floats(y));

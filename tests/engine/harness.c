@@ -538,9 +538,13 @@ static void hash_freed(const Tensor *t) {
 }
 
 /* AG_TEST_GRAIN_SCALE=s: every kernel's threshold for threads times s, so
- * that the tests' small tensors take the threaded paths. */
+ * that the tests' small tensors take the threaded paths. AG_TEST_PACK_MIN=n:
+ * float32 results of n elements or more packed (Tensor.packed), so that
+ * the tests' small ones are. */
 static void test_hooks(void) {
     const char *hash = getenv("AG_TEST_HASH"), *scale = getenv("AG_TEST_GRAIN_SCALE");
+    const char *pack = getenv("AG_TEST_PACK_MIN");
+    if (pack) ag_pack_min = atoll(pack);
     if (hash && strcmp(hash, "1") == 0) ag_test_freed = hash_freed;
     if (scale) ag_parallel_set_grain_scale(atof(scale));
 }

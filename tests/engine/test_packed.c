@@ -262,10 +262,13 @@ static void test_packed_threads(void) {
 }
 
 void test_packed(void) {
+    int64_t lowered = ag_pack_min; /* AG_TEST_PACK_MIN's: these test the threshold itself */
+    ag_pack_min = AG_PACK_MIN;
     test_cast_packs();
     test_binary();
     test_unary();
     test_reads();
     test_packed_backward();
     test_packed_threads();
+    ag_pack_min = lowered;
 }
