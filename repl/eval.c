@@ -897,6 +897,7 @@ static const struct {
     {"typing", "__typing__", NULL, module_typing_source},
     {"builtins", "__io__", "open", module_io_source},               /* python_builtin */
     {"builtins", "__property__", "property", module_property_source},
+    {"builtins", "__slice__", "slice", module_slice_source},
     {"builtins", "__exceptions__", NULL, module_exceptions_source}, /* the other names */
 };
 
@@ -962,7 +963,7 @@ static bool python_builtin(Session *s, const Node *n, Value *out, bool *failed) 
     const char *name = n->as.text.text;
     size_t len = n->as.text.length;
     if (!exception_like(name, len) && !(len == 4 && memcmp(name, "open", 4) == 0) &&
-        !(len == 8 && memcmp(name, "property", 8) == 0))
+        !(len == 8 && memcmp(name, "property", 8) == 0) && !(len == 5 && memcmp(name, "slice", 5) == 0))
         return false;
     return python_module_name(s, n, "builtins", name, len, out, failed);
 }
@@ -1233,6 +1234,9 @@ static bool eval_slice(Session *s, const Node *n, AgIndex *it) {
     return true;
 }
 
+static bool is_slice_object(Session *s, const Value *v);
+static bool slice_object_index(Session *s, const Node *at, const Value *v, AgIndex *it);
+
 /* v (kept alive by the caller) as an index item. */
 static bool index_item(Session *s, const Node *at, Value *v, AgIndex *it) {
     if (v->kind == VAL_LIST && !v->as.list->tuple && !stacked(s, at, v)) return false;
@@ -1255,6 +1259,9 @@ static bool index_item(Session *s, const Node *at, Value *v, AgIndex *it) {
     case VAL_LIST: /* a tuple (a list is a tensor by now) */
         return session_fail(s, at->line, at->col, "a tuple cannot be an index: write its items "
                             "between the brackets, x[0, 1]");
+    case VAL_INSTANCE:
+        if (is_slice_object(s, v)) return slice_object_index(s, at, v, it); /* x[slice(1, 3)] */
+        /* fall through */
     default:
         return session_fail(s, at->line, at->col, "%s cannot be an index (integers, slices, "
                             "None, integer tensors and masks can)", value_kind_name(v));
@@ -1350,31 +1357,70 @@ static bool index_tensor(Session *s, const Node *n, Tensor *t, Value *out) {
     return ok;
 }
 
-/* One bound of a Python slice (None or absent: *has false). */
+/* One bound of a Python slice from its value (None: *has false). */
+static bool python_slice_bound(Session *s, int line, int col, const Value *v, int64_t *out, bool *has) {
+    *has = false;
+    if (v->kind == VAL_INT || v->kind == VAL_BOOL) return *out = value_int(v), *has = true;
+    return v->kind == VAL_NONE ||
+           session_fail(s, line, col, "TypeError: slice indices must be integers or None or "
+                        "have an __index__ method");
+}
+
+/* One bound of a Python slice written a:b:c (absent: *has false). */
 static bool slice_part(Session *s, const Node *part, int64_t *out, bool *has) {
     *has = false;
     if (!part) return true;
     Value v;
     if (!eval_expression(s, part, &v)) return false;
-    bool ok = true;
-    if (v.kind == VAL_INT || v.kind == VAL_BOOL) *out = value_int(&v), *has = true;
-    else if (v.kind != VAL_NONE)
-        ok = session_fail(s, part->line, part->col, "TypeError: slice indices must be integers "
-                          "or None or have an __index__ method");
+    bool ok = python_slice_bound(s, part->line, part->col, &v, out, has);
     value_release(&v);
     return ok;
 }
 
-/* Python's slice of count items: start, stop, step resolved as
- * slice.indices does; the chosen positions are start + k * step. */
-static bool python_slice(Session *s, const Node *sl, int64_t count, int64_t *start, int64_t *step,
-                         int64_t *length) {
+/* Whether v is an object of Python's slice (builtins' class, slice(1, 3)
+ * or what obj[1:3] hands __getitem__). */
+static bool is_slice_object(Session *s, const Value *v) {
+    if (v->kind != VAL_INSTANCE || strcmp(v->as.object->cls->name, "slice") != 0) return false;
+    Value cls;
+    bool missing, same = false;
+    if (s->module_value(s, 0, 0, "builtins", "slice", 5, &cls, &missing)) {
+        same = cls.kind == VAL_CLASS && cls.as.cls == v->as.object->cls;
+        value_release(&cls);
+    }
+    return same;
+}
+
+/* A slice object's start, stop and step, as slice_part reads them. */
+static bool slice_object_bounds(Session *s, int line, int col, const Value *v, int64_t b[3],
+                                bool has[3]) {
+    static const char *const names[3] = {"start", "stop", "step"};
+    for (int i = 0; i < 3; i++) {
+        Value part;
+        if (!value_getattr(v, names[i], strlen(names[i]), &part)) part = value_none();
+        bool ok = python_slice_bound(s, line, col, &part, &b[i], &has[i]);
+        value_release(&part);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+/* A slice object as a tensor's index item, as x[a:b:c] is (eval_slice). */
+static bool slice_object_index(Session *s, const Node *at, const Value *v, AgIndex *it) {
     int64_t b[3] = {0, 0, 1};
     bool has[3];
-    for (int i = 0; i < 3; i++)
-        if (!slice_part(s, sl->kids[i], &b[i], &has[i])) return false;
+    if (!slice_object_bounds(s, at->line, at->col, v, b, has)) return false;
+    *it = (AgIndex){.kind = AG_INDEX_SLICE, .start = b[0], .has_start = has[0], .stop = b[1],
+                    .has_stop = has[1], .step = has[2] ? b[2] : 1};
+    return it->step != 0 || session_fail(s, at->line, at->col, "a slice step cannot be zero");
+}
+
+/* Python's slice of count items from its bounds (has[i] false: absent):
+ * start, stop, step resolved as slice.indices does; the chosen positions
+ * are start + k * step. */
+static bool slice_resolve(Session *s, int line, int col, const int64_t b[3], const bool has[3],
+                          int64_t count, int64_t *start, int64_t *step, int64_t *length) {
     int64_t st = has[2] ? b[2] : 1;
-    if (st == 0) return session_fail(s, sl->line, sl->col, "ValueError: slice step cannot be zero");
+    if (st == 0) return session_fail(s, line, col, "ValueError: slice step cannot be zero");
     int64_t lo = st > 0 ? 0 : -1, hi = st > 0 ? count : count - 1;
     int64_t from = has[0] ? b[0] : (st > 0 ? lo : hi), to = has[1] ? b[1] : (st > 0 ? hi : lo);
     if (has[0]) from = from < 0 ? (from + count < lo ? lo : from + count) : (from > hi ? hi : from);
@@ -1383,6 +1429,36 @@ static bool python_slice(Session *s, const Node *sl, int64_t count, int64_t *sta
     *step = st;
     *length = st > 0 ? (to > from ? (to - from + st - 1) / st : 0)
                      : (from > to ? (from - to - st - 1) / -st : 0);
+    return true;
+}
+
+/* python_slice of a:b:c written at sl. */
+static bool python_slice(Session *s, const Node *sl, int64_t count, int64_t *start, int64_t *step,
+                         int64_t *length) {
+    int64_t b[3] = {0, 0, 1};
+    bool has[3];
+    for (int i = 0; i < 3; i++)
+        if (!slice_part(s, sl->kids[i], &b[i], &has[i])) return false;
+    return slice_resolve(s, sl->line, sl->col, b, has, count, start, step, length);
+}
+
+/* The items start + i * step (i < length) of obj, a string, list or tuple. */
+static bool slice_items(Session *s, const Node *n, const Value *obj, int64_t start, int64_t step,
+                        int64_t length, Value *out) {
+    if (obj->kind == VAL_STRING) {
+        StrBuf sb;
+        strbuf_init(&sb);
+        for (int64_t i = 0; i < length; i++) strbuf_appendn(&sb, obj->as.string.text + start + i * step, 1);
+        bool ok = !sb.oom && value_string(sb.data, sb.len, out);
+        strbuf_free(&sb);
+        return ok || session_fail(s, n->line, n->col, "out of memory");
+    }
+    ValueList *l = value_list_new((int)length, obj->kind == VAL_LIST && obj->as.list->tuple);
+    if (!l) return session_fail(s, n->line, n->col, "out of memory");
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    for (int64_t i = 0; i < length; i++)
+        if (!value_item(obj, start + i * step, true, &l->items[i]))
+            return value_release(out), session_fail(s, n->line, n->col, "%s", ag_error());
     return true;
 }
 
@@ -1412,28 +1488,20 @@ static bool python_subscript(Session *s, const Node *n, const Value *obj, Value 
         value_release(&key);
         return ok;
     }
-    int64_t count = value_item_count(obj);
-    if (k->kind == NODE_SLICE) {
-        int64_t start, step, length;
-        if (!python_slice(s, k, count, &start, &step, &length)) return false;
-        if (obj->kind == VAL_STRING) {
-            StrBuf sb;
-            strbuf_init(&sb);
-            for (int64_t i = 0; i < length; i++) strbuf_appendn(&sb, obj->as.string.text + start + i * step, 1);
-            bool ok = !sb.oom && value_string(sb.data, sb.len, out);
-            strbuf_free(&sb);
-            return ok || session_fail(s, n->line, n->col, "out of memory");
-        }
-        ValueList *l = value_list_new((int)length, obj->kind == VAL_LIST && obj->as.list->tuple);
-        if (!l) return session_fail(s, n->line, n->col, "out of memory");
-        *out = (Value){.kind = VAL_LIST, .as.list = l};
-        for (int64_t i = 0; i < length; i++)
-            if (!value_item(obj, start + i * step, true, &l->items[i]))
-                return value_release(out), session_fail(s, n->line, n->col, "%s", ag_error());
-        return true;
-    }
+    int64_t count = value_item_count(obj), start, step, length;
+    if (k->kind == NODE_SLICE)
+        return python_slice(s, k, count, &start, &step, &length) &&
+               slice_items(s, n, obj, start, step, length, out);
     Value iv;
     if (!eval_expression(s, k, &iv)) return false;
+    if (is_slice_object(s, &iv)) { /* xs[slice(1, 3)] */
+        int64_t b[3] = {0, 0, 1};
+        bool has[3];
+        bool ok = slice_object_bounds(s, k->line, k->col, &iv, b, has) &&
+                  slice_resolve(s, k->line, k->col, b, has, count, &start, &step, &length);
+        value_release(&iv);
+        return ok && slice_items(s, n, obj, start, step, length, out);
+    }
     bool integer = iv.kind == VAL_INT || iv.kind == VAL_BOOL || value_is_index_tensor(&iv);
     int64_t i = iv.kind == VAL_TENSOR && integer ? (int64_t)tensor_values(iv.as.tensor)[0]
                 : integer ? value_int(&iv) : 0;
@@ -1453,15 +1521,29 @@ static bool python_subscript(Session *s, const Node *n, const Value *obj, Value 
     return value_item(obj, i, true, out) || session_fail(s, n->line, n->col, "%s", ag_error());
 }
 
-/* obj[key] of an object: its class's __getitem__(key). */
+/* a:b:c written at sl as Python's slice object, slice(a, b, c). */
+static bool slice_object(Session *s, const Node *sl, Value *out) {
+    Value cls = value_none(), parts[3] = {value_none(), value_none(), value_none()};
+    bool ok = s->module_value(s, sl->line, sl->col, "builtins", "slice", 5, &cls, NULL);
+    for (int i = 0; ok && i < 3; i++)
+        if (sl->kids[i]) ok = eval_expression(s, sl->kids[i], &parts[i]);
+    if (ok) ok = s->call_value(s, sl->line, sl->col, &cls, parts, 3, out);
+    for (int i = 0; i < 3; i++) value_release(&parts[i]);
+    if (cls.kind == VAL_CLASS) value_release(&cls);
+    return ok;
+}
+
+/* obj[key] of an object: its class's __getitem__(key), a slice object for
+ * obj[a:b]. */
 static bool object_subscript(Session *s, const Node *n, const Value *obj, Value *out) {
     const Node *k = n->kids[0];
-    if (n->num_kids != 1 || k->kind == NODE_SLICE)
-        return session_fail(s, k->line, k->col, "ag passes one key to __getitem__ (slices and "
-                            "tuples of keys are not supported yet)");
+    if (n->num_kids != 1)
+        return session_fail(s, k->line, k->col, "ag passes one key to __getitem__ (tuples of "
+                            "keys are not supported yet)");
     Value key;
     bool found;
-    if (!eval_expression(s, k, &key)) return false;
+    if (!(k->kind == NODE_SLICE ? slice_object(s, k, &key) : eval_expression(s, k, &key)))
+        return false;
     bool ok = session_call_special(s, n->line, n->col, obj, "__getitem__", &key, 1, out, &found);
     value_release(&key);
     if (ok && !found)

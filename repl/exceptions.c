@@ -244,6 +244,53 @@ const char module_property_source[] =
     "__property__ = __property_make__()\n"
     "del __property_make__\n";
 
+/* slice(start, stop, step): Python's slice object, which obj[a:b] hands an
+ * object's __getitem__ and which indexes a list, tuple or string
+ * (eval.c's is_slice_object). */
+const char module_slice_source[] =
+    "def __slice_make__():\n"
+    "    class slice:\n"
+    "        def __init__(self, *args):\n"
+    "            if len(args) == 0:\n"
+    "                raise TypeError(\"slice expected at least 1 argument, got 0\")\n"
+    "            if len(args) > 3:\n"
+    "                raise TypeError(\"slice expected at most 3 arguments, got \" + str(len(args)))\n"
+    "            if len(args) == 1:\n"
+    "                self.start, self.stop, self.step = None, args[0], None\n"
+    "            else:\n"
+    "                self.start, self.stop = args[0], args[1]\n"
+    "                self.step = args[2] if len(args) == 3 else None\n"
+    "\n"
+    "        def indices(self, length):\n"
+    "            step = 1 if self.step is None else self.step\n"
+    "            if step == 0:\n"
+    "                raise ValueError(\"slice step cannot be zero\")\n"
+    "            lower, upper = (0, length) if step > 0 else (-1, length - 1)\n"
+    "\n"
+    "            def bound(v, default):\n"
+    "                if v is None:\n"
+    "                    return default\n"
+    "                if v < 0:\n"
+    "                    return max(v + length, lower)\n"
+    "                return min(v, upper)\n"
+    "\n"
+    "            start = bound(self.start, lower if step > 0 else upper)\n"
+    "            stop = bound(self.stop, upper if step > 0 else lower)\n"
+    "            return (start, stop, step)\n"
+    "\n"
+    "        def __repr__(self):\n"
+    "            return (\"slice(\" + repr(self.start) + \", \" + repr(self.stop) + \", \" +\n"
+    "                    repr(self.step) + \")\")\n"
+    "\n"
+    "        def __eq__(self, other):\n"
+    "            return isinstance(other, slice) and (self.start, self.stop, self.step) == (\n"
+    "                other.start, other.stop, other.step)\n"
+    "\n"
+    "    return {'slice': slice}\n"
+    "\n"
+    "__slice__ = __slice_make__()\n"
+    "del __slice_make__\n";
+
 /* typing: its names, for annotations (which ag leaves out) and the odd
  * alias written outside one (Vector = List[float]): each is an object that
  * takes any subscript, and cast(T, v) gives v. */
