@@ -61,6 +61,13 @@ static const char *type_name(const PyfmtArg *a) {
 }
 
 static void repeat(StrBuf *out, const char *s, size_t n, int64_t times) {
+    if (n == 1) { /* a fill character: a chunk at a time (a field of 10^7 spaces) */
+        char chunk[256];
+        memset(chunk, s[0], sizeof chunk);
+        for (; times > 0 && !out->oom; times -= (int64_t)sizeof chunk)
+            strbuf_appendn(out, chunk, times < (int64_t)sizeof chunk ? (size_t)times : sizeof chunk);
+        return;
+    }
     for (int64_t i = 0; i < times && !out->oom; i++) strbuf_appendn(out, s, n);
 }
 
@@ -203,9 +210,12 @@ static bool dtoa_digits(double a, int mode, int ndigits, Digits *d) {
 
 /* The most digits ag writes for a float (a departure: Python writes any
  * number, glibc's printf then needing four bytes a digit): past it the
- * format is a MemoryError, not a gigabyte's allocation. */
-enum { FLOAT_DIGITS_MAX = 10000000 };
+ * format is a MemoryError, not a gigabyte's allocation. A field's width
+ * has the same bound (f"{x:97777777777f}" is Python's MemoryError at once,
+ * but a width of 10^9 a gigabyte it writes). */
+enum { FLOAT_DIGITS_MAX = 10000000, FIELD_WIDTH_MAX = 10000000 };
 #define DIGITS_WHY ": ag writes a float with at most 10000000 digits"
+#define WIDTH_WHY ": ag pads a field to at most 10000000 characters"
 
 /* PyOS_double_to_string(v, type, precision, flags): type is one of e E f F
  * g G r. Appends e.g. "-1.5e+07"; false when memory runs out, or when
@@ -495,6 +505,7 @@ static bool parse_spec(const PyfmtArg *a, const char *s, size_t n, uint32_t defa
     int consumed = get_integer(s, n, &pos, &sp->width, err, errsize);
     if (consumed < 0) return false;
     if (consumed == 0) sp->width = -1;
+    if (sp->width > FIELD_WIDTH_MAX) return fail(err, errsize, "MemoryError" WIDTH_WHY);
     if (pos < n && s[pos] == ',') {
         sp->thousands = ',';
         pos++;
@@ -908,6 +919,7 @@ static bool parse_percent(Percent *p, PercentArg *a) {
             a->width = a->width * 10 + digit;
         }
     }
+    if (a->width > FIELD_WIDTH_MAX) return fail(p->err, p->errsize, "MemoryError" WIDTH_WHY);
     if (a->ch == '.') {
         a->prec = 0;
         read_ch(p, a, &ended);
