@@ -88,20 +88,23 @@ static bool arg_graph_flags(Session *s, CallArgs *a, int retain_i, int create_i,
 static bool run_backward(Session *s, CallArgs *a, int n, Tensor **ys, Tensor **grads,
                          unsigned flags, int num_inputs, Tensor **inputs) {
     /* Hold each leaf's current gradient: accumulate_grad then leaves it as
-     * it was, so a changed pointer means "received a gradient". */
-    Tensor **before = calloc((size_t)s->num_vars + 1, sizeof *before);
+     * it was, so a changed pointer means "received a gradient". Only the
+     * variables there now: a custom Function's backward or a hook, Python
+     * code, may make more (loading a module binds its hidden global). */
+    int vars = s->num_vars;
+    Tensor **before = calloc((size_t)vars + 1, sizeof *before);
     if (!before) return session_fail(s, a->line, a->col, "out of memory");
-    for (int i = 0; i < s->num_vars; i++)
+    for (int i = 0; i < vars; i++)
         if (s->vars[i].value.kind == VAL_TENSOR)
             before[i] = tensor_retain(s->vars[i].value.as.tensor->grad);
     custom_error[0] = '\0';
     session_keep_graph(s);
     bool ok = ag_backward(n, ys, grads, flags, num_inputs, inputs) == 0;
     if (!ok) autograd_error(s, a);
-    else if (!s->quiet && !s->python && session_print_grads(s, before) == 0 && s->interactive)
+    else if (!s->quiet && !s->python && session_print_grads(s, before, vars) == 0 && s->interactive)
         fprintf(s->out, "note: no variable received a gradient: the leaves this backward "
                         "reached are not bound to names\n");
-    for (int i = 0; i < s->num_vars; i++) tensor_release(before[i]);
+    for (int i = 0; i < vars; i++) tensor_release(before[i]);
     free(before);
     return ok;
 }

@@ -1014,9 +1014,9 @@ void session_print_named(Session *s, const char *prefix, const Tensor *t) {
     strbuf_free(&sb);
 }
 
-int session_print_grads(Session *s, Tensor **before) {
+int session_print_grads(Session *s, Tensor **before, int count) {
     int printed = 0;
-    for (int i = 0; i < s->num_vars; i++) {
+    for (int i = 0; i < count && i < s->num_vars; i++) {
         Var *v = &s->vars[i];
         if (v->value.kind != VAL_TENSOR) continue;
         Tensor *t = v->value.as.tensor;

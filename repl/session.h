@@ -286,10 +286,10 @@ bool session_display(Session *s, const char *mime, const char *data, size_t len)
 void session_print_value(Session *s, const Value *v);
 /* "PREFIXtensor(...)", continuation lines indented under the first. */
 void session_print_named(Session *s, const char *prefix, const Tensor *t);
-/* After a backward: NAME.grad = tensor(...) for each leaf variable whose
- * gradient is not `before[i]` (the gradients retained before it ran).
- * Returns how many it printed. */
-int session_print_grads(Session *s, Tensor **before);
+/* After a backward: NAME.grad = tensor(...) for each leaf variable among
+ * the first count whose gradient is not `before[i]` (the gradients
+ * retained before it ran). Returns how many it printed. */
+int session_print_grads(Session *s, Tensor **before, int count);
 /* Prints the arena note when forward graphs have piled up past a threshold. */
 void session_note_arena(Session *s);
 

@@ -1,4 +1,4 @@
-# Source: Dive into Deep Learning, 12.7 "Adagrad" (PyTorch tab), the 2-D
+# Source: Dive into Deep Learning, 12.7 "Adagrad" (PyTorch tab), the 2-D
 #   example, https://d2l.ai/chapter_optimization/adagrad.html
 #   https://github.com/d2l-ai/d2l-en/blob/master/chapter_optimization/adagrad.md
 #   (code MIT-0)
