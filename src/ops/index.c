@@ -621,8 +621,11 @@ static bool broadcasts_to(const Tensor *v, int ndim, const int64_t *shape) {
 
 /* values without the leading dimensions of size 1 beyond ndim: PyTorch's
  * x[0] = v of a (3,) x[0] and a (1, 3) v writes v's one row. A header on
- * the stack, borrowing values' data (only read, by ag_broadcast_to). */
+ * the stack, borrowing values' data (only read, by ag_broadcast_to):
+ * unpacked first, since the copy's tensor_values would otherwise widen the
+ * shared elements and leave values marked packed. */
 static Tensor drop_leading_ones(const Tensor *values, int ndim) {
+    (void)tensor_values(values);
     Tensor v = *values;
     int lead = 0;
     while (v.ndim - lead > ndim && v.shape[lead] == 1) lead++;

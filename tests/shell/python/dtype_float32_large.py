@@ -26,3 +26,9 @@ with torch.no_grad():
     a -= 0.01 * a.grad
 print(a[100].item(), a[4500].item())
 print(torch.tensor([0.1] * 4097, dtype=torch.float32).sum().item())
+# x[0] = v of a (1, n) v: v's elements, held as floats, read through a
+# borrowed header, stay v's
+m = torch.zeros(2, n, dtype=torch.float32)
+r = torch.linspace(0, 1, n, dtype=torch.float32).reshape(1, n) * 3
+m[0] = r
+print(m[0, n - 1].item(), r[0, n - 1].item(), r.sum().item(), m.sum().item())
