@@ -455,50 +455,40 @@ static ALWAYS_INLINE void packed_map_block(MathBlockF32 map, const double *x, co
 typedef struct {
     ForwardBlock f;    /* NULL: map */
     MathBlockF32 map;
-    const double *x;
-    const float *xf;
+    const double *x;   /* x's doubles, or */
+    const float *xf;   /* its floats when packed */
     float *y;
     const double *p;
 } PackedBlockJob;
 
+/* count (<= BLOCK) elements from i: f's block (the tail's, for the last
+ * partial one), or map's when f is NULL */
+static ALWAYS_INLINE void packed_at(const PackedBlockJob *j, ForwardBlock f, int64_t i,
+                                    int64_t count) {
+    const double *x = j->x ? j->x + i : NULL;
+    const float *xf = j->xf ? j->xf + i : NULL;
+    if (f) packed_block(f, x, xf, j->y + i, count, j->p);
+    else packed_map_block(j->map, x, xf, j->y + i, count);
+}
+
 static inline void packed_block_range(void *ctx, int64_t begin, int64_t end) {
     const PackedBlockJob *j = ctx;
-    for (int64_t i = begin * BLOCK; i < end * BLOCK; i += BLOCK) {
-        const double *x = j->x ? j->x + i : NULL;
-        const float *xf = j->xf ? j->xf + i : NULL;
-        if (j->f) packed_block(j->f, x, xf, j->y + i, BLOCK, j->p);
-        else packed_map_block(j->map, x, xf, j->y + i, BLOCK);
-    }
+    for (int64_t i = begin * BLOCK; i < end * BLOCK; i += BLOCK) packed_at(j, j->f, i, BLOCK);
 }
 
-static ALWAYS_INLINE void map_blocks_packed(MathBlockF32 map, const Tensor *x, float *y) {
-    const float *xf = x->packed ? ag_floats(x) : NULL;
-    const double *xd = xf ? NULL : tensor_values(x);
+/* y = op(x) packed, block by block (split between threads as the doubles
+ * path's): f's blocks and tail (or f) on the last partial one, or, with f
+ * NULL, map on every block. */
+static ALWAYS_INLINE void blocks_packed(ForwardBlock f, ForwardBlock tail, MathBlockF32 map,
+                                        const Tensor *x, float *y, const double *p) {
+    PackedBlockJob j = {.f = f, .map = map, .xf = x->packed ? ag_floats(x) : NULL, .y = y, .p = p};
+    if (!j.xf) j.x = tensor_values(x);
     int64_t n = x->numel, full = n - n % BLOCK;
     if (blocks_threaded(full))
-        ag_parallel_for(full / BLOCK, AG_GRAIN_MATH / BLOCK, packed_block_range,
-                        &(PackedBlockJob){.map = map, .x = xd, .xf = xf, .y = y});
+        ag_parallel_for(full / BLOCK, AG_GRAIN_MATH / BLOCK, packed_block_range, &j);
     else
-        for (int64_t i = 0; i < full; i += BLOCK)
-            packed_map_block(map, xd ? xd + i : NULL, xf ? xf + i : NULL, y + i, BLOCK);
-    if (full < n)
-        packed_map_block(map, xd ? xd + full : NULL, xf ? xf + full : NULL, y + full, n - full);
-}
-
-static ALWAYS_INLINE void forward_blocks_packed(ForwardBlock f, ForwardBlock tail, const Tensor *x,
-                                                float *y, const double *p) {
-    const float *xf = x->packed ? ag_floats(x) : NULL;
-    const double *xd = xf ? NULL : tensor_values(x);
-    int64_t n = x->numel, full = n - n % BLOCK;
-    if (blocks_threaded(full))
-        ag_parallel_for(full / BLOCK, AG_GRAIN_MATH / BLOCK, packed_block_range,
-                        &(PackedBlockJob){.f = f, .x = xd, .xf = xf, .y = y, .p = p});
-    else
-        for (int64_t i = 0; i < full; i += BLOCK)
-            packed_block(f, xd ? xd + i : NULL, xf ? xf + i : NULL, y + i, BLOCK, p);
-    if (full < n)
-        packed_block(tail ? tail : f, xd ? xd + full : NULL, xf ? xf + full : NULL, y + full,
-                     n - full, p);
+        for (int64_t i = 0; i < full; i += BLOCK) packed_at(&j, f, i, BLOCK);
+    if (full < n) packed_at(&j, f && tail ? tail : f, full, n - full);
 }
 
 /* The output tensor for op on x (NULL with a message when x is NULL). */
@@ -532,7 +522,7 @@ static ALWAYS_INLINE Tensor *unary_forward_tail(int op, ForwardBlock f, ForwardB
     if (!tail && ag_is_f32(x) && x->numel >= ag_pack_min) {
         Tensor *y = ag_tensor_new_packed(x->ndim, x->shape);
         if (!y) return NULL;
-        forward_blocks_packed(f, NULL, x, ag_floats(y), p);
+        blocks_packed(f, NULL, NULL, x, ag_floats(y), p);
         return unary_record(op, x, y, p, np);
     }
     Tensor *y = unary_out(ag_op_at(op)->name, x);
@@ -548,7 +538,7 @@ static ALWAYS_INLINE Tensor *unary_forward_f32(int op, ForwardBlock f32, Forward
     if (x && x->numel >= ag_pack_min) {
         Tensor *y = ag_tensor_new_packed(x->ndim, x->shape);
         if (!y) return NULL;
-        forward_blocks_packed(f32, tail, x, ag_floats(y), p);
+        blocks_packed(f32, tail, NULL, x, ag_floats(y), p);
         return unary_record(op, x, y, p, np);
     }
     Tensor *y = unary_out(ag_op_at(op)->name, x);
@@ -565,7 +555,7 @@ static ALWAYS_INLINE Tensor *unary_forward_f32_map(int op, ForwardBlock f32, Mat
     if (!x || x->numel < ag_pack_min) return unary_forward_f32(op, f32, NULL, x, NULL, 0);
     Tensor *y = ag_tensor_new_packed(x->ndim, x->shape);
     if (!y) return NULL;
-    map_blocks_packed(map, x, ag_floats(y));
+    blocks_packed(NULL, NULL, map, x, ag_floats(y), NULL);
     return unary_record(op, x, y, NULL, 0);
 }
 
