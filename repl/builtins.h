@@ -114,6 +114,12 @@ bool python_percent(Session *s, int line, int col, const Value *format, const Va
 
 /* b as a value (act = torch.tanh; type(3) is int). */
 Value builtin_as_value(const Builtin *b);
+/* type(v): the type's row as a value (type(3) is int), an object's class,
+ * or a type no builtin makes (below); false when memory runs out. */
+bool builtin_type_of(const Value *v, Value *out);
+/* Whether v is the type of values no builtin makes (type(len), type of a
+ * grad_fn), which cannot be called. */
+bool builtin_type_only(const Value *v);
 /* The rows of builtins_python.c: Python's builtins and the methods of its
  * values (list.append, dict.items, str.join, ...). */
 extern const Builtin python_builtins[];

@@ -5,7 +5,9 @@
  * share a name with one of ag's ops (sum, max, len, ...) and stand for it in
  * a .py file when the first argument is not a tensor.
  */
+#include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1283,17 +1285,22 @@ static BUILTIN(py_is_floating_point) {
     return true;
 }
 
-/* grad_fn.name(): PyTorch's name of the Function (MulBackward0; its
- * hand-written C++ ones qualified: torch::autograd::CopySlices). */
-static BUILTIN(py_grad_fn_name) {
-    StrBuf sb;
-    strbuf_init(&sb);
-    const char *name = a->arg[0].as.grad_fn;
-    char pytorch[128];
+/* PyTorch's name of the Function ag's grad_fn name stands for
+ * (MulBackward0; its hand-written C++ ones qualified:
+ * torch::autograd::CopySlices), in buf (or name itself). */
+static const char *grad_fn_pytorch_name(const char *name, char *buf, size_t size) {
     size_t len = strlen(name); /* a custom Function's name ends in Backward, unnumbered */
     bool custom = len >= 8 && strcmp(name + len - 8, "Backward") == 0 &&
                   *print_grad_fn_number(name) == '\0';
-    strbuf_append(&sb, custom ? name : ag_function_pytorch_name(name, pytorch, sizeof pytorch));
+    return custom ? name : ag_function_pytorch_name(name, buf, size);
+}
+
+/* grad_fn.name() */
+static BUILTIN(py_grad_fn_name) {
+    StrBuf sb;
+    strbuf_init(&sb);
+    char pytorch[128];
+    strbuf_append(&sb, grad_fn_pytorch_name(a->arg[0].as.grad_fn, pytorch, sizeof pytorch));
     return string_result(s, a, &sb, out);
 }
 
@@ -1324,14 +1331,46 @@ static BUILTIN(py_tolist) {
     return out->kind != VAL_VOID || no_memory(s, a);
 }
 
-/* type(obj): the type's row, as a value (type(3) is int). */
-static BUILTIN(py_type) {
-    if (a->arg[0].kind == VAL_INSTANCE) { /* its class */
-        a->arg[0].as.object->cls->refs++;
-        *out = (Value){.kind = VAL_CLASS, .as.cls = a->arg[0].as.object->cls};
+/* The type of values no builtin makes (type(len), type(y.grad_fn)): a
+ * builtin value of this row, named by its type's interned name, which it
+ * prints (<class 'torch.Size'>); calling it is Python's TypeError
+ * (builtin_type_only's caller says so). */
+static BUILTIN(py_type_only) {
+    (void)out;
+    return session_fail(s, a->line, a->col, "TypeError: cannot create instances of this type");
+}
+static const Builtin type_only_row = {"type", "", "", NULL, py_type_only, BI_TYPE, VAL_VOID, NULL};
+
+bool builtin_type_only(const Value *v) {
+    return v->kind == VAL_BUILTIN && v->as.builtin.row == &type_only_row;
+}
+
+/* The name of v's type where value_type_name has none of its own: a
+ * grad_fn's PyTorch class (SumBackward0), an optimizer's (qualified as
+ * PyTorch's: torch.optim.sgd.SGD), a generator's (torch._C.Generator); in
+ * buf, or static. */
+static const char *type_only_name(const Value *v, char *buf, size_t size) {
+    if (v->kind == VAL_GRAD_FN) return grad_fn_pytorch_name(v->as.grad_fn, buf, size);
+    if (v->kind == VAL_GENERATOR) return "torch._C.Generator";
+    if (v->kind == VAL_OPTIM) {
+        const char *name = ag_optim_name(v->as.optim->kind);
+        size_t at = (size_t)snprintf(buf, size, "torch.optim.");
+        for (const char *c = name; *c && at + 1 < size; c++)
+            buf[at++] = (char)tolower((unsigned char)*c);
+        snprintf(buf + at, size - at, ".%s", name);
+        return buf;
+    }
+    return value_type_name(v);
+}
+
+bool builtin_type_of(const Value *v, Value *out) {
+    if (v->kind == VAL_INSTANCE) { /* its class */
+        v->as.object->cls->refs++;
+        *out = (Value){.kind = VAL_CLASS, .as.cls = v->as.object->cls};
         return true;
     }
-    const char *name = value_type_name(&a->arg[0]);
+    char buf[128];
+    const char *name = type_only_name(v, buf, sizeof buf);
     for (int i = 0; i < num_python_builtins; i++)
         if ((python_builtins[i].flags & BI_TYPE) && strcmp(python_builtins[i].name, name) == 0) {
             int n;
@@ -1339,8 +1378,14 @@ static BUILTIN(py_type) {
             *out = builtin_as_value(&all[n - num_python_builtins + i]);
             return true;
         }
-    return session_fail(s, a->line, a->col, "ag has no type object for %s yet", name);
+    const char *interned = value_intern(name, strlen(name));
+    if (!interned) return false;
+    *out = (Value){.kind = VAL_BUILTIN, .as.builtin = {&type_only_row, interned, true}};
+    return true;
 }
+
+/* type(obj) */
+static BUILTIN(py_type) { return builtin_type_of(&a->arg[0], out) || no_memory(s, a); }
 
 /* id(obj): an identity: the address of what it holds, or its value. */
 static BUILTIN(py_id) {
@@ -1350,6 +1395,137 @@ static BUILTIN(py_id) {
     if (!p) p = (uintptr_t)(int64_t)value_scalar(v);
     *out = int_value((int64_t)(p & INT64_MAX));
     return true;
+}
+
+/* hash(): CPython's numbers (its hash of ints, floats and tuples of them,
+ * sys.hash_info's modulus 2**61 - 1); an object's __hash__ where its class
+ * has one; identities hashed as CPython's pointers; a string's ag's own
+ * (CPython salts each run's). */
+enum { HASH_BITS = 61 };
+static const uint64_t HASH_MODULUS = ((uint64_t)1 << HASH_BITS) - 1;
+
+static int64_t hash_int(int64_t n) {
+    uint64_t m = n < 0 ? (uint64_t)0 - (uint64_t)n : (uint64_t)n;
+    int64_t h = (int64_t)(m % HASH_MODULUS);
+    if (n < 0) h = -h;
+    return h == -1 ? -2 : h;
+}
+
+/* CPython's _Py_HashDouble, for a finite x. */
+static int64_t hash_float(double x) {
+    if (isinf(x)) return x > 0 ? 314159 : -314159;
+    int e;
+    double m = frexp(x, &e);
+    int sign = 1;
+    if (m < 0) sign = -1, m = -m;
+    uint64_t h = 0;
+    while (m) { /* 28 bits of the mantissa at a time */
+        h = ((h << 28) & HASH_MODULUS) | h >> (HASH_BITS - 28);
+        m *= 268435456.0;
+        e -= 28;
+        uint64_t y = (uint64_t)m;
+        m -= (double)y;
+        h += y;
+        if (h >= HASH_MODULUS) h -= HASH_MODULUS;
+    }
+    e = e >= 0 ? e % HASH_BITS : HASH_BITS - 1 - ((-1 - e) % HASH_BITS);
+    h = ((h << e) & HASH_MODULUS) | h >> (HASH_BITS - e);
+    int64_t r = sign * (int64_t)h;
+    return r == -1 ? -2 : r;
+}
+
+static int64_t hash_pointer(uintptr_t p) {
+    uint64_t h = ((uint64_t)p >> 4) | ((uint64_t)p << 60);
+    return (int64_t)h == -1 ? -2 : (int64_t)h;
+}
+
+static bool hash_of(Session *s, CallArgs *a, const Value *v, int64_t *out);
+
+/* CPython's tuple hash (xxHash's rounds over the items' hashes). */
+static bool hash_tuple(Session *s, CallArgs *a, const ValueList *t, int64_t *out) {
+    const uint64_t p1 = 11400714785074694791ULL, p2 = 14029467366897019727ULL,
+                   p5 = 2870177450012600261ULL;
+    uint64_t acc = p5;
+    for (int i = 0; i < t->count; i++) {
+        int64_t lane;
+        if (!hash_of(s, a, &t->items[i], &lane)) return false;
+        acc += (uint64_t)lane * p2;
+        acc = (acc << 31) | (acc >> 33);
+        acc *= p1;
+    }
+    acc += (uint64_t)t->count ^ (p5 ^ 3527539UL);
+    *out = acc == UINT64_MAX ? 1546275796 : (int64_t)acc;
+    return true;
+}
+
+/* An object's hash: its class's __hash__, or its identity's. */
+static bool hash_object(Session *s, CallArgs *a, const Value *v, int64_t *out) {
+    const Value *method = value_method_of(v, "__hash__", 8);
+    if (!method) return *out = hash_pointer(value_identity(v)), true;
+    Value r;
+    if (!s->call_value(s, a->line, a->col, method, v, 1, &r)) return false;
+    bool integer = r.kind == VAL_INT || r.kind == VAL_BOOL;
+    int64_t h = !integer ? 0 : r.kind == VAL_BOOL ? r.as.truth : r.as.integer; /* as returned */
+    if (h == -1) h = -2;
+    value_release(&r);
+    if (!integer)
+        return session_fail(s, a->line, a->col, "TypeError: __hash__ method should return an integer");
+    return *out = h, true;
+}
+
+static bool hash_of(Session *s, CallArgs *a, const Value *v, int64_t *out) {
+    switch (v->kind) {
+    case VAL_INT: *out = hash_int(v->as.integer); return true;
+    case VAL_BOOL: *out = v->as.truth; return true;
+    case VAL_NUMBER:
+        if (isnan(v->as.number)) return *out = 0, true; /* CPython 3.10 on: the object's id */
+        *out = hash_float(v->as.number);
+        return true;
+    case VAL_NONE: case VAL_VOID: *out = 4238894112; return true; /* CPython 3.12's */
+    case VAL_STRING: *out = (int64_t)value_key_hash(v); return *out == -1 ? *out = -2, true : true;
+    case VAL_LIST:
+        if (v->as.list->tuple) return hash_tuple(s, a, v->as.list, out);
+        break;
+    case VAL_INSTANCE: return hash_object(s, a, v, out);
+    case VAL_DICT: case VAL_SHAPE: break;
+    default:
+        if (value_identity(v)) return *out = hash_pointer(value_identity(v)), true;
+    }
+    return session_fail(s, a->line, a->col, "TypeError: unhashable type: '%s'", value_type_name(v));
+}
+
+static BUILTIN(py_hash) {
+    int64_t h;
+    if (!hash_of(s, a, &a->arg[0], &h)) return false;
+    *out = int_value(h);
+    return true;
+}
+
+/* dict.fromkeys(iterable, value=None): a dict of the iterable's items, each
+ * key bound to value (the one value, shared, as Python's). */
+static BUILTIN(py_dict_fromkeys) {
+    ValueDict *d = value_dict_new(false);
+    if (!d) return no_memory(s, a);
+    *out = (Value){.kind = VAL_DICT, .as.dict = d};
+    Value items;
+    if (!items_of(s, a, 0, false, &items)) return value_release(out), false;
+    bool ok = true;
+    for (int k = 0; ok && k < items.as.list->count; k++) {
+        Value key, value;
+        value_copy(&items.as.list->items[k], &key);
+        if (!value_hashable(&key)) {
+            ok = session_fail(s, a->line, a->col, "TypeError: unhashable type: '%s'",
+                              value_type_name(&key));
+            value_release(&key);
+            break;
+        }
+        if (arg_present(a, 1)) value_copy(&a->arg[1], &value);
+        else value = value_none();
+        ok = value_dict_set(d, key, value) || no_memory(s, a);
+    }
+    value_release(&items);
+    if (!ok) value_release(out);
+    return ok;
 }
 
 /* torch.device('cpu'): the device's name (ag computes on the CPU). */
@@ -2593,6 +2769,10 @@ const Builtin python_builtins[] = {
     PY("tuple", "tuple(iterable=None)", "a tuple of the items", py_tuple, BI_TYPE),
     PY("dict", "dict(iterable=None, **kwargs)", "a dict from (key, value) pairs or another "
        "dict, then the keywords", py_dict, BI_TYPE | BI_KWARGS),
+    PY("dict.fromkeys", "fromkeys(iterable, value=None)", "a dict of the items, each a key "
+       "bound to value", py_dict_fromkeys, 0),
+    PY("hash", "hash(obj)", "obj's hash: CPython's of numbers and tuples of them; an object's "
+       "__hash__", py_hash, 0),
     PY("set", "set(iterable=None)", "a set of the items", py_set, BI_TYPE),
     PY("int", "int(x=0, base=None)", "an int: a number truncated, or a string's digits in base",
        py_int, BI_TYPE),
@@ -2678,7 +2858,7 @@ const Builtin python_builtins[] = {
        "sharing data's elements, which a Module registers", py_parameter, BI_TYPE),
     PY("vars", "vars(object)", "the object's attributes: the dict itself, in the order they "
        "were set", py_vars, 0),
-    PY("type", "type(object)", "the type of a value (type(3) is int)", py_type, 0),
+    PY("type", "type(object)", "the type of a value (type(3) is int)", py_type, BI_TYPE),
     PY("id", "id(object)", "a number that is the same for the same object", py_id, 0),
     PY("device", "device(type)", "torch.device('cpu'): ag computes on the CPU", py_device, 0),
     PY("one_hot", "one_hot(tensor, num_classes=-1)", "int64 rows with a one at each class "

@@ -496,7 +496,7 @@ static Tensor *tensor_op(TokenType op, Tensor *a, Tensor *b) {
     case TOK_AMP: return tensor_bitwise_and(a, b);
     case TOK_PIPE: return tensor_bitwise_or(a, b);
     case TOK_CARET: return tensor_bitwise_xor(a, b);
-    default: return tensor_ge(a, b);
+    default: return tensor_ge(a, b); /* apply_tensor_binary refuses the shifts */
     }
 }
 
@@ -516,7 +516,8 @@ static void dunders(TokenType op, const char **name, const char **rname) {
         {TOK_LT, "__lt__", "__gt__"},              {TOK_LE, "__le__", "__ge__"},
         {TOK_GT, "__gt__", "__lt__"},              {TOK_GE, "__ge__", "__le__"},
         {TOK_AMP, "__and__", "__rand__"},          {TOK_PIPE, "__or__", "__ror__"},
-        {TOK_CARET, "__xor__", "__rxor__"},
+        {TOK_CARET, "__xor__", "__rxor__"},        {TOK_LSHIFT, "__lshift__", "__rlshift__"},
+        {TOK_RSHIFT, "__rshift__", "__rrshift__"},
     };
     *name = *rname = NULL;
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
@@ -600,7 +601,8 @@ static bool apply_binary(Session *s, const Node *n, TokenType op, const Value *a
         if (done) return ok;
     }
     if (value_is_scalar(a) && value_is_scalar(b) && (op == TOK_AMP || op == TOK_PIPE ||
-                                                      op == TOK_CARET))
+                                                      op == TOK_CARET || op == TOK_LSHIFT ||
+                                                      op == TOK_RSHIFT))
         return session_fail(s, n->line, n->col, "TypeError: unsupported operand type(s) for %s: "
                             "'%s' and '%s'", token_text(op), value_type_name(a), value_type_name(b));
     if (value_is_scalar(a) && value_is_scalar(b) && op != TOK_AT) {
@@ -631,6 +633,10 @@ static Tensor *number_as_float64(const Value *number, const Value *other) {
 
 static bool apply_tensor_binary(Session *s, const Node *n, TokenType op, const Value *a,
                                 const Value *b, Value *out) {
+    if (op == TOK_LSHIFT || op == TOK_RSHIFT) /* ints' shifts are pyops' */
+        return session_fail(s, n->line, n->col, "TypeError: ag has no %s of tensors (PyTorch's "
+                            "bitwise_%s_shift): only of ints", token_text(op),
+                            op == TOK_LSHIFT ? "left" : "right");
     Tensor *ta = number_as_float64(a, b), *tb = number_as_float64(b, a);
     if (!ta && !operand_tensor(s, n->left ? n->left : n, a, NULL, "left", op, &ta)) {
         tensor_release(tb);
@@ -1012,22 +1018,32 @@ static bool module_value_for_builtin(Session *s, int line, int col, const char *
     return module_attr_find(s, &at, module, out, missing);
 }
 
+/* type(v)() for a type no builtin makes (builtin_type_only): Python's
+ * TypeError. */
+static bool cannot_create(Session *s, int line, int col, const Value *type) {
+    return session_fail(s, line, col, "TypeError: cannot create '%s' instances",
+                        type->as.builtin.name);
+}
+
+/* A builtin's __name__: its name, less a type's module (torch.Size: Size). */
+static const char *builtin_name(const Value *b) {
+    const char *dot = b->as.builtin.type ? strrchr(b->as.builtin.name, '.') : NULL;
+    return dot ? dot + 1 : b->as.builtin.name;
+}
+
 /* f.__name__, Cls.__name__, obj.__class__: true when n names one of them. */
 static bool special_attr(Session *s, const Node *n, const Value *obj, Value *out) {
     const char *name = NULL;
     if (attr_is(n, "__name__"))
         name = obj->kind == VAL_FUNCTION ? obj->as.function->name
-               : obj->kind == VAL_BUILTIN ? obj->as.builtin.name
+               : obj->kind == VAL_BUILTIN ? builtin_name(obj)
                : obj->kind == VAL_CLASS ? obj->as.cls->name : NULL;
     if (name) {
         size_t len = obj->kind == VAL_FUNCTION ? obj->as.function->name_length : strlen(name);
         return value_string(name, len, out) || session_fail(s, n->line, n->col, "MemoryError");
     }
-    if (attr_is(n, "__class__") && obj->kind == VAL_INSTANCE) {
-        obj->as.object->cls->refs++;
-        *out = (Value){.kind = VAL_CLASS, .as.cls = obj->as.object->cls};
-        return true;
-    }
+    if (attr_is(n, "__class__"))
+        return builtin_type_of(obj, out) || session_fail(s, n->line, n->col, "MemoryError");
     return false;
 }
 
@@ -2369,6 +2385,25 @@ static bool call_class_method(Session *s, const Node *call, const Value *f, cons
     return ok;
 }
 
+/* TYPE.NAME(args) of a builtin type (dict.fromkeys): the builtin named
+ * "TYPE.NAME"; type (taken) is released. */
+static bool call_type_method(Session *s, const Node *call, Value *type, Value *out) {
+    const Node *attr = call->left;
+    char name[64];
+    int n = snprintf(name, sizeof name, "%s.%.*s", type->as.builtin.name, name_len(attr),
+                     attr->as.text.text);
+    const Builtin *b = n > 0 && n < (int)sizeof name ? builtin_find(name, (size_t)n) : NULL;
+    if (b) {
+        value_release(type);
+        return call_builtin(s, call, b, NULL, out);
+    }
+    bool ok = session_fail(s, attr->line, attr->col + 1, "AttributeError: type object '%s' has "
+                           "no attribute '%.*s'", builtin_name(type), name_len(attr),
+                           attr->as.text.text);
+    value_release(type);
+    return ok;
+}
+
 static bool call_method(Session *s, const Node *call, Value *out) {
     const Node *attr = call->left;
     const Node *obj = attr->left;
@@ -2403,6 +2438,8 @@ static bool call_method(Session *s, const Node *call, Value *out) {
         value_release(&f);
         return ok;
     }
+    if (s->python && self.kind == VAL_BUILTIN && self.as.builtin.type) /* dict.fromkeys(...) */
+        return call_type_method(s, call, &self, out);
     bool python_value = self.kind == VAL_LIST || self.kind == VAL_DICT || self.kind == VAL_STRING;
     if (s->python && python_value) { /* xs.append(x), d.items(), ", ".join(names) */
         const Builtin *m = builtin_method(self.kind, attr->as.text.text, attr->as.text.length);
@@ -2608,6 +2645,7 @@ static bool call_value(Session *s, const Node *call, const Value *v, Value *out)
         value_release(&f);
         return ok;
     }
+    if (builtin_type_only(v)) return cannot_create(s, call->line, call->col, v);
     if (v->kind == VAL_BUILTIN) return call_builtin(s, call, v->as.builtin.row, NULL, out);
     const Node *callee = call->left;
     if (s->python || callee->kind != NODE_NAME)
@@ -4860,6 +4898,10 @@ static bool call_for_builtin(Session *s, int line, int col, const Value *fn, con
         bool ok = apply_user(s, &at, f, copies, n, NULL, out);
         value_release(&held);
         return ok;
+    }
+    if (builtin_type_only(fn)) {
+        release_args(copies, n);
+        return cannot_create(s, at.line, at.col, fn);
     }
     if (fn->kind == VAL_BUILTIN) {
         const Node *nodes[MAX_ARGS];

@@ -34,6 +34,7 @@ typedef enum {
     PREC_BIT_OR,  /* | */
     PREC_BIT_XOR, /* ^ */
     PREC_BIT_AND, /* & */
+    PREC_SHIFT,   /* << >> */
     PREC_TERM,    /* + - */
     PREC_FACTOR,  /* * / // % @ */
     PREC_UNARY,   /* - + ~ */
@@ -1029,6 +1030,8 @@ static ParseRule rule_for(TokenType type) {
         [TOK_PIPE] = {NULL, binary, PREC_BIT_OR},
         [TOK_CARET] = {NULL, binary, PREC_BIT_XOR},
         [TOK_AMP] = {NULL, binary, PREC_BIT_AND},
+        [TOK_LSHIFT] = {NULL, binary, PREC_SHIFT},
+        [TOK_RSHIFT] = {NULL, binary, PREC_SHIFT},
         [TOK_TILDE] = {unary, NULL, PREC_NONE},
     };
     if ((unsigned)type < TOK_COUNT) return rules[type];
@@ -1309,10 +1312,27 @@ static Node *target_item(Parser *p) {
     return t;
 }
 
+/* match() for a clause that goes on with a compound statement (elif,
+ * else, except, finally), also past the newline that ends a one-line
+ * body before it (if x: a NEWLINE elif y: b). */
+static bool match_clause(Parser *p, TokenType type) {
+    if (match(p, type)) return true;
+    if (!p->python || p->failed || !check(p, TOK_END_STMT) || p->current.start[0] == ';')
+        return false;
+    Scanner saved_scanner = p->scanner;
+    Token saved_current = p->current, saved_previous = p->previous;
+    bool incomplete = p->incomplete;
+    while (check(p, TOK_END_STMT) && !p->failed) advance(p);
+    if (!p->failed && match(p, type)) return true;
+    p->scanner = saved_scanner;
+    p->current = saved_current, p->previous = saved_previous;
+    p->failed = false, p->incomplete = incomplete;
+    return false;
+}
+
 /* A Python loop's else: (it runs when the loop ends without break). */
 static void loop_else(Parser *p, Stmt *s) {
-    if (p->failed || !p->python || !check(p, TOK_ELSE)) return;
-    advance(p);
+    if (p->failed || !p->python || !match_clause(p, TOK_ELSE)) return;
     Token header = p->previous;
     block(p, &s->orelse, &header, "an else");
 }
@@ -1371,9 +1391,9 @@ static Stmt *if_statement(Parser *p) {
     if (!s || !(s->expr = expr(p))) return NULL;
     block(p, &s->body, &header, "an if");
     if (p->failed) return NULL;
-    if (match(p, TOK_ELIF)) /* elif: one IF statement as the else block */
+    if (match_clause(p, TOK_ELIF)) /* elif: one IF statement as the else block */
         return else_if(p, s);
-    if (!match(p, TOK_ELSE)) return s;
+    if (!match_clause(p, TOK_ELSE)) return s;
     header = p->previous;
     if (match(p, TOK_IF)) /* else if */
         return else_if(p, s);
@@ -1409,7 +1429,7 @@ static Stmt *try_statement(Parser *p) {
     Stmt **items = NULL;
     int count = 0, cap = 0;
     Token bare = header; /* the last clause's except */
-    while (!p->failed && match(p, TOK_EXCEPT)) {
+    while (!p->failed && match_clause(p, TOK_EXCEPT)) {
         if (count > 0 && !items[count - 1]->expr)
             return fail_at(p, &bare, "SyntaxError: default 'except:' must be last"), NULL;
         bare = p->previous;
@@ -1417,11 +1437,11 @@ static Stmt *try_statement(Parser *p) {
         if (!h || !block_push(p, &items, &count, &cap, h, &header)) return NULL;
     }
     s->handlers = (Block){items, count};
-    if (!p->failed && count > 0 && match(p, TOK_ELSE)) {
+    if (!p->failed && count > 0 && match_clause(p, TOK_ELSE)) {
         Token at = p->previous;
         block(p, &s->orelse, &at, "an else");
     }
-    if (!p->failed && match(p, TOK_FINALLY)) {
+    if (!p->failed && match_clause(p, TOK_FINALLY)) {
         Token at = p->previous;
         block(p, &s->finalbody, &at, "a finally");
     } else if (!p->failed && count == 0) {
@@ -1941,7 +1961,7 @@ static Stmt *simple_statement(Parser *p) {
         Node *holder = n && s->expr ? new_node(p, NODE_TUPLE, &eq) : NULL;
         if (holder && !set_kids(p, holder, more, n)) return NULL;
         if (holder) s->params = holder->kids, s->num_params = n;
-    } else if (op >= TOK_PLUS_EQUAL && op <= TOK_CARET_EQUAL) {
+    } else if (op >= TOK_PLUS_EQUAL && op <= TOK_RSHIFT_EQUAL) {
         Token at = p->current;
         advance(p);
         if (!(e->kind == NODE_NAME && !e->torch) && e->kind != NODE_INDEX && e->kind != NODE_ATTR) {
@@ -1950,7 +1970,9 @@ static Stmt *simple_statement(Parser *p) {
         }
         s->kind = STMT_AUGASSIGN;
         static const TokenType plain[] = {TOK_PLUS, TOK_MINUS, TOK_STAR, TOK_SLASH,
-                                          TOK_AMP, TOK_PIPE, TOK_CARET};
+                                          TOK_AMP, TOK_PIPE, TOK_CARET, TOK_SLASHSLASH,
+                                          TOK_PERCENT, TOK_STARSTAR, TOK_AT, TOK_LSHIFT,
+                                          TOK_RSHIFT};
         s->op = plain[op - TOK_PLUS_EQUAL]; /* the compound assignments' order */
         s->target = e;
         s->expr = expr_list(p);

@@ -67,6 +67,13 @@ static bool int_binary(Session *s, const Node *n, TokenType op, int64_t x, int64
     case TOK_AMP: r = x & y; break;
     case TOK_PIPE: r = x | y; break;
     case TOK_CARET: r = x ^ y; break;
+    case TOK_LSHIFT: case TOK_RSHIFT:
+        if (y < 0) return session_fail(s, n->line, n->col, "ValueError: negative shift count");
+        if (op == TOK_RSHIFT) r = y >= 64 ? (x < 0 ? -1 : 0) : x >> y; /* floor, as Python's */
+        else if (x == 0) r = 0;
+        else overflow = y >= 63 || (x > 0 ? x > INT64_MAX >> y : x < INT64_MIN >> y),
+             r = overflow ? 0 : (int64_t)((uint64_t)x << y);
+        break;
     default: return session_fail(s, n->line, n->col, "TypeError: unsupported operand type(s) for "
                                  "%s: 'int' and 'int'", token_text(op));
     }
@@ -112,6 +119,8 @@ static bool identical(const Value *a, const Value *b) {
     case VAL_BOOL: return a->as.truth == b->as.truth;
     case VAL_INT: return a->as.integer == b->as.integer;
     case VAL_STRING: return value_equal(a, b);
+    case VAL_BUILTIN: /* a type with no row of its own (type(len)) is its interned name */
+        return a->as.builtin.row == b->as.builtin.row && a->as.builtin.name == b->as.builtin.name;
     default: return value_identity(a) != 0 && value_identity(a) == value_identity(b);
     }
 }

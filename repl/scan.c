@@ -193,27 +193,40 @@ static Token operator(Scanner *s, int c) {
         s->current += 2;
         return make(s, TOK_ARROW);
     }
+    /* each operator character: alone, with '=' after it, doubled, and
+     * doubled with '=' after it (// and //=) */
     static const struct {
         char c;
         TokenType one, with_equal;
         char doubled;
-        TokenType doubled_type;
+        TokenType doubled_type, doubled_equal;
     } ops[] = {
-        {'+', TOK_PLUS, TOK_PLUS_EQUAL, 0, TOK_ERROR}, {'-', TOK_MINUS, TOK_MINUS_EQUAL, 0, TOK_ERROR},
-        {'*', TOK_STAR, TOK_STAR_EQUAL, '*', TOK_STARSTAR},
-        {'/', TOK_SLASH, TOK_SLASH_EQUAL, '/', TOK_SLASHSLASH},
-        {'=', TOK_EQUAL, TOK_EQ, 0, TOK_ERROR},     {'<', TOK_LT, TOK_LE, 0, TOK_ERROR},
-        {'>', TOK_GT, TOK_GE, 0, TOK_ERROR},       {'%', TOK_PERCENT, TOK_ERROR, 0, TOK_ERROR},
-        {'@', TOK_AT, TOK_ERROR, 0, TOK_ERROR},    {',', TOK_COMMA, TOK_ERROR, 0, TOK_ERROR},
-        {'.', TOK_DOT, TOK_ERROR, 0, TOK_ERROR},   {':', TOK_COLON, TOK_ERROR, 0, TOK_ERROR},
-        {'&', TOK_AMP, TOK_AMP_EQUAL, 0, TOK_ERROR}, {'|', TOK_PIPE, TOK_PIPE_EQUAL, 0, TOK_ERROR},
-        {'^', TOK_CARET, TOK_CARET_EQUAL, 0, TOK_ERROR}, {'~', TOK_TILDE, TOK_ERROR, 0, TOK_ERROR},
+        {'+', TOK_PLUS, TOK_PLUS_EQUAL, 0, TOK_ERROR, TOK_ERROR},
+        {'-', TOK_MINUS, TOK_MINUS_EQUAL, 0, TOK_ERROR, TOK_ERROR},
+        {'*', TOK_STAR, TOK_STAR_EQUAL, '*', TOK_STARSTAR, TOK_STARSTAR_EQUAL},
+        {'/', TOK_SLASH, TOK_SLASH_EQUAL, '/', TOK_SLASHSLASH, TOK_SLASHSLASH_EQUAL},
+        {'=', TOK_EQUAL, TOK_EQ, 0, TOK_ERROR, TOK_ERROR},
+        {'<', TOK_LT, TOK_LE, '<', TOK_LSHIFT, TOK_LSHIFT_EQUAL},
+        {'>', TOK_GT, TOK_GE, '>', TOK_RSHIFT, TOK_RSHIFT_EQUAL},
+        {'%', TOK_PERCENT, TOK_PERCENT_EQUAL, 0, TOK_ERROR, TOK_ERROR},
+        {'@', TOK_AT, TOK_AT_EQUAL, 0, TOK_ERROR, TOK_ERROR},
+        {',', TOK_COMMA, TOK_ERROR, 0, TOK_ERROR, TOK_ERROR},
+        {'.', TOK_DOT, TOK_ERROR, 0, TOK_ERROR, TOK_ERROR},
+        {':', TOK_COLON, TOK_ERROR, 0, TOK_ERROR, TOK_ERROR},
+        {'&', TOK_AMP, TOK_AMP_EQUAL, 0, TOK_ERROR, TOK_ERROR},
+        {'|', TOK_PIPE, TOK_PIPE_EQUAL, 0, TOK_ERROR, TOK_ERROR},
+        {'^', TOK_CARET, TOK_CARET_EQUAL, 0, TOK_ERROR, TOK_ERROR},
+        {'~', TOK_TILDE, TOK_ERROR, 0, TOK_ERROR, TOK_ERROR},
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (ops[i].c != c) continue;
         s->current++;
         if (ops[i].doubled && peek(s, 0) == ops[i].doubled) {
             s->current++;
+            if (ops[i].doubled_equal != TOK_ERROR && peek(s, 0) == '=') {
+                s->current++;
+                return make(s, ops[i].doubled_equal);
+            }
             return make(s, ops[i].doubled_type);
         }
         if (ops[i].with_equal != TOK_ERROR && peek(s, 0) == '=') {
@@ -407,7 +420,10 @@ const char *token_text(TokenType type) {
         [TOK_ARROW] = "->", [TOK_EQUAL] = "=", [TOK_PLUS_EQUAL] = "+=", [TOK_MINUS_EQUAL] = "-=",
         [TOK_STAR_EQUAL] = "*=", [TOK_SLASH_EQUAL] = "/=", [TOK_AMP] = "&", [TOK_PIPE] = "|",
         [TOK_CARET] = "^", [TOK_TILDE] = "~", [TOK_AMP_EQUAL] = "&=", [TOK_PIPE_EQUAL] = "|=",
-        [TOK_CARET_EQUAL] = "^=", [TOK_EQ] = "==", [TOK_NE] = "!=",
+        [TOK_CARET_EQUAL] = "^=", [TOK_EQ] = "==", [TOK_NE] = "!=", [TOK_LSHIFT] = "<<",
+        [TOK_RSHIFT] = ">>", [TOK_SLASHSLASH_EQUAL] = "//=", [TOK_PERCENT_EQUAL] = "%=",
+        [TOK_STARSTAR_EQUAL] = "**=", [TOK_AT_EQUAL] = "@=", [TOK_LSHIFT_EQUAL] = "<<=",
+        [TOK_RSHIFT_EQUAL] = ">>=",
         [TOK_LT] = "<", [TOK_LE] = "<=", [TOK_GT] = ">", [TOK_GE] = ">=", [TOK_LPAREN] = "(",
         [TOK_RPAREN] = ")", [TOK_LBRACKET] = "[", [TOK_RBRACKET] = "]", [TOK_LBRACE] = "{",
         [TOK_RBRACE] = "}", [TOK_COMMA] = ",", [TOK_DOT] = ".", [TOK_COLON] = ":", [TOK_ELLIPSIS] = "...",

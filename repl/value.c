@@ -349,6 +349,10 @@ static uint64_t mix(uint64_t h) {
     return h;
 }
 
+static uint64_t value_hash(const Value *v);
+
+uint64_t value_key_hash(const Value *v) { return value_hash(v); }
+
 static uint64_t value_hash(const Value *v) {
     switch (v->kind) {
     case VAL_NONE: return 0x9e3779b97f4a7c15ULL;
@@ -926,7 +930,7 @@ const char *value_type_name(const Value *v) {
     case VAL_MODULE: return "module";
     case VAL_DTYPE: return "torch.dtype";
     case VAL_FUNCTION: return "function";
-    case VAL_BUILTIN: return "builtin_function_or_method";
+    case VAL_BUILTIN: return v->as.builtin.type ? "type" : "builtin_function_or_method";
     case VAL_CLASS: return "type";
     case VAL_INSTANCE: return v->as.object->cls->name;
     case VAL_METHOD: return "method";

@@ -429,6 +429,8 @@ ValueDict *value_dict_new(bool set);
 bool value_dict_reserve(ValueDict *d, int64_t count);
 /* Whether v can be a key; false with its type's name in *type. */
 bool value_hashable(const Value *v);
+/* The hash a dict keys v by (v hashable). */
+uint64_t value_key_hash(const Value *v);
 /* The value stored under key, or NULL. */
 Value *value_dict_get(const ValueDict *d, const Value *key);
 /* d[key] = value (taking both); false when out of memory (both released). */
