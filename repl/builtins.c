@@ -682,8 +682,8 @@ const Builtin *builtin_in_module(const char *module, const char *name, size_t le
                     : strcmp(module, "random") == 0 ? BI_MODULE_RANDOM
                     : strcmp(module, "time") == 0   ? BI_MODULE_TIME
                     : strcmp(module, "torch.autograd") == 0 ? BI_MODULE_AUTOGRAD
-                    : strcmp(module, "torch.cuda") == 0 || strcmp(module, "torch.backends.mps") == 0
-                        ? BI_MODULE_DEVICE : 0;
+                    : strcmp(module, "torch.cuda") == 0 || strcmp(module, "torch.backends.mps") == 0 ||
+                      strcmp(module, "torch.backends.cudnn") == 0 ? BI_MODULE_DEVICE : 0;
     int n;
     const Builtin *b = all_builtins(&n);
     for (int i = 0; flag && i < n; i++)

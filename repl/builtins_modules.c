@@ -402,7 +402,7 @@ const Builtin module_builtins[] = {
     TIME("process_time", "this process's CPU seconds, a float"),
     {"sleep", "sleep(secs)", "waits secs seconds (Ctrl-C stops it)", NULL, py_time_sleep,
      BI_MODULE_TIME | BI_VOID, VAL_VOID, NULL},
-    {"is_available", "is_available()", "torch.cuda (and torch.backends.mps): False, ag computes "
+    {"is_available", "is_available()", "torch.cuda (and torch.backends.mps, .cudnn): False, ag computes "
      "on the CPU", NULL, py_device_available, BI_MODULE_DEVICE, VAL_VOID, NULL},
     {"is_built", "is_built()", "torch.backends.mps: False", NULL, py_device_available,
      BI_MODULE_DEVICE, VAL_VOID, NULL},

@@ -2724,6 +2724,8 @@ static BUILTIN(py_setattr) {
     Value v;
     if (!arg_string(s, a, 1, &name, &n)) return false;
     value_copy(&a->arg[2], &v);
+    if (a->arg[0].kind == VAL_MODULE)
+        return session_set_module_attr(s, a->line, a->col, a->arg[0].as.module, name, n, v);
     return value_setattr(&a->arg[0], name, n, NULL, v) ||
            session_fail(s, a->line, a->col, "AttributeError: '%s' object attributes cannot be "
                         "set", value_type_name(&a->arg[0]));

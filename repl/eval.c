@@ -986,8 +986,11 @@ static bool module_attr_find(Session *s, const Node *n, const char *module, Valu
     double constant;
     bool failed;
     *missing = false;
+    if (session_module_attr(s, module, name, len, out)) return true;
     if (sub) return *out = (Value){.kind = VAL_MODULE, .as.module = sub}, true;
     if (module_constant(module, name, len, &constant)) return *out = value_number(constant), true;
+    bool flag;
+    if (module_flag(module, name, len, &flag)) return *out = value_bool(flag), true;
     if (python_module_name(s, n, module, name, len, out, &failed)) return true;
     if (failed) return false;
     const char *dtype = strcmp(module, "torch") == 0 ? module_dtype(name, len) : NULL;
@@ -3119,6 +3122,12 @@ static Status store_attr_of(Session *s, const Stmt *st, const Value *objv, Value
         return value_setattr(objv, name_ident(t), t->as.text.length, &((Node *)t)->attr_slot, v)
                    ? EXEC_OK : exec_fail(s, t->line, t->col, "MemoryError");
     }
+    if (objv->kind == VAL_MODULE && s->python) { /* torch.backends.cudnn.deterministic = True */
+        Value v = *vv;
+        *vv = value_void(); /* taken */
+        return session_set_module_attr(s, t->line, t->col, objv->as.module, t->as.text.text,
+                                       t->as.text.length, v) ? EXEC_OK : EXEC_ERROR;
+    }
     if (attr_is(t, "requires_grad")) return assign_requires_grad(s, st, objv, vv);
     if (attr_is(t, "data")) return assign_data(s, st, objv, vv);
     if (!attr_is(t, "grad"))
@@ -3640,7 +3649,8 @@ static Status augassign_attr(Session *s, const Stmt *st) {
     }
     Status done = ok ? EXEC_OK : EXEC_ERROR;
     if (ok && r.kind != VAL_VOID) { /* VOID: written in place */
-        bool object = obj.kind == VAL_INSTANCE || obj.kind == VAL_CLASS;
+        bool object = obj.kind == VAL_INSTANCE || obj.kind == VAL_CLASS ||
+                      (obj.kind == VAL_MODULE && s->python);
         done = object ? store_attr_of(s, st, &obj, &r)
                       : exec_fail(s, t->line, t->col, "only an object's attributes can be updated "
                                   "with %s= (x.grad of a tensor cannot)", token_text(st->op));

@@ -11,7 +11,7 @@ static const char *const modules[] = {
     "torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd",
     "torch.nn.init", "torch.nn.utils", "torch.linalg", "torch.special", "torch.optim.lr_scheduler", "torch.utils",
     "torch.utils.data", "torch.autograd.functional", "torch.func", "functorch", "math", "random",
-    "time", "torch.cuda", "torch.backends", "torch.backends.mps", "typing",
+    "time", "torch.cuda", "torch.backends", "torch.backends.mps", "torch.backends.cudnn", "typing",
 };
 
 static bool same(const char *a, const char *b, size_t length) {
@@ -68,6 +68,21 @@ const char *module_submodule(const char *module, const char *name, size_t length
 }
 
 bool module_is_torch(const char *module) { return strncmp(module, "torch", 5) == 0; }
+
+bool module_flag(const char *module, const char *name, size_t length, bool *out) {
+    static const struct {
+        const char *module, *name;
+        bool value;
+    } flags[] = { /* PyTorch's on a machine with no GPU; a script may set them */
+        {"torch.backends.cudnn", "deterministic", false},
+        {"torch.backends.cudnn", "benchmark", false},
+        {"torch.backends.cudnn", "enabled", true},
+    };
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (strcmp(flags[i].module, module) == 0 && same(flags[i].name, name, length))
+            return *out = flags[i].value, true;
+    return false;
+}
 
 bool module_constant(const char *module, const char *name, size_t length, double *out) {
     static const struct {

@@ -25,6 +25,9 @@ bool module_is_torch(const char *module);
 /* A number the module defines (math.pi, math.e, math.inf, math.nan,
  * math.tau); false if it defines none by that name. */
 bool module_constant(const char *module, const char *name, size_t length, double *out);
+/* A flag the module defines (torch.backends.cudnn.deterministic, False
+ * until a script sets it); false if it defines none by that name. */
+bool module_flag(const char *module, const char *name, size_t length, bool *out);
 
 /* The canonical name of torch's dtype NAME (float64, double, long, ...):
  * "torch.float64"; NULL if NAME is none. */

@@ -927,6 +927,45 @@ static void collect_young(Session *s) {
     young_size(s, dead, kept);
 }
 
+/* __ag_module_attrs__'s key for module.NAME. */
+static bool module_attr_key(const char *module, const char *name, size_t length, Value *key) {
+    char text[256];
+    int n = snprintf(text, sizeof text, "%s.%.*s", module, (int)length, name);
+    return n > 0 && n < (int)sizeof text && value_string(text, (size_t)n, key);
+}
+
+static ValueDict *module_attrs(Session *s) {
+    Var *v = session_lookup(s, "__ag_module_attrs__", 19);
+    return v && v->value.kind == VAL_DICT ? v->value.as.dict : NULL;
+}
+
+bool session_set_module_attr(Session *s, int line, int col, const char *module,
+                             const char *name, size_t length, Value v) {
+    ValueDict *d = module_attrs(s);
+    if (!d && (d = value_dict_new(false)) != NULL &&
+        !session_bind(s, "__ag_module_attrs__", 19, (Value){.kind = VAL_DICT, .as.dict = d},
+                      line, col))
+        d = NULL; /* session_bind released it */
+    Value key;
+    if (!d || !module_attr_key(module, name, length, &key)) {
+        value_release(&v);
+        return session_fail(s, line, col, "MemoryError");
+    }
+    if (!value_dict_set(d, key, v)) return session_fail(s, line, col, "MemoryError");
+    s->module_attrs_set = true;
+    return true;
+}
+
+bool session_module_attr(Session *s, const char *module, const char *name, size_t length,
+                         Value *out) {
+    ValueDict *d = s->module_attrs_set ? module_attrs(s) : NULL;
+    Value key;
+    if (!d || !module_attr_key(module, name, length, &key)) return false;
+    const Value *v = value_dict_get(d, &key);
+    value_release(&key);
+    return v && value_copy(v, out);
+}
+
 void session_collect_due(Session *s) {
     if (s->promoted > s->old_size / 4 + YOUNG_ENVS) session_collect(s);
     else collect_young(s);

@@ -131,6 +131,7 @@ struct Session {
     const Value *roots[64];    /* values held by running statements (a loop's iterable),
                                   for session_collect */
     int num_roots;
+    bool module_attrs_set;     /* a script gave a module an attribute (session_set_module_attr) */
     CallValueFn call_value;    /* the evaluator's (set by eval_statement) */
     ModuleValueFn module_value; /* the same */
     const char *stack_base;    /* an address near the bottom of the C stack (session_init's) */
@@ -219,6 +220,15 @@ int session_var_index(Session *s, const Var *v);
 /* Binds a global name to v (taking its reference); false (error set at
  * line:col) when memory or the variable table runs out. */
 bool session_bind(Session *s, const char *name, size_t length, Value v, int line, int col);
+/* An attribute a script gave a module (torch.backends.cudnn.deterministic
+ * = True, setattr(math, "k", 2)), kept in the hidden global
+ * __ag_module_attrs__: module.NAME = v (taking v; false with the error set
+ * when memory runs out), and module.NAME's value, copied into out (false
+ * when the script set none). */
+bool session_set_module_attr(Session *s, int line, int col, const char *module,
+                             const char *name, size_t length, Value v);
+bool session_module_attr(Session *s, const char *module, const char *name, size_t length,
+                         Value *out);
 /* A function made from a def or lambda node, taking defaults (one per
  * parameter, VAL_VOID where none; or NULL) and a reference to closure. The
  * node's tree lives in code (a reference is taken) or, when code is NULL,
