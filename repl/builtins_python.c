@@ -373,11 +373,12 @@ static bool fill_dict(Session *s, CallArgs *a, int i, ValueDict *d) {
     return ok;
 }
 
-static bool new_dict(Session *s, CallArgs *a, bool set, Value *out) {
+/* A new dict (a set) of argument i's items, then the keywords. */
+static bool new_dict(Session *s, CallArgs *a, bool set, int i, Value *out) {
     ValueDict *d = value_dict_new(set);
     if (!d) return no_memory(s, a);
     *out = (Value){.kind = VAL_DICT, .as.dict = d};
-    if (arg_present(a, 0) && !fill_dict(s, a, 0, d)) return value_release(out), false;
+    if (arg_present(a, i) && !fill_dict(s, a, i, d)) return value_release(out), false;
     for (int k = 0; k < a->num_extra_kw; k++) { /* dict(a=1, b=2): the keywords, in order */
         const Node *n = a->extra_kw_nodes[k];
         Value key, value;
@@ -388,8 +389,152 @@ static bool new_dict(Session *s, CallArgs *a, bool set, Value *out) {
     return true;
 }
 
-static BUILTIN(py_dict) { return new_dict(s, a, false, out); }
-static BUILTIN(py_set) { return new_dict(s, a, true, out); }
+static BUILTIN(py_dict) { return new_dict(s, a, false, 0, out); }
+static BUILTIN(py_set) { return new_dict(s, a, true, 0, out); }
+
+/* collections.OrderedDict(iterable=None, **kwargs) */
+static BUILTIN(py_ordered_dict) {
+    if (!new_dict(s, a, false, 0, out)) return false;
+    out->as.dict->flavor = DICT_ORDERED;
+    return true;
+}
+
+/* collections.defaultdict(default_factory=None, iterable=None, **kwargs) */
+static BUILTIN(py_defaultdict) {
+    const Value *f = &a->arg[0];
+    bool callable = f->kind == VAL_FUNCTION || f->kind == VAL_BUILTIN || f->kind == VAL_CLASS ||
+                    f->kind == VAL_METHOD || f->kind == VAL_INSTANCE;
+    if (arg_present(a, 0) && f->kind != VAL_NONE && !callable)
+        return arg_error(s, a, 0, "TypeError: first argument must be callable or None");
+    if (!new_dict(s, a, false, 1, out)) return false;
+    Value factory = value_none();
+    if (arg_present(a, 0)) value_copy(f, &factory);
+    return value_dict_set_factory(out->as.dict, factory) || (value_release(out), no_memory(s, a));
+}
+
+/* Adds n to d[key]'s count (a Counter's). */
+static bool count_add(Session *s, CallArgs *a, ValueDict *d, const Value *key, const Value *n) {
+    if (!value_hashable(key))
+        return session_fail(s, a->line, a->col, "TypeError: unhashable type: '%s'", value_type_name(key));
+    const Value *was = value_dict_get(d, key);
+    Value sum, k;
+    if (was && !(value_is_scalar(was) && value_is_scalar(n)))
+        return session_fail(s, a->line, a->col, "TypeError: unsupported operand type(s) for +: "
+                            "'%s' and '%s'", value_type_name(was), value_type_name(n));
+    if (!was) value_copy(n, &sum);
+    else if (was->kind == VAL_NUMBER || n->kind == VAL_NUMBER)
+        sum = value_number(value_scalar(was) + value_scalar(n));
+    else if (__builtin_add_overflow(value_int(was), value_int(n), &sum.as.integer))
+        return session_fail(s, a->line, a->col, "OverflowError: a count past 2**63 - 1");
+    else sum.kind = VAL_INT, sum.literal = false;
+    value_copy(key, &k);
+    return value_dict_set(d, k, sum) || no_memory(s, a);
+}
+
+/* Counts argument i's items into Counter d: a mapping's values added, an
+ * iterable's items one each. */
+static bool count_items(Session *s, CallArgs *a, int i, ValueDict *d) {
+    if (a->arg[i].kind == VAL_DICT && !a->arg[i].as.dict->set) {
+        const ValueDict *from = a->arg[i].as.dict;
+        for (int64_t k = 0; k < from->count; k++)
+            if (!count_add(s, a, d, &from->entries[k].key, &from->entries[k].value)) return false;
+        return true;
+    }
+    Value items, one = value_integer(1);
+    if (!items_of(s, a, i, false, &items)) return false;
+    bool ok = true;
+    for (int k = 0; ok && k < items.as.list->count; k++)
+        ok = count_add(s, a, d, &items.as.list->items[k], &one);
+    value_release(&items);
+    return ok;
+}
+
+/* collections.Counter(iterable=None, **kwargs) */
+static BUILTIN(py_counter) {
+    ValueDict *d = value_dict_new(false);
+    if (!d) return no_memory(s, a);
+    d->flavor = DICT_COUNTER;
+    *out = (Value){.kind = VAL_DICT, .as.dict = d};
+    bool ok = !arg_present(a, 0) || count_items(s, a, 0, d);
+    for (int k = 0; ok && k < a->num_extra_kw; k++) {
+        const Node *n = a->extra_kw_nodes[k];
+        Value key;
+        ok = value_string(n->as.text.text, n->as.text.length, &key) || no_memory(s, a);
+        ok = ok && count_add(s, a, d, &key, &a->extra_kw[k]);
+        value_release(&key);
+    }
+    if (!ok) value_release(out);
+    return ok;
+}
+
+/* A Counter's own method: AttributeError of another dict. */
+static bool counter_only(Session *s, const CallArgs *a, const char *name) {
+    if (a->arg[0].as.dict->flavor == DICT_COUNTER) return true;
+    return session_fail(s, a->line, a->col, "AttributeError: '%s' object has no attribute '%s'",
+                        value_type_name(&a->arg[0]), name);
+}
+
+/* Counter.most_common(n=None): (key, count) pairs, the largest counts
+ * first, ties in insertion order. */
+static BUILTIN(py_most_common) {
+    if (!counter_only(s, a, "most_common")) return false;
+    const ValueDict *d = a->arg[0].as.dict;
+    int64_t n = d->count;
+    if (arg_present(a, 1) && !arg_int(s, a, 1, "n", INT64_MIN, INT64_MAX, &n)) return false;
+    if (n < 0) n = 0;
+    if (n > d->count) n = d->count;
+    int64_t *order = value_counter_order(d);
+    ValueList *l = order ? value_list_new((int)n, false) : NULL;
+    if (!l) return free(order), no_memory(s, a);
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    for (int64_t i = 0; i < n; i++) {
+        ValueList *pair = value_list_new(2, true);
+        if (!pair) return free(order), value_release(out), no_memory(s, a);
+        value_copy(&d->entries[order[i]].key, &pair->items[0]);
+        value_copy(&d->entries[order[i]].value, &pair->items[1]);
+        l->items[i] = (Value){.kind = VAL_LIST, .as.list = pair};
+    }
+    free(order);
+    return true;
+}
+
+/* Counter.total(): the counts added up. */
+static BUILTIN(py_counter_total) {
+    if (!counter_only(s, a, "total")) return false;
+    const ValueDict *d = a->arg[0].as.dict;
+    Value sum = value_integer(0);
+    for (int64_t i = 0; i < d->count; i++) {
+        const Value *v = &d->entries[i].value;
+        if (!value_is_scalar(v))
+            return session_fail(s, a->line, a->col, "TypeError: unsupported operand type(s) for "
+                                "+: 'int' and '%s'", value_type_name(v));
+        if (v->kind == VAL_NUMBER || sum.kind == VAL_NUMBER)
+            sum = value_number(value_scalar(&sum) + value_scalar(v));
+        else if (__builtin_add_overflow(sum.as.integer, value_int(v), &sum.as.integer))
+            return session_fail(s, a->line, a->col, "OverflowError: a count past 2**63 - 1");
+    }
+    *out = sum;
+    return true;
+}
+
+/* d.copy(): a new dict (set) of the same kind and items. */
+static BUILTIN(py_dict_copy) {
+    const ValueDict *from = a->arg[0].as.dict;
+    ValueDict *d = value_dict_new(from->set);
+    if (!d) return no_memory(s, a);
+    *out = (Value){.kind = VAL_DICT, .as.dict = d};
+    d->flavor = from->flavor;
+    Value factory;
+    if (from->factory && (value_copy(from->factory, &factory), !value_dict_set_factory(d, factory)))
+        return value_release(out), no_memory(s, a);
+    for (int64_t k = 0; k < from->count; k++) {
+        Value key, value;
+        value_copy(&from->entries[k].key, &key);
+        value_copy(&from->entries[k].value, &value);
+        if (!value_dict_set(d, key, value)) return value_release(out), no_memory(s, a);
+    }
+    return true;
+}
 
 /* int(x): a number truncated, a string parsed, a one-element tensor. */
 static BUILTIN(py_int) {
@@ -491,6 +636,7 @@ static bool instance_of(const Value *v, const Value *type) {
     if (strcmp(t, "Parameter") == 0) return v->kind == VAL_TENSOR && v->as.tensor->parameter;
     if (strcmp(t, "Optimizer") == 0) return v->kind == VAL_OPTIM;
     if (strcmp(t, "object") == 0) return true;
+    if (strcmp(t, "dict") == 0) return v->kind == VAL_DICT && !v->as.dict->set; /* OrderedDict too */
     return strcmp(t, value_type_name(v)) == 0;
 }
 
@@ -767,6 +913,7 @@ static BUILTIN(py_dict_setdefault) {
 
 static BUILTIN(py_dict_update) {
     (void)out;
+    if (a->arg[0].as.dict->flavor == DICT_COUNTER) return count_items(s, a, 1, a->arg[0].as.dict);
     return fill_dict(s, a, 1, a->arg[0].as.dict);
 }
 
@@ -2771,6 +2918,14 @@ const Builtin python_builtins[] = {
     PY("tuple", "tuple(iterable=None)", "a tuple of the items", py_tuple, BI_TYPE),
     PY("dict", "dict(iterable=None, **kwargs)", "a dict from (key, value) pairs or another "
        "dict, then the keywords", py_dict, BI_TYPE | BI_KWARGS),
+    PY("OrderedDict", "OrderedDict(iterable=None, **kwargs)", "collections.OrderedDict: a dict "
+       "(== between two minds the order)", py_ordered_dict,
+       BI_TYPE | BI_KWARGS | BI_MODULE_COLLECTIONS),
+    PY("defaultdict", "defaultdict(default_factory=None, iterable=None, **kwargs)",
+       "collections.defaultdict: d[k] of a missing key stores default_factory()", py_defaultdict,
+       BI_TYPE | BI_KWARGS | BI_MODULE_COLLECTIONS),
+    PY("Counter", "Counter(iterable=None, **kwargs)", "collections.Counter: the items counted "
+       "(a missing one's count is 0)", py_counter, BI_TYPE | BI_KWARGS | BI_MODULE_COLLECTIONS),
     PY("dict.fromkeys", "fromkeys(iterable, value=None)", "a dict of the items, each a key "
        "bound to value", py_dict_fromkeys, 0),
     PY("hash", "hash(obj)", "obj's hash: CPython's of numbers and tuples of them; an object's "
@@ -2941,6 +3096,11 @@ const Builtin python_builtins[] = {
     METHOD(VAL_DICT, "update", "update(self, other)", "adds other's pairs (or a set's items)",
            py_dict_update),
     METHOD(VAL_DICT, "add", "add(self, item)", "adds an item to a set", py_set_add),
+    METHOD(VAL_DICT, "copy", "copy(self)", "a new dict (or set) of the same kind and items",
+           py_dict_copy),
+    METHOD(VAL_DICT, "most_common", "most_common(self, n=None)", "a Counter's (item, count) "
+           "pairs, the largest counts first", py_most_common),
+    METHOD(VAL_DICT, "total", "total(self)", "a Counter's counts added up", py_counter_total),
     METHOD(VAL_DICT, "remove", "remove(self, item)", "removes an item of a set (KeyError when "
            "absent)", py_set_remove),
     METHOD(VAL_DICT, "discard", "discard(self, item)", "removes an item of a set if there",

@@ -1482,6 +1482,32 @@ static bool slice_items(Session *s, const Node *n, const Value *obj, int64_t sta
 }
 
 /* xs[i], xs[a:b:c], s[i], d[key], shape[i] of Python's values. */
+/* d[key] of a key d lacks, for the dicts that have a value for it
+ * (false otherwise, nothing set): a defaultdict's factory() (stored under
+ * key, as Python's __missing__ does), a Counter's 0. false with the error
+ * set (*failed) when the factory fails. */
+static bool dict_missing(Session *s, const Node *at, ValueDict *d, const Value *key, Value *out,
+                         bool *failed) {
+    *failed = false;
+    if (d->flavor == DICT_COUNTER) return *out = value_integer(0), true;
+    if (d->flavor != DICT_DEFAULT || !d->factory || d->factory->kind == VAL_NONE) return false;
+    Value factory, made, k, v;
+    value_copy(d->factory, &factory); /* the call may change the dict's */
+    bool ok = s->call_value(s, at->line, at->col, &factory, NULL, 0, &made);
+    value_release(&factory);
+    if (!ok) return *failed = true, false;
+    if (made.kind == VAL_VOID) made = value_none();
+    value_copy(key, &k);
+    value_copy(&made, &v);
+    if (!value_dict_set(d, k, v)) {
+        value_release(&made);
+        *failed = true;
+        return session_fail(s, at->line, at->col, "MemoryError");
+    }
+    *out = made;
+    return true;
+}
+
 static bool python_subscript(Session *s, const Node *n, const Value *obj, Value *out) {
     const Node *k = n->kids[0];
     if (n->num_kids != 1)
@@ -1492,7 +1518,12 @@ static bool python_subscript(Session *s, const Node *n, const Value *obj, Value 
         if (!eval_expression(s, k, &key)) return false;
         const Value *v = obj->as.dict->set || !value_hashable(&key) ? NULL
                          : value_dict_get(obj->as.dict, &key);
-        bool ok = v ? value_copy(v, out) : false;
+        bool ok = v ? value_copy(v, out) : false, failed = false;
+        if (!v && !obj->as.dict->set && value_hashable(&key) &&
+            (dict_missing(s, n, obj->as.dict, &key, out, &failed) || failed)) {
+            value_release(&key); /* a defaultdict's or a Counter's */
+            return !failed;
+        }
         if (!v && obj->as.dict->set)
             session_set_error(s, n->line, n->col, "TypeError: 'set' object is not subscriptable");
         else if (!v && !value_hashable(&key))
@@ -3247,7 +3278,7 @@ static bool python_store(Session *s, const Stmt *st, TokenType op, const Value *
                          Value *rhsv, Status *status) {
     const Node *target = st->target;
     Value obj = *objv, key = value_void(), rhs = value_void(), cur = value_void(),
-          result = value_void();
+          result = value_void(), missing = value_void();
     *status = EXEC_ERROR;
     if (obj.kind == VAL_INSTANCE) {
         *status = object_store_item(s, st, op, &obj, rhsv) ? EXEC_OK : EXEC_ERROR;
@@ -3286,6 +3317,12 @@ static bool python_store(Session *s, const Stmt *st, TokenType op, const Value *
             ok = session_fail(s, target->line, target->col, "TypeError: unhashable type: '%s'",
                               value_type_name(&key));
         else slot = value_dict_get(obj.as.dict, &key);
+        bool failed = false;
+        if (ok && !slot && op != TOK_ERROR &&
+            dict_missing(s, target, obj.as.dict, &key, &missing, &failed))
+            slot = &missing; /* counts[w] += 1 of a Counter or a defaultdict */
+        else if (failed)
+            ok = false;
         if (ok && !slot && op != TOK_ERROR) {
             StrBuf text;
             strbuf_init(&text);
@@ -3317,7 +3354,7 @@ static bool python_store(Session *s, const Stmt *st, TokenType op, const Value *
         key = result = value_void();
     }
     value_release(&key), value_release(&rhs);
-    value_release(&cur), value_release(&result);
+    value_release(&cur), value_release(&result), value_release(&missing);
     *status = ok ? EXEC_OK : EXEC_ERROR;
     return true;
 }
@@ -4135,11 +4172,16 @@ static bool module_run(Session *s, const Node *at, const char *path, const char 
  * with the error set (ModuleNotFoundError when there is no such file).
  * It is in the cache while it runs, as in Python's sys.modules, so a
  * circular import finds it (still empty) instead of running it again. */
+/* ag's message for a module CPython or PyTorch has and ag does not. */
+static bool module_not_in_ag(Session *s, const Node *at, const char *dotted, size_t len) {
+    return session_fail(s, at->line, at->col, "ag has no module '%.*s' (it runs torch, torch.nn, "
+                        "torch.optim, torch.utils.data, math, random, time, collections, typing "
+                        "and the script's own .py files)", (int)(len > 80 ? 80 : len), dotted);
+}
+
 static bool user_module(Session *s, const Node *at, const char *dotted, size_t len, Value *out) {
     if (len > 6 && memcmp(dotted, "torch.", 6) == 0) /* torch.distributions: PyTorch's, not ag's */
-        return session_fail(s, at->line, at->col, "ag has no module '%.*s' (it runs torch, "
-                            "torch.nn, torch.optim, torch.utils.data, math, random, time, typing "
-                            "and the script's own .py files)", (int)(len > 80 ? 80 : len), dotted);
+        return module_not_in_ag(s, at, dotted, len);
     if (len > 255) /* no such file; and the packages above it recurse once per dot */
         return session_fail(s, at->line, at->col, "ModuleNotFoundError: No module named '%.60s...'",
                             dotted);
@@ -4161,10 +4203,7 @@ static bool user_module(Session *s, const Node *at, const char *dotted, size_t l
     char *text = s->allow_files && module_path(s, dotted, len, path, sizeof path)
                  ? read_text(path, &n) : NULL; /* allow_files off (the fuzzer): no file is read */
     bool ok = text || (module_elsewhere(dotted, len)
-                       ? session_fail(s, at->line, at->col, "ag has no module '%.*s' (it runs "
-                                      "torch, torch.nn, torch.optim, torch.utils.data, math, "
-                                      "random, time, typing and the script's own .py files)",
-                                      (int)len, dotted)
+                       ? module_not_in_ag(s, at, dotted, len)
                        : session_fail(s, at->line, at->col, "ModuleNotFoundError: No module "
                                       "named '%.*s'", (int)len, dotted));
     Value held = value_void(), copy;

@@ -586,6 +586,7 @@ static bool first_visit(unsigned *seen) {
 
 static void mark_dict(ValueDict *d) {
     if (!d || !first_visit(&d->seen)) return;
+    if (d->factory) mark_value(d->factory);
     for (int64_t i = 0; i < d->count; i++) {
         mark_value(&d->entries[i].key);
         mark_value(&d->entries[i].value);
@@ -780,6 +781,7 @@ static void census_out(Census *c, CensusNode n) {
             census_value(c, &d->entries[i].key);
             census_value(c, &d->entries[i].value);
         }
+        if (d->factory) census_value(c, d->factory);
         break;
     }
     case VAL_INSTANCE:

@@ -304,6 +304,7 @@ static size_t entries_bytes(int64_t cap) {
 static void dict_release(ValueDict *d) {
     if (!d || --d->refs > 0) return;
     gc_untrack(&d->gc);
+    if (d->factory) value_release(d->factory), free(d->factory);
     for (int64_t i = 0; i < d->count; i++) {
         value_release(&d->entries[i].key);
         value_release(&d->entries[i].value);
@@ -316,6 +317,21 @@ ValueDict *value_dict_new(bool set) {
     ValueDict *d = value_block_zalloc(sizeof *d);
     if (d) d->refs = 1, d->set = set, gc_track(&d->gc, true);
     return d;
+}
+
+const char *value_dict_type_name(const ValueDict *d) {
+    static const char *const names[] = {"dict", "OrderedDict", "defaultdict", "Counter"};
+    return d->set ? "set" : names[d->flavor];
+}
+
+bool value_dict_set_factory(ValueDict *d, Value factory) {
+    Value *held = malloc(sizeof *held);
+    if (!held) return value_release(&factory), false;
+    *held = factory;
+    if (d->factory) value_release(d->factory), free(d->factory);
+    d->factory = held;
+    d->flavor = DICT_DEFAULT;
+    return true;
 }
 
 bool value_shape(int ndim, const int64_t *dims, Value *out) {
@@ -447,6 +463,9 @@ bool value_equal(const Value *a, const Value *b) {
         const ValueDict *x = a->as.dict, *y = b->as.dict;
         if (x == y) return true;
         if (x->count != y->count || x->set != y->set) return false;
+        bool ordered = x->flavor == DICT_ORDERED && y->flavor == DICT_ORDERED;
+        for (int64_t i = 0; ordered && i < x->count; i++) /* two OrderedDicts: in order */
+            if (!equal_nested(&x->entries[i].key, &y->entries[i].key)) return false;
         for (int64_t i = 0; i < x->count; i++) {
             const Value *other = value_dict_get(y, &x->entries[i].key);
             if (!other || !equal_nested(&x->entries[i].value, other)) return false;
@@ -751,6 +770,10 @@ void value_empty_container(const Value *v) {
         ValueDict *d = v->as.dict;
         int64_t count = d->count;
         d->count = 0;
+        if (d->factory) { /* a defaultdict's factory may close over the cycle */
+            value_release(d->factory);
+            *d->factory = value_none();
+        }
         if (d->slots) memset(d->slots, 0, (size_t)d->num_slots * sizeof *d->slots);
         for (int64_t e = 0; e < count; e++) {
             value_release(&d->entries[e].key);
@@ -924,7 +947,7 @@ const char *value_type_name(const Value *v) {
     case VAL_NONE: case VAL_VOID: return "NoneType";
     case VAL_STRING: return "str";
     case VAL_LIST: return v->as.list->tuple ? "tuple" : "list";
-    case VAL_DICT: return v->as.dict->set ? "set" : "dict";
+    case VAL_DICT: return value_dict_type_name(v->as.dict);
     case VAL_TENSOR: return "Tensor";
     case VAL_SHAPE: return "torch.Size";
     case VAL_MODULE: return "module";
@@ -1120,24 +1143,71 @@ static void format_tuple(StrBuf *out, const ValueList *l, const PrintOptions *op
     repr_depth--;
 }
 
+int64_t *value_counter_order(const ValueDict *d) {
+    int64_t *order = malloc((size_t)(d->count ? d->count : 1) * sizeof *order);
+    for (int64_t i = 0; order && i < d->count; i++) { /* insertion sort: stable */
+        int64_t j = i;
+        double c = value_is_scalar(&d->entries[i].value) ? value_scalar(&d->entries[i].value) : 0;
+        for (; j > 0; j--) {
+            const Value *prev = &d->entries[order[j - 1]].value;
+            if ((value_is_scalar(prev) ? value_scalar(prev) : 0) >= c) break;
+            order[j] = order[j - 1];
+        }
+        order[j] = i;
+    }
+    return order;
+}
+
+/* {k: v, ...} (a set's {k, ...}), entries in order (NULL: as stored);
+ * pairs: OrderedDict's [(k, v), ...]. */
+static void format_entries(StrBuf *out, const ValueDict *d, const int64_t *order, bool pairs,
+                           const PrintOptions *opts) {
+    strbuf_append(out, pairs ? "[" : "{");
+    for (int64_t n = 0; n < d->count; n++) {
+        const DictEntry *e = &d->entries[order ? order[n] : n];
+        if (n) strbuf_append(out, ", ");
+        if (pairs) strbuf_append(out, "(");
+        value_format(out, &e->key, opts, true);
+        if (d->set) continue;
+        strbuf_append(out, pairs ? ", " : ": ");
+        value_format(out, &e->value, opts, true);
+        if (pairs) strbuf_append(out, ")");
+    }
+    strbuf_append(out, pairs ? "]" : "}");
+}
+
+/* The module a builtin type's name is printed in (torch.Tensor,
+ * collections.Counter), with its dot; "" for Python's own. */
+static const char *builtin_type_module(const char *name) {
+    if (strcmp(name, "Tensor") == 0) return "torch.";
+    if (strcmp(name, "OrderedDict") == 0 || strcmp(name, "defaultdict") == 0 ||
+        strcmp(name, "Counter") == 0)
+        return "collections.";
+    return "";
+}
+
+/* A dict as CPython 3.11 prints it: {...}, set(), OrderedDict([(k, v)]),
+ * defaultdict(<class 'int'>, {...}), Counter({...}) by count. */
 static void format_dict(StrBuf *out, const ValueDict *d, const PrintOptions *opts) {
-    if (d->set && d->count == 0) {
-        strbuf_append(out, "set()");
+    bool named = d->flavor != DICT_PLAIN && !d->set;
+    if (d->count == 0 && (d->set || d->flavor == DICT_ORDERED || d->flavor == DICT_COUNTER)) {
+        strbuf_appendf(out, "%s()", value_dict_type_name(d));
         return;
     }
     if (!repr_enter(d)) {
         strbuf_append(out, "{...}");
         return;
     }
-    strbuf_append(out, "{");
-    for (int64_t i = 0; i < d->count; i++) {
-        if (i) strbuf_append(out, ", ");
-        value_format(out, &d->entries[i].key, opts, true);
-        if (d->set) continue;
-        strbuf_append(out, ": ");
-        value_format(out, &d->entries[i].value, opts, true);
+    if (named) strbuf_appendf(out, "%s(", value_dict_type_name(d));
+    if (d->flavor == DICT_DEFAULT) {
+        if (d->factory) value_format(out, d->factory, opts, true);
+        else strbuf_append(out, "None");
+        strbuf_append(out, ", ");
     }
-    strbuf_append(out, "}");
+    int64_t *order = d->flavor == DICT_COUNTER ? value_counter_order(d) : NULL;
+    format_entries(out, d, order, d->flavor == DICT_ORDERED, opts);
+    free(order);
+    if (named) strbuf_append(out, ")");
     repr_depth--;
 }
 
@@ -1196,8 +1266,8 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
         break;
     case VAL_BUILTIN:
         if (v->as.builtin.type)
-            strbuf_appendf(out, "<class '%s%s'>", strcmp(v->as.builtin.name, "Tensor") == 0
-                           ? "torch." : "", v->as.builtin.name);
+            strbuf_appendf(out, "<class '%s%s'>", builtin_type_module(v->as.builtin.name),
+                           v->as.builtin.name);
         else
             strbuf_appendf(out, "<built-in function %s>", v->as.builtin.name);
         break;

@@ -398,12 +398,23 @@ typedef struct {
     Value key, value;
     uint64_t hash;
 } DictEntry;
+/* The dicts of Python's collections module: a dict all the same (every
+ * dict operation takes one), printed and named as its type. */
+typedef enum {
+    DICT_PLAIN,
+    DICT_ORDERED, /* OrderedDict: == between two of them minds the order */
+    DICT_DEFAULT, /* defaultdict: d[k] of a missing key stores factory() */
+    DICT_COUNTER, /* Counter: d[k] of a missing key is 0 (not stored) */
+} DictFlavor;
+
 struct ValueDict {
     int refs;
     unsigned seen;             /* session_collect's pass that last reached it */
     GcCount census;            /* session_collect's count of its references */
     GcLink gc;
     bool set;
+    unsigned char flavor;      /* a DictFlavor */
+    Value *factory;            /* DICT_DEFAULT's default_factory (owned), or NULL */
     int64_t count, cap;
     DictEntry *entries;
     int64_t *slots;        /* open addressing: entry index + 1, 0 empty; in the entries'
@@ -424,6 +435,15 @@ static inline Value *value_own_attr(const Instance *o, const char *name, size_t 
     return value_own_attr_lookup(o, name, length, hint);
 }
 ValueDict *value_dict_new(bool set);
+/* d's type as Python names it: dict, set, OrderedDict, defaultdict, Counter. */
+const char *value_dict_type_name(const ValueDict *d);
+/* A Counter's entries (their indexes) in its printing and most_common
+ * order: by count, largest first, ties in insertion order (CPython sorts
+ * stably); d->count of them, to free; NULL when memory runs out. */
+int64_t *value_counter_order(const ValueDict *d);
+/* Makes d a defaultdict of factory (taken; VAL_NONE: none); false when
+ * memory runs out (factory released). */
+bool value_dict_set_factory(ValueDict *d, Value factory);
 /* Room for count entries in d at once (a power of two); false when memory
  * runs out (d unchanged). */
 bool value_dict_reserve(ValueDict *d, int64_t count);
