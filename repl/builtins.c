@@ -675,13 +675,14 @@ static void build_builtins(void) {
 }
 
 enum { BI_MODULE = BI_MODULE_MATH | BI_MODULE_RANDOM | BI_MODULE_TIME | BI_MODULE_AUTOGRAD |
-                   BI_MODULE_DEVICE | BI_MODULE_COLLECTIONS };
+                   BI_MODULE_DEVICE | BI_MODULE_COLLECTIONS | BI_MODULE_SYS };
 
 const Builtin *builtin_in_module(const char *module, const char *name, size_t length) {
     unsigned flag = strcmp(module, "math") == 0 ? BI_MODULE_MATH
                     : strcmp(module, "random") == 0 ? BI_MODULE_RANDOM
                     : strcmp(module, "time") == 0   ? BI_MODULE_TIME
                     : strcmp(module, "collections") == 0 ? BI_MODULE_COLLECTIONS
+                    : strcmp(module, "sys") == 0 ? BI_MODULE_SYS
                     : strcmp(module, "torch.autograd") == 0 ? BI_MODULE_AUTOGRAD
                     : strcmp(module, "torch.cuda") == 0 || strcmp(module, "torch.backends.mps") == 0 ||
                       strcmp(module, "torch.backends.cudnn") == 0 ? BI_MODULE_DEVICE : 0;

@@ -80,6 +80,7 @@ enum {
     BI_MODULE_DEVICE = 1 << 13, /* torch.cuda's and torch.backends.mps's: ag computes on the
                                    CPU, so none is available (is_available() is False) */
     BI_MODULE_COLLECTIONS = 1 << 15, /* of Python's collections module (OrderedDict) */
+    BI_MODULE_SYS = 1 << 16,    /* of Python's sys module (setrecursionlimit) */
     BI_KWARGS = 1 << 14,        /* takes **kwargs: keywords no parameter names go to
                                    CallArgs.extra_kw (dict(a=1, b=2)) */
 };

@@ -7,7 +7,10 @@
  * CPython's numbers, and so do uniform, randint, randrange, choice, shuffle,
  * gauss and getrandbits built on them.
  */
+#define _XOPEN_SOURCE 700 /* realpath: sys.path[0], the script's folder */
+#include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -364,6 +367,68 @@ static BUILTIN(py_device_seed) {
 #define RANDOM(name, sig, help, fn, flags) \
     {name, sig, help, NULL, fn, BI_MODULE_RANDOM | (flags), VAL_VOID, NULL}
 
+/* sys.setrecursionlimit(limit): CPython's check of the value; the C
+ * stack's guard still ends deeper recursion with RecursionError. */
+static BUILTIN(py_setrecursionlimit) {
+    (void)out;
+    int64_t limit;
+    if (a->arg[0].kind != VAL_INT)
+        return arg_error(s, a, 0, "TypeError: 'float' object cannot be interpreted as an integer");
+    if (!arg_int(s, a, 0, "the limit", INT64_MIN, INT64_MAX, &limit)) return false;
+    if (limit < 1)
+        return arg_error(s, a, 0, "ValueError: recursion limit must be greater or equal than 1");
+    s->recursion_limit = limit > INT32_MAX ? INT32_MAX : (int)limit;
+    return true;
+}
+
+static BUILTIN(py_getrecursionlimit) {
+    (void)a;
+    *out = value_integer(s->recursion_limit);
+    return true;
+}
+
+static FILE *stream_of(Session *s, CallArgs *a) {
+    int64_t fd;
+    if (!arg_int(s, a, 0, "fd", 1, 2, &fd)) return NULL;
+    return fd == 1 ? s->out : s->err;
+}
+
+static BUILTIN(py_write_stream) {
+    const char *text;
+    size_t n;
+    FILE *f = stream_of(s, a);
+    if (!f || !arg_string(s, a, 1, &text, &n)) return false;
+    if (f == s->err) fflush(s->out); /* in the order written, as at a terminal */
+    fwrite(text, 1, n, f);
+    *out = value_none();
+    return true;
+}
+
+static BUILTIN(py_flush_stream) {
+    FILE *f = stream_of(s, a);
+    if (!f) return false;
+    fflush(f);
+    *out = value_none();
+    return true;
+}
+
+/* __ag_script__(directory=False): the file that runs, or (directory)
+ * the absolute folder it is in, sys.path[0]; '' at the prompt. */
+static BUILTIN(py_script_name) {
+    bool directory = false;
+    if (arg_present(a, 0) && !arg_bool(s, a, 0, &directory)) return false;
+    const char *name = s->source_name && !s->interactive ? s->source_name : "";
+    char resolved[PATH_MAX];
+    if (directory && *name && realpath(name, resolved)) {
+        char *slash = strrchr(resolved, '/');
+        if (slash) *slash = '\0';
+        name = slash == resolved ? "/" : resolved;
+    } else if (directory) {
+        name = "";
+    }
+    return value_string(name, strlen(name), out) || session_fail(s, a->line, a->col, "MemoryError");
+}
+
 const Builtin module_builtins[] = {
     MATH1("exp", "e**x"), MATH1("log", "the natural logarithm"), MATH1("log2", "log base 2"),
     MATH1("log10", "log base 10"), MATH1("log1p", "log(1 + x)"), MATH1("expm1", "e**x - 1"),
@@ -402,6 +467,18 @@ const Builtin module_builtins[] = {
     TIME("process_time", "this process's CPU seconds, a float"),
     {"sleep", "sleep(secs)", "waits secs seconds (Ctrl-C stops it)", NULL, py_time_sleep,
      BI_MODULE_TIME | BI_VOID, VAL_VOID, NULL},
+    {"setrecursionlimit", "setrecursionlimit(limit)", "sys: how deep calls may nest in a .py "
+     "file (1000 at first; the C stack still stops a deeper one with RecursionError)", NULL,
+     py_setrecursionlimit, BI_MODULE_SYS | BI_VOID, VAL_VOID, NULL},
+    {"getrecursionlimit", "getrecursionlimit()", "sys: how deep calls may nest in a .py file",
+     NULL, py_getrecursionlimit, BI_MODULE_SYS, VAL_VOID, NULL},
+    {"__ag_write_stream__", "__ag_write_stream__(fd, text)", "sys.stdout's and sys.stderr's "
+     "writing (fd 1 or 2)", NULL, py_write_stream, 0, VAL_VOID, NULL},
+    {"__ag_flush_stream__", "__ag_flush_stream__(fd)", "sys.stdout's and sys.stderr's flush",
+     NULL, py_flush_stream, 0, VAL_VOID, NULL},
+    {"__ag_script__", "__ag_script__(directory=False)", "sys.argv[0]: the file that runs ('' at "
+     "the prompt); directory: sys.path[0], its folder",
+     NULL, py_script_name, 0, VAL_VOID, NULL},
     {"is_available", "is_available()", "torch.cuda (and torch.backends.mps, .cudnn): False, ag computes "
      "on the CPU", NULL, py_device_available, BI_MODULE_DEVICE, VAL_VOID, NULL},
     {"is_built", "is_built()", "torch.backends.mps: False", NULL, py_device_available,

@@ -402,9 +402,7 @@ static BUILTIN(py_ordered_dict) {
 /* collections.defaultdict(default_factory=None, iterable=None, **kwargs) */
 static BUILTIN(py_defaultdict) {
     const Value *f = &a->arg[0];
-    bool callable = f->kind == VAL_FUNCTION || f->kind == VAL_BUILTIN || f->kind == VAL_CLASS ||
-                    f->kind == VAL_METHOD || f->kind == VAL_INSTANCE;
-    if (arg_present(a, 0) && f->kind != VAL_NONE && !callable)
+    if (arg_present(a, 0) && f->kind != VAL_NONE && !value_is_callable(f))
         return arg_error(s, a, 0, "TypeError: first argument must be callable or None");
     if (!new_dict(s, a, false, 1, out)) return false;
     Value factory = value_none();
@@ -2822,9 +2820,7 @@ static bool builtin_has(const Value *v, const char *name, size_t n) {
                  v->kind == VAL_SHAPE || v->kind == VAL_TENSOR;
     for (size_t i = 0; sized && i < sizeof container / sizeof container[0]; i++)
         if (strlen(container[i]) == n && memcmp(container[i], name, n) == 0) return true;
-    bool callable = v->kind == VAL_FUNCTION || v->kind == VAL_BUILTIN || v->kind == VAL_CLASS ||
-                    v->kind == VAL_METHOD;
-    if (callable && n == 8 && memcmp(name, "__call__", 8) == 0) return true;
+    if (v->kind != VAL_INSTANCE && value_is_callable(v) && n == 8 && memcmp(name, "__call__", 8) == 0) return true;
     if (v->kind != VAL_TENSOR) return false;
     for (size_t i = 0; i < sizeof tensor_attrs / sizeof tensor_attrs[0]; i++)
         if (strlen(tensor_attrs[i]) == n && memcmp(tensor_attrs[i], name, n) == 0) return true;

@@ -311,6 +311,12 @@ static Tensor *py_hook_call(void *ctx, Tensor *grad, bool *failed) {
 static BUILTIN(bi_register_hook) {
     Tensor *x = NULL;
     if (!arg_tensor(s, a, 0, &x)) return false;
+    /* What PyTorch says at the backward that calls it, said here: a hook
+     * that is a tensor would hold one that holds it, a cycle of the
+     * engine's that no collector sees. */
+    if (!value_is_callable(&a->arg[1]))
+        return arg_error(s, a, 1, "TypeError: '%s' object is not callable",
+                         value_type_name(&a->arg[1]));
     PyHook *h = calloc(1, sizeof *h);
     if (!h) return session_fail(s, a->line, a->col, "MemoryError");
     *h = (PyHook){.s = s, .line = a->line, .col = a->col};
@@ -483,24 +489,69 @@ static bool print_text(Session *s, CallArgs *a, int i, const char *fallback, con
     return true;
 }
 
+/* file.NAME(args) (n of them: 0 or 1, a string) for print's file=. */
+static bool call_file_method(Session *s, CallArgs *a, const Value *file, const char *name,
+                             const char *text, size_t len, int n) {
+    Value method, arg, r;
+    if (!value_getattr(file, name, strlen(name), &method))
+        return n == 0 || arg_error(s, a, 3, "AttributeError: '%s' object has no attribute '%s'",
+                                   value_type_name(file), name); /* no flush: nothing to do */
+    bool ok = n == 0 || value_string(text, len, &arg) ||
+              session_fail(s, a->line, a->col, "MemoryError");
+    ok = ok && s->call_value(s, a->line, a->col, &method, n ? &arg : NULL, n, &r);
+    if (ok) value_release(&r);
+    if (n && ok) value_release(&arg);
+    value_release(&method);
+    return ok;
+}
+
+/* The text print writes for a value: str's. */
+static void print_piece(StrBuf *sb, Session *s, const Value *v) {
+    /* a function that returned nothing prints as None, as in Python */
+    Value shown = v->kind == VAL_VOID ? value_none() : *v;
+    shown.literal = false; /* print(5) writes 5, as Python */
+    value_format(sb, &shown, &s->print, false);
+}
+
+/* print(..., file=f): f.write of each value's text, of sep between them
+ * and of end, one call each (as CPython's print), then f.flush() when
+ * flush is true. */
+static bool print_to(Session *s, CallArgs *a, const Value *file, const char *sep,
+                     size_t sep_len, const char *end, size_t end_len, bool flush) {
+    bool ok = true;
+    for (int i = 0; ok && i < a->num_rest; i++) {
+        if (i) ok = call_file_method(s, a, file, "write", sep, sep_len, 1);
+        StrBuf sb;
+        strbuf_init(&sb);
+        print_piece(&sb, s, &a->rest[i]);
+        ok = ok && call_file_method(s, a, file, "write", sb.data ? sb.data : "", sb.len, 1);
+        strbuf_free(&sb);
+    }
+    ok = ok && call_file_method(s, a, file, "write", end, end_len, 1);
+    return ok && (!flush || call_file_method(s, a, file, "flush", NULL, 0, 0));
+}
+
 static BUILTIN(bi_print) {
     (void)out;
     const char *sep, *end;
     size_t sep_len, end_len;
+    bool flush = false;
     if (!print_text(s, a, 1, " ", &sep, &sep_len) || !print_text(s, a, 2, "\n", &end, &end_len))
         return false;
+    if (arg_present(a, 4)) /* any value: its truth (a number's, else true) */
+        flush = value_is_scalar(&a->arg[4]) ? value_scalar(&a->arg[4]) != 0
+                                            : a->arg[4].kind != VAL_NONE;
+    if (arg_present(a, 3) && a->arg[3].kind != VAL_NONE)
+        return print_to(s, a, &a->arg[3], sep, sep_len, end, end_len, flush);
     StrBuf sb;
     strbuf_init(&sb);
     for (int i = 0; i < a->num_rest; i++) {
-        Value *v = &a->rest[i];
         if (i) strbuf_appendn(&sb, sep, sep_len);
-        /* a function that returned nothing prints as None, as in Python */
-        Value shown = v->kind == VAL_VOID ? value_none() : *v;
-        shown.literal = false; /* print(5) writes 5, as Python */
-        value_format(&sb, &shown, &s->print, false);
+        print_piece(&sb, s, &a->rest[i]);
     }
     strbuf_appendn(&sb, end, end_len);
     fwrite(sb.data, 1, sb.len, s->out);
+    if (flush) fflush(s->out);
     strbuf_free(&sb);
     return true;
 }
@@ -672,7 +723,7 @@ const Builtin values_builtins[] = {
      "tensor's first axis, as a list", NULL, bi_enumerate, 0, VAL_VOID, NULL},
     {"zip", "zip(*iterables)", "tuples of the i-th items of each argument, as a list (as long "
      "as the shortest)", NULL, bi_zip, 0, VAL_VOID, NULL},
-    {"print", "print(*values, sep=None, end=None)", "prints its arguments separated by spaces (or sep), then a newline (or end)", NULL, bi_print,
+    {"print", "print(*values, sep=None, end=None, file=None, flush=False)", "prints its arguments separated by spaces (or sep), then a newline (or end); to file (its write method) when given", NULL, bi_print,
      BI_VOID, VAL_VOID, NULL},
     {"set_printoptions", "set_printoptions(precision=None, threshold=None, edgeitems=None, "
      "linewidth=None, sci_mode=None)", "how tensors print, as PyTorch's", NULL,

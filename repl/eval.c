@@ -905,6 +905,7 @@ static const struct {
     {"builtins", "__property__", "property", module_property_source},
     {"builtins", "__slice__", "slice", module_slice_source},
     {"builtins", "__exceptions__", NULL, module_exceptions_source}, /* the other names */
+    {"sys", "__sys__", NULL, module_sys_source}, /* stdout, exit, ...; its functions are builtins */
 };
 
 /* The row of python_modules of module's NAME when it is written in
@@ -1723,7 +1724,7 @@ static void release_args(Value *args, int n) {
 
 /* Whether one more call may nest: Python's recursion limit in a .py file. */
 static bool call_depth_ok(Session *s, const Node *at, const UserFunc *f) {
-    int limit = s->python ? MAX_PY_CALL_DEPTH : MAX_CALL_DEPTH;
+    int limit = s->python ? s->recursion_limit : MAX_CALL_DEPTH;
     if (s->call_depth < limit) return true;
     if (s->python)
         return session_fail(s, at->line, at->col, "RecursionError: maximum recursion depth "
@@ -4175,8 +4176,9 @@ static bool module_run(Session *s, const Node *at, const char *path, const char 
 /* ag's message for a module CPython or PyTorch has and ag does not. */
 static bool module_not_in_ag(Session *s, const Node *at, const char *dotted, size_t len) {
     return session_fail(s, at->line, at->col, "ag has no module '%.*s' (it runs torch, torch.nn, "
-                        "torch.optim, torch.utils.data, math, random, time, collections, typing "
-                        "and the script's own .py files)", (int)(len > 80 ? 80 : len), dotted);
+                        "torch.optim, torch.utils.data, math, random, time, collections, sys, "
+                        "typing and the script's own .py files)", (int)(len > 80 ? 80 : len),
+                        dotted);
 }
 
 static bool user_module(Session *s, const Node *at, const char *dotted, size_t len, Value *out) {

@@ -194,6 +194,7 @@ int main(int argc, char **argv) {
     bool ran = false, stay = false, last_python = false, tty = isatty(STDIN_FILENO);
     session_init(&s, stdout, stderr, false);
     status = run_args(&s, argc, argv, &ran, &stay, &last_python);
+    if (s.exited) status = s.exit_status; /* sys.exit(status) */
     if (stay && last_python) session_set_python(&s, true);
     if (status != 2 && !s.quit && ((!ran && tty) || (stay && tty))) {
         /* the prompt, after the scripts of -i (python -i), with their variables */

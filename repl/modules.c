@@ -11,7 +11,7 @@ static const char *const modules[] = {
     "torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd",
     "torch.nn.init", "torch.nn.utils", "torch.linalg", "torch.special", "torch.optim.lr_scheduler", "torch.utils",
     "torch.utils.data", "torch.autograd.functional", "torch.func", "functorch", "math", "random",
-    "time", "collections", "torch.cuda", "torch.backends", "torch.backends.mps", "torch.backends.cudnn", "typing",
+    "time", "collections", "sys", "torch.cuda", "torch.backends", "torch.backends.mps", "torch.backends.cudnn", "typing",
 };
 
 static bool same(const char *a, const char *b, size_t length) {

@@ -71,6 +71,7 @@ extern const char module_property_source[];
 extern const char module_slice_source[];
 extern const char module_typing_source[];
 extern const char module_io_source[];
+extern const char module_sys_source[];
 #define TORCH_NN_FIRST_LINE 1000000000
 #define TORCH_SOURCE_LINES 100000
 

@@ -126,3 +126,55 @@ const char module_io_source[] =
     "\n"
     "__io__ = __io_make__()\n"
     "del __io_make__\n";
+
+/* Python's sys module, the names written in Python: sys.stdout and
+ * sys.stderr (write, writelines, flush through __ag_write_stream__ and
+ * __ag_flush_stream__, so that print(..., file=sys.stderr) and the shell's
+ * own output keep their order), exit (SystemExit, which ends the run with
+ * its status: session_system_exit), argv (the script alone: ag runs every
+ * other argument as a file of its own), path, maxsize, and the version
+ * of CPython whose behaviour ag follows (3.11).
+ * setrecursionlimit and getrecursionlimit are builtins
+ * (builtins_modules.c). Its names live in the hidden global __sys__. */
+const char module_sys_source[] =
+    "def __sys_make__():\n"
+    "    class _Stream:\n"
+    "        def __init__(self, name, fd):\n"
+    "            self.name = name\n"
+    "            self.mode = 'w'\n"
+    "            self.encoding = 'utf-8'\n"
+    "            self.closed = False\n"
+    "            self._fd = fd\n"
+    "\n"
+    "        def __repr__(self):\n"
+    "            return (\"<_io.TextIOWrapper name='\" + self.name + \"' mode='w' \"\n"
+    "                    \"encoding='utf-8'>\")\n"
+    "\n"
+    "        def write(self, text):\n"
+    "            if not isinstance(text, str):\n"
+    "                raise TypeError('write() argument must be str, not ' + type(text).__name__)\n"
+    "            __ag_write_stream__(self._fd, text)\n"
+    "            return len(text)\n"
+    "\n"
+    "        def writelines(self, lines):\n"
+    "            for line in lines:\n"
+    "                self.write(line)\n"
+    "\n"
+    "        def flush(self):\n"
+    "            __ag_flush_stream__(self._fd)\n"
+    "\n"
+    "        def isatty(self):\n"
+    "            return False\n"
+    "\n"
+    "        def fileno(self):\n"
+    "            return self._fd\n"
+    "\n"
+    "    def exit(status=None):\n"
+    "        raise SystemExit(status)\n"
+    "\n"
+    "    return {'stdout': _Stream('<stdout>', 1), 'stderr': _Stream('<stderr>', 2),\n"
+    "            'exit': exit, 'argv': [__ag_script__()], 'path': [__ag_script__(True)],\n"
+    "            'version': '3.11.2 (ag)', 'version_info': (3, 11, 2, 'final', 0),\n"
+    "            'maxsize': 9223372036854775807}\n"
+    "\n"
+    "__sys__ = __sys_make__()\n";

@@ -216,6 +216,10 @@ static bool string_binary(Session *s, const Node *n, TokenType op, const Value *
         strbuf_free(&sb);
         return ok || session_fail(s, n->line, n->col, "out of memory");
     }
+    if (token_compares(op)) /* 'a' < 2: CPython's words for an ordering */
+        return session_fail(s, n->line, n->col, "TypeError: '%s' not supported between instances "
+                            "of '%s' and '%s'", token_text(op), value_type_name(a),
+                            value_type_name(b));
     return session_fail(s, n->line, n->col, "TypeError: unsupported operand type(s) for %s: "
                         "'%s' and '%s'", token_text(op), value_type_name(a), value_type_name(b));
 }
@@ -352,6 +356,44 @@ bool pyops_in_place(Session *s, const Node *n, TokenType op, const Value *old, c
 /* Python's own operators: identity, membership, ints, strings, float
  * division by zero. True when it took the operation (*done), with its
  * result or its error. */
+/* a op b of two items of sequences being ordered: numbers, strings,
+ * sequences; Python's TypeError for others. */
+static bool order_items(Session *s, const Node *n, TokenType op, const Value *a, const Value *b,
+                        bool *out) {
+    if (value_is_scalar(a) && value_is_scalar(b)) {
+        bool ints = value_is_int(a) && value_is_int(b);
+        int64_t i = ints ? value_int(a) : 0, j = ints ? value_int(b) : 0;
+        double x = value_scalar(a), y = value_scalar(b);
+        *out = op == TOK_LT ? (ints ? i < j : x < y) : op == TOK_LE ? (ints ? i <= j : x <= y)
+             : op == TOK_GT ? (ints ? i > j : x > y) : (ints ? i >= j : x >= y);
+        return true;
+    }
+    bool done;
+    Value r;
+    if (!pyops_binary(s, n, op, a, b, &r, &done)) return false;
+    if (done && r.kind == VAL_BOOL) return *out = r.as.truth, true;
+    if (done) value_release(&r);
+    return session_fail(s, n->line, n->col, "TypeError: '%s' not supported between instances of "
+                        "'%s' and '%s'", token_text(op), value_type_name(a), value_type_name(b));
+}
+
+/* Python's ordering of two lists or two tuples: at the first items that
+ * differ, those items' order; else the shorter first. */
+static bool sequence_order(Session *s, const Node *n, TokenType op, const ValueList *a,
+                           const ValueList *b, Value *out) {
+    int i = 0;
+    while (i < a->count && i < b->count && value_equal(&a->items[i], &b->items[i])) i++;
+    bool r;
+    if (i < a->count && i < b->count) {
+        if (!order_items(s, n, op, &a->items[i], &b->items[i], &r)) return false;
+    } else {
+        int x = a->count, y = b->count;
+        r = op == TOK_LT ? x < y : op == TOK_LE ? x <= y : op == TOK_GT ? x > y : x >= y;
+    }
+    *out = value_bool(r);
+    return true;
+}
+
 bool pyops_binary(Session *s, const Node *n, TokenType op, const Value *a, const Value *b,
                   Value *out, bool *done) {
     *done = true;
@@ -391,6 +433,13 @@ bool pyops_binary(Session *s, const Node *n, TokenType op, const Value *a, const
                                 "exceeded in comparison");
         *out = value_bool(op == TOK_EQ ? same : !same);
         return true;
+    }
+    if (token_compares(op) && a->kind == VAL_LIST && b->kind == VAL_LIST) { /* (3, 11) >= (3, 8) */
+        if (a->as.list->tuple != b->as.list->tuple)
+            return session_fail(s, n->line, n->col, "TypeError: '%s' not supported between "
+                                "instances of '%s' and '%s'", token_text(op), value_type_name(a),
+                                value_type_name(b));
+        return sequence_order(s, n, op, a->as.list, b->as.list, out);
     }
     bool bits = op == TOK_AMP || op == TOK_PIPE || op == TOK_CARET;
     if (is_set(a) && is_set(b) && (bits || op == TOK_MINUS || (token_compares(op) &&

@@ -167,6 +167,7 @@ static bool run_chunk(Session *s, const Source *src, const char *chunk, size_t l
         if (!ok || s->quit) break;
     }
     s->source_name = outer_name;
+    if (!ok && s->python && session_system_exit(s)) ok = true; /* sys.exit(): the run ends */
     if (!ok) report(s, src, chunk, first_line);
     parser_free(&p);
     ast_arena_free(&arena);

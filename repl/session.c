@@ -54,6 +54,7 @@ void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     s->envs.next = s->envs.prev = &s->envs_old; /* the circle: the sentinel and the boundary */
     s->envs_old.next = s->envs_old.prev = &s->envs;
     s->young_envs = s->collect_at = YOUNG_ENVS;
+    s->recursion_limit = MAX_PY_CALL_DEPTH;
     /* The stack's limit (8 MiB when unlimited or unknown), less a margin for
      * what runs below the evaluator: builtins, the engine, sanitizers' reports. */
     s->stack_base = SESSION_STACK_HERE();
@@ -927,6 +928,32 @@ static void collect_young(Session *s) {
     promote_envs(s);
     s->promoted += kept;
     young_size(s, dead, kept);
+}
+
+bool session_system_exit(Session *s) {
+    const ClassObj *c = s->exception.kind == VAL_INSTANCE ? s->exception.as.object->cls : NULL;
+    while (c && strcmp(c->name, "SystemExit") != 0) c = c->base;
+    if (!c || strncmp(s->error, s->exception.as.object->cls->name,
+                      strlen(s->exception.as.object->cls->name)) != 0)
+        return false; /* another error since: not this exception's */
+    Value code = value_none();
+    int status = 0;
+    if (!value_getattr(&s->exception, "code", 4, &code)) code = value_none();
+    if (code.kind == VAL_INT || code.kind == VAL_BOOL) {
+        status = (int)(code.kind == VAL_INT ? code.as.integer & 0xff : code.as.truth);
+    } else if (code.kind != VAL_NONE) { /* sys.exit("message") */
+        StrBuf text;
+        strbuf_init(&text);
+        value_format(&text, &code, &s->print, false);
+        fflush(s->out);
+        fprintf(s->err, "%s\n", text.data ? text.data : "");
+        strbuf_free(&text);
+        status = 1;
+    }
+    value_release(&code);
+    s->quit = s->exited = true;
+    s->exit_status = status;
+    return true;
 }
 
 /* __ag_module_attrs__'s key for module.NAME. */

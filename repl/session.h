@@ -152,7 +152,10 @@ struct Session {
                                   what a bare raise raises again */
     bool descriptors;          /* a class has an attribute that is a descriptor (a
                                   property): attribute reads and writes look for them */
-    bool quit;                 /* :quit was given */
+    bool quit;                 /* :quit was given, or a SystemExit ended the run */
+    bool exited;               /* a SystemExit ended the run (sys.exit): exit_status is its */
+    int exit_status;
+    int recursion_limit;       /* a .py file's nested calls (sys.setrecursionlimit) */
     /* commands */
     bool tracing;              /* :trace on */
     Labels labels;             /* :graph and :dot's node numbers */
@@ -225,6 +228,10 @@ bool session_bind(Session *s, const char *name, size_t length, Value v, int line
  * __ag_module_attrs__: module.NAME = v (taking v; false with the error set
  * when memory runs out), and module.NAME's value, copied into out (false
  * when the script set none). */
+/* Whether the error is an uncaught SystemExit (sys.exit(status)): then
+ * the run ends (quit, exited) with its status, as CPython's: 0 for None, an
+ * int's, else 1 with the code printed to stderr. */
+bool session_system_exit(Session *s);
 bool session_set_module_attr(Session *s, int line, int col, const char *module,
                              const char *name, size_t length, Value v);
 bool session_module_attr(Session *s, const char *module, const char *name, size_t length,

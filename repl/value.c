@@ -734,6 +734,14 @@ void userfunc_release(UserFunc *f) {
     value_block_free(f, sizeof *f);
 }
 
+bool value_is_callable(const Value *v) {
+    switch (v->kind) {
+    case VAL_FUNCTION: case VAL_BUILTIN: case VAL_CLASS: case VAL_METHOD: return true;
+    case VAL_INSTANCE: return value_class_lookup(v->as.object->cls, "__call__", 8) != NULL;
+    default: return false;
+    }
+}
+
 void value_keep(const Value *v) {
     if (v->kind == VAL_LIST) gc_untrack(&v->as.list->gc);
     else if (v->kind == VAL_DICT) gc_untrack(&v->as.dict->gc);

@@ -19,6 +19,7 @@ for path in sorted(glob.glob(os.path.join(here, "*.py"))):
     torch.autograd.set_detect_anomaly(False)
     torch.set_grad_enabled(True)
     torch.set_default_dtype(torch.float64)
+    sys.setrecursionlimit(1000)
     out = io.StringIO()
     try:
         with contextlib.redirect_stdout(out):
