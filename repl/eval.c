@@ -2935,10 +2935,10 @@ static bool eval_number(Session *s, const Node *n, Value *out) {
 /* An expression with parts: evaluated below the checks that bound the
  * recursion (kept out of eval_expression, so that a leaf costs a call). */
 static __attribute__((noinline)) bool eval_nested(Session *s, const Node *n, Value *out) {
-    if (s->eval_depth >= MAX_EVAL_DEPTH || !session_stack_ok(s))
+    if (s->eval_depth >= s->max_eval_depth || !session_stack_ok(s))
         return session_fail(s, n->line, n->col, s->python ? "RecursionError: maximum recursion "
                             "depth exceeded" : "expression too deep to evaluate (calls nest "
-                            "more than %d levels)", MAX_EVAL_DEPTH);
+                            "more than %d levels)", s->max_eval_depth);
     s->eval_depth++;
     bool ok;
     switch (n->kind) {

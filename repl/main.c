@@ -7,6 +7,7 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -155,7 +156,49 @@ static int finish_output(int status) {
     return status;
 }
 
+/* The shell runs on a thread of its own with a stack of RUN_STACK bytes
+ * (reserved, touched only as deep as calls go), so that a script's
+ * recursion goes as deep as sys.setrecursionlimit says, as CPython 3.11's
+ * does (micrograd's topological sort of a 10,000-node graph), before the
+ * stack's guard (session_stack_ok) says RecursionError. */
+enum { RUN_STACK = 512 << 20 };
+
+static int run_main(int argc, char **argv);
+
+typedef struct {
+    int argc;
+    char **argv;
+    int status;
+} MainArgs;
+
+static void *run_main_thread(void *p) {
+    MainArgs *m = p;
+    m->status = run_main(m->argc, m->argv);
+    return NULL;
+}
+
 int main(int argc, char **argv) {
+    MainArgs m = {argc, argv, 0};
+    pthread_attr_t attr;
+    pthread_t thread;
+    session_set_stack_size(RUN_STACK); /* for the sessions the thread makes */
+    bool started = pthread_attr_init(&attr) == 0 &&
+                   pthread_attr_setstacksize(&attr, RUN_STACK) == 0 &&
+                   pthread_create(&thread, &attr, run_main_thread, &m) == 0;
+    if (!started) { /* no room for it: the main thread's stack, as its limit says */
+        session_set_stack_size(0);
+        return run_main(argc, argv);
+    }
+    /* Signals go to the thread that runs the shell: Ctrl-C interrupts its
+     * read of a line, as it would on the main thread. */
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    pthread_join(thread, NULL);
+    return m.status;
+}
+
+static int run_main(int argc, char **argv) {
     /* A write past the file-size limit (ulimit -f) fails with EFBIG, for
      * save_csv to report, instead of killing the shell. */
     signal(SIGXFSZ, SIG_IGN);

@@ -41,6 +41,10 @@ void session_catch_sigint(void) {
  * once it dies), the passes come up to YOUNG_ENVS_MAX envs apart. */
 enum { YOUNG_ENVS = 1024, YOUNG_ENVS_MAX = 4 * YOUNG_ENVS };
 
+static size_t thread_stack_size; /* session_set_stack_size's */
+
+void session_set_stack_size(size_t bytes) { thread_stack_size = bytes; }
+
 void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     memset(s, 0, sizeof *s);
     s->out = out;
@@ -62,7 +66,10 @@ void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     size_t limit = 8u << 20;
     if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < limit)
         limit = (size_t)rl.rlim_cur;
+    if (thread_stack_size) limit = thread_stack_size;
     s->stack_budget = limit > (2u << 20) ? limit - (1u << 20) : limit / 2;
+    s->max_eval_depth = limit > (8u << 20) ? (int)(MAX_EVAL_DEPTH * (limit / (8u << 20)))
+                                           : MAX_EVAL_DEPTH;
     /* Every backward keeps its graph for :dot, :why and draw() (graphview.c),
      * its tensors named by the variables that hold them. */
     ag_set_keep_graph(true, session_tensor_name, s);

@@ -46,8 +46,9 @@ typedef struct {
 enum {
     MAX_CALL_DEPTH = 100,     /* nested user-function calls (.ag) */
     MAX_PY_CALL_DEPTH = 1000, /* and in a .py file: Python's recursion limit */
-    MAX_EVAL_DEPTH = 20000,   /* evaluator recursion, calls included (the stack's budget
-                                 stops it first where frames are large) */
+    MAX_EVAL_DEPTH = 20000,   /* evaluator recursion, calls included, on an 8 MiB stack
+                                 (more on a larger one: Session.max_eval_depth; the
+                                 stack's budget stops it first where frames are large) */
     MAX_VARIABLES = 100000,
     MAX_LOAD_DEPTH = 16,      /* :load inside :load */
     ARENA_NOTE_FIRST = 1000,  /* Functions waiting for backward before the first note; x10 after */
@@ -111,6 +112,7 @@ struct Session {
     int64_t arena_note_at;     /* Functions count that triggers the next arena note */
     /* evaluation */
     int eval_depth, call_depth;
+    int max_eval_depth;        /* MAX_EVAL_DEPTH, scaled to the stack's size */
     const char *source_name;   /* the file (or "<stdin>") whose statements run (run.c) */
     int anomaly_line;          /* under anomaly mode, the line of the statement running */
     int quiet;                 /* inside a block: results and gradients are not printed */
@@ -198,6 +200,9 @@ static inline bool session_stack_ok(const Session *s) {
     size_t used = at < s->stack_base ? (size_t)(s->stack_base - at) : (size_t)(at - s->stack_base);
     return used < s->stack_budget;
 }
+/* The size of the stack the sessions made from now on run on, when it is
+ * not the process's main stack (its limit: getrlimit); 0: that one. */
+void session_set_stack_size(size_t bytes);
 void session_reset(Session *s); /* forget every variable and function */
 void session_free(Session *s);
 
