@@ -492,15 +492,15 @@ static bool print_text(Session *s, CallArgs *a, int i, const char *fallback, con
 /* file.NAME(args) (n of them: 0 or 1, a string) for print's file=. */
 static bool call_file_method(Session *s, CallArgs *a, const Value *file, const char *name,
                              const char *text, size_t len, int n) {
-    Value method, arg, r;
+    Value method, arg = value_void(), r;
     if (!value_getattr(file, name, strlen(name), &method))
         return n == 0 || arg_error(s, a, 3, "AttributeError: '%s' object has no attribute '%s'",
                                    value_type_name(file), name); /* no flush: nothing to do */
     bool ok = n == 0 || value_string(text, len, &arg) ||
               session_fail(s, a->line, a->col, "MemoryError");
-    ok = ok && s->call_value(s, a->line, a->col, &method, n ? &arg : NULL, n, &r);
+    ok = ok && s->call_value(s, a->line, a->col, &method, n ? &arg : NULL, n, &r); /* borrows */
     if (ok) value_release(&r);
-    if (n && ok) value_release(&arg);
+    value_release(&arg);
     value_release(&method);
     return ok;
 }
