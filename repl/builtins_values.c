@@ -267,6 +267,7 @@ static BUILTIN(bi_custom_function) {
  * function; the handle is torch.autograd's _RemovableHandle (Python) ---- */
 
 typedef struct {
+    SessionHook link;    /* on the session's list, for session_free */
     Session *s;
     Value hook;          /* hook(grad) -> a new gradient, or None */
     int line, col;       /* the register_hook call */
@@ -274,6 +275,7 @@ typedef struct {
 
 static void py_hook_release(void *ctx) {
     PyHook *h = ctx;
+    session_hook_unlink(&h->link);
     value_release(&h->hook);
     free(h);
 }
@@ -320,11 +322,15 @@ static BUILTIN(bi_register_hook) {
     PyHook *h = calloc(1, sizeof *h);
     if (!h) return session_fail(s, a->line, a->col, "MemoryError");
     *h = (PyHook){.s = s, .line = a->line, .col = a->col};
+    h->link.prev = h->link.next = &h->link; /* on no list yet */
     value_copy(&a->arg[1], &h->hook);
     int handle = tensor_register_hook(x, py_hook_call, h, py_hook_release);
-    if (handle < 0)
+    if (handle < 0) /* h released */
         return session_fail(s, a->line, a->col, "%s%s", s->python ? "RuntimeError: " : "",
                             ag_error());
+    h->link.tensor = x;
+    h->link.handle = handle;
+    session_hook_link(s, &h->link);
     Value cls, args[2] = {value_tensor(tensor_retain(x)), value_integer(handle)};
     bool ok = s->module_value(s, a->line, a->col, "torch.autograd", "_RemovableHandle",
                               strlen("_RemovableHandle"), &cls, NULL);

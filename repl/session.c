@@ -59,6 +59,7 @@ void session_init(Session *s, FILE *out, FILE *err, bool interactive) {
     s->envs_old.next = s->envs_old.prev = &s->envs;
     s->young_envs = s->collect_at = YOUNG_ENVS;
     s->recursion_limit = MAX_PY_CALL_DEPTH;
+    s->hooks.prev = s->hooks.next = &s->hooks;
     /* The stack's limit (8 MiB when unlimited or unknown), less a margin for
      * what runs below the evaluator: builtins, the engine, sanitizers' reports. */
     s->stack_base = SESSION_STACK_HERE();
@@ -98,12 +99,33 @@ void session_reset(Session *s) {
     ag_forget_graph();
 }
 
+void session_hook_link(Session *s, SessionHook *h) {
+    h->prev = &s->hooks, h->next = s->hooks.next;
+    s->hooks.next->prev = h, s->hooks.next = h;
+}
+
+void session_hook_unlink(SessionHook *h) {
+    h->prev->next = h->next, h->next->prev = h->prev;
+    h->prev = h->next = h;
+}
+
+/* Takes the session's hooks off their tensors (each release unlinks it),
+ * which breaks the cycles that pass through the engine's references. */
+static void drop_hooks(Session *s) {
+    if (!s->hooks.next) return; /* a session never initialised */
+    while (s->hooks.next != &s->hooks) {
+        SessionHook *h = s->hooks.next;
+        if (!tensor_remove_hook(h->tensor, h->handle)) session_hook_unlink(h); /* not there */
+    }
+}
+
 void session_free(Session *s) {
     value_release(&s->exception);
     session_reset(s);
     /* The graph may hold the session's values (a custom Function's backward,
      * a hook): they go first, so that the collection frees what they held. */
     ag_graph_free();
+    drop_hooks(s);
     s->collect_at = 0; /* the cycles of envs and functions that are left */
     session_collect(s);
     if (s->tracing) ag_set_trace(NULL, NULL); /* the hook points at this session */

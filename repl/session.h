@@ -79,6 +79,20 @@ typedef void (*DisplayFn)(Session *s, const char *mime, const char *data, size_t
  * (the last is the cell's result) and returns true; false, or a NULL
  * hook: printed as usual. */
 typedef bool (*ShowResultFn)(Session *s, const Value *v);
+/* A Python hook the engine holds on a tensor (builtins_values.c's
+ * register_hook), on its session's list: the engine's reference to the
+ * hook's function is no container's, so a cycle through it (a tensor whose
+ * hook holds the tensor) is not the collector's to find, and session_free
+ * takes every hook off before its last collection. */
+typedef struct SessionHook {
+    struct SessionHook *prev, *next;
+    Tensor *tensor;            /* borrowed: the hook goes when the tensor does */
+    int handle;
+} SessionHook;
+/* Puts h on s's list, and takes it off (from any list, or none: h->prev
+ * and h->next pointing at h). */
+void session_hook_link(Session *s, SessionHook *h);
+void session_hook_unlink(SessionHook *h);
 /* Calls a function value (a UserFunc or a builtin) with args (n, borrowed):
  * the evaluator's, handed to builtins (sorted's key, max's key). */
 typedef bool (*CallValueFn)(Session *s, int line, int col, const Value *fn, const Value *args,
@@ -134,6 +148,7 @@ struct Session {
                                   for session_collect */
     int num_roots;
     bool module_attrs_set;     /* a script gave a module an attribute (session_set_module_attr) */
+    SessionHook hooks;         /* the sentinel of the circle of the session's Python hooks */
     CallValueFn call_value;    /* the evaluator's (set by eval_statement) */
     ModuleValueFn module_value; /* the same */
     const char *stack_base;    /* an address near the bottom of the C stack (session_init's) */
