@@ -706,17 +706,10 @@ Value builtin_as_value(const Builtin *b) {
 /* Each builtin's Python variant (or NULL), found once: a .py file asks at
  * every call of sum, len, isinstance... */
 static const Builtin **variants;
-
-static void build_variants(void) {
-    int count;
-    const Builtin *all = all_builtins(&count);
-    variants = calloc((size_t)count, sizeof *variants);
-    if (!variants) abort(); /* at start-up: nothing sensible to do */
-    for (int k = 0; k < count; k++)
-        for (int i = count - num_python_builtins; i < count && !variants[k]; i++)
-            if ((all[i].flags & BI_PY_VARIANT) && strcmp(all[i].name, all[k].name) == 0)
-                variants[k] = &all[i];
-}
+/* Per builtin, what builtin_python_variant asks of its name, found once:
+ * VARIANT_ITERATES, VARIANT_RANGE. */
+enum { VARIANT_ITERATES = 1, VARIANT_RANGE = 2 };
+static unsigned char *variant_traits;
 
 /* Python's builtins that iterate over their argument: a tensor is its
  * first axis's items there (sum(x) of a matrix is its column sums), where
@@ -728,14 +721,30 @@ static bool iterates(const Builtin *b) {
     return false;
 }
 
+static void build_variants(void) {
+    int count;
+    const Builtin *all = all_builtins(&count);
+    variants = calloc((size_t)count, sizeof *variants);
+    variant_traits = calloc((size_t)count, 1);
+    if (!variants || !variant_traits) abort(); /* at start-up: nothing sensible to do */
+    for (int k = 0; k < count; k++) {
+        for (int i = count - num_python_builtins; i < count && !variants[k]; i++)
+            if ((all[i].flags & BI_PY_VARIANT) && strcmp(all[i].name, all[k].name) == 0)
+                variants[k] = &all[i];
+        variant_traits[k] = (unsigned char)((iterates(&all[k]) ? VARIANT_ITERATES : 0) |
+                                            (strcmp(all[k].name, "range") == 0 ? VARIANT_RANGE : 0));
+    }
+}
+
 const Builtin *builtin_python_variant(const Builtin *b, const Value *args, int n, bool bare) {
-    bool python = bare && iterates(b); /* sum(x), max(a, b): Python's, tensors or not */
-    if (n > 0 && args[0].kind == VAL_TENSOR && strcmp(b->name, "range") != 0 && !python)
-        return NULL;
     int count;
     const Builtin *all = all_builtins(&count);
     if (!variants) build_variants();
-    return b >= all && b < all + count ? variants[b - all] : NULL;
+    if (b < all || b >= all + count) return NULL;
+    unsigned traits = variant_traits[b - all];
+    bool python = bare && (traits & VARIANT_ITERATES); /* sum(x), max(a, b): Python's, tensors or not */
+    if (n > 0 && args[0].kind == VAL_TENSOR && !(traits & VARIANT_RANGE) && !python) return NULL;
+    return variants[b - all];
 }
 
 static const Builtin *all_builtins(int *count) {
