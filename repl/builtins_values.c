@@ -334,8 +334,10 @@ static BUILTIN(bi_register_hook) {
     Value cls, args[2] = {value_tensor(tensor_retain(x)), value_integer(handle)};
     bool ok = s->module_value(s, a->line, a->col, "torch.autograd", "_RemovableHandle",
                               strlen("_RemovableHandle"), &cls, NULL);
-    if (ok) ok = s->call_value(s, a->line, a->col, &cls, args, 2, out);
-    if (ok) value_release(&cls);
+    if (ok) {
+        ok = s->call_value(s, a->line, a->col, &cls, args, 2, out);
+        value_release(&cls); /* whether or not the call failed (it leaked when it did) */
+    }
     value_release(&args[0]);
     return ok;
 }

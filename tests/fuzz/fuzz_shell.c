@@ -3,7 +3,9 @@
  * the shell's whole path (scan, parse, evaluate, print, backward, shell
  * commands), with errors not stopping it. Files are off (:load, :dot FILE, draw).
  * A finding is a crash, a sanitizer report, a hang past -timeout, or a
- * tensor still alive once the session and the graph are freed (a leak).
+ * tensor, list or dict still alive once the session and the graph are
+ * freed (a leak: the lists and dicts on the collector's circle outlive
+ * nothing that is gone).
  *
  * Every run is bounded, so that -timeout only ever catches a real hang:
  *   - steps: a run makes at most MAX_STEPS loop iterations and user-function
@@ -102,6 +104,14 @@ static void write_py_file(const uint8_t *data, size_t size) {
     }
 }
 
+/* value_each_tracked's counter: a reference kept by mistake (a value not
+ * released on an error path) keeps its lists and dicts, and with them
+ * everything they hold, after the session is freed. */
+static void count_container(void *ctx, const Value *v) {
+    (void)v;
+    (*(int64_t *)ctx)++;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static FILE *sink;
     static timer_t timer;
@@ -136,6 +146,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ag_graph_free();
     ag_trim(); /* no cached blocks: libFuzzer reruns a run that ends with more
                   mallocs than frees, looking for a leak */
+    int64_t containers = 0; /* every list and dict of the session is gone with it */
+    value_each_tracked(count_container, &containers);
+    if (containers != 0) {
+        fprintf(stderr, "fuzz: %lld lists and dicts outlived their session\n", (long long)containers);
+        abort();
+    }
     AgStats st = ag_stats();
     if (st.live_tensors != 0) {
         fprintf(stderr, "fuzz: %lld tensors leaked\n", (long long)st.live_tensors);
