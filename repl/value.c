@@ -528,6 +528,22 @@ bool value_dict_reserve(ValueDict *d, int64_t count) {
     return cap <= (INT64_C(1) << 40) && dict_grow_to(d, cap);
 }
 
+/* Adds key (not in d; hashed) with value, taking both; slot is the empty
+ * one dict_slot found for it, or NULL (d has no slots yet). */
+static bool dict_add(ValueDict *d, Value key, Value value, uint64_t hash, int64_t *slot) {
+    if (d->count == d->cap) {
+        if (d->cap > (INT64_C(1) << 40) || !dict_grow(d)) {
+            value_release(&key);
+            value_release(&value);
+            return false;
+        }
+        slot = dict_slot(d, &key, hash); /* the slots moved */
+    }
+    d->entries[d->count] = (DictEntry){key, value, hash};
+    *slot = ++d->count;
+    return true;
+}
+
 bool value_dict_set(ValueDict *d, Value key, Value value) {
     uint64_t hash = value_hash(&key);
     int64_t *slot = dict_slot(d, &key, hash);
@@ -537,14 +553,7 @@ bool value_dict_set(ValueDict *d, Value key, Value value) {
         d->entries[*slot - 1].value = value;
         return true;
     }
-    if (d->count == d->cap && (d->cap > (INT64_C(1) << 40) || !dict_grow(d))) {
-        value_release(&key);
-        value_release(&value);
-        return false;
-    }
-    d->entries[d->count] = (DictEntry){key, value, hash};
-    *dict_slot(d, &key, hash) = ++d->count;
-    return true;
+    return dict_add(d, key, value, hash, slot);
 }
 
 bool value_dict_remove(ValueDict *d, const Value *key) {
@@ -578,9 +587,13 @@ uintptr_t value_identity(const Value *v) {
     }
 }
 
-/* A string key for a lookup, borrowing the text. */
+/* A string key for a lookup, borrowing the text (and, when the name is
+ * an interned string's text, that string, whose hash is kept: a key that
+ * is never released, so it takes no reference). */
 static Value key_of(const char *name, size_t length) {
-    return (Value){.kind = VAL_STRING, .as.string = {name, length, NULL}};
+    struct StrObj *recent = intern_recent[intern_recent_slot(name)];
+    struct StrObj *owner = recent && recent->text == name && recent->length == length ? recent : NULL;
+    return (Value){.kind = VAL_STRING, .as.string = {name, length, owner}};
 }
 
 /* value_class_lookup of a key already hashed. */
@@ -663,20 +676,29 @@ bool value_setattr(const Value *obj, const char *name, size_t length, int *hint,
     ValueDict *d = obj->kind == VAL_INSTANCE ? obj->as.object->attrs
                    : obj->kind == VAL_CLASS  ? obj->as.cls->attrs
                                              : NULL;
+    if (!d) {
+        value_release(&v);
+        return false;
+    }
+    if (obj->kind != VAL_INSTANCE) hint = NULL;
     Value key = key_of(name, length);
-    Value *old = obj->kind == VAL_INSTANCE ? value_own_attr(obj->as.object, name, length, hint)
-                 : d ? value_dict_get(d, &key) : NULL;
+    Value *old = value_attr_at_hint(d, name, length, hint);
+    uint64_t hash = old ? 0 : value_hash(&key);
+    int64_t *slot = old ? NULL : dict_slot(d, &key, hash); /* looked for once: found, or where
+                                                               it goes */
+    if (slot && *slot) old = &d->entries[*slot - 1].value;
+    if (slot && *slot && hint && *slot - 1 < INT_MAX) *hint = (int)(*slot - 1);
     if (old) { /* self.grad += ...: the key is there, so no copy of it is made */
         Value was = *old;
         *old = v;
         value_release(&was);
         return true;
     }
-    if (!d || !name_key(name, length, &key)) {
+    if (!name_key(name, length, &key)) {
         value_release(&v);
         return false;
     }
-    return value_dict_set(d, key, v);
+    return dict_add(d, key, v, hash, slot);
 }
 
 void code_release(Code *c) {

@@ -427,15 +427,20 @@ struct ValueDict {
 /* value_own_attr_lookup, with its hint looked at first, inline. A name that
  * is the interned copy (value_intern) matches an attribute's key, which is
  * too (value_setattr interns them), at one pointer comparison. */
-static inline Value *value_own_attr(const Instance *o, const char *name, size_t length,
-                                    int *hint) {
-    if (hint && *hint >= 0 && *hint < o->attrs->count) {
-        DictEntry *e = &o->attrs->entries[*hint];
+static inline Value *value_attr_at_hint(const ValueDict *d, const char *name, size_t length,
+                                        const int *hint) {
+    if (hint && *hint >= 0 && *hint < d->count) {
+        DictEntry *e = &d->entries[*hint];
         if (e->key.kind == VAL_STRING && e->key.as.string.length == length &&
             value_same_bytes(e->key.as.string.text, name, length))
             return &e->value;
     }
-    return value_own_attr_lookup(o, name, length, hint);
+    return NULL;
+}
+static inline Value *value_own_attr(const Instance *o, const char *name, size_t length,
+                                    int *hint) {
+    Value *v = value_attr_at_hint(o->attrs, name, length, hint);
+    return v ? v : value_own_attr_lookup(o, name, length, hint);
 }
 ValueDict *value_dict_new(bool set);
 /* d's type as Python names it: dict, set, OrderedDict, defaultdict, Counter. */
