@@ -96,6 +96,10 @@ void session_reset(Session *s) {
     s->arena_note_at = ARENA_NOTE_FIRST;
     s->print = print_defaults;
     s->print.python = s->python; /* :reset at a Python prompt still prints Python's 1.0 */
+    for (size_t i = 0; i < sizeof s->parsed / sizeof s->parsed[0]; i++) {
+        code_release(s->parsed[i].code);
+        s->parsed[i].code = NULL;
+    }
     ag_forget_graph();
 }
 
@@ -441,6 +445,73 @@ static Code *own_code(Session *s, const char *text, size_t length, int line, int
     return c;
 }
 
+/* A def's decorators, set on its tree after parsing (own_code's copy
+ * takes them from the original). */
+static bool same_decorators(const Stmt *a, const Stmt *b) {
+    return a->grad_mode == b->grad_mode && a->staticmethod == b->staticmethod &&
+           a->classmethod == b->classmethod;
+}
+
+/* own_code's tree of the same text, parsed already at the same place in
+ * the same dialect (a lambda at the top level of a loop, made again each
+ * turn): a new reference, its def or lambda in *def and *node; or NULL.
+ * The text is compared whole, so a tree is taken only where parsing again
+ * would make the same one. */
+static Code *parsed_before(Session *s, const char *text, size_t length, int line, int col,
+                           const Stmt **def, const Node **node) {
+    for (size_t i = 0; i < sizeof s->parsed / sizeof s->parsed[0]; i++) {
+        Code *c = s->parsed[i].code;
+        if (!c || s->parsed[i].line != line || s->parsed[i].col != col ||
+            s->parsed[i].python != s->python || (s->parsed[i].def != NULL) != (*def != NULL) ||
+            strlen(c->source) != length || memcmp(c->source, text, length) != 0 ||
+            (*def && !same_decorators(s->parsed[i].def, *def)))
+            continue;
+        c->refs++;
+        *def = s->parsed[i].def;
+        *node = s->parsed[i].lambda;
+        return c;
+    }
+    return NULL;
+}
+
+/* Keeps code (parsed from the text of a function at line, col) for
+ * parsed_before. */
+static void parsed_keep(Session *s, Code *code, const Stmt *def, const Node *lambda, int line,
+                        int col) {
+    int i = s->parsed_next;
+    s->parsed_next = (i + 1) % (int)(sizeof s->parsed / sizeof s->parsed[0]);
+    code_release(s->parsed[i].code);
+    code->refs++;
+    s->parsed[i].code = code;
+    s->parsed[i].def = def;
+    s->parsed[i].lambda = lambda;
+    s->parsed[i].line = line;
+    s->parsed[i].col = col;
+    s->parsed[i].python = s->python;
+}
+
+/* The tree of a function whose own tree goes with the statement that made
+ * it (a def or lambda at the top level): parsed again from its text, into
+ * a Code of its own, or taken from the last few so parsed. */
+static Code *function_code(Session *s, const Stmt **def, const Node **lambda) {
+    const Stmt *original = *def;
+    const char *text = original ? original->text : (*lambda)->as.text.text;
+    size_t length = original ? original->text_length : (*lambda)->as.text.length;
+    int line = original ? original->line : (*lambda)->line;
+    int col = original ? original->col : (*lambda)->col;
+    Code *code = parsed_before(s, text, length, line, col, def, lambda);
+    if (code) return code;
+    code = own_code(s, text, length, line, col, !original, def, lambda);
+    if (!code) return NULL;
+    if (original) { /* a decorator's effect: its text begins at the def */
+        ((Stmt *)*def)->grad_mode = original->grad_mode;
+        ((Stmt *)*def)->staticmethod = original->staticmethod;
+        ((Stmt *)*def)->classmethod = original->classmethod;
+    }
+    parsed_keep(s, code, *def, *lambda, line, col);
+    return code;
+}
+
 UserFunc *session_function(Session *s, Code *code, const Stmt *def, const Node *lambda,
                            Value *defaults, Env *closure) {
     int n = def ? def->num_params : lambda->num_positional;
@@ -452,15 +523,7 @@ UserFunc *session_function(Session *s, Code *code, const Stmt *def, const Node *
     if (f && code) {
         code->refs++;
     } else if (f) {
-        const Stmt *original = def;
-        code = def ? own_code(s, def->text, def->text_length, def->line, def->col, false, &def, &lambda)
-                   : own_code(s, lambda->as.text.text, lambda->as.text.length, lambda->line,
-                              lambda->col, true, &def, &lambda);
-        if (code && original) { /* a decorator's effect: its text begins at the def */
-            ((Stmt *)def)->grad_mode = original->grad_mode;
-            ((Stmt *)def)->staticmethod = original->staticmethod;
-            ((Stmt *)def)->classmethod = original->classmethod;
-        }
+        code = function_code(s, &def, &lambda);
         if (!code) {
             value_block_free(f, sizeof *f);
             release_values(defaults, defaults ? n : 0);

@@ -148,6 +148,17 @@ struct Session {
                                   for session_collect */
     int num_roots;
     bool module_attrs_set;     /* a script gave a module an attribute (session_set_module_attr) */
+    struct {                   /* the last few functions parsed again from their text (a
+                                  lambda or def at the top level, whose tree goes with its
+                                  statement): the same text at the same place again (a loop's
+                                  next turn) takes the tree already made (session.c) */
+        Code *code;            /* one of its refs, or NULL */
+        const Stmt *def;
+        const Node *lambda;
+        int line, col;
+        bool python;
+    } parsed[8];
+    int parsed_next;           /* the entry of parsed the next new one replaces */
     SessionHook hooks;         /* the sentinel of the circle of the session's Python hooks */
     CallValueFn call_value;    /* the evaluator's (set by eval_statement) */
     ModuleValueFn module_value; /* the same */
