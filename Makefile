@@ -327,9 +327,11 @@ PYTHON ?= /usr/bin/python3
 bench-compare: $(BENCH) $(AG)
 	@$(BENCH_ENV) AG_BENCH_ONLY=$(ONLY) AG_BENCH_PYTHON=$(PYTHON) sh bench/compare.sh $(BENCH) $(AG) $(TORCH_REF) 3 $(THREADS)
 
-# Issue 17's micrograd step: ag against CPython running the same file.
+# Issue 17's micrograd step: ag against CPython running the same file
+# (PYTHON, the CPython every other optional target uses: a python3 found
+# first on PATH may be another build of another speed).
 bench-micrograd: $(AG)
-	@sh bench/micrograd.sh $(AG) python3 5
+	@sh bench/micrograd.sh $(AG) $(PYTHON) 5
 
 # ---- differential test against PyTorch (optional: apt-get install python3-torch) ----
 # Random programs in ag and in PyTorch, every value and gradient compared
