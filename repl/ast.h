@@ -153,6 +153,11 @@ struct Stmt {
     Node **decorators;     /* DEF: the other decorators, top first: f = d0(d1(...(f))) */
     int num_decorators;
     bool nonlocal;         /* GLOBAL: nonlocal rather than global */
+    Node **globals;        /* DEF (.py): the names of every global statement in its body,
+                              which Python applies to the whole call wherever they stand */
+    int num_globals;
+    Node **nonlocals;      /* DEF (.py): the same for nonlocal */
+    int num_nonlocals;
     Node *module;          /* IMPORT: from MODULE import ... (NULL: import ...) */
     bool has_block;        /* DEF: f(x) { ... } */
     signed char free_names;/* DEF: as Node's (0 not yet known, 1 no, 2 yes) */

@@ -1803,6 +1803,10 @@ static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int
         release_args(args, n);
         return false;
     }
+    if (f->def && f->def->num_globals + f->def->num_nonlocals > 0) {
+        env->globals = f->def->globals, env->num_globals = f->def->num_globals;
+        env->nonlocals = f->def->nonlocals, env->num_nonlocals = f->def->num_nonlocals;
+    }
     Frame frame = {.func = f, .env = env, .caller = s->frame, .result = value_void()};
     bool ok = bind_params(s, at, f, env, params, args, n);
     s->frame = &frame;
@@ -4518,6 +4522,9 @@ static STATEMENT_HANDLER Status exec_del(Session *s, const Stmt *st) {
 static Status exec_global(Session *s, const Stmt *st) {
     if (!s->frame) return EXEC_OK; /* global at the top level: names are global already */
     Env *e = s->frame->env;
+    const Stmt *def = s->frame->func ? s->frame->func->def : NULL;
+    if (!e->class_scope && def && def->num_globals + def->num_nonlocals > 0)
+        return EXEC_OK; /* a .py def's: all of them apply from the call's start (apply_user) */
     if (st->nonlocal) e->nonlocals = st->params, e->num_nonlocals = st->num_params;
     else e->globals = st->params, e->num_globals = st->num_params;
     return EXEC_OK;

@@ -1824,6 +1824,17 @@ static Stmt *del_statement(Parser *p) {
     return s;
 }
 
+/* Adds names (n of them) to a def's declared ones, *list (*count). */
+static bool declare(Parser *p, Node ***list, int *count, Node **names, int n) {
+    Node **all = ast_alloc(p->arena, (size_t)(*count + n) * sizeof *all);
+    if (!all) return fail_at(p, &p->previous, "%s", ast_alloc_error()), false;
+    if (*count) memcpy(all, *list, (size_t)*count * sizeof *all);
+    memcpy(all + *count, names, (size_t)n * sizeof *all);
+    *list = all;
+    *count += n;
+    return true;
+}
+
 /* global NAME, ... / nonlocal NAME, ... */
 static Stmt *global_statement(Parser *p) {
     Token at = p->previous;
@@ -1843,6 +1854,9 @@ static Stmt *global_statement(Parser *p) {
     if (!holder || !set_kids(p, holder, names, n)) return NULL;
     s->params = holder->kids;
     s->num_params = n;
+    if (p->def && !declare(p, s->nonlocal ? &p->def->nonlocals : &p->def->globals,
+                           s->nonlocal ? &p->def->num_nonlocals : &p->def->num_globals, names, n))
+        return NULL;
     return s;
 }
 
