@@ -165,6 +165,16 @@ static bool extreme_pair(Session *s, CallArgs *a, bool max, Value *out) {
     return result_tensor(s, a, max ? tensor_maximum(x, y) : tensor_minimum(x, y), out);
 }
 
+/* softmax(x) or log_softmax(x) with no dim, or dim=None: PyTorch's
+ * F.softmax then takes its legacy choice (_get_softmax_dim, with a
+ * deprecation warning ag does not print): dim 0 for 0-, 1- and
+ * 3-dimensional inputs, else dim 1. */
+static bool softmax_dim_implicit(const CallArgs *a) {
+    const char *name = a->b->op->name;
+    return (strcmp(name, "softmax") == 0 || strcmp(name, "log_softmax") == 0) &&
+           (!a->given[1] || a->arg[1].kind == VAL_NONE);
+}
+
 BUILTIN(bi_op) {
     const AgOpInfo *op = a->b->op;
     bool extreme = strcmp(op->name, "max") == 0 || strcmp(op->name, "min") == 0;
@@ -174,6 +184,8 @@ BUILTIN(bi_op) {
     TensorList list = {0};
     memset(&args, 0, sizeof args);
     bool ok = read_op_args(s, a, &args, &list);
+    if (ok && s->python && softmax_dim_implicit(a)) /* F.softmax(x), nn.Softmax()(x) */
+        args.ints[0] = args.t[0]->ndim == 0 || args.t[0]->ndim == 1 || args.t[0]->ndim == 3 ? 0 : 1;
     /* The .ag dialect's rule, version 2's: mean(pred == y) is a fraction,
      * where PyTorch asks for (pred == y).float().mean(). */
     Tensor *as_float = NULL;
