@@ -22,6 +22,23 @@
  * math
  * ====================================================================== */
 
+/* CPython's error for m's result r of x (math_1, math_2, math_pow and
+ * m_tgamma's rules), or NULL. */
+static const char *math_error(const MathFunction *m, const double x[2], double r) {
+    static const char *domain = "ValueError: math domain error";
+    bool finite = isfinite(x[0]) && (m->arity == 1 || isfinite(x[1]));
+    bool number = !isnan(x[0]) && (m->arity == 1 || !isnan(x[1]));
+    if (m->errors == MATH_UNCHECKED || m->integral) return NULL;
+    if (isnan(r) && number) return domain;
+    if (!isinf(r) || !finite) return NULL;
+    switch (m->errors) {
+    case MATH_OVERFLOW: return "OverflowError: math range error";
+    case MATH_POLE: return x[0] <= 0 && x[0] == floor(x[0]) ? domain : "OverflowError: math range error";
+    case MATH_POW: return x[0] == 0 ? domain : "OverflowError: math range error";
+    default: return domain;
+    }
+}
+
 /* math.NAME(x) or math.NAME(x, y): the row's name finds the function. */
 static BUILTIN(py_math) {
     const MathFunction *m = module_math_function(a->b->name, strlen(a->b->name));
@@ -34,8 +51,8 @@ static BUILTIN(py_math) {
         x[i] = value_is_scalar(v) ? value_scalar(v) : tensor_values(v->as.tensor)[0];
     }
     double r = m->arity == 1 ? m->one(x[0]) : m->two(x[0], x[1]);
-    if (m->domain_checked && isnan(r) && !isnan(x[0]) && !isnan(x[1]))
-        return session_fail(s, a->line, a->col, "ValueError: math domain error");
+    const char *error = math_error(m, x, r);
+    if (error) return session_fail(s, a->line, a->col, "%s", error);
     if (!m->integral) {
         *out = value_number(r);
         return true;

@@ -33,6 +33,15 @@ bool module_flag(const char *module, const char *name, size_t length, bool *out)
  * "torch.float64"; NULL if NAME is none. */
 const char *module_dtype(const char *name, size_t length);
 
+/* Which of CPython's errors a math function raises where its arguments are
+ * numbers (not nan) and its result is not: none (degrees, hypot); nan or
+ * inf: ValueError, math domain error (sqrt(-1), log(0)); inf:
+ * OverflowError, math range error, nan: ValueError (exp, cosh: CPython's
+ * can_overflow); as OVERFLOW but a pole (an integer <= 0) is a domain error
+ * (gamma, lgamma); as OVERFLOW but 0 to a negative power is a domain error
+ * (pow). */
+typedef enum { MATH_UNCHECKED, MATH_DOMAIN, MATH_OVERFLOW, MATH_POLE, MATH_POW } MathErrors;
+
 /* math's functions of numbers: f(x) or f(x, y). */
 typedef struct {
     const char *name;
@@ -40,7 +49,7 @@ typedef struct {
     double (*one)(double);
     double (*two)(double, double);
     bool integral;                    /* floor, ceil, trunc: give an int */
-    bool domain_checked;              /* ValueError: math domain error on nan from a number */
+    MathErrors errors;                /* what CPython's mathmodule.c raises */
 } MathFunction;
 const MathFunction *module_math_function(const char *name, size_t length);
 
