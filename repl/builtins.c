@@ -374,6 +374,41 @@ bool arg_present(const CallArgs *a, int i) {
     return a->arg[i].kind != VAL_NONE && a->arg[i].kind != VAL_VOID;
 }
 
+/* PyTorch's sizes of nested lists: each level's length, read down the
+ * first items (torch's compute_sizes); how many in *ndim. */
+static void first_lengths(const Value *v, int64_t *sizes, int *ndim) {
+    *ndim = 0;
+    while (v->kind == VAL_LIST && *ndim < AG_MAX_DIMS) {
+        sizes[(*ndim)++] = v->as.list->count;
+        if (v->as.list->count == 0) break;
+        v = &v->as.list->items[0];
+    }
+}
+
+/* The first list, depth first, whose length is not its level's in sizes:
+ * true with PyTorch's ValueError for it in out. */
+static bool ragged_at(const Value *v, int dim, const int64_t *sizes, int ndim, char *out,
+                      size_t size) {
+    if (v->kind != VAL_LIST || dim >= ndim) return false;
+    if (v->as.list->count != sizes[dim]) {
+        snprintf(out, size, "ValueError: expected sequence of length %lld at dim %d (got %lld)",
+                 (long long)sizes[dim], dim, (long long)v->as.list->count);
+        return true;
+    }
+    for (int i = 0; i < v->as.list->count; i++)
+        if (ragged_at(&v->as.list->items[i], dim + 1, sizes, ndim, out, size)) return true;
+    return false;
+}
+
+/* A ragged list's message in a .py file: PyTorch's, where it names the
+ * lengths (why is left as it was otherwise). */
+static void ragged_sequence(const Value *v, char *why, size_t size) {
+    int64_t sizes[AG_MAX_DIMS];
+    int ndim;
+    first_lengths(v, sizes, &ndim);
+    ragged_at(v, 0, sizes, ndim, why, size);
+}
+
 bool arg_tensor(Session *s, CallArgs *a, int i, Tensor **t) {
     Value *v = slot(a, i);
     if (v->kind == VAL_TENSOR) {
@@ -382,6 +417,8 @@ bool arg_tensor(Session *s, CallArgs *a, int i, Tensor **t) {
     }
     char why[200] = "a shape";
     Tensor *converted = v->kind == VAL_SHAPE ? NULL : value_to_tensor(v, why, sizeof why);
+    if (!converted && s->python && strstr(why, "a ragged list") == why)
+        ragged_sequence(v, why, sizeof why);
     if (!converted && v->kind == VAL_LIST && !v->as.list->tuple && why[0])
         return arg_error(s, a, i, "%s", why);
     if (!converted)

@@ -632,6 +632,7 @@ static NumsStatus list_level(Parser *p, int level, int64_t *shape, bool *known, 
         shape[level] = count;
         if (!sublists) *ndim = depth;
     } else if (shape[level] != count || (!sublists && *ndim != depth)) {
+        if (p->python) return NUMS_NOT_NUMBERS; /* Python's [[1, 2], [3]]: lists of lists */
         fail_at(p, &open, "ragged list literal: a list at depth %d has %lld element%s, "
                 "the first had %lld", level + 1, (long long)count, count == 1 ? "" : "s",
                 (long long)shape[level]);
