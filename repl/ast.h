@@ -90,6 +90,9 @@ struct Node {
     /* LAMBDA: whether its body reads a name other than its parameters
      * (eval.c's needs_closure): 0 not yet known, 1 no, 2 yes. */
     signed char free_names;
+    /* NAME: how many envs up from the running call's it was last found (with
+     * local_slot: a comprehension's body reading its function's variables) */
+    signed char local_depth;
 };
 
 typedef enum {

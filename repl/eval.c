@@ -15,6 +15,7 @@
  */
 #include "eval.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,7 +182,10 @@ static const char *name_ident(const Node *n) {
 }
 
 /* The variable n names among env e's, or NULL: looked for first where n
- * found it last (a call binds its variables in the same order each time). */
+ * found it last (a call binds its variables in the same order each time).
+ * An env with a Code binds its variables under their nodes' interned
+ * names (name_ident), so while interning has never failed, a name that is
+ * not among them by address is not among them. */
 static Local *local_of(Env *e, const Node *n) {
     int k = n->local_slot - 1;
     size_t len = n->as.text.length;
@@ -191,7 +195,13 @@ static Local *local_of(Env *e, const Node *n) {
         if (l->name == id || (l->length == len && value_same_bytes(l->name, id, len)))
             return l;
     }
-    Local *l = env_lookup(e, id, len);
+    Local *l = NULL;
+    if (e->code && !value_intern_failed) { /* its names are all interned, as id is */
+        for (int i = 0; i < e->num_locals && !l; i++)
+            if (e->locals[i].name == id) l = &e->locals[i];
+    } else {
+        l = env_lookup(e, id, len);
+    }
     if (l) ((Node *)n)->local_slot = (int)(l - e->locals) + 1;
     return l;
 }
@@ -221,9 +231,10 @@ static __attribute__((noinline)) Meaning resolve_all(Session *s, const Node *n) 
     Meaning m = {NULL, false, NULL};
     Env *e = s->frame ? s->frame->env : NULL;
     if (e && names_has(e->globals, e->num_globals, n)) e = NULL;
-    for (; e && !m.value; e = e->parent) {
+    for (int depth = 0; e && !m.value; e = e->parent, depth++) {
         Local *l = local_of(e, n);
         if (l && l->value.kind != VAL_VOID) m.value = &l->value;
+        if (m.value && depth <= SCHAR_MAX) ((Node *)n)->local_depth = (signed char)depth;
     }
     /* a module's code: a builtin's name is the builtin (its globals are not
      * the script's), but for the hidden globals its parts share (__torch_nn__) */
@@ -240,10 +251,11 @@ static __attribute__((noinline)) Meaning resolve_all(Session *s, const Node *n) 
 
 /* resolve_all, with its common cases first and inline: a global read at
  * the top level (a script's loop: global_var's cached slot), or a variable
- * of the running call, or of the call it closes over when it has none of
- * its own (micrograd's _backward reading self and out), where n found it last:
- * what resolve_all would find first (no global statement in the call; an
- * env with no variables cannot hold n). */
+ * of the running call or of an env it is nested in (a comprehension's
+ * function, the call micrograd's _backward closes over), as many envs up
+ * and where among their variables n found it last: what resolve_all would
+ * find first (no global statement in the call, and no env nearer holds
+ * n). */
 static inline Meaning resolve(Session *s, const Node *n) {
     if (!s->frame && n->cache_generation == s->generation && n->cache_slot >= 0 &&
         n->cache_slot < s->num_vars) { /* a global at the top level where n found it last */
@@ -253,8 +265,10 @@ static inline Meaning resolve(Session *s, const Node *n) {
     Env *e = s->frame ? s->frame->env : NULL;
     int k = n->local_slot - 1;
     if (e && e->num_globals == 0 && k >= 0) {
-        while (e->num_locals == 0 && e->parent) e = e->parent;
-        if (k < e->num_locals && e->locals[k].name == n->ident &&
+        for (int d = n->local_depth; d > 0 && e; d--, e = e->parent)
+            if (e->num_locals > 0 && env_lookup(e, n->as.text.text, n->as.text.length))
+                return resolve_all(s, n); /* a nearer env has it now */
+        if (e && k < e->num_locals && e->locals[k].name == n->ident &&
             e->locals[k].value.kind != VAL_VOID)
             return (Meaning){&e->locals[k].value, false, NULL};
     }
@@ -577,6 +591,9 @@ static bool float_binary(TokenType op, const Value *a, const Value *b, Value *ou
         !value_is_scalar(b))
         return false;
     switch (op) {
+    case TOK_SLASH:
+        if (value_scalar(b) == 0) return false; /* ZeroDivisionError, or .ag's inf */
+        /* fall through */
     case TOK_PLUS: case TOK_MINUS: case TOK_STAR:
         *out = value_number(number_op(op, value_scalar(a), value_scalar(b)));
         out->literal = a->literal && b->literal;
@@ -589,10 +606,32 @@ static bool float_binary(TokenType op, const Value *a, const Value *b, Value *ou
     }
 }
 
+/* Python's int op int where the result is an int64 (+, -, *: else
+ * pyops_binary says what Python does) or a comparison; false otherwise. */
+static bool int_binary(TokenType op, const Value *a, const Value *b, Value *out) {
+    if (a->kind != VAL_INT || b->kind != VAL_INT) return false;
+    int64_t x = a->as.integer, y = b->as.integer, r;
+    switch (op) {
+    case TOK_PLUS: if (__builtin_add_overflow(x, y, &r)) return false; break;
+    case TOK_MINUS: if (__builtin_sub_overflow(x, y, &r)) return false; break;
+    case TOK_STAR: if (__builtin_mul_overflow(x, y, &r)) return false; break;
+    case TOK_EQ: return *out = value_bool(x == y), true;
+    case TOK_NE: return *out = value_bool(x != y), true;
+    case TOK_LT: return *out = value_bool(x < y), true;
+    case TOK_LE: return *out = value_bool(x <= y), true;
+    case TOK_GT: return *out = value_bool(x > y), true;
+    case TOK_GE: return *out = value_bool(x >= y), true;
+    default: return false;
+    }
+    *out = value_integer(r);
+    return true;
+}
+
 static bool apply_binary(Session *s, const Node *n, TokenType op, const Value *a, const Value *b,
                          Value *out) {
     bool done;
     if (float_binary(op, a, b, out)) return true;
+    if (s->python && int_binary(op, a, b, out)) return true;
     if ((a->kind == VAL_INSTANCE || b->kind == VAL_INSTANCE) && op != TOK_IS &&
         op != TOK_IS_NOT && op != TOK_IN && op != TOK_NOT_IN)
         return object_binary(s, n, op, a, b, out);
@@ -2883,7 +2922,11 @@ static bool eval_comprehension(Session *s, const Node *n, Value *out) {
                      : (Value){.kind = VAL_DICT, .as.dict = value_dict_new(!n->right)};
     if (list ? !acc.as.list : !acc.as.dict) return session_fail(s, n->line, n->col, "out of memory");
     Frame *caller = s->frame;
-    Env *env = session_env(s, caller ? caller->env : NULL, NULL, n->line, n->col);
+    /* in a function, its variables' names point into the function's tree,
+     * which the env keeps (at the top level, the statement's tree goes
+     * with it: env_bind_new copies them) */
+    Code *code = caller && caller->func ? caller->func->code : NULL;
+    Env *env = session_env(s, caller ? caller->env : NULL, code, n->line, n->col);
     if (!env) return value_release(&acc), false;
     Frame frame = {.func = caller ? caller->func : NULL, .env = env, .caller = caller,
                    .result = value_void()};

@@ -181,8 +181,11 @@ static struct StrObj *intern_find(const char *name, size_t length) {
     return interned[at];
 }
 
+bool value_intern_failed;
+
 const char *value_intern(const char *name, size_t length) {
     struct StrObj *o = intern(name, length);
+    if (!o) value_intern_failed = true;
     return o ? o->text : NULL;
 }
 
@@ -1037,16 +1040,6 @@ const char *value_kind_name(const Value *v) {
 
 /* A list nested deeper than a tensor's dimensions (a list that holds
  * itself: a.append(a)) is no tensor: the walks below stop there. */
-
-bool value_is_scalar(const Value *v) {
-    return v->kind == VAL_NUMBER || v->kind == VAL_BOOL || v->kind == VAL_INT;
-}
-
-double value_scalar(const Value *v) {
-    return v->kind == VAL_BOOL ? (v->as.truth ? 1.0 : 0.0)
-           : v->kind == VAL_INT ? (double)v->as.integer
-                                : v->as.number;
-}
 
 static Tensor *to_tensor_at(const Value *v, int depth, char *why, size_t size);
 

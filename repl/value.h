@@ -344,6 +344,10 @@ bool value_shape(int ndim, const int64_t *dims, Value *out);
  * was written; NULL when the table is full (names past 16,384) or memory
  * runs out. */
 const char *value_intern(const char *name, size_t length);
+/* Whether value_intern ever failed (its table full, or memory out): until
+ * then, two names it gave are the same name exactly when they are the
+ * same pointer. */
+extern bool value_intern_failed;
 /* A string value owning a copy of text; false when out of memory. */
 bool value_string(const char *text, size_t length, Value *out);
 
@@ -517,7 +521,9 @@ PyfmtArg value_pyfmt_arg(const Value *v, const PrintOptions *opts, StrBuf *text,
 const char *value_kind_name(const Value *v);
 /* Whether v is a number, a boolean or a numeric literal (a scalar that is
  * not a tensor), and its value as a double. */
-bool value_is_scalar(const Value *v);
+static inline bool value_is_scalar(const Value *v) {
+    return v->kind == VAL_NUMBER || v->kind == VAL_BOOL || v->kind == VAL_INT;
+}
 /* Whether v is a Python int (or a bool, which is one), and its value. */
 static inline bool value_is_int(const Value *v) { return v->kind == VAL_INT || v->kind == VAL_BOOL; }
 /* Whether v is a tensor of one integer (or bool) element, which Python's
@@ -531,7 +537,11 @@ static inline bool value_is_index_tensor(const Value *v) {
 static inline int64_t value_int(const Value *v) {
     return v->kind == VAL_BOOL ? (int64_t)v->as.truth : v->as.integer;
 }
-double value_scalar(const Value *v);
+static inline double value_scalar(const Value *v) {
+    return v->kind == VAL_BOOL ? (v->as.truth ? 1.0 : 0.0)
+           : v->kind == VAL_INT ? (double)v->as.integer
+                                : v->as.number;
+}
 
 /* The value as a tensor: a new reference. Numbers and booleans become 0-d
  * constants, a list is stacked along a new first axis (recorded when an
