@@ -1189,12 +1189,25 @@ static bool attr_of(Session *s, const Node *n, Value obj, Value *out) {
         value_release(&obj);
         return ok;
     }
+    bool plain = obj.kind == VAL_LIST || obj.kind == VAL_DICT || obj.kind == VAL_STRING ||
+                 obj.kind == VAL_NONE || value_is_scalar(&obj);
+    if (s->python && plain && !(value_is_scalar(&obj) && (attr_is(n, "real") || attr_is(n, "imag")))) {
+        bool ok = no_attribute(s, n, &obj); /* Python's AttributeError, which except takes */
+        value_release(&obj);
+        return ok;
+    }
     if (!stacked(s, n->left, &obj)) return false;
     bool tensor_like = obj.kind == VAL_TENSOR || (obj.kind == VAL_NUMBER && obj.literal);
     if (obj.kind == VAL_OPTIM && attr_is(n, "param_groups")) {
         bool ok = optim_param_groups(obj.as.optim, out) || session_fail(s, n->line, n->col, "MemoryError");
         value_release(&obj);
         return ok;
+    }
+    if (s->python && value_is_scalar(&obj) && (attr_is(n, "real") || attr_is(n, "imag"))) {
+        bool real = attr_is(n, "real"), number = obj.kind == VAL_NUMBER;
+        *out = real ? (number ? obj : value_integer(value_int(&obj)))
+                    : (number ? value_number(0) : value_integer(0));
+        return true;
     }
     if (!tensor_like) {
         bool ok = session_fail(s, n->line, n->col, "attribute '.%.*s' of %s: only tensors have "
@@ -2482,6 +2495,29 @@ static bool call_type_method(Session *s, const Node *call, Value *type, Value *o
     return ok;
 }
 
+/* super().__setattr__(name, value) where super() is object's (a class of
+ * no base): Python's object.__setattr__, the plain assignment. */
+static bool object_setattr(Value self, const Node *attr, const Node *call) {
+    return self.kind == VAL_METHOD && !self.as.bound->from && self.as.bound->func.kind == VAL_VOID &&
+           attr_is(attr, "__setattr__") && call->num_kids == 2 && call->num_positional == 2;
+}
+
+static bool set_through_object(Session *s, const Node *call, Value *self, Value *out) {
+    Value name, v;
+    bool ok = eval_expression(s, call->kids[0], &name);
+    if (ok && name.kind != VAL_STRING)
+        ok = session_fail(s, call->line, call->col, "TypeError: attribute name must be string, "
+                          "not '%s'", value_type_name(&name));
+    if (ok && !eval_expression(s, call->kids[1], &v)) ok = false;
+    const Value *target = &self->as.bound->self;
+    if (ok && !value_setattr(target, name.as.string.text, name.as.string.length, NULL, v))
+        ok = session_fail(s, call->line, call->col, "MemoryError");
+    value_release(&name);
+    value_release(self);
+    *out = value_none();
+    return ok;
+}
+
 static bool call_method(Session *s, const Node *call, Value *out) {
     const Node *attr = call->left;
     const Node *obj = attr->left;
@@ -2507,6 +2543,8 @@ static bool call_method(Session *s, const Node *call, Value *out) {
             *out = value_none();
             return true;
         }
+        if (!found && object_setattr(self, attr, call)) /* super().__setattr__(name, v) */
+            return set_through_object(s, call, &self, out);
         bool ok = found || no_attribute(s, attr, &self);
         if (ok && s->descriptors && self.kind == VAL_INSTANCE &&
             !value_own_attr(self.as.object, attr->as.text.text, attr->as.text.length, NULL))
@@ -2673,12 +2711,10 @@ static bool make_super(Session *s, const Node *call, Value *out) {
         }
         if (here) break;
     }
-    if (!owner || !owner->base) {
+    if (!owner) {
         value_release(&obj);
-        *out = value_none(); /* object's __init__ and friends: nothing to do */
-        return session_fail(s, call->line, call->col, "RuntimeError: super(): %s has no base "
-                            "class (ag's classes have no object base)", owner ? owner->name
-                            : "this method's class");
+        return session_fail(s, call->line, call->col, "RuntimeError: super(): this method's "
+                            "class was not found");
     }
     Bound *b = calloc(1, sizeof *b);
     if (!b) return value_release(&obj), session_fail(s, call->line, call->col, "MemoryError");
@@ -2686,8 +2722,8 @@ static bool make_super(Session *s, const Node *call, Value *out) {
     b->func = value_void();
     value_copy(self, &b->self);
     value_release(&obj);
-    b->from = owner->base;
-    owner->base->refs++;
+    b->from = owner->base; /* NULL: a class of no base, whose super() is object's (call_method) */
+    if (owner->base) owner->base->refs++;
     *out = (Value){.kind = VAL_METHOD, .as.bound = b};
     return true;
 }
@@ -4222,10 +4258,10 @@ static bool module_run(Session *s, const Node *at, const char *path, const char 
  * circular import finds it (still empty) instead of running it again. */
 /* ag's message for a module CPython or PyTorch has and ag does not. */
 static bool module_not_in_ag(Session *s, const Node *at, const char *dotted, size_t len) {
-    return session_fail(s, at->line, at->col, "ag has no module '%.*s' (it runs torch, torch.nn, "
-                        "torch.optim, torch.utils.data, math, random, time, collections, sys, "
-                        "typing and the script's own .py files)", (int)(len > 80 ? 80 : len),
-                        dotted);
+    return session_fail(s, at->line, at->col, "ModuleNotFoundError: No module named '%.*s' (ag "
+                        "has no such module: it runs torch, torch.nn, torch.optim, "
+                        "torch.utils.data, math, random, time, collections, sys, typing and the "
+                        "script's own .py files)", (int)(len > 80 ? 80 : len), dotted);
 }
 
 static bool user_module(Session *s, const Node *at, const char *dotted, size_t len, Value *out) {

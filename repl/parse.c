@@ -1108,6 +1108,7 @@ void parser_init_mode(Parser *p, const char *src, size_t len, int first_line, As
     p->python = python;
     p->scanner.strict_indent = python;
     p->scanner.braces_are_brackets = python;
+    p->scanner.python = python;
     p->scanner.eof_closes_blocks = eof_closes_blocks;
     advance(p);
 }

@@ -26,6 +26,7 @@ void scanner_init(Scanner *s, const char *src, size_t len, int first_line) {
     s->eof_closes_blocks = true;
     s->strict_indent = false;
     s->braces_are_brackets = false;
+    s->python = false;
 }
 
 static Token make(const Scanner *s, TokenType type) {
@@ -58,12 +59,18 @@ static void newline(Scanner *s) {
     s->line_start = s->current;
 }
 
-/* Skips spaces, comments and (inside ( ) and [ ]) newlines. */
+/* Skips spaces, comments and (inside ( ) and [ ]) newlines; in Python,
+ * tabs and form feeds too, and a backslash ending a line with its newline
+ * (the next line goes on the statement, its indentation no block's). */
 static void skip_blank(Scanner *s) {
     for (;;) {
         int c = peek(s, 0);
-        if (c == ' ') {
+        if (c == ' ' || (s->python && (c == '\t' || c == '\f'))) {
             s->current++;
+        } else if (s->python && c == '\\' &&
+                   (peek(s, 1) == '\n' || (peek(s, 1) == '\r' && peek(s, 2) == '\n'))) {
+            s->current += peek(s, 1) == '\r' ? 3 : 2;
+            newline(s);
         } else if (c == '#') {
             while (peek(s, 0) != -1 && peek(s, 0) != '\n') s->current++;
         } else if (s->depth > 0 && (c == '\n' || (c == '\r' && peek(s, 1) == '\n'))) {

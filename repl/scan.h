@@ -76,6 +76,8 @@ typedef struct {
                                incomplete input: more lines may belong to them) */
     bool strict_indent;     /* Python's rule: an indented line not after a ':' line is
                                an error (the .ag dialect ignores such indentation) */
+    bool python;            /* Python's blanks: tabs and form feeds between tokens, a
+                               backslash joining a line to the next */
     bool braces_are_brackets; /* Python's { }: a dict or a set, never a block, so
                                  newlines inside are skipped as inside ( and [ */
 } Scanner;

@@ -1,7 +1,8 @@
 # Importing a module CPython or PyTorch has and ag does not (os, argparse,
-# numpy, torch.distributions) stops with ag's own message, which says what
-# ag runs; no except clause catches it. A module no one has is CPython's
-# ModuleNotFoundError, which one does.
+# numpy, torch.distributions) is CPython's ModuleNotFoundError, its message
+# saying what ag runs; an except ImportError clause takes it (a script's
+# `try: import graphviz` / `except ImportError:` goes on without it), as
+# it takes a module no one has.
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ag-imports.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 for line in 'import os' 'import argparse' 'from numpy import array' 'import torch.distributions' \
