@@ -9,7 +9,8 @@
  *   s.addcdiv(t1, t2, value=v) s + (v * t1) / t2   three roundings
  *   mul_, sqrt, div, maximum   plain
  *
- * (measured on this machine: tests/engine/optim_reference.py --kernels).
+ * (measured on this machine: tests/engine/optim_reference.py --kernels);
+ * for a float32 parameter the same in float (rnd, fma_r below).
  * The Python-float arithmetic of the optimizers (beta1 ** step, lr /
  * bias_correction1, 1 - lr * weight_decay) is done in doubles in the same
  * order; the build's -ffp-contract=off keeps the compiler from fusing it.
@@ -250,96 +251,119 @@ void ag_optim_free(AgOptimizer *o) {
 /* torch.maximum: NaN if either is (fmax would drop it). */
 static double maximum(double a, double b) { return isnan(a) || isnan(b) ? a + b : a > b ? a : b; }
 
+/* A float32 parameter's update runs PyTorch's float kernels: each op's
+ * result rounded to float (a double computes +, -, *, / and sqrt of floats
+ * and rounds once more without changing the float: double rounding is
+ * innocuous there), the fused multiply-adds in float (fmaf), and every
+ * Python number an op takes (alpha=, value=, mul_(beta1), add_(eps)) cast to
+ * float first, as a float kernel's scalar_t. A float64 one: all as is. */
+static inline double rnd(bool f32, double x) { return f32 ? (double)(float)x : x; }
+static inline double fma_r(bool f32, double a, double b, double c) {
+    return f32 ? (double)fmaf((float)a, (float)b, (float)c) : fma(a, b, c);
+}
+
 /* _single_tensor_sgd. first: the momentum buffer is new (PyTorch clones d_p into it). */
-static void sgd_update(const AgOptimConfig *c, Slot *s, bool first, const double *p,
+static void sgd_update(const AgOptimConfig *c, bool f, Slot *s, bool first, const double *p,
                        const double *g, double *out, int64_t begin, int64_t end) {
     double *buf = s->state[MOMENTUM_BUFFER] ? tensor_values(s->state[MOMENTUM_BUFFER]) : NULL;
-    double dampen = 1 - c->dampening;
+    double dampen = rnd(f, 1 - c->dampening), momentum = rnd(f, c->momentum);
+    double wd = rnd(f, c->weight_decay), minus_lr = rnd(f, -c->lr);
     for (int64_t i = begin; i < end; i++) {
         double d_p = c->maximize ? -g[i] : g[i];
-        if (c->weight_decay != 0) d_p = fma(c->weight_decay, p[i], d_p); /* d_p.add(param, alpha=wd) */
+        if (c->weight_decay != 0) d_p = fma_r(f, wd, p[i], d_p); /* d_p.add(param, alpha=wd) */
         if (c->momentum != 0) {
             /* buf = clone(d_p), or buf.mul_(momentum).add_(d_p, alpha=1 - dampening) */
-            buf[i] = first ? d_p : fma(dampen, d_p, buf[i] * c->momentum);
-            d_p = c->nesterov ? fma(c->momentum, buf[i], d_p) : buf[i]; /* d_p.add(buf, alpha=momentum) */
+            buf[i] = first ? d_p : fma_r(f, dampen, d_p, rnd(f, buf[i] * momentum));
+            d_p = c->nesterov ? fma_r(f, momentum, buf[i], d_p) : buf[i]; /* d_p.add(buf, alpha=momentum) */
         }
-        out[i] = fma(-c->lr, d_p, p[i]); /* param.add_(d_p, alpha=-lr) */
+        out[i] = fma_r(f, minus_lr, d_p, p[i]); /* param.add_(d_p, alpha=-lr) */
     }
 }
 
 /* _single_tensor_adam and _single_tensor_adamw (decoupled: AdamW's weight
  * decay shrinks the parameter instead of adding to the gradient). step is
  * the count after this step's increment. */
-static void adam_update(const AgOptimConfig *c, bool decoupled, Slot *s, const double *p,
+static void adam_update(const AgOptimConfig *c, bool f, bool decoupled, Slot *s, const double *p,
                         const double *g, double *out, int64_t begin, int64_t end) {
     double step = s->step; /* step_t.item() */
     double bias_correction1 = 1 - pow(c->beta1, step);
     double bias_correction2 = 1 - pow(c->beta2, step);
-    double step_size = c->lr / bias_correction1;
-    double bias_correction2_sqrt = sqrt(bias_correction2);
-    double shrink = 1 - c->lr * c->weight_decay; /* AdamW: param.mul_(1 - lr * weight_decay) */
-    double one_minus_beta1 = 1 - c->beta1, one_minus_beta2 = 1 - c->beta2;
+    double minus_step_size = rnd(f, -(c->lr / bias_correction1));
+    double bias_correction2_sqrt = rnd(f, sqrt(bias_correction2));
+    double shrink = rnd(f, 1 - c->lr * c->weight_decay); /* AdamW: param.mul_(1 - lr * weight_decay) */
+    double one_minus_beta1 = rnd(f, 1 - c->beta1), one_minus_beta2 = rnd(f, 1 - c->beta2);
+    double beta1 = rnd(f, c->beta1), beta2 = rnd(f, c->beta2), eps = rnd(f, c->eps);
+    double wd = rnd(f, c->weight_decay);
     double *exp_avg = tensor_values(s->state[EXP_AVG]), *exp_avg_sq = tensor_values(s->state[EXP_AVG_SQ]);
     double *max_sq = c->amsgrad ? tensor_values(s->state[MAX_EXP_AVG_SQ]) : NULL;
     for (int64_t i = begin; i < end; i++) {
         double grad = c->maximize ? -g[i] : g[i], param = p[i];
         if (decoupled)
-            param *= shrink;
+            param = rnd(f, param * shrink);
         else if (c->weight_decay != 0)
-            grad = fma(c->weight_decay, param, grad); /* grad.add(param, alpha=weight_decay) */
+            grad = fma_r(f, wd, param, grad); /* grad.add(param, alpha=weight_decay) */
         /* exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1) */
-        exp_avg[i] = fma(one_minus_beta1, grad, exp_avg[i] * c->beta1);
+        exp_avg[i] = fma_r(f, one_minus_beta1, grad, rnd(f, exp_avg[i] * beta1));
         /* exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2) */
-        exp_avg_sq[i] = fma(one_minus_beta2 * grad, grad, exp_avg_sq[i] * c->beta2);
+        exp_avg_sq[i] = fma_r(f, rnd(f, one_minus_beta2 * grad), grad, rnd(f, exp_avg_sq[i] * beta2));
         double second = exp_avg_sq[i];
         if (max_sq) second = max_sq[i] = maximum(max_sq[i], exp_avg_sq[i]);
-        double denom = sqrt(second) / bias_correction2_sqrt + c->eps; /* (....sqrt() / bc2_sqrt).add_(eps) */
-        out[i] = param + (-step_size * exp_avg[i]) / denom; /* param.addcdiv_(exp_avg, denom, value=-step_size) */
+        /* (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps) */
+        double denom = rnd(f, rnd(f, rnd(f, sqrt(second)) / bias_correction2_sqrt) + eps);
+        /* param.addcdiv_(exp_avg, denom, value=-step_size) */
+        out[i] = rnd(f, param + rnd(f, rnd(f, minus_step_size * exp_avg[i]) / denom));
     }
 }
 
 /* _single_tensor_rmsprop (its step count is never used in the update). */
-static void rmsprop_update(const AgOptimConfig *c, Slot *s, const double *p, const double *g,
-                           double *out, int64_t begin, int64_t end) {
+static void rmsprop_update(const AgOptimConfig *c, bool f, Slot *s, const double *p,
+                           const double *g, double *out, int64_t begin, int64_t end) {
     double *square_avg = tensor_values(s->state[SQUARE_AVG]);
     double *grad_avg = c->centered ? tensor_values(s->state[GRAD_AVG]) : NULL;
     double *buf = c->momentum > 0 ? tensor_values(s->state[MOMENTUM_BUFFER]) : NULL;
-    double one_minus_alpha = 1 - c->alpha;
+    double one_minus_alpha = rnd(f, 1 - c->alpha), alpha = rnd(f, c->alpha);
+    double wd = rnd(f, c->weight_decay), eps = rnd(f, c->eps), momentum = rnd(f, c->momentum);
+    double minus_lr = rnd(f, -c->lr);
     for (int64_t i = begin; i < end; i++) {
         double grad = c->maximize ? -g[i] : g[i];
-        if (c->weight_decay != 0) grad = fma(c->weight_decay, p[i], grad); /* grad.add(param, alpha=wd) */
+        if (c->weight_decay != 0) grad = fma_r(f, wd, p[i], grad); /* grad.add(param, alpha=wd) */
         /* square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha) */
-        square_avg[i] = fma(one_minus_alpha * grad, grad, square_avg[i] * c->alpha);
+        square_avg[i] = fma_r(f, rnd(f, one_minus_alpha * grad), grad, rnd(f, square_avg[i] * alpha));
         double avg;
         if (grad_avg) {
-            grad_avg[i] = fma(one_minus_alpha, grad, grad_avg[i] * c->alpha); /* mul_(alpha).add_(grad, alpha=1 - alpha) */
-            avg = sqrt(fma(-grad_avg[i], grad_avg[i], square_avg[i])); /* square_avg.addcmul(ga, ga, value=-1).sqrt_() */
+            /* grad_avg.mul_(alpha).add_(grad, alpha=1 - alpha) */
+            grad_avg[i] = fma_r(f, one_minus_alpha, grad, rnd(f, grad_avg[i] * alpha));
+            /* square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_() */
+            avg = rnd(f, sqrt(fma_r(f, -grad_avg[i], grad_avg[i], square_avg[i])));
         } else {
-            avg = sqrt(square_avg[i]);
+            avg = rnd(f, sqrt(square_avg[i]));
         }
-        avg += c->eps; /* avg.add_(eps) */
+        avg = rnd(f, avg + eps); /* avg.add_(eps) */
         if (buf) {
-            buf[i] = buf[i] * c->momentum + grad / avg; /* buf.mul_(momentum).addcdiv_(grad, avg) */
-            out[i] = fma(-c->lr, buf[i], p[i]);         /* param.add_(buf, alpha=-lr) */
+            /* buf.mul_(momentum).addcdiv_(grad, avg) */
+            buf[i] = rnd(f, rnd(f, buf[i] * momentum) + rnd(f, grad / avg));
+            out[i] = fma_r(f, minus_lr, buf[i], p[i]); /* param.add_(buf, alpha=-lr) */
         } else {
-            out[i] = p[i] + (-c->lr * grad) / avg;      /* param.addcdiv_(grad, avg, value=-lr) */
+            /* param.addcdiv_(grad, avg, value=-lr) */
+            out[i] = rnd(f, p[i] + rnd(f, rnd(f, minus_lr * grad) / avg));
         }
     }
 }
 
 /* _single_tensor_adagrad (dense gradients). step is the count after this
  * step's increment. */
-static void adagrad_update(const AgOptimConfig *c, Slot *s, const double *p, const double *g,
-                           double *out, int64_t begin, int64_t end) {
+static void adagrad_update(const AgOptimConfig *c, bool f, Slot *s, const double *p,
+                           const double *g, double *out, int64_t begin, int64_t end) {
     double step = s->step; /* step_t.item() */
-    double clr = c->lr / (1 + (step - 1) * c->lr_decay);
+    double minus_clr = rnd(f, -(c->lr / (1 + (step - 1) * c->lr_decay)));
+    double wd = rnd(f, c->weight_decay), eps = rnd(f, c->eps);
     double *sum = tensor_values(s->state[SUM]);
     for (int64_t i = begin; i < end; i++) {
         double grad = c->maximize ? -g[i] : g[i];
-        if (c->weight_decay != 0) grad = fma(c->weight_decay, p[i], grad); /* grad.add(param, alpha=wd) */
-        sum[i] = fma(grad, grad, sum[i]);               /* state_sum.addcmul_(grad, grad, value=1) */
-        double std = sqrt(sum[i]) + c->eps;             /* state_sum.sqrt().add_(eps) */
-        out[i] = p[i] + (-clr * grad) / std;            /* param.addcdiv_(grad, std, value=-clr) */
+        if (c->weight_decay != 0) grad = fma_r(f, wd, p[i], grad); /* grad.add(param, alpha=wd) */
+        sum[i] = fma_r(f, grad, grad, sum[i]);          /* state_sum.addcmul_(grad, grad, value=1) */
+        double std = rnd(f, rnd(f, sqrt(sum[i])) + eps); /* state_sum.sqrt().add_(eps) */
+        out[i] = rnd(f, p[i] + rnd(f, rnd(f, minus_clr * grad) / std)); /* param.addcdiv_(grad, std, value=-clr) */
     }
 }
 
@@ -415,6 +439,7 @@ typedef struct {
     const AgOptimizer *o;
     Slot *s;
     bool first;
+    bool f32;          /* a float32 parameter: PyTorch's float kernels */
     const double *p, *g;
     double *out;
 } UpdateJob;
@@ -422,12 +447,13 @@ typedef struct {
 static void update_range(void *ctx, int64_t begin, int64_t end) {
     const UpdateJob *j = ctx;
     const AgOptimConfig *c = &j->o->config;
+    bool f = j->f32;
     switch (j->o->kind) {
-    case AG_OPTIM_SGD: sgd_update(c, j->s, j->first, j->p, j->g, j->out, begin, end); break;
-    case AG_OPTIM_ADAM: adam_update(c, false, j->s, j->p, j->g, j->out, begin, end); break;
-    case AG_OPTIM_ADAMW: adam_update(c, true, j->s, j->p, j->g, j->out, begin, end); break;
-    case AG_OPTIM_RMSPROP: rmsprop_update(c, j->s, j->p, j->g, j->out, begin, end); break;
-    case AG_OPTIM_ADAGRAD: adagrad_update(c, j->s, j->p, j->g, j->out, begin, end); break;
+    case AG_OPTIM_SGD: sgd_update(c, f, j->s, j->first, j->p, j->g, j->out, begin, end); break;
+    case AG_OPTIM_ADAM: adam_update(c, f, false, j->s, j->p, j->g, j->out, begin, end); break;
+    case AG_OPTIM_ADAMW: adam_update(c, f, true, j->s, j->p, j->g, j->out, begin, end); break;
+    case AG_OPTIM_RMSPROP: rmsprop_update(c, f, j->s, j->p, j->g, j->out, begin, end); break;
+    case AG_OPTIM_ADAGRAD: adagrad_update(c, f, j->s, j->p, j->g, j->out, begin, end); break;
     }
 }
 
@@ -441,7 +467,8 @@ static void update_slot(AgOptimizer *o, Slot *s, const Tensor *p, Tensor *fresh)
         memcpy(s->shape, p->shape, sizeof s->shape);
     }
     s->step += 1.0f; /* step_t += 1: float32 arithmetic, as PyTorch's */
-    UpdateJob job = {o, s, first, tensor_values(p), tensor_values(p->grad), tensor_values(fresh)};
+    UpdateJob job = {o, s, first, p->dtype == AG_FLOAT32, tensor_values(p), tensor_values(p->grad),
+                     tensor_values(fresh)};
     if (ag_parallel_worth(p->numel, AG_GRAIN_MATH))
         ag_parallel_for(p->numel, AG_GRAIN_MATH, update_range, &job);
     else

@@ -240,6 +240,7 @@ static Tensor *negated(const Tensor *g) {
 ROW_KERNEL(add_rows, x + y)
 ROW_KERNEL(sub_rows, x - y)
 ROW_KERNEL(add_scaled_rows, fma(y, p, x)) /* x + p * y, one rounding */
+ROW_KERNEL(add_scaled_rows_f32, (double)fmaf((float)y, (float)p, (float)x)) /* the same in float */
 ROW_KERNEL(mul_rows, x *y)
 ROW_KERNEL(div_rows, x / y)
 
@@ -250,7 +251,9 @@ ROW_KERNEL(div_rows, x / y)
  * kernel, one rounding: fma(b, alpha, a) (ATen's vec::fmadd(other, alpha,
  * self)), fma(b, -alpha, a) for sub (ATen's sub is add with -alpha); the
  * Function keeps alpha as its ctx, and b's gradient is g * alpha as
- * PyTorch's maybe_multiply (-g * alpha for sub).
+ * PyTorch's maybe_multiply (-g * alpha for sub). For float32 operands
+ * alpha is a float first, and the fma is float's (fmaf), as PyTorch's
+ * float kernel.
  * ====================================================================== */
 
 /* The alpha a Function of add or sub was recorded with (ctx: a double). */
@@ -267,7 +270,10 @@ static Tensor *add_scaled_forward(int op, double sign, Tensor *a, Tensor *b, dou
     if (ag_broadcast_shapes(name, a, b, shape, &ndim) != 0 ||
         ag_common_operands(a, b, &ca, &cb) != 0)
         return NULL;
-    Tensor *out = broadcast_apply_p(add_scaled_rows, ca, cb, sign * alpha, ndim, shape);
+    /* float32: PyTorch's float kernel, alpha a float (scalar_t) and the fma in float */
+    bool f32 = ca->dtype == AG_FLOAT32;
+    Tensor *out = broadcast_apply_p(f32 ? add_scaled_rows_f32 : add_scaled_rows, ca, cb,
+                                    f32 ? (double)(float)(sign * alpha) : sign * alpha, ndim, shape);
     ag_common_release(ca, a);
     ag_common_release(cb, b);
     void *ctx;
@@ -284,6 +290,7 @@ static Tensor *scaled_grad(Tensor *g, double sign, double alpha) {
     if (!r) return NULL;
     double *o = tensor_values(r);
     const double *gv = tensor_values(g);
+    if (g->dtype == AG_FLOAT32) alpha = (float)alpha; /* a float kernel's scalar */
     for (int64_t i = 0; i < g->numel; i++) o[i] = (sign * gv[i]) * alpha;
     return r;
 }
