@@ -2792,6 +2792,22 @@ static BUILTIN(py_view_as) {
     return result_tensor(s, a, tensor_view(x, other->ndim, other->shape), out);
 }
 
+/* x.expand_as(other): x.expand(other.size()). */
+static BUILTIN(py_expand_as) {
+    Tensor *x, *other;
+    if (!arg_tensor(s, a, 0, &x) || !arg_tensor(s, a, 1, &other)) return false;
+    return result_tensor(s, a, tensor_expand(x, other->ndim, other->shape), out);
+}
+
+/* x.is_contiguous(): True, every tensor of ag being laid out so (see
+ * py_contiguous; PyTorch says False of a transposed view). */
+static BUILTIN(py_is_contiguous) {
+    Tensor *x;
+    if (!arg_tensor(s, a, 0, &x)) return false;
+    *out = value_bool(true);
+    return true;
+}
+
 static BUILTIN(py_reshape_as) {
     Tensor *x, *other;
     if (!arg_tensor(s, a, 0, &x) || !arg_tensor(s, a, 1, &other)) return false;
@@ -2943,6 +2959,7 @@ const Builtin python_builtins[] = {
     PY("hasattr", "hasattr(object, name)", "whether object.name exists", py_hasattr, 0),
     PY("setattr", "setattr(object, name, value)", "object.name = value", py_setattr, BI_VOID),
     PY("dim", "dim(input)", "the number of dimensions (x.ndim)", py_dim, BI_METHOD),
+    PY("ndimension", "ndimension(input)", "as dim: the number of dimensions", py_dim, BI_METHOD),
     PY("size", "size(input, dim=None)", "x.shape, or the size along dim", py_size, BI_METHOD),
     PY("is_grad_enabled", "is_grad_enabled()", "whether operations are recorded now (False "
        "under no_grad)", py_is_grad_enabled, 0),
@@ -3027,6 +3044,9 @@ const Builtin python_builtins[] = {
        py_view_as, BI_METHOD),
     PY("reshape_as", "reshape_as(input, other)", "as reshape(other.shape)", py_reshape_as,
        BI_METHOD),
+    PY("expand_as", "expand_as(input, other)", "as expand(other.shape)", py_expand_as, BI_METHOD),
+    PY("is_contiguous", "is_contiguous(input)", "True: ag lays every tensor out contiguously "
+       "(a transpose is a copy; PyTorch's view says False)", py_is_contiguous, BI_METHOD),
     PY("nelement", "nelement(input)", "as numel: the number of elements", bi_numel, BI_METHOD),
     PY("tolist", "tolist(input)", "the elements as nested lists of floats (0-d: a float)",
        py_tolist, BI_METHOD),

@@ -208,7 +208,8 @@ static bool one_grad(const Value *v, Tensor **out) {
 
 /* The engine's callback: calls backward(grad_output) and hands over the
  * gradient of each tensor input (backward returns one per argument of
- * forward, as PyTorch's). */
+ * forward, as PyTorch's, and may return more if the rest are None: forward
+ * took fewer than its parameters). */
 static int py_function_backward(void *ctx, Tensor *grad_output, int n, Tensor **grads) {
     PyFunction *f = ctx;
     Value g = value_tensor(tensor_retain(grad_output)), result;
@@ -217,7 +218,10 @@ static int py_function_backward(void *ctx, Tensor *grad_output, int n, Tensor **
     if (!ok) return snprintf(custom_error, sizeof custom_error, "%s", f->s->error), -1;
     bool many = result.kind == VAL_LIST;
     int count = many ? (int)result.as.list->count : 1;
-    if (count != f->num_args) {
+    bool extra_none = count > f->num_args; /* PyTorch drops trailing Nones past the inputs */
+    for (int k = f->num_args; extra_none && k < count; k++)
+        extra_none = result.as.list->items[k].kind == VAL_NONE;
+    if (count != f->num_args && !extra_none) {
         snprintf(custom_error, sizeof custom_error, "RuntimeError: function %s returned an "
                  "incorrect number of gradients (expected %d, got %d)", f->name, f->num_args,
                  count);

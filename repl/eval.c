@@ -2975,6 +2975,23 @@ static bool eval_comprehension(Session *s, const Node *n, Value *out) {
     return true;
 }
 
+/* **EXPR of a dict display: the mapping's pairs set into d, in its order. */
+static bool spread_into(Session *s, const Node *star, ValueDict *d) {
+    Value m;
+    if (!eval_expression(s, star->left, &m)) return false;
+    bool ok = (m.kind == VAL_DICT && !m.as.dict->set) ||
+              session_fail(s, star->left->line, star->left->col, "TypeError: '%s' object is not "
+                           "a mapping", value_type_name(&m));
+    for (int64_t j = 0; ok && j < m.as.dict->count; j++) {
+        Value k, v;
+        value_copy(&m.as.dict->entries[j].key, &k);
+        value_copy(&m.as.dict->entries[j].value, &v);
+        ok = value_dict_set(d, k, v) || session_fail(s, star->line, star->col, "MemoryError");
+    }
+    value_release(&m);
+    return ok;
+}
+
 /* {k: v, ...} and {a, b, ...} */
 static bool eval_dict(Session *s, const Node *n, Value *out) {
     bool set = n->kind == NODE_SET;
@@ -2983,6 +3000,10 @@ static bool eval_dict(Session *s, const Node *n, Value *out) {
     *out = (Value){.kind = VAL_DICT, .as.dict = d};
     for (int i = 0; i < n->num_kids; i += set ? 1 : 2) {
         Value k, v = value_none();
+        if (n->kids[i]->kind == NODE_STARRED) { /* {**d, ...} */
+            if (!spread_into(s, n->kids[i], d)) return value_release(out), false;
+            continue;
+        }
         if (!eval_expression(s, n->kids[i], &k)) return value_release(out), false;
         if (!set && !eval_expression(s, n->kids[i + 1], &v)) {
             value_release(&k);

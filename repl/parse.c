@@ -951,7 +951,18 @@ static Node *comprehension(Parser *p, const Token *open, TokenType kind, Node *e
     return set_kids(p, comp, clauses, n) ? grown(p, comp, element, value) : NULL;
 }
 
-/* {k: v, ...}, {a, b}, {} (a dict), {k: v for ...}, {x for ...}. */
+/* **EXPR in a dict display: a STARRED node (its op TOK_STARSTAR), or NULL
+ * when no ** comes. */
+static Node *dict_spread(Parser *p) {
+    if (!match(p, TOK_STARSTAR)) return NULL;
+    Token at = p->previous;
+    Node *star = new_node(p, NODE_STARRED, &at);
+    if (!star || !(star->left = expr(p))) return NULL;
+    star->op = TOK_STARSTAR;
+    return star;
+}
+
+/* {k: v, ...}, {a, b}, {} (a dict), {k: v for ...}, {x for ...}, {**d, k: v}. */
 static Node *braces(Parser *p) {
     Token open = p->previous;
     if (!p->python) /* in .ag, braces are blocks; {} is a dict only in .py */
@@ -961,13 +972,15 @@ static Node *braces(Parser *p) {
         Node *d = new_node(p, NODE_DICT, &open);
         return d && set_kids(p, d, NULL, 0) ? d : NULL;
     }
-    Node *first = expr(p);
+    Node *first = dict_spread(p);
+    if (!first && !p->failed) first = expr(p);
     if (!first) return NULL;
-    bool dict = match(p, TOK_COLON);
-    Node *value = dict ? expr(p) : NULL;
+    bool spread = first->kind == NODE_STARRED;
+    bool dict = spread || match(p, TOK_COLON);
+    Node *value = spread ? first : dict ? expr(p) : NULL;
     if (p->failed) return NULL;
     skip_newlines(p);
-    if (check(p, TOK_FOR)) {
+    if (!spread && check(p, TOK_FOR)) {
         Node *c = comprehension(p, &open, TOK_LBRACE, first, value);
         skip_newlines(p);
         if (c) expect_close(p, TOK_RBRACE, &open);
@@ -980,7 +993,13 @@ static Node *braces(Parser *p) {
     while (!p->failed && match(p, TOK_COMMA)) {
         skip_newlines(p);
         if (check(p, TOK_RBRACE)) break;
-        Node *k = expr(p);
+        Node *k = dict ? dict_spread(p) : NULL;
+        if (k) { /* **mapping: its pairs, in its order (the node twice keeps pairs aligned) */
+            if (!node_push(p, &items, &n, &cap, k) || !node_push(p, &items, &n, &cap, k)) return NULL;
+            skip_newlines(p);
+            continue;
+        }
+        if (!p->failed) k = expr(p);
         if (!k || !node_push(p, &items, &n, &cap, k)) return NULL;
         if (dict) {
             expect(p, TOK_COLON, "':' after the key");
