@@ -4996,16 +4996,30 @@ static void anomaly_place(Session *s, int line) {
     ag_set_anomaly_location(line > 0 ? s->source_name : NULL, line);
 }
 
+/* A statement during which an object's __eq__ or __hash__ failed inside a
+ * container's compare (value_hook_failed): it fails with that error, at
+ * its own place when the error has none. */
+static inline Status hook_failure(Session *s, const Stmt *st, Status r) {
+    if (!value_hook_failed) return r;
+    value_hook_failed = false;
+    const char *message = value_hook_message;
+    value_hook_message = NULL;
+    if (r == EXEC_ERROR) return r;
+    if (message) return exec_fail(s, st->line, st->col, "%s", message);
+    if (s->error_line == 0) s->error_line = st->line, s->error_col = st->col;
+    return EXEC_ERROR;
+}
+
 /* A statement of torch's own modules (written in Python, their lines past
  * TORCH_NN_FIRST_LINE) keeps the place of the script's line that called
  * in, as their errors do. */
 static Status exec_statement(Session *s, const Stmt *st) {
-    if (!ag_is_anomaly_enabled() || st->line >= TORCH_NN_FIRST_LINE) return exec_kind(s, st);
+    if (!ag_is_anomaly_enabled() || st->line >= TORCH_NN_FIRST_LINE) return hook_failure(s, st, exec_kind(s, st));
     int outer = s->anomaly_line;
     anomaly_place(s, st->line);
     Status r = exec_kind(s, st);
     anomaly_place(s, outer);
-    return r;
+    return hook_failure(s, st, r);
 }
 
 /* A block's statements, quiet, in order; break, continue and return end it
@@ -5094,7 +5108,40 @@ static bool object_text(void *ctx, const Value *v, bool repr, StrBuf *out) {
     return ok;
 }
 
+/* value_object_hooks.equal: Python's a == b for a container's compare
+ * (its truth). The values are held while the method runs, which may
+ * change the container they are in. */
+static bool object_equal(void *ctx, const Value *a, const Value *b, bool *out) {
+    Session *s = ctx;
+    Value x, y, r;
+    value_copy(a, &x);
+    value_copy(b, &y);
+    Node at = {.kind = NODE_BINARY, .op = TOK_EQ};
+    bool ok = apply_binary(s, &at, TOK_EQ, &x, &y, &r) && truth(s, &at, &r, out);
+    if (ok || r.kind != VAL_VOID) value_release(&r);
+    value_release(&x);
+    value_release(&y);
+    return ok;
+}
+
+/* value_object_hooks.hash: the object's __hash__() (an int). */
+static bool object_hash(void *ctx, const Value *v, uint64_t *out) {
+    Session *s = ctx;
+    const Value *method = value_method_of(v, "__hash__", 8);
+    Value self, r;
+    if (!method) return *out = (uint64_t)(uintptr_t)v->as.object, true;
+    value_copy(v, &self);
+    bool ok = s->call_value(s, 0, 0, method, &self, 1, &r);
+    value_release(&self);
+    if (ok && r.kind != VAL_INT && r.kind != VAL_BOOL)
+        ok = session_fail(s, 0, 0, "TypeError: __hash__ method should return an integer");
+    if (ok) *out = (uint64_t)value_int(&r);
+    if (ok || r.kind != VAL_VOID) value_release(&r);
+    return ok;
+}
+
 bool eval_statement(Session *s, const Stmt *stmt) {
+    value_object_hooks = (ValueObjectHooks){object_equal, object_hash, s};
     s->print.text = object_text;
     s->print.text_ctx = s;
     s->call_value = call_for_builtin;

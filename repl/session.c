@@ -124,6 +124,7 @@ static void drop_hooks(Session *s) {
 }
 
 void session_free(Session *s) {
+    if (value_object_hooks.ctx == s) memset(&value_object_hooks, 0, sizeof value_object_hooks);
     value_release(&s->exception);
     session_reset(s);
     /* The graph may hold the session's values (a custom Function's backward,

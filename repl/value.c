@@ -350,8 +350,10 @@ bool value_shape(int ndim, const int64_t *dims, Value *out) {
 bool value_hashable(const Value *v) {
     switch (v->kind) {
     case VAL_NONE: case VAL_BOOL: case VAL_INT: case VAL_NUMBER: case VAL_STRING:
-    case VAL_TENSOR: case VAL_SHAPE: case VAL_INSTANCE: case VAL_CLASS: case VAL_FUNCTION:
+    case VAL_TENSOR: case VAL_SHAPE: case VAL_CLASS: case VAL_FUNCTION:
         return true;
+    case VAL_INSTANCE: /* a class with __eq__ and no __hash__ has none (Python sets it None) */
+        return !value_object_defines(v, "__eq__") || value_object_defines(v, "__hash__");
     case VAL_LIST:
         if (!v->as.list->tuple) return false;
         for (int i = 0; i < v->as.list->count; i++)
@@ -389,7 +391,13 @@ static uint64_t value_hash(const Value *v) {
         return string_hash(v->as.string.text, v->as.string.length);
     }
     case VAL_TENSOR: return mix((uint64_t)(uintptr_t)v->as.tensor);
-    case VAL_INSTANCE: return mix((uint64_t)(uintptr_t)v->as.object);
+    case VAL_INSTANCE: {
+        uint64_t h;
+        if (!value_object_hooks.hash || !value_object_defines(v, "__hash__"))
+            return mix((uint64_t)(uintptr_t)v->as.object);
+        if (!value_object_hooks.hash(value_object_hooks.ctx, v, &h)) value_hook_failed = true, h = 0;
+        return mix(h);
+    }
     case VAL_CLASS: return mix((uint64_t)(uintptr_t)v->as.cls);
     case VAL_FUNCTION: return mix((uint64_t)(uintptr_t)v->as.function);
     case VAL_LIST: {
@@ -440,6 +448,13 @@ bool value_equal(const Value *a, const Value *b) {
         }
         return true;
     }
+    if ((a->kind == VAL_INSTANCE || b->kind == VAL_INSTANCE) && value_object_hooks.equal &&
+        !(a->kind == b->kind && a->as.object == b->as.object) &&
+        (value_object_defines(a, "__eq__") || value_object_defines(b, "__eq__"))) {
+        bool same = false; /* Python's a == b, its __eq__'s (or the reflected one's) */
+        if (!value_object_hooks.equal(value_object_hooks.ctx, a, b, &same)) value_hook_failed = true;
+        return same;
+    }
     if (a->kind != b->kind) return false;
     switch (a->kind) {
     case VAL_NONE: return true;
@@ -479,14 +494,56 @@ bool value_equal(const Value *a, const Value *b) {
     }
 }
 
+static int64_t *dict_slot(const ValueDict *d, const Value *key, uint64_t hash);
+
+/* Whether comparing a and b runs Python code (an object's __eq__). */
+static bool compares_by_method(const Value *a, const Value *b) {
+    return value_object_hooks.equal && (a->kind == VAL_INSTANCE || b->kind == VAL_INSTANCE) &&
+           (value_object_defines(a, "__eq__") || value_object_defines(b, "__eq__"));
+}
+
+/* value_equal of entry e's key and key where that runs an __eq__, which
+ * may change d: *moved says it did (the slots must be probed again, as
+ * CPython's lookdict starts over). */
+static bool equal_by_method(const ValueDict *d, const DictEntry *e, const Value *key, bool *moved) {
+    const DictEntry *entries = d->entries;
+    const int64_t *slots = d->slots;
+    int64_t at = e - entries;
+    Value held;
+    value_copy(&e->key, &held);
+    bool same = value_equal(&held, key);
+    /* moved: d grew (its arrays are new), or the entry holds another key */
+    *moved = d->entries != entries || d->slots != slots || at >= d->count ||
+             d->entries[at].key.kind != held.kind ||
+             value_identity(&d->entries[at].key) != value_identity(&held);
+    value_release(&held);
+    return same;
+}
+
 static int64_t *dict_slot(const ValueDict *d, const Value *key, uint64_t hash) {
-    if (!d->num_slots) return NULL;
-    int64_t mask = d->num_slots - 1; /* a power of two */
-    for (int64_t at = (int64_t)(hash & (uint64_t)mask);; at = (at + 1) & mask) {
-        int64_t *slot = &d->slots[at];
-        if (!*slot) return slot;
-        const DictEntry *e = &d->entries[*slot - 1];
-        if (e->hash == hash && value_equal(&e->key, key)) return slot;
+    for (int restarts = 0;; restarts++) {
+        if (!d->num_slots) return NULL;
+        int64_t mask = d->num_slots - 1; /* a power of two */
+        bool moved = false;
+        for (int64_t at = (int64_t)(hash & (uint64_t)mask);; at = (at + 1) & mask) {
+            int64_t *slot = &d->slots[at];
+            if (!*slot) return slot;
+            const DictEntry *e = &d->entries[*slot - 1];
+            if (e->hash != hash) continue;
+            if (!compares_by_method(&e->key, key)) {
+                if (value_equal(&e->key, key)) return slot;
+                continue;
+            }
+            bool same = equal_by_method(d, e, key, &moved);
+            if (moved) break;
+            if (same) return slot;
+        }
+        if (restarts == 100) { /* an __eq__ that grows the dict each time: give up */
+            value_hook_failed = true;
+            value_hook_message = "RuntimeError: a dict grew during each of 100 lookups of a "
+                                 "key (its __eq__ changes the dict)";
+            return NULL;
+        }
     }
 }
 
@@ -571,6 +628,34 @@ bool value_dict_remove(ValueDict *d, const Value *key) {
     for (int64_t i = 0; i < d->count; i++) *dict_slot(d, &d->entries[i].key, d->entries[i].hash) = i + 1;
     return true;
 }
+
+ValueObjectHooks value_object_hooks;
+bool value_hook_failed;
+const char *value_hook_message;
+
+uint32_t value_class_generation = 1;
+
+/* Looks up __eq__ and __hash__ along c's bases once per value_class_generation. */
+static void class_defines(ClassObj *c) {
+    static uint64_t eq_hash, hash_hash;
+    if (!eq_hash) eq_hash = string_hash("__eq__", 6), hash_hash = string_hash("__hash__", 8);
+    const Value eq_key = {.kind = VAL_STRING, .as.string = {"__eq__", 6, NULL}};
+    const Value hash_key = {.kind = VAL_STRING, .as.string = {"__hash__", 8, NULL}};
+    c->defines_eq = c->defines_hash = false;
+    bool hash_known = false;
+    for (const ClassObj *k = c; k; k = k->base) {
+        const Value *e = dict_get_hashed(k->attrs, &eq_key, eq_hash);
+        const Value *h = dict_get_hashed(k->attrs, &hash_key, hash_hash);
+        if (e) c->defines_eq = true;
+        if (!hash_known && (h || e)) { /* __eq__ alone makes Python's __hash__ None */
+            hash_known = true;
+            c->defines_hash = h && h->kind != VAL_NONE;
+        }
+    }
+    c->defines_generation = value_class_generation;
+}
+
+void value_class_defines(ClassObj *c) { class_defines(c); }
 
 uintptr_t value_identity(const Value *v) {
     switch (v->kind) {
@@ -676,6 +761,7 @@ const Value *value_method_of(const Value *obj, const char *name, size_t length) 
 }
 
 bool value_setattr(const Value *obj, const char *name, size_t length, int *hint, Value v) {
+    if (obj->kind == VAL_CLASS) value_class_generation++; /* Cls.__eq__ = f: value_object_defines */
     ValueDict *d = obj->kind == VAL_INSTANCE ? obj->as.object->attrs
                    : obj->kind == VAL_CLASS  ? obj->as.cls->attrs
                                              : NULL;

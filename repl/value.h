@@ -270,7 +270,15 @@ struct ClassObj {
     ValueDict *attrs;
     int64_t object_attrs;      /* how many attributes its last new object had after
                                   __init__: the next one's dict is made that big at once */
+    uint32_t defines_generation; /* value_object_defines's answers, while value.c's class
+                                    generation is this one: */
+    bool defines_eq, defines_hash;
 };
+/* Bumped at every change of a class's attributes (value_setattr): a
+ * class's cached answers of value_object_defines hold while it stands. */
+extern uint32_t value_class_generation;
+/* Finds c's answers for value_object_defines again. */
+void value_class_defines(ClassObj *c);
 
 /* An object: its class and its attributes. */
 struct Instance {
@@ -280,6 +288,13 @@ struct Instance {
     ClassObj *cls;
     ValueDict *attrs;
 };
+
+static inline bool value_object_defines(const Value *v, const char *name) {
+    if (v->kind != VAL_INSTANCE) return false;
+    ClassObj *c = v->as.object->cls;
+    if (c->defines_generation != value_class_generation) value_class_defines(c);
+    return name[2] == 'e' ? c->defines_eq : c->defines_hash;
+}
 
 /* obj.method: the function and the object it is bound to; or super()'s
  * view of an object (func void, from: the class the lookup starts at). */
@@ -498,6 +513,26 @@ uintptr_t value_identity(const Value *v);
 /* Set when value_equal stopped at its depth (lists nested thousands deep):
  * its false then means "could not tell"; the caller clears it. */
 extern bool value_equal_too_deep;
+/* The interpreter's answers for objects whose class defines __eq__ or
+ * __hash__, which containers compare and hash by (a set of them, `in`, a
+ * dict key): set by the session (eval.c); with none, objects are compared
+ * and hashed by identity. Each returns false when the method failed, its
+ * error the session's: value_hook_failed is then set, and the statement
+ * running fails with that error when it ends. */
+typedef struct {
+    bool (*equal)(void *ctx, const Value *a, const Value *b, bool *out);
+    bool (*hash)(void *ctx, const Value *v, uint64_t *out);
+    void *ctx;
+} ValueObjectHooks;
+extern ValueObjectHooks value_object_hooks;
+extern bool value_hook_failed;
+/* When value.c failed without a hook's error (a lookup that never ended),
+ * its message; else NULL. */
+extern const char *value_hook_message;
+/* Whether object v's class (or a base) defines NAME: "__eq__" or
+ * "__hash__" (__hash__ = None, or an __eq__ met first with no __hash__,
+ * says it has none, as Python's). */
+static inline bool value_object_defines(const Value *v, const char *name);
 /* Python's == for values that are not tensors (a tensor equals only itself). */
 bool value_equal(const Value *a, const Value *b);
 
