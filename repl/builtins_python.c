@@ -1806,6 +1806,22 @@ static BUILTIN(py_allclose) {
 /* getattr(obj, name[, default]), hasattr(obj, name), setattr(obj, name, v):
  * the attributes of objects and classes, and a module's names as
  * module.NAME finds them (getattr(torch, "tanh")). */
+/* Whether v's attributes are the evaluator's to find (properties,
+ * __getattr__): an object or a class. */
+static bool object_like(const Value *v) { return v->kind == VAL_INSTANCE || v->kind == VAL_CLASS; }
+
+/* Whether the error just set is an AttributeError (getattr's default and
+ * hasattr take those alone, as Python's). */
+static bool attribute_error(const Session *s) {
+    return strncmp(s->error, "AttributeError", 14) == 0;
+}
+
+/* The AttributeError getattr's default or hasattr took: gone. */
+static void forget_error(Session *s) {
+    s->error[0] = '\0';
+    value_release(&s->exception);
+}
+
 static BUILTIN(py_getattr) {
     const char *name;
     size_t n;
@@ -1816,6 +1832,12 @@ static BUILTIN(py_getattr) {
                             a->given[2] ? &missing : NULL))
             return true;
         return a->given[2] && missing && value_copy(&a->arg[2], out);
+    }
+    if (object_like(&a->arg[0]) && s->attr_value) {
+        if (s->attr_value(s, a->line, a->col, &a->arg[0], name, n, out)) return true;
+        if (!a->given[2] || !attribute_error(s)) return false;
+        forget_error(s);
+        return value_copy(&a->arg[2], out);
     }
     if (value_getattr(&a->arg[0], name, n, out)) return true;
     if (a->given[2]) return value_copy(&a->arg[2], out);
@@ -2851,6 +2873,14 @@ static BUILTIN(py_hasattr) {
     Value v;
     if (!arg_string(s, a, 1, &name, &n)) return false;
     bool missing = false;
+    if (object_like(&a->arg[0]) && s->attr_value) { /* Python's: hasattr catches AttributeError only */
+        bool has = s->attr_value(s, a->line, a->col, &a->arg[0], name, n, &v);
+        if (!has && !attribute_error(s)) return false;
+        if (has) value_release(&v);
+        else forget_error(s);
+        *out = value_bool(has);
+        return true;
+    }
     bool has = a->arg[0].kind == VAL_MODULE
                    ? s->module_value(s, a->line, a->col, a->arg[0].as.module, name, n, &v, &missing)
                    : value_getattr(&a->arg[0], name, n, &v);

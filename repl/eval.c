@@ -1100,6 +1100,25 @@ static bool no_attribute(Session *s, const Node *n, const Value *obj) {
                         name_len(n), n->as.text.text);
 }
 
+/* Python's fallback where obj.NAME is not found: its class's
+ * __getattr__(obj, NAME), whose result (or AttributeError) it gives; or
+ * no_attribute's error when the class has none. */
+static bool attr_fallback(Session *s, const Node *n, const Value *obj, Value *out) {
+    const Value *method = value_object_defines(obj, "__getattr__")
+                              ? value_method_of(obj, "__getattr__", 11) : NULL;
+    if (!method) return no_attribute(s, n, obj);
+    Value args[2];
+    value_copy(obj, &args[0]);
+    if (!value_string(n->as.text.text, n->as.text.length, &args[1])) {
+        value_release(&args[0]);
+        return session_fail(s, n->line, n->col, "MemoryError");
+    }
+    bool ok = s->call_value(s, n->line, n->col, method, args, 2, out);
+    value_release(&args[0]);
+    value_release(&args[1]);
+    return ok;
+}
+
 /* The descriptor method NAME (__get__, __set__, __set_name__) of d, an
  * attribute of a class: d's class's, or NULL. */
 static const Value *descriptor_method(const Value *d, const char *name) {
@@ -1146,7 +1165,13 @@ static bool object_attr_of_name(Session *s, const Node *n, Value *out, bool *don
     const Value *own = value_own_attr(obj->as.object, name_ident(n), n->as.text.length,
                                       &((Node *)n)->attr_slot);
     if (own) return value_copy(own, out);
-    if (!value_getattr(obj, n->as.text.text, n->as.text.length, out)) return no_attribute(s, n, obj);
+    if (!value_getattr(obj, n->as.text.text, n->as.text.length, out)) {
+        Value held; /* __getattr__ may rebind the name that holds obj */
+        value_copy(obj, &held);
+        bool ok = attr_fallback(s, n, &held, out);
+        value_release(&held);
+        return ok;
+    }
     return descriptor_get(s, n, obj, out);
 }
 
@@ -1170,9 +1195,9 @@ static bool attr_of(Session *s, const Node *n, Value obj, Value *out) {
     if (obj.kind == VAL_INSTANCE || obj.kind == VAL_CLASS || obj.kind == VAL_METHOD) {
         bool own = !s->descriptors || (obj.kind == VAL_INSTANCE &&
                    value_own_attr(obj.as.object, n->as.text.text, n->as.text.length, NULL));
-        bool ok = value_getattr(&obj, n->as.text.text, n->as.text.length, out) ||
-                  no_attribute(s, n, &obj);
-        if (ok && !own) ok = descriptor_get(s, n, &obj, out);
+        bool found = value_getattr(&obj, n->as.text.text, n->as.text.length, out);
+        bool ok = found || attr_fallback(s, n, &obj, out);
+        if (ok && found && !own) ok = descriptor_get(s, n, &obj, out);
         value_release(&obj);
         return ok;
     }
@@ -2545,8 +2570,8 @@ static bool call_method(Session *s, const Node *call, Value *out) {
         }
         if (!found && object_setattr(self, attr, call)) /* super().__setattr__(name, v) */
             return set_through_object(s, call, &self, out);
-        bool ok = found || no_attribute(s, attr, &self);
-        if (ok && s->descriptors && self.kind == VAL_INSTANCE &&
+        bool ok = found || attr_fallback(s, attr, &self, &f);
+        if (ok && found && s->descriptors && self.kind == VAL_INSTANCE &&
             !value_own_attr(self.as.object, attr->as.text.text, attr->as.text.length, NULL))
             ok = descriptor_get(s, attr, &self, &f); /* obj.prop(...): the property's value */
         value_release(&self);
@@ -3240,6 +3265,26 @@ static Status assign_data(Session *s, const Stmt *st, const Value *objv, Value *
 /* obj.NAME = v, obj evaluated (borrowed) and v given (taken): an object's
  * or class's attribute (in both dialects: a class loaded from a .py file
  * is used at the prompt), or a tensor's .requires_grad, .data or .grad. */
+/* obj.NAME = v (v taken) where obj's class defines __setattr__: a call
+ * of it, __setattr__(obj, 'NAME', v), whose result is dropped. */
+static Status setattr_method(Session *s, const Node *t, const Value *objv, Value *vv) {
+    const Value *method = value_method_of(objv, "__setattr__", 11);
+    Value args[3], r;
+    value_copy(objv, &args[0]);
+    args[2] = *vv;
+    *vv = value_void();
+    if (!method || !value_string(t->as.text.text, t->as.text.length, &args[1])) {
+        value_release(&args[0]);
+        value_release(&args[2]);
+        return exec_fail(s, t->line, t->col, method ? "MemoryError" : "TypeError: '%s' object's "
+                         "__setattr__ is not a method", value_type_name(objv));
+    }
+    bool ok = s->call_value(s, t->line, t->col, method, args, 3, &r);
+    if (ok) value_release(&r);
+    release_args(args, 3);
+    return ok ? EXEC_OK : EXEC_ERROR;
+}
+
 static Status store_attr_of(Session *s, const Stmt *st, const Value *objv, Value *vv) {
     const Node *t = st->target;
     const Value *d = s->descriptors && objv->kind == VAL_INSTANCE
@@ -3252,6 +3297,8 @@ static Status store_attr_of(Session *s, const Stmt *st, const Value *objv, Value
         value_release(&r);
         return ok ? EXEC_OK : EXEC_ERROR;
     }
+    if (value_object_defines(objv, "__setattr__")) /* obj.x = v: its class's __setattr__ */
+        return setattr_method(s, t, objv, vv);
     if (objv->kind == VAL_INSTANCE || objv->kind == VAL_CLASS) {
         Value v = *vv;
         *vv = value_void(); /* taken */
@@ -5140,8 +5187,19 @@ static bool object_hash(void *ctx, const Value *v, uint64_t *out) {
     return ok;
 }
 
+/* getattr's and hasattr's obj.NAME (Session.attr_value). */
+static bool attr_for_builtin(Session *s, int line, int col, const Value *obj, const char *name,
+                             size_t length, Value *out) {
+    Node at = {.kind = NODE_ATTR, .line = line, .col = col, .as.text = {name, length},
+               .attr_slot = -1};
+    Value held;
+    value_copy(obj, &held);
+    return attr_of(s, &at, held, out);
+}
+
 bool eval_statement(Session *s, const Stmt *stmt) {
     value_object_hooks = (ValueObjectHooks){object_equal, object_hash, s};
+    s->attr_value = attr_for_builtin;
     s->print.text = object_text;
     s->print.text_ctx = s;
     s->call_value = call_for_builtin;

@@ -104,6 +104,11 @@ typedef bool (*CallValueFn)(Session *s, int line, int col, const Value *fn, cons
  * name, false with *missing set and no error (getattr's default). */
 typedef bool (*ModuleValueFn)(Session *s, int line, int col, const char *module, const char *name,
                               size_t length, Value *out, bool *missing);
+/* obj.NAME of an object or class as the evaluator finds it (properties,
+ * __getattr__); false with the error set (AttributeError where it has
+ * none). */
+typedef bool (*AttrValueFn)(Session *s, int line, int col, const Value *obj, const char *name,
+                            size_t length, Value *out);
 /* a OP b as the evaluator does it (sum's additions); false with the error set at line:col. */
 typedef bool (*BinaryFn)(Session *s, int line, int col, TokenType op, const Value *a,
                          const Value *b, Value *out);
@@ -165,6 +170,7 @@ struct Session {
     const char *stack_base;    /* an address near the bottom of the C stack (session_init's) */
     size_t stack_budget;       /* how much of the C stack the evaluator may use */
     BinaryFn binary;
+    AttrValueFn attr_value;    /* the same */
     /* the error being reported */
     char error[600];
     int error_line, error_col;

@@ -635,13 +635,16 @@ const char *value_hook_message;
 
 uint32_t value_class_generation = 1;
 
-/* Looks up __eq__ and __hash__ along c's bases once per value_class_generation. */
+/* Looks up __eq__, __hash__, __setattr__ and __getattr__ along c's bases,
+ * once per value_class_generation. */
 static void class_defines(ClassObj *c) {
     static uint64_t eq_hash, hash_hash;
     if (!eq_hash) eq_hash = string_hash("__eq__", 6), hash_hash = string_hash("__hash__", 8);
     const Value eq_key = {.kind = VAL_STRING, .as.string = {"__eq__", 6, NULL}};
     const Value hash_key = {.kind = VAL_STRING, .as.string = {"__hash__", 8, NULL}};
     c->defines_eq = c->defines_hash = false;
+    c->defines_setattr = value_class_lookup(c, "__setattr__", 11) != NULL;
+    c->defines_getattr = value_class_lookup(c, "__getattr__", 11) != NULL;
     bool hash_known = false;
     for (const ClassObj *k = c; k; k = k->base) {
         const Value *e = dict_get_hashed(k->attrs, &eq_key, eq_hash);

@@ -272,7 +272,7 @@ struct ClassObj {
                                   __init__: the next one's dict is made that big at once */
     uint32_t defines_generation; /* value_object_defines's answers, while value.c's class
                                     generation is this one: */
-    bool defines_eq, defines_hash;
+    bool defines_eq, defines_hash, defines_setattr, defines_getattr;
 };
 /* Bumped at every change of a class's attributes (value_setattr): a
  * class's cached answers of value_object_defines hold while it stands. */
@@ -293,7 +293,12 @@ static inline bool value_object_defines(const Value *v, const char *name) {
     if (v->kind != VAL_INSTANCE) return false;
     ClassObj *c = v->as.object->cls;
     if (c->defines_generation != value_class_generation) value_class_defines(c);
-    return name[2] == 'e' ? c->defines_eq : c->defines_hash;
+    switch (name[2]) {
+    case 'e': return c->defines_eq;
+    case 'h': return c->defines_hash;
+    case 's': return c->defines_setattr;
+    default: return c->defines_getattr;
+    }
 }
 
 /* obj.method: the function and the object it is bound to; or super()'s
@@ -529,9 +534,9 @@ extern bool value_hook_failed;
 /* When value.c failed without a hook's error (a lookup that never ended),
  * its message; else NULL. */
 extern const char *value_hook_message;
-/* Whether object v's class (or a base) defines NAME: "__eq__" or
+/* Whether object v's class (or a base) defines NAME: "__eq__",
  * "__hash__" (__hash__ = None, or an __eq__ met first with no __hash__,
- * says it has none, as Python's). */
+ * says it has none, as Python's), "__setattr__" or "__getattr__". */
 static inline bool value_object_defines(const Value *v, const char *name);
 /* Python's == for values that are not tensors (a tensor equals only itself). */
 bool value_equal(const Value *a, const Value *b);
