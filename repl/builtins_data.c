@@ -8,6 +8,7 @@
  * It is not a general CSV reader: no quotes, no strings, no missing fields.
  */
 #define _XOPEN_SOURCE 700 /* realpath: save_csv writes beside a link's target */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -328,7 +329,8 @@ static bool os_error(Session *s, const CallArgs *a, const char *path) {
     int e = errno;
     const char *kind = e == ENOENT ? "FileNotFoundError" : e == EISDIR ? "IsADirectoryError"
                        : e == EACCES || e == EPERM ? "PermissionError"
-                       : e == ENOTDIR ? "NotADirectoryError" : "OSError";
+                       : e == ENOTDIR ? "NotADirectoryError" : e == EEXIST ? "FileExistsError"
+                       : "OSError";
     return session_fail(s, a->line, a->col, "%s: [Errno %d] %s: '%s'", kind, e, strerror(e), path);
 }
 
@@ -368,6 +370,84 @@ static BUILTIN(bi_write_file) {
     return ok || session_fail(s, a->line, a->col, "OSError: writing '%s' failed", path);
 }
 
+/* __ag_os__(op, path=None): os's and os.path's calls into the file system
+ * (pyio.c): 'exists', 'isfile', 'isdir' (bools), 'getsize', 'listdir' (the
+ * names in readdir's order, as CPython's), 'mkdir', 'remove', 'rmdir',
+ * 'getcwd', 'getenv' (NAME in path), 'environ' (a dict of the environment),
+ * 'cpu_count'. */
+static bool os_query(Session *s, CallArgs *a, const char *op, const char *path, Value *out) {
+    struct stat st;
+    bool found = stat(path, &st) == 0;
+    if (strcmp(op, "exists") == 0) return *out = value_bool(found), true;
+    if (strcmp(op, "isfile") == 0) return *out = value_bool(found && S_ISREG(st.st_mode)), true;
+    if (strcmp(op, "isdir") == 0) return *out = value_bool(found && S_ISDIR(st.st_mode)), true;
+    if (!found) return os_error(s, a, path);
+    *out = value_integer((int64_t)st.st_size);
+    return true;
+}
+
+static bool os_listdir(Session *s, CallArgs *a, const char *path, Value *out) {
+    DIR *d = opendir(path);
+    if (!d) return os_error(s, a, path);
+    ValueList *l = value_list_new(0, false);
+    bool ok = l != NULL;
+    for (struct dirent *e; ok && (e = readdir(d)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        Value name;
+        ok = value_string(e->d_name, strlen(e->d_name), &name) && value_list_append(l, name);
+    }
+    closedir(d);
+    if (l) *out = (Value){.kind = VAL_LIST, .as.list = l};
+    if (!ok && l) value_release(out);
+    return ok || session_fail(s, a->line, a->col, "MemoryError");
+}
+
+static bool os_environ(Session *s, CallArgs *a, Value *out) {
+    extern char **environ;
+    ValueDict *d = value_dict_new(false);
+    bool ok = d != NULL;
+    for (char **e = environ; ok && *e; e++) {
+        const char *eq = strchr(*e, '=');
+        Value k, v;
+        if (!eq) continue;
+        ok = value_string(*e, (size_t)(eq - *e), &k);
+        if (ok && !value_string(eq + 1, strlen(eq + 1), &v)) value_release(&k), ok = false;
+        ok = ok && value_dict_set(d, k, v);
+    }
+    if (d) *out = (Value){.kind = VAL_DICT, .as.dict = d};
+    if (!ok && d) value_release(out);
+    return ok || session_fail(s, a->line, a->col, "MemoryError");
+}
+
+static BUILTIN(bi_os) {
+    const char *op, *text;
+    size_t op_len, len;
+    char path[4096], cwd[4096];
+    if (!arg_string(s, a, 0, &op, &op_len)) return false;
+    char name[16];
+    snprintf(name, sizeof name, "%.*s", (int)(op_len < 15 ? op_len : 15), op);
+    if (strcmp(name, "environ") == 0) return os_environ(s, a, out);
+    if (strcmp(name, "cpu_count") == 0) return *out = value_integer(sysconf(_SC_NPROCESSORS_ONLN)), true;
+    if (strcmp(name, "getcwd") == 0)
+        return getcwd(cwd, sizeof cwd) ? value_string(cwd, strlen(cwd), out) ||
+                                             session_fail(s, a->line, a->col, "MemoryError")
+                                       : os_error(s, a, ".");
+    if (strcmp(name, "getenv") == 0) {
+        if (!arg_string(s, a, 1, &text, &len)) return false;
+        snprintf(path, sizeof path, "%.*s", (int)(len < sizeof path ? len : sizeof path - 1), text);
+        const char *v = getenv(path);
+        *out = value_none();
+        return !v || value_string(v, strlen(v), out) || session_fail(s, a->line, a->col, "MemoryError");
+    }
+    if (!arg_path(s, a, 1, path, sizeof path)) return false;
+    if (strcmp(name, "listdir") == 0) return os_listdir(s, a, path, out);
+    *out = value_none();
+    if (strcmp(name, "mkdir") == 0) return mkdir(path, 0777) == 0 || os_error(s, a, path);
+    if (strcmp(name, "remove") == 0) return unlink(path) == 0 || os_error(s, a, path);
+    if (strcmp(name, "rmdir") == 0) return rmdir(path) == 0 || os_error(s, a, path);
+    return os_query(s, a, name, path, out);
+}
+
 /* ======================================================================
  * The rows of this file's builtins (builtins.c puts every file's in one
  * list, in :help's order)
@@ -383,5 +463,8 @@ const Builtin data_builtins[] = {
      NULL, bi_read_file, 0, VAL_VOID, NULL},
     {"__ag_write_file__", "__ag_write_file__(file, text, append)", "open()'s writing: text into "
      "a file, after what it holds or in its place", NULL, bi_write_file, 0, VAL_VOID, NULL},
+    {"__ag_os__", "__ag_os__(op, path=None)", "os's and os.path's file system calls: exists, "
+     "isfile, isdir, getsize, listdir, mkdir, remove, rmdir, getcwd, getenv, environ, cpu_count",
+     NULL, bi_os, 0, VAL_VOID, NULL},
 };
 const int num_data_builtins = sizeof data_builtins / sizeof data_builtins[0];

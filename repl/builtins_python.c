@@ -1240,8 +1240,9 @@ static BUILTIN(py_str_count) {
     return true;
 }
 
-/* str.find(sub, start=None, end=None): start and end as a slice's. */
-static BUILTIN(py_str_find) {
+/* str.find(sub, start=None, end=None) (last: rfind): start and end as a
+ * slice's. */
+static bool str_find(Session *s, CallArgs *a, bool last, Value *out) {
     const char *p, *text = a->arg[0].as.string.text;
     size_t np;
     int64_t n = (int64_t)a->arg[0].as.string.length, bound[2] = {0, n};
@@ -1253,11 +1254,15 @@ static BUILTIN(py_str_find) {
         if (k == 0 && bound[0] > n) return *out = int_value(-1), true; /* "".find("", 1) */
         bound[k] = bound[k] < 0 ? 0 : bound[k] > n ? n : bound[k];
     }
-    for (int64_t i = bound[0]; i + (int64_t)np <= bound[1]; i++)
-        if (memcmp(text + i, p, np) == 0) return *out = int_value(i), true;
-    *out = int_value(-1);
+    int64_t found = -1;
+    for (int64_t i = bound[0]; i + (int64_t)np <= bound[1] && (last || found < 0); i++)
+        if (memcmp(text + i, p, np) == 0) found = i;
+    *out = int_value(found);
     return true;
 }
+
+static BUILTIN(py_str_find) { return str_find(s, a, false, out); }
+static BUILTIN(py_str_rfind) { return str_find(s, a, true, out); }
 
 /* ======================================================================
  * Functions and torch's dtypes
@@ -3196,6 +3201,8 @@ const Builtin python_builtins[] = {
     METHOD(VAL_STRING, "count", "count(self, sub)", "how many times sub occurs", py_str_count),
     METHOD(VAL_STRING, "find", "find(self, sub, start=None, end=None)", "the first index of sub "
            "(in [start, end)), or -1", py_str_find),
+    METHOD(VAL_STRING, "rfind", "rfind(self, sub, start=None, end=None)", "the last index of "
+           "sub (in [start, end)), or -1", py_str_rfind),
 };
 
 const int num_python_builtins = (int)(sizeof python_builtins / sizeof python_builtins[0]);

@@ -945,6 +945,8 @@ static const struct {
     {"builtins", "__slice__", "slice", module_slice_source},
     {"builtins", "__exceptions__", NULL, module_exceptions_source}, /* the other names */
     {"sys", "__sys__", NULL, module_sys_source}, /* stdout, exit, ...; its functions are builtins */
+    {"os", "__os__", NULL, module_os_source},
+    {"os.path", "__os_path__", NULL, module_os_path_source},
 };
 
 /* The row of python_modules of module's NAME when it is written in
@@ -4328,8 +4330,8 @@ static bool module_run(Session *s, const Node *at, const char *path, const char 
 static bool module_not_in_ag(Session *s, const Node *at, const char *dotted, size_t len) {
     return session_fail(s, at->line, at->col, "ModuleNotFoundError: No module named '%.*s' (ag "
                         "has no such module: it runs torch, torch.nn, torch.optim, "
-                        "torch.utils.data, math, random, time, collections, sys, typing and the "
-                        "script's own .py files)", (int)(len > 80 ? 80 : len), dotted);
+                        "torch.utils.data, math, random, time, collections, sys, os, typing and "
+                        "the script's own .py files)", (int)(len > 80 ? 80 : len), dotted);
 }
 
 static bool user_module(Session *s, const Node *at, const char *dotted, size_t len, Value *out) {

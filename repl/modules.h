@@ -81,6 +81,8 @@ extern const char module_slice_source[];
 extern const char module_typing_source[];
 extern const char module_io_source[];
 extern const char module_sys_source[];
+extern const char module_os_source[];
+extern const char module_os_path_source[];
 #define TORCH_NN_FIRST_LINE 1000000000
 #define TORCH_SOURCE_LINES 100000
 
