@@ -2851,6 +2851,60 @@ static BUILTIN(py_vars) {
     return value_copy(&attrs, out);
 }
 
+/* dir's order: the names' bytes (Python's code points, for UTF-8). */
+static int compare_names(const void *x, const void *y) {
+    const Value *a = x, *b = y;
+    size_t n = a->as.string.length < b->as.string.length ? a->as.string.length : b->as.string.length;
+    int c = memcmp(a->as.string.text, b->as.string.text, n);
+    return c ? c : (a->as.string.length > b->as.string.length) - (a->as.string.length < b->as.string.length);
+}
+
+/* Adds the string keys of d to names (a set). */
+static bool add_names(ValueDict *names, const ValueDict *d) {
+    for (int64_t i = 0; d && i < d->count; i++) {
+        const Value *k = &d->entries[i].key;
+        Value key;
+        if (k->kind == VAL_STRING && (!value_copy(k, &key) || !value_dict_set(names, key, value_none())))
+            return false;
+    }
+    return true;
+}
+
+/* dir(obj) of an object or a class: sorted, its own attributes, its class's
+ * and the bases', and those every class of CPython 3.11 has from object. */
+static BUILTIN(py_dir) {
+    static const char *const from_object[] = {
+        "__class__", "__delattr__", "__dict__", "__dir__", "__doc__", "__eq__", "__format__",
+        "__ge__", "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
+        "__init_subclass__", "__le__", "__lt__", "__module__", "__ne__", "__new__",
+        "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__sizeof__", "__str__",
+        "__subclasshook__", "__weakref__"};
+    const Value *v = &a->arg[0];
+    if (!arg_present(a, 0) || (v->kind != VAL_INSTANCE && v->kind != VAL_CLASS))
+        return session_fail(s, a->line, a->col, "NotImplementedError: ag's dir() lists the "
+                            "attributes of an object or a class%s", arg_present(a, 0) ? "" :
+                            " (not the names in scope)");
+    ValueDict *names = value_dict_new(true);
+    bool ok = names != NULL;
+    for (size_t i = 0; ok && i < sizeof from_object / sizeof from_object[0]; i++) {
+        Value key;
+        ok = value_string(from_object[i], strlen(from_object[i]), &key) &&
+             value_dict_set(names, key, value_none());
+    }
+    if (ok && v->kind == VAL_INSTANCE) ok = add_names(names, v->as.object->attrs);
+    for (const ClassObj *c = v->kind == VAL_INSTANCE ? v->as.object->cls : v->as.cls; ok && c;
+         c = c->base)
+        ok = add_names(names, c->attrs);
+    ValueList *l = ok ? value_list_new((int)names->count, false) : NULL;
+    for (int64_t i = 0; l && i < names->count; i++) value_copy(&names->entries[i].key, &l->items[i]);
+    if (l) qsort(l->items, (size_t)l->count, sizeof *l->items, compare_names);
+    Value held = {.kind = VAL_DICT, .as.dict = names};
+    if (names) value_release(&held);
+    if (!l) return session_fail(s, a->line, a->col, "MemoryError");
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    return true;
+}
+
 /* Whether a value of a built-in kind has the attribute name: the container
  * protocol's methods (len, indexing, iteration, in) of lists, tuples,
  * dicts, strings, sizes and tensors, __call__ of what can be called, and a
@@ -3063,6 +3117,8 @@ const Builtin python_builtins[] = {
        "sharing data's elements, which a Module registers", py_parameter, BI_TYPE),
     PY("vars", "vars(object)", "the object's attributes: the dict itself, in the order they "
        "were set", py_vars, 0),
+    PY("dir", "dir(object=None)", "an object's or a class's attribute names, sorted: its own, "
+       "its class's and bases', and those of CPython's object", py_dir, 0),
     PY("type", "type(object)", "the type of a value (type(3) is int)", py_type, BI_TYPE),
     PY("id", "id(object)", "a number that is the same for the same object", py_id, 0),
     PY("device", "device(type)", "torch.device('cpu'): ag computes on the CPU", py_device, 0),
