@@ -1812,8 +1812,13 @@ static BUILTIN(py_allclose) {
  * the attributes of objects and classes, and a module's names as
  * module.NAME finds them (getattr(torch, "tanh")). */
 /* Whether v's attributes are the evaluator's to find (properties,
- * __getattr__): an object or a class. */
-static bool object_like(const Value *v) { return v->kind == VAL_INSTANCE || v->kind == VAL_CLASS; }
+ * __getattr__, a list's or string's methods bound to it), an
+ * AttributeError where there is none: an object, a class, a list, a dict,
+ * a string. */
+static bool object_like(const Value *v) {
+    return v->kind == VAL_INSTANCE || v->kind == VAL_CLASS || v->kind == VAL_LIST ||
+           v->kind == VAL_DICT || v->kind == VAL_STRING;
+}
 
 /* Whether the error just set is an AttributeError (getattr's default and
  * hasattr take those alone, as Python's). */
@@ -2937,7 +2942,7 @@ static BUILTIN(py_hasattr) {
         if (!has && !attribute_error(s)) return false;
         if (has) value_release(&v);
         else forget_error(s);
-        *out = value_bool(has);
+        *out = value_bool(has || builtin_has(&a->arg[0], name, n)); /* [].__len__ */
         return true;
     }
     bool has = a->arg[0].kind == VAL_MODULE

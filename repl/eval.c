@@ -826,6 +826,31 @@ static bool attr_grad(Session *s, const Node *n, Tensor *t, Value *out) {
     return true;
 }
 
+/* obj.NAME of a built-in value's method, not called (f = x.float,
+ * getattr(xs, 'append')): true with the method bound to obj in out, which
+ * a call runs as obj.NAME(...) would, or with *failed and the error set
+ * (memory); false when obj has no such method. */
+static bool bound_builtin(Session *s, const Node *n, const Value *obj, Value *out, bool *failed) {
+    *failed = false;
+    const Builtin *row = builtin_method(obj->kind, n->as.text.text, n->as.text.length);
+    if (!row && obj->kind == VAL_TENSOR) {
+        const Builtin *b = builtin_find(n->as.text.text, n->as.text.length);
+        if (b && (b->flags & BI_METHOD)) row = b;
+    }
+    if (!row || !s->python) return false;
+    Bound *b = calloc(1, sizeof *b);
+    if (!b) {
+        *failed = true;
+        session_set_error(s, n->line, n->col, "MemoryError");
+        return true;
+    }
+    b->refs = 1;
+    b->func = builtin_as_value(row);
+    value_copy(obj, &b->self);
+    *out = (Value){.kind = VAL_METHOD, .as.bound = b};
+    return true;
+}
+
 static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
     if (attr_is(n, "grad")) return attr_grad(s, n, t, out);
     if (attr_is(n, "shape")) {
@@ -854,6 +879,9 @@ static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
     } else if (attr_is(n, "device")) { /* all on the CPU: torch.device('cpu') is 'cpu' here */
         *out = (Value){.kind = VAL_STRING, .as.string = {"cpu", 3, NULL}};
     } else {
+        Value self = value_tensor(t);
+        bool failed;
+        if (bound_builtin(s, n, &self, out, &failed)) return !failed;
         const Builtin *b = builtin_find(n->as.text.text, n->as.text.length);
         if (b && (b->flags & BI_METHOD))
             return session_fail(s, n->line, n->col, ".%.*s is a method: call it, as in "
@@ -1219,7 +1247,8 @@ static bool attr_of(Session *s, const Node *n, Value obj, Value *out) {
     bool plain = obj.kind == VAL_LIST || obj.kind == VAL_DICT || obj.kind == VAL_STRING ||
                  obj.kind == VAL_NONE || value_is_scalar(&obj);
     if (s->python && plain && !(value_is_scalar(&obj) && (attr_is(n, "real") || attr_is(n, "imag")))) {
-        bool ok = no_attribute(s, n, &obj); /* Python's AttributeError, which except takes */
+        bool failed, ok = bound_builtin(s, n, &obj, out, &failed) ? !failed
+                          : no_attribute(s, n, &obj); /* Python's AttributeError, which except takes */
         value_release(&obj);
         return ok;
     }
@@ -2755,6 +2784,14 @@ static bool make_super(Session *s, const Node *call, Value *out) {
     return true;
 }
 
+/* f(...) where f is a built-in value's method bound to it: the builtin
+ * with (a new reference to) the value first, which call_builtin takes. */
+static bool call_bound_builtin(Session *s, const Node *call, const Bound *b, Value *out) {
+    Value self;
+    value_copy(&b->self, &self);
+    return call_builtin(s, call, b->func.as.builtin.row, &self, out);
+}
+
 /* Calls the value v (borrowed): a function you defined, or a builtin. */
 static bool call_value(Session *s, const Node *call, const Value *v, Value *out) {
     if (v->kind == VAL_FUNCTION) {
@@ -2771,6 +2808,8 @@ static bool call_value(Session *s, const Node *call, const Value *v, Value *out)
         const Bound *b = v->as.bound;
         bool ok = b->func.kind == VAL_FUNCTION
                       ? call_user(s, call, b->func.as.function, &b->self, out)
+                  : b->func.kind == VAL_BUILTIN /* f = x.float; f(): the builtin with x first */
+                      ? call_bound_builtin(s, call, b, out)
                       : session_fail(s, call->line, call->col, "TypeError: this method cannot "
                                      "be called");
         value_release(&held);
@@ -5192,8 +5231,9 @@ static bool object_hash(void *ctx, const Value *v, uint64_t *out) {
 /* getattr's and hasattr's obj.NAME (Session.attr_value). */
 static bool attr_for_builtin(Session *s, int line, int col, const Value *obj, const char *name,
                              size_t length, Value *out) {
+    Node left = {.kind = NODE_NAME, .line = line, .col = col, .as.text = {"object", 6}};
     Node at = {.kind = NODE_ATTR, .line = line, .col = col, .as.text = {name, length},
-               .attr_slot = -1};
+               .attr_slot = -1, .left = &left};
     Value held;
     value_copy(obj, &held);
     return attr_of(s, &at, held, out);

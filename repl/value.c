@@ -1078,7 +1078,8 @@ const char *value_type_name(const Value *v) {
     case VAL_BUILTIN: return v->as.builtin.type ? "type" : "builtin_function_or_method";
     case VAL_CLASS: return "type";
     case VAL_INSTANCE: return v->as.object->cls->name;
-    case VAL_METHOD: return "method";
+    case VAL_METHOD: /* a built-in value's method bound to it (f = xs.append) is CPython's */
+        return v->as.bound->func.kind == VAL_BUILTIN ? "builtin_function_or_method" : "method";
     case VAL_GENERATOR: return "Generator";
     default: return "object";
     }
@@ -1370,7 +1371,15 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
                        v->as.function->name);
         break;
     case VAL_CLASS: strbuf_appendf(out, "<class '__main__.%s'>", v->as.cls->name); break;
-    case VAL_METHOD: strbuf_append(out, "<bound method>"); break;
+    case VAL_METHOD:
+        if (v->as.bound->func.kind == VAL_BUILTIN) /* CPython's, the object's address as ag's */
+            strbuf_appendf(out, "<built-in method %s of %s object at %p>",
+                           v->as.bound->func.as.builtin.name,
+                           value_type_name(&v->as.bound->self),
+                           (void *)value_identity(&v->as.bound->self));
+        else
+            strbuf_append(out, "<bound method>");
+        break;
     case VAL_INSTANCE:
         if (!opts->text || !opts->text(opts->text_ctx, v, quote_strings, out))
             strbuf_appendf(out, "<__main__.%s object at %p>", v->as.object->cls->name,
