@@ -27,3 +27,8 @@ class Square(torch.autograd.Function):
 x = torch.tensor([1.0, 3.0], requires_grad=True)
 Square.apply(x).sum().backward()
 print(x.grad)
+logp = torch.log_softmax(torch.tensor([[1.0, 2.0, 0.5], [0.3, 0.1, 2.0]]), 1)
+q = torch.softmax(torch.tensor([[0.5, 1.0, 1.5], [2.0, 0.0, 1.0]]), 1)
+for kl in [nn.KLDivLoss(), nn.KLDivLoss(reduction='batchmean'), nn.KLDivLoss(reduction='sum'),
+           nn.KLDivLoss(reduction='batchmean', log_target=True), nn.KLDivLoss(size_average=False)]:
+    print(kl, kl.reduction, kl(logp, q.log() if kl.log_target else q))
