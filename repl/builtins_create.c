@@ -195,16 +195,53 @@ static bool range_args(Session *s, CallArgs *a, bool integers, double *start, do
 /* arange of Python ints is int64, as PyTorch's; it has no bool kernel. The
  * dtype is known before the points are: float32's are computed as
  * PyTorch's float32 kernel does. */
+/* arange's start, end and step given by keyword (torch.arange(start=0,
+ * end=5, step=1), torch.arange(1, end=7, step=3)), with the positional ones
+ * before them: *keywords says whether any is; then has[k] whether start,
+ * end or step is given, and at[k] its argument (an index, or REST(j)). */
+static bool arange_keywords(Session *s, CallArgs *a, bool *keywords, bool has[3], int at[3]) {
+    int key[3] = {arg_index(a, "start"), arg_index(a, "end"), arg_index(a, "step")};
+    bool given[3];
+    for (int k = 0; k < 3; k++) given[k] = key[k] >= 0 && arg_present(a, key[k]);
+    *keywords = given[0] || given[1] || given[2];
+    if (!*keywords) return true;
+    int positional = a->num_rest;
+    /* PyTorch's overloads: (end), (start, end), (start, end, step), each by
+     * position or keyword */
+    if (positional > 2 || (positional == 2 && (given[0] || given[1])) ||
+        (positional == 1 && given[0]) || (given[2] && positional + given[0] + given[1] < 2))
+        return session_fail(s, a->line, a->col, "TypeError: arange() received an invalid "
+                            "combination of arguments");
+    has[0] = positional == 2 || (positional == 1 && given[1]), at[0] = REST(0);
+    has[1] = positional == 2 || (positional == 1 && !given[1]);
+    at[1] = positional == 2 ? REST(1) : REST(0);
+    has[2] = false;
+    for (int k = 0; k < 3; k++)
+        if (given[k]) has[k] = true, at[k] = key[k];
+    return has[1] || session_fail(s, a->line, a->col, "TypeError: arange() missing required "
+                                  "argument 'end'");
+}
+
 static BUILTIN(bi_arange) {
-    double start, stop, step;
-    bool ints = true;
+    double start, stop, step, v[3] = {0, 0, 1};
+    bool ints = true, keywords, has[3];
+    int at[3];
     AgDtype dtype;
-    for (int k = 0; k < a->num_rest; k++) ints = ints && a->rest[k].kind == VAL_INT;
+    if (!arange_keywords(s, a, &keywords, has, at)) return false;
+    for (int k = 0; !keywords && k < a->num_rest; k++) ints = ints && a->rest[k].kind == VAL_INT;
+    for (int k = 0; keywords && k < 3; k++) {
+        if (!has[k]) continue;
+        const Value *x = at[k] >= 0 ? &a->arg[at[k]] : &a->rest[REST(at[k])];
+        ints = ints && x->kind == VAL_INT;
+        if (!arg_number(s, a, at[k], &v[k])) return false;
+    }
+    if (keywords && v[2] == 0) return session_fail(s, a->line, a->col, "step must not be zero");
+    if (keywords) start = v[0], stop = v[1], step = v[2];
     if (!creation_dtype(s, a, ints ? AG_INT64 : ag_default_dtype(), &dtype)) return false;
     if (dtype == AG_BOOL)
         return session_fail(s, a->line, a->col, "RuntimeError: \"arange_cpu\" not implemented "
                             "for 'Bool'");
-    return range_args(s, a, false, &start, &stop, &step) &&
+    return (keywords || range_args(s, a, false, &start, &stop, &step)) &&
            typed_leaf(s, a, 1, tensor_arange_as(start, stop, step, dtype), dtype, out);
 }
 
@@ -627,7 +664,8 @@ const Builtin create_builtins[] = {
      "p) or 0, PyTorch's for the same seed; returns x", NULL, bi_bernoulli_, BI_METHOD, VAL_VOID, NULL},
     {"multinomial", "multinomial(input, num_samples, replacement=False, generator=None)", "indices drawn with the "
      "weights of each row of x (as float64 values)", NULL, bi_multinomial, BI_METHOD, VAL_VOID, NULL},
-    {"arange", "arange(*args, requires_grad=False, dtype=None, device=None)", "a, a+step, ... before b: arange(b), "
+    {"arange", "arange(*args, requires_grad=False, dtype=None, device=None, start=None, "
+     "end=None, step=None)", "a, a+step, ... before b: arange(b), "
      "arange(a, b[, step])", NULL, bi_arange, BI_CREATION, VAL_VOID, NULL},
     {"range", "range(*args, requires_grad=False, dtype=None, device=None)", "as arange, with Python's integer arguments "
      "(for i in range(n) loops over numbers)", NULL, bi_range, BI_CREATION, VAL_VOID, NULL},
