@@ -659,10 +659,17 @@ static BUILTIN(py_ord) {
     const char *text;
     size_t n;
     if (!arg_string(s, a, 0, &text, &n)) return false;
-    if (n != 1 && !(n > 1 && ((unsigned char)text[0] & 0xC0) == 0xC0))
+    unsigned char c = n ? (unsigned char)text[0] : 0;
+    /* one character: one UTF-8 sequence, as long as its first byte says (a
+     * byte that starts none, which a .py file's text may hold: itself) */
+    size_t want = c >= 0xC0 && c < 0xE0 ? 2 : c >= 0xE0 && c < 0xF0 ? 3 : c >= 0xF0 && c < 0xF8 ? 4 : 1;
+    if (n != want) {
+        size_t chars = 0; /* Python's length: the bytes that start a character */
+        for (size_t i = 0; i < n; i++) chars += ((unsigned char)text[i] & 0xC0) != 0x80;
         return session_fail(s, a->line, a->col, "TypeError: ord() expected a character, but "
-                            "string of length %zu found", n);
-    unsigned char c = (unsigned char)text[0];
+                            "string of length %zu found", chars);
+    }
+    if (want == 1) return *out = int_value(c), true;
     int64_t cp = c < 0x80 ? c : c < 0xE0 ? ((c & 0x1F) << 6) | (text[1] & 0x3F)
                  : c < 0xF0 ? ((c & 0x0F) << 12) | ((text[1] & 0x3F) << 6) | (text[2] & 0x3F)
                             : ((c & 0x07) << 18) | ((text[1] & 0x3F) << 12) |
