@@ -832,12 +832,13 @@ static bool attr_grad(Session *s, const Node *n, Tensor *t, Value *out) {
  * (memory); false when obj has no such method. */
 static bool bound_builtin(Session *s, const Node *n, const Value *obj, Value *out, bool *failed) {
     *failed = false;
+    if (!s->python) return false;
     const Builtin *row = builtin_method(obj->kind, n->as.text.text, n->as.text.length);
     if (!row && obj->kind == VAL_TENSOR) {
         const Builtin *b = builtin_find(n->as.text.text, n->as.text.length);
         if (b && (b->flags & BI_METHOD)) row = b;
     }
-    if (!row || !s->python) return false;
+    if (!row) return false;
     Bound *b = calloc(1, sizeof *b);
     if (!b) {
         *failed = true;
@@ -1244,9 +1245,15 @@ static bool attr_of(Session *s, const Node *n, Value obj, Value *out) {
         value_release(&obj);
         return ok;
     }
+    if (s->python && value_is_scalar(&obj) && (attr_is(n, "real") || attr_is(n, "imag"))) {
+        bool real = attr_is(n, "real"), number = obj.kind == VAL_NUMBER;
+        *out = real ? (number ? obj : value_integer(value_int(&obj)))
+                    : (number ? value_number(0) : value_integer(0));
+        return true;
+    }
     bool plain = obj.kind == VAL_LIST || obj.kind == VAL_DICT || obj.kind == VAL_STRING ||
                  obj.kind == VAL_NONE || value_is_scalar(&obj);
-    if (s->python && plain && !(value_is_scalar(&obj) && (attr_is(n, "real") || attr_is(n, "imag")))) {
+    if (s->python && plain) {
         bool failed, ok = bound_builtin(s, n, &obj, out, &failed) ? !failed
                           : no_attribute(s, n, &obj); /* Python's AttributeError, which except takes */
         value_release(&obj);
@@ -1258,12 +1265,6 @@ static bool attr_of(Session *s, const Node *n, Value obj, Value *out) {
         bool ok = optim_param_groups(obj.as.optim, out) || session_fail(s, n->line, n->col, "MemoryError");
         value_release(&obj);
         return ok;
-    }
-    if (s->python && value_is_scalar(&obj) && (attr_is(n, "real") || attr_is(n, "imag"))) {
-        bool real = attr_is(n, "real"), number = obj.kind == VAL_NUMBER;
-        *out = real ? (number ? obj : value_integer(value_int(&obj)))
-                    : (number ? value_number(0) : value_integer(0));
-        return true;
     }
     if (!tensor_like) {
         bool ok = session_fail(s, n->line, n->col, "attribute '.%.*s' of %s: only tensors have "

@@ -637,7 +637,7 @@ uint32_t value_class_generation = 1;
 
 /* Looks up __eq__, __hash__, __setattr__ and __getattr__ along c's bases,
  * once per value_class_generation. */
-static void class_defines(ClassObj *c) {
+void value_class_defines(ClassObj *c) {
     static uint64_t eq_hash, hash_hash;
     if (!eq_hash) eq_hash = string_hash("__eq__", 6), hash_hash = string_hash("__hash__", 8);
     const Value eq_key = {.kind = VAL_STRING, .as.string = {"__eq__", 6, NULL}};
@@ -658,7 +658,6 @@ static void class_defines(ClassObj *c) {
     c->defines_generation = value_class_generation;
 }
 
-void value_class_defines(ClassObj *c) { class_defines(c); }
 
 uintptr_t value_identity(const Value *v) {
     switch (v->kind) {
@@ -764,7 +763,10 @@ const Value *value_method_of(const Value *obj, const char *name, size_t length) 
 }
 
 bool value_setattr(const Value *obj, const char *name, size_t length, int *hint, Value v) {
-    if (obj->kind == VAL_CLASS) value_class_generation++; /* Cls.__eq__ = f: value_object_defines */
+    /* Cls.__eq__ = f: value_object_defines's answers go (only a dunder can
+     * change them: Cls.count += 1 in each __init__ keeps them) */
+    if (obj->kind == VAL_CLASS && length > 4 && name[0] == '_' && name[1] == '_')
+        value_class_generation++;
     ValueDict *d = obj->kind == VAL_INSTANCE ? obj->as.object->attrs
                    : obj->kind == VAL_CLASS  ? obj->as.cls->attrs
                                              : NULL;
