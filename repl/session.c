@@ -94,6 +94,7 @@ void session_reset(Session *s) {
     s->generation++;
     s->accumulation_noted = false;
     s->arena_note_at = ARENA_NOTE_FIRST;
+    s->arena_left = 0;
     s->print = print_defaults;
     s->print.python = s->python; /* :reset at a Python prompt still prints Python's 1.0 */
     for (size_t i = 0; i < sizeof s->parsed / sizeof s->parsed[0]; i++) {
@@ -1197,7 +1198,17 @@ int session_print_grads(Session *s, Tensor **before, int count) {
 }
 
 void session_note_arena(Session *s) {
-    if (ag_graph_size() < s->arena_note_at || s->quiet_notes) return;
+    int64_t size = ag_graph_size();
+    if (size < s->arena_note_at || s->quiet_notes) return;
+    /* Graphs whose tensors all died (gradcheck's, a loss computed and
+     * dropped) go first: only what is still alive waits for a backward. A
+     * look walks the arena, so the next waits until half the note's count
+     * more was recorded (or a backward freed the arena): a constant cost
+     * per Function. */
+    if (size >= s->arena_left && size < s->arena_left + s->arena_note_at / 2) return;
+    ag_graph_release_dead(0);
+    s->arena_left = size = ag_graph_size();
+    if (size < s->arena_note_at) return;
     AgStats st = ag_stats();
     while (s->arena_note_at <= st.arena_functions) s->arena_note_at *= 10;
     fflush(s->out);

@@ -129,6 +129,7 @@ struct Session {
     /* notes shown once */
     bool accumulation_noted, import_noted, deprecated_noted;
     int64_t arena_note_at;     /* Functions count that triggers the next arena note */
+    int64_t arena_left;        /* Functions left alive by the last look for dead graphs */
     /* evaluation */
     int eval_depth, call_depth;
     int max_eval_depth;        /* MAX_EVAL_DEPTH, scaled to the stack's size */

@@ -20,3 +20,6 @@ echo '--- :reset'
 script ':reset' | $AG - 2>&1 | summary
 echo '--- the next backward'
 script 'backward(sum(y)) ; zero_grad()' | $AG - 2>&1 | summary
+echo '--- graphs whose values all died go before a note: none is printed'
+awk 'BEGIN { print "y = tensor([1., 2.], grad)"; for (i = 0; i < 100000; i++) print "h = y * 1.0001";
+             print ":mem" }' | $AG - 2>&1 | summary | sed '$d'
