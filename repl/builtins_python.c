@@ -810,11 +810,24 @@ static BUILTIN(py_list_insert) {
     return true;
 }
 
+/* list.index(value, start=0, end=len): start and end as a slice's. */
 static BUILTIN(py_list_index) {
     const ValueList *l = a->arg[0].as.list;
-    for (int i = 0; i < l->count; i++)
+    int64_t bound[2] = {0, l->count};
+    for (int k = 0; k < 2; k++) {
+        if (!arg_present(a, 2 + k)) continue;
+        if (!arg_int(s, a, 2 + k, "an index", INT64_MIN / 2, INT64_MAX / 2, &bound[k])) return false;
+        if (bound[k] < 0) bound[k] += l->count;
+        bound[k] = bound[k] < 0 ? 0 : bound[k] > l->count ? l->count : bound[k];
+    }
+    for (int64_t i = bound[0]; i < bound[1] && i < l->count; i++)
         if (value_equal(&l->items[i], &a->arg[1])) return *out = int_value(i), true;
-    return session_fail(s, a->line, a->col, "ValueError: value is not in list");
+    StrBuf text;
+    strbuf_init(&text);
+    value_format(&text, &a->arg[1], &s->print, true);
+    bool ok = session_fail(s, a->line, a->col, "ValueError: %.*s is not in list", 300, text.data);
+    strbuf_free(&text);
+    return ok;
 }
 
 static BUILTIN(py_list_count) {
@@ -991,38 +1004,113 @@ static bool push_piece(Session *s, CallArgs *a, ValueList *l, const char *text, 
     return (value_string(text, n, &piece) && value_list_append(l, piece)) || no_memory(s, a);
 }
 
-static BUILTIN(py_str_split) {
+static bool is_white(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+/* The next piece of text[*lo, *hi) from its start (right: its end) when
+ * sep is NULL: the run of non-space after the spaces, which go. */
+static void next_word(const char *text, size_t *lo, size_t *hi, bool right, size_t *b, size_t *e) {
+    if (!right) {
+        for (*e = *b = *lo; *e < *hi && !is_white(text[*e]);) ++*e;
+        *lo = *e;
+    } else {
+        for (*b = *e = *hi; *b > *lo && !is_white(text[*b - 1]);) --*b;
+        *hi = *b;
+    }
+}
+
+/* ... and when it is not: the text before the first sep (right: after the
+ * last); false when there is none. */
+static bool next_field(const char *text, size_t *lo, size_t *hi, bool right, const char *sep,
+                       size_t sep_len, size_t *b, size_t *e) {
+    for (size_t k = 0; *lo + sep_len + k <= *hi; k++) {
+        size_t i = right ? *hi - sep_len - k : *lo + k;
+        if (memcmp(text + i, sep, sep_len) != 0) continue;
+        if (right) *b = i + sep_len, *e = *hi, *hi = i;
+        else *b = *lo, *e = i, *lo = i + sep_len;
+        return true;
+    }
+    return false;
+}
+
+/* str.split(sep=None, maxsplit=-1) (right: rsplit, from the end): at
+ * most maxsplit splits (all when negative); sep None splits at runs of
+ * whitespace, and what is left after the last split keeps its inner and
+ * far-end whitespace, as CPython's. */
+static bool split_text(Session *s, CallArgs *a, bool right, Value *out) {
     const char *text = a->arg[0].as.string.text, *sep = NULL;
-    size_t n = a->arg[0].as.string.length, sep_len = 0;
-    if (arg_present(a, 1) && !arg_string(s, a, 1, &sep, &sep_len)) return false;
+    size_t n = a->arg[0].as.string.length, sep_len = 0, lo = 0, hi = n, b, e;
+    int64_t max = -1;
+    if (arg_present(a, 1) && a->arg[1].kind != VAL_NONE && !arg_string(s, a, 1, &sep, &sep_len))
+        return false;
+    if (arg_present(a, 2) && !arg_int(s, a, 2, "maxsplit", INT64_MIN, INT64_MAX, &max)) return false;
     if (sep && sep_len == 0) return session_fail(s, a->line, a->col, "ValueError: empty separator");
     ValueList *l = value_list_new(0, false);
     if (!l) return no_memory(s, a);
     *out = (Value){.kind = VAL_LIST, .as.list = l};
-    size_t i = 0;
     bool ok = true;
-    if (!sep) { /* runs of whitespace */
-        while (ok && i < n) {
-            while (i < n && strchr(" \t\n\r\f\v", text[i])) i++;
-            size_t start = i;
-            while (i < n && !strchr(" \t\n\r\f\v", text[i])) i++;
-            if (i > start) ok = push_piece(s, a, l, text + start, i - start);
+    for (;; max -= max > 0) {
+        if (!sep) { /* the near end's whitespace goes */
+            while (!right && lo < hi && is_white(text[lo])) lo++;
+            while (right && hi > lo && is_white(text[hi - 1])) hi--;
+            if (lo == hi) break;
         }
-    } else {
-        size_t start = 0;
-        for (i = 0; ok && i + sep_len <= n;) {
-            if (memcmp(text + i, sep, sep_len) == 0) {
-                ok = push_piece(s, a, l, text + start, i - start);
-                i += sep_len, start = i;
-            } else {
-                i++;
-            }
+        if (max == 0 || (sep ? !next_field(text, &lo, &hi, right, sep, sep_len, &b, &e)
+                             : (next_word(text, &lo, &hi, right, &b, &e), false))) {
+            if (max == 0 || sep) b = lo, e = hi; /* the rest, whole */
+            ok = push_piece(s, a, l, text + b, e - b);
+            break;
         }
-        if (ok) ok = push_piece(s, a, l, text + start, n - start);
+        if (!(ok = push_piece(s, a, l, text + b, e - b))) break;
+    }
+    for (int i = 0, j = l->count - 1; right && i < j; i++, j--) { /* found from the end */
+        Value t = l->items[i];
+        l->items[i] = l->items[j], l->items[j] = t;
     }
     if (!ok) value_release(out);
     return ok;
 }
+
+static BUILTIN(py_str_split) { return split_text(s, a, false, out); }
+static BUILTIN(py_str_rsplit) { return split_text(s, a, true, out); }
+
+/* str.partition(sep) (right: rpartition): (before, sep, after) at the
+ * first sep (the last), or (text, '', '') (('', '', text)). */
+static bool partition_text(Session *s, CallArgs *a, bool right, Value *out) {
+    const char *text = a->arg[0].as.string.text, *sep;
+    size_t n = a->arg[0].as.string.length, sep_len, lo = 0, hi = n, b, e;
+    if (!arg_string(s, a, 1, &sep, &sep_len)) return false;
+    if (sep_len == 0) return session_fail(s, a->line, a->col, "ValueError: empty separator");
+    bool found = next_field(text, &lo, &hi, right, sep, sep_len, &b, &e);
+    size_t cut[3][2] = {{0, n}, {0, 0}, {n, n}}; /* not found: the text, then nothing */
+    if (found && !right) cut[0][1] = e, cut[1][0] = e, cut[1][1] = lo, cut[2][0] = lo;
+    if (found && right) cut[0][1] = hi, cut[1][0] = hi, cut[1][1] = b, cut[2][0] = b;
+    if (!found && right) cut[0][1] = 0, cut[2][0] = 0;
+    ValueList *l = value_list_new(3, true);
+    if (!l) return no_memory(s, a);
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    for (int k = 0; k < 3; k++)
+        if (!value_string(text + cut[k][0], cut[k][1] - cut[k][0], &l->items[k])) {
+            value_release(out);
+            return no_memory(s, a);
+        }
+    return true;
+}
+
+static BUILTIN(py_str_partition) { return partition_text(s, a, false, out); }
+static BUILTIN(py_str_rpartition) { return partition_text(s, a, true, out); }
+
+/* str.removeprefix(p) (suffix: removesuffix(p)). */
+static bool remove_affix(Session *s, CallArgs *a, bool suffix, Value *out) {
+    const char *text = a->arg[0].as.string.text, *p;
+    size_t n = a->arg[0].as.string.length, np;
+    if (!arg_string(s, a, 1, &p, &np)) return false;
+    bool has = np <= n && memcmp(text + (suffix ? n - np : 0), p, np) == 0;
+    if (!has) return value_copy(&a->arg[0], out);
+    return value_string(text + (suffix ? 0 : np), n - np, out) || no_memory(s, a);
+}
+
+static BUILTIN(py_str_removeprefix) { return remove_affix(s, a, false, out); }
+static BUILTIN(py_str_removesuffix) { return remove_affix(s, a, true, out); }
 
 /* str.splitlines(keepends=False): the lines, split at \n, \r\n, \r and
  * CPython's other ASCII line boundaries (\v \f \x1c \x1d \x1e); no empty
@@ -1139,11 +1227,23 @@ static bool char_class(CallArgs *a, int (*test)(int), bool cased, Value *out) {
 
 static int is_digit_char(int c) { return c >= '0' && c <= '9'; }
 static int is_alpha_char(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static int is_alnum_char(int c) { return is_digit_char(c) || is_alpha_char(c); }
 static int is_space_char(int c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 static int is_upper_char(int c) { return c >= 'A' && c <= 'Z'; }
 static int is_lower_char(int c) { return c >= 'a' && c <= 'z'; }
 static BUILTIN(py_str_isdigit) { (void)s; return char_class(a, is_digit_char, false, out); }
 static BUILTIN(py_str_isalpha) { (void)s; return char_class(a, is_alpha_char, false, out); }
+static BUILTIN(py_str_isalnum) { (void)s; return char_class(a, is_alnum_char, false, out); }
+
+/* str.isascii(): every byte below 128; True for "" (unlike the others). */
+static BUILTIN(py_str_isascii) {
+    (void)s;
+    size_t n = a->arg[0].as.string.length;
+    bool all = true;
+    for (size_t i = 0; i < n && all; i++) all = (unsigned char)a->arg[0].as.string.text[i] < 128;
+    *out = value_bool(all);
+    return true;
+}
 static BUILTIN(py_str_isspace) { (void)s; return char_class(a, is_space_char, false, out); }
 static BUILTIN(py_str_isupper) { (void)s; return char_class(a, is_upper_char, true, out); }
 static BUILTIN(py_str_islower) { (void)s; return char_class(a, is_lower_char, true, out); }
@@ -1270,6 +1370,16 @@ static bool str_find(Session *s, CallArgs *a, bool last, Value *out) {
 
 static BUILTIN(py_str_find) { return str_find(s, a, false, out); }
 static BUILTIN(py_str_rfind) { return str_find(s, a, true, out); }
+
+/* str.index and rindex: find's, and ValueError where find says -1. */
+static bool str_index(Session *s, CallArgs *a, bool last, Value *out) {
+    if (!str_find(s, a, last, out)) return false;
+    if (out->as.integer >= 0) return true;
+    return session_fail(s, a->line, a->col, "ValueError: substring not found");
+}
+
+static BUILTIN(py_str_index) { return str_index(s, a, false, out); }
+static BUILTIN(py_str_rindex) { return str_index(s, a, true, out); }
 
 /* ======================================================================
  * Functions and torch's dtypes
@@ -1446,10 +1556,7 @@ static BUILTIN(py_is_floating_point) {
  * (MulBackward0; its hand-written C++ ones qualified:
  * torch::autograd::CopySlices), in buf (or name itself). */
 static const char *grad_fn_pytorch_name(const char *name, char *buf, size_t size) {
-    size_t len = strlen(name); /* a custom Function's name ends in Backward, unnumbered */
-    bool custom = len >= 8 && strcmp(name + len - 8, "Backward") == 0 &&
-                  *print_grad_fn_number(name) == '\0';
-    return custom ? name : ag_function_pytorch_name(name, buf, size);
+    return print_grad_fn_custom(name) ? name : ag_function_pytorch_name(name, buf, size);
 }
 
 /* grad_fn.name() */
@@ -1457,7 +1564,7 @@ static BUILTIN(py_grad_fn_name) {
     StrBuf sb;
     strbuf_init(&sb);
     char pytorch[128];
-    strbuf_append(&sb, grad_fn_pytorch_name(a->arg[0].as.grad_fn, pytorch, sizeof pytorch));
+    strbuf_append(&sb, grad_fn_pytorch_name(a->arg[0].as.grad_fn.name, pytorch, sizeof pytorch));
     return string_result(s, a, &sb, out);
 }
 
@@ -1507,7 +1614,7 @@ bool builtin_type_only(const Value *v) {
  * PyTorch's: torch.optim.sgd.SGD), a generator's (torch._C.Generator); in
  * buf, or static. */
 static const char *type_only_name(const Value *v, char *buf, size_t size) {
-    if (v->kind == VAL_GRAD_FN) return grad_fn_pytorch_name(v->as.grad_fn, buf, size);
+    if (v->kind == VAL_GRAD_FN) return grad_fn_pytorch_name(v->as.grad_fn.name, buf, size);
     if (v->kind == VAL_GENERATOR) return "torch._C.Generator";
     if (v->kind == VAL_OPTIM) {
         const char *name = ag_optim_name(v->as.optim->kind);
@@ -3198,7 +3305,8 @@ const Builtin python_builtins[] = {
     METHOD(VAL_LIST, "pop", "pop(self, index=None)", "removes and gives the last (or index-th) "
            "item", py_list_pop),
     METHOD(VAL_LIST, "insert", "insert(self, index, object)", "inserts before index", py_list_insert),
-    METHOD(VAL_LIST, "index", "index(self, value)", "the first index of value", py_list_index),
+    METHOD(VAL_LIST, "index", "index(self, value, start=0, end=None)", "the first index of value "
+           "(in [start, end))", py_list_index),
     METHOD(VAL_LIST, "count", "count(self, value)", "how many items equal value", py_list_count),
     METHOD(VAL_LIST, "reverse", "reverse(self)", "reverses the list in place", py_list_reverse),
     METHOD(VAL_LIST, "sort", "sort(self, key=None, reverse=False)", "sorts the list in place "
@@ -3227,8 +3335,18 @@ const Builtin python_builtins[] = {
     METHOD(VAL_DICT, "pop", "pop(self, key, default=None)", "removes key and gives its value (or "
            "default)", py_dict_pop),
     METHOD(VAL_STRING, "join", "join(self, iterable)", "the strings joined by this one", py_str_join),
-    METHOD(VAL_STRING, "split", "split(self, sep=None)", "the pieces between separators (or runs "
-           "of whitespace)", py_str_split),
+    METHOD(VAL_STRING, "split", "split(self, sep=None, maxsplit=-1)", "the pieces between "
+           "separators (or runs of whitespace), at most maxsplit splits", py_str_split),
+    METHOD(VAL_STRING, "rsplit", "rsplit(self, sep=None, maxsplit=-1)", "split's, the splits "
+           "counted from the end", py_str_rsplit),
+    METHOD(VAL_STRING, "partition", "partition(self, sep)", "(before, sep, after) at the first "
+           "sep, or (self, '', '')", py_str_partition),
+    METHOD(VAL_STRING, "rpartition", "rpartition(self, sep)", "(before, sep, after) at the last "
+           "sep, or ('', '', self)", py_str_rpartition),
+    METHOD(VAL_STRING, "removeprefix", "removeprefix(self, prefix)", "the text less prefix when "
+           "it begins so", py_str_removeprefix),
+    METHOD(VAL_STRING, "removesuffix", "removesuffix(self, suffix)", "the text less suffix when "
+           "it ends so", py_str_removesuffix),
     METHOD(VAL_STRING, "splitlines", "splitlines(self, keepends=False)", "the lines, without "
            "their line breaks (with them: keepends=True)", py_str_splitlines),
     METHOD(VAL_STRING, "strip", "strip(self, chars=None)", "without leading and trailing "
@@ -3254,6 +3372,14 @@ const Builtin python_builtins[] = {
            py_str_isdigit),
     METHOD(VAL_STRING, "isalpha", "isalpha(self)", "whether every character is a letter",
            py_str_isalpha),
+    METHOD(VAL_STRING, "isalnum", "isalnum(self)", "whether every character is a letter or a digit",
+           py_str_isalnum),
+    METHOD(VAL_STRING, "isdecimal", "isdecimal(self)", "whether every character is a digit "
+           "(ASCII)", py_str_isdigit),
+    METHOD(VAL_STRING, "isnumeric", "isnumeric(self)", "whether every character is a digit "
+           "(ASCII)", py_str_isdigit),
+    METHOD(VAL_STRING, "isascii", "isascii(self)", "whether every character is ASCII",
+           py_str_isascii),
     METHOD(VAL_STRING, "isspace", "isspace(self)", "whether every character is white space",
            py_str_isspace),
     METHOD(VAL_STRING, "isupper", "isupper(self)", "whether its letters are capitals",
@@ -3271,6 +3397,10 @@ const Builtin python_builtins[] = {
            "(in [start, end)), or -1", py_str_find),
     METHOD(VAL_STRING, "rfind", "rfind(self, sub, start=None, end=None)", "the last index of "
            "sub (in [start, end)), or -1", py_str_rfind),
+    METHOD(VAL_STRING, "index", "index(self, sub, start=None, end=None)", "find's, but "
+           "ValueError where find gives -1", py_str_index),
+    METHOD(VAL_STRING, "rindex", "rindex(self, sub, start=None, end=None)", "rfind's, but "
+           "ValueError where rfind gives -1", py_str_rindex),
 };
 
 const int num_python_builtins = (int)(sizeof python_builtins / sizeof python_builtins[0]);

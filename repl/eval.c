@@ -869,7 +869,10 @@ static bool tensor_attr(Session *s, const Node *n, Tensor *t, Value *out) {
     } else if (attr_is(n, "is_leaf")) {
         *out = value_bool(tensor_is_leaf(t));
     } else if (attr_is(n, "grad_fn")) {
-        *out = t->grad_fn ? (Value){.kind = VAL_GRAD_FN, .as.grad_fn = t->op_name} : value_none();
+        *out = t->grad_fn ? (Value){.kind = VAL_GRAD_FN,
+                                    .as.grad_fn = {t->op_name, t->grad_fn,
+                                                   t->graph_generation << 32 | t->grad_fn->seq}}
+                          : value_none();
     } else if (attr_is(n, "data")) {
         return engine_result(s, n, tensor_data(t), out);
     } else if (attr_is(n, "_version")) {

@@ -286,7 +286,7 @@ const char *print_custom_function_name(const char *text, size_t length) {
     return n->text;
 }
 
-static bool is_custom(const char *name) {
+bool print_grad_fn_custom(const char *name) {
     for (struct CustomName *n = custom_names; n; n = n->next)
         if (n->text == name) return true;
     return false;
@@ -301,7 +301,7 @@ int print_grad_fn_shown(const char *name) {
 
 const char *print_grad_fn_number(const char *name) {
     size_t len = strlen(name);
-    bool generated = len >= 8 && strcmp(name + len - 8, "Backward") == 0 && !is_custom(name);
+    bool generated = len >= 8 && strcmp(name + len - 8, "Backward") == 0 && !print_grad_fn_custom(name);
     return generated ? "0" : "";
 }
 

@@ -51,6 +51,9 @@ const char *print_custom_function_name(const char *text, size_t length);
  * ends otherwise (CopySlices, CopyBackwards, RsubBackward1) and after a
  * custom Function's. */
 const char *print_grad_fn_number(const char *name);
+/* Whether name is a custom Function's (a torch.autograd.Function
+ * subclass's MyFnBackward), which PyTorch qualifies in its repr. */
+bool print_grad_fn_custom(const char *name);
 /* How much of a Function's name the dialect shows: all of it, less a
  * variant's digit after "Backward" (PowBackward1, RemainderBackward1),
  * since the dialect names one Function per op (docs/pytorch.md). */

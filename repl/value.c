@@ -464,6 +464,7 @@ bool value_equal(const Value *a, const Value *b) {
     case VAL_TENSOR: return a->as.tensor == b->as.tensor;
     case VAL_MODULE: case VAL_DTYPE: return strcmp(a->as.module, b->as.module) == 0;
     case VAL_FUNCTION: return a->as.function == b->as.function;
+    case VAL_GRAD_FN: return a->as.grad_fn.stamp == b->as.grad_fn.stamp;
     case VAL_INSTANCE: return a->as.object == b->as.object;
     case VAL_CLASS: return a->as.cls == b->as.cls;
     case VAL_BUILTIN: return a->as.builtin.row == b->as.builtin.row;
@@ -673,6 +674,7 @@ uintptr_t value_identity(const Value *v) {
     case VAL_BUILTIN: return (uintptr_t)v->as.builtin.row;
     case VAL_MODULE: case VAL_DTYPE: return (uintptr_t)v->as.module;
     case VAL_STRING: return (uintptr_t)v->as.string.text;
+    case VAL_GRAD_FN: return (uintptr_t)(v->as.grad_fn.stamp | UINT64_C(1) << 63);
     default: return 0;
     }
 }
@@ -1361,11 +1363,17 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
         break;
     case VAL_LIST: format_tuple(out, v->as.list, opts); break;
     case VAL_DICT: format_dict(out, v->as.dict, opts); break;
-    case VAL_GRAD_FN:
-        strbuf_appendf(out, "<%.*s%s>",
-                       opts->python ? (int)strlen(v->as.grad_fn) : print_grad_fn_shown(v->as.grad_fn),
-                       v->as.grad_fn, opts->python ? print_grad_fn_number(v->as.grad_fn) : "");
+    case VAL_GRAD_FN: {
+        const char *name = v->as.grad_fn.name;
+        if (!opts->python) { /* version 2's <MulBackward> */
+            strbuf_appendf(out, "<%.*s>", print_grad_fn_shown(name), name);
+            break;
+        } /* Python's repr of the node object, as PyTorch's */
+        strbuf_appendf(out, "<%s%s%s object at %p>",
+                       print_grad_fn_custom(name) ? "torch.autograd.function." : "", name,
+                       print_grad_fn_number(name), v->as.grad_fn.node);
         break;
+    }
     case VAL_OPTIM: format_optimizer(out, v->as.optim); break;
     case VAL_INT: strbuf_appendf(out, "%lld", (long long)v->as.integer); break;
     case VAL_FUNCTION:

@@ -142,7 +142,10 @@ struct Value {
         struct ShapeObj *shape;                              /* one of its refs */
         ValueList *list;                                     /* one of its refs */
         ValueDict *dict;                                     /* one of its refs */
-        const char *grad_fn;                                 /* static text */
+        struct { const char *name; const void *node; uint64_t stamp; } grad_fn;
+                         /* name: static text; node: the Function, printed as its
+                            address, never read (it goes with the arena); stamp:
+                            its generation and seq, its identity (is, ==) */
         Optimizer *optim;                                    /* one of its refs */
         Generator *generator;                                /* one of its refs */
         int64_t integer;
