@@ -116,6 +116,11 @@ struct Tensor {
      * else holds that tensor, since in PyTorch the write would change it. */
     Tensor *copy_of;
     uint32_t copy_version;       /* copy_of's version when the copy was made */
+    /* Backward's own, while hooks are live: the consumers a leaf waits for
+     * in the run whose count stamped leaf_epoch (its hooks run when the
+     * last is applied, as PyTorch's AccumulateGrad node runs). */
+    int32_t leaf_pending;
+    uint64_t leaf_epoch;
 };
 
 /* A recorded operation. Lives in the arena until backward (or ag_graph_free)

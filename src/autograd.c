@@ -939,7 +939,8 @@ static int refuse_graph_backward(const Function *fn) {
  * unreachable consumer must not stall a node), and refuses a graph part of
  * which an earlier backward freed. stack has room for every Function in
  * the arena. Returns 0 or -1. */
-static int count_pending(Function *const *roots, int n, Function **stack, bool create) {
+static int count_pending(Function *const *roots, int n, Function **stack, bool create,
+                         int64_t *leaf_edges) {
     uint64_t mark = ++arena.visit_epoch;
     int64_t top = 0;
     for (int r = 0; r < n; r++) {
@@ -953,6 +954,10 @@ static int count_pending(Function *const *roots, int n, Function **stack, bool c
         if (create && refuse_graph_backward(fn) != 0) return -1;
         for (int i = 0; i < fn->num_inputs; i++) {
             Tensor *in = fn->inputs[i];
+            if (leaf_edges && in->requires_grad && tensor_is_leaf(in)) {
+                if (in->leaf_epoch != mark) in->leaf_epoch = mark, in->leaf_pending = 0;
+                in->leaf_pending++, ++*leaf_edges;
+            }
             if (!in->requires_grad || tensor_is_leaf(in)) continue;
             if (!tensor_has_graph(in)) {
                 freed_graph = true;
@@ -1003,28 +1008,55 @@ void ag_set_interrupt_flag(volatile sig_atomic_t *flag) { interrupt_flag = flag;
  * sequence number first. The order decides how the gradients a tensor
  * receives are summed: x * c + leaky_relu(x) + x at 0 gives x.grad =
  * (1 + -1) + 0.01 = 0.01 in PyTorch, where taking leaky_relu first gave
- * (1 + 0.01) + -1 = 0.010000000000000009. */
-static void ready_push(Function **heap, int64_t *n, Function *fn) {
-    int64_t i = (*n)++;
-    while (i > 0 && heap[(i - 1) / 2]->seq < fn->seq) {
-        heap[i] = heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    heap[i] = fn;
+ * (1 + 0.01) + -1 = 0.010000000000000009.
+ *
+ * While hooks are live, a leaf whose last consumer was applied is a task
+ * here too (its pointer, tagged by its low bit), above every Function, as
+ * PyTorch's AccumulateGrad node (sequence number UINT64_MAX): its hooks
+ * run then, before the next Function. Leaves tie, so the heap is
+ * libstdc++'s std::priority_queue step for step, whose layout orders
+ * them (a stack of four leaves: 0, 2, 1, 3). */
+static Function *leaf_task(Tensor *t) { return (Function *)((uintptr_t)t | 1); }
+
+static Tensor *task_leaf(const Function *task) {
+    return (uintptr_t)task & 1 ? (Tensor *)((uintptr_t)task & ~(uintptr_t)1) : NULL;
 }
 
+static uint64_t task_key(const Function *task) { return task_leaf(task) ? UINT64_MAX : task->seq; }
+
+/* std::__push_heap: up from hole while the parent is lower. */
+static void heap_sift_up(Function **heap, int64_t hole, Function *task) {
+    uint64_t key = task_key(task);
+    while (hole > 0 && task_key(heap[(hole - 1) / 2]) < key) {
+        heap[hole] = heap[(hole - 1) / 2];
+        hole = (hole - 1) / 2;
+    }
+    heap[hole] = task;
+}
+
+static void ready_push(Function **heap, int64_t *n, Function *task) {
+    heap_sift_up(heap, (*n)++, task);
+}
+
+/* std::pop_heap (__adjust_heap): the hole at the top goes down to a leaf,
+ * always to the greater child (the left one on a tie), and the last task
+ * sifts up from there. */
 static Function *ready_pop(Function **heap, int64_t *n) {
     Function *top = heap[0], *last = heap[--*n];
-    int64_t i = 0;
-    for (;;) {
-        int64_t child = 2 * i + 1;
-        if (child >= *n) break;
-        if (child + 1 < *n && heap[child + 1]->seq > heap[child]->seq) child++;
-        if (heap[child]->seq <= last->seq) break;
-        heap[i] = heap[child];
-        i = child;
+    int64_t len = *n, hole = 0, child = 0;
+    if (len == 0) return top;
+    while (child < (len - 1) / 2) {
+        child = 2 * (child + 1);
+        if (task_key(heap[child]) < task_key(heap[child - 1])) child--;
+        heap[hole] = heap[child];
+        hole = child;
     }
-    if (*n > 0) heap[i] = last;
+    if ((len & 1) == 0 && child == (len - 2) / 2) {
+        child = 2 * (child + 1);
+        heap[hole] = heap[child - 1];
+        hole = child - 1;
+    }
+    heap_sift_up(heap, hole, last);
     return top;
 }
 
@@ -1089,6 +1121,7 @@ typedef struct {
     int num_capture;            /* want[i]'s gradient goes to got[i] (retained) */
     Tensor *const *want;
     Tensor **got;
+    uint64_t leaf_epoch;        /* set by differentiate: leaves are tasks (ready_push) */
 } Run;
 
 /* The gradient of every wanted intermediate that fn makes, taken as fn is
@@ -1129,11 +1162,18 @@ static int hook_intermediate(Tensor *out, Tensor **grad) {
     return 0;
 }
 
-/* The leaves' hooks, on each staged (whole) gradient. Returns 0 or -1. */
-static int hook_leaves(void) {
+/* A leaf's hooks, on its staged (whole) gradient. Returns 0 or -1. */
+static int hook_leaf(Tensor *t) {
+    if (!t->hooks || t->retains_grad || !t->staged_grad) return 0;
+    return ag_run_hooks(t, &t->staged_grad);
+}
+
+/* The hooks of the leaves no task ran (a leaf given to backward itself),
+ * at the end. Returns 0 or -1. */
+static int hook_leaves(uint64_t leaf_epoch) {
     if (ag_hooks_live == 0) return 0;
     for (Tensor *t = staged_leaves; t; t = t->staged_next)
-        if (t->hooks && !t->retains_grad && ag_run_hooks(t, &t->staged_grad) != 0) return -1;
+        if ((!leaf_epoch || t->leaf_epoch != leaf_epoch) && hook_leaf(t) != 0) return -1;
     return 0;
 }
 
@@ -1202,6 +1242,10 @@ static int run_backward(Function *const *roots, int n, Function **stack, const R
     while (top > 0) {
         if (interrupt_flag && *interrupt_flag) return ag_fail("interrupted"), -1;
         Function *fn = ready_pop(stack, &top);
+        if (task_leaf(fn)) {
+            if (hook_leaf(task_leaf(fn)) != 0) return -1;
+            continue;
+        }
         Tensor *out = fn->output;
         AG_ASSERT(out, "(10) a Function applied has its output");
         /* No gradient reached it: every consumer's backward sends none to
@@ -1231,6 +1275,9 @@ static int run_backward(Function *const *roots, int n, Function **stack, const R
         if (rc != 0 || ag_alloc_failed()) return -1;
         for (int i = 0; i < fn->num_inputs; i++) {
             Tensor *in = fn->inputs[i];
+            if (run->leaf_epoch && in->leaf_epoch == run->leaf_epoch && tensor_is_leaf(in) &&
+                --in->leaf_pending == 0)
+                ready_push(stack, &top, leaf_task(in));
             if (!tensor_has_graph(in)) continue;
             Function *parent = in->grad_fn;
             parent->pending_count--;
@@ -1248,7 +1295,7 @@ static int run_backward(Function *const *roots, int n, Function **stack, const R
 /* Differentiates from the roots (n live Functions, each once), whose
  * outputs hold their gradients. Returns 0, -1 after a failure while
  * running, or -2 when the graph is refused before anything changed. */
-static int differentiate(Function *const *roots, int n, const Run *run) {
+static int differentiate(Function *const *roots, int n, Run *run) {
     uint32_t seq_before = arena.next_seq;
     Function **stack = arena_alloc((size_t)arena.num_functions * sizeof *stack);
     if (!stack) return ag_fail("backward: out of memory"), -1;
@@ -1258,16 +1305,27 @@ static int differentiate(Function *const *roots, int n, const Run *run) {
      * reaches (ENGINE.md); after that the construction counts are no longer
      * whole. A retained graph's counts were used up: the next backward
      * recounts. */
+    bool leaf_tasks = ag_hooks_live > 0; /* hooks run in PyTorch's order: leaves are counted */
     bool counted = !arena.recount && arena.sinks == 1 && n == 1 &&
-                   roots[0]->pending_count == 0 && !run->create;
+                   roots[0]->pending_count == 0 && !run->create && !leaf_tasks;
     if (!counted || run->retain) arena.recount = true;
-    int rc = counted ? 0 : count_pending(roots, n, stack, run->create);
+    int64_t leaf_edges = 0;
+    int rc = counted ? 0 : count_pending(roots, n, stack, run->create,
+                                         leaf_tasks ? &leaf_edges : NULL);
+    Function **heap = stack;
+    if (leaf_tasks && rc == 0) { /* room for the leaves' tasks too */
+        heap = malloc((size_t)(arena.num_functions + leaf_edges) * sizeof *heap);
+        if (!heap) return ag_fail("backward: out of memory"), -1;
+        run->leaf_epoch = arena.visit_epoch;
+    }
     /* While creating a graph, what is recorded never counts as a consumer
      * of this one (record); the next backward recounts. */
     bool was_enabled = ag_set_grad_enabled(run->create || ag_is_grad_enabled());
     if (rc != 0) rc = -2;
-    else rc = run_backward(roots, n, stack, run);
-    ag_set_grad_enabled(was_enabled);    /* A retained graph lives on: give back the stack, the arena's top (the
+    else rc = run_backward(roots, n, heap, run);
+    ag_set_grad_enabled(was_enabled);
+    if (heap != stack) free(heap);
+    /* A retained graph lives on: give back the stack, the arena's top (the
      * first-order kernels record nothing). */
     if (run->retain && arena.next_seq == seq_before) arena_release_top(stack);
     return rc;
@@ -1372,7 +1430,7 @@ static int refuse_backward(const Tensor *y, const Tensor *grad) {
  * differentiates from their Functions. Returns 0, -1 after a failure while
  * running (the gradients are to be discarded), -2 when refused with
  * nothing changed. */
-static int seed_and_run(int n, Tensor *const *ys, Tensor *const *grads, const Run *run) {
+static int seed_and_run(int n, Tensor *const *ys, Tensor *const *grads, Run *run) {
     Function *inline_roots[4];
     Function **roots = n <= 4 ? inline_roots : malloc((size_t)n * sizeof *roots);
     if (!roots) return ag_fail("backward: out of memory"), -1;
@@ -1385,9 +1443,13 @@ static int seed_and_run(int n, Tensor *const *ys, Tensor *const *grads, const Ru
                        : g ? tensor_copy(g) : ag_tensor_filled_like(y, 1.0);
         if (!seed) {
             rc = -1;
-        } else if (tensor_is_leaf(y)) {
+        } else if (tensor_is_leaf(y) || y->retains_grad) {
+            /* A root that retains its grad (loss.retain_grad()) is staged
+             * as a leaf is: run_backward reads its sum there. */
+            bool again = y->staged_grad != NULL;
             ag_accumulate_grad(y, seed);
             if (ag_alloc_failed()) rc = -1;
+            else if (!tensor_is_leaf(y) && !again) roots[num_roots++] = y->grad_fn;
         } else {
             AG_ASSERT(i > 0 || y->grad == NULL, "(6) grad fields are NULL at entry");
             bool again = y->grad != NULL; /* a root given twice */
@@ -1399,7 +1461,7 @@ static int seed_and_run(int n, Tensor *const *ys, Tensor *const *grads, const Ru
     bool snap = rc == 0 && ag_snap_keeping && graph_depth == 0;
     if (snap) ag_snap_begin(ys, n);
     if (rc == 0 && num_roots > 0) rc = differentiate(roots, num_roots, run);
-    if (rc == 0) rc = hook_leaves();
+    if (rc == 0) rc = hook_leaves(run->leaf_epoch);
     if (snap) ag_snap_end(rc == 0, staged_leaves);
     if (roots != inline_roots) free(roots);
     return rc;
