@@ -259,8 +259,14 @@ static BUILTIN(bi_custom_function) {
     value_copy(&a->arg[3], &f->backward);
     const char *fn_name = f->name = print_custom_function_name(name->as.string.text,
                                                                name->as.string.length);
-    Tensor *copy = tensor_copy(y); /* forward's result may be one of its inputs */
-    if (copy) tensor_set_dtype(copy, (AgDtype)y->dtype);
+    /* The result itself is recorded, as PyTorch's apply does, so that
+     * forward's ctx.save_for_backward(result) saves the output with its
+     * graph (a double backward then goes through it); a copy when it is
+     * one of the inputs or has a graph or requires grad already. */
+    bool own = !y->requires_grad && !y->grad_fn;
+    for (int i = 0; i < n && own; i++) own = inputs[i] != y;
+    Tensor *copy = own ? tensor_retain(y) : tensor_copy(y);
+    if (copy && !own) tensor_set_dtype(copy, (AgDtype)y->dtype);
     Tensor *r = copy ? ag_custom_function(copy, inputs, n, fn_name, py_function_backward, f,
                                           py_function_release)
                      : (py_function_release(f), NULL);
