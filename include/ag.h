@@ -914,7 +914,8 @@ typedef int (*AgCustomBackward)(void *ctx, Tensor *grad_output, int n, Tensor **
 /* PyTorch's torch.autograd.Function: out (taken; computed by the client,
  * with no graph) recorded as made from the n inputs (borrowed) by a
  * Function named name (a string that outlives the graph), whose backward
- * is the client's. release(ctx) (NULL: none) runs when the Function is
+ * is the client's. out may have been changed in place (at most 255 times:
+ * its version is the one later changes are checked against). release(ctx) (NULL: none) runs when the Function is
  * freed: after the backward that frees its graph, or with the arena; at
  * once when nothing is recorded (no input requires grad, or grad mode is
  * off: out is returned as a constant). Returns out, or NULL (out released,

@@ -144,9 +144,10 @@ static BUILTIN(bi_autograd_backward) {
 }
 
 /* torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None,
- * create_graph=False, allow_unused=False): a tuple of the gradients of
- * outputs with respect to inputs (None where unused and allowed); no
- * .grad changes. */
+ * create_graph=False, only_inputs=True, allow_unused=False): a tuple of the
+ * gradients of outputs with respect to inputs (None where unused and
+ * allowed); no .grad changes. only_inputs is ignored, as PyTorch ignores
+ * it (deprecated). */
 static BUILTIN(bi_autograd_grad) {
     Tensor **ys = NULL, **inputs = NULL, **grads = NULL, **results = NULL;
     int n = 0, num_inputs = 0, num_grads = 0;
@@ -155,7 +156,7 @@ static BUILTIN(bi_autograd_grad) {
     bool ok = arg_tensors(s, a, 0, false, &ys, &n) &&
               arg_tensors(s, a, 1, false, &inputs, &num_inputs) &&
               (!arg_present(a, 2) || arg_tensors(s, a, 2, true, &grads, &num_grads)) &&
-              arg_graph_flags(s, a, 3, 4, &flags) && arg_bool(s, a, 5, &allow_unused);
+              arg_graph_flags(s, a, 3, 4, &flags) && arg_bool(s, a, 6, &allow_unused);
     if (ok && grads && num_grads != n)
         ok = arg_error(s, a, 2, "RuntimeError: grad_outputs has %d tensors, for %d outputs: "
                        "they must be as many", num_grads, n);
@@ -263,7 +264,7 @@ static BUILTIN(bi_custom_function) {
      * forward's ctx.save_for_backward(result) saves the output with its
      * graph (a double backward then goes through it); a copy when it is
      * one of the inputs or has a graph or requires grad already. */
-    bool own = !y->requires_grad && !y->grad_fn;
+    bool own = !y->requires_grad && !y->grad_fn && tensor_version(y) <= 255;
     for (int i = 0; i < n && own; i++) own = inputs[i] != y;
     Tensor *copy = own ? tensor_retain(y) : tensor_copy(y);
     if (copy && !own) tensor_set_dtype(copy, (AgDtype)y->dtype);
@@ -697,7 +698,7 @@ const Builtin values_builtins[] = {
      "(or None) for each; otherwise as y.backward()", bi_autograd_backward,
      BI_VOID | BI_MODULE_AUTOGRAD, VAL_VOID, NULL},
     {"grad", "grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, "
-     "allow_unused=False)", "torch.autograd.grad: the gradients of outputs with respect to "
+     "only_inputs=True, allow_unused=False)", "torch.autograd.grad: the gradients of outputs with respect to "
      "inputs, as a tuple", "no .grad changes; inputs may be leaves or intermediates; an input "
      "the outputs do not depend on is an error, or None with allow_unused=True; the graph is "
      "freed unless retain_graph=True; create_graph=True gives gradients with graphs of their "

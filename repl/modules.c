@@ -30,6 +30,7 @@ static const struct {
     {"torch.nn.modules.loss", "torch.nn"}, {"torch.nn.modules.activation", "torch.nn"},
     {"torch.nn.modules.container", "torch.nn"}, {"torch.nn.parameter", "torch.nn"},
     {"torch.optim.optimizer", "torch.optim"}, {"torch.autograd.grad_mode", "torch.autograd"},
+    {"torch.autograd.function", "torch.autograd"},
 };
 
 const char *module_find(const char *dotted, size_t length) {

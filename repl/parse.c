@@ -1488,8 +1488,10 @@ static bool autograd_call(const Node *e, const char *name, int n) {
            m->torch && m->as.text.length == 8 && memcmp(m->as.text.text, "autograd", 8) == 0;
 }
 
-/* Whether e is torch.NAME() with n positional arguments. */
+/* Whether e is torch.NAME() with n positional arguments, or
+ * torch.autograd.NAME() (the grad modes are in both). */
 static bool torch_call(const Node *e, const char *name, int n) {
+    if (autograd_call(e, name, n)) return true;
     return e->kind == NODE_CALL && e->num_kids == n && e->num_positional == n &&
            e->left->kind == NODE_NAME && e->left->torch && strlen(name) == e->left->as.text.length &&
            memcmp(e->left->as.text.text, name, e->left->as.text.length) == 0;

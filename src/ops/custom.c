@@ -39,17 +39,20 @@ void ag_custom_release(Function *fn) {
 
 Tensor *ag_custom_function(Tensor *out, Tensor *const *inputs, int n, const char *name,
                            AgCustomBackward client, void *ctx, void (*release)(void *ctx)) {
-    if (!out || !client || n < 0 || (n > 0 && !inputs)) {
+    if (!out || !client || n < 0 || (n > 0 && !inputs) || ag_version_of(out) > 255) {
         if (release) release(ctx);
         tensor_release(out);
-        return out ? ag_fail("custom function: no backward, or no inputs") : NULL;
+        return out ? ag_fail("custom function: no backward, or no inputs, or an output "
+                             "changed in place over 255 times") : NULL;
     }
     void *slot = NULL;
+    uint8_t version = (uint8_t)ag_version_of(out); /* the client's in-place changes before */
     out = ag_graph_record_named(out, AG_OP_CUSTOM, name, inputs, n, &slot, sizeof(CustomCtx));
     if (!slot) { /* a constant: nothing requires grad, or grad mode is off */
         if (release) release(ctx);
         return out;
     }
+    out->grad_fn->output_version = version;
     *(CustomCtx *)slot = (CustomCtx){.backward = client, .ctx = ctx, .release = release};
     return out;
 }

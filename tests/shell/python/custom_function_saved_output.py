@@ -47,3 +47,25 @@ w = torch.tensor([1.0, 2.0], requires_grad=True)
 v = Ident.apply(w)
 v.sum().backward()
 print(v, w.grad, v is w, w.grad_fn, w.is_leaf)
+
+
+class Affine(torch.autograd.Function):  # changes its result in place before returning it
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward(x, w)
+        out = x.mm(w.t())
+        out += 1
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        return g.mm(w), g.t().mm(x)
+
+
+x = torch.randn(1, 3, requires_grad=True)
+w = torch.randn(2, 3, requires_grad=True)
+print(torch.autograd.gradcheck(Affine.apply, (x, w)))
+y = Affine.apply(x, w)
+(y * y).sum().backward()
+print(x.grad, w.grad)
