@@ -731,6 +731,8 @@ typedef enum AgDtypeRule {
     AG_DTYPE_SUM,       /* int64 for an integral or bool operand, else its own (sum) */
     AG_DTYPE_FIRST,     /* the first operand's: the others are indices or targets (nll_loss) */
     AG_DTYPE_NOT_FIRST, /* the result_type of all but the first, a condition (where) */
+    AG_DTYPE_TARGET,    /* the second's where it is floating, else FLOATING's: PyTorch's
+                           (1 - target).mul_(input) (binary_cross_entropy_with_logits) */
     AG_DTYPE_SAME,      /* the operands' one type: PyTorch refuses two (matmul) */
     AG_DTYPE_OWN,       /* set by the op itself (to) */
     /* these make another type, or refuse float64, whatever the operands */

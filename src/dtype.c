@@ -257,6 +257,9 @@ static AgDtype rule_result(const AgOpInfo *info, Tensor *const *in, int n) {
     case AG_DTYPE_SUM: return ag_dtype_is_floating((AgDtype)in[0]->dtype) ? (AgDtype)in[0]->dtype
                                                                            : AG_INT64;
     case AG_DTYPE_NOT_FIRST: return ag_result_type(in + 1, n - 1);
+    case AG_DTYPE_TARGET:
+        if (n > 1 && ag_dtype_is_floating((AgDtype)in[1]->dtype)) return (AgDtype)in[1]->dtype;
+        return rule_result(&(AgOpInfo){.dtype_rule = AG_DTYPE_FLOATING}, in, n);
     case AG_DTYPE_FLOATING:
     case AG_DTYPE_BROADCAST: {
         AgDtype d = info->dtype_rule == AG_DTYPE_BROADCAST ? broadcast_result_type(in, n)

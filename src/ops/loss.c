@@ -33,6 +33,9 @@ typedef struct {
     bool flag;         /* log_target, swap */
     bool weight;       /* inputs[2] is the weight */
     bool pos_weight;   /* inputs[2 + weight] is the pos_weight */
+    bool float32;      /* a float32 result of a float64 input (bce_with_logits' float32
+                          target): PyTorch's in-place steps round each to float, and
+                          its mean sums in float */
 } LossCtx;
 
 static const char *const reduction_names[] = {"mean", "sum", "none", "batchmean"};
@@ -96,8 +99,10 @@ static Tensor *reduce_losses_by(Tensor *elems, const LossCtx *c,
     return out;
 }
 
+static double f32_sum(const double *v, int64_t n) { return ag_sum_f32(v, n, 1); }
+
 static Tensor *reduce_losses(Tensor *elems, const LossCtx *c) {
-    return reduce_losses_by(elems, c, plain_sum);
+    return reduce_losses_by(elems, c, c->float32 ? f32_sum : plain_sum);
 }
 
 /* What element i's loss receives in backward: g[i * step] for 'none', the
@@ -354,13 +359,27 @@ static void mse_grads(const LossCtx *c, const Elems *e, Upstream u, double *dx, 
     if (dt) SIMD_LOOP for (int64_t i = 0; i < e->n; i++) dt[i] = norm * (t[i] - x[i]) * g[i * s];
 }
 
+/* PyTorch's mse_loss and huber_loss backward kernels take input and
+ * target of one dtype (TensorIterator's check; pytorch#36553, open in 2.x):
+ * a float32 target of a float64 input is refused at backward, where the
+ * forward computed. -1 then, backward stopped. */
+static int one_dtype_backward(const Function *self) {
+    const Tensor *x = self->inputs[0], *t = self->inputs[1];
+    if (x->dtype == t->dtype) return 0;
+    ag_fail("Found dtype %s but expected %s", ag_dtype_scalar_name((AgDtype)t->dtype),
+            ag_dtype_scalar_name((AgDtype)x->dtype));
+    ag_alloc_failure = true; /* backward stops */
+    return -1;
+}
+
 static void mse_backward(Function *self, void *ctx, Tensor *g) {
-    elementwise_backward(self, ctx, g, mse_grads, true);
+    if (one_dtype_backward(self) == 0) elementwise_backward(self, ctx, g, mse_grads, true);
 }
 
 /* grad_x = ((2 / n) (x - t)) g, grad_t = ((2 / n) (t - x)) g */
 static int mse_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
     const LossCtx *c = ctx;
+    if (one_dtype_backward(self) != 0) return -1;
     GradTemps s = {0};
     Tensor *x = self->inputs[0], *t = self->inputs[1], *norm = ag_grad_num(&s, 2.0 / c->n);
     if (ag_grad_wanted(self, 0))
@@ -556,7 +575,7 @@ static void huber_grads(const LossCtx *c, const Elems *e, Upstream u, double *dx
 }
 
 static void huber_backward(Function *self, void *ctx, Tensor *g) {
-    elementwise_backward(self, ctx, g, huber_grads, true);
+    if (one_dtype_backward(self) == 0) elementwise_backward(self, ctx, g, huber_grads, true);
 }
 
 /* huber_grad of a - b as recorded ops: where(d <= -delta, (-norm g) delta,
@@ -574,6 +593,7 @@ static Tensor *huber_graph_of(Tensor *a, Tensor *b, Tensor *g, const LossCtx *c)
 }
 
 static int huber_graph(Function *self, void *ctx, Tensor *g, Tensor **grads) {
+    if (one_dtype_backward(self) != 0) return -1;
     GradTemps s = {0};
     Tensor *x = self->inputs[0], *t = self->inputs[1];
     if (ag_grad_wanted(self, 0)) grads[0] = ag_grad_out(&s, huber_graph_of(x, t, g, ctx));
@@ -711,6 +731,10 @@ Tensor *tensor_binary_cross_entropy(Tensor *input, Tensor *target, Tensor *weigh
                                     AgReduction reduction) {
     const char *op = "binary_cross_entropy";
     if (check_bce(op, input, target, weight, NULL, reduction) != 0) return NULL;
+    if (target->dtype != input->dtype) /* PyTorch's kernel: one dtype (TensorIterator's) */
+        return ag_fail("Found dtype %s but expected %s",
+                       ag_dtype_scalar_name((AgDtype)target->dtype),
+                       ag_dtype_scalar_name((AgDtype)input->dtype));
     for (int64_t i = 0; i < input->numel; i++)
         if (!(tensor_values(input)[i] >= 0 && tensor_values(input)[i] <= 1))
             return ag_fail("%s: input %g at index %lld is not in [0, 1] (probabilities: "
@@ -763,14 +787,24 @@ static void bce_logits_log_term(const double *x, int64_t n, double *a, double *b
     ag_log_all(a, a, n);
 }
 
+static double round_f32(double v) { return (double)(float)v; }
+
+/* With c->float32, the loss is PyTorch's (1 - t).mul_(x).add_(m).add_(L)
+ * on a float32 (1 - t): each step rounded to float. */
 static void bce_logits_losses(const LossCtx *c, const Elems *e, double *out) {
-    (void)c;
     double *a = malloc((size_t)(2 * e->n + 1) * sizeof *a);
     if (a) bce_logits_log_term(e->x, e->n, a, a + e->n);
     for (int64_t i = 0; i < e->n; i++) {
         double x = e->x[i], t = e->t[i], m = clamp_min0(-x);
-        double L = a ? a[i] : log(exp(-m) + exp(-x - m));
-        double v = e->pw ? (1 - t) * x + ((e->pw[i] - 1) * t + 1) * (L + m) : (1 - t) * x + m + L;
+        double L = a ? a[i] : log(exp(-m) + exp(-x - m)), v;
+        if (c->float32) {
+            double tx = round_f32(round_f32(1 - t) * x);
+            v = e->pw ? round_f32(tx + ((e->pw[i] - 1) * t + 1) * (L + m))
+                      : round_f32(round_f32(tx + m) + L);
+            out[i] = e->w ? round_f32(v * e->w[i]) : v;
+            continue;
+        }
+        v = e->pw ? (1 - t) * x + ((e->pw[i] - 1) * t + 1) * (L + m) : (1 - t) * x + m + L;
         out[i] = e->w ? v * e->w[i] : v;
     }
     free(a);
@@ -875,8 +909,10 @@ Tensor *tensor_binary_cross_entropy_with_logits(Tensor *input, Tensor *target, T
     if (check_bce("binary_cross_entropy_with_logits", input, target, weight, pos_weight,
                   reduction) != 0)
         return NULL;
+    bool float32 = input->dtype == AG_FLOAT64 && target->dtype == AG_FLOAT32;
     return elementwise_loss(AG_OP_BCE_WITH_LOGITS, (Tensor *[4]){input, target, weight, pos_weight},
-                            (LossCtx){.reduction = reduction}, bce_logits_losses);
+                            (LossCtx){.reduction = reduction, .float32 = float32},
+                            bce_logits_losses);
 }
 
 static Tensor *bce_logits_call(const AgOpArgs *a) {
@@ -895,7 +931,7 @@ const AgOpInfo ag_op_binary_cross_entropy_with_logits = {
             "g w / n * (logsigmoid(-input) - pw logsigmoid(input)) (-g w / n * input without pw)",
     .backward_name = "BinaryCrossEntropyWithLogitsBackward", .call = bce_logits_call,
     .backward = bce_logits_backward, .graph_backward = bce_logits_graph,
-    .dtype_rule = AG_DTYPE_FLOATING,
+    .dtype_rule = AG_DTYPE_TARGET,
     .flags = AG_OP_SAVES_READS, .grad_reads = {1 | 2 | 4, 1 | 2 | 4, 1 | 2 | 4},
 };
 
