@@ -830,6 +830,22 @@ static BUILTIN(py_list_index) {
     return ok;
 }
 
+/* list.remove(x): its first item equal to x goes. */
+static BUILTIN(py_list_remove) {
+    (void)out;
+    if (!mutable_list(s, a, "remove")) return false;
+    ValueList *l = a->arg[0].as.list;
+    for (int i = 0; i < l->count; i++) {
+        if (!value_equal(&l->items[i], &a->arg[1])) continue;
+        if (i >= l->count) break; /* an __eq__ that emptied the list */
+        value_release(&l->items[i]);
+        memmove(&l->items[i], &l->items[i + 1], (size_t)(l->count - i - 1) * sizeof l->items[0]);
+        l->count--;
+        return true;
+    }
+    return session_fail(s, a->line, a->col, "ValueError: list.remove(x): x not in list");
+}
+
 static BUILTIN(py_list_count) {
     (void)s;
     const ValueList *l = a->arg[0].as.list;
@@ -957,7 +973,112 @@ static bool remove_key(Session *s, CallArgs *a, bool set, bool quiet, Value *out
 
 static BUILTIN(py_set_remove) { (void)out; return remove_key(s, a, true, false, out); }
 static BUILTIN(py_set_discard) { (void)out; return remove_key(s, a, true, true, out); }
-static BUILTIN(py_dict_pop) { return remove_key(s, a, false, false, out); }
+
+/* dict.pop(key[, default]); set.pop(): an item, removed (the first in
+ * ag's order, where CPython's follows its hash table), KeyError when
+ * empty. */
+static BUILTIN(py_dict_pop) {
+    ValueDict *d = a->arg[0].as.dict;
+    if (!d->set) {
+        if (!a->given[1])
+            return session_fail(s, a->line, a->col, "TypeError: pop expected at least 1 "
+                                "argument, got 0");
+        return remove_key(s, a, false, false, out);
+    }
+    if (a->given[1] || a->given[2])
+        return session_fail(s, a->line, a->col, "TypeError: set.pop() takes no arguments (%d "
+                            "given)", a->given[1] + a->given[2]);
+    if (d->count == 0) return session_fail(s, a->line, a->col, "KeyError: 'pop from an empty set'");
+    Value key;
+    if (!value_copy(&d->entries[0].key, &key)) return no_memory(s, a);
+    value_dict_remove(d, &key);
+    *out = key;
+    return true;
+}
+
+/* dict.popitem(): the last pair put in, removed, as a tuple. */
+static BUILTIN(py_dict_popitem) {
+    if (!dict_only(s, a, false, "popitem")) return false;
+    ValueDict *d = a->arg[0].as.dict;
+    if (d->count == 0)
+        return session_fail(s, a->line, a->col, "KeyError: 'popitem(): dictionary is empty'");
+    ValueList *pair = value_list_new(2, true);
+    if (!pair) return no_memory(s, a);
+    *out = (Value){.kind = VAL_LIST, .as.list = pair};
+    const Value *key = &d->entries[d->count - 1].key;
+    if (!value_copy(key, &pair->items[0]) || !value_copy(&d->entries[d->count - 1].value,
+                                                         &pair->items[1])) {
+        value_release(out);
+        return no_memory(s, a);
+    }
+    value_dict_remove(d, &pair->items[0]);
+    return true;
+}
+
+/* Empties d (a dict's or set's clear(); a set's in-place operators). */
+static void dict_empty(ValueDict *d) {
+    while (d->count > 0) value_dict_remove(d, &d->entries[d->count - 1].key);
+}
+
+static BUILTIN(py_dict_clear) {
+    (void)s, (void)out;
+    dict_empty(a->arg[0].as.dict);
+    return true;
+}
+
+/* set.union(other) and its kin: the operator's set of self and other's
+ * items (any iterable); into self for the _update ones (in_place). */
+static bool set_method(Session *s, CallArgs *a, TokenType op, bool in_place, const char *name,
+                       Value *out) {
+    if (!dict_only(s, a, true, name)) return false;
+    Value other, made;
+    if (!new_dict(s, a, true, 1, &other)) return false;
+    bool ok = s->binary(s, a->line, a->col, op, &a->arg[0], &other, &made);
+    value_release(&other);
+    if (!ok || !in_place) return ok && (*out = made, true);
+    ValueDict *d = a->arg[0].as.dict;
+    dict_empty(d);
+    for (int64_t i = 0; ok && i < made.as.dict->count; i++) {
+        Value key;
+        ok = value_copy(&made.as.dict->entries[i].key, &key) && value_dict_set(d, key, value_none());
+    }
+    value_release(&made);
+    return ok || no_memory(s, a);
+}
+
+static BUILTIN(py_set_union) { return set_method(s, a, TOK_PIPE, false, "union", out); }
+static BUILTIN(py_set_intersection) {
+    return set_method(s, a, TOK_AMP, false, "intersection", out);
+}
+static BUILTIN(py_set_difference) { return set_method(s, a, TOK_MINUS, false, "difference", out); }
+static BUILTIN(py_set_symmetric_difference) {
+    return set_method(s, a, TOK_CARET, false, "symmetric_difference", out);
+}
+static BUILTIN(py_set_intersection_update) {
+    (void)out;
+    Value none;
+    return set_method(s, a, TOK_AMP, true, "intersection_update", &none);
+}
+static BUILTIN(py_set_difference_update) {
+    (void)out;
+    Value none;
+    return set_method(s, a, TOK_MINUS, true, "difference_update", &none);
+}
+static BUILTIN(py_set_symmetric_difference_update) {
+    (void)out;
+    Value none;
+    return set_method(s, a, TOK_CARET, true, "symmetric_difference_update", &none);
+}
+static BUILTIN(py_set_issubset) { return set_method(s, a, TOK_LE, false, "issubset", out); }
+static BUILTIN(py_set_issuperset) { return set_method(s, a, TOK_GE, false, "issuperset", out); }
+
+static BUILTIN(py_set_isdisjoint) {
+    Value common;
+    if (!set_method(s, a, TOK_AMP, false, "isdisjoint", &common)) return false;
+    *out = value_bool(common.as.dict->count == 0);
+    value_release(&common);
+    return true;
+}
 
 static BUILTIN(py_set_add) {
     (void)out;
@@ -3305,6 +3426,8 @@ const Builtin python_builtins[] = {
     METHOD(VAL_LIST, "pop", "pop(self, index=None)", "removes and gives the last (or index-th) "
            "item", py_list_pop),
     METHOD(VAL_LIST, "insert", "insert(self, index, object)", "inserts before index", py_list_insert),
+    METHOD(VAL_LIST, "remove", "remove(self, value)", "removes the first item equal to value",
+           py_list_remove),
     METHOD(VAL_LIST, "index", "index(self, value, start=0, end=None)", "the first index of value "
            "(in [start, end))", py_list_index),
     METHOD(VAL_LIST, "count", "count(self, value)", "how many items equal value", py_list_count),
@@ -3332,8 +3455,30 @@ const Builtin python_builtins[] = {
            "absent)", py_set_remove),
     METHOD(VAL_DICT, "discard", "discard(self, item)", "removes an item of a set if there",
            py_set_discard),
-    METHOD(VAL_DICT, "pop", "pop(self, key, default=None)", "removes key and gives its value (or "
-           "default)", py_dict_pop),
+    METHOD(VAL_DICT, "pop", "pop(self, key=None, default=None)", "removes key and gives its "
+           "value (or default); a set's pop() removes and gives an item", py_dict_pop),
+    METHOD(VAL_DICT, "popitem", "popitem(self)", "removes and gives the last (key, value) pair",
+           py_dict_popitem),
+    METHOD(VAL_DICT, "clear", "clear(self)", "removes every item", py_dict_clear),
+    METHOD(VAL_DICT, "union", "union(self, other)", "a set's items and other's", py_set_union),
+    METHOD(VAL_DICT, "intersection", "intersection(self, other)", "a set's items also in other",
+           py_set_intersection),
+    METHOD(VAL_DICT, "difference", "difference(self, other)", "a set's items not in other",
+           py_set_difference),
+    METHOD(VAL_DICT, "symmetric_difference", "symmetric_difference(self, other)", "the items in "
+           "one of a set and other, not both", py_set_symmetric_difference),
+    METHOD(VAL_DICT, "intersection_update", "intersection_update(self, other)", "keeps the "
+           "items also in other", py_set_intersection_update),
+    METHOD(VAL_DICT, "difference_update", "difference_update(self, other)", "removes other's "
+           "items", py_set_difference_update),
+    METHOD(VAL_DICT, "symmetric_difference_update", "symmetric_difference_update(self, other)",
+           "the items in one of the set and other, not both", py_set_symmetric_difference_update),
+    METHOD(VAL_DICT, "issubset", "issubset(self, other)", "whether other holds every item",
+           py_set_issubset),
+    METHOD(VAL_DICT, "issuperset", "issuperset(self, other)", "whether it holds other's items",
+           py_set_issuperset),
+    METHOD(VAL_DICT, "isdisjoint", "isdisjoint(self, other)", "whether no item is in other",
+           py_set_isdisjoint),
     METHOD(VAL_STRING, "join", "join(self, iterable)", "the strings joined by this one", py_str_join),
     METHOD(VAL_STRING, "split", "split(self, sep=None, maxsplit=-1)", "the pieces between "
            "separators (or runs of whitespace), at most maxsplit splits", py_str_split),
