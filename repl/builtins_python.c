@@ -616,6 +616,8 @@ static BUILTIN(py_bool) {
  * float, str, list, tuple, dict, set, bool, torch.Tensor,
  * torch.optim.Optimizer). */
 static bool instance_of(const Value *v, const Value *type) {
+    if (type->kind == VAL_CLASS && !type->as.cls->base && strcmp(type->as.cls->name, "object") == 0)
+        return true; /* builtins' object (exceptions.c) */
     if (type->kind == VAL_CLASS) {
         for (const ClassObj *c = v->kind == VAL_INSTANCE ? v->as.object->cls : NULL; c; c = c->base)
             if (c == type->as.cls) return true;
@@ -3205,6 +3207,75 @@ static BUILTIN(py_size_numel) {
     return true;
 }
 
+/* delattr(obj, name): del obj.name */
+static BUILTIN(py_delattr) {
+    (void)out;
+    const char *name;
+    size_t n;
+    if (!arg_string(s, a, 1, &name, &n)) return false;
+    if (value_delattr(&a->arg[0], name, n)) return true;
+    return session_fail(s, a->line, a->col, "AttributeError: '%s' object has no attribute '%.*s'",
+                        value_type_name(&a->arg[0]), (int)n, name);
+}
+
+/* callable(obj): functions, methods, builtins, classes, and objects whose
+ * class has __call__. */
+static BUILTIN(py_callable) {
+    (void)s;
+    const Value *v = &a->arg[0];
+    bool yes = v->kind == VAL_FUNCTION || v->kind == VAL_BUILTIN || v->kind == VAL_METHOD ||
+               v->kind == VAL_CLASS ||
+               (v->kind == VAL_INSTANCE && value_class_lookup(v->as.object->cls, "__call__", 8));
+    *out = value_bool(yes);
+    return true;
+}
+
+/* issubclass(cls, classinfo): cls or one of its bases is classinfo (or one
+ * in a tuple of them); every class is object's. */
+static BUILTIN(py_issubclass) {
+    const Value *c = &a->arg[0], *of = &a->arg[1];
+    if (c->kind != VAL_CLASS && c->kind != VAL_BUILTIN)
+        return arg_error(s, a, 0, "TypeError: issubclass() arg 1 must be a class");
+    bool yes = false;
+    int n = of->kind == VAL_LIST ? of->as.list->count : 1;
+    for (int i = 0; i < n && !yes; i++) {
+        const Value *t = of->kind == VAL_LIST ? &of->as.list->items[i] : of;
+        if (t->kind == VAL_CLASS && !t->as.cls->base && strcmp(t->as.cls->name, "object") == 0)
+            yes = true; /* builtins' object */
+        else if (t->kind == VAL_CLASS && c->kind == VAL_CLASS)
+            for (const ClassObj *k = c->as.cls; k && !yes; k = k->base) yes = k == t->as.cls;
+        else if (t->kind == VAL_BUILTIN && c->kind == VAL_BUILTIN)
+            yes = strcmp(t->as.builtin.name, c->as.builtin.name) == 0 ||
+                  (strcmp(c->as.builtin.name, "bool") == 0 && strcmp(t->as.builtin.name, "int") == 0);
+        else if (t->kind != VAL_CLASS && t->kind != VAL_BUILTIN)
+            return arg_error(s, a, 1, "TypeError: issubclass() arg 2 must be a class, a tuple of "
+                             "classes, or a union");
+    }
+    *out = value_bool(yes);
+    return true;
+}
+
+/* format(value, format_spec=''): the value by the format-spec mini-language. */
+static BUILTIN(py_format) {
+    const char *spec = "";
+    size_t n = 0;
+    if (arg_present(a, 1) && !arg_string(s, a, 1, &spec, &n)) return false;
+    StrBuf text, repr, sb;
+    strbuf_init(&text);
+    strbuf_init(&repr);
+    strbuf_init(&sb);
+    PyfmtArg p = value_pyfmt_arg(&a->arg[0], &s->print, &text, &repr);
+    char err[PYFMT_ERR_MAX];
+    bool ok = pyfmt_spec(&sb, &p, spec, n, err, sizeof err);
+    strbuf_free(&text);
+    strbuf_free(&repr);
+    if (!ok) {
+        strbuf_free(&sb);
+        return session_fail(s, a->line, a->col, "%s", err);
+    }
+    return string_result(s, a, &sb, out);
+}
+
 static BUILTIN(py_setattr) {
     (void)out;
     const char *name;
@@ -3287,6 +3358,12 @@ const Builtin python_builtins[] = {
        "none, if given)", py_getattr, 0),
     PY("hasattr", "hasattr(object, name)", "whether object.name exists", py_hasattr, 0),
     PY("setattr", "setattr(object, name, value)", "object.name = value", py_setattr, BI_VOID),
+    PY("delattr", "delattr(object, name)", "del object.name", py_delattr, BI_VOID),
+    PY("callable", "callable(obj)", "whether obj can be called", py_callable, 0),
+    PY("issubclass", "issubclass(cls, classinfo)", "whether cls is classinfo or derives from it",
+       py_issubclass, 0),
+    PY("format", "format(value, format_spec='')", "value formatted by format_spec (the "
+       "format-spec mini-language)", py_format, 0),
     PY("dim", "dim(input)", "the number of dimensions (x.ndim)", py_dim, BI_METHOD),
     PY("ndimension", "ndimension(input)", "as dim: the number of dimensions", py_dim, BI_METHOD),
     PY("size", "size(input, dim=None)", "x.shape, or the size along dim", py_size, BI_METHOD),

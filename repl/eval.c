@@ -978,6 +978,7 @@ static const struct {
     {"typing", "__typing__", NULL, module_typing_source},
     {"builtins", "__io__", "open", module_io_source},               /* python_builtin */
     {"builtins", "__property__", "property", module_property_source},
+    {"builtins", "__object__", "object", module_object_source},
     {"builtins", "__slice__", "slice", module_slice_source},
     {"builtins", "__exceptions__", NULL, module_exceptions_source}, /* the other names */
     {"sys", "__sys__", NULL, module_sys_source}, /* stdout, exit, ...; its functions are builtins */
@@ -1047,7 +1048,8 @@ static bool python_builtin(Session *s, const Node *n, Value *out, bool *failed) 
     const char *name = n->as.text.text;
     size_t len = n->as.text.length;
     if (!exception_like(name, len) && !(len == 4 && memcmp(name, "open", 4) == 0) &&
-        !(len == 8 && memcmp(name, "property", 8) == 0) && !(len == 5 && memcmp(name, "slice", 5) == 0))
+        !(len == 8 && memcmp(name, "property", 8) == 0) && !(len == 5 && memcmp(name, "slice", 5) == 0) &&
+        !(len == 6 && memcmp(name, "object", 6) == 0))
         return false;
     return python_module_name(s, n, "builtins", name, len, out, failed);
 }
@@ -4700,11 +4702,23 @@ static Status del_item(Session *s, const Node *t) {
     return ok ? EXEC_OK : EXEC_ERROR;
 }
 
+/* del obj.attr: an object's or a class's own attribute */
+static Status del_attr(Session *s, const Node *t) {
+    Value obj;
+    if (!eval_expression(s, t->left, &obj)) return EXEC_ERROR;
+    bool ok = value_delattr(&obj, t->as.text.text, t->as.text.length) ||
+              session_fail(s, t->line, t->col, "AttributeError: '%s' object has no attribute "
+                           "'%.*s'", value_type_name(&obj), name_len(t), t->as.text.text);
+    value_release(&obj);
+    return ok ? EXEC_OK : EXEC_ERROR;
+}
+
 static STATEMENT_HANDLER Status exec_del(Session *s, const Stmt *st) {
     for (int i = 0; i < st->num_params; i++) {
         const Node *t = st->params[i];
-        if (t->kind == NODE_INDEX) {
-            if (del_item(s, t) != EXEC_OK) return EXEC_ERROR;
+        if (t->kind == NODE_INDEX || t->kind == NODE_ATTR) {
+            if ((t->kind == NODE_INDEX ? del_item(s, t) : del_attr(s, t)) != EXEC_OK)
+                return EXEC_ERROR;
             continue;
         }
         Value *v = resolve(s, t).value;

@@ -201,6 +201,18 @@ const char module_exceptions_source[] =
 /* property (the decorator @property, with .setter), a descriptor: the
  * evaluator calls __get__ and __set__ for attributes of a class that are
  * descriptors, and __set_name__ when a class is made (eval.c). */
+/* object(): a featureless object (the sentinel idiom, _missing = object());
+ * isinstance(x, object) is True of everything (builtins_python.c). */
+const char module_object_source[] =
+    "def __object_make__():\n"
+    "    class object:\n"
+    "        pass\n"
+    "\n"
+    "    return {'object': object}\n"
+    "\n"
+    "__object__ = __object_make__()\n"
+    "del __object_make__\n";
+
 const char module_property_source[] =
     "def __property_make__():\n"
     "    class property:\n"

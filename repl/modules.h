@@ -77,6 +77,7 @@ extern const char module_torch_autograd_gradcheck_source[]; /* gradcheck, gradgr
  * open() (pyio.c) */
 extern const char module_exceptions_source[];
 extern const char module_property_source[];
+extern const char module_object_source[];
 extern const char module_slice_source[];
 extern const char module_typing_source[];
 extern const char module_io_source[];

@@ -1828,7 +1828,7 @@ static Stmt *yield_statement(Parser *p) {
     return p->failed ? NULL : s;
 }
 
-/* del TARGET, ...: names, x[i], d[key]. */
+/* del TARGET, ...: names, x[i], d[key], obj.attr. */
 static Stmt *del_statement(Parser *p) {
     Stmt *s = new_stmt(p, STMT_DEL, &p->previous);
     Node *targets = s ? expr_list(p) : NULL;
@@ -1836,9 +1836,11 @@ static Stmt *del_statement(Parser *p) {
     Node **items = targets->kind == NODE_TUPLE ? targets->kids : &targets;
     int n = targets->kind == NODE_TUPLE ? targets->num_kids : 1;
     for (int i = 0; i < n; i++)
-        if ((items[i]->kind != NODE_NAME || items[i]->torch) && items[i]->kind != NODE_INDEX) {
+        if ((items[i]->kind != NODE_NAME || items[i]->torch) && items[i]->kind != NODE_INDEX &&
+            items[i]->kind != NODE_ATTR) {
             Token at = {TOK_ERROR, NULL, 0, items[i]->line, items[i]->col};
-            return fail_at(p, &at, "SyntaxError: cannot delete this (del takes names and x[i])"), NULL;
+            return fail_at(p, &at, "SyntaxError: cannot delete this (del takes names, x[i] and "
+                           "obj.attr)"), NULL;
         }
     Node *holder = new_node(p, NODE_TUPLE, &p->previous);
     if (!holder || !set_kids(p, holder, items, n)) return NULL;

@@ -764,6 +764,16 @@ const Value *value_method_of(const Value *obj, const char *name, size_t length) 
     return f && binding_of(f) == 1 ? f : NULL;
 }
 
+bool value_delattr(const Value *obj, const char *name, size_t length) {
+    if (obj->kind == VAL_CLASS && length > 4 && name[0] == '_' && name[1] == '_')
+        value_class_generation++; /* as value_setattr */
+    ValueDict *d = obj->kind == VAL_INSTANCE ? obj->as.object->attrs
+                   : obj->kind == VAL_CLASS  ? obj->as.cls->attrs
+                                             : NULL;
+    Value key = key_of(name, length);
+    return d && value_dict_remove(d, &key);
+}
+
 bool value_setattr(const Value *obj, const char *name, size_t length, int *hint, Value v) {
     /* Cls.__eq__ = f: value_object_defines's answers go (only a dunder can
      * change them: Cls.count += 1 in each __init__ keeps them) */

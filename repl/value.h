@@ -335,6 +335,9 @@ Value *value_own_attr_lookup(const Instance *o, const char *name, size_t length,
 /* obj.NAME = v (taking v) on an object or a class; false (v released) when
  * obj is neither or memory runs out. hint as value_own_attr's. */
 bool value_setattr(const Value *obj, const char *name, size_t length, int *hint, Value v);
+/* del obj.NAME of an object or a class: false when it has no such
+ * attribute of its own (or is neither). */
+bool value_delattr(const Value *obj, const char *name, size_t length);
 /* Whether v can be called: a function, a builtin, a class, a bound
  * method, an object whose class has __call__. */
 bool value_is_callable(const Value *v);
