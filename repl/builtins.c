@@ -744,8 +744,9 @@ Value builtin_as_value(const Builtin *b) {
  * every call of sum, len, isinstance... */
 static const Builtin **variants;
 /* Per builtin, what builtin_python_variant asks of its name, found once:
- * VARIANT_ITERATES, VARIANT_RANGE. */
-enum { VARIANT_ITERATES = 1, VARIANT_RANGE = 2 };
+ * VARIANT_ITERATES, VARIANT_RANGE, VARIANT_BARE (Python's only when called
+ * by its bare name: pow(2, x) is Python's, torch.pow(2, x) torch's). */
+enum { VARIANT_ITERATES = 1, VARIANT_RANGE = 2, VARIANT_BARE = 4 };
 static unsigned char *variant_traits;
 
 /* Python's builtins that iterate over their argument: a tensor is its
@@ -765,11 +766,14 @@ static void build_variants(void) {
     variant_traits = calloc((size_t)count, 1);
     if (!variants || !variant_traits) abort(); /* at start-up: nothing sensible to do */
     for (int k = 0; k < count; k++) {
-        for (int i = count - num_python_builtins; i < count && !variants[k]; i++)
+        /* a module's function (math.pow) is its own, never Python's builtin */
+        for (int i = count - num_python_builtins; i < count && !variants[k] &&
+                                                  !(all[k].flags & BI_MODULE); i++)
             if ((all[i].flags & BI_PY_VARIANT) && strcmp(all[i].name, all[k].name) == 0)
                 variants[k] = &all[i];
         variant_traits[k] = (unsigned char)((iterates(&all[k]) ? VARIANT_ITERATES : 0) |
-                                            (strcmp(all[k].name, "range") == 0 ? VARIANT_RANGE : 0));
+                                            (strcmp(all[k].name, "range") == 0 ? VARIANT_RANGE : 0) |
+                                            (strcmp(all[k].name, "pow") == 0 ? VARIANT_BARE : 0));
     }
 }
 
@@ -779,8 +783,17 @@ const Builtin *builtin_python_variant(const Builtin *b, const Value *args, int n
     if (!variants) build_variants();
     if (b < all || b >= all + count) return NULL;
     unsigned traits = variant_traits[b - all];
+    if ((traits & VARIANT_BARE) && !bare) return NULL;
     bool python = bare && (traits & VARIANT_ITERATES); /* sum(x), max(a, b): Python's, tensors or not */
     if (n > 0 && args[0].kind == VAL_TENSOR && !(traits & VARIANT_RANGE) && !python) return NULL;
+    return variants[b - all];
+}
+
+const Builtin *builtin_value_variant(const Builtin *b) {
+    int count;
+    const Builtin *all = all_builtins(&count);
+    if (!variants) build_variants();
+    if (b < all || b >= all + count || !(variant_traits[b - all] & VARIANT_BARE)) return NULL;
     return variants[b - all];
 }
 

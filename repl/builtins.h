@@ -109,6 +109,9 @@ const Builtin *builtin_find(const char *name, size_t length);
  * and min of two or more arguments are Python's even for tensors
  * (max(t, 0.5) compares, as CPython; torch.max(x, 1) is the op's). */
 const Builtin *builtin_python_variant(const Builtin *b, const Value *args, int n, bool bare);
+/* The variant a .py file's bare name stands for as a value (f = pow), where
+ * only the bare name is Python's (pow); else NULL. */
+const Builtin *builtin_value_variant(const Builtin *b);
 /* FORMAT % ARGS for a string FORMAT (str's % operator); false with the
  * error set at line:col. */
 bool python_percent(Session *s, int line, int col, const Value *format, const Value *rhs,

@@ -48,6 +48,8 @@ static bool items_of(Session *s, CallArgs *a, int i, bool tuple, Value *out) {
     return true;
 }
 
+static bool truth_of(Session *s, const CallArgs *a, const Value *v, bool *out);
+
 /* Python's a < b for numbers, strings, and tuples or lists of them (one-
  * element tensors as numbers); false with the error set when they do not
  * compare. */
@@ -78,6 +80,13 @@ static bool less_than(Session *s, const CallArgs *a, const Value *x, const Value
         }
         *out = p->count < q->count;
         return true;
+    }
+    if (x->kind == VAL_INSTANCE || y->kind == VAL_INSTANCE) { /* x.__lt__(y), or y.__gt__(x) */
+        Value r;
+        if (!s->binary(s, a->line, a->col, TOK_LT, x, y, &r)) return false;
+        bool ok = truth_of(s, a, &r, out);
+        value_release(&r);
+        return ok;
     }
     return session_fail(s, a->line, a->col, "TypeError: '<' not supported between instances of "
                         "'%s' and '%s'", value_type_name(x), value_type_name(y));
@@ -677,6 +686,52 @@ static BUILTIN(py_ord) {
                             : ((c & 0x07) << 18) | ((text[1] & 0x3F) << 12) |
                                   ((text[2] & 0x3F) << 6) | (text[3] & 0x3F);
     *out = int_value(cp);
+    return true;
+}
+
+/* a * b % m for a, b < m < 2^63, without overflow: doubling and adding. */
+static uint64_t mul_mod(uint64_t a, uint64_t b, uint64_t m) {
+    uint64_t r = 0;
+    for (a %= m; b > 0; b >>= 1, a = a >= m - a ? a - (m - a) : a + a)
+        if (b & 1) r = r >= m - a ? r - (m - a) : r + a;
+    return r;
+}
+
+/* The inverse of b mod m (extended Euclid), or false when there is none. */
+static bool inverse_mod(int64_t b, int64_t m, int64_t *out) {
+    int64_t t = 0, nt = 1, r = m, nr = b;
+    while (nr != 0) {
+        int64_t q = r / nr, x = t - q * nt, y = r - q * nr;
+        t = nt, nt = x, r = nr, nr = y;
+    }
+    *out = (t % m + m) % m;
+    return r == 1;
+}
+
+/* pow(base, exp, mod=None): base ** exp, Python's; with mod, ints only,
+ * (base ** exp) % mod by squaring (a negative exp: the inverse's power),
+ * of the modulus's sign. */
+static BUILTIN(py_pow) {
+    if (!arg_present(a, 2) || a->arg[2].kind == VAL_NONE)
+        return s->binary(s, a->line, a->col, TOK_STARSTAR, &a->arg[0], &a->arg[1], out);
+    if (!value_is_int(&a->arg[0]) || !value_is_int(&a->arg[1]) || !value_is_int(&a->arg[2]))
+        return session_fail(s, a->line, a->col, "TypeError: pow() 3rd argument not allowed "
+                            "unless all arguments are integers");
+    int64_t base = value_int(&a->arg[0]), exp = value_int(&a->arg[1]), mod = value_int(&a->arg[2]);
+    if (mod == 0) return session_fail(s, a->line, a->col, "ValueError: pow() 3rd argument cannot be 0");
+    if (mod == INT64_MIN || exp == INT64_MIN)
+        return session_fail(s, a->line, a->col, "OverflowError: ag's ints are 64-bit");
+    int64_t m = mod < 0 ? -mod : mod, b = (base % m + m) % m;
+    if (exp < 0 && !inverse_mod(b, m, &b))
+        return session_fail(s, a->line, a->col, "ValueError: base is not invertible for the given "
+                            "modulus");
+    uint64_t r = 1 % (uint64_t)m, sq = (uint64_t)b;
+    for (uint64_t e = exp < 0 ? (uint64_t)-exp : (uint64_t)exp; e > 0; e >>= 1) {
+        if (e & 1) r = mul_mod(r, sq, (uint64_t)m);
+        sq = mul_mod(sq, sq, (uint64_t)m);
+    }
+    int64_t v = (int64_t)r;
+    *out = int_value(mod < 0 && v != 0 ? v - m : v);
     return true;
 }
 
@@ -3307,6 +3362,8 @@ const Builtin python_builtins[] = {
     PY("min", "min(*args, key=None, default=None)", "Python's min: of one iterable or of the "
        "arguments", py_min, BI_PY_VARIANT),
     PY("abs", "abs(x)", "Python's abs of a number", py_abs, BI_PY_VARIANT),
+    PY("pow", "pow(base, exp, mod=None)", "Python's pow: base ** exp, or (base ** exp) % mod of "
+       "ints", py_pow, BI_PY_VARIANT),
     PY("round", "round(number, ndigits=None)", "Python's round: an int (halves to even), or a "
        "float to ndigits", py_round, BI_PY_VARIANT),
     PY("range", "range(*args)", "Python's range, as a list of ints", py_range, BI_PY_VARIANT),

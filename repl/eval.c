@@ -430,7 +430,10 @@ static bool eval_name(Session *s, const Node *n, Value *out) {
     if (s->python && len == 8 && memcmp(name, "__name__", 8) == 0)
         return value_string("__main__", 8, out) || session_fail(s, n->line, n->col, "out of memory");
     if (!s->python && named_constant(n, out)) return true;
-    if (m.builtin && s->python) return builtin_value(m.builtin, out);
+    if (m.builtin && s->python) { /* f = pow: Python's, where torch's has the name too */
+        const Builtin *py = builtin_value_variant(m.builtin);
+        return builtin_value(py ? py : m.builtin, out);
+    }
     if (m.builtin)
         return session_fail(s, n->line, n->col, "'%.*s' is a builtin function: call it, as in "
                             "%.*s(...)", name_len(n), name, name_len(n), name);
@@ -984,6 +987,8 @@ static const struct {
     {"sys", "__sys__", NULL, module_sys_source}, /* stdout, exit, ...; its functions are builtins */
     {"os", "__os__", NULL, module_os_source},
     {"os.path", "__os_path__", NULL, module_os_path_source},
+    {"functools", "__functools__", NULL, module_functools_source},
+    {"itertools", "__itertools__", NULL, module_itertools_source},
 };
 
 /* The row of python_modules of module's NAME when it is written in

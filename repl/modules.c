@@ -12,7 +12,7 @@ static const char *const modules[] = {
     "torch.nn.init", "torch.nn.utils", "torch.linalg", "torch.special", "torch.optim.lr_scheduler", "torch.utils",
     "torch.utils.data", "torch.autograd.functional", "torch.func", "functorch", "math", "random",
     "time", "collections", "sys", "torch.cuda", "torch.backends", "torch.backends.mps", "torch.backends.cudnn", "typing",
-    "os", "os.path",
+    "os", "os.path", "functools", "itertools",
 };
 
 static bool same(const char *a, const char *b, size_t length) {

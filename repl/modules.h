@@ -84,6 +84,9 @@ extern const char module_io_source[];
 extern const char module_sys_source[];
 extern const char module_os_source[];
 extern const char module_os_path_source[];
+/* functools and itertools (pylib.c) */
+extern const char module_functools_source[];
+extern const char module_itertools_source[];
 #define TORCH_NN_FIRST_LINE 1000000000
 #define TORCH_SOURCE_LINES 100000
 
