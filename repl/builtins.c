@@ -84,6 +84,10 @@ static void parse_signature(const char *text, bool list_first, Signature *sig) {
         if (*c == ')') break;
         Param *p = &sig->params[sig->count];
         bool list = list_first && sig->count == 0;
+        if (c[0] == '*' && c[1] == '*') { /* **kwargs: BI_KWARGS takes the other keywords */
+            c += strcspn(c, ",)");
+            continue;
+        }
         if (*c == '*' || list) {
             c += !list;
             if (*c == ',' || *c == ')') { /* a bare '*': keyword-only from here */
@@ -164,6 +168,10 @@ static void release_call(CallArgs *a, int count) {
     for (int i = 0; i < a->num_rest; i++) value_release(&a->rest[i]);
 }
 
+/* A .py file's errors begin with the exception Python raises: for a
+ * call's arguments, TypeError. */
+static const char *type_error(const Session *s) { return s->python ? "TypeError: " : ""; }
+
 /* "1", "at most 3", "1 to 3": how many positional arguments b takes. */
 static void arity_text(const Signature *sig, char *buf, size_t size) {
     int required = 0;
@@ -178,8 +186,8 @@ static bool arity_error(Session *s, const Builtin *b, const Signature *sig, int 
                         int given) {
     char range[48];
     arity_text(sig, range, sizeof range);
-    return session_fail(s, line, col, "%s takes %s argument%s, got %d: %s", b->name, range,
-                        strcmp(range, "1") == 0 ? "" : "s", given, b->signature);
+    return session_fail(s, line, col, "%s%s takes %s argument%s, got %d: %s", type_error(s),
+                        b->name, range, strcmp(range, "1") == 0 ? "" : "s", given, b->signature);
 }
 
 /* The parameter a keyword names (dim and axis are one), or -1. */
@@ -203,9 +211,10 @@ static bool unknown_keyword(Session *s, const Builtin *b, const Signature *sig,
                                  "%s%s", used ? ", " : "", sig->params[i].name);
     }
     if (used == 0)
-        return session_fail(s, kw->line, kw->col, "%s takes no keyword arguments (got %.*s=)",
-                            b->name, (int)kw->as.text.length, kw->as.text.text);
-    return session_fail(s, kw->line, kw->col, "%s has no keyword '%.*s' (it takes %s)", b->name,
+        return session_fail(s, kw->line, kw->col, "%s%s takes no keyword arguments (got %.*s=)",
+                            type_error(s), b->name, (int)kw->as.text.length, kw->as.text.text);
+    return session_fail(s, kw->line, kw->col, "%s%s has no keyword '%.*s' (it takes %s)",
+                        type_error(s), b->name,
                         (int)(kw->as.text.length > 40 ? 40 : kw->as.text.length),
                         kw->as.text.text, accepted);
 }
@@ -224,8 +233,8 @@ static bool bind_keywords(Session *s, const Builtin *b, const Signature *sig, Ca
                           memcmp(sig->params[sig->varargs].name, node->as.text.text,
                                  node->as.text.length) == 0;
         if (names_rest && a->num_rest > 0)
-            return session_fail(s, node->line, node->col, "%s got two values for '%s'", b->name,
-                                sig->params[sig->varargs].name);
+            return session_fail(s, node->line, node->col, "%s%s got two values for '%s'",
+                                type_error(s), b->name, sig->params[sig->varargs].name);
         if (names_rest) {
             /* randn(size=(2, 3)): the *args given as one keyword (PyTorch's) */
             a->rest_keyword = kw[k];
@@ -248,8 +257,8 @@ static bool bind_keywords(Session *s, const Builtin *b, const Signature *sig, Ca
         }
         if (i < 0) return unknown_keyword(s, b, sig, node);
         if (a->given[i])
-            return session_fail(s, node->line, node->col, "%s got two values for '%s'", b->name,
-                                sig->params[i].name);
+            return session_fail(s, node->line, node->col, "%s%s got two values for '%s'",
+                                type_error(s), b->name, sig->params[i].name);
         a->arg[i] = kw[k];
         kw[k] = value_void();
         a->node[i] = node->left;

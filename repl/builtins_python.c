@@ -1470,19 +1470,36 @@ static void free_texts(StrBuf *texts, int n) {
     for (int i = 0; i < 2 * n; i++) strbuf_free(&texts[i]);
 }
 
-/* "...".format(*args): str.format's template with positional fields. */
+/* "...".format(*args, **kwargs): str.format's template, its fields by
+ * position ({}, {0}) or by name ({name}). */
 static BUILTIN(py_str_format) {
-    PyfmtArg args[MAX_ARGS];
-    StrBuf texts[2 * MAX_ARGS];
+    PyfmtArg args[MAX_ARGS], kwargs[MAX_ARGS];
+    StrBuf texts[2 * MAX_ARGS], kw_texts[2 * MAX_ARGS], names;
+    PyfmtNamed named[MAX_ARGS];
     int n = a->num_rest < MAX_ARGS ? a->num_rest : MAX_ARGS;
+    int nk = a->num_extra_kw < MAX_ARGS ? a->num_extra_kw : MAX_ARGS;
     describe_args(s, a->rest, n, args, texts);
-    PyfmtArgs all = {.pos = args, .npos = n};
+    describe_args(s, a->extra_kw, nk, kwargs, kw_texts);
+    strbuf_init(&names); /* the names, each ended by a NUL, for PyfmtNamed */
+    size_t at[MAX_ARGS];
+    for (int k = 0; k < nk; k++) {
+        at[k] = names.len;
+        strbuf_appendn(&names, a->extra_kw_nodes[k]->as.text.text, a->extra_kw_nodes[k]->as.text.length);
+        strbuf_appendn(&names, "", 1);
+    }
+    for (int k = 0; k < nk && !names.oom; k++)
+        named[k] = (PyfmtNamed){.name = names.data + at[k], .value = kwargs[k]};
+    PyfmtArgs all = {.pos = args, .npos = n, .named = named, .nnamed = names.oom ? 0 : nk};
     StrBuf sb;
     strbuf_init(&sb);
     char err[PYFMT_ERR_MAX];
-    bool ok = pyfmt_template(&sb, a->arg[0].as.string.text, a->arg[0].as.string.length,
-                             pyfmt_lookup_args, &all, err, sizeof err);
+    bool ok = !names.oom && pyfmt_template(&sb, a->arg[0].as.string.text,
+                                           a->arg[0].as.string.length, pyfmt_lookup_args, &all,
+                                           err, sizeof err);
+    if (names.oom) snprintf(err, sizeof err, "MemoryError");
     free_texts(texts, n);
+    free_texts(kw_texts, nk);
+    strbuf_free(&names);
     if (!ok) {
         strbuf_free(&sb);
         return session_fail(s, a->line, a->col, "%s", err);
@@ -3669,8 +3686,8 @@ const Builtin python_builtins[] = {
     METHOD(VAL_STRING, "startswith", "startswith(self, prefix)", "whether it begins so",
            py_str_startswith),
     METHOD(VAL_STRING, "endswith", "endswith(self, suffix)", "whether it ends so", py_str_endswith),
-    METHOD(VAL_STRING, "format", "format(self, *args)", "str.format with positional fields",
-           py_str_format),
+    {"format", "format(self, *args, **kwargs)", "str.format: fields by position or by name", NULL,
+     py_str_format, BI_KWARGS, VAL_STRING, NULL},
     METHOD(VAL_STRING, "count", "count(self, sub)", "how many times sub occurs", py_str_count),
     METHOD(VAL_STRING, "find", "find(self, sub, start=None, end=None)", "the first index of sub "
            "(in [start, end)), or -1", py_str_find),

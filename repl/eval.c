@@ -2067,6 +2067,55 @@ static bool empty_double_star(Session *s, const Node *k, const Builtin *b) {
                                  "yet: write the keyword arguments out", b->name);
 }
 
+/* The keyword arguments f(**d) of a builtin's call stand for: a node each,
+ * naming its key (the text the held dict keeps), made at the first ** and
+ * freed with the dicts after the call. */
+enum { MAX_SPREADS = 8 };
+typedef struct {
+    Node *nodes;         /* MAX_ARGS of them, or NULL */
+    int used;
+    Value held[MAX_SPREADS];
+    int num_held;
+} KeywordSpread;
+
+static void spread_free(KeywordSpread *sp) {
+    free(sp->nodes);
+    for (int i = 0; i < sp->num_held; i++) value_release(&sp->held[i]);
+}
+
+/* **d (k) in a builtin's call: each of d's items a keyword argument, into
+ * kw and kw_nodes (*nk of them so far). */
+static bool spread_builtin_keywords(Session *s, const Node *k, const Builtin *b, KeywordSpread *sp,
+                                    Value *kw, const Node **kw_nodes, int *nk) {
+    Value d;
+    if (!eval_expression(s, k->left, &d)) return false;
+    if (d.kind != VAL_DICT || d.as.dict->set) {
+        bool ok = session_fail(s, k->line, k->col, "TypeError: %s() argument after ** must be a "
+                               "mapping, not %s", b->name, value_type_name(&d));
+        value_release(&d);
+        return ok;
+    }
+    if (sp->num_held == MAX_SPREADS || (!sp->nodes && !(sp->nodes = malloc(MAX_ARGS * sizeof *sp->nodes)))) {
+        value_release(&d);
+        return session_fail(s, k->line, k->col, sp->nodes ? "SyntaxError: too many ** arguments"
+                                                          : "MemoryError");
+    }
+    sp->held[sp->num_held++] = d; /* its keys name the arguments until the call is done */
+    for (int64_t i = 0; i < d.as.dict->count; i++) {
+        const DictEntry *e = &d.as.dict->entries[i];
+        if (e->key.kind != VAL_STRING)
+            return session_fail(s, k->line, k->col, "TypeError: keywords must be strings");
+        if (*nk == MAX_ARGS || sp->used == MAX_ARGS)
+            return session_fail(s, k->line, k->col, "too many arguments (at most %d)", MAX_ARGS);
+        Node *n = &sp->nodes[sp->used++];
+        *n = (Node){.kind = NODE_KEYWORD, .line = k->line, .col = k->col,
+                    .as.text = {e->key.as.string.text, e->key.as.string.length}};
+        value_copy(&e->value, &kw[*nk]);
+        kw_nodes[(*nk)++] = n;
+    }
+    return true;
+}
+
 /* Evaluates a call's arguments into pos (positional; self first for a
  * method call) and kw (keyword), then calls b through builtin_call. */
 static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *self,
@@ -2075,6 +2124,7 @@ static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *
     const Node *pos_nodes[MAX_ARGS + 1], *kw_nodes[MAX_ARGS];
     int np = 0, nk = 0, first = 0;
     bool grad_flag = false, ok = true;
+    KeywordSpread spread = {0};
     FuncRef func, *fref = NULL;
     int positional = call->num_positional;
     if (self) {
@@ -2102,7 +2152,8 @@ static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *
         const Node *k = call->kids[i];
         if (i >= positional && i < call->num_positional) continue; /* the grad flag */
         if (k->kind == NODE_KEYWORD && k->as.text.length == 0) {
-            ok = empty_double_star(s, k, b);
+            ok = s->python ? spread_builtin_keywords(s, k, b, &spread, kw, kw_nodes, &nk)
+                           : empty_double_star(s, k, b);
         } else if (k->kind == NODE_KEYWORD) {
             ok = eval_expression(s, k->left, &kw[nk]);
             if (ok) kw_nodes[nk++] = k;
@@ -2114,6 +2165,7 @@ static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *
         release_args(pos, np);
         release_args(kw, nk);
         if (fref) value_release(&fref->held);
+        spread_free(&spread);
         return false;
     }
     if (s->python && !self) { /* sum([1, 2]), max(a, b), len(xs): Python's own */
@@ -2125,6 +2177,7 @@ static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *
                       .pos_nodes = pos_nodes, .n = np, .kw = kw, .kw_nodes = kw_nodes, .nkw = nk,
                       .grad_flag = grad_flag, .func = fref}, out);
     if (fref) value_release(&fref->held);
+    spread_free(&spread);
     return ok;
 }
 
