@@ -263,6 +263,11 @@ Tensor *tensor_linspace_as(double start, double stop, int64_t n, AgDtype dtype);
  * detach): an in-place change through either is seen by both, and a graph
  * that saved t refuses a backward after one. New reference. */
 Tensor *tensor_detach(const Tensor *t);
+/* PyTorch's t.detach_(): t itself cut from its graph, a leaf that does not
+ * require grad. -1 with a message, t unchanged, when t stands for a view
+ * (PyTorch refuses those) or a recorded op already used it (its gradient
+ * would stop there in ag, where PyTorch's consumers keep their edge). */
+int tensor_detach_in_place(Tensor *t);
 /* The same with a version counter of its own (PyTorch's x.data): a change
  * through it is not seen by t's graphs. New reference. */
 Tensor *tensor_data(const Tensor *t);

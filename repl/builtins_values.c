@@ -426,6 +426,50 @@ static BUILTIN(bi_detach) {
     return arg_tensor(s, a, 0, &x) && result_tensor(s, a, tensor_detach(x), out);
 }
 
+/* x.detach_(): x itself cut from its graph; x returned. */
+static BUILTIN(bi_detach_) {
+    Tensor *x = NULL;
+    if (!arg_tensor(s, a, 0, &x)) return false;
+    if (tensor_detach_in_place(x) != 0)
+        return session_fail(s, a->line, a->col, "%s%s", s->python ? "RuntimeError: " : "",
+                            ag_error());
+    *out = value_tensor(tensor_retain(x));
+    return true;
+}
+
+/* torch.unbind(input, dim=0), x.unbind(dim): the slices along dim, a
+ * tuple; each a select whose grad_fn is PyTorch's UnbindBackward0 (the
+ * same gradient as its one node's). */
+static BUILTIN(bi_unbind) {
+    Tensor *x = NULL;
+    int64_t dim = 0;
+    if (!arg_tensor(s, a, 0, &x)) return false;
+    if (x->ndim == 0)
+        return session_fail(s, a->line, a->col, "%sDimension specified as 0 but tensor has no "
+                            "dimensions", s->python ? "IndexError: " : "");
+    if (arg_present(a, 1) && !arg_int(s, a, 1, "dim", INT64_MIN / 2, INT64_MAX / 2, &dim))
+        return false;
+    if (dim < -x->ndim || dim >= x->ndim)
+        return session_fail(s, a->line, a->col, "%sDimension out of range (expected to be in "
+                            "range of [%d, %d], but got %lld)", s->python ? "IndexError: " : "",
+                            -x->ndim, x->ndim - 1, (long long)dim);
+    if (dim < 0) dim += x->ndim;
+    int64_t n = x->shape[dim];
+    ValueList *l = n <= INT32_MAX ? value_list_new((int)n, true) : NULL;
+    if (!l) return session_fail(s, a->line, a->col, "MemoryError");
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    for (int64_t i = 0; i < n; i++) {
+        Tensor *t = tensor_select(x, (int)dim, i);
+        if (!t) {
+            value_release(out);
+            return session_fail(s, a->line, a->col, "%s", ag_error());
+        }
+        if (t->grad_fn) t->grad_fn->name = t->op_name = "UnbindBackward";
+        l->items[i] = value_tensor(t);
+    }
+    return true;
+}
+
 /* ======================================================================
  * Numbers
  * ====================================================================== */
@@ -731,6 +775,11 @@ const Builtin values_builtins[] = {
     {"detach", "detach(input)", "a constant copy of x (no graph, no grad)", NULL, bi_detach,
      BI_METHOD, VAL_VOID, NULL},
     {"numel", "numel(input)", "the number of elements of x", NULL, bi_numel, BI_METHOD, VAL_VOID, NULL},
+    {"detach_", "detach_(input)", "x itself cut from its graph: a leaf that does not require "
+     "grad", "a view, or a tensor an op has already used, is refused", bi_detach_, BI_METHOD,
+     VAL_VOID, NULL},
+    {"unbind", "unbind(input, dim=0)", "the slices of x along dim, as a tuple", NULL, bi_unbind,
+     BI_METHOD, VAL_VOID, NULL},
     {"item", "item(input)", "the value of a one-element tensor, as a number", NULL, bi_item,
      BI_METHOD, VAL_VOID, NULL},
     {"round", "round(number, ndigits=None)", "a number rounded to ndigits decimals (Python's "

@@ -203,6 +203,27 @@ void ag_graph_output_freed(const Tensor *t) {
 
 int64_t ag_arena_sinks(void) { return arena.sinks; }
 
+/* Whether a Function not yet applied (or retained) takes t as an input. */
+static bool consumed(const Tensor *t) {
+    for (const Function *fn = arena.functions; fn; fn = fn->arena_next)
+        for (int i = 0; i < fn->num_inputs; i++)
+            if (fn->inputs[i] == t) return true;
+    return false;
+}
+
+int tensor_detach_in_place(Tensor *t) {
+    if (!t) return ag_fail("detach_: tensor is NULL"), -1;
+    if (t->copy_of)
+        return ag_fail("Can't detach views in-place. Use detach() instead."), -1;
+    if (t->grad_fn && consumed(t))
+        return ag_fail("ag cannot detach_() a tensor an op has already used (that op's "
+                       "gradient would stop here): write y = y.detach() for what follows"), -1;
+    if (t->grad_fn) ag_graph_output_freed(t);
+    t->grad_fn = NULL;
+    t->requires_grad = t->retains_grad = false;
+    return 0;
+}
+
 int64_t ag_graph_size(void) { return arena.num_functions; }
 
 AgStats ag_stats(void) {
