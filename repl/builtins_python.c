@@ -184,8 +184,24 @@ static bool extreme(Session *s, CallArgs *a, bool want_max, Value *out) {
 static BUILTIN(py_max) { return extreme(s, a, true, out); }
 static BUILTIN(py_min) { return extreme(s, a, false, out); }
 
+/* abs(obj), round(obj), int(obj), float(obj) of an object: its class's
+ * __abs__ (and kin) with the call's other arguments; *handled false when
+ * arg 0 is no object or its class has none (then the builtin goes on). */
+static bool object_dunder(Session *s, CallArgs *a, const char *name, int nargs, Value *out,
+                          bool *handled) {
+    *handled = false;
+    if (a->arg[0].kind != VAL_INSTANCE) return true;
+    int n = nargs > 0 && arg_present(a, 1) && a->arg[1].kind != VAL_NONE ? 1 : 0;
+    bool ok = session_call_special(s, a->line, a->col, &a->arg[0], name, &a->arg[1], n, out,
+                                   handled);
+    return ok;
+}
+
 static BUILTIN(py_abs) {
     const Value *v = &a->arg[0];
+    bool handled;
+    if (!object_dunder(s, a, "__abs__", 0, out, &handled)) return false;
+    if (handled) return true;
     if (v->kind == VAL_INT || v->kind == VAL_BOOL) {
         int64_t i = v->kind == VAL_BOOL ? v->as.truth : v->as.integer;
         if (i == INT64_MIN) return session_fail(s, a->line, a->col, "OverflowError: abs(-2**63)");
@@ -201,6 +217,9 @@ static BUILTIN(py_abs) {
 /* round(x) is an int (halves to even); round(x, n) a float; an int stays one. */
 static BUILTIN(py_round) {
     const Value *v = &a->arg[0];
+    bool handled;
+    if (!object_dunder(s, a, "__round__", 1, out, &handled)) return false;
+    if (handled) return true;
     if (v->kind == VAL_INT || v->kind == VAL_BOOL) {
         *out = int_value(v->kind == VAL_BOOL ? v->as.truth : v->as.integer);
         return true;
@@ -547,6 +566,9 @@ static BUILTIN(py_dict_copy) {
 static BUILTIN(py_int) {
     const Value *v = &a->arg[0];
     int64_t base = 10;
+    bool handled;
+    if (!arg_present(a, 1) && !object_dunder(s, a, "__int__", 0, out, &handled)) return false;
+    if (!arg_present(a, 1) && handled) return true;
     if (arg_present(a, 1) && (v->kind != VAL_STRING))
         return session_fail(s, a->line, a->col, "TypeError: int() can't convert non-string with "
                             "explicit base");
@@ -578,6 +600,9 @@ static BUILTIN(py_int) {
 
 static BUILTIN(py_float) {
     const Value *v = &a->arg[0];
+    bool handled;
+    if (!object_dunder(s, a, "__float__", 0, out, &handled)) return false;
+    if (handled) return true;
     if (v->kind == VAL_STRING) {
         char *end, text[400];
         size_t n = v->as.string.length < sizeof text - 1 ? v->as.string.length : sizeof text - 1;

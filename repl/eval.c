@@ -446,7 +446,43 @@ static bool eval_name(Session *s, const Node *n, Value *out) {
  * Literals
  * ====================================================================== */
 
+/* *EXPR among a display's items: each of its items appended to l. */
+static bool spread_items(Session *s, const Node *k, ValueList *l) {
+    Value v;
+    if (!eval_expression(s, k->left, &v)) return false;
+    if (!session_iterable(s, k->line, k->col, &v)) return value_release(&v), false;
+    int64_t count = value_item_count(&v);
+    bool ok = count >= 0 || session_fail(s, k->line, k->col, "TypeError: Value after * must be "
+                                         "an iterable, not %s", value_type_name(&v));
+    for (int64_t i = 0; ok && i < count; i++) {
+        Value item;
+        ok = (value_item(&v, i, s->python, &item) ||
+              session_fail(s, k->line, k->col, "%s", ag_error())) &&
+             (value_list_append(l, item) || session_fail(s, k->line, k->col, "MemoryError"));
+    }
+    value_release(&v);
+    return ok;
+}
+
+/* [a, *xs, b] or (a, *xs): a list (tuple) of the items, spread. */
+static bool eval_spread_items(Session *s, Node *const *kids, int n, bool tuple, Value *out) {
+    ValueList *l = value_list_new(0, tuple);
+    if (!l) return session_fail(s, 0, 0, "out of memory");
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    bool ok = true;
+    for (int i = 0; ok && i < n; i++) {
+        Value item;
+        if (kids[i]->kind == NODE_STARRED) ok = spread_items(s, kids[i], l);
+        else ok = eval_expression(s, kids[i], &item) &&
+                  (value_list_append(l, item) || session_fail(s, 0, 0, "MemoryError"));
+    }
+    if (!ok) value_release(out);
+    return ok;
+}
+
 static bool eval_items(Session *s, Node *const *kids, int n, bool tuple, Value *out) {
+    for (int i = 0; i < n; i++)
+        if (kids[i]->kind == NODE_STARRED) return eval_spread_items(s, kids, n, tuple, out);
     ValueList *l = value_list_new(n, tuple);
     if (!l) return session_fail(s, 0, 0, "out of memory");
     *out = (Value){.kind = VAL_LIST, .as.list = l};
@@ -3808,6 +3844,44 @@ static bool unpack_items(Session *s, const Node *at, const Value *v, int want, V
     return true;
 }
 
+/* Binds targets with one starred among them (a, *b, c = v; v taken): the
+ * starred one takes a list of the items the others leave. */
+static bool bind_starred(Session *s, const Node *target, Value v, int star) {
+    if (!session_iterable(s, target->line, target->col, &v)) return value_release(&v), false;
+    int64_t count = value_item_count(&v), fixed = target->num_kids - 1;
+    bool ok = count >= 0 || session_fail(s, target->line, target->col, "TypeError: cannot "
+                                         "unpack non-iterable %s object", value_type_name(&v));
+    if (ok && count < fixed)
+        ok = session_fail(s, target->line, target->col, "ValueError: not enough values to unpack "
+                          "(expected at least %lld, got %lld)", (long long)fixed, (long long)count);
+    for (int k = 0; ok && k < target->num_kids; k++) {
+        Value item = value_void();
+        if (k == star) {
+            ValueList *rest = value_list_new(0, false);
+            ok = rest || session_fail(s, target->line, target->col, "MemoryError");
+            if (ok) item = (Value){.kind = VAL_LIST, .as.list = rest};
+            for (int64_t i = star; ok && i < star + count - fixed; i++) {
+                Value one;
+                ok = (value_item(&v, i, s->python, &one) ||
+                      session_fail(s, target->line, target->col, "%s", ag_error())) &&
+                     (value_list_append(rest, one) ||
+                      session_fail(s, target->line, target->col, "MemoryError"));
+            }
+        } else {
+            int64_t i = k < star ? k : count - (target->num_kids - k);
+            ok = value_item(&v, i, s->python, &item) ||
+                 session_fail(s, target->line, target->col, "%s", ag_error());
+        }
+        if (!ok) {
+            value_release(&item);
+            break;
+        }
+        ok = bind_target(s, k == star ? target->kids[k]->left : target->kids[k], item);
+    }
+    value_release(&v);
+    return ok;
+}
+
 /* Binds a target (a name, x.attr, x[i], or targets to unpack, nested) to v
  * (taken): Python's order, each target evaluated as it is stored. */
 static bool bind_target(Session *s, const Node *target, Value v) {
@@ -3823,6 +3897,8 @@ static bool bind_target(Session *s, const Node *target, Value v) {
         return session_fail(s, target->line, target->col, "only names can be unpacked into "
                             "here (a, b = ...)");
     }
+    for (int k = 0; k < target->num_kids; k++)
+        if (target->kids[k]->kind == NODE_STARRED) return bind_starred(s, target, v, k);
     Value items[MAX_ARGS];
     bool unpacked = unpack_items(s, target, &v, target->num_kids, items), ok = unpacked;
     value_release(&v);

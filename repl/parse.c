@@ -496,6 +496,17 @@ static bool node_push(Parser *p, Node ***items, int *count, int *cap, Node *n) {
     return true;
 }
 
+/* An item of a tuple, list or assignment target: EXPR, or in a .py file
+ * *EXPR (a STARRED node, its op TOK_STAR): [1, *xs], a, *rest = xs. */
+static Node *star_item(Parser *p) {
+    if (!p->python || !match(p, TOK_STAR)) return expr(p);
+    Token at = p->previous;
+    Node *star = new_node(p, NODE_STARRED, &at);
+    if (!star || !(star->left = expr(p))) return NULL;
+    star->op = TOK_STAR;
+    return star;
+}
+
 /* Comma-separated expressions up to the closing token, first (if not
  * NULL) already read (a trailing comma allowed); *trailing_comma tells
  * whether one was written. The items go into the arena (*out). */
@@ -511,7 +522,7 @@ static int item_list(Parser *p, TokenType close, Node *first, Node ***out, bool 
     while (!p->failed && !check(p, close)) {
         if (p->python) skip_newlines(p); /* inside { }: newlines come as END_STMT */
         if (check(p, close)) break;
-        Node *item = expr(p);
+        Node *item = star_item(p);
         if (!item || !node_push(p, out, &n, &cap, item)) return n;
         if (p->python) skip_newlines(p);
         *trailing_comma = false;
@@ -529,9 +540,9 @@ static Node *comprehension(Parser *p, const Token *open, TokenType kind, Node *e
 /* ( EXPR ), a tuple: (), (a,), (a, b), or a generator (x for x in xs). */
 static Node *grouping(Parser *p) {
     Token open = p->previous;
-    Node *first = check(p, TOK_RPAREN) ? NULL : expr(p);
+    Node *first = check(p, TOK_RPAREN) ? NULL : star_item(p);
     if (p->failed) return NULL;
-    if (first && check(p, TOK_FOR)) {
+    if (first && first->kind != NODE_STARRED && check(p, TOK_FOR)) {
         Node *c = comprehension(p, &open, TOK_LPAREN, first, NULL);
         if (c) expect_close(p, TOK_RPAREN, &open);
         return p->failed ? NULL : c;
@@ -685,9 +696,9 @@ static Node *list(Parser *p) {
     /* Not all numbers: back to just after '[' and read expressions. */
     p->scanner = saved_scanner;
     p->current = saved_current;
-    Node *first = check(p, TOK_RBRACKET) ? NULL : expr(p);
+    Node *first = check(p, TOK_RBRACKET) ? NULL : star_item(p);
     if (p->failed) return NULL;
-    if (first && check(p, TOK_FOR)) { /* [x for x in xs] */
+    if (first && first->kind != NODE_STARRED && check(p, TOK_FOR)) { /* [x for x in xs] */
         Node *c = comprehension(p, &open, TOK_LBRACKET, first, NULL);
         if (c) expect_close(p, TOK_RBRACKET, &open);
         return p->failed ? NULL : c;
@@ -1099,17 +1110,22 @@ static Node *expr(Parser *p) {
  * return x, y; for v in 1, 2). */
 static Node *expr_list(Parser *p) {
     Token first = p->current;
-    Node *e = expr(p);
+    Node *e = star_item(p);
+    if (e && e->kind == NODE_STARRED && !check(p, TOK_COMMA))
+        return fail_at(p, &first, check(p, TOK_EQUAL) ? "SyntaxError: starred assignment target "
+                       "must be in a list or tuple" : "SyntaxError: can't use starred expression "
+                       "here"), NULL;
     if (!e || !check(p, TOK_COMMA)) return e;
     Node *items[MAX_ARGS];
     int n = 0;
     items[n++] = e;
-    while (match(p, TOK_COMMA) && rule_for(p->current.type).prefix) {
+    while (match(p, TOK_COMMA) &&
+           (rule_for(p->current.type).prefix || (p->python && check(p, TOK_STAR)))) {
         if (n == MAX_ARGS) {
             fail_at(p, &p->current, "too many items (at most %d)", MAX_ARGS);
             return NULL;
         }
-        if (!(items[n++] = expr(p))) return NULL;
+        if (!(items[n++] = star_item(p))) return NULL;
     }
     Node *t = new_node(p, NODE_TUPLE, &first);
     return t && set_kids(p, t, items, n) ? t : NULL;
@@ -1304,12 +1320,25 @@ static Node *target_list(Parser *p, TokenType close) {
         if (!(items[n++] = target_item(p))) return NULL;
         comma = check(p, TOK_COMMA);
     } while (match(p, TOK_COMMA) && !check(p, TOK_IN));
+    int stars = 0;
+    for (int i = 0; i < n; i++) stars += items[i]->kind == NODE_STARRED;
+    if (stars > 1 || (n == 1 && !comma && stars))
+        return fail_at(p, &first, stars > 1 ? "SyntaxError: multiple starred expressions in "
+                       "assignment" : "SyntaxError: starred assignment target must be in a list "
+                       "or tuple"), NULL;
     if (n == 1 && !comma) return items[0];
     Node *t = new_node(p, NODE_TUPLE, &first);
     return t && set_kids(p, t, items, n) ? t : NULL;
 }
 
 static Node *target_item(Parser *p) {
+    if (p->python && match(p, TOK_STAR)) { /* for first, *rest in rows */
+        Token at = p->previous;
+        Node *star = new_node(p, NODE_STARRED, &at);
+        if (!star || !(star->left = target_item(p))) return NULL;
+        star->op = TOK_STAR;
+        return star;
+    }
     if (match(p, TOK_LPAREN) || match(p, TOK_LBRACKET)) {
         Token open = p->previous;
         TokenType close = open.type == TOK_LPAREN ? TOK_RPAREN : TOK_RBRACKET;
@@ -1948,10 +1977,14 @@ static Stmt *definition(Parser *p, Stmt *s, Node *sig, bool has_block) {
 
 /* A name, x.grad, x[...], or names to unpack (a, b = ...; (a, b), c = ...). */
 static bool is_assignable(const Node *n) {
-    if (n->kind == NODE_TUPLE || n->kind == NODE_LIST_EXPR) {
-        for (int i = 0; i < n->num_kids; i++)
-            if (!is_assignable(n->kids[i])) return false;
-        return n->num_kids > 0;
+    if (n->kind == NODE_TUPLE || n->kind == NODE_LIST_EXPR) { /* one *name among them */
+        int stars = 0;
+        for (int i = 0; i < n->num_kids; i++) {
+            const Node *k = n->kids[i];
+            stars += k->kind == NODE_STARRED;
+            if (!is_assignable(k->kind == NODE_STARRED ? k->left : k)) return false;
+        }
+        return n->num_kids > 0 && stars <= 1;
     }
     return (n->kind == NODE_NAME && !n->torch) || n->kind == NODE_INDEX ||
            (n->kind == NODE_ATTR && (n->left->kind == NODE_NAME || n->left->kind == NODE_ATTR ||
@@ -1977,8 +2010,11 @@ static Stmt *simple_statement(Parser *p) {
         advance(p);
         if (is_signature(e)) return definition(p, s, e, false);
         if (!is_assignable(e)) {
-            fail_at(p, &eq, e->kind == NODE_CALL
-                                ? "a function's parameters must be plain names"
+            int stars = 0;
+            for (int i = 0; (e->kind == NODE_TUPLE || e->kind == NODE_LIST_EXPR) && i < e->num_kids; i++)
+                stars += e->kids[i]->kind == NODE_STARRED;
+            fail_at(p, &eq, stars > 1 ? "SyntaxError: multiple starred expressions in assignment"
+                            : e->kind == NODE_CALL ? "a function's parameters must be plain names"
                                 : "only a name (x = ...), x.grad, x[...] or a function "
                                   "(f(x) = ...) can be assigned");
             return NULL;

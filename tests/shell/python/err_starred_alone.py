@@ -1,0 +1,3 @@
+# A starred target alone is a SyntaxError, before anything runs.
+print("before")
+*a = [1]
