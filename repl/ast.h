@@ -140,7 +140,9 @@ struct Stmt {
     Node **params;         /* DEF: NAME nodes; IMPORT: the imported names; GLOBAL: names;
                               ASSIGN: the targets after the first (a = b = 0) */
     Node **defaults;       /* DEF: each parameter's default (NULL: none); IMPORT: aliases */
-    int star;              /* DEF: the index of the *args parameter, or -1 */
+    int star;              /* DEF: the index of the *args parameter, or -1; those after it
+                              (before **kwargs) are keyword-only */
+    bool bare_star;        /* DEF: that parameter is a bare * (its tuple must be empty) */
     int dstar;             /* DEF: the index of the **kwargs parameter (the last), or -1 */
     int num_params;
     bool enable_grad;      /* NO_GRAD: with torch.enable_grad() */

@@ -1839,7 +1839,7 @@ static int positional_params(const UserFunc *f) {
 
 /* How many parameters of f have no default. */
 static int required_params(const UserFunc *f) {
-    int n = positional_params(f);
+    int n = f->def && f->def->star >= 0 ? f->def->star : positional_params(f);
     while (f->defaults && n > 0 && f->defaults[n - 1].kind != VAL_VOID) n--;
     return n;
 }
@@ -1851,7 +1851,7 @@ static bool arity_error(Session *s, const Node *at, const UserFunc *f, int n) {
     Node *const *params = userfunc_params(f, &total);
     int nl = (int)f->name_length;
     total = positional_params(f);
-    if (f->def && f->def->star >= 0) required = total = f->def->star; /* *args: never too many */
+    if (f->def && f->def->star >= 0) total = f->def->star; /* *args: never too many */
     if (!s->python)
         return session_fail(s, at->line, at->col, "%.*s takes %d argument%s, got %d", nl,
                             f->name, total, total == 1 ? "" : "s", n);
@@ -1916,6 +1916,48 @@ static bool bind_params(Session *s, const Node *at, const UserFunc *f, Env *env,
     return ok;
 }
 
+/* The keyword-only parameters of f (those after *args, before **kwargs)
+ * into args from *n on: each its keyword, taken out of *extra (where
+ * call_user put it), or its default; Python's TypeError naming those
+ * missing (then args, to *n, and *extra are released). */
+static bool keyword_only_args(Session *s, const Node *at, const UserFunc *f, Node *const *params,
+                              Value *args, int *n, Value *extra) {
+    int first = f->def->star + 1, end = positional_params(f), missing = 0, absent[MAX_ARGS];
+    for (int i = first; i < end; i++) {
+        const Node *p = params[i];
+        Value key, *given = NULL;
+        bool keyed = extra->kind == VAL_DICT && value_string(p->as.text.text, p->as.text.length, &key);
+        if (keyed) given = (Value *)value_dict_get(extra->as.dict, &key);
+        if (given) {
+            args[*n] = *given;
+            *given = value_none(); /* moved out; the entry goes */
+            value_dict_remove(extra->as.dict, &key);
+        } else if (f->defaults && f->defaults[i].kind != VAL_VOID) {
+            value_copy(&f->defaults[i], &args[*n]);
+        } else {
+            args[*n] = value_none();
+            absent[missing++] = i;
+        }
+        if (keyed) value_release(&key);
+        ++*n;
+    }
+    if (missing == 0) return true;
+    StrBuf names; /* CPython's 'a', 'b' and 'c' */
+    strbuf_init(&names);
+    for (int k = 0; k < missing; k++) {
+        const Node *p = params[absent[k]];
+        if (k > 0) strbuf_append(&names, k + 1 == missing ? (missing > 2 ? ", and " : " and ") : ", ");
+        strbuf_appendf(&names, "'%.*s'", name_len(p), p->as.text.text);
+    }
+    session_set_error(s, at->line, at->col, "TypeError: %.*s() missing %d required keyword-only "
+                      "argument%s: %s", (int)f->name_length, f->name, missing,
+                      missing == 1 ? "" : "s", names.data ? names.data : "");
+    strbuf_free(&names);
+    release_args(args, *n);
+    value_release(extra);
+    return false;
+}
+
 /* Runs f's body (or its expression) in a new env, its parameters bound to
  * args (n of them, taken; defaults fill the rest). */
 static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int n,
@@ -1933,7 +1975,15 @@ static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int
         release_args(args, n);
         return session_fail(s, at->line, at->col, "out of memory");
     }
-    if (star >= 0 && n >= star) { /* def f(a, *args): the rest as a tuple */
+    int npos = star >= 0 ? star : total; /* the parameters positional arguments fill */
+    if (n < npos && f->defaults) /* the defaults of the parameters not given */
+        for (; n < npos && f->defaults[n].kind != VAL_VOID; n++) value_copy(&f->defaults[n], &args[n]);
+    if (n < npos) {
+        release_args(args, n);
+        value_release(&extra);
+        return arity_error(s, at, f, n);
+    }
+    if (star >= 0) { /* def f(a, *args): the rest as a tuple (maybe empty) */
         ValueList *rest = value_list_new(n - star, true);
         if (!rest) {
             release_args(args, n);
@@ -1943,9 +1993,13 @@ static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int
         for (int i = star; i < n; i++) rest->items[i - star] = args[i];
         args[star] = (Value){.kind = VAL_LIST, .as.list = rest};
         n = star + 1;
+        if (f->def->bare_star && rest->count > 0) { /* def f(a, *, key): no more positional */
+            release_args(args, n);
+            value_release(&extra);
+            return arity_error(s, at, f, star + rest->count);
+        }
+        if (!keyword_only_args(s, at, f, params, args, &n, &extra)) return false;
     }
-    if (n < total && f->defaults) /* the defaults of the parameters not given */
-        for (; n < total && f->defaults[n].kind != VAL_VOID; n++) value_copy(&f->defaults[n], &args[n]);
     if (n != total) {
         release_args(args, n);
         value_release(&extra);
@@ -2234,7 +2288,10 @@ static int param_index(const UserFunc *f, const char *name, size_t length) {
 static bool keyword_arg(Session *s, const Node *call, const UserFunc *f, const char *name,
                         size_t length, Value v, Value *args, bool *given, Value *extra) {
     int i = param_index(f, name, length);
-    if (i < 0 && f->def && f->def->dstar >= 0) {
+    /* a keyword-only parameter's goes with **kwargs' keywords, which apply_user
+     * takes it from (its slot of args holds what *args is made of) */
+    bool keyword_only = i >= 0 && f->def && f->def->star >= 0 && i > f->def->star;
+    if (keyword_only || (i < 0 && f->def && f->def->dstar >= 0)) {
         Value key;
         if (extra->kind == VAL_VOID) {
             ValueDict *d = value_dict_new(false);

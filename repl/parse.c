@@ -1775,9 +1775,24 @@ static Stmt *def_statement(Parser *p) {
             return fail_at(p, &p->current, "SyntaxError: * argument may appear only once"), NULL;
         if (match(p, TOK_STARSTAR)) s->dstar = n;
         else if (match(p, TOK_STAR)) s->star = n;
-        else if (s->star >= 0)
-            return fail_at(p, &p->current, "keyword-only parameters (after *%s) are not "
-                           "supported yet", "args"), NULL;
+        if (s->star == n && (check(p, TOK_COMMA) || check(p, TOK_RPAREN))) {
+            /* a bare *: keyword-only parameters follow; a parameter no name
+             * reaches stands for it (its tuple must be empty) */
+            if (check(p, TOK_RPAREN) || !p->python)
+                return fail_at(p, &p->current, "SyntaxError: named arguments must follow bare "
+                               "*"), NULL;
+            s->bare_star = true;
+            if (!(params[n] = new_node(p, NODE_NAME, &p->previous))) return NULL;
+            params[n]->as.text.text = p->previous.start; /* "*": no name is that */
+            params[n]->as.text.length = 1;
+            defaults[n] = NULL;
+            n++;
+            match(p, TOK_COMMA);
+            if (check(p, TOK_STARSTAR) || check(p, TOK_RPAREN))
+                return fail_at(p, &p->current, "SyntaxError: named arguments must follow bare "
+                               "*"), NULL;
+            continue;
+        }
         expect(p, TOK_NAME, "a parameter name");
         if (p->failed || !(params[n] = name(p))) return NULL;
         for (int k = 0; k < n; k++)
@@ -1793,9 +1808,9 @@ static Stmt *def_statement(Parser *p) {
             return fail_at(p, &p->current, "SyntaxError: var-%s argument cannot have default "
                            "value", s->star == n ? "positional" : "keyword"), NULL;
         if (!starred && match(p, TOK_EQUAL) && !(defaults[n] = expr(p))) return NULL;
-        if (!defaults[n] && n > 0 && defaults[n - 1] && !starred)
+        if (!defaults[n] && n > 0 && defaults[n - 1] && !starred && s->star < 0)
             return fail_at(p, &p->previous, "SyntaxError: non-default argument follows default "
-                           "argument"), NULL;
+                           "argument"), NULL; /* keyword-only ones may (def f(*, a=1, b)) */
         n++;
         if (!match(p, TOK_COMMA)) break;
     }
