@@ -1836,6 +1836,7 @@ bool builtin_type_only(const Value *v) {
 static const char *type_only_name(const Value *v, char *buf, size_t size) {
     if (v->kind == VAL_GRAD_FN) return grad_fn_pytorch_name(v->as.grad_fn.name, buf, size);
     if (v->kind == VAL_GENERATOR) return "torch._C.Generator";
+    if (v->kind == VAL_TENSOR && v->as.tensor->parameter) return "Parameter"; /* nn.Parameter's */
     if (v->kind == VAL_OPTIM) {
         const char *name = ag_optim_name(v->as.optim->kind);
         size_t at = (size_t)snprintf(buf, size, "torch.optim.");

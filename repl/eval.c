@@ -3501,6 +3501,16 @@ static Status store_attr_of(Session *s, const Stmt *st, const Value *objv, Value
     }
     if (value_object_defines(objv, "__setattr__")) /* obj.x = v: its class's __setattr__ */
         return setattr_method(s, t, objv, vv);
+    if (objv->kind == VAL_INSTANCE && attr_is(t, "__class__")) { /* obj.__class__ = Cls */
+        if (vv->kind != VAL_CLASS)
+            return exec_fail(s, t->line, t->col, "TypeError: __class__ must be set to a class, "
+                             "not '%s' object", value_type_name(vv));
+        Value old = {.kind = VAL_CLASS, .as.cls = objv->as.object->cls};
+        objv->as.object->cls = vv->as.cls; /* its reference, taken */
+        *vv = value_void();
+        value_release(&old);
+        return EXEC_OK;
+    }
     if (objv->kind == VAL_INSTANCE || objv->kind == VAL_CLASS) {
         Value v = *vv;
         *vv = value_void(); /* taken */

@@ -1307,6 +1307,7 @@ static void format_entries(StrBuf *out, const ValueDict *d, const int64_t *order
  * collections.Counter), with its dot; "" for Python's own. */
 static const char *builtin_type_module(const char *name) {
     if (strcmp(name, "Tensor") == 0) return "torch.";
+    if (strcmp(name, "Parameter") == 0) return "torch.nn.parameter.";
     if (strcmp(name, "OrderedDict") == 0 || strcmp(name, "defaultdict") == 0 ||
         strcmp(name, "Counter") == 0)
         return "collections.";
