@@ -4864,13 +4864,38 @@ static Status exec_yield(Session *s, const Stmt *st) {
     return value_list_append(l, v) ? EXEC_OK : exec_fail(s, st->line, st->col, "MemoryError");
 }
 
-/* del x[i] / del d[key] */
+/* del xs[a:b:c] of a list: the items the slice names go. */
+static bool del_slice(Session *s, const Node *t, ValueList *l) {
+    int64_t start, step, length;
+    if (!python_slice(s, t->kids[0], l->count, &start, &step, &length)) return false;
+    if (step < 0) start += (length - 1) * step, step = -step; /* the same items, ascending */
+    int64_t to = start; /* the kept items close up, in order */
+    for (int64_t i = start, k = 0; i < l->count; i++) {
+        if (k < length && i == start + k * step) {
+            value_release(&l->items[i]);
+            k++;
+            continue;
+        }
+        l->items[to++] = l->items[i];
+    }
+    l->count = (int)to;
+    return true;
+}
+
+/* del x[i] / del d[key] / del xs[a:b] */
 static Status del_item(Session *s, const Node *t) {
     Value obj, key;
     if (!eval_expression(s, t->left, &obj)) return EXEC_ERROR;
+    if (t->num_kids == 1 && t->kids[0]->kind == NODE_SLICE && obj.kind == VAL_LIST &&
+        !obj.as.list->tuple) {
+        bool ok = del_slice(s, t, obj.as.list);
+        value_release(&obj);
+        return ok ? EXEC_OK : EXEC_ERROR;
+    }
     if (t->num_kids != 1 || t->kids[0]->kind == NODE_SLICE || !eval_expression(s, t->kids[0], &key)) {
         if (t->num_kids != 1 || t->kids[0]->kind == NODE_SLICE)
-            session_set_error(s, t->line, t->col, "ag cannot delete a slice yet");
+            session_set_error(s, t->line, t->col, "TypeError: '%s' object does not support item "
+                              "deletion", value_type_name(&obj));
         value_release(&obj);
         return EXEC_ERROR;
     }
