@@ -1317,8 +1317,9 @@ static bool attr_of(Session *s, const Node *n, Value obj, Value *out) {
         return ok;
     }
     if (!tensor_like) {
-        bool ok = session_fail(s, n->line, n->col, "attribute '.%.*s' of %s: only tensors have "
-                               "attributes", name_len(n), n->as.text.text, value_kind_name(&obj));
+        bool ok = s->python ? no_attribute(s, n, &obj) /* Python's AttributeError */
+                  : session_fail(s, n->line, n->col, "attribute '.%.*s' of %s: only tensors have "
+                                 "attributes", name_len(n), n->as.text.text, value_kind_name(&obj));
         value_release(&obj);
         return ok;
     }

@@ -1095,6 +1095,7 @@ const char *value_type_name(const Value *v) {
     case VAL_METHOD: /* a built-in value's method bound to it (f = xs.append) is CPython's */
         return v->as.bound->func.kind == VAL_BUILTIN ? "builtin_function_or_method" : "method";
     case VAL_GENERATOR: return "Generator";
+    case VAL_OPTIM: return ag_optim_name(v->as.optim->kind); /* its class's: 'Adam' */
     default: return "object";
     }
 }
