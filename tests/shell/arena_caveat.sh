@@ -23,3 +23,23 @@ script 'backward(sum(y)) ; zero_grad()' | $AG - 2>&1 | summary
 echo '--- graphs whose values all died go before a note: none is printed'
 awk 'BEGIN { print "y = tensor([1., 2.], grad)"; for (i = 0; i < 100000; i++) print "h = y * 1.0001";
              print ":mem" }' | $AG - 2>&1 | summary | sed '$d'
+echo '--- a custom Function applied and dropped 3,000 times: its graphs go too (no note)'
+f="${TMPDIR:-/tmp}/ag-arena-$$.py"
+cat > "$f" <<'PY'
+import torch
+class Double(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return g * 2
+x = torch.ones(3, requires_grad=True)
+for i in range(3000):
+    y = Double.apply(x)
+print(y)
+PY
+$AG "$f" 2>&1
+rm -f "$f"
