@@ -1994,10 +1994,11 @@ static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int
         for (int i = star; i < n; i++) rest->items[i - star] = args[i];
         args[star] = (Value){.kind = VAL_LIST, .as.list = rest};
         n = star + 1;
-        if (f->def->bare_star && rest->count > 0) { /* def f(a, *, key): no more positional */
+        int extra_positional = rest->count;
+        if (f->def->bare_star && extra_positional > 0) { /* def f(a, *, key): no more positional */
             release_args(args, n);
             value_release(&extra);
-            return arity_error(s, at, f, star + rest->count);
+            return arity_error(s, at, f, star + extra_positional);
         }
         if (!keyword_only_args(s, at, f, params, args, &n, &extra)) return false;
     }
