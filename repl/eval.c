@@ -2171,6 +2171,7 @@ typedef struct {
 } KeywordSpread;
 
 static void spread_free(KeywordSpread *sp) {
+    if (!sp->nodes) return;
     free(sp->nodes);
     for (int i = 0; i < sp->num_held; i++) value_release(&sp->held[i]);
 }
@@ -2216,7 +2217,8 @@ static bool call_builtin(Session *s, const Node *call, const Builtin *b, Value *
     const Node *pos_nodes[MAX_ARGS + 1], *kw_nodes[MAX_ARGS];
     int np = 0, nk = 0, first = 0;
     bool grad_flag = false, ok = true;
-    KeywordSpread spread = {0};
+    KeywordSpread spread; /* only what a ** sets is read: no zeroing every call */
+    spread.nodes = NULL, spread.used = spread.num_held = 0;
     FuncRef func, *fref = NULL;
     int positional = call->num_positional;
     if (self) {
@@ -3503,7 +3505,8 @@ static Status store_attr_of(Session *s, const Stmt *st, const Value *objv, Value
     }
     if (value_object_defines(objv, "__setattr__")) /* obj.x = v: its class's __setattr__ */
         return setattr_method(s, t, objv, vv);
-    if (objv->kind == VAL_INSTANCE && attr_is(t, "__class__")) { /* obj.__class__ = Cls */
+    if (objv->kind == VAL_INSTANCE && t->as.text.length == 9 && attr_is(t, "__class__")) {
+        /* obj.__class__ = Cls */
         if (vv->kind != VAL_CLASS)
             return exec_fail(s, t->line, t->col, "TypeError: __class__ must be set to a class, "
                              "not '%s' object", value_type_name(vv));
