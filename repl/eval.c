@@ -398,6 +398,8 @@ static bool stale_copy(Session *s, const Node *n) {
 }
 
 static bool python_builtin(Session *s, const Node *n, Value *out, bool *failed);
+static bool python_module_name(Session *s, const Node *n, const char *module, const char *name,
+                               size_t len, Value *out, bool *failed);
 
 static bool eval_name(Session *s, const Node *n, Value *out) {
     const char *name = n->as.text.text;
@@ -414,6 +416,9 @@ static bool eval_name(Session *s, const Node *n, Value *out) {
         if (b)
             return session_fail(s, n->line, n->col, "torch.%.*s is a function: call it, as in "
                                 "torch.%.*s(...)", name_len(n), name, name_len(n), name);
+        bool failed = false; /* torch.save: written in Python */
+        if (s->python && python_module_name(s, n, "torch", name, len, out, &failed)) return true;
+        if (failed) return false;
         return session_fail(s, n->line, n->col, "ag has no torch.%.*s", name_len(n), name);
     }
     Meaning m = resolve(s, n);
@@ -1025,6 +1030,8 @@ static const struct {
     {"os.path", "__os_path__", NULL, module_os_path_source},
     {"functools", "__functools__", NULL, module_functools_source},
     {"itertools", "__itertools__", NULL, module_itertools_source},
+    {"torch", "__torch_save__", "save", module_torch_save_source},
+    {"torch", "__torch_save__", "load", module_torch_save_source},
 };
 
 /* The row of python_modules of module's NAME when it is written in
@@ -3025,6 +3032,13 @@ static bool eval_call(Session *s, const Node *call, Value *out) {
         return call_value(s, call, &f, out);
     }
     if (m.builtin) return call_builtin(s, call, m.builtin, NULL, out);
+    if (callee->torch && s->python) { /* torch.save(...): written in Python, or none */
+        Value f;
+        if (!eval_name(s, callee, &f)) return false;
+        bool ok = call_value(s, call, &f, out);
+        value_release(&f);
+        return ok;
+    }
     if (callee->torch)
         return session_fail(s, callee->line, callee->col, "ag has no torch.%.*s (:help lists "
                             "the builtins)", name_len(callee), name);

@@ -87,6 +87,7 @@ extern const char module_os_path_source[];
 /* functools and itertools (pylib.c) */
 extern const char module_functools_source[];
 extern const char module_itertools_source[];
+extern const char module_torch_save_source[]; /* torch.save, torch.load */
 #define TORCH_NN_FIRST_LINE 1000000000
 #define TORCH_SOURCE_LINES 100000
 
