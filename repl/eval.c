@@ -451,14 +451,26 @@ static bool eval_name(Session *s, const Node *n, Value *out) {
  * Literals
  * ====================================================================== */
 
+/* The value of *EXPR (k), made iterable, and how many items it has; false
+ * (nothing held) with Python's TypeError: "<what> after * must be an
+ * iterable, not int". */
+static bool starred_value(Session *s, const Node *k, const char *what, Value *v, int64_t *count) {
+    if (!eval_expression(s, k->left, v)) return false;
+    if (!session_iterable(s, k->line, k->col, v)) return value_release(v), false;
+    *count = value_item_count(v);
+    if (*count >= 0) return true;
+    session_set_error(s, k->line, k->col, "TypeError: %s after * must be an iterable, not %s",
+                      what, value_type_name(v));
+    value_release(v);
+    return false;
+}
+
 /* *EXPR among a display's items: each of its items appended to l. */
 static bool spread_items(Session *s, const Node *k, ValueList *l) {
     Value v;
-    if (!eval_expression(s, k->left, &v)) return false;
-    if (!session_iterable(s, k->line, k->col, &v)) return value_release(&v), false;
-    int64_t count = value_item_count(&v);
-    bool ok = count >= 0 || session_fail(s, k->line, k->col, "TypeError: Value after * must be "
-                                         "an iterable, not %s", value_type_name(&v));
+    int64_t count;
+    if (!starred_value(s, k, "Value", &v, &count)) return false;
+    bool ok = true;
     for (int64_t i = 0; ok && i < count; i++) {
         Value item;
         ok = (value_item(&v, i, s->python, &item) ||
@@ -2139,12 +2151,10 @@ static bool positional_arg(Session *s, const Node *k, Value *pos, const Node **n
         return true;
     }
     Value v;
-    if (!eval_expression(s, k->left, &v)) return false;
-    if (!session_iterable(s, k->line, k->col, &v)) return value_release(&v), false;
-    int64_t count = value_item_count(&v);
-    bool ok = count >= 0 || session_fail(s, k->line, k->col, "TypeError: argument after * must "
-                                         "be an iterable, not %s", value_type_name(&v));
-    if (ok && *n + count > max)
+    int64_t count;
+    if (!starred_value(s, k, "argument", &v, &count)) return false;
+    bool ok = true;
+    if (*n + count > max)
         ok = session_fail(s, k->line, k->col, "too many arguments (at most %d)", max);
     for (int64_t i = 0; ok && i < count; i++) {
         ok = value_item(&v, i, s->python, &pos[*n]) ||
