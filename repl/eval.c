@@ -2218,7 +2218,7 @@ static bool spread_builtin_keywords(Session *s, const Node *k, const Builtin *b,
         if (*nk == MAX_ARGS || sp->used == MAX_ARGS)
             return session_fail(s, k->line, k->col, "too many arguments (at most %d)", MAX_ARGS);
         Node *n = &sp->nodes[sp->used++];
-        *n = (Node){.kind = NODE_KEYWORD, .line = k->line, .col = k->col,
+        *n = (Node){.kind = NODE_KEYWORD, .line = k->line, .col = k->col, .left = k->left,
                     .as.text = {e->key.as.string.text, e->key.as.string.length}};
         value_copy(&e->value, &kw[*nk]);
         kw_nodes[(*nk)++] = n;
