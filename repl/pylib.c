@@ -1,6 +1,7 @@
 /*
  * pylib.c — the standard-library modules ag writes in Python (modules.h):
- * functools (partial, reduce, lru_cache, cache, wraps, cmp_to_key) and
+ * functools (partial, reduce, lru_cache, cache, wraps, cmp_to_key,
+ * cached_property) and
  * itertools (their items made at once: ag's generators run to their end
  * when called, so count(), cycle() and repeat(x) without an end are
  * refused with what to write instead); and torch.save and torch.load, in a
@@ -76,6 +77,23 @@ const char module_functools_source[] =
     "\n"
     "        return decorator\n"
     "\n"
+    "    class cached_property:\n"
+    "        # computed at the first read, then the object's own attribute (a\n"
+    "        # descriptor without __set__: the object's attribute comes first)\n"
+    "        def __init__(self, func):\n"
+    "            self.func = func\n"
+    "            self.attrname = None\n"
+    "\n"
+    "        def __set_name__(self, owner, name):\n"
+    "            self.attrname = name\n"
+    "\n"
+    "        def __get__(self, instance, owner=None):\n"
+    "            if instance is None:\n"
+    "                return self\n"
+    "            value = self.func(instance)\n"
+    "            setattr(instance, self.attrname, value)\n"
+    "            return value\n"
+    "\n"
     "    def cmp_to_key(mycmp):\n"
     "        class K:\n"
     "            def __init__(self, obj):\n"
@@ -99,7 +117,7 @@ const char module_functools_source[] =
     "        return K\n"
     "\n"
     "    return {'partial': partial, 'reduce': reduce, 'lru_cache': lru_cache, 'cache': cache,\n"
-    "            'wraps': wraps, 'cmp_to_key': cmp_to_key}\n"
+    "            'wraps': wraps, 'cmp_to_key': cmp_to_key, 'cached_property': cached_property}\n"
     "\n"
     "__functools__ = __functools_make__()\n"
     "del __functools_make__\n";

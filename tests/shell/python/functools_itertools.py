@@ -34,3 +34,14 @@ print(f(2, 10), list(map(pow, [2, 3], [2, 2])))
 for bad in (lambda: pow(2, 3, 0), lambda: pow(2.0, 3, 5), lambda: pow(2, -1, 4)):
     try: bad()
     except (ValueError, TypeError) as e: print(type(e).__name__, e)
+from functools import cached_property
+class Circle:
+    calls = 0
+    def __init__(self, r):
+        self.r = r
+    @cached_property
+    def area(self):
+        Circle.calls += 1
+        return 3 * self.r ** 2
+c = Circle(2)
+print(c.area, c.area, Circle.calls, vars(c))
