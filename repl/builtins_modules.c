@@ -220,7 +220,29 @@ static BUILTIN(py_random_getrandbits) {
     return true;
 }
 
+/* random.choice of an object: seq[randbelow(len(seq))] through its class's
+ * __len__ and __getitem__, as CPython's. */
+static bool choice_of_object(Session *s, CallArgs *a, Value *out) {
+    Value len;
+    bool found;
+    if (!session_call_special(s, a->line, a->col, &a->arg[0], "__len__", NULL, 0, &len, &found))
+        return false;
+    if (!found || !value_is_int(&len)) {
+        value_release(&len);
+        return arg_error(s, a, 0, "TypeError: object of type '%s' has no len()",
+                         value_type_name(&a->arg[0]));
+    }
+    int64_t n = value_int(&len);
+    if (n <= 0) return arg_error(s, a, 0, "IndexError: Cannot choose from an empty sequence");
+    Value index = {.kind = VAL_INT, .as.integer = (int64_t)random_below(generator(s), n)};
+    if (!session_call_special(s, a->line, a->col, &a->arg[0], "__getitem__", &index, 1, out, &found))
+        return false;
+    return found || arg_error(s, a, 0, "TypeError: '%s' object is not subscriptable",
+                              value_type_name(&a->arg[0]));
+}
+
 static BUILTIN(py_random_choice) {
+    if (a->arg[0].kind == VAL_INSTANCE) return choice_of_object(s, a, out);
     int64_t n = value_item_count(&a->arg[0]);
     if (n <= 0)
         return arg_error(s, a, 0, n == 0 ? "IndexError: Cannot choose from an empty sequence"

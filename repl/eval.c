@@ -1043,6 +1043,7 @@ static const struct {
     {"functools", "__functools__", NULL, module_functools_source},
     {"itertools", "__itertools__", NULL, module_itertools_source},
     {"torch", "__torch_save__", "save", module_torch_save_source},
+    {"collections", "__collections_namedtuple__", "namedtuple", module_namedtuple_source},
     {"torch", "__torch_save__", "load", module_torch_save_source},
 };
 
@@ -3529,6 +3530,15 @@ static Status store_attr_of(Session *s, const Stmt *st, const Value *objv, Value
     }
     if (value_object_defines(objv, "__setattr__")) /* obj.x = v: its class's __setattr__ */
         return setattr_method(s, t, objv, vv);
+    if (objv->kind == VAL_CLASS && vv->kind == VAL_STRING && attr_is(t, "__name__")) {
+        char *name = malloc(vv->as.string.length + 1); /* Cls.__name__ = "Point" */
+        if (!name) return exec_fail(s, t->line, t->col, "MemoryError");
+        memcpy(name, vv->as.string.text, vv->as.string.length);
+        name[vv->as.string.length] = '\0';
+        free(objv->as.cls->name);
+        objv->as.cls->name = name;
+        return EXEC_OK;
+    }
     if (objv->kind == VAL_INSTANCE && t->as.text.length == 9 && attr_is(t, "__class__")) {
         /* obj.__class__ = Cls */
         if (vv->kind != VAL_CLASS)
@@ -3995,6 +4005,8 @@ static bool bind_target(Session *s, const Node *target, Value v) {
     }
     for (int k = 0; k < target->num_kids; k++)
         if (target->kids[k]->kind == NODE_STARRED) return bind_starred(s, target, v, k);
+    if (v.kind == VAL_INSTANCE && !session_iterable(s, target->line, target->col, &v))
+        return value_release(&v), false; /* x, y = point: what its __iter__ gives */
     Value items[MAX_ARGS];
     bool unpacked = unpack_items(s, target, &v, target->num_kids, items), ok = unpacked;
     value_release(&v);

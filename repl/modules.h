@@ -88,6 +88,7 @@ extern const char module_os_path_source[];
 extern const char module_functools_source[];
 extern const char module_itertools_source[];
 extern const char module_torch_save_source[]; /* torch.save, torch.load */
+extern const char module_namedtuple_source[];  /* collections.namedtuple */
 #define TORCH_NN_FIRST_LINE 1000000000
 #define TORCH_SOURCE_LINES 100000
 

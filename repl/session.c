@@ -1267,11 +1267,45 @@ bool session_call_special(Session *s, int line, int col, const Value *obj, const
     return ok;
 }
 
+/* The items of an object with __getitem__ and no __iter__, Python's old
+ * sequence protocol: obj[0], obj[1], ... until an IndexError (which ends
+ * it; any other error is the iteration's), as a list into *items. */
+enum { SEQUENCE_ITEMS_MAX = 10000000 }; /* a __getitem__ that never ends: an error, not a hang */
+static bool sequence_items(Session *s, int line, int col, const Value *v, Value *items) {
+    ValueList *l = value_list_new(0, false);
+    if (!l) return session_fail(s, line, col, "MemoryError");
+    *items = (Value){.kind = VAL_LIST, .as.list = l};
+    for (int64_t i = 0;; i++) {
+        if (i == SEQUENCE_ITEMS_MAX) {
+            session_set_error(s, line, col, "ag reads an object's items (its __getitem__ from 0 "
+                              "to an IndexError) at once: more than %d of them", SEQUENCE_ITEMS_MAX);
+            break;
+        }
+        Value index = {.kind = VAL_INT, .as.integer = i}, item;
+        bool found;
+        if (session_call_special(s, line, col, v, "__getitem__", &index, 1, &item, &found)) {
+            if (value_list_append(l, item)) continue;
+            session_set_error(s, line, col, "MemoryError");
+        } else if (strncmp(s->error, "IndexError", 10) == 0) {
+            s->error[0] = '\0'; /* the end of the items */
+            value_release(&s->exception);
+            return true;
+        }
+        break;
+    }
+    value_release(items); /* an error: the list goes */
+    return false;
+}
+
 bool session_iterable(Session *s, int line, int col, Value *v) {
     if (v->kind != VAL_INSTANCE) return true;
     Value items;
     bool found;
     if (!session_call_special(s, line, col, v, "__iter__", NULL, 0, &items, &found)) return false;
+    if (!found && value_class_lookup(v->as.object->cls, "__getitem__", 11)) {
+        if (!sequence_items(s, line, col, v, &items)) return false;
+        found = true;
+    }
     if (!found)
         return session_fail(s, line, col, "TypeError: '%s' object is not iterable",
                             value_type_name(v));
