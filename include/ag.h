@@ -1131,18 +1131,22 @@ int ag_set_num_threads(int n);
 int ag_get_num_threads(void);
 
 /* ---- optimizers (src/optim.c) -------------------------------------------
- * PyTorch 1.13's SGD, Adam, AdamW, RMSprop and Adagrad, bit for bit (their
+ * PyTorch 1.13's SGD, Adam, AdamW, RMSprop, Adagrad and Adadelta, bit for bit (their
  * _single_tensor_* update rules; docs/engine.md, "Optimizers"). A step never
  * writes a parameter, which a live graph may still hold: it returns new
  * leaves that take the parameters' places.
  */
-typedef enum { AG_OPTIM_SGD, AG_OPTIM_ADAM, AG_OPTIM_ADAMW, AG_OPTIM_RMSPROP, AG_OPTIM_ADAGRAD } AgOptimKind;
+typedef enum {
+    AG_OPTIM_SGD, AG_OPTIM_ADAM, AG_OPTIM_ADAMW, AG_OPTIM_RMSPROP, AG_OPTIM_ADAGRAD,
+    AG_OPTIM_ADADELTA
+} AgOptimKind;
 
 /* PyTorch's keyword arguments. Each kind reads its own (SGD: lr, momentum,
  * dampening, weight_decay, nesterov; Adam, AdamW: lr, beta1, beta2, eps,
  * weight_decay, amsgrad; RMSprop: lr, alpha, eps, weight_decay, momentum,
  * centered; Adagrad: lr, lr_decay, weight_decay, initial_accumulator_value,
- * eps; all: maximize); the others must stay 0 / false. */
+ * eps; Adadelta: lr, rho, eps, weight_decay; all: maximize); the others
+ * must stay 0 / false. */
 typedef struct {
     double lr;                      /* SGD has no default: NAN there, and ag_optim_new refuses it */
     double momentum, dampening, weight_decay;
@@ -1152,6 +1156,7 @@ typedef struct {
     bool centered;
     double lr_decay, initial_accumulator_value;
     bool maximize, amsgrad;
+    double rho;
 } AgOptimConfig;
 typedef struct AgOptimizer AgOptimizer;
 
@@ -1187,7 +1192,7 @@ int ag_optim_step(AgOptimizer *o, Tensor *const *params, Tensor **updated);
  * and a graph that saved it refuses a later backward. The same checks and
  * failures as ag_optim_step, with nothing changed on failure. */
 int ag_optim_step_in_place(AgOptimizer *o, Tensor *const *params);
-/* "SGD", "Adam", "AdamW", "RMSprop", "Adagrad"; NULL for any other value. */
+/* "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta"; NULL for any other value. */
 const char *ag_optim_name(AgOptimKind kind);
 
 #endif /* AG_H */

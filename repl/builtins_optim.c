@@ -1,6 +1,6 @@
 /*
- * builtins_optim.c — optimizers in the shell: SGD, Adam, AdamW, RMSprop and
- * Adagrad over a list of tensors (opt = Adam([w, b], lr=0.01)), and their
+ * builtins_optim.c — optimizers in the shell: SGD, Adam, AdamW, RMSprop,
+ * Adagrad and Adadelta over a list of tensors (opt = Adam([w, b], lr=0.01)), and their
  * methods opt.step() and opt.zero_grad(): one table at the end, a row per
  * optimizer (its signature is all the shell needs to read its arguments,
  * and a list of what its value prints). The update rules are the engine's
@@ -47,7 +47,7 @@ static const Option options[] = {
     NUMBER(lr), NUMBER(momentum), NUMBER(dampening), NUMBER(weight_decay), FLAG(nesterov),
     FLAG(maximize), {"betas", OPTION_BETAS, offsetof(AgOptimConfig, beta1)}, NUMBER(eps),
     FLAG(amsgrad), NUMBER(alpha), FLAG(centered), NUMBER(lr_decay),
-    NUMBER(initial_accumulator_value),
+    NUMBER(initial_accumulator_value), NUMBER(rho),
 };
 #undef NUMBER
 #undef FLAG
@@ -416,6 +416,9 @@ static const OptimRow optimizers[] = {
     OPTIM(AG_OPTIM_ADAGRAD, "Adagrad", "Adagrad(params, lr=0.01, lr_decay=0, weight_decay=0, "
           "initial_accumulator_value=0, eps=1e-10, *, maximize=False)", "Adagrad over a list of "
           "tensors", NULL, "lr lr_decay eps weight_decay initial_accumulator_value maximize?"),
+    OPTIM(AG_OPTIM_ADADELTA, "Adadelta", "Adadelta(params, lr=1.0, rho=0.9, eps=1e-06, "
+          "weight_decay=0, *, maximize=False)", "Adadelta over a list of tensors", NULL,
+          "lr rho eps weight_decay maximize?"),
 };
 #undef OPTIM
 enum { NUM_OPTIMIZERS = sizeof optimizers / sizeof optimizers[0] };

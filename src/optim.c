@@ -32,7 +32,8 @@
  * ====================================================================== */
 
 /* PyTorch's state[p] keys, one tensor each (those an optimizer keeps). */
-enum { MOMENTUM_BUFFER, EXP_AVG, EXP_AVG_SQ, MAX_EXP_AVG_SQ, SQUARE_AVG, GRAD_AVG, SUM, NUM_STATES };
+enum { MOMENTUM_BUFFER, EXP_AVG, EXP_AVG_SQ, MAX_EXP_AVG_SQ, SQUARE_AVG, GRAD_AVG, SUM, ACC_DELTA,
+       NUM_STATES };
 
 typedef struct {
     bool started;                /* the first step with a gradient was taken */
@@ -59,6 +60,7 @@ const char *ag_optim_name(AgOptimKind kind) {
     case AG_OPTIM_ADAMW: return "AdamW";
     case AG_OPTIM_RMSPROP: return "RMSprop";
     case AG_OPTIM_ADAGRAD: return "Adagrad";
+    case AG_OPTIM_ADADELTA: return "Adadelta";
     }
     return NULL;
 }
@@ -88,6 +90,11 @@ AgOptimConfig ag_optim_defaults(AgOptimKind kind) {
         c.lr = 1e-2;
         c.eps = 1e-10;
         break;
+    case AG_OPTIM_ADADELTA:
+        c.lr = 1.0;
+        c.rho = 0.9;
+        c.eps = 1e-6;
+        break;
     }
     return c;
 }
@@ -104,7 +111,8 @@ static bool keeps_state(const AgOptimizer *o, int which) {
     case EXP_AVG:
     case EXP_AVG_SQ: return adam;
     case MAX_EXP_AVG_SQ: return adam && c->amsgrad;
-    case SQUARE_AVG: return o->kind == AG_OPTIM_RMSPROP;
+    case SQUARE_AVG: return o->kind == AG_OPTIM_RMSPROP || o->kind == AG_OPTIM_ADADELTA;
+    case ACC_DELTA: return o->kind == AG_OPTIM_ADADELTA;
     case GRAD_AVG: return o->kind == AG_OPTIM_RMSPROP && c->centered;
     case SUM: return o->kind == AG_OPTIM_ADAGRAD;
     }
@@ -180,6 +188,15 @@ static bool check_config(AgOptimKind kind, const AgOptimConfig *c) {
                nonnegative(c->weight_decay, "weight_decay value") &&
                nonnegative(c->initial_accumulator_value, "initial_accumulator_value value") &&
                nonnegative(c->eps, "epsilon value");
+    case AG_OPTIM_ADADELTA:
+        if (!nonnegative(c->lr, "learning rate")) return false;
+        if (!(c->rho >= 0.0 && c->rho <= 1.0)) {
+            char buf[40];
+            ag_fail("Invalid rho value: %s", py_float(c->rho, buf, sizeof buf));
+            return false;
+        }
+        return nonnegative(c->eps, "epsilon value") &&
+               nonnegative(c->weight_decay, "weight_decay value");
     }
     return false;
 }
@@ -198,6 +215,7 @@ static const char *stray_option(AgOptimKind kind, const AgOptimConfig *c) {
     if (!rmsprop && c->centered) return "centered";
     if (!adagrad && c->lr_decay != 0) return "lr_decay";
     if (!adagrad && c->initial_accumulator_value != 0) return "initial_accumulator_value";
+    if (kind != AG_OPTIM_ADADELTA && c->rho != 0) return "rho";
     if (!adam && c->amsgrad) return "amsgrad";
     return NULL;
 }
@@ -367,6 +385,27 @@ static void adagrad_update(const AgOptimConfig *c, bool f, Slot *s, const double
     }
 }
 
+/* _single_tensor_adadelta. */
+static void adadelta_update(const AgOptimConfig *c, bool f, Slot *s, const double *p,
+                            const double *g, double *out, int64_t begin, int64_t end) {
+    double *square_avg = tensor_values(s->state[SQUARE_AVG]);
+    double *acc_delta = tensor_values(s->state[ACC_DELTA]);
+    double rho = rnd(f, c->rho), one_minus_rho = rnd(f, 1 - c->rho), eps = rnd(f, c->eps);
+    double wd = rnd(f, c->weight_decay), minus_lr = rnd(f, -c->lr);
+    for (int64_t i = begin; i < end; i++) {
+        double grad = c->maximize ? -g[i] : g[i];
+        if (c->weight_decay != 0) grad = fma_r(f, wd, p[i], grad); /* grad.add(param, alpha=wd) */
+        /* square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho) */
+        square_avg[i] = fma_r(f, rnd(f, one_minus_rho * grad), grad, rnd(f, square_avg[i] * rho));
+        double std = rnd(f, sqrt(rnd(f, square_avg[i] + eps))); /* square_avg.add(eps).sqrt_() */
+        /* acc_delta.add(eps).sqrt_().div_(std).mul_(grad) */
+        double delta = rnd(f, rnd(f, rnd(f, sqrt(rnd(f, acc_delta[i] + eps))) / std) * grad);
+        /* acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho) */
+        acc_delta[i] = fma_r(f, rnd(f, one_minus_rho * delta), delta, rnd(f, acc_delta[i] * rho));
+        out[i] = fma_r(f, minus_lr, delta, p[i]); /* param.add_(delta, alpha=-lr) */
+    }
+}
+
 /* ======================================================================
  * A step: check everything, allocate everything, then update
  * ====================================================================== */
@@ -454,6 +493,7 @@ static void update_range(void *ctx, int64_t begin, int64_t end) {
     case AG_OPTIM_ADAMW: adam_update(c, f, true, j->s, j->p, j->g, j->out, begin, end); break;
     case AG_OPTIM_RMSPROP: rmsprop_update(c, f, j->s, j->p, j->g, j->out, begin, end); break;
     case AG_OPTIM_ADAGRAD: adagrad_update(c, f, j->s, j->p, j->g, j->out, begin, end); break;
+    case AG_OPTIM_ADADELTA: adadelta_update(c, f, j->s, j->p, j->g, j->out, begin, end); break;
     }
 }
 

@@ -37,9 +37,11 @@ C = [round(rng.uniform(0.5, 2), 3) for _ in range(NUMEL)]
 D = [round(rng.uniform(-1, 1), 3) for _ in range(NUMEL)]
 
 KINDS = {"SGD": torch.optim.SGD, "Adam": torch.optim.Adam, "AdamW": torch.optim.AdamW,
-         "RMSprop": torch.optim.RMSprop, "Adagrad": torch.optim.Adagrad}
+         "RMSprop": torch.optim.RMSprop, "Adagrad": torch.optim.Adagrad,
+         "Adadelta": torch.optim.Adadelta}
 ENUM = {"SGD": "AG_OPTIM_SGD", "Adam": "AG_OPTIM_ADAM", "AdamW": "AG_OPTIM_ADAMW",
-        "RMSprop": "AG_OPTIM_RMSPROP", "Adagrad": "AG_OPTIM_ADAGRAD"}
+        "RMSprop": "AG_OPTIM_RMSPROP", "Adagrad": "AG_OPTIM_ADAGRAD",
+        "Adadelta": "AG_OPTIM_ADADELTA"}
 
 # (name, kind, keyword arguments, nonfinite)
 CASES = [
@@ -86,6 +88,12 @@ CASES = [
     ("adagrad maximize eps", "Adagrad", dict(lr=0.1, maximize=True, eps=1e-3), False),
     ("adagrad all", "Adagrad", dict(lr=0.1, lr_decay=0.2, weight_decay=0.3,
                                     initial_accumulator_value=0.1, eps=1e-6, maximize=True), False),
+    ("adadelta defaults", "Adadelta", dict(), False),
+    ("adadelta rho eps", "Adadelta", dict(lr=0.5, rho=0.5, eps=1e-3), False),
+    ("adadelta weight_decay", "Adadelta", dict(weight_decay=0.2), False),
+    ("adadelta all", "Adadelta", dict(lr=2.0, rho=0.95, eps=1e-4, weight_decay=0.1,
+                                      maximize=True), False),
+    ("adadelta nonfinite", "Adadelta", dict(), True),
 ]
 
 # Bad configurations: (kind, keyword arguments); the message is PyTorch's.
@@ -116,6 +124,11 @@ ERRORS = [
     ("Adagrad", dict(initial_accumulator_value=-0.5)),
     ("Adagrad", dict(eps=-1e-10)),
     ("Adagrad", dict(lr=1e20, eps=-1e20)),
+    ("Adadelta", dict(lr=-1.0)),
+    ("Adadelta", dict(rho=1.5)),
+    ("Adadelta", dict(rho=-0.1)),
+    ("Adadelta", dict(eps=-1e-6)),
+    ("Adadelta", dict(weight_decay=-0.5)),
 ]
 
 
@@ -132,7 +145,7 @@ def c_config(group):
     """The C initializer of an AgOptimConfig holding a param_group's options."""
     fields = []
     for key in ("lr", "momentum", "dampening", "weight_decay", "eps", "alpha", "lr_decay",
-                "initial_accumulator_value"):
+                "initial_accumulator_value", "rho"):
         if key in group:
             fields.append(".%s = %s" % (key, c_double(group[key])))
     if "betas" in group:

@@ -18,6 +18,9 @@ configs = [
     ("Adagrad", lambda w: O.Adagrad([w], lr=0.1)),
     ("Adagrad decay", lambda w: O.Adagrad([w], lr=0.1, lr_decay=0.01, weight_decay=0.1,
                                           initial_accumulator_value=0.5)),
+    ("Adadelta", lambda w: O.Adadelta([w])),
+    ("Adadelta all", lambda w: O.Adadelta([w], lr=2.0, rho=0.7, eps=1e-4, weight_decay=0.1,
+                                          maximize=True)),
 ]
 for name, make in configs:
     torch.manual_seed(0)
