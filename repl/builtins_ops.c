@@ -218,6 +218,10 @@ BUILTIN(bi_op) {
         if (r && r->grad_fn && strcmp(op->name, "pow") == 0 && args.t[0] &&
             args.t[0]->wrapped_number)
             r->op_name = r->grad_fn->name = "PowBackward2";
+        /* clamp with number bounds is PyTorch's clamp (Scalar), ClampBackward1 */
+        if (r && r->grad_fn && s->python && strcmp(op->name, "clamp") == 0 &&
+            (!args.t[1] || args.t[1]->wrapped_number) && (!args.t[2] || args.t[2]->wrapped_number))
+            r->op_name = r->grad_fn->name = "ClampBackward1";
         ok = pair ? values_and_indices(s, a, &args, r, out) : result_tensor(s, a, r, out);
     }
     tensor_release(as_float);

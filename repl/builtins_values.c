@@ -426,6 +426,19 @@ static BUILTIN(bi_detach) {
     return arg_tensor(s, a, 0, &x) && result_tensor(s, a, tensor_detach(x), out);
 }
 
+/* torch.clamp_min(x, min), x.clamp_min(min) (max: clamp_max): clamp with
+ * one bound, PyTorch's ClampMinBackward0 (ClampMaxBackward0). */
+static bool clamp_one(Session *s, CallArgs *a, bool min, Value *out) {
+    Tensor *x = NULL, *bound = NULL;
+    if (!arg_tensor(s, a, 0, &x) || !arg_tensor(s, a, 1, &bound)) return false;
+    Tensor *r = min ? tensor_clamp(x, bound, NULL) : tensor_clamp(x, NULL, bound);
+    if (r && r->grad_fn) r->op_name = r->grad_fn->name = min ? "ClampMinBackward" : "ClampMaxBackward";
+    return result_tensor(s, a, r, out);
+}
+
+static BUILTIN(bi_clamp_min) { return clamp_one(s, a, true, out); }
+static BUILTIN(bi_clamp_max) { return clamp_one(s, a, false, out); }
+
 /* x.detach_(): x itself cut from its graph; x returned. */
 static BUILTIN(bi_detach_) {
     Tensor *x = NULL;
@@ -780,6 +793,10 @@ const Builtin values_builtins[] = {
      VAL_VOID, NULL},
     {"unbind", "unbind(input, dim=0)", "the slices of x along dim, as a tuple", NULL, bi_unbind,
      BI_METHOD, VAL_VOID, NULL},
+    {"clamp_min", "clamp_min(input, min)", "clamp(x, min=min)", NULL, bi_clamp_min, BI_METHOD,
+     VAL_VOID, NULL},
+    {"clamp_max", "clamp_max(input, max)", "clamp(x, max=max)", NULL, bi_clamp_max, BI_METHOD,
+     VAL_VOID, NULL},
     {"item", "item(input)", "the value of a one-element tensor, as a number", NULL, bi_item,
      BI_METHOD, VAL_VOID, NULL},
     {"round", "round(number, ndigits=None)", "a number rounded to ndigits decimals (Python's "
