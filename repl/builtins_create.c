@@ -64,34 +64,56 @@ static bool leaf_result(Session *s, CallArgs *a, int flag, Tensor *t, Value *out
     return typed_leaf(s, a, flag, t, own, out);
 }
 
+/* What torch.tensor infers from its data's items (PyTorch's
+ * _infer_scalar_type): their types promoted together, a tensor's its own
+ * dtype, a Python float the default dtype, an int int64, a bool bool;
+ * tensors tells whether any item was a tensor (only then does ag's own
+ * inference give way to it). */
+typedef struct {
+    bool any, tensors;
+    AgDtype dtype;
+} ItemTypes;
+
+static void item_type(ItemTypes *t, AgDtype d) {
+    t->dtype = t->any ? ag_promote_types(t->dtype, d) : d;
+    t->any = true;
+}
+
 /* torch.tensor's data in a .py file: a tensor inside a list is the number it
  * holds (PyTorch converts each with item(); one of more elements is its
  * error). A new list in *out; false with the error set. */
-static bool scalars_of(Session *s, CallArgs *a, const Value *v, int depth, Value *out) {
+static bool scalars_of(Session *s, CallArgs *a, const Value *v, int depth, Value *out,
+                       ItemTypes *types) {
     if (depth > AG_MAX_DIMS) /* deeper than a tensor can be, or a list that holds itself */
         return arg_error(s, a, P_DATA, "ValueError: too many dimensions 'list'");
     if (v->kind == VAL_TENSOR) {
         if (v->as.tensor->numel != 1)
             return arg_error(s, a, P_DATA, "ValueError: only one element tensors can be converted "
                              "to Python scalars");
+        item_type(types, (AgDtype)v->as.tensor->dtype);
+        types->tensors = true;
         *out = value_element(v->as.tensor, 0, true);
         return true;
     }
+    if (v->kind == VAL_INT) item_type(types, AG_INT64);
+    else if (v->kind == VAL_BOOL) item_type(types, AG_BOOL);
+    else if (v->kind == VAL_NUMBER) item_type(types, ag_default_dtype());
     if (v->kind != VAL_LIST) return value_copy(v, out);
     ValueList *l = value_list_new(v->as.list->count, false);
     if (!l) return session_fail(s, a->line, a->col, "out of memory");
     *out = (Value){.kind = VAL_LIST, .as.list = l};
     for (int i = 0; i < l->count; i++)
-        if (!scalars_of(s, a, &v->as.list->items[i], depth + 1, &l->items[i]))
+        if (!scalars_of(s, a, &v->as.list->items[i], depth + 1, &l->items[i], types))
             return value_release(out), false;
     return true;
 }
 
 BUILTIN(bi_tensor) {
     Tensor *t = NULL;
+    ItemTypes types = {0};
     if (s->python && a->arg[P_DATA].kind == VAL_LIST) {
         Value data;
-        if (!scalars_of(s, a, &a->arg[P_DATA], 0, &data)) return false;
+        if (!scalars_of(s, a, &a->arg[P_DATA], 0, &data, &types)) return false;
         value_release(&a->arg[P_DATA]);
         a->arg[P_DATA] = data;
     }
@@ -109,7 +131,10 @@ BUILTIN(bi_tensor) {
         value_release(&a->arg[P_DATA]);
         a->arg[P_DATA] = (Value){.kind = VAL_LIST, .as.list = l};
     }
-    return arg_tensor(s, a, P_DATA, &t) && leaf_result(s, a, 1, tensor_copy(t), out);
+    if (!arg_tensor(s, a, P_DATA, &t)) return false;
+    if (types.tensors) /* torch.tensor([float32 scalars]): float32, as PyTorch infers it */
+        return typed_leaf(s, a, 1, tensor_copy(t), types.dtype, out);
+    return leaf_result(s, a, 1, tensor_copy(t), out);
 }
 
 typedef Tensor *(*Maker)(int ndim, const int64_t *shape, bool requires_grad);

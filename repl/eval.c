@@ -1175,7 +1175,8 @@ static const char *builtin_name(const Value *b) {
     return dot ? dot + 1 : b->as.builtin.name;
 }
 
-/* f.__name__, Cls.__name__, obj.__class__: true when n names one of them. */
+/* f.__name__, Cls.__name__, obj.__class__, obj.__dict__: true when n names
+ * one of them. */
 static bool special_attr(Session *s, const Node *n, const Value *obj, Value *out) {
     const char *name = NULL;
     if (attr_is(n, "__name__"))
@@ -1188,6 +1189,11 @@ static bool special_attr(Session *s, const Node *n, const Value *obj, Value *out
     }
     if (attr_is(n, "__class__"))
         return builtin_type_of(obj, out) || session_fail(s, n->line, n->col, "MemoryError");
+    if (obj->kind == VAL_INSTANCE && attr_is(n, "__dict__")) { /* its attributes, shared (vars) */
+        obj->as.object->attrs->refs++;
+        *out = (Value){.kind = VAL_DICT, .as.dict = obj->as.object->attrs};
+        return true;
+    }
     return false;
 }
 
@@ -5319,6 +5325,7 @@ static STATEMENT_HANDLER Status exec_with(Session *s, const Stmt *st) {
     }
     bool swallow = false;
     bool ok = call_protocol(s, st, &mgr, "__exit__", args, 3, &r, &missing);
+    if (r.kind == VAL_VOID) r = value_none(); /* an __exit__ that returns nothing: None */
     if (ok && e.kind == VAL_INSTANCE) ok = truth(s, st->expr, &r, &swallow);
     value_release(&r), value_release(&e), value_release(&mgr);
     for (int i = 0; i < 3; i++) value_release(&args[i]);
