@@ -343,7 +343,32 @@ static BUILTIN(py_reversed) {
 }
 
 /* iter(x): its items, as a list (ag's loops take lists; no lazy iterator). */
-static BUILTIN(py_iter) { return items_of(s, a, 0, false, out); }
+/* iter(iterable): its items; iter(callable, sentinel): callable() called
+ * until it gives sentinel, the values before it (made at once: at most
+ * 10^7, an error past them rather than a hang). */
+static BUILTIN(py_iter) {
+    if (!a->given[1]) return items_of(s, a, 0, false, out); /* iter(f, None) has a sentinel */
+    ValueList *l = value_list_new(0, false);
+    if (!l) return no_memory(s, a);
+    *out = (Value){.kind = VAL_LIST, .as.list = l};
+    for (int64_t n = 0;; n++) {
+        Value v;
+        if (n == 10000000) {
+            session_set_error(s, a->line, a->col, "ag calls iter(callable, sentinel)'s callable "
+                              "at once: more than 10000000 values before the sentinel");
+            break;
+        }
+        if (!s->call_value(s, a->line, a->col, &a->arg[0], NULL, 0, &v)) break;
+        bool end = value_equal(&v, &a->arg[1]);
+        if (end) return value_release(&v), true;
+        if (!value_list_append(l, v)) {
+            no_memory(s, a);
+            break;
+        }
+    }
+    value_release(out);
+    return false;
+}
 
 static BUILTIN(py_list) {
     if (!arg_present(a, 0)) {
@@ -3421,8 +3446,9 @@ const Builtin python_builtins[] = {
        BI_PY_VARIANT),
     PY("sorted", "sorted(iterable, key=None, reverse=False)", "a sorted list (stable)", py_sorted, 0),
     PY("reversed", "reversed(seq)", "the items in reverse order, as a list", py_reversed, 0),
-    PY("iter", "iter(iterable)", "the items, as a list (a for loop, list() or an object's "
-       "__iter__ takes it)", py_iter, 0),
+    PY("iter", "iter(iterable, sentinel=None)", "the items, as a list (a for loop, list() or an "
+       "object's __iter__ takes it); with a sentinel, callable()'s values until it",
+       py_iter, 0),
     PY("next", "next(iterator, default=None)", "the next item of what iter() gave (ag's "
        "iterators are lists: next takes their first item off); default at the end, if given",
        py_next, 0),

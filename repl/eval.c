@@ -1044,6 +1044,9 @@ static const struct {
     {"itertools", "__itertools__", NULL, module_itertools_source},
     {"torch", "__torch_save__", "save", module_torch_save_source},
     {"collections", "__collections_namedtuple__", "namedtuple", module_namedtuple_source},
+    {"torch", "__torch_grad_mode__", "no_grad", module_torch_grad_mode_source},
+    {"torch", "__torch_grad_mode__", "enable_grad", module_torch_grad_mode_source},
+    {"torch", "__torch_grad_mode__", "inference_mode", module_torch_grad_mode_source},
     {"torch", "__torch_save__", "load", module_torch_save_source},
 };
 

@@ -89,6 +89,7 @@ extern const char module_functools_source[];
 extern const char module_itertools_source[];
 extern const char module_torch_save_source[]; /* torch.save, torch.load */
 extern const char module_namedtuple_source[];  /* collections.namedtuple */
+extern const char module_torch_grad_mode_source[]; /* torch.no_grad() as a value */
 #define TORCH_NN_FIRST_LINE 1000000000
 #define TORCH_SOURCE_LINES 100000
 

@@ -6,7 +6,7 @@
  * when called, so count(), cycle() and repeat(x) without an end are
  * refused with what to write instead); and torch.save and torch.load, in a
  * text format of ag's own (a state_dict saved and loaded back exactly);
- * collections.namedtuple.
+ * collections.namedtuple; torch.no_grad and kin as values.
  */
 #include "modules.h"
 
@@ -499,3 +499,49 @@ const char module_namedtuple_source[] =
     "\n"
     "__collections_namedtuple__ = __collections_namedtuple_make__()\n"
     "del __collections_namedtuple_make__\n";
+
+/* torch.no_grad, torch.enable_grad and torch.inference_mode as values
+ * (torch.no_grad()(f), from torch import no_grad): a context manager and a
+ * decorator. */
+const char module_torch_grad_mode_source[] =
+    "def __torch_grad_mode_make__():\n"
+    "    import torch\n"
+    "\n"
+    "    class _GradMode:\n"
+    "        # torch.no_grad() and kin as values: a context manager, and a\n"
+    "        # decorator when called with a function (the with statement and\n"
+    "        # @torch.no_grad() are the parser's own)\n"
+    "        def __enter__(self):\n"
+    "            self._prev = torch.is_grad_enabled()\n"
+    "            torch.set_grad_enabled(self._mode)\n"
+    "\n"
+    "        def __exit__(self, *args):\n"
+    "            torch.set_grad_enabled(self._prev)\n"
+    "\n"
+    "        def __call__(self, function):\n"
+    "            mode = self._mode\n"
+    "\n"
+    "            def wrapper(*args, **kwargs):\n"
+    "                prev = torch.is_grad_enabled()\n"
+    "                torch.set_grad_enabled(mode)\n"
+    "                try:\n"
+    "                    return function(*args, **kwargs)\n"
+    "                finally:\n"
+    "                    torch.set_grad_enabled(prev)\n"
+    "\n"
+    "            return wrapper\n"
+    "\n"
+    "    class no_grad(_GradMode):\n"
+    "        _mode = False\n"
+    "\n"
+    "    class enable_grad(_GradMode):\n"
+    "        _mode = True\n"
+    "\n"
+    "    class inference_mode(_GradMode):\n"
+    "        def __init__(self, mode=True):\n"
+    "            self._mode = not mode\n"
+    "\n"
+    "    return {'no_grad': no_grad, 'enable_grad': enable_grad, 'inference_mode': inference_mode}\n"
+    "\n"
+    "__torch_grad_mode__ = __torch_grad_mode_make__()\n"
+    "del __torch_grad_mode_make__\n";

@@ -349,7 +349,9 @@ static Token scan_one(Scanner *s) {
     if (is_name_start(c)) {
         if (string_prefix(s)) return string(s, peek(s, string_prefix(s)));
         while (is_name_char(peek(s, 0))) s->current++;
-        return make(s, keyword_type(s->start, (size_t)(s->current - s->start)));
+        TokenType type = keyword_type(s->start, (size_t)(s->current - s->start));
+        if (type == TOK_NO_GRAD && s->python) type = TOK_NAME; /* .ag's keyword, a name in Python */
+        return make(s, type);
     }
     switch (c) {
     case '(': return bracket(s, TOK_LPAREN, 1, &s->depth);
