@@ -45,6 +45,11 @@ static bool items_of(Session *s, CallArgs *a, int i, bool tuple, Value *out) {
             value_release(out);
             return session_fail(s, a->line, a->col, "%s", ag_error());
         }
+    if (v->kind == VAL_LIST && v->as.list->iterator) { /* list(it): it is used up */
+        ValueList *from = v->as.list;
+        for (int k = 0; k < from->count; k++) value_release(&from->items[k]);
+        from->count = 0;
+    }
     return true;
 }
 
@@ -347,9 +352,16 @@ static BUILTIN(py_reversed) {
  * until it gives sentinel, the values before it (made at once: at most
  * 10^7, an error past them rather than a hang). */
 static BUILTIN(py_iter) {
-    if (!a->given[1]) return items_of(s, a, 0, false, out); /* iter(f, None) has a sentinel */
+    if (!a->given[1]) { /* iter(f, None) has a sentinel */
+        if (a->arg[0].kind == VAL_LIST && a->arg[0].as.list->iterator)
+            return value_copy(&a->arg[0], out); /* iter(it) is it */
+        if (!items_of(s, a, 0, false, out)) return false;
+        out->as.list->iterator = true;
+        return true;
+    }
     ValueList *l = value_list_new(0, false);
     if (!l) return no_memory(s, a);
+    l->iterator = true;
     *out = (Value){.kind = VAL_LIST, .as.list = l};
     for (int64_t n = 0;; n++) {
         Value v;
@@ -3446,8 +3458,8 @@ const Builtin python_builtins[] = {
        BI_PY_VARIANT),
     PY("sorted", "sorted(iterable, key=None, reverse=False)", "a sorted list (stable)", py_sorted, 0),
     PY("reversed", "reversed(seq)", "the items in reverse order, as a list", py_reversed, 0),
-    PY("iter", "iter(iterable, sentinel=None)", "the items, as a list (a for loop, list() or an "
-       "object's __iter__ takes it); with a sentinel, callable()'s values until it",
+    PY("iter", "iter(iterable, sentinel=None)", "an iterator of the items: next(), a for loop, "
+       "list() and islice take them; with a sentinel, callable()'s values until it",
        py_iter, 0),
     PY("next", "next(iterator, default=None)", "the next item of what iter() gave (ag's "
        "iterators are lists: next takes their first item off); default at the end, if given",

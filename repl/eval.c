@@ -2065,7 +2065,7 @@ static bool apply_user(Session *s, const Node *at, UserFunc *f, Value *args, int
         if (f->def->generator) { /* run to its end: the yielded values, as a list */
             ValueList *l = value_list_new(0, false);
             ok = l || session_fail(s, at->line, at->col, "MemoryError");
-            if (l) frame.result = (Value){.kind = VAL_LIST, .as.list = l};
+            if (l) l->iterator = true, frame.result = (Value){.kind = VAL_LIST, .as.list = l};
         }
         s->quiet++;
         bool was = f->def->grad_mode ? ag_set_grad_enabled(f->def->grad_mode > 0) : true;
@@ -4384,10 +4384,16 @@ static Status for_values(Session *s, const Stmt *st) {
                          over.kind == VAL_TENSOR ? "a 0-d tensor" : value_kind_name(&over),
                          value_is_scalar(&over) ? " (write range(n))" : "");
     if (s->num_roots < (int)(sizeof s->roots / sizeof s->roots[0])) s->roots[s->num_roots++] = &over;
-    for (int64_t k = 0; r == EXEC_OK && k < count; k++) {
+    bool taking = over.kind == VAL_LIST && over.as.list->iterator; /* its items go as read */
+    for (int64_t k = 0; r == EXEC_OK && (taking ? over.as.list->count > 0 : k < count); k++) {
         Value item;
         bool done;
-        if (!value_item(&over, k, s->python, &item)) {
+        if (taking) { /* the front item, taken: next(it) in the body takes the one after */
+            ValueList *l = over.as.list;
+            item = l->items[0];
+            memmove(&l->items[0], &l->items[1], (size_t)(l->count - 1) * sizeof *l->items);
+            l->count--;
+        } else if (!value_item(&over, k, s->python, &item)) {
             r = exec_fail(s, st->expr->line, st->expr->col, "%s", ag_error());
             break;
         }

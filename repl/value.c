@@ -1082,7 +1082,7 @@ const char *value_type_name(const Value *v) {
     case VAL_BOOL: return "bool";
     case VAL_NONE: case VAL_VOID: return "NoneType";
     case VAL_STRING: return "str";
-    case VAL_LIST: return v->as.list->tuple ? "tuple" : "list";
+    case VAL_LIST: return v->as.list->iterator ? "list_iterator" : v->as.list->tuple ? "tuple" : "list";
     case VAL_DICT: return value_dict_type_name(v->as.dict);
     case VAL_TENSOR: return "Tensor";
     case VAL_SHAPE: return "torch.Size";
@@ -1373,7 +1373,10 @@ void value_format(StrBuf *out, const Value *v, const PrintOptions *opts, bool qu
             strbuf_append(out, ag_shape_str(v->as.shape->ndim, v->as.shape->dims, buf, sizeof buf));
         }
         break;
-    case VAL_LIST: format_tuple(out, v->as.list, opts); break;
+    case VAL_LIST:
+        if (v->as.list->iterator) strbuf_appendf(out, "<list_iterator object at %p>", (void *)v->as.list);
+        else format_tuple(out, v->as.list, opts);
+        break;
     case VAL_DICT: format_dict(out, v->as.dict, opts); break;
     case VAL_GRAD_FN: {
         const char *name = v->as.grad_fn.name;

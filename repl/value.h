@@ -177,6 +177,8 @@ struct ValueList {
     GcCount census;            /* session_collect's count of its references */
     GcLink gc;
     bool tuple;     /* written (a, b) rather than [a, b] */
+    bool iterator;  /* what iter() or a generator's call gave: its items are taken as they
+                       are read (next(), a for loop, list(), islice) */
     const char *type_name;        /* a named tuple's ("torch.return_types.max"), or NULL */
     const char *const *fields;    /* its items' names ({"values", "indices"}), or NULL */
     int count, cap;
