@@ -2198,12 +2198,6 @@ static bool attribute_error(const Session *s) {
     return strncmp(s->error, "AttributeError", 14) == 0;
 }
 
-/* The AttributeError getattr's default or hasattr took: gone. */
-static void forget_error(Session *s) {
-    s->error[0] = '\0';
-    value_release(&s->exception);
-}
-
 static BUILTIN(py_getattr) {
     const char *name;
     size_t n;
@@ -2218,7 +2212,7 @@ static BUILTIN(py_getattr) {
     if (object_like(&a->arg[0]) && s->attr_value) {
         if (s->attr_value(s, a->line, a->col, &a->arg[0], name, n, out)) return true;
         if (!a->given[2] || !attribute_error(s)) return false;
-        forget_error(s);
+        session_forget_error(s);
         return value_copy(&a->arg[2], out);
     }
     if (value_getattr(&a->arg[0], name, n, out)) return true;
@@ -3313,7 +3307,7 @@ static BUILTIN(py_hasattr) {
         bool has = s->attr_value(s, a->line, a->col, &a->arg[0], name, n, &v);
         if (!has && !attribute_error(s)) return false;
         if (has) value_release(&v);
-        else forget_error(s);
+        else session_forget_error(s);
         *out = value_bool(has || builtin_has(&a->arg[0], name, n)); /* [].__len__ */
         return true;
     }

@@ -1267,6 +1267,11 @@ bool session_call_special(Session *s, int line, int col, const Value *obj, const
     return ok;
 }
 
+void session_forget_error(Session *s) {
+    s->error[0] = '\0';
+    value_release(&s->exception);
+}
+
 /* The items of an object with __getitem__ and no __iter__, Python's old
  * sequence protocol: obj[0], obj[1], ... until an IndexError (which ends
  * it; any other error is the iteration's), as a list into *items. */
@@ -1287,8 +1292,7 @@ static bool sequence_items(Session *s, int line, int col, const Value *v, Value 
             if (value_list_append(l, item)) continue;
             session_set_error(s, line, col, "MemoryError");
         } else if (strncmp(s->error, "IndexError", 10) == 0) {
-            s->error[0] = '\0'; /* the end of the items */
-            value_release(&s->exception);
+            session_forget_error(s); /* the end of the items */
             return true;
         }
         break;

@@ -311,6 +311,10 @@ bool session_object_truth(Session *s, int line, int col, const Value *obj, bool 
  * __iter__ returns (a list, tuple or generator's values); other values stay
  * as they are. False with Python's TypeError when it has no __iter__. */
 bool session_iterable(Session *s, int line, int col, Value *v);
+/* Drops the error just raised (its text and its exception object): a
+ * caller that catches it (hasattr's AttributeError, the IndexError that
+ * ends the old sequence protocol) goes on as if none had been. */
+void session_forget_error(Session *s);
 /* Switches the .py dialect on or off (the print options follow). */
 void session_set_python(Session *s, bool python);
 /* The one way an error reaches the user (s->error at s->error_line:col):
